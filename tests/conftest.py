@@ -1,0 +1,53 @@
+"""Shared fixtures. Real components (sshd, wandb, MCP Inspector) live in their own fixture modules."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from training_check.tools.config import Config, load_config
+from training_check.tools.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("TRAINING_CHECK_CORPUS", REPO.parent / "shared" / "corpus" / "real-logs"))
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require(condition: bool, what: str) -> None:
+    """A missing real component fails in CI and skips elsewhere (a developer machine may lack it)."""
+    if condition:
+        return
+    if in_ci():
+        pytest.fail(f"required component missing in CI: {what}")
+    pytest.skip(f"missing: {what}")
+
+
+@pytest.fixture
+def tc_home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "tc-home"
+    monkeypatch.setenv("TRAINING_CHECK_HOME", str(home))
+    for var in ("WANDB_ENTITY", "WANDB_PROJECT", "OPENAI_API_KEY", "OPENAI_BASE_URL", "REVIEWER_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def config(tc_home, tmp_path) -> Config:
+    return load_config(cwd=tmp_path)
+
+
+@pytest.fixture
+def store(config) -> Store:
+    return Store(config.store_path)
+
+
+@pytest.fixture
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS} (set TRAINING_CHECK_CORPUS)")
+    return CORPUS

@@ -1,0 +1,89 @@
+"""The metric frame: one step-indexed series per metric, plus each metric's role.
+
+Each metric keeps only the steps at which it was logged, so keys logged in
+separate ``wandb.log`` calls line up by step without inventing values, and a
+NaN in a series is always a logged NaN (evidence), never a gap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .points import PointBatch
+from .roles import MetricRole, assign_roles
+
+
+def _clean(steps: np.ndarray, values: np.ndarray) -> pd.Series:
+    """Sort by step; where a step was logged twice (a resumed run re-logging it), the latest value wins."""
+    if len(steps) == 0:
+        return pd.Series([], index=pd.Index([], dtype=np.int64, name="step"), dtype=np.float64)
+    order = np.argsort(steps, kind="stable")
+    s, v = steps[order], values[order]
+    if len(s) > 1:
+        keep = np.ones(len(s), dtype=bool)
+        keep[:-1] = s[:-1] != s[1:]  # last of each run of equal steps
+        s, v = s[keep], v[keep]
+    return pd.Series(v, index=pd.Index(s, dtype=np.int64, name="step"), dtype=np.float64)
+
+
+@dataclass
+class MetricFrame:
+    series: dict[str, pd.Series]
+    roles: dict[str, MetricRole] = field(default_factory=dict)
+
+    @classmethod
+    def from_batch(cls, batch: PointBatch, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
+        series = {k: _clean(c.steps, c.values) for k, c in batch.columns.items()}
+        series = {k: s for k, s in series.items() if len(s)}
+        return cls(series, assign_roles(list(series), role_overrides))
+
+    # -- views -------------------------------------------------------------------------
+    def names(self, role: str | None = None) -> list[str]:
+        return [k for k in self.series if role is None or self.roles[k].role == role]
+
+    @property
+    def primary_loss(self) -> str | None:
+        for k, r in self.roles.items():
+            if r.primary:
+                return k
+        return None
+
+    def first_of(self, role: str) -> str | None:
+        names = self.names(role)
+        return names[0] if names else None
+
+    @property
+    def first_step(self) -> int | None:
+        firsts = [int(s.index[0]) for s in self.series.values() if len(s)]
+        return min(firsts) if firsts else None
+
+    @property
+    def last_step(self) -> int | None:
+        lasts = [int(s.index[-1]) for s in self.series.values() if len(s)]
+        return max(lasts) if lasts else None
+
+    @property
+    def n_steps(self) -> int:
+        if not self.series:
+            return 0
+        if len(self.series) == 1:
+            return len(next(iter(self.series.values())))
+        return len(np.unique(np.concatenate([s.index.to_numpy() for s in self.series.values()])))
+
+    def upto(self, step: int | None) -> "MetricFrame":
+        """The run as it stood at ``step`` (inclusive)."""
+        if step is None:
+            return self
+        cut = {k: s.loc[:step] for k, s in self.series.items()}
+        return MetricFrame({k: s for k, s in cut.items() if len(s)}, {k: self.roles[k] for k in cut if len(cut[k])})
+
+    def select(self, keys: list[str]) -> "MetricFrame":
+        return MetricFrame({k: self.series[k] for k in keys if k in self.series},
+                           {k: self.roles[k] for k in keys if k in self.series})
+
+    def to_wide(self) -> pd.DataFrame:
+        """All metrics side by side (a missing cell is NaN here: use ``series`` to tell gaps from logged NaN)."""
+        return pd.DataFrame(self.series)

@@ -1,0 +1,1 @@
+"""The reviewer: a stronger model asked STOP / CONTINUE / WAIT on ambiguous cases."""

@@ -1,0 +1,124 @@
+"""What each metric column is: its role in judging the run, and which direction is better.
+
+Roles are inferred from names (``train/loss``, ``lm loss``, ``eval_accuracy``,
+``x/lr0``, ``grad_norm``...) and can be overridden by the caller.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Role = Literal["train_loss", "eval", "train_metric", "lr", "grad_norm", "loss_scale", "throughput", "other"]
+Direction = Literal["min", "max"]
+
+ROLES: tuple[str, ...] = ("train_loss", "eval", "train_metric", "lr", "grad_norm", "loss_scale", "throughput", "other")
+
+
+@dataclass(frozen=True)
+class MetricRole:
+    role: str
+    direction: str | None = None  # "min" (lower is better) / "max" / None
+    primary: bool = False  # the one train loss the trend signals follow
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s_\-./:@]+", " ", name.lower()).strip()
+
+
+_EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|holdout|metrics)\b|\b(val|valid|validation|eval|test|dev)$")
+_EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
+_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|cost)\b|loss$|ppl$")
+_HIGHER_BETTER = re.compile(
+    r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
+    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b|acc$|accuracy$"
+)
+_LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
+_GRAD = re.compile(r"\b(grad norm|gradient norm|grad_norm|gnorm|total grad norm|norm|grad l2 norm|global grad norm)\b")
+_SCALE = re.compile(r"\b(loss scale|loss_scale|scaler|grad scale|scale)\b")
+_THROUGHPUT = re.compile(
+    r"\b(tokens per sec\w*|tok s|tokens s|samples per sec\w*|samples s|it s|throughput|tflops|mfu|"
+    r"step time|step avg|iteration time|elapsed time per iteration|ms batch|time|train time|tokens per second)\b"
+)
+# Losses that are not minimised jointly (GAN players, RL actor/critic, PPO): no monotone-decrease assumption.
+_ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
+
+_PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training loss", "train loss step", "total loss",
+                  "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
+
+
+def infer_role(name: str) -> MetricRole:
+    """The role a metric plays, from its name alone (no values)."""
+    n = _norm(name)
+    if not n:
+        return MetricRole("other")
+    if n in {"step", "global step", "iteration", "iter", "epoch", "samples", "consumed samples", "tokens",
+             "consumed tokens", "runtime", "timestamp", "wall time", "eta seconds", "data time", "batch"}:
+        return MetricRole("other")
+    if _LR.search(n) and "loss" not in n and "flr" not in n:
+        return MetricRole("lr")
+    if _GRAD.search(n) and "loss" not in n:
+        return MetricRole("grad_norm")
+    if _SCALE.search(n) and "loss" not in n.replace("loss scale", ""):
+        return MetricRole("loss_scale")
+    is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
+    if _LOWER_BETTER.search(n):
+        if is_eval:
+            return MetricRole("eval", "min")
+        if "ppl" in n or "perplexity" in n:
+            return MetricRole("train_metric", "min")
+        if "loss" in n or n in {"nll", "trl"}:
+            return MetricRole("train_loss", "min")
+        return MetricRole("train_metric", "min")
+    if n == "trl":
+        return MetricRole("train_loss", "min")
+    if _HIGHER_BETTER.search(n):
+        return MetricRole("eval" if is_eval else "train_metric", "max")
+    if _THROUGHPUT.search(n):
+        return MetricRole("throughput")
+    return MetricRole("other")
+
+
+def is_adversarial(name: str) -> bool:
+    """True for losses of GAN players or RL actor/critic, which are not meant to fall monotonically."""
+    return bool(_ADVERSARIAL.search(_norm(name)))
+
+
+def assign_roles(names: list[str], overrides: dict[str, str] | None = None) -> dict[str, MetricRole]:
+    """Roles for every column, with exactly one primary train loss where any train loss exists.
+
+    ``overrides`` maps a column name to a role, optionally ``role:direction``
+    (e.g. ``{"my_metric": "eval:max", "objective": "train_loss"}``).
+    """
+    roles: dict[str, MetricRole] = {}
+    for name in names:
+        roles[name] = infer_role(name)
+    for name, spec in (overrides or {}).items():
+        if name not in roles:
+            continue
+        role, _, direction = spec.partition(":")
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r} for {name!r}; roles are {', '.join(ROLES)}")
+        if not direction and role in ("train_loss",):
+            direction = "min"
+        roles[name] = MetricRole(role, direction or roles[name].direction)
+    primary = choose_primary_loss([n for n, r in roles.items() if r.role == "train_loss"])
+    if primary is not None:
+        roles[primary] = MetricRole("train_loss", "min", primary=True)
+    return roles
+
+
+def choose_primary_loss(candidates: list[str]) -> str | None:
+    """The train loss that stands for the run: a total/LM loss over component or adversarial losses."""
+    if not candidates:
+        return None
+    by_norm = {_norm(c): c for c in candidates}
+    for want in _PRIMARY_TRAIN:
+        if _norm(want) in by_norm:
+            return by_norm[_norm(want)]
+    plain = [c for c in candidates if not is_adversarial(c)]
+    pool = plain or candidates
+    # Prefer names with "total", then "lm", then the shortest.
+    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
+    return pool[0]

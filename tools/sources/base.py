@@ -1,0 +1,61 @@
+"""What every source gives: new points since a cursor, the moved cursor, and what it knows of the run.
+
+A source never moves its cursor past data it has not returned: the caller
+stores ``ReadResult.cursor`` only together with ``ReadResult.batch``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Protocol
+
+from ..points import PointBatch
+
+# progress(done, total, message): long reads report how far they are
+Progress = Callable[[float, float | None, str], None]
+
+
+@dataclass
+class RunInfo:
+    name: str | None = None
+    url: str | None = None
+    state: str | None = None  # running / finished / crashed / ... when the source knows
+    config: dict = field(default_factory=dict)  # a small subset (lr, batch size, schedule, total steps)
+    total_steps: int | None = None
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, {}, [])}
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "RunInfo":
+        d = d or {}
+        return cls(**{k: d[k] for k in ("name", "url", "state", "config", "total_steps") if k in d})
+
+    def merged(self, newer: "RunInfo | None") -> "RunInfo":
+        if newer is None:
+            return self
+        return RunInfo(
+            name=newer.name or self.name, url=newer.url or self.url, state=newer.state or self.state,
+            config={**self.config, **newer.config}, total_steps=newer.total_steps or self.total_steps,
+        )
+
+
+@dataclass
+class ReadResult:
+    batch: PointBatch
+    cursor: dict  # JSON-serialisable; handed back on the next read
+    reset: bool = False  # the cached points are void (file truncated/replaced): batch starts from scratch
+    info: RunInfo | None = None
+    bytes_read: int = 0
+    notes: list[str] = field(default_factory=list)  # e.g. "log was rotated; read train.log.1's tail first"
+
+
+class Source(Protocol):
+    """A place metrics come from. ``source_id`` is stable across processes (it keys the cursor)."""
+
+    source_id: str
+    kind: str  # "wandb_api" | "wandb_local" | "log" | "tfevents"
+
+    def describe(self) -> str: ...
+
+    def read(self, cursor: dict | None, progress: Progress | None = None) -> ReadResult: ...

@@ -1,0 +1,1 @@
+"""Ways to stop a run: signals (local or over SSH), Slurm, tmux, W&B."""

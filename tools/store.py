@@ -1,0 +1,308 @@
+"""The state store: one embedded SQLite file (WAL) shared by every server process.
+
+Holds each source's read cursor and a cache of the points already read (so a
+check reads only what is new), the assessments, reviews, schedules and
+evidence. Connections are opened per call, so the store is safe to use from
+the worker threads MCP runs synchronous tools in, and from several processes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import StoreError
+from .points import PointBatch
+
+# Each entry migrates the schema from version i to i + 1. Never edit a shipped entry: append.
+MIGRATIONS: list[str] = [
+    # v1: read cursors, the point cache, assessments
+    """
+    CREATE TABLE sources (
+        source_id TEXT PRIMARY KEY,
+        run_key TEXT NOT NULL,
+        cursor TEXT,
+        info TEXT,
+        n_points INTEGER NOT NULL DEFAULT 0,
+        last_step INTEGER,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE chunks (
+        source_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        n_points INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (source_id, seq)
+    );
+    CREATE TABLE assessments (
+        id TEXT PRIMARY KEY,
+        run_key TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        step INTEGER,
+        verdict TEXT NOT NULL,
+        payload TEXT NOT NULL
+    );
+    CREATE INDEX assessments_run ON assessments (run_key, created_at);
+    """,
+    # v2: reviews, schedules, evidence
+    """
+    CREATE TABLE reviews (
+        id TEXT PRIMARY KEY,
+        run_key TEXT NOT NULL,
+        assessment_id TEXT,
+        created_at REAL NOT NULL,
+        model TEXT,
+        prompt_hash TEXT,
+        decision TEXT NOT NULL,
+        reason TEXT,
+        payload TEXT NOT NULL
+    );
+    CREATE INDEX reviews_run ON reviews (run_key, created_at);
+    CREATE TABLE schedules (
+        run_key TEXT PRIMARY KEY,
+        payload TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE evidence (
+        id TEXT PRIMARY KEY,
+        run_key TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        path TEXT,
+        payload TEXT NOT NULL
+    );
+    CREATE INDEX evidence_run ON evidence (run_key, created_at);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+COMPACT_AFTER_CHUNKS = 32
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{secrets.token_hex(6)}"
+
+
+@dataclass
+class CachedSource:
+    cursor: dict | None = None
+    batch: PointBatch = field(default_factory=PointBatch)
+    info: dict = field(default_factory=dict)
+    updated_at: float | None = None
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), default=str, allow_nan=True)
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the store folder {self.path.parent}: {e.strerror}; "
+                             f"set TRAINING_CHECK_HOME to a writable folder") from None
+        self.migrate()
+
+    # -- connections ------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            return conn
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the store {self.path}: {e}; check the file and TRAINING_CHECK_HOME") from None
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            yield conn
+        except sqlite3.Error as e:
+            raise StoreError(f"store read failed ({self.path}): {e}") from None
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write transaction (BEGIN IMMEDIATE: writers queue instead of failing)."""
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            full = "full" in str(e).lower()
+            hint = "free disk space" if full else "check the file and TRAINING_CHECK_HOME"
+            raise StoreError(f"store write failed ({self.path}): {e}; nothing was changed; {hint}") from None
+        finally:
+            conn.close()
+
+    def migrate(self) -> int:
+        """Bring the file to SCHEMA_VERSION, from any earlier version; returns the version found."""
+        with self._write() as c:
+            c.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            row = c.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            found = int(row[0]) if row else 0
+            if found > SCHEMA_VERSION:
+                raise StoreError(f"the store {self.path} has schema version {found}, newer than this "
+                                 f"training-check ({SCHEMA_VERSION}): upgrade training-check")
+            for version in range(found, SCHEMA_VERSION):
+                for stmt in MIGRATIONS[version].split(";"):
+                    if stmt.strip():
+                        c.execute(stmt)
+            c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        return found
+
+    def schema_version(self) -> int:
+        with self._read() as c:
+            return int(c.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0])
+
+    # -- cursors and the point cache ------------------------------------------------------
+    def load_source(self, source_id: str) -> CachedSource:
+        with self._read() as c:
+            row = c.execute("SELECT cursor, info, updated_at FROM sources WHERE source_id=?", (source_id,)).fetchone()
+            if not row:
+                return CachedSource()
+            blobs = [r[0] for r in c.execute("SELECT data FROM chunks WHERE source_id=? ORDER BY seq", (source_id,))]
+        batch = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs]) if blobs else PointBatch()
+        return CachedSource(json.loads(row[0]) if row[0] else None, batch, json.loads(row[1] or "{}"), row[2])
+
+    def save_read(self, source_id: str, run_key: str, expected_cursor: dict | None, new_cursor: dict,
+                  batch: PointBatch, *, reset: bool = False, info: dict | None = None) -> bool:
+        """Append ``batch`` and move the cursor, atomically, only if the cursor is still ``expected_cursor``.
+
+        Returns False (and changes nothing) when another process moved the cursor
+        first: the caller then reloads the cache, which already holds those points.
+        """
+        with self._write() as c:
+            row = c.execute("SELECT cursor, n_points FROM sources WHERE source_id=?", (source_id,)).fetchone()
+            current = json.loads(row[0]) if row and row[0] else None
+            if current != expected_cursor:
+                return False
+            if reset:
+                c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
+            n_before = 0 if (reset or not row) else int(row[1])
+            if not batch.is_empty():
+                seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
+                c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
+                          (source_id, seq, batch.n_points, batch.to_bytes()))
+            last = batch.max_step()
+            c.execute(
+                "INSERT INTO sources (source_id, run_key, cursor, info, n_points, last_step, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(source_id) DO UPDATE SET cursor=excluded.cursor, "
+                "info=COALESCE(excluded.info, sources.info), n_points=excluded.n_points, "
+                "last_step=COALESCE(excluded.last_step, sources.last_step), updated_at=excluded.updated_at",
+                (source_id, run_key, _dumps(new_cursor), _dumps(info) if info else None,
+                 n_before + batch.n_points, last, time.time()),
+            )
+            n_chunks = c.execute("SELECT COUNT(*) FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
+            if n_chunks > COMPACT_AFTER_CHUNKS:
+                self._compact(c, source_id)
+        return True
+
+    @staticmethod
+    def _compact(c: sqlite3.Connection, source_id: str) -> None:
+        blobs = [r[0] for r in c.execute("SELECT data FROM chunks WHERE source_id=? ORDER BY seq", (source_id,))]
+        merged = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs])
+        c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
+        c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, 0, ?, ?)",
+                  (source_id, merged.n_points, merged.to_bytes()))
+
+    def forget_source(self, source_id: str) -> None:
+        with self._write() as c:
+            c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
+            c.execute("DELETE FROM sources WHERE source_id=?", (source_id,))
+
+    # -- records (assessments, reviews, evidence) -----------------------------------------
+    def add_assessment(self, run_key: str, verdict: str, step: int | None, payload: dict,
+                       assessment_id: str | None = None) -> str:
+        aid = assessment_id or new_id("asm")
+        payload = {**payload, "assessment_id": aid, "run_key": run_key}
+        with self._write() as c:
+            c.execute("INSERT INTO assessments (id, run_key, created_at, step, verdict, payload) VALUES (?,?,?,?,?,?)",
+                      (aid, run_key, time.time(), step, verdict, _dumps(payload)))
+        return aid
+
+    def get_assessment(self, assessment_id: str) -> dict | None:
+        with self._read() as c:
+            row = c.execute("SELECT payload, created_at FROM assessments WHERE id=?", (assessment_id,)).fetchone()
+        return {**json.loads(row[0]), "created_at": row[1]} if row else None
+
+    def recent_assessments(self, run_key: str, limit: int = 20) -> list[dict]:
+        """Newest first."""
+        with self._read() as c:
+            rows = c.execute("SELECT payload, created_at FROM assessments WHERE run_key=? "
+                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (run_key, limit)).fetchall()
+        return [{**json.loads(p), "created_at": t} for p, t in rows]
+
+    def add_review(self, run_key: str, assessment_id: str | None, model: str | None, prompt_hash: str | None,
+                   decision: str, reason: str, payload: dict) -> str:
+        rid = new_id("rev")
+        payload = {**payload, "review_id": rid, "run_key": run_key, "assessment_id": assessment_id,
+                   "model": model, "prompt_hash": prompt_hash, "decision": decision, "reason": reason}
+        with self._write() as c:
+            c.execute("INSERT INTO reviews (id, run_key, assessment_id, created_at, model, prompt_hash, decision, "
+                      "reason, payload) VALUES (?,?,?,?,?,?,?,?,?)",
+                      (rid, run_key, assessment_id, time.time(), model, prompt_hash, decision, reason, _dumps(payload)))
+        return rid
+
+    def get_review(self, review_id: str) -> dict | None:
+        with self._read() as c:
+            row = c.execute("SELECT payload, created_at FROM reviews WHERE id=?", (review_id,)).fetchone()
+        return {**json.loads(row[0]), "created_at": row[1]} if row else None
+
+    def recent_reviews(self, run_key: str, limit: int = 20) -> list[dict]:
+        with self._read() as c:
+            rows = c.execute("SELECT payload, created_at FROM reviews WHERE run_key=? "
+                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (run_key, limit)).fetchall()
+        return [{**json.loads(p), "created_at": t} for p, t in rows]
+
+    def get_schedule(self, run_key: str) -> dict | None:
+        with self._read() as c:
+            row = c.execute("SELECT payload FROM schedules WHERE run_key=?", (run_key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put_schedule(self, run_key: str, payload: dict) -> None:
+        with self._write() as c:
+            c.execute("INSERT INTO schedules (run_key, payload, updated_at) VALUES (?,?,?) ON CONFLICT(run_key) "
+                      "DO UPDATE SET payload=excluded.payload, updated_at=excluded.updated_at",
+                      (run_key, _dumps(payload), time.time()))
+
+    def add_evidence(self, run_key: str, path: str | None, payload: dict) -> str:
+        eid = new_id("evd")
+        with self._write() as c:
+            c.execute("INSERT INTO evidence (id, run_key, created_at, path, payload) VALUES (?,?,?,?,?)",
+                      (eid, run_key, time.time(), path, _dumps({**payload, "evidence_id": eid})))
+        return eid
+
+    def evidence_for(self, run_key: str, limit: int = 20) -> list[dict]:
+        with self._read() as c:
+            rows = c.execute("SELECT payload, created_at, path FROM evidence WHERE run_key=? "
+                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (run_key, limit)).fetchall()
+        return [{**json.loads(p), "created_at": t, "path": path} for p, t, path in rows]
+
+    def run_keys(self) -> list[str]:
+        with self._read() as c:
+            keys = {r[0] for r in c.execute("SELECT run_key FROM assessments")}
+            keys |= {r[0] for r in c.execute("SELECT run_key FROM sources")}
+            keys |= {r[0] for r in c.execute("SELECT run_key FROM schedules")}
+        return sorted(keys)
+
+
+def open_store(config=None) -> Store:
+    from .config import load_config
+
+    cfg = config or load_config()
+    return Store(cfg.store_path)
