@@ -1,0 +1,114 @@
+"""read_metrics: what a run has logged, small enough for an agent's context whatever the run's length."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .config import Config
+from .downsample import downsample
+from .encode import Num, jnum
+from .errors import BadInput
+from .reading import load_run
+from .sources.base import Progress
+from .store import Store
+
+ROLE_ORDER = ("train_loss", "eval", "lr", "grad_norm", "loss_scale", "train_metric", "throughput", "other")
+MAX_SERIES = 8  # metrics that get a series by default; the rest get their summary only
+MAX_POINTS_LIMIT = 1000
+RECENT_WINDOW = 20  # points in "recent_mean"
+
+
+@dataclass
+class MetricSummary:
+    name: str
+    role: str
+    direction: str | None
+    count: int
+    last: Num
+    last_step: int
+    min: Num
+    max: Num
+    recent_mean: Num
+    nan_count: int
+    inf_count: int
+    series: list[list[Num]] = field(default_factory=list)  # [[step, value], ...] downsampled
+
+
+@dataclass
+class MetricsReport:
+    run: str
+    run_key: str
+    source: dict
+    fallback_reason: str | None
+    info: dict
+    first_step: int | None
+    last_step: int | None
+    n_steps: int
+    new_points: int
+    metrics: list[MetricSummary]
+    notes: list[str] = field(default_factory=list)
+    summary: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _summarise(name: str, role, steps: np.ndarray, values: np.ndarray, max_points: int, with_series: bool) -> MetricSummary:
+    finite = np.isfinite(values)
+    fin = values[finite]
+    recent = values[-RECENT_WINDOW:]
+    recent = recent[np.isfinite(recent)]
+    series: list[list[Num]] = []
+    if with_series and max_points > 0:
+        idx = downsample(steps, values, max_points)
+        series = [[int(steps[i]), jnum(values[i], 5)] for i in idx]
+    return MetricSummary(
+        name=name, role=role.role, direction=role.direction, count=int(len(values)),
+        last=jnum(values[-1]), last_step=int(steps[-1]),
+        min=jnum(fin.min()) if len(fin) else None, max=jnum(fin.max()) if len(fin) else None,
+        recent_mean=jnum(recent.mean()) if len(recent) else None,
+        nan_count=int(np.isnan(values).sum()), inf_count=int(np.isinf(values).sum()), series=series,
+    )
+
+
+def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | None = None,
+                 keys: list[str] | None = None, since_step: int | None = None, max_points: int = 50,
+                 progress: Progress | None = None) -> MetricsReport:
+    """Read a run's metrics (only what is new since the last read) and summarise each one."""
+    if not isinstance(max_points, int) or not 0 <= max_points <= MAX_POINTS_LIMIT:
+        raise BadInput(f"max_points must be a whole number from 0 to {MAX_POINTS_LIMIT}, got {max_points!r}")
+    data = load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress)
+    frame = data.frame
+    names = list(frame.series)
+    if keys:
+        chosen = [n for n in names if any(n == k or fnmatch.fnmatchcase(n, k) for k in keys)]
+        if not chosen:
+            shown = ", ".join(names[:12]) + (" ..." if len(names) > 12 else "")
+            raise BadInput(f"none of the keys {keys} is logged in {run}; logged metrics: {shown or 'none'}")
+        names = chosen
+    order = sorted(names, key=lambda n: (not frame.roles[n].primary, ROLE_ORDER.index(frame.roles[n].role), names.index(n)))
+    with_series = set(order if keys else order[:MAX_SERIES])
+    metrics: list[MetricSummary] = []
+    for name in order:
+        s = frame.series[name]
+        if since_step is not None:
+            s = s.loc[since_step + 1:]
+        if not len(s):
+            continue
+        metrics.append(_summarise(name, frame.roles[name], s.index.to_numpy(), s.to_numpy(), max_points, name in with_series))
+    notes = list(data.notes)
+    if len(order) > len(with_series):
+        notes.append(f"{len(order) - len(with_series)} more metrics summarised without series; pass keys=[...] to get theirs")
+    loss = next((m for m in metrics if m.role == "train_loss"), None)
+    summary = (f"{len(metrics)} metrics up to step {frame.last_step} from {data.source.kind}"
+               + (f"; {loss.name} last {loss.last} at step {loss.last_step}" if loss else "; no train loss found")
+               + (f"; fell back to the log: {data.fallback_reason}" if data.fallback_reason else ""))
+    return MetricsReport(
+        run=run, run_key=data.run_key, source={"kind": data.source.kind, "description": data.source.description},
+        fallback_reason=data.fallback_reason, info=data.info.to_dict(), first_step=frame.first_step,
+        last_step=frame.last_step, n_steps=frame.n_steps, new_points=data.new_points, metrics=metrics,
+        notes=notes, summary=summary,
+    )
