@@ -1,0 +1,416 @@
+"""The MCP server: maps tool, prompt and resource names to the domain functions in ``training_check.tools``.
+
+No domain logic lives here. Each tool validates its arguments (pydantic, from
+the typed signature; unknown arguments are refused by name), opens the config
+and the store per call, runs the domain function on a worker thread (progress
+and log lines travel back to the client), and shapes the result into a typed
+output model (``server/shaping.py``). Every anticipated failure reaches the
+agent as its one-line message; an unexpected one as a one-line internal error,
+never a bare "Error executing tool".
+
+Resources (the run reference is URL-encoded into one path segment, e.g.
+``training-check://runs/file%3A%2Fdata%2Ftrain.log/assessments``; a store key
+such as ``file:/data/train.log`` or a run reference as given to the tools both work):
+
+- ``training-check://runs``                       the runs the store knows
+- ``training-check://runs/{run}/assessments``     newest first
+- ``training-check://runs/{run}/reviews``         newest first
+- ``training-check://runs/{run}/evidence``        newest first
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import logging
+import threading
+import time
+from importlib import resources as importlib_resources
+from typing import Annotated, Any, Callable, Literal
+from urllib.parse import unquote
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from pydantic import BaseModel, Field, ValidationError
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.resources.templates import ResourceSecurity
+from mcp.types import ToolAnnotations
+
+from ..tools.config import Config, load_config
+from ..tools.errors import BadInput, TrainingCheckError
+from ..tools.store import Store
+from .shaping import model_for_path, shape
+
+log = logging.getLogger("training_check.server")
+
+SERVER_NAME = "training-check"
+PROGRESS_MIN_INTERVAL_S = 0.25
+RECORDS_LIMIT = 20
+
+INSTRUCTIONS = """\
+training-check watches ML training runs for quality problems. One check, in this order:
+1. assess_run(run) -> verdict CONTINUE | ESCALATE | STOP | WAIT | UNREACHABLE and an assessment_id.
+2. Only if ESCALATE: escalate_to_reviewer(assessment_id, concern) -> STOP | CONTINUE | WAIT.
+3. Only on a STOP verdict or a STOP review: stop_run(run, reason, assessment_id or review_id).
+4. Always: reschedule(run, assessment_id, current_job_id) -> then call CronDelete/CronCreate with exactly the
+   arguments it returns (after a STOP it says to delete the job and create none).
+A healthy check costs one assess_run and one reschedule. read_metrics(run) shows the raw curves;
+assess_runs(runs) checks many runs at once. A run is a W&B path (entity/project/run_id or URL), a local log,
+.wandb file or wandb/ folder, or ssh://host/abs/path. UNREACHABLE is a connectivity report, not a judgment.
+The prompt `training-check` walks the whole check for one run."""
+
+# -- argument types (descriptions become the input schema) -------------------------------------------------------
+Run = Annotated[str, Field(description="The run: entity/project/run_id, a W&B run URL, a local log file, a .wandb "
+                                       "file or run/wandb folder, or ssh://[user@]host[:port]/abs/path.")]
+FallbackLog = Annotated[str | None, Field(description="Log file (local path or ssh://host/path) to read when the W&B "
+                                                      "API cannot be reached.")]
+Baseline = Annotated[dict[str, Any] | str | None, Field(
+    description="Expected values to compare against, e.g. {\"eval/loss\": {\"1000\": 3.2, \"5000\": 2.9}}, or a text "
+                "reference (a paper's or a reproduction's numbers).")]
+AssessmentId = Annotated[str | None, Field(description="An assessment_id returned by assess_run.")]
+
+
+def _tool_model(module: str, cls: str, name: str) -> type[BaseModel]:
+    return model_for_path(module, cls, name=name)
+
+
+MetricsReportOut = _tool_model("read_metrics", "MetricsReport", "MetricsReport")
+AssessmentOut = _tool_model("assess", "Assessment", "Assessment")
+ReviewOut = _tool_model("reviewer", "Review", "Review")
+StopReportOut = _tool_model("stopping", "StopReport", "StopReport")
+ScheduleOut = _tool_model("schedule", "Schedule", "Schedule")
+MultiReportOut = _tool_model("multi", "MultiReport", "MultiReport")
+
+
+class TrainingCheckServer(MCPServer):
+    """MCPServer that refuses unknown arguments by name and keeps error messages to one clear line."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            known = list((tool.parameters or {}).get("properties", {}))
+            unknown = sorted(set(arguments) - set(known))
+            if unknown:
+                raise ToolError(f"{name}: unknown argument{'s' if len(unknown) > 1 else ''} "
+                                f"{', '.join(map(repr, unknown))}; accepted: {', '.join(known)}")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            cause = e.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(validation_message(name, cause)) from cause
+            if isinstance(cause, ToolError) and type(cause) is ToolError:
+                raise ToolError(str(cause)) from cause
+            raise
+
+
+def validation_message(tool: str, err: ValidationError) -> str:
+    """One line naming each bad field and what was expected."""
+    parts = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e.get("loc", ()))
+        parts.append(f"{loc or 'arguments'}: {e.get('msg', 'invalid')}")
+    seen: list[str] = []
+    for p in parts:
+        if p not in seen:
+            seen.append(p)
+    return f"{tool}: invalid argument{'s' if len(seen) > 1 else ''}: " + "; ".join(seen[:6])
+
+
+# -- running a domain function ------------------------------------------------------------------------------------
+def domain(module: str, name: str) -> Callable[..., Any]:
+    """``training_check.tools.<module>.<name>``, imported when first called (a missing module is a clear error)."""
+    try:
+        return getattr(importlib.import_module(f"training_check.tools.{module}"), name)
+    except (ImportError, AttributeError) as e:
+        raise ToolError(f"this training-check install lacks tools.{module}.{name} ({e}); reinstall training-check") from None
+
+
+def open_context() -> tuple[Config, Store]:
+    """Config and store for one call (SQLite connections are per call inside the store)."""
+    config = load_config()
+    return config, Store(config.store_path)
+
+
+def _progress_bridge(ctx: Context | None, min_interval_s: float = PROGRESS_MIN_INTERVAL_S):
+    """A progress(done, total, message) callback usable from the worker thread; throttled; never raises."""
+    if ctx is None:
+        return None
+    last = [0.0]
+    lock = threading.Lock()
+
+    def progress(done: float, total: float | None = None, message: str = "") -> None:
+        now = time.monotonic()
+        with lock:
+            final = total is not None and done >= total
+            if not final and now - last[0] < min_interval_s:
+                return
+            last[0] = now
+        try:
+            anyio.from_thread.run(functools.partial(ctx.report_progress, float(done),
+                                                    float(total) if total is not None else None, message or None))
+        except Exception:  # the client went away or sent no progress token: progress is best effort
+            pass
+
+    return progress
+
+
+async def _log(ctx: Context | None, level: str, message: str) -> None:
+    if ctx is None:
+        return
+    try:
+        await ctx.log(level, message, logger_name=SERVER_NAME)
+    except Exception:
+        pass
+
+
+async def run_tool(tool: str, ctx: Context | None, fn: Callable[..., Any], model: type[BaseModel], /,
+                   *args: Any, with_progress: bool = False, **kwargs: Any) -> BaseModel:
+    """Run ``fn(*args, store=, config=, **kwargs)`` on a worker thread and shape the result; errors become one line."""
+    started = time.monotonic()
+    await _log(ctx, "info", f"{tool} started")
+    try:
+        config, store = await anyio.to_thread.run_sync(open_context)
+        if with_progress:
+            kwargs["progress"] = _progress_bridge(ctx)
+        result = await anyio.to_thread.run_sync(functools.partial(fn, *args, store=store, config=config, **kwargs))
+        out = shape(result, model)
+    except ToolError:
+        raise
+    except TrainingCheckError as e:
+        await _log(ctx, "warning", f"{tool}: {e.message}")
+        raise ToolError(e.message) from None
+    except Exception as e:  # a bug: say so in one line, keep the server up
+        log.exception("%s failed unexpectedly", tool)
+        first = (str(e).splitlines() or [""])[0][:200]
+        await _log(ctx, "error", f"{tool}: internal error {type(e).__name__}")
+        raise ToolError(f"{tool}: internal error ({type(e).__name__}: {first}); the server is still up — "
+                        f"please report this with the arguments used") from None
+    summary = getattr(out, "summary", None)
+    await _log(ctx, "info", f"{tool} done in {time.monotonic() - started:.2f}s" + (f": {summary}" if summary else ""))
+    return out
+
+
+# -- the server ---------------------------------------------------------------------------------------------------
+def create_server() -> TrainingCheckServer:
+    """Build the server with every tool, prompt and resource registered."""
+    mcp = TrainingCheckServer(name=SERVER_NAME, title="training-check", instructions=INSTRUCTIONS,
+                              version=_version(), log_level="WARNING")
+
+    @mcp.tool(annotations=ToolAnnotations(title="Read a run's metrics", readOnlyHint=True, idempotentHint=True,
+                                          openWorldHint=True))
+    async def read_metrics(
+        run: Run,
+        fallback_log: FallbackLog = None,
+        keys: Annotated[list[str] | None, Field(description="Only these metric keys (default: all).")] = None,
+        since_step: Annotated[int | None, Field(description="Only points after this step in the series.", ge=0)] = None,
+        max_points: Annotated[int, Field(description="At most this many points per series (spikes and NaN/Inf "
+                                                     "are always kept).", ge=2, le=2000)] = 50,
+        ctx: Context = None,
+    ) -> MetricsReportOut:
+        """Read a training run's metrics (only what is new is fetched): source used, run info, step range, and per
+        metric its role, last value, min/max, recent mean, NaN/Inf count and a downsampled series."""
+        return await run_tool("read_metrics", ctx, domain("read_metrics", "read_metrics"), MetricsReportOut, run,
+                              with_progress=True, fallback_log=fallback_log, keys=keys, since_step=since_step,
+                              max_points=max_points)
+
+    @mcp.tool(annotations=ToolAnnotations(title="Assess a run's health", readOnlyHint=True, idempotentHint=False,
+                                          openWorldHint=True))
+    async def assess_run(
+        run: Run,
+        fallback_log: FallbackLog = None,
+        baseline: Baseline = None,
+        total_steps: Annotated[int | None, Field(description="Planned length of the run in steps.", ge=1)] = None,
+        as_of_step: Annotated[int | None, Field(description="Judge the run as it was at this step (replay).",
+                                                ge=0)] = None,
+        ctx: Context = None,
+    ) -> AssessmentOut:
+        """Judge a run's health from the data new since the last check: verdict CONTINUE / ESCALATE / STOP / WAIT /
+        UNREACHABLE, findings with their numbers, and an assessment_id for the next steps. Read-only for the run:
+        it records the assessment in training-check's own store and changes nothing about the training."""
+        return await run_tool("assess_run", ctx, domain("assess", "assess_run"), AssessmentOut, run,
+                              with_progress=True, fallback_log=fallback_log, baseline=baseline,
+                              total_steps=total_steps, as_of_step=as_of_step)
+
+    @mcp.tool(annotations=ToolAnnotations(title="Ask the reviewer model", readOnlyHint=False, destructiveHint=False,
+                                          idempotentHint=False, openWorldHint=True))
+    async def escalate_to_reviewer(
+        concern: Annotated[str, Field(description="The specific worry, in one or two sentences.", min_length=1,
+                                      max_length=4000)],
+        assessment_id: AssessmentId = None,
+        run: Annotated[str | None, Field(description="The run, when no assessment_id is given (its latest "
+                                                     "assessment is used).")] = None,
+        baseline: Baseline = None,
+        ctx: Context = None,
+    ) -> ReviewOut:
+        """Ask a stronger reviewer model about an ambiguous (ESCALATE) assessment: returns exactly one decision,
+        STOP / CONTINUE / WAIT, with a reason, and stores the review. Call only after an ESCALATE verdict."""
+        if not assessment_id and not run:
+            raise ToolError("escalate_to_reviewer: pass assessment_id (from assess_run) or run")
+        return await run_tool("escalate_to_reviewer", ctx, domain("reviewer", "escalate_to_reviewer"), ReviewOut,
+                              concern=concern, assessment_id=assessment_id, run=run, baseline=baseline)
+
+    @mcp.tool(annotations=ToolAnnotations(title="Stop a training run", readOnlyHint=False, destructiveHint=True,
+                                          idempotentHint=False, openWorldHint=True))
+    async def stop_run(
+        run: Run,
+        reason: Annotated[str, Field(description="Why the run is stopped (goes into the evidence).", min_length=1,
+                                     max_length=4000)],
+        assessment_id: Annotated[str | None, Field(description="A STOP assessment of this run.")] = None,
+        review_id: Annotated[str | None, Field(description="A STOP review of this run.")] = None,
+        method: Annotated[Literal["auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux"], Field(
+            description="How to stop; auto picks from target.")] = "auto",
+        target: Annotated[str | None, Field(description="What to stop: pid:123, pidfile:/path, cmd:<exact command "
+                                                        "line>, slurm:<jobid>, tmux:<session>, or wandb.")] = None,
+        host: Annotated[str | None, Field(description="Stop on this host over SSH (user@host:port or an ssh "
+                                                      "alias); default this machine.")] = None,
+        dry_run: Annotated[bool, Field(description="Only describe the plan; touch nothing.")] = False,
+        force: Annotated[bool, Field(description="Stop without a STOP verdict (needs a reason).")] = False,
+        ctx: Context = None,
+    ) -> StopReportOut:
+        """Stop a training run, guarded: needs a recent STOP assessment or STOP review of this run (or force with a
+        reason). Saves the evidence first, then stops gracefully (harder after a grace period) and confirms."""
+        return await run_tool("stop_run", ctx, domain("stopping", "stop_run"), StopReportOut, run, reason,
+                              assessment_id=assessment_id, review_id=review_id, method=method, target=target,
+                              host=host, dry_run=dry_run, force=force)
+
+    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", readOnlyHint=False, destructiveHint=False,
+                                          idempotentHint=False, openWorldHint=False))
+    async def reschedule(
+        run: Run,
+        assessment_id: AssessmentId = None,
+        current_job_id: Annotated[str | None, Field(description="The id of the CronCreate job now checking "
+                                                                "this run, to be replaced.")] = None,
+        ctx: Context = None,
+    ) -> ScheduleOut:
+        """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly) and return the
+        exact CronDelete / CronCreate arguments to apply."""
+        return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
+                              assessment_id=assessment_id, current_job_id=current_job_id)
+
+    @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", readOnlyHint=True, idempotentHint=False,
+                                          openWorldHint=True))
+    async def assess_runs(
+        runs: Annotated[list[str] | None, Field(description="The runs to check (any run form); a local wandb/ "
+                                                            "folder expands to its runs.", max_length=1000)] = None,
+        project: Annotated[str | None, Field(description="Check the runs of this W&B entity/project instead.")] = None,
+        state: Annotated[str | None, Field(description="With project: only runs in this state (running, finished, "
+                                                       "crashed, ...; null for all).")] = "running",
+        max_concurrency: Annotated[int, Field(description="Runs checked at once.", ge=1, le=64)] = 8,
+        ctx: Context = None,
+    ) -> MultiReportOut:
+        """Check many runs in one call with bounded concurrency: one compact line per run, worst first; a run that
+        fails is reported in its line, not raised."""
+        if not runs and not project:
+            raise ToolError("assess_runs: pass runs (a list) or project (entity/project)")
+        return await run_tool("assess_runs", ctx, domain("multi", "assess_runs"), MultiReportOut, runs, project,
+                              max_concurrency=max_concurrency, state=state)
+
+    # -- prompts ----------------------------------------------------------------------------------------------
+    @mcp.prompt(name="training-check", title="Check a training run",
+                description="One whole check of a run: assess, escalate if ambiguous, stop if bad, reschedule.")
+    def training_check_prompt(run: Annotated[str, Field(description="The run to check (any run form).")]) -> str:
+        return slash_command_text(run)
+
+    @mcp.prompt(name="reviewer", title="Reviewer prompt",
+                description="The TRAINING HEALTH CHECK prompt sent to the reviewer model (template with placeholders).")
+    def reviewer_prompt() -> str:
+        return prompt_file("reviewer.md")
+
+    # -- resources --------------------------------------------------------------------------------------------
+    @mcp.resource("training-check://runs", name="runs", title="Known runs", mime_type="application/json",
+                  description="Every run the store knows (run keys), with its latest verdict.")
+    def runs_resource() -> str:
+        return _json(known_runs())
+
+    exempt = ResourceSecurity(exempt_params=frozenset({"run"}))
+
+    @mcp.resource("training-check://runs/{run}/assessments", name="assessments", mime_type="application/json",
+                  description="The run's assessments, newest first (run URL-encoded).", security=exempt)
+    def assessments_resource(run: str) -> str:
+        config, store = open_context()
+        return _json(store.recent_assessments(resource_run_key(run, config), RECORDS_LIMIT))
+
+    @mcp.resource("training-check://runs/{run}/reviews", name="reviews", mime_type="application/json",
+                  description="The run's reviewer decisions, newest first (run URL-encoded).", security=exempt)
+    def reviews_resource(run: str) -> str:
+        config, store = open_context()
+        return _json(store.recent_reviews(resource_run_key(run, config), RECORDS_LIMIT))
+
+    @mcp.resource("training-check://runs/{run}/evidence", name="evidence", mime_type="application/json",
+                  description="The evidence saved when the run was stopped, newest first (run URL-encoded).",
+                  security=exempt)
+    def evidence_resource(run: str) -> str:
+        config, store = open_context()
+        return _json(store.evidence_for(resource_run_key(run, config), RECORDS_LIMIT))
+
+    return mcp
+
+
+# -- helpers shared with the CLI -----------------------------------------------------------------------------------
+def prompt_file(name: str) -> str:
+    """A markdown file shipped in ``training_check.prompts``."""
+    try:
+        return importlib_resources.files("training_check.prompts").joinpath(name).read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError) as e:
+        raise BadInput(f"prompt file {name} is missing from the install ({e}); reinstall training-check") from None
+
+
+def slash_command_body() -> str:
+    """prompts/training-check.md without its front matter."""
+    text = prompt_file("training-check.md")
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        if end != -1:
+            text = text[end + 4:]
+    return text.lstrip("\n")
+
+
+def slash_command_text(run: str) -> str:
+    """The slash command's text with ``$ARGUMENTS`` replaced by the run."""
+    return slash_command_body().replace("$ARGUMENTS", run.strip())
+
+
+def resource_run_key(run: str, config: Config) -> str:
+    """The store key for a resource's ``{run}`` segment: a store key as is, else a run reference resolved."""
+    from ..tools.runref import parse_run_ref
+
+    run = unquote(run)
+    if run.startswith(("file:", "wandb:")):
+        return run
+    try:
+        return parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project).key
+    except TrainingCheckError:
+        return run
+
+
+def known_runs() -> list[dict]:
+    config, store = open_context()
+    out = []
+    for key in store.run_keys():
+        latest = store.recent_assessments(key, 1)
+        entry: dict[str, Any] = {"run_key": key}
+        if latest:
+            entry.update({"verdict": latest[0].get("verdict"), "assessment_id": latest[0].get("assessment_id"),
+                          "checked_at": latest[0].get("created_at")})
+        out.append(entry)
+    return out
+
+
+def _json(obj: Any) -> str:
+    from .shaping import json_safe
+
+    return json.dumps(json_safe(obj), indent=1, default=str)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("training-check")
+    except Exception:
+        return "0"
