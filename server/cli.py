@@ -1,2 +1,502 @@
-def main():
-    print("hi")
+"""The ``training-check`` command: the MCP server, and the same operations for people in a terminal.
+
+Exit codes of ``check`` (and ``sweep``, for the worst run) say the verdict::
+
+    0 CONTINUE   1 ESCALATE   2 STOP   3 WAIT   4 UNREACHABLE
+    64 usage error or bad input (bad run reference, missing file, unknown format)
+    70 any other failure (store, reviewer, ...)
+
+Other commands exit 0 on success, 64 on bad input, 4 when a source is unreachable, 70 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..tools.errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError, UnknownFormat
+
+VERDICT_EXIT = {"CONTINUE": 0, "ESCALATE": 1, "STOP": 2, "WAIT": 3, "UNREACHABLE": 4}
+EXIT_USAGE = 64
+EXIT_UNREACHABLE = 4
+EXIT_FAILURE = 70
+DEFAULT_HTTP_PORT = 8765
+
+
+class UsageError(Exception):
+    """argparse's complaint, raised instead of exiting so main() can return 64."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # noqa: D401 - argparse API
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+# -- small helpers -----------------------------------------------------------------------------------------------
+def _ctx():
+    from ..tools.config import load_config
+    from ..tools.store import Store
+
+    config = load_config()
+    return config, Store(config.store_path)
+
+
+def _as_dict(result: Any) -> dict:
+    from .shaping import result_dict
+
+    return result_dict(result)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    if v is None:
+        return "-"
+    return str(v)
+
+
+def _print_json(obj: Any, out=None) -> None:
+    out = out or sys.stdout
+    out.write(json.dumps(obj, indent=1, default=str) + "\n")
+
+
+def terminal_progress(label: str, stream=None, min_interval_s: float = 0.2) -> Callable[[float, float | None, str], None] | None:
+    """A one-line progress display on stderr for long reads (only when stderr is a terminal)."""
+    stream = stream or sys.stderr
+    if not getattr(stream, "isatty", lambda: False)():
+        return None
+    last = [0.0]
+
+    def progress(done: float, total: float | None = None, message: str = "") -> None:
+        now = time.monotonic()
+        final = total is not None and done >= total
+        if not final and now - last[0] < min_interval_s:
+            return
+        last[0] = now
+        pct = f"{100.0 * done / total:5.1f}%" if total else f"{done:,.0f}"
+        stream.write(f"\r\x1b[2K{label}: {pct} {message}"[:200])
+        if final:
+            stream.write("\r\x1b[2K")
+        stream.flush()
+
+    return progress
+
+
+def _baseline(value: str | None) -> Any:
+    """--baseline: inline JSON, a path to a JSON file, or plain text."""
+    if value is None:
+        return None
+    v = value.strip()
+    if v.startswith(("{", "[")):
+        try:
+            return json.loads(v)
+        except json.JSONDecodeError as e:
+            raise BadInput(f"--baseline is not valid JSON ({e.msg} at {e.pos}); pass JSON, a .json file or text") from None
+    p = Path(v).expanduser()
+    if p.suffix == ".json" and p.is_file():
+        try:
+            return json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            raise BadInput(f"cannot read baseline file {p}: {e}") from None
+    return v
+
+
+# -- commands ----------------------------------------------------------------------------------------------------
+def cmd_serve(args) -> int:
+    from .app import create_server
+
+    server = create_server()
+    if args.http:
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print(f"training-check: warning: serving on {args.host}, reachable from other machines; "
+                  f"the server has no authentication", file=sys.stderr)
+        print(f"training-check: MCP over streamable HTTP at http://{args.host}:{args.port}/mcp", file=sys.stderr)
+        server.run("streamable-http", host=args.host, port=args.port)
+    else:
+        server.run("stdio")
+    return 0
+
+
+def render_metrics(d: dict) -> str:
+    """A human table of a read_metrics answer."""
+    lines = []
+    src = d.get("source") or {}
+    lines.append(f"run: {d.get('run')}   source: {src.get('description') or src.get('kind') or '-'}")
+    if d.get("fallback_reason"):
+        lines.append(f"fell back to the log because: {d['fallback_reason']}")
+    info = d.get("info") or {}
+    if info:
+        bits = [f"{k}={info[k]}" for k in ("name", "state", "url", "total_steps") if info.get(k)]
+        if bits:
+            lines.append("info: " + "  ".join(bits))
+    lines.append(f"steps: {_fmt(d.get('first_step'))}..{_fmt(d.get('last_step'))} ({_fmt(d.get('n_steps'))} steps, "
+                 f"{_fmt(d.get('new_points'))} new points)")
+    header = ("metric", "role", "last", "at step", "min", "max", "recent mean", "nan/inf")
+    rows = [header]
+    for m in d.get("metrics") or []:
+        rows.append((str(m.get("name")), str(m.get("role") or "-"), _fmt(m.get("last")), _fmt(m.get("last_step")),
+                     _fmt(m.get("min")), _fmt(m.get("max")), _fmt(m.get("recent_mean")),
+                     f"{m.get('nan_count', 0)}/{m.get('inf_count', 0)}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for i, r in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) if j < 2 else c.rjust(w) for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    for n in d.get("notes") or []:
+        lines.append(f"note: {n}")
+    if d.get("summary"):
+        lines.append(d["summary"])
+    return "\n".join(lines)
+
+
+def cmd_read(args) -> int:
+    from ..tools.read_metrics import read_metrics
+
+    config, store = _ctx()
+    keys = [k for part in (args.keys or []) for k in part.split(",") if k] or None
+    report = read_metrics(args.run, store=store, config=config, fallback_log=args.fallback_log, keys=keys,
+                          since_step=args.since_step, max_points=args.max_points,
+                          progress=terminal_progress(f"reading {args.run}"))
+    d = _as_dict(report)
+    if args.json:
+        _print_json(d)
+    else:
+        print(render_metrics(d))
+    return 0
+
+
+def render_assessment(d: dict) -> str:
+    lines = [f"{d.get('verdict')}  {d.get('run') or d.get('run_key') or ''}".rstrip()]
+    if d.get("summary"):
+        lines.append(d["summary"])
+    for f in d.get("findings") or []:
+        if isinstance(f, dict):
+            lines.append(f"  [{f.get('status', '?'):>8}] {f.get('signal', '?')}: {f.get('message', '')}")
+    if d.get("assessment_id"):
+        lines.append(f"assessment_id: {d['assessment_id']}")
+    return "\n".join(lines)
+
+
+def cmd_check(args) -> int:
+    from ..tools.assess import assess_run
+
+    config, store = _ctx()
+    a = assess_run(args.run, store=store, config=config, fallback_log=args.fallback_log,
+                   baseline=_baseline(args.baseline), total_steps=args.total_steps, as_of_step=args.as_of_step,
+                   progress=terminal_progress(f"reading {args.run}"))
+    d = _as_dict(a)
+    if args.json:
+        _print_json(d)
+    else:
+        print(render_assessment(d))
+    return VERDICT_EXIT.get(str(d.get("verdict")), EXIT_FAILURE)
+
+
+def cmd_sweep(args) -> int:
+    from ..tools.multi import assess_runs
+
+    config, store = _ctx()
+    if not args.runs and not args.project:
+        raise BadInput("sweep needs runs or --project entity/project")
+    rep = assess_runs(args.runs or None, args.project, store=store, config=config,
+                      max_concurrency=args.max_concurrency, state=None if args.state == "any" else args.state,
+                      progress=terminal_progress("checking runs"))
+    d = _as_dict(rep)
+    if args.json:
+        _print_json(d)
+    else:
+        for line in rep.runs:
+            print(line.line)
+        print(rep.summary)
+    worst = rep.runs[0].verdict if rep.runs else "CONTINUE"
+    return VERDICT_EXIT.get(worst, EXIT_FAILURE)
+
+
+def cmd_review(args) -> int:
+    from ..tools.reviewer import escalate_to_reviewer
+
+    config, store = _ctx()
+    if not args.assessment_id and not args.run:
+        raise BadInput("review needs --assessment-id or --run")
+    r = escalate_to_reviewer(store=store, config=config, concern=args.concern, assessment_id=args.assessment_id,
+                             run=args.run, baseline=_baseline(args.baseline))
+    d = _as_dict(r)
+    if args.json:
+        _print_json(d)
+    else:
+        print(f"{d.get('decision')}: {d.get('reason')}")
+        print(f"review_id: {d.get('review_id')}")
+    return 0
+
+
+def cmd_stop(args) -> int:
+    from ..tools.stopping import stop_run
+
+    config, store = _ctx()
+    s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
+                 review_id=args.review_id, method=args.method, target=args.target, host=args.host,
+                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s)
+    d = _as_dict(s)
+    if args.json:
+        _print_json(d)
+    else:
+        print(d.get("summary") or json.dumps(d, default=str))
+    return 0
+
+
+def cmd_reschedule(args) -> int:
+    from ..tools.schedule import reschedule
+
+    config, store = _ctx()
+    s = reschedule(args.run, store=store, config=config, assessment_id=args.assessment_id,
+                   current_job_id=args.current_job_id)
+    d = _as_dict(s)
+    if args.json:
+        _print_json(d)
+    else:
+        print(d.get("summary") or json.dumps(d, default=str))
+    return 0
+
+
+def command_targets(user: bool, project: str | None, home: Path | None = None) -> Path:
+    """Where install-command writes the slash command."""
+    if user:
+        return (home or Path.home()) / ".claude" / "commands" / "training-check.md"
+    return Path(project or os.getcwd()).expanduser().resolve() / ".claude" / "commands" / "training-check.md"
+
+
+def cmd_install_command(args) -> int:
+    from .app import prompt_file
+
+    if args.user and args.project:
+        raise BadInput("pass --user or --project DIR, not both")
+    if args.project and not Path(args.project).expanduser().is_dir():
+        raise BadInput(f"--project {args.project}: no such folder")
+    text = prompt_file("training-check.md")
+    dest = command_targets(args.user, args.project)
+    if dest.is_file() and dest.read_text(encoding="utf-8") == text:
+        print(f"{dest} is already up to date")
+        return 0
+    existed = dest.exists()
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"cannot write {dest}: {e.strerror}") from None
+    print(f"{'updated' if existed else 'installed'} {dest}: use /training-check <run> in Claude Code")
+    return 0
+
+
+def cmd_plot(args) -> int:
+    from ..tools.plot import plot_run
+
+    config, store = _ctx()
+    res = plot_run(args.run, args.output, store=store, config=config, fallback_log=args.fallback_log,
+                   progress=terminal_progress(f"reading {args.run}"))
+    if args.json:
+        _print_json(res.to_dict())
+    else:
+        print(res.summary)
+    return 0
+
+
+def cmd_watch(args) -> int:
+    from ..tools.watch import Watcher, post_webhook
+
+    config, store = _ctx()
+    if args.webhook and not args.webhook.startswith(("http://", "https://")):
+        raise BadInput(f"--webhook must be an http(s) URL, got {args.webhook[:40]!r}")
+    lock = threading.Lock()
+
+    def notify(event) -> None:
+        with lock:
+            if args.json:
+                print(json.dumps(event.to_dict(), default=str), flush=True)
+            else:
+                mark = "[alert] " if event.anomaly else ""
+                nxt = (f" (next check {time.strftime('%H:%M', time.localtime(event.next_check_at))})"
+                       if event.next_check_at else "")
+                print(f"{time.strftime('%H:%M:%S')} {mark}{event.line}{nxt}", flush=True)
+                for n in event.notes:
+                    print(f"    {n}", flush=True)
+        if args.webhook and event.anomaly:
+            try:
+                post_webhook(args.webhook, event)
+            except TrainingCheckError as e:
+                print(f"training-check: warning: {e.message}", file=sys.stderr, flush=True)
+
+    watcher = Watcher(args.runs, store=store, config=config, notify=notify, allow_stop=args.allow_stop,
+                      stop_target=args.stop_target, stop_host=args.stop_host,
+                      use_reviewer=False if args.no_reviewer else None, fallback_log=args.fallback_log,
+                      progress=lambda run: terminal_progress(f"reading {run}"))
+    if watcher.vanished:
+        print(f"not watching (vanished earlier): {', '.join(watcher.vanished)}", flush=True)
+    if args.once:
+        watcher.check_due()
+        return 0
+    stop = threading.Event()
+
+    def on_signal(signum, _frame):
+        print(f"training-check watch: {signal.Signals(signum).name} received, stopping after the current check",
+              file=sys.stderr, flush=True)
+        stop.set()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        print(f"watching {len(watcher.active)} run{'s' if len(watcher.active) != 1 else ''}"
+              f"{'' if args.allow_stop else ' (stopping disabled; --allow-stop enables it)'}", flush=True)
+        watcher.run(stop, max_sleep_s=args.max_sleep)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if not watcher.active and not stop.is_set():
+        print("no run left to watch", flush=True)
+    return 0
+
+
+# -- parser ------------------------------------------------------------------------------------------------------
+def build_parser() -> Parser:
+    p = Parser(prog="training-check", description="Watch ML training runs for quality problems (an MCP server).",
+               epilog="check exit codes: 0 CONTINUE, 1 ESCALATE, 2 STOP, 3 WAIT, 4 UNREACHABLE, 64 bad input, "
+                      "70 other failure")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+
+    s = sub.add_parser("serve", help="run the MCP server (stdio by default)")
+    s.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    s.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
+    s.set_defaults(fn=cmd_serve)
+
+    def run_args(sp, fallback=True):
+        sp.add_argument("run", help="W&B run path/URL, local log/.wandb/wandb dir, or ssh://host/path")
+        if fallback:
+            sp.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
+        sp.add_argument("--json", action="store_true", help="print the structured answer as JSON")
+
+    s = sub.add_parser("read", help="show a run's metrics as a table")
+    run_args(s)
+    s.add_argument("--keys", action="append", help="only these metrics (comma-separated, repeatable)")
+    s.add_argument("--since-step", type=int, default=None, help="only points after this step")
+    s.add_argument("--max-points", type=int, default=50, help="points per series (default 50)")
+    s.set_defaults(fn=cmd_read)
+
+    s = sub.add_parser("check", help="assess a run; the exit code is the verdict")
+    run_args(s)
+    s.add_argument("--baseline", help="expected values: JSON, a .json file, or text")
+    s.add_argument("--total-steps", type=int, default=None, help="planned length of the run")
+    s.add_argument("--as-of-step", type=int, default=None, help="judge the run as it was at this step")
+    s.set_defaults(fn=cmd_check)
+
+    s = sub.add_parser("sweep", help="assess many runs at once, worst first; the exit code is the worst verdict")
+    s.add_argument("runs", nargs="*", help="runs (a local wandb/ folder expands to its runs)")
+    s.add_argument("--project", help="a W&B entity/project: check its runs")
+    s.add_argument("--state", default="running", help="with --project: runs in this state (default running; any)")
+    s.add_argument("--max-concurrency", type=int, default=8, help="runs checked at once (default 8)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_sweep)
+
+    s = sub.add_parser("review", help="ask the reviewer model about an assessment")
+    s.add_argument("--concern", required=True, help="the specific worry")
+    s.add_argument("--assessment-id")
+    s.add_argument("--run", help="the run (its latest assessment) when no --assessment-id")
+    s.add_argument("--baseline", help="expected values: JSON, a .json file, or text")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_review)
+
+    s = sub.add_parser("stop", help="stop a run (needs a STOP assessment/review, or --force)")
+    s.add_argument("run")
+    s.add_argument("--reason", required=True)
+    s.add_argument("--assessment-id")
+    s.add_argument("--review-id")
+    s.add_argument("--method", default="auto", choices=["auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux"])
+    s.add_argument("--target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
+    s.add_argument("--host", help="stop over SSH on this host")
+    s.add_argument("--dry-run", action="store_true", help="describe the plan only")
+    s.add_argument("--force", action="store_true", help="stop without a STOP verdict")
+    s.add_argument("--grace-s", type=float, default=30.0, help="seconds before the hard kill (default 30)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_stop)
+
+    s = sub.add_parser("reschedule", help="pace the next check of a run")
+    s.add_argument("run")
+    s.add_argument("--assessment-id")
+    s.add_argument("--current-job-id")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_reschedule)
+
+    s = sub.add_parser("install-command", help="install the /training-check slash command for Claude Code")
+    s.add_argument("--user", action="store_true", help="into ~/.claude/commands (all projects)")
+    s.add_argument("--project", metavar="DIR", help="into DIR/.claude/commands (default: this folder)")
+    s.set_defaults(fn=cmd_install_command)
+
+    s = sub.add_parser("watch", help="check runs on the pacing ladder without an agent, until stopped")
+    s.add_argument("runs", nargs="+", help="the runs to watch")
+    s.add_argument("--once", action="store_true", help="check the runs that are due, then exit (for cron)")
+    s.add_argument("--webhook", help="POST anomalies as JSON to this URL (Slack incoming webhook style)")
+    s.add_argument("--allow-stop", action="store_true", help="let the watcher stop a run on a STOP")
+    s.add_argument("--stop-target", help="what stop_run should stop (pid:N, tmux:<session>, ...)")
+    s.add_argument("--stop-host", help="stop over SSH on this host")
+    s.add_argument("--no-reviewer", action="store_true", help="never ask the reviewer model")
+    s.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
+    s.add_argument("--max-sleep", type=float, default=60.0, help="longest sleep between wake-ups (s)")
+    s.add_argument("--json", action="store_true", help="one JSON object per event")
+    s.set_defaults(fn=cmd_watch)
+
+    s = sub.add_parser("plot", help="draw loss/eval/LR/grad-norm with the latest findings marked")
+    s.add_argument("run")
+    s.add_argument("-o", "--output", help="PNG path (default under TRAINING_CHECK_HOME/plots)")
+    s.add_argument("--fallback-log")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_plot)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code (never a traceback for an anticipated failure)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    try:
+        return args.fn(args)
+    except (BadInput, RunNotFound, UnknownFormat) as e:
+        print(f"training-check: {e.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except SourceUnreachable as e:
+        print(f"training-check: {e.message}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except TrainingCheckError as e:
+        print(f"training-check: {e.message}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("training-check: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # a bug: one line, not a traceback (TRAINING_CHECK_DEBUG=1 shows it)
+        if os.environ.get("TRAINING_CHECK_DEBUG"):
+            raise
+        first = (str(e).splitlines() or [""])[0][:200]
+        print(f"training-check: internal error ({type(e).__name__}: {first}); rerun with TRAINING_CHECK_DEBUG=1 "
+              f"and report it", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,161 @@
+"""A picture of a run: loss, eval, learning rate and grad-norm panels with the latest findings marked.
+
+matplotlib is an optional extra (``pip install 'training-check[plot]'``), imported
+only when a plot is drawn, with the Agg backend (no display needed).
+Non-finite values are drawn as red marks at the panel's edge: they are evidence.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .config import Config
+from .errors import BadInput, TrainingCheckError
+from .frame import MetricFrame
+from .reading import load_run
+from .store import Store
+
+PANELS = (("train_loss", "training loss"), ("eval", "eval metrics"), ("lr", "learning rate"),
+          ("grad_norm", "grad norm"))
+MAX_LINES_PER_PANEL = 4
+STATUS_COLOURS = {"critical": "#d62728", "warn": "#ff7f0e", "ok": "#2ca02c"}
+
+
+@dataclass
+class PlotResult:
+    """Where the picture went and what it shows."""
+
+    path: str
+    run: str
+    panels: list[str]
+    findings_marked: int
+    last_step: int | None
+    verdict: str | None = None
+    notes: list[str] = field(default_factory=list)
+    summary: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg", force=True)
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise BadInput("plotting needs matplotlib: pip install 'training-check[plot]'") from None
+    return plt
+
+
+def _latest_findings(store: Store, run_key: str) -> tuple[str | None, list[dict]]:
+    latest = store.recent_assessments(run_key, 1)
+    if not latest:
+        return None, []
+    a = latest[0]
+    return a.get("verdict"), [f for f in a.get("findings") or [] if isinstance(f, dict)]
+
+
+def _step_span(f: dict) -> tuple[float, float] | None:
+    steps = f.get("steps")
+    if isinstance(steps, dict):
+        lo, hi = steps.get("first", steps.get("start")), steps.get("last", steps.get("end"))
+    elif isinstance(steps, (list, tuple)) and steps:
+        lo, hi = steps[0], steps[-1]
+    elif isinstance(steps, (int, float)):
+        lo = hi = steps
+    else:
+        return None
+    try:
+        return float(lo), float(hi)
+    except (TypeError, ValueError):
+        return None
+
+
+def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: list[dict] | None = None,
+               verdict: str | None = None) -> tuple[list[str], int]:
+    """Draw the panels that have data into ``out`` (PNG); returns (panel titles, findings marked)."""
+    plt = _matplotlib()
+    panels = []
+    for role, label in PANELS:
+        names = frame.names(role)
+        if role == "train_loss" and frame.primary_loss():
+            names = [frame.primary_loss()] + [n for n in names if n != frame.primary_loss()]
+        if names:
+            panels.append((label, names[:MAX_LINES_PER_PANEL]))
+    if not panels:  # no known roles: show the first metrics as they are
+        names = list(frame.series)[:MAX_LINES_PER_PANEL]
+        if not names:
+            raise BadInput(f"{title}: no metrics to plot")
+        panels.append(("metrics", names))
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.6 * len(panels) + 0.6), sharex=True, squeeze=False)
+    marked = 0
+    for ax, (label, names) in zip(axes[:, 0], panels):
+        for name in names:
+            s = frame.series[name]
+            steps = s.index.to_numpy(dtype=float)
+            vals = s.to_numpy(dtype=float)
+            finite = np.isfinite(vals)
+            ax.plot(steps[finite], vals[finite], lw=1.1, label=name)
+            if (~finite).any():
+                top = np.nanmax(vals[finite]) if finite.any() else 1.0
+                ax.scatter(steps[~finite], np.full((~finite).sum(), top), marker="x", color="#d62728", zorder=5,
+                           label=f"{name}: {(~finite).sum()} NaN/Inf")
+        if label in ("learning rate",) and all((frame.series[n].dropna() > 0).all() for n in names):
+            ax.set_yscale("log")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="best")
+    for f in findings or []:
+        status = f.get("status")
+        if status not in ("warn", "critical"):
+            continue
+        span = _step_span(f)
+        if span is None:
+            continue
+        colour = STATUS_COLOURS[status]
+        for ax in axes[:, 0]:
+            if span[0] == span[1]:
+                ax.axvline(span[0], color=colour, ls="--", lw=1)
+            else:
+                ax.axvspan(span[0], span[1], color=colour, alpha=0.12)
+        axes[0, 0].annotate(f"{f.get('signal', '?')}: {status}", xy=(span[1], 1.0), xycoords=("data", "axes fraction"),
+                            fontsize=7, color=colour, ha="right", va="bottom")
+        marked += 1
+    axes[-1, 0].set_xlabel("step")
+    fig.suptitle(f"{title}" + (f" — {verdict}" if verdict else ""), fontsize=10)
+    fig.tight_layout()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fig.savefig(out, dpi=110)
+    except OSError as e:
+        raise BadInput(f"cannot write {out}: {e.strerror}; pick another -o path") from None
+    finally:
+        plt.close(fig)
+    return [p[0] for p in panels], marked
+
+
+def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: Config,
+             fallback_log: str | None = None, progress=None) -> PlotResult:
+    """Read the run (incrementally, like every tool) and draw it with the latest assessment's findings marked."""
+    data = load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress)
+    if not data.frame.series:
+        raise TrainingCheckError(f"{run}: the run has no metrics yet; nothing to plot")
+    if out is None:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in (data.info.name or os.path.basename(run) or "run"))
+        out = config.home / "plots" / f"{safe[:80]}.png"
+    verdict, findings = _latest_findings(store, data.run_key)
+    panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict)
+    last = data.frame.last_step()
+    summary = (f"Plotted {', '.join(panels)} of {run} up to step {last} to {out}"
+               + (f" with {marked} finding{'s' if marked != 1 else ''} marked" if marked else "") + ".")
+    return PlotResult(str(out), run, panels, marked, None if last is None or (isinstance(last, float) and math.isnan(last))
+                      else int(last), verdict, [], summary)

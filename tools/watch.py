@@ -1,0 +1,274 @@
+"""The agent-less watcher: the same check as the slash command, on the same ladder, for people without an agent.
+
+Each due run is assessed; an ESCALATE goes to the reviewer when one is
+configured; a STOP (verdict or review) stops the run only when stopping was
+allowed; ``reschedule`` paces the next check. Anomalies are notified (the
+caller's ``notify`` — stdout, a webhook). The watcher's own state (next due
+time, last verdict) lives in the store under ``watch:<run key>``, so a
+restarted watcher resumes where it left off. A run that vanishes is reported
+once and dropped; the others go on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+from .config import Config
+from .errors import BadInput, ReviewerError, RunNotFound, SourceUnreachable, TrainingCheckError
+from .runref import parse_run_ref
+from .sources.base import Progress
+from .store import Store
+
+ANOMALIES = ("STOP", "ESCALATE", "UNREACHABLE")
+DEFAULT_INTERVAL_S = 600.0  # when reschedule gives no interval: the ladder's first rung (10 min)
+RETRY_ERROR_S = 300.0  # a failed check is retried after 5 minutes
+WEBHOOK_TIMEOUT_S = 10.0
+STATE_PREFIX = "watch:"
+
+
+@dataclass
+class WatchEvent:
+    """What one check of one run found and did."""
+
+    run: str
+    verdict: str  # CONTINUE / WAIT / ESCALATE / STOP / UNREACHABLE / ERROR / VANISHED
+    line: str  # one human line
+    anomaly: bool
+    assessment_id: str | None = None
+    review: dict | None = None
+    stop: dict | None = None
+    next_check_at: float | None = None
+    notes: list[str] = field(default_factory=list)
+    at: float = field(default_factory=time.time)
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, [], {})}
+
+
+def reviewer_configured(config: Config, env: dict[str, str] | None = None) -> bool:
+    """True when a reviewer backend is set up (an OpenAI key, or the codex backend)."""
+    env = os.environ if env is None else env
+    backend = env.get("REVIEWER_BACKEND") or config.reviewer.get("backend")
+    return bool(env.get("OPENAI_API_KEY")) or backend == "codex"
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _as_dict(obj: Any) -> dict:
+    if obj is None:
+        return {}
+    if isinstance(obj, dict):
+        return obj
+    return obj.to_dict() if hasattr(obj, "to_dict") else asdict(obj)
+
+
+def next_due(schedule: dict, now: float) -> float:
+    """The epoch time of the next check from a reschedule answer (next check time, else its interval)."""
+    for key in ("next_check_at", "next_check", "next_check_time", "next_at"):
+        v = schedule.get(key)
+        if isinstance(v, (int, float)) and v > 0:
+            return float(v)
+        if isinstance(v, str):
+            try:
+                return datetime.fromisoformat(v.replace("Z", "+00:00")).timestamp()
+            except ValueError:
+                pass
+    for key, scale in (("interval_minutes", 60.0), ("interval_min", 60.0), ("interval_s", 1.0),
+                       ("interval_seconds", 1.0)):
+        v = schedule.get(key)
+        if isinstance(v, (int, float)) and v > 0:
+            return now + float(v) * scale
+    return now + DEFAULT_INTERVAL_S
+
+
+def post_webhook(url: str, event: WatchEvent, timeout_s: float = WEBHOOK_TIMEOUT_S) -> None:
+    """POST the event as JSON with a Slack-style ``text`` field; raises SourceUnreachable on failure."""
+    if not url.startswith(("http://", "https://")):
+        raise BadInput(f"webhook URL must start with http:// or https://, got {url[:40]!r}")
+    body = json.dumps({"text": f"training-check: {event.line}", "event": event.to_dict()}).encode()
+    req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout_s) as resp:
+            resp.read(1024)
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", None) or getattr(e, "code", None) or e
+        raise SourceUnreachable(f"webhook {url.split('?')[0]} failed: {reason}") from None
+
+
+class Watcher:
+    """Checks each due run once per ``check_due`` call; ``run`` loops until ``stop_event`` is set."""
+
+    def __init__(self, runs: list[str], *, store: Store, config: Config,
+                 notify: Callable[[WatchEvent], None] = lambda e: None, allow_stop: bool = False,
+                 stop_target: str | None = None, stop_host: str | None = None, use_reviewer: bool | None = None,
+                 fallback_log: str | None = None, progress: Callable[[str], Progress | None] | None = None,
+                 clock: Callable[[], float] = time.time):
+        if not runs:
+            raise BadInput("watch needs at least one run")
+        self.store, self.config, self.notify = store, config, notify
+        self.allow_stop, self.stop_target, self.stop_host = allow_stop, stop_target, stop_host
+        self.use_reviewer = reviewer_configured(config) if use_reviewer is None else use_reviewer
+        self.fallback_log, self.progress, self.clock = fallback_log, progress, clock
+        self.keys = {r: parse_run_ref(r, entity=config.wandb_entity, project=config.wandb_project).key for r in runs}
+        self.active = [r for r in runs if not self.state(r).get("vanished")]
+        self.vanished = [r for r in runs if r not in self.active]
+
+    # -- state in the store ----------------------------------------------------------------------------
+    def state(self, run: str) -> dict:
+        return self.store.get_schedule(STATE_PREFIX + self.keys[run]) or {}
+
+    def _save(self, run: str, **changes: Any) -> None:
+        self.store.put_schedule(STATE_PREFIX + self.keys[run], {**self.state(run), "run": run, **changes,
+                                                               "updated_at": self.clock()})
+
+    def due_at(self, run: str) -> float:
+        return float(self.state(run).get("next_check_at") or 0.0)
+
+    def next_wakeup(self) -> float | None:
+        return min((self.due_at(r) for r in self.active), default=None)
+
+    # -- checking --------------------------------------------------------------------------------------
+    def check_due(self) -> list[WatchEvent]:
+        """Check every active run whose time has come; returns what happened, in run order."""
+        now = self.clock()
+        events = []
+        for run in list(self.active):
+            if self.due_at(run) <= now:
+                events.append(self.check(run))
+        return events
+
+    def check(self, run: str) -> WatchEvent:
+        """One whole check of one run; never raises for a run's own failure."""
+        from .assess import assess_run
+
+        prev = self.state(run).get("last_verdict")
+        try:
+            progress = self.progress(run) if self.progress else None
+            a = assess_run(run, store=self.store, config=self.config, fallback_log=self.fallback_log,
+                           progress=progress)
+        except RunNotFound as e:
+            return self._vanish(run, e.message)
+        except SourceUnreachable as e:
+            return self._finish(run, WatchEvent(run, "UNREACHABLE", f"UNREACHABLE {run}: {e.message}", True),
+                                prev, retry_s=RETRY_ERROR_S)
+        except TrainingCheckError as e:
+            return self._finish(run, WatchEvent(run, "ERROR", f"ERROR {run}: {e.message}", True), prev,
+                                retry_s=RETRY_ERROR_S)
+        verdict = str(_get(a, "verdict"))
+        aid = _get(a, "assessment_id")
+        event = WatchEvent(run, verdict, f"{verdict} {run}: {_get(a, 'summary') or ''}".strip(),
+                           verdict in ANOMALIES or any(_get(f, "status") == "warn" for f in _get(a, "findings") or []),
+                           assessment_id=aid)
+        review_id = None
+        decision = verdict
+        if verdict == "ESCALATE":
+            if self.use_reviewer:
+                decision, review_id = self._review(run, a, event)
+            else:
+                event.notes.append("no reviewer configured: a person should look (set OPENAI_API_KEY or "
+                                   "REVIEWER_BACKEND=codex)")
+        if decision == "STOP":
+            self._stop(run, aid, review_id, a, event)
+        return self._reschedule(run, aid, event, prev)
+
+    def _review(self, run: str, a: Any, event: WatchEvent) -> tuple[str, str | None]:
+        from .reviewer import escalate_to_reviewer
+
+        concern = _get(a, "concern") or _get(a, "summary") or "the assessment was ambiguous"
+        try:
+            r = escalate_to_reviewer(store=self.store, config=self.config, concern=str(concern),
+                                     assessment_id=_get(a, "assessment_id"), run=run)
+        except TrainingCheckError as e:
+            event.notes.append(f"reviewer failed: {e.message}")
+            return "ESCALATE", None
+        event.review = {"review_id": _get(r, "review_id"), "decision": _get(r, "decision"),
+                        "reason": _get(r, "reason")}
+        event.line += f" | reviewer: {_get(r, 'decision')} ({_get(r, 'reason')})"
+        return str(_get(r, "decision")), _get(r, "review_id")
+
+    def _stop(self, run: str, aid: str | None, review_id: str | None, a: Any, event: WatchEvent) -> None:
+        event.anomaly = True
+        if not self.allow_stop:
+            event.notes.append("would stop this run: pass --allow-stop to let the watcher stop it")
+            return
+        from .stopping import stop_run
+
+        reason = f"training-check watch: {_get(a, 'summary') or 'STOP verdict'}"
+        try:
+            s = stop_run(run, reason, store=self.store, config=self.config,
+                         assessment_id=None if review_id else aid, review_id=review_id,
+                         target=self.stop_target, host=self.stop_host)
+        except TrainingCheckError as e:
+            event.notes.append(f"stop failed: {e.message}")
+            return
+        event.stop = _as_dict(s)
+        event.line += f" | stopped: {_get(s, 'summary') or 'done'}"
+
+    def _reschedule(self, run: str, aid: str | None, event: WatchEvent, prev: str | None) -> WatchEvent:
+        from .schedule import reschedule
+
+        now = self.clock()
+        try:
+            sched = _as_dict(reschedule(run, store=self.store, config=self.config, assessment_id=aid))
+            due = next_due(sched, now)
+        except TrainingCheckError as e:
+            event.notes.append(f"reschedule failed: {e.message}")
+            due = now + DEFAULT_INTERVAL_S
+        if event.stop:
+            self._save(run, next_check_at=due, last_verdict="STOPPED", last_assessment_id=aid, stopped=True)
+            self.active.remove(run)
+            event.next_check_at = None
+        else:
+            self._save(run, next_check_at=due, last_verdict=event.verdict, last_assessment_id=aid)
+            event.next_check_at = due
+        if not event.anomaly and prev in ANOMALIES + ("ERROR",):
+            event.anomaly = True  # a recovery is worth a notification too
+            event.notes.append(f"recovered (was {prev})")
+        self._emit(event)
+        return event
+
+    def _finish(self, run: str, event: WatchEvent, prev: str | None, retry_s: float) -> WatchEvent:
+        event.next_check_at = self.clock() + retry_s
+        self._save(run, next_check_at=event.next_check_at, last_verdict=event.verdict)
+        if prev == event.verdict:
+            event.anomaly = False  # already told: say it once, not every retry
+        self._emit(event)
+        return event
+
+    def _vanish(self, run: str, message: str) -> WatchEvent:
+        self._save(run, vanished=True, last_verdict="VANISHED")
+        self.active.remove(run)
+        self.vanished.append(run)
+        rest = len(self.active)
+        event = WatchEvent(run, "VANISHED", f"VANISHED {run}: {message}; still watching {rest} other run"
+                                            f"{'' if rest == 1 else 's'}", True)
+        self._emit(event)
+        return event
+
+    def _emit(self, event: WatchEvent) -> None:
+        try:
+            self.notify(event)
+        except Exception as e:  # a broken notifier must not stop the watch
+            event.notes.append(f"notification failed: {e}")
+
+    # -- the loop --------------------------------------------------------------------------------------
+    def run(self, stop_event: threading.Event, max_sleep_s: float = 60.0) -> None:
+        """Check due runs until ``stop_event`` is set or no run is left."""
+        while not stop_event.is_set() and self.active:
+            self.check_due()
+            wake = self.next_wakeup()
+            if wake is None:
+                break
+            stop_event.wait(max(0.5, min(max_sleep_s, wake - self.clock())))
