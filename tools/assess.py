@@ -1,0 +1,194 @@
+"""assess_run: read what is new, measure every health signal, judge, store the assessment, answer small."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .config import Config
+from .encode import jnum
+from .errors import BadInput, SourceUnreachable
+from .findings import OK, Finding
+from .frame import MetricFrame
+from .judge import UNREACHABLE, judge
+from .reading import load_run, resolve_ref
+from .signals import divergence, eval_health, grad_norm, loss_trend, lr_schedule, nonfinite, projection, spikes, staleness
+from .signals.view import RunView, build_view
+from .sources.base import Progress
+from .store import Store
+
+RESPONSE_BUDGET = 2000  # bytes of JSON an assessment answer may take
+HISTORY_CHECKS = 5  # earlier assessments the judge reads
+
+
+@dataclass
+class Assessment:
+    assessment_id: str
+    run: str
+    run_key: str
+    verdict: str
+    summary: str
+    concern: str | None
+    findings: list[Finding]
+    progress: dict
+    source: dict = field(default_factory=dict)
+    fallback_reason: str | None = None
+    url: str | None = None
+    key_metrics: dict = field(default_factory=dict)
+    loss_checkpoints: list = field(default_factory=list)
+    evals: dict = field(default_factory=dict)
+    elapsed_s: float = 0.0
+
+    def record(self) -> dict:
+        """Everything, as stored (the reviewer and the evidence read this)."""
+        return {
+            "assessment_id": self.assessment_id, "run": self.run, "run_key": self.run_key, "url": self.url,
+            "verdict": self.verdict, "summary": self.summary, "concern": self.concern,
+            "findings": [f.to_dict() for f in self.findings], "progress": self.progress, "source": self.source,
+            "fallback_reason": self.fallback_reason, "key_metrics": self.key_metrics,
+            "loss_checkpoints": self.loss_checkpoints, "evals": self.evals,
+        }
+
+    def to_dict(self, budget: int = RESPONSE_BUDGET) -> dict:
+        """The answer: every non-ok finding in full, ok ones as short notes, within ``budget`` bytes of JSON."""
+        bad = [f.to_dict() for f in self.findings if f.status != OK]
+        ok = [{"signal": f.signal, "status": f.status, "message": f.message} for f in self.findings if f.status == OK]
+        out = {
+            "assessment_id": self.assessment_id, "run": self.run, "verdict": self.verdict, "summary": self.summary,
+            "concern": self.concern, "progress": self.progress, "findings": bad + ok,
+            "source": self.source.get("kind"), "fallback_reason": self.fallback_reason,
+        }
+        if len(json.dumps(out)) > budget:
+            out["findings"] = bad + [{"signal": f["signal"], "status": f["status"]} for f in ok]
+        while len(json.dumps(out)) > budget and any("numbers" in f for f in out["findings"]):
+            for f in out["findings"]:
+                f.pop("numbers", None)
+        for key in ("summary", "concern"):
+            if len(json.dumps(out)) > budget and out.get(key) and len(out[key]) > 300:
+                out[key] = out[key][:297] + "..."
+        return out
+
+
+SIGNALS = (nonfinite.check, divergence.check, loss_trend.check, spikes.check, eval_health.check,
+           projection.check, lr_schedule.check, grad_norm.check, staleness.check)
+
+
+def run_signals(view: RunView) -> list[Finding]:
+    out: list[Finding] = []
+    for signal in SIGNALS:
+        r = signal(view)
+        out.extend(r if isinstance(r, list) else [r])
+    return out
+
+
+def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config) -> dict[str, pd.Series] | None:
+    """Expected values by step, per metric, from: {metric: {step: value}} / {metric: [[step, value], ...]} /
+    [[step, value], ...] (the primary eval, else the train loss) / a JSON string of those / another run's reference."""
+    if baseline in (None, "", {}):
+        return None
+    if isinstance(baseline, str):
+        text = baseline.strip()
+        if text[:1] in "{[":
+            try:
+                baseline = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise BadInput(f"baseline is not valid JSON ({e.msg} at char {e.pos}): pass {{metric: [[step, value], ...]}}") from None
+        else:
+            ref = load_run(text, store=store, config=config)
+            keys = [k for k in frame.series if k in ref.frame.series and frame.roles[k].role in ("eval", "train_loss")]
+            if not keys:
+                raise BadInput(f"baseline run {text} shares no loss/eval metric with this run")
+            return {k: ref.frame.series[k].dropna() for k in keys}
+    if isinstance(baseline, list):
+        from .signals.view import choose_primary_eval
+
+        target = choose_primary_eval(frame) or frame.primary_loss
+        if not target:
+            raise BadInput("baseline given as [[step, value], ...] but the run has no eval or loss metric to compare")
+        baseline = {target: baseline}
+    if not isinstance(baseline, dict):
+        raise BadInput("baseline must be {metric: [[step, value], ...]}, a list of [step, value], or a run reference")
+    out: dict[str, pd.Series] = {}
+    for metric, points in baseline.items():
+        try:
+            pairs = sorted((int(k), float(v)) for k, v in (points.items() if isinstance(points, dict) else points))
+        except (TypeError, ValueError):
+            raise BadInput(f"baseline for {metric!r} must be [[step, value], ...] or {{step: value}}") from None
+        if metric not in frame.series:
+            raise BadInput(f"baseline metric {metric!r} is not logged by this run; logged: {', '.join(list(frame.series)[:10])}")
+        if pairs:
+            out[metric] = pd.Series([v for _, v in pairs], index=[s for s, _ in pairs], dtype=float)
+    return out or None
+
+
+def _checkpoints(frame: MetricFrame, name: str | None, k: int) -> list[list]:
+    if not name:
+        return []
+    s = frame.series[name].iloc[-k:]
+    return [[int(i), jnum(v)] for i, v in zip(s.index, s.to_numpy())]
+
+
+def _key_metrics(frame: MetricFrame, view: RunView) -> dict:
+    out: dict = {"step": frame.last_step}
+    loss = frame.primary_loss
+    if loss:
+        v = frame.series[loss].to_numpy()
+        fin = v[np.isfinite(v)]
+        out["train_loss"] = {"name": loss, "last": jnum(v[-1]), "best": jnum(fin.min()) if len(fin) else None}
+    if view.primary_eval:
+        s = frame.series[view.primary_eval]
+        v = s.to_numpy()
+        fin = v[np.isfinite(v)]
+        best = (fin.max() if frame.roles[view.primary_eval].direction == "max" else fin.min()) if len(fin) else None
+        out["eval"] = {"name": view.primary_eval, "last": jnum(v[-1]), "best": jnum(best), "step": int(s.index[-1])}
+    return out
+
+
+def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | None = None, baseline=None,
+               total_steps: int | None = None, as_of_step: int | None = None,
+               progress: Progress | None = None, role_overrides: dict[str, str] | None = None) -> Assessment:
+    """Judge a run's health now (or as it stood at ``as_of_step``), store the assessment and return it."""
+    t0 = time.perf_counter()
+    for name, value in (("total_steps", total_steps), ("as_of_step", as_of_step)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+            raise BadInput(f"{name} must be a non-negative whole number, got {value!r}")
+    ref = resolve_ref(run, config)
+    try:
+        data = load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress,
+                        role_overrides=role_overrides)
+    except SourceUnreachable as e:
+        summary = f"UNREACHABLE: {e}"
+        a = Assessment("", run, ref.key, UNREACHABLE, summary, None, [], {"step": None, "total_steps": total_steps},
+                       url=ref.url, elapsed_s=time.perf_counter() - t0)
+        a.assessment_id = store.add_assessment(ref.key, UNREACHABLE, None, a.record())
+        return a
+    frame = data.frame.upto(as_of_step)
+    previous = store.recent_assessments(data.run_key, HISTORY_CHECKS)
+    if as_of_step is not None:
+        previous = [p for p in previous if (p.get("progress") or {}).get("step") is None or p["progress"]["step"] <= as_of_step]
+    previous = [p for p in previous if p.get("verdict") != UNREACHABLE]
+    total = total_steps or data.info.total_steps
+    expected = parse_baseline(baseline, frame, store=store, config=config)
+    view = build_view(frame, total, previous, data.new_points, expected, data.info.config)
+    findings = run_signals(view)
+    j = judge(findings, view)
+    step = frame.last_step
+    prog = {"step": step, "total_steps": total, "fraction": jnum(view.fraction, 3) if view.fraction is not None else None}
+    a = Assessment(
+        "", run, data.run_key, j.verdict, j.summary, j.concern, findings, prog,
+        source={"kind": data.source.kind, "description": data.source.description},
+        fallback_reason=data.fallback_reason, url=data.info.url or ref.url,
+        key_metrics=_key_metrics(frame, view),
+        loss_checkpoints=_checkpoints(frame, frame.primary_loss or view.objective, 10),
+        evals={e: _checkpoints(frame, e, 3) for e in frame.names("eval")[:6]},
+    )
+    record = a.record()
+    if baseline is not None:
+        record["baseline"] = baseline if not isinstance(baseline, str) or len(baseline) < 2000 else baseline[:2000]
+    a.elapsed_s = time.perf_counter() - t0
+    a.assessment_id = store.add_assessment(data.run_key, j.verdict, step, record)
+    return a

@@ -1,0 +1,36 @@
+"""A finding: what one health signal measured, in a form the judge, the agent and the evidence share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .encode import Num, jnum
+
+OK, WARN, CRITICAL = "ok", "warn", "critical"
+SEVERITY = {OK: 0, WARN: 1, CRITICAL: 2}
+
+
+@dataclass
+class Finding:
+    signal: str  # e.g. "nonfinite", "divergence", "loss_trend"
+    status: str  # ok / warn / critical
+    message: str  # one sentence
+    steps: list[int] | None = None  # [first, last] step the finding covers
+    numbers: dict[str, Num] = field(default_factory=dict)
+    concern: str | None = None  # for warn/critical: plateau, overfitting, divergence, nonfinite, lr_schedule, ...
+    sustained: bool = False  # critical only when the problem held over a long enough window by itself
+    fresh: bool = False  # a new anomaly at the very end that may still resolve (e.g. an unrecovered spike)
+
+    def to_dict(self) -> dict:
+        d = {"signal": self.signal, "status": self.status, "message": self.message}
+        if self.steps:
+            d["steps"] = self.steps
+        if self.numbers:
+            d["numbers"] = self.numbers
+        if self.concern:
+            d["concern"] = self.concern
+        return d
+
+
+def nums(**kw: float | int | None) -> dict[str, Num]:
+    return {k: jnum(v, 4) for k, v in kw.items() if v is not None}

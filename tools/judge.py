@@ -1,0 +1,68 @@
+"""The judge: findings (what was measured) -> a verdict (what to do). Kept apart from the signals.
+
+- STOP: non-finite loss that persists, or divergence sustained over a long
+  window by itself, or seen on two checks in a row. Never on one noisy point.
+- ESCALATE: an ambiguous warning (plateau, overfitting, eval worse than the
+  baseline, LR schedule oddity, exploding or vanishing gradients, instability).
+- WAIT: too little data, or a fresh anomaly at the very end that may resolve.
+- CONTINUE: everything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .findings import CRITICAL, WARN, Finding
+from .signals.view import RunView
+
+CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
+VERDICTS = (CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE)
+MIN_POINTS = 8  # below this many finite objective points, a run is too young to judge (except non-finite)
+
+
+@dataclass
+class Judgment:
+    verdict: str
+    summary: str
+    concern: str | None = None
+
+
+def _previous_flagged(view: RunView, signal: str) -> bool:
+    """Whether the previous check (on older data) already saw a warning/critical from ``signal``."""
+    for prev in view.previous[:1]:
+        prev_step = (prev.get("progress") or {}).get("step")
+        if prev_step is not None and view.last_step is not None and prev_step >= view.last_step:
+            continue
+        return any(f.get("signal") == signal and f.get("status") in (WARN, CRITICAL) for f in prev.get("findings", []))
+    return False
+
+
+def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
+    crit = [f for f in findings if f.status == CRITICAL]
+    warns = [f for f in findings if f.status == WARN]
+    for f in crit:
+        if f.signal == "nonfinite":
+            return Judgment(STOP, f"STOP: {f.message}", f.message)
+    for f in crit:
+        if f.signal == "divergence":
+            return Judgment(STOP, f"STOP: {f.message}", f.message)
+    for f in warns:
+        if f.signal == "divergence" and not f.fresh and _previous_flagged(view, "divergence"):
+            return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
+    if view.objective is None:
+        names = ", ".join(list(view.frame.series)[:8]) or "none"
+        return Judgment(WAIT, f"WAIT: no loss or eval metric found yet (logged: {names})")
+    n = view.curve.n if view.curve else 0
+    if n < min_points and not crit:
+        return Judgment(WAIT, f"WAIT: only {n} finite {view.objective} points so far; need {min_points} to judge")
+    firm = [f for f in warns if not f.fresh]
+    if firm:
+        concern = "; ".join(f.message for f in firm[:2])
+        kinds = ", ".join(sorted({f.concern or f.signal for f in firm}))
+        return Judgment(ESCALATE, f"ESCALATE ({kinds}): {firm[0].message}", concern)
+    fresh = [f for f in warns if f.fresh]
+    if fresh:
+        return Judgment(WAIT, f"WAIT: {fresh[0].message}; look again sooner")
+    at = f" at step {view.last_step}" if view.last_step is not None else ""
+    trend = next((f.message for f in findings if f.signal == "loss_trend"), "")
+    return Judgment(CONTINUE, f"CONTINUE{at}: {trend}" if trend else f"CONTINUE{at}: healthy")

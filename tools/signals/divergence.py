@@ -1,0 +1,65 @@
+"""Divergence: the objective sustained well above its best level and not coming back.
+
+"Well above" is measured against both the run's own noise and the progress it
+had made (how far it had fallen from its start), so the rule is the same for a
+loss of 10 or of 0.01. Single-batch spikes do not count: the level is a median.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..findings import CRITICAL, OK, WARN, Finding, nums
+from .curve import theil_sen
+from .view import RunView, recent_len
+
+
+def check(view: RunView, min_points: int = 10, noise_k: float = 6.0, progress_share: float = 0.15,
+          critical_progress_share: float = 0.35, sustain_share: float = 0.04, sustain_min: int = 10) -> Finding:
+    """Warn when the recent median is above the best smoothed level by more than ``noise_k`` noise units and
+    ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
+    start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points)."""
+    c = view.curve
+    name = view.objective
+    if c is None or c.n < min_points or view.adversarial:
+        return Finding("divergence", OK, "not enough finite points to judge divergence" if c is not None and c.n < min_points
+                       else "no objective curve to judge divergence" if c is None else f"{name} is an adversarial/RL loss: not judged for divergence")
+    sv, ss = c.s_values, c.s_steps
+    w = recent_len(c.n)
+    now = c.level(w)
+    start = float(np.median(c.values[: max(3, min(10, c.n // 20))]))
+    ib = int(np.argmin(sv))
+    best, best_step = float(sv[ib]), int(ss[ib])
+    progress = max(0.0, start - best)
+    sigma = max(c.sigma, 1e-12 * max(1.0, abs(best)))
+    rise = now - best
+    threshold = max(noise_k * sigma, progress_share * progress, 1e-9)
+    sign = -1.0 if view.direction == "max" else 1.0
+    shown = dict(now=sign * now, best=sign * best, best_step=best_step, start=sign * start, noise=sigma)
+    if rise <= threshold:
+        return Finding("divergence", OK, f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
+                       [best_step, int(c.steps[-1])], nums(**shown))
+    # How long has the level been high? Walk back over the smoothed view while above best + threshold/2.
+    above = sv > best + 0.5 * threshold
+    k = 0
+    while k < len(above) and above[-1 - k]:
+        k += 1
+    raw_since = int(ss[-k]) if k else int(c.steps[-1])
+    n_raw_above = int((c.steps >= raw_since).sum())
+    recovering = theil_sen(c.steps[-w:], c.values[-w:]) < 0 and c.values[-1] < now - 2 * sigma
+    worse_than_start = progress > noise_k * sigma and now > start
+    from_start_rising = progress <= noise_k * sigma and rise > 2 * threshold
+    long_enough = n_raw_above >= max(sustain_min, int(sustain_share * c.n), w)
+    big = rise > max(critical_progress_share * progress, 2 * noise_k * sigma)
+    shown.update(rise=rise, above_since=raw_since, points_above=n_raw_above)
+    if long_enough and not recovering and (big or worse_than_start or from_start_rising):
+        why = "above where it started" if worse_than_start else "rising since the start" if from_start_rising else \
+            f"{rise / max(progress, 1e-12):.0%} of its progress lost"
+        return Finding("divergence", CRITICAL,
+                       f"{name} diverged: {sign * now:.4g} now vs best {sign * best:.4g} at step {best_step} ({why}), "
+                       f"sustained for {n_raw_above} logs since step {raw_since}",
+                       [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
+    return Finding("divergence", WARN,
+                   f"{name} is {sign * now:.4g}, above its best {sign * best:.4g} (step {best_step}) by {rise:.3g} "
+                   f"for {n_raw_above} logs{' and recovering' if recovering else ''}",
+                   [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", fresh=recovering or not long_enough)

@@ -1,0 +1,97 @@
+"""Eval metrics: degradation over the last evals, a growing train/eval gap (overfitting), and the baseline.
+
+Direction comes from the name (loss/ppl/error lower is better; acc/f1/bleu/auc
+higher). Degradation needs patience, as in Lightning's EarlyStopping: the best
+eval must be ``patience`` evals old and the latest clearly worse than it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..findings import OK, WARN, Finding, nums
+from .view import RunView
+
+
+def check(view: RunView, patience: int = 2, min_evals: int = 4, rel_margin: float = 0.01,
+          noise_k: float = 2.0, baseline_margin: float = 0.02) -> list[Finding]:
+    """Warn when the primary eval's best is at least ``patience`` evals old and the latest is worse than it by more
+    than ``rel_margin`` (relative) and ``noise_k`` eval-noise units; "overfitting" when the train loss kept falling."""
+    name = view.primary_eval
+    if not name:
+        return [Finding("eval", OK, "no eval metric logged")]
+    s = view.frame.series[name]
+    v = s.to_numpy()
+    fin = np.isfinite(v)
+    steps, vals = s.index.to_numpy()[fin], v[fin]
+    out: list[Finding] = []
+    lower = view.frame.roles[name].direction != "max"
+    o = vals if lower else -vals  # oriented: lower is better
+    if len(o) < min_evals:
+        out.append(Finding("eval", OK, f"{len(o)} evals of {name} so far", numbers=nums(evals=len(o), last=vals[-1] if len(vals) else None)))
+    else:
+        ib = int(np.argmin(o))
+        since_best = len(o) - 1 - ib
+        noise = float(np.median(np.abs(np.diff(o)))) if len(o) > 2 else 0.0
+        worse = o[-1] - o[ib]
+        margin = max(rel_margin * abs(o[ib]), noise_k * noise * 0.5, 1e-12)
+        info = nums(best=vals[ib], best_step=int(steps[ib]), last=vals[-1], evals_since_best=since_best)
+        if since_best >= patience and worse > margin and np.all(o[ib + 1:] > o[ib]):
+            train_falling = _train_falling_since(view, int(steps[ib]))
+            concern = "overfitting" if train_falling else "eval_degradation"
+            what = "while the train loss keeps falling (overfitting)" if train_falling else ""
+            out.append(Finding("eval", WARN,
+                               f"{name} worsened to {vals[-1]:.4g} from its best {vals[ib]:.4g} at step {int(steps[ib])}, "
+                               f"{since_best} evals ago {what}".strip(),
+                               [int(steps[ib]), int(steps[-1])], info, concern=concern))
+        else:
+            out.append(Finding("eval", OK, f"{name} at {vals[-1]:.4g} (best {vals[ib]:.4g} at step {int(steps[ib])})",
+                               [int(steps[0]), int(steps[-1])], info))
+    out.extend(_baseline(view, baseline_margin))
+    return out
+
+
+def _train_falling_since(view: RunView, step: int) -> bool:
+    loss = view.frame.primary_loss
+    if not loss:
+        return False
+    s = view.frame.series[loss]
+    s = s[np.isfinite(s.to_numpy())]
+    before, after = s.loc[:step], s.loc[step + 1:]
+    if len(before) < 3 or len(after) < 3:
+        return False
+    k = max(3, min(50, len(after) // 3))
+    return float(np.median(after.to_numpy()[-k:])) < float(np.median(before.to_numpy()[-k:]))
+
+
+def _baseline(view: RunView, margin: float) -> list[Finding]:
+    if not view.baseline:
+        return []
+    out: list[Finding] = []
+    for metric, expected in view.baseline.items():
+        s = view.frame.series.get(metric)
+        if s is None or not len(expected):
+            continue
+        s = s[np.isfinite(s.to_numpy())]
+        if not len(s):
+            continue
+        lo, hi = int(expected.index[0]), int(expected.index[-1])
+        ours = s.loc[lo:hi]
+        if not len(ours):
+            continue
+        step = int(ours.index[-1])
+        # Our value now (median of the last few logs) against the baseline interpolated at this step.
+        k = max(1, min(10, len(ours) // 5))
+        now = float(np.median(ours.to_numpy()[-k:]))
+        base = float(np.interp(step, expected.index.to_numpy(), expected.to_numpy()))
+        lower = view.frame.roles[metric].direction != "max"
+        gap = (now - base) if lower else (base - now)
+        rel = gap / max(abs(base), 1e-12)
+        info = nums(step=step, ours=now, baseline=base, worse_by=rel)
+        if rel > margin:
+            out.append(Finding("baseline", WARN, f"{metric} {now:.4g} at step {step} is {rel:.1%} worse than the baseline {base:.4g}",
+                               [step, step], info, concern="baseline"))
+        else:
+            out.append(Finding("baseline", OK, f"{metric} {now:.4g} at step {step} is on track with the baseline {base:.4g}",
+                               [step, step], info))
+    return out

@@ -1,0 +1,47 @@
+"""Gradient norm: explosion (orders of magnitude above its running level, sustained) and vanishing
+(collapsing towards zero while the loss is flat). Non-finite grad norms belong to the nonfinite signal."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..findings import OK, WARN, Finding, nums
+from .curve import finite
+from .view import RunView, recent_len
+
+
+def check(view: RunView, explode_factor: float = 10.0, vanish_factor: float = 1e-3, min_points: int = 20,
+          warmup_share: float = 0.1) -> Finding:
+    """Warn when the median of the newest grad norms is ``explode_factor`` x the median of the earlier run (after the
+    first ``warmup_share``), or below ``vanish_factor`` x it (or exactly zero) while the loss does not improve."""
+    name = view.frame.first_of("grad_norm")
+    if not name:
+        return Finding("grad_norm", OK, "no gradient norm logged")
+    steps, v = finite(view.frame.series[name])
+    v = np.abs(v)
+    if len(v) < min_points:
+        return Finding("grad_norm", OK, f"{len(v)} gradient-norm points so far")
+    w = recent_len(len(v))
+    now = float(np.median(v[-w:]))
+    ref_part = v[int(len(v) * warmup_share): len(v) - w]
+    if len(ref_part) < 5:
+        return Finding("grad_norm", OK, f"{name} at {now:.3g}")
+    ref = float(np.median(ref_part))
+    info = nums(now=now, reference=ref, ratio=now / ref if ref > 0 else None)
+    span = [int(steps[-w]), int(steps[-1])]
+    if ref > 0 and now > explode_factor * ref and np.all(v[-w:] > 0.5 * explode_factor * ref):
+        return Finding("grad_norm", WARN, f"{name} exploded to {now:.3g}, {now / ref:.0f}x its running level {ref:.3g}",
+                       span, info, concern="grad_explosion")
+    flat = view.curve is None or _flat(view)
+    if ref > 0 and (now < vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
+        return Finding("grad_norm", WARN, f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
+                       span, info, concern="vanishing_gradients")
+    return Finding("grad_norm", OK, f"{name} at {now:.3g} (running level {ref:.3g})", span, info)
+
+
+def _flat(view: RunView) -> bool:
+    c = view.curve
+    if c is None or c.n < 10:
+        return True
+    w = recent_len(c.n)
+    return abs(c.level(w) - float(np.median(c.values[-3 * w: -w] if c.n > 3 * w else c.values[:w]))) < 3 * c.sigma

@@ -1,0 +1,85 @@
+"""Loss trend: is the objective still improving, stalled, or converged?
+
+A robust slope (Theil–Sen) and its significance (Mann–Kendall) over the recent
+part of the smoothed curve, measured against the run's noise and the progress
+made so far. Late in a decayed schedule a flat loss is convergence, not a stall.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..findings import OK, WARN, Finding, nums
+from .curve import mann_kendall_z, theil_sen
+from .view import RunView
+
+
+def lr_decayed(view: RunView, share: float = 0.15) -> bool:
+    """True when the learning rate has fallen below ``share`` of its peak (the schedule is winding down)."""
+    lr_name = view.frame.first_of("lr")
+    if not lr_name:
+        return False
+    v = view.frame.series[lr_name].to_numpy()
+    v = v[np.isfinite(v)]
+    return bool(len(v) >= 3 and v.max() > 0 and v[-1] <= share * v.max())
+
+
+def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_recent: int = 15,
+          z_sig: float = 2.0, stall_share: float = 0.03, noise_k: float = 2.0, early_share: float = 0.1,
+          converged_share: float = 0.85) -> Finding:
+    """Warn "plateau" when, over the last ``recent_share`` of the run, the objective has not fallen significantly
+    (Mann–Kendall z > -``z_sig``) and by less than ``stall_share`` of the progress made and ``noise_k`` noise units;
+    not before ``early_share`` of a run of known length, and never once the LR has decayed or the run is nearly done."""
+    c = view.curve
+    name = view.objective
+    if c is None or c.n < min_points:
+        return Finding("loss_trend", OK, "too few points to judge the trend yet", numbers=nums(points=c.n if c else 0))
+    if view.adversarial:
+        return Finding("loss_trend", OK, f"{name} is an adversarial/RL loss: no trend expected")
+    ss, sv = c.s_steps, c.s_values
+    span = ss[-1] - ss[0]
+    cut = ss[-1] - recent_share * span
+    m = ss >= cut
+    if m.sum() < min_recent:
+        m = np.zeros(len(ss), bool)
+        m[-min_recent:] = True
+    x, y = ss[m], c.b_values[m]  # unsmoothed block medians: a rolling median's autocorrelation would fake significance
+    slope = theil_sen(x, y)
+    z = mann_kendall_z(y)
+    change = slope * (x[-1] - x[0])  # negative = improving (curve is oriented lower-is-better)
+    start = float(np.median(c.values[: max(3, min(10, c.n // 20))]))
+    best = float(sv.min())
+    progress = max(0.0, start - best)
+    sign = -1.0 if view.direction == "max" else 1.0
+    info = nums(slope_per_1k_steps=sign * slope * 1000, mk_z=sign * z, recent_change=sign * change,
+                progress=progress, noise=c.sigma)
+    steps = [int(x[0]), int(x[-1])]
+    if z <= -z_sig and change < 0:
+        return Finding("loss_trend", OK, f"{name} still improving ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
+    frac = view.fraction
+    if frac is not None and frac < early_share:
+        return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
+    if lr_decayed(view):
+        return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
+    flat_since = _flat_since(ss, sv, c.sigma)
+    if frac is not None and frac >= converged_share and view.total_steps and flat_since >= 0.5 * view.total_steps:
+        return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged", steps, info)
+    n_raw = max(1, int((c.steps >= x[0]).sum()))
+    improving_enough = -change > max(stall_share * progress, noise_k * c.sigma * np.sqrt(12.0 / n_raw))
+    if improving_enough and z < 0:
+        return Finding("loss_trend", OK, f"{name} improving slowly ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
+    if z >= 1.5 * z_sig and change > 0:
+        return Finding("loss_trend", WARN, f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
+                       steps, info, concern="divergence")
+    never = progress <= 3 * c.sigma
+    what = "has not improved since the start" if never else f"has stalled at {sign * float(np.median(y)):.4g}"
+    return Finding("loss_trend", WARN, f"{name} {what} (change {sign * change:+.3g} over steps {steps[0]}-{steps[1]})",
+                   steps, info, concern="plateau")
+
+
+def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float = 3.0) -> int:
+    """The first step from which the smoothed curve stays within ``k`` noise units of its current level."""
+    now = float(np.median(sv[-max(3, len(sv) // 20):]))
+    off = np.abs(sv - now) > max(k * sigma, 1e-12)
+    idx = np.flatnonzero(off)
+    return int(ss[idx[-1] + 1]) if len(idx) and idx[-1] + 1 < len(ss) else int(ss[0])

@@ -1,0 +1,93 @@
+"""Learning-rate schedule: warmup ends, no unexpected zeros or jumps, no rise after warmup unless cyclic.
+
+A schedule is judged only against itself (and ``warmup_steps`` when the config
+names it): sudden factor changes are what a broken schedule looks like.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..findings import OK, WARN, Finding, nums
+from .view import RunView
+
+
+def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, warmup_max_share: float = 0.3,
+          min_points: int = 5) -> Finding:
+    """Warn on an LR rise by more than ``jump_factor`` after the peak (unless the schedule cycles), an LR that drops
+    to ~0 (< ``zero_share`` of peak) abruptly, or warmup still going after ``warmup_max_share`` of the run."""
+    name = view.frame.first_of("lr")
+    if not name:
+        return Finding("lr_schedule", OK, "no learning rate logged")
+    s = view.frame.series[name]
+    v = s.to_numpy()
+    steps = s.index.to_numpy()
+    fin = np.isfinite(v)
+    v, steps = v[fin], steps[fin]
+    if len(v) < min_points:
+        return Finding("lr_schedule", OK, f"{len(v)} learning-rate points so far")
+    peak_i = int(np.argmax(v))
+    peak = float(v[peak_i])
+    if peak <= 0:
+        return Finding("lr_schedule", WARN, f"{name} is {peak:g} throughout: nothing is being learned",
+                       [int(steps[0]), int(steps[-1])], nums(peak=peak), concern="lr_schedule")
+    # Warmup ends at the first point that does not rise; after that, a one-step rise of more than jump_factor is a
+    # jump, unless it only restarts the schedule at (about) its earlier peak, as cyclic / warm-restart schedules do.
+    d = np.diff(v)
+    nonrise = np.flatnonzero(d <= 0)
+    warm_end = int(nonrise[0]) if len(nonrise) else len(v) - 1
+    prev = v[:-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(prev > 0, v[1:] / prev, np.where(v[1:] > 0, np.inf, 1.0))
+    info = nums(peak=peak, peak_step=int(steps[peak_i]), last=float(v[-1]))
+    restarts = 0
+    for j in np.flatnonzero(ratio > jump_factor):
+        i = int(j) + 1
+        if i <= warm_end:
+            continue
+        earlier_peak = float(v[:i].max())
+        if v[i] <= 1.5 * earlier_peak:
+            restarts += 1
+            continue
+        return Finding("lr_schedule", WARN,
+                       f"{name} jumped {v[i] / max(v[i - 1], 1e-30):.3g}x at step {int(steps[i])} ({v[i - 1]:.3g} -> {v[i]:.3g}), "
+                       f"above its earlier peak {earlier_peak:.3g}",
+                       [int(steps[i - 1]), int(steps[i])], {**info, **nums(jump=float(v[i] / max(v[i - 1], 1e-30)))},
+                       concern="lr_schedule")
+    cyclic = restarts >= 1
+    # Abrupt drop to ~zero before the schedule's end.
+    frac = view.fraction
+    zero = np.flatnonzero(v <= zero_share * peak)
+    zero = zero[zero > peak_i]
+    if len(zero):
+        z = int(zero[0])
+        drop = v[z - 1] / max(v[z], 1e-30) if z > 0 else 1.0
+        abrupt = z > 0 and v[z - 1] > 10 * zero_share * peak
+        if abrupt and (frac is None or frac < 0.9) and drop > 10:
+            return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
+                           [int(steps[z - 1]), int(steps[z])], info, concern="lr_schedule")
+    # Warmup that never ends.
+    warmup_steps = _config_warmup(view)
+    if peak_i == len(v) - 1 and _is_warmup(v):
+        if warmup_steps and steps[-1] > 2 * warmup_steps:
+            return Finding("lr_schedule", WARN, f"{name} still rising at step {int(steps[-1])}, past warmup_steps={warmup_steps}",
+                           [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
+        if frac is not None and frac > warmup_max_share:
+            return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",
+                           [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
+    shape = "cyclic" if cyclic else "warming up" if peak_i == len(v) - 1 else "decaying" if v[-1] < peak else "constant"
+    return Finding("lr_schedule", OK, f"{name} schedule looks {shape} (peak {peak:.3g}, now {v[-1]:.3g})",
+                   [int(steps[0]), int(steps[-1])], info)
+
+
+def _is_warmup(v: np.ndarray) -> bool:
+    d = np.diff(v)
+    return bool(len(d) and (d >= 0).mean() > 0.9 and v[-1] > v[0])
+
+
+def _config_warmup(view: RunView) -> int | None:
+    cfg = view.config
+    for k in ("warmup_steps", "lr_warmup_steps", "num_warmup_steps", "warmup_iters"):
+        if isinstance(cfg.get(k), (int, float)) and cfg[k] > 0:
+            return int(cfg[k])
+    return None

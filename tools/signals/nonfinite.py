@@ -1,0 +1,116 @@
+"""Non-finite values: NaN/Inf in losses, evals or the gradient norm, and a collapsing fp16 loss scale.
+
+Persistent non-finite loss is the one problem that stops a run at once (Keras
+TerminateOnNaN, Lightning ``check_finite`` stop on the first; we wait for it to
+persist so an fp16 scaler's skipped step is not mistaken for divergence).
+HF Trainer trap: with ``logging_nan_inf_filter`` (default on) the logged loss
+stays finite (0.0 or a flat average) while ``grad_norm`` is NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..findings import CRITICAL, OK, WARN, Finding, nums
+from .curve import step_span
+from .view import RunView
+
+
+def _trailing_nonfinite(v: np.ndarray) -> int:
+    bad = ~np.isfinite(v)
+    if not len(bad) or not bad[-1]:
+        return 0
+    good = np.flatnonzero(~bad)
+    return int(len(v) - (good[-1] + 1 if len(good) else 0))
+
+
+def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share: float = 0.5,
+          grad_persist_points: int = 3, min_scale: float = 1.0) -> list[Finding]:
+    """Critical when the loss (or an eval, or the grad norm) is non-finite for the last ``persist_points`` logs,
+    or in more than ``recent_share`` of the last ``recent`` logs ending non-finite; isolated ones are notes."""
+    frame = view.frame
+    out: list[Finding] = []
+    watched = [n for n in frame.series if frame.roles[n].role in ("train_loss", "eval")]
+    if view.objective and view.objective not in watched:
+        watched.append(view.objective)
+    worst: Finding | None = None
+    isolated: list[str] = []
+    for name in watched:
+        s = frame.series[name]
+        v = s.to_numpy()
+        n_bad = int((~np.isfinite(v)).sum())
+        if not n_bad:
+            continue
+        trail = _trailing_nonfinite(v)
+        tail = v[-recent:]
+        share = float((~np.isfinite(tail)).mean())
+        is_eval = frame.roles[name].role == "eval"
+        need = 2 if is_eval else persist_points
+        first_bad = int(s.index[np.flatnonzero(~np.isfinite(v))[0]])
+        if trail >= need or (trail >= 1 and share > recent_share and len(tail) >= need):
+            bad_steps = s.index[-trail:] if trail else s.index[-1:]
+            f = Finding("nonfinite", CRITICAL,
+                        f"{name} is {_word(v[-1])} for the last {trail} logged values (since step {int(bad_steps[0])})",
+                        [int(bad_steps[0]), int(s.index[-1])],
+                        nums(nonfinite_last=trail, nonfinite_total=n_bad, first_nonfinite_step=first_bad),
+                        concern="nonfinite", sustained=True)
+            if worst is None or (name == view.objective):
+                worst = f
+        else:
+            isolated.append(f"{name}: {n_bad} non-finite (first at step {first_bad}), recovered")
+    if worst:
+        out.append(worst)
+    out.extend(_grad_and_scale(view, grad_persist_points, min_scale))
+    if not out:
+        msg = "; ".join(isolated) if isolated else "all losses and evals finite"
+        out.append(Finding("nonfinite", OK, msg[:200]))
+    return out
+
+
+def _word(x: float) -> str:
+    return "NaN" if np.isnan(x) else ("+Inf" if x > 0 else "-Inf")
+
+
+def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -> list[Finding]:
+    frame = view.frame
+    out: list[Finding] = []
+    for name in frame.names("grad_norm"):
+        s = frame.series[name]
+        v = s.to_numpy()
+        trail = _trailing_nonfinite(v)
+        if trail >= grad_persist_points:
+            loss = view.series(frame.primary_loss)
+            hidden = ""
+            if loss is not None and len(loss) and np.isfinite(loss.to_numpy()[-1]):
+                hidden = " while the logged loss stays finite (a NaN-filtered loss hides it)"
+            out.append(Finding("nonfinite", CRITICAL,
+                               f"{name} is {_word(v[-1])} for the last {trail} logs{hidden}: the weights are likely corrupted",
+                               [int(s.index[-trail]), int(s.index[-1])], nums(nonfinite_last=trail),
+                               concern="nonfinite", sustained=True))
+    for name in frame.names("loss_scale"):
+        s = frame.series[name].dropna()
+        v = s.to_numpy()
+        if len(v) >= 3 and np.nanmax(v) > 8 * min_scale:
+            low = np.flatnonzero(v <= min_scale)
+            trail = 0
+            while trail < len(v) and v[-1 - trail] <= min_scale:
+                trail += 1
+            if trail >= 3:
+                out.append(Finding("nonfinite", CRITICAL,
+                                   f"{name} collapsed to {v[-1]:g} (from {np.nanmax(v):g}): every step overflows and is skipped",
+                                   step_span(s.index.to_numpy()[-trail:]), nums(loss_scale=v[-1], max_scale=np.nanmax(v)),
+                                   concern="nonfinite", sustained=True))
+            elif len(low):
+                out.append(Finding("nonfinite", WARN, f"{name} fell to {v[-1]:g}: the fp16 scaler is skipping steps",
+                                   step_span(s.index.to_numpy()[low]), nums(loss_scale=v[-1]), concern="instability"))
+    # HF Trainer: a loss logged as exactly 0.0 after being clearly positive.
+    loss_name = frame.primary_loss
+    if loss_name:
+        v = frame.series[loss_name].to_numpy()
+        if len(v) >= 6 and np.all(v[-3:] == 0.0) and np.nanmax(np.abs(v[:-3])) > 1e-3:
+            out.append(Finding("nonfinite", WARN,
+                               f"{loss_name} is logged as exactly 0.0 for the last 3 logs after being positive: a NaN loss "
+                               f"filtered by the trainer looks like this; check grad_norm",
+                               [int(frame.series[loss_name].index[-3]), int(frame.series[loss_name].index[-1])],
+                               concern="nonfinite"))
+    return out

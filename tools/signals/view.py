@@ -1,0 +1,87 @@
+"""What the signals look at: the frame, the objective curve (oriented so lower is better), run progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..frame import MetricFrame
+from ..roles import is_adversarial
+from .curve import Curve, make_curve
+
+EVAL_PRIORITY = ("val_loss", "eval_loss", "valid_loss", "validation_loss", "val/loss", "eval/loss", "test_loss")
+
+
+@dataclass
+class RunView:
+    frame: MetricFrame
+    objective: str | None  # the metric the trend signals follow
+    direction: str  # "min" or "max" (of the objective as logged)
+    curve: Curve | None  # objective's finite points, negated when higher is better
+    total_steps: int | None
+    adversarial: bool = False  # objective is a GAN/RL loss: no monotone-decrease assumption
+    primary_eval: str | None = None
+    previous: list[dict] = field(default_factory=list)  # earlier assessments of this run, newest first
+    new_points: int | None = None
+    baseline: dict | None = None  # {metric: pd.Series of expected values by step}
+    config: dict = field(default_factory=dict)  # the run's config subset (warmup_steps, schedule, ...)
+
+    @property
+    def last_step(self) -> int | None:
+        return self.frame.last_step
+
+    @property
+    def fraction(self) -> float | None:
+        if self.total_steps and self.last_step is not None and self.total_steps > 0:
+            return min(1.0, max(0.0, self.last_step / self.total_steps))
+        return None
+
+    def series(self, name: str | None) -> pd.Series | None:
+        return self.frame.series.get(name) if name else None
+
+    def oriented(self, name: str) -> pd.Series:
+        s = self.frame.series[name]
+        return -s if self.frame.roles[name].direction == "max" else s
+
+
+def choose_primary_eval(frame: MetricFrame) -> str | None:
+    evals = frame.names("eval")
+    if not evals:
+        return None
+    low = {e.lower(): e for e in evals}
+    for want in EVAL_PRIORITY:
+        if want in low:
+            return low[want]
+    losses = [e for e in evals if "loss" in e.lower()]
+    pool = losses or evals
+    return max(pool, key=lambda e: (len(frame.series[e]), -len(e)))
+
+
+def build_view(frame: MetricFrame, total_steps: int | None = None, previous: list[dict] | None = None,
+               new_points: int | None = None, baseline: dict | None = None, config: dict | None = None) -> RunView:
+    objective = frame.primary_loss
+    adversarial = bool(objective and is_adversarial(objective))
+    primary_eval = choose_primary_eval(frame)
+    if objective is None or adversarial:
+        # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
+        alt = primary_eval or next((n for n in frame.names("train_metric") if frame.roles[n].direction), None)
+        if alt is not None:
+            objective, adversarial = alt, False
+    direction = (frame.roles[objective].direction or "min") if objective else "min"
+    curve = None
+    if objective is not None:
+        s = frame.series[objective]
+        curve = make_curve(-s if direction == "max" else s)
+    return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
+                   previous or [], new_points, baseline, dict(config or {}))
+
+
+def recent_len(n: int, frac: float = 0.05, lo: int = 5, hi: int = 50) -> int:
+    """How many of the newest points make "now": a few percent of the run, within [lo, hi]."""
+    return int(max(lo, min(hi, round(n * frac))))
+
+
+def is_finite_arr(x: np.ndarray) -> np.ndarray:
+    return np.isfinite(x)
