@@ -1,0 +1,84 @@
+"""Drive our MCP server over stdio with the SDK's own client (a real subprocess, a real session)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+REPO = Path(__file__).resolve().parents[1]
+SERVER_ARGV = [sys.executable, "-m", "training_check.server.cli", "serve"]
+
+
+def server_env(tc_home: Path, **extra: str) -> dict[str, str]:
+    """The environment for a server process: our store home, no credentials from the developer's shell."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WANDB_API_KEY", "WANDB_ENTITY", "WANDB_PROJECT",
+                        "REVIEWER_BACKEND", "REVIEWER_MODEL")}
+    env["TRAINING_CHECK_HOME"] = str(tc_home)
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Session:
+    client: ClientSession
+    logs: list[Any] = field(default_factory=list)
+    init: Any = None
+
+    async def call(self, tool: str, args: dict[str, Any] | None = None, progress: list | None = None):
+        async def on_progress(done, total, message):
+            if progress is not None:
+                progress.append((done, total, message))
+
+        return await self.client.call_tool(tool, args or {}, progress_callback=on_progress if progress is not None
+                                           else None)
+
+    async def ok(self, tool: str, args: dict[str, Any] | None = None, progress: list | None = None) -> dict:
+        """Call a tool that must succeed; returns its structured content."""
+        res = await self.call(tool, args, progress)
+        text = " ".join(getattr(c, "text", "") for c in res.content)
+        assert not res.is_error, f"{tool} failed: {text}"
+        assert res.structured_content is not None, f"{tool} returned no structured content"
+        return res.structured_content
+
+    async def error(self, tool: str, args: dict[str, Any] | None = None) -> str:
+        """Call a tool that must fail; returns its error text."""
+        res = await self.call(tool, args)
+        text = " ".join(getattr(c, "text", "") for c in res.content)
+        assert res.is_error, f"{tool} unexpectedly succeeded: {text[:300]}"
+        return text
+
+
+@asynccontextmanager
+async def mcp_session(tc_home: Path, cwd: Path | None = None, argv: list[str] | None = None,
+                      **env: str) -> AsyncIterator[Session]:
+    """Start ``training-check serve`` and yield an initialised client session."""
+    argv = argv or SERVER_ARGV
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env(tc_home, **env),
+                                   cwd=str(cwd or tc_home.parent))
+    logs: list[Any] = []
+
+    async def on_log(params):
+        logs.append(params)
+
+    errlog = open(tc_home.parent / "server-stderr.log", "a")
+    try:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, logging_callback=on_log, read_timeout_seconds=120) as client:
+                init = await client.initialize()
+                yield Session(client, logs, init)
+    finally:
+        errlog.close()
+
+
+def structured_from_text(res) -> dict:
+    """The JSON a tool result carries in its text content (clients without structured content read this)."""
+    return json.loads(res.content[0].text)
