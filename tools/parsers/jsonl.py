@@ -1,0 +1,95 @@
+"""JSON lines: one dict per line (fairseq ``--log-format json``, detectron2 ``metrics.json``,
+custom loggers, sweep summaries).
+
+The step is the first of ``step``, ``global_step``, ``iteration``, ``iter``,
+``num_updates``, ``update``, ``_step``, ``epoch_num``, ``epoch`` the record has,
+else the record's index. Nested dicts flatten to ``a/b``; numeric strings
+(fairseq writes ``"loss": "9.12"``) are numbers; the bare ``NaN`` token is NaN.
+A step that goes backwards (or repeats a key already logged at that step)
+starts a new run: a sweep file of 288 one-record runs shows its last run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from .base import Emitter, LineFormat
+from .text import to_step, to_value
+
+STEP_KEYS = ("step", "global_step", "iteration", "iter", "num_updates", "update", "_step", "epoch_num", "epoch")
+
+
+def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, bool) or v is None:
+            continue
+        if isinstance(v, (int, float)):
+            out[key] = float(v)
+        elif isinstance(v, str):
+            if len(v) <= 40:
+                f = to_value(v)
+                if f is not None:
+                    out[key] = f
+        elif isinstance(v, dict):
+            _flatten(v, key + "/", out)
+
+
+_VOLATILE = re.compile(r"time|date|msg|message|log|text|host|stamp", re.I)
+
+
+def _signature(obj: dict) -> str:
+    """The record's string-valued settings (run name, model type...): a change means another run."""
+    parts = [f"{k}={v}" for k, v in obj.items()
+             if isinstance(v, str) and len(v) <= 200 and to_value(v) is None and not _VOLATILE.search(k)]
+    return hashlib.sha1("\x00".join(parts).encode()).hexdigest()[:12]
+
+
+class JsonLinesFormat(LineFormat):
+    name = "jsonl"
+    detect_re = re.compile(r"^\s*\{\s*\"[^\"]+\"\s*:.*\}\s*$")
+    priority = 3
+
+    def parse(self, text: str, em: Emitter) -> None:
+        st = em.state
+        loads = json.loads
+        for line in text.split("\n"):
+            s = line.strip()
+            if not s.startswith("{"):
+                continue
+            try:
+                obj = loads(s)
+            except ValueError:
+                continue
+            if not isinstance(obj, dict):
+                continue
+            rec: dict[str, float] = {}
+            _flatten(obj, "", rec)
+            step = None
+            step_key = st.get("step_key")
+            if step_key is None:
+                for k in STEP_KEYS:
+                    if k in rec:
+                        step_key = st["step_key"] = k
+                        break
+                else:
+                    step_key = st["step_key"] = ""
+            if step_key and step_key in rec:
+                step = to_step(str(rec.pop(step_key)))
+            if step is None:
+                step = int(st.get("n", 0))
+            st["n"] = int(st.get("n", 0)) + 1
+            last = st.get("last_step")
+            sig = _signature(obj)
+            changed = sig != st.get("sig", sig)
+            st["sig"] = sig
+            if last is not None and (changed or step < last or (step == last and set(rec) & set(st.get("last_keys", [])))):
+                em.new_run()
+                st["last_keys"] = []
+            if step != last:
+                st["last_keys"] = []
+            st["last_step"] = step
+            st["last_keys"] = sorted(set(st.get("last_keys", [])) | set(rec))[:200]
+            em.record(step, rec)

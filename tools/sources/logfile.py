@@ -1,0 +1,299 @@
+"""A training log file as a metric source: format auto-detected, read incrementally from a byte offset.
+
+Only complete lines are parsed: a half-written last line stays unread (the
+cursor points at its start) unless the file has not changed for
+``settle_seconds`` (a finished log without a final newline). The JSON cursor
+holds the format, the parser's state (current epoch, a pending wrapped record,
+the run index...) and the file's identity (size, a hash of its first bytes, the
+inode where the file system gives one). A file that shrank or whose head changed
+was truncated or replaced: it is re-read from the start with ``reset=True``. A
+rotated file (``train.log`` -> ``train.log.1`` with the old head) is finished from
+the cursor first, then the new file is read from its start: nothing is lost and
+nothing is reset. JSON documents (``trainer_state.json``, Megatron golden values)
+are small and rewritten in place, so they are re-read whole whenever they change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+
+from ..errors import BadInput, UnknownFormat
+from ..parsers import DOCUMENT_FORMATS, JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Emitter, detect_format, document_format
+from ..parsers.text import MAX_LINE, clean_block
+from ..points import PointBatch
+from .base import Progress, ReadResult, RunInfo
+from .files import FileStat, FileSystem
+
+CURSOR_VERSION = 1
+CHUNK_BYTES = 8 << 20
+HEAD_BYTES = 4096
+DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
+MAX_DOCUMENT_BYTES = 256 << 20
+ROTATED_SUFFIXES = (".1",)
+
+
+@dataclass
+class _Scan:
+    emitter: Emitter
+    offset: int  # the cursor: start of the first unread (incomplete) line
+    skip_line: bool  # inside a giant line: drop bytes up to the next newline on resume
+    bytes_read: int
+    dropped_lines: int
+
+
+class LogFileSource:
+    """A log file on any FileSystem (local or SFTP), kind ``"log"``."""
+
+    kind = "log"
+
+    def __init__(self, fs: FileSystem, path: str, *, chunk_bytes: int = CHUNK_BYTES, settle_seconds: float = 60.0,
+                 max_line: int = MAX_LINE, rotated_suffixes: tuple[str, ...] = ROTATED_SUFFIXES):
+        self.fs = fs
+        self.path = path
+        self.chunk_bytes = max(4096, int(chunk_bytes))
+        self.settle_seconds = settle_seconds
+        self.max_line = max_line
+        self.rotated_suffixes = rotated_suffixes
+        self.source_id = f"log:{fs.describe(path)}"
+        self._bytes = 0
+
+    def describe(self) -> str:
+        return f"log file {self.fs.describe(self.path)}"
+
+    # -- helpers -----------------------------------------------------------------------
+    def _read_at(self, path: str, offset: int, length: int) -> bytes:
+        data = self.fs.read_at(path, offset, length)
+        self._bytes += len(data)
+        return data
+
+    def _stat(self, path: str) -> FileStat:
+        st = self.fs.stat(path)
+        if st.is_dir:
+            raise BadInput(f"{self.fs.describe(path)} is a directory, not a log file; name a file in it")
+        return st
+
+    def _settled(self, st: FileStat) -> bool:
+        return (time.time() - st.mtime) >= self.settle_seconds
+
+    def _head(self, path: str, size: int) -> tuple[int, str]:
+        n = min(HEAD_BYTES, size)
+        return n, hashlib.sha1(self._read_at(path, 0, n)).hexdigest()
+
+    def _info(self, em: Emitter, cur: dict) -> RunInfo:
+        name = self.path.rstrip("/").rsplit("/", 1)[-1]
+        total = em.total_steps or cur.get("total_steps")
+        return RunInfo(name=name, total_steps=total, config=dict(em.config))
+
+    # -- the read ----------------------------------------------------------------------
+    def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
+        """Points after ``cursor`` (all points when None); the new cursor never passes unreturned data."""
+        self._bytes = 0
+        st = self._stat(self.path)
+        cur = cursor if cursor and cursor.get("v") == CURSOR_VERSION else None
+        notes: list[str] = []
+        if cur and cur.get("kind") == "document":
+            return self._read_document(st, cur)
+        reset = False
+        if cur and cur.get("format"):
+            status = self._continuity(st, cur)
+            if status != "same":
+                rotated = self._find_rotated(cur)
+                if rotated is not None:
+                    return self._read_rotation(rotated, st, cur, progress)
+                what = "shrank (truncated)" if status == "truncated" else "was replaced (its first bytes changed)"
+                notes.append(f"{self.fs.describe(self.path)} {what}: re-read from the start")
+                cur, reset = None, True
+        if not cur or not cur.get("format"):
+            fmt = self._detect(st)
+            if fmt is None:
+                empty = {"v": CURSOR_VERSION, "kind": "lines", "format": None, "offset": 0}
+                return ReadResult(PointBatch(), empty, reset=reset, info=self._info(Emitter(), {}),
+                                  bytes_read=self._bytes, notes=notes)
+            if fmt == JSON_DOCUMENT:
+                res = self._read_document(st, None)
+                res.notes = notes + res.notes
+                return res
+            cur = {"v": CURSOR_VERSION, "kind": "lines", "format": fmt, "offset": 0, "state": {}}
+        scan = self._scan(self.path, st, cur, progress)
+        return self._result(scan, st, cur, reset, notes)
+
+    def _result(self, scan: _Scan, st: FileStat, cur: dict, reset: bool, notes: list[str],
+                prefix: PointBatch | None = None) -> ReadResult:
+        em = scan.emitter
+        batch = em.build()
+        if em.started_new_run:
+            reset = True
+        elif prefix is not None:
+            batch = prefix.extend(batch)
+        if em.runs > 1:
+            notes.append(f"this file holds {em.runs} runs; showing the last one (run {em.runs})")
+        if scan.dropped_lines:
+            notes.append(f"skipped {scan.dropped_lines} line(s) longer than {self.max_line} bytes")
+        if cur.get("head_len") == HEAD_BYTES and cur.get("head_hash") and cur.get("offset", 0) > 0:
+            head_len, head_hash = HEAD_BYTES, cur["head_hash"]  # verified by _continuity this read
+        else:
+            head_len, head_hash = self._head(self.path, min(st.size, max(scan.offset, HEAD_BYTES)))
+        new = {"v": CURSOR_VERSION, "kind": "lines", "format": cur["format"], "offset": scan.offset,
+               "state": em.state, "skip_line": scan.skip_line, "head_len": head_len, "head_hash": head_hash,
+               "identity": st.identity, "size": st.size,
+               "total_steps": em.total_steps or cur.get("total_steps")}
+        return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
+
+    def _continuity(self, st: FileStat, cur: dict) -> str:
+        """"same" when the file still starts as it did and is not shorter than the cursor."""
+        if st.size < int(cur.get("offset", 0)) or st.size < int(cur.get("head_len", 0)):
+            return "truncated"
+        n = int(cur.get("head_len", 0))
+        if n and hashlib.sha1(self._read_at(self.path, 0, n)).hexdigest() != cur.get("head_hash"):
+            return "replaced"
+        return "same"
+
+    def _find_rotated(self, cur: dict) -> tuple[str, FileStat] | None:
+        """The old file renamed aside (``train.log.1``) when its head matches the cursor's."""
+        n = int(cur.get("head_len", 0))
+        if not n:
+            return None
+        for suffix in self.rotated_suffixes:
+            cand = self.path + suffix
+            try:
+                st = self.fs.stat(cand)
+            except Exception:
+                continue
+            if st.is_dir or st.size < int(cur.get("offset", 0)) or st.size < n:
+                continue
+            if hashlib.sha1(self._read_at(cand, 0, n)).hexdigest() == cur.get("head_hash"):
+                return cand, st
+        return None
+
+    def _read_rotation(self, rotated: tuple[str, FileStat], st: FileStat, cur: dict,
+                       progress: Progress | None) -> ReadResult:
+        old_path, old_st = rotated
+        old = self._scan(old_path, old_st, cur, progress, final=True)
+        notes = [f"{self.fs.describe(self.path)} was rotated: read the rest of {old_path.rsplit('/', 1)[-1]} "
+                 f"from byte {cur.get('offset', 0)} first, then the new file from its start"]
+        prefix = old.emitter.build()
+        cont = {"v": CURSOR_VERSION, "kind": "lines", "format": cur["format"], "offset": 0,
+                "state": old.emitter.state, "skip_line": False, "total_steps": cur.get("total_steps")}
+        new = self._scan(self.path, st, cont, progress)
+        reset = old.emitter.started_new_run
+        if new.emitter.started_new_run:
+            prefix = None
+        new.bytes_read += old.bytes_read
+        return self._result(new, st, cont, reset, notes, prefix=prefix)
+
+    def _detect(self, st: FileStat) -> str | None:
+        """The format from the first metric lines within ``DETECT_LIMIT`` bytes; None while no line is complete."""
+        if st.size == 0:
+            return None
+        settled = self._settled(st)
+        first_error: UnknownFormat | None = None
+        window = 0
+        while window < min(st.size, DETECT_LIMIT):
+            data = self._read_at(self.path, window, SAMPLE_BYTES)
+            if window:
+                nl = data.find(b"\n")
+                data = data[nl + 1:] if nl >= 0 else b""
+            end_of_file = window + SAMPLE_BYTES >= st.size
+            if window == 0 and data.lstrip().startswith(b"{") and b"\n" not in data.strip():
+                return JSON_DOCUMENT  # one long JSON line: a compact document (golden values)
+            if not (end_of_file and settled):
+                cut = data.rfind(b"\n")
+                data = data[: cut + 1] if cut >= 0 else b""
+            try:
+                det = detect_format(data, self.fs.describe(self.path))
+            except UnknownFormat as e:
+                if window == 0 and "binary" in str(e):
+                    raise
+                first_error = first_error or e
+                det = None
+            if det is not None:
+                return det.format
+            window += SAMPLE_BYTES
+        if first_error is not None:
+            raise first_error
+        return None
+
+    def _scan(self, path: str, st: FileStat, cur: dict, progress: Progress | None, final: bool = False) -> _Scan:
+        """Parse complete lines from the cursor's offset to the size seen at stat time, chunk by chunk."""
+        fmt = LINE_FORMATS[cur["format"]]
+        em = Emitter(cur.get("state") or {})
+        pos = start = int(cur.get("offset", 0))
+        end = st.size
+        skip = bool(cur.get("skip_line"))
+        pending = b""
+        read = dropped = 0
+        while pos < end:
+            data = self._read_at(path, pos, min(self.chunk_bytes, end - pos))
+            if not data:
+                break
+            read += len(data)
+            pos += len(data)
+            buf = pending + data if pending else data
+            pending = b""
+            if skip:
+                i = buf.find(b"\n")
+                if i < 0:
+                    continue  # still inside the giant line
+                buf = buf[i + 1:]
+                skip = False
+            cut = buf.rfind(b"\n")
+            if cut < 0:
+                pending = buf
+            else:
+                text, n = clean_block(buf[: cut + 1], self.max_line)
+                dropped += n
+                fmt.parse(text, em)
+                pending = buf[cut + 1:]
+            if len(pending) > self.max_line:
+                pending, skip = b"", True
+                dropped += 1
+            if progress is not None:
+                progress(float(pos - start), float(end - start), f"reading {self.fs.describe(path)}")
+        if pending and pos >= end and (final or self._settled(st)):
+            text, n = clean_block(pending + b"\n", self.max_line)
+            fmt.parse(text, em)
+            pending = b""
+        fmt.finish(em)
+        return _Scan(em, pos - len(pending), skip, read, dropped)
+
+    # -- whole JSON documents -------------------------------------------------------------
+    def _read_document(self, st: FileStat, cur: dict | None) -> ReadResult:
+        """A JSON document is re-read whole when its size, mtime or content changed (reset=True with every point)."""
+        if cur and cur.get("size") == st.size and cur.get("mtime") == st.mtime:
+            return ReadResult(PointBatch(), cur, info=None, bytes_read=self._bytes)
+        if st.size > MAX_DOCUMENT_BYTES:
+            raise BadInput(f"{self.fs.describe(self.path)} is a {st.size >> 20} MB JSON document; "
+                           f"documents over {MAX_DOCUMENT_BYTES >> 20} MB are not read")
+        parts, pos = [], 0
+        while pos < st.size:
+            chunk = self._read_at(self.path, pos, min(self.chunk_bytes, st.size - pos))
+            if not chunk:
+                break
+            parts.append(chunk)
+            pos += len(chunk)
+        data = b"".join(parts)
+        digest = hashlib.sha1(data).hexdigest()
+        if cur and cur.get("hash") == digest:
+            return ReadResult(PointBatch(), {**cur, "size": st.size, "mtime": st.mtime}, bytes_read=self._bytes)
+        try:
+            doc = json.loads(data.decode("utf-8", errors="replace"))
+        except ValueError as e:
+            if not self._settled(st):
+                keep = cur or {"v": CURSOR_VERSION, "kind": "document", "format": JSON_DOCUMENT}
+                return ReadResult(PointBatch(), keep, bytes_read=self._bytes,
+                                  notes=[f"{self.fs.describe(self.path)} is being written (not valid JSON yet)"])
+            raise UnknownFormat(f"{self.fs.describe(self.path)} starts like a JSON document but is not valid JSON "
+                                f"({e}); pass a complete file") from None
+        f = document_format(doc, self.fs.describe(self.path))
+        em = Emitter()
+        f.parse_doc(doc, em)
+        new = {"v": CURSOR_VERSION, "kind": "document", "format": f.name, "size": st.size, "mtime": st.mtime,
+               "hash": digest, "total_steps": em.total_steps}
+        notes = ["JSON document: re-read whole because it changed"] if cur else []
+        return ReadResult(em.build(), new, reset=True, info=self._info(em, new), bytes_read=self._bytes, notes=notes)
+
+
+__all__ = ["LogFileSource", "DOCUMENT_FORMATS"]
