@@ -32,9 +32,13 @@ def open_source(ref: RunRef, config: Config) -> Source:
     return open_path_source(filesystem_for(ref, config), ref.path or "")
 
 
+def is_tfevents_name(name: str) -> bool:
+    """TensorBoard event files are named events.out.tfevents.<time>.<host>..."""
+    return name.startswith("events.out.tfevents.")
+
+
 def open_path_source(fs: FileSystem, path: str) -> Source:
     """The source for a file or folder: a .wandb run, TensorBoard events, or a log file."""
-    from .tfevents import TfEventsSource, is_tfevents_name
     from .wandb_local import WandbLocalSource, find_wandb_file
 
     st = fs.stat(path)
@@ -46,6 +50,8 @@ def open_path_source(fs: FileSystem, path: str) -> Source:
         entries = fs.listdir(path)
         events = sorted(e.name for e in entries if not e.is_dir and is_tfevents_name(e.name))
         if events:
+            from .tfevents import TfEventsSource
+
             return TfEventsSource(fs, [fs.join(path, e) for e in events])
         for candidate in ("metrics.csv", "trainer_state.json", "metrics.json", "results.csv", "train.log", "log.txt"):
             if any(e.name == candidate and not e.is_dir for e in entries):
@@ -65,6 +71,8 @@ def open_path_source(fs: FileSystem, path: str) -> Source:
     if name.endswith(".wandb"):
         return WandbLocalSource(fs, path)
     if is_tfevents_name(name):
+        from .tfevents import TfEventsSource
+
         return TfEventsSource(fs, [path])
     from .logfile import LogFileSource
 
