@@ -1,0 +1,224 @@
+"""TensorBoard event files (TFRecord framing + Event/Summary protobufs), decoded natively.
+
+A record is ``uint64 length | uint32 masked-crc(length) | data | uint32 masked-crc(data)``;
+``data`` is an ``Event`` (step = field 2, summary = field 5). Scalars come from
+``Summary.Value.simple_value`` (field 2) and from scalar tensors (field 8: a
+``TensorProto`` with no dimensions holding one float/double/int/half value).
+Reading resumes at record boundaries; a half-written last record stays unread.
+Several event files of one run (a resumed run writes a new file) are read in
+name order (their names carry the start time) and merged by step (where a step
+appears twice the later file's value wins in the frame). CRCs are not checked:
+the length is sanity-checked against the file's size instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+import struct
+
+from ..points import BatchBuilder, PointBatch
+from .base import Progress, ReadResult, RunInfo
+from .files import FileSystem
+
+CURSOR_VERSION = 1
+CHUNK_BYTES = 8 << 20
+HEAD_BYTES = 256
+MAX_RECORD = 256 << 20
+_NAME = re.compile(r"(?:^|[./])tfevents\.|^events\.out\.tfevents")
+
+
+def is_tfevents_name(name: str) -> bool:
+    """True for TensorBoard event file names (``events.out.tfevents.<time>.<host>...``)."""
+    base = name.rsplit("/", 1)[-1]
+    return bool(_NAME.search(base)) and not base.endswith((".json", ".txt", ".log"))
+
+
+# -- protobuf wire format ------------------------------------------------------------------
+def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+        if shift > 70:
+            raise ValueError("varint too long")
+
+
+def _fields(buf: bytes):
+    """(field number, wire type, value) for each field; length-delimited values are bytes."""
+    pos, n = 0, len(buf)
+    while pos < n:
+        key, pos = _varint(buf, pos)
+        fno, wt = key >> 3, key & 7
+        if wt == 0:
+            val, pos = _varint(buf, pos)
+        elif wt == 1:
+            val = buf[pos:pos + 8]
+            pos += 8
+        elif wt == 2:
+            ln, pos = _varint(buf, pos)
+            val = buf[pos:pos + ln]
+            pos += ln
+        elif wt == 5:
+            val = buf[pos:pos + 4]
+            pos += 4
+        else:
+            raise ValueError(f"unsupported wire type {wt}")
+        if pos > n:
+            raise ValueError("truncated field")
+        yield fno, wt, val
+
+
+def _half(bits: int) -> float:
+    return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
+
+
+def _tensor_scalar(buf: bytes) -> float | None:
+    """The value of a scalar TensorProto (no dims, one numeric value), else None."""
+    dtype = 0
+    values: list[float] = []
+    content = b""
+    for fno, wt, val in _fields(buf):
+        if fno == 1 and wt == 0:
+            dtype = val
+        elif fno == 2 and wt == 2:
+            if any(f == 2 for f, _, _ in _fields(val)):
+                return None  # has dimensions: not a scalar
+        elif fno == 4 and wt == 2:
+            content = val
+        elif fno == 5:  # float_val
+            values += list(struct.unpack(f"<{len(val) // 4}f", val)) if wt == 2 else [struct.unpack("<f", val)[0]]
+        elif fno == 6:  # double_val
+            values += list(struct.unpack(f"<{len(val) // 8}d", val)) if wt == 2 else [struct.unpack("<d", val)[0]]
+        elif fno in (7, 10, 13):  # int_val, int64_val, half_val (packed varints)
+            ints = []
+            if wt == 2:
+                p = 0
+                while p < len(val):
+                    x, p = _varint(val, p)
+                    ints.append(x)
+            else:
+                ints.append(val)
+            if fno == 13:
+                values += [_half(x) for x in ints]
+            else:
+                values += [float(x - (1 << 64) if x >= (1 << 63) else x) for x in ints]
+        elif fno == 8:
+            return None  # string tensor (text summary)
+    if content:
+        fmt = {1: "<f", 2: "<d", 3: "<i", 9: "<q", 19: "<e"}.get(dtype)
+        if fmt is None or len(content) != struct.calcsize(fmt):
+            return None
+        return float(struct.unpack(fmt, content)[0])
+    return values[0] if len(values) == 1 else None
+
+
+def decode_event(data: bytes) -> tuple[int, list[tuple[str, float]]]:
+    """(step, [(tag, value)...]) of the scalars in one serialized Event."""
+    step = 0
+    out: list[tuple[str, float]] = []
+    for fno, wt, val in _fields(data):
+        if fno == 2 and wt == 0:
+            step = val - (1 << 64) if val >= (1 << 63) else val
+        elif fno == 5 and wt == 2:
+            for vf, vwt, value in _fields(val):
+                if vf != 1 or vwt != 2:
+                    continue
+                tag, scalar = None, None
+                for f, w, x in _fields(value):
+                    if f == 1 and w == 2:
+                        tag = x.decode("utf-8", errors="replace")
+                    elif f == 2 and w == 5:
+                        scalar = struct.unpack("<f", x)[0]
+                    elif f == 8 and w == 2 and scalar is None:
+                        scalar = _tensor_scalar(x)
+                if tag is not None and scalar is not None:
+                    out.append((tag, scalar))
+    return step, out
+
+
+# -- the source ------------------------------------------------------------------------------
+class TfEventsSource:
+    """One run's TensorBoard event files, kind ``"tfevents"``."""
+
+    kind = "tfevents"
+
+    def __init__(self, fs: FileSystem, paths: list[str], *, chunk_bytes: int = CHUNK_BYTES):
+        if not paths:
+            raise ValueError("TfEventsSource needs at least one event file")
+        self.fs = fs
+        self.paths = sorted(paths, key=lambda p: p.rsplit("/", 1)[-1])
+        self.chunk_bytes = max(4096, int(chunk_bytes))
+        where = self.paths[0] if len(self.paths) == 1 else posixpath.dirname(self.paths[0]) or "."
+        self.source_id = f"tfevents:{fs.describe(where)}"
+
+    def describe(self) -> str:
+        if len(self.paths) == 1:
+            return f"TensorBoard events {self.fs.describe(self.paths[0])}"
+        return f"TensorBoard events ({len(self.paths)} files) in {self.fs.describe(posixpath.dirname(self.paths[0]))}"
+
+    def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
+        """New scalars of every event file since the cursor (per-file byte offsets at record boundaries)."""
+        files = dict((cursor or {}).get("files", {})) if (cursor or {}).get("v") == CURSOR_VERSION else {}
+        reset = False
+        notes: list[str] = []
+        builder = BatchBuilder()
+        total_read = 0
+        stats = [(p, self.fs.stat(p)) for p in self.paths]
+        for path, st in stats:
+            fc = files.get(path)
+            head = self.fs.read_at(path, 0, min(HEAD_BYTES, st.size))
+            total_read += len(head)
+            head_hash = hashlib.sha1(head).hexdigest()
+            if fc and (st.size < fc["offset"] or (fc.get("head_len") == len(head) and fc.get("head_hash") != head_hash)
+                       or (fc.get("head_len", 0) > len(head))):
+                notes.append(f"{path.rsplit('/', 1)[-1]} was truncated or replaced: re-read all event files")
+                return self.read(None, progress) if cursor else ReadResult(PointBatch(), {}, reset=True)
+            offset = fc["offset"] if fc else 0
+            offset, n = self._read_file(path, st.size, offset, builder, progress)
+            total_read += n
+            files[path] = {"offset": offset, "head_len": len(head), "head_hash": head_hash}
+        res = ReadResult(builder.build(), {"v": CURSOR_VERSION, "files": files}, reset=reset,
+                         info=RunInfo(name=posixpath.basename(posixpath.dirname(self.paths[0])) or None),
+                         bytes_read=total_read, notes=notes)
+        if len(self.paths) > 1 and not cursor:
+            res.notes.append(f"merged {len(self.paths)} event files by step")
+        return res
+
+    def _read_file(self, path: str, size: int, offset: int, builder: BatchBuilder,
+                   progress: Progress | None) -> tuple[int, int]:
+        """(new offset, bytes read): complete records from ``offset``; a partial record stays unread."""
+        pos, nread, buf = offset, 0, b""
+        add = builder.add
+        while True:
+            p = 0
+            while p + 12 <= len(buf):
+                (length,) = struct.unpack_from("<Q", buf, p)
+                if length > MAX_RECORD:
+                    return pos + p, nread  # a corrupt length: stop before it
+                if p + 16 + length > len(buf):
+                    break
+                try:
+                    step, scalars = decode_event(buf[p + 12:p + 12 + length])
+                except (ValueError, IndexError, struct.error):
+                    scalars = []
+                for tag, value in scalars:
+                    add(step, tag, value)
+                p += 16 + length
+            pos += p
+            buf = buf[p:]
+            fetch_at = pos + len(buf)
+            if fetch_at >= size:
+                return pos, nread
+            chunk = self.fs.read_at(path, fetch_at, min(self.chunk_bytes, size - fetch_at))
+            if not chunk:
+                return pos, nread
+            nread += len(chunk)
+            buf += chunk
+            if progress is not None:
+                progress(float(pos), float(size), f"reading {path.rsplit('/', 1)[-1]}")
