@@ -1,0 +1,371 @@
+"""Stop methods on real processes: signals here and over a real sshd, a real tmux session, a real Slurm job."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require
+from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
+from training_check.tools.errors import BadInput, StopRefused
+from training_check.tools.sources.ssh import POOL, resolve_target
+from training_check.tools.stoppers import signals, slurm, tmux
+from training_check.tools.stoppers.outcome import local_runner, remote_runner
+from training_check.tools.stoppers.processes import LocalProcesses, RemoteProcesses, cmdline_matches, parse_pid
+
+CHILD = r"""
+import signal, sys, time
+mode = sys.argv[1]
+if mode == "ignore":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+else:
+    def bye(signum, frame):
+        sys.exit(0)
+    signal.signal(signal.SIGINT, bye)
+print("ready", flush=True)
+while True:
+    time.sleep(0.05)
+"""
+
+
+@pytest.fixture
+def child_script(tmp_path) -> Path:
+    p = tmp_path / "fake_train.py"
+    p.write_text(CHILD)
+    return p
+
+
+@pytest.fixture
+def spawn(child_script):
+    procs: list[subprocess.Popen] = []
+
+    def start(mode: str = "trap", *extra: str) -> subprocess.Popen:
+        p = subprocess.Popen([sys.executable, str(child_script), mode, *extra], stdout=subprocess.PIPE, text=True)
+        assert p.stdout.readline().strip() == "ready"
+        procs.append(p)
+        return p
+
+    yield start
+    for p in procs:  # only the children this test started, by their PID
+        if p.poll() is None:
+            p.kill()
+        p.wait(timeout=10)
+
+
+def test_sigint_stops_a_trapping_process(spawn):
+    p = spawn("trap")
+    procs = LocalProcesses()
+    plan = signals.plan_pid(procs, p.pid, grace_s=5)
+    out = signals.execute(procs, plan)
+    assert out.stopped and out.final_state == "gone" and out.signal_used == "INT"
+    assert p.wait(timeout=5) == 0  # exited through its SIGINT handler
+    assert out.elapsed_s < 3 and any("SIGINT" in a for a in out.actions)
+
+
+def test_sigkill_after_grace_for_a_process_ignoring_int_and_term(spawn):
+    p = spawn("ignore")
+    procs = LocalProcesses()
+    out = signals.execute(procs, signals.plan_pid(procs, str(p.pid), grace_s=0.6))
+    assert out.stopped and out.signal_used == "KILL"
+    assert [a.split(" ", 1)[1] for a in out.actions[:3]] == [f"sent SIGINT to PID {p.pid}", f"sent SIGTERM to PID {p.pid}",
+                                                             f"sent SIGKILL to PID {p.pid}"]
+    assert p.wait(timeout=5) == -9
+    assert 0.5 < out.elapsed_s < 5
+
+
+def test_no_kill_after_leaves_it_running_and_says_so(spawn):
+    p = spawn("ignore")
+    procs = LocalProcesses()
+    out = signals.execute(procs, signals.plan_pid(procs, p.pid, grace_s=0.2), kill_after=False)
+    assert not out.stopped and out.final_state == "still running" and p.poll() is None
+    assert "STILL RUNNING" in out.actions[-1]
+
+
+def test_pidfile(spawn, tmp_path):
+    p = spawn("trap")
+    pf = tmp_path / "train.pid"
+    pf.write_text(f"{p.pid}\n")
+    procs = LocalProcesses()
+    out = signals.execute(procs, signals.plan_pidfile(procs, str(pf), grace_s=5))
+    assert out.stopped and p.wait(timeout=5) == 0
+    pf.write_text("not a pid")
+    with pytest.raises(StopRefused, match="does not hold a PID"):
+        signals.plan_pidfile(procs, str(pf))
+    with pytest.raises(Exception, match="no pidfile"):
+        signals.plan_pidfile(procs, str(tmp_path / "missing.pid"))
+
+
+def test_exact_cmdline_match_never_matches_a_longer_command(spawn, child_script):
+    longer = spawn("trap", "--tag", "exact-test-longer")
+    procs = LocalProcesses()
+    short_cmd = f"{sys.executable} {child_script} trap --tag"
+    with pytest.raises(StopRefused, match="exactly the command line"):
+        signals.plan_cmdline(procs, short_cmd)
+    with pytest.raises(StopRefused, match="exactly the command line"):
+        signals.plan_cmdline(procs, f"{sys.executable} {child_script} trap --tag exact-test-lon")
+    plan = signals.plan_cmdline(procs, f"{sys.executable} {child_script} trap --tag exact-test-longer", grace_s=5)
+    assert plan.info.pid == longer.pid
+    assert signals.execute(procs, plan).stopped
+    assert not cmdline_matches(("python", "train.py", "--lr", "1"), "python train.py")
+    assert cmdline_matches(("python", "a b.py"), "python 'a b.py'")
+
+
+def test_two_identical_command_lines_are_ambiguous(spawn, child_script):
+    spawn("trap", "--tag", "twin")
+    spawn("trap", "--tag", "twin")
+    with pytest.raises(StopRefused, match="2 processes"):
+        signals.plan_cmdline(LocalProcesses(), f"{sys.executable} {child_script} trap --tag twin")
+
+
+def test_refusals_pid_missing_protected_other_user():
+    procs = LocalProcesses()
+    for pid in (1, os.getpid(), os.getppid()):
+        with pytest.raises(StopRefused, match="refusing"):
+            signals.plan_pid(procs, pid)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    with pytest.raises(StopRefused, match="no process with PID"):
+        signals.plan_pid(procs, gone.pid)
+    kthread = next((pid for pid in procs.pids() if (i := procs.info(pid)) and not i.argv and i.uid == 0), None)
+    if kthread:
+        with pytest.raises(StopRefused, match="kernel thread"):
+            signals.plan_pid(procs, kthread)
+
+
+def test_other_users_process_refused_when_not_root(spawn):
+    """Run as an unprivileged user: a root-owned (or any other user's) process is refused."""
+    p = spawn("trap")
+    procs = LocalProcesses()
+
+    class AsNobody(LocalProcesses):
+        def euid(self) -> int:
+            return 65534
+
+    with pytest.raises(StopRefused, match="belongs to uid"):
+        signals.plan_pid(AsNobody(), p.pid)
+    assert p.poll() is None and procs.info(p.pid) is not None
+
+
+HOSTILE = ["; rm -rf /tmp/x", "$(touch {canary})", "`touch {canary}`", "1\ntouch {canary}", "-rf", "--help",
+           "1; touch {canary}", "1 && touch {canary}", "| touch {canary}", "../../etc/passwd", "-1", "1.5",
+           "=foo", "a:b", "a.b", "", " "]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_values_rejected_by_every_validator(value, tmp_path):
+    canary = tmp_path / "pwned"
+    v = value.format(canary=canary)
+    with pytest.raises(BadInput):
+        parse_pid(v)
+    with pytest.raises(BadInput):
+        slurm.check_job_id(v)
+    with pytest.raises(BadInput):
+        tmux.check_session_name(v)
+    assert not canary.exists()
+
+
+def test_valid_ids_accepted():
+    assert parse_pid("123") == 123 and parse_pid(7) == 7
+    assert slurm.check_job_id("4242") == "4242" and slurm.check_job_id("4242_7") == "4242_7"
+    assert tmux.check_session_name("train-run_1") == "train-run_1"
+    for bad_pid in (True, "0", 0, "99999999999", 1 << 23, None, 1.0):
+        with pytest.raises(BadInput):
+            parse_pid(bad_pid)
+
+
+# -- tmux -------------------------------------------------------------------------------------------------
+@pytest.fixture
+def tmux_env(tmp_path, monkeypatch):
+    require(shutil.which("tmux") is not None, "tmux (apt-get install tmux)")
+    sock_dir = tmp_path / "tmux"
+    sock_dir.mkdir()
+    monkeypatch.setenv("TMUX_TMPDIR", str(sock_dir))  # a private tmux server for this test
+    monkeypatch.delenv("TMUX", raising=False)
+    yield
+    subprocess.run(["tmux", "kill-server"], capture_output=True)
+
+
+def test_tmux_session_stopped_by_ctrl_c(tmux_env, child_script):
+    subprocess.run(["tmux", "new-session", "-d", "-s", "tc-train", f"{sys.executable} {child_script} trap"], check=True)
+    subprocess.run(["tmux", "new-session", "-d", "-s", "tc-train-other", "sleep 60"], check=True)
+    time.sleep(0.5)
+    name, steps = tmux.plan(local_runner, "tc-train", "this machine")
+    assert "kill-session -t =tc-train" in " ".join(steps)
+    out = tmux.execute(local_runner, name, "this machine", None, grace_s=5)
+    assert out.stopped and out.final_state == "session gone"
+    assert subprocess.run(["tmux", "has-session", "-t", "=tc-train"], capture_output=True).returncode != 0
+    # the session whose name merely starts with the same text is untouched
+    assert subprocess.run(["tmux", "has-session", "-t", "=tc-train-other"], capture_output=True).returncode == 0
+
+
+def test_tmux_session_ignoring_ctrl_c_is_killed(tmux_env, child_script):
+    subprocess.run(["tmux", "new-session", "-d", "-s", "stubborn", f"{sys.executable} {child_script} ignore"], check=True)
+    time.sleep(0.5)
+    out = tmux.execute(local_runner, "stubborn", "this machine", None, grace_s=0.5)
+    assert out.stopped and out.signal_used == "HUP"
+    assert any("kill-session" in a for a in out.actions)
+
+
+def test_tmux_missing_session_refused(tmux_env):
+    subprocess.run(["tmux", "new-session", "-d", "-s", "longer-name", "sleep 30"], check=True)
+    with pytest.raises(StopRefused, match="no tmux session named exactly"):
+        tmux.plan(local_runner, "longer", "this machine")  # a prefix must not match
+
+
+# -- over the real sshd -------------------------------------------------------------------------------------
+@pytest.fixture
+def remote_procs(sshd, monkeypatch):  # noqa: F811
+    for k, v in sshd.env().items():
+        monkeypatch.setenv(k, v)
+    POOL.close_all()
+    target = resolve_target("tc-test")
+    yield RemoteProcesses(remote_runner(target), target.label)
+    POOL.close_all()
+
+
+def test_remote_sigint_and_sigkill(remote_procs, spawn):
+    p = spawn("trap")
+    out = signals.execute(remote_procs, signals.plan_pid(remote_procs, p.pid, grace_s=5))
+    assert out.stopped and out.signal_used == "INT" and p.wait(timeout=5) == 0
+    q = spawn("ignore")
+    out = signals.execute(remote_procs, signals.plan_pid(remote_procs, q.pid, grace_s=0.6))
+    assert out.stopped and out.signal_used == "KILL" and q.wait(timeout=5) == -9
+
+
+def test_remote_pidfile_and_exact_cmdline(remote_procs, spawn, child_script, tmp_path):
+    p = spawn("trap", "--tag", "remote-exact")
+    with pytest.raises(StopRefused, match="exactly the command line"):
+        signals.plan_cmdline(remote_procs, f"{sys.executable} {child_script} trap --tag")
+    plan = signals.plan_cmdline(remote_procs, f"{sys.executable} {child_script} trap --tag remote-exact", grace_s=5)
+    assert plan.info.pid == p.pid
+    pf = tmp_path / "t.pid"
+    pf.write_text(str(p.pid))
+    assert signals.plan_pidfile(remote_procs, str(pf)).info.pid == p.pid
+    assert signals.execute(remote_procs, plan).stopped
+
+
+def test_remote_hostile_pidfile_and_cmdline_inert(remote_procs, tmp_path):
+    canary = tmp_path / "pwned"
+    for path in (f"/tmp/x; touch {canary}", f"/tmp/$(touch {canary})", f"/tmp/`touch {canary}`"):
+        with pytest.raises(Exception):
+            signals.plan_pidfile(remote_procs, path)
+    for cmd in (f"sleep 1; touch {canary}", f"$(touch {canary})", f"`touch {canary}`"):
+        with pytest.raises(StopRefused):
+            signals.plan_cmdline(remote_procs, cmd)
+    with pytest.raises(BadInput):
+        signals.plan_cmdline(remote_procs, f"a\ntouch {canary}")
+    with pytest.raises(BadInput):
+        signals.plan_pidfile(remote_procs, "relative/-rf")
+    assert not canary.exists()
+
+
+def test_remote_missing_pid_refused(remote_procs):
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    with pytest.raises(StopRefused, match="no process with PID"):
+        signals.plan_pid(remote_procs, gone.pid)
+    with pytest.raises(StopRefused, match="refusing"):
+        signals.plan_pid(remote_procs, 1)
+
+
+# -- Slurm (a real single-node slurmctld + slurmd, as root) --------------------------------------------------
+SLURM_CONF = """ClusterName=tc
+SlurmctldHost={host}(127.0.0.1)
+AuthType=auth/munge
+AuthInfo=socket={d}/munge.sock
+CredType=cred/munge
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort={p1}
+SlurmdPort={p2}
+StateSaveLocation={d}/ctld
+SlurmdSpoolDir={d}/d
+SlurmctldPidFile={d}/slurmctld.pid
+SlurmdPidFile={d}/slurmd.pid
+SlurmctldLogFile={d}/ctld.log
+SlurmdLogFile={d}/d.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+ReturnToService=2
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+KillWait=2
+NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
+PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
+"""
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster(tmp_path_factory):
+    from tests.sshd_fixture import free_port
+
+    require(all(shutil.which(b) for b in ("slurmctld", "slurmd", "munged", "mungekey", "scancel", "sbatch")),
+            "slurm (apt-get install slurmctld slurmd slurm-client munge)")
+    require(os.geteuid() == 0, "root (the single-node Slurm test runs slurmd as root)")
+    d = tmp_path_factory.mktemp("slurm")
+    os.chmod(d, 0o700)
+    (d / "ctld").mkdir()
+    (d / "d").mkdir()
+    subprocess.run(["mungekey", "--create", f"--keyfile={d}/munge.key"], check=True, capture_output=True)
+    host = subprocess.run(["hostname", "-s"], capture_output=True, text=True, check=True).stdout.strip()
+    conf = d / "slurm.conf"
+    conf.write_text(SLURM_CONF.format(host=host, d=d, p1=free_port(), p2=free_port(), cpus=os.cpu_count() or 1))
+    started: list[subprocess.Popen] = []
+    env = {**os.environ, "SLURM_CONF": str(conf)}
+    started.append(subprocess.Popen(["munged", "-F", f"--socket={d}/munge.sock", f"--key-file={d}/munge.key",
+                                     f"--pid-file={d}/munged.pid", f"--log-file={d}/munged.log",
+                                     f"--seed-file={d}/seed", "--force"]))
+    time.sleep(0.5)
+    started.append(subprocess.Popen(["slurmctld", "-D", "-i", "-f", str(conf)], env=env))
+    started.append(subprocess.Popen(["slurmd", "-D", "-f", str(conf)], env=env))
+    old = os.environ.get("SLURM_CONF")
+    os.environ["SLURM_CONF"] = str(conf)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            r = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True)
+            if r.returncode == 0 and r.stdout.strip() in ("idle", "mix", "alloc"):
+                break
+            time.sleep(0.5)
+        else:
+            pytest.fail(f"slurm did not come up: {(d / 'ctld.log').read_text()[-1500:] if (d / 'ctld.log').exists() else ''}")
+        yield d
+    finally:
+        if old is None:
+            os.environ.pop("SLURM_CONF", None)
+        else:
+            os.environ["SLURM_CONF"] = old
+        for p in reversed(started):  # only the daemons this fixture started
+            p.terminate()
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def test_real_scancel(slurm_cluster):
+    r = subprocess.run(["sbatch", "--parsable", "-o", "/dev/null", "--wrap", "sleep 300"], capture_output=True,
+                       text=True, check=True)
+    job = r.stdout.strip().split(";")[0]
+    deadline = time.monotonic() + 20
+    while slurm.job_state(local_runner, job, "here") != "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.3)
+    job_id, steps = slurm.plan(local_runner, job, "this machine")
+    assert steps[0].startswith(f"scancel {job}")
+    out = slurm.execute(local_runner, job_id, "this machine", None, grace_s=10, poll_s=0.2)
+    assert out.stopped and out.final_state in ("CANCELLED", "gone"), out
+    with pytest.raises(StopRefused, match="already CANCELLED|does not know"):
+        slurm.plan(local_runner, job, "this machine")
+    with pytest.raises(StopRefused, match="does not know"):
+        slurm.plan(local_runner, "999999", "this machine")

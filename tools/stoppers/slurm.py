@@ -1,0 +1,74 @@
+"""Stop a Slurm job with ``scancel <jobid>`` (argv, no shell) and confirm its state with ``scontrol``.
+
+Slurm's own cancel is already graceful: SIGTERM to every step, SIGKILL after the cluster's KillWait.
+Job ids are validated (``^\\d+(_\\d+)?$``: a job or an array task) before anything runs.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from ..errors import BadInput, StopRefused
+from .outcome import Clock, Runner, StopOutcome
+
+JOB_ID = re.compile(r"^\d{1,12}(_\d{1,9})?$")
+ACTIVE = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETING", "CONFIGURING", "REQUEUED", "RESIZING", "SIGNALING",
+          "STAGE_OUT", "STOPPED", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD"}
+POLL_S = 0.5
+
+
+def check_job_id(job) -> str:
+    """A Slurm job id (``123`` or array task ``123_4``); anything else is refused."""
+    text = str(job).strip() if isinstance(job, (str, int)) and not isinstance(job, bool) else ""
+    if not JOB_ID.match(text):
+        raise BadInput(f"bad Slurm job id {str(job)[:60]!r}: pass digits, or digits_digits for an array task")
+    return text
+
+
+def job_state(run: Runner, job: str, where: str, timeout_s: float = 20.0) -> str | None:
+    """The job's state (RUNNING, CANCELLED, ...), or None when Slurm no longer knows it."""
+    rc, out, err = run(["scontrol", "show", "job", "-o", job], timeout_s)
+    if rc == 127:
+        raise StopRefused(f"scontrol is not installed on {where}: is this a Slurm host?")
+    if rc != 0:
+        if "invalid job id" in (err + out).lower():
+            return None
+        raise StopRefused(f"scontrol show job {job} failed on {where}: {(err or out).strip()[:200]}")
+    m = re.search(r"\bJobState=(\S+)", out)
+    return m.group(1) if m else None
+
+
+def plan(run: Runner, job, where: str) -> tuple[str, list[str]]:
+    """(job id, the steps) after checking the job exists and is active."""
+    job = check_job_id(job)
+    state = job_state(run, job, where)
+    if state is None:
+        raise StopRefused(f"Slurm does not know job {job} on {where}: check the job id; nothing was cancelled")
+    if state not in ACTIVE:
+        raise StopRefused(f"Slurm job {job} on {where} is already {state}; nothing to cancel")
+    return job, [f"scancel {job} on {where} (job is {state}; Slurm sends SIGTERM, SIGKILL after KillWait)",
+                 "confirm the job state is CANCELLED (or gone)"]
+
+
+def execute(run: Runner, job: str, where: str, host: str | None, *, grace_s: float = 30.0,
+            poll_s: float = POLL_S) -> StopOutcome:
+    clock = Clock()
+    out = StopOutcome("slurm", f"slurm job {job}", host, False, "unknown")
+    rc, _, err = run(["scancel", job], 30.0)
+    if rc != 0:
+        out.actions.append(clock.stamp(f"scancel {job} failed: {err.strip()[:200] or f'exit {rc}'}"))
+        out.final_state = job_state(run, job, where) or "unknown"
+        out.elapsed_s = round(clock.since(), 3)
+        return out
+    out.actions.append(clock.stamp(f"scancel {job}"))
+    deadline = time.monotonic() + grace_s + 10
+    state = job_state(run, job, where)
+    while state in ACTIVE and time.monotonic() < deadline:
+        time.sleep(poll_s)
+        state = job_state(run, job, where)
+    out.final_state = state or "gone"
+    out.stopped = state not in ACTIVE
+    out.elapsed_s = round(clock.since(), 3)
+    out.actions.append(clock.stamp(f"job {job} is {out.final_state}" + ("" if out.stopped else " (STILL ACTIVE)")))
+    return out
