@@ -325,7 +325,7 @@ def create_server() -> TrainingCheckServer:
     @mcp.resource("training-check://runs", name="runs", title="Known runs", mime_type="application/json",
                   description="Every run the store knows (run keys), with its latest verdict.")
     def runs_resource() -> str:
-        return _json(known_runs())
+        return _json(known_runs())  # the watcher's own rows (watch:<key>) are not runs
 
     exempt = ResourceSecurity(exempt_params=frozenset({"run"}))
 
@@ -348,6 +348,8 @@ def create_server() -> TrainingCheckServer:
         config, store = open_context()
         return _json(store.evidence_for(resource_run_key(run, config), RECORDS_LIMIT))
 
+    for tool in mcp._tool_manager.list_tools():  # docstrings -> one clean paragraph per tool description
+        tool.description = " ".join((tool.description or "").split())
     return mcp
 
 
@@ -392,6 +394,8 @@ def known_runs() -> list[dict]:
     config, store = open_context()
     out = []
     for key in store.run_keys():
+        if key.startswith("watch:"):
+            continue
         latest = store.recent_assessments(key, 1)
         entry: dict[str, Any] = {"run_key": key}
         if latest:
