@@ -75,7 +75,8 @@ async def codex(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
     _calls += 1
     if LOG:
         with open(LOG, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"call": _calls, "scenario": SCENARIO, "arguments": arguments}) + "\n")
+            f.write(json.dumps({"call": _calls, "pid": os.getpid(), "scenario": SCENARIO,
+                                "arguments": arguments}) + "\n")
     await ctx.info("codex/event task_started")
     valid = json.dumps({"decision": DECISION, "reason": "eval loss is flat within noise over the last 3 evals"})
     if SCENARIO == "slow":

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import shlex
 import shutil
 import signal
@@ -32,6 +33,7 @@ CLIENT_INFO = {"name": "training-check", "version": "0.1.0"}
 REASONING_EFFORT = "high"
 STDERR_TAIL_LINES = 20
 MAX_LINE_BYTES = 8 * 1024 * 1024
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW", re.I)
 
 
 def command_argv(command: str | list[str] | None) -> list[str]:
@@ -60,6 +62,7 @@ class McpStdioClient:
         self.env = env
         self.startup_timeout_s = startup_timeout_s
         self._proc: subprocess.Popen | None = None
+        self._stderr_thread: threading.Thread | None = None
         self._inbox: queue.Queue = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._next_id = 1
@@ -79,7 +82,8 @@ class McpStdioClient:
         except OSError as e:
             raise ReviewerError(f"cannot start the codex reviewer {shlex.join(self.argv)!r}: {e.strerror}") from None
         threading.Thread(target=self._read_stdout, name="codex-mcp-stdout", daemon=True).start()
-        threading.Thread(target=self._read_stderr, name="codex-mcp-stderr", daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._read_stderr, name="codex-mcp-stderr", daemon=True)
+        self._stderr_thread.start()
 
     def _read_stdout(self) -> None:
         assert self._proc and self._proc.stdout
@@ -104,7 +108,13 @@ class McpStdioClient:
                 self._stderr.append(text)
 
     def stderr_tail(self, n: int = 3) -> str:
-        return " | ".join(list(self._stderr)[-n:])
+        """The server's last ``n`` stderr lines, on one line, with every secret-looking env value blanked."""
+        text = " | ".join(list(self._stderr)[-n:])
+        env = self.env if self.env is not None else os.environ
+        for name, value in env.items():
+            if _SECRET_NAME.search(name) and value and len(value) >= 8:
+                text = text.replace(value, "***")
+        return text[:400]
 
     def close(self, grace_s: float = 2.0) -> None:
         """Close stdin, wait ``grace_s``, then SIGTERM and SIGKILL the server's process group."""
@@ -176,6 +186,8 @@ class McpStdioClient:
                 continue
             if msg is None:
                 self._inbox.put(None)
+                if self._stderr_thread is not None:
+                    self._stderr_thread.join(timeout=1.0)  # let the server's last words arrive
                 raise ReviewerError(f"the codex reviewer exited during {method}: "
                                     f"{self.stderr_tail() or 'no message on stderr'}")
             if "method" in msg:
