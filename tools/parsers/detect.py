@@ -71,11 +71,11 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
     text, _ = clean_block(sample)
     lines = text.split("\n")[:MAX_SAMPLE_LINES]
     first = next((ln.strip() for ln in lines if ln.strip()), "")
-    if first.startswith("{"):
+    if first.startswith("{") and not first.endswith("}"):
         try:
             json.loads(first)
         except ValueError:
-            return Detected(JSON_DOCUMENT, 1, first)
+            return Detected(JSON_DOCUMENT, 1, first)  # a pretty-printed document opens with a lone "{"
     scores = {name: f.score(lines) for name, f in LINE_FORMATS.items()}
     specific = [(s, LINE_FORMATS[n].priority, n) for n, s in scores.items() if s > 0 and not LINE_FORMATS[n].generic]
     if specific:
