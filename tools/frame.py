@@ -38,7 +38,9 @@ class MetricFrame:
     def from_batch(cls, batch: PointBatch, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
         series = {k: _clean(c.steps, c.values) for k, c in batch.columns.items()}
         series = {k: s for k, s in series.items() if len(s)}
-        return cls(series, assign_roles(list(series), role_overrides))
+        # A loss that never changes (a disabled term logged as 0.0) cannot stand for the run: weigh it as empty.
+        weight = {k: (len(v) if v.nunique(dropna=True) > 1 else 0) for k, v in series.items()}
+        return cls(series, assign_roles(list(series), role_overrides, weight))
 
     # -- views -------------------------------------------------------------------------
     def names(self, role: str | None = None) -> list[str]:

@@ -47,12 +47,15 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         if f.signal == "divergence":
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
-        if f.signal == "divergence" and not f.fresh and _previous_flagged(view, "divergence"):
+        if f.signal == "divergence" and not f.fresh and f.sustained and _previous_flagged(view, "divergence"):
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
         names = ", ".join(list(view.frame.series)[:8]) or "none"
         return Judgment(WAIT, f"WAIT: no loss or eval metric found yet (logged: {names})")
     n = view.curve.n if view.curve else 0
+    early = [f for f in warns if f.signal == "divergence" and not f.fresh]
+    if early and n < min_points:
+        return Judgment(ESCALATE, f"ESCALATE (divergence, few points): {early[0].message}", early[0].message)
     if n < min_points and not crit:
         return Judgment(WAIT, f"WAIT: only {n} finite {view.objective} points so far; need {min_points} to judge")
     firm = [f for f in warns if not f.fresh]

@@ -85,7 +85,8 @@ def is_adversarial(name: str) -> bool:
     return bool(_ADVERSARIAL.search(_norm(name)))
 
 
-def assign_roles(names: list[str], overrides: dict[str, str] | None = None) -> dict[str, MetricRole]:
+def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
+                 counts: dict[str, int] | None = None) -> dict[str, MetricRole]:
     """Roles for every column, with exactly one primary train loss where any train loss exists.
 
     ``overrides`` maps a column name to a role, optionally ``role:direction``
@@ -103,7 +104,13 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None) -> d
         if not direction and role in ("train_loss",):
             direction = "min"
         roles[name] = MetricRole(role, direction or roles[name].direction)
-    primary = choose_primary_loss([n for n, r in roles.items() if r.role == "train_loss"])
+    losses = [n for n, r in roles.items() if r.role == "train_loss"]
+    if counts and losses:
+        # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
+        most = max(counts.get(n, 0) for n in losses)
+        if most > 0:
+            losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
+    primary = choose_primary_loss(losses)
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return roles

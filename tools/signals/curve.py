@@ -72,7 +72,8 @@ def diff_noise(values: np.ndarray, last: int = 2000) -> float:
 def make_curve(series: pd.Series, smooth: int = 5) -> Curve:
     steps, values = finite(series)
     bs, bv = block_median(steps, values)
-    if len(bv) >= smooth:
+    smooth = smooth if len(bv) >= 15 else 3 if len(bv) >= 7 else 1  # a short excerpt keeps its points
+    if smooth > 1:
         sv = pd.Series(bv).rolling(smooth, center=True, min_periods=1).median().to_numpy()
     else:
         sv = bv

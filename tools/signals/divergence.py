@@ -14,8 +14,9 @@ from .curve import theil_sen
 from .view import RunView, recent_len
 
 
-def check(view: RunView, min_points: int = 10, noise_k: float = 6.0, progress_share: float = 0.15,
-          critical_progress_share: float = 0.35, sustain_share: float = 0.04, sustain_min: int = 10) -> Finding:
+def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_share: float = 0.15,
+          critical_progress_share: float = 0.35, sustain_share: float = 0.04, sustain_min: int = 10,
+          massive: float = 4.0, sustain_massive: int = 5, rel_jump: float = 0.5) -> Finding:
     """Warn when the recent median is above the best smoothed level by more than ``noise_k`` noise units and
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
     start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points)."""
@@ -25,7 +26,7 @@ def check(view: RunView, min_points: int = 10, noise_k: float = 6.0, progress_sh
         return Finding("divergence", OK, "not enough finite points to judge divergence" if c is not None and c.n < min_points
                        else "no objective curve to judge divergence" if c is None else f"{name} is an adversarial/RL loss: not judged for divergence")
     sv, ss = c.s_values, c.s_steps
-    w = recent_len(c.n)
+    w = recent_len(c.n, lo=3)
     now = c.level(w)
     start = float(np.median(c.values[: max(3, min(10, c.n // 20))]))
     ib = int(np.argmin(sv))
@@ -34,6 +35,10 @@ def check(view: RunView, min_points: int = 10, noise_k: float = 6.0, progress_sh
     sigma = max(c.sigma, 1e-12 * max(1.0, abs(best)))
     rise = now - best
     threshold = max(noise_k * sigma, progress_share * progress, 1e-9)
+    if best > 0:
+        # A level half again above the best is a real rise whatever the noise estimate says (short or trending
+        # series inflate it).
+        threshold = min(threshold, rel_jump * best)
     sign = -1.0 if view.direction == "max" else 1.0
     shown = dict(now=sign * now, best=sign * best, best_step=best_step, start=sign * start, noise=sigma)
     if rise <= threshold:
@@ -46,12 +51,16 @@ def check(view: RunView, min_points: int = 10, noise_k: float = 6.0, progress_sh
         k += 1
     raw_since = int(ss[-k]) if k else int(c.steps[-1])
     n_raw_above = int((c.steps >= raw_since).sum())
-    recovering = theil_sen(c.steps[-w:], c.values[-w:]) < 0 and c.values[-1] < now - 2 * sigma
+    recovering = theil_sen(c.steps[-w:], c.values[-w:]) < 0 and c.values[-1] < best + 0.5 * rise
     worse_than_start = progress > noise_k * sigma and now > start
     from_start_rising = progress <= noise_k * sigma and rise > 2 * threshold
-    long_enough = n_raw_above >= max(sustain_min, int(sustain_share * c.n), w)
+    severity = rise / threshold
+    # The bigger the rise, the fewer logs it takes to be sure it is not noise (but never fewer than sustain_massive).
+    need = sustain_massive if severity >= massive else max(sustain_min, int(sustain_share * c.n), w)
+    long_enough = n_raw_above >= need
     big = rise > max(critical_progress_share * progress, 2 * noise_k * sigma)
-    shown.update(rise=rise, above_since=raw_since, points_above=n_raw_above)
+    shown.update(rise=rise, above_since=raw_since, points_above=n_raw_above, severity=severity)
+    sustained_points = n_raw_above >= sustain_massive
     if long_enough and not recovering and (big or worse_than_start or from_start_rising):
         why = "above where it started" if worse_than_start else "rising since the start" if from_start_rising else \
             f"{rise / max(progress, 1e-12):.0%} of its progress lost"
@@ -62,4 +71,5 @@ def check(view: RunView, min_points: int = 10, noise_k: float = 6.0, progress_sh
     return Finding("divergence", WARN,
                    f"{name} is {sign * now:.4g}, above its best {sign * best:.4g} (step {best_step}) by {rise:.3g} "
                    f"for {n_raw_above} logs{' and recovering' if recovering else ''}",
-                   [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", fresh=recovering or not long_enough)
+                   [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=sustained_points,
+                   fresh=recovering or (not long_enough and n_raw_above < 3))

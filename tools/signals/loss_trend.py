@@ -59,10 +59,11 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     frac = view.fraction
     if frac is not None and frac < early_share:
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
-    if lr_decayed(view):
+    never = progress <= 3 * c.sigma
+    if lr_decayed(view) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
     flat_since = _flat_since(ss, sv, c.sigma)
-    if frac is not None and frac >= converged_share and view.total_steps and flat_since >= 0.5 * view.total_steps:
+    if not never and frac is not None and frac >= converged_share and view.total_steps and flat_since >= 0.5 * view.total_steps:
         return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged", steps, info)
     n_raw = max(1, int((c.steps >= x[0]).sum()))
     improving_enough = -change > max(stall_share * progress, noise_k * c.sigma * np.sqrt(12.0 / n_raw))
@@ -71,7 +72,6 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     if z >= 1.5 * z_sig and change > 0:
         return Finding("loss_trend", WARN, f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
                        steps, info, concern="divergence")
-    never = progress <= 3 * c.sigma
     what = "has not improved since the start" if never else f"has stalled at {sign * float(np.median(y)):.4g}"
     return Finding("loss_trend", WARN, f"{name} {what} (change {sign * change:+.3g} over steps {steps[0]}-{steps[1]})",
                    steps, info, concern="plateau")

@@ -107,7 +107,8 @@ def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -
     loss_name = frame.primary_loss
     if loss_name:
         v = frame.series[loss_name].to_numpy()
-        if len(v) >= 6 and np.all(v[-3:] == 0.0) and np.nanmax(np.abs(v[:-3])) > 1e-3:
+        earlier = v[:-3][np.isfinite(v[:-3])]
+        if len(v) >= 6 and np.all(v[-3:] == 0.0) and len(earlier) and earlier.min() > 1e-2:
             out.append(Finding("nonfinite", WARN,
                                f"{loss_name} is logged as exactly 0.0 for the last 3 logs after being positive: a NaN loss "
                                f"filtered by the trainer looks like this; check grad_norm",

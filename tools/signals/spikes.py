@@ -12,28 +12,39 @@ import numpy as np
 import pandas as pd
 
 from ..findings import OK, WARN, Finding, nums
+from .curve import diff_noise
 from .view import RunView
 
 WINDOW_POINTS = 2000  # spikes are looked for among the newest points only
 
 
 def check(view: RunView, z_spike: float = 10.0, window: int = 25, repeated: int = 3,
-          recent_points: int = 500, min_points: int = 20) -> Finding:
+          recent_points: int = 500, min_points: int = 20, max_share: float = 0.05) -> Finding:
     """Flag points with robust z > ``z_spike`` against a rolling median of ``window`` points; warn when
     ``repeated`` or more fall in the last ``recent_points`` logs or each is bigger than the last."""
     c = view.curve
     name = view.objective
     if c is None or c.n < min_points:
         return Finding("spikes", OK, "too few points to look for spikes")
+    if view.adversarial:
+        return Finding("spikes", OK, f"{name} is an adversarial/RL loss: swings are expected")
     steps, v = c.steps[-WINDOW_POINTS:], c.values[-WINDOW_POINTS:]
+    sigma = c.sigma
+    if name and ("ppl" in name.lower() or "perplexity" in name.lower()) and np.all(v > 0):
+        v = np.log(v)  # perplexity is exp(loss): judge its spikes on the loss scale
+        sigma = diff_noise(v)
     base = pd.Series(v).rolling(window, center=False, min_periods=5).median().shift(1).to_numpy()
     resid = v - base
-    scale = max(c.sigma * np.sqrt(2), 1e-12 * max(1.0, float(np.nanmedian(np.abs(v)))))
+    scale = max(sigma * np.sqrt(2), 1e-12 * max(1.0, float(np.nanmedian(np.abs(v)))))
     # A loss sigma from successive differences: a spike is a rise far beyond it.
     z = resid / (scale if scale > 0 else 1.0)
     idx = np.flatnonzero(np.nan_to_num(z, nan=0.0) > z_spike)
     if not len(idx):
         return Finding("spikes", OK, f"no spikes in the last {len(v)} logs of {name}")
+    if len(idx) > max_share * len(v) + 1:
+        # Outliers this common are the curve's noise (heavy tails), not spikes.
+        return Finding("spikes", OK, f"{name} is heavy-tailed noisy ({len(idx)} large jumps in {len(v)} logs), no isolated spikes",
+                       numbers=nums(jumps=len(idx), points=len(v)))
     recent_idx = idx[idx >= len(v) - recent_points]
     last_i = len(v) - 1
     unrecovered = bool(len(idx) and idx[-1] >= last_i - 1 and z[last_i] > z_spike / 2)

@@ -54,8 +54,11 @@ def choose_primary_eval(frame: MetricFrame) -> str | None:
     for want in EVAL_PRIORITY:
         if want in low:
             return low[want]
+    # No total eval loss: a task metric (accuracy, mAP, F1, BLEU...) is what the run is for; component losses
+    # (YOLO's val/box_loss, val/obj_loss) are not the objective.
+    task = [e for e in evals if frame.roles[e].direction == "max"]
     losses = [e for e in evals if "loss" in e.lower()]
-    pool = losses or evals
+    pool = task or losses or evals
     return max(pool, key=lambda e: (len(frame.series[e]), -len(e)))
 
 
@@ -63,12 +66,13 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
                new_points: int | None = None, baseline: dict | None = None, config: dict | None = None) -> RunView:
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
+    constant = objective is not None and frame.series[objective].nunique(dropna=True) <= 1 and len(frame.series[objective]) > 3
     primary_eval = choose_primary_eval(frame)
-    if objective is None or adversarial:
+    if objective is None or adversarial or constant:
         # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
         alt = primary_eval or next((n for n in frame.names("train_metric") if frame.roles[n].direction), None)
         if alt is not None:
-            objective, adversarial = alt, False
+            objective, adversarial = alt, False  # a constant loss (a disabled term) stays only when nothing else is there
     direction = (frame.roles[objective].direction or "min") if objective else "min"
     curve = None
     if objective is not None:
