@@ -1,0 +1,438 @@
+"""W&B local runs: the ``.wandb`` transaction log, read natively and incrementally.
+
+The file is a LevelDB-log-style stream: a 7-byte header (``:W&B``, magic
+0xBEE1, version 0), then 32 KiB blocks of records, each with a 7-byte header
+(crc32 of type byte + data, length, type FULL/FIRST/MIDDLE/LAST), holding
+protobuf ``wandb_internal_pb2.Record`` messages. Only history, run, config and
+exit records are decoded; every other record is skipped after a look at its
+field tag. The cursor is the byte offset where the next unread record starts,
+so a record still being written is read again, whole, on the next check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import struct
+import zlib
+from dataclasses import dataclass, field
+
+from ..errors import TrainingCheckError, UnknownFormat
+from ..points import BatchBuilder
+from .base import Progress, ReadResult, RunInfo
+from .files import FileSystem
+
+FILE_HEADER = struct.Struct("<4sHB")
+FILE_IDENT = b":W&B"
+FILE_MAGIC = 0xBEE1
+FILE_VERSION = 0
+FILE_HEADER_LEN = FILE_HEADER.size  # 7
+BLOCK = 32 * 1024
+REC_HEADER = struct.Struct("<IHB")
+REC_HEADER_LEN = REC_HEADER.size  # 7
+FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
+CHUNK = 8 * 1024 * 1024  # bytes fetched per read_at call (a multiple of BLOCK)
+_TYPE_CRC = {t: zlib.crc32(bytes([t])) for t in range(256)}
+
+# Record field numbers (wandb_internal.proto): the ones this reader decodes.
+F_HISTORY, F_CONFIG, F_RUN, F_EXIT, F_PREEMPTING = 2, 5, 17, 18, 23
+_WANTED = frozenset((F_HISTORY, F_CONFIG, F_RUN, F_EXIT, F_PREEMPTING))
+_SKIP_BEFORE_ONEOF = frozenset((16, 19, 200))  # control, uuid, _info precede the record's payload
+
+# Config keys worth showing (lr, batch size, schedule, total steps), matched on the last dotted part.
+_CONFIG_KEY = re.compile(
+    r"^(lr|learning_rate|base_lr|max_lr|min_lr|init_lr|peak_lr|lr_schedule|lr_scheduler|lr_scheduler_type|scheduler|"
+    r"warmup|warmup_steps|warmup_iters|warmup_ratio|batch_size|train_batch_size|per_device_train_batch_size|"
+    r"global_batch_size|micro_batch_size|gradient_accumulation_steps|max_steps|total_steps|num_steps|train_steps|"
+    r"num_train_steps|max_iters|num_iterations|total_iters|train_iters|epochs|num_epochs|num_train_epochs|max_epochs|"
+    r"optimizer|weight_decay|grad_clip|max_grad_norm|seed|model|model_name|dataset)$",
+    re.I,
+)
+_TOTAL_STEP_KEYS = ("max_steps", "total_steps", "num_train_steps", "train_steps", "num_steps", "max_iters",
+                    "num_iterations", "total_iters", "train_iters")
+
+
+def config_subset(config: dict, limit: int = 24) -> dict:
+    """The run config keys a reader of metrics needs (lr, batch size, schedule, total steps), scalar values only."""
+    out: dict = {}
+    for key, value in config.items():
+        if key.startswith("_") or len(out) >= limit:
+            continue
+        if isinstance(value, dict) and "value" in value and len(value) <= 2:  # the API's {"value": x, "desc": ...}
+            value = value["value"]
+        if not _CONFIG_KEY.match(key.rsplit(".", 1)[-1].rsplit("/", 1)[-1]):
+            continue
+        if isinstance(value, bool) or value is None or isinstance(value, (int, float)):
+            out[key] = value
+        elif isinstance(value, str) and len(value) <= 80:
+            out[key] = value
+    return out
+
+
+def total_steps_from_config(config: dict) -> int | None:
+    """The planned number of steps when the config names it (max_steps, total_steps, max_iters, ...)."""
+    for key in _TOTAL_STEP_KEYS:
+        for k, v in config.items():
+            if k.rsplit(".", 1)[-1].lower() == key and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+                return int(v)
+    return None
+
+
+def _flatten(prefix: str, value, out: dict) -> None:
+    if isinstance(value, dict) and not ("value" in value and len(value) <= 2):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    else:
+        out[prefix] = value
+
+
+def _json_value(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _varint(d: bytes, i: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        c = d[i]
+        i += 1
+        result |= (c & 0x7F) << shift
+        if not c & 0x80:
+            return result, i
+        shift += 7
+        if shift > 63:
+            raise ValueError("varint too long")
+
+
+def record_payload(d: bytes) -> tuple[int, int, int]:
+    """(field number, start, length) of a serialised Record's payload (its ``record_type`` oneof), or (0, 0, 0)."""
+    i, n = 0, len(d)
+    while i < n:
+        tag = d[i]
+        i += 1
+        if tag & 0x80:
+            tag, i = _varint(d, i - 1)
+        wt = tag & 7
+        if wt == 0:
+            while d[i] & 0x80:
+                i += 1
+            i += 1
+        elif wt == 2:
+            ln = d[i]
+            i += 1
+            if ln & 0x80:
+                ln, i = _varint(d, i - 1)
+            fn = tag >> 3
+            if fn not in _SKIP_BEFORE_ONEOF:
+                return fn, i, ln
+            i += ln
+        elif wt == 1:
+            i += 8
+        elif wt == 5:
+            i += 4
+        else:
+            raise ValueError(f"bad wire type {wt}")
+    return 0, 0, 0
+
+
+@dataclass
+class _Scan:
+    """What one pass over the file's new bytes found."""
+
+    builder: BatchBuilder = field(default_factory=BatchBuilder)
+    info: RunInfo = field(default_factory=RunInfo)
+    config: dict = field(default_factory=dict)
+    safe_offset: int = 0  # where the next read starts: after the last complete record (or at a pending one)
+    notes: list[str] = field(default_factory=list)
+    records: int = 0
+    history_rows: int = 0
+
+
+class WandbLocalSource:
+    """A ``.wandb`` transaction log on a FileSystem (this machine or SSH), read from a byte-offset cursor."""
+
+    kind = "wandb_local"
+
+    def __init__(self, fs: FileSystem, path: str):
+        self.fs = fs
+        self.path = path
+        self.source_id = f"wandb_local:{fs.describe(path)}"
+        from wandb.proto import wandb_internal_pb2  # wandb's own record definitions
+
+        self._pb = wandb_internal_pb2
+
+    def describe(self) -> str:
+        return f"W&B local run log {self.fs.describe(self.path)}"
+
+    # -- the header --------------------------------------------------------------------------------
+    def _check_header(self, head: bytes) -> bool:
+        """True when ``head`` is a whole valid file header; False when it is a valid prefix still being written."""
+        expected = FILE_HEADER.pack(FILE_IDENT, FILE_MAGIC, FILE_VERSION)
+        if len(head) < FILE_HEADER_LEN:
+            if expected.startswith(head):
+                return False
+        elif head[:6] == expected[:6]:
+            if head[6] != FILE_VERSION:
+                raise UnknownFormat(f"{self.fs.describe(self.path)} is a .wandb log of version {head[6]}, which this "
+                                    f"reader does not know (expects {FILE_VERSION}): upgrade training-check")
+            return True
+        raise UnknownFormat(f"{self.fs.describe(self.path)} is not a W&B transaction log (its first bytes are "
+                            f"{head[:8]!r}, expected {expected!r}): pass the run's .wandb file, its run folder, or a log file")
+
+    # -- reading -----------------------------------------------------------------------------------
+    def read(self, cursor: dict | None, progress: Progress | None = None) -> ReadResult:
+        cursor = dict(cursor or {})
+        st = self.fs.stat(self.path)
+        offset = int(cursor.get("offset", 0))
+        reset = False
+        notes: list[str] = []
+        if offset and (st.size < offset or (cursor.get("identity") and st.identity and cursor["identity"] != st.identity)):
+            reset, offset = True, 0
+            notes.append(f"{self.fs.describe(self.path)} was replaced or truncated: read it again from the start")
+        if offset < FILE_HEADER_LEN:
+            head = self.fs.read_at(self.path, 0, FILE_HEADER_LEN)
+            if not self._check_header(head):
+                return ReadResult(BatchBuilder().build(), {"offset": 0, "identity": st.identity}, reset,
+                                  None, len(head), notes)
+            offset = FILE_HEADER_LEN
+        scan = self._scan(offset, st.size, progress)
+        info = scan.info
+        if scan.config:
+            info.config = config_subset(scan.config)
+            info.total_steps = total_steps_from_config(scan.config)
+        new_cursor = {"offset": scan.safe_offset, "identity": st.identity}
+        batch = scan.builder.build()
+        return ReadResult(batch, new_cursor, reset, info if (scan.records or reset) else None,
+                          scan.safe_offset - offset, notes + scan.notes)
+
+    def _scan(self, start: int, size: int, progress: Progress | None) -> _Scan:
+        """Decode the records in [start, size); stop at the first incomplete or damaged one."""
+        scan = _Scan(safe_offset=start)
+        where = self.fs.describe(self.path)
+        buf = b""
+        buf_start = start
+        pos = start
+        pending: list[bytes] = []
+        pending_start = -1
+        unpack = REC_HEADER.unpack_from
+        crc32 = zlib.crc32
+        handle = self._handle
+        blen = 0
+        while True:
+            left_in_block = BLOCK - pos % BLOCK
+            if left_in_block < REC_HEADER_LEN:  # the writer pads a block's last few bytes with zeros
+                pos += left_in_block
+                continue
+            rel = pos - buf_start
+            if rel + REC_HEADER_LEN <= blen:
+                crc, length, rtype = unpack(buf, rel)
+                if rtype == 0 and length == 0 and crc == 0:
+                    break  # zeros where a record header should be: space reserved but not written yet
+                if length > left_in_block - REC_HEADER_LEN or rtype not in (FULL, FIRST, MIDDLE, LAST):
+                    scan.notes.append(f"{where}: damaged record header at byte {pos}; stopped reading there")
+                    break
+                end = rel + REC_HEADER_LEN + length
+            else:
+                end = blen + 1
+            if end > blen:
+                if buf_start + blen >= size:
+                    break  # end of what exists: a record still being written waits for the next read
+                buf = self._read_fully(pos, min(CHUNK, size - pos))
+                buf_start, blen = pos, len(buf)
+                if progress:
+                    progress(float(pos - start), float(size - start), "reading .wandb log")
+                if blen < REC_HEADER_LEN:
+                    break
+                continue
+            data = buf[rel + REC_HEADER_LEN:end]
+            if crc32(data, _TYPE_CRC[rtype]) != crc:
+                if data[-1:] == b"\0" and not buf[end:end + 16].strip(b"\0"):
+                    break  # the record's end is still zeros, like the space after it: not written yet
+                scan.notes.append(f"{where}: record at byte {pos} fails its checksum (file damaged); stopped reading there")
+                break
+            next_pos = pos + REC_HEADER_LEN + length
+            if rtype == FULL:
+                if pending:
+                    scan.notes.append(f"{where}: a record split across blocks has no end before byte {pos}; skipped it")
+                    pending = []
+                handle(data, scan)
+                scan.safe_offset = next_pos
+            elif rtype == FIRST:
+                if pending:
+                    scan.notes.append(f"{where}: a record split across blocks has no end before byte {pos}; skipped it")
+                pending, pending_start = [data], pos
+            elif not pending:
+                scan.notes.append(f"{where}: a record fragment at byte {pos} has no start; skipped it")
+                scan.safe_offset = next_pos
+            else:
+                pending.append(data)
+                if rtype == LAST:
+                    handle(b"".join(pending), scan)
+                    pending = []
+                    scan.safe_offset = next_pos
+            pos = next_pos
+        if pending:
+            scan.safe_offset = pending_start
+        return scan
+
+    def _read_fully(self, offset: int, length: int) -> bytes:
+        """``length`` bytes from ``offset`` (fewer only at the end of the file), whatever a single read_at returns."""
+        parts, got = [], 0
+        while got < length:
+            part = self.fs.read_at(self.path, offset + got, length - got)
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def _handle(self, data: bytes, scan: _Scan) -> None:
+        scan.records += 1
+        try:
+            fn, start, length = record_payload(data)
+        except (IndexError, ValueError):
+            scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode as a W&B Record; skipped it")
+            return
+        if fn not in _WANTED:
+            return
+        payload = data[start:start + length]
+        pb = self._pb
+        try:
+            if fn == F_HISTORY:
+                self._history(pb.HistoryRecord.FromString(payload), scan)
+            elif fn == F_RUN:
+                self._run(pb.RunRecord.FromString(payload), scan)
+            elif fn == F_CONFIG:
+                self._config_items(pb.ConfigRecord.FromString(payload).update, scan)
+            elif fn == F_EXIT:
+                code = pb.RunExitRecord.FromString(payload).exit_code
+                scan.info.state = "finished" if code == 0 else "failed"
+            elif fn == F_PREEMPTING:
+                scan.info.state = "preempted"
+        except Exception as e:  # protobuf DecodeError: a record that does not parse is skipped, never a crash
+            scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); skipped it")
+
+    def _history(self, rec, scan: _Scan) -> None:
+        step = rec.step.num if rec.HasField("step") else None
+        values: list[tuple[str, float]] = []
+        for it in rec.item:
+            nk = it.nested_key
+            key = (nk[0] if len(nk) == 1 else ".".join(nk)) if nk else it.key
+            if key[:1] == "_":
+                if key == "_step" and step is None:
+                    step = int(float(it.value_json or it.integer or 0))
+                continue
+            if key[:7] == "system/" or key[:7] == "system.":
+                continue
+            text = it.value_json
+            if text:
+                try:
+                    value = float(text)  # numbers, NaN, Infinity, -Infinity as wandb's JSON spells them
+                except ValueError:
+                    continue  # strings, booleans, media and tables are not metrics
+                if text[0] == "t" or text[0] == "f":
+                    continue
+            else:
+                which = it.WhichOneof("value")
+                if which == "number":
+                    value = it.number
+                elif which == "integer":
+                    value = float(it.integer)
+                else:
+                    continue
+            values.append((key, value))
+        if step is None:
+            step = scan.history_rows
+        scan.history_rows += 1
+        add = scan.builder.add
+        for key, value in values:
+            add(step, key, value)
+
+    def _run(self, rec, scan: _Scan) -> None:
+        info = scan.info
+        info.name = rec.display_name or rec.run_id or info.name
+        if rec.entity and rec.project and rec.run_id:
+            info.url = f"https://wandb.ai/{rec.entity}/{rec.project}/runs/{rec.run_id}"
+        if info.state is None:
+            info.state = "running"
+        self._config_items(rec.config.update, scan)
+
+    def _config_items(self, items, scan: _Scan) -> None:
+        for it in items:
+            key = ".".join(it.nested_key) if it.nested_key else it.key
+            if key.startswith("_"):
+                continue
+            _flatten(key, _json_value(it.value_json), scan.config)
+
+
+def _is_run_dir_name(name: str) -> bool:
+    return name.startswith(("run-", "offline-run-")) and not name.endswith(".wandb")
+
+
+def _run_sort_key(entry) -> tuple[str, float]:
+    # run-YYYYMMDD_HHMMSS-<id> / offline-run-YYYYMMDD_HHMMSS-<id>: the timestamp in the name, then mtime
+    stamp = entry.name.split("run-", 1)[-1].rsplit("-", 1)[0]
+    return stamp, entry.mtime
+
+
+def _wandb_in_run_dir(fs: FileSystem, path: str, entries) -> str | None:
+    files = sorted((e for e in entries if not e.is_dir and e.name.endswith(".wandb")), key=lambda e: (e.mtime, e.name))
+    return fs.join(path, files[-1].name) if files else None
+
+
+def find_wandb_file(fs: FileSystem, dir_path: str) -> str | None:
+    """The .wandb file of a run folder, of a ``wandb/`` folder's latest run (``latest-run`` link, else the newest
+    ``run-*``/``offline-run-*`` folder), or of a project folder holding ``wandb/``; None when there is none."""
+    return _find(fs, dir_path, depth=0)
+
+
+def _resolve_latest(fs: FileSystem, path: str, runs) -> str | None:
+    """The .wandb file ``latest-run`` points at, named through its real run folder (a stable source id)."""
+    latest = fs.join(path, "latest-run")
+    try:
+        if not fs.stat(latest).is_dir:
+            return None
+        linked = _wandb_in_run_dir(fs, latest, fs.listdir(latest))
+        if not linked:
+            return None
+        name = linked.rsplit("/", 1)[-1]
+        target = fs.stat(linked)
+        for run in runs:
+            candidate = fs.join(path, run.name, name)
+            try:
+                st = fs.stat(candidate)
+            except TrainingCheckError:
+                continue
+            same = (st.identity == target.identity) if (st.identity and target.identity) else \
+                (st.size, st.mtime) == (target.size, target.mtime)
+            if same:
+                return candidate
+        return linked
+    except TrainingCheckError:  # a dangling link: fall back to the newest run folder
+        return None
+
+
+def _find(fs: FileSystem, path: str, depth: int) -> str | None:
+    if depth > 2:
+        return None
+    entries = fs.listdir(path)
+    own = _wandb_in_run_dir(fs, path, entries)
+    if own:
+        return own
+    names = {e.name: e for e in entries}
+    runs = sorted((e for e in entries if e.is_dir and _is_run_dir_name(e.name)), key=_run_sort_key, reverse=True)
+    if "latest-run" in names:
+        found = _resolve_latest(fs, path, runs)
+        if found:
+            return found
+    for run in runs:
+        run_path = fs.join(path, run.name)
+        found = _wandb_in_run_dir(fs, run_path, fs.listdir(run_path))
+        if found:
+            return found
+    if "wandb" in names and names["wandb"].is_dir:
+        return _find(fs, fs.join(path, "wandb"), depth + 1)
+    return None
