@@ -52,7 +52,7 @@ class ModdedNanoGptFormat(LineFormat):
     name = "modded_nanogpt"
     detect_re = re.compile(r"(?:^|\s)step:\d+/\d+ (?:\w+:)")
     priority = 5
-    _line = re.compile(r"^(?:[^\n]*?\s)?step:(\d+)/(\d+) ([^\n]*)", re.M)
+    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) ([^\n]*)", re.M)
     _fast = re.compile(r"^(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) step_avg:([\w.]+?)(ms|s)$")
     _field = re.compile(r"(\w+):(\S+)")
 

@@ -178,7 +178,10 @@ class TfEventsSource:
             if fc and (st.size < fc["offset"] or (fc.get("head_len") == len(head) and fc.get("head_hash") != head_hash)
                        or (fc.get("head_len", 0) > len(head))):
                 notes.append(f"{path.rsplit('/', 1)[-1]} was truncated or replaced: re-read all event files")
-                return self.read(None, progress) if cursor else ReadResult(PointBatch(), {}, reset=True)
+                fresh = self.read(None, progress)
+                fresh.reset = True
+                fresh.notes = notes + fresh.notes
+                return fresh
             offset = fc["offset"] if fc else 0
             offset, n = self._read_file(path, st.size, offset, builder, progress)
             total_read += n
