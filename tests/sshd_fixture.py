@@ -145,6 +145,9 @@ class SshServer:
             "Subsystem sftp internal-sftp",
             "LogLevel ERROR",
             "MaxSessions 50",
+            "PrintMotd no",
+            "PrintLastLog no",
+            "UseDNS no",
             "MaxStartups 50:30:100",
             "",
         ]))
