@@ -35,40 +35,27 @@ class GenericResult(ResultModel):
 
 
 def _json_type(tp: Any) -> Any:
-    """The relaxed JSON-side type for a dataclass field type (floats may arrive as "NaN"/"Infinity" strings)."""
+    """The JSON-side type of a dataclass field: scalars keep their type (floats may arrive as "NaN"/"Infinity"),
+    lists of dataclasses become lists of mirrored models, anything else (dicts, nested containers) is free-form,
+    because ``to_dict()`` may reshape those."""
     origin = typing.get_origin(tp)
-    if tp is Any or tp is object:
-        return Any
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in typing.get_args(tp) if a is not type(None)]
         mapped = [_json_type(a) for a in inner]
-        if Any in mapped or not mapped:
+        if len(mapped) != 1:
             return Any
-        out = mapped[0]
-        for m in mapped[1:]:
-            out = out | m if out != m else out
-        return out
+        return mapped[0]
     if origin is Literal:
         return str if all(isinstance(a, str) for a in typing.get_args(tp)) else Any
-    if origin in (list, set, frozenset, typing.Sequence) or tp in (list, set):
+    if origin in (list, typing.Sequence):
         args = typing.get_args(tp)
-        return list[_json_type(args[0])] if args else list[Any]
-    if origin is tuple or tp is tuple:
-        args = typing.get_args(tp)
-        return list[_json_type(args[0])] if len(args) == 2 and args[1] is Ellipsis else list[Any]
-    if origin in (dict, typing.Mapping) or tp is dict:
-        args = typing.get_args(tp)
-        return dict[str, _json_type(args[1])] if len(args) == 2 else dict[str, Any]
+        if args and isinstance(args[0], type) and dataclasses.is_dataclass(args[0]):
+            return list[model_for(args[0])]
+        return list[Any]
     if tp is float:
         return float | str  # NaN / Infinity arrive encoded as strings
-    if tp is bool:
-        return bool
-    if tp is int:
-        return int
-    if tp is str:
-        return str
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return model_for(tp)
+    if tp in (bool, int, str):
+        return tp
     return Any
 
 

@@ -72,6 +72,16 @@ def test_inspector_lists_everything(inspect):
 
 
 def test_inspector_calls_every_tool(inspect, tmp_path):
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        _call_every_tool(inspect, tmp_path, sleeper.pid)
+        assert sleeper.poll() is None  # the dry run touched nothing
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def _call_every_tool(inspect, tmp_path, pid: int):
     log = write_llmc_log(tmp_path / "train.log", 300)
     bad = write_llmc_log(tmp_path / "bad.log", 300, diverge_at=150)
     m = tool_call(inspect, "read_metrics", {"run": str(log), "max_points": 10})
@@ -85,7 +95,7 @@ def test_inspector_calls_every_tool(inspect, tmp_path):
     b = tool_call(inspect, "assess_run", {"run": str(bad)})
     assert b["verdict"] == "STOP"
     stop = tool_call(inspect, "stop_run", {"run": str(bad), "reason": "NaN loss", "assessment_id": b["assessment_id"],
-                                           "dry_run": True})
+                                           "dry_run": True, "target": f"pid:{pid}"})
     assert stop["summary"]
     with FakeOpenAI().script(Reply.decision("CONTINUE", "the plateau is normal warm-up noise")) as fake:
         r = tool_call(inspect, "escalate_to_reviewer", {"assessment_id": a["assessment_id"], "concern": "plateau"},

@@ -99,6 +99,7 @@ def test_prompts_carry_the_slash_command_and_the_reviewer_prompt(tc_home):
 def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400)
     bad = write_llmc_log(tmp_path / "bad.log", 400, diverge_at=200)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
 
     async def main():
         async with mcp_session(tc_home) as s:
@@ -119,8 +120,9 @@ def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
             b = await s.ok("assess_run", {"run": str(bad)})
             assert b["verdict"] == "STOP", b
             plan = await s.ok("stop_run", {"run": str(bad), "reason": "loss is NaN since step 200",
-                                           "assessment_id": b["assessment_id"], "dry_run": True})
-            assert plan["summary"]
+                                           "assessment_id": b["assessment_id"], "dry_run": True,
+                                           "target": f"pid:{sleeper.pid}"})
+            assert plan["summary"] and sleeper.poll() is None  # a dry run touches nothing
 
             many = await s.ok("assess_runs", {"runs": [str(log), str(bad), str(tmp_path / "gone.log")]})
             verdicts = [r["verdict"] for r in many["runs"]]
@@ -143,7 +145,11 @@ def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
             # MCP logging reached the client
             assert any("assess_run" in str(entry.data) for entry in s.logs)
 
-    run(main)
+    try:
+        run(main)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 def test_forced_stop_of_a_real_process_leaves_evidence(tc_home, tmp_path):
