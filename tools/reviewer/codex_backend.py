@@ -163,7 +163,13 @@ class McpStdioClient:
                 proc.stdin.write(data)
                 proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise ReviewerError(f"the codex reviewer exited early: {self.stderr_tail() or 'no message'}") from None
+            raise self._exited(str(msg.get("method") or "a reply")) from None
+
+    def _exited(self, during: str) -> ReviewerError:
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1.0)  # let the server's last words arrive
+        return ReviewerError(f"the codex reviewer exited during {during}: "
+                             f"{self.stderr_tail() or 'no message on stderr'}")
 
     def notify(self, method: str, params: dict | None = None) -> None:
         self._send({"jsonrpc": "2.0", "method": method, **({"params": params} if params is not None else {})})
@@ -186,10 +192,7 @@ class McpStdioClient:
                 continue
             if msg is None:
                 self._inbox.put(None)
-                if self._stderr_thread is not None:
-                    self._stderr_thread.join(timeout=1.0)  # let the server's last words arrive
-                raise ReviewerError(f"the codex reviewer exited during {method}: "
-                                    f"{self.stderr_tail() or 'no message on stderr'}")
+                raise self._exited(method)
             if "method" in msg:
                 if "id" in msg:  # a request from the server (ping, elicitation, sampling, roots): answer it
                     self._answer_server_request(msg)
