@@ -35,13 +35,15 @@ class CsvFormat(LineFormat):
     def score(self, lines: list[str]) -> int:
         """A header of names followed by rows with as many numeric cells."""
         lines = [ln for ln in lines if ln.strip()]
-        if len(lines) < 2:
+        if not lines:
             return 0
         head = lines[0]
         sep = "\t" if head.count("\t") > head.count(",") else ","
         cols = [c.strip() for c in head.split(sep)]
         if len(cols) < 2 or not all(_IDENT.match(c) for c in cols if c):
             return 0
+        if len(lines) == 1:  # a header alone (the run just started): only with a step column
+            return 1 if _step_column(cols) >= 0 else 0
         n = 0
         for ln in lines[1:50]:
             cells = ln.split(sep)

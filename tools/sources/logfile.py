@@ -33,6 +33,7 @@ HEAD_BYTES = 4096
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
 MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
+GENERIC_MIN_LINES = 3  # key=value lines needed before a young log is taken to be in the generic format
 
 
 @dataclass
@@ -110,6 +111,8 @@ class LogFileSource:
             fmt = self._detect(st)
             if fmt is None:
                 empty = {"v": CURSOR_VERSION, "kind": "lines", "format": None, "offset": 0}
+                if st.size:
+                    notes.append("no complete metric line recognised yet; reading again later")
                 return ReadResult(PointBatch(), empty, reset=reset, info=self._info(Emitter(), {}),
                                   bytes_read=self._bytes, notes=notes)
             if fmt == JSON_DOCUMENT:
@@ -197,7 +200,8 @@ class LogFileSource:
                 nl = data.find(b"\n")
                 data = data[nl + 1:] if nl >= 0 else b""
             end_of_file = window + SAMPLE_BYTES >= st.size
-            if window == 0 and data.lstrip().startswith(b"{") and b"\n" not in data.strip():
+            if (window == 0 and data.lstrip().startswith(b"{") and b"\n" not in data.strip()
+                    and (settled or len(data) >= SAMPLE_BYTES)):
                 return JSON_DOCUMENT  # one long JSON line: a compact document (golden values)
             if not (end_of_file and settled):
                 cut = data.rfind(b"\n")
@@ -210,9 +214,14 @@ class LogFileSource:
                 first_error = first_error or e
                 det = None
             if det is not None:
+                if (LINE_FORMATS.get(det.format) is not None and LINE_FORMATS[det.format].generic
+                        and det.score < GENERIC_MIN_LINES and not settled and st.size < SAMPLE_BYTES):
+                    return None  # too little evidence to settle on the generic format of a young log
                 return det.format
             window += SAMPLE_BYTES
         if first_error is not None:
+            if not settled and st.size < SAMPLE_BYTES:
+                return None  # a young log with only start-up noise so far: no points yet, not an error
             raise first_error
         return None
 
@@ -285,6 +294,11 @@ class LogFileSource:
                 keep = cur or {"v": CURSOR_VERSION, "kind": "document", "format": JSON_DOCUMENT}
                 return ReadResult(PointBatch(), keep, bytes_read=self._bytes,
                                   notes=[f"{self.fs.describe(self.path)} is being written (not valid JSON yet)"])
+            if "Extra data" in str(e):  # several JSON values: JSON lines after all
+                det = detect_format(data[:SAMPLE_BYTES], self.fs.describe(self.path))
+                if det is not None and det.format != JSON_DOCUMENT:
+                    lines_cur = {"v": CURSOR_VERSION, "kind": "lines", "format": det.format, "offset": 0, "state": {}}
+                    return self._result(self._scan(self.path, st, lines_cur, None), st, lines_cur, bool(cur), [])
             raise UnknownFormat(f"{self.fs.describe(self.path)} starts like a JSON document but is not valid JSON "
                                 f"({e}); pass a complete file") from None
         f = document_format(doc, self.fs.describe(self.path))
