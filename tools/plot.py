@@ -7,7 +7,6 @@ Non-finite values are drawn as red marks at the panel's edge: they are evidence.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -86,8 +85,9 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
     panels = []
     for role, label in PANELS:
         names = frame.names(role)
-        if role == "train_loss" and frame.primary_loss():
-            names = [frame.primary_loss()] + [n for n in names if n != frame.primary_loss()]
+        primary = frame.primary_loss
+        if role == "train_loss" and primary:
+            names = [primary] + [n for n in names if n != primary]
         if names:
             panels.append((label, names[:MAX_LINES_PER_PANEL]))
     if not panels:  # no known roles: show the first metrics as they are
@@ -154,8 +154,7 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
         out = config.home / "plots" / f"{safe[:80]}.png"
     verdict, findings = _latest_findings(store, data.run_key)
     panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict)
-    last = data.frame.last_step()
+    last = data.frame.last_step
     summary = (f"Plotted {', '.join(panels)} of {run} up to step {last} to {out}"
                + (f" with {marked} finding{'s' if marked != 1 else ''} marked" if marked else "") + ".")
-    return PlotResult(str(out), run, panels, marked, None if last is None or (isinstance(last, float) and math.isnan(last))
-                      else int(last), verdict, [], summary)
+    return PlotResult(str(out), run, panels, marked, last, verdict, [], summary)
