@@ -31,7 +31,8 @@ def require(condition: bool, what: str) -> None:
 def tc_home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "tc-home"
     monkeypatch.setenv("TRAINING_CHECK_HOME", str(home))
-    for var in ("WANDB_ENTITY", "WANDB_PROJECT", "OPENAI_API_KEY", "OPENAI_BASE_URL", "REVIEWER_MODEL"):
+    for var in ("WANDB_ENTITY", "WANDB_PROJECT", "OPENAI_API_KEY", "OPENAI_BASE_URL", "REVIEWER_MODEL",
+                "REVIEWER_BACKEND", "REVIEWER_API", "REVIEWER_TIMEOUT_S", "REVIEWER_MAX_RETRIES", "REVIEWER_CODEX_COMMAND"):
         monkeypatch.delenv(var, raising=False)
     return home
 

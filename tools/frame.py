@@ -20,6 +20,8 @@ def _clean(steps: np.ndarray, values: np.ndarray) -> pd.Series:
     """Sort by step; where a step was logged twice (a resumed run re-logging it), the latest value wins."""
     if len(steps) == 0:
         return pd.Series([], index=pd.Index([], dtype=np.int64, name="step"), dtype=np.float64)
+    if len(steps) < 2 or bool(np.all(steps[1:] > steps[:-1])):  # the usual case: already in order, no repeats
+        return pd.Series(values, index=pd.Index(steps, dtype=np.int64, name="step"), dtype=np.float64, copy=False)
     order = np.argsort(steps, kind="stable")
     s, v = steps[order], values[order]
     if len(s) > 1:
@@ -27,6 +29,13 @@ def _clean(steps: np.ndarray, values: np.ndarray) -> pd.Series:
         keep[:-1] = s[:-1] != s[1:]  # last of each run of equal steps
         s, v = s[keep], v[keep]
     return pd.Series(v, index=pd.Index(s, dtype=np.int64, name="step"), dtype=np.float64)
+
+
+def is_constant(s: pd.Series) -> bool:
+    """True when every finite value of the series is the same (e.g. a disabled loss term logged as 0.0)."""
+    v = s.to_numpy()
+    v = v[np.isfinite(v)]
+    return len(v) == 0 or bool(v.min() == v.max())
 
 
 @dataclass
@@ -39,7 +48,7 @@ class MetricFrame:
         series = {k: _clean(c.steps, c.values) for k, c in batch.columns.items()}
         series = {k: s for k, s in series.items() if len(s)}
         # A loss that never changes (a disabled term logged as 0.0) cannot stand for the run: weigh it as empty.
-        weight = {k: (len(v) if v.nunique(dropna=True) > 1 else 0) for k, v in series.items()}
+        weight = {k: (0 if is_constant(v) else len(v)) for k, v in series.items()}
         return cls(series, assign_roles(list(series), role_overrides, weight))
 
     # -- views -------------------------------------------------------------------------
@@ -71,9 +80,18 @@ class MetricFrame:
     def n_steps(self) -> int:
         if not self.series:
             return 0
-        if len(self.series) == 1:
-            return len(next(iter(self.series.values())))
-        return len(np.unique(np.concatenate([s.index.to_numpy() for s in self.series.values()])))
+        # Each index is sorted and unique: count the longest, then what the others add to it.
+        idx = sorted((s.index.to_numpy() for s in self.series.values()), key=len, reverse=True)
+        base, n = idx[0], len(idx[0])
+        extra = []
+        for other in idx[1:]:
+            if len(other) == len(base) and np.array_equal(other, base):
+                continue
+            pos = np.clip(np.searchsorted(base, other), 0, len(base) - 1)
+            extra.append(other[base[pos] != other])
+        if extra:
+            n += len(np.unique(np.concatenate(extra)))
+        return n
 
     def upto(self, step: int | None) -> "MetricFrame":
         """The run as it stood at ``step`` (inclusive)."""

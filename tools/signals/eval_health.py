@@ -8,13 +8,15 @@ eval must be ``patience`` evals old and the latest clearly worse than it.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ..findings import OK, WARN, Finding, nums
+from .curve import robust_sigma
 from .view import RunView
 
 
 def check(view: RunView, patience: int = 2, min_evals: int = 4, rel_margin: float = 0.01,
-          noise_k: float = 2.0, baseline_margin: float = 0.02) -> list[Finding]:
+          noise_k: float = 3.0, baseline_margin: float = 0.02) -> list[Finding]:
     """Warn when the primary eval's best is at least ``patience`` evals old and the latest is worse than it by more
     than ``rel_margin`` (relative) and ``noise_k`` eval-noise units; "overfitting" when the train loss kept falling."""
     name = view.primary_eval
@@ -30,22 +32,29 @@ def check(view: RunView, patience: int = 2, min_evals: int = 4, rel_margin: floa
     if len(o) < min_evals:
         out.append(Finding("eval", OK, f"{len(o)} evals of {name} so far", numbers=nums(evals=len(o), last=vals[-1] if len(vals) else None)))
     else:
-        ib = int(np.argmin(o))
+        # Levels, not single evals: the best single value of many noisy evals is biased low.
+        k = max(1, min(5, len(o) // 4))
+        sm = pd.Series(o).rolling(k, min_periods=1).median().to_numpy()
+        ib = int(np.argmin(sm))
         since_best = len(o) - 1 - ib
-        noise = float(np.median(np.abs(np.diff(o)))) if len(o) > 2 else 0.0
-        worse = o[-1] - o[ib]
-        margin = max(rel_margin * abs(o[ib]), noise_k * noise * 0.5, 1e-12)
-        info = nums(best=vals[ib], best_step=int(steps[ib]), last=vals[-1], evals_since_best=since_best)
-        if since_best >= patience and worse > margin and np.all(o[ib + 1:] > o[ib]):
+        now = float(np.median(o[-k:]))
+        tail = o[len(o) // 2:]  # the early evals fall fast: their differences are trend, not noise
+        noise = robust_sigma(np.diff(tail)) / np.sqrt(2) if len(tail) > 3 else 0.0
+        worse = now - sm[ib]
+        margin = max(rel_margin * abs(sm[ib]), noise_k * noise / np.sqrt(k), 1e-12)
+        best_val, last_val = (sm[ib] if lower else -sm[ib]), vals[-1]
+        info = nums(best=best_val, best_step=int(steps[ib]), now=now if lower else -now, evals_since_best=since_best)
+        held = np.mean(o[ib + 1:] > sm[ib] + 0.5 * margin) >= 0.75 if since_best else False
+        if since_best >= patience and worse > margin and held:
             train_falling = _train_falling_since(view, int(steps[ib]))
             concern = "overfitting" if train_falling else "eval_degradation"
             what = "while the train loss keeps falling (overfitting)" if train_falling else ""
             out.append(Finding("eval", WARN,
-                               f"{name} worsened to {vals[-1]:.4g} from its best {vals[ib]:.4g} at step {int(steps[ib])}, "
+                               f"{name} worsened to {last_val:.4g} from its best level {best_val:.4g} at step {int(steps[ib])}, "
                                f"{since_best} evals ago {what}".strip(),
                                [int(steps[ib]), int(steps[-1])], info, concern=concern))
         else:
-            out.append(Finding("eval", OK, f"{name} at {vals[-1]:.4g} (best {vals[ib]:.4g} at step {int(steps[ib])})",
+            out.append(Finding("eval", OK, f"{name} at {last_val:.4g} (best level {best_val:.4g} at step {int(steps[ib])})",
                                [int(steps[0]), int(steps[-1])], info))
     out.extend(_baseline(view, baseline_margin))
     return out

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..frame import MetricFrame
+from ..frame import MetricFrame, is_constant
 from ..roles import is_adversarial
 from .curve import Curve, make_curve
 
@@ -66,7 +66,7 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
                new_points: int | None = None, baseline: dict | None = None, config: dict | None = None) -> RunView:
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
-    constant = objective is not None and frame.series[objective].nunique(dropna=True) <= 1 and len(frame.series[objective]) > 3
+    constant = objective is not None and is_constant(frame.series[objective]) and len(frame.series[objective]) > 3
     primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
         # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
