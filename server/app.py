@@ -26,7 +26,6 @@ import json
 import logging
 import threading
 import time
-from importlib import resources as importlib_resources
 from typing import Annotated, Any, Callable, Literal
 from urllib.parse import unquote
 
@@ -43,6 +42,7 @@ from mcp.types import ToolAnnotations
 from ..tools.config import Config, load_config
 from ..tools.errors import BadInput, TrainingCheckError
 from ..tools.store import Store
+from .prompt_text import prompt_file, slash_command_text
 from .shaping import model_for_path, shape
 
 log = logging.getLogger("training_check.server")
@@ -354,29 +354,6 @@ def create_server() -> TrainingCheckServer:
 
 
 # -- helpers shared with the CLI -----------------------------------------------------------------------------------
-def prompt_file(name: str) -> str:
-    """A markdown file shipped in ``training_check.prompts``."""
-    try:
-        return importlib_resources.files("training_check.prompts").joinpath(name).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as e:
-        raise BadInput(f"prompt file {name} is missing from the install ({e}); reinstall training-check") from None
-
-
-def slash_command_body() -> str:
-    """prompts/training-check.md without its front matter."""
-    text = prompt_file("training-check.md")
-    if text.startswith("---"):
-        end = text.find("\n---", 3)
-        if end != -1:
-            text = text[end + 4:]
-    return text.lstrip("\n")
-
-
-def slash_command_text(run: str) -> str:
-    """The slash command's text with ``$ARGUMENTS`` replaced by the run."""
-    return slash_command_body().replace("$ARGUMENTS", run.strip())
-
-
 def resource_run_key(run: str, config: Config) -> str:
     """The store key for a resource's ``{run}`` segment: a store key as is, else a run reference resolved."""
     from ..tools.runref import parse_run_ref

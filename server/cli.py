@@ -273,7 +273,7 @@ def command_targets(user: bool, project: str | None, home: Path | None = None) -
 
 
 def cmd_install_command(args) -> int:
-    from .app import prompt_file
+    from .prompt_text import prompt_file
 
     if args.user and args.project:
         raise BadInput("pass --user or --project DIR, not both")

@@ -133,11 +133,11 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
     fig.suptitle(f"{title}" + (f" — {verdict}" if verdict else ""), fontsize=10)
     fig.tight_layout()
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(out, dpi=110)
     except OSError as e:
-        raise BadInput(f"cannot write {out}: {e.strerror}; pick another -o path") from None
+        raise BadInput(f"cannot write {out}: {e.strerror or e}; pick another -o path") from None
     finally:
         plt.close(fig)
     return [p[0] for p in panels], marked
