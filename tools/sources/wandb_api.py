@@ -1,0 +1,346 @@
+"""W&B runs read through the public API (``wandb.Api``), incrementally, with bounded retries.
+
+History comes from ``Run.scan_history(min_step=last_step + 1)`` without ``keys``:
+it returns every logged row at full resolution (keys logged in separate
+``wandb.log`` calls each keep their own step), whereas ``history(keys=[a, b])``
+keeps only rows holding all keys and ``history()`` is sampled (spikes lost).
+Only ``WandbClient`` touches ``wandb.Api``; everything else works on plain rows.
+Every failure becomes a one-line ``SourceUnreachable`` (``AuthError`` for a
+refused key) so ``load_run`` can fall back to a log; the API key never appears
+in a message.
+"""
+
+from __future__ import annotations
+
+import math
+import netrc
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, TypeVar
+from urllib.parse import urlparse
+
+from ..config import Config
+from ..errors import AuthError, BadInput, SourceUnreachable, TrainingCheckError
+from ..points import BatchBuilder
+from ..runref import RunRef
+from .base import Progress, ReadResult, RunInfo
+from .wandb_local import config_subset, total_steps_from_config
+
+DEFAULT_BASE_URL = "https://api.wandb.ai"
+AUTH_MESSAGE = "W&B refused the API key: run `wandb login` or set WANDB_API_KEY"
+T = TypeVar("T")
+
+
+class WandbRunGone(SourceUnreachable):
+    """The W&B run does not exist (deleted, or a wrong entity/project/id)."""
+
+    code = "wandb_run_not_found"
+
+
+class WandbTimeout(SourceUnreachable):
+    """W&B did not answer in time."""
+
+    code = "wandb_timeout"
+
+
+class WandbServerError(SourceUnreachable):
+    """W&B answered with a server error (5xx) or could not be connected to."""
+
+    code = "wandb_server_error"
+
+
+class WandbRateLimited(SourceUnreachable):
+    """W&B asked us to slow down (HTTP 429)."""
+
+    code = "wandb_rate_limited"
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Bounded retries: at most ``attempts`` tries, none started after ``total_s``; waits double from ``backoff_s``."""
+
+    attempts: int = 3
+    total_s: float = 8.0
+    attempt_timeout_s: int = 3
+    backoff_s: float = 0.25
+    max_backoff_s: float = 2.0
+
+
+@dataclass
+class WandbRunMeta:
+    """What the API says about a run besides its history."""
+
+    name: str | None
+    url: str | None
+    state: str | None
+    config: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    storage_id: str | None = None
+    last_step: int | None = None
+
+
+# -- the API key ---------------------------------------------------------------------------------
+
+def resolve_api_key(base_url: str | None = None, env: dict[str, str] | None = None) -> str:
+    """The W&B API key: ``WANDB_API_KEY``, else the ``~/.netrc`` entry ``wandb login`` wrote for the host."""
+    env = os.environ if env is None else env
+    key = env.get("WANDB_API_KEY", "").strip()
+    if key:
+        return key
+    host = urlparse(base_url or env.get("WANDB_BASE_URL") or DEFAULT_BASE_URL).hostname or "api.wandb.ai"
+    path = env.get("NETRC") or os.path.join(os.path.expanduser("~"), ".netrc")
+    try:
+        auth = netrc.netrc(path).authenticators(host)
+    except (OSError, netrc.NetrcParseError):
+        auth = None
+    if auth and auth[2]:
+        return auth[2]
+    raise AuthError("no W&B API key found: run `wandb login` or set WANDB_API_KEY")
+
+
+# -- errors ----------------------------------------------------------------------------------------
+
+def _http_status(exc: BaseException) -> int | None:
+    seen: set[int] = set()
+    todo: list[Any] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        resp = getattr(e, "response", None)
+        for attr in ("http_status", "status_code"):
+            status = getattr(resp, attr, None)
+            if isinstance(status, int) and status:
+                return status
+        todo.extend([getattr(e, "exc", None), e.__cause__, e.__context__])
+    return None
+
+
+def classify_error(exc: BaseException, what: str, api_key: str | None = None) -> SourceUnreachable:
+    """One line for a failed W&B call: AuthError for a refused key, else a SourceUnreachable subclass."""
+    if isinstance(exc, SourceUnreachable):
+        return exc
+    text = " ".join(str(exc).split())
+    if api_key:
+        text = text.replace(api_key, "***")
+    low = text.lower()
+    status = _http_status(exc)
+    short = text if len(text) <= 200 else text[:200] + "..."
+    if "did not respond in time" in low or "timed out" in low or "timeout" in low or status in (408, 504):
+        return WandbTimeout(f"W&B did not answer in time while {what}")
+    if status in (401, 403) or (status is None and ("401" in low or "403" in low or "unauthorized" in low
+                                                     or "permission denied" in low or "failed to verify credentials" in low)):
+        return AuthError(AUTH_MESSAGE)
+    if status == 429 or "429" in low or "too many requests" in low or "rate limit" in low:
+        return WandbRateLimited(f"W&B rate-limited the requests while {what} (HTTP 429); try again in a minute")
+    if status == 404 or "could not find run" in low or "not found" in low or "does not exist" in low:
+        return WandbRunGone(f"W&B has no such run while {what} (deleted, or a wrong entity/project/run id)")
+    if (status and status >= 500) or any(s in low for s in ("500", "502", "503", "bad gateway", "internal server error",
+                                                             "service unavailable")):
+        return WandbServerError(f"W&B answered with a server error while {what}" + (f" (HTTP {status})" if status else ""))
+    if "connection" in low or "refused" in low or "resolve" in low or "unreachable" in low:
+        return WandbServerError(f"cannot connect to W&B while {what}: {short}")
+    return SourceUnreachable(f"W&B API error while {what}: {short}")
+
+
+_RETRYABLE = (WandbTimeout, WandbServerError, WandbRateLimited)
+
+
+def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str, api_key: str | None = None,
+                      sleep: Callable[[float], None] = time.sleep) -> T:
+    """``fn()``, retried on timeouts, 5xx and 429 with doubling waits, within ``policy``'s attempts and time."""
+    start = time.monotonic()
+    delay = policy.backoff_s
+    last: SourceUnreachable | None = None
+    for attempt in range(max(1, policy.attempts)):
+        try:
+            return fn()
+        except TrainingCheckError as e:
+            if not isinstance(e, SourceUnreachable):
+                raise
+            last = e
+        except Exception as e:  # wandb raises CommError, ValueError, requests errors... map them all
+            last = classify_error(e, what, api_key)
+        if not isinstance(last, _RETRYABLE):
+            raise last
+        elapsed = time.monotonic() - start
+        if attempt + 1 >= policy.attempts or elapsed + delay + policy.attempt_timeout_s > policy.total_s:
+            break
+        sleep(delay)
+        delay = min(delay * 2, policy.max_backoff_s)
+    assert last is not None
+    raise type(last)(f"{last} (gave up after {attempt + 1} tries in {time.monotonic() - start:.1f} s)")
+
+
+# -- the adapter: the only code that touches wandb.Api -----------------------------------------------
+
+class WandbClient:
+    """A thin adapter over ``wandb.Api``: run metadata, history rows after a step, and stop."""
+
+    def __init__(self, api_key: str, base_url: str | None = None, timeout_s: int = 3):
+        import wandb
+
+        self.api_key = api_key
+        overrides = {"base_url": base_url} if base_url else None
+        try:
+            self._api = wandb.Api(overrides=overrides, api_key=api_key, timeout=timeout_s)
+        except Exception as e:
+            raise classify_error(e, "connecting to W&B", api_key) from None
+        self._runs: dict[str, Any] = {}
+
+    def _run(self, path: str, refresh: bool = False):
+        run = self._runs.get(path)
+        if run is None:
+            run = self._runs[path] = self._api.run(path)
+        elif refresh:
+            run.load(force=True)
+        return run
+
+    def run_meta(self, entity: str, project: str, run_id: str) -> WandbRunMeta:
+        run = self._run(f"{entity}/{project}/{run_id}", refresh=True)
+        summary = {}
+        try:
+            summary = {k: v for k, v in dict(run.summary).items() if isinstance(v, (int, float, str, bool))}
+        except Exception:  # a summary that does not parse leaves the rest of the metadata usable
+            summary = {}
+        hk = run._attrs.get("historyKeys") if hasattr(run, "_attrs") else None
+        last_step = hk.get("lastStep") if isinstance(hk, dict) else None
+        return WandbRunMeta(name=run.display_name or run.name, url=run.url, state=run.state,
+                            config=dict(run.config or {}), summary=summary, storage_id=run.storage_id,
+                            last_step=int(last_step) if isinstance(last_step, (int, float)) else None)
+
+    def history_rows(self, entity: str, project: str, run_id: str, min_step: int, page_size: int = 1000
+                     ) -> Iterator[dict]:
+        run = self._run(f"{entity}/{project}/{run_id}")
+        return iter(run.scan_history(min_step=min_step, page_size=page_size, use_cache=False))
+
+    def stop(self, entity: str, project: str, run_id: str) -> None:
+        self._run(f"{entity}/{project}/{run_id}").stop()
+
+
+_CLIENTS: dict[tuple[str | None, str, int], WandbClient] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def client_for(api_key: str, base_url: str | None = None, timeout_s: int = 3) -> WandbClient:
+    """One client per (base URL, key, timeout) in this process: ``wandb.Api()`` verifies the key on creation."""
+    key = (base_url or os.environ.get("WANDB_BASE_URL"), api_key, timeout_s)
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(key)
+        if client is None:
+            client = _CLIENTS[key] = WandbClient(api_key, base_url, timeout_s)
+        return client
+
+
+# -- rows to points ----------------------------------------------------------------------------------
+
+_NONFINITE = {"nan": math.nan, "-nan": math.nan, "infinity": math.inf, "inf": math.inf, "+infinity": math.inf,
+              "-infinity": -math.inf, "-inf": -math.inf}
+
+
+def row_value(value: Any) -> float | None:
+    """A metric value from a history row: numbers, and NaN/Infinity however the API spells them; else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        return _NONFINITE.get(value.strip().lower())
+    return None
+
+
+def add_history_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: int = -1) -> int:
+    """Add each row's metrics at its ``_step`` (rows at or before ``after_step`` skipped); returns the last step."""
+    last = after_step
+    for row in rows:
+        step = row.get("_step")
+        if not isinstance(step, (int, float)) or isinstance(step, bool) or step <= after_step:
+            continue
+        step = int(step)
+        for key, value in row.items():
+            if key[:1] == "_" or key.startswith("system/") or key.startswith("system."):
+                continue
+            v = row_value(value)
+            if v is not None:
+                builder.add(step, key, v)
+        last = max(last, step)
+    return last
+
+
+# -- the source ---------------------------------------------------------------------------------------
+
+class WandbApiSource:
+    """A W&B run read through the API; the cursor is the last step returned."""
+
+    kind = "wandb_api"
+
+    def __init__(self, ref: RunRef, config: Config, *, client: WandbClient | None = None,
+                 policy: RetryPolicy = RetryPolicy(), base_url: str | None = None):
+        if not (ref.entity and ref.project and ref.run_id):
+            raise BadInput(f"W&B run {ref.run_id!r} needs an entity and a project: pass entity/project/run_id, "
+                           f"or set WANDB_ENTITY and WANDB_PROJECT (or .training-check.toml)")
+        self.ref = ref
+        self.config = config
+        self.policy = policy
+        self.base_url = base_url
+        self._client = client
+        self.source_id = f"wandb_api:{ref.entity}/{ref.project}/{ref.run_id}"
+
+    def describe(self) -> str:
+        return f"W&B run {self.ref.entity}/{self.ref.project}/{self.ref.run_id} (API)"
+
+    def client(self) -> WandbClient:
+        if self._client is None:
+            key = resolve_api_key(self.base_url)
+            self._client = call_with_retries(
+                lambda: client_for(key, self.base_url, self.policy.attempt_timeout_s), self.policy,
+                "connecting to W&B", key)
+        return self._client
+
+    def read(self, cursor: dict | None, progress: Progress | None = None) -> ReadResult:
+        last_step = int((cursor or {}).get("last_step", -1))
+        client = self.client()
+        e, p, r = self.ref.entity, self.ref.project, self.ref.run_id
+        assert e and p and r
+        what = f"reading W&B run {e}/{p}/{r}"
+        meta = call_with_retries(lambda: client.run_meta(e, p, r), self.policy, what, client.api_key)
+        info = RunInfo(name=meta.name, url=meta.url or self.ref.url, state=meta.state,
+                       config=config_subset(meta.config), total_steps=total_steps_from_config(meta.config))
+        builder = BatchBuilder()
+        notes: list[str] = []
+        if meta.last_step is not None and meta.last_step <= last_step:
+            return ReadResult(builder.build(), {"last_step": last_step}, info=info)
+        # Rows (one per step) arrive in step order; a retry resumes after the last row received, and a scan
+        # that fails for good keeps the rows received so far (the cursor moves only past those).
+        got: list[dict] = []
+
+        def scan() -> None:
+            start = got[-1]["_step"] + 1 if got else last_step + 1
+            for row in client.history_rows(e, p, r, start):
+                got.append(row)
+                if progress and len(got) % 10000 == 0:
+                    progress(float(len(got)), None, "reading W&B history")
+
+        try:
+            call_with_retries(scan, self.policy, what, client.api_key)
+        except SourceUnreachable as err:
+            if not got:
+                raise
+            notes.append(f"W&B history read stopped early ({err}); the rest comes with the next check")
+        new_last = add_history_rows(got, builder, last_step)
+        return ReadResult(builder.build(), {"last_step": new_last}, info=info, notes=notes)
+
+
+def stop_wandb_run(ref: RunRef, config: Config, *, client: WandbClient | None = None,
+                   policy: RetryPolicy = RetryPolicy(), base_url: str | None = None) -> str:
+    """Ask W&B to stop a run (``Run.stop()``: the App's "Stop run" flag, picked up by the run's heartbeat)."""
+    source = WandbApiSource(ref, config, client=client, policy=policy, base_url=base_url)
+    c = source.client()
+    e, p, r = ref.entity, ref.project, ref.run_id
+    assert e and p and r
+    call_with_retries(lambda: c.stop(e, p, r), policy, f"stopping W&B run {e}/{p}/{r}", c.api_key)
+    return (f"asked W&B to stop run {e}/{p}/{r}; the run stops at its next heartbeat "
+            f"(the training process must be online with W&B to see it)")
