@@ -87,7 +87,10 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
         recent = store.recent_assessments(key, 1)
         assessment = recent[0] if recent else None
     state = store.get_schedule(key) or {}
-    job_id = current_job_id or state.get("job_id")
+    known_job = state.get("job_id")
+    if current_job_id and state.get("awaiting_job_id"):
+        known_job = current_job_id  # the id CronCreate returned for the job we asked for last time
+    job_id = current_job_id or known_job
     prompt = f"/training-check {run}"
     aid = assessment.get("assessment_id") if assessment else None
 
@@ -116,7 +119,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     cron = state.get("cron") if state.get("interval") == minutes and state.get("cron") else cron_every(minutes, now + timedelta(minutes=minutes))
     created = datetime.fromisoformat(state["job_created_at"]) if state.get("job_created_at") else None
     expiring = created is not None and now >= created + JOB_LIFETIME - RENEW_MARGIN
-    keep = bool(job_id) and cron == state.get("cron") and not expiring and current_job_id in (None, state.get("job_id"))
+    keep = bool(job_id) and job_id == known_job and cron == state.get("cron") and not expiring
     if keep:
         cron_delete, cron_create = None, None
         note = f"keep job {job_id}"
@@ -130,6 +133,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     next_at = now + timedelta(minutes=minutes)
     store.put_schedule(key, {"rung": rung, "interval": minutes, "cron": cron, "assessment_id": aid,
                              "job_id": job_id if keep else None,  # a new job's id comes back as current_job_id
+                             "awaiting_job_id": cron_create is not None,
                              "job_created_at": created.isoformat() if created else None, "stopped": False,
                              "updated_at": now.isoformat()})
     return Schedule(run, minutes, reason, _iso(next_at), cron, cron_delete, cron_create, renew_by, False, aid,

@@ -1,0 +1,134 @@
+"""assess_run end to end on log files: verdicts, the stored record, size, incremental reads, replays, baselines,
+UNREACHABLE, fallback."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from training_check.tools.assess import assess_run
+from training_check.tools.errors import BadInput
+
+
+def write_llmc(path, losses, start=1, mode="w", evals=None):
+    with open(path, mode) as f:
+        for i, v in enumerate(losses, start=start):
+            f.write(f"s:{i} trl:{v:.5f} lr:0.000300 norm:1.0{i % 7}\n")
+            if evals and i in evals:
+                f.write(f"s:{i} tel:{evals[i]:.5f}\n")
+
+
+def curve(n, noise=0.03, seed=0):
+    t = np.arange(1, n + 1)
+    return 2.5 + 8 * t ** -0.5 + np.random.default_rng(seed).normal(0, noise, n)
+
+
+def test_healthy_log_continues_and_the_assessment_is_stored_and_small(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    write_llmc(log, curve(600))
+    a = assess_run(str(log), store=store, config=config, total_steps=5000)
+    assert a.verdict == "CONTINUE", a.summary
+    d = a.to_dict()
+    assert len(json.dumps(d)) < 2000
+    assert d["progress"] == {"step": 600, "total_steps": 5000, "fraction": 0.12}
+    stored = store.get_assessment(a.assessment_id)
+    assert stored["verdict"] == "CONTINUE" and len(stored["loss_checkpoints"]) == 10
+    assert stored["key_metrics"]["train_loss"]["name"] == "train_loss"
+
+
+def test_nan_run_stops_with_evidence_in_the_finding(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    y = curve(400)
+    y[300:] = np.nan
+    write_llmc(log, y)
+    a = assess_run(str(log), store=store, config=config)
+    assert a.verdict == "STOP"
+    f = [f for f in a.findings if f.signal == "nonfinite" and f.status == "critical"][0]
+    assert f.steps[0] == 301 and f.numbers["nonfinite_last"] == 100
+
+
+def test_second_check_reads_only_new_data_and_reports_staleness(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    write_llmc(log, curve(300))
+    assess_run(str(log), store=store, config=config)
+    a = assess_run(str(log), store=store, config=config)
+    stale = [f for f in a.findings if f.signal == "staleness"][0]
+    assert "no new steps" in stale.message
+    write_llmc(log, curve(400)[300:], start=301, mode="a")
+    from training_check.tools.reading import load_run
+
+    data = load_run(str(log), store=store, config=config)
+    assert data.new_points == 300  # only the 100 new steps (3 metrics each), not the 300 before them again
+    assert data.last_step_before == 300 and data.frame.last_step == 400
+    b = assess_run(str(log), store=store, config=config)
+    assert b.progress["step"] == 400 and load_run(str(log), store=store, config=config).new_points == 0
+
+
+def test_divergence_needs_persistence_across_checks_or_a_long_window(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    y = curve(2000)
+    y[1500:] += np.linspace(0, 4, 500)
+    write_llmc(log, y)
+    verdicts = [assess_run(str(log), store=store, config=config, as_of_step=s).verdict
+                for s in (1400, 1500, 1520, 1600, 1700, 1800)]
+    assert "STOP" not in verdicts[:2]
+    assert verdicts[-1] == "STOP"
+
+
+def test_as_of_step_judges_the_past_without_rereading(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    y = curve(1000)
+    y[800:] = np.nan
+    write_llmc(log, y)
+    assert assess_run(str(log), store=store, config=config, as_of_step=700).verdict == "CONTINUE"
+    assert assess_run(str(log), store=store, config=config).verdict == "STOP"
+
+
+def test_baseline_worse_than_expected_escalates(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    y = curve(1000)
+    evals = {s: float(y[s - 1] + 0.3) for s in range(100, 1001, 100)}
+    write_llmc(log, y, evals=evals)
+    base = {"val_loss": [[100, 2.0], [1000, 2.2]]}
+    a = assess_run(str(log), store=store, config=config, baseline=base)
+    f = [f for f in a.findings if f.signal == "baseline"][0]
+    assert f.status == "warn" and a.verdict == "ESCALATE" and "baseline" in a.summary
+    ok = assess_run(str(log), store=store, config=config, baseline={"val_loss": [[100, 4.0], [1000, 3.5]]})
+    assert [f for f in ok.findings if f.signal == "baseline"][0].status == "ok"
+    with pytest.raises(BadInput, match="not logged"):
+        assess_run(str(log), store=store, config=config, baseline={"bleu": [[1, 2]]})
+
+
+def test_baseline_as_another_run(tmp_path, store, config):
+    ref, ours = tmp_path / "ref.log", tmp_path / "ours.log"
+    y = curve(800)
+    write_llmc(ref, y - 0.5, evals={s: float(y[s - 1] - 0.4) for s in range(100, 801, 100)})
+    write_llmc(ours, y, evals={s: float(y[s - 1] + 0.1) for s in range(100, 801, 100)})
+    a = assess_run(str(ours), store=store, config=config, baseline=str(ref))
+    assert any(f.signal == "baseline" and f.status == "warn" for f in a.findings)
+
+
+def test_unreachable_source_is_unreachable_never_a_training_verdict(store, config):
+    a = assess_run("ssh://127.0.0.1:1/var/log/train.log", store=store, config=config)
+    assert a.verdict == "UNREACHABLE" and a.findings == []
+    assert store.get_assessment(a.assessment_id)["verdict"] == "UNREACHABLE"
+
+
+def test_too_little_data_waits_and_no_loss_waits(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    write_llmc(log, curve(3))
+    assert assess_run(str(log), store=store, config=config).verdict == "WAIT"
+    other = tmp_path / "tput.jsonl"
+    other.write_text("".join(json.dumps({"step": i, "tokens_per_sec": 1000 + i}) + "\n" for i in range(50)))
+    a = assess_run(str(other), store=store, config=config)
+    assert a.verdict == "WAIT" and "no loss" in a.summary
+
+
+@pytest.mark.parametrize("bad", [{"total_steps": -1}, {"as_of_step": "x"}, {"baseline": "{not json"}])
+def test_bad_arguments_are_clear_errors(tmp_path, store, config, bad):
+    log = tmp_path / "train.log"
+    write_llmc(log, curve(50))
+    with pytest.raises(BadInput):
+        assess_run(str(log), store=store, config=config, **bad)
