@@ -13,34 +13,55 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..points import BatchBuilder, PointBatch
+import numpy as np
+
+from ..points import Column, PointBatch
 
 
 class Emitter:
     """Collects the points of one read, the run count, the total steps and notes a parser finds."""
 
-    __slots__ = ("builder", "state", "total_steps", "config", "started_new_run", "notes")
+    __slots__ = ("_cols", "parts", "state", "total_steps", "config", "started_new_run", "notes")
 
     def __init__(self, state: dict | None = None):
-        self.builder = BatchBuilder()
+        self._cols: dict[str, tuple[list[int], list[float]]] = {}
+        self.parts: list[PointBatch] = []  # flushed blocks: numpy columns, 16 bytes a point
         self.state: dict = dict(state or {})
         self.total_steps: int | None = None
         self.config: dict = {}
         self.started_new_run = False  # points from earlier runs in this file are void
         self.notes: list[str] = []
 
+    def column(self, key: str) -> tuple[list[int], list[float]]:
+        """The (steps, values) lists of ``key`` for hot loops; valid until ``flush``/``new_run``."""
+        c = self._cols.get(key)
+        if c is None:
+            c = self._cols[key] = ([], [])
+        return c
+
     def add(self, step: int, key: str, value: float) -> None:
-        self.builder.add(step, key, value)
+        c = self._cols.get(key)
+        if c is None:
+            c = self._cols[key] = ([], [])
+        c[0].append(step)
+        c[1].append(value)
+
+    def extend(self, key: str, steps: np.ndarray, values: np.ndarray) -> None:
+        """Append many points of one key at once (vectorised parsers)."""
+        if len(steps):
+            c = self.column(key)
+            c[0].extend(steps.tolist())
+            c[1].extend(values.tolist())
 
     def record(self, step: int, values: dict[str, float]) -> None:
-        add = self.builder.add
         for k, v in values.items():
-            add(step, k, v)
+            self.add(step, k, v)
 
     def new_run(self) -> None:
         """A new run starts in this file: only its points count from here (multi-run files show the last run)."""
         self.state["runs"] = self.state.get("runs", 1) + 1
-        self.builder = BatchBuilder()
+        self._cols = {}
+        self.parts = []
         self.started_new_run = True
         self.total_steps = None
 
@@ -48,8 +69,19 @@ class Emitter:
     def runs(self) -> int:
         return int(self.state.get("runs", 1))
 
+    def flush(self) -> None:
+        """Turn the points gathered so far into compact arrays (keeps memory small on big reads)."""
+        cols = {k: Column(np.asarray(s, dtype=np.int64), np.asarray(v, dtype=np.float64))
+                for k, (s, v) in self._cols.items() if s}
+        if cols:
+            self.parts.append(PointBatch(cols))
+        self._cols = {}
+
     def build(self) -> PointBatch:
-        return self.builder.build()
+        self.flush()
+        if not self.parts:
+            return PointBatch()
+        return self.parts[0] if len(self.parts) == 1 else PointBatch.concat(self.parts)
 
 
 class LineFormat:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
+
 from ..points import parse_number
 from .base import Emitter, LineFormat
 from .text import to_value
@@ -46,50 +48,96 @@ class LlmcFormat(LineFormat):
 _MODDED_UNIT_NAMES = {"train_time": "train_time_ms", "step_avg": "step_avg_ms"}
 
 
+def _num_or_nan(text: str) -> float:
+    v = to_value(text)
+    return np.nan if v is None else v
+
+
 class ModdedNanoGptFormat(LineFormat):
     """modded-nanogpt ``step:N/M key:value ...`` lines; ``M`` is the run's total steps."""
 
     name = "modded_nanogpt"
     detect_re = re.compile(r"(?:^|\s)step:\d+/\d+ (?:\w+:)")
     priority = 5
-    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) ([^\n]*)", re.M)
-    _fast = re.compile(r"^(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) step_avg:([\w.]+?)(ms|s)$")
+    # one match per line: the common shape in groups 3-8, anything else in group 9
+    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) (?:(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) "
+                       r"step_avg:([\w.]+?)(ms|s)[ \t]*$|([^\n]*))", re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
     def parse(self, text: str, em: Emitter) -> None:
-        add = em.add
+        """Vectorised: one regex pass gives every line's fields, numpy converts them; odd lines go field by field."""
+        rows = self._line.findall(text)
+        if not rows:
+            return
+        cols = list(zip(*rows))
+        n = len(rows)
+        em.total_steps = int(cols[1][-1])
+        steps = np.fromiter(map(int, cols[0]), dtype=np.int64, count=n)
+        idx = np.arange(n)
+        keys = cols[2]
+        if "" in keys:
+            fast = np.fromiter((k != "" for k in keys), dtype=bool, count=n)
+        else:
+            fast = np.ones(n, dtype=bool)
+        parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        slow = ~fast
+        if fast.any():
+            sel = fast.all()
+
+            def col(j: int, conv=float) -> np.ndarray:
+                seq = cols[j] if sel else [cols[j][i] for i in idx[fast].tolist()]
+                try:
+                    return np.fromiter(map(conv, seq), dtype=np.float64, count=len(seq))
+                except ValueError:
+                    return np.array([_num_or_nan(x) for x in seq], dtype=np.float64)
+
+            fi, fs = (idx, steps) if sel else (idx[fast], steps[fast])
+            raw = col(3)
+            t = col(4)
+            if "s" in cols[5]:
+                t = t * np.fromiter((1000.0 if u == "s" else 1.0 for u in cols[5]), dtype=np.float64, count=n)[fast]
+            a = col(6)  # "nan" parses to NaN: a placeholder, dropped below
+            if "s" in cols[7]:
+                a = a * np.fromiter((1000.0 if u == "s" else 1.0 for u in cols[7]), dtype=np.float64, count=n)[fast]
+            is_train = np.fromiter((k == "train_loss" for k in keys), dtype=bool, count=n)[fast]
+            parts["train_loss"] = [(fi[is_train], fs[is_train], raw[is_train])]
+            is_val = ~is_train if sel else (np.fromiter((k == "val_loss" for k in keys), dtype=bool, count=n)[fast])
+            parts["val_loss"] = [(fi[is_val], fs[is_val], raw[is_val])]
+            parts["train_time_ms"] = [(fi, fs, t)]
+            ok = ~np.isnan(a)
+            parts["step_avg_ms"] = [(fi[ok], fs[ok], a[ok])]
+        if slow.any():
+            rests = cols[8]
+            for i in idx[slow].tolist():
+                sub = Emitter()
+                self._generic(int(steps[i]), rests[i], sub)
+                for k, (ss, vv) in sub._cols.items():
+                    parts.setdefault(k, []).append((np.full(len(ss), i), np.asarray(ss, dtype=np.int64),
+                                                    np.asarray(vv, dtype=np.float64)))
+        for key, ps in parts.items():
+            if len(ps) == 1:
+                _, s_, v_ = ps[0]
+            else:
+                ii = np.concatenate([p[0] for p in ps])
+                order = np.argsort(ii, kind="stable")
+                s_ = np.concatenate([p[1] for p in ps])[order]
+                v_ = np.concatenate([p[2] for p in ps])[order]
+            em.extend(key, s_, v_)
+
+    def _generic(self, step: int, rest: str, em: Emitter) -> None:
         pn = parse_number
-        total = None
-        fast = self._fast.match
-        for m in self._line.finditer(text):
-            step = int(m.group(1))
-            total = m.group(2)
-            rest = m.group(3).rstrip()
-            f = fast(rest)
-            if f is not None:
-                v = pn(f.group(2))
-                if v is not None:
-                    add(step, f.group(1), v)
-                t = float(f.group(3))
-                add(step, "train_time_ms", t * 1000.0 if f.group(4) == "s" else t)
-                a = pn(f.group(5))
-                if a is not None and not math.isnan(a):  # step_avg:nanms is a placeholder
-                    add(step, "step_avg_ms", a * 1000.0 if f.group(6) == "s" else a)
-                continue
-            for k, raw in self._field.findall(rest):
-                if k in _MODDED_UNIT_NAMES:
-                    scale = 1000.0 if raw.endswith("s") and not raw.endswith("ms") else 1.0
-                    num = raw[:-2] if raw.endswith("ms") else raw[:-1] if raw.endswith("s") else raw
-                    v = pn(num)
-                    if v is None or math.isnan(v):
-                        continue
-                    add(step, _MODDED_UNIT_NAMES[k], v * scale)
+        for k, raw in self._field.findall(rest):
+            if k in _MODDED_UNIT_NAMES:
+                scale = 1000.0 if raw.endswith("s") and not raw.endswith("ms") else 1.0
+                num = raw[:-2] if raw.endswith("ms") else raw[:-1] if raw.endswith("s") else raw
+                v = pn(num)
+                if v is None or math.isnan(v):
                     continue
-                v = pn(raw)
+                em.add(step, _MODDED_UNIT_NAMES[k], v * scale)
+                continue
+            v = pn(raw)
+            if v is None:
+                v = to_value(raw)
                 if v is None:
-                    v = to_value(raw)
-                    if v is None:
-                        continue
-                add(step, k, v)
-        if total is not None:
-            em.total_steps = int(total)
+                    continue
+            em.add(step, k, v)

@@ -255,6 +255,7 @@ class LogFileSource:
                 text, n = clean_block(buf[: cut + 1], self.max_line)
                 dropped += n
                 fmt.parse(text, em)
+                em.flush()
                 pending = buf[cut + 1:]
             if len(pending) > self.max_line:
                 pending, skip = b"", True
