@@ -89,6 +89,18 @@ def test_replaced_file_resets(tmp_path):
     assert res.cursor["format"] == "llmc"
 
 
+def test_new_file_with_the_same_head_is_a_replacement(tmp_path):
+    p = tmp_path / "train.log"
+    p.write_bytes(_lines(0, 200))
+    src = LogFileSource(FS, str(p))
+    first = src.read(None)
+    other = tmp_path / "new.log"
+    other.write_bytes(_lines(0, 250))  # a restarted run printing the same first lines
+    os.replace(other, p)
+    res = src.read(first.cursor)
+    assert res.reset and res.batch.columns["train_loss"].steps.tolist() == list(range(250))
+
+
 def test_rotation_reads_the_rest_of_the_old_file_first(tmp_path):
     p = tmp_path / "train.log"
     p.write_bytes(_lines(0, 100))
@@ -246,3 +258,17 @@ def test_tfevents_simple_values_tensors_and_partial_records(tmp_path):
     p.write_bytes(_record(_event(0, {"loss": 3.0})))  # replaced by a shorter file
     again = src.read(res.cursor)
     assert again.reset and again.batch.columns["loss"].values.tolist() == [3.0]
+
+
+def test_load_run_reads_a_log_incrementally_through_the_store(tmp_path, store, config):
+    from training_check.tools.reading import load_run
+
+    p = tmp_path / "train.log"
+    p.write_bytes(_lines(0, 100))
+    first = load_run(str(p), store=store, config=config)
+    assert first.source.kind == "log" and first.frame.last_step == 99 and first.info.total_steps == 1000
+    with open(p, "ab") as f:
+        f.write(_lines(100, 110))
+    second = load_run(str(p), store=store, config=config)
+    assert second.new_points == 30 and second.frame.last_step == 109
+    assert second.frame.primary_loss == "train_loss"

@@ -146,9 +146,11 @@ class LogFileSource:
         return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
 
     def _continuity(self, st: FileStat, cur: dict) -> str:
-        """"same" when the file still starts as it did and is not shorter than the cursor."""
+        """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the cursor."""
         if st.size < int(cur.get("offset", 0)) or st.size < int(cur.get("head_len", 0)):
             return "truncated"
+        if cur.get("identity") and st.identity and cur["identity"] != st.identity:
+            return "replaced"  # another file now has this name (a restarted run may print the same header)
         n = int(cur.get("head_len", 0))
         if n and hashlib.sha1(self._read_at(self.path, 0, n)).hexdigest() != cur.get("head_hash"):
             return "replaced"
