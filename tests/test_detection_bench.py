@@ -1,0 +1,117 @@
+"""Smoke test of the replay detection benchmark (bench/detection.py) on a few runs of examples/corpus."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples" / "corpus"
+sys.path.insert(0, str(REPO / "bench"))
+
+import baselines  # noqa: E402
+import corpus_labels  # noqa: E402
+import detection  # noqa: E402
+
+NAN_RUN = "nan_regression_sgd_no_clip"
+HEALTHY_RUN = "healthy_mlp_sgd_slow"
+SPIKE_RUN = "spike_mlp_corrupt_batch"
+
+
+def _label(name: str) -> dict:
+    return json.loads((EXAMPLES / name / "label.json").read_text())
+
+
+@pytest.fixture
+def small_corpus(tmp_path) -> Path:
+    """Three labelled runs copied out of examples/corpus: a NaN run, a healthy run, a recovered spike."""
+    root = tmp_path / "corpus"
+    for name in (NAN_RUN, HEALTHY_RUN, SPIKE_RUN):
+        assert (EXAMPLES / name / "label.json").is_file(), f"examples/corpus/{name} is missing"
+        shutil.copytree(EXAMPLES / name, root / name)
+    return root
+
+
+def test_labels_load_with_sources_and_categories(small_corpus):
+    runs = {r.name: r for r in corpus_labels.load_corpus(small_corpus)}
+    assert set(runs) == {NAN_RUN, HEALTHY_RUN, SPIKE_RUN}
+    nan = runs[NAN_RUN]
+    assert (nan.label, nan.category, nan.should_stop) == ("nan", "clear", True)
+    assert Path(nan.path).is_file() and Path(nan.path).name == _label(NAN_RUN)["source"]
+    assert runs[HEALTHY_RUN].category == "healthy" and runs[HEALTHY_RUN].onset_step is None
+    assert runs[SPIKE_RUN].category == "healthy" and runs[SPIKE_RUN].should_stop is False
+
+
+def test_replay_nan_run_stops_and_baselines_fire_at_the_first_nan(small_corpus):
+    run = next(r for r in corpus_labels.load_corpus(small_corpus) if r.name == NAN_RUN)
+    rep = detection.replay(run, n_checks=20)
+    assert rep.error is None
+    assert len(rep.checks) == len(rep.steps) >= 20
+    assert rep.steps == sorted(rep.steps) and rep.steps[-1] == rep.span[1]
+    stop = rep.first(("STOP",))
+    assert stop is not None, f"no STOP on a NaN run: {rep.timeline()}"
+    assert stop.step >= run.onset_step  # every check before the first NaN saw finite data
+    # the non-finite baseline fires exactly at the labelled onset (the first NaN loss)
+    assert rep.baseline_fire["nonfinite"] == run.onset_step
+    assert rep.baseline_stop("nonfinite") == next(s for s in rep.steps if s >= run.onset_step)
+
+
+def test_replay_healthy_run_never_stops(small_corpus):
+    run = next(r for r in corpus_labels.load_corpus(small_corpus) if r.name == HEALTHY_RUN)
+    rep = detection.replay(run, n_checks=20)
+    assert rep.error is None and len(rep.checks) >= 20
+    assert rep.first(("STOP",)) is None, rep.timeline()
+    assert rep.baseline_fire["nonfinite"] is None
+    assert all(c.seconds > 0 for c in rep.checks)
+
+
+def test_main_prints_table_and_writes_figures(small_corpus, tmp_path, capsys):
+    out = tmp_path / "figures.json"
+    assert detection.main([str(small_corpus), "--checks", "20", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for name in (NAN_RUN, HEALTHY_RUN, SPIKE_RUN):
+        assert name in printed
+    assert "STOP recall" in printed and "false STOPs" in printed
+    figures = json.loads(out.read_text())
+    ours = next(s for s in figures["scores"] if s["system"] == detection.OURS)
+    assert ours["clear_runs"] == 1 and ours["clear_stopped"] == 1 and ours["stop_recall"] == 1.0
+    assert ours["nostop_runs"] == 2
+    assert ours["mean_assess_s"] > 0
+    systems = {s["system"] for s in figures["scores"]}
+    assert systems == {detection.OURS, *(b.name for b in baselines.BASELINES)}
+    nonfinite = next(s for s in figures["scores"] if s["system"] == "nonfinite")
+    assert nonfinite["stop_recall"] == 1.0 and nonfinite["false_stops"] == 0
+    runs = {r["name"]: r for r in figures["runs"]}
+    assert len(runs[HEALTHY_RUN]["timeline"]) >= 20 and "S" not in runs[HEALTHY_RUN]["timeline"]
+
+
+def test_baseline_rules_on_known_series():
+    import numpy as np
+    import pandas as pd
+
+    from training_check.tools.frame import MetricFrame
+    from training_check.tools.roles import assign_roles
+
+    steps = np.arange(1, 301)
+    loss = 3.0 * np.exp(-steps / 100) + 1.0
+    loss[200:] = 50.0  # a sustained jump at step 201, over 10x the first 100 values
+    frame = MetricFrame({"train_loss": pd.Series(loss, index=steps)}, assign_roles(["train_loss"]))
+    assert baselines.nonfinite_first(frame) is None
+    assert baselines.megatron_spike_first(frame) == 201  # 50 >= 10 x max(first 100) = 39.7
+    assert baselines.kill_loss_spike_first(frame, total_steps=300) == 205  # 5 outliers in a row
+    assert baselines.wandb_zscore_first(frame) == 201
+    assert baselines.early_stopping_first(frame) == 203  # no new best at 201, 202, 203
+
+
+def test_word_lm_failure_step_maps_to_global_step(tmp_path):
+    log = tmp_path / "wordlm.log"
+    log.write_text("| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch 11.61 | loss  5.90 | ppl   365.0\n")
+    assert corpus_labels.map_failure_step("epoch 4, batch 1400", "diverged", log, None)[0] == 3 * 2983 + 1400
+    assert corpus_labels.map_failure_step("918", "spike-recovered", log, None) == (918, "")
+    assert corpus_labels.manifest_category({"label": "other", "why": "overfitting: val rises"}) == ("overfitting", "flag")
+    assert corpus_labels.manifest_category({"label": "other", "why": "GAN losses"}) == ("other", "healthy")
+    assert corpus_labels.manifest_category({"label": "nan", "why": ""}) == ("nan", "clear")
