@@ -111,6 +111,8 @@ def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
             for x in m["metrics"]:
                 assert len(x["series"]) <= 20
             assert len(json.dumps(m)) < 8192
+            # the first read of the file sent progress notifications, ending at done == total
+            assert progress and progress[-1][0] == progress[-1][1] and "reading" in (progress[-1][2] or "")
 
             a = await s.ok("assess_run", {"run": str(log), "total_steps": 1000})
             assert a["verdict"] in ("CONTINUE", "WAIT", "ESCALATE") and a["assessment_id"]
