@@ -114,7 +114,12 @@ def record_payload(d: bytes) -> tuple[int, int, int]:
         tag = d[i]
         i += 1
         if tag & 0x80:
-            tag, i = _varint(d, i - 1)
+            b2 = d[i]
+            if b2 & 0x80:
+                tag, i = _varint(d, i - 1)
+            else:  # two-byte tags (fields 16..2047) are common: _info is 200
+                tag = (tag & 0x7F) | (b2 << 7)
+                i += 1
         wt = tag & 7
         if wt == 0:
             while d[i] & 0x80:
@@ -332,9 +337,7 @@ class WandbLocalSource:
                 try:
                     value = float(text)  # numbers, NaN, Infinity, -Infinity as wandb's JSON spells them
                 except ValueError:
-                    continue  # strings, booleans, media and tables are not metrics
-                if text[0] == "t" or text[0] == "f":
-                    continue
+                    continue  # strings, booleans (true/false), media and tables are not metrics
             else:
                 which = it.WhichOneof("value")
                 if which == "number":
