@@ -144,3 +144,21 @@ def test_a_local_wandb_folder_expands_to_its_runs(store, config, tmp_path):
     assert sorted(targets) == sorted(dirs) and expanded
     rep = assess_runs([str(base / "wandb")], store=store, config=config)
     assert [r.verdict for r in rep.runs][0] == "STOP" and len(rep.runs) == 2
+
+
+def test_progress_display_on_a_terminal_only():
+    import io
+
+    from training_check.server.cli import terminal_progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    assert terminal_progress("reading x", io.StringIO()) is None  # not a terminal: no display
+    out = Tty()
+    show = terminal_progress("reading x", out, min_interval_s=0.0)
+    show(50, 100, "chunk")
+    show(100, 100, "done")
+    text = out.getvalue()
+    assert "reading x:  50.0% chunk" in text and text.endswith("\r\x1b[2K")  # the line is cleared at the end

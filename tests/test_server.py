@@ -198,6 +198,10 @@ def test_bad_input_is_one_clear_line_and_the_server_stays_up(tc_home, tmp_path):
             assert "reviewer" in e.lower() and "\n" not in e
             e = await s.error("assess_runs", {})
             assert "runs" in e
+            e = await s.error("assess_runs", {"runs": [1, 2]})
+            assert "runs.0" in e and "\n" not in e
+            e = await s.error("no_such_tool", {})
+            assert "no_such_tool" in e
             e = await s.error("stop_run", {"run": str(log), "reason": "x", "method": "rm -rf"})
             assert "method" in e
             m = await s.ok("read_metrics", {"run": str(log)})  # still up
