@@ -71,8 +71,18 @@ class Emitter:
 
     def flush(self) -> None:
         """Turn the points gathered so far into compact arrays (keeps memory small on big reads)."""
-        cols = {k: Column(np.asarray(s, dtype=np.int64), np.asarray(v, dtype=np.float64))
-                for k, (s, v) in self._cols.items() if s}
+        cols = {}
+        for k, (s, v) in self._cols.items():
+            if not s:
+                continue
+            try:
+                steps = np.asarray(s, dtype=np.int64)
+            except OverflowError:  # a step beyond int64 is junk, not a step
+                keep = [i for i, x in enumerate(s) if -(1 << 63) <= x < (1 << 63)]
+                steps = np.asarray([s[i] for i in keep], dtype=np.int64)
+                v = [v[i] for i in keep]
+            if len(steps):
+                cols[k] = Column(steps, np.asarray(v, dtype=np.float64))
         if cols:
             self.parts.append(PointBatch(cols))
         self._cols = {}

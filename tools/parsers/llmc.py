@@ -26,31 +26,80 @@ class LlmcFormat(LineFormat):
     name = "llmc"
     detect_re = re.compile(r"^s:\d+ (?:trl|tel):")
     priority = 5
-    _line = re.compile(r"^s:(\d+) ([^\n]*)", re.M)
+    # the usual shapes in groups 2-5, any further fields in group 6
+    _line = re.compile(r"^s:(\d+) (?:(trl|tel):(\S+)(?: lr:(\S+))?(?: norm:(\S+))?)?([^\n]*)", re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
     def parse(self, text: str, em: Emitter) -> None:
-        add = em.add
-        pn = parse_number
-        names = _LLMC_NAMES
-        for m in self._line.finditer(text):
-            step = int(m.group(1))
-            rest = m.group(2)
-            for k, v in self._field.findall(rest):
-                val = pn(v)
-                if val is None:
-                    val = to_value(v)
-                    if val is None:
-                        continue
-                add(step, names.get(k, k), val)
+        """Vectorised like the modded-nanogpt parser: one regex pass, numpy conversions, rare lines field by field."""
+        rows = self._line.findall(text)
+        if not rows:
+            return
+        n = len(rows)
+        cols = list(zip(*rows))
+        steps = _steps(cols[0], n)
+        idx = np.arange(n)
+        parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        for key, j, cond in (("train_loss", 2, "trl"), ("val_loss", 2, "tel"), ("lr", 3, None), ("grad_norm", 4, None)):
+            if cond is not None:
+                mask = np.fromiter((k == cond for k in cols[1]), dtype=bool, count=n)
+                vals_src = cols[2]
+            else:
+                mask = np.fromiter((x != "" for x in cols[j]), dtype=bool, count=n)
+                vals_src = cols[j]
+            if not mask.any():
+                continue
+            seq = [vals_src[i] for i in idx[mask].tolist()]
+            vals, ok = _floats(seq)
+            mi, ms = idx[mask], steps[mask]
+            if ok is not None:
+                mi, ms, vals = mi[ok], ms[ok], vals[ok]
+            parts[key] = [(mi, ms, vals)]
+        rest = cols[5]
+        for i in (i for i, r in enumerate(rest) if r.strip()):
+            for k, v in self._field.findall(rest[i]):
+                val = to_value(v)
+                if val is not None:
+                    parts.setdefault(_LLMC_NAMES.get(k, k), []).append(
+                        (np.array([i]), np.array([steps[i]], dtype=np.int64), np.array([val])))
+        _emit_ordered(parts, em)
+
+
+def _emit_ordered(parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], em: Emitter) -> None:
+    """Emit each key's points in line order (pieces gathered per shape are merged by line index)."""
+    for key, ps in parts.items():
+        if len(ps) == 1:
+            _, s_, v_ = ps[0]
+        else:
+            ii = np.concatenate([p[0] for p in ps])
+            order = np.argsort(ii, kind="stable")
+            s_ = np.concatenate([p[1] for p in ps])[order]
+            v_ = np.concatenate([p[2] for p in ps])[order]
+        if len(s_) and s_.min() < 0:  # junk steps (beyond int64) were marked -1
+            keep = s_ >= 0
+            s_, v_ = s_[keep], v_[keep]
+        em.extend(key, s_, v_)
 
 
 _MODDED_UNIT_NAMES = {"train_time": "train_time_ms", "step_avg": "step_avg_ms"}
 
 
-def _num_or_nan(text: str) -> float:
-    v = to_value(text)
-    return np.nan if v is None else v
+def _steps(seq, n: int) -> np.ndarray:
+    """Integer steps; a number beyond int64 (junk) becomes -1 and is dropped by the caller's masks."""
+    try:
+        return np.fromiter(map(int, seq), dtype=np.int64, count=n)
+    except OverflowError:
+        return np.array([int(x) if len(x) < 19 else -1 for x in seq], dtype=np.int64)
+
+
+def _floats(seq) -> tuple[np.ndarray, np.ndarray | None]:
+    """(values, mask of the parseable ones or None when all are): junk never becomes a NaN."""
+    try:
+        return np.fromiter(map(float, seq), dtype=np.float64, count=len(seq)), None
+    except ValueError:
+        vals = [to_value(x) for x in seq]
+        ok = np.array([v is not None for v in vals], dtype=bool)
+        return np.array([np.nan if v is None else v for v in vals], dtype=np.float64), ok
 
 
 class ModdedNanoGptFormat(LineFormat):
@@ -72,7 +121,7 @@ class ModdedNanoGptFormat(LineFormat):
         cols = list(zip(*rows))
         n = len(rows)
         em.total_steps = int(cols[1][-1])
-        steps = np.fromiter(map(int, cols[0]), dtype=np.int64, count=n)
+        steps = _steps(cols[0], n)
         idx = np.arange(n)
         keys = cols[2]
         if "" in keys:
@@ -84,26 +133,24 @@ class ModdedNanoGptFormat(LineFormat):
         if fast.any():
             sel = fast.all()
 
-            def col(j: int, conv=float) -> np.ndarray:
+            def col(j: int) -> tuple[np.ndarray, np.ndarray]:
                 seq = cols[j] if sel else [cols[j][i] for i in idx[fast].tolist()]
-                try:
-                    return np.fromiter(map(conv, seq), dtype=np.float64, count=len(seq))
-                except ValueError:
-                    return np.array([_num_or_nan(x) for x in seq], dtype=np.float64)
+                vals, ok = _floats(seq)
+                return vals, (np.ones(len(seq), dtype=bool) if ok is None else ok)
 
             fi, fs = (idx, steps) if sel else (idx[fast], steps[fast])
-            raw = col(3)
-            t = col(4)
+            raw, raw_ok = col(3)
+            t, t_ok = col(4)
             if "s" in cols[5]:
                 t = t * np.fromiter((1000.0 if u == "s" else 1.0 for u in cols[5]), dtype=np.float64, count=n)[fast]
-            a = col(6)  # "nan" parses to NaN: a placeholder, dropped below
+            a, _ = col(6)  # "nan" parses to NaN: a placeholder, dropped below (as is junk)
             if "s" in cols[7]:
                 a = a * np.fromiter((1000.0 if u == "s" else 1.0 for u in cols[7]), dtype=np.float64, count=n)[fast]
             is_train = np.fromiter((k == "train_loss" for k in keys), dtype=bool, count=n)[fast]
-            parts["train_loss"] = [(fi[is_train], fs[is_train], raw[is_train])]
             is_val = ~is_train if sel else (np.fromiter((k == "val_loss" for k in keys), dtype=bool, count=n)[fast])
-            parts["val_loss"] = [(fi[is_val], fs[is_val], raw[is_val])]
-            parts["train_time_ms"] = [(fi, fs, t)]
+            for name, m in (("train_loss", is_train & raw_ok), ("val_loss", is_val & raw_ok)):
+                parts[name] = [(fi[m], fs[m], raw[m])]
+            parts["train_time_ms"] = [(fi[t_ok], fs[t_ok], t[t_ok])]
             ok = ~np.isnan(a)
             parts["step_avg_ms"] = [(fi[ok], fs[ok], a[ok])]
         if slow.any():
@@ -114,15 +161,7 @@ class ModdedNanoGptFormat(LineFormat):
                 for k, (ss, vv) in sub._cols.items():
                     parts.setdefault(k, []).append((np.full(len(ss), i), np.asarray(ss, dtype=np.int64),
                                                     np.asarray(vv, dtype=np.float64)))
-        for key, ps in parts.items():
-            if len(ps) == 1:
-                _, s_, v_ = ps[0]
-            else:
-                ii = np.concatenate([p[0] for p in ps])
-                order = np.argsort(ii, kind="stable")
-                s_ = np.concatenate([p[1] for p in ps])[order]
-                v_ = np.concatenate([p[2] for p in ps])[order]
-            em.extend(key, s_, v_)
+        _emit_ordered(parts, em)
 
     def _generic(self, step: int, rest: str, em: Emitter) -> None:
         pn = parse_number

@@ -68,6 +68,10 @@ def to_value(text: str) -> float | None:
 
     A NaN glued to a unit (``step_avg:nanms``) is a timing placeholder, not a diverged metric: None.
     """
+    try:
+        return float(text)  # the common case, fast
+    except ValueError:
+        pass
     v = parse_number(text)
     if v is not None:
         return v
@@ -95,9 +99,17 @@ def to_step(text: str) -> int | None:
 _KEY_CLEAN = re.compile(r"\s+")
 
 
+_KEYS: dict[str, str] = {}
+
+
 def norm_key(name: str) -> str:
     """A metric name with its whitespace collapsed (hard-wrapped records split names over lines)."""
-    return _KEY_CLEAN.sub(" ", name).strip()
+    k = _KEYS.get(name)
+    if k is None:
+        k = _KEY_CLEAN.sub(" ", name).strip()
+        if len(_KEYS) < 10000:
+            _KEYS[name] = k
+    return k
 
 
 def printable_sample(line: str, limit: int = 120) -> str:
