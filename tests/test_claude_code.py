@@ -66,3 +66,15 @@ def test_claude_code_connects_to_the_project_server(clone, tmp_path):
     assert "Connected" in line, out
     got = _claude(clone, tmp_path, "mcp", "get", "training-check")
     assert "training-check" in got and "Connected" in got and ".venv/bin/training-check" in got, got
+
+
+def test_claude_code_user_scope_install(tmp_path):
+    """The README's user-scope command: `claude mcp add -s user training-check -- <venv>/bin/training-check serve`."""
+    script = Path(sys.prefix) / "bin" / "training-check"
+    require(script.exists(), "the training-check console script in the venv (pip install -e .)")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _claude(elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
+    out = _claude(elsewhere, tmp_path, "mcp", "list")
+    line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
+    assert "Connected" in line, out
