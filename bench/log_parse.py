@@ -74,10 +74,10 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes_mb.split(",") if s.strip()]
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        print(f"{'size':>9} {'lines':>11} {'points':>11} {'full read':>10} {'lines/s':>11} {'MB/s':>7} {'lines/cpu-s':>11} | "
-              f"{'+1 MB check':>11} {'bytes read':>11} {'new pts':>8}")
         print(f"(wall-clock figures depend on other load; lines/cpu-s is this process's own CPU time; load now "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        print(f"{'size':>9} {'lines':>11} {'points':>11} {'full read':>10} {'lines/s':>11} {'MB/s':>7} {'lines/cpu-s':>11} | "
+              f"{'+1 MB check':>11} {'bytes read':>11} {'new pts':>8}")
         for mb in sizes:
             r = bench(mb, tmp)
             print(f"{r['size_mb']:7.0f}MB {r['lines']:11,d} {r['points']:11,d} {r['full_s']:9.2f}s {r['lines_per_s']:11,.0f} "
