@@ -18,6 +18,7 @@ from .text import to_value
 _BATCH = re.compile(r"\|\s*epoch\s+(\d+)\s*\|\s*(\d+)\s*/\s*(\d+) batches\s*\|(.*)$")
 _END = re.compile(r"\|\s*end of epoch\s+(\d+)\s*\|(.*)$")
 _TEST = re.compile(r"\|\s*End of training\s*\|(.*)$")
+_PART = re.compile(r"^(.*?)[:\s]\s*(\S+)$")
 _EPOCHS = re.compile(r"\bepochs=(\d+)")
 _NAMES = {"ms/batch": "ms/batch", "valid loss": "valid_loss", "valid ppl": "valid_ppl",
           "test loss": "test_loss", "test ppl": "test_ppl", "time": "epoch_time_s"}
@@ -29,7 +30,7 @@ def _fields(rest: str) -> list[tuple[str, float]]:
         part = part.strip()
         if not part:
             continue
-        m = re.match(r"^(.*?)[:\s]\s*(\S+)$", part)
+        m = _PART.match(part)
         if not m:
             continue
         name = m.group(1).strip().rstrip(":")

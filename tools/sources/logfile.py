@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import BadInput, UnknownFormat
-from ..parsers import DOCUMENT_FORMATS, JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Emitter, detect_format, document_format
+from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Emitter, detect_format, document_format
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from .base import Progress, ReadResult, RunInfo
@@ -313,4 +313,4 @@ class LogFileSource:
         return ReadResult(em.build(), new, reset=True, info=self._info(em, new), bytes_read=self._bytes, notes=notes)
 
 
-__all__ = ["LogFileSource", "DOCUMENT_FORMATS"]
+__all__ = ["LogFileSource"]

@@ -18,7 +18,7 @@ import posixpath
 import re
 import struct
 
-from ..points import BatchBuilder, PointBatch
+from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
 
