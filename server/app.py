@@ -35,7 +35,7 @@ import anyio.to_thread
 from pydantic import BaseModel, Field, ValidationError
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
 from mcp.types import ToolAnnotations
 
@@ -195,6 +195,18 @@ async def run_tool(tool: str, ctx: Context | None, fn: Callable[..., Any], model
     return out
 
 
+def resource_errors(fn: Callable[..., str]) -> Callable[..., str]:
+    """Resource readers report a TrainingCheckError as its one-line message (never a bare internal error)."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> str:
+        try:
+            return fn(*args, **kwargs)
+        except TrainingCheckError as e:
+            raise ResourceError(e.message) from None
+
+    return wrapper
+
+
 # -- the server ---------------------------------------------------------------------------------------------------
 def create_server() -> TrainingCheckServer:
     """Build the server with every tool, prompt and resource registered."""
@@ -308,7 +320,7 @@ def create_server() -> TrainingCheckServer:
         if not runs and not project:
             raise ToolError("assess_runs: pass runs (a list) or project (entity/project)")
         return await run_tool("assess_runs", ctx, domain("multi", "assess_runs"), MultiReportOut, runs, project,
-                              max_concurrency=max_concurrency, state=state)
+                              with_progress=True, max_concurrency=max_concurrency, state=state)
 
     # -- prompts ----------------------------------------------------------------------------------------------
     @mcp.prompt(name="training-check", title="Check a training run",
@@ -324,6 +336,7 @@ def create_server() -> TrainingCheckServer:
     # -- resources --------------------------------------------------------------------------------------------
     @mcp.resource("training-check://runs", name="runs", title="Known runs", mime_type="application/json",
                   description="Every run the store knows (run keys), with its latest verdict.")
+    @resource_errors
     def runs_resource() -> str:
         return _json(known_runs())  # the watcher's own rows (watch:<key>) are not runs
 
@@ -331,12 +344,14 @@ def create_server() -> TrainingCheckServer:
 
     @mcp.resource("training-check://runs/{run}/assessments", name="assessments", mime_type="application/json",
                   description="The run's assessments, newest first (run URL-encoded).", security=exempt)
+    @resource_errors
     def assessments_resource(run: str) -> str:
         config, store = open_context()
         return _json(store.recent_assessments(resource_run_key(run, config), RECORDS_LIMIT))
 
     @mcp.resource("training-check://runs/{run}/reviews", name="reviews", mime_type="application/json",
                   description="The run's reviewer decisions, newest first (run URL-encoded).", security=exempt)
+    @resource_errors
     def reviews_resource(run: str) -> str:
         config, store = open_context()
         return _json(store.recent_reviews(resource_run_key(run, config), RECORDS_LIMIT))
@@ -344,6 +359,7 @@ def create_server() -> TrainingCheckServer:
     @mcp.resource("training-check://runs/{run}/evidence", name="evidence", mime_type="application/json",
                   description="The evidence saved when the run was stopped, newest first (run URL-encoded).",
                   security=exempt)
+    @resource_errors
     def evidence_resource(run: str) -> str:
         config, store = open_context()
         return _json(store.evidence_for(resource_run_key(run, config), RECORDS_LIMIT))

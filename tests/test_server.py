@@ -248,3 +248,20 @@ def test_serve_http_answers_initialize_and_tools_list(tc_home, tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_a_broken_config_file_is_reported_by_tools_and_resources(tc_home, tmp_path):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / ".training-check.toml").write_text("[wandb\nentity = ")
+    log = write_llmc_log(tmp_path / "train.log", 20)
+
+    async def main():
+        async with mcp_session(tc_home, cwd=proj) as s:
+            e = await s.error("read_metrics", {"run": str(log)})
+            assert ".training-check.toml" in e and "\n" not in e
+            with pytest.raises(Exception) as err:
+                await s.client.read_resource("training-check://runs")
+            assert ".training-check.toml" in str(err.value)
+
+    run(main)
