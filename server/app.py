@@ -40,7 +40,7 @@ from mcp.server.mcpserver.resources.templates import ResourceSecurity
 from mcp.types import ToolAnnotations
 
 from ..tools.config import Config, load_config
-from ..tools.errors import BadInput, TrainingCheckError
+from ..tools.errors import TrainingCheckError
 from ..tools.store import Store
 from .prompt_text import prompt_file, slash_command_text
 from .shaping import model_for_path, shape

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from .config import Config
-from .errors import BadInput, ReviewerError, RunNotFound, SourceUnreachable, TrainingCheckError
+from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
 from .runref import parse_run_ref
 from .sources.base import Progress
 from .store import Store
