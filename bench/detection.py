@@ -270,7 +270,8 @@ def _s(v) -> str:
     return "-" if v is None else str(v)
 
 
-def print_table(replays: list[Replay], out=sys.stdout) -> None:
+def print_table(replays: list[Replay], out=None) -> None:
+    out = out or sys.stdout
     names = [b.name for b in BASELINES]
     head = f"{'run':44s} {'label':15s} {'cat':7s} {'onset':>7s} {'STOP@':>7s} {'flag@':>7s}  timeline"
     print(head + "  | baseline stops: " + " ".join(names), file=out)
@@ -293,7 +294,8 @@ def _fmt(v, pct: bool = False) -> str:
     return str(v)
 
 
-def print_totals(scores: list[Scores], out=sys.stdout) -> None:
+def print_totals(scores: list[Scores], out=None) -> None:
+    out = out or sys.stdout
     rows = [
         ("STOP recall, clear must-stop (>=95%)", lambda s: f"{s.clear_stopped}/{s.clear_runs} {_fmt(s.stop_recall, True)}"),
         ("flagged, flag runs (>=95%)", lambda s: f"{s.flag_flagged}/{s.flag_runs} {_fmt(s.flag_rate, True)}"),

@@ -226,8 +226,9 @@ RUNS: list[RunSpec] = [
     RunSpec("lrsched_jump_100x", "lr-schedule", "cls", "mlp", "kv", 1600, "lr jumps 100x at mid-run (scheduler resumed in the wrong units): loss jumps up", seed=62, lr=2e-3, schedule="jump"),
     RunSpec("lrsched_decays_to_zero_early", "lr-schedule", "char", "lstm", "csv", 1500, "cosine with T_max = 10% of the run: lr is 0 from step 150 on, loss frozen at a high level", seed=63, lr=3e-3, schedule="early_zero", batch=32),
     # ---- gradient-norm explosion ----
-    RunSpec("gradexp_deep_mlp_no_clip", "grad-explosion", "reg", "mlp", "kv", 800, "6-layer MLP without normalisation, SGD momentum warmed up to lr 0.05, no clipping: grad norm grows by orders of magnitude, then the loss overflows", seed=71, opt="sgdm", lr=0.05, warmup=400, depth=6, log_every=5),
-    RunSpec("gradexp_deeper_mlp_no_clip", "grad-explosion", "reg", "mlp", "llmc", 800, "7-layer MLP without normalisation, SGD momentum warmed up to lr 0.04, no clipping: exploding gradients", seed=72, opt="sgdm", lr=0.04, warmup=400, depth=7, log_every=5),
+    # ---- exploding gradients (no clipping): the grad norm jumps ~1000x one log before the loss goes NaN ----
+    RunSpec("nan_deep_mlp_exploding_grads", "nan", "reg", "mlp", "kv", 800, "6-layer MLP without normalisation, SGD momentum warmed up to lr 0.05, no clipping: gradients explode (norm ~1e4) and the loss goes NaN", seed=31, opt="sgdm", lr=0.05, warmup=400, depth=6, log_every=5),
+    RunSpec("nan_deeper_mlp_exploding_grads", "nan", "reg", "mlp", "llmc", 800, "7-layer MLP without normalisation, SGD momentum warmed up to lr 0.04, no clipping: gradients explode (norm ~1.5e4) and the loss goes NaN", seed=37, opt="sgdm", lr=0.04, warmup=400, depth=7, log_every=5),
 ]
 
 CATEGORY = {"nan": "clear", "diverged": "clear", "plateau": "flag", "overfitting": "flag", "lr-schedule": "flag",
@@ -381,11 +382,32 @@ def _rolling_median(v: np.ndarray, w: int) -> np.ndarray:
     return out
 
 
+def _diverged_onset(steps: np.ndarray, loss: np.ndarray) -> int | None:
+    """The diverged rule (see ``onset_for``); non-finite losses count as above every threshold."""
+    n = len(loss)
+    fin = np.isfinite(loss)
+    if not fin.any():
+        return None
+    w = max(5, n // 50)
+    m = _rolling_median(np.where(fin, loss, np.max(np.abs(loss[fin])) * 10 + 1e6), w)
+    l0 = float(np.median(loss[:5][fin[:5]])) if fin[:5].any() else float(m[0])
+    best = np.minimum.accumulate(m)
+    above = m > best + np.maximum(0.25 * (l0 - best), 0.1 * np.abs(best))
+    if not above[-1]:
+        return None
+    i = n - 1
+    while i > 0 and above[i - 1]:
+        i -= 1
+    return int(steps[i])
+
+
 def onset_for(label: str, logged: Logged, spec: RunSpec) -> int | None:
     """The first logged step where the failure is visible in the data, by one rule per label.
 
     - healthy: None.
-    - nan: the first step whose train loss or grad norm is NaN/Inf.
+    - nan: the first step whose train loss or grad norm is NaN/Inf, or, when the loss was already
+      diverging into the NaN, the start of that divergence (the diverged rule below, with non-finite
+      values counted as above every threshold), whichever is earlier.
     - spike-recovered: the first step whose train loss exceeds 2x the median of the 20 values before it.
     - diverged: with ``m`` = the rolling median of the train loss (window max(5, 2% of the logs)),
       ``best`` = its running minimum and ``L0`` = the median of the first 5 losses, the first step of the
@@ -409,7 +431,11 @@ def onset_for(label: str, logged: Logged, spec: RunSpec) -> int | None:
         return None
     if label == "nan":
         bad = ~np.isfinite(loss) | ~np.isfinite(gn)
-        return int(steps[np.argmax(bad)]) if bad.any() else None
+        if not bad.any():
+            return None
+        first_bad = int(steps[np.argmax(bad)])
+        rising = _diverged_onset(steps, loss)
+        return min(first_bad, rising) if rising is not None else first_bad
     if label == "spike-recovered":
         for i in range(20, n):
             if loss[i] > 2 * np.median(loss[i - 20 : i]):
@@ -420,14 +446,7 @@ def onset_for(label: str, logged: Logged, spec: RunSpec) -> int | None:
         m = _rolling_median(np.where(np.isfinite(loss), loss, np.nanmax(loss[np.isfinite(loss)]) * 10), w)
         l0 = float(np.median(loss[:5]))
         if label == "diverged":
-            best = np.minimum.accumulate(m)
-            above = m > best + np.maximum(0.25 * (l0 - best), 0.1 * np.abs(best))
-            if not above[-1]:
-                return None
-            i = n - 1
-            while i > 0 and above[i - 1]:
-                i -= 1
-            return int(steps[i])
+            return _diverged_onset(steps, loss)
         k = max(5, n // 20) - 1
         if abs(m[k] - l0) <= 0.05 * abs(l0):
             return int(steps[k])
