@@ -37,7 +37,7 @@ from pydantic import BaseModel, Field, ValidationError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from ..tools.config import Config, load_config
 from ..tools.errors import TrainingCheckError
@@ -168,8 +168,16 @@ async def _log(ctx: Context | None, level: str, message: str) -> None:
         pass
 
 
+def compact_result(out: BaseModel) -> CallToolResult:
+    """Structured content without null fields, and the same JSON without whitespace as the text block (the SDK's
+    default would pretty-print every null: twice the bytes in an agent's context for the same facts)."""
+    data = out.model_dump(mode="json", by_alias=True, exclude_none=True)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
 async def run_tool(tool: str, ctx: Context | None, fn: Callable[..., Any], model: type[BaseModel], /,
-                   *args: Any, with_progress: bool = False, **kwargs: Any) -> BaseModel:
+                   *args: Any, with_progress: bool = False, **kwargs: Any) -> CallToolResult:
     """Run ``fn(*args, store=, config=, **kwargs)`` on a worker thread and shape the result; errors become one line."""
     started = time.monotonic()
     await _log(ctx, "info", f"{tool} started")
@@ -192,7 +200,7 @@ async def run_tool(tool: str, ctx: Context | None, fn: Callable[..., Any], model
                         f"please report this with the arguments used") from None
     summary = getattr(out, "summary", None)
     await _log(ctx, "info", f"{tool} done in {time.monotonic() - started:.2f}s" + (f": {summary}" if summary else ""))
-    return out
+    return compact_result(out)
 
 
 def resource_errors(fn: Callable[..., str]) -> Callable[..., str]:
@@ -223,7 +231,7 @@ def create_server() -> TrainingCheckServer:
         max_points: Annotated[int, Field(description="At most this many points per series (spikes and NaN/Inf "
                                                      "are always kept).", ge=2, le=2000)] = 50,
         ctx: Context = None,
-    ) -> MetricsReportOut:
+    ) -> Annotated[CallToolResult, MetricsReportOut]:
         """Read a training run's metrics (only what is new is fetched): source used, run info, step range, and per
         metric its role, last value, min/max, recent mean, NaN/Inf count and a downsampled series."""
         return await run_tool("read_metrics", ctx, domain("read_metrics", "read_metrics"), MetricsReportOut, run,
@@ -240,7 +248,7 @@ def create_server() -> TrainingCheckServer:
         as_of_step: Annotated[int | None, Field(description="Judge the run as it was at this step (replay).",
                                                 ge=0)] = None,
         ctx: Context = None,
-    ) -> AssessmentOut:
+    ) -> Annotated[CallToolResult, AssessmentOut]:
         """Judge a run's health from the data new since the last check: verdict CONTINUE / ESCALATE / STOP / WAIT /
         UNREACHABLE, findings with their numbers, and an assessment_id for the next steps. Read-only for the run:
         it records the assessment in training-check's own store and changes nothing about the training."""
@@ -258,7 +266,7 @@ def create_server() -> TrainingCheckServer:
                                                      "assessment is used).")] = None,
         baseline: Baseline = None,
         ctx: Context = None,
-    ) -> ReviewOut:
+    ) -> Annotated[CallToolResult, ReviewOut]:
         """Ask a stronger reviewer model about an ambiguous (ESCALATE) assessment: returns exactly one decision,
         STOP / CONTINUE / WAIT, with a reason, and stores the review. Call only after an ESCALATE verdict."""
         if not assessment_id and not run:
@@ -283,7 +291,7 @@ def create_server() -> TrainingCheckServer:
         dry_run: Annotated[bool, Field(description="Only describe the plan; touch nothing.")] = False,
         force: Annotated[bool, Field(description="Stop without a STOP verdict (needs a reason).")] = False,
         ctx: Context = None,
-    ) -> StopReportOut:
+    ) -> Annotated[CallToolResult, StopReportOut]:
         """Stop a training run, guarded: needs a recent STOP assessment or STOP review of this run (or force with a
         reason). Saves the evidence first, then stops gracefully (harder after a grace period) and confirms."""
         return await run_tool("stop_run", ctx, domain("stopping", "stop_run"), StopReportOut, run, reason,
@@ -298,7 +306,7 @@ def create_server() -> TrainingCheckServer:
         current_job_id: Annotated[str | None, Field(description="The id of the CronCreate job now checking "
                                                                 "this run, to be replaced.")] = None,
         ctx: Context = None,
-    ) -> ScheduleOut:
+    ) -> Annotated[CallToolResult, ScheduleOut]:
         """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly) and return the
         exact CronDelete / CronCreate arguments to apply."""
         return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
@@ -314,7 +322,7 @@ def create_server() -> TrainingCheckServer:
                                                        "crashed, ...; null for all).")] = "running",
         max_concurrency: Annotated[int, Field(description="Runs checked at once.", ge=1, le=64)] = 8,
         ctx: Context = None,
-    ) -> MultiReportOut:
+    ) -> Annotated[CallToolResult, MultiReportOut]:
         """Check many runs in one call with bounded concurrency: one compact line per run, worst first; a run that
         fails is reported in its line, not raised."""
         if not runs and not project:
