@@ -388,7 +388,19 @@ def main(argv: list[str] | None = None) -> int:
         replays, scores = run_corpora(args.corpus, args.checks, args.only)
         print_table(replays)
         print_totals(scores)
-        misses = scores[0].misses
+        misses = list(scores[0].misses)
+        ours = scores[0]
+        if ours.escalate_rate_healthy is not None and ours.escalate_rate_healthy > 0.10:
+            noisy = sorted(((sum(c.verdict == "ESCALATE" for c in r.checks), r.run.name) for r in replays
+                            if not r.error and r.run.category == "healthy"), reverse=True)
+            worst = ", ".join(f"{name} ({n})" for n, name in noisy[:5] if n)
+            misses.append(f"ESCALATE rate on no-stop checks {ours.escalate_rate_healthy:.0%} > 10%; most: {worst}")
+        if ours.median_delay_checks is not None and ours.median_delay_checks > 2:
+            misses.append(f"median delay {ours.median_delay_checks} checks > 2")
+        if ours.stop_recall is not None and ours.stop_recall < 0.95:
+            misses.append(f"STOP recall {ours.stop_recall:.0%} < 95%")
+        if ours.flag_rate is not None and ours.flag_rate < 0.95:
+            misses.append(f"flag rate {ours.flag_rate:.0%} < 95%")
         if misses:
             print("\nwhere training-check misses a target:")
             for m in misses:
