@@ -85,8 +85,8 @@ def assert_clean(where: str, text: str) -> int:
 def store_and_evidence_text(home: Path) -> str:
     """Every table dumped, the raw database and WAL bytes, and every evidence file."""
     parts = []
-    db = home / "state.db"
-    dbs = [db] if db.exists() else list(home.glob("*.db"))
+    dbs = [home / "state.sqlite3"]
+    assert dbs[0].exists(), "no store was written"
     for d in dbs:
         with sqlite3.connect(d) as c:
             parts.append("\n".join(c.iterdump()))
@@ -94,7 +94,7 @@ def store_and_evidence_text(home: Path) -> str:
             if f.exists():
                 parts.append(f.read_bytes().decode("latin-1"))
     for f in home.rglob("*"):
-        if f.is_file() and f.suffix not in (".db", ".db-wal", ".db-shm"):
+        if f.is_file() and f not in dbs:
             parts.append(f.read_bytes().decode("latin-1"))
     return "\n".join(parts)
 
