@@ -20,6 +20,7 @@ from .keras import KerasFormat
 from .kv import KeyValueFormat
 from .llmc import LlmcFormat, ModdedNanoGptFormat
 from .megatron import MegatronFormat
+from .nanogpt import NanoGptFormat
 from .pydict import HfDictLinesFormat
 from .table import CsvFormat, MarkdownTableFormat
 from .text import clean_block, printable_sample
@@ -32,7 +33,7 @@ MAX_SAMPLE_LINES = 4000
 LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
     for f in (
-        MegatronFormat(), WordLanguageModelFormat(), LlmcFormat(), ModdedNanoGptFormat(), DeepSpeedFormat(),
+        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(), DeepSpeedFormat(),
         HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), KeyValueFormat(),
     )
 }
@@ -86,7 +87,7 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
         s, name = max(generic)
         return Detected(name, s, None, scores)
     raise UnknownFormat(f"{where}: no known log format recognised (e.g. line {sample_line(lines)!r}); "
-                        f"supported: llm.c, modded-nanogpt, Megatron, HF Trainer, Keras, DeepSpeed, JSONL, CSV, key=value")
+                        f"supported: nanoGPT, llm.c, modded-nanogpt, Megatron, HF Trainer, Keras, DeepSpeed, JSONL, CSV, key=value")
 
 
 def document_format(doc: object, where: str = "the file") -> DocumentFormat:

@@ -1,0 +1,46 @@
+"""nanoGPT and build-nanogpt console logs (formats written here from the projects' print statements)."""
+
+from __future__ import annotations
+
+import math
+
+from training_check.tools.parsers import detect_format, parse_bytes
+
+NANOGPT = b"""Overriding config with config/train_shakespeare_char.py:
+tokens per iteration will be: 16,384
+step 0: train loss 4.2874, val loss 4.2823
+iter 0: loss 4.2639, time 12006.86ms, mfu -100.00%
+iter 10: loss 3.2164, time 59.49ms, mfu 6.26%
+iter 20: loss nan, time 59.01ms, mfu 6.27%
+step 250: train loss 1.9712, val loss 2.0733
+saving checkpoint to out-shakespeare-char
+iter 250: loss 2.0374, time 10334.10ms, mfu 5.65%
+"""
+
+BUILD = b"""total desired batch size: 524288
+validation loss: 10.9497
+HellaSwag accuracy: 2487/10042=0.2477
+step     0 | loss: 10.955029 | lr 8.3916e-07 | norm: 15.4103 | dt: 85432.91ms | tok/sec: 6136.85
+step     1 | loss: 10.880219 | lr 1.6783e-06 | norm: 14.8781 | dt: 331.45ms | tok/sec: 1581784.28
+"""
+
+
+def test_nanogpt_iter_and_eval_lines():
+    assert detect_format(NANOGPT).format == "nanogpt"
+    fmt, em = parse_bytes(NANOGPT)
+    b = em.build()
+    loss = b.columns["train_loss"]
+    assert list(loss.steps) == [0, 10, 20, 250]
+    assert loss.values[1] == 3.2164 and math.isnan(loss.values[2])
+    assert list(b.columns["val_loss"].steps) == [0, 250] and b.columns["val_loss"].values[-1] == 2.0733
+    assert b.columns["mfu_pct"].values[0] == -100.0
+
+
+def test_build_nanogpt_lines_attach_validation_to_the_next_step():
+    assert detect_format(BUILD).format == "nanogpt"
+    _, em = parse_bytes(BUILD)
+    b = em.build()
+    assert list(b.columns["train_loss"].values) == [10.955029, 10.880219]
+    assert list(b.columns["val_loss"].steps) == [0]
+    assert b.columns["grad_norm"].values[1] == 14.8781 and b.columns["lr"].values[0] == 8.3916e-07
+    assert b.columns["tokens_per_sec"].values[1] == 1581784.28
