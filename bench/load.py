@@ -277,7 +277,7 @@ def run_child(path: Path, home: Path) -> dict:
 
 
 NOISE = ("[2026-01-01 00:00:00,000] INFO dataloader: worker 3 prefetched shard 00042 of 01024 "
-         "(tokens=1048576, pad=0, seq=2048) " + "x" * 800 + "\n")
+         "(tokens 1048576, pad 0, seq 2048) " + "x" * 800 + "\n")
 
 
 def phase_big(root: Path, args) -> dict:
@@ -327,7 +327,7 @@ def main() -> int:
     ap.add_argument("--ssh-runs", type=int, default=20)
     ap.add_argument("--wandb-runs", type=int, default=40)
     ap.add_argument("--shared-runs", type=int, default=40)
-    ap.add_argument("--big-gb", type=float, default=5.0)
+    ap.add_argument("--big-gb", type=float, default=2.0, help="size of the big log in GB (default 2; 5 takes ~8 min more)")
     ap.add_argument("--steps", type=int, default=10_000_000)
     ap.add_argument("--skip", default="", help="comma-separated phases to skip: many,shared,big,steps")
     ap.add_argument("--keep", help="work in this folder and keep it (default: a temporary folder)")
