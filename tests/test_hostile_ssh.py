@@ -1,0 +1,40 @@
+"""Hostile stop_run targets that reach a real remote shell: stop_run(host=<the test sshd>) in dry-run mode still runs
+the read-only remote look-ups (tmux has-session, pgrep-like process scans, reading a pidfile) with the payload as an
+argument. The sshd runs on this machine, so a payload that reached a remote shell would create the canary here."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
+from training_check.tools.errors import TrainingCheckError
+from training_check.tools.sources.ssh import POOL
+from training_check.tools.stopping import stop_run
+
+from .test_hostile import PAYLOADS, fill, one_line
+
+REMOTE_FORMS = ("cmd:", "tmux:", "pidfile:", "pid:")
+
+
+@pytest.fixture
+def ssh_env(sshd, monkeypatch):  # noqa: F811
+    for k, v in sshd.env().items():
+        monkeypatch.setenv(k, v)
+    POOL.close_all()
+    yield sshd
+    POOL.close_all()
+
+
+@pytest.mark.parametrize("prefix", REMOTE_FORMS, ids=lambda p: p.rstrip(":"))
+@pytest.mark.parametrize("name", [n for n in PAYLOADS if n != "oversized"])
+def test_hostile_target_over_ssh(name, prefix, ssh_env, tmp_path, store, config):
+    value, canary = fill(PAYLOADS[name], tmp_path)
+    log = tmp_path / "train.log"
+    log.write_text("step=1 loss=1.0\n")
+    try:
+        report = stop_run(ssh_env.url(str(log)), "hostile", store=store, config=config, force=True, dry_run=True,
+                          target=prefix + value, host="tc-test")
+        assert report.dry_run
+    except TrainingCheckError as e:
+        one_line(e)
+    assert not canary.exists()
