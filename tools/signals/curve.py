@@ -66,7 +66,31 @@ def diff_noise(values: np.ndarray, last: int = 2000) -> float:
     v = values[-last:]
     if len(v) < 3:
         return 0.0
-    return robust_sigma(np.diff(v)) / math.sqrt(2)
+    d = np.diff(v)
+    s = robust_sigma(d)
+    if s == 0.0 and np.any(d != 0):
+        # Over half the steps repeat the value exactly (quantised or mostly-zero curves): use the mean deviation.
+        s = float(np.mean(np.abs(d - np.median(d)))) * 1.2533
+    return s / math.sqrt(2)
+
+
+def _spread(x: np.ndarray) -> float:
+    s = robust_sigma(x)
+    if s == 0.0 and np.any(x != x[0]):
+        s = float(np.mean(np.abs(x - np.median(x)))) * 1.2533
+    return s
+
+
+def short_noise(values: np.ndarray) -> float:
+    """Noise of a short excerpt, where a trend or one jump dominates plain differences: the smaller of (a) second
+    differences / sqrt 6, which a steady trend does not inflate, and (b) first differences without the single
+    largest one / sqrt 2, which one level shift does not inflate."""
+    if len(values) < 4:
+        return diff_noise(values)
+    d = np.diff(values)
+    by_trend = _spread(np.diff(values, 2)) / math.sqrt(6)
+    by_shift = _spread(np.delete(d, int(np.argmax(np.abs(d))))) / math.sqrt(2)
+    return min(by_trend, by_shift)
 
 
 def make_curve(series: pd.Series, smooth: int = 5) -> Curve:
@@ -77,7 +101,7 @@ def make_curve(series: pd.Series, smooth: int = 5) -> Curve:
         sv = pd.Series(bv).rolling(smooth, center=True, min_periods=1).median().to_numpy()
     else:
         sv = bv
-    return Curve(steps, values, bs, sv, diff_noise(values), bv)
+    return Curve(steps, values, bs, sv, diff_noise(values) if len(values) >= 30 else short_noise(values), bv)
 
 
 def thin(x: np.ndarray, y: np.ndarray, k: int = MAX_PAIRWISE) -> tuple[np.ndarray, np.ndarray]:

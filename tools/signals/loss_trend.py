@@ -26,7 +26,7 @@ def lr_decayed(view: RunView, share: float = 0.15) -> bool:
 
 def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_recent: int = 15,
           z_sig: float = 2.0, stall_share: float = 0.03, noise_k: float = 2.0, early_share: float = 0.1,
-          converged_share: float = 0.85) -> Finding:
+          converged_share: float = 0.85, no_learning_share: float = 0.02) -> Finding:
     """Warn "plateau" when, over the last ``recent_share`` of the run, the objective has not fallen significantly
     (Mann–Kendall z > -``z_sig``) and by less than ``stall_share`` of the progress made and ``noise_k`` noise units;
     not before ``early_share`` of a run of known length, and never once the LR has decayed or the run is nearly done."""
@@ -59,21 +59,32 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     frac = view.fraction
     if frac is not None and frac < early_share:
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
-    never = progress <= 3 * c.sigma
+    # No learning: the gain since the start is within noise, or a sliver of the starting loss (a dead network sits at
+    # its chance-level loss, e.g. ln(10) for ten classes, gaining a percent at most).
+    never = progress <= 3 * c.sigma or (start > 0 and progress < no_learning_share * start)
     if lr_decayed(view) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
     flat_since = _flat_since(ss, sv, c.sigma)
     if not never and frac is not None and frac >= converged_share and view.total_steps and flat_since >= 0.5 * view.total_steps:
         return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged", steps, info)
     n_raw = max(1, int((c.steps >= x[0]).sum()))
-    improving_enough = -change > max(stall_share * progress, noise_k * c.sigma * np.sqrt(12.0 / n_raw))
-    if improving_enough and z < 0:
-        return Finding("loss_trend", OK, f"{name} improving slowly ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
+    se = c.sigma * np.sqrt(12.0 / n_raw)  # standard error of the window's change (a line fitted through noise)
+    improvement = -change
     if z >= 1.5 * z_sig and change > 0:
         return Finding("loss_trend", WARN, f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
                        steps, info, concern="divergence")
-    what = "has not improved since the start" if never else f"has stalled at {sign * float(np.median(y)):.4g}"
-    return Finding("loss_trend", WARN, f"{name} {what} (change {sign * change:+.3g} over steps {steps[0]}-{steps[1]})",
+    ev = _eval_improving(view, float(x[0]))
+    if ev:
+        return Finding("loss_trend", OK, f"{name} is flat but {ev} is still improving", steps, info)
+    if never:
+        return Finding("loss_trend", WARN, f"{name} has not improved since the start (change {sign * change:+.3g} over "
+                       f"steps {steps[0]}-{steps[1]}, within noise {c.sigma:.3g})", steps, info, concern="plateau")
+    if improvement + noise_k * se > stall_share * progress:
+        # The data cannot rule out a slow, healthy improvement: a stall has to be shown, not presumed.
+        return Finding("loss_trend", OK, f"{name} improving slowly or flat within noise ({sign * change:+.3g} ± "
+                       f"{noise_k * se:.2g} over steps {steps[0]}-{steps[1]})", steps, info)
+    return Finding("loss_trend", WARN, f"{name} has stalled at {sign * float(np.median(y)):.4g} (change "
+                   f"{sign * change:+.3g} over steps {steps[0]}-{steps[1]}, {progress:.3g} gained before)",
                    steps, info, concern="plateau")
 
 
@@ -83,3 +94,20 @@ def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float = 3.0) ->
     off = np.abs(sv - now) > max(k * sigma, 1e-12)
     idx = np.flatnonzero(off)
     return int(ss[idx[-1] + 1]) if len(idx) and idx[-1] + 1 < len(ss) else int(ss[0])
+
+
+def _eval_improving(view: RunView, since: float, min_evals: int = 4, z_sig: float = 1.5) -> str | None:
+    """The primary eval's name when it is still improving since step ``since`` (the train loss may flatten
+    first on a noisy task while generalisation still improves)."""
+    name = view.primary_eval
+    if not name or name == view.objective:
+        return None
+    s = view.oriented(name)
+    v = s.to_numpy()
+    st = s.index.to_numpy()
+    keep = np.isfinite(v) & (st >= since)
+    v = v[keep]
+    if len(v) < min_evals:
+        return None
+    z = mann_kendall_z(v)
+    return name if z <= -z_sig and v[-1] < v[0] else None

@@ -66,6 +66,12 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
                new_points: int | None = None, baseline: dict | None = None, config: dict | None = None) -> RunView:
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
+    if objective is not None and not adversarial:
+        v = frame.series[objective].to_numpy()
+        v = v[np.isfinite(v)]
+        # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
+        # a floor: no monotone-decrease assumption holds for it.
+        adversarial = bool(len(v) >= 5 and (v < 0).mean() > 0.05)
     constant = objective is not None and is_constant(frame.series[objective]) and len(frame.series[objective]) > 3
     primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
