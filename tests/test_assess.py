@@ -132,3 +132,23 @@ def test_bad_arguments_are_clear_errors(tmp_path, store, config, bad):
     write_llmc(log, curve(50))
     with pytest.raises(BadInput):
         assess_run(str(log), store=store, config=config, **bad)
+
+
+def test_a_reviewer_continue_is_not_asked_again_for_the_same_concern(tmp_path, store, config):
+    from training_check.tools.schedule import reschedule
+
+    log = tmp_path / "train.log"
+    rng = np.random.default_rng(7)
+    write_llmc(log, 5 + rng.normal(0, 0.05, 800))  # no learning at all: a plateau from the start
+    a = assess_run(str(log), store=store, config=config, total_steps=2000)
+    assert a.verdict == "ESCALATE" and "plateau" in a.summary
+    store.add_review(a.run_key, a.assessment_id, "m", "h", "CONTINUE", "small model, expected", {})
+    b = assess_run(str(log), store=store, config=config, total_steps=2000)
+    assert b.verdict == "CONTINUE" and "reviewer judged it acceptable" in b.summary
+    reschedule(str(log), store=store, config=config, assessment_id=a.assessment_id)
+    s = reschedule(str(log), store=store, config=config, assessment_id=b.assessment_id)
+    assert s.interval_minutes == 20  # a reviewed concern is no anomaly: the ladder climbs
+    y = 5 + rng.normal(0, 0.05, 900)
+    y[850:] = np.nan  # something new and worse: judged afresh
+    write_llmc(log, y)
+    assert assess_run(str(log), store=store, config=config).verdict == "STOP"

@@ -125,6 +125,24 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
     return out or None
 
 
+def warning_kinds(findings: list[dict]) -> set[str]:
+    return {f.get("concern") or f.get("signal") for f in findings if f.get("status") in ("warn", "critical")}
+
+
+def accepted_concerns(store: Store, run_key: str, as_of_step: int | None = None) -> dict | None:
+    """The concerns a reviewer last judged acceptable (decision CONTINUE) for this run, if its latest review did."""
+    for review in store.recent_reviews(run_key, 3):
+        assessment = store.get_assessment(review.get("assessment_id") or "") if review.get("assessment_id") else None
+        step = (assessment or {}).get("progress", {}).get("step")
+        if as_of_step is not None and step is not None and step > as_of_step:
+            continue
+        if review.get("decision") != "CONTINUE" or assessment is None:
+            return None
+        return {"kinds": sorted(warning_kinds(assessment.get("findings", []))), "step": step,
+                "review_id": review.get("review_id")}
+    return None
+
+
 def _checkpoints(frame: MetricFrame, name: str | None, k: int) -> list[list]:
     if not name:
         return []
@@ -174,6 +192,7 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     total = total_steps or data.info.total_steps
     expected = parse_baseline(baseline, frame, store=store, config=config)
     view = build_view(frame, total, previous, data.new_points, expected, data.info.config)
+    view.accepted = accepted_concerns(store, data.run_key, as_of_step)
     findings = run_signals(view)
     j = judge(findings, view)
     step = frame.last_step
@@ -187,6 +206,8 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
         evals={e: _checkpoints(frame, e, 3) for e in frame.names("eval")[:6]},
     )
     record = a.record()
+    if j.reviewed:
+        record["reviewed_concerns"] = j.reviewed
     if baseline is not None:
         record["baseline"] = baseline if not isinstance(baseline, str) or len(baseline) < 2000 else baseline[:2000]
     a.elapsed_s = time.perf_counter() - t0

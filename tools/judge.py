@@ -25,6 +25,7 @@ class Judgment:
     verdict: str
     summary: str
     concern: str | None = None
+    reviewed: list[str] | None = None  # warning kinds a reviewer already judged acceptable (not anomalies any more)
 
 
 def _previous_flagged(view: RunView, signal: str) -> bool:
@@ -61,7 +62,14 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
     firm = [f for f in warns if not f.fresh]
     if firm:
         concern = "; ".join(f.message for f in firm[:2])
-        kinds = ", ".join(sorted({f.concern or f.signal for f in firm}))
+        kind_set = {f.concern or f.signal for f in firm}
+        kinds = ", ".join(sorted(kind_set))
+        acc = view.accepted
+        if acc and kind_set <= set(acc.get("kinds", [])):
+            # The reviewer already looked at exactly these concerns and said CONTINUE: say so, do not ask again
+            # until something new or worse shows up.
+            return Judgment(CONTINUE, f"CONTINUE: {kinds} seen again ({firm[0].message}); the reviewer judged it "
+                            f"acceptable at step {acc.get('step')} ({acc.get('review_id')})", None, sorted(kind_set))
         return Judgment(ESCALATE, f"ESCALATE ({kinds}): {firm[0].message}", concern)
     fresh = [f for f in warns if f.fresh]
     if fresh:

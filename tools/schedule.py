@@ -60,7 +60,9 @@ def _anomalous(assessment: dict, review: dict | None) -> str | None:
     verdict = assessment.get("verdict")
     if verdict not in (CONTINUE, WAIT):
         return f"the last check said {verdict}"
-    warn = [f for f in assessment.get("findings", []) if f.get("status") in ("warn", "critical")]
+    reviewed = set(assessment.get("reviewed_concerns") or [])
+    warn = [f for f in assessment.get("findings", []) if f.get("status") in ("warn", "critical")
+            and (f.get("concern") or f.get("signal")) not in reviewed]
     if warn:
         return f"a {warn[0].get('signal')} warning"
     if review and review.get("decision") == "WAIT":

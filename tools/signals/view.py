@@ -27,6 +27,7 @@ class RunView:
     new_points: int | None = None
     baseline: dict | None = None  # {metric: pd.Series of expected values by step}
     config: dict = field(default_factory=dict)  # the run's config subset (warmup_steps, schedule, ...)
+    accepted: dict | None = None  # the latest reviewer CONTINUE: {"kinds": [...], "step": n, "review_id": id}
 
     @property
     def last_step(self) -> int | None:
