@@ -12,7 +12,7 @@ import numpy as np
 from ..findings import CRITICAL, OK, WARN, Finding, nums
 import pandas as pd
 
-from .curve import Curve, theil_sen
+from .curve import Curve, short_noise, theil_sen
 from .view import RunView, recent_len
 
 
@@ -35,7 +35,7 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
     ib = int(np.argmin(sv))
     best, best_step = float(sv[ib]), int(ss[ib])
     progress = max(0.0, start - best)
-    sigma = max(c.sigma, 1e-12 * max(1.0, abs(best)))
+    sigma = max(_regime_noise(c, w, best_step), 1e-12 * max(1.0, abs(best)))
     rise = now - best
     threshold = max(noise_k * sigma, progress_share * progress, 1e-9)
     if best > 0:
@@ -85,6 +85,19 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
                    [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop",
                    sustained=sustained_points and is_loss,
                    fresh=recovering or (not long_enough and n_raw_above < 3))
+
+
+def _regime_noise(c: Curve, w: int, best_step: int) -> float:
+    """The noise that matters here: the median of the whole curve's, the recent regime's and the best regime's
+    (a past explosion must not make a lasting rise look like noise, nor one quiet stretch make noise look like a rise)."""
+    if c.n < 30:
+        return c.sigma
+    k = max(10, 3 * w)
+    ib = int(np.searchsorted(c.steps, best_step))
+    # Trend-robust estimates on short windows: a regime that is still settling must not read as noise.
+    recent = short_noise(c.values[-k:])
+    around_best = short_noise(c.values[max(0, ib - k): ib + 1])  # the regime that reached the best
+    return float(np.median([c.sigma, recent, around_best]))
 
 
 def _is_loss(view: RunView) -> bool:

@@ -72,7 +72,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
         v = v[np.isfinite(v)]
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
         # a floor: no monotone-decrease assumption holds for it.
-        adversarial = bool(len(v) >= 5 and (v < 0).mean() > 0.05)
+        straddles = len(v) >= 5 and v.min() < 0 < v.max() and abs(float(np.median(v))) < 0.1 * float(v.max() - v.min())
+        adversarial = bool(len(v) >= 5 and ((v < 0).mean() > 0.05 or straddles))
     constant = objective is not None and is_constant(frame.series[objective]) and len(frame.series[objective]) > 3
     primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
