@@ -85,14 +85,8 @@ def test_hostile_stop_target(name, prefix, tmp_path, run_log, store, config):
     assert not canary.exists()
 
 
-OVERSIZED_HOST_BUG = ("tools/sources/ssh.py parse_host_spec echoes the whole host into its error: a 200 kB host "
-                      "gives a 200 kB 'one-line' message (truncate it like parse_target does, e.g. host[:60])")
-
-
 @pytest.mark.parametrize("name, field", [
-    pytest.param(n, f, id=f"{n}-{f}", marks=[pytest.mark.xfail(strict=True, reason=OVERSIZED_HOST_BUG)]
-                 if (n, f) == ("oversized", "host") else [])
-    for f in ("host", "method", "run") for n in PAYLOADS])
+    pytest.param(n, f, id=f"{n}-{f}") for f in ("host", "method", "run") for n in PAYLOADS])
 def test_hostile_stop_other_arguments(name, field, tmp_path, run_log, store, config):
     value, canary = fill(PAYLOADS[name], tmp_path)
     with pytest.raises(TrainingCheckError) as err:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 
+MAX_MESSAGE = 600  # characters: an error quoting a hostile or huge argument stays one readable line
+
+
 class TrainingCheckError(Exception):
     """Base of every anticipated failure; ``str(err)`` is the one-line message shown to the user."""
 
     code = "error"
 
     def __init__(self, message: str):
-        # Keep messages to one line whatever the caller passed in.
-        super().__init__(" ".join(str(message).split()))
+        # One line, of bounded length, whatever the caller passed in (messages quote user input).
+        text = " ".join(str(message).split())
+        if len(text) > MAX_MESSAGE:
+            text = text[: MAX_MESSAGE - 30] + f" ... [{len(text) - MAX_MESSAGE + 30} chars cut]"
+        super().__init__(text)
 
     @property
     def message(self) -> str:

@@ -77,7 +77,7 @@ def parse_host_spec(spec: str) -> tuple[str | None, str, int | None]:
         raise BadInput("host is empty: pass user@host[:port] or an alias from ~/.ssh/config")
     s = spec.strip()
     if any(ord(c) < 32 or ord(c) == 127 for c in s) or s.startswith("-") or len(s) > 300:
-        raise BadInput(f"bad host {spec!r}: pass user@host[:port] or an alias from ~/.ssh/config")
+        raise BadInput(f"bad host {spec[:60]!r}: pass user@host[:port] or an alias from ~/.ssh/config")
     if s.startswith("ssh://"):
         s = s[len("ssh://"):].rstrip("/")
     user = None
