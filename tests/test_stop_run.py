@@ -237,10 +237,3 @@ def test_stop_over_ssh(store, config, run_log, child, sshd, monkeypatch):  # noq
     POOL.close_all()
 
 
-def test_wandb_method_without_the_api_module_is_refused_clearly(store, config):
-    from training_check.tools.stoppers import wandb as wandb_stopper
-
-    if wandb_stopper.available():
-        pytest.skip("stop_wandb_run exists: covered by the W&B API tests")
-    with pytest.raises(StopRefused, match="not available"):
-        stop_run("ent/proj/abc123", "x", store=store, config=config, force=True)

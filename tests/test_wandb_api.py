@@ -54,6 +54,7 @@ class StandIn:
         self.faults: dict[str, list[Fault]] = {}
         self.requests: list[tuple[float, str, dict]] = []
         self.deleted = False
+        self.stop_takes_effect = False
         stand_in = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -109,6 +110,8 @@ class StandIn:
             return {"viewer": {"id": "VXNlcjox", "entity": self.entity, "username": "ada", "email": None,
                                "flags": None, "teams": {"edges": []}}}
         if op == "stop":
+            if self.stop_takes_effect:  # as W&B does once the run's process sees the flag at its heartbeat
+                self.run = dict(self.run, state="killed")
             return {"stopRun": {"success": True, "clientMutationId": None}}
         if self.deleted or variables.get("entity") != self.entity or variables.get("project") != self.project:
             return {"project": {"run": None}}
@@ -381,3 +384,15 @@ def test_unreachable_api_without_fallback(wandb_env, store, config):
         load_run("ent/proj/runabc123", store=store, config=config)
     assert time.monotonic() - t < RetryPolicy().total_s + 5
     assert "\n" not in str(err.value) and FAKE_KEY not in str(err.value)
+
+
+def test_stop_run_on_a_wandb_run_saves_evidence_then_stops_through_the_api(stand_in, store, config):
+    from training_check.tools.stopping import stop_run
+
+    stand_in.stop_takes_effect = True
+    r = stop_run("ent/proj/runabc123", "loss NaN for 300 steps", store=store, config=config, force=True)
+    stops = [v for _, op, v in stand_in.requests if op == "stop"]
+    assert stops and stops[0]["id"] == stand_in.run["id"]
+    assert r.method == "wandb" and r.evidence_path and Path(r.evidence_path).read_text().count("runabc123")
+    assert r.stopped and r.final_state == "W&B reports killed" and store.evidence_for("wandb:ent/proj/runabc123")
+    assert FAKE_KEY not in json.dumps(r.to_dict())

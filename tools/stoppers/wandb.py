@@ -1,55 +1,42 @@
-"""Stop a W&B run through the API (``Run.stop()``) via ``sources.wandb_api.stop_wandb_run``, then read its state."""
+"""Stop a W&B run through the API (``Run.stop()``: the App's "Stop run" flag), then confirm from the run's state."""
 
 from __future__ import annotations
 
-import dataclasses
+import time
 
-from ..errors import StopRefused
+from ..sources.wandb_api import WandbApiSource, stop_wandb_run
 from .outcome import Clock, StopOutcome
 
-STOPPED_STATES = {"stopped", "killed", "finished", "crashed", "failed", "stopping"}
-
-
-def _stopper():
-    try:
-        from ..sources.wandb_api import stop_wandb_run
-    except ImportError:
-        raise StopRefused("stopping a W&B run through its API is not available in this install "
-                          "(tools/sources/wandb_api.py has no stop_wandb_run): stop the process instead with "
-                          "target='pid:N', 'tmux:NAME' or 'slurm:JOB'") from None
-    return stop_wandb_run
-
-
-def available() -> bool:
-    try:
-        _stopper()
-        return True
-    except StopRefused:
-        return False
+STOPPED_STATES = {"stopped", "killed", "finished", "crashed", "failed"}
 
 
 def plan(ref) -> list[str]:
-    _stopper()
-    return [f"W&B Run.stop() on {ref.url or ref.key} (the wandb process exits at its next sync)",
-            "confirm the run's state from the API"]
+    return [f"W&B Run.stop() on {ref.url or ref.key} (the training process exits at its next heartbeat)",
+            "confirm from the run's state in the API"]
 
 
-def execute(ref, config) -> StopOutcome:
+def _state(ref, config) -> str | None:
+    try:
+        source = WandbApiSource(ref, config)
+        return source.client().run_meta(ref.entity, ref.project, ref.run_id).state
+    except Exception:  # confirmation is best effort: the stop request itself already succeeded or raised
+        return None
+
+
+def execute(ref, config, confirm_s: float = 10.0, poll_s: float = 2.0) -> StopOutcome:
+    """Send the stop, then poll the run's state for up to ``confirm_s``; ``stopped`` only when W&B confirms it."""
     clock = Clock()
-    result = _stopper()(ref, config)
-    if dataclasses.is_dataclass(result):
-        result = dataclasses.asdict(result)
-    if hasattr(result, "to_dict"):
-        result = result.to_dict()
-    state = None
-    stopped = bool(result)
-    if isinstance(result, dict):
-        state = result.get("state") or result.get("final_state")
-        stopped = bool(result.get("stopped", str(state).lower() in STOPPED_STATES))
-    elif isinstance(result, str):
-        state = result
-        stopped = result.lower() in STOPPED_STATES
-    out = StopOutcome("wandb", ref.key, None, stopped, str(state or ("stop requested" if stopped else "unknown")),
-                      elapsed_s=round(clock.since(), 3))
-    out.actions.append(clock.stamp(f"W&B Run.stop() -> {out.final_state}"))
+    message = stop_wandb_run(ref, config)
+    out = StopOutcome("wandb", ref.key, None, False, "stop requested", elapsed_s=0.0)
+    out.actions.append(clock.stamp(message))
+    state = _state(ref, config)
+    while (state or "").lower() not in STOPPED_STATES and clock.since() + poll_s <= confirm_s:
+        time.sleep(poll_s)
+        state = _state(ref, config)
+    out.stopped = (state or "").lower() in STOPPED_STATES
+    out.final_state = (f"W&B reports {state}" if out.stopped else
+                       f"stop requested; W&B still reports {state or 'an unknown state'}: the run stops at its next "
+                       f"heartbeat (the training process must be online with W&B)")
+    out.actions.append(clock.stamp(f"W&B state: {state or 'unknown'}"))
+    out.elapsed_s = round(clock.since(), 3)
     return out
