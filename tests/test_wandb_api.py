@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from training_check.tools.config import load_config
-from training_check.tools.errors import AuthError, SourceUnreachable
+from training_check.tools.errors import AuthError, BadInput, SourceUnreachable
 from training_check.tools.points import BatchBuilder
 from training_check.tools.reading import load_run, resolve_ref
 from training_check.tools.runref import parse_run_ref
@@ -99,7 +99,7 @@ class StandIn:
 
     @staticmethod
     def operation(query: str) -> str:
-        for marker, op in (("viewer", "viewer"), ("StopRun", "stop"), ("RunParquetHistory", "parquet"),
+        for marker, op in (("viewer", "viewer"), ("StopRun", "stop"), ("query Runs(", "runs"), ("RunParquetHistory", "parquet"),
                            ("HistoryPage", "page"), ("RunHistoryKeys", "keys"), ("RunFragment", "run")):
             if marker in query:
                 return op
@@ -109,6 +109,13 @@ class StandIn:
         if op == "viewer":
             return {"viewer": {"id": "VXNlcjox", "entity": self.entity, "username": "ada", "email": None,
                                "flags": None, "teams": {"edges": []}}}
+        if op == "runs":  # a project with this run and a finished one; the filter picks by state
+            want = json.loads(variables.get("filters") or "{}").get("state")
+            nodes = [dict(self.run), dict(self.run, id="done9", name="done9", state="finished")]
+            nodes = [n for n in nodes if want in (None, n.get("state"))]
+            return {"project": {"internalId": "UHJvamVjdDox", "runCount": len(nodes), "readOnly": False,
+                                "runs": {"edges": [{"node": n, "cursor": str(i)} for i, n in enumerate(nodes)],
+                                         "pageInfo": {"endCursor": None, "hasNextPage": False}}}}
         if op == "stop":
             if self.stop_takes_effect:  # as W&B does once the run's process sees the flag at its heartbeat
                 self.run = dict(self.run, state="killed")
@@ -396,3 +403,13 @@ def test_stop_run_on_a_wandb_run_saves_evidence_then_stops_through_the_api(stand
     assert r.method == "wandb" and r.evidence_path and Path(r.evidence_path).read_text().count("runabc123")
     assert r.stopped and r.final_state == "W&B reports killed" and store.evidence_for("wandb:ent/proj/runabc123")
     assert FAKE_KEY not in json.dumps(r.to_dict())
+
+
+def test_project_runs_are_listed_by_state_through_the_real_api(stand_in, config):
+    from training_check.tools.sources.wandb_api import list_project_runs
+
+    running = list_project_runs("ent/proj", config, state="running", policy=FAST)
+    assert running == [f"ent/proj/{stand_in.run['name']}"]
+    assert len(list_project_runs("ent/proj", config, state=None, policy=FAST)) == 2
+    with pytest.raises(BadInput):
+        list_project_runs("just-one-part; rm -rf /", config)

@@ -82,33 +82,10 @@ def local_run_dirs(path: str) -> list[str] | None:
 
 
 def project_runs(project: str, config: Config, state: str | None = "running") -> list[str]:
-    """``entity/project/run_id`` of a W&B project's runs (optionally only those in ``state``) via ``wandb.Api``."""
-    parts = [p for p in project.strip().strip("/").split("/") if p]
-    if len(parts) == 1 and config.wandb_entity:
-        parts = [config.wandb_entity, parts[0]]
-    if len(parts) != 2:
-        raise BadInput(f"project must be entity/project, got {project!r} (or set WANDB_ENTITY)")
-    path = "/".join(parts)
-    try:
-        from .sources import wandb_api
+    """``entity/project/run_id`` of a W&B project's runs (optionally only those in ``state``), via the W&B adapter."""
+    from .sources.wandb_api import list_project_runs
 
-        lister = getattr(wandb_api, "list_project_runs", None)
-    except ImportError:
-        lister = None
-    if lister is not None:
-        return list(lister(path, config, state=state))
-    try:
-        import wandb
-
-        api = wandb.Api(timeout=20)
-        filters = {"state": state} if state else {}
-        return [f"{path}/{r.id}" for r in api.runs(path, filters=filters, per_page=200)]
-    except TrainingCheckError:
-        raise
-    except Exception as e:  # the API's own errors: network, auth, unknown project
-        first = (str(e).splitlines() or [type(e).__name__])[0][:200]
-        raise SourceUnreachable(f"cannot list the runs of W&B project {path}: {first}; check the name, "
-                                f"the network and `wandb login`") from None
+    return list_project_runs(project, config, state)
 
 
 def expand_runs(runs: list[str] | None, project: str | None, config: Config,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import netrc
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -220,6 +221,16 @@ class WandbClient:
     def stop(self, entity: str, project: str, run_id: str) -> None:
         self._run(f"{entity}/{project}/{run_id}").stop()
 
+    def run_ids(self, entity: str, project: str, state: str | None = None, limit: int = 1000) -> list[str]:
+        """Ids of a project's runs (only those in ``state`` when given), newest first, at most ``limit``."""
+        filters = {"state": state} if state else {}
+        out: list[str] = []
+        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(200, limit), lazy=True):
+            out.append(run.id)
+            if len(out) >= limit:
+                break
+        return out
+
 
 _CLIENTS: dict[tuple[str | None, str, int], WandbClient] = {}
 _CLIENTS_LOCK = threading.Lock()
@@ -344,3 +355,19 @@ def stop_wandb_run(ref: RunRef, config: Config, *, client: WandbClient | None = 
     call_with_retries(lambda: c.stop(e, p, r), policy, f"stopping W&B run {e}/{p}/{r}", c.api_key)
     return (f"asked W&B to stop run {e}/{p}/{r}; the run stops at its next heartbeat "
             f"(the training process must be online with W&B to see it)")
+
+
+def list_project_runs(project: str, config: Config, state: str | None = "running", *,
+                      policy: RetryPolicy = RetryPolicy(), base_url: str | None = None) -> list[str]:
+    """``entity/project/run_id`` of the project's runs in ``state`` (all when None), for sweeps of many runs."""
+    parts = [p for p in project.strip().strip("/").split("/") if p]
+    if len(parts) == 1 and config.wandb_entity:
+        parts = [config.wandb_entity, parts[0]]
+    if len(parts) != 2 or not all(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", p) for p in parts):
+        raise BadInput(f"project must be entity/project, got {project[:100]!r} (or set WANDB_ENTITY)")
+    entity, name = parts
+    api_key = resolve_api_key(base_url)
+    c = client_for(api_key, base_url, policy.attempt_timeout_s)
+    ids = call_with_retries(lambda: c.run_ids(entity, name, state), policy, f"listing the runs of W&B project "
+                            f"{entity}/{name}", api_key)
+    return [f"{entity}/{name}/{i}" for i in ids]
