@@ -21,6 +21,7 @@ import struct
 from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
+from .protowire import varint
 
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
@@ -36,32 +37,19 @@ def is_tfevents_name(name: str) -> bool:
 
 
 # -- protobuf wire format ------------------------------------------------------------------
-def _varint(buf: bytes, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
-        if shift > 70:
-            raise ValueError("varint too long")
-
-
 def _fields(buf: bytes):
     """(field number, wire type, value) for each field; length-delimited values are bytes."""
     pos, n = 0, len(buf)
     while pos < n:
-        key, pos = _varint(buf, pos)
+        key, pos = varint(buf, pos)
         fno, wt = key >> 3, key & 7
         if wt == 0:
-            val, pos = _varint(buf, pos)
+            val, pos = varint(buf, pos)
         elif wt == 1:
             val = buf[pos:pos + 8]
             pos += 8
         elif wt == 2:
-            ln, pos = _varint(buf, pos)
+            ln, pos = varint(buf, pos)
             val = buf[pos:pos + ln]
             pos += ln
         elif wt == 5:
@@ -100,7 +88,7 @@ def _tensor_scalar(buf: bytes) -> float | None:
             if wt == 2:
                 p = 0
                 while p < len(val):
-                    x, p = _varint(val, p)
+                    x, p = varint(val, p)
                     ints.append(x)
             else:
                 ints.append(val)

@@ -22,6 +22,7 @@ from ..errors import TrainingCheckError, UnknownFormat
 from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
+from .protowire import varint
 
 FILE_HEADER = struct.Struct("<4sHB")
 FILE_IDENT = b":W&B"
@@ -94,19 +95,6 @@ def _json_value(text: str):
         return text
 
 
-def _varint(d: bytes, i: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        c = d[i]
-        i += 1
-        result |= (c & 0x7F) << shift
-        if not c & 0x80:
-            return result, i
-        shift += 7
-        if shift > 63:
-            raise ValueError("varint too long")
-
-
 def record_payload(d: bytes) -> tuple[int, int, int]:
     """(field number, start, length) of a serialised Record's payload (its ``record_type`` oneof), or (0, 0, 0)."""
     i, n = 0, len(d)
@@ -116,7 +104,7 @@ def record_payload(d: bytes) -> tuple[int, int, int]:
         if tag & 0x80:
             b2 = d[i]
             if b2 & 0x80:
-                tag, i = _varint(d, i - 1)
+                tag, i = varint(d, i - 1)
             else:  # two-byte tags (fields 16..2047) are common: _info is 200
                 tag = (tag & 0x7F) | (b2 << 7)
                 i += 1
@@ -129,7 +117,7 @@ def record_payload(d: bytes) -> tuple[int, int, int]:
             ln = d[i]
             i += 1
             if ln & 0x80:
-                ln, i = _varint(d, i - 1)
+                ln, i = varint(d, i - 1)
             fn = tag >> 3
             if fn not in _SKIP_BEFORE_ONEOF:
                 return fn, i, ln
