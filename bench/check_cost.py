@@ -1,0 +1,185 @@
+"""Check-cost bench: what one whole healthy check costs over MCP stdio, as the /training-check slash command makes
+it (``assess_run`` then ``reschedule`` with its assessment_id), and how long ``stop_run`` takes to end a local
+process that exits on SIGINT.
+
+    .venv/bin/python bench/check_cost.py [--steps 100000] [--checks 20] [--append 1000] [--idle 5] [--keep DIR]
+
+A healthy llm.c-style log (power-law loss with noise, warmup + cosine LR, grad norm, an eval every 1000 steps,
+throughput, loss scale; bench/response_size.py writes the lines) of ``--steps`` steps is checked once (the first
+check reads the whole file), then ``--checks`` times, each after ``--append`` new steps are appended to the log,
+then ``--idle`` times with nothing new. Printed per phase: median (and max) wall time of a whole check (both calls,
+client side, one long-lived stdio server), and the bytes each check puts in the agent's context (structured content
+as json.dumps, and the text content block). Then ``stop_run(force=True, target=pid:N)`` against a python child that
+traps SIGINT and exits: time from the call to the child gone (reaped by a waiter thread), and the call's wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import anyio
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from response_size import log_text, run_arrays  # noqa: E402
+from tests.mcp_client import mcp_session  # noqa: E402
+
+EVAL_EVERY = 1000
+SIGINT_CHILD = ("import signal, sys, time\n"
+                "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))\n"
+                "print('ready', flush=True)\n"
+                "time.sleep(600)\n")
+
+
+def call_bytes(res) -> tuple[int, int]:
+    """(bytes of json.dumps(structured_content), bytes of the text content) of a successful CallToolResult."""
+    text = "".join(getattr(c, "text", "") for c in res.content)
+    assert not res.is_error, text[:300]
+    return len(json.dumps(res.structured_content).encode()), len(text.encode())
+
+
+class Run:
+    """A growing log: the whole run's arrays are drawn once, lines are written/appended in slices."""
+
+    def __init__(self, path: Path, total: int, seed: int = 0):
+        self.path, self.total, self.seed, self.written = path, total, seed, 0
+
+    def extend(self, n: int) -> None:
+        arr = run_arrays(n, self.seed, start=self.written, total=self.total)
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(log_text(arr, EVAL_EVERY, self.seed))
+            f.flush()
+        self.written += n
+
+
+async def one_check(s, run: str, job_id: str | None) -> dict:
+    """assess_run + reschedule as the slash command makes them; wall time and bytes of both answers."""
+    t = time.perf_counter()
+    a = await s.call("assess_run", {"run": run})
+    t_a = time.perf_counter() - t
+    aid = a.structured_content["assessment_id"] if a.structured_content else None
+    args = {"run": run, "assessment_id": aid}
+    if job_id:
+        args["current_job_id"] = job_id
+    r = await s.call("reschedule", args)
+    wall = time.perf_counter() - t
+    a_struct, a_text = call_bytes(a)
+    r_struct, r_text = call_bytes(r)
+    return {"wall": wall, "assess": t_a, "resched": wall - t_a, "struct": a_struct + r_struct, "text": a_text + r_text,
+            "a_struct": a_struct, "r_struct": r_struct, "verdict": a.structured_content.get("verdict"),
+            "interval": r.structured_content.get("interval_minutes", r.structured_content.get("interval")),
+            "step": (a.structured_content.get("progress") or {}).get("step")}
+
+
+async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) -> dict[str, list[dict]]:
+    phases: dict[str, list[dict]] = {"first": [], "append": [], "idle": []}
+    job = None
+    async with mcp_session(home) as s:
+        phases["first"].append(await one_check(s, str(run.path), job))
+        for i in range(n_checks):
+            run.extend(append)
+            job = f"job-{i}"
+            phases["append"].append(await one_check(s, str(run.path), job))
+        for _ in range(n_idle):
+            phases["idle"].append(await one_check(s, str(run.path), job))
+    return phases
+
+
+async def stop_timing(run: Path, home: Path) -> dict:
+    """stop_run(force, target=pid:N) on a child that exits on SIGINT: call -> child gone, and the call's wall time."""
+    child = subprocess.Popen([sys.executable, "-c", SIGINT_CHILD], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "ready"
+    gone_at: list[float] = []
+    waiter = threading.Thread(target=lambda: (child.wait(), gone_at.append(time.perf_counter())), daemon=True)
+    waiter.start()
+    try:
+        async with mcp_session(home) as s:
+            t = time.perf_counter()
+            res = await s.call("stop_run", {"run": str(run), "reason": "bench: stop timing", "force": True,
+                                            "target": f"pid:{child.pid}"})
+            call_s = time.perf_counter() - t
+        waiter.join(5)
+        sc = res.structured_content or {}
+        return {"gone_s": (gone_at[0] - t) if gone_at else None, "call_s": call_s, "rc": child.returncode,
+                "stopped": sc.get("stopped"), "final_state": sc.get("final_state"),
+                "elapsed": sc.get("elapsed_s"), "error": res.is_error,
+                "text": "".join(getattr(c, "text", "") for c in res.content), "sc": sc}
+    finally:
+        if child.poll() is None:
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+
+
+def row(name: str, items: list[dict]) -> str:
+    if not items:
+        return f"{name:<22} | (none)"
+    w = [x["wall"] for x in items]
+    return (f"{name:<22} | {len(items):>3} | {statistics.median(w):>8.3f} | {max(w):>7.3f} | "
+            f"{statistics.median(x['assess'] for x in items):>8.3f} | {statistics.median(x['resched'] for x in items):>8.3f} | "
+            f"{int(statistics.median(x['struct'] for x in items)):>8} | {int(statistics.median(x['text'] for x in items)):>7} | "
+            f"{int(statistics.median(x['a_struct'] for x in items)):>6}+{int(statistics.median(x['r_struct'] for x in items)):<5} | "
+            + ",".join(sorted({str(x['verdict']) for x in items})))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=100_000, help="steps in the log before the first check")
+    ap.add_argument("--checks", type=int, default=20, help="later checks, each after --append new steps")
+    ap.add_argument("--append", type=int, default=1000, help="steps appended before each later check")
+    ap.add_argument("--idle", type=int, default=5, help="checks with nothing new")
+    ap.add_argument("--keep", type=Path, default=None, help="write the log and store here and keep them")
+    args = ap.parse_args(argv)
+    root = args.keep or Path(tempfile.mkdtemp(prefix="tc-checkcost-"))
+    root.mkdir(parents=True, exist_ok=True)
+    try:
+        total = args.steps + args.checks * args.append
+        run = Run(root / "train.log", total)
+        t = time.perf_counter()
+        run.extend(args.steps)
+        print(f"wrote {run.path.name}: {args.steps} steps, {run.path.stat().st_size / 1e6:.1f} MB in "
+              f"{time.perf_counter() - t:.1f}s; planned {total} steps", flush=True)
+        home = root / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        phases = anyio.run(checks, run, args.checks, args.append, args.idle, home)
+        (root / "stop" / "home").mkdir(parents=True, exist_ok=True)
+        stop = anyio.run(stop_timing, run.path, root / "stop" / "home")
+
+        print()
+        print("one check = assess_run + reschedule over MCP stdio (one server for all checks); wall times client side, s")
+        hdr = (f"{'phase':<22} | {'n':>3} | {'median s':>8} | {'max s':>7} | {'assess s':>8} | {'resched s':>8} | "
+               f"{'struct B':>8} | {'text B':>7} | {'a + r B':<12} | verdicts")
+        print(hdr)
+        print("-" * len(hdr))
+        print(row(f"first ({args.steps} steps)", phases["first"]))
+        print(row(f"+{args.append} steps each", phases["append"]))
+        print(row("nothing new", phases["idle"]))
+        ivals = [x["interval"] for x in phases["first"] + phases["append"] + phases["idle"]]
+        print(f"reschedule intervals (min) over the checks: {ivals}")
+        print()
+        gone = f"{stop['gone_s']:.3f}s" if stop["gone_s"] is not None else "NOT GONE"
+        print(f"stop_run(force=True, target=pid:N) on a child that exits on SIGINT: call -> child gone {gone}; "
+              f"call wall {stop['call_s']:.3f}s; stopped={stop['stopped']} final_state={stop['final_state']} "
+              f"server-side elapsed_s={stop['elapsed']} exit code={stop['rc']}"
+              + (f"; ERROR: {stop['text'][:200]}" if stop["error"] else ""))
+        if stop["sc"].get("actions"):
+            print("  actions: " + " | ".join(stop["sc"]["actions"]))
+    finally:
+        if args.keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
