@@ -17,7 +17,7 @@ from .deepspeed import DeepSpeedFormat
 from .documents import GoldenValuesFormat, TrainerStateFormat
 from .jsonl import JsonLinesFormat
 from .keras import KerasFormat
-from .kv import KeyValueFormat
+from .kv import KeyValueFormat, SpacedPairsFormat
 from .llmc import LlmcFormat, ModdedNanoGptFormat
 from .megatron import MegatronFormat
 from .nanogpt import NanoGptFormat
@@ -34,7 +34,7 @@ LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
     for f in (
         MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(), DeepSpeedFormat(),
-        HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), KeyValueFormat(),
+        HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), KeyValueFormat(), SpacedPairsFormat(),
     )
 }
 DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}

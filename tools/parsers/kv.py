@@ -18,6 +18,28 @@ from .text import NUM, to_step, to_value
 
 _PAIR = re.compile(rf"(?<![\w/.\-])([A-Za-z_][\w./\-]*(?: [A-Za-z_][\w./\-]*){{0,3}})\s*(?:=|:)\s*({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$)")
 _TQDM = re.compile(r"(?:(?:Epoch|epoch)\s*(\d+)\D{0,10}?)?\d+%\|[^|]*\|\s*(\d+)/(\d+)\s*\[([^\]]*)\]")
+# Log-line prefixes that a key=value pair's key may swallow ("INFO step=10" is the key "step").
+_LEVEL_WORDS = {"info", "debug", "warning", "warn", "error", "critical", "trace", "notice"}
+# Positions written in brackets: mmengine/mmcv "Epoch(train) [3][ 50/500]" and "Iter(train) [ 50/90000]".
+_EPOCH_ITER = re.compile(r"\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]")
+_ITER_OF = re.compile(r"\bIter\([a-z]+\)\s*\[\s*(\d+)\s*/\s*\d+\s*\]")
+# A line about evaluation ("Validation: loss=2.3", fairseq "| valid on 'valid' subset | loss 8.3"): its metrics
+# are eval metrics, whatever their bare names say.
+_EVAL_CONTEXT = re.compile(r"\b(valid|validation|validating|eval|evaluation|evaluating|test|testing|dev)\b", re.I)
+_EVAL_KEY = re.compile(r"^(val|valid|validation|eval|test|dev)[_/ ]", re.I)
+
+
+def eval_prefix(line: str, pattern: re.Pattern) -> str:
+    """"val_" when the line's words outside its key/value pairs say it reports an evaluation, else ""."""
+    return "val_" if _EVAL_CONTEXT.search(pattern.sub(" ", line)) else ""
+
+
+def with_prefix(prefix: str, key: str) -> str:
+    return key if not prefix or _EVAL_KEY.match(key) or key.lower() in _STEP_KEYS or key.lower() == "epoch" else prefix + key
+
+
+# A step written as a word and a number ("Epoch 1, Step 200, Loss: ...").
+_STEP_WORD = re.compile(r"\b(?:global[_ ]step|step|iteration|iter|update)\s*#?\s*(\d+)\b", re.I)
 _STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "batch", "update", "num_updates", "steps", "train/global_step"}
 _SKIP_KEYS = {"rank", "pid", "line", "port", "tid"}
 
@@ -48,11 +70,18 @@ class KeyValueFormat(LineFormat):
             pairs = _PAIR.findall(tq.group(4) if tq else line)
             if not pairs:
                 continue
+            prefix = "" if tq else eval_prefix(line, _PAIR)
             rec: dict[str, float] = {}
             step = None
             epoch = None
             for k, raw in pairs:
                 key = k.strip()
+                words = key.split()
+                while len(words) > 1 and words[0].lower() in _LEVEL_WORDS:
+                    words = words[1:]
+                if len(words) > 1 and words[-1].lower() in _STEP_KEYS:
+                    words = words[-1:]
+                key = " ".join(words)
                 lk = key.lower()
                 if lk in _SKIP_KEYS:
                     continue
@@ -64,7 +93,15 @@ class KeyValueFormat(LineFormat):
                     continue
                 if lk == "epoch":
                     epoch = v
-                rec[key] = v
+                rec[with_prefix(prefix, key)] = v
+            if step is None:
+                m = _EPOCH_ITER.search(line)
+                if m:
+                    step = (int(m.group(1)) - 1) * int(m.group(3)) + int(m.group(2)) if int(m.group(1)) > 0 else int(m.group(2))
+                else:
+                    m = _ITER_OF.search(line) or (_STEP_WORD.search(line) if not tq else None)
+                    if m:
+                        step = int(m.group(1))
             if tq and step is None:
                 n, total = int(tq.group(2)), int(tq.group(3))
                 ep = int(tq.group(1)) if tq.group(1) else 0
@@ -74,6 +111,52 @@ class KeyValueFormat(LineFormat):
                 continue
             if step is None and epoch is not None and float(epoch).is_integer():
                 step = int(epoch)
+            if step is None:
+                st["n"] = int(st.get("n", 0)) + 1
+                step = int(st["n"])
+            em.record(step, rec)
+
+
+_SPACED = re.compile(rf"(?<![\w./\-])([A-Za-z_][A-Za-z0-9_/.\-]*)\s+({NUM})(?=[\s,;|\]]|$)")
+
+
+class SpacedPairsFormat(LineFormat):
+    """``key value`` pairs separated by spaces or bars: ``epoch 1 step 200 loss 2.31 lr 3e-4`` or fairseq's
+    ``| epoch 001 | loss 4.21 | ppl 18.5 | wps 9300``. Generic, and only when a line names a loss."""
+
+    name = "spaced_pairs"
+    detect_re = re.compile(rf"\b\w*loss\w*\s+{NUM}(?:[\s,;|]|$)", re.I)
+    generic = True
+    priority = -1
+
+    def score(self, lines: list[str]) -> int:
+        return sum(1 for line in lines if self.detect_re.search(line) and len(_SPACED.findall(line)) >= 2)
+
+    def parse(self, text: str, em: Emitter) -> None:
+        st = em.state
+        for line in text.split("\n"):
+            pairs = _SPACED.findall(line)
+            if len(pairs) < 2 or not any("loss" in k.lower() for k, _ in pairs):
+                continue
+            prefix = eval_prefix(line, _SPACED)
+            rec: dict[str, float] = {}
+            step = epoch = None
+            for key, raw in pairs:
+                lk = key.lower()
+                if lk in _SKIP_KEYS:
+                    continue
+                if lk in _STEP_KEYS and step is None:
+                    step = to_step(raw)
+                    continue
+                v = to_value(raw)
+                if v is None:
+                    continue
+                if lk == "epoch":
+                    epoch = v
+                rec[with_prefix(prefix, key)] = v
+            if step is None and epoch is not None and float(epoch).is_integer() and len(rec) > 1:
+                st["n"] = int(st.get("n", 0)) + 1  # epoch-level lines: count them so steps stay increasing
+                step = int(st["n"])
             if step is None:
                 st["n"] = int(st.get("n", 0)) + 1
                 step = int(st["n"])
