@@ -30,10 +30,12 @@ def downsample(steps: np.ndarray, values: np.ndarray, max_points: int = 50) -> n
     if len(fidx):
         bounds = np.linspace(0, len(fidx), buckets + 1).astype(int)
         fv = values[fidx]
+        flat = 0.01 * float(fv.max() - fv.min())  # a bucket spanning less than this keeps one point, not two
         for a, b in zip(bounds[:-1], bounds[1:]):
             if b > a:
                 seg = fv[a:b]
-                keep.append(fidx[[a + int(np.argmin(seg)), a + int(np.argmax(seg))]])
+                lo, hi = a + int(np.argmin(seg)), a + int(np.argmax(seg))
+                keep.append(fidx[[lo, hi]] if fv[hi] - fv[lo] > flat else fidx[[b - 1]])
     out = np.unique(np.concatenate(keep))
     if len(out) > max_points:  # rounding left us a little over: drop interior finite points evenly
         must = np.unique(np.concatenate(keep[:2]))
