@@ -68,10 +68,13 @@ Run = Annotated[str, Field(description="The run: entity/project/run_id, a W&B ru
                                        "file or run/wandb folder, or ssh://[user@]host[:port]/abs/path.")]
 FallbackLog = Annotated[str | None, Field(description="Log file (local path or ssh://host/path) to read when the W&B "
                                                       "API cannot be reached.")]
-Baseline = Annotated[dict[str, Any] | str | None, Field(
-    description="Expected values to compare against, e.g. {\"eval/loss\": {\"1000\": 3.2, \"5000\": 2.9}}, or a text "
-                "reference (a paper's or a reproduction's numbers).")]
-AssessmentId = Annotated[str | None, Field(description="An assessment_id returned by assess_run.")]
+Baseline = Annotated[dict[str, Any] | list | str | None, Field(
+    description="Expected values to compare against: {\"val_loss\": [[1000, 3.2], [5000, 2.9]]} or "
+                "{\"val_loss\": {\"1000\": 3.2}} (a paper's or a reproduction's numbers), [[step, value], ...] for "
+                "the main eval metric, or another run's reference (its curve is compared step by step).")]
+ReviewBaseline = Annotated[dict[str, Any] | list | str | None, Field(
+    description="The baseline to show the reviewer: the same forms as assess_run's, or a short text "
+                "reference (e.g. 'GPT-2 124M reaches 3.28 val loss at 10k steps').")]
 
 
 def _tool_model(module: str, cls: str, name: str) -> type[BaseModel]:
@@ -264,7 +267,7 @@ def create_server() -> TrainingCheckServer:
         assessment_id: AssessmentId = None,
         run: Annotated[str | None, Field(description="The run, when no assessment_id is given (its latest "
                                                      "assessment is used).")] = None,
-        baseline: Baseline = None,
+        baseline: ReviewBaseline = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, ReviewOut]:
         """Ask a stronger reviewer model about an ambiguous (ESCALATE) assessment: returns exactly one decision,

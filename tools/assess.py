@@ -11,7 +11,7 @@ import pandas as pd
 
 from .config import Config
 from .encode import jnum
-from .errors import BadInput, SourceUnreachable
+from .errors import BadInput, SourceUnreachable, TrainingCheckError
 from .findings import OK, Finding
 from .frame import MetricFrame
 from .judge import UNREACHABLE, judge
@@ -98,7 +98,11 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
             except json.JSONDecodeError as e:
                 raise BadInput(f"baseline is not valid JSON ({e.msg} at char {e.pos}): pass {{metric: [[step, value], ...]}}") from None
         else:
-            ref = load_run(text, store=store, config=config)
+            try:
+                ref = load_run(text, store=store, config=config)
+            except TrainingCheckError as e:
+                raise BadInput(f"baseline {text[:80]!r} is neither expected values ({{metric: [[step, value], ...]}}) "
+                               f"nor a readable run: {e}") from None
             keys = [k for k in frame.series if k in ref.frame.series and frame.roles[k].role in ("eval", "train_loss")]
             if not keys:
                 raise BadInput(f"baseline run {text} shares no loss/eval metric with this run")
