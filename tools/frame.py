@@ -32,10 +32,11 @@ def _clean(steps: np.ndarray, values: np.ndarray) -> pd.Series:
 
 
 def is_constant(s: pd.Series) -> bool:
-    """True when every finite value of the series is the same (e.g. a disabled loss term logged as 0.0)."""
+    """True when the series has finite values and they are all the same (e.g. a disabled loss term logged as 0.0);
+    an all-NaN series is not constant: it is broken, and must stay visible as such."""
     v = s.to_numpy()
     v = v[np.isfinite(v)]
-    return len(v) == 0 or bool(v.min() == v.max())
+    return len(v) > 1 and bool(v.min() == v.max())
 
 
 @dataclass

@@ -34,7 +34,10 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
     if view.objective and view.objective not in watched:
         watched.append(view.objective)
     worst: Finding | None = None
+    eval_only: Finding | None = None
     isolated: list[str] = []
+    loss = frame.primary_loss
+    train_finite = loss is not None and bool(np.isfinite(frame.series[loss].to_numpy()[-1]))
     for name in watched:
         s = frame.series[name]
         v = s.to_numpy()
@@ -49,6 +52,14 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
         first_bad = int(s.index[np.flatnonzero(~np.isfinite(v))[0]])
         if trail >= need or (trail >= 1 and share > recent_share and len(tail) >= need):
             bad_steps = s.index[-trail:] if trail else s.index[-1:]
+            if is_eval and train_finite:
+                # The model still trains to finite losses: a broken eval (empty split, fp16 overflow in eval) is as
+                # likely as broken weights, so this asks a reviewer rather than stopping.
+                eval_only = eval_only or Finding(
+                    "nonfinite", WARN, f"{name} is {_word(v[-1])} for the last {trail} evals while {loss} stays finite",
+                    [int(bad_steps[0]), int(s.index[-1])], nums(nonfinite_last=trail, nonfinite_total=n_bad),
+                    concern="nonfinite_eval")
+                continue
             f = Finding("nonfinite", CRITICAL,
                         f"{name} is {_word(v[-1])} for the last {trail} logged values (since step {int(bad_steps[0])})",
                         [int(bad_steps[0]), int(s.index[-1])],
@@ -60,6 +71,8 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
             isolated.append(f"{name}: {n_bad} non-finite (first at step {first_bad}), recovered")
     if worst:
         out.append(worst)
+    elif eval_only:
+        out.append(eval_only)
     out.extend(_grad_and_scale(view, grad_persist_points, min_scale))
     if not out:
         msg = "; ".join(isolated) if isolated else "all losses and evals finite"
