@@ -160,3 +160,18 @@ def test_metrics_of_wildly_different_scales_do_not_confuse_the_judge():
     lr = cosine_lr() * 1e-6
     r = replay(T, {"train_loss": y, "lr": lr, "tokens": T * 1e9}, total=N)
     assert "S" not in timeline(r)
+
+
+def test_nan_evals_with_a_finite_train_loss_escalate_rather_than_stop():
+    tr = power_law()[:1000]
+    val = np.full(1000, None, dtype=object)
+    val[99::100] = [3.0, 2.9, 2.8, 2.75, 2.7, 2.7, np.nan, np.nan, np.nan, np.nan]
+    fr = frame_of(T[:1000], {"train_loss": tr, "val_loss": val})
+    view = build_view(fr, N)
+    j = judge(run_signals(view), view)
+    assert j.verdict == ESCALATE and "val_loss" in j.summary
+    tr = tr.copy()
+    tr[900:] = np.nan
+    fr = frame_of(T[:1000], {"train_loss": tr, "val_loss": val})
+    view = build_view(fr, N)
+    assert judge(run_signals(view), view).verdict == STOP
