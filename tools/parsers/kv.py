@@ -44,6 +44,39 @@ _STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "
 _SKIP_KEYS = {"rank", "pid", "line", "port", "tid"}
 
 
+def record_of(pairs: list[tuple[str, str]], prefix: str) -> tuple[dict[str, float], int | None, float | None]:
+    """(metrics, step, epoch) from a line's (key, value text) pairs: log-level words dropped from keys, the step
+    key taken out, eval lines' metrics prefixed."""
+    rec: dict[str, float] = {}
+    step = epoch = None
+    for k, raw in pairs:
+        words = k.strip().split()
+        while len(words) > 1 and words[0].lower() in _LEVEL_WORDS:
+            words = words[1:]
+        if len(words) > 1 and words[-1].lower() in _STEP_KEYS:
+            words = words[-1:]
+        key = " ".join(words)
+        lk = key.lower()
+        if lk in _SKIP_KEYS:
+            continue
+        if lk in _STEP_KEYS and step is None:
+            step = to_step(re.sub(r"[A-Za-z%/]+$", "", raw))
+            continue
+        v = to_value(raw)
+        if v is None:
+            continue
+        if lk == "epoch":
+            epoch = v
+        rec[with_prefix(prefix, key)] = v
+    return rec, step, epoch
+
+
+def next_count(st: dict) -> int:
+    """The running count of metric lines: the step of lines that carry none."""
+    st["n"] = int(st.get("n", 0)) + 1
+    return int(st["n"])
+
+
 class KeyValueFormat(LineFormat):
     name = "key_value"
     detect_re = re.compile(rf"\b[A-Za-z_][\w./\-]*\s*[=:]\s*{NUM}(?:[\s,;|]|$).*\b[A-Za-z_][\w./\-]*\s*[=:]\s*{NUM}")
@@ -71,29 +104,7 @@ class KeyValueFormat(LineFormat):
             if not pairs:
                 continue
             prefix = "" if tq else eval_prefix(line, _PAIR)
-            rec: dict[str, float] = {}
-            step = None
-            epoch = None
-            for k, raw in pairs:
-                key = k.strip()
-                words = key.split()
-                while len(words) > 1 and words[0].lower() in _LEVEL_WORDS:
-                    words = words[1:]
-                if len(words) > 1 and words[-1].lower() in _STEP_KEYS:
-                    words = words[-1:]
-                key = " ".join(words)
-                lk = key.lower()
-                if lk in _SKIP_KEYS:
-                    continue
-                if lk in _STEP_KEYS and step is None:
-                    step = to_step(re.sub(r"[A-Za-z%/]+$", "", raw))
-                    continue
-                v = to_value(raw)
-                if v is None:
-                    continue
-                if lk == "epoch":
-                    epoch = v
-                rec[with_prefix(prefix, key)] = v
+            rec, step, epoch = record_of(pairs, prefix)
             if step is None:
                 m = _EPOCH_ITER.search(line)
                 if m:
@@ -111,10 +122,7 @@ class KeyValueFormat(LineFormat):
                 continue
             if step is None and epoch is not None and float(epoch).is_integer():
                 step = int(epoch)
-            if step is None:
-                st["n"] = int(st.get("n", 0)) + 1
-                step = int(st["n"])
-            em.record(step, rec)
+            em.record(step if step is not None else next_count(st), rec)
 
 
 _SPACED = re.compile(rf"(?<![\w./\-])([A-Za-z_][A-Za-z0-9_/.\-]*)\s+({NUM})(?=[\s,;|\]]|$)")
@@ -138,26 +146,5 @@ class SpacedPairsFormat(LineFormat):
             pairs = _SPACED.findall(line)
             if len(pairs) < 2 or not any("loss" in k.lower() for k, _ in pairs):
                 continue
-            prefix = eval_prefix(line, _SPACED)
-            rec: dict[str, float] = {}
-            step = epoch = None
-            for key, raw in pairs:
-                lk = key.lower()
-                if lk in _SKIP_KEYS:
-                    continue
-                if lk in _STEP_KEYS and step is None:
-                    step = to_step(raw)
-                    continue
-                v = to_value(raw)
-                if v is None:
-                    continue
-                if lk == "epoch":
-                    epoch = v
-                rec[with_prefix(prefix, key)] = v
-            if step is None and epoch is not None and float(epoch).is_integer() and len(rec) > 1:
-                st["n"] = int(st.get("n", 0)) + 1  # epoch-level lines: count them so steps stay increasing
-                step = int(st["n"])
-            if step is None:
-                st["n"] = int(st.get("n", 0)) + 1
-                step = int(st["n"])
-            em.record(step, rec)
+            rec, step, _epoch = record_of(pairs, eval_prefix(line, _SPACED))
+            em.record(step if step is not None else next_count(st), rec)
