@@ -56,10 +56,18 @@ def read_source(source: Source, run_key: str, store: Store, progress: Progress |
                             reset=result.reset, info=info.to_dict())
     if saved:
         batch = result.batch if result.reset else cached.batch.extend(result.batch)
-        return batch, info, result.batch.n_points, last_before, list(result.notes)
-    # Another process read the same source meanwhile: its points are in the cache now.
-    again = store.load_source(source.source_id)
-    return again.batch, RunInfo.from_dict(again.info), again.batch.n_points - cached.batch.n_points, last_before, []
+        new, notes = result.batch.n_points, list(result.notes)
+    else:  # another process read the same source meanwhile: its points are in the cache now
+        again = store.load_source(source.source_id)
+        batch, info, notes = again.batch, RunInfo.from_dict(again.info), []
+        new = again.batch.n_points - cached.batch.n_points
+    tail = result.provisional
+    if tail is not None and not tail.batch.is_empty():
+        batch = tail.batch if tail.reset else batch.extend(tail.batch)
+        new += tail.batch.n_points
+        notes.append("the file's last, unterminated part was read provisionally (re-read once complete)")
+        info = info.merged(tail.info)
+    return batch, info, new, last_before, notes
 
 
 def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None = None,

@@ -48,6 +48,10 @@ class ReadResult:
     info: RunInfo | None = None
     bytes_read: int = 0
     notes: list[str] = field(default_factory=list)  # e.g. "log was rotated; read train.log.1's tail first"
+    # What a file that may still be being written would add if its unterminated tail were complete (a last line
+    # without a newline, a young JSON document): used for this answer only, never stored with the cursor, so a
+    # half-written line cannot become a cached point. Its ``reset`` means "instead of", not "after", the cache.
+    provisional: "ReadResult | None" = None
 
 
 class Source(Protocol):

@@ -20,7 +20,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from ..errors import BadInput, UnknownFormat
+from ..errors import BadInput, TrainingCheckError, UnknownFormat
 from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Emitter, detect_format, document_format
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
@@ -60,6 +60,7 @@ class LogFileSource:
         self.rotated_suffixes = rotated_suffixes
         self.source_id = f"log:{fs.describe(path)}"
         self._bytes = 0
+        self._forced = False  # read as if the file had settled (the provisional tail)
 
     def describe(self) -> str:
         return f"log file {self.fs.describe(self.path)}"
@@ -77,7 +78,7 @@ class LogFileSource:
         return st
 
     def _settled(self, st: FileStat) -> bool:
-        return (time.time() - st.mtime) >= self.settle_seconds
+        return self._forced or (time.time() - st.mtime) >= self.settle_seconds
 
     def _head(self, path: str, size: int) -> tuple[int, str]:
         n = min(HEAD_BYTES, size)
@@ -90,7 +91,25 @@ class LogFileSource:
 
     # -- the read ----------------------------------------------------------------------
     def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
-        """Points after ``cursor`` (all points when None); the new cursor never passes unreturned data."""
+        """Points after ``cursor`` (all points when None); the new cursor never passes unreturned data.
+
+        While the file has not settled, what its unterminated tail would add is returned as ``provisional``.
+        """
+        res = self._read(cursor, progress)
+        if self._settled(self._stat(self.path)):
+            return res
+        self._forced = True
+        try:
+            tail = self._read(res.cursor, None)
+        except TrainingCheckError:  # e.g. a JSON document still cut mid-way: nothing provisional to add
+            tail = None
+        finally:
+            self._forced = False
+        if tail is not None and not tail.batch.is_empty():
+            res.provisional = tail
+        return res
+
+    def _read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
         self._bytes = 0
         st = self._stat(self.path)
         cur = cursor if cursor and cursor.get("v") == CURSOR_VERSION else None
