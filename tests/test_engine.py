@@ -175,3 +175,13 @@ def test_nan_evals_with_a_finite_train_loss_escalate_rather_than_stop():
     fr = frame_of(T[:1000], {"train_loss": tr, "val_loss": val})
     view = build_view(fr, N)
     assert judge(run_signals(view), view).verdict == STOP
+
+
+def test_a_resumed_or_restarted_run_supersedes_the_old_tail():
+    old = list(range(1, 501))
+    resumed = list(range(301, 401))  # resumed from the step-300 checkpoint, now at 400
+    fr = frame_of(old + resumed, {"loss": [9.0] * 500 + [1.0] * 100})
+    s = fr.series["loss"]
+    assert s.index[-1] == 400 and s.loc[301:].eq(1.0).all() and s.loc[:300].eq(9.0).all()
+    restarted = frame_of(old + [1, 2, 3], {"loss": [9.0] * 500 + [5.0, 4.0, 3.0]}).series["loss"]
+    assert list(restarted.index) == [1, 2, 3]

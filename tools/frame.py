@@ -17,18 +17,18 @@ from .roles import MetricRole, assign_roles
 
 
 def _clean(steps: np.ndarray, values: np.ndarray) -> pd.Series:
-    """Sort by step; where a step was logged twice (a resumed run re-logging it), the latest value wins."""
+    """Order points by step, the way the run lives: when the steps go back (a run resumed from a checkpoint, or
+    restarted into the same log), everything logged earlier at or beyond that step is superseded, and a step
+    logged twice keeps its latest value. Points arrive in the order they were logged."""
     if len(steps) == 0:
         return pd.Series([], index=pd.Index([], dtype=np.int64, name="step"), dtype=np.float64)
     if len(steps) < 2 or bool(np.all(steps[1:] > steps[:-1])):  # the usual case: already in order, no repeats
         return pd.Series(values, index=pd.Index(steps, dtype=np.int64, name="step"), dtype=np.float64, copy=False)
-    order = np.argsort(steps, kind="stable")
-    s, v = steps[order], values[order]
-    if len(s) > 1:
-        keep = np.ones(len(s), dtype=bool)
-        keep[:-1] = s[:-1] != s[1:]  # last of each run of equal steps
-        s, v = s[keep], v[keep]
-    return pd.Series(v, index=pd.Index(s, dtype=np.int64, name="step"), dtype=np.float64)
+    # Keep a point only if every later point has a larger step (suffix minimum).
+    later_min = np.minimum.accumulate(steps[::-1])[::-1]
+    keep = np.ones(len(steps), dtype=bool)
+    keep[:-1] = steps[:-1] < later_min[1:]
+    return pd.Series(values[keep], index=pd.Index(steps[keep], dtype=np.int64, name="step"), dtype=np.float64)
 
 
 def is_constant(s: pd.Series) -> bool:
