@@ -13,9 +13,10 @@ from .view import RunView
 
 
 def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, warmup_max_share: float = 0.3,
-          min_points: int = 5, early_zero_share: float = 0.5) -> Finding:
+          min_points: int = 5, early_zero_share: float = 0.5, dead_share: float = 1e-4) -> Finding:
     """Warn on an LR rise by more than ``jump_factor`` after the peak (unless the schedule cycles), an LR that drops
-    to ~0 (< ``zero_share`` of peak) abruptly, or warmup still going after ``warmup_max_share`` of the run."""
+    to ~0 (< ``zero_share`` of peak) abruptly, an LR at zero (< ``dead_share`` of peak) before ``early_zero_share``
+    of the run (or for the last fifth of the logs), or warmup still going after ``warmup_max_share`` of the run."""
     name = view.frame.first_of("lr")
     if not name:
         return Finding("lr_schedule", OK, "no learning rate logged")
@@ -66,9 +67,11 @@ def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, war
         if abrupt and (frac is None or frac < 0.9) and drop > 10:
             return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
                            [int(steps[z - 1]), int(steps[z])], info, concern="lr_schedule")
-    # A schedule that has already reached ~zero with most of the run still to go.
-    if len(zero) and v[-1] <= zero_share * peak:
-        z = int(zero[0])
+    # A schedule that has already reached zero (not a step decay's small last stage) with most of the run to go.
+    dead = np.flatnonzero(v <= dead_share * peak)
+    dead = dead[dead > peak_i]
+    if len(dead) and v[-1] <= dead_share * peak:
+        z = int(dead[0])
         z_frac = steps[z] / view.total_steps if view.total_steps else None
         long_zero = (steps[-1] - steps[z]) >= max(0.2 * steps[-1], 1) and len(v) - z >= 10
         if (z_frac is not None and z_frac < early_zero_share) or (z_frac is None and long_zero):
