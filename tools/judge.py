@@ -18,6 +18,7 @@ from .signals.view import RunView
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
 VERDICTS = (CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE)
 MIN_POINTS = 8  # below this many finite objective points, a run is too young to judge (except non-finite)
+SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm", "nonfinite"}
 
 
 @dataclass
@@ -54,12 +55,13 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         names = ", ".join(list(view.frame.series)[:8]) or "none"
         return Judgment(WAIT, f"WAIT: no loss or eval metric found yet (logged: {names})")
     n = view.curve.n if view.curve else 0
-    early = [f for f in warns if f.signal == "divergence" and not f.fresh]
-    if early and n < min_points:
-        return Judgment(ESCALATE, f"ESCALATE (divergence, few points): {early[0].message}", early[0].message)
-    if n < min_points and not crit:
-        return Judgment(WAIT, f"WAIT: only {n} finite {view.objective} points so far; need {min_points} to judge")
     firm = [f for f in warns if not f.fresh]
+    if n < min_points:
+        # Trend signals need points; the others (evals with their own patience, the LR schedule, gradient norms,
+        # non-finite evals, a sustained rise) carry their own evidence and may speak early (epoch-level logs).
+        firm = [f for f in firm if f.signal in SELF_SUFFICIENT]
+        if not firm and not crit:
+            return Judgment(WAIT, f"WAIT: only {n} finite {view.objective} points so far; need {min_points} to judge")
     if firm:
         concern = "; ".join(f.message for f in firm[:2])
         kind_set = {f.concern or f.signal for f in firm}
