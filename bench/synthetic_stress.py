@@ -26,7 +26,7 @@ def healthy(rng: np.random.Generator, n: int) -> dict:
         y = floor + amp * np.exp(-t / rng.uniform(0.05, 0.4) / n)
     scale = rng.uniform(0.005, 0.15) * (floor + 0.2 * amp)
     noise = rng.standard_t(rng.choice([3, 5, 30]), n) * scale
-    y = y + noise
+    y = np.abs(y + noise)  # a loss is not negative (heavy-tailed noise near a low floor would make it so)
     for _ in range(rng.integers(0, 4)):  # single-batch outliers that revert at once
         y[rng.integers(n // 10, n)] += rng.uniform(3, 10) * scale * 5
     kind = rng.choice(["cosine", "constant", "step", "linear"])
