@@ -19,9 +19,10 @@ WINDOW_POINTS = 2000  # spikes are looked for among the newest points only
 
 
 def check(view: RunView, z_spike: float = 10.0, window: int = 25, repeated: int = 3,
-          recent_points: int = 500, min_points: int = 20, max_share: float = 0.05) -> Finding:
+          recent_points: int = 200, min_points: int = 20, max_share: float = 0.05, growth: float = 1.5) -> Finding:
     """Flag points with robust z > ``z_spike`` against a rolling median of ``window`` points; warn when
-    ``repeated`` or more fall in the last ``recent_points`` logs or each is bigger than the last."""
+    ``repeated`` or more fall in the last ``recent_points`` logs, or each of the last three is ``growth`` x the one
+    before."""
     c = view.curve
     name = view.objective
     if c is None or c.n < min_points:
@@ -49,7 +50,7 @@ def check(view: RunView, z_spike: float = 10.0, window: int = 25, repeated: int 
     last_i = len(v) - 1
     unrecovered = bool(len(idx) and idx[-1] >= last_i - 1 and z[last_i] > z_spike / 2)
     heights = resid[recent_idx]
-    growing = len(heights) >= 3 and bool(np.all(np.diff(heights[-3:]) > 0))
+    growing = len(heights) >= 3 and bool(np.all(heights[-2:] >= growth * heights[-3:-1]))
     info = nums(spikes=len(idx), recent=len(recent_idx), max_z=float(np.nanmax(z[idx])), last_spike_step=int(steps[idx[-1]]))
     span = [int(steps[idx[0]]), int(steps[idx[-1]])]
     if unrecovered:
