@@ -75,6 +75,7 @@ Baseline = Annotated[dict[str, Any] | list | str | None, Field(
 ReviewBaseline = Annotated[dict[str, Any] | list | str | None, Field(
     description="The baseline to show the reviewer: the same forms as assess_run's, or a short text "
                 "reference (e.g. 'GPT-2 124M reaches 3.28 val loss at 10k steps').")]
+AssessmentId = Annotated[str | None, Field(description="An assessment_id returned by assess_run.")]
 
 
 def _tool_model(module: str, cls: str, name: str) -> type[BaseModel]:
