@@ -85,6 +85,20 @@ def _age_text(created_at: float | None) -> str:
     return f"{mins:.0f} min ago" if mins < 120 else f"{mins / 60:.1f} h ago"
 
 
+def _recent_stop(kind: str, rid: str | None, record: dict, field: str, again: str, max_age_h: float) -> str:
+    """Who allows the stop, when ``record`` says STOP and is younger than ``max_age_h``; else StopRefused."""
+    said = str(record.get(field, "")).upper()
+    if said != "STOP":
+        hint = "use force=True with a reason to override" if kind == "review" else \
+            "escalate_to_reviewer, or force=True with a reason"
+        raise StopRefused(f"{kind} {rid} {'decided' if kind == 'review' else 'says'} {said or '?'}, not STOP: "
+                          f"nothing was stopped ({hint})")
+    if time.time() - float(record.get("created_at") or 0) > max_age_h * 3600:
+        raise StopRefused(f"{kind} {rid} is {_age_text(record.get('created_at'))} (limit {max_age_h:g} h): "
+                          f"{again} the run again before stopping it")
+    return f"{kind} {rid} (STOP, {_age_text(record.get('created_at'))})"
+
+
 def check_authority(run_key: str, store: Store, *, assessment_id: str | None, review_id: str | None, force: bool,
                     reason: str, max_age_h: float) -> tuple[str, dict | None, dict | None]:
     """(who allows the stop, the assessment, the review) or StopRefused / BadInput saying why not."""
@@ -110,25 +124,11 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
         if not reason.strip():
             raise StopRefused("force=True needs a reason: say why the run must stop without a STOP verdict")
         return "force (no STOP verdict required)", assessment, review
-    max_age_s = max_age_h * 3600
+    # A review overrides its assessment: the reviewer's decision is the one that counts.
     if review is not None:
-        decision = str(review.get("decision", "")).upper()
-        if decision != "STOP":
-            raise StopRefused(f"review {review_id} decided {decision or '?'}, not STOP: nothing was stopped "
-                              f"(use force=True with a reason to override)")
-        if time.time() - float(review.get("created_at") or 0) > max_age_s:
-            raise StopRefused(f"review {review_id} is {_age_text(review.get('created_at'))} (limit {max_age_h:g} h): "
-                              f"check the run again before stopping it")
-        return f"review {review_id} (STOP, {_age_text(review.get('created_at'))})", assessment, review
+        return _recent_stop("review", review_id, review, "decision", "check", max_age_h), assessment, review
     if assessment is not None:
-        verdict = str(assessment.get("verdict", "")).upper()
-        if verdict != "STOP":
-            raise StopRefused(f"assessment {assessment_id} says {verdict or '?'}, not STOP: nothing was stopped "
-                              f"(escalate_to_reviewer, or force=True with a reason)")
-        if time.time() - float(assessment.get("created_at") or 0) > max_age_s:
-            raise StopRefused(f"assessment {assessment_id} is {_age_text(assessment.get('created_at'))} "
-                              f"(limit {max_age_h:g} h): assess the run again before stopping it")
-        return f"assessment {assessment_id} (STOP, {_age_text(assessment.get('created_at'))})", assessment, review
+        return _recent_stop("assessment", assessment_id, assessment, "verdict", "assess", max_age_h), assessment, review
     raise StopRefused("stop_run needs a recent STOP assessment_id or STOP review_id of this run, or force=True "
                       "with a reason: nothing was stopped")
 
