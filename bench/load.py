@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shutil
 import socket
 import sqlite3
@@ -143,7 +142,7 @@ async def client_work(url: str, jobs: list[tuple[str, str]], per_client: int, re
 
 def phase_many(root: Path, args) -> dict:
     runs, env = make_runs(root / "many", args.runs, args.ssh_runs, args.wandb_runs)
-    sshd_pid = env.pop("__sshd_pid", None)
+    env.pop("__sshd_pid", None)  # not a server variable
     home = root / "many-home"
     port = free_port()
     proc = subprocess.Popen([*SERVER_ARGV, "--http", "--host", "127.0.0.1", "--port", str(port)],

@@ -7,7 +7,6 @@ The log is a sparse 1 GB file plus 1 MB of real log lines; the check reads only 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile

@@ -233,3 +233,15 @@ def sshd(tmp_path_factory):
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def ssh_env(sshd, monkeypatch):
+    """The real sshd, with the environment pointing our SSH client at its config and known_hosts; a clean pool."""
+    from training_check.tools.sources.ssh import POOL
+
+    for k, v in sshd.env().items():
+        monkeypatch.setenv(k, v)
+    POOL.close_all()
+    yield sshd
+    POOL.close_all()

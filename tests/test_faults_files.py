@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +20,6 @@ from training_check.tools.points import PointBatch
 from training_check.tools.reading import load_run
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem
-from training_check.tools.sources.logfile import LogFileSource
 from training_check.tools.store import Store
 
 FS = LocalFileSystem()

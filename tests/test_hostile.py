@@ -7,7 +7,6 @@ nothing runs, nothing is stopped. Plus hypothesis properties of the run-referenc
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import posixpath
 import re

@@ -6,23 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
+from tests.sshd_fixture import ssh_env, sshd  # noqa: F401  (fixtures)
 from training_check.tools.errors import TrainingCheckError
-from training_check.tools.sources.ssh import POOL
 from training_check.tools.stopping import stop_run
 
 from .test_hostile import PAYLOADS, fill, one_line
 
 REMOTE_FORMS = ("cmd:", "tmux:", "pidfile:", "pid:")
-
-
-@pytest.fixture
-def ssh_env(sshd, monkeypatch):  # noqa: F811
-    for k, v in sshd.env().items():
-        monkeypatch.setenv(k, v)
-    POOL.close_all()
-    yield sshd
-    POOL.close_all()
 
 
 @pytest.mark.parametrize("prefix", REMOTE_FORMS, ids=lambda p: p.rstrip(":"))

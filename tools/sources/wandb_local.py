@@ -12,7 +12,6 @@ so a record still being written is read again, whole, on the next check.
 from __future__ import annotations
 
 import json
-import math
 import re
 import struct
 import zlib
