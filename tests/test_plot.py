@@ -12,7 +12,7 @@ from training_check.tools.plot import plot_run
 
 from .test_server import write_llmc_log
 
-pytest.importorskip("matplotlib")  # the optional 'plot' extra; the test extra installs it
+import matplotlib  # noqa: E402,F401  (the optional 'plot' extra; the test extra installs it: missing is a failure)
 
 
 def png_size(path) -> tuple[int, int]:

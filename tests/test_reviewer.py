@@ -255,8 +255,6 @@ def test_run_uses_its_latest_assessment(openai_env, fake, store, config, stored)
 
 
 def test_run_without_an_assessment_is_assessed_first(openai_env, fake, store, config, tmp_path):
-    assess = pytest.importorskip("training_check.tools.assess", reason="assess_run is built in another module")
-    assert hasattr(assess, "assess_run")
     log = tmp_path / "train.jsonl"
     log.write_text("".join(json.dumps({"step": s, "train/loss": 4 - s / 1000}) + "\n" for s in range(0, 2000, 10)))
     fake.script(Reply.decision("CONTINUE", "loss falling steadily"))

@@ -28,7 +28,6 @@ FAKE = Path(__file__).with_name("fake_codex_server.py")
 
 @pytest.fixture
 def codex_env(tc_home, monkeypatch, tmp_path):
-    pytest.importorskip("mcp.server.mcpserver", reason="the fake codex server is written with the MCP SDK")
     for var in REVIEWER_ENV:
         monkeypatch.delenv(var, raising=False)
     log = tmp_path / "codex-calls.jsonl"
