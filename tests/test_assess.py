@@ -152,3 +152,12 @@ def test_a_reviewer_continue_is_not_asked_again_for_the_same_concern(tmp_path, s
     y[850:] = np.nan  # something new and worse: judged afresh
     write_llmc(log, y)
     assert assess_run(str(log), store=store, config=config).verdict == "STOP"
+
+
+def test_baseline_named_differently_maps_to_the_metric_of_the_same_role(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    y = curve(1000)
+    write_llmc(log, y, evals={s: float(y[s - 1] + 0.3) for s in range(100, 1001, 100)})
+    a = assess_run(str(log), store=store, config=config, baseline={"eval/loss": {"100": 2.0, "1000": 2.2}})
+    f = [f for f in a.findings if f.signal == "baseline"][0]
+    assert f.status == "warn" and "val_loss" in f.message

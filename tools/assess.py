@@ -122,10 +122,11 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
             pairs = sorted((int(k), float(v)) for k, v in (points.items() if isinstance(points, dict) else points))
         except (TypeError, ValueError):
             raise BadInput(f"baseline for {metric!r} must be [[step, value], ...] or {{step: value}}") from None
-        if metric not in frame.series:
+        name = metric if metric in frame.series else same_role_metric(metric, frame)
+        if name is None:
             raise BadInput(f"baseline metric {metric!r} is not logged by this run; logged: {', '.join(list(frame.series)[:10])}")
         if pairs:
-            out[metric] = pd.Series([v for _, v in pairs], index=[s for s, _ in pairs], dtype=float)
+            out[name] = pd.Series([v for _, v in pairs], index=[s for s, _ in pairs], dtype=float)
     return out or None
 
 
@@ -145,6 +146,22 @@ def accepted_concerns(store: Store, run_key: str, as_of_step: int | None = None)
         return {"kinds": sorted(warning_kinds(assessment.get("findings", []))), "step": step,
                 "review_id": review.get("review_id")}
     return None
+
+
+def same_role_metric(metric: str, frame: MetricFrame) -> str | None:
+    """The run's metric that plays the role a baseline's metric name implies (``val_loss`` for a run logging
+    ``eval/loss``): the primary eval or train loss when the role matches, else the only metric of that role."""
+    from .roles import infer_role
+    from .signals.view import choose_primary_eval
+
+    want = infer_role(metric)
+    if want.role not in ("eval", "train_loss"):
+        return None
+    preferred = choose_primary_eval(frame) if want.role == "eval" else frame.primary_loss
+    if preferred and frame.roles[preferred].direction == want.direction:
+        return preferred
+    same = [n for n, r in frame.roles.items() if r.role == want.role and r.direction == want.direction]
+    return same[0] if len(same) == 1 else None
 
 
 def _checkpoints(frame: MetricFrame, name: str | None, k: int) -> list[list]:
