@@ -193,3 +193,13 @@ def test_epoch_level_overfitting_is_flagged_before_eight_epochs():
     view = build_view(fr, 20)
     j = judge(run_signals(view), view)
     assert j.verdict == ESCALATE and "overfitting" in j.summary
+
+
+def test_a_jump_that_comes_down_steadily_is_a_question_not_a_stop():
+    # A curriculum / data-mix change: the loss jumps, then falls steadily back (not yet to its old best).
+    y = power_law()
+    jump = np.zeros(N)
+    jump[1200:] = 1.5 * np.exp(-(T[1200:] - 1200) / 600)
+    r = replay(T, {"train_loss": y + jump}, total=N)
+    tl = timeline(r)
+    assert "S" not in tl, tl

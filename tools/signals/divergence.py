@@ -12,13 +12,14 @@ import numpy as np
 from ..findings import CRITICAL, OK, WARN, Finding, nums
 import pandas as pd
 
-from .curve import Curve, short_noise, theil_sen
+from .curve import Curve, mann_kendall_z, short_noise, theil_sen
 from .view import RunView, recent_len
 
 
 def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_share: float = 0.15,
           critical_progress_share: float = 0.35, sustain_share: float = 0.04, sustain_min: int = 10,
-          massive: float = 4.0, sustain_massive: int = 5, rel_jump: float = 0.5, floor_k: float = 6.0) -> Finding:
+          massive: float = 4.0, sustain_massive: int = 5, rel_jump: float = 0.5, floor_k: float = 6.0,
+          z_down: float = 3.0) -> Finding:
     """Warn when the recent median is above the best smoothed level by more than ``noise_k`` noise units and
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
     start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points)."""
@@ -65,6 +66,16 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
     shown.update(rise=rise, above_since=raw_since, points_above=n_raw_above, severity=severity)
     sustained_points = n_raw_above >= sustain_massive
     is_loss = _is_loss(view)
+    # Coming down steadily after a jump (a curriculum or data-mix change, a spike being absorbed) is not clearly
+    # bad: a significant fall over the recent logs turns a would-be STOP into a question for the reviewer.
+    k = min(max(3 * w, 20), n_raw_above)
+    coming_down = (k >= 20 and mann_kendall_z(c.values[-k:]) < -z_down
+                   and theil_sen(c.steps[-k:], c.values[-k:]) < 0)
+    if coming_down and not recovering:
+        return Finding("divergence", WARN,
+                       f"{name} jumped to above its best ({sign * now:.4g} vs {sign * best:.4g} at step {best_step}) "
+                       f"and has been coming down since step {raw_since}",
+                       [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop")
     if long_enough and not recovering and (big or worse_than_start or from_start_rising) and not is_loss:
         # A reward, accuracy or perplexity that fell back is worth a reviewer's look, not an automatic stop:
         # curricula and RL make such objectives move for reasons a loss does not.
