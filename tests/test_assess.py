@@ -161,3 +161,12 @@ def test_baseline_named_differently_maps_to_the_metric_of_the_same_role(tmp_path
     a = assess_run(str(log), store=store, config=config, baseline={"eval/loss": {"100": 2.0, "1000": 2.2}})
     f = [f for f in a.findings if f.signal == "baseline"][0]
     assert f.status == "warn" and "val_loss" in f.message
+
+
+def test_the_readme_examples_give_the_verdicts_the_readme_promises(store, config):
+    from tests.conftest import REPO
+
+    ex = REPO / "examples" / "corpus"
+    assert assess_run(str(ex / "healthy_gpt_cosine"), store=store, config=config).verdict == "CONTINUE"
+    a = assess_run(str(ex / "diverged_gpt_adam_lr_too_high" / "train.log"), store=store, config=config)
+    assert a.verdict == "STOP", a.summary  # exploded, came back down, and sits above its best: a fall that ended

@@ -69,8 +69,9 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
     # Coming down steadily after a jump (a curriculum or data-mix change, a spike being absorbed) is not clearly
     # bad: a significant fall over the recent logs turns a would-be STOP into a question for the reviewer.
     k = min(max(3 * w, 20), n_raw_above)
-    coming_down = (k >= 20 and mann_kendall_z(c.values[-k:]) < -z_down
-                   and theil_sen(c.steps[-k:], c.values[-k:]) < 0)
+    half = k // 2  # still coming down: the newer half falls too (a fall that has ended is no recovery)
+    coming_down = (k >= 20 and mann_kendall_z(c.values[-k:]) < -z_down and mann_kendall_z(c.values[-half:]) < -1.5
+                   and theil_sen(c.steps[-half:], c.values[-half:]) < 0)
     if coming_down and not recovering:
         return Finding("divergence", WARN,
                        f"{name} jumped to above its best ({sign * now:.4g} vs {sign * best:.4g} at step {best_step}) "
