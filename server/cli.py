@@ -67,6 +67,17 @@ def _print_json(obj: Any, out=None) -> None:
     out.write(json.dumps(obj, indent=1, default=str) + "\n")
 
 
+def _show(result: Any, as_json: bool, render: Callable[[dict], str]) -> dict:
+    """Print a domain result as JSON or as ``render``'s text; returns its dict."""
+    d = _as_dict(result)
+    print(json.dumps(d, indent=1, default=str) if as_json else render(d))
+    return d
+
+
+def _summary_text(d: dict) -> str:
+    return d.get("summary") or json.dumps(d, default=str)
+
+
 def terminal_progress(label: str, stream=None, min_interval_s: float = 0.2) -> Callable[[float, float | None, str], None] | None:
     """A one-line progress display on stderr for long reads (only when stderr is a terminal)."""
     stream = stream or sys.stderr
@@ -164,11 +175,7 @@ def cmd_read(args) -> int:
     report = read_metrics(args.run, store=store, config=config, fallback_log=args.fallback_log, keys=keys,
                           since_step=args.since_step, max_points=args.max_points,
                           progress=terminal_progress(f"reading {args.run}"))
-    d = _as_dict(report)
-    if args.json:
-        _print_json(d)
-    else:
-        print(render_metrics(d))
+    _show(report, args.json, render_metrics)
     return 0
 
 
@@ -191,11 +198,7 @@ def cmd_check(args) -> int:
     a = assess_run(args.run, store=store, config=config, fallback_log=args.fallback_log,
                    baseline=_baseline(args.baseline), total_steps=args.total_steps, as_of_step=args.as_of_step,
                    progress=terminal_progress(f"reading {args.run}"))
-    d = _as_dict(a)
-    if args.json:
-        _print_json(d)
-    else:
-        print(render_assessment(d))
+    d = _show(a, args.json, render_assessment)
     return VERDICT_EXIT.get(str(d.get("verdict")), EXIT_FAILURE)
 
 
@@ -227,12 +230,7 @@ def cmd_review(args) -> int:
         raise BadInput("review needs --assessment-id or --run")
     r = escalate_to_reviewer(store=store, config=config, concern=args.concern, assessment_id=args.assessment_id,
                              run=args.run, baseline=_baseline(args.baseline))
-    d = _as_dict(r)
-    if args.json:
-        _print_json(d)
-    else:
-        print(f"{d.get('decision')}: {d.get('reason')}")
-        print(f"review_id: {d.get('review_id')}")
+    _show(r, args.json, lambda d: f"{d.get('decision')}: {d.get('reason')}\nreview_id: {d.get('review_id')}")
     return 0
 
 
@@ -243,11 +241,7 @@ def cmd_stop(args) -> int:
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
                  review_id=args.review_id, method=args.method, target=args.target, host=args.host,
                  dry_run=args.dry_run, force=args.force, grace_s=args.grace_s)
-    d = _as_dict(s)
-    if args.json:
-        _print_json(d)
-    else:
-        print(d.get("summary") or json.dumps(d, default=str))
+    _show(s, args.json, _summary_text)
     return 0
 
 
@@ -257,11 +251,7 @@ def cmd_reschedule(args) -> int:
     config, store = _ctx()
     s = reschedule(args.run, store=store, config=config, assessment_id=args.assessment_id,
                    current_job_id=args.current_job_id)
-    d = _as_dict(s)
-    if args.json:
-        _print_json(d)
-    else:
-        print(d.get("summary") or json.dumps(d, default=str))
+    _show(s, args.json, _summary_text)
     return 0
 
 
