@@ -5,6 +5,12 @@ replies queued by the test (a valid decision, prose, an empty reply, HTTP 429
 with Retry-After, HTTP 500, a slow answer...), in the shapes the real API
 uses, and every request is recorded (path, headers, JSON body) for the test
 to inspect. When the script is empty the server answers HTTP 500.
+
+A Responses request with ``"stream": true`` (what the Codex CLI sends) is
+answered as the real API streams it: server-sent events response.created,
+response.output_item.added, response.content_part.added,
+response.output_text.delta, response.output_text.done,
+response.content_part.done, response.output_item.done, response.completed.
 """
 
 from __future__ import annotations
@@ -124,6 +130,42 @@ class FakeOpenAI:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
+            def _stream(self, model: str, text: str, headers: dict) -> None:
+                body = fake.responses_body(model, text)
+                message = body["output"][1]
+                part = message["content"][0] if message["content"] else {"type": "output_text", "text": "",
+                                                                          "annotations": []}
+                started = {**body, "status": "in_progress", "output": [], "usage": None}
+                events = [
+                    {"type": "response.created", "response": started},
+                    {"type": "response.in_progress", "response": started},
+                    {"type": "response.output_item.added", "output_index": 0,
+                     "item": {**message, "status": "in_progress", "content": []}},
+                    {"type": "response.content_part.added", "item_id": message["id"], "output_index": 0,
+                     "content_index": 0, "part": {**part, "text": ""}},
+                    *({"type": "response.output_text.delta", "item_id": message["id"], "output_index": 0,
+                       "content_index": 0, "delta": text[i:i + 40]} for i in range(0, len(text), 40)),
+                    {"type": "response.output_text.done", "item_id": message["id"], "output_index": 0,
+                     "content_index": 0, "text": text},
+                    {"type": "response.content_part.done", "item_id": message["id"], "output_index": 0,
+                     "content_index": 0, "part": part},
+                    {"type": "response.output_item.done", "output_index": 0, "item": message},
+                    {"type": "response.completed", "response": {**body, "output": [message]}},
+                ]
+                data = b"".join(f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n\n".encode()
+                                for n, e in enumerate(events))
+                fake.responses_sent.append(data)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in headers.items():
+                    self.send_header(k, str(v))
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
             def do_POST(self):
                 n = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(n)
@@ -142,7 +184,9 @@ class FakeOpenAI:
                                                         "param": None, "code": None}}, reply.headers)
                     return
                 model = body.get("model", "unknown")
-                if self.path.rstrip("/").endswith("/responses"):
+                if self.path.rstrip("/").endswith("/responses") and body.get("stream") is True:
+                    self._stream(model, reply.text or "", reply.headers)
+                elif self.path.rstrip("/").endswith("/responses"):
                     self._send(200, fake.responses_body(model, reply.text or ""), reply.headers)
                 elif self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(200, fake.chat_body(model, reply.text or ""), reply.headers)

@@ -1,42 +1,81 @@
-"""escalate_to_reviewer through Codex over MCP: our minimal stdio client against tests/fake_codex_server.py.
+"""escalate_to_reviewer through the real Codex CLI (``codex app-server``) against a local Responses API stub.
 
-The fake server is a real MCP server (the SDK's MCPServer) publishing the real
-``codex`` tool's arguments, started as a child process exactly as
-``codex mcp-server`` would be (REVIEWER_CODEX_COMMAND).
+The stub is tests/fake_openai_server.py on 127.0.0.1: Codex POSTs /v1/responses
+with ``stream: true`` and gets server-sent events, as from the real API. Codex
+reaches it as a custom provider (REVIEWER_CODEX_BASE_URL, key in the variable
+REVIEWER_CODEX_KEY_ENV names), with a private CODEX_HOME per test. Each test
+plants OPENAI_API_KEY / WANDB_API_KEY / HF_TOKEN and checks none reaches Codex
+or the store.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shlex
+import shutil
+import socket
 import sys
 import time
 from pathlib import Path
 
+import anyio
 import pytest
 
 from training_check.tools.errors import ReviewerError
-from training_check.tools.reviewer import escalate_to_reviewer
-from training_check.tools.reviewer.codex_backend import CodexReviewer, McpStdioClient
+from training_check.tools.reviewer import DECISION_SCHEMA, escalate_to_reviewer
+from training_check.tools.reviewer.codex_backend import CodexReviewer, command_argv
 from training_check.tools.runref import parse_run_ref
 
-from .test_reviewer import INJECTION, REVIEWER_ENV, fenced_block, make_payload
+from .conftest import require
+from .fake_openai_server import FakeOpenAI, Reply
+from .mcp_client import mcp_session
+from .test_reviewer import INJECTION, REVIEWER_ENV, fenced_block, make_payload, store_dump
 
-FAKE = Path(__file__).with_name("fake_codex_server.py")
+PROVIDER_KEY = "sk-stub-provider-key-7d41c09e5b"
+PLANTED = {"OPENAI_API_KEY": "sk-planted-openai-1f9e8d7c6b5a4938",
+           "WANDB_API_KEY": "plantedwandb0123456789abcdef0123456789ab",
+           "HF_TOKEN": "hf_plantedHFtoken9a8b7c6d5e4f3a2b1c"}
+MODEL = "gpt-5.4"
+GARBAGE = "I looked at the curves. Overall it seems fine, probably CONTINUE, but STOP might also be reasonable."
+
+
+def codex_pids(codex_home: Path) -> list[int]:
+    """Processes whose environment names this test's private CODEX_HOME (Codex, its launcher, its children)."""
+    needle = f"CODEX_HOME={codex_home}".encode()
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if needle in (d / "environ").read_bytes().split(b"\0"):
+                    pids.append((int(d.name), (d / "cmdline").read_bytes().replace(b"\0", b" ")[:200]))
+            except OSError:
+                continue
+    return pids
 
 
 @pytest.fixture
-def codex_env(tc_home, monkeypatch, tmp_path):
-    for var in REVIEWER_ENV:
+def fake():
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def codex_env(tc_home, monkeypatch, tmp_path, fake):
+    require(shutil.which("codex") is not None, "the Codex CLI (npm install -g @openai/codex, see .ci/setup)")
+    for var in (*REVIEWER_ENV, "REVIEWER_CODEX_BASE_URL", "REVIEWER_CODEX_KEY_ENV", "CODEX_API_KEY"):
         monkeypatch.delenv(var, raising=False)
-    log = tmp_path / "codex-calls.jsonl"
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(home))
     monkeypatch.setenv("REVIEWER_BACKEND", "codex")
-    monkeypatch.setenv("REVIEWER_CODEX_COMMAND", f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE))}")
-    monkeypatch.setenv("FAKE_CODEX_LOG", str(log))
-    monkeypatch.setenv("REVIEWER_TIMEOUT_S", "20")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-must-not-reach-codex-args-0123456789")
-    return monkeypatch, log
+    monkeypatch.setenv("REVIEWER_CODEX_BASE_URL", fake.base_url)
+    monkeypatch.setenv("REVIEWER_CODEX_KEY_ENV", "TC_STUB_PROVIDER_KEY")
+    monkeypatch.setenv("TC_STUB_PROVIDER_KEY", PROVIDER_KEY)
+    monkeypatch.setenv("REVIEWER_MODEL", MODEL)
+    monkeypatch.setenv("REVIEWER_TIMEOUT_S", "60")
+    for name, value in PLANTED.items():
+        monkeypatch.setenv(name, value)
+    return monkeypatch, home
 
 
 @pytest.fixture
@@ -46,118 +85,229 @@ def stored(store):
     return store.add_assessment(run_key, "ESCALATE", 6000, payload), run_key
 
 
-def calls(log: Path) -> list[dict]:
-    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+def prompt_texts(body: dict) -> list[str]:
+    """The text of every message Codex put in a Responses request's input."""
+    return [c.get("text", "") for item in body.get("input", []) if item.get("type") == "message"
+            for c in item.get("content", []) if isinstance(c, dict)]
 
 
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+def assert_no_planted_secret(fake: FakeOpenAI, store) -> None:
+    for req in fake.requests:
+        wire = req.raw.decode("utf-8", "replace") + json.dumps(req.headers)
+        for name, value in PLANTED.items():
+            assert value not in wire, f"{name} reached the provider"
+    dump = store_dump(store)
+    for name, value in PLANTED.items():
+        assert value not in dump, f"{name} is in the store"
 
 
-def test_codex_valid_decision_with_the_real_tool_arguments(codex_env, store, config, stored):
-    env, log = codex_env
-    env.setenv("FAKE_CODEX_DECISION", "WAIT")
-    env.setenv("REVIEWER_MODEL", "gpt-5.4-codex")
-    review = escalate_to_reviewer(store=store, config=config, concern="eval plateau", assessment_id=stored[0])
-    assert (review.decision, review.backend, review.model, review.attempts) == ("WAIT", "codex", "gpt-5.4-codex", 1)
-    assert store.get_review(review.review_id)["decision"] == "WAIT"
-    (call,) = calls(log)
-    args = call["arguments"]
-    assert args["config"] == {"model_reasoning_effort": "high"}
-    assert args["sandbox"] == "read-only" and args["approval-policy"] == "never"
-    assert args["model"] == "gpt-5.4-codex"
-    assert "UNTRUSTED" in args["developer-instructions"]
-    _, block = fenced_block(args["prompt"])
-    assert INJECTION in block and INJECTION not in args["prompt"].replace(block, "")
-    assert "sk-must-not-reach" not in json.dumps(call)
-    assert gone(call["pid"])  # the server process was cleaned up
-    assert not Path(args["cwd"]).exists()  # and its scratch folder
-
-
-def test_codex_fenced_json_answer_is_accepted_and_default_model_omitted(codex_env, store, config, stored):
-    env, log = codex_env
-    env.setenv("FAKE_CODEX_SCENARIO", "fenced")
-    review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
-    assert review.decision == "CONTINUE" and review.model == "codex default"
-    assert "model" not in calls(log)[0]["arguments"]
-
-
-def test_codex_garbage_then_valid_retries_once_in_the_same_server(codex_env, store, config, stored):
-    env, log = codex_env
-    env.setenv("FAKE_CODEX_SCENARIO", "garbage_then_valid")
-    review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
-    assert (review.decision, review.attempts) == ("CONTINUE", 2)
-    first, second = calls(log)
-    assert first["pid"] == second["pid"]
-    assert "Your previous reply was refused" in second["arguments"]["prompt"]
-
-
-def test_codex_garbage_twice_is_an_error(codex_env, store, config, stored):
-    env, log = codex_env
-    env.setenv("FAKE_CODEX_SCENARIO", "garbage_twice")
-    with pytest.raises(ReviewerError, match="no valid decision in 2 attempts"):
-        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
-    assert len(calls(log)) == 2 and store.recent_reviews(stored[1]) == []
-    assert gone(calls(log)[0]["pid"])
-
-
-def test_codex_timeout_kills_the_server(codex_env, store, config, stored):
-    env, log = codex_env
-    env.setenv("FAKE_CODEX_SCENARIO", "slow")
+@pytest.mark.parametrize("decision", ["STOP", "CONTINUE"])
+def test_codex_decision_is_stored_with_the_model_codex_reported(codex_env, fake, store, config, stored, decision):
+    _, home = codex_env
+    fake.script(Reply.decision(decision, "val/loss flat at 3.12 for 3 evals against 3.09 expected"))
     t0 = time.monotonic()
-    with pytest.raises(ReviewerError, match=r"did not answer tools/call within 1.5s"):
-        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0], timeout_s=1.5)
-    assert time.monotonic() - t0 < 15
-    assert gone(calls(log)[0]["pid"]) and store.recent_reviews(stored[1]) == []
+    review = escalate_to_reviewer(store=store, config=config, concern="eval plateau", assessment_id=stored[0])
+    elapsed = time.monotonic() - t0
+    assert (review.decision, review.backend, review.model, review.attempts) == (decision, "codex", MODEL, 1)
+    assert review.reason == "val/loss flat at 3.12 for 3 evals against 3.09 expected"
+    row = store.get_review(review.review_id)
+    assert (row["decision"], row["model"]) == (decision, MODEL)
+    assert row["codex_version"] == "0.171.0"
+    assert elapsed < 20, f"one review took {elapsed:.1f}s"
+    (req,) = fake.requests
+    assert req.path == "/v1/responses"
+    assert req.headers["authorization"] == f"Bearer {PROVIDER_KEY}"  # the provider's key, by design
+    body = req.body
+    assert (body["model"], body["stream"], body["reasoning"]["effort"]) == (MODEL, True, "high")
+    assert body["text"]["format"]["type"] == "json_schema" and body["text"]["format"]["schema"] == DECISION_SCHEMA
+    texts = prompt_texts(body)
+    assert texts[0].startswith("You review machine-learning training runs.")  # our instructions, not Codex's
+    (prompt,) = [t for t in texts if "TRAINING HEALTH CHECK" in t]
+    _, block = fenced_block(prompt)
+    assert INJECTION in block and INJECTION not in prompt.replace(block, "")
+    assert_no_planted_secret(fake, store)
+    assert codex_pids(home) == []  # Codex and its children are gone
 
 
-@pytest.mark.parametrize("scenario, match", [
-    ("error", "codex reported an error: Codex runtime error"),
-    ("crash", "codex reviewer exited during tools/call"),
-])
-def test_codex_errors_are_clear(codex_env, store, config, stored, scenario, match):
+def test_codex_model_reroute_is_what_is_recorded(codex_env, fake, store, config, stored):
     env, _ = codex_env
-    env.setenv("FAKE_CODEX_SCENARIO", scenario)
-    with pytest.raises(ReviewerError, match=match) as err:
+    env.delenv("REVIEWER_MODEL")
+    fake.script(Reply.decision("WAIT", "too few evals to tell", headers={"openai-model": "gpt-5.4-mini"}))
+    review = escalate_to_reviewer(store=store, config=config, concern="eval plateau", assessment_id=stored[0])
+    (req,) = fake.requests
+    assert req.body["model"] not in ("", None, "gpt-5.4-mini")  # Codex asked for its own default model
+    assert (review.decision, review.model) == ("WAIT", "gpt-5.4-mini")
+    assert store.get_review(review.review_id)["model"] == "gpt-5.4-mini"
+
+
+def test_codex_prose_then_valid_is_retried_once(codex_env, fake, store, config, stored):
+    fake.script(Reply(text=GARBAGE), Reply.decision("CONTINUE", "plateau is within noise"))
+    review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert (review.decision, review.attempts, review.reason) == ("CONTINUE", 2, "plateau is within noise")
+    first, second = fake.requests
+    assert not any("Your previous reply was refused" in t for t in prompt_texts(first.body))
+    assert any("Your previous reply was refused: the reviewer reply is not a single JSON object" in t
+               for t in prompt_texts(second.body))
+
+
+@pytest.mark.parametrize("replies, last", [
+    ((Reply(text=GARBAGE), Reply(text=GARBAGE)),
+     'the reviewer reply is not a single JSON object {"decision": "STOP|CONTINUE|WAIT", "reason": "..."}'),
+    ((Reply.decision("MAYBE"), Reply(text=json.dumps({"decision": "STOP", "reason": "x", "confidence": 0.9}))),
+     "the reviewer reply must hold exactly the keys decision and reason (unexpected ['confidence'])"),
+])
+def test_codex_malformed_twice_is_no_valid_decision(codex_env, fake, store, config, stored, replies, last):
+    _, home = codex_env
+    fake.script(*replies)
+    with pytest.raises(ReviewerError) as err:
         escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
-    assert "\n" not in str(err.value)
+    assert str(err.value) == (f"the reviewer gave no valid decision in 2 attempts (last: {last}); no decision was "
+                              f"recorded: try again, or decide from the assessment's findings")
+    assert len(fake.requests) == 2 and store.recent_reviews(stored[1]) == []
+    assert codex_pids(home) == []
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_codex_provider_not_listening_is_a_fast_one_line_error(codex_env, store, config, stored):
+    env, home = codex_env
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    env.setenv("REVIEWER_CODEX_BASE_URL", url)
+    t0 = time.monotonic()
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    elapsed = time.monotonic() - t0
+    assert str(err.value) == (
+        f"codex reported an error at {url} (provider training-check, model {MODEL}): Connection failed: error "
+        f"sending request (Reconnecting... waiting for network); no decision was recorded: check the provider is up "
+        f"and Codex is logged in (codex login) or pointed at it (REVIEWER_CODEX_BASE_URL)")
+    assert elapsed < 15, f"a provider that is down took {elapsed:.1f}s to report (timeout is 60s)"
     assert store.recent_reviews(stored[1]) == []
+    assert codex_pids(home) == []
+
+
+def test_codex_provider_http_500_every_time_is_a_fast_one_line_error(codex_env, fake, store, config, stored):
+    _, home = codex_env
+    t0 = time.monotonic()  # the stub's script is empty: every request gets HTTP 500
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    elapsed = time.monotonic() - t0
+    msg = str(err.value)
+    assert msg.startswith(f"codex reported an error at {fake.base_url} (provider training-check, model {MODEL}): ")
+    assert msg.endswith("; no decision was recorded: check the provider is up and Codex is logged in (codex login) "
+                        "or pointed at it (REVIEWER_CODEX_BASE_URL)")
+    assert "\n" not in msg and len(fake.requests) >= 1
+    assert elapsed < 30, f"HTTP 500 took {elapsed:.1f}s to report"
+    assert store.recent_reviews(stored[1]) == []
+    assert codex_pids(home) == []
+
+
+def test_codex_timeout_is_clean_and_leaves_no_process(codex_env, fake, store, config, stored, capfd):
+    _, home = codex_env
+    fake.script(Reply.decision("STOP", delay_s=30))
+    t0 = time.monotonic()
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0], timeout_s=4)
+    elapsed = time.monotonic() - t0
+    assert str(err.value) == ("the codex reviewer did not answer the review turn within 4s: try again later or "
+                              "raise REVIEWER_TIMEOUT_S")
+    assert elapsed < 12
+    assert codex_pids(home) == [] and store.recent_reviews(stored[1]) == []
+    time.sleep(0.5)  # a reader thread dying late would print its traceback now
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_codex_gets_no_planted_secret_and_an_echoed_one_is_not_stored(codex_env, fake, store, config, stored):
+    echoed = " ".join(PLANTED.values())
+    fake.script(Reply.decision("STOP", f"leaked {echoed} and {PROVIDER_KEY}"))
+    review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert review.reason == "leaked *** *** *** and ***"
+    assert store.get_review(review.review_id)["reason"] == "leaked *** *** *** and ***"
+    assert_no_planted_secret(fake, store)
+    assert PROVIDER_KEY not in store_dump(store)
+
+
+def test_codex_child_environment_is_only_what_it_needs(codex_env):
+    env, home = codex_env
+    env.setenv("AWS_SECRET_ACCESS_KEY", "planted-aws-secret-0123456789")
+    with CodexReviewer(base_url="http://127.0.0.1:9/v1", key_env="TC_STUB_PROVIDER_KEY") as reviewer:
+        child = reviewer.env
+    assert child["CODEX_HOME"] == str(home) and child["TC_STUB_PROVIDER_KEY"] == PROVIDER_KEY
+    assert set(child) <= {"PATH", "HOME", "CODEX_HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
+                          "LC_MESSAGES", "TZ", "TMPDIR", "TC_STUB_PROVIDER_KEY"} | {
+        k for k in child if "PROXY" in k.upper() or k.startswith("SSL_CERT")}
+    for name in (*PLANTED, "AWS_SECRET_ACCESS_KEY"):
+        assert name not in child
+
+
+def test_codex_user_mcp_servers_are_off_and_the_users_provider_key_is_passed(codex_env, fake, store, config,
+                                                                              stored, tmp_path):
+    """The user's own Codex config names a provider (its key in MY_PROVIDER_KEY) and an MCP server: the review uses
+    the provider, passes only that key, and never starts the MCP server (which would touch a marker file)."""
+    env, home = codex_env
+    for var in ("REVIEWER_CODEX_BASE_URL", "REVIEWER_CODEX_KEY_ENV", "TC_STUB_PROVIDER_KEY"):
+        env.delenv(var)
+    env.setenv("MY_PROVIDER_KEY", PROVIDER_KEY)
+    marker = tmp_path / "mcp-server-started"
+    (home / "config.toml").write_text(
+        f'model_provider = "mine"\n'
+        f'[model_providers.mine]\nname = "mine"\nbase_url = "{fake.base_url}"\nenv_key = "MY_PROVIDER_KEY"\n'
+        f'wire_api = "responses"\n'
+        f'[mcp_servers.training-check]\ncommand = "/bin/sh"\nargs = ["-c", "touch {marker}; sleep 30"]\n')
+    fake.script(Reply.decision("CONTINUE", "noise"))
+    review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert (review.decision, review.model) == ("CONTINUE", MODEL)
+    assert fake.requests[0].headers["authorization"] == f"Bearer {PROVIDER_KEY}"
+    time.sleep(0.3)
+    assert not marker.exists()
+    assert_no_planted_secret(fake, store)
+
+
+def test_codex_over_mcp_stdio(codex_env, fake, tc_home, store, stored):
+    """The same review through our MCP server over stdio (a real subprocess), Codex started by it."""
+    _, home = codex_env
+    fake.script(Reply.decision("STOP", "eval loss rose for 3 evals in a row"))
+    env = {k: os.environ[k] for k in ("CODEX_HOME", "REVIEWER_BACKEND", "REVIEWER_CODEX_BASE_URL",
+                                       "REVIEWER_CODEX_KEY_ENV", "TC_STUB_PROVIDER_KEY", "REVIEWER_MODEL",
+                                       *PLANTED)}
+
+    async def main():
+        async with mcp_session(tc_home, **env) as s:
+            return await s.ok("escalate_to_reviewer", {"assessment_id": stored[0], "concern": "eval plateau"})
+
+    out = anyio.run(main)
+    assert (out["decision"], out["backend"], out["model"]) == ("STOP", "codex", MODEL)
+    assert out["reason"] == "eval loss rose for 3 evals in a row"
+    assert store.get_review(out["review_id"])["decision"] == "STOP"
+    assert_no_planted_secret(fake, store)
+    assert codex_pids(home) == []
 
 
 def test_codex_command_not_found(codex_env, store, config, stored):
     env, _ = codex_env
-    env.setenv("REVIEWER_CODEX_COMMAND", "no-such-codex-binary-xyz mcp-server")
-    with pytest.raises(ReviewerError, match="'no-such-codex-binary-xyz' not found.*REVIEWER_CODEX_COMMAND"):
+    env.setenv("REVIEWER_CODEX_COMMAND", "no-such-codex-binary-xyz")
+    with pytest.raises(ReviewerError) as err:
         escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert str(err.value) == ("cannot start the codex reviewer: 'no-such-codex-binary-xyz' not found; install the "
+                              "Codex CLI (npm install -g @openai/codex@0.171.0) or set REVIEWER_CODEX_COMMAND")
 
 
-def test_command_metacharacters_reach_no_shell(tmp_path):
+def test_the_removed_mcp_server_command_is_refused_with_the_fix():
+    with pytest.raises(ReviewerError) as err:
+        command_argv("codex mcp-server")
+    assert str(err.value) == ("REVIEWER_CODEX_COMMAND 'codex mcp-server' names a codex subcommand: set it to the "
+                              "codex executable alone (e.g. 'codex'); 'codex mcp-server' was removed in Codex 0.154")
+
+
+def test_command_metacharacters_reach_no_shell(tmp_path, codex_env):
     marker = tmp_path / "pwned"
-    # A shell would run the touch; an argv list hands it to Python as a file name, which does not exist.
-    client = McpStdioClient([sys.executable, f"{FAKE}; touch {marker}"], startup_timeout_s=5)
-    with pytest.raises(ReviewerError, match="exited during initialize"):
-        with client:
-            client.initialize()
-    assert not marker.exists()
-
-
-def test_server_requests_are_answered_and_notifications_skipped(codex_env):
-    """The fake logs (notifications/message) while it works; the client must skip them and still get its answer."""
-    with CodexReviewer(command=[sys.executable, str(FAKE)], timeout_s=20) as reviewer:
-        reply = reviewer.ask("system text", "prompt text")
-    assert json.loads(reply)["decision"] == "CONTINUE"
-
-
-def test_server_stderr_quoted_in_errors_has_secrets_blanked(codex_env, tmp_path):
-    env, _ = codex_env
-    script = tmp_path / "leaky_server.py"
-    script.write_text("import os, sys\nsys.stderr.write('auth with ' + os.environ['OPENAI_API_KEY'] + '\\n')\n"
-                      "sys.stderr.flush()\nsys.exit(1)\n")
-    with pytest.raises(ReviewerError, match=r"exited during initialize: auth with \*\*\*") as err:
-        with CodexReviewer(command=[sys.executable, str(script)], timeout_s=5) as reviewer:
-            reviewer.ask("s", "t")
-    assert "sk-must-not-reach" not in str(err.value)
+    # A shell would run the touch; an argv list hands Python a file name that does not exist.
+    with pytest.raises(ReviewerError) as err, \
+            CodexReviewer(command=[sys.executable, f"x.py; touch {marker}"], timeout_s=10) as reviewer:
+        reviewer.ask("s", "t")
+    assert str(err.value).startswith("the codex reviewer exited during initialize: ")
+    assert "can't open file" in str(err.value) and not marker.exists()

@@ -1,13 +1,21 @@
-"""The Codex reviewer backend: a minimal MCP stdio client of ``codex mcp-server`` calling its ``codex`` tool.
+"""The Codex reviewer backend: ``codex app-server`` (JSON-RPC over stdio) asked for one structured answer per ``ask``.
 
-tools/ never imports the ``mcp`` package, so this speaks the protocol itself:
-newline-delimited JSON-RPC 2.0 over the child's stdin/stdout (initialize ->
-notifications/initialized -> tools/call), with deadlines on every wait, and
-the child (started from an argv list, never a shell) cleaned up on exit.
-The tool's real arguments (openai/codex, codex-rs/mcp-server/src/codex_tool_config.rs):
-``prompt``, ``model``, ``cwd``, ``approval-policy``, ``sandbox``, ``config``
-(config.toml overrides, where ``model_reasoning_effort`` lives),
-``developer-instructions``, ...; the reply's text is the agent's last message.
+Tested with Codex CLI 0.171.0 (``codex mcp-server`` was removed in 0.154.0).
+The exchange, from the installed CLI's own schema
+(``codex app-server generate-json-schema``): ``initialize`` -> ``initialized``
+-> ``thread/start`` (read-only sandbox, approvals never, ephemeral, our
+reviewer instructions in place of Codex's coding-agent ones; the answer names
+the model Codex chose) -> ``turn/start`` (the prompt, reasoning effort high,
+the decision JSON schema as ``outputSchema``) -> notifications until
+``turn/completed``. Codex's own ``error`` notifications (provider down,
+retrying) end the call at once; ``model/rerouted`` updates the model recorded.
+
+The child starts from an argv list (no shell), in an empty temporary folder,
+with only the environment it needs (PATH, HOME, CODEX_HOME, locale, proxy and
+CA settings, and the one key variable its provider reads). MCP servers from
+the user's Codex config are switched off for the review, and so are hooks,
+plugins and apps: the reviewer reads text and answers, it acts on nothing.
+Every known secret value is blanked from what it returns and from its errors.
 """
 
 from __future__ import annotations
@@ -23,21 +31,45 @@ import subprocess
 import tempfile
 import threading
 import time
+import tomllib
 from collections import deque
+from collections.abc import Mapping
+from pathlib import Path
 
 from ..errors import ReviewerError
+from .decision import DECISION_SCHEMA
 
-DEFAULT_COMMAND = "codex mcp-server"
-PROTOCOL_VERSION = "2025-06-18"
-CLIENT_INFO = {"name": "training-check", "version": "0.1.0"}
+DEFAULT_COMMAND = "codex"
+TESTED_VERSIONS = "0.171.0"
+PROVIDER_ID = "training-check"
+CLIENT_INFO = {"name": "training-check", "title": "training-check reviewer", "version": "0.1.0"}
 REASONING_EFFORT = "high"
+STARTUP_TIMEOUT_S = 30.0
 STDERR_TAIL_LINES = 20
-MAX_LINE_BYTES = 8 * 1024 * 1024
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW", re.I)
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# The environment Codex gets: these names (when set), the provider's key variable, nothing else.
+PASS_ENV = ("PATH", "HOME", "CODEX_HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
+            "LC_MESSAGES", "TZ", "TMPDIR", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY",
+            "all_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "CODEX_CA_CERTIFICATE",
+            "CODEX_API_KEY")
+DISABLED_FEATURES = ("hooks", "plugins", "apps", "shell_snapshot")
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+# Answers to the requests Codex may send its client: always the refusing one, in the shape its schema asks for.
+REFUSALS: dict[str, dict] = {
+    "item/commandExecution/requestApproval": {"decision": "decline"},
+    "item/fileChange/requestApproval": {"decision": "decline"},
+    "execCommandApproval": {"decision": "denied"},
+    "applyPatchApproval": {"decision": "denied"},
+    "item/permissions/requestApproval": {"permissions": {}},
+    "mcpServer/elicitation/request": {"action": "decline"},
+    "item/tool/requestUserInput": {"answers": {}},
+}
 
 
 def command_argv(command: str | list[str] | None) -> list[str]:
-    """The argv of the codex MCP server command (a string is split like a shell would, but no shell runs it)."""
+    """The argv of the codex executable (a string is split like a shell would, but no shell runs it)."""
     if command is None or command == "":
         command = DEFAULT_COMMAND
     if isinstance(command, str):
@@ -48,80 +80,122 @@ def command_argv(command: str | list[str] | None) -> list[str]:
     else:
         argv = [str(a) for a in command]
     if not argv:
-        raise ReviewerError("REVIEWER_CODEX_COMMAND is empty: set it to e.g. 'codex mcp-server'")
+        raise ReviewerError("REVIEWER_CODEX_COMMAND is empty: set it to the codex executable, e.g. 'codex'")
+    if argv[-1] in ("mcp-server", "app-server", "exec"):
+        raise ReviewerError(f"REVIEWER_CODEX_COMMAND {shlex.join(argv)!r} names a codex subcommand: set it to the "
+                            f"codex executable alone (e.g. 'codex'); 'codex mcp-server' was removed in Codex 0.154")
     return argv
 
 
-class McpStdioClient:
-    """One MCP server child process and the JSON-RPC exchange with it."""
+def secret_values(*envs: Mapping[str, str] | None) -> list[str]:
+    """Every value of a secret-looking variable (KEY, TOKEN, SECRET, PASSWORD ...) of 8 characters or more, longest first."""
+    found = {v for env in envs if env for k, v in env.items()
+             if _SECRET_NAME.search(k) and isinstance(v, str) and len(v) >= 8}
+    return sorted(found, key=len, reverse=True)
 
-    def __init__(self, argv: list[str], *, cwd: str | None = None, env: dict[str, str] | None = None,
-                 startup_timeout_s: float = 30.0):
+
+def redact(text: str, secrets_: list[str]) -> str:
+    for s in secrets_:
+        text = text.replace(s, "***")
+    return text
+
+
+def one_line(text: object, limit: int = 300) -> str:
+    s = " ".join(str(text).split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def codex_home(env: Mapping[str, str]) -> Path:
+    root = env.get("CODEX_HOME")
+    return Path(root).expanduser() if root else Path(env.get("HOME") or Path.home()) / ".codex"
+
+
+def user_codex_config(env: Mapping[str, str]) -> dict:
+    """The user's own ``$CODEX_HOME/config.toml`` ({} when absent or unreadable: Codex then reports its own error)."""
+    try:
+        return tomllib.loads((codex_home(env) / "config.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+class CodexAppServer:
+    """One ``codex app-server`` child and the JSON-RPC exchange with it (newline-delimited JSON on stdio)."""
+
+    def __init__(self, argv: list[str], *, cwd: str, env: dict[str, str], secrets_: list[str]):
         self.argv = argv
         self.cwd = cwd
         self.env = env
-        self.startup_timeout_s = startup_timeout_s
+        self.secrets = secrets_
         self._proc: subprocess.Popen | None = None
-        self._stderr_thread: threading.Thread | None = None
         self._inbox: queue.Queue = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self._stderr_done = threading.Event()
         self._next_id = 1
-        self._write_lock = threading.Lock()
-        self.server_info: dict = {}
 
     # -- process ---------------------------------------------------------------------
     def start(self) -> None:
-        exe = shutil.which(self.argv[0]) if not os.path.dirname(self.argv[0]) else self.argv[0]
+        exe = shutil.which(self.argv[0], path=self.env.get("PATH")) if not os.path.dirname(self.argv[0]) \
+            else self.argv[0]
         if not exe or not os.path.exists(exe):
             raise ReviewerError(f"cannot start the codex reviewer: {self.argv[0]!r} not found; install the Codex "
-                                f"CLI (npm install -g @openai/codex) or set REVIEWER_CODEX_COMMAND")
+                                f"CLI (npm install -g @openai/codex@{TESTED_VERSIONS}) or set REVIEWER_CODEX_COMMAND")
         try:
-            self._proc = subprocess.Popen(
-                [exe, *self.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=self.cwd, env=self.env, start_new_session=True, close_fds=True)
+            proc = subprocess.Popen([exe, *self.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env, start_new_session=True,
+                                    close_fds=True)
         except OSError as e:
-            raise ReviewerError(f"cannot start the codex reviewer {shlex.join(self.argv)!r}: {e.strerror}") from None
-        threading.Thread(target=self._read_stdout, name="codex-mcp-stdout", daemon=True).start()
-        self._stderr_thread = threading.Thread(target=self._read_stderr, name="codex-mcp-stderr", daemon=True)
-        self._stderr_thread.start()
+            raise ReviewerError(f"cannot start the codex reviewer {self.argv[0]!r}: {e.strerror}") from None
+        self._proc = proc
+        # The readers hold their own stream objects: closing the client never pulls one from under them.
+        threading.Thread(target=self._read_stdout, args=(proc.stdout,), name="codex-stdout", daemon=True).start()
+        threading.Thread(target=self._read_stderr, args=(proc.stderr,), name="codex-stderr", daemon=True).start()
 
-    def _read_stdout(self) -> None:
-        assert self._proc and self._proc.stdout
-        for raw in iter(lambda: self._proc.stdout.readline(MAX_LINE_BYTES), b""):
-            line = raw.strip()
-            if not line:
-                continue
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                self._stderr.append("(non-JSON line on stdout) " + line[:200].decode("utf-8", "replace"))
-                continue
-            if isinstance(msg, dict):
-                self._inbox.put(msg)
+    def _read_stdout(self, stream) -> None:
+        try:
+            for raw in iter(lambda: stream.readline(MAX_LINE_BYTES), b""):
+                line = raw.strip()
+                if not line:
+                    continue
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    self._stderr.append("(non-JSON line on stdout) " + line[:200].decode("utf-8", "replace"))
+                    continue
+                if isinstance(msg, dict):
+                    self._inbox.put(msg)
+        except (OSError, ValueError):  # the stream was closed under us: the process is being shut down
+            pass
         self._inbox.put(None)  # EOF: the server exited
 
-    def _read_stderr(self) -> None:
-        assert self._proc and self._proc.stderr
-        for raw in iter(self._proc.stderr.readline, b""):
-            text = raw.decode("utf-8", "replace").strip()
-            if text:
-                self._stderr.append(text)
+    def _read_stderr(self, stream) -> None:
+        try:
+            for raw in iter(stream.readline, b""):
+                text = raw.decode("utf-8", "replace").strip()
+                if text:
+                    self._stderr.append(text)
+        except (OSError, ValueError):
+            pass
+        self._stderr_done.set()
 
-    def stderr_tail(self, n: int = 3) -> str:
-        """The server's last ``n`` stderr lines, on one line, with every secret-looking env value blanked."""
-        text = " | ".join(list(self._stderr)[-n:])
-        env = self.env if self.env is not None else os.environ
-        for name, value in env.items():
-            if _SECRET_NAME.search(name) and value and len(value) >= 8:
-                text = text.replace(value, "***")
-        return text[:400]
+    def stderr_tail(self, n: int = 2) -> str:
+        """Codex's last ``n`` stderr lines (log decorations stripped), on one line, secrets blanked."""
+        lines = [re.sub(r"\x1b\[[0-9;]*m", "", s) for s in list(self._stderr)[-n:]]
+        return one_line(redact(" | ".join(lines), self.secrets), 400)
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
 
     def close(self, grace_s: float = 2.0) -> None:
-        """Close stdin, wait ``grace_s``, then SIGTERM and SIGKILL the server's process group."""
-        proc = self._proc
+        """Close stdin, wait ``grace_s``, then SIGTERM and SIGKILL Codex's whole process group."""
+        proc, self._proc = self._proc, None
         if proc is None:
             return
-        self._proc = None
         try:
             if proc.stdin:
                 proc.stdin.close()
@@ -138,163 +212,242 @@ class McpStdioClient:
                 break
             except subprocess.TimeoutExpired:
                 continue
-        for stream in (proc.stdout, proc.stderr):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:
-                pass
-
-    def __enter__(self) -> "McpStdioClient":
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+        try:  # the app-server's own children (the node launcher's native binary, tools) share its group
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     # -- JSON-RPC --------------------------------------------------------------------
     def _send(self, msg: dict) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise ReviewerError("the codex reviewer is not running")
-        data = (json.dumps(msg, separators=(",", ":")) + "\n").encode("utf-8")
         try:
-            with self._write_lock:
-                proc.stdin.write(data)
-                proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._exited(str(msg.get("method") or "a reply")) from None
+            proc.stdin.write((json.dumps(msg, separators=(",", ":")) + "\n").encode("utf-8"))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self.exited(str(msg.get("method") or "a reply")) from None
 
-    def _exited(self, during: str) -> ReviewerError:
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=1.0)  # let the server's last words arrive
+    def exited(self, during: str) -> ReviewerError:
+        self._stderr_done.wait(timeout=1.0)  # let its last words arrive
         return ReviewerError(f"the codex reviewer exited during {during}: "
                              f"{self.stderr_tail() or 'no message on stderr'}")
 
     def notify(self, method: str, params: dict | None = None) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, **({"params": params} if params is not None else {})})
+        self._send({"method": method, **({"params": params} if params is not None else {})})
 
-    def request(self, method: str, params: dict, timeout_s: float) -> dict:
-        """Send a request and wait up to ``timeout_s`` for its response (answering the server's own requests)."""
+    def request(self, method: str, params: dict) -> int:
         rid = self._next_id
         self._next_id += 1
-        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        deadline = time.monotonic() + timeout_s
+        self._send({"id": rid, "method": method, "params": params})
+        return rid
+
+    def next_message(self, deadline: float, waiting_for: str, timeout_s: float) -> dict:
+        """The next message from Codex; requests from Codex are answered (refused) here and not returned."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                self._cancel(rid)
-                raise ReviewerError(f"the codex reviewer did not answer {method} within {timeout_s:g}s: "
+                raise ReviewerError(f"the codex reviewer did not answer {waiting_for} within {timeout_s:g}s: "
                                     f"try again later or raise REVIEWER_TIMEOUT_S")
             try:
-                msg = self._inbox.get(timeout=min(left, 0.5))
+                msg = self._inbox.get(timeout=min(left, 0.25))
             except queue.Empty:
                 continue
             if msg is None:
                 self._inbox.put(None)
-                raise self._exited(method)
+                raise self.exited(waiting_for)
+            if "method" in msg and "id" in msg:  # a request from Codex (an approval, user input ...): refuse it
+                refusal = REFUSALS.get(str(msg["method"]))
+                if refusal is not None:
+                    self._send({"id": msg["id"], "result": refusal})
+                else:
+                    self._send({"id": msg["id"], "error": {"code": -32601, "message":
+                                                           f"training-check does not support {msg['method']}"}})
+                continue
+            return msg
+
+    def call(self, method: str, params: dict, deadline: float, timeout_s: float,
+             on_notification=None) -> dict:
+        """Send a request and return its result, passing notifications that arrive meanwhile to ``on_notification``."""
+        rid = self.request(method, params)
+        while True:
+            msg = self.next_message(deadline, method, timeout_s)
             if "method" in msg:
-                if "id" in msg:  # a request from the server (ping, elicitation, sampling, roots): answer it
-                    self._answer_server_request(msg)
-                continue  # notifications (codex/event, progress, log messages) are not needed
+                if on_notification is not None:
+                    on_notification(msg)
+                continue
             if msg.get("id") != rid:
                 continue
             if "error" in msg:
                 err = msg["error"] if isinstance(msg["error"], dict) else {"message": msg["error"]}
                 raise ReviewerError(f"the codex reviewer refused {method}: "
-                                    f"{' '.join(str(err.get('message', err)).split())[:300]}")
+                                    f"{one_line(redact(str(err.get('message', err)), self.secrets))}")
             result = msg.get("result")
             return result if isinstance(result, dict) else {}
 
-    def _answer_server_request(self, msg: dict) -> None:
-        if msg.get("method") == "ping":
-            self._send({"jsonrpc": "2.0", "id": msg["id"], "result": {}})
-        elif msg.get("method") == "elicitation/create":  # e.g. an approval request: always decline
-            self._send({"jsonrpc": "2.0", "id": msg["id"], "result": {"action": "decline"}})
-        else:
-            self._send({"jsonrpc": "2.0", "id": msg["id"],
-                        "error": {"code": -32601, "message": f"training-check does not support {msg.get('method')}"}})
-
-    def _cancel(self, rid: int) -> None:
-        try:
-            self.notify("notifications/cancelled", {"requestId": rid, "reason": "timeout"})
-        except ReviewerError:
-            pass
-
-    def initialize(self) -> dict:
-        result = self.request("initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
-                                             "clientInfo": CLIENT_INFO}, self.startup_timeout_s)
-        self.server_info = result.get("serverInfo") or {}
-        self.notify("notifications/initialized")
-        return result
-
-    def call_tool(self, name: str, arguments: dict, timeout_s: float) -> dict:
-        return self.request("tools/call", {"name": name, "arguments": arguments}, timeout_s)
-
-
-def tool_result_text(result: dict) -> str:
-    """The answer text of a ``codex`` tool result (structuredContent.content, else the text blocks)."""
-    structured = result.get("structuredContent")
-    if isinstance(structured, dict) and isinstance(structured.get("content"), str):
-        return structured["content"]
-    blocks = result.get("content")
-    if isinstance(blocks, list):
-        return "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
-    return ""
-
 
 class CodexReviewer:
-    """Asks Codex (over MCP) for a decision; one ``codex`` tool call per ``ask``, one server per review."""
+    """Asks Codex for a decision: one app-server per review, one ephemeral thread and turn per ``ask``."""
 
     name = "codex"
 
     def __init__(self, *, command: str | list[str] | None = DEFAULT_COMMAND, model: str | None = None,
-                 timeout_s: float = 300.0, startup_timeout_s: float = 30.0, env: dict[str, str] | None = None):
+                 timeout_s: float = 300.0, base_url: str | None = None, key_env: str | None = None,
+                 env: Mapping[str, str] | None = None):
         self.argv = command_argv(command)
         self.model = model
         self.timeout_s = timeout_s
+        self.base_url = base_url
+        self.key_env = key_env
+        source_env = dict(os.environ if env is None else env)
+        if key_env is not None and not _ENV_NAME.match(key_env):
+            raise ReviewerError(f"REVIEWER_CODEX_KEY_ENV {key_env[:60]!r} is not an environment variable name")
+        self._user_config = user_codex_config(source_env)
+        self.env = self.child_env(source_env)
+        self.secrets = secret_values(os.environ, source_env)
+        self.reported_model: str | None = None  # the model Codex said it uses (thread/start, model/rerouted)
+        self.provider: str | None = None
+        self.codex_version: str | None = None
         self._workdir = tempfile.mkdtemp(prefix="training-check-codex-")
-        self._client = McpStdioClient(self.argv, cwd=self._workdir, env=env, startup_timeout_s=startup_timeout_s)
+        self._server = CodexAppServer(self.server_argv(), cwd=self._workdir, env=self.env, secrets_=self.secrets)
         self._started = False
+        self._deadline = 0.0
+
+    # -- what Codex gets ---------------------------------------------------------------
+    def provider_key_env(self) -> str | None:
+        """The variable holding the provider's key: REVIEWER_CODEX_KEY_ENV, else the user's provider's ``env_key``."""
+        if self.base_url:
+            return self.key_env
+        if self.key_env:
+            return self.key_env
+        conf = self._user_config
+        provider = conf.get("model_provider")
+        providers = conf.get("model_providers") if isinstance(conf.get("model_providers"), dict) else {}
+        entry = providers.get(provider) if isinstance(provider, str) else None
+        key = entry.get("env_key") if isinstance(entry, dict) else None
+        return key if isinstance(key, str) and _ENV_NAME.match(key) else None
+
+    def child_env(self, source: Mapping[str, str]) -> dict[str, str]:
+        env = {k: source[k] for k in PASS_ENV if source.get(k)}
+        key = self.provider_key_env()
+        if key:
+            if not source.get(key):
+                raise ReviewerError(f"the codex reviewer's provider reads its key from {key}, which is not set: "
+                                    f"export {key} (or set REVIEWER_CODEX_KEY_ENV to the variable that holds it)")
+            env[key] = source[key]
+        return env
+
+    def server_argv(self) -> list[str]:
+        """``codex app-server`` with the review's config overrides (no secret in them: a key is read from env)."""
+        overrides: list[str] = ["check_for_update_on_startup=false", "project_doc_max_bytes=0"]
+        servers = self._user_config.get("mcp_servers")
+        for name in (servers if isinstance(servers, dict) else {}):
+            if not _BARE_KEY.match(str(name)):
+                raise ReviewerError(f"cannot switch off the MCP server {str(name)[:60]!r} of your Codex config for "
+                                    f"the review: give it a plain name (letters, digits, - and _)")
+            overrides.append(f"mcp_servers.{name}.enabled=false")
+        if self.base_url:
+            prefix = f"model_providers.{PROVIDER_ID}"
+            overrides += [f"{prefix}.name={toml_string('training-check reviewer')}",
+                          f"{prefix}.base_url={toml_string(self.base_url)}",
+                          f'{prefix}.wire_api="responses"',
+                          f"model_provider={toml_string(PROVIDER_ID)}"]
+            if self.key_env:
+                overrides.append(f"{prefix}.env_key={toml_string(self.key_env)}")
+        argv = [*self.argv, "app-server"]
+        for o in overrides:
+            argv += ["-c", o]
+        for feature in DISABLED_FEATURES:
+            argv += ["--disable", feature]
+        return argv
 
     @property
-    def display_model(self) -> str:
-        return self.model or "codex default"
+    def display_model(self) -> str | None:
+        return self.reported_model or self.model
 
-    def __enter__(self) -> "CodexReviewer":
+    # -- lifecycle ---------------------------------------------------------------------
+    def __enter__(self) -> CodexReviewer:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
     def close(self) -> None:
-        self._client.close()
+        self._server.close()
         shutil.rmtree(self._workdir, ignore_errors=True)
 
-    def _ensure_started(self) -> None:
-        if not self._started:
-            self._client.start()
-            self._started = True
-            self._client.initialize()
+    @property
+    def pid(self) -> int | None:
+        return self._server.pid
 
-    def arguments(self, system: str, text: str) -> dict:
-        """The ``codex`` tool arguments: read-only sandbox, no approvals, reasoning effort high."""
-        args: dict = {
-            "prompt": text,
-            "developer-instructions": system,
-            "config": {"model_reasoning_effort": REASONING_EFFORT},
-            "sandbox": "read-only",
-            "approval-policy": "never",
-            "cwd": self._workdir,
-        }
-        if self.model:
-            args["model"] = self.model
-        return args
+    def _start(self) -> None:
+        self._server.start()
+        self._started = True
+        deadline = min(self._deadline, time.monotonic() + STARTUP_TIMEOUT_S)
+        result = self._server.call("initialize", {"clientInfo": CLIENT_INFO}, deadline,
+                                   min(self.timeout_s, STARTUP_TIMEOUT_S))
+        agent = str(result.get("userAgent") or "")
+        m = re.search(r"/(\d+\.\d+\.\d+\S*)", agent)
+        self.codex_version = m.group(1) if m else None
+        self._server.notify("initialized")
+
+    def _fail(self, what: str, detail: object) -> ReviewerError:
+        where = f" at {self.base_url}" if self.base_url else ""
+        return ReviewerError(f"codex reported {what}{where} (provider {self.provider or 'default'}, model "
+                             f"{self.display_model or 'default'}): {one_line(redact(str(detail), self.secrets))}; "
+                             f"no decision was recorded: check the provider is up and Codex is logged in "
+                             f"(codex login) or pointed at it (REVIEWER_CODEX_BASE_URL)")
 
     def ask(self, system: str, text: str) -> str:
-        self._ensure_started()
-        result = self._client.call_tool("codex", self.arguments(system, text), self.timeout_s)
-        if result.get("isError") or ("error" in result and "content" not in result):
-            detail = tool_result_text(result) or str(result.get("error", "no detail"))
-            raise ReviewerError(f"codex reported an error: {' '.join(detail.split())[:300]}")
-        return tool_result_text(result)
+        """One ephemeral thread and turn; the agent's last message (secrets blanked), or a one-line ReviewerError."""
+        self._deadline = time.monotonic() + self.timeout_s
+        if not self._started:
+            self._start()
+        srv = self._server
+        thread_params: dict = {"cwd": self._workdir, "approvalPolicy": "never", "sandbox": "read-only",
+                               "ephemeral": True, "baseInstructions": system}
+        if self.model:
+            thread_params["model"] = self.model
+        started = srv.call("thread/start", thread_params, self._deadline, self.timeout_s)
+        self.reported_model = str(started.get("model") or "") or self.reported_model
+        self.provider = str(started.get("modelProvider") or "") or self.provider
+        thread_id = (started.get("thread") or {}).get("id")
+        if not thread_id:
+            raise ReviewerError("the codex reviewer started no thread (thread/start gave no thread id)")
+        messages: list[str] = []
+        outcome: dict = {}
+
+        def on_event(msg: dict) -> None:
+            method, params = msg.get("method"), msg.get("params") or {}
+            if params.get("threadId") not in (None, thread_id):
+                return
+            if method == "error":  # Codex's own report (provider unreachable, HTTP 5xx, retrying ...): end now
+                err = params.get("error") or {}
+                detail = err.get("message") or "unknown error"
+                if err.get("additionalDetails"):
+                    detail = f"{err['additionalDetails']} ({detail})"
+                raise self._fail("an error", detail)
+            if method == "model/rerouted" and params.get("toModel"):
+                self.reported_model = str(params["toModel"])
+            elif method == "item/completed":
+                item = params.get("item") or {}
+                if item.get("type") == "agentMessage" and isinstance(item.get("text"), str):
+                    messages.append(item["text"])
+            elif method == "turn/completed":
+                outcome.update(params.get("turn") or {})
+
+        turn_params = {"threadId": thread_id, "input": [{"type": "text", "text": text}],
+                       "outputSchema": DECISION_SCHEMA, "effort": REASONING_EFFORT}
+        srv.call("turn/start", turn_params, self._deadline, self.timeout_s, on_notification=on_event)
+        while not outcome:
+            msg = srv.next_message(self._deadline, "the review turn", self.timeout_s)
+            if "method" in msg:
+                on_event(msg)
+        status = outcome.get("status")
+        if status != "completed":
+            err = outcome.get("error") or {}
+            raise self._fail(f"the review turn {status or 'ended'}", err.get("message") or "no detail")
+        for item in outcome.get("items") or []:
+            if isinstance(item, dict) and item.get("type") == "agentMessage" and isinstance(item.get("text"), str):
+                messages.append(item["text"])
+        return redact(messages[-1], self.secrets) if messages else ""

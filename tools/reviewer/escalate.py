@@ -41,12 +41,15 @@ class ReviewerSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_retries: int = DEFAULT_MAX_RETRIES
     codex_command: str = DEFAULT_COMMAND
+    codex_base_url: str | None = None  # a Responses API endpoint for Codex (REVIEWER_CODEX_BASE_URL)
+    codex_key_env: str | None = None  # the name of the variable holding its key (REVIEWER_CODEX_KEY_ENV)
     api_key: str | None = field(default=None, repr=False)
 
     def public(self) -> dict:
         d = asdict(self)
         d.pop("api_key")
         d["base_url"] = display_url(self.base_url) if self.backend == "openai" else None
+        d["codex_base_url"] = display_url(self.codex_base_url) if self.codex_base_url else None
         return d
 
 
@@ -96,6 +99,9 @@ def resolve_settings(config: Config, *, backend: str | None = None, timeout_s: f
         backend=chosen, model=str(model) if model else None, api=api,
         base_url=pick("OPENAI_BASE_URL", "base_url"), timeout_s=timeout, max_retries=retries,
         codex_command=str(pick("REVIEWER_CODEX_COMMAND", "codex_command", DEFAULT_COMMAND)),
+        # Where Codex sends the prompt and which variable's key it sends there: from the environment only.
+        codex_base_url=env.get("REVIEWER_CODEX_BASE_URL") or None,
+        codex_key_env=env.get("REVIEWER_CODEX_KEY_ENV") or None,
         api_key=api_key if chosen == "openai" else None,
     )
 
@@ -103,7 +109,8 @@ def resolve_settings(config: Config, *, backend: str | None = None, timeout_s: f
 def open_backend(settings: ReviewerSettings):
     """The backend object for ``settings`` (a context manager with ``ask(system, text) -> str``)."""
     if settings.backend == "codex":
-        return CodexReviewer(command=settings.codex_command, model=settings.model, timeout_s=settings.timeout_s)
+        return CodexReviewer(command=settings.codex_command, model=settings.model, timeout_s=settings.timeout_s,
+                             base_url=settings.codex_base_url, key_env=settings.codex_key_env)
     return OpenAIReviewer(api_key=settings.api_key or "", model=settings.model or DEFAULT_MODEL, api=settings.api,
                           base_url=settings.base_url, timeout_s=settings.timeout_s,
                           max_retries=settings.max_retries)
@@ -190,7 +197,6 @@ def escalate_to_reviewer(*, store: Store, config: Config, concern: str, assessme
     decision = None
     why = ""
     with open_backend(settings) as reviewer:
-        model = getattr(reviewer, "display_model", None) or reviewer.model
         for attempt in range(1, MAX_ATTEMPTS + 1):
             attempts = attempt
             text = prompt.text if attempt == 1 else prompt.with_retry_note(why)
@@ -200,6 +206,8 @@ def escalate_to_reviewer(*, store: Store, config: Config, concern: str, assessme
                 break
             except InvalidReply as e:
                 why = str(e)
+        model = getattr(reviewer, "display_model", None) or reviewer.model  # what the backend said it used
+        client_version = getattr(reviewer, "codex_version", None)
     elapsed = round(time.monotonic() - started, 3)
     if decision is None:
         raise ReviewerError(f"the reviewer gave no valid decision in {MAX_ATTEMPTS} attempts (last: {why}); "
@@ -207,6 +215,8 @@ def escalate_to_reviewer(*, store: Store, config: Config, concern: str, assessme
     review_payload = {"backend": settings.backend, "settings": settings.public(), "elapsed_s": elapsed,
                       "attempts": attempts, "concern": concern,
                       "baseline_given": baseline is not None}
+    if client_version:
+        review_payload["codex_version"] = client_version
     review_id = store.add_review(run_key, payload.get("assessment_id"), model, prompt.prompt_hash,
                                  decision.decision, decision.reason, review_payload)
     return Review(review_id=review_id, run_key=run_key, assessment_id=payload.get("assessment_id"),
