@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,7 +24,9 @@ import pytest
 
 from training_check.tools.errors import ReviewerError
 from training_check.tools.reviewer import DECISION_SCHEMA, escalate_to_reviewer
+from training_check.tools.reviewer import codex_backend
 from training_check.tools.reviewer.codex_backend import CodexReviewer, command_argv
+from training_check.tools.reviewer.prompt import SYSTEM_TEXT
 from training_check.tools.runref import parse_run_ref
 
 from .conftest import require
@@ -37,6 +40,11 @@ PLANTED = {"OPENAI_API_KEY": "sk-planted-openai-1f9e8d7c6b5a4938",
            "HF_TOKEN": "hf_plantedHFtoken9a8b7c6d5e4f3a2b1c"}
 MODEL = "gpt-5.4"
 GARBAGE = "I looked at the curves. Overall it seems fine, probably CONTINUE, but STOP might also be reasonable."
+
+
+def installed_codex_version() -> str:
+    out = subprocess.run(["codex", "--version"], capture_output=True, text=True, timeout=30).stdout
+    return out.split()[-1]  # "codex-cli 0.171.0"
 
 
 def codex_pids(codex_home: Path) -> list[int]:
@@ -112,7 +120,7 @@ def test_codex_decision_is_stored_with_the_model_codex_reported(codex_env, fake,
     assert review.reason == "val/loss flat at 3.12 for 3 evals against 3.09 expected"
     row = store.get_review(review.review_id)
     assert (row["decision"], row["model"]) == (decision, MODEL)
-    assert row["codex_version"] == "0.171.0"
+    assert row["codex_version"] == installed_codex_version()
     assert elapsed < 20, f"one review took {elapsed:.1f}s"
     (req,) = fake.requests
     assert req.path == "/v1/responses"
@@ -121,7 +129,10 @@ def test_codex_decision_is_stored_with_the_model_codex_reported(codex_env, fake,
     assert (body["model"], body["stream"], body["reasoning"]["effort"]) == (MODEL, True, "high")
     assert body["text"]["format"]["type"] == "json_schema" and body["text"]["format"]["schema"] == DECISION_SCHEMA
     texts = prompt_texts(body)
-    assert texts[0].startswith("You review machine-learning training runs.")  # our instructions, not Codex's
+    # our instructions in place of Codex's coding-agent ones (0.171 sends them as the first developer message,
+    # older versions as the request's instructions)
+    assert SYSTEM_TEXT in (texts[0], body.get("instructions"))
+    assert "You are a coding agent" not in req.raw.decode()
     (prompt,) = [t for t in texts if "TRAINING HEALTH CHECK" in t]
     _, block = fenced_block(prompt)
     assert INJECTION in block and INJECTION not in prompt.replace(block, "")
@@ -311,3 +322,24 @@ def test_command_metacharacters_reach_no_shell(tmp_path, codex_env):
         reviewer.ask("s", "t")
     assert str(err.value).startswith("the codex reviewer exited during initialize: ")
     assert "can't open file" in str(err.value) and not marker.exists()
+
+
+def test_codex_refusing_to_start_gives_its_error_line_not_its_backtrace(codex_env, store, config, stored):
+    """A Codex version without a feature the review switches off exits at once, with a backtrace on stderr."""
+    env, _ = codex_env
+    env.setattr(codex_backend, "DISABLED_FEATURES", (*codex_backend.DISABLED_FEATURES, "no_such_feature_xyz"))
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert str(err.value) == ("the codex reviewer exited during initialize: Error: Unknown feature flag: "
+                              "no_such_feature_xyz")
+
+
+def test_codex_stderr_quoted_in_errors_has_the_key_blanked(codex_env, tmp_path):
+    script = tmp_path / "leaky_codex.py"
+    script.write_text("import os, sys\nsys.stderr.write('auth with ' + os.environ['TC_STUB_PROVIDER_KEY'] + '\\n')\n"
+                      "sys.exit(1)\n")
+    with pytest.raises(ReviewerError) as err, \
+            CodexReviewer(command=[sys.executable, str(script)], base_url="http://127.0.0.1:9/v1",
+                          key_env="TC_STUB_PROVIDER_KEY", timeout_s=10) as reviewer:
+        reviewer.ask("s", "t")
+    assert str(err.value) == "the codex reviewer exited during initialize: auth with ***"

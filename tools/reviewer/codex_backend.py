@@ -1,6 +1,6 @@
 """The Codex reviewer backend: ``codex app-server`` (JSON-RPC over stdio) asked for one structured answer per ``ask``.
 
-Tested with Codex CLI 0.171.0 (``codex mcp-server`` was removed in 0.154.0).
+Tested with Codex CLI 0.154.0, 0.155.1, 0.160.1 and 0.171.0 (``codex mcp-server`` was removed in 0.154.0).
 The exchange, from the installed CLI's own schema
 (``codex app-server generate-json-schema``): ``initialize`` -> ``initialized``
 -> ``thread/start`` (read-only sandbox, approvals never, ephemeral, our
@@ -20,6 +20,7 @@ Every known secret value is blanked from what it returns and from its errors.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -52,7 +53,10 @@ PASS_ENV = ("PATH", "HOME", "CODEX_HOME", "USER", "LOGNAME", "LANG", "LANGUAGE",
             "LC_MESSAGES", "TZ", "TMPDIR", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY",
             "all_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "CODEX_CA_CERTIFICATE",
             "CODEX_API_KEY")
-DISABLED_FEATURES = ("hooks", "plugins", "apps", "shell_snapshot")
+# The reviewer reads text and answers: no shell, sub-agents, goals, images, web search, hooks, plugins or apps
+# (and no login shell started to snapshot its environment). Every name is a feature of the tested Codex versions.
+DISABLED_FEATURES = ("shell_tool", "unified_exec", "shell_snapshot", "multi_agent", "goals", "view_image", "hooks",
+                     "plugins", "apps")
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -88,7 +92,8 @@ def command_argv(command: str | list[str] | None) -> list[str]:
 
 
 def secret_values(*envs: Mapping[str, str] | None) -> list[str]:
-    """Every value of a secret-looking variable (KEY, TOKEN, SECRET, PASSWORD ...) of 8 characters or more, longest first."""
+    """Every value of a secret-looking variable (KEY, TOKEN, SECRET, PASSWORD ...), 8 characters or more, longest
+    first."""
     found = {v for env in envs if env for k, v in env.items()
              if _SECRET_NAME.search(k) and isinstance(v, str) and len(v) >= 8}
     return sorted(found, key=len, reverse=True)
@@ -116,6 +121,19 @@ def user_codex_config(env: Mapping[str, str]) -> dict:
         return tomllib.loads((codex_home(env) / "config.toml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}
+
+
+def http_status(info: object) -> int | None:
+    """The ``httpStatusCode`` somewhere in Codex's ``codexErrorInfo`` (e.g. {"responseStreamFailed": {...}})."""
+    if isinstance(info, dict):
+        code = info.get("httpStatusCode")
+        if isinstance(code, int):
+            return code
+        for value in info.values():
+            found = http_status(value)
+            if found:
+                return found
+    return None
 
 
 def toml_string(value: str) -> str:
@@ -173,19 +191,25 @@ class CodexAppServer:
         self._inbox.put(None)  # EOF: the server exited
 
     def _read_stderr(self, stream) -> None:
+        in_backtrace = False  # a Rust backtrace's frames would push the error line itself out of the tail
         try:
             for raw in iter(stream.readline, b""):
-                text = raw.decode("utf-8", "replace").strip()
-                if text:
+                text = re.sub(r"\x1b\[[0-9;]*m", "", raw.decode("utf-8", "replace")).strip()
+                if text.startswith("Stack backtrace:"):
+                    in_backtrace = True
+                elif text and not in_backtrace:
                     self._stderr.append(text)
         except (OSError, ValueError):
             pass
         self._stderr_done.set()
 
     def stderr_tail(self, n: int = 2) -> str:
-        """Codex's last ``n`` stderr lines (log decorations stripped), on one line, secrets blanked."""
-        lines = [re.sub(r"\x1b\[[0-9;]*m", "", s) for s in list(self._stderr)[-n:]]
-        return one_line(redact(" | ".join(lines), self.secrets), 400)
+        """Codex's error on one line: from its last ``Error:`` line on (with the causes), else its last ``n`` lines
+        of stderr; never a backtrace, colours stripped, secrets blanked."""
+        lines = list(self._stderr)
+        starts = [i for i, line in enumerate(lines) if line.startswith("Error:")]
+        shown = lines[starts[-1]:] if starts else lines[-n:]
+        return one_line(redact(" | ".join(shown), self.secrets), 400)
 
     @property
     def pid(self) -> int | None:
@@ -203,19 +227,16 @@ class CodexAppServer:
             pass
         for sig in (None, signal.SIGTERM, signal.SIGKILL):
             if sig is not None:
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, sig)
-                except (ProcessLookupError, PermissionError):
-                    pass
             try:
                 proc.wait(timeout=grace_s)
                 break
             except subprocess.TimeoutExpired:
                 continue
-        try:  # the app-server's own children (the node launcher's native binary, tools) share its group
+        # the app-server's own children (the node launcher's native binary, tools) share its group
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     # -- JSON-RPC --------------------------------------------------------------------
     def _send(self, msg: dict) -> None:
@@ -339,7 +360,8 @@ class CodexReviewer:
 
     def server_argv(self) -> list[str]:
         """``codex app-server`` with the review's config overrides (no secret in them: a key is read from env)."""
-        overrides: list[str] = ["check_for_update_on_startup=false", "project_doc_max_bytes=0"]
+        overrides: list[str] = ["check_for_update_on_startup=false", "project_doc_max_bytes=0",
+                                'web_search="disabled"']
         servers = self._user_config.get("mcp_servers")
         for name in (servers if isinstance(servers, dict) else {}):
             if not _BARE_KEY.match(str(name)):
@@ -426,7 +448,8 @@ class CodexReviewer:
                 detail = err.get("message") or "unknown error"
                 if err.get("additionalDetails"):
                     detail = f"{err['additionalDetails']} ({detail})"
-                raise self._fail("an error", detail)
+                status = http_status(err.get("codexErrorInfo"))
+                raise self._fail(f"HTTP {status}" if status else "an error", detail)
             if method == "model/rerouted" and params.get("toModel"):
                 self.reported_model = str(params["toModel"])
             elif method == "item/completed":
