@@ -343,3 +343,75 @@ def test_codex_stderr_quoted_in_errors_has_the_key_blanked(codex_env, tmp_path):
                           key_env="TC_STUB_PROVIDER_KEY", timeout_s=10) as reviewer:
         reviewer.ask("s", "t")
     assert str(err.value) == "the codex reviewer exited during initialize: auth with ***"
+
+
+# Codex never asks its client anything in a review (approvals are "never"), so the requests it could send are
+# played by a stand-in that speaks the app-server protocol; what we send and answer is checked against the JSON
+# schema the installed Codex generates for its own protocol (codex app-server generate-json-schema).
+SERVER_REQUESTS = {
+    "item/commandExecution/requestApproval": "CommandExecutionRequestApprovalResponse",
+    "item/fileChange/requestApproval": "FileChangeRequestApprovalResponse",
+    "execCommandApproval": "ExecCommandApprovalResponse",
+    "applyPatchApproval": "ApplyPatchApprovalResponse",
+    "item/permissions/requestApproval": "PermissionsRequestApprovalResponse",
+    "mcpServer/elicitation/request": "McpServerElicitationRequestResponse",
+    "item/tool/requestUserInput": "ToolRequestUserInputResponse",
+}
+ASKING_CODEX = r'''
+import json, sys
+log = open(sys.argv[1], "a")
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+def read():
+    m = json.loads(sys.stdin.readline()); log.write(json.dumps(m) + "\n"); log.flush(); return m
+m = read(); send({"id": m["id"], "result": {"userAgent": "asking/0.171.0 (test)", "codexHome": "/x"}})
+read()  # initialized
+m = read(); send({"id": m["id"], "result": {"model": "gpt-asked", "modelProvider": "p", "thread": {"id": "t1"}}})
+m = read(); send({"id": m["id"], "result": {"turn": {"id": "u1", "items": [], "status": "inProgress"}}})
+for n, method in enumerate(json.loads(sys.argv[2]) + ["some/newRequest"]):
+    send({"id": 100 + n, "method": method, "params": {"threadId": "t1"}})
+    read()
+text = json.dumps({"decision": "WAIT", "reason": "asked everything"})
+send({"method": "item/completed", "params": {"threadId": "t1", "item": {"type": "agentMessage", "id": "m", "text": text}}})
+send({"method": "turn/completed", "params": {"threadId": "t1", "turn": {"id": "u1", "items": [], "status": "completed"}}})
+sys.stdin.readline()
+'''
+
+
+@pytest.fixture(scope="module")
+def codex_schema(tmp_path_factory):
+    require(shutil.which("codex") is not None, "the Codex CLI (npm install -g @openai/codex, see .ci/setup)")
+    out = tmp_path_factory.mktemp("codex-schema")
+    subprocess.run(["codex", "app-server", "generate-json-schema", "--out", str(out)], check=True,
+                   capture_output=True, timeout=60)
+    return out
+
+
+def test_requests_and_answers_match_the_installed_codex_protocol_schema(codex_env, codex_schema, tmp_path):
+    import jsonschema
+
+    script, log = tmp_path / "asking_codex.py", tmp_path / "received.jsonl"
+    script.write_text(ASKING_CODEX)
+    argv = [sys.executable, str(script), str(log), json.dumps(list(SERVER_REQUESTS))]
+    with CodexReviewer(command=argv, timeout_s=20) as reviewer:
+        reply = reviewer.ask("system text", "prompt text")
+        assert (json.loads(reply)["decision"], reviewer.display_model) == ("WAIT", "gpt-asked")
+    received = [json.loads(line) for line in log.read_text().splitlines()]
+    init, initialized, thread, turn, *answers = received
+
+    def check(instance, name):
+        schema = json.loads((codex_schema / name).read_text())
+        jsonschema.validate(instance, schema)
+
+    check(init["params"], "v1/InitializeParams.json")
+    assert initialized == {"method": "initialized"}
+    check(thread["params"], "v2/ThreadStartParams.json")
+    check(turn["params"], "v2/TurnStartParams.json")
+    assert (thread["params"]["sandbox"], thread["params"]["approvalPolicy"], thread["params"]["ephemeral"]) == \
+        ("read-only", "never", True)
+    assert turn["params"]["outputSchema"] == DECISION_SCHEMA and turn["params"]["effort"] == "high"
+    for answer, (method, schema_name) in zip(answers, SERVER_REQUESTS.items(), strict=False):
+        assert "result" in answer, f"{method} got {answer}"
+        check(answer["result"], f"{schema_name}.json")
+    unknown = answers[len(SERVER_REQUESTS)]
+    assert unknown["error"] == {"code": -32601, "message": "training-check does not support some/newRequest"}

@@ -64,8 +64,9 @@ _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 REFUSALS: dict[str, dict] = {
     "item/commandExecution/requestApproval": {"decision": "decline"},
     "item/fileChange/requestApproval": {"decision": "decline"},
-    "execCommandApproval": {"decision": "denied"},
-    "applyPatchApproval": {"decision": "denied"},
+    # the legacy (v1) approvals: "denied" changed shape between versions, "abort" is the same string in all
+    "execCommandApproval": {"decision": "abort"},
+    "applyPatchApproval": {"decision": "abort"},
     "item/permissions/requestApproval": {"permissions": {}},
     "mcpServer/elicitation/request": {"action": "decline"},
     "item/tool/requestUserInput": {"answers": {}},
