@@ -372,8 +372,10 @@ for n, method in enumerate(json.loads(sys.argv[2]) + ["some/newRequest"]):
     send({"id": 100 + n, "method": method, "params": {"threadId": "t1"}})
     read()
 text = json.dumps({"decision": "WAIT", "reason": "asked everything"})
-send({"method": "item/completed", "params": {"threadId": "t1", "item": {"type": "agentMessage", "id": "m", "text": text}}})
-send({"method": "turn/completed", "params": {"threadId": "t1", "turn": {"id": "u1", "items": [], "status": "completed"}}})
+item = {"type": "agentMessage", "id": "m", "text": text}
+send({"method": "item/completed", "params": {"threadId": "t1", "item": item}})
+turn = {"id": "u1", "items": [], "status": "completed"}
+send({"method": "turn/completed", "params": {"threadId": "t1", "turn": turn}})
 sys.stdin.readline()
 '''
 
