@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def installed_codex_version() -> str:
 
 
 def codex_pids(codex_home: Path) -> list[int]:
-    """Processes whose environment names this test's private CODEX_HOME (Codex, its launcher, its children)."""
+    """(pid, command line) of the processes whose environment names this test's private CODEX_HOME (Codex, its
+    launcher, its children)."""
     needle = f"CODEX_HOME={codex_home}".encode()
     pids = []
     for d in Path("/proc").iterdir():
@@ -217,13 +219,40 @@ def test_codex_provider_http_500_every_time_is_a_fast_one_line_error(codex_env, 
     assert codex_pids(home) == []
 
 
+def process_env(pid: int) -> dict[str, str]:
+    try:
+        raw = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return {}
+    return dict(kv.split("=", 1) for kv in raw.decode("utf-8", "replace").split("\0") if "=" in kv)
+
+
 def test_codex_timeout_is_clean_and_leaves_no_process(codex_env, fake, store, config, stored, capfd):
+    """While Codex waits for the provider its real process environment is read: the provider's key, no planted one."""
     _, home = codex_env
     fake.script(Reply.decision("STOP", delay_s=30))
+    seen: dict[int, dict[str, str]] = {}
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(0.1):
+            for pid, _ in codex_pids(home):
+                seen.setdefault(pid, process_env(pid))
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     t0 = time.monotonic()
-    with pytest.raises(ReviewerError) as err:
-        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0], timeout_s=4)
+    try:
+        with pytest.raises(ReviewerError) as err:
+            escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0], timeout_s=4)
+    finally:
+        done.set()
+        watcher.join()
     elapsed = time.monotonic() - t0
+    assert seen, "no Codex process was seen while it waited"
+    assert any(env.get("TC_STUB_PROVIDER_KEY") == PROVIDER_KEY for env in seen.values())
+    for env in seen.values():
+        assert not set(env) & {*PLANTED, "REVIEWER_CODEX_KEY_ENV", "TRAINING_CHECK_HOME"}
     assert str(err.value) == ("the codex reviewer did not answer the review turn within 4s: try again later or "
                               "raise REVIEWER_TIMEOUT_S")
     assert elapsed < 12
