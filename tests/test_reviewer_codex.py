@@ -364,12 +364,15 @@ def test_codex_refusing_to_start_gives_its_error_line_not_its_backtrace(codex_en
 
 
 def test_codex_stderr_quoted_in_errors_has_the_key_blanked(codex_env, tmp_path):
+    """The provider's key is blanked even when its variable's name does not look secret."""
+    env, _ = codex_env
+    env.setenv("LOCAL_LLM", "local-llm-value-0a9b8c7d6e")  # no other variable holds it
     script = tmp_path / "leaky_codex.py"
-    script.write_text("import os, sys\nsys.stderr.write('auth with ' + os.environ['TC_STUB_PROVIDER_KEY'] + '\\n')\n"
+    script.write_text("import os, sys\nsys.stderr.write('auth with ' + os.environ['LOCAL_LLM'] + '\\n')\n"
                       "sys.exit(1)\n")
     with pytest.raises(ReviewerError) as err, \
             CodexReviewer(command=[sys.executable, str(script)], base_url="http://127.0.0.1:9/v1",
-                          key_env="TC_STUB_PROVIDER_KEY", timeout_s=10) as reviewer:
+                          key_env="LOCAL_LLM", timeout_s=10) as reviewer:
         reviewer.ask("s", "t")
     assert str(err.value) == "the codex reviewer exited during initialize: auth with ***"
 

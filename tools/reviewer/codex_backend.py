@@ -326,7 +326,9 @@ class CodexReviewer:
             raise ReviewerError(f"REVIEWER_CODEX_KEY_ENV {key_env[:60]!r} is not an environment variable name")
         self._user_config = user_codex_config(source_env)
         self.env = self.child_env(source_env)
-        self.secrets = secret_values(os.environ, source_env)
+        key = self.provider_key_env()
+        # the provider's key is a secret whatever its variable is called
+        self.secrets = secret_values(os.environ, source_env, {"KEY": self.env[key]} if key else None)
         self.reported_model: str | None = None  # the model Codex said it uses (thread/start, model/rerouted)
         self.provider: str | None = None
         self.codex_version: str | None = None
