@@ -449,3 +449,12 @@ def test_requests_and_answers_match_the_installed_codex_protocol_schema(codex_en
         check(answer["result"], f"{schema_name}.json")
     unknown = answers[len(SERVER_REQUESTS)]
     assert unknown["error"] == {"code": -32601, "message": "training-check does not support some/newRequest"}
+
+
+def test_codex_base_url_must_be_http_and_is_shown_without_credentials(codex_env, store, config, stored):
+    env, _ = codex_env
+    env.setenv("REVIEWER_CODEX_BASE_URL", "file://user:pw-0123456789@/etc/passwd")
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert str(err.value) == ("REVIEWER_CODEX_BASE_URL 'file:///etc/passwd' is not an http(s) URL: set it to the "
+                              "provider's Responses API base, e.g. http://127.0.0.1:8000/v1")

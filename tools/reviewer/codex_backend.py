@@ -36,9 +36,11 @@ import tomllib
 from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..errors import ReviewerError
 from .decision import DECISION_SCHEMA
+from .openai_backend import display_url
 
 DEFAULT_COMMAND = "codex"
 TESTED_VERSIONS = "0.171.0"
@@ -322,6 +324,9 @@ class CodexReviewer:
         self.base_url = base_url
         self.key_env = key_env
         source_env = dict(os.environ if env is None else env)
+        if base_url is not None and urlsplit(base_url).scheme not in ("http", "https"):
+            raise ReviewerError(f"REVIEWER_CODEX_BASE_URL {display_url(base_url)[:100]!r} is not an http(s) URL: "
+                                f"set it to the provider's Responses API base, e.g. http://127.0.0.1:8000/v1")
         if key_env is not None and not _ENV_NAME.match(key_env):
             raise ReviewerError(f"REVIEWER_CODEX_KEY_ENV {key_env[:60]!r} is not an environment variable name")
         self._user_config = user_codex_config(source_env)
@@ -340,9 +345,7 @@ class CodexReviewer:
     # -- what Codex gets ---------------------------------------------------------------
     def provider_key_env(self) -> str | None:
         """The variable holding the provider's key: REVIEWER_CODEX_KEY_ENV, else the user's provider's ``env_key``."""
-        if self.base_url:
-            return self.key_env
-        if self.key_env:
+        if self.base_url or self.key_env:
             return self.key_env
         conf = self._user_config
         provider = conf.get("model_provider")
@@ -417,7 +420,7 @@ class CodexReviewer:
         self._server.notify("initialized")
 
     def _fail(self, what: str, detail: object) -> ReviewerError:
-        where = f" at {self.base_url}" if self.base_url else ""
+        where = f" at {display_url(self.base_url)}" if self.base_url else ""
         return ReviewerError(f"codex reported {what}{where} (provider {self.provider or 'default'}, model "
                              f"{self.display_model or 'default'}): {one_line(redact(str(detail), self.secrets))}; "
                              f"no decision was recorded: check the provider is up and Codex is logged in "
