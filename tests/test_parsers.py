@@ -38,7 +38,7 @@ def test_tqdm_carriage_returns_keep_the_final_content():
     assert clean_text("a\rb\rc\n") == "c\n"
     assert clean_text("x\r\n") == "x\n"
     fmt, em = parse_bytes(raw.encode())
-    assert fmt == "key_value"
+    assert fmt == "generic"
     b = em.build()
     assert list(b.columns["loss"].steps) == [10, 20]
     assert list(b.columns["loss"].values) == [2.31, 2.05]
@@ -134,7 +134,7 @@ def test_csv_sparse_rows_and_tsv():
 def test_generic_key_value_colon_lines():
     raw = b"noise line\nstep: 1, loss: 3.2, accuracy: 0.1\nepoch: 0 | iter: 2 | loss: 3.1 | accuracy: 0.2\n"
     fmt, em = parse_bytes(raw)
-    assert fmt == "key_value"
+    assert fmt == "generic"
     b = em.build()
     assert list(b.columns["loss"].steps) == [1, 2]
 
@@ -185,12 +185,20 @@ def test_empty_file_gives_no_points_and_no_error(tmp_path):
     assert res.batch.is_empty()
 
 
-def test_unknown_format_quotes_a_sample_line(tmp_path):
+def test_text_with_numbers_is_read_not_refused_and_quoted_when_it_holds_no_loss(tmp_path):
     raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
+    res = _read_file(tmp_path, "prose.log", raw)
+    assert res.batch.is_empty() and res.cursor["format"] == "generic"
+    assert res.notes == ['no loss found yet: read no metric; e.g. line "the model is training nicely 42 widgets"']
+    assert res.info.config["log_sample_line"] == "the model is training nicely 42 widgets"
+
+
+def test_text_without_a_number_is_refused_with_a_sample_line(tmp_path):
+    raw = b"hello world\nthe model is training nicely\nno metrics here\n"
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "prose.log", raw)
-    msg = str(e.value)
-    assert "no known log format" in msg and "the model is training nicely 42 widgets" in msg and "\n" not in msg
+    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no number in it to read as a metric (e.g. line 'hello world'); "
+                            f"pass a training log with metric lines")
 
 
 def test_detect_needs_complete_lines_only():
