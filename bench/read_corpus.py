@@ -53,7 +53,7 @@ STOP_LABELS = {"nan", "diverged"}
 _NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)"
 _LOSS_FIELD = re.compile(rf"([A-Za-z_/@.\- ]{{0,24}}?)(\w*(?:loss|trl)\w*)['\"]?\s*[:=|]?\s*['\"]?\(?\s*({_NUM})(?![\w.])", re.I)
 _EVAL_NAME = re.compile(r"(^|[\s_/\-])(val|valid|validation|eval|test|tel|dev)([\s_/\-]|$)|^(val|eval|test|tel)", re.I)
-_EVAL_LINE = re.compile(r"\b(validation|evaluating|evaluation|valid on)\b", re.I)
+_EVAL_LINE = re.compile(r"\b(validation|evaluating|evaluation|valid on)\b|^\s*(val|valid|test|eval)\b", re.I)
 _SET_ASIDE = re.compile(r"set aside (\d+) point")
 
 

@@ -157,7 +157,8 @@ class GenericFormat(LineFormat):
         body = line
         if bar:
             n_bar, total_bar = int(bar.group(1)), int(bar.group(2))
-            body = line[: bar.start()] + " " + (bar.group(3) or "").partition(",")[2] + " " + line[bar.end():]
+            postfix = (bar.group(3) or "").partition(",")[2]  # "1.8s/it, loss=2.3": the pairs after the rate
+            body = line[: bar.start()] + (" " + postfix.partition(",")[2] if "=" in postfix else "") + " " + line[bar.end():]
         pairs = [(k, v) for k, v in _QPAIR.findall(body)] if ("'" in body or '"' in body) else []
         if "{" in body and not pairs:
             pairs = self._json_pairs(body)
