@@ -54,7 +54,7 @@ _NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)"
 _LOSS_FIELD = re.compile(rf"([A-Za-z_/@.\- ]{{0,24}}?)(\w*(?:loss|trl)\w*)['\"]?\s*[:=|]?\s*['\"]?\(?\s*({_NUM})(?![\w.])", re.I)
 _EVAL_NAME = re.compile(r"(^|[\s_/\-])(val|valid|validation|eval|test|tel|dev)([\s_/\-]|$)|^(val|eval|test|tel)", re.I)
 _EVAL_LINE = re.compile(r"\b(validation|evaluating|evaluation|valid on)\b|^\s*(val|valid|test|eval)\b", re.I)
-_SET_ASIDE = re.compile(r"set aside (\d+) point")
+_SET_ASIDE = re.compile(r"set aside \d+ point\(s\) of the earlier runs \((\d+) of (.+?)\)")
 
 
 @dataclass
@@ -151,7 +151,8 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
             res.points = len(s)
             res.first = (int(s.index[0]), float(s.iloc[0]))
             res.last = (int(s.index[-1]), float(s.iloc[-1]))
-            res.set_aside = sum(int(m.group(1)) for n in res.notes for m in _SET_ASIDE.finditer(n))
+            res.set_aside = sum(int(m.group(1)) for n in res.notes for m in _SET_ASIDE.finditer(n)
+                                if m.group(2) == res.metric)
             got = res.points + res.set_aside
             if expected is None:
                 res.read = res.points > 0
@@ -200,7 +201,7 @@ def report(folder: Path, results: list[FileResult]) -> tuple[int, int, int, int]
     for r in results:
         if not r.read:
             print(f"  unread: {r.file}: {r.why}")
-        if r.should_stop and r.verdict not in ("STOP", "ESCALATE"):
+        if r.should_stop and r.verdicts and r.verdict not in ("STOP", "ESCALATE"):
             print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
     return n_read, len(results), caught, len(stops)
 

@@ -5,11 +5,15 @@
 - ESCALATE: an ambiguous warning (plateau, overfitting, eval worse than the
   baseline, LR schedule oddity, exploding or vanishing gradients, instability).
 - WAIT: too little data, or a fresh anomaly at the very end that may resolve.
+- ESCALATE (unreadable): no loss or eval metric found on ``UNREADABLE_CHECKS`` checks in a row
+  (the log is in a shape the reader does not follow): the agent tells the user what was seen
+  instead of waiting forever.
 - CONTINUE: everything else.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from .findings import CRITICAL, WARN, Finding
@@ -17,6 +21,8 @@ from .signals.view import RunView
 
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
 VERDICTS = (CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE)
+UNREADABLE_CHECKS = 3  # this many checks in a row without a loss: tell the user instead of waiting on
+NO_LOSS = "no loss or eval metric found"
 MIN_POINTS = 8  # below this many finite objective points, a run is too young to judge (except non-finite)
 SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm", "nonfinite"}
 
@@ -39,6 +45,28 @@ def _previous_flagged(view: RunView, signal: str) -> bool:
     return False
 
 
+def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CHECKS) -> Judgment:
+    """WAIT while a run may not have logged its loss yet; ESCALATE as unreadable after ``checks`` checks in a row.
+
+    The answer says what was seen: the metric names read and a sample line of the log (quoted: it is log text).
+    The escalation adds a ``readability`` finding with concern ``unreadable`` to ``findings``.
+    """
+    names = ", ".join(list(view.frame.series)[:8]) or "none"
+    sample = view.config.get("log_sample_line") if isinstance(view.config, dict) else None
+    seen = f"logged: {names}" + (f"; a line of the log reads {json.dumps(str(sample)[:160])}" if sample else "")
+    earlier = 0
+    for prev in view.previous:
+        if NO_LOSS not in str(prev.get("summary", "")):
+            break
+        earlier += 1
+    if earlier + 1 < checks:
+        return Judgment(WAIT, f"WAIT: {NO_LOSS} yet ({seen})")
+    msg = (f"{NO_LOSS} in {earlier + 1} checks in a row ({seen}): the log may be in a shape the reader does not "
+           f"follow; tell the user, or name the loss with role overrides")
+    findings.append(Finding("readability", WARN, msg, concern="unreadable"))
+    return Judgment(ESCALATE, f"ESCALATE (unreadable): {msg}", f"unreadable: {msg}")
+
+
 def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
     crit = [f for f in findings if f.status == CRITICAL]
     warns = [f for f in findings if f.status == WARN]
@@ -52,8 +80,7 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         if f.signal == "divergence" and not f.fresh and f.sustained and _previous_flagged(view, "divergence"):
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
-        names = ", ".join(list(view.frame.series)[:8]) or "none"
-        return Judgment(WAIT, f"WAIT: no loss or eval metric found yet (logged: {names})")
+        return _no_loss(findings, view)
     n = view.curve.n if view.curve else 0
     firm = [f for f in warns if not f.fresh]
     if n < min_points:

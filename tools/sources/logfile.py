@@ -53,6 +53,17 @@ def _has_loss(batch: PointBatch) -> bool:
     return any(infer_role(k).role in ("train_loss", "eval") or "ppl" in k.lower() for k in batch.columns)
 
 
+def _loss_aside(em: Emitter) -> str:
+    """" (N of <loss>)": how many of the set-aside points were train-loss points, for the loss set aside most."""
+    from ..roles import infer_role
+
+    losses = [(n, k) for k, n in em.aside_keys.items() if infer_role(k).role == "train_loss"]
+    if not losses:
+        return ""
+    n, k = max(losses)
+    return f" ({n} of {k})"
+
+
 class LogFileSource:
     """A log file on any FileSystem (local or SFTP), kind ``"log"``."""
 
@@ -159,7 +170,7 @@ class LogFileSource:
         elif prefix is not None:
             batch = prefix.extend(batch)
         if em.runs > 1:
-            aside = f"; set aside {em.set_aside} point(s) of the earlier runs" if em.set_aside else ""
+            aside = f"; set aside {em.set_aside} point(s) of the earlier runs{_loss_aside(em)}" if em.set_aside else ""
             notes.append(f"this file holds {em.runs} runs; showing the last one (run {em.runs}){aside}")
         notes.extend(n for n in em.notes if n not in notes)
         if em.state.get("loss_seen") or _has_loss(batch):
