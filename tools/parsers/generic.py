@@ -337,7 +337,8 @@ class GenericFormat(LineFormat):
                 rec = {pre + k: v for k, v in rec.items()}
                 em.record(int(st.get("g", 0)), rec)
                 return True
-            if (len(rec) < 2 and epoch is None) or not any(_role(k) in _METRIC_ROLES for k in rec):
+            if ((len(rec) < 2 and epoch is None and _role(next(iter(rec))) not in ("train_loss", "eval"))
+                    or not any(_role(k) in _METRIC_ROLES for k in rec)):
                 return False  # a config line ("num_gpus: 1", "World size: 1"), not a metric record
             st["n"] = int(st.get("n", 0)) + 1
             g = int(st["n"])

@@ -149,9 +149,14 @@ class LogFileSource:
             fmt = self._detect(st)
             if fmt is None:
                 empty = {"v": CURSOR_VERSION, "kind": "lines", "format": None, "offset": 0}
+                em = Emitter()
                 if st.size:
-                    notes.append("no complete metric line recognised yet; reading again later")
-                return ReadResult(PointBatch(), empty, reset=reset, info=self._info(Emitter(), {}),
+                    sample = self._sample_line(st)
+                    notes.append("no complete metric line recognised yet; reading again later"
+                                 + (f" (e.g. line {json.dumps(sample)})" if sample else ""))
+                    if sample:
+                        em.config["log_sample_line"] = sample
+                return ReadResult(PointBatch(), empty, reset=reset, info=self._info(em, {}),
                                   bytes_read=self._bytes, notes=notes)
             if fmt == JSON_DOCUMENT:
                 res = self._read_document(st, None)
