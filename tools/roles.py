@@ -110,9 +110,6 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
         most = max(counts.get(n, 0) for n in losses)
         if most > 0:
             losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
-    if not losses:
-        # No loss logged: a train perplexity is exp(loss) and stands for it (DeepSpeed examples print only "ppl").
-        losses = [n for n, r in roles.items() if r.role == "train_metric" and re.search(r"\b(ppl|perplexity)\b", _norm(n))]
     primary = choose_primary_loss(losses)
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)

@@ -124,7 +124,7 @@ class GenericFormat(LineFormat):
         pending = em.state.pop("pending", "")
         if pending:
             self._line(pending, em)
-        if em.state.get("line_order"):
+        if em.state.get("line_order") and not em.state.get("counted"):
             em.notes.append("the log gives no step numbers: points are numbered by line order")
 
     @staticmethod
@@ -341,9 +341,19 @@ class GenericFormat(LineFormat):
                     or not any(_role(k) in _METRIC_ROLES for k in rec)):
                 return False  # a config line ("num_gpus: 1", "World size: 1"), not a metric record
             st["n"] = int(st.get("n", 0)) + 1
-            g = int(st["n"])
-            if any(_role(k) == "train_loss" for k in rec):
-                st["line_order"] = True
+            ep_only = epoch is not None and float(epoch).is_integer()
+            if ep_only and st.get("mode") != "order" and (st.get("ep_last") is None or int(epoch) > st["ep_last"]):
+                g = int(epoch)  # one record per epoch so far: the epoch is the step
+                st["mode"], st["ep_last"] = "epoch", int(epoch)
+            elif not st.get("counted") and (ep_only or st.get("mode") == "order" or st.get("g") is None):
+                if ep_only and st.get("mode") == "epoch":
+                    st["n"] = max(int(st["n"]), int(st.get("g", 0)) + 1)
+                st["mode"] = "order"  # several records in one epoch, or no position at all: line order
+                g = int(st["n"])
+                if any(_role(k) == "train_loss" for k in rec):
+                    st["line_order"] = True
+            else:
+                g = int(st["g"])  # a record without a position among positioned ones: at the current step
         elif not st.get("counted"):
             st["counted"] = True
         if counted and st.get("restart") and st.get("g_seen") and g <= int(st.get("g_first", 0)):

@@ -21,6 +21,7 @@ from .text import to_step, to_value
 
 _DICT = re.compile(r"\{\s*'[^']+':\s*[^{}]*\}")
 _PAIR = re.compile(r"'([^']+)':\s*([^,}]+)")
+_LOG_KEYS = {"loss", "learning_rate", "epoch", "grad_norm", "train_loss", "lr"}
 _BAR = re.compile(r"\|\s*(\d+)/\d+\s*\[")
 _TOTAL = re.compile(r"Total optimization steps\s*=\s*([\d,]+)")
 _EPOCHS = re.compile(r"Num Epochs\s*=\s*([\d,]+)")
@@ -52,8 +53,9 @@ class HfDictLinesFormat(LineFormat):
                     v = to_value(raw.strip())
                     if v is not None:
                         rec[k] = v
-                if not rec or "train_runtime" in rec:
-                    continue
+                if not rec or "train_runtime" in rec or not any(k in _LOG_KEYS or k.startswith(("eval_", "test_"))
+                                                                for k in rec):
+                    continue  # the end-of-training summary, or a settings dict (fsdp_config={...})
                 is_eval = any(k.startswith(("eval_", "test_")) for k in rec)
                 if step is None:
                     if is_eval:
