@@ -40,7 +40,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
-
 from training_check.tools.assess import assess_run
 from training_check.tools.config import load_config
 from training_check.tools.errors import TrainingCheckError

@@ -7,7 +7,6 @@ import json
 import math
 
 import pytest
-
 from training_check.tools.assess import assess_run
 from training_check.tools.frame import MetricFrame
 from training_check.tools.sources.files import LocalFileSystem
@@ -88,6 +87,7 @@ def test_detectron2_records_hard_wrapped_by_a_terminal_are_joined(tmp_path):
         rec = _d2(i, 7.109 - i / 100)
         out += [rec[j: j + width] for j in range(0, len(rec), width)]  # cut inside names and numbers
     res, f = read(tmp_path, "terminal.txt", "\n".join(out) + "\n")
+    assert res.notes == [] and res.cursor["format"] == "generic"
     steps, vals = series(f, "total_loss")
     assert steps == list(range(19, 200, 20)) and vals[0] == 6.919 and vals[-1] == 5.119
     assert series(f, "loss_box_reg")[1][-1] == pytest.approx(1.28, abs=0.001)
@@ -104,6 +104,7 @@ def test_yolov5_terminal_table(tmp_path):
                          "100%|##########| 17/17 [00:23<00:00,  1.39s/it]")
             lines.append(f"                 all        677       2449      0.263      0.182      {0.1 + e / 100:.3f}     0.0384")
     res, f = read(tmp_path, "terminal_output.log", "\n".join(lines) + "\n")
+    assert res.notes == [] and res.cursor["format"] == "generic"
     assert f.primary_loss == "train/box_loss" and f.roles["train/obj_loss"].role == "train_loss"
     steps, vals = series(f, "train/box_loss")
     assert steps == [213 * (e + 1) for e in range(12)] and vals[0] == 0.064 and vals[-1] == pytest.approx(0.042)
@@ -117,6 +118,7 @@ def test_tqdm_description_lines_with_a_nan_loss_and_test_lines_apart(tmp_path, s
         lines.append(f"Train Epoch: [{e}/10] Loss: nan ACC@1: 9.72% ACC@5: 49.44%: 100%|#####| 625/625 [00:53<00:00, 11.68it/s] ")
         lines.append(f"Test Epoch: [{e}/10] Loss: nan ACC@1: 10.00% ACC@5: 50.00%: 100%|#####| 1250/1250 [01:06<00:00, 18.76it/s]")
     res, f = read(tmp_path, "simclr.log", "\n".join(lines) + "\n")
+    assert res.notes == [] and res.cursor["format"] == "generic"
     steps, vals = series(f, "Loss")
     assert steps == [625 * e for e in range(1, 11)] and all(math.isnan(v) for v in vals)
     assert series(f, "val_Loss")[0] == steps and series(f, "val_ACC@1")[1][0] == 10.0 and series(f, "ACC@1")[1][0] == 9.72

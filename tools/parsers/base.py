@@ -21,7 +21,7 @@ from ..points import Column, PointBatch
 class Emitter:
     """Collects the points of one read, the run count, the total steps and notes a parser finds."""
 
-    __slots__ = ("_cols", "parts", "state", "total_steps", "config", "started_new_run", "notes", "aside_keys")
+    __slots__ = ("_cols", "aside_keys", "config", "notes", "parts", "started_new_run", "state", "total_steps")
 
     def __init__(self, state: dict | None = None):
         self._cols: dict[str, tuple[list[int], list[float]]] = {}

@@ -356,15 +356,16 @@ class GenericFormat(LineFormat):
                 g = int(st["g"])  # a record without a position among positioned ones: at the current step
         elif not st.get("counted"):
             st["counted"] = True
-        if counted and st.get("restart") and st.get("g_seen") and g <= int(st.get("g_first", 0)):
+        if counted and st.get("restart") and "g_first" in st and g <= int(st["g_first"]):
             # the step is back at the run's start after the start-up banner printed again: a new run
             em.new_run()
-            for k in ("off", "e0", "last_e", "last_raw", "n", "g", "counted_keys", "counted"):
+            for k in ("off", "e0", "last_e", "last_raw", "n", "g", "counted_keys", "counted", "g_first", "mode", "ep_last"):
                 st.pop(k, None)
         if counted:
             st["restart"] = False
-        if not st.get("g_seen"):
-            st["g_seen"], st["g_first"] = True, int(g)
+        st["g_seen"] = True
+        if counted and "g_first" not in st:
+            st["g_first"] = int(g)
         if counted:
             ck = st.get("counted_keys", [])
             if len(ck) < 200:
