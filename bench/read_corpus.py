@@ -19,7 +19,9 @@ whether that count reaches 90 % of what the file holds:
   event files have no independent count: they are "read" when the loss has any point, and the table says so.
 
 Points the reader set aside and said so (earlier runs of a multi-run file, named in the read's notes with
-their count) count as read: nothing was dropped silently.
+their count of loss points) count as read: nothing was dropped silently. A file whose independent count is 0
+(it logs no loss at all, e.g. only a perplexity) is read when the read succeeds; the table says "the file logs
+none".
 
 For should-stop files (manifest ``should_stop: true``, or label ``nan``/``diverged`` where the manifest has
 no ``should_stop``) it replays three cron checks (at 50 %, 75 % and 100 % of the logged steps, one store, so
