@@ -47,7 +47,7 @@ def lr_winding_down(view: RunView, since: float, share: float = 0.5, small: floa
 def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_recent: int = 15,
           z_sig: float = 2.0, stall_share: float = 0.03, noise_k: float = 2.0, early_share: float = 0.1,
           converged_share: float = 0.85, no_learning_share: float = 0.02, small_share: float = 0.1,
-          settled_share: float = 0.5) -> Finding:
+          settled_share: float = 0.5, late_start: float = 2.0) -> Finding:
     """Warn "plateau" when, over the last ``recent_share`` of the run, the objective has not fallen significantly
     (Mann–Kendall z > -``z_sig``) and by less than ``stall_share`` of the progress made and ``noise_k`` noise units;
     not before ``early_share`` of a run of known length, and never once the LR has decayed or the run is nearly done.
@@ -55,6 +55,7 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     A run that learned and then flattened has converged, not stalled: when its loss (non-negative, lower is better)
     sits at ``small_share`` of where it started or below, or when the LR is small or decaying (``lr_winding_down``)
     and the loss keeps at least ``settled_share`` of the gain it made. A reviewer call would only hear "it converged".
+    A log whose first step is more than ``late_start`` times its span (it starts mid-run) cannot show "no learning".
     """
     c = view.curve
     name = view.objective
@@ -87,7 +88,10 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
     # No learning: the gain since the start is within noise, or a sliver of the starting loss (a dead network sits at
     # its chance-level loss, e.g. ln(10) for ten classes, gaining a percent at most).
-    never = progress <= 3 * c.sigma or (start > 0 and progress < no_learning_share * start)
+    # A log that begins long after step 0 (an excerpt, a resumed run) shows a loss that already learned: sitting
+    # flat there is not "never learned".
+    late = c.steps[0] > late_start * max(1, c.steps[-1] - c.steps[0])
+    never = not late and (progress <= 3 * c.sigma or (start > 0 and progress < no_learning_share * start))
     if lr_decayed(view) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
     flat_since = _flat_since(ss, sv, c.sigma)
