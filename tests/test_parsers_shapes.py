@@ -220,3 +220,14 @@ def test_no_loss_is_said_and_escalates_as_unreadable_after_three_checks(tmp_path
     last = verdicts[-1]
     assert last.concern.startswith("unreadable: no loss or eval metric found in 3 checks in a row")
     assert [(x.signal, x.concern) for x in last.findings if x.status == "warn"] == [("readability", "unreadable")]
+
+
+def test_fractional_epochs_become_steps_from_steps_per_epoch(tmp_path):
+    head = "  Num Epochs = 2\n  Total optimization steps = 400\n"
+    body = "".join(f"epoch: {k * 0.05:.2f} | loss: {3 - k / 100:.2f} | lr: 1e-4\n" for k in range(1, 11))
+    _, f = read(tmp_path, "a.log", head + body)
+    assert series(f, "loss") == ([10, 20, 30, 40, 50, 60, 70, 80, 90, 100],
+                                 [2.99, 2.98, 2.97, 2.96, 2.95, 2.94, 2.93, 2.92, 2.91, 2.9])
+    counted = "step: 30 | epoch: 0.15 | loss: 2.5\n" + "epoch: 0.30 | loss: 2.4\nepoch: 0.45 | loss: 2.3\n"
+    _, f = read(tmp_path, "b.log", counted)
+    assert series(f, "loss") == ([30, 60, 90], [2.5, 2.4, 2.3])

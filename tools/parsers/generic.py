@@ -18,8 +18,10 @@ Steps, as the user knows them: an explicit step key (``step``, ``global_step``,
 ``(Iteration i / N)``); a counter within an epoch (``Epoch [e][i/N]``, ``Epoch 2 | Step 450/6501``)
 becomes ``(e - e0) * N + i``, and one that restarts each epoch without saying N is made
 monotone (each epoch continues from the last step of the one before); else the tqdm counter
-(``epoch * total + n`` when the line names an epoch); else line order, and the read's notes
-say so. An eval record (its words say validation/test, or it repeats a counted record's
+(``epoch * total + n`` when the line names an epoch); else a fractional epoch times the steps
+per epoch (from a line holding both a step and an epoch, or from ``Total optimization steps = N``
+and ``Num Epochs = E`` in the header); else the epoch when each epoch logs once; else line order,
+and the read's notes say so. An eval record (its words say validation/test, or it repeats a counted record's
 names without a counter, like ``Loss: 3.12, MeanIU: 0.06`` between training lines) keeps its
 own ``val_`` names and sits at the current training step. Tracebacks and config dumps
 (``name: value`` with one pair and no step) do not make records.
@@ -55,6 +57,7 @@ _CELL = re.compile(rf"^(?:{NUM})(?:[A-Za-z%]{{0,3}})$|^\d+/\d+$")
 _HEADER_TOKEN = re.compile(r"^[A-Za-z_][\w@.:/\-%()]*$")
 _YOLO_LOSSES = {"box", "obj", "cls", "dfl", "seg", "kobj", "pose"}
 _DIGITS = re.compile(r"[\d:.,/\-\[\]]+")
+_NUM_EPOCHS = re.compile(r"\bnum(?:ber of)?[ _]epochs\s*[=:]\s*([\d,]+)\s*$", re.I)
 _TOTAL_STEPS = re.compile(r"total (?:optimization|training) steps\s*=\s*([\d,]+)", re.I)
 WRAP_MIN = 80  # a terminal narrower than this does not hard-wrap metric records worth joining
 
@@ -151,6 +154,10 @@ class GenericFormat(LineFormat):
         m = _TOTAL_STEPS.search(line)
         if m:
             em.total_steps = st["total"] = int(m.group(1).replace(",", ""))
+            return
+        m = _NUM_EPOCHS.search(line)
+        if m:
+            st["epochs"] = int(m.group(1).replace(",", ""))
             return
         bar = _TQDM_BAR.search(line)
         n_bar = total_bar = None
@@ -328,6 +335,12 @@ class GenericFormat(LineFormat):
                 g = (e - st["e0"]) * total_bar + n_bar
             else:
                 g = n_bar
+        fractional = epoch is not None and epoch > 0 and not float(epoch).is_integer()
+        if g is not None and fractional:
+            st["spe"] = g / epoch  # a counted line with a fractional epoch: steps per epoch
+        elif g is None and fractional and (st.get("spe") or st.get("total") and st.get("epochs")):
+            g = round(epoch * (st.get("spe") or st["total"] / st["epochs"]))  # epoch x steps per epoch
+            counted = True
         if g is None:
             # no counter: a repeat of counted names is a summary/eval record at the current step
             known = set(st.get("counted_keys", []))
