@@ -21,7 +21,7 @@ NAN, INF = math.nan, math.inf
 # (file, format, train loss, points, (first step, value), (last step, value))
 CASES = [
     ("01_llmc-gpt2-nan-from-step1.log", "generic", "loss", 100, (1, NAN), (100, NAN)),
-    ("02_llmc-gpt2-healthy-timelimit.log", "spaced_pairs", "loss", 750, (1, 11.010252), (750, 4.763922)),
+    ("02_llmc-gpt2-healthy-timelimit.log", "generic", "loss", 750, (1, 11.010252), (750, 4.763922)),
     ("03_build-nanogpt-linear-lr-logtxt.txt", "nanogpt", "train_loss", 19073, (0, 10.95501), (19072, 3.102417)),
     ("04_llamafactory-qwen-medical-evalrise-trainer_log.jsonl", "jsonl", "loss", 675, (10, 2.219), (6750, 1.5999)),
     ("05_llamafactory-llama2-pretrain-nullfields-trainer_log.jsonl", "jsonl", "loss", 1742, (5, 1.7484), (8710, 1.3703)),

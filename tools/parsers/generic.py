@@ -104,9 +104,12 @@ class GenericFormat(LineFormat):
             n = len(ln)
             if n >= WRAP_MIN:
                 lens[n] = lens.get(n, 0) + 1
-        if lens:
+        if lens and not width:
             common, count = max(lens.items(), key=lambda kv: (kv[1], kv[0]))
-            if count >= 3 and common >= max(lens) and (width == 0 or count >= 3):
+            # the terminal's width: the longest line length, shared by several lines that each continue on a line
+            # shaped unlike their own start (a cut record, not a run of equally long records)
+            cont = sum(1 for a, b in zip(lines, lines[1:]) if len(a) == common and _shape(b) != _shape(a))
+            if count >= 3 and common >= max(lens) and cont >= 3:
                 width = st["wrap"] = common
         pending = st.pop("pending", "")
         for phys in lines:
@@ -124,9 +127,7 @@ class GenericFormat(LineFormat):
             st["pending"] = pending[-8192:]
 
     def finish(self, em: Emitter) -> None:
-        pending = em.state.pop("pending", "")
-        if pending:
-            self._line(pending, em)
+        # A wrapped record still pending stays in the state: its continuation may not be written yet.
         if em.state.get("line_order") and not em.state.get("counted"):
             em.notes.append("the log gives no step numbers: points are numbered by line order")
 
