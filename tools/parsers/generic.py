@@ -109,7 +109,7 @@ class GenericFormat(LineFormat):
             # the terminal's width: the longest line length, shared by several lines that each continue on a line
             # shaped unlike their own start (a cut record, not a run of equally long records)
             cont = sum(1 for a, b in zip(lines, lines[1:]) if len(a) == common and _shape(b) != _shape(a))
-            if count >= 3 and common >= max(lens) and cont >= 3:
+            if count >= 3 and common >= max(lens) and cont >= max(3, count // 2):
                 width = st["wrap"] = common
         pending = st.pop("pending", "")
         for phys in lines:
