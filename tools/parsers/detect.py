@@ -127,11 +127,12 @@ def trial_parse(name: str, text: str) -> tuple[int, int]:
     except Exception:  # a parser that chokes on a foreign format simply does not read it
         return (0, 0)
     best_train = best_eval = 0
-    for key, col in em.build().columns.items():
+    columns = em.build().columns
+    for key in set(columns) | set(em.aside_keys):
         role = infer_role(key).role
         if role not in ("train_loss", "eval") and not (role == "train_metric" and "ppl" in key.lower()):
             continue
-        steps = col.steps
+        steps = columns[key].steps if key in columns else np.zeros(0, dtype=np.int64)
         if len(steps) > 1:
             later_min = np.minimum.accumulate(steps[::-1])[::-1]
             kept = int(np.count_nonzero(steps[:-1] < later_min[1:])) + 1

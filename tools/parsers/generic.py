@@ -42,10 +42,11 @@ _SPACED = re.compile(rf"(?<![\w./\-])([A-Za-z_][A-Za-z0-9_/.@\-]*)\s+({NUM})(?=[
 _TQDM_BAR = re.compile(r"(?:\s*:)?\s*\d{1,3}%\|[^|]*\|\s*(\d+)/(\d+)\s*(?:\[([^\]]*)\])?")
 _EPOCH = re.compile(r"\bepoch\s*(?:\(\w+\))?\s*[:#=]?\s*\[?\s*(\d+)\s*(?:\]\s*)?(?:/\s*(\d+)\s*\]?)?", re.I)
 _EPOCH_ITER = re.compile(r"\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]")
-_COUNTER = re.compile(r"\b(global[_ ]step|current_steps|step|steps|iteration|iter|it|batch|update)\s*(?:\(\w+\))?\s*[:#=]?\s*"
+_COUNTER = re.compile(r"\b(global[_ ]step|current_steps|step|steps|iteration|iter|batch|update)\s*(?:\(\w+\))?\s*[:#=]?\s*"
                       r"[\[(]?\s*(\d+)\s*(?:/\s*(\d+)\s*)?[\])]?(?![\w.])", re.I)
 _PAREN_ITER = re.compile(r"\(\s*(?:iteration|iter|step)\s+(\d+)\s*/\s*(\d+)\s*\)", re.I)
 _EVAL_WORDS = re.compile(r"\b(valid|validation|validating|eval|evaluation|evaluating|test|testing|dev|val)\b", re.I)
+_EVAL_HINT = re.compile(r"val|eval|test|dev", re.I)  # a cheap first look before the word-exact search
 _EVAL_KEY = re.compile(r"^(val|valid|validation|eval|test|dev)[_/ ]", re.I)
 _EVAL_METRIC = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)
 _LEVEL_WORDS = {"info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main"}
@@ -152,15 +153,16 @@ class GenericFormat(LineFormat):
         if self._header(line, st):
             self._banner(line, st)
             return
-        m = _TOTAL_STEPS.search(line)
-        if m:
-            em.total_steps = st["total"] = int(m.group(1).replace(",", ""))
-            return
-        m = _NUM_EPOCHS.search(line)
-        if m:
-            st["epochs"] = int(m.group(1).replace(",", ""))
-            return
-        bar = _TQDM_BAR.search(line)
+        if "=" in line or "pochs" in line:
+            m = _TOTAL_STEPS.search(line)
+            if m:
+                em.total_steps = st["total"] = int(m.group(1).replace(",", ""))
+                return
+            m = _NUM_EPOCHS.search(line)
+            if m:
+                st["epochs"] = int(m.group(1).replace(",", ""))
+                return
+        bar = _TQDM_BAR.search(line) if "%|" in line else None
         n_bar = total_bar = None
         body = line
         if bar:
@@ -209,11 +211,12 @@ class GenericFormat(LineFormat):
     def _header(line: str, st: dict) -> bool:
         """A row of three or more names (a table's header; a tqdm bar after it is dropped): remembered, True."""
         body = _TQDM_BAR.sub("", line) if "%|" in line else line
-        tokens = [t.rstrip(":") for t in body.split()]
-        if 3 <= len(tokens) <= 30 and all(_HEADER_TOKEN.match(t) for t in tokens):
+        tokens = body.split()
+        if 3 <= len(tokens) <= 30 and all(_HEADER_TOKEN.match(t.rstrip(":")) for t in tokens):
+            tokens = [t.rstrip(":") for t in tokens]
             st["header"] = tokens
             return True
-        return not any(c.isdigit() for c in line)
+        return _DIGIT.search(line) is None
 
     def _row(self, body: str, st: dict) -> tuple[list[tuple[str, str]], bool] | None:
         header = st.get("header")
@@ -248,7 +251,8 @@ class GenericFormat(LineFormat):
                 is_eval_table: bool, em: Emitter) -> bool:
         """Record the line's metrics at its step; False when it holds no metric record."""
         st = em.state
-        is_eval = is_eval_table or bool(_EVAL_WORDS.search(_PAIR.sub(" ", body)))
+        is_eval = is_eval_table or (_EVAL_HINT.search(body) is not None
+                                    and _EVAL_WORDS.search(_PAIR.sub(" ", body)) is not None)
         rec: dict[str, float] = {}
         step = epoch = None
         inner = inner_total = None
@@ -273,17 +277,17 @@ class GenericFormat(LineFormat):
             rec[k] = v
         if not rec:
             return False
-        m = _EPOCH_ITER.search(line)
+        m = _EPOCH_ITER.search(line) if "[" in line else None
         if m:
             epoch, inner, inner_total = float(m.group(1)), int(m.group(2)), int(m.group(3))
         else:
-            if epoch is None:
+            if epoch is None and ("poch" in line or "POCH" in line):
                 me = _EPOCH.search(line)
                 if me:
                     epoch = float(me.group(1))
                     if me.group(2):
                         em.total_steps = None
-            for mc in _COUNTER.finditer(line):
+            for mc in (_COUNTER.finditer(line) if step is None or "/" in line else ()):
                 word = mc.group(1).lower()
                 if word == "batch" or mc.group(3):
                     if step is None and word != "batch" and not mc.group(3):
@@ -292,8 +296,8 @@ class GenericFormat(LineFormat):
                         inner, inner_total = int(mc.group(2)), (int(mc.group(3)) if mc.group(3) else None)
                 elif step is None:
                     step = int(mc.group(2))
-            mp = _PAREN_ITER.search(line)
-            if mp and step is None:
+            mp = _PAREN_ITER.search(line) if step is None and "(" in line else None
+            if mp:
                 step = int(mp.group(1))
         if step is not None and inner is not None and inner_total is None:
             inner = None  # "Step: 10 ... batch 3": the step is the step
