@@ -185,19 +185,23 @@ def test_empty_file_gives_no_points_and_no_error(tmp_path):
     assert res.batch.is_empty()
 
 
-def test_text_with_numbers_is_read_not_refused_and_quoted_when_it_holds_no_loss(tmp_path):
+def test_metrics_without_a_loss_are_read_and_the_read_says_what_it_saw(tmp_path):
+    raw = b"starting up\n" + b"".join(f"step {i} | images/s: {100 + i} | gpu_mem: 3.2G\n".encode() for i in range(1, 4))
+    res = _read_file(tmp_path, "odd.log", raw)
+    assert res.cursor["format"] == "generic" and sorted(res.batch.columns) == ["gpu_mem", "images/s"]
+    assert res.notes == ['no loss found yet: read images/s, gpu_mem; e.g. line "step 1 | images/s: 101 | gpu_mem: 3.2G"']
+    assert res.info.config["log_sample_line"] == "step 1 | images/s: 101 | gpu_mem: 3.2G"
+
+
+def test_text_with_no_metric_is_refused_with_a_sample_line(tmp_path):
     raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
-    res = _read_file(tmp_path, "prose.log", raw)
-    assert res.batch.is_empty() and res.cursor["format"] == "generic"
-    assert res.notes == ['no loss found yet: read no metric; e.g. line "the model is training nicely 42 widgets"']
-    assert res.info.config["log_sample_line"] == "the model is training nicely 42 widgets"
-
-
-def test_text_without_a_number_is_refused_with_a_sample_line(tmp_path):
-    raw = b"hello world\nthe model is training nicely\nno metrics here\n"
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "prose.log", raw)
-    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no number in it to read as a metric (e.g. line 'hello world'); "
+    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no metric recognised: no line reads as a name and a number "
+                            f"(e.g. line 'the model is training nicely 42 widgets'); pass a training log with metric lines")
+    with pytest.raises(UnknownFormat) as e:
+        _read_file(tmp_path, "words.log", b"hello world\nthe model is training nicely\n")
+    assert str(e.value) == (f"{tmp_path / 'words.log'}: no number in it to read as a metric (e.g. line 'hello world'); "
                             f"pass a training log with metric lines")
 
 

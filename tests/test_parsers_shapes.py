@@ -212,11 +212,11 @@ def test_hf_trainer_stdout_is_numbered_by_optimizer_step(tmp_path, store, config
 
 def test_no_loss_is_said_and_escalates_as_unreadable_after_three_checks(tmp_path, store, config):
     p = tmp_path / "odd.log"
-    p.write_text("".join(f"progress {i}/100 widgets {i * 3} gadgets\n" for i in range(1, 30)))
+    p.write_text("".join(f"step {i} | images/s: {100 + i} | gpu_mem: 3.2G\n" for i in range(1, 30)))
     verdicts = [assess_run(str(p), store=store, config=config) for _ in range(3)]
     assert [a.verdict for a in verdicts] == ["WAIT", "WAIT", "ESCALATE"]
-    assert verdicts[0].summary == ('WAIT: no loss or eval metric found yet (logged: none; a line of the log reads '
-                                   '"progress 1/100 widgets 3 gadgets")')
+    assert verdicts[0].summary == ('WAIT: no loss or eval metric found yet (logged: images/s, gpu_mem; a line of the '
+                                   'log reads "step 1 | images/s: 101 | gpu_mem: 3.2G")')
     last = verdicts[-1]
     assert last.concern.startswith("unreadable: no loss or eval metric found in 3 checks in a row")
     assert [(x.signal, x.concern) for x in last.findings if x.status == "warn"] == [("readability", "unreadable")]

@@ -7,8 +7,9 @@ in a log's header but reads no loss from it loses to the next one. The generic
 formats (``key=value``, ``key value`` pairs, then the tolerant reader in
 ``generic.py``) are tried when no specific format reads a loss; the one that keeps
 the most loss points wins. A pretty-printed JSON document is recognised by its
-first line. Text with numbers in it is never refused: with nothing better, the
-tolerant reader reads it. Binary data and text without a single digit raise
+first line. Text with metrics in it is never refused: with nothing better, the
+tolerant reader reads it (and the read says when no loss is among them). Binary
+data, and text where no line reads as a name and a number, raise
 ``UnknownFormat`` quoting a sample line.
 """
 
@@ -100,23 +101,30 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
     # The tolerant reader is tried first and kept unless an older generic grammar keeps clearly more loss points
     # (it reads eval lines apart and numbers steps as the user does, so it may keep a few fewer on purpose).
     best: tuple | None = None
+    any_points = False
     for name in sorted(generic, key=lambda n: LINE_FORMATS[n].priority):
-        found = trial_parse(name, body)
+        *found, total = trial_parse(name, body, with_total=True)
+        found = tuple(found)
+        any_points = any_points or total > 0
         if found > (0, 0) and (best is None or (found[0] > 1.25 * best[0][0] + 2 if best[0][0] else found > best[0])):
             best = (found, name)
     if best is not None:
         return Detected(best[1], scores[best[1]], None, scores, best[0])
     if fallback is not None:
         return fallback
-    if any(ch.isdigit() for ch in body):
+    if any_points:  # metrics, but no loss among them: read, and the read says "no loss found"
         return Detected(GenericFormat.name, 0, sample_line(lines), scores)
-    raise UnknownFormat(f"{where}: no number in it to read as a metric (e.g. line {sample_line(lines)!r}); "
-                        f"pass a training log with metric lines")
+    if not any(ch.isdigit() for ch in body):
+        raise UnknownFormat(f"{where}: no number in it to read as a metric (e.g. line {sample_line(lines)!r}); "
+                            f"pass a training log with metric lines")
+    raise UnknownFormat(f"{where}: no metric recognised: no line reads as a name and a number (e.g. line "
+                        f"{sample_line(lines)!r}); pass a training log with metric lines")
 
 
-def trial_parse(name: str, text: str) -> tuple[int, int]:
+def trial_parse(name: str, text: str, with_total: bool = False) -> tuple[int, ...]:
     """(train-loss points, eval points) that format ``name`` keeps from ``text``: points of the best-kept train loss
-    (steps going back supersede earlier points, as in the frame), else of the best eval metric."""
+    (steps going back supersede earlier points, as in the frame), else of the best eval metric; ``with_total`` adds
+    the count of all points read."""
     from ..roles import infer_role
 
     f = LINE_FORMATS[name]
@@ -125,7 +133,7 @@ def trial_parse(name: str, text: str) -> tuple[int, int]:
         f.parse(text, em)
         f.finish(em)
     except Exception:  # a parser that chokes on a foreign format simply does not read it
-        return (0, 0)
+        return (0, 0, 0) if with_total else (0, 0)
     best_train = best_eval = 0
     columns = em.build().columns
     for key in set(columns) | set(em.aside_keys):
@@ -143,6 +151,8 @@ def trial_parse(name: str, text: str) -> tuple[int, int]:
             best_eval = max(best_eval, kept)
         else:
             best_train = max(best_train, kept)
+    if with_total:
+        return (best_train, best_eval, sum(len(c) for c in columns.values()) + sum(em.aside_keys.values()))
     return (best_train, best_eval)
 
 
