@@ -164,7 +164,7 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                 res.why = f"{got} of {expected} points ({how})"
         if verdicts and should_stop and frame.series:
             steps = np.unique(np.concatenate([v.index.to_numpy() for v in frame.series.values()]))
-            at = sorted({int(steps[max(0, int(round(f * len(steps))) - 1)]) for f in (0.5, 0.75, 1.0)})
+            at = sorted({int(steps[max(0, round(f * len(steps)) - 1)]) for f in (0.5, 0.75, 1.0)})
         else:
             at = []
     if at:

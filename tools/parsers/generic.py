@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 
 from .base import Emitter, LineFormat
 from .text import NUM, to_step, to_value
@@ -109,7 +110,7 @@ class GenericFormat(LineFormat):
             common, count = max(lens.items(), key=lambda kv: (kv[1], kv[0]))
             # the terminal's width: the longest line length, shared by several lines that each continue on a line
             # shaped unlike their own start (a cut record, not a run of equally long records)
-            cont = sum(1 for a, b in zip(lines, lines[1:]) if len(a) == common and _shape(b) != _shape(a))
+            cont = sum(1 for a, b in pairwise(lines) if len(a) == common and _shape(b) != _shape(a))
             if count >= 3 and common >= max(lens) and cont >= max(3, count // 2):
                 width = st["wrap"] = common
         pending = st.pop("pending", "")
