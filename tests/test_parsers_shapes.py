@@ -233,13 +233,17 @@ def test_fractional_epochs_become_steps_from_steps_per_epoch(tmp_path):
     assert series(f, "loss") == ([30, 60, 90], [2.5, 2.4, 2.3])
 
 
-def test_a_short_log_whose_loss_jumped_is_escalated_not_waited_on(tmp_path, store, config):
+def test_a_short_excerpt_whose_loss_jumped_is_escalated_not_waited_on(tmp_path, store, config):
     p = tmp_path / "short.log"
-    p.write_text("s:1 trl:3.063 lr:1e-4\ns:2 trl:3.114 lr:1e-4\ns:3 trl:7.712 lr:1e-4\n")
+    p.write_text("s:11446 trl:3.063 lr:1e-4\ns:11447 trl:3.114 lr:1e-4\ns:11448 trl:7.712 lr:1e-4\n")
     a = assess_run(str(p), store=store, config=config)
-    assert a.verdict == "ESCALATE" and a.concern == ("train_loss jumped to 7.712 at step 3 from 3.063 at step 1 (2.5x) "
-                                                     "with only 3 points logged: too few to judge the trend, worth a look")
+    assert a.verdict == "ESCALATE" and a.concern == ("train_loss jumped to 7.712 at step 11448 from 3.063 at step 11446 "
+                                                     "(2.5x) with only 3 points logged: too few to judge the trend, "
+                                                     "worth a look")
     assert [(f.signal, f.concern) for f in a.findings if f.status == "warn"] == [("loss_jump", "divergence")]
     q = tmp_path / "short_ok.log"
-    q.write_text("s:1 trl:3.063 lr:1e-4\ns:2 trl:3.114 lr:1e-4\ns:3 trl:3.01 lr:1e-4\n")
+    q.write_text("s:11446 trl:3.063 lr:1e-4\ns:11447 trl:3.114 lr:1e-4\ns:11448 trl:3.01 lr:1e-4\n")
     assert assess_run(str(q), store=store, config=config).verdict == "WAIT"
+    warmup = tmp_path / "warmup.log"  # a run's first steps swing: no call yet
+    warmup.write_text("s:1 trl:3.063 lr:1e-4\ns:2 trl:3.114 lr:1e-4\ns:3 trl:7.712 lr:1e-4\n")
+    assert assess_run(str(warmup), store=store, config=config).verdict == "WAIT"

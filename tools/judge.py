@@ -72,9 +72,11 @@ def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CH
     return Judgment(ESCALATE, f"ESCALATE (unreadable): {msg}", f"unreadable: {msg}")
 
 
-def _young_jump(view: RunView, factor: float = JUMP_FACTOR) -> str | None:
+def _young_jump(view: RunView, factor: float = JUMP_FACTOR, late_start: float = 2.0) -> str | None:
     """With too few points for the trend signals, a loss that now sits at ``factor`` times its best so far (or
-    more) is not something to wait on: a reviewer should look (a spike or a divergence caught in a short log)."""
+    more) is not something to wait on: a reviewer should look (a spike or a divergence caught in a short log).
+    Only for an established run: its first logged step is ``late_start`` times the logged span or more (a run's
+    first steps swing as it warms up)."""
     if view.direction != "min" or view.adversarial or view.objective is None:
         return None
     s = view.frame.series[view.objective]
@@ -83,6 +85,8 @@ def _young_jump(view: RunView, factor: float = JUMP_FACTOR) -> str | None:
     v, st = v[ok], s.index.to_numpy()[ok]
     if len(v) < 2 or v[:-1].min() <= 0 or v[-1] < factor * v[:-1].min():
         return None
+    if st[0] < late_start * max(1, st[-1] - st[0]):
+        return None  # the run's first steps (warmup swings), not an established run caught in a short log
     j = int(np.argmin(v[:-1]))
     return (f"{view.objective} jumped to {v[-1]:.4g} at step {int(st[-1])} from {v[j]:.4g} at step {int(st[j])} "
             f"({v[-1] / v[j]:.1f}x) with only {len(v)} points logged: too few to judge the trend, worth a look")
