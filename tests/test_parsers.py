@@ -38,7 +38,7 @@ def test_tqdm_carriage_returns_keep_the_final_content():
     assert clean_text("a\rb\rc\n") == "c\n"
     assert clean_text("x\r\n") == "x\n"
     fmt, em = parse_bytes(raw.encode())
-    assert fmt == "key_value"
+    assert fmt == "generic"
     b = em.build()
     assert list(b.columns["loss"].steps) == [10, 20]
     assert list(b.columns["loss"].values) == [2.31, 2.05]
@@ -134,7 +134,7 @@ def test_csv_sparse_rows_and_tsv():
 def test_generic_key_value_colon_lines():
     raw = b"noise line\nstep: 1, loss: 3.2, accuracy: 0.1\nepoch: 0 | iter: 2 | loss: 3.1 | accuracy: 0.2\n"
     fmt, em = parse_bytes(raw)
-    assert fmt == "key_value"
+    assert fmt == "generic"
     b = em.build()
     assert list(b.columns["loss"].steps) == [1, 2]
 
@@ -185,12 +185,24 @@ def test_empty_file_gives_no_points_and_no_error(tmp_path):
     assert res.batch.is_empty()
 
 
-def test_unknown_format_quotes_a_sample_line(tmp_path):
+def test_metrics_without_a_loss_are_read_and_the_read_says_what_it_saw(tmp_path):
+    raw = b"starting up\n" + b"".join(f"step {i} | images/s: {100 + i} | gpu_mem: 3.2G\n".encode() for i in range(1, 4))
+    res = _read_file(tmp_path, "odd.log", raw)
+    assert res.cursor["format"] == "generic" and sorted(res.batch.columns) == ["gpu_mem", "images/s"]
+    assert res.notes == ['no loss found yet: read images/s, gpu_mem; e.g. line "step 1 | images/s: 101 | gpu_mem: 3.2G"']
+    assert res.info.config["log_sample_line"] == "step 1 | images/s: 101 | gpu_mem: 3.2G"
+
+
+def test_text_with_no_metric_is_refused_with_a_sample_line(tmp_path):
     raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "prose.log", raw)
-    msg = str(e.value)
-    assert "no known log format" in msg and "the model is training nicely 42 widgets" in msg and "\n" not in msg
+    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no metric recognised: no line reads as a name and a number "
+                            f"(e.g. line 'the model is training nicely 42 widgets'); pass a training log with metric lines")
+    with pytest.raises(UnknownFormat) as e:
+        _read_file(tmp_path, "words.log", b"hello world\nthe model is training nicely\n")
+    assert str(e.value) == (f"{tmp_path / 'words.log'}: no number in it to read as a metric (e.g. line 'hello world'); "
+                            f"pass a training log with metric lines")
 
 
 def test_detect_needs_complete_lines_only():

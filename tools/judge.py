@@ -5,18 +5,29 @@
 - ESCALATE: an ambiguous warning (plateau, overfitting, eval worse than the
   baseline, LR schedule oddity, exploding or vanishing gradients, instability).
 - WAIT: too little data, or a fresh anomaly at the very end that may resolve.
+- ESCALATE (divergence) on a young run: fewer than ``MIN_POINTS`` points, but the loss now sits at
+  ``JUMP_FACTOR`` times its best so far (a short log that caught a spike or a divergence).
+- ESCALATE (unreadable): no loss or eval metric found on ``UNREADABLE_CHECKS`` checks in a row
+  (the log is in a shape the reader does not follow): the agent tells the user what was seen
+  instead of waiting forever.
 - CONTINUE: everything else.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+
+import numpy as np
 
 from .findings import CRITICAL, WARN, Finding
 from .signals.view import RunView
 
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
 VERDICTS = (CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE)
+UNREADABLE_CHECKS = 3  # this many checks in a row without a loss: tell the user instead of waiting on
+NO_LOSS = "no loss or eval metric found"
+JUMP_FACTOR = 1.5  # a young run's loss at this multiple of its best so far is worth a reviewer's look
 MIN_POINTS = 8  # below this many finite objective points, a run is too young to judge (except non-finite)
 SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm", "nonfinite"}
 
@@ -39,6 +50,48 @@ def _previous_flagged(view: RunView, signal: str) -> bool:
     return False
 
 
+def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CHECKS) -> Judgment:
+    """WAIT while a run may not have logged its loss yet; ESCALATE as unreadable after ``checks`` checks in a row.
+
+    The answer says what was seen: the metric names read and a sample line of the log (quoted: it is log text).
+    The escalation adds a ``readability`` finding with concern ``unreadable`` to ``findings``.
+    """
+    names = ", ".join(list(view.frame.series)[:8]) or "none"
+    sample = view.config.get("log_sample_line") if isinstance(view.config, dict) else None
+    seen = f"logged: {names}" + (f"; a line of the log reads {json.dumps(str(sample)[:160])}" if sample else "")
+    earlier = 0
+    for prev in view.previous:
+        if NO_LOSS not in str(prev.get("summary", "")):
+            break
+        earlier += 1
+    if earlier + 1 < checks:
+        return Judgment(WAIT, f"WAIT: {NO_LOSS} yet ({seen})")
+    msg = (f"{NO_LOSS} in {earlier + 1} checks in a row ({seen}): the log may be in a shape the reader does not "
+           f"follow; tell the user, or name the loss with role overrides")
+    findings.append(Finding("readability", WARN, msg, concern="unreadable"))
+    return Judgment(ESCALATE, f"ESCALATE (unreadable): {msg}", f"unreadable: {msg}")
+
+
+def _young_jump(view: RunView, factor: float = JUMP_FACTOR, late_start: float = 2.0) -> str | None:
+    """With too few points for the trend signals, a loss that now sits at ``factor`` times its best so far (or
+    more) is not something to wait on: a reviewer should look (a spike or a divergence caught in a short log).
+    Only for an established run: its first logged step is ``late_start`` times the logged span or more (a run's
+    first steps swing as it warms up)."""
+    if view.direction != "min" or view.adversarial or view.objective is None:
+        return None
+    s = view.frame.series[view.objective]
+    v = s.to_numpy()
+    ok = np.isfinite(v)
+    v, st = v[ok], s.index.to_numpy()[ok]
+    if len(v) < 2 or v[:-1].min() <= 0 or v[-1] < factor * v[:-1].min():
+        return None
+    if st[0] < late_start * max(1, st[-1] - st[0]):
+        return None  # the run's first steps (warmup swings), not an established run caught in a short log
+    j = int(np.argmin(v[:-1]))
+    return (f"{view.objective} jumped to {v[-1]:.4g} at step {int(st[-1])} from {v[j]:.4g} at step {int(st[j])} "
+            f"({v[-1] / v[j]:.1f}x) with only {len(v)} points logged: too few to judge the trend, worth a look")
+
+
 def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
     crit = [f for f in findings if f.status == CRITICAL]
     warns = [f for f in findings if f.status == WARN]
@@ -52,8 +105,7 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         if f.signal == "divergence" and not f.fresh and f.sustained and _previous_flagged(view, "divergence"):
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
-        names = ", ".join(list(view.frame.series)[:8]) or "none"
-        return Judgment(WAIT, f"WAIT: no loss or eval metric found yet (logged: {names})")
+        return _no_loss(findings, view)
     n = view.curve.n if view.curve else 0
     firm = [f for f in warns if not f.fresh]
     if n < min_points:
@@ -61,6 +113,10 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         # non-finite evals, a sustained rise) carry their own evidence and may speak early (epoch-level logs).
         firm = [f for f in firm if f.signal in SELF_SUFFICIENT]
         if not firm and not crit:
+            jump = _young_jump(view)
+            if jump is not None:
+                findings.append(Finding("loss_jump", WARN, jump, concern="divergence"))
+                return Judgment(ESCALATE, f"ESCALATE (divergence): {jump}", jump)
             return Judgment(WAIT, f"WAIT: only {n} finite {view.objective} points so far; need {min_points} to judge")
     if firm:
         concern = "; ".join(f.message for f in firm[:2])

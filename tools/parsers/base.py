@@ -21,7 +21,7 @@ from ..points import Column, PointBatch
 class Emitter:
     """Collects the points of one read, the run count, the total steps and notes a parser finds."""
 
-    __slots__ = ("_cols", "parts", "state", "total_steps", "config", "started_new_run", "notes")
+    __slots__ = ("_cols", "aside_keys", "config", "notes", "parts", "started_new_run", "state", "total_steps")
 
     def __init__(self, state: dict | None = None):
         self._cols: dict[str, tuple[list[int], list[float]]] = {}
@@ -31,6 +31,7 @@ class Emitter:
         self.config: dict = {}
         self.started_new_run = False  # points from earlier runs in this file are void
         self.notes: list[str] = []
+        self.aside_keys: dict[str, int] = {}  # points per key set aside with earlier runs, this read
 
     def column(self, key: str) -> tuple[list[int], list[float]]:
         """The (steps, values) lists of ``key`` for hot loops; valid until ``flush``/``new_run``."""
@@ -60,10 +61,21 @@ class Emitter:
     def new_run(self) -> None:
         """A new run starts in this file: only its points count from here (multi-run files show the last run)."""
         self.state["runs"] = self.state.get("runs", 1) + 1
+        per_key = {k: len(c[0]) for k, c in self._cols.items()}
+        for p in self.parts:
+            for k, col in p.columns.items():
+                per_key[k] = per_key.get(k, 0) + len(col)
+        self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
+        self.aside_keys = {k: self.aside_keys.get(k, 0) + n for k, n in per_key.items()}
         self._cols = {}
         self.parts = []
         self.started_new_run = True
         self.total_steps = None
+
+    @property
+    def set_aside(self) -> int:
+        """Points of earlier runs in this file that this read set aside (only the last run is shown)."""
+        return int(self.state.get("set_aside", 0))
 
     @property
     def runs(self) -> int:
@@ -137,3 +149,5 @@ class Detected:
     score: int
     sample_line: str | None = None
     candidates: dict[str, int] = field(default_factory=dict)
+    #: (train-loss points, eval points) a trial parse of the sample kept; (0, 0): the format reads no loss from it
+    found: tuple[int, int] = (0, 0)

@@ -1,9 +1,15 @@
 """Which format a log is in, from a sample of its first bytes (noise lines simply match nothing).
 
 Every specific format scores the sample's lines; the highest score wins (ties go
-to the format's priority). The generic ``key=value`` format is used only when no
-specific format matched a single line. A pretty-printed JSON document is
-recognised by its first line. Binary data and unrecognised text raise
+to the format's priority), provided that a trial parse of the sample gives it a
+loss (or an eval metric): a format that matches a dataset table or a config dump
+in a log's header but reads no loss from it loses to the next one. The generic
+formats (``key=value``, ``key value`` pairs, then the tolerant reader in
+``generic.py``) are tried when no specific format reads a loss; the one that keeps
+the most loss points wins. A pretty-printed JSON document is recognised by its
+first line. Text with metrics in it is never refused: with nothing better, the
+tolerant reader reads it (and the read says when no loss is among them). Binary
+data, and text where no line reads as a name and a number, raise
 ``UnknownFormat`` quoting a sample line.
 """
 
@@ -11,10 +17,13 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from ..errors import UnknownFormat
-from .base import Detected, DocumentFormat, LineFormat
+from .base import Detected, DocumentFormat, Emitter, LineFormat
 from .deepspeed import DeepSpeedFormat
 from .documents import GoldenValuesFormat, TrainerStateFormat
+from .generic import GenericFormat
 from .jsonl import JsonLinesFormat
 from .keras import KerasFormat
 from .kv import KeyValueFormat, SpacedPairsFormat
@@ -35,6 +44,7 @@ LINE_FORMATS: dict[str, LineFormat] = {
     for f in (
         MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(), DeepSpeedFormat(),
         HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), KeyValueFormat(), SpacedPairsFormat(),
+        GenericFormat(),
     )
 }
 DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}
@@ -78,16 +88,72 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
         except ValueError:
             return Detected(JSON_DOCUMENT, 1, first)  # a pretty-printed document opens with a lone "{"
     scores = {name: f.score(lines) for name, f in LINE_FORMATS.items()}
-    specific = [(s, LINE_FORMATS[n].priority, n) for n, s in scores.items() if s > 0 and not LINE_FORMATS[n].generic]
-    if specific:
-        s, _, name = max(specific)
-        return Detected(name, s, None, scores)
-    generic = [(s, n) for n, s in scores.items() if s > 0 and LINE_FORMATS[n].generic]
-    if generic:
-        s, name = max(generic)
-        return Detected(name, s, None, scores)
-    raise UnknownFormat(f"{where}: no known log format recognised (e.g. line {sample_line(lines)!r}); "
-                        f"supported: nanoGPT, llm.c, modded-nanogpt, Megatron, HF Trainer, Keras, DeepSpeed, JSONL, CSV, key=value")
+    body = "\n".join(lines) + "\n"
+    specific = sorted(((s, LINE_FORMATS[n].priority, n) for n, s in scores.items()
+                       if s > 0 and not LINE_FORMATS[n].generic), reverse=True)
+    fallback: Detected | None = None
+    for s, _, name in specific:
+        found = trial_parse(name, body)
+        if found > (0, 0):
+            return Detected(name, s, None, scores, found)
+        fallback = fallback or Detected(name, s, None, scores)
+    generic = [n for n, f in LINE_FORMATS.items() if f.generic and (scores[n] > 0 or n == GenericFormat.name)]
+    # The tolerant reader is tried first and kept unless an older generic grammar keeps clearly more loss points
+    # (it reads eval lines apart and numbers steps as the user does, so it may keep a few fewer on purpose).
+    best: tuple | None = None
+    any_points = False
+    for name in sorted(generic, key=lambda n: LINE_FORMATS[n].priority):
+        *found, total = trial_parse(name, body, with_total=True)
+        found = tuple(found)
+        any_points = any_points or total > 0
+        if found > (0, 0) and (best is None or (found[0] > 1.25 * best[0][0] + 2 if best[0][0] else found > best[0])):
+            best = (found, name)
+    if best is not None:
+        return Detected(best[1], scores[best[1]], None, scores, best[0])
+    if fallback is not None:
+        return fallback
+    if any_points:  # metrics, but no loss among them: read, and the read says "no loss found"
+        return Detected(GenericFormat.name, 0, sample_line(lines), scores)
+    if not any(ch.isdigit() for ch in body):
+        raise UnknownFormat(f"{where}: no number in it to read as a metric (e.g. line {sample_line(lines)!r}); "
+                            f"pass a training log with metric lines")
+    raise UnknownFormat(f"{where}: no metric recognised: no line reads as a name and a number (e.g. line "
+                        f"{sample_line(lines)!r}); pass a training log with metric lines")
+
+
+def trial_parse(name: str, text: str, with_total: bool = False) -> tuple[int, ...]:
+    """(train-loss points, eval points) that format ``name`` keeps from ``text``: points of the best-kept train loss
+    (steps going back supersede earlier points, as in the frame), else of the best eval metric; ``with_total`` adds
+    the count of all points read."""
+    from ..roles import infer_role
+
+    f = LINE_FORMATS[name]
+    em = Emitter()
+    try:
+        f.parse(text, em)
+        f.finish(em)
+    except Exception:  # noqa: BLE001 - a parser that chokes on a foreign format simply does not read it
+        return (0, 0, 0) if with_total else (0, 0)
+    best_train = best_eval = 0
+    columns = em.build().columns
+    for key in set(columns) | set(em.aside_keys):
+        role = infer_role(key).role
+        if role not in ("train_loss", "eval") and not (role == "train_metric" and "ppl" in key.lower()):
+            continue
+        steps = columns[key].steps if key in columns else np.zeros(0, dtype=np.int64)
+        if len(steps) > 1:
+            later_min = np.minimum.accumulate(steps[::-1])[::-1]
+            kept = int(np.count_nonzero(steps[:-1] < later_min[1:])) + 1
+        else:
+            kept = len(steps)
+        kept += em.aside_keys.get(key, 0)  # earlier runs of the file are read too, only set aside
+        if role == "eval":
+            best_eval = max(best_eval, kept)
+        else:
+            best_train = max(best_train, kept)
+    if with_total:
+        return (best_train, best_eval, sum(len(c) for c in columns.values()) + sum(em.aside_keys.values()))
+    return (best_train, best_eval)
 
 
 def document_format(doc: object, where: str = "the file") -> DocumentFormat:

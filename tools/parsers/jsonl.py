@@ -5,8 +5,15 @@ The step is the first of ``step``, ``global_step``, ``iteration``, ``iter``,
 ``num_updates``, ``update``, ``_step``, ``epoch_num``, ``epoch`` the record has,
 else the record's index. Nested dicts flatten to ``a/b``; numeric strings
 (fairseq writes ``"loss": "9.12"``) are numbers; the bare ``NaN`` token is NaN.
-A step that goes backwards (or repeats a key already logged at that step)
-starts a new run: a sweep file of 288 one-record runs shows its last run.
+LLaMA-Factory's ``trainer_log.jsonl`` counts in ``current_steps`` (``total_steps``
+is the run's length; ``null`` fields are "not logged"). Records without a metric
+(``{"event": "start", ...}``, ``{"event": "abort", "step": N, "reason": ...}``, a
+config dump) are skipped, never run boundaries. A new run starts only on explicit
+evidence: the step returns to (or before) the run's first step, or repeats a step
+with the same metrics, *and* the record
+says it is another run (its string settings changed, or a start event came
+first); the read's notes count what was set aside. A sweep file of 288
+one-record runs shows its last run.
 """
 
 from __future__ import annotations
@@ -18,11 +25,19 @@ import re
 from .base import Emitter, LineFormat
 from .text import to_step, to_value
 
-STEP_KEYS = ("step", "global_step", "iteration", "iter", "num_updates", "update", "_step", "epoch_num", "epoch")
+STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num", "epoch")
+
+
+_CONFIG_KEYS = {"config", "args", "hparams", "hyperparameters", "params", "settings", "cfg", "arguments"}
+_EVENT_KEYS = ("event", "type", "kind", "status", "phase")
+_LIFECYCLE = {"start", "started", "begin", "end", "ended", "finish", "finished", "done", "abort", "aborted", "stop",
+              "stopped", "exit", "error", "crash", "config", "init", "resume", "resumed", "checkpoint", "save", "saved"}
 
 
 def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
     for k, v in d.items():
+        if not prefix and isinstance(v, dict) and str(k).lower() in _CONFIG_KEYS:
+            continue  # a config dump nested in a record is settings, not metrics
         key = f"{prefix}{k}"
         if isinstance(v, bool) or v is None:
             continue
@@ -65,8 +80,16 @@ class JsonLinesFormat(LineFormat):
                 continue
             if not isinstance(obj, dict):
                 continue
+            event = next((str(obj[k]).lower() for k in _EVENT_KEYS if isinstance(obj.get(k), str)), None)
+            if event in _LIFECYCLE:
+                if event in ("start", "started", "begin", "init", "resume", "resumed"):
+                    st["run_start"] = True
+                continue  # a lifecycle record: no metrics, and not a run boundary by itself
             rec: dict[str, float] = {}
             _flatten(obj, "", rec)
+            total = rec.pop("total_steps", None)
+            if total is not None and total > 0 and float(total).is_integer():
+                em.total_steps = st["total"] = int(total)
             step = None
             step_key = st.get("step_key")
             if step_key is None:
@@ -78,6 +101,8 @@ class JsonLinesFormat(LineFormat):
                     step_key = st["step_key"] = ""
             if step_key and step_key in rec:
                 step = to_step(str(rec.pop(step_key)))
+            if not rec:
+                continue  # a step and nothing else: not a metric record
             if step is None:
                 step = int(st.get("n", 0))
             st["n"] = int(st.get("n", 0)) + 1
@@ -85,9 +110,16 @@ class JsonLinesFormat(LineFormat):
             sig = _signature(obj)
             changed = sig != st.get("sig", sig)
             st["sig"] = sig
-            if last is not None and (changed or step < last or (step == last and set(rec) & set(st.get("last_keys", [])))):
+            first = st.get("first_step")
+            back_to_start = last is not None and first is not None and (
+                step <= first or (step <= last and bool(set(rec) & set(st.get("last_keys", [])))))
+            if back_to_start and (changed or st.get("run_start")):
                 em.new_run()
                 st["last_keys"] = []
+                st["first_step"] = step
+            st["run_start"] = False
+            if first is None:
+                st["first_step"] = step
             if step != last:
                 st["last_keys"] = []
             st["last_step"] = step

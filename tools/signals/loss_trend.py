@@ -24,12 +24,39 @@ def lr_decayed(view: RunView, share: float = 0.15) -> bool:
     return bool(len(v) >= 3 and v.max() > 0 and v[-1] <= share * v.max())
 
 
+def lr_winding_down(view: RunView, since: float, share: float = 0.5, small: float = 1e-5) -> str | None:
+    """Why the LR no longer drives progress, or None: it is small in absolute terms (``small``, a fine-tuning
+    rate), or it is decaying: at most ``share`` of its peak and not rising since step ``since``."""
+    lr_name = view.frame.first_of("lr")
+    if not lr_name:
+        return None
+    s = view.frame.series[lr_name]
+    v = s.to_numpy()
+    ok = np.isfinite(v)
+    v, st = v[ok], s.index.to_numpy()[ok]
+    if len(v) < 3 or v.max() <= 0:
+        return None
+    if 0 < v[-1] <= small:
+        return f"a small learning rate ({v[-1]:.2g})"
+    recent = v[st >= since]
+    if v[-1] <= share * v.max() and (len(recent) < 2 or recent[-1] <= recent[0]):
+        return f"a decaying learning rate ({v[-1]:.2g}, {v[-1] / v.max():.0%} of its peak)"
+    return None
+
+
 def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_recent: int = 15,
           z_sig: float = 2.0, stall_share: float = 0.03, noise_k: float = 2.0, early_share: float = 0.1,
-          converged_share: float = 0.85, no_learning_share: float = 0.02) -> Finding:
+          converged_share: float = 0.85, no_learning_share: float = 0.02, small_share: float = 0.1,
+          settled_share: float = 0.5, late_start: float = 2.0) -> Finding:
     """Warn "plateau" when, over the last ``recent_share`` of the run, the objective has not fallen significantly
     (Mann–Kendall z > -``z_sig``) and by less than ``stall_share`` of the progress made and ``noise_k`` noise units;
-    not before ``early_share`` of a run of known length, and never once the LR has decayed or the run is nearly done."""
+    not before ``early_share`` of a run of known length, and never once the LR has decayed or the run is nearly done.
+
+    A run that learned and then flattened has converged, not stalled: when its loss (non-negative, lower is better)
+    sits at ``small_share`` of where it started or below, or when the LR is small or decaying (``lr_winding_down``)
+    and the loss keeps at least ``settled_share`` of the gain it made. A reviewer call would only hear "it converged".
+    A log whose first step is more than ``late_start`` times its span (it starts mid-run) cannot show "no learning".
+    """
     c = view.curve
     name = view.objective
     if c is None or c.n < min_points:
@@ -61,7 +88,10 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
     # No learning: the gain since the start is within noise, or a sliver of the starting loss (a dead network sits at
     # its chance-level loss, e.g. ln(10) for ten classes, gaining a percent at most).
-    never = progress <= 3 * c.sigma or (start > 0 and progress < no_learning_share * start)
+    # A log that begins long after step 0 (an excerpt, a resumed run) shows a loss that already learned: sitting
+    # flat there is not "never learned".
+    late = c.steps[0] > late_start * max(1, c.steps[-1] - c.steps[0])
+    never = not late and (progress <= 3 * c.sigma or (start > 0 and progress < no_learning_share * start))
     if lr_decayed(view) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
     flat_since = _flat_since(ss, sv, c.sigma)
@@ -73,6 +103,13 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     if z >= 1.5 * z_sig and change > 0:
         return Finding("loss_trend", WARN, f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
                        steps, info, concern="divergence")
+    if not never and view.direction == "min" and start > 0 and float(np.min(c.b_values[m])) >= 0:
+        level = float(np.median(y))
+        if level <= small_share * start:
+            return Finding("loss_trend", OK, f"{name} has converged to {level:.3g} (from {start:.3g})", steps, info)
+        why = lr_winding_down(view, float(x[0]))
+        if why and level - best <= (1 - settled_share) * progress:
+            return Finding("loss_trend", OK, f"{name} has flattened at {level:.3g} under {why}: converged", steps, info)
     ev = _eval_improving(view, float(x[0]))
     if ev:
         return Finding("loss_trend", OK, f"{name} is flat but {ev} is still improving", steps, info)

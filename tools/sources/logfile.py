@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import BadInput, TrainingCheckError, UnknownFormat
-from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Emitter, detect_format, document_format
+from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Detected, Emitter, detect_format, document_format
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from .base import Progress, ReadResult, RunInfo
@@ -33,6 +33,7 @@ HEAD_BYTES = 4096
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
 MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
+MAX_SAMPLE_LINES = 200
 GENERIC_MIN_LINES = 3  # key=value lines needed before a young log is taken to be in the generic format
 
 
@@ -43,6 +44,24 @@ class _Scan:
     skip_line: bool  # inside a giant line: drop bytes up to the next newline on resume
     bytes_read: int
     dropped_lines: int
+
+
+def _has_loss(batch: PointBatch) -> bool:
+    """Whether any column is a train loss or an eval metric (what the judge can follow)."""
+    from ..roles import infer_role
+
+    return any(infer_role(k).role in ("train_loss", "eval") or "ppl" in k.lower() for k in batch.columns)
+
+
+def _loss_aside(em: Emitter) -> str:
+    """" (N of <loss>)": how many of the set-aside points were train-loss points, for the loss set aside most."""
+    from ..roles import infer_role
+
+    losses = [(n, k) for k, n in em.aside_keys.items() if infer_role(k).role == "train_loss"]
+    if not losses:
+        return ""
+    n, k = max(losses)
+    return f" ({n} of {k})"
 
 
 class LogFileSource:
@@ -130,9 +149,14 @@ class LogFileSource:
             fmt = self._detect(st)
             if fmt is None:
                 empty = {"v": CURSOR_VERSION, "kind": "lines", "format": None, "offset": 0}
+                em = Emitter()
                 if st.size:
-                    notes.append("no complete metric line recognised yet; reading again later")
-                return ReadResult(PointBatch(), empty, reset=reset, info=self._info(Emitter(), {}),
+                    sample = self._sample_line(st)
+                    notes.append("no complete metric line recognised yet; reading again later"
+                                 + (f" (e.g. line {json.dumps(sample)})" if sample else ""))
+                    if sample:
+                        em.config["log_sample_line"] = sample
+                return ReadResult(PointBatch(), empty, reset=reset, info=self._info(em, {}),
                                   bytes_read=self._bytes, notes=notes)
             if fmt == JSON_DOCUMENT:
                 res = self._read_document(st, None)
@@ -151,7 +175,18 @@ class LogFileSource:
         elif prefix is not None:
             batch = prefix.extend(batch)
         if em.runs > 1:
-            notes.append(f"this file holds {em.runs} runs; showing the last one (run {em.runs})")
+            aside = f"; set aside {em.set_aside} point(s) of the earlier runs{_loss_aside(em)}" if em.set_aside else ""
+            notes.append(f"this file holds {em.runs} runs; showing the last one (run {em.runs}){aside}")
+        notes.extend(n for n in em.notes if n not in notes)
+        if em.state.get("loss_seen") or _has_loss(batch):
+            em.state["loss_seen"] = True
+        elif st.size:
+            sample = self._sample_line(st)
+            names = ", ".join(list(batch.columns)[:8]) or "no metric"
+            notes.append(f"no loss found yet: read {names}; e.g. line {json.dumps(sample)}" if sample
+                         else f"no loss found yet: read {names}")
+            if sample:
+                em.config["log_sample_line"] = sample
         if scan.dropped_lines:
             notes.append(f"skipped {scan.dropped_lines} line(s) longer than {self.max_line} bytes")
         if cur.get("head_len") == HEAD_BYTES and cur.get("head_hash") and cur.get("offset", 0) > 0:
@@ -163,6 +198,13 @@ class LogFileSource:
                "identity": st.identity, "size": st.size,
                "total_steps": em.total_steps or cur.get("total_steps")}
         return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
+
+    def _sample_line(self, st: FileStat) -> str:
+        """A line of the file's start worth quoting when no loss was found (the first one with a number)."""
+        from ..parsers.detect import sample_line
+
+        text, _ = clean_block(self._read_at(self.path, 0, min(st.size, SAMPLE_BYTES)))
+        return sample_line(text.split("\n")[:MAX_SAMPLE_LINES])
 
     def _continuity(self, st: FileStat, cur: dict) -> str:
         """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the cursor."""
@@ -214,6 +256,7 @@ class LogFileSource:
             return None
         settled = self._settled(st)
         first_error: UnknownFormat | None = None
+        no_loss: Detected | None = None
         window = 0
         while window < min(st.size, DETECT_LIMIT):
             data = self._read_at(self.path, window, SAMPLE_BYTES)
@@ -238,8 +281,15 @@ class LogFileSource:
                 if (LINE_FORMATS.get(det.format) is not None and LINE_FORMATS[det.format].generic
                         and det.score < GENERIC_MIN_LINES and not settled and st.size < SAMPLE_BYTES):
                     return None  # too little evidence to settle on the generic format of a young log
-                return det.format
+                if det.format == JSON_DOCUMENT or det.found > (0, 0):
+                    return det.format
+                # numbers but no loss in this window (a config dump, a dataset table): look further first
+                no_loss = no_loss or det
             window += SAMPLE_BYTES
+        if no_loss is not None:
+            if settled or st.size >= DETECT_LIMIT:
+                return no_loss.format
+            return None  # no loss line yet: decide once one is written (or the log settles)
         if first_error is not None:
             if not settled and st.size < SAMPLE_BYTES:
                 return None  # a young log with only start-up noise so far: no points yet, not an error
