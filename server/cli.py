@@ -240,8 +240,16 @@ def cmd_stop(args) -> int:
     config, store = _ctx()
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
                  review_id=args.review_id, method=args.method, target=args.target, host=args.host,
-                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s)
+                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s, named_by_person=True)
     _show(s, args.json, _summary_text)
+    return 0
+
+
+def cmd_target(args) -> int:
+    from ..tools.stopping import name_target
+
+    config, store = _ctx()
+    print(name_target(args.run, args.target, store=store, config=config, host=args.host))
     return 0
 
 
@@ -410,10 +418,17 @@ def build_parser() -> Parser:
     s.add_argument("--target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
     s.add_argument("--host", help="stop over SSH on this host")
     s.add_argument("--dry-run", action="store_true", help="describe the plan only")
-    s.add_argument("--force", action="store_true", help="stop without a STOP verdict")
+    s.add_argument("--force", action="store_true", help="stop without a STOP verdict (a person's decision; needs "
+                                                        "--reason)")
     s.add_argument("--grace-s", type=float, default=30.0, help="seconds before the hard kill (default 30)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_stop)
+
+    s = sub.add_parser("target", help="name the process (or tmux session, Slurm job) that stop_run may stop for a run")
+    s.add_argument("run")
+    s.add_argument("target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
+    s.add_argument("--host", help="the target is on this host (over SSH)")
+    s.set_defaults(fn=cmd_target)
 
     s = sub.add_parser("reschedule", help="pace the next check of a run")
     s.add_argument("run")

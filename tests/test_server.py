@@ -24,7 +24,7 @@ CONTRACT_ARGS = {
     "read_metrics": ["run", "fallback_log", "keys", "since_step", "max_points"],
     "assess_run": ["run", "fallback_log", "baseline", "total_steps", "as_of_step"],
     "escalate_to_reviewer": ["assessment_id", "run", "concern", "baseline"],
-    "stop_run": ["run", "reason", "assessment_id", "review_id", "method", "target", "host", "dry_run", "force"],
+    "stop_run": ["run", "reason", "assessment_id", "review_id", "method", "target", "host", "dry_run"],
     "reschedule": ["run", "assessment_id", "current_job_id"],
     "assess_runs": ["runs"],
 }
@@ -154,15 +154,22 @@ def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
         sleeper.wait()
 
 
-def test_forced_stop_of_a_real_process_leaves_evidence(tc_home, tmp_path):
-    log = write_llmc_log(tmp_path / "train.log", 100)
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def test_stop_of_a_real_process_leaves_evidence(tc_home, tmp_path):
+    """The run's latest check says STOP and the training process (it holds the log open) is stopped over MCP."""
+    log = write_llmc_log(tmp_path / "train.log", 400, diverge_at=300)
+    proc = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(log)!r}, 'a'); time.sleep(60)"])
 
     async def main():
         async with mcp_session(tc_home) as s:
-            rep = await s.ok("stop_run", {"run": str(log), "reason": "operator asked", "force": True,
+            a = await s.ok("assess_run", {"run": str(log)})
+            assert a["verdict"] == "STOP"
+            e = await s.error("stop_run", {"run": str(log), "reason": "operator asked", "force": True,
+                                           "target": f"pid:{proc.pid}"})
+            assert "unknown argument 'force'" in e
+            rep = await s.ok("stop_run", {"run": str(log), "reason": "NaN loss", "assessment_id": a["assessment_id"],
                                           "target": f"pid:{proc.pid}"})
-            assert rep["summary"]
+            assert rep["summary"] and rep["stopped"] is True
+            assert f"holds the run's file {log} open" in rep["allowed_by"]
             ev = await s.client.read_resource(f"training-check://runs/{quote('file:' + str(log), safe='')}/evidence")
             assert json.loads(ev.contents[0].text)
 

@@ -1,0 +1,69 @@
+"""Text the run wrote (metric names, run names, config values, log excerpts) made safe to show, and secrets hidden.
+
+A run's text is written by whoever controls the run: it may hold control characters (terminal escapes, fake
+newlines and fences), be huge, or be phrased as instructions. ``clean`` makes such a string one printable line of
+bounded length (control characters shown as ``\\xNN`` escapes, so nothing is silently merged); ``run_data`` marks a
+value as run data for an answer. ``redact`` removes every known secret value (the API keys and passphrases in the
+environment) from a message; every error message and every piece of evidence goes through it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Iterable
+
+SECRET_ENV = ("OPENAI_API_KEY", "WANDB_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
+              "SSH_PASSPHRASE", "SSH_KEY_PASSPHRASE", "TRAINING_CHECK_SSH_PASSPHRASE", "TRAINING_CHECK_HTTP_TOKEN",
+              "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY")
+MIN_SECRET = 6  # shorter values would redact ordinary words
+REDACTED = "[redacted]"
+NAME_CAP = 200  # metric / run names
+TEXT_CAP = 2000  # config values, log excerpts
+# C0/C1 controls, DEL, and the Unicode format characters that reorder or hide text (bidi overrides, zero width)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_extra_secrets: set[str] = set()
+
+
+def remember_secret(value: str | None) -> None:
+    """Treat ``value`` as a secret from now on (e.g. a key read from ~/.netrc or a generated token)."""
+    if value and len(value) >= MIN_SECRET:
+        _extra_secrets.add(value)
+
+
+def known_secrets(env: dict[str, str] | None = None) -> list[str]:
+    env = os.environ if env is None else env
+    found = {env[v] for v in SECRET_ENV if env.get(v) and len(env[v]) >= MIN_SECRET} | _extra_secrets
+    return sorted(found, key=len, reverse=True)  # longest first: a key containing another is hidden whole
+
+
+def redact(text: object, extra: Iterable[str | None] = ()) -> str:
+    """``text`` with every known secret value (and each of ``extra``) replaced by [redacted]."""
+    out = str(text)
+    for secret in [*known_secrets(), *(e for e in extra if e and len(e) >= MIN_SECRET)]:
+        if secret in out:
+            out = out.replace(secret, REDACTED)
+    return out
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group(0)
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def escape_controls(text: str) -> str:
+    """Control and invisible formatting characters shown as escapes (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    return _CONTROL.sub(_escape, text)
+
+
+def clean(value: object, cap: int = NAME_CAP) -> str:
+    """One printable line of at most ``cap`` characters (plus a note of how much was cut)."""
+    text = escape_controls(str(value))
+    if len(text) > cap:
+        text = text[:cap] + f"...[{len(text) - cap} chars cut]"
+    return text
+
+
+def escape_for_terminal(text: str) -> str:
+    """What the CLI prints: newlines and tabs kept (its own layout), every other control character escaped."""
+    return "\n".join("\t".join(escape_controls(p) for p in line.split("\t")) for line in str(text).split("\n"))
