@@ -125,11 +125,10 @@ def cmd_serve(args) -> int:
 
     server = create_server()
     if args.http:
-        if args.host not in ("127.0.0.1", "localhost", "::1"):
-            print(f"training-check: warning: serving on {args.host}, reachable from other machines; "
-                  f"the server has no authentication", file=sys.stderr)
-        print(f"training-check: MCP over streamable HTTP at http://{args.host}:{args.port}/mcp", file=sys.stderr)
-        server.run("streamable-http", host=args.host, port=args.port)
+        from ..tools.config import home_dir
+        from .http_auth import serve_http
+
+        serve_http(server, args.host, args.port, home_dir(), no_auth=args.no_auth)  # bearer token (http_auth.py)
     else:
         server.run("stdio")
     return 0
@@ -371,6 +370,7 @@ def build_parser() -> Parser:
     s.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     s.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
+    s.add_argument("--no-auth", action="store_true", help="with --http on 127.0.0.1 only: no bearer token")
     s.set_defaults(fn=cmd_serve)
 
     def run_args(sp, fallback=True):

@@ -16,6 +16,7 @@ import pytest
 
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from .mcp_client import SERVER_ARGV, mcp_session, server_env
 
@@ -240,8 +241,11 @@ def test_serve_http_answers_initialize_and_tools_list(tc_home, tmp_path):
         else:
             pytest.fail("the HTTP server did not start in 30 s")
 
+        token = (tc_home / "http-token").read_text().strip()  # serve --http requires the bearer token
+
         async def main():
-            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+            async with http, streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (read, write):
                 async with ClientSession(read, write) as client:
                     init = await client.initialize()
                     assert init.server_info.name == "training-check"
