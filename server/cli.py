@@ -278,13 +278,21 @@ def cmd_install_command(args) -> int:
         raise BadInput(f"--project {args.project}: no such folder")
     text = prompt_file("training-check.md")
     dest = command_targets(args.user, args.project)
+    for p in (dest.parents[1], dest.parent, dest):
+        if p.is_symlink():
+            raise BadInput(f"refusing to write {dest}: {'it' if p == dest else p} is a symbolic link (to "
+                           f"{os.readlink(p)}); remove it and run install-command again")
     if dest.is_file() and dest.read_text(encoding="utf-8") == text:
         print(f"{dest} is already up to date")
         return 0
     existed = dest.exists()
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, dest)  # replaces the file itself, never writes through a link
     except OSError as e:
         raise BadInput(f"cannot write {dest}: {e.strerror}") from None
     print(f"{'updated' if existed else 'installed'} {dest}: use /training-check <run> in Claude Code")
