@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..tools.errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError, UnknownFormat
+from ..tools.rundata import escape_for_terminal
 
 VERDICT_EXIT = {"CONTINUE": 0, "ESCALATE": 1, "STOP": 2, "WAIT": 3, "UNREACHABLE": 4}
 EXIT_USAGE = 64
@@ -70,7 +71,7 @@ def _print_json(obj: Any, out=None) -> None:
 def _show(result: Any, as_json: bool, render: Callable[[dict], str]) -> dict:
     """Print a domain result as JSON or as ``render``'s text; returns its dict."""
     d = _as_dict(result)
-    print(json.dumps(d, indent=1, default=str) if as_json else render(d))
+    print(json.dumps(d, indent=1, default=str) if as_json else escape_for_terminal(render(d)))
     return d
 
 
@@ -215,8 +216,8 @@ def cmd_sweep(args) -> int:
         _print_json(d)
     else:
         for line in rep.runs:
-            print(line.line)
-        print(rep.summary)
+            print(escape_for_terminal(line.line))
+        print(escape_for_terminal(rep.summary))
     worst = rep.runs[0].verdict if rep.runs else "CONTINUE"
     return VERDICT_EXIT.get(worst, EXIT_FAILURE)
 
@@ -248,7 +249,7 @@ def cmd_target(args) -> int:
     from ..tools.stopping import name_target
 
     config, store = _ctx()
-    print(name_target(args.run, args.target, store=store, config=config, host=args.host))
+    print(escape_for_terminal(name_target(args.run, args.target, store=store, config=config, host=args.host)))
     return 0
 
 
@@ -308,7 +309,7 @@ def cmd_plot(args) -> int:
     if args.json:
         _print_json(res.to_dict())
     else:
-        print(res.summary)
+        print(escape_for_terminal(res.summary))
     return 0
 
 
@@ -328,9 +329,9 @@ def cmd_watch(args) -> int:
                 mark = "[alert] " if event.anomaly else ""
                 nxt = (f" (next check {time.strftime('%H:%M', time.localtime(event.next_check_at))})"
                        if event.next_check_at else "")
-                print(f"{time.strftime('%H:%M:%S')} {mark}{event.line}{nxt}", flush=True)
+                print(escape_for_terminal(f"{time.strftime('%H:%M:%S')} {mark}{event.line}{nxt}"), flush=True)
                 for n in event.notes:
-                    print(f"    {n}", flush=True)
+                    print(escape_for_terminal(f"    {n}"), flush=True)
         if args.webhook and event.anomaly:
             try:
                 post_webhook(args.webhook, event)
@@ -485,13 +486,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.fn(args)
     except (BadInput, RunNotFound, UnknownFormat) as e:
-        print(f"training-check: {e.message}", file=sys.stderr)
+        print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_USAGE
     except SourceUnreachable as e:
-        print(f"training-check: {e.message}", file=sys.stderr)
+        print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except TrainingCheckError as e:
-        print(f"training-check: {e.message}", file=sys.stderr)
+        print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
         print("training-check: interrupted", file=sys.stderr)

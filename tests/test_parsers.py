@@ -185,12 +185,13 @@ def test_empty_file_gives_no_points_and_no_error(tmp_path):
     assert res.batch.is_empty()
 
 
-def test_unknown_format_quotes_a_sample_line(tmp_path):
+def test_unknown_format_never_quotes_the_file(tmp_path):
+    """Issue 10: the file may be any file the caller names (a .env, /etc/shadow): its text is never quoted."""
     raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "prose.log", raw)
     msg = str(e.value)
-    assert "no known log format" in msg and "the model is training nicely 42 widgets" in msg and "\n" not in msg
+    assert "no known log format recognised in its first" in msg and "widgets" not in msg and "\n" not in msg
 
 
 def test_detect_needs_complete_lines_only():

@@ -67,3 +67,63 @@ def clean(value: object, cap: int = NAME_CAP) -> str:
 def escape_for_terminal(text: str) -> str:
     """What the CLI prints: newlines and tabs kept (its own layout), every other control character escaped."""
     return "\n".join("\t".join(escape_controls(p) for p in line.split("\t")) for line in str(text).split("\n"))
+
+
+# -- metric names: plain ones pass, anything else travels as run data under a neutral alias ------------------------
+PLAIN_NAME_MAX = 64
+_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ ./:@%+\-()\[\]=#,|]*$")
+_WORDS = re.compile(r"[A-Za-z0-9_]+")
+# words an instruction to the agent needs and a metric name does not (whole words; underscores join words)
+_STEERING = {"ignore", "instruction", "instructions", "previous", "system", "assistant", "user", "prompt", "tool",
+             "tools", "call", "stop_run", "assess_run", "escalate_to_reviewer", "reschedule", "read_metrics",
+             "force", "pid", "kill", "must", "please", "now", "execute", "run_command", "bash", "shell"}
+
+
+def is_plain_name(name: str) -> bool:
+    """A name that reads as a metric name (``train/loss``, ``lm loss``, ``val_acc@1``), not as text to an agent."""
+    if not isinstance(name, str) or not name or len(name) > PLAIN_NAME_MAX or not _PLAIN.match(name):
+        return False
+    if name.count(" ") > 2 or ": " in name:
+        return False
+    return not any(w.lower() in _STEERING for w in _WORDS.findall(name))
+
+
+def mark_names(frame):
+    """``frame`` with every metric name that is not plain replaced by ``<role>_metric_<n>``, and {alias: the name,
+    cleaned}: summaries and concerns then name the metric by its alias and role; the name itself is run data."""
+    aliases: dict[str, str] = {}
+    renamed: dict[str, str] = {}
+    for i, name in enumerate(list(frame.series), 1):
+        if is_plain_name(name):
+            continue
+        role = frame.roles[name].role if name in frame.roles else "other"
+        alias = f"{role}_metric_{i}"
+        while alias in frame.series or alias in aliases:
+            alias += "_"
+        aliases[alias] = clean(name)
+        renamed[name] = alias
+    if not renamed:
+        return frame, {}
+    series = {renamed.get(k, k): v for k, v in frame.series.items()}
+    roles = {renamed.get(k, k): v for k, v in frame.roles.items()}
+    return type(frame)(series, roles), aliases
+
+
+def clean_tree(value, cap: int = TEXT_CAP, depth: int = 0):
+    """Every string in a JSON-like value cleaned (keys capped to NAME_CAP); deep or huge structures cut."""
+    if isinstance(value, str):
+        return clean(value, cap)
+    if depth > 6:
+        return "[nested too deep]"
+    if isinstance(value, dict):
+        items = list(value.items())
+        out = {clean(k, NAME_CAP): clean_tree(v, cap, depth + 1) for k, v in items[:200]}
+        if len(items) > 200:
+            out["[more]"] = f"{len(items) - 200} more entries left out"
+        return out
+    if isinstance(value, (list, tuple)):
+        out_list = [clean_tree(v, cap, depth + 1) for v in value[:200]]
+        if len(value) > 200:
+            out_list.append(f"[{len(value) - 200} more items left out]")
+        return out_list
+    return value

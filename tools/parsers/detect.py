@@ -67,7 +67,8 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
     if not sample.strip():
         return None
     if looks_binary(sample):
-        raise UnknownFormat(f"{where} looks binary, not a training log (sample bytes {sample[:24]!r}); "
+        raise UnknownFormat(f"{where} looks binary, not a training log; "  # never quote the bytes: any file
+
                             f"pass a text log, a .wandb file or TensorBoard events")
     text, _ = clean_block(sample)
     lines = text.split("\n")[:MAX_SAMPLE_LINES]
@@ -86,7 +87,7 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
     if generic:
         s, name = max(generic)
         return Detected(name, s, None, scores)
-    raise UnknownFormat(f"{where}: no known log format recognised (e.g. line {sample_line(lines)!r}); "
+    raise UnknownFormat(f"{where}: no known log format recognised in its first {len(lines)} lines; "
                         f"supported: nanoGPT, llm.c, modded-nanogpt, Megatron, HF Trainer, Keras, DeepSpeed, JSONL, CSV, key=value")
 
 
@@ -95,6 +96,6 @@ def document_format(doc: object, where: str = "the file") -> DocumentFormat:
     for f in DOCUMENT_FORMATS.values():
         if f.accepts(doc):
             return f
-    keys = ", ".join(list(doc)[:5]) if isinstance(doc, dict) else type(doc).__name__
-    raise UnknownFormat(f"{where} is a JSON document of unknown shape (keys: {keys}); expected trainer_state.json "
+    keys = f"an object with {len(doc)} keys" if isinstance(doc, dict) else f"a JSON {type(doc).__name__}"
+    raise UnknownFormat(f"{where} is a JSON document of unknown shape ({keys}); expected trainer_state.json "
                         f"(log_history) or Megatron golden values")

@@ -30,6 +30,7 @@ from .files import FileStat, FileSystem
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
 HEAD_BYTES = 4096
+BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
 MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
@@ -162,6 +163,8 @@ class LogFileSource:
                "state": em.state, "skip_line": scan.skip_line, "head_len": head_len, "head_hash": head_hash,
                "identity": st.identity, "size": st.size,
                "total_steps": em.total_steps or cur.get("total_steps")}
+        same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
+        new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
         return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
 
     def _continuity(self, st: FileStat, cur: dict) -> str:
@@ -173,7 +176,16 @@ class LogFileSource:
         n = int(cur.get("head_len", 0))
         if n and hashlib.sha1(self._read_at(self.path, 0, n)).hexdigest() != cur.get("head_hash"):
             return "replaced"
+        if cur.get("behind_hash") and self._behind(int(cur.get("offset", 0))).get("behind_hash") != cur["behind_hash"]:
+            return "truncated"  # rewritten in place: the bytes just read before the cursor are not there any more
         return "same"
+
+    def _behind(self, offset: int) -> dict:
+        """A hash of the bytes just before ``offset`` (the last ones read): an in-place rewrite changes them."""
+        n = min(BEHIND_BYTES, offset)
+        if n <= 0:
+            return {}
+        return {"behind_hash": hashlib.sha1(self._read_at(self.path, offset - n, n)).hexdigest()}
 
     def _find_rotated(self, cur: dict) -> tuple[str, FileStat] | None:
         """The old file renamed aside (``train.log.1``) when its head matches the cursor's."""
