@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from training_check.tools.config import load_config
 
 from tests.conftest import require
-from training_check.tools.config import load_config
 
 OPENAI_KEY = "sk-planted-config-test-7f3a9c1e5b"
 WANDB_KEY = "plantedCONFIGwandb" + "7c1e9b3a5d" * 2 + "ab"
@@ -76,7 +76,7 @@ def repo(tmp_path) -> Path:
 
 def cli(args: list[str], *, cwd: Path, home: Path, **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WANDB_", "REVIEWER_"))}
-    return subprocess.run([sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
                           timeout=120, cwd=str(cwd), env={**base, "TRAINING_CHECK_HOME": str(home),
                                                           "WANDB_SILENT": "true", **env})
 
@@ -129,9 +129,10 @@ def test_a_project_cannot_accept_unknown_ssh_hosts(repo, tc_home):
     (repo / ".training-check.toml").write_text('[ssh]\naccept_unknown_hosts = true\n[wandb]\nentity = "team"\n')
     cfg = load_config(cwd=repo, env={"TRAINING_CHECK_HOME": str(tc_home)})
     assert cfg.ssh_accept_unknown_hosts is False and cfg.wandb_entity == "team"
-    assert cfg.warnings == [f"{repo / '.training-check.toml'}: ignored [ssh] accept_unknown_hosts: a project file "
-                            f"may set only [wandb] entity and project; put other settings in "
-                            f"{Path.home() / '.config' / 'training-check' / 'config.toml'}"]
+    expected = (f"{repo / '.training-check.toml'}: ignored [ssh] accept_unknown_hosts: a project file may set only "
+                f"[wandb] entity and project; put other settings in "
+                f"{Path.home() / '.config' / 'training-check' / 'config.toml'}")
+    assert cfg.warnings == [expected]
     tc_home.mkdir(parents=True, exist_ok=True)
     (tc_home / "config.toml").write_text("[ssh]\naccept_unknown_hosts = true\n")
     assert load_config(cwd=repo, env={"TRAINING_CHECK_HOME": str(tc_home)}).ssh_accept_unknown_hosts is True

@@ -14,7 +14,6 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
-
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -36,8 +35,9 @@ class Served:
     def __init__(self, tc_home: Path, *extra: str, host: str = "127.0.0.1"):
         self.port = free_port()
         self.err = tc_home.parent / f"serve-{self.port}.err"
-        self.proc = subprocess.Popen([*SERVER_ARGV, "--http", "--host", host, "--port", str(self.port), *extra],
-                                     env=server_env(tc_home), stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
+        with open(self.err, "w") as err:
+            self.proc = subprocess.Popen([*SERVER_ARGV, "--http", "--host", host, "--port", str(self.port), *extra],
+                                         env=server_env(tc_home), stdout=subprocess.DEVNULL, stderr=err)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -96,12 +96,12 @@ def test_http_needs_the_bearer_token(served, tc_home, tmp_path):
 
     async def main():
         client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-        async with client, streamable_http_client(s.url, http_client=client) as (read, write):
-            async with ClientSession(read, write) as session:
-                init = await session.initialize()
-                assert init.server_info.name == "training-check"
-                tools = {t.name for t in (await session.list_tools()).tools}
-                assert "stop_run" in tools
+        async with client, streamable_http_client(s.url, http_client=client) as (read, write), \
+                ClientSession(read, write) as session:
+            init = await session.initialize()
+            assert init.server_info.name == "training-check"
+            tools = {t.name for t in (await session.list_tools()).tools}
+            assert "stop_run" in tools
 
     anyio.run(main)
     s.close()

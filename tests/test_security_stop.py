@@ -19,18 +19,17 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-
-from tests.conftest import require
-from tests.mcp_client import SERVER_ARGV, mcp_session, server_env
 from training_check.tools.errors import BadInput, StopRefused, StoreError
 from training_check.tools.runref import parse_run_ref
 from training_check.tools.stoppers import signals
 from training_check.tools.stoppers.processes import LocalProcesses
 from training_check.tools.stopping import stop_run
+
+from tests.conftest import require
+from tests.mcp_client import SERVER_ARGV, mcp_session, server_env
 
 CHILD = textwrap.dedent("""
     import signal, sys, time
@@ -123,7 +122,7 @@ def test_a_process_the_training_started_ties_its_parent(store, config, run_log, 
                      target=f"pid:{launcher.pid}", dry_run=True)
         assert f"(started by PID {launcher.pid})" in r.allowed_by
     finally:
-        subprocess.run(["pkill", "-P", str(launcher.pid)])  # only the children of the launcher we started
+        subprocess.run(check=False, args=["pkill", "-P", str(launcher.pid)])  # only the children of the launcher we started
         launcher.kill()
         launcher.wait()
 
@@ -156,9 +155,9 @@ def test_a_tmux_session_of_another_program_is_refused(store, config, run_log, tm
         r = stop_run(str(run_log), "NaN", store=store, config=config, assessment_id=aid, target="tmux:train",
                      grace_s=2)
         assert r.stopped and "a program of the session" in r.allowed_by
-        assert subprocess.run(["tmux", "has-session", "-t", "=editor"]).returncode == 0
+        assert subprocess.run(check=False, args=["tmux", "has-session", "-t", "=editor"]).returncode == 0
     finally:
-        subprocess.run(["tmux", "kill-server"], capture_output=True)
+        subprocess.run(check=False, args=["tmux", "kill-server"], capture_output=True)
 
 
 def test_another_users_process_is_never_a_target_even_for_root(store, config, run_log, tmp_path):
@@ -196,7 +195,7 @@ def test_training_check_and_its_ancestors_are_never_targets(tc_home, tmp_path, r
     """)
     script = tmp_path / "self_stop.py"
     script.write_text(code)
-    out = subprocess.run(["sh", "-c", f'"{sys.executable}" "{script}" {os.getpid()}'], capture_output=True,
+    out = subprocess.run(check=False, args=["sh", "-c", f'"{sys.executable}" "{script}" {os.getpid()}'], capture_output=True,
                          text=True, timeout=60, env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
     assert out.stdout.strip() == (f"refusing to signal PID {os.getpid()} on this machine: it is init, "
                                   f"training-check itself or one of the processes that started it"), out.stderr
@@ -239,7 +238,7 @@ def test_a_reused_pid_is_not_the_named_target(tc_home, tmp_path, run_log):
     require(os.geteuid() == 0 and shutil.which("unshare") is not None, "root and unshare (a PID namespace)")
     script = tmp_path / "reuse.py"
     script.write_text(PID_REUSE)
-    out = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", sys.executable, str(script), str(run_log)],
+    out = subprocess.run(check=False, args=["unshare", "--pid", "--fork", "--mount-proc", sys.executable, str(script), str(run_log)],
                          capture_output=True, text=True, timeout=60,
                          env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
     assert out.returncode == 0, out.stderr
@@ -319,7 +318,7 @@ def test_authority_expires_within_the_check_interval(store, config, run_log, pro
 
 # -- a person overrides; the agent cannot --------------------------------------------------------------------------
 def cli(*args: str, home: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
+    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
 
 
@@ -379,20 +378,22 @@ def test_mcp_asks_the_user_before_stopping_an_untied_target(tc_home, tmp_path, p
     log.write_text("".join(f"step {s} loss nan\n" for s in range(60)))
     job = procs(cwd=tmp_path)
     asked: list[str] = []
+    errlog = open(tmp_path / "stderr.log", "a")  # noqa: SIM115 - closed below, after the async client ends
 
     async def main():
         params, on_elicit = await _elicit_session(tc_home, answer, asked)
-        with open(tmp_path / "stderr.log", "a") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write, elicitation_callback=on_elicit,
-                                         read_timeout_seconds=120) as client:
-                    await client.initialize()
-                    a = await client.call_tool("assess_run", {"run": str(log)})
-                    aid = a.structured_content["assessment_id"]
-                    return await client.call_tool("stop_run", {"run": str(log), "reason": "NaN",
-                                                               "assessment_id": aid, "target": f"pid:{job.pid}"})
+        async with stdio_client(params, errlog=errlog) as (read, write), \
+                ClientSession(read, write, elicitation_callback=on_elicit, read_timeout_seconds=120) as client:
+            await client.initialize()
+            a = await client.call_tool("assess_run", {"run": str(log)})
+            aid = a.structured_content["assessment_id"]
+            return await client.call_tool("stop_run", {"run": str(log), "reason": "NaN",
+                                                       "assessment_id": aid, "target": f"pid:{job.pid}"})
 
-    res = anyio.run(main)
+    try:
+        res = anyio.run(main)
+    finally:
+        errlog.close()
     assert len(asked) == 1 and asked[0].startswith(f"Stop PID {job.pid} (") and "not tied to the run" in asked[0]
     if answer:
         assert not res.is_error and res.structured_content["stopped"] is True

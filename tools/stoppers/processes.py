@@ -318,7 +318,7 @@ class RemoteProcesses:
         return found
 
     def read_pidfile(self, path: str) -> str:
-        rc, out, err = self.run(["sh", "-c", self._PIDFILE, "sh", path], self.timeout_s)
+        rc, out, _ = self.run(["sh", "-c", self._PIDFILE, "sh", path], self.timeout_s)
         if rc == 2:
             raise RunNotFound(f"no pidfile {path} on {self.label}: check the path")
         if rc == 3:
