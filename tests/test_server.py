@@ -100,7 +100,8 @@ def test_prompts_carry_the_slash_command_and_the_reviewer_prompt(tc_home):
 def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400)
     bad = write_llmc_log(tmp_path / "bad.log", 400, diverge_at=200)
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # the run's training process: it holds its log open (stop_run stops only a process tied to the run)
+    sleeper = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(bad)!r}, 'a'); time.sleep(60)"])
 
     async def main():
         async with mcp_session(tc_home) as s:
