@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..tools.errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError, UnknownFormat
+from ..tools.rundata import escape_for_terminal
 
 VERDICT_EXIT = {"CONTINUE": 0, "ESCALATE": 1, "STOP": 2, "WAIT": 3, "UNREACHABLE": 4}
 EXIT_USAGE = 64
@@ -70,7 +71,7 @@ def _print_json(obj: Any, out=None) -> None:
 def _show(result: Any, as_json: bool, render: Callable[[dict], str]) -> dict:
     """Print a domain result as JSON or as ``render``'s text; returns its dict."""
     d = _as_dict(result)
-    print(json.dumps(d, indent=1, default=str) if as_json else render(d))
+    print(json.dumps(d, indent=1, default=str) if as_json else escape_for_terminal(render(d)))
     return d
 
 
@@ -125,11 +126,10 @@ def cmd_serve(args) -> int:
 
     server = create_server()
     if args.http:
-        if args.host not in ("127.0.0.1", "localhost", "::1"):
-            print(f"training-check: warning: serving on {args.host}, reachable from other machines; "
-                  f"the server has no authentication", file=sys.stderr)
-        print(f"training-check: MCP over streamable HTTP at http://{args.host}:{args.port}/mcp", file=sys.stderr)
-        server.run("streamable-http", host=args.host, port=args.port)
+        from ..tools.config import home_dir
+        from .http_auth import serve_http
+
+        serve_http(server, args.host, args.port, home_dir(), no_auth=args.no_auth)  # bearer token (http_auth.py)
     else:
         server.run("stdio")
     return 0
@@ -216,8 +216,8 @@ def cmd_sweep(args) -> int:
         _print_json(d)
     else:
         for line in rep.runs:
-            print(line.line)
-        print(rep.summary)
+            print(escape_for_terminal(line.line))
+        print(escape_for_terminal(rep.summary))
     worst = rep.runs[0].verdict if rep.runs else "CONTINUE"
     return VERDICT_EXIT.get(worst, EXIT_FAILURE)
 
@@ -240,8 +240,16 @@ def cmd_stop(args) -> int:
     config, store = _ctx()
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
                  review_id=args.review_id, method=args.method, target=args.target, host=args.host,
-                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s)
+                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s, named_by_person=True)
     _show(s, args.json, _summary_text)
+    return 0
+
+
+def cmd_target(args) -> int:
+    from ..tools.stopping import name_target
+
+    config, store = _ctx()
+    print(escape_for_terminal(name_target(args.run, args.target, store=store, config=config, host=args.host)))
     return 0
 
 
@@ -271,13 +279,21 @@ def cmd_install_command(args) -> int:
         raise BadInput(f"--project {args.project}: no such folder")
     text = prompt_file("training-check.md")
     dest = command_targets(args.user, args.project)
+    for p in (dest.parents[1], dest.parent, dest):
+        if p.is_symlink():
+            raise BadInput(f"refusing to write {dest}: {'it' if p == dest else p} is a symbolic link (to "
+                           f"{os.readlink(p)}); remove it and run install-command again")
     if dest.is_file() and dest.read_text(encoding="utf-8") == text:
         print(f"{dest} is already up to date")
         return 0
     existed = dest.exists()
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, dest)  # replaces the file itself, never writes through a link
     except OSError as e:
         raise BadInput(f"cannot write {dest}: {e.strerror}") from None
     print(f"{'updated' if existed else 'installed'} {dest}: use /training-check <run> in Claude Code")
@@ -293,7 +309,7 @@ def cmd_plot(args) -> int:
     if args.json:
         _print_json(res.to_dict())
     else:
-        print(res.summary)
+        print(escape_for_terminal(res.summary))
     return 0
 
 
@@ -313,9 +329,9 @@ def cmd_watch(args) -> int:
                 mark = "[alert] " if event.anomaly else ""
                 nxt = (f" (next check {time.strftime('%H:%M', time.localtime(event.next_check_at))})"
                        if event.next_check_at else "")
-                print(f"{time.strftime('%H:%M:%S')} {mark}{event.line}{nxt}", flush=True)
+                print(escape_for_terminal(f"{time.strftime('%H:%M:%S')} {mark}{event.line}{nxt}"), flush=True)
                 for n in event.notes:
-                    print(f"    {n}", flush=True)
+                    print(escape_for_terminal(f"    {n}"), flush=True)
         if args.webhook and event.anomaly:
             try:
                 post_webhook(args.webhook, event)
@@ -363,6 +379,7 @@ def build_parser() -> Parser:
     s.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     s.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=DEFAULT_HTTP_PORT, help=f"HTTP port (default {DEFAULT_HTTP_PORT})")
+    s.add_argument("--no-auth", action="store_true", help="with --http on 127.0.0.1 only: no bearer token")
     s.set_defaults(fn=cmd_serve)
 
     def run_args(sp, fallback=True):
@@ -410,10 +427,17 @@ def build_parser() -> Parser:
     s.add_argument("--target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
     s.add_argument("--host", help="stop over SSH on this host")
     s.add_argument("--dry-run", action="store_true", help="describe the plan only")
-    s.add_argument("--force", action="store_true", help="stop without a STOP verdict")
+    s.add_argument("--force", action="store_true", help="stop without a STOP verdict (a person's decision; needs "
+                                                        "--reason)")
     s.add_argument("--grace-s", type=float, default=30.0, help="seconds before the hard kill (default 30)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_stop)
+
+    s = sub.add_parser("target", help="name the process (or tmux session, Slurm job) that stop_run may stop for a run")
+    s.add_argument("run")
+    s.add_argument("target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
+    s.add_argument("--host", help="the target is on this host (over SSH)")
+    s.set_defaults(fn=cmd_target)
 
     s = sub.add_parser("reschedule", help="pace the next check of a run")
     s.add_argument("run")
@@ -462,13 +486,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.fn(args)
     except (BadInput, RunNotFound, UnknownFormat) as e:
-        print(f"training-check: {e.message}", file=sys.stderr)
+        print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_USAGE
     except SourceUnreachable as e:
-        print(f"training-check: {e.message}", file=sys.stderr)
+        print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except TrainingCheckError as e:
-        print(f"training-check: {e.message}", file=sys.stderr)
+        print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
         print("training-check: interrupted", file=sys.stderr)

@@ -69,7 +69,8 @@ def test_inspector_lists_everything(inspect):
 
 
 def test_inspector_calls_every_tool(inspect, tmp_path):
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    # the run's process: its command line names the run's log (stop_run only plans for a process tied to the run)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(tmp_path / "bad.log")])
     try:
         _call_every_tool(inspect, tmp_path, sleeper.pid)
         assert sleeper.poll() is None  # the dry run touched nothing

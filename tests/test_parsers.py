@@ -189,19 +189,30 @@ def test_metrics_without_a_loss_are_read_and_the_read_says_what_it_saw(tmp_path)
     raw = b"starting up\n" + b"".join(f"step {i} | images/s: {100 + i} | gpu_mem: 3.2G\n".encode() for i in range(1, 4))
     res = _read_file(tmp_path, "odd.log", raw)
     assert res.cursor["format"] == "generic" and sorted(res.batch.columns) == ["gpu_mem", "images/s"]
-    assert res.notes == ['no loss found yet: read images/s, gpu_mem; e.g. line "step 1 | images/s: 101 | gpu_mem: 3.2G"']
+    assert res.notes == ["no loss found yet: read images/s, gpu_mem; a sample line is in run_data"]
     assert res.info.config["log_sample_line"] == "step 1 | images/s: 101 | gpu_mem: 3.2G"
 
 
-def test_text_with_no_metric_is_refused_with_a_sample_line(tmp_path):
+def test_a_sample_line_is_run_data_with_keys_masked(tmp_path):
+    """Issue 10: a file given as a run may be a .env: a sample line never carries a key-like token."""
+    raw = b"auth token=ghp_Abc123def456ghi789jkl\n" + b"".join(f"step {i} | images/s: {100 + i}\n".encode()
+                                                             for i in range(1, 4))
+    res = _read_file(tmp_path, "odd.log", raw)
+    assert sorted(res.batch.columns) == ["images/s"]
+    assert res.info.config["log_sample_line"] == "auth token=[hidden]"
+    assert not any("sk-proj" in n for n in res.notes)
+
+
+def test_text_with_no_metric_is_refused_without_quoting_the_file(tmp_path):
+    """Issue 10: the file may be any file the caller names (a .env, /etc/shadow): its text is never quoted."""
     raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "prose.log", raw)
-    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no metric recognised: no line reads as a name and a number "
-                            f"(e.g. line 'the model is training nicely 42 widgets'); pass a training log with metric lines")
+    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no metric recognised: none of its first 4 lines reads as a "
+                            f"name and a number; pass a training log with metric lines")
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "words.log", b"hello world\nthe model is training nicely\n")
-    assert str(e.value) == (f"{tmp_path / 'words.log'}: no number in it to read as a metric (e.g. line 'hello world'); "
+    assert str(e.value) == (f"{tmp_path / 'words.log'}: no number in its first 3 lines to read as a metric; "
                             f"pass a training log with metric lines")
 
 

@@ -8,6 +8,7 @@ import math
 
 import pytest
 from training_check.tools.assess import assess_run
+from training_check.tools.read_metrics import read_metrics
 from training_check.tools.frame import MetricFrame
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
@@ -215,8 +216,10 @@ def test_no_loss_is_said_and_escalates_as_unreadable_after_three_checks(tmp_path
     p.write_text("".join(f"step {i} | images/s: {100 + i} | gpu_mem: 3.2G\n" for i in range(1, 30)))
     verdicts = [assess_run(str(p), store=store, config=config) for _ in range(3)]
     assert [a.verdict for a in verdicts] == ["WAIT", "WAIT", "ESCALATE"]
-    assert verdicts[0].summary == ('WAIT: no loss or eval metric found yet (logged: images/s, gpu_mem; a line of the '
-                                   'log reads "step 1 | images/s: 101 | gpu_mem: 3.2G")')
+    assert verdicts[0].summary == ("WAIT: no loss or eval metric found yet (logged: images/s, gpu_mem; read_metrics "
+                                   "shows a sample line of the log in run_data)")
+    report = read_metrics(str(p), store=store, config=config)
+    assert report.run_data == {"log_sample_line": "step 1 | images/s: 101 | gpu_mem: 3.2G"}
     last = verdicts[-1]
     assert last.concern.startswith("unreadable: no loss or eval metric found in 3 checks in a row")
     assert [(x.signal, x.concern) for x in last.findings if x.status == "warn"] == [("readability", "unreadable")]

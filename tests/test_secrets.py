@@ -141,7 +141,8 @@ def test_secrets_absent_driving_every_tool_directly(planted, tmp_path, tc_home, 
             answers.append(str(e))
             return None
 
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # the run's training process: it holds its log open (stop_run stops only a process tied to the run)
+    sleeper = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(bad)!r}, 'a'); time.sleep(60)"])
     try:
         with FakeOpenAI() as fake:
             import os
@@ -177,7 +178,8 @@ def test_secrets_absent_driving_every_tool_directly(planted, tmp_path, tc_home, 
 
 def test_secrets_absent_through_the_mcp_server(planted, tmp_path, tc_home):
     good, bad = write_log(tmp_path / "good.log", 300), write_log(tmp_path / "bad.log", 300, diverge_at=150)
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # the run's training process: it holds its log open (stop_run stops only a process tied to the run)
+    sleeper = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(bad)!r}, 'a'); time.sleep(60)"])
     texts: list[str] = []
     import os
 

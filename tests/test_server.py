@@ -16,6 +16,7 @@ import pytest
 
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from .mcp_client import SERVER_ARGV, mcp_session, server_env
 
@@ -24,7 +25,7 @@ CONTRACT_ARGS = {
     "read_metrics": ["run", "fallback_log", "keys", "since_step", "max_points"],
     "assess_run": ["run", "fallback_log", "baseline", "total_steps", "as_of_step"],
     "escalate_to_reviewer": ["assessment_id", "run", "concern", "baseline"],
-    "stop_run": ["run", "reason", "assessment_id", "review_id", "method", "target", "host", "dry_run", "force"],
+    "stop_run": ["run", "reason", "assessment_id", "review_id", "method", "target", "host", "dry_run"],
     "reschedule": ["run", "assessment_id", "current_job_id"],
     "assess_runs": ["runs"],
 }
@@ -99,7 +100,8 @@ def test_prompts_carry_the_slash_command_and_the_reviewer_prompt(tc_home):
 def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400)
     bad = write_llmc_log(tmp_path / "bad.log", 400, diverge_at=200)
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # the run's training process: it holds its log open (stop_run stops only a process tied to the run)
+    sleeper = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(bad)!r}, 'a'); time.sleep(60)"])
 
     async def main():
         async with mcp_session(tc_home) as s:
@@ -154,15 +156,22 @@ def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
         sleeper.wait()
 
 
-def test_forced_stop_of_a_real_process_leaves_evidence(tc_home, tmp_path):
-    log = write_llmc_log(tmp_path / "train.log", 100)
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def test_stop_of_a_real_process_leaves_evidence(tc_home, tmp_path):
+    """The run's latest check says STOP and the training process (it holds the log open) is stopped over MCP."""
+    log = write_llmc_log(tmp_path / "train.log", 400, diverge_at=300)
+    proc = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(log)!r}, 'a'); time.sleep(60)"])
 
     async def main():
         async with mcp_session(tc_home) as s:
-            rep = await s.ok("stop_run", {"run": str(log), "reason": "operator asked", "force": True,
+            a = await s.ok("assess_run", {"run": str(log)})
+            assert a["verdict"] == "STOP"
+            e = await s.error("stop_run", {"run": str(log), "reason": "operator asked", "force": True,
+                                           "target": f"pid:{proc.pid}"})
+            assert "unknown argument 'force'" in e
+            rep = await s.ok("stop_run", {"run": str(log), "reason": "NaN loss", "assessment_id": a["assessment_id"],
                                           "target": f"pid:{proc.pid}"})
-            assert rep["summary"]
+            assert rep["summary"] and rep["stopped"] is True
+            assert f"holds the run's file {log} open" in rep["allowed_by"]
             ev = await s.client.read_resource(f"training-check://runs/{quote('file:' + str(log), safe='')}/evidence")
             assert json.loads(ev.contents[0].text)
 
@@ -233,8 +242,11 @@ def test_serve_http_answers_initialize_and_tools_list(tc_home, tmp_path):
         else:
             pytest.fail("the HTTP server did not start in 30 s")
 
+        token = (tc_home / "http-token").read_text().strip()  # serve --http requires the bearer token
+
         async def main():
-            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+            async with http, streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (read, write):
                 async with ClientSession(read, write) as client:
                     init = await client.initialize()
                     assert init.server_info.name == "training-check"

@@ -26,13 +26,15 @@ def run_log(tmp_path) -> Path:
 
 
 @pytest.fixture
-def child(tmp_path):
+def child(tmp_path, run_log):
+    """A stand-in training process that writes (holds open) the run's log, as a real one does."""
     script = tmp_path / "fake_train.py"
     script.write_text(CHILD)
     started: list[subprocess.Popen] = []
 
-    def start(mode: str = "trap") -> subprocess.Popen:
-        p = subprocess.Popen([sys.executable, str(script), mode], stdout=subprocess.PIPE, text=True)
+    def start(mode: str = "trap", log: Path | None = run_log) -> subprocess.Popen:
+        extra = ["--log", str(log)] if log else []
+        p = subprocess.Popen([sys.executable, str(script), mode, *extra], stdout=subprocess.PIPE, text=True)
         assert p.stdout.readline().strip() == "ready"
         started.append(p)
         return p
@@ -138,6 +140,7 @@ def test_evidence_saved_before_the_signal(store, config, run_log, tmp_path):
     script = tmp_path / "probe.py"
     script.write_text(f"""
 import signal, sys, time, sqlite3
+log = open({str(run_log)!r}, "a")
 def bye(s, f):
     n = sqlite3.connect({str(config.store_path)!r}).execute("SELECT COUNT(*) FROM evidence").fetchone()[0]
     open({str(marker)!r}, "w").write(str(n))

@@ -22,6 +22,8 @@ from training_check.tools.stoppers.processes import LocalProcesses, RemoteProces
 CHILD = r"""
 import signal, sys, time
 mode = sys.argv[1]
+if "--log" in sys.argv:  # a training process holds its log open
+    log = open(sys.argv[sys.argv.index("--log") + 1], "a")
 if mode == "ignore":
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)

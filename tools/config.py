@@ -1,23 +1,36 @@
-"""Configuration: arguments > environment > ``.training-check.toml`` > lines in ``CLAUDE.md``.
+"""Configuration: arguments > environment > the user's own config file > the project's ``.training-check.toml`` >
+lines in ``CLAUDE.md``.
 
-``.training-check.toml`` (found in the working directory or a parent)::
+Whoever wrote a project folder (a cloned repository) does not get to run commands, choose endpoints or relax
+trust: settings that do (the Codex command, OpenAI and W&B base URLs, the SSH host-key policy) come only from the
+environment or the user's own config file, ``$TRAINING_CHECK_HOME/config.toml`` or
+``~/.config/training-check/config.toml`` (``$XDG_CONFIG_HOME``)::
 
     [wandb]
     entity = "my-team"
     project = "llm"
+    base_url = "https://api.wandb.ai"   # W&B server (env WANDB_BASE_URL wins)
     [ssh]
     accept_unknown_hosts = false
     [reviewer]
     backend = "openai"          # or "codex"
     model = "gpt-5.4"
     api = "responses"           # or "chat" (vLLM, Ollama, ...)
+    base_url = "https://..."    # OpenAI-compatible endpoint (env OPENAI_BASE_URL wins)
+    codex_command = "codex"     # (env REVIEWER_CODEX_COMMAND wins)
     timeout_s = 120
+
+The project file ``.training-check.toml`` (the working folder or a parent, up to the repository root, a folder
+holding ``.git``, or HOME) may set names only: ``[wandb] entity`` and ``project``; anything else in it is ignored
+with a warning. A config file is read only when it is owned by this user and nobody else can write it.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +38,10 @@ from pathlib import Path
 from .errors import BadInput
 
 CONFIG_FILE = ".training-check.toml"
+USER_CONFIG = "config.toml"
+DEFAULT_WANDB_BASE_URL = "https://api.wandb.ai"
+PROJECT_KEYS = {"wandb": {"entity", "project"}}  # names only
+log = logging.getLogger("training_check.config")
 
 
 def home_dir(env: dict[str, str] | None = None) -> Path:
@@ -33,12 +50,47 @@ def home_dir(env: dict[str, str] | None = None) -> Path:
     return Path(root).expanduser() if root else Path.home() / ".training-check"
 
 
+def user_config_paths(env: dict[str, str] | None = None) -> list[Path]:
+    """Where the user's own config may be, first found wins."""
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_CONFIG_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
+    return [home_dir(env) / USER_CONFIG, base / "training-check" / USER_CONFIG]
+
+
 def _find_upwards(start: Path, name: str) -> Path | None:
+    """``name`` in ``start`` or a parent, stopping at the repository root (a folder holding .git) or HOME."""
+    home = Path.home().resolve()
     for d in [start, *start.parents]:
         p = d / name
         if p.is_file():
             return p
+        if (d / ".git").exists() or d == home:
+            return None
     return None
+
+
+def trusted(path: Path) -> str | None:
+    """None when ``path`` may be read as config (owned by this user, not writable by group or others); else why not."""
+    try:
+        st = path.stat()
+    except OSError as e:
+        return f"cannot be read ({e.strerror})"
+    if st.st_uid != os.geteuid():
+        return f"is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "is writable by other users (chmod go-w it)"
+    return None
+
+
+def _load_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise BadInput(f"cannot read {path}: {getattr(e, 'strerror', None) or 'not UTF-8 text'}; fix or remove the "
+                       f"file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise BadInput(f"cannot read {path}: {e}; fix or remove the file") from None
 
 
 def _claude_md_values(path: Path | None) -> dict[str, str]:
@@ -50,7 +102,7 @@ def _claude_md_values(path: Path | None) -> dict[str, str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return out
-    for m in re.finditer(r"^[\s>*\-`]*(WANDB_ENTITY|WANDB_PROJECT)`?\s*[:=]\s*`?([A-Za-z0-9_.\-]+)`?", text, re.M):
+    for m in re.finditer(r"^[\s>*\-`]*(WANDB_ENTITY|WANDB_PROJECT)`?\s*[:=]\s*`?([A-Za-z0-9_.\-]+)`?", text, re.MULTILINE):
         out.setdefault(m.group(1), m.group(2))
     return out
 
@@ -61,8 +113,11 @@ class Config:
     wandb_entity: str | None = None
     wandb_project: str | None = None
     ssh_accept_unknown_hosts: bool = False
-    reviewer: dict = field(default_factory=dict)
-    source_file: Path | None = None
+    reviewer: dict = field(default_factory=dict)  # from the user's config only
+    source_file: Path | None = None  # the project file read (names only)
+    wandb_base_url: str = DEFAULT_WANDB_BASE_URL
+    user_file: Path | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def store_path(self) -> Path:
@@ -73,26 +128,63 @@ class Config:
         return self.home / "evidence"
 
 
+def _table(data: dict, name: str) -> dict:
+    value = data.get(name, {})
+    return value if isinstance(value, dict) else {}
+
+
+def _names_only(data: dict, path: Path, warnings: list[str]) -> dict:
+    """The project file's names; every other setting is dropped with a warning."""
+    kept: dict = {}
+    for section, value in data.items():
+        allowed = PROJECT_KEYS.get(section, set())
+        for key in (value if isinstance(value, dict) else {section: value}):
+            if isinstance(value, dict) and key in allowed and isinstance(value[key], str):
+                kept.setdefault(section, {})[key] = value[key]
+            else:
+                warnings.append(f"{path}: ignored [{section}] {key}: a project file may set only [wandb] entity "
+                                f"and project; put other settings in {user_config_paths()[1]}")
+    return kept
+
+
 def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
     env = dict(os.environ) if env is None else env
+    warnings: list[str] = []
+    user_data: dict = {}
+    user_file = next((p for p in user_config_paths(env) if p.is_file()), None)
+    if user_file:
+        why = trusted(user_file)
+        if why:
+            warnings.append(f"not reading {user_file}: it {why}")
+            user_file = None
+        else:
+            user_data = _load_toml(user_file)
     start = Path(cwd or os.getcwd()).resolve()
     toml_path = _find_upwards(start, CONFIG_FILE)
-    data: dict = {}
+    project: dict = {}
     if toml_path:
-        try:
-            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as e:
-            raise BadInput(f"cannot read {toml_path}: {e}; fix or remove the file") from None
+        why = trusted(toml_path)
+        if why:
+            warnings.append(f"not reading {toml_path}: it {why}")
+            toml_path = None
+        else:
+            project = _names_only(_load_toml(toml_path), toml_path, warnings)
     claude = _claude_md_values(_find_upwards(start, "CLAUDE.md"))
-    wb = data.get("wandb", {}) if isinstance(data.get("wandb"), dict) else {}
-    ssh = data.get("ssh", {}) if isinstance(data.get("ssh"), dict) else {}
-    rv = data.get("reviewer", {}) if isinstance(data.get("reviewer"), dict) else {}
+    uwb, pwb = _table(user_data, "wandb"), _table(project, "wandb")
+    ssh, rv = _table(user_data, "ssh"), _table(user_data, "reviewer")
     accept = env.get("TRAINING_CHECK_SSH_ACCEPT_UNKNOWN_HOSTS")
+    for w in warnings:
+        log.warning("%s", w)
     return Config(
         home=home_dir(env),
-        wandb_entity=env.get("WANDB_ENTITY") or wb.get("entity") or claude.get("WANDB_ENTITY"),
-        wandb_project=env.get("WANDB_PROJECT") or wb.get("project") or claude.get("WANDB_PROJECT"),
-        ssh_accept_unknown_hosts=(accept.lower() in ("1", "true", "yes")) if accept else bool(ssh.get("accept_unknown_hosts", False)),
+        wandb_entity=env.get("WANDB_ENTITY") or pwb.get("entity") or uwb.get("entity") or claude.get("WANDB_ENTITY"),
+        wandb_project=(env.get("WANDB_PROJECT") or pwb.get("project") or uwb.get("project")
+                       or claude.get("WANDB_PROJECT")),
+        ssh_accept_unknown_hosts=((accept.lower() in ("1", "true", "yes")) if accept
+                                  else ssh.get("accept_unknown_hosts") is True),
         reviewer=dict(rv),
         source_file=toml_path,
+        wandb_base_url=str(env.get("WANDB_BASE_URL") or uwb.get("base_url") or DEFAULT_WANDB_BASE_URL),
+        user_file=user_file,
+        warnings=warnings,
     )

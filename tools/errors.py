@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .rundata import redact
 
 MAX_MESSAGE = 600  # characters: an error quoting a hostile or huge argument stays one readable line
 
@@ -13,7 +14,7 @@ class TrainingCheckError(Exception):
 
     def __init__(self, message: str):
         # One line, of bounded length, whatever the caller passed in (messages quote user input).
-        text = " ".join(str(message).split())
+        text = redact(" ".join(str(message).split()))  # a known secret never reaches a message
         if len(text) > MAX_MESSAGE:
             text = text[: MAX_MESSAGE - 30] + f" ... [{len(text) - MAX_MESSAGE + 30} chars cut]"
         super().__init__(text)

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,12 +52,13 @@ def _previous_flagged(view: RunView, signal: str) -> bool:
 def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CHECKS) -> Judgment:
     """WAIT while a run may not have logged its loss yet; ESCALATE as unreadable after ``checks`` checks in a row.
 
-    The answer says what was seen: the metric names read and a sample line of the log (quoted: it is log text).
+    The answer says what was seen: the metric names read (aliases where a name is not plain); a sample line of the
+    log is run data, so it travels in read_metrics' ``run_data``, never in the summary or the concern.
     The escalation adds a ``readability`` finding with concern ``unreadable`` to ``findings``.
     """
     names = ", ".join(list(view.frame.series)[:8]) or "none"
     sample = view.config.get("log_sample_line") if isinstance(view.config, dict) else None
-    seen = f"logged: {names}" + (f"; a line of the log reads {json.dumps(str(sample)[:160])}" if sample else "")
+    seen = f"logged: {names}" + ("; read_metrics shows a sample line of the log in run_data" if sample else "")
     earlier = 0
     for prev in view.previous:
         if NO_LOSS not in str(prev.get("summary", "")):

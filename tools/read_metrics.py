@@ -12,12 +12,14 @@ from .downsample import downsample
 from .encode import Num, jnum
 from .errors import BadInput
 from .reading import load_run
+from .rundata import clean, clean_tree, safe_excerpt
 from .sources.base import Progress
 from .store import Store
 
 ROLE_ORDER = ("train_loss", "eval", "lr", "grad_norm", "loss_scale", "train_metric", "throughput", "other")
 MAX_SERIES = 8  # metrics that get a series by default; the rest get their summary only
 MAX_POINTS_LIMIT = 1000
+MAX_METRICS = 100  # summaries in one answer; the rest are counted in a note (pass keys=[...] for them)
 RECENT_WINDOW = 20  # points in "recent_mean"
 
 
@@ -51,6 +53,7 @@ class MetricsReport:
     metrics: list[MetricSummary]
     notes: list[str] = field(default_factory=list)
     summary: str = ""
+    run_data: dict[str, str] = field(default_factory=dict)  # metric alias -> the name the run wrote (untrusted text)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -86,11 +89,13 @@ def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | 
     if keys:
         chosen = [n for n in names if any(n == k or fnmatch.fnmatchcase(n, k) for k in keys)]
         if not chosen:
-            shown = ", ".join(names[:12]) + (" ..." if len(names) > 12 else "")
-            raise BadInput(f"none of the keys {keys} is logged in {run}; logged metrics: {shown or 'none'}")
+            shown = ", ".join(clean(n, 60) for n in names[:12]) + (" ..." if len(names) > 12 else "")
+            raise BadInput(f"none of the keys {clean(keys, 200)} is logged in {run}; logged metrics: {shown or 'none'}")
         names = chosen
     order = sorted(names, key=lambda n: (not frame.roles[n].primary, ROLE_ORDER.index(frame.roles[n].role), names.index(n)))
     with_series = set(order if keys else order[:MAX_SERIES])
+    left_out = max(0, len(order) - MAX_METRICS)
+    order = order[:MAX_METRICS]
     metrics: list[MetricSummary] = []
     for name in order:
         s = frame.series[name]
@@ -100,15 +105,28 @@ def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | 
             continue
         metrics.append(_summarise(name, frame.roles[name], s.index.to_numpy(), s.to_numpy(), max_points, name in with_series))
     notes = list(data.notes)
+    if left_out:
+        notes.append(f"{left_out} more metrics left out of this answer (at most {MAX_METRICS}); pass keys=[...] to "
+                     f"choose which")
     if len(order) > len(with_series):
         notes.append(f"{len(order) - len(with_series)} more metrics summarised without series; pass keys=[...] to get theirs")
     loss = next((m for m in metrics if m.role == "train_loss"), None)
     summary = (f"{len(metrics)} metrics up to step {frame.last_step} from {data.source.kind}"
-               + (f"; {loss.name} last {loss.last} at step {loss.last_step}" if loss else "; no train loss found")
+               + (f"; the train loss last {loss.last} at step {loss.last_step}" if loss else "; no train loss found")
                + (f"; fell back to the log: {data.fallback_reason}" if data.fallback_reason else ""))
     return MetricsReport(
         run=run, run_key=data.run_key, source={"kind": data.source.kind, "description": data.source.description},
-        fallback_reason=data.fallback_reason, info=data.info.to_dict(), first_step=frame.first_step,
+        fallback_reason=data.fallback_reason, info=clean_tree(data.info.to_dict()), first_step=frame.first_step,
         last_step=frame.last_step, n_steps=frame.n_steps, new_points=data.new_points, metrics=metrics,
-        notes=notes, summary=summary,
+        notes=notes, summary=summary, run_data=_run_data(data, set(order)),
     )
+
+
+def _run_data(data, shown: set[str]) -> dict[str, str]:
+    """The run's own text in this answer: the names behind the aliases shown, and a sample line of a log whose
+    loss was not found (already made safe by the source)."""
+    out = {a: n for a, n in data.run_data.items() if a in shown}
+    sample = (data.info.config or {}).get("log_sample_line")
+    if sample:
+        out["log_sample_line"] = safe_excerpt(str(sample))
+    return out

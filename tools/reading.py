@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from .config import Config
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
 from .frame import MetricFrame
+from .rundata import mark_names
 from .points import PointBatch
 from .runref import RunRef, parse_run_ref
 from .sources import open_source
@@ -34,6 +35,11 @@ class RunData:
     new_points: int = 0
     last_step_before: int | None = None  # the last step known before this read
     notes: list[str] = field(default_factory=list)
+    run_data: dict[str, str] = field(default_factory=dict)  # alias -> a metric name that is not plain (rundata.py)
+
+    def __post_init__(self):
+        if not self.run_data:  # names the run wrote enter the frame here: mark the ones that are not plain
+            self.frame, self.run_data = mark_names(self.frame)
 
     @property
     def run_key(self) -> str:

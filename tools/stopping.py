@@ -15,14 +15,16 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .config import Config
 from .errors import BadInput, StopRefused, StoreError
+from .rundata import redact
 from .runref import RunRef, parse_run_ref
-from .stoppers import signals, slurm, tmux
+from .stoppers import binding, signals, slurm, tmux
 from .stoppers import wandb as wandb_stopper
 from .stoppers.outcome import StopOutcome, local_runner, remote_runner
 from .stoppers.processes import LocalProcesses, RemoteProcesses
@@ -31,7 +33,6 @@ from .store import Store
 METHODS = ("auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux")
 PREFIXES = ("pid", "pidfile", "cmd", "slurm", "tmux")
 LOCAL_HOSTS = ("local",)
-SECRET_ENV = ("OPENAI_API_KEY", "WANDB_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "SSH_PASSPHRASE")
 MAX_REASON = 4000
 
 
@@ -72,6 +73,11 @@ class StopReport:
 
 
 # -- the guard -----------------------------------------------------------------------------------
+MAX_AUTHORITY_MIN = 120.0  # a STOP verdict authorises for at most 2 h ...
+AUTHORITY_INTERVALS = 2  # ... and at most two check intervals of the run's pacing ladder
+DEFAULT_INTERVAL_MIN = 10.0  # the ladder's first rung, when the run has no schedule yet
+
+
 def _check_id(value, what: str) -> str:
     if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_\-]{1,100}", value):
         raise BadInput(f"bad {what} {str(value)[:60]!r}: pass the id returned by the tool that made it")
@@ -85,23 +91,59 @@ def _age_text(created_at: float | None) -> str:
     return f"{mins:.0f} min ago" if mins < 120 else f"{mins / 60:.1f} h ago"
 
 
-def _recent_stop(kind: str, rid: str | None, record: dict, field: str, again: str, max_age_h: float) -> str:
+def authority_limit_h(store: Store, run_key: str) -> tuple[float, str]:
+    """How long a STOP verdict of this run authorises a stop: twice its current check interval, at most 2 h."""
+    sched = store.get_schedule(run_key) or {}
+    try:
+        interval = float(sched.get("interval") or DEFAULT_INTERVAL_MIN)
+    except (TypeError, ValueError):
+        interval = DEFAULT_INTERVAL_MIN
+    minutes = min(AUTHORITY_INTERVALS * interval, MAX_AUTHORITY_MIN)
+    return minutes / 60, f"{minutes:g} min: twice the check interval"
+
+
+def _recent_stop(kind: str, rid: str | None, record: dict, field: str, again: str, max_age_h: float,
+                 limit_text: str) -> str:
     """Who allows the stop, when ``record`` says STOP and is younger than ``max_age_h``; else StopRefused."""
     said = str(record.get(field, "")).upper()
     if said != "STOP":
-        hint = "use force=True with a reason to override" if kind == "review" else \
-            "escalate_to_reviewer, or force=True with a reason"
+        hint = "a person can override: training-check stop --force" if kind == "review" else \
+            "escalate_to_reviewer, or a person runs training-check stop --force"
         raise StopRefused(f"{kind} {rid} {'decided' if kind == 'review' else 'says'} {said or '?'}, not STOP: "
                           f"nothing was stopped ({hint})")
     if time.time() - float(record.get("created_at") or 0) > max_age_h * 3600:
-        raise StopRefused(f"{kind} {rid} is {_age_text(record.get('created_at'))} (limit {max_age_h:g} h): "
+        raise StopRefused(f"{kind} {rid} is {_age_text(record.get('created_at'))} (limit {limit_text}): "
                           f"{again} the run again before stopping it")
     return f"{kind} {rid} (STOP, {_age_text(record.get('created_at'))})"
 
 
+def _is_replay(assessment: dict) -> bool:
+    return assessment.get("as_of_step") is not None
+
+
+def latest_judgment(store: Store, run_key: str) -> tuple[str, dict] | None:
+    """The newest assessment (not a replay, not UNREACHABLE) or review of the run: the one that counts now."""
+    found: list[tuple[float, int, str, dict]] = []
+    for a in store.recent_assessments(run_key, 50):
+        if not _is_replay(a) and a.get("verdict") != "UNREACHABLE":
+            found.append((float(a.get("created_at") or 0), 0, "assessment", a))
+            break
+    reviews = store.recent_reviews(run_key, 1)
+    if reviews:
+        found.append((float(reviews[0].get("created_at") or 0), 1, "review", reviews[0]))
+    if not found:
+        return None
+    _, _, kind, rec = max(found, key=lambda t: (t[0], t[1]))
+    return kind, rec
+
+
 def check_authority(run_key: str, store: Store, *, assessment_id: str | None, review_id: str | None, force: bool,
-                    reason: str, max_age_h: float) -> tuple[str, dict | None, dict | None]:
-    """(who allows the stop, the assessment, the review) or StopRefused / BadInput saying why not."""
+                    reason: str, max_age_h: float | None = None) -> tuple[str, dict | None, dict | None]:
+    """(who allows the stop, the assessment, the review) or StopRefused / BadInput saying why not.
+
+    Only the run's LATEST judgment authorises: the newest assessment (never an ``as_of_step`` replay) or the newest
+    review; one superseded by a newer assessment or review does not, and none authorises for longer than twice the
+    check interval (2 h at most). ``force`` (a person, through ``training-check stop --force``) needs a reason."""
     assessment = review = None
     if assessment_id is not None:
         _check_id(assessment_id, "assessment_id")
@@ -122,15 +164,36 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
             assessment = store.get_assessment(review["assessment_id"])
     if force:
         if not reason.strip():
-            raise StopRefused("force=True needs a reason: say why the run must stop without a STOP verdict")
-        return "force (no STOP verdict required)", assessment, review
+            raise StopRefused("--force needs a reason: say why the run must stop without a STOP verdict")
+        return "force by a person (training-check stop --force)", assessment, review
+    if max_age_h is None:
+        max_age_h, limit_text = authority_limit_h(store, run_key)
+    else:
+        limit_text = f"{max_age_h:g} h"
+    if assessment is not None and _is_replay(assessment) and review is None:
+        raise StopRefused(f"assessment {assessment_id} is a replay (as_of_step={assessment.get('as_of_step')}): "
+                          f"only a check of the run as it is now authorises a stop; nothing was stopped")
+    latest = latest_judgment(store, run_key)
+    given_id = review_id or assessment_id
+    if given_id is not None and latest is not None:
+        kind, rec = latest
+        latest_id = rec.get("review_id") if kind == "review" else rec.get("assessment_id")
+        if latest_id != given_id:
+            if review is None and kind == "review" and rec.get("assessment_id") == assessment_id:
+                review, review_id = rec, latest_id  # the assessment was reviewed: the reviewer's decision counts
+            else:
+                said = rec.get("decision") if kind == "review" else rec.get("verdict")
+                raise StopRefused(f"{'review' if review_id else 'assessment'} {given_id} is not the run's latest "
+                                  f"judgment: {kind} {latest_id} ({said}, {_age_text(rec.get('created_at'))}) came "
+                                  f"after it; nothing was stopped (assess the run again)")
     # A review overrides its assessment: the reviewer's decision is the one that counts.
     if review is not None:
-        return _recent_stop("review", review_id, review, "decision", "check", max_age_h), assessment, review
+        return _recent_stop("review", review_id, review, "decision", "check", max_age_h, limit_text), assessment, review
     if assessment is not None:
-        return _recent_stop("assessment", assessment_id, assessment, "verdict", "assess", max_age_h), assessment, review
-    raise StopRefused("stop_run needs a recent STOP assessment_id or STOP review_id of this run, or force=True "
-                      "with a reason: nothing was stopped")
+        return (_recent_stop("assessment", assessment_id, assessment, "verdict", "assess", max_age_h, limit_text),
+                assessment, review)
+    raise StopRefused("stop_run needs a recent STOP assessment_id or STOP review_id of this run (its latest "
+                      "judgment): nothing was stopped (a person can override with training-check stop --force --reason ...)")
 
 
 # -- what to stop ------------------------------------------------------------------------------------
@@ -190,14 +253,6 @@ def _host_for(kind: str, host: str | None, ref: RunRef) -> str | None:
 
 
 # -- evidence ---------------------------------------------------------------------------------------
-def _redact(text: str) -> str:
-    for var in SECRET_ENV:
-        secret = os.environ.get(var)
-        if secret and len(secret) >= 6:
-            text = text.replace(secret, "[redacted]")
-    return text
-
-
 def _fmt(v) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
@@ -235,11 +290,23 @@ def evidence_markdown(report: StopReport, ref: RunRef, assessment: dict | None, 
                   f"- id: {review.get('review_id')}; model: {review.get('model')}",
                   f"- decision: **{review.get('decision')}**", f"- reason: {review.get('reason')}"]
     lines += ["", "## Plan", ""] + [f"{i + 1}. {s}" for i, s in enumerate(report.plan)]
-    return _redact("\n".join(lines) + "\n")
+    return redact("\n".join(lines) + "\n")
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:80] or "run"
+
+
+def write_private(folder: Path, name: str, text: str) -> Path:
+    """Write a new file readable by this user only (0600) in a 0700 folder; a symlink in the way is refused."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if folder.is_symlink():
+        raise OSError(40, "the folder is a symbolic link (refused)")
+    os.chmod(folder, 0o700)
+    fd = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    return folder / name
 
 
 def _write_evidence(report: StopReport, ref: RunRef, assessment, review, store: Store, config: Config) -> None:
@@ -250,12 +317,11 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment, review, store: 
     path = folder / name
     text = evidence_markdown(report, ref, assessment, review, when)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_private(folder, name, text)
     except OSError as e:
         raise StoreError(f"cannot write the evidence file {path}: {e.strerror}; nothing was stopped") from None
     payload = {"kind": "stop_plan", "time": when, "run": report.run, "url": (assessment or {}).get("url") or ref.url,
-               "allowed_by": report.allowed_by, "reason": _redact(report.reason), "method": report.method,
+               "allowed_by": report.allowed_by, "reason": redact(report.reason), "method": report.method,
                "target": report.target, "host": report.host, "plan": report.plan,
                "assessment_id": (assessment or {}).get("assessment_id"),
                "verdict": (assessment or {}).get("verdict"),
@@ -269,8 +335,9 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
     outcome = ["", "## Outcome", "", f"- stopped: {report.stopped}; final state: {report.final_state}; "
                f"elapsed: {report.elapsed_s}s", ""] + [f"- {a}" for a in report.actions]
     try:
-        with open(report.evidence_path, "a", encoding="utf-8") as f:
-            f.write(_redact("\n".join(outcome) + "\n"))
+        fd = os.open(report.evidence_path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write(redact("\n".join(outcome) + "\n"))
     except OSError:
         report.actions.append("(could not append the outcome to the evidence file)")
     store.add_evidence(ref.key, report.evidence_path, {
@@ -280,11 +347,108 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
 
 
 # -- the operation -------------------------------------------------------------------------------------
+# confirm(question) -> True when a person said yes (MCP elicitation); None when nobody can be asked
+Confirm = Callable[[str], bool]
+
+
+def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs, runner, where: str,
+                 host: str | None, *, sig_plan=None, person: bool, confirm: Confirm | None,
+                 dry_run: bool) -> str:
+    """Why this target may be stopped for this run (recording its identity), or StopRefused."""
+    if kind == "wandb":
+        return f"it is the W&B run {ref.key} itself"
+    info = sig_plan.info if sig_plan is not None else None
+    extra = None
+    if kind == "tmux":
+        extra = tmux.session_identity(runner, value)
+    elif kind == "slurm":
+        fields = slurm.job_fields(runner, value)
+        m = re.search(r"\((\d+)\)", fields.get("UserId", ""))
+        euid = procs.euid()
+        if m and int(m.group(1)) != euid:
+            raise StopRefused(f"Slurm job {value} on {where} belongs to uid {m.group(1)}, not to this user (uid "
+                              f"{euid}): refusing to cancel another user's job")
+        extra = fields.get("SubmitTime")
+    ident = binding.identity_of(kind, value, host, info)
+    if extra:
+        ident.start = extra
+    before = binding.recorded(store, ref.key, kind, value, host)
+    if before is not None and before.same_process(ident):
+        return f"named for this run {_age_text(before.named_at)} ({before.named_by})"
+    marks = binding.run_marks(ref)
+    if kind in ("pid", "pidfile", "cmd"):
+        tie = binding.tie_of_tree(procs, [info.pid], marks)
+    elif kind == "tmux":
+        tie = binding.tie_of_tree(procs, tmux.pane_pids(runner, value), marks)
+        tie = tie and f"a program of the session: {tie}"
+    else:
+        tie = binding.slurm_tie(fields, marks)
+    changed = ""
+    if before is not None:
+        changed = (f"{ident.describe()} is not the target named for this run {_age_text(before.named_at)} "
+                   f"({before.describe()}): the PID or name was probably reused; ")
+    if tie:
+        named_by = f"tied to the run: {tie}"
+    elif person:
+        named_by = "named by a person (training-check)"
+    else:
+        question = (f"{changed}Stop {ident.describe() if ident.pid else f'{kind} {value}'} on {where} for run "
+                    f"{ref.key}? It is not tied to the run (it holds none of the run's files open and neither its "
+                    f"command line nor its working folder names the run).")
+        if confirm is not None and not dry_run and confirm(question):
+            named_by = "confirmed by the user when asked"
+        else:
+            target = ident.describe() if ident.pid else f"{kind} {value}"
+            raise StopRefused(f"{changed}{target} on {where} cannot be tied to run {ref.key}: it holds none of the "
+                              f"run's files open and neither its command line nor its working folder names the run; "
+                              f"nothing was stopped (a person can name it: training-check target {ref.raw[:200]} "
+                              f"{kind}:{value})")
+    if not dry_run:
+        binding.record(store, ref.key, ident, named_by)
+    return named_by
+
+
+def _target_context(kind: str, host: str | None, config: Config):
+    if host:
+        from .sources.ssh import parse_host_spec, resolve_target
+
+        user, h, port = parse_host_spec(host)
+        ssh_target = resolve_target(h, user=user, port=port)
+        runner = remote_runner(ssh_target, config.ssh_accept_unknown_hosts)
+        return runner, ssh_target.label, RemoteProcesses(runner, ssh_target.label)
+    return local_runner, "this machine", LocalProcesses()
+
+
+def name_target(run: str, target: str, *, store: Store, config: Config, host: str | None = None,
+                method: str = "auto") -> str:
+    """A person names the process that stops ``run`` (``training-check target``): its identity is recorded."""
+    ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
+    kind, value = parse_target(method, target, ref)
+    where_host = _host_for(kind, host, ref)
+    runner, where, procs = _target_context(kind, where_host, config)
+    sig_plan = None
+    if kind in ("pid", "pidfile", "cmd"):
+        planner = {"pid": signals.plan_pid, "pidfile": signals.plan_pidfile, "cmd": signals.plan_cmdline}[kind]
+        sig_plan = planner(procs, value)
+    elif kind == "slurm":
+        value, _ = slurm.plan(runner, value, where)
+    elif kind == "tmux":
+        value, _ = tmux.plan(runner, value, where)
+    why = _bind_target(kind, value, ref, store, procs, runner, where, where if where_host else None,
+                       sig_plan=sig_plan, person=True, confirm=None, dry_run=False)
+    what = sig_plan.target if sig_plan else (f"{kind} {value}" if value else ref.key)
+    return f"{what} on {where} is the target of run {ref.key} ({why})"
+
+
 def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_id: str | None = None,
              review_id: str | None = None, method: str = "auto", target: str | None = None, host: str | None = None,
-             dry_run: bool = False, force: bool = False, grace_s: float = 30.0, max_age_h: float = 24.0,
-             kill_after: bool = True) -> StopReport:
-    """Stop a run only with a recent STOP assessment/review of it (or force + reason), saving evidence first."""
+             dry_run: bool = False, force: bool = False, grace_s: float = 30.0, max_age_h: float | None = None,
+             kill_after: bool = True, named_by_person: bool = False, confirm: Confirm | None = None) -> StopReport:
+    """Stop a run only with its latest STOP assessment/review (or a person's force + reason), saving evidence first.
+
+    The target must be the run's (see ``stoppers/binding.py``); ``named_by_person`` (the CLI) or a yes to
+    ``confirm`` (MCP elicitation) accepts a target that cannot be tied to the run. Never: another user's process,
+    a system process, training-check or an ancestor of it."""
     if not isinstance(reason, str):
         raise BadInput("reason must be a string")
     reason = " ".join(reason.split())[:MAX_REASON]
@@ -298,19 +462,10 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
                                                      max_age_h=max_age_h)
     if not reason and assessment:
         reason = str(assessment.get("summary") or "STOP verdict")[:MAX_REASON]
-
-    if where_host:
-        from .sources.ssh import parse_host_spec, resolve_target
-
-        user, h, port = parse_host_spec(where_host)
-        ssh_target = resolve_target(h, user=user, port=port)
-        runner = remote_runner(ssh_target, config.ssh_accept_unknown_hosts)
-        where = ssh_target.label
-        procs = RemoteProcesses(runner, where)
-    else:
-        runner, where, procs = local_runner, "this machine", LocalProcesses()
+    runner, where, procs = _target_context(kind, where_host, config)
 
     # Look before acting (read-only): the plan names exactly what will be signalled.
+    sig_plan = None
     if kind in ("pid", "pidfile", "cmd"):
         planner = {"pid": signals.plan_pid, "pidfile": signals.plan_pidfile, "cmd": signals.plan_cmdline}[kind]
         sig_plan = planner(procs, value, grace_s)
@@ -324,10 +479,13 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
     else:
         steps = wandb_stopper.plan(ref)
         target_text, method_text = f"W&B run {ref.key}", "wandb"
+    why_target = _bind_target(kind, value, ref, store, procs, runner, where, where if where_host else None,
+                              sig_plan=sig_plan, person=bool(force or named_by_person), confirm=confirm,
+                              dry_run=bool(dry_run))
 
     report = StopReport(run=run, run_key=ref.key, method=method_text, target=target_text,
-                        host=where if where_host else None, dry_run=bool(dry_run), allowed_by=allowed_by,
-                        plan=steps, reason=_redact(reason))
+                        host=where if where_host else None, dry_run=bool(dry_run),
+                        allowed_by=f"{allowed_by}; target: {why_target}", plan=steps, reason=redact(reason))
     if dry_run:
         report.final_state = "not touched (dry run)"
         return report

@@ -8,9 +8,14 @@ the worker threads MCP runs synchronous tools in, and from several processes.
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
+import os
 import secrets
+import shutil
 import sqlite3
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +24,8 @@ from typing import Any, Iterator
 
 from .errors import StoreError
 from .points import PointBatch
+
+log = logging.getLogger("training_check.store")
 
 # Each entry migrates the schema from version i to i + 1. Never edit a shipped entry: append.
 MIGRATIONS: list[str] = [
@@ -83,6 +90,24 @@ SCHEMA_VERSION = len(MIGRATIONS)
 COMPACT_AFTER_CHUNKS = 32
 
 
+class _Damaged(StoreError):
+    """The database file is not a database, or is malformed: moved aside when the store is opened."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"the store is damaged ({reason})")
+        self.reason = reason
+
+
+def _is_damage(e: sqlite3.Error) -> bool:
+    text = str(e).lower()
+    return "not a database" in text or "malformed" in text or "file is encrypted" in text
+
+
+def _is_full(e: sqlite3.Error) -> bool:
+    text = str(e).lower()
+    return "full" in text or getattr(e, "sqlite_errorcode", None) == 13 or "file too large" in text
+
+
 def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(6)}"
 
@@ -102,23 +127,111 @@ def _dumps(obj: Any) -> str:
 class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self.warnings: list[str] = []
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as e:
-            raise StoreError(f"cannot create the store folder {self.path.parent}: {e.strerror}; "
-                             f"set TRAINING_CHECK_HOME to a writable folder") from None
-        self.migrate()
+            if e.errno not in (errno.EROFS, errno.EACCES, errno.EPERM) or not self._use_temporary_copy(e):
+                raise StoreError(f"cannot create the store folder {self.path.parent}: {e.strerror}; "
+                                 f"set TRAINING_CHECK_HOME to a writable folder") from None
+        if not self._writable() and not self._use_temporary_copy(None):
+            raise StoreError(f"the store folder {self.path.parent} is not writable; set TRAINING_CHECK_HOME to a "
+                             f"writable folder")
+        if self.path.exists() and self.path.stat().st_size == 0 and not Path(f"{self.path}-wal").exists():
+            self._warn(f"the store {self.path} was empty (truncated?): starting a new one; earlier assessments, "
+                       f"reviews and schedules are not in it")
+        try:
+            self.migrate()
+        except _Damaged as e:
+            self._move_aside(e.reason)
+            self.migrate()
+        self._private_files()
+
+    # -- opening: damaged, read-only, permissions ------------------------------------------
+    def _warn(self, text: str) -> None:
+        self.warnings.append(text)
+        log.warning("%s", text)
+
+    def _writable(self) -> bool:
+        folder = self.path.parent
+        try:
+            probe = folder / f".write-probe-{os.getpid()}-{secrets.token_hex(3)}"
+            probe.touch(mode=0o600)
+            probe.unlink()
+            return not self.path.exists() or os.access(self.path, os.W_OK)
+        except OSError:
+            return False
+
+    def _use_temporary_copy(self, err: OSError | None) -> bool:
+        """A read-only home: work on a private temporary copy (reads work; nothing is kept)."""
+        tmp = Path(tempfile.mkdtemp(prefix="training-check-store-"))
+        copy = tmp / self.path.name
+        try:
+            for suffix in ("", "-wal"):
+                src = Path(f"{self.path}{suffix}")
+                if src.is_file():
+                    shutil.copyfile(src, f"{copy}{suffix}")
+        except OSError:
+            pass
+        why = err.strerror if err is not None else "not writable"
+        self._warn(f"the store folder {self.path.parent} is read-only ({why}): using a temporary copy at {copy}; "
+                   f"nothing recorded now will be kept (set TRAINING_CHECK_HOME to a writable folder)")
+        self.path = copy
+        return True
+
+    def _move_aside(self, reason: str) -> None:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{secrets.token_hex(2)}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(f"{self.path}{suffix}")
+            if src.exists():
+                try:
+                    src.rename(f"{aside}{suffix}")
+                except OSError as e:
+                    raise StoreError(f"the store {self.path} is damaged ({reason}) and cannot be moved aside: "
+                                     f"{e.strerror}; move or delete it") from None
+        self._warn(f"the store {self.path} was damaged ({reason}): moved aside to {aside}, starting a new one")
+
+    def _private_files(self) -> None:
+        for f in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            try:
+                if f.exists() and f.stat().st_mode & 0o077:
+                    os.chmod(f, 0o600)
+            except OSError:
+                pass
 
     # -- connections ------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
+        try:
+            if not self.path.exists():  # 0600; SQLite gives the WAL and shm files the database file's mode
+                os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+        except OSError:
+            pass  # connect reports what is wrong
         try:
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             conn.execute("PRAGMA busy_timeout=30000")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             return conn
+        except sqlite3.DatabaseError as e:
+            if _is_damage(e):
+                raise _Damaged(str(e)) from None
+            raise self._open_error(e) from None
         except sqlite3.Error as e:
-            raise StoreError(f"cannot open the store {self.path}: {e}; check the file and TRAINING_CHECK_HOME") from None
+            raise self._open_error(e) from None
+
+    def _disk_full(self) -> bool:
+        try:
+            st = os.statvfs(self.path.parent)
+        except OSError:
+            return False
+        return st.f_bavail * st.f_frsize < 256 * 1024
+
+    def _open_error(self, e: sqlite3.Error) -> StoreError:
+        if _is_full(e) or self._disk_full():
+            return StoreError(f"cannot open the store {self.path}: the disk is full ({e}); nothing was changed; "
+                              f"free disk space")
+        return StoreError(f"cannot open the store {self.path}: {e}; check the file and TRAINING_CHECK_HOME")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -140,14 +253,27 @@ class Store:
                 yield conn
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # SQLite already rolled back after a full disk: keep the first error
+                    try:
+                        conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
                 raise
+        except sqlite3.DatabaseError as e:
+            if _is_damage(e) and not _is_full(e):
+                raise _Damaged(str(e)) from None
+            raise self._write_error(e) from None
         except sqlite3.Error as e:
-            full = "full" in str(e).lower()
-            hint = "free disk space" if full else "check the file and TRAINING_CHECK_HOME"
-            raise StoreError(f"store write failed ({self.path}): {e}; nothing was changed; {hint}") from None
+            raise self._write_error(e) from None
         finally:
             conn.close()
+
+    def _write_error(self, e: sqlite3.Error) -> StoreError:
+        if _is_full(e) or self._disk_full():
+            return StoreError(f"store write failed ({self.path}): the disk is full ({e}); nothing was changed; "
+                              f"free disk space")
+        return StoreError(f"store write failed ({self.path}): {e}; nothing was changed; check the file and "
+                          f"TRAINING_CHECK_HOME")
 
     def migrate(self) -> int:
         """Bring the file to SCHEMA_VERSION, from any earlier version; returns the version found."""

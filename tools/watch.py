@@ -209,7 +209,7 @@ class Watcher:
         try:
             s = stop_run(run, reason, store=self.store, config=self.config,
                          assessment_id=None if review_id else aid, review_id=review_id,
-                         target=self.stop_target, host=self.stop_host)
+                         target=self.stop_target, host=self.stop_host, named_by_person=True)
         except TrainingCheckError as e:
             event.notes.append(f"stop failed: {e.message}")
             return

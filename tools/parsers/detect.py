@@ -77,7 +77,8 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
     if not sample.strip():
         return None
     if looks_binary(sample):
-        raise UnknownFormat(f"{where} looks binary, not a training log (sample bytes {sample[:24]!r}); "
+        raise UnknownFormat(f"{where} looks binary, not a training log; "  # never quote the bytes: any file
+
                             f"pass a text log, a .wandb file or TensorBoard events")
     text, _ = clean_block(sample)
     lines = text.split("\n")[:MAX_SAMPLE_LINES]
@@ -115,10 +116,10 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
     if any_points:  # metrics, but no loss among them: read, and the read says "no loss found"
         return Detected(GenericFormat.name, 0, sample_line(lines), scores)
     if not any(ch.isdigit() for ch in body):
-        raise UnknownFormat(f"{where}: no number in it to read as a metric (e.g. line {sample_line(lines)!r}); "
+        raise UnknownFormat(f"{where}: no number in its first {len(lines)} lines to read as a metric; "
                             f"pass a training log with metric lines")
-    raise UnknownFormat(f"{where}: no metric recognised: no line reads as a name and a number (e.g. line "
-                        f"{sample_line(lines)!r}); pass a training log with metric lines")
+    raise UnknownFormat(f"{where}: no metric recognised: none of its first {len(lines)} lines reads as a name and a "
+                        f"number; pass a training log with metric lines")
 
 
 def trial_parse(name: str, text: str, with_total: bool = False) -> tuple[int, ...]:
@@ -161,6 +162,6 @@ def document_format(doc: object, where: str = "the file") -> DocumentFormat:
     for f in DOCUMENT_FORMATS.values():
         if f.accepts(doc):
             return f
-    keys = ", ".join(list(doc)[:5]) if isinstance(doc, dict) else type(doc).__name__
-    raise UnknownFormat(f"{where} is a JSON document of unknown shape (keys: {keys}); expected trainer_state.json "
+    keys = f"an object with {len(doc)} keys" if isinstance(doc, dict) else f"a JSON {type(doc).__name__}"
+    raise UnknownFormat(f"{where} is a JSON document of unknown shape ({keys}); expected trainer_state.json "
                         f"(log_history) or Megatron golden values")

@@ -24,12 +24,14 @@ from ..errors import BadInput, TrainingCheckError, UnknownFormat
 from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Detected, Emitter, detect_format, document_format
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
+from ..rundata import is_plain_name, safe_excerpt
 from .base import Progress, ReadResult, RunInfo
 from .files import FileStat, FileSystem
 
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
 HEAD_BYTES = 4096
+BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
 MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
@@ -153,7 +155,7 @@ class LogFileSource:
                 if st.size:
                     sample = self._sample_line(st)
                     notes.append("no complete metric line recognised yet; reading again later"
-                                 + (f" (e.g. line {json.dumps(sample)})" if sample else ""))
+                                 + ("; a sample line is in run_data" if sample else ""))
                     if sample:
                         em.config["log_sample_line"] = sample
                 return ReadResult(PointBatch(), empty, reset=reset, info=self._info(em, {}),
@@ -182,9 +184,9 @@ class LogFileSource:
             em.state["loss_seen"] = True
         elif st.size:
             sample = self._sample_line(st)
-            names = ", ".join(list(batch.columns)[:8]) or "no metric"
-            notes.append(f"no loss found yet: read {names}; e.g. line {json.dumps(sample)}" if sample
-                         else f"no loss found yet: read {names}")
+            names = ", ".join(n if is_plain_name(n) else "(a metric with an unusual name)"
+                              for n in list(batch.columns)[:8]) or "no metric"
+            notes.append(f"no loss found yet: read {names}" + ("; a sample line is in run_data" if sample else ""))
             if sample:
                 em.config["log_sample_line"] = sample
         if scan.dropped_lines:
@@ -197,14 +199,17 @@ class LogFileSource:
                "state": em.state, "skip_line": scan.skip_line, "head_len": head_len, "head_hash": head_hash,
                "identity": st.identity, "size": st.size,
                "total_steps": em.total_steps or cur.get("total_steps")}
+        same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
+        new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
         return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
 
     def _sample_line(self, st: FileStat) -> str:
-        """A line of the file's start worth quoting when no loss was found (the first one with a number)."""
+        """A line of the file's start worth showing when no loss was found (the first one with a number), as run
+        data: known secrets redacted, key-like tokens masked, control characters escaped, length capped."""
         from ..parsers.detect import sample_line
 
         text, _ = clean_block(self._read_at(self.path, 0, min(st.size, SAMPLE_BYTES)))
-        return sample_line(text.split("\n")[:MAX_SAMPLE_LINES])
+        return safe_excerpt(sample_line(text.split("\n")[:MAX_SAMPLE_LINES]))
 
     def _continuity(self, st: FileStat, cur: dict) -> str:
         """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the cursor."""
@@ -215,7 +220,16 @@ class LogFileSource:
         n = int(cur.get("head_len", 0))
         if n and hashlib.sha1(self._read_at(self.path, 0, n)).hexdigest() != cur.get("head_hash"):
             return "replaced"
+        if cur.get("behind_hash") and self._behind(int(cur.get("offset", 0))).get("behind_hash") != cur["behind_hash"]:
+            return "truncated"  # rewritten in place: the bytes just read before the cursor are not there any more
         return "same"
+
+    def _behind(self, offset: int) -> dict:
+        """A hash of the bytes just before ``offset`` (the last ones read): an in-place rewrite changes them."""
+        n = min(BEHIND_BYTES, offset)
+        if n <= 0:
+            return {}
+        return {"behind_hash": hashlib.sha1(self._read_at(self.path, offset - n, n)).hexdigest()}
 
     def _find_rotated(self, cur: dict) -> tuple[str, FileStat] | None:
         """The old file renamed aside (``train.log.1``) when its head matches the cursor's."""

@@ -185,7 +185,9 @@ class WandbClient:
         import wandb
 
         self.api_key = api_key
-        overrides = {"base_url": base_url} if base_url else None
+        # Always explicit: wandb.Api would otherwise take base_url from a ./wandb/settings file in the working
+        # folder (a cloned repository's), and send the key there.
+        overrides = {"base_url": base_url or os.environ.get("WANDB_BASE_URL") or DEFAULT_BASE_URL}
         try:
             self._api = wandb.Api(overrides=overrides, api_key=api_key, timeout=timeout_s)
         except Exception as e:
@@ -296,7 +298,7 @@ class WandbApiSource:
         self.ref = ref
         self.config = config
         self.policy = policy
-        self.base_url = base_url
+        self.base_url = base_url or os.environ.get("WANDB_BASE_URL") or getattr(config, "wandb_base_url", None)
         self._client = client
         self.source_id = f"wandb_api:{ref.entity}/{ref.project}/{ref.run_id}"
 
@@ -366,6 +368,7 @@ def list_project_runs(project: str, config: Config, state: str | None = "running
     if len(parts) != 2 or not all(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", p) for p in parts):
         raise BadInput(f"project must be entity/project, got {project[:100]!r} (or set WANDB_ENTITY)")
     entity, name = parts
+    base_url = base_url or os.environ.get("WANDB_BASE_URL") or getattr(config, "wandb_base_url", None)
     api_key = resolve_api_key(base_url)
     c = client_for(api_key, base_url, policy.attempt_timeout_s)
     ids = call_with_retries(lambda: c.run_ids(entity, name, state), policy, f"listing the runs of W&B project "

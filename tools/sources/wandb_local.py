@@ -171,8 +171,8 @@ class WandbLocalSource:
                 raise UnknownFormat(f"{self.fs.describe(self.path)} is a .wandb log of version {head[6]}, which this "
                                     f"reader does not know (expects {FILE_VERSION}): upgrade training-check")
             return True
-        raise UnknownFormat(f"{self.fs.describe(self.path)} is not a W&B transaction log (its first bytes are "
-                            f"{head[:8]!r}, expected {expected!r}): pass the run's .wandb file, its run folder, or a log file")
+        raise UnknownFormat(f"{self.fs.describe(self.path)} is not a W&B transaction log (it does not start with "
+                            f"the .wandb header): pass the run's .wandb file, its run folder, or a log file")
 
     # -- reading -----------------------------------------------------------------------------------
     def read(self, cursor: dict | None, progress: Progress | None = None) -> ReadResult:

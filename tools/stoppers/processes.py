@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import signal as signal_mod
+import stat as stat_mod
 from dataclasses import dataclass
 
 from ..errors import BadInput, RunNotFound, StopRefused
@@ -27,6 +28,9 @@ class ProcInfo:
     start: str  # start time since boot (clock ticks), constant for the life of the process
     state: str  # one letter: R S D Z T ...
     argv: tuple[str, ...]
+    ppid: int | None = None
+    cwd: str | None = None
+    exe: str | None = None
 
     @property
     def cmdline(self) -> str:
@@ -89,6 +93,23 @@ def _parse_stat(text: str) -> tuple[str, str]:
     return rest[0], rest[19]
 
 
+def _parse_ppid(text: str) -> int | None:
+    try:
+        return int(text.rsplit(")", 1)[1].split()[1])
+    except (IndexError, ValueError):
+        return None
+
+
+PIDFILE_MAX = 4096  # a pidfile is a few bytes; anything bigger is not one
+
+
+def _readlink(path: str) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
 def _split_cmdline(raw: bytes) -> tuple[str, ...]:
     parts = raw.split(b"\0")
     if parts and parts[-1] == b"":
@@ -106,7 +127,8 @@ class LocalProcesses:
         base = f"/proc/{pid}"
         try:
             with open(f"{base}/stat", "r", encoding="utf-8", errors="replace") as f:
-                state, start = _parse_stat(f.read())
+                stat = f.read()
+            state, start = _parse_stat(stat)
             uid = os.stat(base).st_uid
             with open(f"{base}/cmdline", "rb") as f:
                 argv = _split_cmdline(f.read())
@@ -114,7 +136,35 @@ class LocalProcesses:
             return None
         except PermissionError:
             return ProcInfo(pid, None, "?", "?", ())
-        return ProcInfo(pid, uid, start, state, argv)
+        return ProcInfo(pid, uid, start, state, argv, _parse_ppid(stat), _readlink(f"{base}/cwd"),
+                        _readlink(f"{base}/exe"))
+
+    def open_files(self, pid: int) -> list[str]:
+        """The paths the process holds open (its /proc/PID/fd links); empty when they cannot be read."""
+        base = f"/proc/{pid}/fd"
+        try:
+            names = os.listdir(base)
+        except OSError:
+            return []
+        out = []
+        for n in names[:4096]:
+            link = _readlink(f"{base}/{n}")
+            if link and link.startswith("/"):
+                out.append(link.removesuffix(" (deleted)"))
+        return out
+
+    def parents(self) -> dict[int, int]:
+        """pid -> parent pid for every process."""
+        out = {}
+        for pid in self.pids():
+            try:
+                with open(f"/proc/{pid}/stat", "r", encoding="utf-8", errors="replace") as f:
+                    ppid = _parse_ppid(f.read())
+            except OSError:
+                continue
+            if ppid is not None:
+                out[pid] = ppid
+        return out
 
     def send(self, pid: int, sig: str) -> str:
         """Send SIG<sig>; returns "sent" or "gone"."""
@@ -142,20 +192,39 @@ class LocalProcesses:
         return out
 
     def read_pidfile(self, path: str) -> str:
+        """The pidfile's text: opened without blocking (a FIFO never hangs), only a small regular file."""
         try:
-            with open(path, "rb") as f:
-                return f.read(64).decode("ascii", "replace")
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
         except FileNotFoundError:
             raise RunNotFound(f"no pidfile {path} on {self.label}: check the path") from None
         except OSError as e:
             raise BadInput(f"cannot read pidfile {path}: {e.strerror}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat_mod.S_ISREG(st.st_mode):
+                raise BadInput(f"pidfile {path} is not a regular file: pass the file the job wrote its PID into")
+            if st.st_size > PIDFILE_MAX:
+                raise BadInput(f"pidfile {path} is {st.st_size} bytes, too big for a pidfile (a PID is a few "
+                               f"digits): pass the file the job wrote its PID into")
+            return os.read(fd, 64).decode("ascii", "replace")
+        except OSError as e:
+            raise BadInput(f"cannot read pidfile {path}: {e.strerror}") from None
+        finally:
+            os.close(fd)
 
     def euid(self) -> int:
         return os.geteuid()
 
     def protected(self) -> set[int]:
-        """PIDs never signalled: init, this process and its parent (the MCP client that started us)."""
-        return {1, os.getpid(), os.getppid()}
+        """PIDs never signalled: init, this process and every one of its ancestors (the MCP client, the
+        agent, the shell and terminal that started us)."""
+        out = {1, os.getpid()}
+        pid = os.getppid()
+        while pid > 1 and pid not in out:
+            out.add(pid)
+            info = self.info(pid)
+            pid = info.ppid if info and info.ppid is not None else 0
+        return out
 
 
 class RemoteProcesses:
@@ -163,6 +232,12 @@ class RemoteProcesses:
 
     _INFO = ('cd "/proc/$1" 2>/dev/null || exit 3; s=$(cat stat 2>/dev/null) || exit 3; '
              'u=$(stat -c %u . 2>/dev/null) || exit 3; printf "%s\\n%s\\n" "$u" "$s"; cat cmdline 2>/dev/null')
+    # one line per item: "C <cwd>" and "F <open file>" of the process $1
+    _FILES = ('cd "/proc/$1" 2>/dev/null || exit 3; printf "C %s\\n" "$(readlink cwd 2>/dev/null)"; '
+              'for f in fd/*; do l=$(readlink "$f" 2>/dev/null) && printf "F %s\\n" "$l"; done; exit 0')
+    # a pidfile: only a small regular file, read without blocking on a FIFO
+    _PIDFILE = ('[ -e "$1" ] || { echo missing >&2; exit 2; }; [ -f "$1" ] || { echo notregular >&2; exit 3; }; '
+                '[ "$(stat -c %s -- "$1")" -le 4096 ] || { echo toobig >&2; exit 4; }; head -c 64 -- "$1"')
 
     def __init__(self, run: Runner, label: str, timeout_s: float = 20.0):
         self.run = run
@@ -181,9 +256,34 @@ class RemoteProcesses:
             end = rest.index("\n", close)
             state, start = _parse_stat(rest[:end])
             argv = _split_cmdline(rest[end + 1:].encode("utf-8", "surrogateescape"))
-            return ProcInfo(pid, int(uid_text), start, state, argv)
+            cwd, _ = self._files(pid)
+            return ProcInfo(pid, int(uid_text), start, state, argv, _parse_ppid(rest[:end]), cwd)
         except (ValueError, IndexError):
             return None
+
+    def _files(self, pid: int) -> tuple[str | None, list[str]]:
+        rc, out, _ = self.run(["sh", "-c", self._FILES, "sh", str(int(pid))], self.timeout_s)
+        if rc != 0:
+            return None, []
+        cwd, files = None, []
+        for line in out.splitlines():
+            if line.startswith("C "):
+                cwd = line[2:] or None
+            elif line.startswith("F /"):
+                files.append(line[2:].removesuffix(" (deleted)"))
+        return cwd, files
+
+    def open_files(self, pid: int) -> list[str]:
+        return self._files(pid)[1]
+
+    def parents(self) -> dict[int, int]:
+        rc, out, _ = self.run(["ps", "-e", "-o", "pid=,ppid="], self.timeout_s)
+        found = {}
+        for line in out.splitlines() if rc == 0 else []:
+            parts = line.split()
+            if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+                found[int(parts[0])] = int(parts[1])
+        return found
 
     def send(self, pid: int, sig: str) -> str:
         assert sig in ALLOWED_SIGNALS
@@ -218,11 +318,16 @@ class RemoteProcesses:
         return found
 
     def read_pidfile(self, path: str) -> str:
-        rc, out, err = self.run(["head", "-c", "64", "--", path], self.timeout_s)
+        rc, out, _ = self.run(["sh", "-c", self._PIDFILE, "sh", path], self.timeout_s)
+        if rc == 2:
+            raise RunNotFound(f"no pidfile {path} on {self.label}: check the path")
+        if rc == 3:
+            raise BadInput(f"pidfile {path} on {self.label} is not a regular file: pass the file the job wrote "
+                           f"its PID into")
+        if rc == 4:
+            raise BadInput(f"pidfile {path} on {self.label} is too big for a pidfile (a PID is a few digits)")
         if rc != 0:
-            if "no such file" in err.lower():
-                raise RunNotFound(f"no pidfile {path} on {self.label}: check the path")
-            raise BadInput(f"cannot read pidfile {path} on {self.label}: {err.strip()[:200]}")
+            raise BadInput(f"cannot read pidfile {path} on {self.label} (exit {rc}): check it is readable")
         return out
 
     def euid(self) -> int:

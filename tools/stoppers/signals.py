@@ -3,8 +3,8 @@
 Targets: a PID, a pidfile, or the process whose command line is EXACTLY the one given (argv equality or
 the full space-joined command line, never a substring). Works on this machine or over SSH through a
 process table (processes.py). Refused: a PID that does not exist, a zombie, a kernel thread, a process
-of another user (unless we are root), and always PID 1, this process and its parent. As root any user's
-process may be stopped, which is what root asked for; the refusals above still hold.
+of another user (any uid but our own: as root, that means every non-root process too), and always PID 1,
+this process and every one of its ancestors.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def check_process(procs, pid: int) -> ProcInfo:
     """The process to stop, or StopRefused saying why it may not be stopped."""
     where = procs.label
     if pid in procs.protected():
-        raise StopRefused(f"refusing to signal PID {pid} on {where}: it is init, training-check itself or its parent")
+        raise StopRefused(f"refusing to signal PID {pid} on {where}: it is init, training-check itself or one of "
+                          f"the processes that started it")
     info = procs.info(pid)
     if info is None:
         raise StopRefused(f"no process with PID {pid} on {where}: it has exited or the PID is wrong; nothing was signalled")
@@ -55,10 +56,10 @@ def check_process(procs, pid: int) -> ProcInfo:
         raise StopRefused(f"PID {pid} on {where} has already exited (zombie); nothing to stop")
     if info.uid is None:
         raise StopRefused(f"cannot inspect PID {pid} on {where} (permission denied): it belongs to another user")
-    if not info.argv:
+    if not info.argv or info.ppid == 2:
         raise StopRefused(f"refusing to signal PID {pid} on {where}: it is a kernel thread")
     euid = procs.euid()
-    if euid != 0 and info.uid != euid:
+    if info.uid != euid:
         raise StopRefused(f"PID {pid} on {where} belongs to uid {info.uid}, not to this user (uid {euid}): "
                           f"refusing to signal another user's process")
     return info
@@ -73,7 +74,8 @@ def plan_pidfile(procs, path: str, grace_s: float = DEFAULT_GRACE_S) -> SignalPl
     path = check_path(path, "pidfile")
     text = procs.read_pidfile(path).strip()
     if not text.isdigit():
-        raise StopRefused(f"pidfile {path} does not hold a PID (found {text[:20]!r}); nothing was signalled")
+        # never quote what the file holds: it may be any file the caller can name (/etc/shadow, a .env)
+        raise StopRefused(f"pidfile {path} does not hold a PID (a single number); nothing was signalled")
     pid = parse_pid(text)
     return SignalPlan(check_process(procs, pid), f"pidfile {path}", grace_s, procs.host)
 

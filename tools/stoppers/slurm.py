@@ -39,6 +39,17 @@ def job_state(run: Runner, job: str, where: str, timeout_s: float = 20.0) -> str
     return m.group(1) if m else None
 
 
+def job_fields(run: Runner, job: str, timeout_s: float = 20.0) -> dict[str, str]:
+    """``scontrol show job -o`` as a dict (UserId, WorkDir, StdOut, Command, SubmitTime, ...); {} when unknown."""
+    rc, out, _ = run(["scontrol", "show", "job", "-o", job], timeout_s)
+    if rc != 0:
+        return {}
+    fields: dict[str, str] = {}
+    for m in re.finditer(r"(?:^|\s)([A-Za-z:/]+)=(\S*)", out):
+        fields.setdefault(m.group(1), m.group(2))
+    return fields
+
+
 def plan(run: Runner, job, where: str) -> tuple[str, list[str]]:
     """(job id, the steps) after checking the job exists and is active."""
     job = check_job_id(job)

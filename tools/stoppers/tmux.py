@@ -45,6 +45,18 @@ def _panes(run: Runner, name: str) -> list[tuple[str, str]]:
     return panes
 
 
+def pane_pids(run: Runner, name: str) -> list[int]:
+    """The PIDs of the programs the session's panes started (their shells or commands)."""
+    rc, out, _ = run(["tmux", "list-panes", "-s", "-t", f"={name}", "-F", "#{pane_pid}"], 20.0)
+    return [int(x) for x in out.split() if x.isdigit()] if rc == 0 else []
+
+
+def session_identity(run: Runner, name: str) -> str | None:
+    """The session's id and creation time: a new session of the same name is a different one."""
+    rc, out, _ = run(["tmux", "display-message", "-p", "-t", f"={name}", "#{session_id} #{session_created}"], 20.0)
+    return out.strip() or None if rc == 0 else None
+
+
 def plan(run: Runner, name, where: str) -> tuple[str, list[str]]:
     name = check_session_name(name)
     if not _exists(run, name, where):

@@ -1,0 +1,120 @@
+"""``serve --http``: the streamable-HTTP MCP app behind a bearer token.
+
+Over stdio only the client that started the server can talk to it. Over HTTP any local user (or, on a
+non-loopback address, any machine) could call ``stop_run`` or read files only the owner can read, so every HTTP
+request must carry ``Authorization: Bearer <token>``. The token comes from ``TRAINING_CHECK_HTTP_TOKEN`` or the
+0600 file ``$TRAINING_CHECK_HOME/http-token`` (generated, and printed once, on the first ``serve --http``).
+``--no-auth`` is allowed on a loopback address only.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from ..tools.errors import BadInput
+from ..tools.rundata import remember_secret
+
+TOKEN_FILE = "http-token"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK or host.startswith("127.")
+
+
+def load_or_create_token(home: Path, env: dict[str, str] | None = None) -> tuple[str, Path | None, bool]:
+    """(token, the file it is in or None when from the environment, whether it was just generated)."""
+    env = os.environ if env is None else env
+    given = env.get("TRAINING_CHECK_HTTP_TOKEN", "").strip()
+    if given:
+        if len(given) < 16:
+            raise BadInput("TRAINING_CHECK_HTTP_TOKEN is too short: use at least 16 random characters")
+        remember_secret(given)
+        return given, None, False
+    path = home / TOKEN_FILE
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, encoding="utf-8") as f:
+            if os.fstat(f.fileno()).st_mode & 0o077:
+                raise BadInput(f"{path} is readable by other users: chmod 600 it, or delete it to get a new token")
+            token = f.read(200).strip()
+        if len(token) < 16:
+            raise BadInput(f"{path} holds no usable token: delete it to get a new one")
+        remember_secret(token)
+        return token, path, False
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        raise BadInput(f"cannot read the token file {path}: {e.strerror}") from None
+    token = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except OSError as e:
+        raise BadInput(f"cannot write the token file {path}: {e.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(token + "\n")
+    remember_secret(token)
+    return token, path, True
+
+
+class BearerAuth:
+    """ASGI middleware: HTTP requests without ``Authorization: Bearer <token>`` get 401 and reach nothing."""
+
+    def __init__(self, app: Any, token: str):
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope.get("type") == "http":
+            given = b""
+            for name, value in scope.get("headers") or []:
+                if name.lower() == b"authorization":
+                    given = value
+                    break
+            if not hmac.compare_digest(given, self._expected):
+                body = json.dumps({"error": "unauthorized: send Authorization: Bearer <token> (the token is in "
+                                            "$TRAINING_CHECK_HOME/http-token)"}).encode()
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"www-authenticate", b'Bearer realm="training-check"'),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def http_app(server, host: str, token: str | None):
+    app = server.streamable_http_app(host=host)
+    return BearerAuth(app, token) if token else app
+
+
+def serve_http(server, host: str, port: int, home: Path, no_auth: bool = False, err=None) -> None:
+    """Run the server over streamable HTTP, behind the token unless ``no_auth`` (loopback only)."""
+    import sys
+
+    import anyio
+    import uvicorn
+
+    err = err or sys.stderr
+    if no_auth and not is_loopback(host):
+        raise BadInput(f"refusing --no-auth on {host}: other machines could stop your runs; serve on 127.0.0.1 "
+                       f"or keep the bearer token")
+    token = None
+    if not no_auth:
+        token, path, new = load_or_create_token(home)
+        if new:
+            print(f"training-check: bearer token (shown once, saved in {path}): {token}", file=err, flush=True)
+        else:
+            print(f"training-check: clients must send Authorization: Bearer <the token in "
+                  f"{path or 'TRAINING_CHECK_HTTP_TOKEN'}>", file=err, flush=True)
+    else:
+        print("training-check: warning: --no-auth: any local user can call the tools", file=err, flush=True)
+    print(f"training-check: MCP over streamable HTTP at http://{host}:{port}/mcp", file=err, flush=True)
+    config = uvicorn.Config(http_app(server, host, token), host=host, port=port, log_level="warning")
+    anyio.run(uvicorn.Server(config).serve)
