@@ -260,6 +260,21 @@ def test_tfevents_simple_values_tensors_and_partial_records(tmp_path):
     assert again.reset and again.batch.columns["loss"].values.tolist() == [3.0]
 
 
+def test_tfevents_rewritten_in_place_with_the_same_head_is_read_anew(tmp_path):
+    """Issue 10: a file rewritten in place (same first bytes, same length or longer) must not mix two runs."""
+    p = tmp_path / "events.out.tfevents.1.host"
+    head = _record(_field(3, 2, b"brain.Event:2")) + b"".join(_record(_event(i, {"loss": 5.0})) for i in range(40))
+    p.write_bytes(head + b"".join(_record(_event(i, {"loss": 1.0})) for i in range(40, 80)))
+    src = TfEventsSource(FS, [str(p)])
+    first = src.read(None)
+    assert first.batch.columns["loss"].values.tolist() == [5.0] * 40 + [1.0] * 40
+    # the same 40 first records, then a different run's tail, longer than before
+    p.write_bytes(head + b"".join(_record(_event(i, {"loss": 9.0})) for i in range(40, 90)))
+    again = src.read(first.cursor)
+    assert again.reset and again.batch.columns["loss"].values.tolist() == [5.0] * 40 + [9.0] * 50
+    assert again.notes[0] == f"{p.name} was truncated or replaced: re-read all event files"
+
+
 def test_load_run_reads_a_log_incrementally_through_the_store(tmp_path, store, config):
     from training_check.tools.reading import load_run
 

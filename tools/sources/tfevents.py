@@ -26,6 +26,7 @@ from .protowire import varint
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
 HEAD_BYTES = 256
+BEHIND_BYTES = 256  # the bytes just before a file's read position, hashed (in-place rewrites)
 MAX_RECORD = 256 << 20
 _NAME = re.compile(r"(?:^|[./])tfevents\.|^events\.out\.tfevents")
 
@@ -164,7 +165,8 @@ class TfEventsSource:
             total_read += len(head)
             head_hash = hashlib.sha1(head).hexdigest()
             if fc and (st.size < fc["offset"] or (fc.get("head_len") == len(head) and fc.get("head_hash") != head_hash)
-                       or (fc.get("head_len", 0) > len(head))):
+                       or (fc.get("head_len", 0) > len(head))
+                       or (fc.get("behind_hash") and self._behind(path, fc["offset"]) != fc["behind_hash"])):
                 notes.append(f"{path.rsplit('/', 1)[-1]} was truncated or replaced: re-read all event files")
                 fresh = self.read(None, progress)
                 fresh.reset = True
@@ -173,13 +175,20 @@ class TfEventsSource:
             offset = fc["offset"] if fc else 0
             offset, n = self._read_file(path, st.size, offset, builder, progress)
             total_read += n
-            files[path] = {"offset": offset, "head_len": len(head), "head_hash": head_hash}
+            files[path] = {"offset": offset, "head_len": len(head), "head_hash": head_hash,
+                           "behind_hash": self._behind(path, offset)}
         res = ReadResult(builder.build(), {"v": CURSOR_VERSION, "files": files}, reset=reset,
                          info=RunInfo(name=posixpath.basename(posixpath.dirname(self.paths[0])) or None),
                          bytes_read=total_read, notes=notes)
         if len(self.paths) > 1 and not cursor:
             res.notes.append(f"merged {len(self.paths)} event files by step")
         return res
+
+    def _behind(self, path: str, offset: int) -> str | None:
+        """A hash of the bytes just before ``offset`` (the last ones read): a file rewritten in place whose first
+        bytes did not change (same header) still changes them."""
+        n = min(BEHIND_BYTES, offset)
+        return hashlib.sha1(self.fs.read_at(path, offset - n, n)).hexdigest() if n > 0 else None
 
     def _read_file(self, path: str, size: int, offset: int, builder: BatchBuilder,
                    progress: Progress | None) -> tuple[int, int]:
