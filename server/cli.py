@@ -250,7 +250,7 @@ def cmd_reschedule(args) -> int:
 
     config, store = _ctx()
     s = reschedule(args.run, store=store, config=config, assessment_id=args.assessment_id,
-                   current_job_id=args.current_job_id)
+                   current_job_id=args.current_job_id, target=args.target, host=args.host, durable=args.durable)
     _show(s, args.json, _summary_text)
     return 0
 
@@ -419,6 +419,9 @@ def build_parser() -> Parser:
     s.add_argument("run")
     s.add_argument("--assessment-id")
     s.add_argument("--current-job-id")
+    s.add_argument("--target", help="the check's target= (kept in the job's prompt)")
+    s.add_argument("--host", help="the check's host= (kept in the job's prompt)")
+    s.add_argument("--durable", action="store_true", help="a job that survives restarts of Claude Code")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_reschedule)
 
