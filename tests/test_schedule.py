@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from training_check.tools.errors import BadInput
-from training_check.tools.schedule import (CheckArguments, cron_every, cron_interval, job_run, reschedule,
-                                           split_arguments)
+from training_check.tools.schedule import (
+    CheckArguments,
+    cron_every,
+    cron_interval,
+    job_run,
+    reschedule,
+    split_arguments,
+)
 
 RUN = "/data/run/train.log"
 KEY = "file:/data/run/train.log"
 PROMPT = f"/training-check {RUN}"
-T0 = datetime(2026, 12, 2, 17, 7, tzinfo=timezone.utc)
+T0 = datetime(2026, 12, 2, 17, 7, tzinfo=UTC)
 CRON = re.compile(r"^(\d+(,\d+)*) \* \* \* \*$")
 
 
@@ -226,5 +232,5 @@ def test_cron_expressions_are_spaced_and_avoid_the_hour_and_half_hour(minutes, m
     assert all(0 <= m < 60 for m in mins) and not {0, 30} & set(mins)
     assert cron_interval(expr) == minutes
     if minutes < 60:
-        assert len(mins) == 60 // minutes and all(b - a == minutes for a, b in zip(mins, mins[1:]))
+        assert len(mins) == 60 // minutes and all(b - a == minutes for a, b in itertools.pairwise(mins))
     assert cron_every(10, T0) == "7,17,27,37,47,57 * * * *"

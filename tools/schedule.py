@@ -18,9 +18,10 @@ for off-minute schedules) and jobs are session-only unless ``durable`` is asked.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .config import Config
@@ -141,14 +142,14 @@ def cron_interval(expr: Any) -> int | None:
         return None
     if len(mins) == 1:
         return 60
-    steps = {b - a for a, b in zip(mins, mins[1:])}
+    steps = {b - a for a, b in itertools.pairwise(mins)}
     if len(steps) != 1 or steps.pop() * len(mins) != 60:
         return None
     return 60 // len(mins)
 
 
 def _iso(t: datetime) -> str:
-    return t.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return t.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _anomalous(assessment: dict, review: dict | None) -> str | None:
@@ -181,7 +182,7 @@ def stop_in_force(key: str, assessment: dict | None, review: dict | None, store:
     for outcome in records:  # newest first
         if outcome.get("kind") != "stop_outcome" or not outcome.get("stopped"):
             continue
-        when = datetime.fromtimestamp(outcome.get("created_at") or 0, timezone.utc)
+        when = datetime.fromtimestamp(outcome.get("created_at") or 0, UTC)
         said = f"the run was stopped at {_iso(when)}"
         if assessment is None or (outcome.get("created_at") or 0) >= (assessment.get("created_at") or 0):
             return said
@@ -220,7 +221,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
                current_job_id: str | None = None, jobs: list | None = None, target: str | None = None,
                host: str | None = None, durable: bool = False, now: datetime | None = None) -> Schedule:
     """Pace the next check and say exactly which check jobs of this run to delete and whether to create one."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
     key = ref.key
     if current_job_id is not None and not _valid_id(current_job_id):
