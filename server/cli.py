@@ -121,17 +121,18 @@ def _baseline(value: str | None) -> Any:
 
 # -- commands ----------------------------------------------------------------------------------------------------
 def cmd_serve(args) -> int:
+    if not args.http:
+        from .stdio_front import serve_stdio
+
+        return serve_stdio()
     from .app import create_server
 
     server = create_server()
-    if args.http:
-        if args.host not in ("127.0.0.1", "localhost", "::1"):
-            print(f"training-check: warning: serving on {args.host}, reachable from other machines; "
-                  f"the server has no authentication", file=sys.stderr)
-        print(f"training-check: MCP over streamable HTTP at http://{args.host}:{args.port}/mcp", file=sys.stderr)
-        server.run("streamable-http", host=args.host, port=args.port)
-    else:
-        server.run("stdio")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"training-check: warning: serving on {args.host}, reachable from other machines; "
+              f"the server has no authentication", file=sys.stderr)
+    print(f"training-check: MCP over streamable HTTP at http://{args.host}:{args.port}/mcp", file=sys.stderr)
+    server.run("streamable-http", host=args.host, port=args.port)
     return 0
 
 
