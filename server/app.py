@@ -309,8 +309,8 @@ def create_server() -> TrainingCheckServer:
                                               "without target=/host=).")],
         assessment_id: AssessmentId = None,
         jobs: Annotated[list[dict[str, Any]] | None, Field(
-            description="The jobs CronList returned (each {id, cron, prompt, ...}); the answer names which of them "
-                        "to delete.", max_length=200)] = None,
+            description="Every job CronList listed: {id, schedule, prompt (as shown, even cut short), session_only} "
+                        "(or {id, cron, prompt, ...}); the answer names which of them to delete.", max_length=200)] = None,
         current_job_id: Annotated[str | None, Field(description="The id of the cron job that started this check, "
                                                                 "if known.")] = None,
         target: Annotated[str | None, Field(description="The target= of this check's arguments, kept in the job's "

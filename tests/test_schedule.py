@@ -14,12 +14,14 @@ from training_check.tools.schedule import (
     cron_interval,
     job_run,
     reschedule,
+    run_tag,
     split_arguments,
 )
 
 RUN = "/data/run/train.log"
 KEY = "file:/data/run/train.log"
-PROMPT = f"/training-check {RUN}"
+TAG = run_tag(KEY)
+PROMPT = f"/training-check #{TAG} {RUN}"
 T0 = datetime(2026, 12, 2, 17, 7, tzinfo=UTC)
 CRON = re.compile(r"^(\d+(,\d+)*) \* \* \* \*$")
 
@@ -43,7 +45,10 @@ class Claude:
         self.n = 0
 
     def listing(self) -> list[dict]:
-        return [{"id": i, **j} for i, j in self.jobs.items()]
+        """What the agent passes from CronList's text: the id, the schedule, the prompt cut to 80 characters."""
+        return [{"id": i, "schedule": j["cron"], "prompt": j["prompt"] if len(j["prompt"]) <= 80
+                 else j["prompt"][:79] + "\u2026", "recurring": True, "session_only": not j["durable"]}
+                for i, j in self.jobs.items()]
 
     def apply(self, s) -> None:
         for d in s.cron_delete:
@@ -103,8 +108,9 @@ def test_stop_verdict_deletes_every_job_of_the_run_and_creates_none(store, confi
     claude = Claude()
     claude.apply(reschedule(RUN, store=store, config=config, assessment_id=_assess(store, "CONTINUE"), now=T0))
     other = {"id": "ffff0001", "cron": "7 * * * *", "prompt": "/training-check /other/train.log", "recurring": True}
+    other_marked = {"id": "ffff0002", "prompt": f"/training-check #{run_tag('file:/other/train.log')} /other/t…"}
     s = reschedule(RUN, store=store, config=config, assessment_id=_assess(store, "STOP"),
-                   jobs=claude.listing() + [other], now=T0)
+                   jobs=claude.listing() + [other, other_marked], now=T0)
     assert s.stopped and s.cron_delete == [{"id": "00000001"}] and s.cron_create is None
     assert s.interval_minutes is None and s.keep_job_id is None
     assert s.summary == "STOP (the check said STOP): delete 1 check job of this run (00000001) and create none."
@@ -164,10 +170,11 @@ def test_leaked_duplicates_are_all_deleted_but_the_one_kept(store, config):
     leaked = [{"id": f"j{i}", "cron": cron, "prompt": PROMPT, "recurring": True, "durable": False} for i in range(3)]
     leaked.append({"id": "old", "cron": "3,13,23,33,43,53 * * * *", "prompt": f"{PROMPT} target=pid:42",
                    "recurring": True})
+    leaked.append({"id": "unmarked", "prompt": f"/training-check {RUN}"})  # made by hand, or by an older version
     s = reschedule(RUN, store=store, config=config, assessment_id=s.assessment_id, jobs=leaked, current_job_id="j1",
                    now=T0)
     assert s.keep_job_id == "j1" and s.cron_create is None
-    assert s.cron_delete == [{"id": "j0"}, {"id": "j2"}, {"id": "old"}]
+    assert s.cron_delete == [{"id": "j0"}, {"id": "j2"}, {"id": "old"}, {"id": "unmarked"}]
 
 
 def test_a_job_with_another_interval_is_replaced(store, config):
@@ -183,6 +190,8 @@ def test_target_host_and_durable_go_into_the_job_prompt(store, config):
     s = reschedule(RUN, store=store, config=config, assessment_id=_assess(store, "CONTINUE"), target="pid:42",
                    host="gpu1", durable=True, now=T0)
     assert s.job_prompt == f"{PROMPT} target=pid:42 host=gpu1 durable=true"
+    assert split_arguments(s.job_prompt.removeprefix("/training-check ")) == CheckArguments(
+        RUN, "pid:42", "gpu1", True, TAG)
     assert s.cron_create == {"cron": s.cron, "prompt": s.job_prompt, "recurring": True, "durable": True}
 
 
@@ -219,7 +228,9 @@ def test_arguments_split_into_run_target_host():
     got = split_arguments("/x/train.log target=cmd:python train.py --lr 3e-4 host=me@gpu:2222")
     assert got == CheckArguments("/x/train.log", "cmd:python train.py --lr 3e-4", "me@gpu:2222")
     assert split_arguments("/x/t.log durable=true").prompt() == "/training-check /x/t.log durable=true"
+    assert split_arguments("#0e7b208f /x/t.log") == CheckArguments("/x/t.log", tag="0e7b208f")
     assert job_run("/training-check /x/train.log target=pid:1") == "/x/train.log"
+    assert job_run("/training-check #0e7b208f /x/train.log") == "/x/train.log"
     assert job_run("/loop check the deploy") is None
 
 
@@ -234,3 +245,18 @@ def test_cron_expressions_are_spaced_and_avoid_the_hour_and_half_hour(minutes, m
     if minutes < 60:
         assert len(mins) == 60 // minutes and all(b - a == minutes for a, b in itertools.pairwise(mins))
     assert cron_every(10, T0) == "7,17,27,37,47,57 * * * *"
+
+
+def test_a_long_run_is_matched_by_its_mark_though_cronlist_cuts_the_prompt(store, config):
+    run = "/data/" + "very-long-experiment-folder-name/" * 4 + "train.log"
+    key = f"file:{run}"
+    sib = run.replace("train.log", "train2.log")  # the same first 80 characters, another run
+    claude = Claude()
+    for r in (run, sib):
+        k = f"file:{r}"
+        aid = store.add_assessment(k, "CONTINUE", 1, {"verdict": "CONTINUE", "run": r, "findings": []})
+        claude.apply(reschedule(r, store=store, config=config, assessment_id=aid, jobs=claude.listing(), now=T0))
+    assert all(j["prompt"].endswith("\u2026") for j in claude.listing())
+    aid = store.add_assessment(key, "STOP", 2, {"verdict": "STOP", "run": run, "findings": []})
+    s = reschedule(run, store=store, config=config, assessment_id=aid, jobs=claude.listing(), now=T0)
+    assert s.cron_delete == [{"id": "00000001"}]  # only this run's job, not the sibling's

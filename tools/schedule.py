@@ -18,6 +18,7 @@ for off-minute schedules) and jobs are session-only unless ``durable`` is asked.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from dataclasses import asdict, dataclass, field
@@ -38,6 +39,14 @@ COMMAND = "/training-check"
 AVOID_MINUTES = (0, 30)
 MAX_JOBS = 200
 _ARG_SPLIT = re.compile(r"\s+(?=(?:target|host|durable)=)")
+_TAG = re.compile(r"^#([0-9a-f]{8})(?:\s+|$)")
+SHOWN_PROMPT = 80  # CronList shows a job's prompt cut to 80 characters (ending in an ellipsis)
+
+
+def run_tag(key: str) -> str:
+    """The mark of a run's check jobs (8 hex digits of its store key), first in the job's prompt so that
+    CronList's cut-short prompt still shows it."""
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
 
 
 @dataclass
@@ -48,10 +57,11 @@ class CheckArguments:
     target: str | None = None
     host: str | None = None
     durable: bool = False
+    tag: str | None = None  # the check job's mark, when a job started the check
 
     def prompt(self) -> str:
         """The prompt of a check job for these arguments (what CronCreate gets and CronList shows)."""
-        parts = [f"{COMMAND} {self.run}"]
+        parts = [COMMAND] + ([f"#{self.tag}"] if self.tag else []) + [self.run]
         if self.target:
             parts.append(f"target={self.target}")
         if self.host:
@@ -62,11 +72,15 @@ class CheckArguments:
 
 
 def split_arguments(arguments: str) -> CheckArguments:
-    """``<run> [target=...] [host=...] [durable=true]`` -> its parts (a ``cmd:`` target may hold spaces)."""
+    """``[#tag] <run> [target=...] [host=...] [durable=true]`` -> its parts (a ``cmd:`` target may hold spaces)."""
     if not isinstance(arguments, str) or not arguments.strip():
         raise BadInput("the check's arguments are empty: pass the run (and optionally target=/host=)")
-    pieces = _ARG_SPLIT.split(arguments.strip())
-    out = CheckArguments(pieces[0].strip())
+    text = arguments.strip()
+    tag = _TAG.match(text)
+    if tag:
+        text = text[tag.end():]
+    pieces = _ARG_SPLIT.split(text)
+    out = CheckArguments(pieces[0].strip(), tag=tag.group(1) if tag else None)
     for piece in pieces[1:]:
         name, _, value = piece.partition("=")
         value = value.strip()
@@ -227,7 +241,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     if current_job_id is not None and not _valid_id(current_job_id):
         raise BadInput("current_job_id must be the id CronCreate returned (a short string without control characters)")
     listed = _jobs(jobs)
-    args = CheckArguments(run.strip(), target or None, host or None, bool(durable))
+    args = CheckArguments(run.strip(), target or None, host or None, bool(durable), run_tag(key))
     prompt = args.prompt()
     if assessment_id:
         assessment = store.get_assessment(assessment_id)
@@ -243,17 +257,20 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     review = reviews[0] if reviews else None
     state = store.get_schedule(key) or {}
 
-    mine = [j for j in listed if _same_run(j.get("prompt"), key, config)]
+    tag = run_tag(key)
+    mine = [j for j in listed if _same_run(j.get("prompt"), key, tag, config)]
     ids = [j["id"] for j in mine]
     if not listed and current_job_id:
         ids = [current_job_id]  # no CronList given: the job that started this check is the one we know of
+        mine = [{"id": current_job_id, "prompt": prompt}]
     elif current_job_id and current_job_id not in ids and state.get("awaiting_job_id"):
         ids.append(current_job_id)
+        mine.append({"id": current_job_id, "prompt": prompt})
 
     stopped = stop_in_force(key, assessment, review, store)
     if stopped:
         store.put_schedule(key, {**state, "stopped": True, "assessment_id": aid, "interval": None,
-                                 "awaiting_job_id": False, "jobs_seen": {}, "updated_at": now.isoformat()})
+                                 "awaiting_job_id": False, "jobs_known": {}, "updated_at": now.isoformat()})
         n = len(ids)
         return Schedule(run, None, f"{stopped}: stop checking it", None, None, prompt,
                         [{"id": i} for i in ids], None, None, None, True, aid,
@@ -276,30 +293,28 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
             reason = "healthy: " + ("at the 60-minute cap" if rung == len(LADDER_MINUTES) - 1
                                     else f"up one rung to {minutes} minutes")
 
-    # When did each job start (for the 7-day expiry)? A new id is the job asked for by the last answer.
-    seen: dict[str, str] = {i: t for i, t in (state.get("jobs_seen") or {}).items() if i in ids}
-    for i in ids:
-        seen.setdefault(i, state.get("create_asked_at") if state.get("awaiting_job_id") and state.get("create_asked_at")
-                        else now.isoformat())
+    # What each job is (CronList shows a schedule in words and a cut prompt): a job first seen now is the one the
+    # last answer asked to create, with that answer's cron. When it started counts for the 7-day expiry.
+    known: dict[str, dict] = {i: v for i, v in (state.get("jobs_known") or {}).items() if i in ids}
+    for j in mine:
+        if j["id"] not in known:
+            asked = state.get("awaiting_job_id") and state.get("create_asked_at")
+            known[j["id"]] = {"cron": j.get("cron") if cron_interval(j.get("cron")) else state.get("asked_cron"),
+                              "since": asked or now.isoformat()}
 
     def expiring(job_id: str) -> bool:
-        return now >= datetime.fromisoformat(seen[job_id]) + JOB_LIFETIME - RENEW_MARGIN
+        return now >= datetime.fromisoformat(known[job_id]["since"]) + JOB_LIFETIME - RENEW_MARGIN
 
-    keep = None
-    candidates = [j for j in mine if j.get("prompt", "").strip() == prompt and cron_interval(j.get("cron")) == minutes
-                  and j.get("recurring", True) is not False and bool(j.get("durable", durable)) == bool(durable)
+    candidates = [j for j in mine if _shows(j.get("prompt"), prompt) and cron_interval(known[j["id"]]["cron"]) == minutes
+                  and j.get("recurring", True) is not False and _durable(j) in (None, bool(durable))
                   and not expiring(j["id"])]
-    if not listed and current_job_id and state.get("cron") and state.get("interval") == minutes \
-            and not expiring(current_job_id):
-        candidates = [{"id": current_job_id, "cron": state["cron"]}]  # the known job still fits
-    if candidates:
-        keep = next((j for j in candidates if j["id"] == current_job_id), candidates[0])
-    renewing = any(expiring(i) for i in ids) and keep is None and bool(ids)
+    keep = next((j for j in candidates if j["id"] == current_job_id), candidates[0]) if candidates else None
+    renewing = keep is None and any(expiring(i) for i in ids)
 
     if keep is not None:
-        cron = keep["cron"]
+        cron = known[keep["id"]]["cron"]
         cron_create = None
-        created = datetime.fromisoformat(seen[keep["id"]])
+        created = datetime.fromisoformat(known[keep["id"]]["since"])
     else:
         cron = state["cron"] if state.get("interval") == minutes and cron_interval(state.get("cron")) == minutes \
             else cron_every(minutes, now + timedelta(minutes=minutes))
@@ -316,19 +331,54 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     store.put_schedule(key, {"rung": rung, "interval": minutes, "cron": cron, "assessment_id": aid,
                              "awaiting_job_id": cron_create is not None,
                              "create_asked_at": now.isoformat() if cron_create else state.get("create_asked_at"),
-                             "jobs_seen": {keep["id"]: seen[keep["id"]]} if keep else {},
+                             "asked_cron": cron if cron_create else state.get("asked_cron"),
+                             "jobs_known": {keep["id"]: known[keep["id"]]} if keep else {},
                              "stopped": False, "updated_at": now.isoformat()})
     return Schedule(run, minutes, reason, _iso(now + timedelta(minutes=minutes)), cron, prompt,
                     [{"id": i} for i in delete], cron_create, keep["id"] if keep else None, renew_by, False, aid,
                     f"Next check in {minutes} min ({reason}); {note}.")
 
 
-def _same_run(prompt: Any, key: str, config: Config) -> bool:
-    """Does a job with this prompt check the run whose store key is ``key``?"""
-    run = job_run(prompt)
+def _same_run(prompt: Any, key: str, tag: str, config: Config) -> bool:
+    """Does a job with this prompt (as CronList shows it: maybe cut short) check the run whose store key is ``key``?"""
+    if not isinstance(prompt, str):
+        return False
+    text = prompt.strip()
+    marked = re.match(rf"^{re.escape(COMMAND)}\s+#([0-9a-f]{{8}})\b", text)
+    if marked:
+        return marked.group(1) == tag
+    if _cut(text) != text:
+        return False  # an unmarked prompt cut short: which run it checks cannot be told
+    run = job_run(text)
     if run is None:
         return False
     try:
         return parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project).key == key
     except TrainingCheckError:
         return False
+
+
+def _cut(text: str) -> str:
+    """A prompt without the ellipsis CronList puts on one it cut short."""
+    for end in ("\u2026", "..."):
+        if text.endswith(end):
+            return text[: -len(end)].rstrip()
+    return text
+
+
+def _shows(shown: Any, prompt: str) -> bool:
+    """Is ``shown`` (CronList's view of a job's prompt) this prompt, whole or cut short?"""
+    if not isinstance(shown, str):
+        return False
+    text = shown.strip()
+    cut = _cut(text)
+    return text == prompt or (cut != text and prompt.startswith(cut) and len(cut) >= SHOWN_PROMPT // 2)
+
+
+def _durable(job: dict) -> bool | None:
+    """A listed job's durability: CronList marks session-only jobs; None when the listing does not say."""
+    if job.get("session_only") is True or job.get("durable") is False:
+        return False
+    if job.get("durable") is True or job.get("session_only") is False:
+        return True
+    return None
