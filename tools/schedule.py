@@ -6,14 +6,17 @@ a WAIT verdict checks again in 5. The run is *stopped* — delete every check jo
 of it, create none — when the assessment said STOP, a review of it said STOP,
 or a stop_run succeeded after it (or with no newer data since).
 
-Jobs: every check job of a run has the prompt ``job_prompt`` (``/training-check
-<run>`` plus the ``target=``/``host=``/``durable=`` arguments the check was given).
-The agent lists its jobs (CronList) and passes them as ``jobs``; the answer names
-exactly which ids to delete (every job whose prompt checks this run, except the
-one kept) and whether to create one. A job is kept when its prompt and cron are
-what this check wants and it is not near Claude Code's 7-day expiry of
-recurring jobs. Cron minutes avoid :00 and :30 (Claude Code's CronCreate asks
-for off-minute schedules) and jobs are session-only unless ``durable`` is asked.
+Jobs: every check job of a run has the prompt ``job_prompt``: ``/training-check
+#<mark> <run>`` plus the ``target=``/``host=``/``durable=`` arguments the check was
+given, where the mark is 8 hex digits of the run's store key (CronList shows a
+prompt cut to 80 characters and the schedule in words; the mark, first, survives
+the cut). The agent passes what CronList listed as ``jobs``; the answer names
+exactly which ids to delete (every job of this run, except the one kept) and
+whether to create one. A job is kept when its prompt, interval and durability are
+what this check wants and it is not near Claude Code's 7-day expiry of recurring
+jobs (a job first listed now is the one the last answer asked for, with that
+answer's cron). Cron minutes avoid :00 and :30 (Claude Code's CronCreate asks for
+off-minute schedules) and jobs are session-only unless ``durable`` is asked.
 """
 
 from __future__ import annotations
