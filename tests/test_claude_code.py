@@ -303,3 +303,17 @@ def test_e2e_repeated_manual_checks_leave_one_job_per_run(e2e, tmp_path):
     assert intervals == [10, 20, 30, 60, 60]
     assert _names(inv) == ["assess_run", "CronList", "reschedule"]  # at the cap the job is kept as it is
     assert inv.results["reschedule"]["keep_job_id"] in {j["id"] for j in e2e.jobs()}
+
+
+def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
+    """Claude Code connects without waiting; a server slow to start (here: 4 s) is waited for, as the command says."""
+    cfg = json.loads((e2e.clone / ".mcp.json").read_text())
+    cfg["mcpServers"]["training-check"] = {"command": "bash", "args": [
+        "-c", "sleep 4; exec .venv/bin/training-check serve"]}
+    (e2e.clone / ".mcp.json").write_text(json.dumps(cfg))
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/training-check {log}", nonblocking=None)
+    first = next(r for r in e2e.stub.requests if r["kind"] == "check")
+    assert MCP + "assess_run" not in first["tools"]  # the first turn had no training-check tools yet
+    assert _names(inv) == ["WaitForMcpServers", "assess_run", "CronList", "reschedule", "CronCreate"]
+    assert inv.results["assess_run"]["verdict"] == "CONTINUE"
