@@ -56,8 +56,8 @@ training-check watches ML training runs for quality problems. One check, in this
 1. assess_run(run) -> verdict CONTINUE | ESCALATE | STOP | WAIT | UNREACHABLE and an assessment_id.
 2. Only if ESCALATE: escalate_to_reviewer(assessment_id, concern) -> STOP | CONTINUE | WAIT.
 3. Only on a STOP verdict or a STOP review: stop_run(run, reason, assessment_id or review_id, target the USER named).
-4. Always: reschedule(run, assessment_id, current_job_id) -> then call CronDelete/CronCreate with exactly the
-   arguments it returns (after a STOP it says to delete the job and create none).
+4. Always: reschedule(run, assessment_id, jobs=<CronList's jobs>) -> call CronDelete for each of its cron_delete
+   and CronCreate with its cron_create, exactly (after a STOP or a stop: delete the run's jobs, create none).
 A healthy check costs one assess_run and one reschedule. read_metrics(run) shows the raw curves;
 assess_runs(runs) checks many runs at once. A run is a W&B path (entity/project/run_id or URL), a local log,
 .wandb file or wandb/ folder, or ssh://host/abs/path. UNREACHABLE is a connectivity report, not a judgment.
@@ -343,16 +343,28 @@ def create_server() -> TrainingCheckServer:
     @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", readOnlyHint=False, destructiveHint=False,
                                           idempotentHint=False, openWorldHint=False))
     async def reschedule(
-        run: Run,
+        run: Annotated[str, Field(description="The run, as in assess_run (the run part of the check's arguments, "
+                                              "without target=/host=).")],
         assessment_id: AssessmentId = None,
-        current_job_id: Annotated[str | None, Field(description="The id of the CronCreate job now checking "
-                                                                "this run, to be replaced.")] = None,
+        jobs: Annotated[list[dict[str, Any]] | None, Field(
+            description="Every job CronList listed: {id, schedule, prompt (as shown, even cut short), session_only} "
+                        "(or {id, cron, prompt, ...}); the answer names which of them to delete.", max_length=200)] = None,
+        current_job_id: Annotated[str | None, Field(description="The id of the cron job that started this check, "
+                                                                "if known.")] = None,
+        target: Annotated[str | None, Field(description="The target= of this check's arguments, kept in the job's "
+                                                        "prompt.")] = None,
+        host: Annotated[str | None, Field(description="The host= of this check's arguments, kept in the job's "
+                                                      "prompt.")] = None,
+        durable: Annotated[bool, Field(description="Only when the user asked the checks to survive restarts "
+                                                   "(durable=true in the arguments).")] = False,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, ScheduleOut]:
-        """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly) and return the
-        exact CronDelete / CronCreate arguments to apply."""
+        """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly; none after a STOP
+        or a stop) and say exactly which check jobs of this run to delete (cron_delete: one CronDelete each) and
+        whether to create one (cron_create: the exact CronCreate arguments), so one job per run remains."""
         return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
-                              assessment_id=assessment_id, current_job_id=current_job_id)
+                              assessment_id=assessment_id, jobs=jobs, current_job_id=current_job_id, target=target,
+                              host=host, durable=durable)
 
     @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", readOnlyHint=True, idempotentHint=False,
                                           openWorldHint=True))

@@ -122,16 +122,17 @@ def _baseline(value: str | None) -> Any:
 
 # -- commands ----------------------------------------------------------------------------------------------------
 def cmd_serve(args) -> int:
+    if not args.http:
+        from .stdio_front import serve_stdio
+
+        return serve_stdio()
     from .app import create_server
 
     server = create_server()
-    if args.http:
-        from ..tools.config import home_dir
-        from .http_auth import serve_http
+    from ..tools.config import home_dir
+    from .http_auth import serve_http
 
-        serve_http(server, args.host, args.port, home_dir(), no_auth=args.no_auth)  # bearer token (http_auth.py)
-    else:
-        server.run("stdio")
+    serve_http(server, args.host, args.port, home_dir(), no_auth=args.no_auth)  # bearer token (http_auth.py)
     return 0
 
 
@@ -258,7 +259,7 @@ def cmd_reschedule(args) -> int:
 
     config, store = _ctx()
     s = reschedule(args.run, store=store, config=config, assessment_id=args.assessment_id,
-                   current_job_id=args.current_job_id)
+                   current_job_id=args.current_job_id, target=args.target, host=args.host, durable=args.durable)
     _show(s, args.json, _summary_text)
     return 0
 
@@ -443,6 +444,9 @@ def build_parser() -> Parser:
     s.add_argument("run")
     s.add_argument("--assessment-id")
     s.add_argument("--current-job-id")
+    s.add_argument("--target", help="the check's target= (kept in the job's prompt)")
+    s.add_argument("--host", help="the check's host= (kept in the job's prompt)")
+    s.add_argument("--durable", action="store_true", help="a job that survives restarts of Claude Code")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_reschedule)
 

@@ -1,4 +1,6 @@
-"""Claude Code (npm @anthropic-ai/claude-code) starts our server from a clone's .mcp.json and lists it Connected."""
+"""Claude Code (npm @anthropic-ai/claude-code): it starts our server from a clone's .mcp.json, and, driven headless
+against a local Messages API stub that plays the model (tests/anthropic_stub.py), runs /training-check end to end:
+the tools called, the process stopped, the cron jobs left (.claude/scheduled_tasks.json for durable ones)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,17 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from training_check.tools.schedule import run_tag
 
+from .anthropic_stub import AnthropicStub, _text_of
 from .conftest import REPO, require
+from .fake_openai_server import FakeOpenAI, Reply
+from .test_server import write_llmc_log
 
 CLAUDE_TIMEOUT_S = 120
 
@@ -54,7 +62,7 @@ def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
     env.update(HOME=str(home), TRAINING_CHECK_HOME=str(tmp_path / "tc-home"), DISABLE_AUTOUPDATER="1")
-    p = subprocess.run([exe, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S,
+    p = subprocess.run([exe, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S, check=False,
                        stdin=subprocess.DEVNULL)
     assert p.returncode == 0, f"claude {' '.join(args)}: {p.stdout[-1500:]} {p.stderr[-1500:]}"
     return p.stdout
@@ -78,3 +86,234 @@ def test_claude_code_user_scope_install(tmp_path):
     out = _claude(elsewhere, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
     assert "Connected" in line, out
+
+
+# -- end to end: the real Claude Code, headless, against a local Messages API stub that plays the model ------------
+MCP = "mcp__training-check__"
+
+
+def warm_first_answers(tc_home: Path) -> None:
+    """One start of the server records its first answers, so Claude Code's starts below get them at once."""
+    script = Path(sys.prefix) / "bin" / "training-check"
+    p = subprocess.Popen([str(script), "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "warm", "version": "1"}}}
+    msgs = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}] + [
+        {"jsonrpc": "2.0", "id": i, "method": m} for i, m in enumerate(
+            ("tools/list", "prompts/list", "resources/list", "resources/templates/list"), start=1)]
+    p.stdin.write("".join(json.dumps(m) + "\n" for m in msgs).encode())
+    p.stdin.flush()
+    answered = set()
+    while len(answered) < 5:
+        line = p.stdout.readline()
+        assert line, f"the server exited after answering {sorted(answered)}"
+        answered.add(json.loads(line).get("id"))
+    p.stdin.close()
+    assert p.wait(30) == 0
+
+
+@dataclass
+class Invocation:
+    prompt: str
+    seconds: float
+    calls: list  # (tool, input) the stub's model made, in order
+    results: dict  # tool -> parsed result (the last of each)
+    tool_results: list  # the raw tool_result texts Claude Code sent back
+    final: str
+
+
+class ClaudeE2E:
+    def __init__(self, clone: Path, tmp_path: Path, stub: AnthropicStub):
+        self.clone, self.tmp, self.stub = clone, tmp_path, stub
+        self.home = tmp_path / "home"
+        self.home.mkdir(exist_ok=True)
+        self.tc_home = tmp_path / "tc-home"
+        self.env_extra: dict[str, str] = {}
+        self.log: list[Invocation] = []
+
+    def run(self, prompt: str, *, nonblocking: str | None = "0") -> Invocation:
+        exe = shutil.which("claude")
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("ANTHROPIC_", "CLAUDE", "OPENAI_", "MCP_", "REVIEWER_", "WANDB_"))}
+        env.update(HOME=str(self.home), TRAINING_CHECK_HOME=str(self.tc_home), DISABLE_AUTOUPDATER="1",
+                   ANTHROPIC_BASE_URL=self.stub.base_url, ANTHROPIC_API_KEY="sk-ant-test-dummy", **self.env_extra)
+        if nonblocking is not None:
+            env["MCP_CONNECTION_NONBLOCKING"] = nonblocking
+        n0 = len(self.stub.calls)
+        t = time.monotonic()
+        p = subprocess.run([exe, "-p", prompt, "--output-format", "stream-json", "--verbose"], cwd=self.clone,
+                           env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S, stdin=subprocess.DEVNULL,
+                           check=False)
+        took = time.monotonic() - t
+        assert p.returncode == 0, f"claude -p {prompt!r}: {p.stdout[-1500:]} {p.stderr[-1500:]}"
+        events = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+        final = next(e for e in events if e.get("type") == "result")
+        assert final.get("subtype") == "success" and not final.get("is_error"), final
+        tool_results = [_text_of(b.get("content")) for e in events if e.get("type") == "user"
+                        for b in e["message"]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+        calls = [(c.name.removeprefix(MCP), c.input) for c in self.stub.calls[n0:]]
+        results = {}
+        for check in self.stub.checks_seen:
+            for name, _inp, res in check.steps:
+                results[name.removeprefix(MCP)] = res
+        inv = Invocation(prompt, round(took, 2), calls, results, tool_results, final.get("result") or "")
+        self.log.append(inv)
+        print(f"[e2e] {took:5.1f}s  {prompt}\n       calls: {[c[0] for c in calls]}")
+        return inv
+
+    def jobs(self) -> list[dict]:
+        """The durable jobs as Claude Code keeps them (.claude/scheduled_tasks.json of the project)."""
+        path = self.clone / ".claude" / "scheduled_tasks.json"
+        return json.loads(path.read_text())["tasks"] if path.exists() else []
+
+    def seed_job(self, job_id: str, cron: str, prompt: str) -> None:
+        """A durable job left by an earlier session, written as Claude Code writes them."""
+        tasks = self.jobs() + [{"id": job_id, "cron": cron, "prompt": prompt, "createdAt": int(time.time() * 1000),
+                                "recurring": True}]
+        (self.clone / ".claude" / "scheduled_tasks.json").write_text(json.dumps({"tasks": tasks}, indent=2))
+
+
+@pytest.fixture
+def e2e(clone, tmp_path):
+    require(shutil.which("claude") is not None, "Claude Code (npm install -g @anthropic-ai/claude-code)")
+    shutil.copy(REPO / ".claude" / "commands" / "training-check.md", clone / ".claude" / "commands")
+    warm_first_answers(tmp_path / "tc-warm")
+    with AnthropicStub() as stub:
+        yield ClaudeE2E(clone, tmp_path, stub)
+
+
+def _mark(log: Path) -> str:
+    return "#" + run_tag(f"file:{log}")
+
+
+def _names(inv: Invocation) -> list[str]:
+    return [c[0] for c in inv.calls]
+
+
+def _input(inv: Invocation, tool: str) -> dict:
+    return next(inp for name, inp in inv.calls if name == tool)
+
+
+def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, tmp_path):
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/training-check {log}", nonblocking=None)  # Claude Code's default: connect asynchronously
+    assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
+    assert _input(inv, "assess_run") == {"run": str(log)}
+    assert inv.results["assess_run"]["verdict"] == "CONTINUE"
+    sched = inv.results["reschedule"]
+    assert _input(inv, "reschedule") == {"run": str(log), "assessment_id": inv.results["assess_run"]["assessment_id"],
+                                         "jobs": []}
+    assert _input(inv, "CronCreate") == sched["cron_create"] == {
+        "cron": sched["cron"], "prompt": f"/training-check {_mark(log)} {log}", "recurring": True, "durable": False}
+    minutes = [int(m) for m in sched["cron"].split()[0].split(",")]
+    assert len(minutes) == 6 and not {0, 30} & set(minutes)
+    created = inv.tool_results[-1]
+    assert created.startswith("Scheduled recurring job ") and "Session-only" in created, created
+    assert e2e.jobs() == []  # session-only: nothing written to disk
+
+
+def test_e2e_stop_with_a_target_stops_the_process_names_the_evidence_and_leaves_no_job(e2e, tmp_path):
+    log = write_llmc_log(tmp_path / "train.log", 400, diverge_at=200)
+    trainer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], stderr=subprocess.DEVNULL)
+    try:
+        e2e.seed_job("aaaa0001", "7,17,27,37,47,57 * * * *", f"/training-check {_mark(log)} {log} durable=true")
+        other = tmp_path / "other.log"
+        e2e.seed_job("bbbb0002", "9 * * * *", f"/training-check {_mark(other)} {other} durable=true")
+        inv = e2e.run(f"/training-check {log} target=pid:{trainer.pid}")
+        assert _names(inv) == ["assess_run", "stop_run", "CronList", "reschedule", "CronDelete"]
+        assert _input(inv, "assess_run") == {"run": str(log)}  # the run part only
+        a = inv.results["assess_run"]
+        assert a["verdict"] == "STOP"
+        stop = _input(inv, "stop_run")
+        assert stop["run"] == str(log) and stop["target"] == f"pid:{trainer.pid}"
+        assert stop["assessment_id"] == a["assessment_id"]
+        assert trainer.wait(15) is not None  # the real process is gone
+        report = inv.results["stop_run"]
+        assert report["stopped"] is True and Path(report["evidence_path"]).is_file()
+        assert report["evidence_path"] in inv.final
+        sched = inv.results["reschedule"]
+        assert sched["stopped"] is True and sched.get("cron_create") is None
+        assert sched["cron_delete"] == [{"id": "aaaa0001"}] and _input(inv, "CronDelete") == {"id": "aaaa0001"}
+        assert [j["id"] for j in e2e.jobs()] == ["bbbb0002"]  # the other run's job is untouched
+    finally:
+        trainer.kill()
+
+
+def test_e2e_escalate_reviewer_stop_stops_and_leaves_no_job(e2e, tmp_path):
+    import numpy as np
+
+    log = tmp_path / "plateau.log"
+    y = 5 + np.random.default_rng(7).normal(0, 0.05, 800)  # no learning at all: ambiguous, the reviewer decides
+    log.write_text("".join(f"s:{i} trl:{v:.5f} lr:0.000300 norm:1.0{i % 7}\n" for i, v in enumerate(y, start=1)))
+    trainer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], stderr=subprocess.DEVNULL)
+    try:
+        with FakeOpenAI() as fake:
+            fake.script(Reply.decision("STOP", "loss flat at 5.0 for 800 steps: the run is not learning"))
+            e2e.env_extra.update(OPENAI_API_KEY="sk-test-dummy", OPENAI_BASE_URL=fake.base_url)
+            e2e.seed_job("cccc0003", "3,13,23,33,43,53 * * * *",
+                         f"/training-check {_mark(log)} {log} target=pid:{trainer.pid}")
+            inv = e2e.run(f"/training-check {log} target=pid:{trainer.pid}")
+            assert len(fake.requests) == 1
+        assert _names(inv) == ["assess_run", "escalate_to_reviewer", "stop_run", "CronList", "reschedule",
+                               "CronDelete"]
+        a, review = inv.results["assess_run"], inv.results["escalate_to_reviewer"]
+        assert a["verdict"] == "ESCALATE" and review["decision"] == "STOP"
+        assert _input(inv, "escalate_to_reviewer")["assessment_id"] == a["assessment_id"]
+        stop = _input(inv, "stop_run")
+        assert stop["review_id"] == review["review_id"] and stop["target"] == f"pid:{trainer.pid}"
+        assert trainer.wait(15) is not None
+        sched = inv.results["reschedule"]
+        assert sched["stopped"] is True and sched.get("cron_create") is None
+        assert sched["reason"] == "the reviewer said STOP: stop checking it"
+        assert _input(inv, "CronDelete") == {"id": "cccc0003"} and e2e.jobs() == []
+    finally:
+        trainer.kill()
+
+
+def test_e2e_a_check_started_by_a_job_replaces_it(e2e, tmp_path):
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    first = e2e.run(f"/training-check {log} durable=true")
+    assert _names(first) == ["assess_run", "CronList", "reschedule", "CronCreate"]
+    (job,) = e2e.jobs()
+    assert job["prompt"] == f"/training-check {_mark(log)} {log} durable=true" == first.results["reschedule"]["job_prompt"]
+    assert job["cron"] == first.results["reschedule"]["cron"]
+    second = e2e.run(job["prompt"])  # what the job enqueues when it fires
+    assert _names(second) == ["assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"]
+    sched = second.results["reschedule"]
+    assert sched["interval_minutes"] == 20 and sched["cron_delete"] == [{"id": job["id"]}]
+    assert _input(second, "reschedule")["jobs"][0]["id"] == job["id"]
+    assert _input(second, "CronCreate") == sched["cron_create"]
+    (new,) = e2e.jobs()
+    assert new["id"] != job["id"] and new["cron"] == sched["cron"] and new["prompt"] == job["prompt"]
+
+
+def test_e2e_repeated_manual_checks_leave_one_job_per_run(e2e, tmp_path):
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    other = write_llmc_log(tmp_path / "other.log", 300)
+    intervals = []
+    for i in range(5):
+        inv = e2e.run(f"/training-check {log} durable=true")
+        intervals.append(inv.results["reschedule"]["interval_minutes"])
+        if i in (1, 3):
+            e2e.run(f"/training-check {other} durable=true")
+        prompts = sorted(j["prompt"] for j in e2e.jobs())
+        assert prompts.count(f"/training-check {_mark(log)} {log} durable=true") == 1, prompts
+        assert len(prompts) == (1 if i < 1 else 2), prompts
+    assert intervals == [10, 20, 30, 60, 60]
+    assert _names(inv) == ["assess_run", "CronList", "reschedule"]  # at the cap the job is kept as it is
+    assert inv.results["reschedule"]["keep_job_id"] in {j["id"] for j in e2e.jobs()}
+
+
+def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
+    """Claude Code connects without waiting; a server slow to start (here: 4 s) is waited for, as the command says."""
+    cfg = json.loads((e2e.clone / ".mcp.json").read_text())
+    cfg["mcpServers"]["training-check"] = {"command": "bash", "args": [
+        "-c", "sleep 4; exec .venv/bin/training-check serve"]}
+    (e2e.clone / ".mcp.json").write_text(json.dumps(cfg))
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/training-check {log}", nonblocking=None)
+    first = next(r for r in e2e.stub.requests if r["kind"] == "check")
+    assert MCP + "assess_run" not in first["tools"]  # the first turn had no training-check tools yet
+    assert _names(inv) == ["WaitForMcpServers", "assess_run", "CronList", "reschedule", "CronCreate"]
+    assert inv.results["assess_run"]["verdict"] == "CONTINUE"

@@ -26,7 +26,7 @@ CONTRACT_ARGS = {
     "assess_run": ["run", "fallback_log", "baseline", "total_steps", "as_of_step"],
     "escalate_to_reviewer": ["assessment_id", "run", "concern", "baseline"],
     "stop_run": ["run", "reason", "assessment_id", "review_id", "method", "target", "host", "dry_run"],
-    "reschedule": ["run", "assessment_id", "current_job_id"],
+    "reschedule": ["run", "assessment_id", "jobs", "current_job_id", "target", "host", "durable"],
     "assess_runs": ["runs"],
 }
 

@@ -1,19 +1,35 @@
-"""reschedule: the check-interval ladder and the exact CronCreate / CronDelete arguments for the agent.
+"""reschedule: the check-interval ladder and the exact CronDelete / CronCreate calls that leave one job per run.
 
 Ladder 10 -> 20 -> 30 -> 60 minutes (cap), one rung per healthy check; any
-anomaly (ESCALATE, STOP, UNREACHABLE, a warn finding, a reviewer WAIT) resets
-to 10; a WAIT verdict checks again in 5. After a STOP: delete the job, create
-none. Claude Code's recurring CronCreate jobs expire after 7 days, so the job's
-age is tracked and the answer says when to renew it.
+anomaly (ESCALATE, UNREACHABLE, a warn finding, a reviewer WAIT) resets to 10;
+a WAIT verdict checks again in 5. The run is *stopped* — delete every check job
+of it, create none — when the assessment said STOP, a review of it said STOP,
+or a stop_run succeeded after it (or with no newer data since).
+
+Jobs: every check job of a run has the prompt ``job_prompt``: ``/training-check
+#<mark> <run>`` plus the ``target=``/``host=``/``durable=`` arguments the check was
+given, where the mark is 8 hex digits of the run's store key (CronList shows a
+prompt cut to 80 characters and the schedule in words; the mark, first, survives
+the cut). The agent passes what CronList listed as ``jobs``; the answer names
+exactly which ids to delete (every job of this run, except the one kept) and
+whether to create one. A job is kept when its prompt, interval and durability are
+what this check wants and it is not near Claude Code's 7-day expiry of recurring
+jobs (a job first listed now is the one the last answer asked for, with that
+answer's cron). Cron minutes avoid :00 and :30 (Claude Code's CronCreate asks for
+off-minute schedules) and jobs are session-only unless ``durable`` is asked.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta, timezone
+import hashlib
+import itertools
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from .config import Config
-from .errors import BadInput
+from .errors import BadInput, TrainingCheckError
 from .judge import CONTINUE, STOP, WAIT
 from .runref import parse_run_ref
 from .store import Store
@@ -22,18 +38,89 @@ LADDER_MINUTES = (10, 20, 30, 60)
 WAIT_MINUTES = 5
 JOB_LIFETIME = timedelta(days=7)
 RENEW_MARGIN = timedelta(days=1)
+COMMAND = "/training-check"
+AVOID_MINUTES = (0, 30)
+MAX_JOBS = 200
+_ARG_SPLIT = re.compile(r"\s+(?=(?:target|host|durable)=)")
+_TAG = re.compile(r"^#([0-9a-f]{8})(?:\s+|$)")
+SHOWN_PROMPT = 80  # CronList shows a job's prompt cut to 80 characters (ending in an ellipsis)
+
+
+def run_tag(key: str) -> str:
+    """The mark of a run's check jobs (8 hex digits of its store key), first in the job's prompt so that
+    CronList's cut-short prompt still shows it."""
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
+@dataclass
+class CheckArguments:
+    """The arguments of one ``/training-check`` command: the run, and what trains it."""
+
+    run: str
+    target: str | None = None
+    host: str | None = None
+    durable: bool = False
+    tag: str | None = None  # the check job's mark, when a job started the check
+
+    def prompt(self) -> str:
+        """The prompt of a check job for these arguments (what CronCreate gets and CronList shows)."""
+        parts = [COMMAND] + ([f"#{self.tag}"] if self.tag else []) + [self.run]
+        if self.target:
+            parts.append(f"target={self.target}")
+        if self.host:
+            parts.append(f"host={self.host}")
+        if self.durable:
+            parts.append("durable=true")
+        return " ".join(parts)
+
+
+def split_arguments(arguments: str) -> CheckArguments:
+    """``[#tag] <run> [target=...] [host=...] [durable=true]`` -> its parts (a ``cmd:`` target may hold spaces)."""
+    if not isinstance(arguments, str) or not arguments.strip():
+        raise BadInput("the check's arguments are empty: pass the run (and optionally target=/host=)")
+    text = arguments.strip()
+    tag = _TAG.match(text)
+    if tag:
+        text = text[tag.end():]
+    pieces = _ARG_SPLIT.split(text)
+    out = CheckArguments(pieces[0].strip(), tag=tag.group(1) if tag else None)
+    for piece in pieces[1:]:
+        name, _, value = piece.partition("=")
+        value = value.strip()
+        if name == "durable":
+            out.durable = value.lower() in ("1", "true", "yes")
+        elif value:
+            setattr(out, name, value)
+    return out
+
+
+def job_run(prompt: Any) -> str | None:
+    """The run part of a check job's prompt, or None when the prompt is not a /training-check command."""
+    if not isinstance(prompt, str):
+        return None
+    text = prompt.strip()
+    if not text.startswith(COMMAND + " "):
+        return None
+    try:
+        return split_arguments(text[len(COMMAND) + 1:]).run or None
+    except BadInput:
+        return None
 
 
 @dataclass
 class Schedule:
+    """What to do with the run's check jobs after this check."""
+
     run: str
     interval_minutes: int | None
     reason: str
     next_check_at: str | None  # ISO 8601, UTC
     cron: str | None
-    cron_delete: dict | None  # arguments for CronDelete, or None
-    cron_create: dict | None  # arguments for CronCreate, or None (keep the current job / stop checking)
-    renew_by: str | None  # the recurring job expires: renew it before this time
+    job_prompt: str  # the exact prompt of a check job of this run
+    cron_delete: list[dict] = field(default_factory=list)  # CronDelete arguments, one call each
+    cron_create: dict | None = None  # CronCreate arguments, or None (a job is kept / stop checking)
+    keep_job_id: str | None = None  # the job that goes on checking this run
+    renew_by: str | None = None  # the recurring job expires: renew it before this time
     stopped: bool = False
     assessment_id: str | None = None
     summary: str = ""
@@ -43,17 +130,43 @@ class Schedule:
 
 
 def cron_every(minutes: int, start: datetime) -> str:
-    """A 5-field cron expression firing every ``minutes`` (a divisor of 60, or 60) from ``start``'s minute."""
+    """A 5-field cron firing every ``minutes`` (a divisor of 60, or 60) near ``start``'s minute, never at :00/:30."""
     if minutes >= 60:
-        return f"{start.minute} * * * *"
+        minute = start.minute
+        while minute in AVOID_MINUTES:
+            minute = (minute + 1) % 60
+        return f"{minute} * * * *"
     if 60 % minutes:
         raise ValueError(f"interval {minutes} does not divide an hour")
     first = start.minute % minutes
+    while any(m in AVOID_MINUTES for m in range(first, 60, minutes)):
+        first = (first + 1) % minutes
     return ",".join(str(m) for m in range(first, 60, minutes)) + " * * * *"
 
 
+def cron_interval(expr: Any) -> int | None:
+    """The interval in minutes of an expression ``cron_every`` makes, or None for any other expression."""
+    if not isinstance(expr, str):
+        return None
+    fields = expr.split()
+    if len(fields) != 5 or fields[1:] != ["*"] * 4:
+        return None
+    try:
+        mins = [int(m) for m in fields[0].split(",")]
+    except ValueError:
+        return None
+    if not all(0 <= m < 60 for m in mins) or any(m in AVOID_MINUTES for m in mins):
+        return None
+    if len(mins) == 1:
+        return 60
+    steps = {b - a for a, b in itertools.pairwise(mins)}
+    if len(steps) != 1 or steps.pop() * len(mins) != 60:
+        return None
+    return 60 // len(mins)
+
+
 def _iso(t: datetime) -> str:
-    return t.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return t.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _anomalous(assessment: dict, review: dict | None) -> str | None:
@@ -70,15 +183,69 @@ def _anomalous(assessment: dict, review: dict | None) -> str | None:
     return None
 
 
+def _step(assessment: dict | None) -> int | None:
+    step = ((assessment or {}).get("progress") or {}).get("step")
+    return step if isinstance(step, int) and not isinstance(step, bool) else None
+
+
+def stop_in_force(key: str, assessment: dict | None, review: dict | None, store: Store) -> str | None:
+    """Why checking this run is over (a STOP verdict or review, a successful stop), or None."""
+    if assessment and assessment.get("verdict") == STOP:
+        return "the check said STOP"
+    if review and review.get("decision") == STOP:
+        return "the reviewer said STOP"
+    records = store.evidence_for(key, 50)
+    plans = {r.get("evidence_id"): r for r in records if r.get("kind") == "stop_plan"}
+    for outcome in records:  # newest first
+        if outcome.get("kind") != "stop_outcome" or not outcome.get("stopped"):
+            continue
+        when = datetime.fromtimestamp(outcome.get("created_at") or 0, UTC)
+        said = f"the run was stopped at {_iso(when)}"
+        if assessment is None or (outcome.get("created_at") or 0) >= (assessment.get("created_at") or 0):
+            return said
+        plan = plans.get(outcome.get("plan_evidence_id")) or {}
+        acted_on = store.get_assessment(plan["assessment_id"]) if plan.get("assessment_id") else None
+        stopped_at, now_at = _step(acted_on), _step(assessment)
+        if stopped_at is not None and (now_at is None or now_at <= stopped_at):
+            return said + " and there is no newer data since"
+        return None  # the newest successful stop is older than this assessment's new data: checking resumed
+    return None
+
+
+def _jobs(jobs: Any) -> list[dict]:
+    """CronList's jobs, validated: a list of {id, cron, prompt, ...}."""
+    if jobs is None:
+        return []
+    if isinstance(jobs, dict) and isinstance(jobs.get("jobs"), list):
+        jobs = jobs["jobs"]  # CronList's whole answer
+    if not isinstance(jobs, list) or len(jobs) > MAX_JOBS:
+        raise BadInput(f"jobs must be the list CronList returned (at most {MAX_JOBS} jobs of {{id, cron, prompt}})")
+    out = []
+    for j in jobs:
+        if not isinstance(j, dict) or not _valid_id(j.get("id")):
+            raise BadInput("each entry of jobs needs the id CronList showed (a short string without control "
+                           "characters), with its cron and prompt")
+        out.append(j)
+    return out
+
+
+def _valid_id(job_id: Any) -> bool:
+    return (isinstance(job_id, str) and bool(job_id.strip()) and len(job_id) <= 200
+            and not any(ord(c) < 32 for c in job_id))
+
+
 def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | None = None,
-               current_job_id: str | None = None, now: datetime | None = None) -> Schedule:
-    """Move the run one rung up the ladder on a healthy check, back to the bottom on an anomaly; return the cron."""
-    now = now or datetime.now(timezone.utc)
+               current_job_id: str | None = None, jobs: list | None = None, target: str | None = None,
+               host: str | None = None, durable: bool = False, now: datetime | None = None) -> Schedule:
+    """Pace the next check and say exactly which check jobs of this run to delete and whether to create one."""
+    now = now or datetime.now(UTC)
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
     key = ref.key
-    if current_job_id is not None and (not isinstance(current_job_id, str) or not current_job_id.strip()
-                                       or len(current_job_id) > 200 or any(ord(c) < 32 for c in current_job_id)):
+    if current_job_id is not None and not _valid_id(current_job_id):
         raise BadInput("current_job_id must be the id CronCreate returned (a short string without control characters)")
+    listed = _jobs(jobs)
+    args = CheckArguments(run.strip(), target or None, host or None, bool(durable), run_tag(key))
+    prompt = args.prompt()
     if assessment_id:
         assessment = store.get_assessment(assessment_id)
         if assessment is None:
@@ -88,27 +255,37 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     else:
         recent = store.recent_assessments(key, 1)
         assessment = recent[0] if recent else None
-    state = store.get_schedule(key) or {}
-    known_job = state.get("job_id")
-    if current_job_id and state.get("awaiting_job_id"):
-        known_job = current_job_id  # the id CronCreate returned for the job we asked for last time
-    job_id = current_job_id or known_job
-    prompt = f"/training-check {run}"
     aid = assessment.get("assessment_id") if assessment else None
+    reviews = [r for r in store.recent_reviews(key, 10) if aid and r.get("assessment_id") == aid]
+    review = reviews[0] if reviews else None
+    state = store.get_schedule(key) or {}
 
-    if assessment and assessment.get("verdict") == STOP or state.get("stopped") and aid == state.get("assessment_id"):
-        store.put_schedule(key, {**state, "stopped": True, "assessment_id": aid, "job_id": None})
-        return Schedule(run, None, "the run was judged STOP: stop checking it", None, None,
-                        {"id": job_id} if job_id else None, None, None, True, aid,
-                        "STOP: delete the check job" + (f" {job_id}" if job_id else "") + " and create none.")
+    tag = run_tag(key)
+    mine = [j for j in listed if _same_run(j.get("prompt"), key, tag, config)]
+    ids = [j["id"] for j in mine]
+    if not listed and current_job_id:
+        ids = [current_job_id]  # no CronList given: the job that started this check is the one we know of
+        mine = [{"id": current_job_id, "prompt": prompt}]
+    elif current_job_id and current_job_id not in ids and state.get("awaiting_job_id"):
+        ids.append(current_job_id)
+        mine.append({"id": current_job_id, "prompt": prompt})
+
+    stopped = stop_in_force(key, assessment, review, store)
+    if stopped:
+        store.put_schedule(key, {**state, "stopped": True, "assessment_id": aid, "interval": None,
+                                 "awaiting_job_id": False, "jobs_known": {}, "updated_at": now.isoformat()})
+        n = len(ids)
+        return Schedule(run, None, f"{stopped}: stop checking it", None, None, prompt,
+                        [{"id": i} for i in ids], None, None, None, True, aid,
+                        f"STOP ({stopped}): delete {n} check job{'s' if n != 1 else ''} of this run"
+                        + (f" ({', '.join(ids)})" if ids else "") + " and create none.")
 
     if assessment is None:
         rung, minutes, reason = 0, LADDER_MINUTES[0], "no assessment yet: first check in 10 minutes"
     elif aid == state.get("assessment_id") and state.get("interval") is not None:
         rung, minutes, reason = state.get("rung", 0), state["interval"], "already rescheduled for this assessment"
     else:
-        reviews = [r for r in store.recent_reviews(key, 5) if r.get("assessment_id") == aid]
-        anomaly = _anomalous(assessment, reviews[0] if reviews else None)
+        anomaly = _anomalous(assessment, review)
         if assessment.get("verdict") == WAIT:
             rung, minutes, reason = -1, WAIT_MINUTES, "too little data yet: look again soon"
         elif anomaly:
@@ -116,27 +293,95 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
         else:
             rung = min(int(state.get("rung", -1)) + 1, len(LADDER_MINUTES) - 1)
             minutes = LADDER_MINUTES[rung]
-            reason = "healthy: " + ("at the 60-minute cap" if rung == len(LADDER_MINUTES) - 1 else f"up one rung to {minutes} minutes")
+            reason = "healthy: " + ("at the 60-minute cap" if rung == len(LADDER_MINUTES) - 1
+                                    else f"up one rung to {minutes} minutes")
 
-    cron = state.get("cron") if state.get("interval") == minutes and state.get("cron") else cron_every(minutes, now + timedelta(minutes=minutes))
-    created = datetime.fromisoformat(state["job_created_at"]) if state.get("job_created_at") else None
-    expiring = created is not None and now >= created + JOB_LIFETIME - RENEW_MARGIN
-    keep = bool(job_id) and job_id == known_job and cron == state.get("cron") and not expiring
-    if keep:
-        cron_delete, cron_create = None, None
-        note = f"keep job {job_id}"
+    # What each job is (CronList shows a schedule in words and a cut prompt): a job first seen now is the one the
+    # last answer asked to create, with that answer's cron. When it started counts for the 7-day expiry.
+    known: dict[str, dict] = {i: v for i, v in (state.get("jobs_known") or {}).items() if i in ids}
+    for j in mine:
+        if j["id"] not in known:
+            asked = state.get("awaiting_job_id") and state.get("create_asked_at")
+            known[j["id"]] = {"cron": j.get("cron") if cron_interval(j.get("cron")) else state.get("asked_cron"),
+                              "since": asked or now.isoformat()}
+
+    def expiring(job_id: str) -> bool:
+        return now >= datetime.fromisoformat(known[job_id]["since"]) + JOB_LIFETIME - RENEW_MARGIN
+
+    candidates = [j for j in mine if _shows(j.get("prompt"), prompt) and cron_interval(known[j["id"]]["cron"]) == minutes
+                  and j.get("recurring", True) is not False and _durable(j) in (None, bool(durable))
+                  and not expiring(j["id"])]
+    keep = next((j for j in candidates if j["id"] == current_job_id), candidates[0]) if candidates else None
+    renewing = keep is None and any(expiring(i) for i in ids)
+
+    if keep is not None:
+        cron = known[keep["id"]]["cron"]
+        cron_create = None
+        created = datetime.fromisoformat(known[keep["id"]]["since"])
     else:
-        cron_delete = {"id": job_id} if job_id else None
-        cron_create = {"cron": cron, "prompt": prompt, "recurring": True, "durable": True}
+        cron = state["cron"] if state.get("interval") == minutes and cron_interval(state.get("cron")) == minutes \
+            else cron_every(minutes, now + timedelta(minutes=minutes))
+        cron_create = {"cron": cron, "prompt": prompt, "recurring": True, "durable": bool(durable)}
         created = now
-        note = ("renew the job (recurring jobs expire after 7 days): " if expiring else "") + \
-               (f"delete job {job_id}, then create the new one" if job_id else "create the check job")
-    renew_by = _iso(created + JOB_LIFETIME - RENEW_MARGIN) if created else None
-    next_at = now + timedelta(minutes=minutes)
+    delete = [i for i in ids if keep is None or i != keep["id"]]
+    if keep is not None:
+        note = f"keep job {keep['id']}"
+    else:
+        note = ("renew the job (recurring jobs expire after 7 days): " if renewing else "") + "create the check job"
+    if delete:
+        note = f"delete job{'s' if len(delete) > 1 else ''} {', '.join(delete)}; " + note
+    renew_by = _iso(created + JOB_LIFETIME - RENEW_MARGIN)
     store.put_schedule(key, {"rung": rung, "interval": minutes, "cron": cron, "assessment_id": aid,
-                             "job_id": job_id if keep else None,  # a new job's id comes back as current_job_id
                              "awaiting_job_id": cron_create is not None,
-                             "job_created_at": created.isoformat() if created else None, "stopped": False,
-                             "updated_at": now.isoformat()})
-    return Schedule(run, minutes, reason, _iso(next_at), cron, cron_delete, cron_create, renew_by, False, aid,
+                             "create_asked_at": now.isoformat() if cron_create else state.get("create_asked_at"),
+                             "asked_cron": cron if cron_create else state.get("asked_cron"),
+                             "jobs_known": {keep["id"]: known[keep["id"]]} if keep else {},
+                             "stopped": False, "updated_at": now.isoformat()})
+    return Schedule(run, minutes, reason, _iso(now + timedelta(minutes=minutes)), cron, prompt,
+                    [{"id": i} for i in delete], cron_create, keep["id"] if keep else None, renew_by, False, aid,
                     f"Next check in {minutes} min ({reason}); {note}.")
+
+
+def _same_run(prompt: Any, key: str, tag: str, config: Config) -> bool:
+    """Does a job with this prompt (as CronList shows it: maybe cut short) check the run whose store key is ``key``?"""
+    if not isinstance(prompt, str):
+        return False
+    text = prompt.strip()
+    marked = re.match(rf"^{re.escape(COMMAND)}\s+#([0-9a-f]{{8}})\b", text)
+    if marked:
+        return marked.group(1) == tag
+    if _cut(text) != text:
+        return False  # an unmarked prompt cut short: which run it checks cannot be told
+    run = job_run(text)
+    if run is None:
+        return False
+    try:
+        return parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project).key == key
+    except TrainingCheckError:
+        return False
+
+
+def _cut(text: str) -> str:
+    """A prompt without the ellipsis CronList puts on one it cut short."""
+    for end in ("\u2026", "..."):
+        if text.endswith(end):
+            return text[: -len(end)].rstrip()
+    return text
+
+
+def _shows(shown: Any, prompt: str) -> bool:
+    """Is ``shown`` (CronList's view of a job's prompt) this prompt, whole or cut short?"""
+    if not isinstance(shown, str):
+        return False
+    text = shown.strip()
+    cut = _cut(text)
+    return text == prompt or (cut != text and prompt.startswith(cut) and len(cut) >= SHOWN_PROMPT // 2)
+
+
+def _durable(job: dict) -> bool | None:
+    """A listed job's durability: CronList marks session-only jobs; None when the listing does not say."""
+    if job.get("session_only") is True or job.get("durable") is False:
+        return False
+    if job.get("durable") is True or job.get("session_only") is False:
+        return True
+    return None

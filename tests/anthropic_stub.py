@@ -1,0 +1,306 @@
+"""An Anthropic Messages API on 127.0.0.1 that plays the model for Claude Code by following /training-check.
+
+Claude Code (``claude -p``, ``ANTHROPIC_BASE_URL`` pointed here) sends
+``POST /v1/messages`` (streamed: the answer is SSE ``message_start`` /
+``content_block_start`` / ``content_block_delta`` (``text_delta``,
+``input_json_delta``) / ``content_block_stop`` / ``message_delta`` /
+``message_stop``; a non-streamed request gets the same message as JSON) and
+side requests (token counting, a title, a quick haiku call). A request whose
+conversation holds the expanded slash command and whose tools include the
+training-check tools is the check: the stub reads the arguments from the
+command text, splits off ``target=``/``host=`` as the command says, reads the
+tool results so far and emits the next tool call the command prescribes
+(assess_run -> on ESCALATE escalate_to_reviewer -> on STOP stop_run ->
+CronList -> reschedule -> CronDelete each / CronCreate exactly as answered ->
+a final text). Anything else gets a short plain reply. Every tool call it makes
+is logged (``calls``) with its input, and every tool result it read
+(``results``), for the test to assert on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+MCP = "mcp__training-check__"
+ARGS_LINE = re.compile(r"The arguments are: `([^`\n]*)`")
+SPLIT = re.compile(r"\s+(?=(?:target|host|durable)=)")
+
+
+@dataclass
+class Call:
+    name: str
+    input: dict
+    at: float  # seconds since the stub started
+
+
+@dataclass
+class Check:
+    """One /training-check conversation turn as the stub sees it."""
+
+    arguments: str
+    run: str
+    target: str | None
+    host: str | None
+    durable: bool
+    steps: list[tuple[str, dict, Any]] = field(default_factory=list)  # (tool, input, parsed result)
+
+
+def split_arguments(arguments: str) -> tuple[str, str | None, str | None, bool]:
+    """The command's rule: the run is what precedes the first target=/host=/durable=."""
+    pieces = SPLIT.split(re.sub(r"^#[0-9a-f]{8}\s+", "", arguments.strip()))
+    opts = dict(p.split("=", 1) for p in pieces[1:])
+    return pieces[0], opts.get("target"), opts.get("host"), opts.get("durable", "").lower() == "true"
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(_text_of(c.get("text") if c.get("type") == "text" else c.get("content", ""))
+                         for c in content if isinstance(c, dict))
+    return ""
+
+
+def _json_in(text: str) -> Any:
+    """The JSON object a tool result carries (MCP tools answer compact JSON; CronList may add prose)."""
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
+    if start >= 0:
+        try:
+            return json.JSONDecoder().raw_decode(text[start:])[0]
+        except ValueError:
+            pass
+    return text
+
+
+def read_check(body: dict) -> Check | None:
+    """The check in progress in this request (the last user message with the command text), or None."""
+    messages = body.get("messages") or []
+    start = None
+    for i, m in enumerate(messages):
+        if m.get("role") == "user":
+            found = ARGS_LINE.findall(_text_of(m.get("content")))
+            if found:
+                start, arguments = i, found[-1]
+    if start is None:
+        return None
+    run, target, host, durable = split_arguments(arguments)
+    check = Check(arguments, run, target, host, durable)
+    uses: dict[str, tuple[str, dict]] = {}
+    for m in messages[start + 1:]:
+        for block in m.get("content") if isinstance(m.get("content"), list) else []:
+            if block.get("type") == "tool_use":
+                uses[block["id"]] = (block["name"], block.get("input") or {})
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in uses:
+                name, inp = uses[block["tool_use_id"]]
+                result = _text_of(block.get("content"))
+                check.steps.append((name, inp, {"error": result} if block.get("is_error") else _json_in(result)))
+    return check
+
+
+def cron_jobs(result: Any) -> list[dict]:
+    """The jobs of a CronList result (its JSON, or its text lines ``<id> — <cron> ... : <prompt>``)."""
+    if isinstance(result, dict) and isinstance(result.get("jobs"), list):
+        return result["jobs"]
+    if isinstance(result, list):
+        return result
+    jobs = []
+    for line in str(result).splitlines():  # "<id> — <schedule> (recurring) [session-only]: <prompt, cut at 80>"
+        m = re.match(r"^(\S+) \u2014 (.*?) \((?:recurring|one-shot)\)( \[session-only\])?: (.*)$", line)
+        if m:
+            jobs.append({"id": m[1], "schedule": m[2], "prompt": m[4], "session_only": bool(m[3])})
+    return jobs
+
+
+class Player:
+    """Decides the next step of the check from the command text's rules."""
+
+    def next(self, check: Check, tools: set[str]) -> tuple[str, dict] | str:
+        """A (tool, input) to call, or the final text."""
+        if not {MCP + "assess_run", MCP + "reschedule"} <= tools:
+            if "WaitForMcpServers" in tools and not any(s[0] == "WaitForMcpServers" for s in check.steps):
+                return "WaitForMcpServers", {"servers": ["training-check"]}
+            return "The training-check tools are not connected; no check was made."
+        done = [s[0] for s in check.steps]
+        last = {name: result for name, _, result in check.steps}
+        assess = last.get(MCP + "assess_run")
+        if assess is None:
+            return MCP + "assess_run", {"run": check.run}
+        aid = assess.get("assessment_id") if isinstance(assess, dict) else None
+        verdict = assess.get("verdict") if isinstance(assess, dict) else None
+        review = last.get(MCP + "escalate_to_reviewer")
+        if verdict == "ESCALATE" and review is None:
+            concern = assess.get("concern") or assess.get("summary") or "ambiguous findings"
+            return MCP + "escalate_to_reviewer", {"assessment_id": aid, "concern": str(concern)[:400]}
+        review_stop = isinstance(review, dict) and review.get("decision") == "STOP"
+        if (verdict == "STOP" or review_stop) and MCP + "stop_run" not in done:
+            args = {"run": check.run, "reason": f"{assess.get('summary')}"[:400]}
+            args.update({"review_id": review["review_id"]} if review_stop else {"assessment_id": aid})
+            args.update({k: v for k, v in (("target", check.target), ("host", check.host)) if v})
+            return MCP + "stop_run", args
+        if "CronList" not in done:
+            return "CronList", {}
+        sched = last.get(MCP + "reschedule")
+        if sched is None:
+            args = {"run": check.run, "assessment_id": aid, "jobs": cron_jobs(last["CronList"])}
+            args.update({k: v for k, v in (("target", check.target), ("host", check.host)) if v})
+            if check.durable:
+                args["durable"] = True
+            return MCP + "reschedule", args
+        deleted = [inp.get("id") for name, inp, _ in check.steps if name == "CronDelete"]
+        for d in sched.get("cron_delete") or []:
+            if d.get("id") not in deleted:
+                return "CronDelete", dict(d)
+        if sched.get("cron_create") and "CronCreate" not in done:
+            return "CronCreate", dict(sched["cron_create"])
+        stop = last.get(MCP + "stop_run")
+        parts = [f"Verdict {verdict}."]
+        if review is not None:
+            parts.append(f"Reviewer: {review.get('decision') if isinstance(review, dict) else review}.")
+        if stop is not None:
+            parts.append(f"Stopped: {stop.get('summary') if isinstance(stop, dict) else stop} "
+                         f"Evidence: {stop.get('evidence_path') if isinstance(stop, dict) else '-'}.")
+        parts.append(sched.get("summary", ""))
+        return " ".join(parts)
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:  # a client that hangs up early is no news
+        pass
+
+
+class AnthropicStub:
+    """The server; use as a context manager. ``base_url`` goes into ANTHROPIC_BASE_URL."""
+
+    def __init__(self, player: Player | None = None):
+        self.player = player or Player()
+        self.calls: list[Call] = []
+        self.requests: list[dict] = []  # {path, kind, tools}
+        self.checks_seen: list[Check] = []
+        self.t0 = time.monotonic()
+        self._lock = threading.Lock()
+        self._n = 0
+        self._httpd = _QuietServer(("127.0.0.1", 0), self._handler())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def tool_calls(self) -> list[str]:
+        return [c.name.removeprefix(MCP) for c in self.calls]
+
+    # -- the model -------------------------------------------------------------------------------------------
+    def answer(self, body: dict) -> tuple[list[dict], str]:
+        """Content blocks and the stop reason for one /v1/messages request."""
+        tools = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+        check = read_check(body) if tools else None
+        with self._lock:
+            self.requests.append({"kind": "check" if check else "side", "tools": sorted(tools)})
+            self._n += 1
+            n = self._n
+        if check is None:
+            return [{"type": "text", "text": "Training check"}], "end_turn"
+        step = self.player.next(check, tools)
+        with self._lock:
+            self.checks_seen.append(check)
+        if isinstance(step, str):
+            return [{"type": "text", "text": step}], "end_turn"
+        name, inp = step
+        with self._lock:
+            self.calls.append(Call(name, inp, round(time.monotonic() - self.t0, 3)))
+        return [{"type": "tool_use", "id": f"toolu_{n:06d}", "name": name, "input": inp}], "tool_use"
+
+    def _handler(self):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a) -> None:
+                pass
+
+            def _json(self, status: int, obj: dict) -> None:
+                data = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": "not here"}})
+
+            def do_HEAD(self) -> None:
+                self.send_response(200)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(length) or b"{}")
+                except ValueError:
+                    body = {}
+                path = self.path.split("?")[0]
+                if path.endswith("/count_tokens"):
+                    return self._json(200, {"input_tokens": 100})
+                if not path.endswith("/v1/messages"):
+                    return self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": path}})
+                content, stop = stub.answer(body)
+                model = body.get("model") or "claude-stub"
+                if not body.get("stream"):
+                    return self._json(200, {"id": "msg_stub", "type": "message", "role": "assistant", "model": model,
+                                            "content": content, "stop_reason": stop, "stop_sequence": None,
+                                            "usage": {"input_tokens": 100, "output_tokens": 20}})
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("cache-control", "no-cache")
+                self.send_header("connection", "close")
+                self.end_headers()
+                self.close_connection = True
+
+                def event(kind: str, data: dict) -> None:
+                    self.wfile.write(f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n".encode())
+
+                event("message_start", {"message": {"id": "msg_stub", "type": "message", "role": "assistant",
+                                                    "model": model, "content": [], "stop_reason": None,
+                                                    "stop_sequence": None,
+                                                    "usage": {"input_tokens": 100, "output_tokens": 1}}})
+                for i, block in enumerate(content):
+                    if block["type"] == "text":
+                        event("content_block_start", {"index": i, "content_block": {"type": "text", "text": ""}})
+                        event("content_block_delta", {"index": i, "delta": {"type": "text_delta",
+                                                                            "text": block["text"]}})
+                    else:
+                        event("content_block_start", {"index": i, "content_block": {
+                            "type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}})
+                        event("content_block_delta", {"index": i, "delta": {
+                            "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})
+                    event("content_block_stop", {"index": i})
+                event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None},
+                                        "usage": {"output_tokens": 20}})
+                event("message_stop", {})
+                self.wfile.flush()
+
+        return Handler
