@@ -6,7 +6,6 @@ import json
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from .config import Config
