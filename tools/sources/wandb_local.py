@@ -53,6 +53,21 @@ _TOTAL_STEP_KEYS = ("max_steps", "total_steps", "num_train_steps", "train_steps"
                     "num_iterations", "total_iters", "train_iters")
 
 
+_SKIP_TAGS = frozenset((0x1A, 0x22, 0x3A, 0x4A, 0x52, 0x5A, 0x62, 0x6A))  # summary, output, stats, tbrecord, alert,
+# telemetry, metric, output_raw: never metrics for this reader
+_DOUBLE = struct.Struct("<d")
+_SKIP, _STEP = object(), object()
+
+
+def _key_kind(key: str):
+    """The metric name for a history key, or _SKIP (internal and system keys), or _STEP (``_step``)."""
+    if key == "_step":
+        return _STEP
+    if key[:1] == "_" or key[:7] in ("system/", "system."):
+        return _SKIP
+    return key
+
+
 def config_subset(config: dict, limit: int = 24) -> dict:
     """The run config keys a reader of metrics needs (lr, batch size, schedule, total steps), scalar values only."""
     out: dict = {}
@@ -155,6 +170,7 @@ class WandbLocalSource:
         from wandb.proto import wandb_internal_pb2  # wandb's own record definitions
 
         self._pb = wandb_internal_pb2
+        self._keys: dict[bytes, object] = {}  # an item's key bytes -> its metric name / _SKIP / _STEP
 
     def describe(self) -> str:
         return f"W&B local run log {self.fs.describe(self.path)}"
@@ -282,6 +298,24 @@ class WandbLocalSource:
         return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def _handle(self, data: bytes, scan: _Scan) -> None:
+        # Most records of a long run are history and summary rows: recognise them from their first bytes (the
+        # record number, then the payload's tag) and decode history rows by hand; anything unusual takes the
+        # general path below (protobuf), so the fast path never decides what a record means on its own.
+        if data[:1] == b"\x08":
+            j = 1
+            while j < len(data) and data[j] & 0x80:
+                j += 1
+            j += 1
+            if j < len(data):
+                tag = data[j]
+                if tag in _SKIP_TAGS:
+                    scan.records += 1
+                    return
+                if tag == 0x12 and j + 1 < len(data):
+                    ln, k = varint(data, j + 1)
+                    if k + ln <= len(data) and self._history_fast(data, k, k + ln, scan):
+                        scan.records += 1
+                        return
         scan.records += 1
         try:
             fn, start, length = record_payload(data)
@@ -306,6 +340,84 @@ class WandbLocalSource:
                 scan.info.state = "preempted"
         except Exception as e:  # protobuf DecodeError: a record that does not parse is skipped, never a crash
             scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); skipped it")
+
+    def _history_fast(self, d: bytes, i: int, end: int, scan: _Scan) -> bool:
+        """Decode a HistoryRecord in ``d[i:end]`` without protobuf: items of one key (``key`` or a single
+        ``nested_key``) and a ``value_json`` / ``number`` / ``integer`` value, an optional step, ``_info``. False
+        (nothing added) for any other shape: the caller decodes the record with protobuf."""
+        keys = self._keys
+        step = None
+        step_item = None
+        row: list[tuple[str, float]] = []
+        try:
+            while i < end:
+                t = d[i]
+                if t == 0x0A:  # an item
+                    ln = d[i + 1]
+                    if ln & 0x80:
+                        return False
+                    j = i + 2
+                    ie = j + ln
+                    if d[j] not in (0x0A, 0x12):
+                        return False
+                    kl = d[j + 1]
+                    if kl & 0x80:
+                        return False
+                    ke = j + 2 + kl
+                    vt = d[ke]
+                    kb = d[j:ke]  # the key's own bytes with its tag: a key or one nested key
+                    key = keys.get(kb)
+                    if key is None:
+                        key = keys[kb] = _key_kind(d[j + 2:ke].decode())
+                    if vt == 0x82 and d[ke + 1] == 0x01:
+                        vl = d[ke + 2]
+                        if vl & 0x80 or ke + 3 + vl != ie:
+                            return False
+                        text = d[ke + 3:ie]
+                        if key is _STEP:
+                            step_item = text
+                        elif key is not _SKIP:
+                            try:
+                                row.append((key, float(text)))  # numbers, NaN, Infinity as wandb spells them
+                            except ValueError:
+                                pass  # strings, booleans, media and tables are not metrics
+                    elif vt == 0x31 and ke + 9 == ie:  # number (double)
+                        if key is not _SKIP and key is not _STEP:
+                            row.append((key, _DOUBLE.unpack_from(d, ke + 1)[0]))
+                    else:
+                        return False
+                    i = ie
+                elif t == 0x12:  # the step: HistoryStep {num = 1}
+                    ln = d[i + 1]
+                    if ln & 0x80:
+                        return False
+                    if ln:
+                        if d[i + 2] != 0x08:
+                            return False
+                        step, _ = varint(d, i + 3)
+                        if step >= 1 << 63:
+                            step -= 1 << 64
+                    else:
+                        step = 0
+                    i += 2 + ln
+                elif t == 0xC2 and d[i + 1] == 0x0C:  # _info
+                    ln, j = varint(d, i + 2)
+                    i = j + ln
+                else:
+                    return False
+            if i != end:
+                return False
+            if step is None and step_item is not None:
+                step = int(float(step_item or b"0"))
+        except (IndexError, ValueError, UnicodeDecodeError):
+            return False
+        if step is None:
+            step = scan.history_rows
+        scan.history_rows += 1
+        add = scan.builder.add
+        for key, value in row:
+            add(step, key, value)
+        return True
 
     def _history(self, rec, scan: _Scan) -> None:
         step = rec.step.num if rec.HasField("step") else None
