@@ -260,3 +260,29 @@ def test_a_check_costs_what_is_new(tmp_path, tc_home):
     per_metric_cap = (WINDOW + BLOCK) * 16 + (MAX_BLOCKS + 20) * 20 * 8 + 4096
     assert sizes[1] < 8 * per_metric_cap
     assert costs[1] < 3 * costs[0] + 0.05, costs
+
+
+def test_wandb_fast_history_path_equals_protobuf_and_reports_progress(tmp_path, monkeypatch):
+    from tests.wandb_runs import wandb_file, write_offline_run
+    from training_check.tools.sources.files import LocalFileSystem
+    from training_check.tools.sources.wandb_local import WandbLocalSource
+
+    rows = []
+    for i in range(3000):
+        row = {"train/loss": 3.0 - i * 1e-4, "lr": 1e-3, "step_count": i, "note": "text",
+               "nested": {"acc": 0.5 + i * 1e-5}}
+        if i % 500 == 7:
+            row["train/loss"] = float("nan") if i % 1000 == 7 else float("inf")
+        rows.append(row)
+    path = wandb_file(write_offline_run(tmp_path / "w", rows, name="fast-path"))
+    seen: list[tuple] = []
+    fast = WandbLocalSource(LocalFileSystem(), str(path)).read(None, lambda d, t, m: seen.append((d, t, m)))
+    monkeypatch.setattr(WandbLocalSource, "_history_fast", lambda self, *a: False)
+    slow = WandbLocalSource(LocalFileSystem(), str(path)).read(None)
+    assert sorted(fast.batch.columns) == sorted(slow.batch.columns) == ["lr", "nested.acc", "step_count", "train/loss"]
+    for key, col in slow.batch.columns.items():
+        other = fast.batch.columns[key]
+        assert np.array_equal(col.steps, other.steps) and np.array_equal(col.values, other.values, equal_nan=True), key
+    loss = fast.batch.columns["train/loss"].values
+    assert (len(loss), int(np.isnan(loss).sum()), int(np.isinf(loss).sum())) == (3000, 3, 3)
+    assert seen and seen[-1][0] == seen[-1][1] == path.stat().st_size - 7 and seen[-1][2] == "read .wandb log"

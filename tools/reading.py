@@ -96,6 +96,8 @@ def read_source(source: Source, run_key: str, store: Store, progress: Progress |
     last_before = history.max_step()
     result = source.read(cached.cursor, progress)
     info = RunInfo.from_dict(cached.info).merged(result.info)
+    if progress is not None and result.batch.n_points > 1_000_000:
+        progress(0.0, None, f"summarising {result.batch.n_points:,} new points")
     if result.reset:
         updated = RunHistory.build(result.batch)
     elif result.batch.is_empty():

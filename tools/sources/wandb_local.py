@@ -284,6 +284,8 @@ class WandbLocalSource:
             pos = next_pos
         if pending:
             scan.safe_offset = pending_start
+        if progress and size > start:
+            progress(float(size - start), float(size - start), "read .wandb log")
         return scan
 
     def _read_fully(self, offset: int, length: int) -> bytes:
