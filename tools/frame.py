@@ -53,10 +53,13 @@ class MetricFrame:
     series: dict[str, pd.Series]
     roles: dict[str, MetricRole] = field(default_factory=dict)
     history: dict[str, MetricHistory] = field(default_factory=dict)
+    raw: PointBatch | None = field(default=None, repr=False)  # the points it was built from, when at hand
 
     @classmethod
     def from_batch(cls, batch: PointBatch, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
-        return cls.from_history(RunHistory.build(batch), role_overrides)
+        frame = cls.from_history(RunHistory.build(batch), role_overrides)
+        frame.raw = batch
+        return frame
 
     @classmethod
     def from_history(cls, run: RunHistory, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
@@ -159,9 +162,13 @@ class MetricFrame:
         if step is None:
             return self
         if any(h.summarised for h in self.history.values()):
-            raise ValueError("a summarised frame cannot be cut: rebuild it from the raw points (RunData.replay)")
-        cut = {k: s.loc[:step] for k, s in self.series.items()}
-        keep = [k for k in cut if len(cut[k])]
+            if self.raw is None:
+                raise ValueError("a summarised frame cannot be cut: rebuild it from the raw points (RunData.replay)")
+            cols = {k: clean_points(c.steps, c.values) for k, c in self.raw.columns.items()}
+            cut = {k: _series(st[st <= step], v[st <= step]) for k, (st, v) in cols.items()}
+        else:
+            cut = {k: s.loc[:step] for k, s in self.series.items()}
+        keep = [k for k in cut if len(cut[k]) and k in self.roles]
         batch = PointBatch({k: Column(cut[k].index.to_numpy(), cut[k].to_numpy()) for k in keep})
         out = MetricFrame.from_history(RunHistory.build(batch))
         out.roles = {k: self.roles[k] for k in keep}

@@ -10,9 +10,9 @@ from typing import Callable
 
 from .config import Config
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
-from .frame import MetricFrame, clean_points
+from .frame import MetricFrame
 from .history import RunHistory
-from .points import Column, PointBatch
+from .points import PointBatch
 from .runref import RunRef, parse_run_ref
 from .sources import open_source
 from .sources.base import Progress, RunInfo, Source
@@ -48,15 +48,8 @@ class RunData:
             return self.frame
         if not any(h.summarised for h in self.frame.history.values()) or self.raw is None:
             return self.frame.upto(step)
-        cut: dict[str, Column] = {}
-        for key, col in self.raw().columns.items():
-            steps, values = clean_points(col.steps, col.values)
-            keep = steps <= step
-            if keep.any():
-                cut[key] = Column(steps[keep], values[keep])
-        frame = MetricFrame.from_history(RunHistory.build(PointBatch(cut)))
-        frame.roles = {k: self.frame.roles[k] for k in frame.series if k in self.frame.roles}
-        return frame
+        full = MetricFrame(self.frame.series, self.frame.roles, self.frame.history, self.raw())
+        return full.upto(step)
 
 
 def resolve_ref(run: str, config: Config) -> RunRef:
