@@ -371,6 +371,9 @@ class WandbLocalSource:
                     key = keys.get(kb)
                     if key is None:
                         key = keys[kb] = _key_kind(d[j + 2:ke].decode())
+                    if key is _SKIP:  # _timestamp, _runtime, system/...: whatever its value, not a metric
+                        i = ie
+                        continue
                     if vt == 0x82 and d[ke + 1] == 0x01:
                         vl = d[ke + 2]
                         if vl & 0x80 or ke + 3 + vl != ie:
