@@ -360,8 +360,6 @@ class MetricHistory:
                 seq = slice_blocks(seq, slice(0, k - 1))
             carry = merge_pairs(seq) if len(seq["n"]) else empty_blocks()
         parts = [complete] if target == self.level else []
-        if target in stack and target == self.level:  # cannot happen: stack levels are below self.level
-            parts.append(stack[target])
         self.complete = concat_blocks(parts + [carry])
         self.stack = sorted(new_stack.items(), key=lambda kv: -kv[0])
         self.level, self.n_base = target, n_new
@@ -434,7 +432,7 @@ class MetricHistory:
         """Median of the finite values with finite index in [lo_index, hi_index): blocks stand for their points by
         their median (weighted by their finite count), the window's points are exact."""
         hi_index = self.n_finite if hi_index is None else hi_index
-        s, v = self.finite_window()
+        _, v = self.finite_window()
         off = self.n_finite - len(v)
         win = v[max(0, lo_index - off): max(0, hi_index - off)]
         if not self.summarised or off == 0:
