@@ -303,19 +303,17 @@ class WandbLocalSource:
         # Most records of a long run are history and summary rows: recognise them from their first bytes (the
         # record number, then the payload's tag) and decode history rows by hand; anything unusual takes the
         # general path below (protobuf), so the fast path never decides what a record means on its own.
-        if data[:1] == b"\x08":
-            j = 1
-            while j < len(data) and data[j] & 0x80:
-                j += 1
-            j += 1
-            if j < len(data):
+        n = len(data)
+        if n > 3 and data[0] == 0x08:
+            j = 2 if data[1] < 0x80 else 3 if data[2] < 0x80 else 4 if data[3] < 0x80 else n  # past the record number
+            if j < n:
                 tag = data[j]
                 if tag in _SKIP_TAGS:
                     scan.records += 1
                     return
-                if tag == 0x12 and j + 1 < len(data):
+                if tag == 0x12 and j + 1 < n:
                     ln, k = varint(data, j + 1)
-                    if k + ln <= len(data) and self._history_fast(data, k, k + ln, scan):
+                    if k + ln <= n and self._history_fast(data, k, k + ln, scan):
                         scan.records += 1
                         return
         scan.records += 1
@@ -347,48 +345,41 @@ class WandbLocalSource:
         """Decode a HistoryRecord in ``d[i:end]`` without protobuf: items of one key (``key`` or a single
         ``nested_key``) and a ``value_json`` / ``number`` / ``integer`` value, an optional step, ``_info``. False
         (nothing added) for any other shape: the caller decodes the record with protobuf."""
-        keys = self._keys
+        keys, skip, step_key, double = self._keys, _SKIP, _STEP, _DOUBLE
         step = None
         step_item = None
         row: list[tuple[str, float]] = []
         try:
             while i < end:
                 t = d[i]
-                if t == 0x0A:  # an item
+                if t == 0x0A:  # an item: key (or one nested key), then its value
                     ln = d[i + 1]
                     if ln & 0x80:
                         return False
-                    j = i + 2
-                    ie = j + ln
-                    if d[j] not in (0x0A, 0x12):
-                        return False
-                    kl = d[j + 1]
-                    if kl & 0x80:
-                        return False
-                    ke = j + 2 + kl
-                    vt = d[ke]
-                    kb = d[j:ke]  # the key's own bytes with its tag: a key or one nested key
+                    ie = i + 2 + ln
+                    ke = i + 4 + d[i + 3]
+                    kb = d[i + 2:ke]  # the key field with its tag and length
                     key = keys.get(kb)
                     if key is None:
-                        key = keys[kb] = _key_kind(d[j + 2:ke].decode())
-                    if key is _SKIP:  # _timestamp, _runtime, system/...: whatever its value, not a metric
+                        if kb[0] not in (0x0A, 0x12) or kb[1] & 0x80:
+                            return False
+                        key = keys[kb] = _key_kind(kb[2:].decode())
+                    if key is skip:  # _timestamp, _runtime, system/...: whatever its value, not a metric
                         i = ie
                         continue
-                    if vt == 0x82 and d[ke + 1] == 0x01:
-                        vl = d[ke + 2]
-                        if vl & 0x80 or ke + 3 + vl != ie:
-                            return False
+                    vt = d[ke]
+                    if vt == 0x82 and d[ke + 1] == 0x01 and ke + 3 + d[ke + 2] == ie:  # value_json
                         text = d[ke + 3:ie]
-                        if key is _STEP:
+                        if key is step_key:
                             step_item = text
-                        elif key is not _SKIP:
+                        else:
                             try:
                                 row.append((key, float(text)))  # numbers, NaN, Infinity as wandb spells them
                             except ValueError:
                                 pass  # strings, booleans, media and tables are not metrics
                     elif vt == 0x31 and ke + 9 == ie:  # number (double)
-                        if key is not _SKIP and key is not _STEP:
-                            row.append((key, _DOUBLE.unpack_from(d, ke + 1)[0]))
+                        if key is not step_key:
+                            row.append((key, double.unpack_from(d, ke + 1)[0]))
                     else:
                         return False
                     i = ie
@@ -399,9 +390,17 @@ class WandbLocalSource:
                     if ln:
                         if d[i + 2] != 0x08:
                             return False
-                        step, _ = varint(d, i + 3)
-                        if step >= 1 << 63:
-                            step -= 1 << 64
+                        b0 = d[i + 3]
+                        if b0 < 0x80:
+                            step = b0
+                        elif d[i + 4] < 0x80:
+                            step = (b0 & 0x7F) | (d[i + 4] << 7)
+                        elif d[i + 5] < 0x80:
+                            step = (b0 & 0x7F) | ((d[i + 4] & 0x7F) << 7) | (d[i + 5] << 14)
+                        else:
+                            step, _ = varint(d, i + 3)
+                            if step >= 1 << 63:
+                                step -= 1 << 64
                     else:
                         step = 0
                     i += 2 + ln
@@ -419,9 +418,7 @@ class WandbLocalSource:
         if step is None:
             step = scan.history_rows
         scan.history_rows += 1
-        add = scan.builder.add
-        for key, value in row:
-            add(step, key, value)
+        scan.builder.add_row(step, row)
         return True
 
     def _history(self, rec, scan: _Scan) -> None:
