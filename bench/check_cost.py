@@ -128,6 +128,15 @@ async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) 
         for _ in range(n_idle):
             phases["idle"].append(await one_check(s, str(run.path), job))
         phases["rss"] = rss_mb(pid)
+    # A second server on the same store, as the next cron session starts one: what a later check costs in memory
+    # when the first read did not happen in this process.
+    phases["second"] = []
+    async with mcp_session(home) as s:
+        pid = server_pid()
+        run.extend(append)
+        phases["second"].append(await one_check(s, str(run.path), job))
+        phases["second"].append(await one_check(s, str(run.path), job))
+        phases["rss_second"] = rss_mb(pid)
     return phases
 
 
@@ -181,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     root = args.keep or Path(tempfile.mkdtemp(prefix="tc-checkcost-"))
     root.mkdir(parents=True, exist_ok=True)
     try:
-        total = args.steps + args.checks * args.append
+        total = args.steps + (args.checks + 1) * args.append
         run = Run(root / "train.log", total)
         t = time.perf_counter()
         run.extend(args.steps)
@@ -204,11 +213,13 @@ def main(argv: list[str] | None = None) -> int:
         print(row(f"first ({args.steps} steps)", phases["first"]))
         print(row(f"+{args.append} steps each", phases["append"]))
         print(row("nothing new", phases["idle"]))
+        print(row("2nd server: +1k, idle", phases["second"]))
         peak, now = phases["rss"]
         peak1, _ = phases["rss_after_first"]
         if peak is not None:
             print(f"server RSS: peak {peak:.0f} MB (peak by the end of the first check {peak1:.0f} MB), "
-                  f"{now:.0f} MB after the last check")
+                  f"{now:.0f} MB after the last check; a second server doing one +{args.append} and one idle check: "
+                  f"peak {phases['rss_second'][0]:.0f} MB")
         ivals = [x["interval"] for x in phases["first"] + phases["append"] + phases["idle"]]
         print(f"reschedule intervals (min) over the checks: {ivals}")
         if stop is None:
