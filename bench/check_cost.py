@@ -8,8 +8,9 @@ A healthy llm.c-style log (power-law loss with noise, warmup + cosine LR, grad n
 throughput, loss scale; bench/response_size.py writes the lines) of ``--steps`` steps is checked once (the first
 check reads the whole file), then ``--checks`` times, each after ``--append`` new steps are appended to the log,
 then ``--idle`` times with nothing new. Printed per phase: median (and max) wall time of a whole check (both calls,
-client side, one long-lived stdio server), and the bytes each check puts in the agent's context (structured content
-as json.dumps, and the text content block). Then ``stop_run(force=True, target=pid:N)`` against a python child that
+client side, one long-lived stdio server), the server-side time of ``assess_run`` (the server's own "assess_run done
+in X s" log line), and the bytes each check puts in the agent's context (structured content as json.dumps, and the
+text content block); then the server process's peak RSS (VmHWM) and its RSS after the last check. Then ``stop_run(force=True, target=pid:N)`` against a python child that
 traps SIGINT and exits: time from the call to the child gone (reaped by a waiter thread), and the call's wall time.
 """
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import shutil
 import signal
 import statistics
@@ -64,11 +67,39 @@ class Run:
         self.written += n
 
 
+DONE_IN = re.compile(r"^assess_run done in ([0-9.]+)s")
+
+
+def server_pid() -> int | None:
+    """The pid of our ``training-check serve`` child (the stdio server)."""
+    for child in Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split():
+        try:
+            if b"training_check.server.cli" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return int(child)
+        except OSError:
+            continue
+    return None
+
+
+def rss_mb(pid: int | None) -> tuple[float | None, float | None]:
+    """(peak RSS, current RSS) of ``pid`` in MB, from /proc/PID/status."""
+    if pid is None:
+        return None, None
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmHWM"].split()[0]) / 1024, int(fields["VmRSS"].split()[0]) / 1024
+
+
 async def one_check(s, run: str, job_id: str | None) -> dict:
     """assess_run + reschedule as the slash command makes them; wall time and bytes of both answers."""
+    n_logs = len(s.logs)
     t = time.perf_counter()
-    a = await s.call("assess_run", {"run": run})
+    a = await s.client.call_tool("assess_run", {"run": run}, read_timeout_seconds=3600)  # a 10M-step first read
     t_a = time.perf_counter() - t
+    server_s = None
+    for entry in s.logs[n_logs:]:
+        m = DONE_IN.match(str(getattr(entry, "data", "")))
+        if m:
+            server_s = float(m.group(1))
     aid = a.structured_content["assessment_id"] if a.structured_content else None
     args = {"run": run, "assessment_id": aid}
     if job_id:
@@ -77,7 +108,7 @@ async def one_check(s, run: str, job_id: str | None) -> dict:
     wall = time.perf_counter() - t
     a_struct, a_text = call_bytes(a)
     r_struct, r_text = call_bytes(r)
-    return {"wall": wall, "assess": t_a, "resched": wall - t_a, "struct": a_struct + r_struct, "text": a_text + r_text,
+    return {"wall": wall, "assess": t_a, "server": server_s, "resched": wall - t_a, "struct": a_struct + r_struct, "text": a_text + r_text,
             "a_struct": a_struct, "r_struct": r_struct, "verdict": a.structured_content.get("verdict"),
             "interval": r.structured_content.get("interval_minutes", r.structured_content.get("interval")),
             "step": (a.structured_content.get("progress") or {}).get("step")}
@@ -87,13 +118,25 @@ async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) 
     phases: dict[str, list[dict]] = {"first": [], "append": [], "idle": []}
     job = None
     async with mcp_session(home) as s:
+        pid = server_pid()
         phases["first"].append(await one_check(s, str(run.path), job))
+        phases["rss_after_first"] = rss_mb(pid)
         for i in range(n_checks):
             run.extend(append)
             job = f"job-{i}"
             phases["append"].append(await one_check(s, str(run.path), job))
         for _ in range(n_idle):
             phases["idle"].append(await one_check(s, str(run.path), job))
+        phases["rss"] = rss_mb(pid)
+    # A second server on the same store, as the next cron session starts one: what a later check costs in memory
+    # when the first read did not happen in this process.
+    phases["second"] = []
+    async with mcp_session(home) as s:
+        pid = server_pid()
+        run.extend(append)
+        phases["second"].append(await one_check(s, str(run.path), job))
+        phases["second"].append(await one_check(s, str(run.path), job))
+        phases["rss_second"] = rss_mb(pid)
     return phases
 
 
@@ -126,8 +169,10 @@ def row(name: str, items: list[dict]) -> str:
     if not items:
         return f"{name:<22} | (none)"
     w = [x["wall"] for x in items]
+    srv = [x["server"] for x in items if x["server"] is not None]
+    srv_s = f"{statistics.median(srv):>8.3f}" if srv else f"{'?':>8}"
     return (f"{name:<22} | {len(items):>3} | {statistics.median(w):>8.3f} | {max(w):>7.3f} | "
-            f"{statistics.median(x['assess'] for x in items):>8.3f} | {statistics.median(x['resched'] for x in items):>8.3f} | "
+            f"{statistics.median(x['assess'] for x in items):>8.3f} | {srv_s} | {statistics.median(x['resched'] for x in items):>8.3f} | "
             f"{int(statistics.median(x['struct'] for x in items)):>8} | {int(statistics.median(x['text'] for x in items)):>7} | "
             f"{int(statistics.median(x['a_struct'] for x in items)):>6}+{int(statistics.median(x['r_struct'] for x in items)):<5} | "
             + ",".join(sorted({str(x['verdict']) for x in items})))
@@ -139,12 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checks", type=int, default=20, help="later checks, each after --append new steps")
     ap.add_argument("--append", type=int, default=1000, help="steps appended before each later check")
     ap.add_argument("--idle", type=int, default=5, help="checks with nothing new")
+    ap.add_argument("--no-stop", action="store_true", help="skip the stop_run timing")
     ap.add_argument("--keep", type=Path, default=None, help="write the log and store here and keep them")
     args = ap.parse_args(argv)
     root = args.keep or Path(tempfile.mkdtemp(prefix="tc-checkcost-"))
     root.mkdir(parents=True, exist_ok=True)
     try:
-        total = args.steps + args.checks * args.append
+        total = args.steps + (args.checks + 1) * args.append
         run = Run(root / "train.log", total)
         t = time.perf_counter()
         run.extend(args.steps)
@@ -153,20 +199,31 @@ def main(argv: list[str] | None = None) -> int:
         home = root / "home"
         home.mkdir(parents=True, exist_ok=True)
         phases = anyio.run(checks, run, args.checks, args.append, args.idle, home)
-        (root / "stop" / "home").mkdir(parents=True, exist_ok=True)
-        stop = anyio.run(stop_timing, run.path, root / "stop" / "home")
+        stop = None
+        if not args.no_stop:
+            (root / "stop" / "home").mkdir(parents=True, exist_ok=True)
+            stop = anyio.run(stop_timing, run.path, root / "stop" / "home")
 
         print()
         print("one check = assess_run + reschedule over MCP stdio (one server for all checks); wall times client side, s")
-        hdr = (f"{'phase':<22} | {'n':>3} | {'median s':>8} | {'max s':>7} | {'assess s':>8} | {'resched s':>8} | "
+        hdr = (f"{'phase':<22} | {'n':>3} | {'median s':>8} | {'max s':>7} | {'assess s':>8} | {'server s':>8} | {'resched s':>8} | "
                f"{'struct B':>8} | {'text B':>7} | {'a + r B':<12} | verdicts")
         print(hdr)
         print("-" * len(hdr))
         print(row(f"first ({args.steps} steps)", phases["first"]))
         print(row(f"+{args.append} steps each", phases["append"]))
         print(row("nothing new", phases["idle"]))
+        print(row("2nd server: +1k, idle", phases["second"]))
+        peak, now = phases["rss"]
+        peak1, _ = phases["rss_after_first"]
+        if peak is not None:
+            print(f"server RSS: peak {peak:.0f} MB (peak by the end of the first check {peak1:.0f} MB), "
+                  f"{now:.0f} MB after the last check; a second server doing one +{args.append} and one idle check: "
+                  f"peak {phases['rss_second'][0]:.0f} MB")
         ivals = [x["interval"] for x in phases["first"] + phases["append"] + phases["idle"]]
         print(f"reschedule intervals (min) over the checks: {ivals}")
+        if stop is None:
+            return 0
         print()
         gone = f"{stop['gone_s']:.3f}s" if stop["gone_s"] is not None else "NOT GONE"
         print(f"stop_run(force=True, target=pid:N) on a child that exits on SIGINT: call -> child gone {gone}; "

@@ -133,3 +133,19 @@ def test_an_in_place_rewrite_with_the_same_first_4kb_is_noticed(store, config, t
     second = load_run(str(log), store=store, config=config).frame.series["loss"]
     assert len(second) == 400
     assert math.isclose(second.loc[0], 3.0 * 5.0 + 0.1) and math.isclose(second.loc[399], 3.0 * 5.0 / 400 + 0.1)
+
+
+def test_a_hostile_name_keeps_its_alias_in_a_long_runs_replay(store, config, tmp_path):
+    """A run longer than the full-resolution window: a replay rebuilds from the raw points, which carry the name the
+    run wrote; the replayed frame must hold the same alias (and its whole history), never the raw name."""
+    from training_check.tools.assess import assess_run
+
+    log = hostile_log(tmp_path / "long.jsonl", nan_from=6000, steps=6100)
+    now = assess_run(str(log), store=store, config=config)
+    past = assess_run(str(log), store=store, config=config, as_of_step=5000)
+    assert now.verdict == "STOP" and past.verdict != "STOP"
+    for a in (now, past):
+        blob = json.dumps(a.to_dict())
+        assert "IGNORE" not in blob and "SYSTEM" not in blob
+    assert past.progress["step"] == 5000
+    assert now.key_metrics["train_loss"]["name"] == past.key_metrics["train_loss"]["name"] == "train_loss_metric_1"

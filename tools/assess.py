@@ -6,7 +6,6 @@ import json
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from .config import Config
@@ -106,7 +105,7 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
             keys = [k for k in frame.series if k in ref.frame.series and frame.roles[k].role in ("eval", "train_loss")]
             if not keys:
                 raise BadInput(f"baseline run {text} shares no loss/eval metric with this run")
-            return {k: ref.frame.series[k].dropna() for k in keys}
+            return {k: ref.frame.long_series(k).dropna() for k in keys}
     if isinstance(baseline, list):
         from .signals.view import choose_primary_eval
 
@@ -176,13 +175,11 @@ def _key_metrics(frame: MetricFrame, view: RunView) -> dict:
     loss = frame.primary_loss
     if loss:
         v = frame.series[loss].to_numpy()
-        fin = v[np.isfinite(v)]
-        out["train_loss"] = {"name": loss, "last": jnum(v[-1]), "best": jnum(fin.min()) if len(fin) else None}
+        out["train_loss"] = {"name": loss, "last": jnum(v[-1]), "best": jnum(frame.finite_extreme(loss, "min"))}
     if view.primary_eval:
         s = frame.series[view.primary_eval]
         v = s.to_numpy()
-        fin = v[np.isfinite(v)]
-        best = (fin.max() if frame.roles[view.primary_eval].direction == "max" else fin.min()) if len(fin) else None
+        best = frame.finite_extreme(view.primary_eval, "max" if frame.roles[view.primary_eval].direction == "max" else "min")
         out["eval"] = {"name": view.primary_eval, "last": jnum(v[-1]), "best": jnum(best), "step": int(s.index[-1])}
     return out
 
@@ -205,7 +202,7 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
                        url=ref.url, elapsed_s=time.perf_counter() - t0)
         a.assessment_id = store.add_assessment(ref.key, UNREACHABLE, None, a.record())
         return a
-    frame = data.frame.upto(as_of_step)
+    frame = data.replay(as_of_step)  # a replay takes the full path: every raw point, cut at the step
     previous = store.recent_assessments(data.run_key, HISTORY_CHECKS)
     if as_of_step is not None:
         previous = [p for p in previous if (p.get("progress") or {}).get("step") is None or p["progress"]["step"] <= as_of_step]

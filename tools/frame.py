@@ -12,23 +12,28 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .points import PointBatch
+from .history import MetricHistory, RunHistory
+from .points import Column, PointBatch
 from .roles import MetricRole, assign_roles
 
 
-def _clean(steps: np.ndarray, values: np.ndarray) -> pd.Series:
+def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Order points by step, the way the run lives: when the steps go back (a run resumed from a checkpoint, or
     restarted into the same log), everything logged earlier at or beyond that step is superseded, and a step
     logged twice keeps its latest value. Points arrive in the order they were logged."""
-    if len(steps) == 0:
-        return pd.Series([], index=pd.Index([], dtype=np.int64, name="step"), dtype=np.float64)
+    steps = np.asarray(steps, dtype=np.int64)
+    values = np.asarray(values, dtype=np.float64)
     if len(steps) < 2 or bool(np.all(steps[1:] > steps[:-1])):  # the usual case: already in order, no repeats
-        return pd.Series(values, index=pd.Index(steps, dtype=np.int64, name="step"), dtype=np.float64, copy=False)
+        return steps, values
     # Keep a point only if every later point has a larger step (suffix minimum).
     later_min = np.minimum.accumulate(steps[::-1])[::-1]
     keep = np.ones(len(steps), dtype=bool)
     keep[:-1] = steps[:-1] < later_min[1:]
-    return pd.Series(values[keep], index=pd.Index(steps[keep], dtype=np.int64, name="step"), dtype=np.float64)
+    return steps[keep], values[keep]
+
+
+def _series(steps: np.ndarray, values: np.ndarray) -> pd.Series:
+    return pd.Series(values, index=pd.Index(steps, dtype=np.int64, name="step"), dtype=np.float64, copy=False)
 
 
 def is_constant(s: pd.Series) -> bool:
@@ -41,16 +46,66 @@ def is_constant(s: pd.Series) -> bool:
 
 @dataclass
 class MetricFrame:
+    """``series`` holds each metric's newest points (all of them while the metric is shorter than the history
+    window); ``history`` holds every metric's bounded summary of the whole run (tools/history.py), which the
+    signals read for anything older than the window."""
+
     series: dict[str, pd.Series]
     roles: dict[str, MetricRole] = field(default_factory=dict)
+    history: dict[str, MetricHistory] = field(default_factory=dict)
+    raw: PointBatch | None = field(default=None, repr=False)  # the points it was built from, when at hand
 
     @classmethod
     def from_batch(cls, batch: PointBatch, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
-        series = {k: _clean(c.steps, c.values) for k, c in batch.columns.items()}
-        series = {k: s for k, s in series.items() if len(s)}
+        frame = cls.from_history(RunHistory.build(batch), role_overrides)
+        frame.raw = batch
+        return frame
+
+    @classmethod
+    def from_history(cls, run: RunHistory, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
+        hist = {k: m for k, m in run.metrics.items() if m.count}
+        series = {k: _series(m.steps, m.values) for k, m in hist.items()}
+        frame = cls(series, {}, hist)
         # A loss that never changes (a disabled term logged as 0.0) cannot stand for the run: weigh it as empty.
-        weight = {k: (0 if is_constant(v) else len(v)) for k, v in series.items()}
-        return cls(series, assign_roles(list(series), role_overrides, weight))
+        weight = {k: (0 if frame.is_constant(k) else m.count) for k, m in hist.items()}
+        frame.roles = assign_roles(list(series), role_overrides, weight)
+        return frame
+
+    def summarised(self, name: str) -> MetricHistory | None:
+        """The metric's history when its older points are summarised (the series holds only the newest)."""
+        h = self.history.get(name)
+        return h if h is not None and h.summarised else None
+
+    def count(self, name: str) -> int:
+        h = self.summarised(name)
+        return h.count if h is not None else len(self.series[name])
+
+    def is_constant(self, name: str) -> bool:
+        """``is_constant`` over the whole metric."""
+        h = self.summarised(name)
+        if h is None:
+            return is_constant(self.series[name])
+        lo, hi = h.extreme("min"), h.extreme("max")
+        return h.n_finite > 1 and lo is not None and hi is not None and lo[0] == hi[0]
+
+    def finite_extreme(self, name: str, which: str) -> float | None:
+        """The smallest (``which="min"``) or largest finite value over the whole metric."""
+        h = self.summarised(name)
+        if h is None:
+            v = self.series[name].to_numpy()
+            v = v[np.isfinite(v)]
+            return (float(v.min()) if which == "min" else float(v.max())) if len(v) else None
+        e = h.extreme(which)
+        return e[0] if e else None
+
+    def long_series(self, name: str) -> pd.Series:
+        """The whole metric when short; else its block medians (at each block's last finite step) then the window."""
+        h = self.summarised(name)
+        if h is None:
+            return self.series[name]
+        b = h.blocks
+        ok = b["n_fin"] > 0
+        return pd.concat([_series(b["lf_step"][ok], b["med"][ok]), self.series[name]])
 
     # -- views -------------------------------------------------------------------------
     def names(self, role: str | None = None) -> list[str]:
@@ -69,7 +124,8 @@ class MetricFrame:
 
     @property
     def first_step(self) -> int | None:
-        firsts = [int(s.index[0]) for s in self.series.values() if len(s)]
+        firsts = [int(h.blocks["first_step"][0]) if h.summarised else int(self.series[k].index[0])
+                  for k, h in self.history.items()] or [int(s.index[0]) for s in self.series.values() if len(s)]
         return min(firsts) if firsts else None
 
     @property
@@ -81,6 +137,13 @@ class MetricFrame:
     def n_steps(self) -> int:
         if not self.series:
             return 0
+        if any(h.summarised for h in self.history.values()):
+            # Older steps are summarised: the longest metric's count, plus what the others' windows add to it.
+            longest = max(self.history, key=lambda k: self.history[k].count)
+            base = self.series[longest].index.to_numpy()
+            extra = [np.setdiff1d(s.index.to_numpy()[s.index.to_numpy() > base[0]], base)
+                     for k, s in self.series.items() if k != longest]
+            return self.history[longest].count + (len(np.unique(np.concatenate(extra))) if extra else 0)
         # Each index is sorted and unique: count the longest, then what the others add to it.
         idx = sorted((s.index.to_numpy() for s in self.series.values()), key=len, reverse=True)
         base, n = idx[0], len(idx[0])
@@ -98,12 +161,23 @@ class MetricFrame:
         """The run as it stood at ``step`` (inclusive)."""
         if step is None:
             return self
-        cut = {k: s.loc[:step] for k, s in self.series.items()}
-        return MetricFrame({k: s for k, s in cut.items() if len(s)}, {k: self.roles[k] for k in cut if len(cut[k])})
+        if any(h.summarised for h in self.history.values()):
+            if self.raw is None:
+                raise ValueError("a summarised frame cannot be cut: rebuild it from the raw points (RunData.replay)")
+            cols = {k: clean_points(c.steps, c.values) for k, c in self.raw.columns.items()}
+            cut = {k: _series(st[st <= step], v[st <= step]) for k, (st, v) in cols.items()}
+        else:
+            cut = {k: s.loc[:step] for k, s in self.series.items()}
+        keep = [k for k in cut if len(cut[k]) and k in self.roles]
+        batch = PointBatch({k: Column(cut[k].index.to_numpy(), cut[k].to_numpy()) for k in keep})
+        out = MetricFrame.from_history(RunHistory.build(batch))
+        out.roles = {k: self.roles[k] for k in keep}
+        return out
 
     def select(self, keys: list[str]) -> "MetricFrame":
         return MetricFrame({k: self.series[k] for k in keys if k in self.series},
-                           {k: self.roles[k] for k in keys if k in self.series})
+                           {k: self.roles[k] for k in keys if k in self.series},
+                           {k: self.history[k] for k in keys if k in self.history})
 
     def to_wide(self) -> pd.DataFrame:
         """All metrics side by side (a missing cell is NaN here: use ``series`` to tell gaps from logged NaN)."""

@@ -98,7 +98,7 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
     marked = 0
     for ax, (label, names) in zip(axes[:, 0], panels):
         for name in names:
-            s = frame.series[name]
+            s = frame.long_series(name)  # a long run: its older points as block medians, then the newest whole
             steps = s.index.to_numpy(dtype=float)
             vals = s.to_numpy(dtype=float)
             finite = np.isfinite(vals)

@@ -120,6 +120,17 @@ class BatchBuilder:
         s.append(step)
         self._values[key].append(value)
 
+    def add_row(self, step: int, pairs: list[tuple[str, float]]) -> None:
+        """``add`` for each (key, value) of one step."""
+        steps, values = self._steps, self._values
+        for key, value in pairs:
+            s = steps.get(key)
+            if s is None:
+                s = steps[key] = []
+                values[key] = []
+            s.append(step)
+            values[key].append(value)
+
     def add_record(self, step: int, values: dict[str, float]) -> None:
         for key, value in values.items():
             self.add(step, key, value)

@@ -11,6 +11,7 @@ from .config import Config
 from .downsample import downsample
 from .encode import Num, jnum
 from .errors import BadInput
+from .history import MetricHistory
 from .reading import load_run
 from .rundata import clean, clean_tree, safe_excerpt
 from .sources.base import Progress
@@ -77,6 +78,45 @@ def _summarise(name: str, role, steps: np.ndarray, values: np.ndarray, max_point
     )
 
 
+def _summarise_long(name: str, role, h: MetricHistory, since_step: int | None, max_points: int,
+                    with_series: bool) -> MetricSummary:
+    """``_summarise`` for a metric whose older points are summarised in blocks (tools/history.py): counts, extremes
+    and non-finite counts are whole-run (since ``since_step``, at block resolution); the series is downsampled from
+    each block's lowest and highest point and first and last non-finite point (so no spike and no non-finite
+    stretch is lost), then the newest points as they are."""
+    b = h.blocks
+    if since_step is not None:
+        keep = b["last_step"] > since_step
+        b = {k: v[keep] for k, v in b.items()}
+    steps, values = h.steps, h.values
+    fin = values[np.isfinite(values)]
+    has = b["n_fin"] > 0
+    lo = [float(x) for x in (b["min"][has].min() if has.any() else None, fin.min() if len(fin) else None) if x is not None]
+    hi = [float(x) for x in (b["max"][has].max() if has.any() else None, fin.max() if len(fin) else None) if x is not None]
+    recent = values[-RECENT_WINDOW:]
+    recent = recent[np.isfinite(recent)]
+    series: list[list[Num]] = []
+    if with_series and max_points > 0:
+        bad = b["n"] > b["n_fin"]
+        cs = np.concatenate([b["min_step"][has], b["max_step"][has], b["nf_first_step"][bad], b["nf_last_step"][bad], steps])
+        cv = np.concatenate([b["min"][has], b["max"][has], b["nf_first_value"][bad], b["nf_last_value"][bad], values])
+        order = np.argsort(cs, kind="stable")
+        cs, cv = cs[order], cv[order]
+        first = np.ones(len(cs), dtype=bool)
+        first[1:] = cs[1:] != cs[:-1]
+        cs, cv = cs[first], cv[first]
+        idx = downsample(cs, cv, max_points)
+        series = [[int(cs[i]), jnum(cv[i], 5)] for i in idx]
+    return MetricSummary(
+        name=name, role=role.role, direction=role.direction, count=int(b["n"].sum()) + len(values),
+        last=jnum(values[-1]), last_step=int(steps[-1]),
+        min=jnum(min(lo)) if lo else None, max=jnum(max(hi)) if hi else None,
+        recent_mean=jnum(recent.mean()) if len(recent) else None,
+        nan_count=int(b["n_nan"].sum()) + int(np.isnan(values).sum()),
+        inf_count=int(b["n_pinf"].sum() + b["n_ninf"].sum()) + int(np.isinf(values).sum()), series=series,
+    )
+
+
 def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | None = None,
                  keys: list[str] | None = None, since_step: int | None = None, max_points: int = 50,
                  progress: Progress | None = None) -> MetricsReport:
@@ -99,6 +139,10 @@ def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | 
     metrics: list[MetricSummary] = []
     for name in order:
         s = frame.series[name]
+        hist = frame.summarised(name)
+        if hist is not None and (since_step is None or since_step < int(s.index[0])):
+            metrics.append(_summarise_long(name, frame.roles[name], hist, since_step, max_points, name in with_series))
+            continue
         if since_step is not None:
             s = s.loc[since_step + 1:]
         if not len(s):

@@ -6,16 +6,18 @@ Both ``read_metrics`` and ``assess_run`` go through ``load_run``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .config import Config
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
 from .frame import MetricFrame
-from .rundata import mark_names
+from .history import RunHistory
+from .rundata import mark_names, rename_keys
 from .points import PointBatch
 from .runref import RunRef, parse_run_ref
 from .sources import open_source
 from .sources.base import Progress, RunInfo, Source
-from .store import Store
+from .store import CachedSummary, Store
 
 
 @dataclass
@@ -35,15 +37,30 @@ class RunData:
     new_points: int = 0
     last_step_before: int | None = None  # the last step known before this read
     notes: list[str] = field(default_factory=list)
+    raw: Callable[[], PointBatch] | None = None  # every point read so far, in arrival order (the full path)
     run_data: dict[str, str] = field(default_factory=dict)  # alias -> a metric name that is not plain (rundata.py)
+
+    renamed: dict[str, str] = field(default_factory=dict)  # name the run wrote -> its alias
 
     def __post_init__(self):
         if not self.run_data:  # names the run wrote enter the frame here: mark the ones that are not plain
-            self.frame, self.run_data = mark_names(self.frame)
+            self.frame, self.run_data, self.renamed = mark_names(self.frame)
 
     @property
     def run_key(self) -> str:
         return self.ref.key
+
+    def replay(self, step: int | None) -> MetricFrame:
+        """The run as it stood at ``step`` (inclusive), rebuilt from every raw point (the full path)."""
+        if step is None:
+            return self.frame
+        if not any(h.summarised for h in self.frame.history.values()) or self.raw is None:
+            return self.frame.upto(step)
+        raw = self.raw()
+        if self.renamed:
+            raw = PointBatch(rename_keys(raw.columns, self.renamed))
+        full = MetricFrame(self.frame.series, self.frame.roles, self.frame.history, raw)
+        return full.upto(step)
 
 
 def resolve_ref(run: str, config: Config) -> RunRef:
@@ -51,29 +68,71 @@ def resolve_ref(run: str, config: Config) -> RunRef:
     return ref
 
 
+def _stored_history(store: Store, source_id: str, cached: CachedSummary) -> tuple[RunHistory, bool]:
+    """(the source's stored history, whether it had to be rebuilt from the raw points: missing, or of another
+    layout, as in a store written before histories were kept)."""
+    if not cached.known:
+        return RunHistory(), False
+    if cached.history is not None:
+        h = RunHistory.from_bytes(cached.history)
+        if h is not None:
+            return h, False
+    return RunHistory.build(store.load_source(source_id).batch), True
+
+
+def _extended(history: RunHistory, batch: PointBatch, store: Store, source_id: str) -> RunHistory:
+    """``history`` with ``batch`` added; rebuilt from every raw point (the full path) when the new points do not
+    simply continue the run (a resume into the past)."""
+    out = history.copy()
+    if out.extend(batch):
+        return out
+    return RunHistory.build(store.load_source(source_id).batch.extend(batch))
+
+
 def read_source(source: Source, run_key: str, store: Store, progress: Progress | None = None
-                ) -> tuple[PointBatch, RunInfo, int, int | None, list[str]]:
-    """(all points, run info, new points, last step before, notes) after reading what is new."""
-    cached = store.load_source(source.source_id)
-    last_before = cached.batch.max_step()
+                ) -> tuple[RunHistory, RunInfo, int, int | None, list[str], Callable[[], PointBatch]]:
+    """(history of every point, run info, new points, last step before, notes, every raw point on demand) after
+    reading what is new. Costs what is new: the stored history is read and extended, never the raw points (but on
+    a resume into the past, which rebuilds the history from them)."""
+    sid = source.source_id
+    cached = store.load_summary(sid)
+    history, rebuilt = _stored_history(store, sid, cached)
+    last_before = history.max_step()
     result = source.read(cached.cursor, progress)
     info = RunInfo.from_dict(cached.info).merged(result.info)
-    saved = store.save_read(source.source_id, run_key, cached.cursor, result.cursor, result.batch,
-                            reset=result.reset, info=info.to_dict())
+    if progress is not None and result.batch.n_points > 1_000_000:
+        progress(0.0, None, f"summarising {result.batch.n_points:,} new points")
+    if result.reset:
+        updated = RunHistory.build(result.batch)
+    elif result.batch.is_empty():
+        updated = history
+    else:
+        updated = _extended(history, result.batch, store, sid)
+    blob = updated.to_bytes() if (updated is not history or rebuilt) else None  # None: the stored one stands
+    saved = store.save_read(sid, run_key, cached.cursor, result.cursor, result.batch,
+                            reset=result.reset, info=info.to_dict(), history=blob)
     if saved:
-        batch = result.batch if result.reset else cached.batch.extend(result.batch)
         new, notes = result.batch.n_points, list(result.notes)
     else:  # another process read the same source meanwhile: its points are in the cache now
-        again = store.load_source(source.source_id)
-        batch, info, notes = again.batch, RunInfo.from_dict(again.info), []
-        new = again.batch.n_points - cached.batch.n_points
+        again = store.load_summary(sid)
+        updated, info, notes = _stored_history(store, sid, again)[0], RunInfo.from_dict(again.info), []
+        new = again.n_points - cached.n_points
     tail = result.provisional
+    tail_batch, tail_reset = None, False
     if tail is not None and not tail.batch.is_empty():
-        batch = tail.batch if tail.reset else batch.extend(tail.batch)
+        tail_batch, tail_reset = tail.batch, tail.reset
+        updated = RunHistory.build(tail.batch) if tail.reset else _extended(updated, tail.batch, store, sid)
         new += tail.batch.n_points
         notes.append("the file's last, unterminated part was read provisionally (re-read once complete)")
         info = info.merged(tail.info)
-    return batch, info, new, last_before, notes
+
+    def every_point() -> PointBatch:
+        if tail_batch is not None and tail_reset:
+            return tail_batch
+        batch = store.load_source(sid).batch
+        return batch.extend(tail_batch) if tail_batch is not None else batch
+
+    return updated, info, new, last_before, notes, every_point
 
 
 def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None = None,
@@ -86,9 +145,9 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
             raise BadInput(f"W&B run {ref.run_id!r} needs an entity and a project: pass entity/project/run_id, "
                            f"or set WANDB_ENTITY and WANDB_PROJECT (or .training-check.toml)")
         source = open_source(ref, config)
-        batch, info, new, before, notes = read_source(source, ref.key, store, progress)
-        return RunData(ref, MetricFrame.from_batch(batch, role_overrides), SourceUsed(source.kind, source.source_id, source.describe()),
-                       info, None, new, before, notes)
+        history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)
+        return RunData(ref, MetricFrame.from_history(history, role_overrides),
+                       SourceUsed(source.kind, source.source_id, source.describe()), info, None, new, before, notes, raw)
     except SourceUnreachable as e:
         primary_error = e
     except BadInput as e:
@@ -102,10 +161,11 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
         raise BadInput(f"fallback_log must be a log file path or ssh://host/path, not a W&B run ({fallback_log!r})")
     try:
         source = open_source(fb_ref, config)
-        batch, info, new, before, notes = read_source(source, ref.key, store, progress)
+        history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)
     except SourceUnreachable as e:
         raise SourceUnreachable(f"{primary_error}; fallback log also unreachable: {e}") from None
     if ref.url and not info.url:
         info.url = ref.url
-    return RunData(ref, MetricFrame.from_batch(batch, role_overrides), SourceUsed(source.kind, source.source_id, source.describe()),
-                   info, str(primary_error), new, before, notes)
+    return RunData(ref, MetricFrame.from_history(history, role_overrides),
+                   SourceUsed(source.kind, source.source_id, source.describe()), info, str(primary_error), new, before,
+                   notes, raw)

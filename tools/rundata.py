@@ -102,25 +102,41 @@ def is_plain_name(name: str) -> bool:
     return not any(w.lower() in _STEERING for w in _WORDS.findall(name))
 
 
-def mark_names(frame):
-    """``frame`` with every metric name that is not plain replaced by ``<role>_metric_<n>``, and {alias: the name,
-    cleaned}: summaries and concerns then name the metric by its alias and role; the name itself is run data."""
-    aliases: dict[str, str] = {}
+def alias_names(names, roles) -> dict[str, str]:
+    """{name the run wrote: ``<role>_metric_<n>``} for every metric name that is not plain."""
+    names = list(names)
+    taken = set(names)
     renamed: dict[str, str] = {}
-    for i, name in enumerate(list(frame.series), 1):
+    for i, name in enumerate(names, 1):
         if is_plain_name(name):
             continue
-        role = frame.roles[name].role if name in frame.roles else "other"
+        role = roles[name].role if name in roles else "other"
         alias = f"{role}_metric_{i}"
-        while alias in frame.series or alias in aliases:
+        while alias in taken:
             alias += "_"
-        aliases[alias] = clean(name)
+        taken.add(alias)
         renamed[name] = alias
+    return renamed
+
+
+def rename_keys(mapping: dict, renamed: dict[str, str]) -> dict:
+    return {renamed.get(k, k): v for k, v in mapping.items()}
+
+
+def mark_names(frame):
+    """``frame`` with every metric name that is not plain replaced by ``<role>_metric_<n>`` (series, roles, history
+    and raw points alike), and {alias: the name, cleaned}: summaries and concerns then name the metric by its alias
+    and role; the name itself is run data. Also returns {name: alias} to rename raw points read later."""
+    renamed = alias_names(frame.series, frame.roles)
     if not renamed:
-        return frame, {}
-    series = {renamed.get(k, k): v for k, v in frame.series.items()}
-    roles = {renamed.get(k, k): v for k, v in frame.roles.items()}
-    return type(frame)(series, roles), aliases
+        return frame, {}, {}
+    aliases = {alias: clean(name) for name, alias in renamed.items()}
+    raw = frame.raw
+    if raw is not None:
+        raw = type(raw)(rename_keys(raw.columns, renamed))
+    out = type(frame)(rename_keys(frame.series, renamed), rename_keys(frame.roles, renamed),
+                      rename_keys(frame.history, renamed), raw)
+    return out, aliases, renamed
 
 
 def clean_tree(value, cap: int = TEXT_CAP, depth: int = 0):

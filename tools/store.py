@@ -85,9 +85,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX evidence_run ON evidence (run_key, created_at);
     """,
+    # v3: each source's bounded history (tools/history.py), kept beside the raw points so a check reads only it
+    """
+    CREATE TABLE summaries (
+        source_id TEXT PRIMARY KEY,
+        data BLOB NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 COMPACT_AFTER_CHUNKS = 32
+CHUNK_POINTS = 1 << 20  # points per stored chunk at most (a long first read is split: SQLite caps a blob near 1 GB)
 
 
 class _Damaged(StoreError):
@@ -118,6 +126,17 @@ class CachedSource:
     batch: PointBatch = field(default_factory=PointBatch)
     info: dict = field(default_factory=dict)
     updated_at: float | None = None
+
+
+@dataclass
+class CachedSummary:
+    """A source's cursor and bounded history, without its raw points."""
+
+    cursor: dict | None = None
+    info: dict = field(default_factory=dict)
+    history: bytes | None = None
+    n_points: int = 0
+    known: bool = False  # the source has been read before
 
 
 def _dumps(obj: Any) -> str:
@@ -305,8 +324,18 @@ class Store:
         batch = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs]) if blobs else PointBatch()
         return CachedSource(json.loads(row[0]) if row[0] else None, batch, json.loads(row[1] or "{}"), row[2])
 
+    def load_summary(self, source_id: str) -> CachedSummary:
+        with self._read() as c:
+            row = c.execute("SELECT cursor, info, n_points FROM sources WHERE source_id=?", (source_id,)).fetchone()
+            if not row:
+                return CachedSummary()
+            hist = c.execute("SELECT data FROM summaries WHERE source_id=?", (source_id,)).fetchone()
+        return CachedSummary(json.loads(row[0]) if row[0] else None, json.loads(row[1] or "{}"),
+                             bytes(hist[0]) if hist else None, int(row[2]), True)
+
     def save_read(self, source_id: str, run_key: str, expected_cursor: dict | None, new_cursor: dict,
-                  batch: PointBatch, *, reset: bool = False, info: dict | None = None) -> bool:
+                  batch: PointBatch, *, reset: bool = False, info: dict | None = None,
+                  history: bytes | None = None) -> bool:
         """Append ``batch`` and move the cursor, atomically, only if the cursor is still ``expected_cursor``.
 
         Returns False (and changes nothing) when another process moved the cursor
@@ -322,8 +351,14 @@ class Store:
             n_before = 0 if (reset or not row) else int(row[1])
             if not batch.is_empty():
                 seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
-                c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
-                          (source_id, seq, batch.n_points, batch.to_bytes()))
+                for piece in _pieces(batch):
+                    c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
+                              (source_id, seq, piece.n_points, piece.to_bytes()))
+                    seq += 1
+            if history is not None:  # None: the stored history stands (nothing new)
+                c.execute("INSERT OR REPLACE INTO summaries (source_id, data) VALUES (?, ?)", (source_id, history))
+            elif reset:
+                c.execute("DELETE FROM summaries WHERE source_id=?", (source_id,))
             last = batch.max_step()
             c.execute(
                 "INSERT INTO sources (source_id, run_key, cursor, info, n_points, last_step, updated_at) "
@@ -340,15 +375,28 @@ class Store:
 
     @staticmethod
     def _compact(c: sqlite3.Connection, source_id: str) -> None:
-        blobs = [r[0] for r in c.execute("SELECT data FROM chunks WHERE source_id=? ORDER BY seq", (source_id,))]
+        """Merge the newest run of small chunks into one (the big ones stay: compaction costs what is new)."""
+        rows = c.execute("SELECT seq, n_points FROM chunks WHERE source_id=? ORDER BY seq", (source_id,)).fetchall()
+        small: list[int] = []
+        for seq, n in reversed(rows):
+            if n >= CHUNK_POINTS:
+                break
+            small.append(seq)
+        small.reverse()
+        if len(small) < 2:
+            return
+        blobs = [r[0] for r in c.execute("SELECT data FROM chunks WHERE source_id=? AND seq>=? ORDER BY seq",
+                                         (source_id, small[0]))]
         merged = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs])
-        c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
-        c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, 0, ?, ?)",
-                  (source_id, merged.n_points, merged.to_bytes()))
+        c.execute("DELETE FROM chunks WHERE source_id=? AND seq>=?", (source_id, small[0]))
+        for i, piece in enumerate(_pieces(merged)):
+            c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
+                      (source_id, small[0] + i, piece.n_points, piece.to_bytes()))
 
     def forget_source(self, source_id: str) -> None:
         with self._write() as c:
             c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
+            c.execute("DELETE FROM summaries WHERE source_id=?", (source_id,))
             c.execute("DELETE FROM sources WHERE source_id=?", (source_id,))
 
     # -- records (assessments, reviews, evidence) -----------------------------------------
@@ -425,6 +473,18 @@ class Store:
             keys |= {r[0] for r in c.execute("SELECT run_key FROM sources")}
             keys |= {r[0] for r in c.execute("SELECT run_key FROM schedules")}
         return sorted(keys)
+
+
+def _pieces(batch: PointBatch) -> Iterator[PointBatch]:
+    """``batch`` in pieces of at most CHUNK_POINTS points (each key's points stay in order across the pieces)."""
+    if batch.n_points <= CHUNK_POINTS:
+        yield batch
+        return
+    from .points import Column
+
+    for key, col in batch.columns.items():
+        for a in range(0, len(col), CHUNK_POINTS):
+            yield PointBatch({key: Column(col.steps[a:a + CHUNK_POINTS], col.values[a:a + CHUNK_POINTS])})
 
 
 def open_store(config=None) -> Store:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..history import BLOCK, MetricHistory
+
 MAX_BLOCKS = 1000
 MAX_PAIRWISE = 200  # Theil–Sen and Mann–Kendall are O(n^2): run them on at most this many points
 
@@ -24,12 +26,68 @@ class Curve:
     values: np.ndarray  # raw finite values
     s_steps: np.ndarray  # smoothed view: block medians, then a rolling median
     s_values: np.ndarray
-    sigma: float
-    b_values: np.ndarray  # block medians before the rolling median (independent noise: for trend tests)  # robust point-to-point noise of the raw values (MAD of differences / sqrt 2)
+    sigma: float  # robust point-to-point noise of the raw values (MAD of differences / sqrt 2)
+    b_values: np.ndarray  # block medians before the rolling median (independent noise: for trend tests)
+    # A long metric: ``steps``/``values`` are its newest finite points only; these tell about the rest.
+    history: MetricHistory | None = None
+    sign: float = 1.0  # the curve is sign * the metric (-1: higher is better, negated)
 
     @property
     def n(self) -> int:
-        return len(self.values)
+        """Finite points over the whole run."""
+        return self.history.n_finite if self.history is not None else len(self.values)
+
+    @property
+    def offset(self) -> int:
+        """How many finite points come before ``values[0]``."""
+        return self.n - len(self.values)
+
+    def first(self, k: int) -> np.ndarray:
+        """The run's first ``k`` finite values."""
+        if self.history is None:
+            return self.values[:k]
+        return self.sign * self.history.head_values[:k]
+
+    def count_since(self, step: float) -> int:
+        """Finite points at or after ``step``."""
+        if self.history is None:
+            return int((self.steps >= step).sum())
+        return self.history.finite_count_since(int(np.ceil(step)))
+
+    def last_at_or_below(self, x: float) -> int | None:
+        """The run-wide index of the last finite point at or below ``x`` (in a summarised block: the block's last
+        point), or None."""
+        below = np.flatnonzero(self.values <= x)
+        if len(below):
+            return self.offset + int(below[-1])
+        if self.history is None:
+            return None
+        b = self.history.blocks
+        lo = b["min"] if self.sign > 0 else -b["max"]
+        hit = np.flatnonzero((b["n_fin"] > 0) & (lo <= x))
+        if not len(hit):
+            return None
+        return int(np.cumsum(b["n_fin"])[hit[-1]]) - 1
+
+    def step_after(self, index: int) -> int:
+        """The step of the finite point at run-wide ``index`` (a summarised one: its block's first step)."""
+        if index >= self.offset:
+            return int(self.steps[index - self.offset])
+        b = self.history.blocks
+        ends = np.cumsum(b["n_fin"])
+        i = int(np.searchsorted(ends, index, side="right"))
+        return int(b["first_step"][min(i, len(ends) - 1)])
+
+    def noise_around(self, step: int, k: int) -> float:
+        """short_noise of the ``k`` finite points up to ``step``; for a step in the summarised part, the noise of the
+        block holding it."""
+        if self.history is None or (len(self.steps) and step >= self.steps[0]):
+            ib = int(np.searchsorted(self.steps, step))
+            return short_noise(self.values[max(0, ib - k): ib + 1])
+        b = self.history.blocks
+        i = min(int(np.searchsorted(b["last_step"], step)), len(b["n"]) - 1)
+        v = float(b["noise"][i])
+        return v if np.isfinite(v) else self.sigma
 
     def level(self, last: int) -> float:
         """Median of the last ``last`` raw points."""
@@ -93,15 +151,39 @@ def short_noise(values: np.ndarray) -> float:
     return min(by_trend, by_shift)
 
 
-def make_curve(series: pd.Series, smooth: int = 5) -> Curve:
+def make_curve(series: pd.Series, history: MetricHistory | None = None, negated: bool = False, smooth: int = 5) -> Curve:
+    """The curve of ``series`` (the metric, negated when ``negated``); with the metric's ``history`` when the series
+    holds only its newest points."""
     steps, values = finite(series)
-    bs, bv = block_median(steps, values)
+    if history is None:
+        bs, bv = block_median(steps, values)
+    else:
+        bs, bv = _history_blocks(history, series, -1.0 if negated else 1.0)
     smooth = smooth if len(bv) >= 15 else 3 if len(bv) >= 7 else 1  # a short excerpt keeps its points
     if smooth > 1:
         sv = pd.Series(bv).rolling(smooth, center=True, min_periods=1).median().to_numpy()
     else:
         sv = bv
-    return Curve(steps, values, bs, sv, diff_noise(values) if len(values) >= 30 else short_noise(values), bv)
+    sigma = diff_noise(values) if len(values) >= 30 else short_noise(values)
+    return Curve(steps, values, bs, sv, sigma, bv, history, -1.0 if negated else 1.0)
+
+
+def _history_blocks(h: MetricHistory, series: pd.Series, sign: float) -> tuple[np.ndarray, np.ndarray]:
+    """Block medians over the whole run: the summarised blocks, then the window in blocks of the same size."""
+    b = h.blocks
+    ok = b["n_fin"] > 0
+    size = BLOCK << h.level
+    raw = series.to_numpy(dtype=np.float64)  # already oriented by the caller
+    st = series.index.to_numpy()
+    ws, wv = [], []
+    for a in range(0, len(raw), size):
+        seg, ss = raw[a:a + size], st[a:a + size]
+        fin = np.isfinite(seg)
+        if fin.any():
+            ws.append(ss[fin][-1])
+            wv.append(np.median(seg[fin]))
+    return (np.concatenate([b["lf_step"][ok], np.asarray(ws, dtype=np.int64)]),
+            np.concatenate([sign * b["med"][ok], np.asarray(wv, dtype=np.float64)]))
 
 
 def thin(x: np.ndarray, y: np.ndarray, k: int = MAX_PAIRWISE) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,7 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
     now = c.level(w)
     # The best level is measured like "now": a median over as many logs, so a lucky batch is not the bar.
     ss, sv = level_curve(c, w)
-    start = float(np.median(c.values[: max(3, min(10, c.n // 20))]))
+    start = float(np.median(c.first(max(3, min(10, c.n // 20)))))
     ib = int(np.argmin(sv))
     best, best_step = float(sv[ib]), int(ss[ib])
     progress = max(0.0, start - best)
@@ -49,11 +49,11 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
         return Finding("divergence", OK, f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
                        [best_step, int(c.steps[-1])], nums(**shown))
     # How long has it been high? The logs since the last one at or below best + threshold/2 (the level view lags).
-    below = np.flatnonzero(c.values <= best + 0.5 * threshold)
-    first_above = int(below[-1]) + 1 if len(below) else 0
+    last_below = c.last_at_or_below(best + 0.5 * threshold)
+    first_above = last_below + 1 if last_below is not None else 0
     if first_above >= c.n:
         first_above = c.n - 1
-    raw_since = int(c.steps[first_above])
+    raw_since = c.step_after(first_above)
     n_raw_above = c.n - first_above
     recovering = theil_sen(c.steps[-w:], c.values[-w:]) < 0 and c.values[-1] < best + 0.5 * rise
     worse_than_start = progress > noise_k * sigma and now > start
@@ -105,10 +105,9 @@ def _regime_noise(c: Curve, w: int, best_step: int) -> float:
     if c.n < 30:
         return c.sigma
     k = max(10, 3 * w)
-    ib = int(np.searchsorted(c.steps, best_step))
     # Trend-robust estimates on short windows: a regime that is still settling must not read as noise.
     recent = short_noise(c.values[-k:])
-    around_best = short_noise(c.values[max(0, ib - k): ib + 1])  # the regime that reached the best
+    around_best = c.noise_around(best_step, k)  # the regime that reached the best
     return float(np.median([c.sigma, recent, around_best]))
 
 

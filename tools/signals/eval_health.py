@@ -66,6 +66,14 @@ def _train_falling_since(view: RunView, step: int) -> bool:
         return False
     s = view.frame.series[loss]
     s = s[np.isfinite(s.to_numpy())]
+    h = view.frame.summarised(loss)
+    if h is not None:  # a long loss: its older points are summarised
+        n_before = h.finite_count_upto(step)
+        n_after = h.n_finite - n_before
+        if n_before < 3 or n_after < 3:
+            return False
+        k = max(3, min(50, n_after // 3))
+        return float(np.median(s.to_numpy()[-k:])) < float(np.median(h.finite_before(step, k)))
     before, after = s.loc[:step], s.loc[step + 1:]
     if len(before) < 3 or len(after) < 3:
         return False
@@ -85,13 +93,20 @@ def _baseline(view: RunView, margin: float) -> list[Finding]:
         if not len(s):
             continue
         lo, hi = int(expected.index[0]), int(expected.index[-1])
-        ours = s.loc[lo:hi]
-        if not len(ours):
-            continue
-        step = int(ours.index[-1])
-        # Our value now (median of the last few logs) against the baseline interpolated at this step.
-        k = max(1, min(10, len(ours) // 5))
-        now = float(np.median(ours.to_numpy()[-k:]))
+        h = view.frame.summarised(metric)
+        if h is not None:
+            found = _ours_summarised(h, lo, hi)
+            if found is None:
+                continue
+            step, now = found
+        else:
+            ours = s.loc[lo:hi]
+            if not len(ours):
+                continue
+            step = int(ours.index[-1])
+            # Our value now (median of the last few logs) against the baseline interpolated at this step.
+            k = max(1, min(10, len(ours) // 5))
+            now = float(np.median(ours.to_numpy()[-k:]))
         base = float(np.interp(step, expected.index.to_numpy(), expected.to_numpy()))
         lower = view.frame.roles[metric].direction != "max"
         gap = (now - base) if lower else (base - now)
@@ -104,3 +119,22 @@ def _baseline(view: RunView, margin: float) -> list[Finding]:
             out.append(Finding("baseline", OK, f"{metric} {now:.4g} at step {step} is on track with the baseline {base:.4g}",
                                [step, step], info))
     return out
+
+
+def _ours_summarised(h, lo: int, hi: int) -> tuple[int, float] | None:
+    """(last step in [lo, hi], median of the last few finite values up to it) of a long metric."""
+    n_in = h.finite_count_upto(hi) - h.finite_count_upto(lo - 1)
+    if n_in <= 0:
+        return None
+    ws, _ = h.finite_window()
+    inside = ws[(ws >= lo) & (ws <= hi)]
+    if len(inside):
+        step = int(inside[-1])
+    else:
+        b = h.blocks
+        ends = np.flatnonzero((b["last_step"] <= hi) & (b["n_fin"] > 0))
+        if not len(ends):
+            return None
+        step = int(b["lf_step"][ends[-1]])
+    k = max(1, min(10, n_in // 5))
+    return step, float(np.median(h.finite_before(step, k)))

@@ -19,14 +19,17 @@ def check(view: RunView, explode_factor: float = 10.0, vanish_factor: float = 1e
         return Finding("grad_norm", OK, "no gradient norm logged")
     steps, v = finite(view.frame.series[name])
     v = np.abs(v)
-    if len(v) < min_points:
-        return Finding("grad_norm", OK, f"{len(v)} gradient-norm points so far")
-    w = recent_len(len(v))
+    hist = view.frame.summarised(name)
+    n = hist.n_finite if hist is not None else len(v)
+    if n < min_points:
+        return Finding("grad_norm", OK, f"{n} gradient-norm points so far")
+    w = recent_len(n)
     now = float(np.median(v[-w:]))
-    ref_part = v[int(len(v) * warmup_share): len(v) - w]
-    if len(ref_part) < 5:
+    lo, hi = int(n * warmup_share), n - w
+    if hi - lo < 5:
         return Finding("grad_norm", OK, f"{name} at {now:.3g}")
-    ref = float(np.median(ref_part))
+    # A long run's older norms are summarised: their blocks' medians stand for them (norms are >= 0, so |x| = x).
+    ref = float(np.median(v[lo:hi])) if hist is None else hist.finite_median(lo, hi)
     info = nums(now=now, reference=ref, ratio=now / ref if ref > 0 else None)
     span = [int(steps[-w]), int(steps[-1])]
     if ref > 0 and now > explode_factor * ref and np.all(v[-w:] > 0.5 * explode_factor * ref):

@@ -21,7 +21,8 @@ def lr_decayed(view: RunView, share: float = 0.15) -> bool:
         return False
     v = view.frame.series[lr_name].to_numpy()
     v = v[np.isfinite(v)]
-    return bool(len(v) >= 3 and v.max() > 0 and v[-1] <= share * v.max())
+    peak = view.frame.finite_extreme(lr_name, "max") if len(v) >= 3 else None  # over the whole run
+    return bool(len(v) >= 3 and peak > 0 and v[-1] <= share * peak)
 
 
 def lr_winding_down(view: RunView, since: float, share: float = 0.5, small: float = 1e-5) -> str | None:
@@ -74,7 +75,7 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     slope = theil_sen(x, y)
     z = mann_kendall_z(y)
     change = slope * (x[-1] - x[0])  # negative = improving (curve is oriented lower-is-better)
-    start = float(np.median(c.values[: max(3, min(10, c.n // 20))]))
+    start = float(np.median(c.first(max(3, min(10, c.n // 20)))))
     best = float(sv.min())
     progress = max(0.0, start - best)
     sign = -1.0 if view.direction == "max" else 1.0
@@ -97,7 +98,7 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     flat_since = _flat_since(ss, sv, c.sigma)
     if not never and frac is not None and frac >= converged_share and view.total_steps and flat_since >= 0.5 * view.total_steps:
         return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged", steps, info)
-    n_raw = max(1, int((c.steps >= x[0]).sum()))
+    n_raw = max(1, c.count_since(x[0]))
     se = c.sigma * np.sqrt(12.0 / n_raw)  # standard error of the window's change (a line fitted through noise)
     improvement = -change
     if z >= 1.5 * z_sig and change > 0:

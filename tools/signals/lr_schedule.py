@@ -20,6 +20,9 @@ def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, war
     name = view.frame.first_of("lr")
     if not name:
         return Finding("lr_schedule", OK, "no learning rate logged")
+    hist = view.frame.summarised(name)
+    if hist is not None:
+        return _from_schedule(view, name, hist, warmup_max_share, early_zero_share)
     s = view.frame.series[name]
     v = s.to_numpy()
     steps = s.index.to_numpy()
@@ -103,3 +106,52 @@ def _config_warmup(view: RunView) -> int | None:
         if isinstance(cfg.get(k), (int, float)) and cfg[k] > 0:
             return int(cfg[k])
     return None
+
+
+def _from_schedule(view: RunView, name: str, hist, warmup_max_share: float, early_zero_share: float) -> Finding:
+    """``check`` for a long LR series, from its exact running facts (tools/history.py ``Schedule``), which hold the
+    same events the full-series rules find (with the default thresholds)."""
+    sch = hist.schedule
+    n, peak, last = sch.n, sch.peak, sch.last
+    if n < 5:
+        return Finding("lr_schedule", OK, f"{n} learning-rate points so far")
+    first_step, last_step = int(hist.head_steps[0]), sch.last_step
+    if peak <= 0:
+        return Finding("lr_schedule", WARN, f"{name} is {peak:g} throughout: nothing is being learned",
+                       [first_step, last_step], nums(peak=peak), concern="lr_schedule")
+    info = nums(peak=peak, peak_step=sch.peak_step, last=float(last))
+    if sch.jump is not None:
+        _, s0, s1, v0, v1, earlier_peak = sch.jump
+        return Finding("lr_schedule", WARN,
+                       f"{name} jumped {v1 / max(v0, 1e-30):.3g}x at step {s1} ({v0:.3g} -> {v1:.3g}), "
+                       f"above its earlier peak {earlier_peak:.3g}",
+                       [s0, s1], {**info, **nums(jump=float(v1 / max(v0, 1e-30)))}, concern="lr_schedule")
+    cyclic = sch.restarts >= 1
+    frac = view.fraction
+    if sch.zero is not None:
+        _, s0, s1, v0, v1 = sch.zero
+        drop = v0 / max(v1, 1e-30)
+        abrupt = v0 > 10 * sch.ZERO * peak
+        if abrupt and (frac is None or frac < 0.9) and drop > 10:
+            return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v1:.3g} at step {s1} (peak {peak:.3g})",
+                           [s0, s1], info, concern="lr_schedule")
+    if sch.dead is not None and last <= sch.DEAD * peak:
+        z, sz, vz = sch.dead
+        z_frac = sz / view.total_steps if view.total_steps else None
+        long_zero = (last_step - sz) >= max(0.2 * last_step, 1) and n - z >= 10
+        if (z_frac is not None and z_frac < early_zero_share) or (z_frac is None and long_zero):
+            where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{n - z} logs ago"
+            return Finding("lr_schedule", WARN, f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there",
+                           [sz, last_step], info, concern="lr_schedule")
+    warmup_steps = _config_warmup(view)
+    warming = sch.peak_i == n - 1
+    if warming and n > 1 and sch.n_nonneg / (n - 1) > 0.9 and last > sch.v0:
+        if warmup_steps and last_step > 2 * warmup_steps:
+            return Finding("lr_schedule", WARN, f"{name} still rising at step {last_step}, past warmup_steps={warmup_steps}",
+                           [first_step, last_step], info, concern="lr_schedule")
+        if frac is not None and frac > warmup_max_share:
+            return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",
+                           [first_step, last_step], info, concern="lr_schedule")
+    shape = "cyclic" if cyclic else "warming up" if warming else "decaying" if last < peak else "constant"
+    return Finding("lr_schedule", OK, f"{name} schedule looks {shape} (peak {peak:.3g}, now {last:.3g})",
+                   [first_step, last_step], info)

@@ -41,17 +41,15 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
     for name in watched:
         s = frame.series[name]
         v = s.to_numpy()
-        n_bad = int((~np.isfinite(v)).sum())
+        n_bad, trail, first_bad, trail_from = _facts(frame, name)
         if not n_bad:
             continue
-        trail = _trailing_nonfinite(v)
         tail = v[-recent:]
         share = float((~np.isfinite(tail)).mean())
         is_eval = frame.roles[name].role == "eval"
         need = 2 if is_eval else persist_points
-        first_bad = int(s.index[np.flatnonzero(~np.isfinite(v))[0]])
         if trail >= need or (trail >= 1 and share > recent_share and len(tail) >= need):
-            bad_steps = s.index[-trail:] if trail else s.index[-1:]
+            bad_steps = [trail_from]
             if is_eval and train_finite:
                 # The model still trains to finite losses: a broken eval (empty split, fp16 overflow in eval) is as
                 # likely as broken weights, so this asks a reviewer rather than stopping.
@@ -80,6 +78,30 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
     return out
 
 
+def _facts(frame, name: str) -> tuple[int, int, int | None, int]:
+    """(non-finite count, trailing non-finite count, step of the first non-finite, step where the trailing stretch
+    starts (the last step when there is none)) over the whole metric."""
+    s = frame.series[name]
+    h = frame.summarised(name)
+    if h is not None:
+        n_bad = h.n_bad
+        first = None
+        if n_bad:
+            b = h.blocks
+            bad = np.flatnonzero(b["n"] > b["n_fin"])
+            if len(bad):
+                first = int(b["nf_first_step"][bad[0]])
+            else:
+                first = int(s.index[np.flatnonzero(~np.isfinite(s.to_numpy()))[0]])
+        return n_bad, h.trail_bad, first, h.trail_bad_step if h.trail_bad else int(s.index[-1])
+    v = s.to_numpy()
+    bad = ~np.isfinite(v)
+    n_bad = int(bad.sum())
+    trail = _trailing_nonfinite(v)
+    first = int(s.index[np.flatnonzero(bad)[0]]) if n_bad else None
+    return n_bad, trail, first, int(s.index[-trail]) if trail else int(s.index[-1])
+
+
 def _word(x: float) -> str:
     return "NaN" if np.isnan(x) else ("+Inf" if x > 0 else "-Inf")
 
@@ -90,7 +112,7 @@ def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -
     for name in frame.names("grad_norm"):
         s = frame.series[name]
         v = s.to_numpy()
-        trail = _trailing_nonfinite(v)
+        _, trail, _, trail_from = _facts(frame, name)
         if trail >= grad_persist_points:
             loss = view.series(frame.primary_loss)
             hidden = ""
@@ -98,9 +120,12 @@ def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -
                 hidden = " while the logged loss stays finite (a NaN-filtered loss hides it)"
             out.append(Finding("nonfinite", CRITICAL,
                                f"{name} is {_word(v[-1])} for the last {trail} logs{hidden}: the weights are likely corrupted",
-                               [int(s.index[-trail]), int(s.index[-1])], nums(nonfinite_last=trail),
+                               [trail_from, int(s.index[-1])], nums(nonfinite_last=trail),
                                concern="nonfinite", sustained=True))
     for name in frame.names("loss_scale"):
+        if frame.summarised(name) is not None:
+            out.extend(_scale_from_history(name, frame.summarised(name).scale, min_scale))
+            continue
         s = frame.series[name].dropna()
         v = s.to_numpy()
         if len(v) >= 3 and np.nanmax(v) > 8 * min_scale:
@@ -121,6 +146,10 @@ def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -
     if loss_name:
         v = frame.series[loss_name].to_numpy()
         earlier = v[:-3][np.isfinite(v[:-3])]
+        h = frame.summarised(loss_name)
+        older = h.extreme("min", history_only=True) if h is not None else None
+        if older is not None:  # the summarised part's smallest finite value counts as earlier too
+            earlier = np.append(earlier, older[0])
         if len(v) >= 6 and np.all(v[-3:] == 0.0) and len(earlier) and earlier.min() > 1e-2:
             out.append(Finding("nonfinite", WARN,
                                f"{loss_name} is logged as exactly 0.0 for the last 3 logs after being positive: a NaN loss "
@@ -128,3 +157,18 @@ def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -
                                [int(frame.series[loss_name].index[-3]), int(frame.series[loss_name].index[-1])],
                                concern="nonfinite"))
     return out
+
+
+def _scale_from_history(name: str, sc, min_scale: float) -> list[Finding]:
+    """The loss-scale rules for a long series, from its exact running facts (tools/history.py ``Scale``)."""
+    if sc.MIN != min_scale or not (sc.n >= 3 and sc.max > 8 * min_scale):
+        return []
+    if sc.trail_low >= 3:
+        return [Finding("nonfinite", CRITICAL,
+                        f"{name} collapsed to {sc.last:g} (from {sc.max:g}): every step overflows and is skipped",
+                        [sc.trail_low_step, sc.last_step], nums(loss_scale=sc.last, max_scale=sc.max),
+                        concern="nonfinite", sustained=True)]
+    if sc.low_first_step is not None:
+        return [Finding("nonfinite", WARN, f"{name} fell to {sc.last:g}: the fp16 scaler is skipping steps",
+                        [sc.low_first_step, sc.low_last_step], nums(loss_scale=sc.last), concern="instability")]
+    return []

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..frame import MetricFrame, is_constant
+from ..frame import MetricFrame
 from ..roles import is_adversarial
 from .curve import Curve, make_curve
 
@@ -60,7 +60,7 @@ def choose_primary_eval(frame: MetricFrame) -> str | None:
     task = [e for e in evals if frame.roles[e].direction == "max"]
     losses = [e for e in evals if "loss" in e.lower()]
     pool = task or losses or evals
-    return max(pool, key=lambda e: (len(frame.series[e]), -len(e)))
+    return max(pool, key=lambda e: (frame.count(e), -len(e)))
 
 
 def build_view(frame: MetricFrame, total_steps: int | None = None, previous: list[dict] | None = None,
@@ -68,13 +68,10 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
     if objective is not None and not adversarial:
-        v = frame.series[objective].to_numpy()
-        v = v[np.isfinite(v)]
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
         # a floor: no monotone-decrease assumption holds for it.
-        straddles = len(v) >= 5 and v.min() < 0 < v.max() and abs(float(np.median(v))) < 0.1 * float(v.max() - v.min())
-        adversarial = bool(len(v) >= 5 and ((v < 0).mean() > 0.05 or straddles))
-    constant = objective is not None and is_constant(frame.series[objective]) and len(frame.series[objective]) > 3
+        adversarial = _surrogate(frame, objective)
+    constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > 3
     primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
         # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
@@ -85,9 +82,28 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
     curve = None
     if objective is not None:
         s = frame.series[objective]
-        curve = make_curve(-s if direction == "max" else s)
+        curve = make_curve(-s if direction == "max" else s, frame.summarised(objective), direction == "max")
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
                    previous or [], new_points, baseline, dict(config or {}))
+
+
+def _surrogate(frame: MetricFrame, name: str) -> bool:
+    h = frame.summarised(name)
+    if h is None:
+        v = frame.series[name].to_numpy()
+        v = v[np.isfinite(v)]
+        n, lo, hi = len(v), (v.min() if len(v) else 0.0), (v.max() if len(v) else 0.0)
+        neg = float((v < 0).mean()) if n else 0.0
+        med = float(np.median(v)) if n else 0.0
+    else:
+        n = h.n_finite
+        if n < 5:
+            return False
+        lo, hi = h.extreme("min")[0], h.extreme("max")[0]
+        neg = h.n_negative / n
+        med = h.finite_median()
+    straddles = n >= 5 and lo < 0 < hi and abs(med) < 0.1 * float(hi - lo)
+    return bool(n >= 5 and (neg > 0.05 or straddles))
 
 
 def recent_len(n: int, frac: float = 0.05, lo: int = 5, hi: int = 50) -> int:

@@ -53,6 +53,21 @@ _TOTAL_STEP_KEYS = ("max_steps", "total_steps", "num_train_steps", "train_steps"
                     "num_iterations", "total_iters", "train_iters")
 
 
+_SKIP_TAGS = frozenset((0x1A, 0x22, 0x3A, 0x4A, 0x52, 0x5A, 0x62, 0x6A))  # summary, output, stats, tbrecord, alert,
+# telemetry, metric, output_raw: never metrics for this reader
+_DOUBLE = struct.Struct("<d")
+_SKIP, _STEP = object(), object()
+
+
+def _key_kind(key: str):
+    """The metric name for a history key, or _SKIP (internal and system keys), or _STEP (``_step``)."""
+    if key == "_step":
+        return _STEP
+    if key[:1] == "_" or key[:7] in ("system/", "system."):
+        return _SKIP
+    return key
+
+
 def config_subset(config: dict, limit: int = 24) -> dict:
     """The run config keys a reader of metrics needs (lr, batch size, schedule, total steps), scalar values only."""
     out: dict = {}
@@ -155,6 +170,7 @@ class WandbLocalSource:
         from wandb.proto import wandb_internal_pb2  # wandb's own record definitions
 
         self._pb = wandb_internal_pb2
+        self._keys: dict[bytes, object] = {}  # an item's key bytes -> its metric name / _SKIP / _STEP
 
     def describe(self) -> str:
         return f"W&B local run log {self.fs.describe(self.path)}"
@@ -268,6 +284,8 @@ class WandbLocalSource:
             pos = next_pos
         if pending:
             scan.safe_offset = pending_start
+        if progress and size > start:
+            progress(float(size - start), float(size - start), "read .wandb log")
         return scan
 
     def _read_fully(self, offset: int, length: int) -> bytes:
@@ -282,6 +300,22 @@ class WandbLocalSource:
         return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def _handle(self, data: bytes, scan: _Scan) -> None:
+        # Most records of a long run are history and summary rows: recognise them from their first bytes (the
+        # record number, then the payload's tag) and decode history rows by hand; anything unusual takes the
+        # general path below (protobuf), so the fast path never decides what a record means on its own.
+        n = len(data)
+        if n > 3 and data[0] == 0x08:
+            j = 2 if data[1] < 0x80 else 3 if data[2] < 0x80 else 4 if data[3] < 0x80 else n  # past the record number
+            if j < n:
+                tag = data[j]
+                if tag in _SKIP_TAGS:
+                    scan.records += 1
+                    return
+                if tag == 0x12 and j + 1 < n:
+                    ln, k = varint(data, j + 1)
+                    if k + ln <= n and self._history_fast(data, k, k + ln, scan):
+                        scan.records += 1
+                        return
         scan.records += 1
         try:
             fn, start, length = record_payload(data)
@@ -306,6 +340,86 @@ class WandbLocalSource:
                 scan.info.state = "preempted"
         except Exception as e:  # protobuf DecodeError: a record that does not parse is skipped, never a crash
             scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); skipped it")
+
+    def _history_fast(self, d: bytes, i: int, end: int, scan: _Scan) -> bool:
+        """Decode a HistoryRecord in ``d[i:end]`` without protobuf: items of one key (``key`` or a single
+        ``nested_key``) and a ``value_json`` / ``number`` / ``integer`` value, an optional step, ``_info``. False
+        (nothing added) for any other shape: the caller decodes the record with protobuf."""
+        keys, skip, step_key, double = self._keys, _SKIP, _STEP, _DOUBLE
+        step = None
+        step_item = None
+        row: list[tuple[str, float]] = []
+        try:
+            while i < end:
+                t = d[i]
+                if t == 0x0A:  # an item: key (or one nested key), then its value
+                    ln = d[i + 1]
+                    if ln & 0x80:
+                        return False
+                    ie = i + 2 + ln
+                    ke = i + 4 + d[i + 3]
+                    kb = d[i + 2:ke]  # the key field with its tag and length
+                    key = keys.get(kb)
+                    if key is None:
+                        if kb[0] not in (0x0A, 0x12) or kb[1] & 0x80:
+                            return False
+                        key = keys[kb] = _key_kind(kb[2:].decode())
+                    if key is skip:  # _timestamp, _runtime, system/...: whatever its value, not a metric
+                        i = ie
+                        continue
+                    vt = d[ke]
+                    if vt == 0x82 and d[ke + 1] == 0x01 and ke + 3 + d[ke + 2] == ie:  # value_json
+                        text = d[ke + 3:ie]
+                        if key is step_key:
+                            step_item = text
+                        else:
+                            try:
+                                row.append((key, float(text)))  # numbers, NaN, Infinity as wandb spells them
+                            except ValueError:
+                                pass  # strings, booleans, media and tables are not metrics
+                    elif vt == 0x31 and ke + 9 == ie:  # number (double)
+                        if key is not step_key:
+                            row.append((key, double.unpack_from(d, ke + 1)[0]))
+                    else:
+                        return False
+                    i = ie
+                elif t == 0x12:  # the step: HistoryStep {num = 1}
+                    ln = d[i + 1]
+                    if ln & 0x80:
+                        return False
+                    if ln:
+                        if d[i + 2] != 0x08:
+                            return False
+                        b0 = d[i + 3]
+                        if b0 < 0x80:
+                            step = b0
+                        elif d[i + 4] < 0x80:
+                            step = (b0 & 0x7F) | (d[i + 4] << 7)
+                        elif d[i + 5] < 0x80:
+                            step = (b0 & 0x7F) | ((d[i + 4] & 0x7F) << 7) | (d[i + 5] << 14)
+                        else:
+                            step, _ = varint(d, i + 3)
+                            if step >= 1 << 63:
+                                step -= 1 << 64
+                    else:
+                        step = 0
+                    i += 2 + ln
+                elif t == 0xC2 and d[i + 1] == 0x0C:  # _info
+                    ln, j = varint(d, i + 2)
+                    i = j + ln
+                else:
+                    return False
+            if i != end:
+                return False
+            if step is None and step_item is not None:
+                step = int(float(step_item or b"0"))
+        except (IndexError, ValueError, UnicodeDecodeError):
+            return False
+        if step is None:
+            step = scan.history_rows
+        scan.history_rows += 1
+        scan.builder.add_row(step, row)
+        return True
 
     def _history(self, rec, scan: _Scan) -> None:
         step = rec.step.num if rec.HasField("step") else None
