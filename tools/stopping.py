@@ -24,10 +24,10 @@ from .config import Config
 from .errors import BadInput, StopRefused, StoreError
 from .rundata import redact
 from .runref import RunRef, parse_run_ref
-from .stoppers import binding, signals, slurm, tmux
-from .stoppers import wandb as wandb_stopper
-from .stoppers.outcome import StopOutcome, local_runner, remote_runner
-from .stoppers.processes import LocalProcesses, RemoteProcesses
+from .stoppers import binding, slurm, tmux
+from .stoppers.base import Stopper, StopPlan
+from .stoppers.factory import PROCESS_KINDS, make_stopper
+from .stoppers.outcome import StopOutcome
 from .store import Store
 
 METHODS = ("auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux")
@@ -351,14 +351,17 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
 Confirm = Callable[[str], bool]
 
 
-def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs, runner, where: str,
-                 host: str | None, *, sig_plan=None, person: bool, confirm: Confirm | None,
-                 dry_run: bool) -> str:
+def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *, person: bool,
+                 confirm: Confirm | None, dry_run: bool) -> str:
     """Why this target may be stopped for this run (recording its identity), or StopRefused."""
-    if kind == "wandb":
+    kind, value = plan.kind, plan.value
+    if kind == "wandb" or value is None:
         return f"it is the W&B run {ref.key} itself"
-    info = sig_plan.info if sig_plan is not None else None
+    procs, runner, where = stopper.procs, stopper.runner, stopper.where
+    host = stopper.host
+    info = plan.process
     extra = None
+    fields: dict[str, str] = {}
     if kind == "tmux":
         extra = tmux.session_identity(runner, value)
     elif kind == "slurm":
@@ -376,7 +379,9 @@ def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs,
     if before is not None and before.same_process(ident):
         return f"named for this run {_age_text(before.named_at)} ({before.named_by})"
     marks = binding.run_marks(ref)
-    if kind in ("pid", "pidfile", "cmd"):
+    tie: str | None
+    if kind in PROCESS_KINDS:
+        assert info is not None
         tie = binding.tie_of_tree(procs, [info.pid], marks)
     elif kind == "tmux":
         tie = binding.tie_of_tree(procs, tmux.pane_pids(runner, value), marks)
@@ -408,36 +413,16 @@ def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs,
     return named_by
 
 
-def _target_context(kind: str, host: str | None, config: Config):
-    if host:
-        from .sources.ssh import parse_host_spec, resolve_target
-
-        user, h, port = parse_host_spec(host)
-        ssh_target = resolve_target(h, user=user, port=port)
-        runner = remote_runner(ssh_target, config.ssh_accept_unknown_hosts)
-        return runner, ssh_target.label, RemoteProcesses(runner, ssh_target.label)
-    return local_runner, "this machine", LocalProcesses()
-
-
 def name_target(run: str, target: str, *, store: Store, config: Config, host: str | None = None,
                 method: str = "auto") -> str:
     """A person names the process that stops ``run`` (``training-check target``): its identity is recorded."""
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
     kind, value = parse_target(method, target, ref)
-    where_host = _host_for(kind, host, ref)
-    runner, where, procs = _target_context(kind, where_host, config)
-    sig_plan = None
-    if kind in ("pid", "pidfile", "cmd"):
-        planner = {"pid": signals.plan_pid, "pidfile": signals.plan_pidfile, "cmd": signals.plan_cmdline}[kind]
-        sig_plan = planner(procs, value)
-    elif kind == "slurm":
-        value, _ = slurm.plan(runner, value, where)
-    elif kind == "tmux":
-        value, _ = tmux.plan(runner, value, where)
-    why = _bind_target(kind, value, ref, store, procs, runner, where, where if where_host else None,
-                       sig_plan=sig_plan, person=True, confirm=None, dry_run=False)
-    what = sig_plan.target if sig_plan else (f"{kind} {value}" if value else ref.key)
-    return f"{what} on {where} is the target of run {ref.key} ({why})"
+    stopper = make_stopper(kind, _host_for(kind, host, ref), ref, config)
+    plan = stopper.plan(value)
+    why = _bind_target(stopper, plan, ref, store, person=True, confirm=None, dry_run=False)
+    what = plan.target if plan.process is not None else (f"{kind} {plan.value}" if plan.value else ref.key)
+    return f"{what} on {stopper.where} is the target of run {ref.key} ({why})"
 
 
 def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_id: str | None = None,
@@ -448,7 +433,8 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
 
     The target must be the run's (see ``stoppers/binding.py``); ``named_by_person`` (the CLI) or a yes to
     ``confirm`` (MCP elicitation) accepts a target that cannot be tied to the run. Never: another user's process,
-    a system process, training-check or an ancestor of it."""
+    a system process, training-check or an ancestor of it. ``grace_s``: how long the run gets to exit on its own
+    after the first, gentle request before it is forced (one meaning for every stopper: ``stoppers/base.py``)."""
     if not isinstance(reason, str):
         raise BadInput("reason must be a string")
     reason = " ".join(reason.split())[:MAX_REASON]
@@ -462,44 +448,22 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
                                                      max_age_h=max_age_h)
     if not reason and assessment:
         reason = str(assessment.get("summary") or "STOP verdict")[:MAX_REASON]
-    runner, where, procs = _target_context(kind, where_host, config)
+    stopper = make_stopper(kind, where_host, ref, config, kill_after=kill_after)
 
     # Look before acting (read-only): the plan names exactly what will be signalled.
-    sig_plan = None
-    if kind in ("pid", "pidfile", "cmd"):
-        planner = {"pid": signals.plan_pid, "pidfile": signals.plan_pidfile, "cmd": signals.plan_cmdline}[kind]
-        sig_plan = planner(procs, value, grace_s)
-        target_text, steps, method_text = sig_plan.target, sig_plan.steps(), f"signal ({kind})"
-    elif kind == "slurm":
-        value, steps = slurm.plan(runner, value, where)
-        target_text, method_text = f"slurm job {value}", "slurm"
-    elif kind == "tmux":
-        value, steps = tmux.plan(runner, value, where)
-        target_text, method_text = f"tmux session {value}", "tmux"
-    else:
-        steps = wandb_stopper.plan(ref)
-        target_text, method_text = f"W&B run {ref.key}", "wandb"
-    why_target = _bind_target(kind, value, ref, store, procs, runner, where, where if where_host else None,
-                              sig_plan=sig_plan, person=bool(force or named_by_person), confirm=confirm,
+    plan = stopper.plan(value, grace_s)
+    why_target = _bind_target(stopper, plan, ref, store, person=bool(force or named_by_person), confirm=confirm,
                               dry_run=bool(dry_run))
 
-    report = StopReport(run=run, run_key=ref.key, method=method_text, target=target_text,
-                        host=where if where_host else None, dry_run=bool(dry_run),
-                        allowed_by=f"{allowed_by}; target: {why_target}", plan=steps, reason=redact(reason))
+    report = StopReport(run=run, run_key=ref.key, method=plan.mechanism, target=plan.target, host=stopper.host,
+                        dry_run=bool(dry_run), allowed_by=f"{allowed_by}; target: {why_target}", plan=plan.steps,
+                        reason=redact(reason))
     if dry_run:
         report.final_state = "not touched (dry run)"
         return report
 
     _write_evidence(report, ref, assessment, review, store, config)  # evidence FIRST
-    if kind in ("pid", "pidfile", "cmd"):
-        outcome = signals.execute(procs, sig_plan, kill_after=kill_after)
-    elif kind == "slurm":
-        outcome = slurm.execute(runner, value, where, report.host, grace_s=grace_s)
-    elif kind == "tmux":
-        outcome = tmux.execute(runner, value, where, report.host, grace_s=grace_s)
-    else:
-        outcome = wandb_stopper.execute(ref, config)
-    _apply(report, outcome)
+    _apply(report, stopper.execute(plan))
     _record_outcome(report, ref, store)
     return report
 
