@@ -346,11 +346,6 @@ class Store:
         c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, 0, ?, ?)",
                   (source_id, merged.n_points, merged.to_bytes()))
 
-    def forget_source(self, source_id: str) -> None:
-        with self._write() as c:
-            c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
-            c.execute("DELETE FROM sources WHERE source_id=?", (source_id,))
-
     # -- records (assessments, reviews, evidence) -----------------------------------------
     def add_assessment(self, run_key: str, verdict: str, step: int | None, payload: dict,
                        assessment_id: str | None = None) -> str:
@@ -425,10 +420,3 @@ class Store:
             keys |= {r[0] for r in c.execute("SELECT run_key FROM sources")}
             keys |= {r[0] for r in c.execute("SELECT run_key FROM schedules")}
         return sorted(keys)
-
-
-def open_store(config=None) -> Store:
-    from .config import load_config
-
-    cfg = config or load_config()
-    return Store(cfg.store_path)
