@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .config import Config
@@ -31,8 +31,11 @@ from .stoppers.factory import PROCESS_KINDS, make_stopper
 from .stoppers.outcome import StopOutcome
 from .store import Store
 
-METHODS = ("auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux")
-PREFIXES = ("pid", "pidfile", "cmd", "slurm", "tmux")
+# Three things are kept apart: the ``method`` ARGUMENT of the tool (one of METHOD_CHOICES: which kind of target, or
+# "auto" to tell from the target), the target KIND it resolves to (pid, pidfile, cmd, slurm, tmux, wandb), and the
+# MECHANISM that stops it (StopPlan.mechanism: "signal (pid)", "slurm", "tmux", "wandb"; StopReport.method on the wire).
+METHOD_CHOICES = ("auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux")
+PREFIXED_KINDS = ("pid", "pidfile", "cmd", "slurm", "tmux")  # kinds written as a target prefix: pid:123, tmux:name
 LOCAL_HOSTS = ("local",)
 MAX_REASON = 4000
 
@@ -43,7 +46,7 @@ class StopReport:
 
     run: str
     run_key: str
-    method: str  # signal-by pid/pidfile/cmd, slurm, tmux, wandb
+    method: str  # the mechanism used (StopPlan.mechanism): "signal (pid)", "slurm", "tmux", "wandb"
     target: str | None
     host: str | None  # None = this machine
     dry_run: bool
@@ -246,14 +249,16 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
     if assessment is not None:
         return _recent_stop(assessment_id, assessment, max_age_h, limit_text), assessment, review
     raise StopRefused("stop_run needs a recent STOP assessment_id or STOP review_id of this run (its latest "
-                      "judgment): nothing was stopped (a person can override with training-check stop --force --reason ...)")
+                      "judgment): nothing was stopped (a person can override with training-check stop --force "
+                      "--reason ...)")
 
 
 # -- what to stop ------------------------------------------------------------------------------------
 def parse_target(method: str, target: str | None, ref: RunRef) -> tuple[str, str | None]:
-    """(method, value) from ``method`` and ``target`` (``pid:123``, ``123``, ``tmux:name``, ``wandb``, ...)."""
-    if method not in METHODS:
-        raise BadInput(f"unknown stop method {str(method)[:40]!r}: use one of {', '.join(METHODS)}")
+    """(target kind, value) from the ``method`` argument and ``target`` (``pid:123``, ``123``, ``tmux:name``,
+    ``wandb``, ...)."""
+    if method not in METHOD_CHOICES:
+        raise BadInput(f"unknown stop method {str(method)[:40]!r}: use one of {', '.join(METHOD_CHOICES)}")
     if target is not None and not isinstance(target, str):
         raise BadInput("target must be a string such as pid:123 or tmux:train")
     if target is not None:
@@ -266,13 +271,13 @@ def parse_target(method: str, target: str | None, ref: RunRef) -> tuple[str, str
             kind, value = "wandb", None
         else:
             head, sep, rest = target.partition(":")
-            if sep and head in PREFIXES:
+            if sep and head in PREFIXED_KINDS:
                 kind, value = head, rest
             elif re.fullmatch(r"\d+", target):
                 kind = "pid"
     if method != "auto":
         if kind and kind != method:
-            raise BadInput(f"method={method!r} does not fit target {target[:60]!r}: pass one or the other")
+            raise BadInput(f"method={method!r} does not fit target {str(target)[:60]!r}: pass one or the other")
         kind = method
     if kind is None:
         if target:
@@ -362,7 +367,7 @@ def write_private(folder: Path, name: str, text: str) -> Path:
 
 def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecord | None,
                     review: ReviewRecord | None, store: Store, config: Config) -> None:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     when = now.isoformat(timespec="seconds")
     folder = Path(config.evidence_dir)
     name = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{_slug(ref.key)}-{os.urandom(3).hex()}.md"
@@ -388,7 +393,7 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
     outcome = ["", "## Outcome", "", f"- stopped: {report.stopped}; final state: {report.final_state}; "
                f"elapsed: {report.elapsed_s}s", ""] + [f"- {a}" for a in report.actions]
     try:
-        fd = os.open(report.evidence_path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        fd = os.open(report.evidence_path or "", os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(redact("\n".join(outcome) + "\n"))
     except OSError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..errors import StopRefused
+from ..errors import BadInput, StopRefused
 from .base import DEFAULT_GRACE_S, StopPlan
 from .outcome import Clock, Runner, StopOutcome
 from .processes import LocalProcesses, ProcInfo, RemoteProcesses, check_cmdline, check_path, parse_pid
@@ -51,7 +51,8 @@ def check_process(procs, pid: int) -> ProcInfo:
                           f"the processes that started it")
     info = procs.info(pid)
     if info is None:
-        raise StopRefused(f"no process with PID {pid} on {where}: it has exited or the PID is wrong; nothing was signalled")
+        raise StopRefused(f"no process with PID {pid} on {where}: it has exited or the PID is wrong; "
+                          f"nothing was signalled")
     if info.zombie:
         raise StopRefused(f"PID {pid} on {where} has already exited (zombie); nothing to stop")
     if info.uid is None:
@@ -149,6 +150,8 @@ class ProcessStopper:
         self.kill_after = kill_after
 
     def plan(self, value: str | None, grace_s: float = DEFAULT_GRACE_S) -> StopPlan:
+        if value is None:
+            raise BadInput(f"target for method {self.kind!r} is empty: e.g. {self.kind}:...")
         sig = PLANNERS[self.kind](self.procs, value, grace_s)
         return StopPlan(self.kind, value, sig.target, f"signal ({self.kind})", sig.steps(), grace_s, sig.how_found,
                         process=sig.info)

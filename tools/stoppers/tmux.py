@@ -90,7 +90,8 @@ def execute(run: Runner, name: str, where: str, host: str | None, *, grace_s: fl
         time.sleep(poll_s)
     if _exists(run, name, where):
         rc, _, err = run(["tmux", "kill-session", "-t", f"={name}"], 20.0)
-        out.actions.append(clock.stamp(f"tmux kill-session -t ={name}" + ("" if rc == 0 else f" failed: {err.strip()[:200]}")))
+        failed = "" if rc == 0 else f" failed: {err.strip()[:200]}"
+        out.actions.append(clock.stamp(f"tmux kill-session -t ={name}{failed}"))
         if out.signal_used is None:
             out.signal_used = "HUP"  # kill-session hangs up the panes' processes
     gone = not _exists(run, name, where)

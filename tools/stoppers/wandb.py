@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from ..sources.wandb_api import WandbApiSource, stop_wandb_run
 from ..config import Config
 from ..runref import RunRef
+from ..sources.wandb_api import WandbApiSource, stop_wandb_run
 from .base import DEFAULT_GRACE_S, StopPlan
 from .outcome import Clock, Runner, StopOutcome, local_runner
-from .processes import LocalProcesses
+from .processes import LocalProcesses, RemoteProcesses
 
 STOPPED_STATES = {"stopped", "killed", "finished", "crashed", "failed"}
 WANDB_CONFIRM_S = 10.0  # how long the run's state is watched after the stop request
@@ -52,12 +52,12 @@ class WandbStopper:
 
     kind = "wandb"
     where = "this machine"
-    host = None
+    host: str | None = None
 
     def __init__(self, ref: RunRef, config: Config):
         self.ref, self.config = ref, config
         self.runner: Runner = local_runner
-        self.procs = LocalProcesses()
+        self.procs: LocalProcesses | RemoteProcesses = LocalProcesses()
 
     def plan(self, value: str | None = None, grace_s: float = DEFAULT_GRACE_S) -> StopPlan:
         return StopPlan("wandb", None, f"W&B run {self.ref.key}", "wandb", plan(self.ref), grace_s,
