@@ -60,7 +60,7 @@ def main() -> None:
         print(f"ratio wire_rx / file size: {(after['wire_rx'] - before['wire_rx']) / st.size:.5f}")
 
         # stop timings: a local process trapping SIGINT, and one ignoring INT/TERM (grace 2 s), here and over SSH
-        from training_check.tools.stoppers import signals
+        from training_check.tools.stoppers import process
         from training_check.tools.stoppers.outcome import remote_runner
         from training_check.tools.stoppers.processes import LocalProcesses, RemoteProcesses
 
@@ -77,8 +77,8 @@ def main() -> None:
                 p = subprocess.Popen([sys.executable, str(child), mode], stdout=subprocess.PIPE, text=True)
                 p.stdout.readline()
                 t0 = time.perf_counter()
-                plan = signals.plan_pid(procs, p.pid, grace)
-                out = signals.execute(procs, plan)
+                plan = process.plan_pid(procs, p.pid, grace)
+                out = process.execute(procs, plan)
                 total = time.perf_counter() - t0
                 p.wait(timeout=10)
                 print(f"stop {where:5s} {mode:6s} grace={grace:>4g}s: stopped={out.stopped} by SIG{out.signal_used} "

@@ -24,7 +24,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from training_check.tools.errors import BadInput, StopRefused, StoreError
 from training_check.tools.runref import parse_run_ref
-from training_check.tools.stoppers import signals
+from training_check.tools.stoppers import process
 from training_check.tools.stoppers.processes import LocalProcesses
 from training_check.tools.stopping import stop_run
 
@@ -201,9 +201,9 @@ def test_training_check_and_its_ancestors_are_never_targets(tc_home, tmp_path, r
                                   f"training-check itself or one of the processes that started it"), out.stderr
     local = LocalProcesses()
     with pytest.raises(StopRefused, match="refusing to signal PID 1 on this machine: it is init"):
-        signals.plan_pid(local, 1)
+        process.plan_pid(local, 1)
     with pytest.raises(StopRefused, match="refusing to signal PID 2 on this machine: it is a kernel thread"):
-        signals.plan_pid(local, 2)
+        process.plan_pid(local, 2)
 
 
 PID_REUSE = textwrap.dedent("""

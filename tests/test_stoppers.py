@@ -15,7 +15,7 @@ from tests.conftest import require
 from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
 from training_check.tools.errors import BadInput, StopRefused
 from training_check.tools.sources.ssh import POOL, resolve_target
-from training_check.tools.stoppers import signals, slurm, tmux
+from training_check.tools.stoppers import process, slurm, tmux
 from training_check.tools.stoppers.outcome import local_runner, remote_runner
 from training_check.tools.stoppers.processes import LocalProcesses, RemoteProcesses, cmdline_matches, parse_pid
 
@@ -64,8 +64,8 @@ def spawn(child_script):
 def test_sigint_stops_a_trapping_process(spawn):
     p = spawn("trap")
     procs = LocalProcesses()
-    plan = signals.plan_pid(procs, p.pid, grace_s=5)
-    out = signals.execute(procs, plan)
+    plan = process.plan_pid(procs, p.pid, grace_s=5)
+    out = process.execute(procs, plan)
     assert out.stopped and out.final_state == "gone" and out.signal_used == "INT"
     assert p.wait(timeout=5) == 0  # exited through its SIGINT handler
     assert out.elapsed_s < 3 and any("SIGINT" in a for a in out.actions)
@@ -74,7 +74,7 @@ def test_sigint_stops_a_trapping_process(spawn):
 def test_sigkill_after_grace_for_a_process_ignoring_int_and_term(spawn):
     p = spawn("ignore")
     procs = LocalProcesses()
-    out = signals.execute(procs, signals.plan_pid(procs, str(p.pid), grace_s=0.6))
+    out = process.execute(procs, process.plan_pid(procs, str(p.pid), grace_s=0.6))
     assert out.stopped and out.signal_used == "KILL"
     assert [a.split(" ", 1)[1] for a in out.actions[:3]] == [f"sent SIGINT to PID {p.pid}", f"sent SIGTERM to PID {p.pid}",
                                                              f"sent SIGKILL to PID {p.pid}"]
@@ -85,7 +85,7 @@ def test_sigkill_after_grace_for_a_process_ignoring_int_and_term(spawn):
 def test_no_kill_after_leaves_it_running_and_says_so(spawn):
     p = spawn("ignore")
     procs = LocalProcesses()
-    out = signals.execute(procs, signals.plan_pid(procs, p.pid, grace_s=0.2), kill_after=False)
+    out = process.execute(procs, process.plan_pid(procs, p.pid, grace_s=0.2), kill_after=False)
     assert not out.stopped and out.final_state == "still running" and p.poll() is None
     assert "STILL RUNNING" in out.actions[-1]
 
@@ -95,13 +95,13 @@ def test_pidfile(spawn, tmp_path):
     pf = tmp_path / "train.pid"
     pf.write_text(f"{p.pid}\n")
     procs = LocalProcesses()
-    out = signals.execute(procs, signals.plan_pidfile(procs, str(pf), grace_s=5))
+    out = process.execute(procs, process.plan_pidfile(procs, str(pf), grace_s=5))
     assert out.stopped and p.wait(timeout=5) == 0
     pf.write_text("not a pid")
     with pytest.raises(StopRefused, match="does not hold a PID"):
-        signals.plan_pidfile(procs, str(pf))
+        process.plan_pidfile(procs, str(pf))
     with pytest.raises(Exception, match="no pidfile"):
-        signals.plan_pidfile(procs, str(tmp_path / "missing.pid"))
+        process.plan_pidfile(procs, str(tmp_path / "missing.pid"))
 
 
 def test_exact_cmdline_match_never_matches_a_longer_command(spawn, child_script):
@@ -109,12 +109,12 @@ def test_exact_cmdline_match_never_matches_a_longer_command(spawn, child_script)
     procs = LocalProcesses()
     short_cmd = f"{sys.executable} {child_script} trap --tag"
     with pytest.raises(StopRefused, match="exactly the command line"):
-        signals.plan_cmdline(procs, short_cmd)
+        process.plan_cmdline(procs, short_cmd)
     with pytest.raises(StopRefused, match="exactly the command line"):
-        signals.plan_cmdline(procs, f"{sys.executable} {child_script} trap --tag exact-test-lon")
-    plan = signals.plan_cmdline(procs, f"{sys.executable} {child_script} trap --tag exact-test-longer", grace_s=5)
+        process.plan_cmdline(procs, f"{sys.executable} {child_script} trap --tag exact-test-lon")
+    plan = process.plan_cmdline(procs, f"{sys.executable} {child_script} trap --tag exact-test-longer", grace_s=5)
     assert plan.info.pid == longer.pid
-    assert signals.execute(procs, plan).stopped
+    assert process.execute(procs, plan).stopped
     assert not cmdline_matches(("python", "train.py", "--lr", "1"), "python train.py")
     assert cmdline_matches(("python", "a b.py"), "python 'a b.py'")
 
@@ -123,22 +123,22 @@ def test_two_identical_command_lines_are_ambiguous(spawn, child_script):
     spawn("trap", "--tag", "twin")
     spawn("trap", "--tag", "twin")
     with pytest.raises(StopRefused, match="2 processes"):
-        signals.plan_cmdline(LocalProcesses(), f"{sys.executable} {child_script} trap --tag twin")
+        process.plan_cmdline(LocalProcesses(), f"{sys.executable} {child_script} trap --tag twin")
 
 
 def test_refusals_pid_missing_protected_other_user():
     procs = LocalProcesses()
     for pid in (1, os.getpid(), os.getppid()):
         with pytest.raises(StopRefused, match="refusing"):
-            signals.plan_pid(procs, pid)
+            process.plan_pid(procs, pid)
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     with pytest.raises(StopRefused, match="no process with PID"):
-        signals.plan_pid(procs, gone.pid)
+        process.plan_pid(procs, gone.pid)
     kthread = next((pid for pid in procs.pids() if (i := procs.info(pid)) and not i.argv and i.uid == 0), None)
     if kthread:
         with pytest.raises(StopRefused, match="kernel thread"):
-            signals.plan_pid(procs, kthread)
+            process.plan_pid(procs, kthread)
 
 
 def test_other_users_process_refused_when_not_root(spawn):
@@ -151,7 +151,7 @@ def test_other_users_process_refused_when_not_root(spawn):
             return 65534
 
     with pytest.raises(StopRefused, match="belongs to uid"):
-        signals.plan_pid(AsNobody(), p.pid)
+        process.plan_pid(AsNobody(), p.pid)
     assert p.poll() is None and procs.info(p.pid) is not None
 
 
@@ -234,37 +234,37 @@ def remote_procs(sshd, monkeypatch):  # noqa: F811
 
 def test_remote_sigint_and_sigkill(remote_procs, spawn):
     p = spawn("trap")
-    out = signals.execute(remote_procs, signals.plan_pid(remote_procs, p.pid, grace_s=5))
+    out = process.execute(remote_procs, process.plan_pid(remote_procs, p.pid, grace_s=5))
     assert out.stopped and out.signal_used == "INT" and p.wait(timeout=5) == 0
     q = spawn("ignore")
-    out = signals.execute(remote_procs, signals.plan_pid(remote_procs, q.pid, grace_s=0.6))
+    out = process.execute(remote_procs, process.plan_pid(remote_procs, q.pid, grace_s=0.6))
     assert out.stopped and out.signal_used == "KILL" and q.wait(timeout=5) == -9
 
 
 def test_remote_pidfile_and_exact_cmdline(remote_procs, spawn, child_script, tmp_path):
     p = spawn("trap", "--tag", "remote-exact")
     with pytest.raises(StopRefused, match="exactly the command line"):
-        signals.plan_cmdline(remote_procs, f"{sys.executable} {child_script} trap --tag")
-    plan = signals.plan_cmdline(remote_procs, f"{sys.executable} {child_script} trap --tag remote-exact", grace_s=5)
+        process.plan_cmdline(remote_procs, f"{sys.executable} {child_script} trap --tag")
+    plan = process.plan_cmdline(remote_procs, f"{sys.executable} {child_script} trap --tag remote-exact", grace_s=5)
     assert plan.info.pid == p.pid
     pf = tmp_path / "t.pid"
     pf.write_text(str(p.pid))
-    assert signals.plan_pidfile(remote_procs, str(pf)).info.pid == p.pid
-    assert signals.execute(remote_procs, plan).stopped
+    assert process.plan_pidfile(remote_procs, str(pf)).info.pid == p.pid
+    assert process.execute(remote_procs, plan).stopped
 
 
 def test_remote_hostile_pidfile_and_cmdline_inert(remote_procs, tmp_path):
     canary = tmp_path / "pwned"
     for path in (f"/tmp/x; touch {canary}", f"/tmp/$(touch {canary})", f"/tmp/`touch {canary}`"):
         with pytest.raises(Exception):
-            signals.plan_pidfile(remote_procs, path)
+            process.plan_pidfile(remote_procs, path)
     for cmd in (f"sleep 1; touch {canary}", f"$(touch {canary})", f"`touch {canary}`"):
         with pytest.raises(StopRefused):
-            signals.plan_cmdline(remote_procs, cmd)
+            process.plan_cmdline(remote_procs, cmd)
     with pytest.raises(BadInput):
-        signals.plan_cmdline(remote_procs, f"a\ntouch {canary}")
+        process.plan_cmdline(remote_procs, f"a\ntouch {canary}")
     with pytest.raises(BadInput):
-        signals.plan_pidfile(remote_procs, "relative/-rf")
+        process.plan_pidfile(remote_procs, "relative/-rf")
     assert not canary.exists()
 
 
@@ -272,9 +272,9 @@ def test_remote_missing_pid_refused(remote_procs):
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     with pytest.raises(StopRefused, match="no process with PID"):
-        signals.plan_pid(remote_procs, gone.pid)
+        process.plan_pid(remote_procs, gone.pid)
     with pytest.raises(StopRefused, match="refusing"):
-        signals.plan_pid(remote_procs, 1)
+        process.plan_pid(remote_procs, 1)
 
 
 # -- Slurm (a real single-node slurmctld + slurmd, as root) --------------------------------------------------

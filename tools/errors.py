@@ -10,8 +10,6 @@ MAX_MESSAGE = 600  # characters: an error quoting a hostile or huge argument sta
 class TrainingCheckError(Exception):
     """Base of every anticipated failure; ``str(err)`` is the one-line message shown to the user."""
 
-    code = "error"
-
     def __init__(self, message: str):
         # One line, of bounded length, whatever the caller passed in (messages quote user input).
         text = redact(" ".join(str(message).split()))  # a known secret never reaches a message
@@ -27,52 +25,34 @@ class TrainingCheckError(Exception):
 class BadInput(TrainingCheckError):
     """An argument is malformed (bad run reference, bad option, out of range)."""
 
-    code = "bad_input"
-
 
 class RunNotFound(TrainingCheckError):
     """The run reference is well formed but names nothing that exists."""
-
-    code = "not_found"
 
 
 class UnknownFormat(TrainingCheckError):
     """A file was read but no parser recognises it."""
 
-    code = "unknown_format"
-
 
 class SourceUnreachable(TrainingCheckError):
     """A source could not be reached (network, SSH, W&B API, auth): a connectivity report, never a judgment."""
-
-    code = "unreachable"
 
 
 class AuthError(SourceUnreachable):
     """Credentials were refused (W&B API key, SSH key)."""
 
-    code = "auth"
-
 
 class HostKeyError(SourceUnreachable):
     """An SSH host key is unknown or changed."""
-
-    code = "host_key"
 
 
 class ReviewerError(TrainingCheckError):
     """The reviewer model could not give a decision (not configured, timeout, malformed reply)."""
 
-    code = "reviewer"
-
 
 class StopRefused(TrainingCheckError):
     """stop_run refused: no STOP verdict to act on, or the target is not safe to signal."""
 
-    code = "stop_refused"
-
 
 class StoreError(TrainingCheckError):
     """The state store could not be read or written (disk full, permissions, corruption)."""
-
-    code = "store"

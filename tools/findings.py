@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from .encode import Num, jnum
 
 OK, WARN, CRITICAL = "ok", "warn", "critical"
-SEVERITY = {OK: 0, WARN: 1, CRITICAL: 2}
 
 
 @dataclass

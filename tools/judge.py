@@ -23,7 +23,6 @@ from .findings import CRITICAL, WARN, Finding
 from .signals.view import RunView
 
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
-VERDICTS = (CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE)
 UNREADABLE_CHECKS = 3  # this many checks in a row without a loss: tell the user instead of waiting on
 NO_LOSS = "no loss or eval metric found"
 JUMP_FACTOR = 1.5  # a young run's loss at this multiple of its best so far is worth a reviewer's look

@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-Role = Literal["train_loss", "eval", "train_metric", "lr", "grad_norm", "loss_scale", "throughput", "other"]
 Direction = Literal["min", "max"]
 
 ROLES: tuple[str, ...] = ("train_loss", "eval", "train_metric", "lr", "grad_norm", "loss_scale", "throughput", "other")

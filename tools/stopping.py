@@ -17,21 +17,25 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .config import Config
 from .errors import BadInput, StopRefused, StoreError
+from .judge import STOP, UNREACHABLE
 from .rundata import redact
 from .runref import RunRef, parse_run_ref
-from .stoppers import binding, signals, slurm, tmux
-from .stoppers import wandb as wandb_stopper
-from .stoppers.outcome import StopOutcome, local_runner, remote_runner
-from .stoppers.processes import LocalProcesses, RemoteProcesses
+from .stoppers import binding, slurm, tmux
+from .stoppers.base import Stopper, StopPlan
+from .stoppers.factory import PROCESS_KINDS, make_stopper
+from .stoppers.outcome import StopOutcome
 from .store import Store
 
-METHODS = ("auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux")
-PREFIXES = ("pid", "pidfile", "cmd", "slurm", "tmux")
+# Three things are kept apart: the ``method`` ARGUMENT of the tool (one of METHOD_CHOICES: which kind of target, or
+# "auto" to tell from the target), the target KIND it resolves to (pid, pidfile, cmd, slurm, tmux, wandb), and the
+# MECHANISM that stops it (StopPlan.mechanism: "signal (pid)", "slurm", "tmux", "wandb"; StopReport.method on the wire).
+METHOD_CHOICES = ("auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux")
+PREFIXED_KINDS = ("pid", "pidfile", "cmd", "slurm", "tmux")  # kinds written as a target prefix: pid:123, tmux:name
 LOCAL_HOSTS = ("local",)
 MAX_REASON = 4000
 
@@ -42,7 +46,7 @@ class StopReport:
 
     run: str
     run_key: str
-    method: str  # signal-by pid/pidfile/cmd, slurm, tmux, wandb
+    method: str  # the mechanism used (StopPlan.mechanism): "signal (pid)", "slurm", "tmux", "wandb"
     target: str | None
     host: str | None  # None = this machine
     dry_run: bool
@@ -102,66 +106,119 @@ def authority_limit_h(store: Store, run_key: str) -> tuple[float, str]:
     return minutes / 60, f"{minutes:g} min: twice the check interval"
 
 
-def _recent_stop(kind: str, rid: str | None, record: dict, field: str, again: str, max_age_h: float,
-                 limit_text: str) -> str:
+@dataclass
+class AssessmentRecord:
+    """An assessment as the store gives it back (assess_run's answer), typed for the stop path."""
+
+    assessment_id: str | None
+    run_key: str | None
+    verdict: str
+    created_at: float | None
+    as_of_step: int | None = None  # set on a replay: never authorises a stop
+    summary: str = ""
+    url: str | None = None
+    step: object = "?"
+    total_steps: object = "?"
+    key_metrics: dict = field(default_factory=dict)
+    findings: list = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> AssessmentRecord:
+        prog = d.get("progress") or {}
+        return cls(d.get("assessment_id"), d.get("run_key"), str(d.get("verdict") or ""), d.get("created_at"),
+                   d.get("as_of_step"), str(d.get("summary") or ""), d.get("url"), prog.get("step", "?"),
+                   prog.get("total_steps", "?"), dict(d.get("key_metrics") or {}), list(d.get("findings") or []))
+
+    @property
+    def is_replay(self) -> bool:
+        return self.as_of_step is not None
+
+
+@dataclass
+class ReviewRecord:
+    """A reviewer's decision as the store gives it back (escalate_to_reviewer's answer)."""
+
+    review_id: str | None
+    run_key: str | None
+    assessment_id: str | None
+    decision: str
+    created_at: float | None
+    model: str | None = None
+    reason: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict) -> ReviewRecord:
+        return cls(d.get("review_id"), d.get("run_key"), d.get("assessment_id"), str(d.get("decision") or ""),
+                   d.get("created_at"), d.get("model"), d.get("reason"))
+
+
+StoredJudgment = AssessmentRecord | ReviewRecord
+
+
+def _recent_stop(rid: str | None, record: StoredJudgment, max_age_h: float, limit_text: str) -> str:
     """Who allows the stop, when ``record`` says STOP and is younger than ``max_age_h``; else StopRefused."""
-    said = str(record.get(field, "")).upper()
-    if said != "STOP":
-        hint = "a person can override: training-check stop --force" if kind == "review" else \
+    is_review = isinstance(record, ReviewRecord)
+    kind = "review" if is_review else "assessment"
+    said = (record.decision if isinstance(record, ReviewRecord) else record.verdict).upper()
+    if said != STOP:
+        hint = "a person can override: training-check stop --force" if is_review else \
             "escalate_to_reviewer, or a person runs training-check stop --force"
-        raise StopRefused(f"{kind} {rid} {'decided' if kind == 'review' else 'says'} {said or '?'}, not STOP: "
+        raise StopRefused(f"{kind} {rid} {'decided' if is_review else 'says'} {said or '?'}, not STOP: "
                           f"nothing was stopped ({hint})")
-    if time.time() - float(record.get("created_at") or 0) > max_age_h * 3600:
-        raise StopRefused(f"{kind} {rid} is {_age_text(record.get('created_at'))} (limit {limit_text}): "
+    if time.time() - float(record.created_at or 0) > max_age_h * 3600:
+        again = "check" if is_review else "assess"
+        raise StopRefused(f"{kind} {rid} is {_age_text(record.created_at)} (limit {limit_text}): "
                           f"{again} the run again before stopping it")
-    return f"{kind} {rid} (STOP, {_age_text(record.get('created_at'))})"
+    return f"{kind} {rid} (STOP, {_age_text(record.created_at)})"
 
 
-def _is_replay(assessment: dict) -> bool:
-    return assessment.get("as_of_step") is not None
-
-
-def latest_judgment(store: Store, run_key: str) -> tuple[str, dict] | None:
+def latest_judgment(store: Store, run_key: str) -> StoredJudgment | None:
     """The newest assessment (not a replay, not UNREACHABLE) or review of the run: the one that counts now."""
-    found: list[tuple[float, int, str, dict]] = []
-    for a in store.recent_assessments(run_key, 50):
-        if not _is_replay(a) and a.get("verdict") != "UNREACHABLE":
-            found.append((float(a.get("created_at") or 0), 0, "assessment", a))
+    found: list[tuple[float, int, StoredJudgment]] = []
+    for d in store.recent_assessments(run_key, 50):
+        a = AssessmentRecord.from_dict(d)
+        if not a.is_replay and a.verdict != UNREACHABLE:
+            found.append((float(a.created_at or 0), 0, a))
             break
     reviews = store.recent_reviews(run_key, 1)
     if reviews:
-        found.append((float(reviews[0].get("created_at") or 0), 1, "review", reviews[0]))
+        r = ReviewRecord.from_dict(reviews[0])
+        found.append((float(r.created_at or 0), 1, r))
     if not found:
         return None
-    _, _, kind, rec = max(found, key=lambda t: (t[0], t[1]))
-    return kind, rec
+    return max(found, key=lambda t: (t[0], t[1]))[2]
 
 
 def check_authority(run_key: str, store: Store, *, assessment_id: str | None, review_id: str | None, force: bool,
-                    reason: str, max_age_h: float | None = None) -> tuple[str, dict | None, dict | None]:
+                    reason: str, max_age_h: float | None = None
+                    ) -> tuple[str, AssessmentRecord | None, ReviewRecord | None]:
     """(who allows the stop, the assessment, the review) or StopRefused / BadInput saying why not.
 
     Only the run's LATEST judgment authorises: the newest assessment (never an ``as_of_step`` replay) or the newest
     review; one superseded by a newer assessment or review does not, and none authorises for longer than twice the
     check interval (2 h at most). ``force`` (a person, through ``training-check stop --force``) needs a reason."""
-    assessment = review = None
+    assessment: AssessmentRecord | None = None
+    review: ReviewRecord | None = None
     if assessment_id is not None:
         _check_id(assessment_id, "assessment_id")
-        assessment = store.get_assessment(assessment_id)
-        if assessment is None:
+        found = store.get_assessment(assessment_id)
+        if found is None:
             raise BadInput(f"no assessment {assessment_id!r} in the store: pass the assessment_id assess_run returned")
-        if assessment.get("run_key") != run_key:
-            raise StopRefused(f"assessment {assessment_id} is of run {assessment.get('run_key')}, not {run_key}: "
+        assessment = AssessmentRecord.from_dict(found)
+        if assessment.run_key != run_key:
+            raise StopRefused(f"assessment {assessment_id} is of run {assessment.run_key}, not {run_key}: "
                               f"nothing was stopped")
     if review_id is not None:
         _check_id(review_id, "review_id")
-        review = store.get_review(review_id)
-        if review is None:
+        got = store.get_review(review_id)
+        if got is None:
             raise BadInput(f"no review {review_id!r} in the store: pass the review_id escalate_to_reviewer returned")
-        if review.get("run_key") != run_key:
-            raise StopRefused(f"review {review_id} is of run {review.get('run_key')}, not {run_key}: nothing was stopped")
-        if assessment is None and review.get("assessment_id"):
-            assessment = store.get_assessment(review["assessment_id"])
+        review = ReviewRecord.from_dict(got)
+        if review.run_key != run_key:
+            raise StopRefused(f"review {review_id} is of run {review.run_key}, not {run_key}: nothing was stopped")
+        if assessment is None and review.assessment_id:
+            reviewed = store.get_assessment(review.assessment_id)
+            assessment = AssessmentRecord.from_dict(reviewed) if reviewed is not None else None
     if force:
         if not reason.strip():
             raise StopRefused("--force needs a reason: say why the run must stop without a STOP verdict")
@@ -170,37 +227,38 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
         max_age_h, limit_text = authority_limit_h(store, run_key)
     else:
         limit_text = f"{max_age_h:g} h"
-    if assessment is not None and _is_replay(assessment) and review is None:
-        raise StopRefused(f"assessment {assessment_id} is a replay (as_of_step={assessment.get('as_of_step')}): "
+    if assessment is not None and assessment.is_replay and review is None:
+        raise StopRefused(f"assessment {assessment_id} is a replay (as_of_step={assessment.as_of_step}): "
                           f"only a check of the run as it is now authorises a stop; nothing was stopped")
     latest = latest_judgment(store, run_key)
     given_id = review_id or assessment_id
     if given_id is not None and latest is not None:
-        kind, rec = latest
-        latest_id = rec.get("review_id") if kind == "review" else rec.get("assessment_id")
+        latest_id = latest.review_id if isinstance(latest, ReviewRecord) else latest.assessment_id
         if latest_id != given_id:
-            if review is None and kind == "review" and rec.get("assessment_id") == assessment_id:
-                review, review_id = rec, latest_id  # the assessment was reviewed: the reviewer's decision counts
+            if review is None and isinstance(latest, ReviewRecord) and latest.assessment_id == assessment_id:
+                review, review_id = latest, latest_id  # the assessment was reviewed: the reviewer's decision counts
             else:
-                said = rec.get("decision") if kind == "review" else rec.get("verdict")
+                kind = "review" if isinstance(latest, ReviewRecord) else "assessment"
+                said = latest.decision if isinstance(latest, ReviewRecord) else latest.verdict
                 raise StopRefused(f"{'review' if review_id else 'assessment'} {given_id} is not the run's latest "
-                                  f"judgment: {kind} {latest_id} ({said}, {_age_text(rec.get('created_at'))}) came "
+                                  f"judgment: {kind} {latest_id} ({said}, {_age_text(latest.created_at)}) came "
                                   f"after it; nothing was stopped (assess the run again)")
     # A review overrides its assessment: the reviewer's decision is the one that counts.
     if review is not None:
-        return _recent_stop("review", review_id, review, "decision", "check", max_age_h, limit_text), assessment, review
+        return _recent_stop(review_id, review, max_age_h, limit_text), assessment, review
     if assessment is not None:
-        return (_recent_stop("assessment", assessment_id, assessment, "verdict", "assess", max_age_h, limit_text),
-                assessment, review)
+        return _recent_stop(assessment_id, assessment, max_age_h, limit_text), assessment, review
     raise StopRefused("stop_run needs a recent STOP assessment_id or STOP review_id of this run (its latest "
-                      "judgment): nothing was stopped (a person can override with training-check stop --force --reason ...)")
+                      "judgment): nothing was stopped (a person can override with training-check stop --force "
+                      "--reason ...)")
 
 
 # -- what to stop ------------------------------------------------------------------------------------
 def parse_target(method: str, target: str | None, ref: RunRef) -> tuple[str, str | None]:
-    """(method, value) from ``method`` and ``target`` (``pid:123``, ``123``, ``tmux:name``, ``wandb``, ...)."""
-    if method not in METHODS:
-        raise BadInput(f"unknown stop method {str(method)[:40]!r}: use one of {', '.join(METHODS)}")
+    """(target kind, value) from the ``method`` argument and ``target`` (``pid:123``, ``123``, ``tmux:name``,
+    ``wandb``, ...)."""
+    if method not in METHOD_CHOICES:
+        raise BadInput(f"unknown stop method {str(method)[:40]!r}: use one of {', '.join(METHOD_CHOICES)}")
     if target is not None and not isinstance(target, str):
         raise BadInput("target must be a string such as pid:123 or tmux:train")
     if target is not None:
@@ -213,13 +271,13 @@ def parse_target(method: str, target: str | None, ref: RunRef) -> tuple[str, str
             kind, value = "wandb", None
         else:
             head, sep, rest = target.partition(":")
-            if sep and head in PREFIXES:
+            if sep and head in PREFIXED_KINDS:
                 kind, value = head, rest
             elif re.fullmatch(r"\d+", target):
                 kind = "pid"
     if method != "auto":
         if kind and kind != method:
-            raise BadInput(f"method={method!r} does not fit target {target[:60]!r}: pass one or the other")
+            raise BadInput(f"method={method!r} does not fit target {str(target)[:60]!r}: pass one or the other")
         kind = method
     if kind is None:
         if target:
@@ -259,26 +317,24 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def evidence_markdown(report: StopReport, ref: RunRef, assessment: dict | None, review: dict | None,
-                      when: str) -> str:
-    a = assessment or {}
+def evidence_markdown(report: StopReport, ref: RunRef, assessment: AssessmentRecord | None,
+                      review: ReviewRecord | None, when: str) -> str:
     lines = [f"# Stop evidence: {ref.key}", "",
              f"- time: {when}",
              f"- run: `{report.run}`",
-             f"- run URL: {a.get('url') or ref.url or '(none)'}",
+             f"- run URL: {(assessment.url if assessment else None) or ref.url or '(none)'}",
              f"- allowed by: {report.allowed_by}",
              f"- reason: {report.reason}",
              f"- method: {report.method}; target: {report.target}; host: {report.host or 'this machine'}"]
     if assessment:
-        prog = a.get("progress") or {}
         lines += ["", "## Assessment", "",
-                  f"- id: {a.get('assessment_id')}; verdict: **{a.get('verdict')}**",
-                  f"- step: {prog.get('step', '?')} / {prog.get('total_steps', '?')}",
-                  f"- summary: {a.get('summary', '')}"]
-        km = a.get("key_metrics") or {}
+                  f"- id: {assessment.assessment_id}; verdict: **{assessment.verdict}**",
+                  f"- step: {assessment.step} / {assessment.total_steps}",
+                  f"- summary: {assessment.summary}"]
+        km = assessment.key_metrics
         if km:
             lines += ["", "### Key metrics", ""] + [f"- {k}: {_fmt(v)}" for k, v in list(km.items())[:40]]
-        findings = a.get("findings") or []
+        findings = assessment.findings
         if findings:
             lines += ["", "### Findings", "", "| signal | status | message | steps |", "|---|---|---|---|"]
             for f in findings[:40]:
@@ -287,8 +343,8 @@ def evidence_markdown(report: StopReport, ref: RunRef, assessment: dict | None, 
                     lines.append(f"| {f.get('signal', '')} | {f.get('status', '')} | {msg} | {f.get('steps', '')} |")
     if review:
         lines += ["", "## Reviewer", "",
-                  f"- id: {review.get('review_id')}; model: {review.get('model')}",
-                  f"- decision: **{review.get('decision')}**", f"- reason: {review.get('reason')}"]
+                  f"- id: {review.review_id}; model: {review.model}",
+                  f"- decision: **{review.decision}**", f"- reason: {review.reason}"]
     lines += ["", "## Plan", ""] + [f"{i + 1}. {s}" for i, s in enumerate(report.plan)]
     return redact("\n".join(lines) + "\n")
 
@@ -309,8 +365,9 @@ def write_private(folder: Path, name: str, text: str) -> Path:
     return folder / name
 
 
-def _write_evidence(report: StopReport, ref: RunRef, assessment, review, store: Store, config: Config) -> None:
-    now = datetime.now(timezone.utc)
+def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecord | None,
+                    review: ReviewRecord | None, store: Store, config: Config) -> None:
+    now = datetime.now(UTC)
     when = now.isoformat(timespec="seconds")
     folder = Path(config.evidence_dir)
     name = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{_slug(ref.key)}-{os.urandom(3).hex()}.md"
@@ -320,13 +377,14 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment, review, store: 
         write_private(folder, name, text)
     except OSError as e:
         raise StoreError(f"cannot write the evidence file {path}: {e.strerror}; nothing was stopped") from None
-    payload = {"kind": "stop_plan", "time": when, "run": report.run, "url": (assessment or {}).get("url") or ref.url,
+    a = assessment
+    payload = {"kind": "stop_plan", "time": when, "run": report.run, "url": (a.url if a else None) or ref.url,
                "allowed_by": report.allowed_by, "reason": redact(report.reason), "method": report.method,
                "target": report.target, "host": report.host, "plan": report.plan,
-               "assessment_id": (assessment or {}).get("assessment_id"),
-               "verdict": (assessment or {}).get("verdict"),
-               "key_metrics": (assessment or {}).get("key_metrics"), "findings": (assessment or {}).get("findings"),
-               "review": {k: (review or {}).get(k) for k in ("review_id", "model", "decision", "reason")} if review else None}
+               "assessment_id": a.assessment_id if a else None, "verdict": a.verdict if a else None,
+               "key_metrics": a.key_metrics if a else None, "findings": a.findings if a else None,
+               "review": {"review_id": review.review_id, "model": review.model, "decision": review.decision,
+                          "reason": review.reason} if review else None}
     report.evidence_id = store.add_evidence(ref.key, str(path), payload)
     report.evidence_path = str(path)
 
@@ -335,7 +393,7 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
     outcome = ["", "## Outcome", "", f"- stopped: {report.stopped}; final state: {report.final_state}; "
                f"elapsed: {report.elapsed_s}s", ""] + [f"- {a}" for a in report.actions]
     try:
-        fd = os.open(report.evidence_path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        fd = os.open(report.evidence_path or "", os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(redact("\n".join(outcome) + "\n"))
     except OSError:
@@ -351,14 +409,17 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
 Confirm = Callable[[str], bool]
 
 
-def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs, runner, where: str,
-                 host: str | None, *, sig_plan=None, person: bool, confirm: Confirm | None,
-                 dry_run: bool) -> str:
+def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *, person: bool,
+                 confirm: Confirm | None, dry_run: bool) -> str:
     """Why this target may be stopped for this run (recording its identity), or StopRefused."""
-    if kind == "wandb":
+    kind, value = plan.kind, plan.value
+    if kind == "wandb" or value is None:
         return f"it is the W&B run {ref.key} itself"
-    info = sig_plan.info if sig_plan is not None else None
+    procs, runner, where = stopper.procs, stopper.runner, stopper.where
+    host = stopper.host
+    info = plan.process
     extra = None
+    fields: dict[str, str] = {}
     if kind == "tmux":
         extra = tmux.session_identity(runner, value)
     elif kind == "slurm":
@@ -376,7 +437,9 @@ def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs,
     if before is not None and before.same_process(ident):
         return f"named for this run {_age_text(before.named_at)} ({before.named_by})"
     marks = binding.run_marks(ref)
-    if kind in ("pid", "pidfile", "cmd"):
+    tie: str | None
+    if kind in PROCESS_KINDS:
+        assert info is not None
         tie = binding.tie_of_tree(procs, [info.pid], marks)
     elif kind == "tmux":
         tie = binding.tie_of_tree(procs, tmux.pane_pids(runner, value), marks)
@@ -408,36 +471,16 @@ def _bind_target(kind: str, value: str | None, ref: RunRef, store: Store, procs,
     return named_by
 
 
-def _target_context(kind: str, host: str | None, config: Config):
-    if host:
-        from .sources.ssh import parse_host_spec, resolve_target
-
-        user, h, port = parse_host_spec(host)
-        ssh_target = resolve_target(h, user=user, port=port)
-        runner = remote_runner(ssh_target, config.ssh_accept_unknown_hosts)
-        return runner, ssh_target.label, RemoteProcesses(runner, ssh_target.label)
-    return local_runner, "this machine", LocalProcesses()
-
-
 def name_target(run: str, target: str, *, store: Store, config: Config, host: str | None = None,
                 method: str = "auto") -> str:
     """A person names the process that stops ``run`` (``training-check target``): its identity is recorded."""
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
     kind, value = parse_target(method, target, ref)
-    where_host = _host_for(kind, host, ref)
-    runner, where, procs = _target_context(kind, where_host, config)
-    sig_plan = None
-    if kind in ("pid", "pidfile", "cmd"):
-        planner = {"pid": signals.plan_pid, "pidfile": signals.plan_pidfile, "cmd": signals.plan_cmdline}[kind]
-        sig_plan = planner(procs, value)
-    elif kind == "slurm":
-        value, _ = slurm.plan(runner, value, where)
-    elif kind == "tmux":
-        value, _ = tmux.plan(runner, value, where)
-    why = _bind_target(kind, value, ref, store, procs, runner, where, where if where_host else None,
-                       sig_plan=sig_plan, person=True, confirm=None, dry_run=False)
-    what = sig_plan.target if sig_plan else (f"{kind} {value}" if value else ref.key)
-    return f"{what} on {where} is the target of run {ref.key} ({why})"
+    stopper = make_stopper(kind, _host_for(kind, host, ref), ref, config)
+    plan = stopper.plan(value)
+    why = _bind_target(stopper, plan, ref, store, person=True, confirm=None, dry_run=False)
+    what = plan.target if plan.process is not None else (f"{kind} {plan.value}" if plan.value else ref.key)
+    return f"{what} on {stopper.where} is the target of run {ref.key} ({why})"
 
 
 def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_id: str | None = None,
@@ -448,7 +491,8 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
 
     The target must be the run's (see ``stoppers/binding.py``); ``named_by_person`` (the CLI) or a yes to
     ``confirm`` (MCP elicitation) accepts a target that cannot be tied to the run. Never: another user's process,
-    a system process, training-check or an ancestor of it."""
+    a system process, training-check or an ancestor of it. ``grace_s``: how long the run gets to exit on its own
+    after the first, gentle request before it is forced (one meaning for every stopper: ``stoppers/base.py``)."""
     if not isinstance(reason, str):
         raise BadInput("reason must be a string")
     reason = " ".join(reason.split())[:MAX_REASON]
@@ -461,45 +505,23 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
                                                      review_id=review_id, force=bool(force), reason=reason,
                                                      max_age_h=max_age_h)
     if not reason and assessment:
-        reason = str(assessment.get("summary") or "STOP verdict")[:MAX_REASON]
-    runner, where, procs = _target_context(kind, where_host, config)
+        reason = (assessment.summary or "STOP verdict")[:MAX_REASON]
+    stopper = make_stopper(kind, where_host, ref, config, kill_after=kill_after)
 
     # Look before acting (read-only): the plan names exactly what will be signalled.
-    sig_plan = None
-    if kind in ("pid", "pidfile", "cmd"):
-        planner = {"pid": signals.plan_pid, "pidfile": signals.plan_pidfile, "cmd": signals.plan_cmdline}[kind]
-        sig_plan = planner(procs, value, grace_s)
-        target_text, steps, method_text = sig_plan.target, sig_plan.steps(), f"signal ({kind})"
-    elif kind == "slurm":
-        value, steps = slurm.plan(runner, value, where)
-        target_text, method_text = f"slurm job {value}", "slurm"
-    elif kind == "tmux":
-        value, steps = tmux.plan(runner, value, where)
-        target_text, method_text = f"tmux session {value}", "tmux"
-    else:
-        steps = wandb_stopper.plan(ref)
-        target_text, method_text = f"W&B run {ref.key}", "wandb"
-    why_target = _bind_target(kind, value, ref, store, procs, runner, where, where if where_host else None,
-                              sig_plan=sig_plan, person=bool(force or named_by_person), confirm=confirm,
+    plan = stopper.plan(value, grace_s)
+    why_target = _bind_target(stopper, plan, ref, store, person=bool(force or named_by_person), confirm=confirm,
                               dry_run=bool(dry_run))
 
-    report = StopReport(run=run, run_key=ref.key, method=method_text, target=target_text,
-                        host=where if where_host else None, dry_run=bool(dry_run),
-                        allowed_by=f"{allowed_by}; target: {why_target}", plan=steps, reason=redact(reason))
+    report = StopReport(run=run, run_key=ref.key, method=plan.mechanism, target=plan.target, host=stopper.host,
+                        dry_run=bool(dry_run), allowed_by=f"{allowed_by}; target: {why_target}", plan=plan.steps,
+                        reason=redact(reason))
     if dry_run:
         report.final_state = "not touched (dry run)"
         return report
 
     _write_evidence(report, ref, assessment, review, store, config)  # evidence FIRST
-    if kind in ("pid", "pidfile", "cmd"):
-        outcome = signals.execute(procs, sig_plan, kill_after=kill_after)
-    elif kind == "slurm":
-        outcome = slurm.execute(runner, value, where, report.host, grace_s=grace_s)
-    elif kind == "tmux":
-        outcome = tmux.execute(runner, value, where, report.host, grace_s=grace_s)
-    else:
-        outcome = wandb_stopper.execute(ref, config)
-    _apply(report, outcome)
+    _apply(report, stopper.execute(plan))
     _record_outcome(report, ref, store)
     return report
 

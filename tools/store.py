@@ -393,12 +393,6 @@ class Store:
             c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
                       (source_id, small[0] + i, piece.n_points, piece.to_bytes()))
 
-    def forget_source(self, source_id: str) -> None:
-        with self._write() as c:
-            c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
-            c.execute("DELETE FROM summaries WHERE source_id=?", (source_id,))
-            c.execute("DELETE FROM sources WHERE source_id=?", (source_id,))
-
     # -- records (assessments, reviews, evidence) -----------------------------------------
     def add_assessment(self, run_key: str, verdict: str, step: int | None, payload: dict,
                        assessment_id: str | None = None) -> str:
@@ -486,9 +480,3 @@ def _pieces(batch: PointBatch) -> Iterator[PointBatch]:
         for a in range(0, len(col), CHUNK_POINTS):
             yield PointBatch({key: Column(col.steps[a:a + CHUNK_POINTS], col.values[a:a + CHUNK_POINTS])})
 
-
-def open_store(config=None) -> Store:
-    from .config import load_config
-
-    cfg = config or load_config()
-    return Store(cfg.store_path)

@@ -44,8 +44,6 @@ class Decision:
 class InvalidReply(ReviewerError):
     """The reviewer answered, but not with exactly one valid decision (retried once by the caller)."""
 
-    code = "reviewer_invalid_reply"
-
 
 def parse_decision(text: str | None) -> Decision:
     """Read a reply that is one JSON object with a valid ``decision`` and a non-empty ``reason``, or raise InvalidReply.

@@ -471,13 +471,6 @@ def ssh_filesystem(ref: RunRef, config: Config, *, ssh_config_path: str | None =
 # ----------------------------------------------------------------------------------------------
 # Remote commands
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RemoteResult:
-    rc: int
-    stdout: str
-    stderr: str
-
-
 def quote_argv(argv: list[str]) -> str:
     """The remote command line: every argument shlex-quoted (the remote shell sees literals only)."""
     if not argv or not all(isinstance(a, str) for a in argv):

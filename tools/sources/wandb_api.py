@@ -37,25 +37,17 @@ T = TypeVar("T")
 class WandbRunGone(SourceUnreachable):
     """The W&B run does not exist (deleted, or a wrong entity/project/id)."""
 
-    code = "wandb_run_not_found"
-
 
 class WandbTimeout(SourceUnreachable):
     """W&B did not answer in time."""
-
-    code = "wandb_timeout"
 
 
 class WandbServerError(SourceUnreachable):
     """W&B answered with a server error (5xx) or could not be connected to."""
 
-    code = "wandb_server_error"
-
 
 class WandbRateLimited(SourceUnreachable):
     """W&B asked us to slow down (HTTP 429)."""
-
-    code = "wandb_rate_limited"
 
 
 @dataclass(frozen=True)

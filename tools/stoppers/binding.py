@@ -162,7 +162,8 @@ def descendants(procs, pid: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for child, parent in parents.items():
         children.setdefault(parent, []).append(child)
-    out, todo = [], list(children.get(pid, []))
+    out: list[int] = []
+    todo = list(children.get(pid, []))
     while todo and len(out) < MAX_DESCENDANTS:
         c = todo.pop()
         if c not in out:

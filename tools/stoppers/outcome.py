@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 from ..errors import SourceUnreachable
 
@@ -17,7 +17,7 @@ Runner = Callable[[list[str], float], tuple[int, str, str]]
 class StopOutcome:
     """The result of one stop attempt: ``stopped`` is True only when the stop was confirmed."""
 
-    method: str  # "signal" | "slurm" | "tmux" | "wandb"
+    mechanism: str  # "signal" | "slurm" | "tmux" | "wandb"
     target: str  # e.g. "pid 1234 (python train.py)", "slurm job 42", "tmux session train"
     host: str | None  # None = this machine
     stopped: bool

@@ -126,7 +126,7 @@ class LocalProcesses:
     def info(self, pid: int) -> ProcInfo | None:
         base = f"/proc/{pid}"
         try:
-            with open(f"{base}/stat", "r", encoding="utf-8", errors="replace") as f:
+            with open(f"{base}/stat", encoding="utf-8", errors="replace") as f:
                 stat = f.read()
             state, start = _parse_stat(stat)
             uid = os.stat(base).st_uid
@@ -158,7 +158,7 @@ class LocalProcesses:
         out = {}
         for pid in self.pids():
             try:
-                with open(f"/proc/{pid}/stat", "r", encoding="utf-8", errors="replace") as f:
+                with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
                     ppid = _parse_ppid(f.read())
             except OSError:
                 continue

@@ -10,12 +10,15 @@ import re
 import time
 
 from ..errors import BadInput, StopRefused
+from .base import DEFAULT_GRACE_S, StopPlan
 from .outcome import Clock, Runner, StopOutcome
+from .processes import LocalProcesses, RemoteProcesses
 
 JOB_ID = re.compile(r"^\d{1,12}(_\d{1,9})?$")
 ACTIVE = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETING", "CONFIGURING", "REQUEUED", "RESIZING", "SIGNALING",
           "STAGE_OUT", "STOPPED", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD"}
 POLL_S = 0.5
+SLURM_CONFIRM_S = 10.0  # after the grace period, how much longer the job is watched for its end
 
 
 def check_job_id(job) -> str:
@@ -52,14 +55,19 @@ def job_fields(run: Runner, job: str, timeout_s: float = 20.0) -> dict[str, str]
 
 def plan(run: Runner, job, where: str) -> tuple[str, list[str]]:
     """(job id, the steps) after checking the job exists and is active."""
+    job, _state, steps = _checked(run, job, where)
+    return job, steps
+
+
+def _checked(run: Runner, job, where: str) -> tuple[str, str, list[str]]:
     job = check_job_id(job)
     state = job_state(run, job, where)
     if state is None:
         raise StopRefused(f"Slurm does not know job {job} on {where}: check the job id; nothing was cancelled")
     if state not in ACTIVE:
         raise StopRefused(f"Slurm job {job} on {where} is already {state}; nothing to cancel")
-    return job, [f"scancel {job} on {where} (job is {state}; Slurm sends SIGTERM, SIGKILL after KillWait)",
-                 "confirm the job state is CANCELLED (or gone)"]
+    return job, state, [f"scancel {job} on {where} (job is {state}; Slurm sends SIGTERM, SIGKILL after KillWait)",
+                        "confirm the job state is CANCELLED (or gone)"]
 
 
 def execute(run: Runner, job: str, where: str, host: str | None, *, grace_s: float = 30.0,
@@ -73,7 +81,7 @@ def execute(run: Runner, job: str, where: str, host: str | None, *, grace_s: flo
         out.elapsed_s = round(clock.since(), 3)
         return out
     out.actions.append(clock.stamp(f"scancel {job}"))
-    deadline = time.monotonic() + grace_s + 10
+    deadline = time.monotonic() + grace_s + SLURM_CONFIRM_S
     state = job_state(run, job, where)
     while state in ACTIVE and time.monotonic() < deadline:
         time.sleep(poll_s)
@@ -83,3 +91,19 @@ def execute(run: Runner, job: str, where: str, host: str | None, *, grace_s: flo
     out.elapsed_s = round(clock.since(), 3)
     out.actions.append(clock.stamp(f"job {job} is {out.final_state}" + ("" if out.stopped else " (STILL ACTIVE)")))
     return out
+
+
+class SlurmStopper:
+    """The ``Stopper`` for a Slurm job: ``scancel``, then watch its state."""
+
+    kind = "slurm"
+
+    def __init__(self, procs: LocalProcesses | RemoteProcesses, runner: Runner, where: str, host: str | None):
+        self.procs, self.runner, self.where, self.host = procs, runner, where, host
+
+    def plan(self, value: str | None, grace_s: float = DEFAULT_GRACE_S) -> StopPlan:
+        job, state, steps = _checked(self.runner, value, self.where)
+        return StopPlan("slurm", job, f"slurm job {job}", "slurm", steps, grace_s, f"job {job} is {state}")
+
+    def execute(self, plan: StopPlan) -> StopOutcome:
+        return execute(self.runner, str(plan.value), self.where, self.host, grace_s=plan.grace_s)

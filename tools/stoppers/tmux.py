@@ -10,7 +10,9 @@ import re
 import time
 
 from ..errors import BadInput, StopRefused
+from .base import DEFAULT_GRACE_S, StopPlan
 from .outcome import Clock, Runner, StopOutcome
+from .processes import LocalProcesses, RemoteProcesses
 
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_+@%,\-]{0,199}$")
 SHELLS = {"bash", "sh", "zsh", "fish", "dash", "ksh", "tcsh", "csh"}
@@ -88,7 +90,8 @@ def execute(run: Runner, name: str, where: str, host: str | None, *, grace_s: fl
         time.sleep(poll_s)
     if _exists(run, name, where):
         rc, _, err = run(["tmux", "kill-session", "-t", f"={name}"], 20.0)
-        out.actions.append(clock.stamp(f"tmux kill-session -t ={name}" + ("" if rc == 0 else f" failed: {err.strip()[:200]}")))
+        failed = "" if rc == 0 else f" failed: {err.strip()[:200]}"
+        out.actions.append(clock.stamp(f"tmux kill-session -t ={name}{failed}"))
         if out.signal_used is None:
             out.signal_used = "HUP"  # kill-session hangs up the panes' processes
     gone = not _exists(run, name, where)
@@ -97,3 +100,19 @@ def execute(run: Runner, name: str, where: str, host: str | None, *, grace_s: fl
     out.elapsed_s = round(clock.since(), 3)
     out.actions.append(clock.stamp(f"confirmed: {out.final_state}"))
     return out
+
+
+class TmuxStopper:
+    """The ``Stopper`` for a tmux session: Ctrl-C to its panes, ``kill-session`` after the grace period."""
+
+    kind = "tmux"
+
+    def __init__(self, procs: LocalProcesses | RemoteProcesses, runner: Runner, where: str, host: str | None):
+        self.procs, self.runner, self.where, self.host = procs, runner, where, host
+
+    def plan(self, value: str | None, grace_s: float = DEFAULT_GRACE_S) -> StopPlan:
+        name, steps = plan(self.runner, value, self.where)
+        return StopPlan("tmux", name, f"tmux session {name}", "tmux", steps, grace_s, f"session ={name} exists")
+
+    def execute(self, plan: StopPlan) -> StopOutcome:
+        return execute(self.runner, str(plan.value), self.where, self.host, grace_s=plan.grace_s)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import time
 
+from ..config import Config
+from ..runref import RunRef
 from ..sources.wandb_api import WandbApiSource, stop_wandb_run
-from .outcome import Clock, StopOutcome
+from .base import DEFAULT_GRACE_S, StopPlan
+from .outcome import Clock, Runner, StopOutcome, local_runner
+from .processes import LocalProcesses, RemoteProcesses
 
 STOPPED_STATES = {"stopped", "killed", "finished", "crashed", "failed"}
+WANDB_CONFIRM_S = 10.0  # how long the run's state is watched after the stop request
 
 
 def plan(ref) -> list[str]:
@@ -23,7 +28,7 @@ def _state(ref, config) -> str | None:
         return None
 
 
-def execute(ref, config, confirm_s: float = 10.0, poll_s: float = 2.0) -> StopOutcome:
+def execute(ref, config, confirm_s: float = WANDB_CONFIRM_S, poll_s: float = 2.0) -> StopOutcome:
     """Send the stop, then poll the run's state for up to ``confirm_s``; ``stopped`` only when W&B confirms it."""
     clock = Clock()
     message = stop_wandb_run(ref, config)
@@ -40,3 +45,23 @@ def execute(ref, config, confirm_s: float = 10.0, poll_s: float = 2.0) -> StopOu
     out.actions.append(clock.stamp(f"W&B state: {state or 'unknown'}"))
     out.elapsed_s = round(clock.since(), 3)
     return out
+
+
+class WandbStopper:
+    """The ``Stopper`` for a W&B run, through its API (the grace period does not apply: see base.py)."""
+
+    kind = "wandb"
+    where = "this machine"
+    host: str | None = None
+
+    def __init__(self, ref: RunRef, config: Config):
+        self.ref, self.config = ref, config
+        self.runner: Runner = local_runner
+        self.procs: LocalProcesses | RemoteProcesses = LocalProcesses()
+
+    def plan(self, value: str | None = None, grace_s: float = DEFAULT_GRACE_S) -> StopPlan:
+        return StopPlan("wandb", None, f"W&B run {self.ref.key}", "wandb", plan(self.ref), grace_s,
+                        f"the W&B run {self.ref.key} itself")
+
+    def execute(self, plan: StopPlan) -> StopOutcome:
+        return execute(self.ref, self.config)

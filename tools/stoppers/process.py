@@ -12,11 +12,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..errors import StopRefused
-from .outcome import Clock, StopOutcome
-from .processes import ProcInfo, check_cmdline, check_path, parse_pid
+from ..errors import BadInput, StopRefused
+from .base import DEFAULT_GRACE_S, StopPlan
+from .outcome import Clock, Runner, StopOutcome
+from .processes import LocalProcesses, ProcInfo, RemoteProcesses, check_cmdline, check_path, parse_pid
 
-DEFAULT_GRACE_S = 30.0
 KILL_WAIT_S = 10.0
 POLL_S = 0.05
 
@@ -51,7 +51,8 @@ def check_process(procs, pid: int) -> ProcInfo:
                           f"the processes that started it")
     info = procs.info(pid)
     if info is None:
-        raise StopRefused(f"no process with PID {pid} on {where}: it has exited or the PID is wrong; nothing was signalled")
+        raise StopRefused(f"no process with PID {pid} on {where}: it has exited or the PID is wrong; "
+                          f"nothing was signalled")
     if info.zombie:
         raise StopRefused(f"PID {pid} on {where} has already exited (zombie); nothing to stop")
     if info.uid is None:
@@ -135,3 +136,27 @@ def execute(procs, plan: SignalPlan, *, kill_after: bool = True, kill_wait_s: fl
         out.actions.append(clock.stamp(f"PID {info.pid} is STILL RUNNING"
                                        + (" after SIGKILL (uninterruptible sleep?)" if kill_after else "")))
     return out
+
+
+PLANNERS = {"pid": plan_pid, "pidfile": plan_pidfile, "cmd": plan_cmdline}
+
+
+class ProcessStopper:
+    """The ``Stopper`` for a process named by PID, pidfile or exact command line (``kind``), here or over SSH."""
+
+    def __init__(self, kind: str, procs: LocalProcesses | RemoteProcesses, runner: Runner, where: str,
+                 host: str | None, *, kill_after: bool = True):
+        self.kind, self.procs, self.runner, self.where, self.host = kind, procs, runner, where, host
+        self.kill_after = kill_after
+
+    def plan(self, value: str | None, grace_s: float = DEFAULT_GRACE_S) -> StopPlan:
+        if value is None:
+            raise BadInput(f"target for method {self.kind!r} is empty: e.g. {self.kind}:...")
+        sig = PLANNERS[self.kind](self.procs, value, grace_s)
+        return StopPlan(self.kind, value, sig.target, f"signal ({self.kind})", sig.steps(), grace_s, sig.how_found,
+                        process=sig.info)
+
+    def execute(self, plan: StopPlan) -> StopOutcome:
+        assert plan.process is not None
+        return execute(self.procs, SignalPlan(plan.process, plan.checked, plan.grace_s, self.procs.host),
+                       kill_after=self.kill_after)
