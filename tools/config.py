@@ -147,28 +147,25 @@ def _names_only(data: dict, path: Path, warnings: list[str]) -> dict:
     return kept
 
 
+def _if_trusted(path: Path | None, warnings: list[str]) -> Path | None:
+    """``path`` when it may be read (see ``trusted``); else None, and a warning says why not."""
+    if path is None:
+        return None
+    why = trusted(path)
+    if why:
+        warnings.append(f"not reading {path}: it {why}")
+        return None
+    return path
+
+
 def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
     env = dict(os.environ) if env is None else env
     warnings: list[str] = []
-    user_data: dict = {}
-    user_file = next((p for p in user_config_paths(env) if p.is_file()), None)
-    if user_file:
-        why = trusted(user_file)
-        if why:
-            warnings.append(f"not reading {user_file}: it {why}")
-            user_file = None
-        else:
-            user_data = _load_toml(user_file)
+    user_file = _if_trusted(next((p for p in user_config_paths(env) if p.is_file()), None), warnings)
+    user_data: dict = _load_toml(user_file) if user_file else {}
     start = Path(cwd or os.getcwd()).resolve()
-    toml_path = _find_upwards(start, CONFIG_FILE)
-    project: dict = {}
-    if toml_path:
-        why = trusted(toml_path)
-        if why:
-            warnings.append(f"not reading {toml_path}: it {why}")
-            toml_path = None
-        else:
-            project = _names_only(_load_toml(toml_path), toml_path, warnings)
+    toml_path = _if_trusted(_find_upwards(start, CONFIG_FILE), warnings)
+    project: dict = _names_only(_load_toml(toml_path), toml_path, warnings) if toml_path else {}
     claude = _claude_md_values(_find_upwards(start, "CLAUDE.md"))
     uwb, pwb = _table(user_data, "wandb"), _table(project, "wandb")
     ssh, rv = _table(user_data, "ssh"), _table(user_data, "reviewer")
