@@ -4,6 +4,9 @@ and the verdict of every should-stop file."""
 
 from __future__ import annotations
 
+import pandas as pd
+from training_check.tools.frame import clean_points
+
 import json
 import math
 
@@ -87,8 +90,9 @@ def test_every_file_is_read(corpus2, case):
     assert res.cursor["format"] == fmt
     frame = MetricFrame.from_batch(res.batch)
     assert frame.primary_loss == loss
-    s = frame.series[loss]
-    assert len(s) == n
+    st, v = clean_points(res.batch.columns[loss].steps, res.batch.columns[loss].values)  # every point, not the window
+    s = pd.Series(v, index=st)
+    assert len(s) == n == frame.history[loss].count
     assert int(s.index[0]) == first[0] and _same(float(s.iloc[0]), first[1])
     assert int(s.index[-1]) == last[0] and _same(float(s.iloc[-1]), last[1])
     assert res.notes == NOTES.get(name, [])

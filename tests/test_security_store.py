@@ -105,7 +105,7 @@ DISK_FULL = textwrap.dedent("""
     except StoreError as e:
         first = str(e)
     filler.unlink()
-    n = len(load_run(log, store=store, config=c).frame.series["loss"])
+    n = load_run(log, store=store, config=c).frame.history["loss"].count
     print(json.dumps({"first": first, "after": n}))
 """)
 
