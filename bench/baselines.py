@@ -10,12 +10,11 @@ for early stopping), as the frame's roles choose it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd
-
 from training_check.tools.frame import MetricFrame
 
 

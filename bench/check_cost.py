@@ -37,6 +37,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from response_size import log_text, run_arrays  # noqa: E402
+
 from tests.mcp_client import mcp_session  # noqa: E402
 
 EVAL_EVERY = 1000

@@ -40,7 +40,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from baselines import BASELINES  # noqa: E402
 from corpus_labels import LabelledRun, load_corpus  # noqa: E402
-
 from training_check.tools.assess import assess_run  # noqa: E402
 from training_check.tools.config import Config, load_config  # noqa: E402
 from training_check.tools.errors import TrainingCheckError  # noqa: E402

@@ -16,9 +16,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.sshd_fixture import SshServer  # noqa: E402
 from training_check.tools.sources import ssh as sshmod  # noqa: E402
 from training_check.tools.sources.ssh import SftpFileSystem, resolve_target  # noqa: E402
+
+from tests.sshd_fixture import SshServer  # noqa: E402
 
 GB = 1 << 30
 MB = 1 << 20

@@ -23,9 +23,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.wandb_runs import wandb_file, write_offline_run  # noqa: E402
 from training_check.tools.sources.files import LocalFileSystem  # noqa: E402
 from training_check.tools.sources.wandb_local import WandbLocalSource  # noqa: E402
+
+from tests.wandb_runs import wandb_file, write_offline_run  # noqa: E402
 
 
 def rows(steps: int):

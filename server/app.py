@@ -26,18 +26,18 @@ import json
 import logging
 import threading
 import time
-from typing import Annotated, Any, Callable, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 from urllib.parse import unquote
 
 import anyio
 import anyio.from_thread
 import anyio.to_thread
-from pydantic import BaseModel, Field, ValidationError
-
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
 from mcp.types import CallToolResult, ClientCapabilities, ElicitationCapability, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
 from ..tools.config import Config, load_config
 from ..tools.errors import TrainingCheckError

@@ -18,8 +18,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..tools.errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError, UnknownFormat
 from ..tools.rundata import escape_for_terminal

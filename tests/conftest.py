@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from training_check.tools.config import Config, load_config
 from training_check.tools.store import Store
 

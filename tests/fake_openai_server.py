@@ -34,7 +34,7 @@ class Reply:
     error_message: str = "scripted error"
 
     @classmethod
-    def decision(cls, decision: str, reason: str = "scripted reason", **kw) -> "Reply":
+    def decision(cls, decision: str, reason: str = "scripted reason", **kw) -> Reply:
         return cls(text=json.dumps({"decision": decision, "reason": reason}), **kw)
 
 
@@ -65,12 +65,12 @@ class FakeOpenAI:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def script(self, *replies: Reply) -> "FakeOpenAI":
+    def script(self, *replies: Reply) -> FakeOpenAI:
         with self._lock:
             self.replies.extend(replies)
         return self
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         self._thread.start()
         return self
 

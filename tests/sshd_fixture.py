@@ -116,7 +116,7 @@ class SshServer:
 
     # -- set-up -------------------------------------------------------------------------
     @classmethod
-    def start_in(cls, folder: Path, sshd: str | None = None) -> "SshServer":
+    def start_in(cls, folder: Path, sshd: str | None = None) -> SshServer:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         os.chmod(folder, 0o700)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from training_check.tools.assess import run_signals
 from training_check.tools.frame import MetricFrame
 from training_check.tools.judge import judge

@@ -7,7 +7,6 @@ import json
 
 import numpy as np
 import pytest
-
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import BadInput
 

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from training_check.server.cli import VERDICT_EXIT, main
 from training_check.tools.errors import BadInput
 from training_check.tools.multi import ORDER, assess_runs, expand_runs, local_run_dirs

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from training_check.tools.frame import MetricFrame
 from training_check.tools.roles import infer_role
 from training_check.tools.sources.files import LocalFileSystem

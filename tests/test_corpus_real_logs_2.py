@@ -4,15 +4,13 @@ and the verdict of every should-stop file."""
 
 from __future__ import annotations
 
-import pandas as pd
-from training_check.tools.frame import clean_points
-
 import json
 import math
 
+import pandas as pd
 import pytest
 from training_check.tools.assess import assess_run
-from training_check.tools.frame import MetricFrame
+from training_check.tools.frame import MetricFrame, clean_points
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 

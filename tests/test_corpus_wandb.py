@@ -21,15 +21,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from tests.conftest import require
-from tests.wandb_runs import STEP_ARG, write_offline_run
 from training_check.tools.assess import assess_run
 from training_check.tools.config import Config, load_config
 from training_check.tools.frame import MetricFrame
 from training_check.tools.points import parse_number
 from training_check.tools.reading import load_run
 from training_check.tools.store import Store
+
+from tests.conftest import require
+from tests.wandb_runs import STEP_ARG, write_offline_run
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "corpus"

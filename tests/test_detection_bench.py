@@ -104,7 +104,6 @@ def test_main_prints_table_and_writes_figures(small_corpus, tmp_path, capsys):
 def test_baseline_rules_on_known_series():
     import numpy as np
     import pandas as pd
-
     from training_check.tools.frame import MetricFrame
     from training_check.tools.roles import assign_roles
 

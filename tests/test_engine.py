@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from training_check.tools.judge import CONTINUE, ESCALATE, STOP, WAIT, judge
 from training_check.tools.assess import run_signals
+from training_check.tools.judge import CONTINUE, ESCALATE, STOP, WAIT, judge
 from training_check.tools.signals.view import build_view
 
 from .synthetic import N, T, cosine_lr, frame_of, power_law, replay, timeline

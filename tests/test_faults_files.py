@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from training_check.tools.points import PointBatch
 from training_check.tools.reading import load_run
 from training_check.tools.sources import open_path_source

@@ -10,7 +10,6 @@ import threading
 import time
 
 import pytest
-
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import ReviewerError
 from training_check.tools.reviewer import escalate_to_reviewer

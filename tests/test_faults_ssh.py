@@ -13,8 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-from tests.sshd_fixture import keygen, sshd  # noqa: F401  (fixture)
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import AuthError, HostKeyError, SourceUnreachable
 from training_check.tools.points import PointBatch
@@ -22,6 +20,8 @@ from training_check.tools.reading import load_run
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.ssh import POOL
+
+from tests.sshd_fixture import keygen, sshd  # noqa: F401  (fixture)
 
 
 class Proxy:

@@ -145,8 +145,8 @@ def test_two_processes_reading_the_same_source_duplicate_nothing(tmp_path, tc_ho
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err[-2000:]
     store = Store(store_path)
-    from training_check.tools.reading import load_run
     from training_check.tools.config import load_config
+    from training_check.tools.reading import load_run
 
     load_run(str(log), store=store, config=load_config())
     src = open_path_source(LocalFileSystem(), str(log))

@@ -10,7 +10,6 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
 from training_check.tools.assess import assess_run
 
 KEY = "tcfault" + "9876543210" * 3 + "wxyz"  # 40 characters like a real key

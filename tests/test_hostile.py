@@ -14,7 +14,6 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from training_check.tools.errors import BadInput, TrainingCheckError
 from training_check.tools.reading import load_run
 from training_check.tools.runref import MAX_REF_LEN, parse_run_ref

@@ -5,10 +5,10 @@ argument. The sshd runs on this machine, so a payload that reached a remote shel
 from __future__ import annotations
 
 import pytest
-
-from tests.sshd_fixture import ssh_env, sshd  # noqa: F401  (fixtures)
 from training_check.tools.errors import TrainingCheckError
 from training_check.tools.stopping import stop_run
+
+from tests.sshd_fixture import ssh_env, sshd  # noqa: F401  (fixtures)
 
 from .test_hostile import PAYLOADS, fill, one_line
 

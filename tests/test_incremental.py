@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from training_check.tools.assess import assess_run
 from training_check.tools.config import load_config
 from training_check.tools.errors import TrainingCheckError
@@ -263,9 +262,10 @@ def test_a_check_costs_what_is_new(tmp_path, tc_home):
 
 
 def test_wandb_fast_history_path_equals_protobuf_and_reports_progress(tmp_path, monkeypatch):
-    from tests.wandb_runs import wandb_file, write_offline_run
     from training_check.tools.sources.files import LocalFileSystem
     from training_check.tools.sources.wandb_local import WandbLocalSource
+
+    from tests.wandb_runs import wandb_file, write_offline_run
 
     rows = []
     for i in range(3000):

@@ -8,7 +8,6 @@ import struct
 import time
 
 import numpy as np
-
 from training_check.tools.points import PointBatch
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem

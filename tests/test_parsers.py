@@ -8,7 +8,6 @@ import os
 import time
 
 import pytest
-
 from training_check.tools.errors import TrainingCheckError, UnknownFormat
 from training_check.tools.parsers import detect_format, parse_bytes
 from training_check.tools.parsers.text import clean_text, drop_giant_lines, to_value

@@ -9,7 +9,6 @@ import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from training_check.tools.errors import TrainingCheckError
 from training_check.tools.parsers import parse_bytes
 from training_check.tools.points import PointBatch

@@ -8,8 +8,8 @@ import math
 
 import pytest
 from training_check.tools.assess import assess_run
-from training_check.tools.read_metrics import read_metrics
 from training_check.tools.frame import MetricFrame
+from training_check.tools.read_metrics import read_metrics
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import struct
 
+import matplotlib  # noqa: E402,F401  (the optional 'plot' extra; the test extra installs it: missing is a failure)
 import pytest
-
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import BadInput
 from training_check.tools.plot import plot_run
 
 from .test_server import write_llmc_log
-
-import matplotlib  # noqa: E402,F401  (the optional 'plot' extra; the test extra installs it: missing is a failure)
 
 
 def png_size(path) -> tuple[int, int]:

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-
 from training_check.tools.downsample import downsample
 from training_check.tools.errors import BadInput, RunNotFound
 from training_check.tools.read_metrics import read_metrics

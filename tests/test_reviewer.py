@@ -14,10 +14,14 @@ import sqlite3
 import time
 
 import pytest
-
 from training_check.tools.errors import BadInput, ReviewerError
 from training_check.tools.reviewer import (
-    DECISION_SCHEMA, NOT_CONFIGURED, InvalidReply, build_prompt, escalate_to_reviewer, parse_decision,
+    DECISION_SCHEMA,
+    NOT_CONFIGURED,
+    InvalidReply,
+    build_prompt,
+    escalate_to_reviewer,
+    parse_decision,
     resolve_settings,
 )
 from training_check.tools.runref import parse_run_ref

@@ -22,10 +22,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from training_check.tools.errors import ReviewerError
-from training_check.tools.reviewer import DECISION_SCHEMA, escalate_to_reviewer
-from training_check.tools.reviewer import codex_backend
+from training_check.tools.reviewer import DECISION_SCHEMA, codex_backend, escalate_to_reviewer
 from training_check.tools.reviewer.codex_backend import CodexReviewer, command_argv
 from training_check.tools.reviewer.prompt import SYSTEM_TEXT
 from training_check.tools.runref import parse_run_ref

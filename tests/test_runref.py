@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from training_check.tools.config import load_config
 from training_check.tools.errors import BadInput
 from training_check.tools.runref import parse_run_ref

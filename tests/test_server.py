@@ -13,7 +13,6 @@ from urllib.parse import quote
 
 import anyio
 import pytest
-
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client

@@ -7,13 +7,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from tests.sshd_fixture import keygen, ssh_env, sshd  # noqa: F401  (fixtures)
 from training_check.tools.errors import AuthError, BadInput, HostKeyError, RunNotFound, SourceUnreachable
 from training_check.tools.runref import parse_run_ref
 from training_check.tools.sources import ssh as sshmod
-from training_check.tools.sources.ssh import (POOL, ConnectionPool, SftpFileSystem, parse_host_spec, quote_argv,
-                                              resolve_target, run_remote, ssh_filesystem)
+from training_check.tools.sources.ssh import (
+    POOL,
+    ConnectionPool,
+    SftpFileSystem,
+    parse_host_spec,
+    quote_argv,
+    resolve_target,
+    run_remote,
+    ssh_filesystem,
+)
+
+from tests.sshd_fixture import keygen, ssh_env, sshd  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

@@ -10,14 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import require
-from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
 from training_check.tools.errors import BadInput, StopRefused
 from training_check.tools.sources.ssh import POOL, resolve_target
 from training_check.tools.stoppers import process, slurm, tmux
 from training_check.tools.stoppers.outcome import local_runner, remote_runner
 from training_check.tools.stoppers.processes import LocalProcesses, RemoteProcesses, cmdline_matches, parse_pid
+
+from tests.conftest import require
+from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
 
 CHILD = r"""
 import signal, sys, time

@@ -9,7 +9,6 @@ import sys
 import textwrap
 
 import numpy as np
-
 from training_check.tools.points import BatchBuilder, PointBatch
 from training_check.tools.store import MIGRATIONS, SCHEMA_VERSION, Store
 

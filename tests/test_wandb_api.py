@@ -20,16 +20,26 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from training_check.tools.config import load_config
 from training_check.tools.errors import AuthError, BadInput, SourceUnreachable
 from training_check.tools.points import BatchBuilder
 from training_check.tools.reading import load_run, resolve_ref
 from training_check.tools.runref import parse_run_ref
-from training_check.tools.sources.wandb_api import (AUTH_MESSAGE, RetryPolicy, WandbApiSource, WandbRateLimited,
-                                                    WandbRunGone, WandbServerError, WandbTimeout, add_history_rows,
-                                                    call_with_retries, classify_error, resolve_api_key, row_value,
-                                                    stop_wandb_run)
+from training_check.tools.sources.wandb_api import (
+    AUTH_MESSAGE,
+    RetryPolicy,
+    WandbApiSource,
+    WandbRateLimited,
+    WandbRunGone,
+    WandbServerError,
+    WandbTimeout,
+    add_history_rows,
+    call_with_retries,
+    classify_error,
+    resolve_api_key,
+    row_value,
+    stop_wandb_run,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wandb_api"
 FAKE_KEY = "tcfake" + "0123456789" * 3 + "abcd"  # 40 characters, like a real key; must never be echoed

@@ -8,15 +8,21 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import require
-from tests.wandb_runs import leet_available, leet_records, wandb_file, write_offline_run
 from training_check.tools.errors import UnknownFormat
 from training_check.tools.reading import load_run
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem
-from training_check.tools.sources.wandb_local import (BLOCK, FILE_HEADER_LEN, WandbLocalSource, config_subset,
-                                                      find_wandb_file, total_steps_from_config)
+from training_check.tools.sources.wandb_local import (
+    BLOCK,
+    FILE_HEADER_LEN,
+    WandbLocalSource,
+    config_subset,
+    find_wandb_file,
+    total_steps_from_config,
+)
+
+from tests.conftest import require
+from tests.wandb_runs import leet_available, leet_records, wandb_file, write_offline_run
 
 FS = LocalFileSystem()
 

@@ -12,7 +12,6 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-
 from training_check.tools.watch import STATE_PREFIX, Watcher, next_due
 
 from .fake_openai_server import FakeOpenAI, Reply

@@ -13,8 +13,8 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 STEP_ARG = "__step__"
 COMMIT_ARG = "__commit__"

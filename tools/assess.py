@@ -15,7 +15,17 @@ from .findings import OK, Finding
 from .frame import MetricFrame
 from .judge import UNREACHABLE, judge
 from .reading import load_run, resolve_ref
-from .signals import divergence, eval_health, grad_norm, loss_trend, lr_schedule, nonfinite, projection, spikes, staleness
+from .signals import (
+    divergence,
+    eval_health,
+    grad_norm,
+    loss_trend,
+    lr_schedule,
+    nonfinite,
+    projection,
+    spikes,
+    staleness,
+)
 from .signals.view import RunView, build_view
 from .sources.base import Progress
 from .store import Store

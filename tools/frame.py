@@ -56,13 +56,13 @@ class MetricFrame:
     raw: PointBatch | None = field(default=None, repr=False)  # the points it was built from, when at hand
 
     @classmethod
-    def from_batch(cls, batch: PointBatch, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
+    def from_batch(cls, batch: PointBatch, role_overrides: dict[str, str] | None = None) -> MetricFrame:
         frame = cls.from_history(RunHistory.build(batch), role_overrides)
         frame.raw = batch
         return frame
 
     @classmethod
-    def from_history(cls, run: RunHistory, role_overrides: dict[str, str] | None = None) -> "MetricFrame":
+    def from_history(cls, run: RunHistory, role_overrides: dict[str, str] | None = None) -> MetricFrame:
         hist = {k: m for k, m in run.metrics.items() if m.count}
         series = {k: _series(m.steps, m.values) for k, m in hist.items()}
         frame = cls(series, {}, hist)
@@ -157,7 +157,7 @@ class MetricFrame:
             n += len(np.unique(np.concatenate(extra)))
         return n
 
-    def upto(self, step: int | None) -> "MetricFrame":
+    def upto(self, step: int | None) -> MetricFrame:
         """The run as it stood at ``step`` (inclusive)."""
         if step is None:
             return self
@@ -174,7 +174,7 @@ class MetricFrame:
         out.roles = {k: self.roles[k] for k in keep}
         return out
 
-    def select(self, keys: list[str]) -> "MetricFrame":
+    def select(self, keys: list[str]) -> MetricFrame:
         return MetricFrame({k: self.series[k] for k in keys if k in self.series},
                            {k: self.roles[k] for k in keys if k in self.series},
                            {k: self.history[k] for k in keys if k in self.history})

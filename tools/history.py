@@ -501,7 +501,7 @@ class MetricHistory:
         return meta, arrays
 
     @classmethod
-    def from_parts(cls, meta: dict, arrays: list[np.ndarray]) -> "MetricHistory":
+    def from_parts(cls, meta: dict, arrays: list[np.ndarray]) -> MetricHistory:
         it = iter(arrays)
         h = cls(next(it), next(it), meta["n_base"], meta["level"])
         h.head_steps, h.head_values = next(it), next(it)
@@ -519,7 +519,7 @@ class RunHistory:
     metrics: dict[str, MetricHistory] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, batch) -> "RunHistory":
+    def build(cls, batch) -> RunHistory:
         """From raw points in arrival order (a PointBatch): cleaned as the run lives (a step logged again
         supersedes what was logged at or after it), then summarised."""
         from .frame import clean_points
@@ -551,7 +551,7 @@ class RunHistory:
         self.metrics.update(staged)
         return True
 
-    def copy(self) -> "RunHistory":
+    def copy(self) -> RunHistory:
         import copy
 
         out = RunHistory()
@@ -583,7 +583,7 @@ class RunHistory:
         return self.MAGIC + struct.pack("<I", len(head)) + head + b"".join(np.ascontiguousarray(a).tobytes() for a in arrays)
 
     @classmethod
-    def from_bytes(cls, blob: bytes) -> "RunHistory | None":
+    def from_bytes(cls, blob: bytes) -> RunHistory | None:
         """The history, or None when the blob is of another layout version (rebuild it)."""
         if blob[:4] != cls.MAGIC:
             return None

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError

@@ -45,7 +45,7 @@ class PointBatch:
                 best = m if best is None else max(best, m)
         return best
 
-    def extend(self, other: "PointBatch") -> "PointBatch":
+    def extend(self, other: PointBatch) -> PointBatch:
         """A new batch with ``other``'s points after this one's."""
         out: dict[str, Column] = {}
         for key in list(self.columns) + [k for k in other.columns if k not in self.columns]:
@@ -59,7 +59,7 @@ class PointBatch:
         return PointBatch(out)
 
     @staticmethod
-    def concat(batches: list["PointBatch"]) -> "PointBatch":
+    def concat(batches: list[PointBatch]) -> PointBatch:
         keys: list[str] = []
         for b in batches:
             keys.extend(k for k in b.columns if k not in keys)
@@ -88,7 +88,7 @@ class PointBatch:
         return PointBatch.MAGIC + b"".join(parts)
 
     @staticmethod
-    def from_bytes(blob: bytes) -> "PointBatch":
+    def from_bytes(blob: bytes) -> PointBatch:
         raw = memoryview(blob)[4:] if blob[:4] == PointBatch.MAGIC else zlib.decompress(blob)
         (hlen,) = struct.unpack_from("<I", raw, 0)
         header = json.loads(bytes(raw[4 : 4 + hlen]))

@@ -5,15 +5,15 @@ Both ``read_metrics`` and ``assess_run`` go through ``load_run``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .config import Config
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
 from .frame import MetricFrame
 from .history import RunHistory
-from .rundata import mark_names, rename_keys
 from .points import PointBatch
+from .rundata import mark_names, rename_keys
 from .runref import RunRef, parse_run_ref
 from .sources import open_source
 from .sources.base import Progress, RunInfo, Source

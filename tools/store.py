@@ -17,10 +17,11 @@ import shutil
 import sqlite3
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import StoreError
 from .points import PointBatch

@@ -17,9 +17,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Mapping
 
 from ..config import Config
 from ..errors import BadInput, ReviewerError

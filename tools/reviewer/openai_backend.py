@@ -78,7 +78,7 @@ class OpenAIReviewer:
         except openai.OpenAIError as e:
             raise ReviewerError(f"cannot set up the OpenAI client: {redact(e, api_key)}") from None
 
-    def __enter__(self) -> "OpenAIReviewer":
+    def __enter__(self) -> OpenAIReviewer:
         return self
 
     def __exit__(self, *exc) -> None:

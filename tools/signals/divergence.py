@@ -8,10 +8,9 @@ loss of 10 or of 0.01. Single-batch spikes do not count: the level is a median.
 from __future__ import annotations
 
 import numpy as np
-
-from ..findings import CRITICAL, OK, WARN, Finding, nums
 import pandas as pd
 
+from ..findings import CRITICAL, OK, WARN, Finding, nums
 from .curve import Curve, mann_kendall_z, short_noise, theil_sen
 from .view import RunView, recent_len
 

@@ -6,8 +6,9 @@ stores ``ReadResult.cursor`` only together with ``ReadResult.batch``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from ..points import PointBatch
 
@@ -27,11 +28,11 @@ class RunInfo:
         return {k: v for k, v in asdict(self).items() if v not in (None, {}, [])}
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "RunInfo":
+    def from_dict(cls, d: dict | None) -> RunInfo:
         d = d or {}
         return cls(**{k: d[k] for k in ("name", "url", "state", "config", "total_steps") if k in d})
 
-    def merged(self, newer: "RunInfo | None") -> "RunInfo":
+    def merged(self, newer: RunInfo | None) -> RunInfo:
         if newer is None:
             return self
         return RunInfo(
@@ -51,7 +52,7 @@ class ReadResult:
     # What a file that may still be being written would add if its unterminated tail were complete (a last line
     # without a newline, a young JSON document): used for this answer only, never stored with the cursor, so a
     # half-written line cannot become a cached point. Its ``reset`` means "instead of", not "after", the cache.
-    provisional: "ReadResult | None" = None
+    provisional: ReadResult | None = None
 
 
 class Source(Protocol):

@@ -198,7 +198,7 @@ class _UnknownHostPolicy(paramiko.MissingHostKeyPolicy):
 class _CountingSocket:
     """A socket that counts the bytes it carries (what crossed the wire, SSH framing included)."""
 
-    def __init__(self, sock: socket.socket, counter: "TransferCounter"):
+    def __init__(self, sock: socket.socket, counter: TransferCounter):
         self._sock = sock
         self._counter = counter
 
@@ -280,7 +280,7 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
     except socket.gaierror:
         raise SourceUnreachable(f"cannot resolve SSH host {target.hostname!r} ({label}): check the name "
                                 f"or ~/.ssh/config") from None
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         raise SourceUnreachable(f"SSH connection to {label} timed out after {target.connect_timeout_s:g}s: "
                                 f"check the host is up and reachable") from None
     except OSError as e:
@@ -421,7 +421,7 @@ class SftpFileSystem:
         def op(conn: _Conn):
             try:
                 return fn(self._sftp(conn))
-            except (IOError, OSError) as e:
+            except OSError as e:
                 if getattr(e, "errno", None) is not None and conn.alive():
                     raise self._file_error(path, e) from None
                 raise

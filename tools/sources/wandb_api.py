@@ -18,8 +18,9 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from ..config import Config
