@@ -61,10 +61,10 @@ def log_text(arr: dict[str, np.ndarray], eval_every: int, seed: int = 0) -> str:
     rng = np.random.default_rng(seed + 7 + int(arr["step"][0]))
     out: list[str] = []
     add = out.append
-    for s, l, lr, g, t, sc, b in zip(arr["step"].tolist(), arr["loss"].tolist(), arr["lr"].tolist(),
-                                      arr["norm"].tolist(), arr["tput"].tolist(), arr["scale"].tolist(),
-                                      arr["base"].tolist()):
-        add(f"s:{s} trl:{l:.4f} lr:{lr:.4e} norm:{g:.4f} throughput:{t:.0f} loss_scale:{sc:.0f}\n")
+    for s, loss, lr, g, t, sc, b in zip(arr["step"].tolist(), arr["loss"].tolist(), arr["lr"].tolist(),
+                                         arr["norm"].tolist(), arr["tput"].tolist(), arr["scale"].tolist(),
+                                         arr["base"].tolist(), strict=True):  # one value per step in each
+        add(f"s:{s} trl:{loss:.4f} lr:{lr:.4e} norm:{g:.4f} throughput:{t:.0f} loss_scale:{sc:.0f}\n")
         if s % eval_every == 0 and s:
             add(f"s:{s} tel:{b + 0.05 + 0.005 * rng.standard_normal():.4f}\n")
     return "".join(out)

@@ -33,6 +33,7 @@ from urllib.parse import unquote
 import anyio
 import anyio.from_thread
 import anyio.to_thread
+from mcp.server.elicitation import AcceptedElicitation
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
@@ -133,7 +134,8 @@ def domain(module: str, name: str) -> Callable[..., Any]:
     try:
         return getattr(importlib.import_module(f"training_check.tools.{module}"), name)
     except (ImportError, AttributeError) as e:
-        raise ToolError(f"this training-check install lacks tools.{module}.{name} ({e}); reinstall training-check") from None
+        raise ToolError(f"this training-check install lacks tools.{module}.{name} ({e}); "
+                        f"reinstall training-check") from None
 
 
 def open_context() -> tuple[Config, Store]:
@@ -169,11 +171,14 @@ class StopConfirmation(BaseModel):
     stop: bool = Field(description="Yes: stop it for this run")
 
 
-def _confirm_bridge(ctx: Context | None):
+def _confirm_bridge(ctx: Context | None) -> Callable[[str], bool] | None:
     """A confirm(question) -> bool callback for the worker thread: asks the user through MCP elicitation; None when
     the client cannot be asked (then an untied target is refused)."""
+    if ctx is None:
+        return None
+    asker = ctx
     try:
-        session = ctx.request_context.session if ctx is not None else None
+        session = ctx.request_context.session
         if session is None or not session.check_client_capability(
                 ClientCapabilities(elicitation=ElicitationCapability())):
             return None
@@ -182,15 +187,18 @@ def _confirm_bridge(ctx: Context | None):
 
     def confirm(question: str) -> bool:
         try:
-            res = anyio.from_thread.run(functools.partial(ctx.elicit, question, StopConfirmation))
+            res = anyio.from_thread.run(functools.partial(asker.elicit, question, StopConfirmation))
         except Exception:  # the client failed or refused to ask: not a yes
             return False
-        return getattr(res, "action", None) == "accept" and bool(getattr(res.data, "stop", False))
+        return isinstance(res, AcceptedElicitation) and bool(res.data.stop)
 
     return confirm
 
 
-async def _log(ctx: Context | None, level: str, message: str) -> None:
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+async def _log(ctx: Context | None, level: LogLevel, message: str) -> None:
     if ctx is None:
         return
     try:
@@ -252,8 +260,8 @@ def create_server() -> TrainingCheckServer:
     mcp = TrainingCheckServer(name=SERVER_NAME, title="training-check", instructions=INSTRUCTIONS,
                               version=_version(), log_level="WARNING")
 
-    @mcp.tool(annotations=ToolAnnotations(title="Read a run's metrics", readOnlyHint=True, idempotentHint=True,
-                                          openWorldHint=True))
+    @mcp.tool(annotations=ToolAnnotations(title="Read a run's metrics", read_only_hint=True, idempotent_hint=True,
+                                          open_world_hint=True))
     async def read_metrics(
         run: Run,
         fallback_log: FallbackLog = None,
@@ -261,7 +269,7 @@ def create_server() -> TrainingCheckServer:
         since_step: Annotated[int | None, Field(description="Only points after this step in the series.", ge=0)] = None,
         max_points: Annotated[int, Field(description="At most this many points per series (spikes and NaN/Inf "
                                                      "are always kept).", ge=2, le=2000)] = 50,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, MetricsReportOut]:
         """Read a training run's metrics (only what is new is fetched): source used, run info, step range, and per
         metric its role, last value, min/max, recent mean, NaN/Inf count and a downsampled series (at most 100
@@ -272,8 +280,8 @@ def create_server() -> TrainingCheckServer:
                               with_progress=True, fallback_log=fallback_log, keys=keys, since_step=since_step,
                               max_points=max_points)
 
-    @mcp.tool(annotations=ToolAnnotations(title="Assess a run's health", readOnlyHint=True, idempotentHint=False,
-                                          openWorldHint=True))
+    @mcp.tool(annotations=ToolAnnotations(title="Assess a run's health", read_only_hint=True, idempotent_hint=False,
+                                          open_world_hint=True))
     async def assess_run(
         run: Run,
         fallback_log: FallbackLog = None,
@@ -281,7 +289,7 @@ def create_server() -> TrainingCheckServer:
         total_steps: Annotated[int | None, Field(description="Planned length of the run in steps.", ge=1)] = None,
         as_of_step: Annotated[int | None, Field(description="Judge the run as it was at this step (replay).",
                                                 ge=0)] = None,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, AssessmentOut]:
         """Judge a run's health from the data new since the last check: verdict CONTINUE / ESCALATE / STOP / WAIT /
         UNREACHABLE, findings with their numbers, and an assessment_id for the next steps. Read-only for the run:
@@ -292,8 +300,8 @@ def create_server() -> TrainingCheckServer:
                               with_progress=True, fallback_log=fallback_log, baseline=baseline,
                               total_steps=total_steps, as_of_step=as_of_step)
 
-    @mcp.tool(annotations=ToolAnnotations(title="Ask the reviewer model", readOnlyHint=False, destructiveHint=False,
-                                          idempotentHint=False, openWorldHint=True))
+    @mcp.tool(annotations=ToolAnnotations(title="Ask the reviewer model", read_only_hint=False, destructive_hint=False,
+                                          idempotent_hint=False, open_world_hint=True))
     async def escalate_to_reviewer(
         concern: Annotated[str, Field(description="The specific worry, in one or two sentences.", min_length=1,
                                       max_length=4000)],
@@ -301,7 +309,7 @@ def create_server() -> TrainingCheckServer:
         run: Annotated[str | None, Field(description="The run, when no assessment_id is given (its latest "
                                                      "assessment is used).")] = None,
         baseline: ReviewBaseline = None,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, ReviewOut]:
         """Ask a stronger reviewer model about an ambiguous (ESCALATE) assessment: returns exactly one decision,
         STOP / CONTINUE / WAIT, with a reason, and stores the review. Call only after an ESCALATE verdict."""
@@ -310,8 +318,8 @@ def create_server() -> TrainingCheckServer:
         return await run_tool("escalate_to_reviewer", ctx, domain("reviewer", "escalate_to_reviewer"), ReviewOut,
                               concern=concern, assessment_id=assessment_id, run=run, baseline=baseline)
 
-    @mcp.tool(annotations=ToolAnnotations(title="Stop a training run", readOnlyHint=False, destructiveHint=True,
-                                          idempotentHint=False, openWorldHint=True))
+    @mcp.tool(annotations=ToolAnnotations(title="Stop a training run", read_only_hint=False, destructive_hint=True,
+                                          idempotent_hint=False, open_world_hint=True))
     async def stop_run(
         run: Run,
         reason: Annotated[str, Field(description="Why the run is stopped (goes into the evidence).", min_length=1,
@@ -327,7 +335,7 @@ def create_server() -> TrainingCheckServer:
         host: Annotated[str | None, Field(description="Stop on this host over SSH (user@host:port or an ssh "
                                                       "alias); default this machine.")] = None,
         dry_run: Annotated[bool, Field(description="Only describe the plan; touch nothing.")] = False,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, StopReportOut]:
         """Stop a training run, guarded: needs the run's LATEST assessment or review, saying STOP and recent (within
         two check intervals). The target must be the run's: a process that holds the run's log open, or whose
@@ -340,15 +348,16 @@ def create_server() -> TrainingCheckServer:
                               assessment_id=assessment_id, review_id=review_id, method=method, target=target,
                               host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx))
 
-    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", readOnlyHint=False, destructiveHint=False,
-                                          idempotentHint=False, openWorldHint=False))
+    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", read_only_hint=False,
+                                          destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     async def reschedule(
         run: Annotated[str, Field(description="The run, as in assess_run (the run part of the check's arguments, "
                                               "without target=/host=).")],
         assessment_id: AssessmentId = None,
         jobs: Annotated[list[dict[str, Any]] | None, Field(
             description="Every job CronList listed: {id, schedule, prompt (as shown, even cut short), session_only} "
-                        "(or {id, cron, prompt, ...}); the answer names which of them to delete.", max_length=200)] = None,
+                        "(or {id, cron, prompt, ...}); the answer names which of them to delete.",
+            max_length=200)] = None,
         current_job_id: Annotated[str | None, Field(description="The id of the cron job that started this check, "
                                                                 "if known.")] = None,
         target: Annotated[str | None, Field(description="The target= of this check's arguments, kept in the job's "
@@ -357,7 +366,7 @@ def create_server() -> TrainingCheckServer:
                                                       "prompt.")] = None,
         durable: Annotated[bool, Field(description="Only when the user asked the checks to survive restarts "
                                                    "(durable=true in the arguments).")] = False,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, ScheduleOut]:
         """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly; none after a STOP
         or a stop) and say exactly which check jobs of this run to delete (cron_delete: one CronDelete each) and
@@ -366,8 +375,8 @@ def create_server() -> TrainingCheckServer:
                               assessment_id=assessment_id, jobs=jobs, current_job_id=current_job_id, target=target,
                               host=host, durable=durable)
 
-    @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", readOnlyHint=True, idempotentHint=False,
-                                          openWorldHint=True))
+    @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", read_only_hint=True, idempotent_hint=False,
+                                          open_world_hint=True))
     async def assess_runs(
         runs: Annotated[list[str] | None, Field(description="The runs to check (any run form); a local wandb/ "
                                                             "folder expands to its runs.", max_length=1000)] = None,
@@ -375,7 +384,7 @@ def create_server() -> TrainingCheckServer:
         state: Annotated[str | None, Field(description="With project: only runs in this state (running, finished, "
                                                        "crashed, ...; null for all).")] = "running",
         max_concurrency: Annotated[int, Field(description="Runs checked at once.", ge=1, le=64)] = 8,
-        ctx: Context = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, MultiReportOut]:
         """Check many runs in one call with bounded concurrency: one compact line per run, worst first; a run that
         fails is reported in its line, not raised."""

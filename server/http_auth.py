@@ -13,6 +13,7 @@ import hmac
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,10 @@ def is_loopback(host: str) -> bool:
     return host in LOOPBACK or host.startswith("127.")
 
 
-def load_or_create_token(home: Path, env: dict[str, str] | None = None) -> tuple[str, Path | None, bool]:
+def load_or_create_token(home: Path, env: Mapping[str, str] | None = None) -> tuple[str, Path | None, bool]:
     """(token, the file it is in or None when from the environment, whether it was just generated)."""
-    env = os.environ if env is None else env
-    given = env.get("TRAINING_CHECK_HTTP_TOKEN", "").strip()
+    environ: Mapping[str, str] = os.environ if env is None else env
+    given = environ.get("TRAINING_CHECK_HTTP_TOKEN", "").strip()
     if given:
         if len(given) < 16:
             raise BadInput("TRAINING_CHECK_HTTP_TOKEN is too short: use at least 16 random characters")

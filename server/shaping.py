@@ -1,95 +1,159 @@
-"""Shaping domain results for MCP: one generic converter from a result dataclass to a pydantic output model.
+"""Shaping domain results for MCP: each tool's output model is built from the definition that produces its answer.
 
 The domain (``training_check.tools``) returns dataclasses with ``.to_dict()``
-(JSON-safe: NaN/Inf already encoded as strings) and ``.summary``. The adapter
-publishes an output schema per tool by mirroring the dataclass's fields in a
-pydantic model built here, and fills it from ``.to_dict()``. Every field is
-optional and extra keys are kept, so a key the domain adds later still reaches
-the client, while the schema documents what is known.
+(JSON-safe: NaN/Inf already encoded as strings) and ``.summary``. What a
+result sends is one of two definitions, and its model is built from that one:
+
+- the TypedDict its ``to_dict()`` is annotated to return, when ``to_dict()``
+  reshapes the dataclass (``Assessment`` -> ``AssessmentAnswer``, whose
+  findings are ``FindingDict``);
+- else the dataclass's own fields (``to_dict()`` is ``asdict``), plus
+  ``summary`` when the class has it as a property.
+
+The model mirrors that definition exactly: the same keys with the same types,
+nested dataclasses and TypedDicts as nested models, and no other key (an
+unknown key is refused, so the published schema can never fall behind the
+answer). Answers are sent without null fields (``compact_result``), so a key
+whose type admits None is optional and never null; every other key is
+required, except a TypedDict's ``NotRequired`` keys. The answer is dumped from
+the validated model: what is sent is what the schema says. A result class that
+cannot be imported or mirrored stops the server at start, with its name.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import math
+import operator
 import types
 import typing
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NotRequired, Required, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 _MODEL_CACHE: dict[type, type[BaseModel]] = {}
+SUMMARY_DESCRIPTION = "One sentence saying what the result means."
 
 
 class ResultModel(BaseModel):
-    """Base of every published output model: keeps keys the schema does not name."""
+    """Base of every published output model: exactly the keys its definition names."""
 
-    model_config = ConfigDict(extra="allow")
-
-
-class GenericResult(ResultModel):
-    """A result whose domain type could not be imported when the server started."""
-
-    summary: str | None = Field(default=None, description="One sentence saying what the result means.")
+    model_config = ConfigDict(extra="forbid")
 
 
-def _json_type(tp: Any) -> Any:
-    """The JSON-side type of a dataclass field: scalars keep their type (floats may arrive as "NaN"/"Infinity"),
-    lists of dataclasses become lists of mirrored models, anything else (dicts, nested containers) is free-form,
-    because ``to_dict()`` may reshape those."""
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        inner = [a for a in typing.get_args(tp) if a is not type(None)]
-        mapped = [_json_type(a) for a in inner]
-        if len(mapped) != 1:
-            return Any
-        return mapped[0]
-    if origin is Literal:
-        return str if all(isinstance(a, str) for a in typing.get_args(tp)) else Any
-    if origin in (list, typing.Sequence):
-        args = typing.get_args(tp)
-        if args and isinstance(args[0], type) and dataclasses.is_dataclass(args[0]):
-            return list[model_for(args[0])]
-        return list[Any]
-    if tp is float:
-        return float | str  # NaN / Infinity arrive encoded as strings
-    if tp in (bool, int, str):
+class SchemaError(TypeError):
+    """A result definition the server cannot publish a schema for (a bug of this install: it stops the server)."""
+
+
+def _never_null(schema: dict[str, Any]) -> None:
+    """An optional key is left out rather than sent as null: drop the null branch and the null default."""
+    schema.pop("default", None)
+    branches = [b for b in schema.pop("anyOf", []) if b != {"type": "null"}]
+    if len(branches) == 1:
+        schema.update(branches[0])
+    elif branches:
+        schema["anyOf"] = branches
+
+
+def _is_optional(tp: Any) -> bool:
+    return typing.get_origin(tp) in (typing.Union, types.UnionType) and type(None) in typing.get_args(tp)
+
+
+def _wire_type(tp: Any, where: str) -> Any:
+    """The pydantic type of a value as sent: the same type, with nested dataclasses and TypedDicts as models."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is Any or tp in (str, int, float, bool, type(None)):
         return tp
-    return Any
+    if origin in (typing.Union, types.UnionType):
+        return functools.reduce(operator.or_, [_wire_type(a, where) for a in args])
+    if origin is Literal:
+        return tp
+    if tp in (list, Sequence) or origin in (list, Sequence):
+        return types.GenericAlias(list, (_wire_type(args[0], where) if args else Any,))
+    if tp in (dict, Mapping) or origin in (dict, Mapping):
+        return types.GenericAlias(dict, (str, _wire_type(args[1], where) if args else Any))
+    if isinstance(tp, type) and (dataclasses.is_dataclass(tp) or typing.is_typeddict(tp)):
+        return model_for(tp)
+    raise SchemaError(f"{where}: no JSON form for type {tp!r}")
+
+
+def _doc(cls: type) -> str | None:
+    """The first line of the class's own docstring (not the signature a dataclass writes when it has none)."""
+    doc = (cls.__doc__ or "").strip()
+    if not doc or doc.startswith(f"{cls.__name__}("):
+        return None
+    return doc.splitlines()[0]
+
+
+def wire_definition(cls: type) -> tuple[str, dict[str, tuple[Any, bool, str | None]]]:
+    """What a result of ``cls`` sends: (its name, {key: (type, always sent, description)})."""
+    if typing.is_typeddict(cls):
+        hints = typing.get_type_hints(cls, include_extras=True)
+        keys: dict[str, tuple[Any, bool, str | None]] = {}
+        for key, tp in hints.items():
+            origin = typing.get_origin(tp)
+            required = origin is not NotRequired
+            if origin in (NotRequired, Required):
+                tp = typing.get_args(tp)[0]
+            keys[key] = (tp, required, None)
+        return cls.__name__.removesuffix("Dict"), keys
+    if not dataclasses.is_dataclass(cls):
+        raise SchemaError(f"{cls.__module__}.{cls.__qualname__} is neither a dataclass nor a TypedDict")
+    to_dict = getattr(cls, "to_dict", None)
+    if to_dict is not None:
+        answer = typing.get_type_hints(to_dict).get("return")
+        if isinstance(answer, type) and typing.is_typeddict(answer):
+            return cls.__name__, wire_definition(answer)[1]
+    hints = typing.get_type_hints(cls)
+    keys = {f.name: (hints[f.name], True, f.metadata.get("description")) for f in dataclasses.fields(cls)
+            if not f.name.startswith("_")}
+    if isinstance(getattr(cls, "summary", None), property):
+        keys["summary"] = (str, True, SUMMARY_DESCRIPTION)
+    return cls.__name__, keys
 
 
 def model_for(cls: type, *, name: str | None = None) -> type[BaseModel]:
-    """A pydantic model mirroring dataclass ``cls``: same field names, relaxed JSON types, all optional."""
+    """The pydantic model of what a result of ``cls`` (a dataclass or a TypedDict) sends; see the module's doc."""
     if cls in _MODEL_CACHE:
         return _MODEL_CACHE[cls]
-    try:
-        hints = typing.get_type_hints(cls)
-    except Exception:  # unresolved forward references: fall back to the raw annotations
-        hints = {f.name: Any for f in dataclasses.fields(cls)}
-    doc = (cls.__doc__ or "").strip().splitlines()
+    own_name, keys = wire_definition(cls)
     fields: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name.startswith("_"):
-            continue
-        desc = f.metadata.get("description") if f.metadata else None
-        fields[f.name] = (_json_type(hints.get(f.name, Any)) | None, Field(default=None, description=desc))
-    if "summary" not in fields:
-        fields["summary"] = (str | None, Field(default=None, description="One sentence saying what the result means."))
-    model = create_model(name or cls.__name__, __base__=ResultModel, __doc__=doc[0] if doc else None, **fields)
+    for key, (tp, always, desc) in keys.items():
+        where = f"{cls.__module__}.{cls.__qualname__}.{key}"
+        if key == "summary" and desc is None:
+            desc = SUMMARY_DESCRIPTION
+        if _is_optional(tp):  # None is left out of the answer: an optional key, never null
+            inner = [a for a in typing.get_args(tp) if a is not type(None)]
+            wire = functools.reduce(operator.or_, [_wire_type(a, where) for a in inner])
+            fields[key] = (wire | None, Field(default=None, description=desc, json_schema_extra=_never_null))
+        elif always:
+            fields[key] = (_wire_type(tp, where), Field(description=desc))
+        else:
+            fields[key] = (_wire_type(tp, where) | None,
+                           Field(default=None, description=desc, json_schema_extra=_never_null))
+    model = create_model(name or own_name, __base__=ResultModel, __doc__=_doc(cls), **fields)
     _MODEL_CACHE[cls] = model
     return model
 
 
 def model_for_path(module: str, class_name: str, *, name: str | None = None) -> type[BaseModel]:
-    """``model_for`` of ``training_check.tools.<module>.<class_name>``, or GenericResult when it cannot be imported."""
+    """``model_for`` of ``training_check.tools.<module>.<class_name>``; raises SchemaError (one line naming the class
+    and the cause) when it cannot be imported or mirrored: a server must not publish a schema it cannot keep."""
+    path = f"training_check.tools.{module}.{class_name}"
     try:
         cls = getattr(importlib.import_module(f"training_check.tools.{module}"), class_name)
-    except (ImportError, AttributeError):
-        return GenericResult
-    if not dataclasses.is_dataclass(cls):
-        return GenericResult
-    return model_for(cls, name=name)
+    except (ImportError, AttributeError) as e:
+        raise SchemaError(f"cannot publish the output schema of {path}: {type(e).__name__}: {e}; "
+                          f"reinstall training-check") from e
+    try:
+        return model_for(cast(type, cls), name=name)
+    except SchemaError:
+        raise
+    except Exception as e:  # an unresolvable annotation, a type pydantic cannot model
+        raise SchemaError(f"cannot publish the output schema of {path}: {type(e).__name__}: {e}") from e
 
 
 def json_safe(obj: Any) -> Any:
@@ -113,7 +177,7 @@ def result_dict(result: Any) -> dict:
         data = dict(result)
     elif hasattr(result, "to_dict"):
         data = dict(result.to_dict())
-    elif dataclasses.is_dataclass(result):
+    elif dataclasses.is_dataclass(result) and not isinstance(result, type):
         data = dataclasses.asdict(result)
     else:
         raise TypeError(f"cannot shape a {type(result).__name__}")

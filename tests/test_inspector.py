@@ -91,8 +91,9 @@ def _call_every_tool(inspect, tmp_path, pid: int):
     many = tool_call(inspect, "assess_runs", {"runs": [str(log), str(bad)]})
     worst = many["runs"][0]
     assert worst["verdict"] == "STOP" and worst["run"] == str(bad)
-    stop = tool_call(inspect, "stop_run", {"run": str(bad), "reason": "NaN loss", "assessment_id": worst["assessment_id"],
-                                           "dry_run": True, "target": f"pid:{pid}"})
+    stop = tool_call(inspect, "stop_run", {"run": str(bad), "reason": "NaN loss",
+                                           "assessment_id": worst["assessment_id"], "dry_run": True,
+                                           "target": f"pid:{pid}"})
     assert stop["summary"]
     with FakeOpenAI().script(Reply.decision("CONTINUE", "the plateau is normal warm-up noise")) as fake:
         r = tool_call(inspect, "escalate_to_reviewer", {"assessment_id": a["assessment_id"], "concern": "plateau"},

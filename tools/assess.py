@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 import pandas as pd
 
 from .config import Config
 from .encode import jnum
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
-from .findings import OK, Finding
+from .findings import OK, Finding, FindingDict
 from .frame import MetricFrame
 from .judge import UNREACHABLE, judge
 from .reading import load_run, resolve_ref
@@ -32,6 +33,20 @@ from .store import Store
 
 RESPONSE_BUDGET = 2000  # bytes of JSON an assessment answer may take
 HISTORY_CHECKS = 5  # earlier assessments the judge reads
+
+
+class AssessmentAnswer(TypedDict):
+    """An assess_run answer: the verdict and the findings behind it (the stored record holds more)."""
+
+    assessment_id: str  # empty for UNREACHABLE: nothing was judged
+    run: str
+    verdict: str  # CONTINUE / STOP / ESCALATE / WAIT / UNREACHABLE
+    summary: str
+    concern: str | None
+    progress: dict[str, Any]  # step, total_steps, fraction
+    findings: list[FindingDict]  # every non-ok finding in full, then the ok ones as short notes
+    source: str | None  # the kind of source read: wandb_api, wandb_local, log, tfevents
+    fallback_reason: str | None  # why the fallback log was read instead of the W&B API
 
 
 @dataclass
@@ -62,11 +77,12 @@ class Assessment:
             "loss_checkpoints": self.loss_checkpoints, "evals": self.evals,
         }
 
-    def to_dict(self, budget: int = RESPONSE_BUDGET) -> dict:
+    def to_dict(self, budget: int = RESPONSE_BUDGET) -> AssessmentAnswer:
         """The answer: every non-ok finding in full, ok ones as short notes, within ``budget`` bytes of JSON."""
         bad = [f.to_dict() for f in self.findings if f.status != OK]
-        ok = [{"signal": f.signal, "status": f.status, "message": f.message} for f in self.findings if f.status == OK]
-        out = {
+        ok: list[FindingDict] = [{"signal": f.signal, "status": f.status, "message": f.message}
+                                 for f in self.findings if f.status == OK]
+        out: AssessmentAnswer = {
             "assessment_id": self.assessment_id, "run": self.run, "verdict": self.verdict, "summary": self.summary,
             "concern": self.concern, "progress": self.progress, "findings": bad + ok,
             "source": self.source.get("kind"), "fallback_reason": self.fallback_reason,
@@ -76,9 +92,11 @@ class Assessment:
         while len(json.dumps(out)) > budget and any("numbers" in f for f in out["findings"]):
             for f in out["findings"]:
                 f.pop("numbers", None)
-        for key in ("summary", "concern"):
-            if len(json.dumps(out)) > budget and out.get(key) and len(out[key]) > 300:
-                out[key] = out[key][:297] + "..."
+        if len(json.dumps(out)) > budget and len(out["summary"]) > 300:
+            out["summary"] = out["summary"][:297] + "..."
+        concern = out["concern"]
+        if len(json.dumps(out)) > budget and concern and len(concern) > 300:
+            out["concern"] = concern[:297] + "..."
         return out
 
 

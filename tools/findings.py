@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
 
 from .encode import Num, jnum
 
 OK, WARN, CRITICAL = "ok", "warn", "critical"
+
+
+class FindingDict(TypedDict):
+    """A finding as answered and stored: its signal and status, and (when known and room allows) the rest."""
+
+    signal: str
+    status: str  # ok / warn / critical
+    message: NotRequired[str]  # left out of an ok finding's short note when an answer runs out of room
+    steps: NotRequired[list[int]]
+    numbers: NotRequired[dict[str, Num]]
+    concern: NotRequired[str]
 
 
 @dataclass
@@ -20,8 +32,8 @@ class Finding:
     sustained: bool = False  # critical only when the problem held over a long enough window by itself
     fresh: bool = False  # a new anomaly at the very end that may still resolve (e.g. an unrecovered spike)
 
-    def to_dict(self) -> dict:
-        d = {"signal": self.signal, "status": self.status, "message": self.message}
+    def to_dict(self) -> FindingDict:
+        d: FindingDict = {"signal": self.signal, "status": self.status, "message": self.message}
         if self.steps:
             d["steps"] = self.steps
         if self.numbers:
