@@ -12,7 +12,9 @@ without our tools if the server has not listed them by then. So ``serve``
   ``resources/list`` / ``resources/templates/list`` itself, at once, from the
   SDK's own answers recorded on an earlier start (a cache keyed by a
   fingerprint of this package's files and the SDK's version, so a changed tool
-  is never listed stale); the SDK's later answer to the same request is dropped;
+  is never listed stale: the output schemas are built from the result
+  definitions in tools/, whose files are part of the fingerprint); the SDK's
+  later answer to the same request is dropped;
 - everything else (tool calls, reads) is answered by the SDK when it is up.
 
 On the first start after an install or a change nothing is cached yet and the

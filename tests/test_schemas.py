@@ -18,7 +18,7 @@ from training_check.server import stdio_front
 from training_check.server.shaping import SchemaError, model_for, model_for_path, shape
 
 from .fake_openai_server import FakeOpenAI, Reply
-from .mcp_client import mcp_session, schema_errors
+from .mcp_client import mcp_session, schema_errors, server_env
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "corpus"
@@ -307,3 +307,16 @@ def test_the_first_answer_cache_changes_when_a_result_definition_changes(tmp_pat
     with (tmp_path / "tools" / "findings.py").open("a") as f:
         f.write("# a new field would change the published schema\n")
     assert stdio_front.fingerprint() != before
+
+
+def test_the_server_does_not_start_without_a_result_definition(tc_home, tmp_path):
+    """A result class that cannot be imported stops `training-check serve` at once, in one line (no generic schema)."""
+    code = ("import sys; import training_check.tools.schedule as s; del s.Schedule; "
+            "from training_check.server.cli import main; sys.exit(main(['serve']))")
+    p = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=60, cwd=tmp_path, env=server_env(tc_home))
+    assert p.returncode == 70 and p.stdout == ""
+    assert p.stderr == ("training-check: internal error (SchemaError: cannot publish the output schema of "
+                        "training_check.tools.schedule.Schedule: AttributeError: module 'training_check.tools."
+                        "schedule' has no attribute 'Schedule'; reinstall training-check); rerun with "
+                        "TRAINING_CHECK_DEBUG=1 and report it\n")
