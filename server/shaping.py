@@ -67,6 +67,8 @@ def _wire_type(tp: Any, where: str) -> Any:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp is Any or tp in (str, int, float, bool, type(None)):
         return tp
+    if origin is typing.Annotated:
+        return _wire_type(args[0], where)
     if origin in (typing.Union, types.UnionType):
         return functools.reduce(operator.or_, [_wire_type(a, where) for a in args])
     if origin is Literal:

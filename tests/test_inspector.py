@@ -12,7 +12,7 @@ import pytest
 
 from .conftest import require
 from .fake_openai_server import FakeOpenAI, Reply
-from .mcp_client import server_env
+from .mcp_client import schema_errors, server_env
 from .test_server import TOOLS, write_llmc_log
 
 SERVER_CMD = [str(Path(sys.executable).parent / "training-check"), "serve"]
@@ -100,4 +100,9 @@ def _call_every_tool(inspect, tmp_path, pid: int):
                       env={"OPENAI_API_KEY": "sk-test-inspector", "OPENAI_BASE_URL": fake.base_url,
                            "REVIEWER_API": "chat"})
     assert r["decision"] == "CONTINUE"
+    # a third-party client's view of the answers: each one validates against the outputSchema it lists
+    schemas = {t["name"]: t["outputSchema"] for t in inspect("tools/list")["tools"]}
+    for name, answer in (("read_metrics", m), ("assess_run", a), ("reschedule", s), ("assess_runs", many),
+                         ("stop_run", stop), ("escalate_to_reviewer", r)):
+        assert not schema_errors(schemas[name], answer), (name, schema_errors(schemas[name], answer))
     assert "sk-test-inspector" not in json.dumps(r)

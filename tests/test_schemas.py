@@ -320,3 +320,21 @@ def test_the_server_does_not_start_without_a_result_definition(tc_home, tmp_path
                         "training_check.tools.schedule.Schedule: AttributeError: module 'training_check.tools."
                         "schedule' has no attribute 'Schedule'; reinstall training-check); rerun with "
                         "TRAINING_CHECK_DEBUG=1 and report it\n")
+
+
+@pytest.mark.parametrize("budget", [100_000, 200])
+def test_an_assessment_cut_to_its_budget_still_matches_the_schema(budget, store, config, tmp_path):
+    """Past its byte budget an answer drops the ok findings' messages, then the numbers, then cuts the text: in full
+    and cut, it is what the schema advertises."""
+    from training_check.tools.assess import Assessment, assess_run
+
+    a = assess_run(example_log("spike_mlp_corrupt_batch", tmp_path), store=store, config=config)
+    a.summary = a.summary + " " + "x" * 400  # long enough to be cut
+    model = model_for(Assessment)
+    data = shape(a.to_dict(budget), model).model_dump(mode="json", exclude_none=True)
+    assert not schema_errors(model.model_json_schema(), data)
+    cut = budget < 1000
+    ok = [f for f in data["findings"] if f["status"] == "ok"]
+    assert ok and all(("message" in f) is not cut for f in ok)
+    assert any("numbers" in f for f in data["findings"]) is not cut
+    assert data["summary"].endswith("...") is cut and (len(data["summary"]) == 300) is cut
