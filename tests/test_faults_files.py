@@ -7,6 +7,7 @@ written / cut mid-record, and a full disk for the store (RLIMIT_FSIZE in a real 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
@@ -15,11 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from training_check.tools.points import PointBatch
 from training_check.tools.reading import load_run
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.store import Store
+
+from tests.helpers import as_points
 
 FS = LocalFileSystem()
 
@@ -27,9 +29,6 @@ FS = LocalFileSystem()
 def lines(start: int, stop: int, scale: float = 1.0) -> bytes:
     return "".join(f"step={i} loss={scale * 5.0 / (i + 1) + 0.1:.6f} lr=0.0003\n" for i in range(start, stop)).encode()
 
-
-def as_points(batch: PointBatch) -> dict[str, list[tuple[int, float]]]:
-    return {k: list(zip(c.steps.tolist(), c.values.tolist())) for k, c in batch.columns.items()}
 
 
 def undisturbed(content: bytes, tmp: Path, name: str = "reference.log") -> dict:
@@ -70,7 +69,7 @@ def test_fault_log_growing_while_read(tmp_path, store, config, prior):
     p = tmp_path / "train.log"
     p.write_bytes(b"")
     cuts = [0, 5, 4096, 4097, 20000, 20001, len(full) // 2, len(full) - 7, len(full)]
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in itertools.pairwise(cuts):
         with open(p, "ab") as f:
             f.write(full[a:b])
         try:

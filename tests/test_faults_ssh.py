@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import AuthError, HostKeyError, SourceUnreachable
-from training_check.tools.points import PointBatch
 from training_check.tools.reading import load_run
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.ssh import POOL
 
-from tests.sshd_fixture import keygen, sshd  # noqa: F401  (fixture)
+from tests.helpers import as_points
+from tests.sshd_fixture import keygen
 
 
 class Proxy:
@@ -101,9 +101,6 @@ def lines(a: int, b: int) -> bytes:
                    for s in range(a, b)).encode()
 
 
-def as_points(batch: PointBatch) -> dict:
-    return {k: list(zip(c.steps.tolist(), c.values.tolist())) for k, c in batch.columns.items()}
-
 
 def undisturbed(path: Path) -> dict:
     return as_points(open_path_source(LocalFileSystem(), str(path)).read(None).batch)
@@ -122,7 +119,7 @@ def cache_of(store, run_key: str) -> tuple[dict | None, dict]:
 
 
 @pytest.fixture
-def ssh_env(sshd, monkeypatch, tmp_path):  # noqa: F811
+def ssh_env(sshd, monkeypatch, tmp_path):
     """The fixture's client files, plus a known_hosts line for the proxy port (same host key)."""
     pub = Path(str(sshd.host_key) + ".pub").read_text().split()
     monkeypatch.setenv("TRAINING_CHECK_SSH_CONFIG", str(sshd.client_config))

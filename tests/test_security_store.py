@@ -27,8 +27,9 @@ def write_log(path: Path, steps: int = 300) -> Path:
 
 
 def cli(*args: str, home: Path, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=str(cwd), env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
+    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                          capture_output=True, text=True, timeout=120, cwd=str(cwd),
+                          env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
 
 
 def need_mounts() -> None:
@@ -139,8 +140,8 @@ def test_a_read_only_home_still_reads(tc_home, tmp_path):
     env = {**os.environ, "TRAINING_CHECK_HOME": str(tc_home)}
     cmd = (f'mount --bind "{tc_home}" "{tc_home}" && mount -o remount,bind,ro "{tc_home}" && '
            f'"{sys.executable}" -m training_check.server.cli read "{log}" --json')
-    out = subprocess.run(check=False, args=["unshare", "-m", "sh", "-c", cmd], capture_output=True, text=True, timeout=120,
-                         cwd=str(tmp_path), env=env)
+    out = subprocess.run(check=False, args=["unshare", "-m", "sh", "-c", cmd], capture_output=True, text=True,
+                         timeout=120, cwd=str(tmp_path), env=env)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["last_step"] == 299
     assert f"the store folder {tc_home} is read-only" in out.stderr and "using a temporary copy" in out.stderr
@@ -158,8 +159,8 @@ def test_install_command_refuses_a_symlinked_destination(tmp_path, where, monkey
     base.mkdir(parents=True)
     (base / "training-check.md").symlink_to(victim)
     args = ["install-command", "--user"] if where == "user" else ["install-command", "--project", str(proj)]
-    out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "HOME": str(home)})
+    out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(home)})
     assert out.returncode == 64
     assert out.stderr.strip() == (f"training-check: refusing to write {base / 'training-check.md'}: it is a symbolic "
                                   f"link (to {victim}); remove it and run install-command again")
@@ -170,7 +171,7 @@ def test_install_command_refuses_a_symlinked_destination(tmp_path, where, monkey
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     base.symlink_to(elsewhere)
-    out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "HOME": str(home)})
+    out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(home)})
     assert out.returncode == 64 and f"{base} is a symbolic link (to {elsewhere})" in out.stderr
     assert list(elsewhere.iterdir()) == []
