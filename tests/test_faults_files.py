@@ -72,11 +72,7 @@ def test_fault_log_growing_while_read(tmp_path, store, config, prior):
     for a, b in itertools.pairwise(cuts):
         with open(p, "ab") as f:
             f.write(full[a:b])
-        try:
-            load_run(str(p), store=store, config=config)
-        except Exception as e:  # an empty file is "no metrics yet": a clear TrainingCheckError, never a crash
-            from training_check.tools.errors import TrainingCheckError
-            assert isinstance(e, TrainingCheckError) and "\n" not in str(e)
+        load_run(str(p), store=store, config=config)  # even 5 bytes ("step=", no whole line yet) read cleanly
     assert cached(store, p) == undisturbed(full, tmp_path)
     assert len(cached(store, p)["loss"]) == 3000
     survived(store, prior)
@@ -240,7 +236,9 @@ def test_fault_store_disk_full(tmp_path, tc_home, store, config, prior):
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["ok"] is False and out["type"] == "StoreError", out
-    assert "\n" not in out["message"] and ("full" in out["message"].lower() or "disk" in out["message"].lower())
+    # RLIMIT_FSIZE makes the write fail with EFBIG, which SQLite reports as an I/O error (not SQLITE_FULL)
+    assert out["message"] == (f"store write failed ({store.path}): disk I/O error; nothing was changed; check the file "
+                              f"and TRAINING_CHECK_HOME")
     assert "Traceback" not in proc.stderr
     # nothing half-written: the cache and the cursor are as before the failed write
     assert cached(store, p) == before

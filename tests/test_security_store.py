@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -144,7 +145,9 @@ def test_a_read_only_home_still_reads(tc_home, tmp_path):
                          timeout=120, cwd=str(tmp_path), env=env)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["last_step"] == 299
-    assert f"the store folder {tc_home} is read-only" in out.stderr and "using a temporary copy" in out.stderr
+    assert re.fullmatch(rf"the store folder {re.escape(str(tc_home))} is read-only \(not writable\): using a temporary "
+                        rf"copy at /\S+/state\.sqlite3; nothing recorded now will be kept \(set TRAINING_CHECK_HOME "
+                        rf"to a writable folder\)\n", out.stderr), out.stderr
     after = sqlite3.connect(tc_home / "state.sqlite3").execute("SELECT COUNT(*) FROM assessments").fetchone()[0]
     assert after == before
 
@@ -173,5 +176,7 @@ def test_install_command_refuses_a_symlinked_destination(tmp_path, where, monkey
     base.symlink_to(elsewhere)
     out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
                          capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(home)})
-    assert out.returncode == 64 and f"{base} is a symbolic link (to {elsewhere})" in out.stderr
+    assert out.returncode == 64
+    assert out.stderr.strip() == (f"training-check: refusing to write {base / 'training-check.md'}: {base} is a "
+                                  f"symbolic link (to {elsewhere}); remove it and run install-command again")
     assert list(elsewhere.iterdir()) == []
