@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 from training_check.tools.points import PointBatch
 
@@ -21,3 +22,13 @@ def comparable_points(batch: PointBatch) -> dict[str, list[tuple[int, float | st
 def whole(message: str) -> str:
     """A ``pytest.raises(match=...)`` pattern that matches exactly ``message``, the whole line and nothing else."""
     return rf"\A{re.escape(message)}\Z"
+
+
+def use_wandb_api(monkeypatch, tmp_path: Path, api_key: str) -> None:
+    """The real wandb client, quiet, with its config and cache under ``tmp_path`` and ``api_key`` as the key; the
+    test sets WANDB_BASE_URL to its stand-in server."""
+    monkeypatch.setenv("WANDB_API_KEY", api_key)
+    monkeypatch.setenv("WANDB_CONFIG_DIR", str(tmp_path / "wandb-config"))
+    monkeypatch.setenv("WANDB_CACHE_DIR", str(tmp_path / "wandb-cache"))
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    monkeypatch.delenv("WANDB_MODE", raising=False)

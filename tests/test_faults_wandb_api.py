@@ -14,6 +14,8 @@ import pytest
 from training_check.tools.assess import assess_run
 from training_check.tools.sources.wandb_api import AUTH_MESSAGE
 
+from tests.helpers import use_wandb_api
+
 KEY = "tcfault" + "9876543210" * 3 + "wxyz"  # 40 characters like a real key
 TRAINING_VERDICTS = {"CONTINUE", "STOP", "WAIT", "ESCALATE"}
 
@@ -97,11 +99,7 @@ REASONS = {
 
 @pytest.fixture
 def wandb_env(tmp_path, monkeypatch, tc_home):
-    monkeypatch.setenv("WANDB_API_KEY", KEY)
-    monkeypatch.setenv("WANDB_CONFIG_DIR", str(tmp_path / "wandb-config"))
-    monkeypatch.setenv("WANDB_CACHE_DIR", str(tmp_path / "wandb-cache"))
-    monkeypatch.setenv("WANDB_SILENT", "true")
-    monkeypatch.delenv("WANDB_MODE", raising=False)
+    use_wandb_api(monkeypatch, tmp_path, KEY)
     return monkeypatch
 
 

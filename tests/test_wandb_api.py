@@ -41,7 +41,7 @@ from training_check.tools.sources.wandb_api import (
     stop_wandb_run,
 )
 
-from tests.helpers import comparable_points, whole
+from tests.helpers import comparable_points, use_wandb_api, whole
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wandb_api"
 FAKE_KEY = "tcfake" + "0123456789" * 3 + "abcd"  # 40 characters, like a real key; must never be echoed
@@ -156,11 +156,7 @@ class StandIn:
 
 @pytest.fixture
 def wandb_env(tmp_path, monkeypatch):
-    monkeypatch.setenv("WANDB_API_KEY", FAKE_KEY)
-    monkeypatch.setenv("WANDB_CONFIG_DIR", str(tmp_path / "wandb-config"))
-    monkeypatch.setenv("WANDB_CACHE_DIR", str(tmp_path / "wandb-cache"))
-    monkeypatch.setenv("WANDB_SILENT", "true")
-    monkeypatch.delenv("WANDB_MODE", raising=False)
+    use_wandb_api(monkeypatch, tmp_path, FAKE_KEY)
     return monkeypatch
 
 
