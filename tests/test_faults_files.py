@@ -89,7 +89,7 @@ def test_fault_half_written_last_line(tmp_path, store, config, prior):
     with open(p, "ab") as f:
         f.write(full[cut:])
     d2 = load_run(str(p), store=store, config=config)
-    assert d2.new_points >= 1 and d2.frame.last_step == 499
+    assert d2.new_points == 2 and d2.frame.last_step == 499  # the last line's loss and lr
     assert cached(store, p) == undisturbed(full, tmp_path)
     survived(store, prior)
 
