@@ -217,17 +217,22 @@ def test_error_mapping_shapes():
     def wrapped(msg, status):
         return CommError(msg, Failed(msg, status))
 
-    assert isinstance(classify_error(wrapped("boom", 502), "x"), WandbServerError)
-    assert isinstance(classify_error(wrapped("slow down", 429), "x"), WandbRateLimited)
-    assert isinstance(classify_error(wrapped("nope", 404), "x"), WandbRunGone)
-    err = classify_error(wrapped(f"bad key {FAKE_KEY}", 401), "x", FAKE_KEY)
-    assert isinstance(err, AuthError) and str(err) == AUTH_MESSAGE
-    assert isinstance(classify_error(ValueError("Could not find run <Run ent/proj/x>"), "x"), WandbRunGone)
-    assert isinstance(classify_error(Exception("Failed to verify credentials with http://h: Failed to execute API "
-                                               "request: the service process is busy and did not respond in time."),
-                                     "x"), WandbTimeout)  # a slow server is not a refused key
-    leak = classify_error(RuntimeError(f"weird failure mentioning {FAKE_KEY}"), "x", FAKE_KEY)
-    assert type(leak) is SourceUnreachable and str(leak) == "W&B API error while x: weird failure mentioning ***"
+    def mapped(exc, api_key=None):
+        err = classify_error(exc, "x", api_key)
+        return type(err), str(err)
+
+    gone = (WandbRunGone, "W&B has no such run while x (deleted, or a wrong entity/project/run id)")
+    assert mapped(wrapped("boom", 502)) == (WandbServerError, "W&B answered with a server error while x (HTTP 502)")
+    assert mapped(wrapped("slow down", 429)) == (
+        WandbRateLimited, "W&B rate-limited the requests while x (HTTP 429); try again in a minute")
+    assert mapped(wrapped("nope", 404)) == gone
+    assert mapped(wrapped(f"bad key {FAKE_KEY}", 401), FAKE_KEY) == (AuthError, AUTH_MESSAGE)
+    assert mapped(ValueError("Could not find run <Run ent/proj/x>")) == gone
+    assert mapped(Exception("Failed to verify credentials with http://h: Failed to execute API request: the service "
+                            "process is busy and did not respond in time.")) == (
+        WandbTimeout, "W&B did not answer in time while x")  # a slow server is not a refused key
+    assert mapped(RuntimeError(f"weird failure mentioning {FAKE_KEY}"), FAKE_KEY) == (
+        SourceUnreachable, "W&B API error while x: weird failure mentioning ***")
 
 
 def test_retries_back_off_and_stay_within_the_budget():
