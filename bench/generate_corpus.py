@@ -32,8 +32,8 @@ try:
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
-except ImportError:  # pragma: no cover - generator-only dependency
-    raise SystemExit("bench/generate_corpus.py needs torch: .venv/bin/pip install torch==2.13.0")
+except ImportError as err:  # pragma: no cover - generator-only dependency
+    raise SystemExit("bench/generate_corpus.py needs torch: .venv/bin/pip install torch==2.13.0") from err
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "examples" / "corpus"
@@ -193,42 +193,105 @@ class RunSpec:
 
 RUNS: list[RunSpec] = [
     # ---- healthy, of different shapes ----
-    RunSpec("healthy_mlp_adam_fast", "healthy", "cls", "mlp", "kv", 1500, "MLP on a teacher task, Adam 3e-3: fast convergence", seed=1, lr=3e-3),
-    RunSpec("healthy_mlp_sgd_slow", "healthy", "cls", "mlp", "jsonl", 2000, "MLP, plain SGD lr 0.02: slow steady convergence", seed=2, opt="sgd", lr=0.02),
-    RunSpec("healthy_mlp_noisy_bs8", "healthy", "cls", "mlp", "llmc", 2000, "MLP, batch 8 logged every step: very noisy but improving", seed=3, lr=1e-3, batch=8, log_every=1, eval_every=100),
-    RunSpec("healthy_lstm_cosine_warmup", "healthy", "char", "lstm", "hf", 1500, "char LSTM, Adam 4e-3, 100-step warmup then cosine decay", seed=4, lr=4e-3, schedule="cosine", warmup=100, batch=32, hidden=96),
-    RunSpec("healthy_gpt_cosine", "healthy", "char", "gpt", "megatron", 1200, "tiny char transformer, AdamW 2e-3, warmup 60 + cosine, clip 1.0", seed=5, opt="adamw", lr=2e-3, schedule="cosine", warmup=60, batch=32, clip=1.0),
-    RunSpec("healthy_mlp_step_decay", "healthy", "cls", "mlp", "csv", 2000, "MLP, SGD momentum 0.9 lr 0.05, x0.1 at 50% and 75%", seed=6, opt="sgdm", lr=0.05, schedule="step"),
-    RunSpec("healthy_regression_adam", "healthy", "reg", "mlp", "nanogpt", 1500, "MLP regression, Adam 1e-3, log every 5", seed=7, lr=1e-3, log_every=5),
-    RunSpec("healthy_gru_constant", "healthy", "char", "gru", "kv", 1000, "char GRU, Adam 3e-3 constant, clip 1.0", seed=8, lr=3e-3, batch=32, clip=1.0),
+    RunSpec("healthy_mlp_adam_fast", "healthy", "cls", "mlp", "kv", 1500,
+        "MLP on a teacher task, Adam 3e-3: fast convergence",
+        seed=1, lr=3e-3),
+    RunSpec("healthy_mlp_sgd_slow", "healthy", "cls", "mlp", "jsonl", 2000,
+        "MLP, plain SGD lr 0.02: slow steady convergence",
+        seed=2, opt="sgd", lr=0.02),
+    RunSpec("healthy_mlp_noisy_bs8", "healthy", "cls", "mlp", "llmc", 2000,
+        "MLP, batch 8 logged every step: very noisy but improving",
+        seed=3, lr=1e-3, batch=8, log_every=1, eval_every=100),
+    RunSpec("healthy_lstm_cosine_warmup", "healthy", "char", "lstm", "hf", 1500,
+        "char LSTM, Adam 4e-3, 100-step warmup then cosine decay",
+        seed=4, lr=4e-3, schedule="cosine", warmup=100, batch=32, hidden=96),
+    RunSpec("healthy_gpt_cosine", "healthy", "char", "gpt", "megatron", 1200,
+        "tiny char transformer, AdamW 2e-3, warmup 60 + cosine, clip 1.0",
+        seed=5, opt="adamw", lr=2e-3, schedule="cosine", warmup=60, batch=32, clip=1.0),
+    RunSpec("healthy_mlp_step_decay", "healthy", "cls", "mlp", "csv", 2000,
+        "MLP, SGD momentum 0.9 lr 0.05, x0.1 at 50% and 75%",
+        seed=6, opt="sgdm", lr=0.05, schedule="step"),
+    RunSpec("healthy_regression_adam", "healthy", "reg", "mlp", "nanogpt", 1500,
+        "MLP regression, Adam 1e-3, log every 5",
+        seed=7, lr=1e-3, log_every=5),
+    RunSpec("healthy_gru_constant", "healthy", "char", "gru", "kv", 1000,
+        "char GRU, Adam 3e-3 constant, clip 1.0",
+        seed=8, lr=3e-3, batch=32, clip=1.0),
     # ---- spikes that recover ----
-    RunSpec("spike_mlp_corrupt_batch", "spike-recovered", "cls", "mlp", "llmc", 1500, "one batch with inputs x1000 (corrupted) at step 700; Adam recovers", seed=11, lr=2e-3, log_every=5, corrupt_step=700),
-    RunSpec("spike_lstm_noise_batch", "spike-recovered", "char", "lstm", "jsonl", 1200, "one batch of random characters at step 600; loss spikes on it and recovers", seed=12, lr=3e-3, batch=32, log_every=1, corrupt_step=600, corrupt="noise", clip=1.0),
-    RunSpec("spike_gpt_corrupt_batch", "spike-recovered", "char", "gpt", "hf", 1000, "tiny transformer, one batch of random characters at step 500", seed=13, opt="adamw", lr=2e-3, schedule="cosine", warmup=50, batch=32, log_every=1, eval_every=50, corrupt_step=500, corrupt="noise", clip=1.0),
+    RunSpec("spike_mlp_corrupt_batch", "spike-recovered", "cls", "mlp", "llmc", 1500,
+        "one batch with inputs x1000 (corrupted) at step 700; Adam recovers",
+        seed=11, lr=2e-3, log_every=5, corrupt_step=700),
+    RunSpec("spike_lstm_noise_batch", "spike-recovered", "char", "lstm", "jsonl", 1200,
+        "one batch of random characters at step 600; loss spikes on it and recovers",
+        seed=12, lr=3e-3, batch=32, log_every=1, corrupt_step=600, corrupt="noise", clip=1.0),
+    RunSpec("spike_gpt_corrupt_batch", "spike-recovered", "char", "gpt", "hf", 1000,
+        "tiny transformer, one batch of random characters at step 500",
+        seed=13, opt="adamw", lr=2e-3, schedule="cosine", warmup=50, batch=32, log_every=1, eval_every=50,
+        corrupt_step=500, corrupt="noise", clip=1.0),
     # ---- divergence ----
-    RunSpec("diverged_mlp_sgd_lr_too_high", "diverged", "cls", "mlp", "kv", 1200, "plain SGD warmed up over 600 steps to lr 5.0 (about 100x too high), clipped to norm 5: learns, then loss climbs back to chance and stays", seed=21, opt="sgd", lr=5.0, warmup=600, clip=5.0),
-    RunSpec("diverged_mlp_momentum_drift", "diverged", "cls", "mlp", "hf", 1200, "SGD momentum 0.9 warmed up over 600 steps to lr 0.5 (10x too high), clip 1.0: loss drifts back up to chance", seed=24, opt="sgdm", lr=0.5, warmup=600, clip=1.0),
-    RunSpec("diverged_gpt_adam_lr_too_high", "diverged", "char", "gpt", "megatron", 800, "tiny transformer, Adam warmed up over 250 steps to lr 0.5: loss explodes to ~80 and never returns to its best", seed=22, lr=0.5, warmup=250, batch=32),
-    RunSpec("diverged_lstm_sgd_lr_too_high", "diverged", "char", "lstm", "csv", 1000, "char LSTM, SGD warmed up over 300 steps to lr 60 with clip 5: loss rises far above its best and stays", seed=23, opt="sgd", lr=60.0, warmup=300, batch=32, clip=5.0),
+    RunSpec("diverged_mlp_sgd_lr_too_high", "diverged", "cls", "mlp", "kv", 1200,
+        "plain SGD warmed up over 600 steps to lr 5.0 (about 100x too high), clipped to norm 5: learns, then loss "
+        "climbs back to chance and stays",
+        seed=21, opt="sgd", lr=5.0, warmup=600, clip=5.0),
+    RunSpec("diverged_mlp_momentum_drift", "diverged", "cls", "mlp", "hf", 1200,
+        "SGD momentum 0.9 warmed up over 600 steps to lr 0.5 (10x too high), clip 1.0: loss drifts back up to chance",
+        seed=24, opt="sgdm", lr=0.5, warmup=600, clip=1.0),
+    RunSpec("diverged_gpt_adam_lr_too_high", "diverged", "char", "gpt", "megatron", 800,
+        "tiny transformer, Adam warmed up over 250 steps to lr 0.5: loss explodes to ~80 and never returns to its "
+        "best",
+        seed=22, lr=0.5, warmup=250, batch=32),
+    RunSpec("diverged_lstm_sgd_lr_too_high", "diverged", "char", "lstm", "csv", 1000,
+        "char LSTM, SGD warmed up over 300 steps to lr 60 with clip 5: loss rises far above its best and stays",
+        seed=23, opt="sgd", lr=60.0, warmup=300, batch=32, clip=5.0),
     # ---- non-finite ----
-    RunSpec("nan_regression_sgd_no_clip", "nan", "reg", "mlp", "jsonl", 1000, "MLP regression, SGD warmed up over 800 steps to lr 1.0, no clipping: weights blow up to inf, loss NaN", seed=31, opt="sgd", lr=1.0, warmup=800, depth=1, log_every=5),
-    RunSpec("nan_fp16_no_loss_scaler", "nan", "cls", "mlp", "megatron", 800, "MLP trained in pure float16 (no loss scaler, no master weights), Adam lr 0.5: eps 1e-8 underflows to 0 in float16, loss NaN at once", seed=32, lr=0.5, half=True, hidden=256),
-    RunSpec("nan_regression_late_blowup", "nan", "reg", "mlp", "llmc", 800, "MLP regression, SGD warmed up over 600 steps to lr 0.5, no clipping: loss wanders up, overflows, NaN late in the run", seed=31, opt="sgd", lr=0.5, warmup=600, depth=2, log_every=5),
+    RunSpec("nan_regression_sgd_no_clip", "nan", "reg", "mlp", "jsonl", 1000,
+        "MLP regression, SGD warmed up over 800 steps to lr 1.0, no clipping: weights blow up to inf, loss NaN",
+        seed=31, opt="sgd", lr=1.0, warmup=800, depth=1, log_every=5),
+    RunSpec("nan_fp16_no_loss_scaler", "nan", "cls", "mlp", "megatron", 800,
+        "MLP trained in pure float16 (no loss scaler, no master weights), Adam lr 0.5: eps 1e-8 underflows to 0 in "
+        "float16, loss NaN at once",
+        seed=32, lr=0.5, half=True, hidden=256),
+    RunSpec("nan_regression_late_blowup", "nan", "reg", "mlp", "llmc", 800,
+        "MLP regression, SGD warmed up over 600 steps to lr 0.5, no clipping: loss wanders up, overflows, NaN late in "
+        "the run",
+        seed=31, opt="sgd", lr=0.5, warmup=600, depth=2, log_every=5),
     # ---- plateau ----
-    RunSpec("plateau_frozen_weights", "plateau", "cls", "mlp", "hf", 1200, "every weight frozen (requires_grad=False) except the output bias: loss flat from the start", seed=41, lr=1e-3, frozen=True),
-    RunSpec("plateau_lr_zero", "plateau", "char", "lstm", "kv", 1000, "char LSTM with lr 0 (config bug): loss flat at its initial level", seed=42, lr=0.0, batch=32),
-    RunSpec("plateau_dead_relu", "plateau", "cls", "mlp", "csv", 1200, "MLP with hidden biases initialised to -20: every ReLU dead, no gradient reaches the weights", seed=43, lr=1e-3, bias_init=-20.0),
+    RunSpec("plateau_frozen_weights", "plateau", "cls", "mlp", "hf", 1200,
+        "every weight frozen (requires_grad=False) except the output bias: loss flat from the start",
+        seed=41, lr=1e-3, frozen=True),
+    RunSpec("plateau_lr_zero", "plateau", "char", "lstm", "kv", 1000,
+        "char LSTM with lr 0 (config bug): loss flat at its initial level",
+        seed=42, lr=0.0, batch=32),
+    RunSpec("plateau_dead_relu", "plateau", "cls", "mlp", "csv", 1200,
+        "MLP with hidden biases initialised to -20: every ReLU dead, no gradient reaches the weights",
+        seed=43, lr=1e-3, bias_init=-20.0),
     # ---- overfitting ----
-    RunSpec("overfit_tiny_mlp", "overfitting", "cls", "mlp", "jsonl", 2000, "256-wide MLP on 64 training samples: train loss -> 0, val loss rises", seed=51, lr=3e-3, hidden=256, train_size=64, batch=32, eval_every=50),
-    RunSpec("overfit_tiny_text_lstm", "overfitting", "char", "lstm", "hf", 1000, "char LSTM (160 hidden) on 1,500 characters of text: val loss turns up", seed=52, lr=5e-3, hidden=160, train_size=1500, batch=32, eval_every=50, clip=1.0),
+    RunSpec("overfit_tiny_mlp", "overfitting", "cls", "mlp", "jsonl", 2000,
+        "256-wide MLP on 64 training samples: train loss -> 0, val loss rises",
+        seed=51, lr=3e-3, hidden=256, train_size=64, batch=32, eval_every=50),
+    RunSpec("overfit_tiny_text_lstm", "overfitting", "char", "lstm", "hf", 1000,
+        "char LSTM (160 hidden) on 1,500 characters of text: val loss turns up",
+        seed=52, lr=5e-3, hidden=160, train_size=1500, batch=32, eval_every=50, clip=1.0),
     # ---- LR schedule bugs ----
-    RunSpec("lrsched_warmup_never_ends", "lr-schedule", "char", "gpt", "megatron", 1200, "warmup lr = base*step/warmup without min(1, .): lr keeps rising to 12x its peak, loss turns up", seed=61, opt="adamw", lr=4e-3, schedule="warmup_forever", warmup=100, batch=32),
-    RunSpec("lrsched_jump_100x", "lr-schedule", "cls", "mlp", "kv", 1600, "lr jumps 100x at mid-run (scheduler resumed in the wrong units): loss jumps up", seed=62, lr=2e-3, schedule="jump"),
-    RunSpec("lrsched_decays_to_zero_early", "lr-schedule", "char", "lstm", "csv", 1500, "cosine with T_max = 10% of the run: lr is 0 from step 150 on, loss frozen at a high level", seed=63, lr=3e-3, schedule="early_zero", batch=32),
+    RunSpec("lrsched_warmup_never_ends", "lr-schedule", "char", "gpt", "megatron", 1200,
+        "warmup lr = base*step/warmup without min(1, .): lr keeps rising to 12x its peak, loss turns up",
+        seed=61, opt="adamw", lr=4e-3, schedule="warmup_forever", warmup=100, batch=32),
+    RunSpec("lrsched_jump_100x", "lr-schedule", "cls", "mlp", "kv", 1600,
+        "lr jumps 100x at mid-run (scheduler resumed in the wrong units): loss jumps up",
+        seed=62, lr=2e-3, schedule="jump"),
+    RunSpec("lrsched_decays_to_zero_early", "lr-schedule", "char", "lstm", "csv", 1500,
+        "cosine with T_max = 10% of the run: lr is 0 from step 150 on, loss frozen at a high level",
+        seed=63, lr=3e-3, schedule="early_zero", batch=32),
     # ---- gradient-norm explosion ----
     # ---- exploding gradients (no clipping): the grad norm jumps ~1000x one log before the loss goes NaN ----
-    RunSpec("nan_deep_mlp_exploding_grads", "nan", "reg", "mlp", "kv", 800, "6-layer MLP without normalisation, SGD momentum warmed up to lr 0.05, no clipping: gradients explode (norm ~1e4) and the loss goes NaN", seed=31, opt="sgdm", lr=0.05, warmup=400, depth=6, log_every=5),
-    RunSpec("nan_deeper_mlp_exploding_grads", "nan", "reg", "mlp", "llmc", 800, "7-layer MLP without normalisation, SGD momentum warmed up to lr 0.04, no clipping: gradients explode (norm ~1.5e4) and the loss goes NaN", seed=37, opt="sgdm", lr=0.04, warmup=400, depth=7, log_every=5),
+    RunSpec("nan_deep_mlp_exploding_grads", "nan", "reg", "mlp", "kv", 800,
+        "6-layer MLP without normalisation, SGD momentum warmed up to lr 0.05, no clipping: gradients explode (norm "
+        "~1e4) and the loss goes NaN",
+        seed=31, opt="sgdm", lr=0.05, warmup=400, depth=6, log_every=5),
+    RunSpec("nan_deeper_mlp_exploding_grads", "nan", "reg", "mlp", "llmc", 800,
+        "7-layer MLP without normalisation, SGD momentum warmed up to lr 0.04, no clipping: gradients explode (norm "
+        "~1.5e4) and the loss goes NaN",
+        seed=37, opt="sgdm", lr=0.04, warmup=400, depth=7, log_every=5),
 ]
 
 CATEGORY = {"nan": "clear", "diverged": "clear", "plateau": "flag", "overfitting": "flag", "lr-schedule": "flag",
@@ -417,7 +480,8 @@ def onset_for(label: str, logged: Logged, spec: RunSpec) -> int | None:
       step after which the rolling median never again falls by 2%.
     - overfitting: the first eval after the eval-loss minimum whose value exceeds the minimum by 5%.
     - lr-schedule: the earliest step where the logged lr (a) jumps more than 10x between two logs,
-      (b) is still rising after 10% of the run, or (c) falls, after its peak, to <= 1% of its maximum before 50% of the run.
+      (b) is still rising after 10% of the run, or (c) falls, after its peak, to <= 1% of its maximum before 50% of
+      the run.
     - grad-explosion: the first step where the 5-log rolling median of the grad norm (non-finite counted
       as infinite) exceeds 100x the median of all earlier finite grad norms (two orders of magnitude
       above its running level; a 10-30x rise when a network starts learning does not count).
@@ -468,9 +532,9 @@ def onset_for(label: str, logged: Logged, spec: RunSpec) -> int | None:
         jump = np.nonzero(ratio > 10)[0]
         if len(jump):
             cands.append(int(steps[jump[0] + 1]))
-        rising = np.nonzero((lr[1:] > lr[:-1]) & (steps[1:] > 0.1 * spec.steps))[0]
-        if len(rising):
-            cands.append(int(steps[rising[0] + 1]))
+        rises = np.nonzero((lr[1:] > lr[:-1]) & (steps[1:] > 0.1 * spec.steps))[0]
+        if len(rises):
+            cands.append(int(steps[rises[0] + 1]))
         peak = int(np.argmax(lr))
         low = np.nonzero((lr <= 0.01 * lr.max()) & (np.arange(n) > peak) & (steps < 0.5 * spec.steps))[0]
         if len(low):
@@ -509,7 +573,8 @@ def write_kv(path: Path, spec: RunSpec, logged: Logged) -> str:
     lines = [f"run {spec.name}: model={spec.model} opt={spec.opt} lr={spec.lr} steps={spec.steps} seed={spec.seed}"]
     for step, kind, r in _merged(logged):
         if kind == "train":
-            lines.append(f"step={step} epoch={r['epoch']:.3f} loss={_f(r['loss'])} lr={_f(r['lr'], '.4e')} grad_norm={_f(r['grad_norm'], '.4f')}")
+            lines.append(f"step={step} epoch={r['epoch']:.3f} loss={_f(r['loss'])} lr={_f(r['lr'], '.4e')} "
+                         f"grad_norm={_f(r['grad_norm'], '.4f')}")
         else:
             acc = f" val_acc={_f(r['val_acc'], '.4f')}" if "val_acc" in r else ""
             lines.append(f"step={step} val_loss={_f(r['val_loss'])}{acc}")
@@ -522,7 +587,8 @@ def write_jsonl(path: Path, spec: RunSpec, logged: Logged) -> str:
     lines = []
     for step, kind, r in _merged(logged):
         if kind == "train":
-            rec = {"step": step, "train/loss": r["loss"], "train/lr": r["lr"], "train/grad_norm": r["grad_norm"], "epoch": round(r["epoch"], 4)}
+            rec = {"step": step, "train/loss": r["loss"], "train/lr": r["lr"], "train/grad_norm": r["grad_norm"],
+                   "epoch": round(r["epoch"], 4)}
         else:
             rec = {"step": step, "val/loss": r["val_loss"], **({"val/acc": r["val_acc"]} if "val_acc" in r else {})}
         lines.append(json.dumps(rec))
@@ -564,7 +630,8 @@ def write_hf(path: Path, spec: RunSpec, logged: Logged) -> str:
 
 def write_csv_lightning(path: Path, spec: RunSpec, logged: Logged) -> str:
     """Lightning CSVLogger-style ``metrics.csv``: train rows and val rows with empty cells for the other keys."""
-    cols = ["epoch", "step", "train_loss", "lr-SGD" if spec.opt.startswith("sgd") else "lr-Adam", "grad_norm", "val_loss", "val_acc"]
+    cols = ["epoch", "step", "train_loss", "lr-SGD" if spec.opt.startswith("sgd") else "lr-Adam", "grad_norm",
+            "val_loss", "val_acc"]
     with open(path / "metrics.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(cols)
@@ -573,7 +640,8 @@ def write_csv_lightning(path: Path, spec: RunSpec, logged: Logged) -> str:
             if kind == "train":
                 w.writerow([ep, step, _f(r["loss"]), _f(r["lr"], ".6e"), _f(r["grad_norm"], ".6f"), "", ""])
             else:
-                w.writerow([ep, step, "", "", "", _f(r["val_loss"]), _f(r.get("val_acc", float("nan")), ".4f") if "val_acc" in r else ""])
+                w.writerow([ep, step, "", "", "", _f(r["val_loss"]),
+                            _f(r.get("val_acc", float("nan")), ".4f") if "val_acc" in r else ""])
     return "metrics.csv"
 
 
@@ -596,7 +664,8 @@ def write_megatron(path: Path, spec: RunSpec, logged: Logged) -> str:
             v = r["val_loss"]
             ppl = math.exp(min(v, 700)) if math.isfinite(v) else v
             lines.append("-" * 100)
-            lines.append(f" validation loss at iteration {step} | lm loss value: {_f(v, '.6E')} | lm loss PPL: {_f(ppl, '.6E')} | ")
+            lines.append(f" validation loss at iteration {step} | lm loss value: {_f(v, '.6E')} | "
+                         f"lm loss PPL: {_f(ppl, '.6E')} | ")
             lines.append("-" * 100)
     (path / "train.log").write_text("\n".join(lines) + "\n")
     return "train.log"
@@ -608,7 +677,8 @@ def write_nanogpt(path: Path, spec: RunSpec, logged: Logged) -> str:
     lines = []
     for step, kind, r in _merged(logged):
         key, v = ("train_loss", r["loss"]) if kind == "train" else ("val_loss", r["val_loss"])
-        lines.append(f"step:{step}/{spec.steps} {key}:{_f(v, '.4f')} train_time:{per * step:.0f}ms step_avg:{per:.2f}ms")
+        lines.append(f"step:{step}/{spec.steps} {key}:{_f(v, '.4f')} train_time:{per * step:.0f}ms "
+                     f"step_avg:{per:.2f}ms")
     (path / "train.log").write_text("\n".join(lines) + "\n")
     return "train.log"
 
@@ -629,7 +699,8 @@ def write_metrics_copy(path: Path, logged: Logged) -> None:
         rows.setdefault(r["step"], {}).update(train_loss=r["loss"], lr=r["lr"], grad_norm=r["grad_norm"])
     for r in logged.evals:
         rows.setdefault(r["step"], {}).update({k: v for k, v in r.items() if k != "step"})
-    cols = ["train_loss", "lr", "grad_norm", "val_loss"] + (["val_acc"] if any("val_acc" in r for r in logged.evals) else [])
+    cols = ["train_loss", "lr", "grad_norm", "val_loss"] + (
+        ["val_acc"] if any("val_acc" in r for r in logged.evals) else [])
     target = path / ("metrics_copy.csv" if (path / "metrics.csv").exists() else "metrics.csv")
     with open(target, "w", newline="") as fh:
         w = csv.writer(fh)
@@ -668,7 +739,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and spec.name not in args.only:
             continue
         lab = generate(spec, args.out)
-        print(f"{spec.name:34s} {spec.label:16s} onset={lab['onset_step']!s:6s} {lab['train_seconds']:6.1f}s", flush=True)
+        print(f"{spec.name:34s} {spec.label:16s} onset={lab['onset_step']!s:6s} {lab['train_seconds']:6.1f}s",
+              flush=True)
     print(f"done in {time.time() - t0:.0f}s -> {args.out}")
     return 0
 

@@ -12,6 +12,10 @@ from training_check.tools.store import Store
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("TRAINING_CHECK_CORPUS", REPO.parent / "shared" / "corpus" / "real-logs"))
 
+# The real sshd fixtures (`sshd`, `ssh_env`) for every test module, without importing them by name (an imported
+# fixture is shadowed by the test's parameter of the same name, which linters rightly flag).
+pytest_plugins = ["tests.sshd_fixture"]
+
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -31,7 +35,8 @@ def tc_home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "tc-home"
     monkeypatch.setenv("TRAINING_CHECK_HOME", str(home))
     for var in ("WANDB_ENTITY", "WANDB_PROJECT", "OPENAI_API_KEY", "OPENAI_BASE_URL", "REVIEWER_MODEL",
-                "REVIEWER_BACKEND", "REVIEWER_API", "REVIEWER_TIMEOUT_S", "REVIEWER_MAX_RETRIES", "REVIEWER_CODEX_COMMAND"):
+                "REVIEWER_BACKEND", "REVIEWER_API", "REVIEWER_TIMEOUT_S", "REVIEWER_MAX_RETRIES",
+                "REVIEWER_CODEX_COMMAND"):
         monkeypatch.delenv(var, raising=False)
     return home
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import re
 import shutil
 import signal
 import socket
@@ -245,3 +246,17 @@ def ssh_env(sshd, monkeypatch):
     POOL.close_all()
     yield sshd
     POOL.close_all()
+
+
+def unknown_host_message(port: int) -> str:
+    """The whole error line for a refused unknown host 127.0.0.1:<port>."""
+    return (f"host [127.0.0.1]:{port} is not in known_hosts: run `ssh 127.0.0.1` once to trust it, or set "
+            f"TRAINING_CHECK_SSH_ACCEPT_UNKNOWN_HOSTS=1")
+
+
+def changed_host_key_pattern(port: int) -> str:
+    """A whole-line pattern for the refusal of 127.0.0.1:<port> whose host key changed (any fingerprint)."""
+    entry = re.escape(f"[127.0.0.1]:{port}")
+    return (rf"\Ahost key of {entry} CHANGED \(got ssh-ed25519 [0-9a-f]{{16}}\.\.\., known_hosts has another\): "
+            rf"refusing to connect; if the change is expected, run `ssh-keygen -R '{entry}'` and connect once "
+            rf"with ssh\Z")

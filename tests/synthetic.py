@@ -13,7 +13,7 @@ from training_check.tools.signals.view import build_view
 def frame_of(steps, cols: dict) -> MetricFrame:
     b = BatchBuilder()
     for key, vals in cols.items():
-        for s, v in zip(steps, vals):
+        for s, v in zip(steps, vals, strict=False):
             if v is not None:
                 b.add(int(s), key, float(v))
     return MetricFrame.from_batch(b.build())
@@ -31,7 +31,8 @@ def replay(steps, cols: dict, total: int | None = None, checks: int = 20) -> lis
         view = build_view(fr, total, prev)
         findings = run_signals(view)
         j = judge(findings, view)
-        prev.insert(0, {"progress": {"step": fr.last_step}, "findings": [f.to_dict() for f in findings], "verdict": j.verdict})
+        prev.insert(0, {"progress": {"step": fr.last_step}, "findings": [f.to_dict() for f in findings],
+                        "verdict": j.verdict})
         out.append((cut, j, findings))
     return out
 

@@ -137,7 +137,8 @@ def test_rows_follow_the_csv(corpus_run):
 
 
 def test_wandb_points_equal_csv_points(corpus_run, tmp_path):
-    """load_run on the offline wandb run gives the csv's points: same keys, steps and values (NaN as NaN), same roles."""
+    """load_run on the offline wandb run gives the csv's points: same keys, steps and values (NaN as NaN), same
+    roles."""
     from_wandb = read_frame(str(corpus_run.wandb_dir), tmp_path / "home-wandb")
     from_csv = read_frame(str(corpus_run.csv_path), tmp_path / "home-csv")
     w, c = _points(from_wandb), _points(from_csv)

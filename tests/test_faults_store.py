@@ -11,10 +11,11 @@ import sys
 import time
 from pathlib import Path
 
-from training_check.tools.points import PointBatch
 from training_check.tools.sources import open_path_source
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.store import Store
+
+from tests.helpers import as_points
 
 # A worker: every loop appends to its log, assesses it, reschedules it, records a review and evidence, then
 # prints the ids (only after they are committed). ``argv``: store path, log path, tag, loops (0 = forever).
@@ -50,9 +51,6 @@ def integrity(store_path: Path) -> str:
     with sqlite3.connect(store_path) as c:
         return c.execute("PRAGMA integrity_check").fetchone()[0]
 
-
-def as_points(batch: PointBatch) -> dict:
-    return {k: list(zip(c.steps.tolist(), c.values.tolist())) for k, c in batch.columns.items()}
 
 
 def check_all_present(store: Store, rows: list[str]) -> None:

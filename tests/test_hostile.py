@@ -19,6 +19,8 @@ from training_check.tools.reading import load_run
 from training_check.tools.runref import MAX_REF_LEN, parse_run_ref
 from training_check.tools.stopping import stop_run
 
+from tests.helpers import whole
+
 CANARY = "tc-hostile-canary"
 
 # {c} is replaced by a canary file path: if any payload reached a shell, the file would appear.
@@ -170,8 +172,15 @@ def test_ssh_path_tricks_normalise_to_absolute_paths():
     assert r.kind == "ssh" and r.path == "/etc/shadow"
     r = parse_run_ref("gpu1:/data/../../../etc/passwd")
     assert r.path == "/etc/passwd"
-    for bad in ("ssh://gpu1/a\x00b", "ssh://gpu1/a\nb", "ssh://gpu1", "ssh://gpu1:0x/x", "x" * (MAX_REF_LEN + 1)):
-        with pytest.raises(BadInput):
+    control = "run reference contains a control character (newline, NUL, ...): pass a plain path or run id"
+    for bad, message in (
+            ("ssh://gpu1/a\x00b", control),
+            ("ssh://gpu1/a\nb", control),
+            ("ssh://gpu1", "remote path in 'ssh://gpu1' must be absolute (ssh://host/abs/path or host:/abs/path)"),
+            ("ssh://gpu1:0x/x", "bad port in 'ssh://gpu1:0x/x': use ssh://[user@]host[:port]/abs/path"),
+            ("x" * (MAX_REF_LEN + 1), f"run reference is {MAX_REF_LEN + 1} characters long (limit {MAX_REF_LEN}): "
+                                      f"pass a shorter path")):
+        with pytest.raises(BadInput, match=whole(message)):
             parse_run_ref(bad)
 
 
@@ -213,9 +222,11 @@ def test_hostile_log_line_cannot_steer_the_reviewer(i, tmp_path, store, config, 
         # a "model" that parrots the injection: prose + JSON is not a decision; twice -> error, nothing stored
         parrot = 'Sure! {"decision": "STOP", "reason": "injected"}'
         fake.script(Reply(text=parrot), Reply(text=parrot))
-        with pytest.raises(TrainingCheckError) as err:
+        with pytest.raises(TrainingCheckError, match=whole(
+                'the reviewer gave no valid decision in 2 attempts (last: the reviewer reply is not a single JSON '
+                'object {"decision": "STOP|CONTINUE|WAIT", "reason": "..."}); no decision was recorded: try again, '
+                "or decide from the assessment's findings")):
             escalate_to_reviewer(store=store, config=config, concern="check", assessment_id=a.assessment_id)
-        one_line(err.value)
         assert store.recent_reviews(a.run_key) == []
         fake.script(Reply.decision("CONTINUE", "loss falling smoothly"))
         review = escalate_to_reviewer(store=store, config=config, concern="check", assessment_id=a.assessment_id)

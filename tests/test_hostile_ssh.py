@@ -8,8 +8,6 @@ import pytest
 from training_check.tools.errors import TrainingCheckError
 from training_check.tools.stopping import stop_run
 
-from tests.sshd_fixture import ssh_env, sshd  # noqa: F401  (fixtures)
-
 from .test_hostile import PAYLOADS, fill, one_line
 
 REMOTE_FORMS = ("cmd:", "tmux:", "pidfile:", "pid:")

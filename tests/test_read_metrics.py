@@ -11,6 +11,8 @@ from training_check.tools.downsample import downsample
 from training_check.tools.errors import BadInput, RunNotFound
 from training_check.tools.read_metrics import read_metrics
 
+from tests.helpers import whole
+
 
 def write_jsonl(path, n, spike_at=None, nan_at=None):
     rng = np.random.default_rng(0)
@@ -36,9 +38,10 @@ def test_default_answer_for_six_metrics_stays_under_8kb(tmp_path, store, config,
     assert r.last_step == n and len(r.metrics) == 6
     loss = next(m for m in r.metrics if m.name == "loss")
     assert loss.role == "train_loss" and loss.nan_count == 1 and len(loss.series) <= 50
-    values = [v for _, v in loss.series]
-    assert "nan" in values  # the NaN point is in the series
-    assert max(v for v in values if isinstance(v, float)) > 40  # so is the spike
+    series = dict(loss.series)
+    assert series[n // 2] == "nan"  # the NaN point is in the series
+    spike = json.loads(log.read_text().splitlines()[n // 3 - 1])
+    assert spike["step"] == n // 3 and series[n // 3] == float(f"{spike['loss']:.5g}")  # so is the spike (5 digits)
 
 
 def test_keys_since_step_and_max_points(tmp_path, store, config):
@@ -48,15 +51,18 @@ def test_keys_since_step_and_max_points(tmp_path, store, config):
     assert [m.name for m in r.metrics] == ["eval_loss"]
     m = r.metrics[0]
     assert m.count == 10 and len(m.series) <= 5 and m.series[0][0] > 1000
-    with pytest.raises(BadInput, match="none of the keys"):
+    with pytest.raises(BadInput, match=whole(f"none of the keys ['bleu'] is logged in {log}; logged metrics: loss, lr, "
+                                             f"grad_norm, tokens_per_sec, loss_scale, eval_loss")):
         read_metrics(str(log), store=store, config=config, keys=["bleu"])
-    with pytest.raises(BadInput, match="max_points"):
+    with pytest.raises(BadInput, match=whole("max_points must be a whole number from 0 to 1000, got 1000000000")):
         read_metrics(str(log), store=store, config=config, max_points=10**9)
 
 
 def test_missing_file_is_a_clear_error(tmp_path, store, config):
-    with pytest.raises(RunNotFound, match="no such file"):
-        read_metrics(str(tmp_path / "nope.log"), store=store, config=config)
+    missing = tmp_path / "nope.log"
+    with pytest.raises(RunNotFound,
+                       match=whole(f"no such file: {missing}; check the path (run references: see README)")):
+        read_metrics(str(missing), store=store, config=config)
 
 
 def test_downsample_keeps_extremes_and_every_nonfinite_stretch():

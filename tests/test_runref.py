@@ -7,12 +7,15 @@ from training_check.tools.config import load_config
 from training_check.tools.errors import BadInput
 from training_check.tools.runref import parse_run_ref
 
+from tests.helpers import whole
+
 
 @pytest.mark.parametrize("ref,kind,expect", [
     ("team/proj/abc123", "wandb", dict(entity="team", project="proj", run_id="abc123")),
     ("https://wandb.ai/team/proj/runs/abc123", "wandb", dict(entity="team", project="proj", run_id="abc123")),
     ("https://wandb.ai/team/proj/runs/abc123/overview?x=1", "wandb", dict(run_id="abc123")),
-    ("ssh://alice@gpu1:2222/data/run/train.log", "ssh", dict(user="alice", host="gpu1", port=2222, path="/data/run/train.log")),
+    ("ssh://alice@gpu1:2222/data/run/train.log", "ssh",
+     dict(user="alice", host="gpu1", port=2222, path="/data/run/train.log")),
     ("ssh://gpu1/data/../data/train.log", "ssh", dict(host="gpu1", path="/data/train.log")),
     ("gpu1:/data/train.log", "ssh", dict(host="gpu1", path="/data/train.log")),
     ("bob@gpu1:/data/train.log", "ssh", dict(user="bob", host="gpu1")),
@@ -46,9 +49,25 @@ def test_entity_project_resolution_env_then_toml_then_claude_md(tmp_path, monkey
     assert load_config(cwd=tmp_path).wandb_entity == "from-env"
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "a\nb", "x\x00y", "-rf", "--help", "ssh://host/relative\x07",
-                                 "ssh:///no/host", "https://example.com/nothing", "a" * 5000, "team/pr oj/x"])
-def test_bad_references_are_one_line_errors(bad):
-    with pytest.raises(BadInput) as e:
+EMPTY = "run reference is empty: pass a W&B run path, a log file path, or ssh://host/path"
+CONTROL = "run reference contains a control character (newline, NUL, ...): pass a plain path or run id"
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("", EMPTY),
+    ("   ", EMPTY),
+    ("a\nb", CONTROL),
+    ("x\x00y", CONTROL),
+    ("-rf", "run reference '-rf' looks like an option: pass a run path, or ./-rf for a local file"),
+    ("--help", "run reference '--help' looks like an option: pass a run path, or ./--help for a local file"),
+    ("ssh://host/relative\x07", CONTROL),
+    ("ssh:///no/host", "no host in 'ssh:///no/host': use ssh://[user@]host[:port]/abs/path"),
+    ("https://example.com/nothing", "not a W&B run URL: 'https://example.com/nothing' "
+                                    "(expected https://wandb.ai/<entity>/<project>/runs/<run_id>)"),
+    ("a" * 5000, "run reference is 5000 characters long (limit 4096): pass a shorter path"),
+    ("team/pr oj/x", "cannot read run reference 'team/pr oj/x': use entity/project/run_id, a W&B run URL, a local "
+                     "file path, or ssh://host/abs/path"),
+])
+def test_bad_references_are_one_line_errors(bad, message):
+    with pytest.raises(BadInput, match=whole(message)):
         parse_run_ref(bad)
-    assert "\n" not in str(e.value) and str(e.value)

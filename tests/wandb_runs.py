@@ -72,7 +72,8 @@ def write_offline_run(
     base.mkdir(parents=True, exist_ok=True)
     spec = {
         "project": project, "entity": entity, "name": name, "config": config or {}, "dir": str(base),
-        "run_id": run_id, "resume": resume, "exit_code": exit_code, "crash": float(crash), "disable_stats": disable_stats,
+        "run_id": run_id, "resume": resume, "exit_code": exit_code, "crash": float(crash),
+        "disable_stats": disable_stats,
     }
     with tempfile.TemporaryDirectory(prefix="tc-wandb-rows-") as tmp:
         spec_path = Path(tmp) / "spec.json"
