@@ -16,6 +16,7 @@ from .frame import MetricFrame
 from .judge import UNREACHABLE, judge
 from .reading import load_run, resolve_ref
 from .signals import (
+    chance_level,
     divergence,
     eval_health,
     grad_norm,
@@ -82,7 +83,7 @@ class Assessment:
         return out
 
 
-SIGNALS = (nonfinite.check, divergence.check, loss_trend.check, spikes.check, eval_health.check,
+SIGNALS = (nonfinite.check, divergence.check, chance_level.check, loss_trend.check, spikes.check, eval_health.check,
            projection.check, lr_schedule.check, grad_norm.check, staleness.check)
 
 

@@ -43,6 +43,10 @@ _THROUGHPUT = re.compile(
 # Losses that are not minimised jointly (GAN players, RL actor/critic, PPO): no monotone-decrease assumption.
 _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
 
+# Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
+# the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
+_REGULARISER = re.compile(r"\b(kl|approx kl|kl div|kl divergence|kl coef|entropy|ent)\b")
+
 _PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training loss", "train loss step", "total loss",
                   "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
 
@@ -128,3 +132,9 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     # Prefer names with "total", then "lm", then the shortest.
     pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
     return pool[0]
+
+
+def is_regulariser(name: str) -> bool:
+    """Whether ``name`` is a KL or entropy diagnostic (not a loss term named so): no run is judged by one."""
+    n = _norm(name)
+    return bool(_REGULARISER.search(n)) and "loss" not in n
