@@ -43,12 +43,14 @@ from corpus_labels import LabelledRun, load_corpus  # noqa: E402
 from training_check.tools.assess import assess_run  # noqa: E402
 from training_check.tools.config import Config, load_config  # noqa: E402
 from training_check.tools.errors import TrainingCheckError  # noqa: E402
+from training_check.tools.findings import CRITICAL, WARN  # noqa: E402
 from training_check.tools.frame import MetricFrame  # noqa: E402
+from training_check.tools.judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT  # noqa: E402
 from training_check.tools.reading import load_run  # noqa: E402
 from training_check.tools.store import Store  # noqa: E402
 
 OURS = "training-check"
-LETTER = {"CONTINUE": "C", "STOP": "S", "ESCALATE": "E", "WAIT": "W", "UNREACHABLE": "U", "ERROR": "!"}
+LETTER = {CONTINUE: "C", STOP: "S", ESCALATE: "E", WAIT: "W", UNREACHABLE: "U", "ERROR": "!"}
 # words in a flag's concern kinds/text that name each label's failure (the "right concern")
 CONCERN_WORDS = {
     "plateau": ("plateau", "stall", "flat", "no progress", "not improving"),
@@ -95,7 +97,7 @@ class Replay:
     def right_concern(self) -> bool:
         words = CONCERN_WORDS.get(self.run.label, ())
         for c in self.checks:
-            if c.verdict == "STOP" or (c.verdict == "ESCALATE" and self.run.onset_step is not None and c.step >= self.run.onset_step):
+            if c.verdict == STOP or (c.verdict == ESCALATE and self.run.onset_step is not None and c.step >= self.run.onset_step):
                 blob = " ".join(c.kinds + [c.concern or ""]).lower()
                 if any(w in blob for w in words):
                     return True
@@ -142,7 +144,7 @@ def replay(run: LabelledRun, n_checks: int = 24) -> Replay:
             except TrainingCheckError as e:
                 out.checks.append(Check(step, "ERROR", [], str(e), time.perf_counter() - t0))
                 continue
-            kinds = sorted({f.concern or f.signal for f in a.findings if f.status in ("warn", "critical")})
+            kinds = sorted({f.concern or f.signal for f in a.findings if f.status in (WARN, CRITICAL)})
             out.checks.append(Check(step, a.verdict, kinds, a.concern, time.perf_counter() - t0))
     return out
 
@@ -178,7 +180,7 @@ class Scores:
 def _events(r: Replay, system: str) -> tuple[int | None, int | None]:
     """(first STOP step, first flag step) of ``system`` in a replay."""
     if system == OURS:
-        s, f = r.first(("STOP",)), r.first(("STOP", "ESCALATE"))
+        s, f = r.first((STOP,)), r.first((STOP, ESCALATE))
         return (s.step if s else None), (f.step if f else None)
     stop = r.baseline_stop(system)
     return stop, stop
@@ -192,7 +194,7 @@ def _first_flag_after_onset(r: Replay, system: str) -> int | None:
         return None
     for i in range(start, len(r.steps)):
         if system == OURS:
-            if r.checks[i].verdict in ("STOP", "ESCALATE"):
+            if r.checks[i].verdict in (STOP, ESCALATE):
                 return i - start
         else:
             stop = r.baseline_stop(system)
@@ -234,7 +236,7 @@ def score(replays: list[Replay], system: str) -> Scores:
                 sc.false_stops += 1
                 sc.misses.append(f"{name}: {r.run.label}, false STOP at step {stop}")
             if system == OURS:
-                esc += sum(c.verdict == "ESCALATE" for c in r.checks)
+                esc += sum(c.verdict == ESCALATE for c in r.checks)
                 healthy_checks += len(r.checks)
         if cat in ("clear", "flag") and r.run.onset_step is not None:
             if stop is not None and stop < r.run.onset_step - LONG_BEFORE_FRACTION * span:
@@ -390,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         misses = list(scores[0].misses)
         ours = scores[0]
         if ours.escalate_rate_healthy is not None and ours.escalate_rate_healthy > 0.10:
-            noisy = sorted(((sum(c.verdict == "ESCALATE" for c in r.checks), r.run.name) for r in replays
+            noisy = sorted(((sum(c.verdict == ESCALATE for c in r.checks), r.run.name) for r in replays
                             if not r.error and r.run.category == "healthy"), reverse=True)
             worst = ", ".join(f"{name} ({n})" for n, name in noisy[:5] if n)
             misses.append(f"ESCALATE rate on no-stop checks {ours.escalate_rate_healthy:.0%} > 10%; most: {worst}")

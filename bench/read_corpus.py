@@ -45,6 +45,7 @@ import numpy as np
 from training_check.tools.assess import assess_run
 from training_check.tools.config import load_config
 from training_check.tools.errors import TrainingCheckError
+from training_check.tools.judge import ESCALATE, STOP
 from training_check.tools.parsers.text import clean_text
 from training_check.tools.reading import load_run
 from training_check.tools.store import Store
@@ -197,13 +198,13 @@ def report(folder: Path, results: list[FileResult]) -> tuple[int, int, int, int]
         print(f"{r.file[:58]:58s} {str(r.metric)[:22]:22s} {pts:>7s} {exp:>7s} {'yes ' if r.read else 'NO  '} {v}")
     n_read = sum(r.read for r in results)
     stops = [r for r in results if r.should_stop]
-    caught = sum(1 for r in stops if r.verdict in ("STOP", "ESCALATE"))
+    caught = sum(1 for r in stops if r.verdict in (STOP, ESCALATE))
     print(f"read: {n_read}/{len(results)} files ({100 * n_read / max(1, len(results)):.0f} %); "
           f"should-stop files STOP/ESCALATE: {caught}/{len(stops)}")
     for r in results:
         if not r.read:
             print(f"  unread: {r.file}: {r.why}")
-        if r.should_stop and r.verdicts and r.verdict not in ("STOP", "ESCALATE"):
+        if r.should_stop and r.verdicts and r.verdict not in (STOP, ESCALATE):
             print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
     return n_read, len(results), caught, len(stops)
 

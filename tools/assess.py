@@ -11,9 +11,9 @@ import pandas as pd
 from .config import Config
 from .encode import jnum
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
-from .findings import OK, Finding
+from .findings import CRITICAL, OK, WARN, Accepted, Finding
 from .frame import MetricFrame
-from .judge import UNREACHABLE, judge
+from .judge import CONTINUE, UNREACHABLE, judge
 from .reading import load_run, resolve_ref
 from .signals import (
     chance_level,
@@ -141,20 +141,19 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
 
 
 def warning_kinds(findings: list[dict]) -> set[str]:
-    return {f.get("concern") or f.get("signal") for f in findings if f.get("status") in ("warn", "critical")}
+    return {f.get("concern") or f.get("signal") for f in findings if f.get("status") in (WARN, CRITICAL)}
 
 
-def accepted_concerns(store: Store, run_key: str, as_of_step: int | None = None) -> dict | None:
+def accepted_concerns(store: Store, run_key: str, as_of_step: int | None = None) -> Accepted | None:
     """The concerns a reviewer last judged acceptable (decision CONTINUE) for this run, if its latest review did."""
     for review in store.recent_reviews(run_key, 3):
         assessment = store.get_assessment(review.get("assessment_id") or "") if review.get("assessment_id") else None
         step = (assessment or {}).get("progress", {}).get("step")
         if as_of_step is not None and step is not None and step > as_of_step:
             continue
-        if review.get("decision") != "CONTINUE" or assessment is None:
+        if review.get("decision") != CONTINUE or assessment is None:
             return None
-        return {"kinds": sorted(warning_kinds(assessment.get("findings", []))), "step": step,
-                "review_id": review.get("review_id")}
+        return Accepted(tuple(sorted(warning_kinds(assessment.get("findings", [])))), step, review.get("review_id"))
     return None
 
 

@@ -43,10 +43,9 @@ class Judgment:
 def _previous_flagged(view: RunView, signal: str) -> bool:
     """Whether the previous check (on older data) already saw a warning/critical from ``signal``."""
     for prev in view.previous[:1]:
-        prev_step = (prev.get("progress") or {}).get("step")
-        if prev_step is not None and view.last_step is not None and prev_step >= view.last_step:
+        if prev.step is not None and view.last_step is not None and prev.step >= view.last_step:
             continue
-        return any(f.get("signal") == signal and f.get("status") in (WARN, CRITICAL) for f in prev.get("findings", []))
+        return prev.flagged(signal)
     return False
 
 
@@ -62,7 +61,7 @@ def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CH
     seen = f"logged: {names}" + ("; read_metrics shows a sample line of the log in run_data" if sample else "")
     earlier = 0
     for prev in view.previous:
-        if NO_LOSS not in str(prev.get("summary", "")):
+        if NO_LOSS not in prev.summary:
             break
         earlier += 1
     if earlier + 1 < checks:
@@ -138,11 +137,11 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         kind_set = {f.concern or f.signal for f in firm}
         kinds = ", ".join(sorted(kind_set))
         acc = view.accepted
-        if acc and kind_set <= set(acc.get("kinds", [])):
+        if acc and kind_set <= set(acc.kinds):
             # The reviewer already looked at exactly these concerns and said CONTINUE: say so, do not ask again
             # until something new or worse shows up.
             return Judgment(CONTINUE, f"CONTINUE: {kinds} seen again ({firm[0].message}); the reviewer judged it "
-                            f"acceptable at step {acc.get('step')} ({acc.get('review_id')})", None, sorted(kind_set))
+                            f"acceptable at step {acc.step} ({acc.review_id})", None, sorted(kind_set))
         return Judgment(ESCALATE, f"ESCALATE ({kinds}): {firm[0].message}", concern)
     fresh = [f for f in warns if f.fresh]
     if fresh:
