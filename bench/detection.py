@@ -97,7 +97,8 @@ class Replay:
     def right_concern(self) -> bool:
         words = CONCERN_WORDS.get(self.run.label, ())
         for c in self.checks:
-            if c.verdict == STOP or (c.verdict == ESCALATE and self.run.onset_step is not None and c.step >= self.run.onset_step):
+            onset = self.run.onset_step
+            if c.verdict == STOP or (c.verdict == ESCALATE and onset is not None and c.step >= onset):
                 blob = " ".join(c.kinds + [c.concern or ""]).lower()
                 if any(w in blob for w in words):
                     return True
@@ -189,6 +190,8 @@ def _events(r: Replay, system: str) -> tuple[int | None, int | None]:
 def _first_flag_after_onset(r: Replay, system: str) -> int | None:
     """Index (into the check steps) of the first flag at or after the onset check."""
     onset = r.run.onset_step
+    if onset is None:
+        return None
     start = next((i for i, s in enumerate(r.steps) if s >= onset), None)
     if start is None:
         return None
@@ -209,7 +212,7 @@ def score(replays: list[Replay], system: str) -> Scores:
     esc, healthy_checks = 0, 0
     right = 0
     for r in replays:
-        if r.error:
+        if r.error or r.span is None:
             continue
         cat, name = r.run.category, r.run.name
         stop, flag = _events(r, system)
@@ -279,7 +282,8 @@ def print_table(replays: list[Replay], out=None) -> None:
     for r in replays:
         name = r.run.name if len(r.run.name) <= 44 else "..." + r.run.name[-41:]
         if r.error:
-            print(f"{name:44s} {r.run.label:15s} {r.run.category:7s} {_s(r.run.onset_step):>7s}  ERROR {r.error}", file=out)
+            print(f"{name:44s} {r.run.label:15s} {r.run.category:7s} {_s(r.run.onset_step):>7s}  ERROR {r.error}",
+                  file=out)
             continue
         stop, flag = _events(r, OURS)
         base = " ".join(f"{_s(r.baseline_stop(n))}" for n in names)
@@ -298,7 +302,8 @@ def _fmt(v, pct: bool = False) -> str:
 def print_totals(scores: list[Scores], out=None) -> None:
     out = out or sys.stdout
     rows = [
-        ("STOP recall, clear must-stop (>=95%)", lambda s: f"{s.clear_stopped}/{s.clear_runs} {_fmt(s.stop_recall, True)}"),
+        ("STOP recall, clear must-stop (>=95%)",
+         lambda s: f"{s.clear_stopped}/{s.clear_runs} {_fmt(s.stop_recall, True)}"),
         ("flagged, flag runs (>=95%)", lambda s: f"{s.flag_flagged}/{s.flag_runs} {_fmt(s.flag_rate, True)}"),
         ("  ...with the right concern", lambda s: _fmt(s.flag_right_concern)),
         ("false STOPs, no-stop runs (0)", lambda s: f"{s.false_stops}/{s.nostop_runs} {_fmt(s.false_stop_rate, True)}"),
@@ -307,7 +312,8 @@ def print_totals(scores: list[Scores], out=None) -> None:
         ("median delay, fraction of run", lambda s: _fmt(s.median_delay_fraction, True)),
         ("must-stop runs never flagged after onset", lambda s: _fmt(s.missed_after_onset)),
         ("ESCALATE rate, no-stop checks (<=10%)", lambda s: _fmt(s.escalate_rate_healthy, True)),
-        ("mean / median s per assessment", lambda s: "-" if s.mean_assess_s is None else f"{s.mean_assess_s:.3f} / {s.median_assess_s:.3f}"),
+        ("mean / median s per assessment",
+         lambda s: "-" if s.mean_assess_s is None else f"{s.mean_assess_s:.3f} / {s.median_assess_s:.3f}"),
     ]
     width = 16
     print(f"\n{'figure':42s}" + "".join(f"{s.system[:width]:>{width + 2}s}" for s in scores), file=out)
@@ -336,7 +342,7 @@ def timing(n_steps: int = 1_000_000, n: int = 7, eval_every: int = 1000) -> dict
             for i in range(0, n_steps, 100_000):
                 sl = slice(i, i + 100_000)
                 lines = [f"{s},{a:.5f},{b:.4e},{c:.4f},{'' if np.isnan(d) else f'{d:.5f}'}"
-                         for s, a, b, c, d in zip(steps[sl], loss[sl], lr[sl], gn[sl], val[sl])]
+                         for s, a, b, c, d in zip(steps[sl], loss[sl], lr[sl], gn[sl], val[sl], strict=True)]
                 fh.write("\n".join(lines) + "\n")
         write_s = time.perf_counter() - t0
         config, store = _fresh(tmp)
@@ -356,7 +362,8 @@ def timing(n_steps: int = 1_000_000, n: int = 7, eval_every: int = 1000) -> dict
 # --------------------------------------------------------------------------------------
 
 
-def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None, progress: bool = True) -> tuple[list[Replay], list[Scores]]:
+def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None,
+                progress: bool = True) -> tuple[list[Replay], list[Scores]]:
     runs: list[LabelledRun] = []
     for d in dirs:
         runs += load_corpus(d)
@@ -411,7 +418,8 @@ def main(argv: list[str] | None = None) -> int:
         result["scores"] = [asdict(s) for s in scores]
     if args.timing:
         t = timing(args.timing_steps, args.timing_n)
-        print(f"\ntiming: {t['n_steps']} steps ({t['points']} points): first read+assess {t['first_read_and_assess_s']} s; "
+        print(f"\ntiming: {t['n_steps']} steps ({t['points']} points): "
+              f"first read+assess {t['first_read_and_assess_s']} s; "
               f"cached assess median {t['median_s']} s over {len(t['warm_times_s'])} (target {t['target_s']} s)")
         result["timing"] = t
     if args.json_out:

@@ -242,7 +242,8 @@ def test_judge_min_points_is_where_waiting_ends():
 
 @pytest.mark.parametrize(("cls", "kw", "message"), [
     (divergence.DivergenceParams, {"noise_k": 0}, "DivergenceParams.noise_k must be > 0, got 0"),
-    (divergence.DivergenceParams, {"progress_share": 1.5}, "DivergenceParams.progress_share must be in [0, 1], got 1.5"),
+    (divergence.DivergenceParams, {"progress_share": 1.5},
+     "DivergenceParams.progress_share must be in [0, 1], got 1.5"),
     (divergence.DivergenceParams, {"sustain_min": 2.5},
      "DivergenceParams.sustain_min must be a whole number >= 1, got 2.5"),
     (loss_trend.LossTrendParams, {"recent_share": 0}, "LossTrendParams.recent_share must be in (0, 1], got 0"),

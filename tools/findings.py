@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .encode import Num, jnum
 
@@ -21,7 +22,7 @@ class Finding:
     fresh: bool = False  # a new anomaly at the very end that may still resolve (e.g. an unrecovered spike)
 
     def to_dict(self) -> dict:
-        d = {"signal": self.signal, "status": self.status, "message": self.message}
+        d: dict[str, Any] = {"signal": self.signal, "status": self.status, "message": self.message}
         if self.steps:
             d["steps"] = self.steps
         if self.numbers:

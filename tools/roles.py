@@ -26,12 +26,16 @@ def _norm(name: str) -> str:
     return re.sub(r"[\s_\-./:@]+", " ", name.lower()).strip()
 
 
-_EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|holdout|metrics)\b|\b(val|valid|validation|eval|test|dev)$")
+_EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|holdout|metrics)\b"
+                          r"|\b(val|valid|validation|eval|test|dev)$")
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
-_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|cost)\b|loss$|ppl$")
+_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|"
+                           r"cost)\b"
+                           r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
-    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b|acc$|accuracy$"
+    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
+    r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
 _GRAD = re.compile(r"\b(grad norm|gradient norm|grad_norm|gnorm|total grad norm|norm|grad l2 norm|global grad norm)\b")

@@ -24,8 +24,8 @@ from .curve import finite, mann_kendall_z
 from .params import Params, bound
 from .view import RunView, recent_len
 
-_CE_NAME = re.compile(r"(^|[\s_/.\-])(lm[\s_]?loss|ce[\s_]?loss|cross[\s_]?entropy|xent|token[\s_]?loss|ce)($|[\s_/.\-])",
-                      re.I)
+_CE_NAME = re.compile(r"(^|[\s_/.\-])(lm[\s_]?loss|ce[\s_]?loss|cross[\s_]?entropy|xent|token[\s_]?loss|ce)"
+                      r"($|[\s_/.\-])", re.I)
 _PPL_NAME = re.compile(r"ppl|perplexity", re.I)
 
 

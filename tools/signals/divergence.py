@@ -27,7 +27,7 @@ class DivergenceParams(Params):
     recent_lo: int = bound(3, 1)  # "now" is the median of at least this many newest logs
     noise_k: float = bound(6.0, 0.0, above=True)  # a rise must exceed this many noise units...
     progress_share: float = bound(0.15, 0.0, 1.0)  # ...and this share of the progress made (start - best)
-    rel_jump: float = bound(0.5, 0.0, above=True)  # a level this share above a positive best is a rise whatever the noise
+    rel_jump: float = bound(0.5, 0.0, above=True)  # this share above a positive best is a rise whatever the noise
     floor_k: float = bound(6.0, 0.0)  # ...but never less than this many noise units of a w-log median
     min_rise_noise: float = bound(1.5, 0.0)  # ...nor less than this many noise units
     below_share: float = bound(0.5, 0.0, 1.0)  # "high since": the last log at or below best + this share of the bar
@@ -59,8 +59,10 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     c = view.curve
     name = view.objective
     if c is None or c.n < p.min_points or view.adversarial:
-        return Finding("divergence", OK, "not enough finite points to judge divergence" if c is not None and c.n < p.min_points
-                       else "no objective curve to judge divergence" if c is None else f"{name} is an adversarial/RL loss: not judged for divergence")
+        why = ("not enough finite points to judge divergence" if c is not None and c.n < p.min_points
+               else "no objective curve to judge divergence" if c is None
+               else f"{name} is an adversarial/RL loss: not judged for divergence")
+        return Finding("divergence", OK, why)
     w = recent_len(c.n, lo=p.recent_lo)
     now = c.level(w)
     # The best level is measured like "now": a median over as many logs, so a lucky batch is not the bar.
@@ -79,7 +81,8 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     sign = orientation(view.direction)
     shown = dict(now=sign * now, best=sign * best, best_step=best_step, start=sign * start, noise=sigma)
     if rise <= threshold:
-        return Finding("divergence", OK, f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
+        return Finding("divergence", OK,
+                       f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
                        [best_step, int(c.steps[-1])], nums(**shown))
     # How long has it been high? The logs since the last one at or below best + threshold/2 (the level view lags).
     last_below = c.last_at_or_below(best + p.below_share * threshold)
@@ -110,7 +113,8 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
         return Finding("divergence", WARN,
                        f"{name} jumped to above its best ({sign * now:.4g} vs {sign * best:.4g} at step {best_step}) "
                        f"and has been coming down since step {raw_since}",
-                       [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop")
+                       [raw_since, int(c.steps[-1])], nums(**shown),
+                       concern="divergence" if is_loss else "objective_drop")
     if long_enough and not recovering and (big or worse_than_start or from_start_rising) and not is_loss:
         # A reward, accuracy or perplexity that fell back is worth a reviewer's look, not an automatic stop:
         # curricula and RL make such objectives move for reasons a loss does not.
@@ -135,7 +139,8 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
 
 def _regime_noise(c: Curve, w: int, best_step: int, p: DivergenceParams) -> float:
     """The noise that matters here: the median of the whole curve's, the recent regime's and the best regime's
-    (a past explosion must not make a lasting rise look like noise, nor one quiet stretch make noise look like a rise)."""
+    (a past explosion must not make a lasting rise look like noise, nor one quiet stretch make noise look like a
+    rise)."""
     if c.n < p.regime_min_points:
         return c.sigma
     k = max(p.regime_window_min, p.regime_window_w * w)
@@ -147,8 +152,11 @@ def _regime_noise(c: Curve, w: int, best_step: int, p: DivergenceParams) -> floa
 
 def _is_loss(view: RunView) -> bool:
     """Whether the objective is a loss (train loss, or an eval loss): the only curves divergence may stop a run on."""
-    role = view.frame.roles[view.objective]
-    return role.role == "train_loss" or (role.role == "eval" and "loss" in view.objective.lower())
+    name = view.objective
+    if name is None:
+        return False
+    role = view.frame.roles[name]
+    return role.role == "train_loss" or (role.role == "eval" and "loss" in name.lower())
 
 
 def level_curve(c: Curve, w: int) -> tuple[np.ndarray, np.ndarray]:

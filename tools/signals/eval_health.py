@@ -46,7 +46,8 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
     lower = view.frame.roles[name].direction != "max"
     o = vals if lower else -vals  # oriented: lower is better
     if len(o) < p.min_evals:
-        out.append(Finding("eval", OK, f"{len(o)} evals of {name} so far", numbers=nums(evals=len(o), last=vals[-1] if len(vals) else None)))
+        out.append(Finding("eval", OK, f"{len(o)} evals of {name} so far",
+                           numbers=nums(evals=len(o), last=vals[-1] if len(vals) else None)))
     else:
         # Levels, not single evals: the best single value of many noisy evals is biased low.
         k = max(1, min(p.max_level_evals, len(o) // 4))
@@ -66,11 +67,13 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
             concern = "overfitting" if train_falling else "eval_degradation"
             what = "while the train loss keeps falling (overfitting)" if train_falling else ""
             out.append(Finding("eval", WARN,
-                               f"{name} worsened to {last_val:.4g} from its best level {best_val:.4g} at step {int(steps[ib])}, "
+                               f"{name} worsened to {last_val:.4g} from its best level {best_val:.4g} "
+                               f"at step {int(steps[ib])}, "
                                f"{since_best} evals ago {what}".strip(),
                                [int(steps[ib]), int(steps[-1])], info, concern=concern))
         else:
-            out.append(Finding("eval", OK, f"{name} at {last_val:.4g} (best level {best_val:.4g} at step {int(steps[ib])})",
+            out.append(Finding("eval", OK,
+                               f"{name} at {last_val:.4g} (best level {best_val:.4g} at step {int(steps[ib])})",
                                [int(steps[0]), int(steps[-1])], info))
     out.extend(_baseline(view, p.baseline_margin))
     return out
@@ -129,10 +132,12 @@ def _baseline(view: RunView, margin: float) -> list[Finding]:
         rel = gap / max(abs(base), 1e-12)
         info = nums(step=step, ours=now, baseline=base, worse_by=rel)
         if rel > margin:
-            out.append(Finding("baseline", WARN, f"{metric} {now:.4g} at step {step} is {rel:.1%} worse than the baseline {base:.4g}",
+            out.append(Finding("baseline", WARN,
+                               f"{metric} {now:.4g} at step {step} is {rel:.1%} worse than the baseline {base:.4g}",
                                [step, step], info, concern="baseline"))
         else:
-            out.append(Finding("baseline", OK, f"{metric} {now:.4g} at step {step} is on track with the baseline {base:.4g}",
+            out.append(Finding("baseline", OK,
+                               f"{metric} {now:.4g} at step {step} is on track with the baseline {base:.4g}",
                                [step, step], info))
     return out
 

@@ -46,7 +46,10 @@ def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
     if hi - lo < p.min_reference:
         return Finding("grad_norm", OK, f"{name} at {now:.3g}")
     # A long run's older norms are summarised: their blocks' medians stand for them (norms are >= 0, so |x| = x).
-    ref = float(np.median(v[lo:hi])) if hist is None else hist.finite_median(lo, hi)
+    ref_or_none = float(np.median(v[lo:hi])) if hist is None else hist.finite_median(lo, hi)
+    if ref_or_none is None:
+        return Finding("grad_norm", OK, f"{name} at {now:.3g}")
+    ref = float(ref_or_none)
     info = nums(now=now, reference=ref, ratio=now / ref if ref > 0 else None)
     span = [int(steps[-w]), int(steps[-1])]
     if ref > 0 and now > p.explode_factor * ref and np.all(v[-w:] > p.explode_all_share * p.explode_factor * ref):
@@ -54,7 +57,8 @@ def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
                        span, info, concern="grad_explosion")
     flat = view.curve is None or _flat(view, p)
     if ref > 0 and (now < p.vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
-        return Finding("grad_norm", WARN, f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
+        return Finding("grad_norm", WARN,
+                       f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
                        span, info, concern="vanishing_gradients")
     return Finding("grad_norm", OK, f"{name} at {now:.3g} (running level {ref:.3g})", span, info)
 
@@ -64,4 +68,5 @@ def _flat(view: RunView, p: GradNormParams) -> bool:
     if c is None or c.n < p.flat_min_points:
         return True
     w = recent_len(c.n)
-    return abs(c.level(w) - float(np.median(c.values[-3 * w: -w] if c.n > 3 * w else c.values[:w]))) < p.flat_noise_k * c.sigma
+    before = float(np.median(c.values[-3 * w: -w] if c.n > 3 * w else c.values[:w]))
+    return abs(c.level(w) - before) < p.flat_noise_k * c.sigma

@@ -53,7 +53,7 @@ def lr_decayed(view: RunView, share: float = DEFAULT.decayed_share) -> bool:
     v = view.frame.series[lr_name].to_numpy()
     v = v[np.isfinite(v)]
     peak = view.frame.finite_extreme(lr_name, "max") if len(v) >= 3 else None  # over the whole run
-    return bool(len(v) >= 3 and peak > 0 and v[-1] <= share * peak)
+    return bool(len(v) >= 3 and peak is not None and peak > 0 and v[-1] <= share * peak)
 
 
 def lr_winding_down(view: RunView, since: float, share: float = DEFAULT.winding_share,
@@ -112,7 +112,8 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
                 progress=progress, noise=c.sigma)
     steps = [int(x[0]), int(x[-1])]
     if z <= -p.z_sig and change < 0:
-        return Finding("loss_trend", OK, f"{name} still improving ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
+        return Finding("loss_trend", OK,
+                       f"{name} still improving ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
     frac = view.fraction
     if frac is not None and frac < p.early_share:
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
@@ -121,18 +122,23 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     # A log that begins long after step 0 (an excerpt, a resumed run) shows a loss that already learned: sitting
     # flat there is not "never learned".
     late = c.steps[0] > p.late_start * max(1, c.steps[-1] - c.steps[0])
-    never = not late and (progress <= p.never_noise_k * c.sigma or (start > 0 and progress < p.no_learning_share * start))
+    never = not late and (progress <= p.never_noise_k * c.sigma
+                          or (start > 0 and progress < p.no_learning_share * start))
     if lr_decayed(view, p.decayed_share) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
     flat_since = _flat_since(ss, sv, c.sigma, p.flat_k)
     if (not never and frac is not None and frac >= p.converged_share and view.total_steps
             and flat_since >= p.flat_share * view.total_steps):
-        return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged", steps, info)
+        return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged",
+                       steps, info)
     n_raw = max(1, c.count_since(x[0]))
-    se = c.sigma * np.sqrt(12.0 / n_raw)  # 12: a least-squares line's change over a window of n evenly spaced points  # standard error of the window's change (a line fitted through noise)
+    # The standard error of the window's change (a line fitted through noise): 12 comes from a least-squares line's
+    # slope variance over n evenly spaced points.
+    se = c.sigma * np.sqrt(12.0 / n_raw)
     improvement = -change
     if z >= p.worse_z_share * p.z_sig and change > 0:
-        return Finding("loss_trend", WARN, f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
+        return Finding("loss_trend", WARN,
+                       f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
                        steps, info, concern="divergence")
     if not never and view.direction == "min" and start > 0 and float(np.min(c.b_values[m])) >= 0:
         level = float(np.median(y))

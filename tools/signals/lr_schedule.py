@@ -77,7 +77,8 @@ def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
             restarts += 1
             continue
         return Finding("lr_schedule", WARN,
-                       f"{name} jumped {v[i] / max(v[i - 1], 1e-30):.3g}x at step {int(steps[i])} ({v[i - 1]:.3g} -> {v[i]:.3g}), "
+                       f"{name} jumped {v[i] / max(v[i - 1], 1e-30):.3g}x at step {int(steps[i])} "
+                       f"({v[i - 1]:.3g} -> {v[i]:.3g}), "
                        f"above its earlier peak {earlier_peak:.3g}",
                        [int(steps[i - 1]), int(steps[i])], {**info, **nums(jump=float(v[i] / max(v[i - 1], 1e-30)))},
                        concern="lr_schedule")
@@ -91,7 +92,8 @@ def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
         drop = v[z - 1] / max(v[z], 1e-30) if z > 0 else 1.0
         abrupt = z > 0 and v[z - 1] > p.abrupt_k * p.zero_share * peak
         if abrupt and (frac is None or frac < p.late_share) and drop > p.drop_factor:
-            return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
+            return Finding("lr_schedule", WARN,
+                           f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
                            [int(steps[z - 1]), int(steps[z])], info, concern="lr_schedule")
     # A schedule that has already reached zero (not a step decay's small last stage) with most of the run to go.
     dead = np.flatnonzero(v <= p.dead_share * peak)
@@ -102,13 +104,15 @@ def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
         long_zero = (steps[-1] - steps[z]) >= max(p.zero_span_share * steps[-1], 1) and len(v) - z >= p.zero_min_points
         if (z_frac is not None and z_frac < p.early_zero_share) or (z_frac is None and long_zero):
             where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{len(v) - z} logs ago"
-            return Finding("lr_schedule", WARN, f"{name} reached ~0 ({v[z]:.3g}, peak {peak:.3g}) {where} and stays there",
+            return Finding("lr_schedule", WARN,
+                           f"{name} reached ~0 ({v[z]:.3g}, peak {peak:.3g}) {where} and stays there",
                            [int(steps[z]), int(steps[-1])], info, concern="lr_schedule")
     # Warmup that never ends.
     warmup_steps = _config_warmup(view)
     if peak_i == len(v) - 1 and _is_warmup(v, p.warmup_rising_share):
         if warmup_steps and steps[-1] > p.warmup_config_k * warmup_steps:
-            return Finding("lr_schedule", WARN, f"{name} still rising at step {int(steps[-1])}, past warmup_steps={warmup_steps}",
+            return Finding("lr_schedule", WARN,
+                           f"{name} still rising at step {int(steps[-1])}, past warmup_steps={warmup_steps}",
                            [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
         if frac is not None and frac > p.warmup_max_share:
             return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",
@@ -164,13 +168,15 @@ def _from_schedule(view: RunView, name: str, hist, p: LrScheduleParams) -> Findi
         long_zero = (last_step - sz) >= max(p.zero_span_share * last_step, 1) and n - z >= p.zero_min_points
         if (z_frac is not None and z_frac < p.early_zero_share) or (z_frac is None and long_zero):
             where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{n - z} logs ago"
-            return Finding("lr_schedule", WARN, f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there",
+            return Finding("lr_schedule", WARN,
+                           f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there",
                            [sz, last_step], info, concern="lr_schedule")
     warmup_steps = _config_warmup(view)
     warming = sch.peak_i == n - 1
     if warming and n > 1 and sch.n_nonneg / (n - 1) > p.warmup_rising_share and last > sch.v0:
         if warmup_steps and last_step > p.warmup_config_k * warmup_steps:
-            return Finding("lr_schedule", WARN, f"{name} still rising at step {last_step}, past warmup_steps={warmup_steps}",
+            return Finding("lr_schedule", WARN,
+                           f"{name} still rising at step {last_step}, past warmup_steps={warmup_steps}",
                            [first_step, last_step], info, concern="lr_schedule")
         if frac is not None and frac > p.warmup_max_share:
             return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",

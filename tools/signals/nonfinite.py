@@ -140,12 +140,14 @@ def _grad_and_scale(view: RunView, p: NonfiniteParams) -> list[Finding]:
             if loss is not None and len(loss) and np.isfinite(loss.to_numpy()[-1]):
                 hidden = " while the logged loss stays finite (a NaN-filtered loss hides it)"
             out.append(Finding("nonfinite", CRITICAL,
-                               f"{name} is {_word(v[-1])} for the last {trail} logs{hidden}: the weights are likely corrupted",
+                               f"{name} is {_word(v[-1])} for the last {trail} logs{hidden}: "
+                               f"the weights are likely corrupted",
                                [trail_from, int(s.index[-1])], nums(nonfinite_last=trail),
                                concern="nonfinite", sustained=True))
     for name in frame.names("loss_scale"):
-        if frame.summarised(name) is not None:
-            out.extend(_scale_from_history(name, frame.summarised(name).scale, p))
+        summary = frame.summarised(name)
+        if summary is not None:
+            out.extend(_scale_from_history(name, summary.scale, p))
             continue
         s = frame.series[name].dropna()
         v = s.to_numpy()
@@ -156,8 +158,10 @@ def _grad_and_scale(view: RunView, p: NonfiniteParams) -> list[Finding]:
                 trail += 1
             if trail >= p.scale_collapse_points:
                 out.append(Finding("nonfinite", CRITICAL,
-                                   f"{name} collapsed to {v[-1]:g} (from {np.nanmax(v):g}): every step overflows and is skipped",
-                                   step_span(s.index.to_numpy()[-trail:]), nums(loss_scale=v[-1], max_scale=np.nanmax(v)),
+                                   f"{name} collapsed to {v[-1]:g} (from {np.nanmax(v):g}): "
+                                   f"every step overflows and is skipped",
+                                   step_span(s.index.to_numpy()[-trail:]),
+                                   nums(loss_scale=v[-1], max_scale=np.nanmax(v)),
                                    concern="nonfinite", sustained=True))
             elif len(low):
                 out.append(Finding("nonfinite", WARN, f"{name} fell to {v[-1]:g}: the fp16 scaler is skipping steps",
@@ -174,9 +178,11 @@ def _grad_and_scale(view: RunView, p: NonfiniteParams) -> list[Finding]:
         if (len(v) >= p.zero_min_points and np.all(v[-p.zero_points:] == 0.0) and len(earlier)
                 and earlier.min() > p.zero_positive):
             out.append(Finding("nonfinite", WARN,
-                               f"{loss_name} is logged as exactly 0.0 for the last {p.zero_points} logs after being positive: a NaN loss "
+                               f"{loss_name} is logged as exactly 0.0 for the last {p.zero_points} logs after being "
+                               f"positive: a NaN loss "
                                f"filtered by the trainer looks like this; check grad_norm",
-                               [int(frame.series[loss_name].index[-p.zero_points]), int(frame.series[loss_name].index[-1])],
+                               [int(frame.series[loss_name].index[-p.zero_points]),
+                                int(frame.series[loss_name].index[-1])],
                                concern="nonfinite"))
     return out
 

@@ -61,5 +61,6 @@ def check(view: RunView, min_points: int = 20) -> Finding:
     sign = orientation(view.direction)
     est, lo, hi = (sign * p[0], sign * p[1], sign * p[2])
     lo, hi = min(lo, hi), max(lo, hi)
-    return Finding("projection", OK, f"{view.objective} projected to {est:.4g} [{lo:.4g}, {hi:.4g}] at step {view.total_steps}",
+    return Finding("projection", OK,
+                   f"{view.objective} projected to {est:.4g} [{lo:.4g}, {hi:.4g}] at step {view.total_steps}",
                    [int(t[0]), int(t[-1])], nums(at_step=view.total_steps, projected=est, low=lo, high=hi))

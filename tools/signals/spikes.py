@@ -65,24 +65,29 @@ def check(view: RunView, p: SpikesParams = DEFAULT) -> Finding:
         return Finding("spikes", OK, f"no spikes in the last {len(v)} logs of {name}")
     if len(idx) > p.max_share * len(v) + 1:
         # Outliers this common are the curve's noise (heavy tails), not spikes.
-        return Finding("spikes", OK, f"{name} is heavy-tailed noisy ({len(idx)} large jumps in {len(v)} logs), no isolated spikes",
+        return Finding("spikes", OK,
+                       f"{name} is heavy-tailed noisy ({len(idx)} large jumps in {len(v)} logs), no isolated spikes",
                        numbers=nums(jumps=len(idx), points=len(v)))
     recent_idx = idx[idx >= len(v) - p.recent_points]
     last_i = len(v) - 1
     unrecovered = bool(len(idx) and idx[-1] >= last_i - 1 and z[last_i] > p.unrecovered_share * p.z_spike)
     heights = resid[recent_idx]
     growing = len(heights) >= 3 and bool(np.all(heights[-2:] >= p.growth * heights[-3:-1]))
-    info = nums(spikes=len(idx), recent=len(recent_idx), max_z=float(np.nanmax(z[idx])), last_spike_step=int(steps[idx[-1]]))
+    info = nums(spikes=len(idx), recent=len(recent_idx), max_z=float(np.nanmax(z[idx])),
+                last_spike_step=int(steps[idx[-1]]))
     span = [int(steps[idx[0]]), int(steps[idx[-1]])]
     if unrecovered:
-        return Finding("spikes", WARN, f"{name} spiked at step {int(steps[idx[-1]])} (z={z[idx[-1]]:.0f}) and has not come back yet",
+        return Finding("spikes", WARN,
+                       f"{name} spiked at step {int(steps[idx[-1]])} (z={z[idx[-1]]:.0f}) and has not come back yet",
                        span, info, concern="spike", fresh=True)
     episodes = _episodes(recent_idx, p.episode_gap)
     if episodes >= p.repeated or growing:
         what = "growing spikes" if growing else f"repeated spikes ({episodes} separate episodes)"
-        return Finding("spikes", WARN, f"{len(recent_idx)} {what} in {name} over the last {min(p.recent_points, len(v))} logs",
+        return Finding("spikes", WARN,
+                       f"{len(recent_idx)} {what} in {name} over the last {min(p.recent_points, len(v))} logs",
                        span, info, concern="instability")
-    return Finding("spikes", OK, f"{len(idx)} spike(s) in {name}, each recovered (last at step {int(steps[idx[-1]])})", span, info)
+    return Finding("spikes", OK, f"{len(idx)} spike(s) in {name}, each recovered (last at step {int(steps[idx[-1]])})",
+                   span, info)
 
 
 def _episodes(idx: np.ndarray, gap: int) -> int:

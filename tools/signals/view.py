@@ -83,7 +83,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
         alt = primary_eval or next((n for n in frame.names("train_metric")
                                     if frame.roles[n].direction and not is_regulariser(n)), None)
         if alt is not None:
-            objective, adversarial = alt, False  # a constant loss (a disabled term) stays only when nothing else is there
+            # a constant loss (a disabled term) stays only when nothing else is there
+            objective, adversarial = alt, False
     direction = (frame.roles[objective].direction or "min") if objective else "min"
     curve = None
     if objective is not None:
@@ -106,9 +107,11 @@ def _surrogate(frame: MetricFrame, name: str) -> bool:
         n = h.n_finite
         if n < SURROGATE_MIN_POINTS:
             return False
-        lo, hi = h.extreme("min")[0], h.extreme("max")[0]
+        low, high, centre = h.extreme("min"), h.extreme("max"), h.finite_median()
+        if low is None or high is None or centre is None:
+            return False
+        lo, hi, med = low[0], high[0], centre
         neg = h.n_negative / n
-        med = h.finite_median()
     straddles = n >= SURROGATE_MIN_POINTS and lo < 0 < hi and abs(med) < SURROGATE_CENTRED * float(hi - lo)
     return bool(n >= SURROGATE_MIN_POINTS and (neg > SURROGATE_NEGATIVE_SHARE or straddles))
 
