@@ -60,6 +60,7 @@ CONCERN_WORDS = {
     "diverged": ("divergence", "diverg"),
     "nan": ("nonfinite", "nan", "inf"),
 }
+HEALTHY_LABELS = {"healthy", "spike-recovered", "spike_recovered"}  # runs where a reviewer call is noise
 LONG_BEFORE_FRACTION = 0.10  # a STOP this far (share of the logged span) before the onset is "long before"
 
 
@@ -173,6 +174,7 @@ class Scores:
     median_delay_fraction: float | None = None
     missed_after_onset: int = 0  # must-stop runs with no flag at or after the onset check
     escalate_rate_healthy: float | None = None
+    escalate_rate_healthy_labels: float | None = None  # only runs labelled healthy / spike-recovered
     mean_assess_s: float | None = None
     median_assess_s: float | None = None
     misses: list[str] = field(default_factory=list)
@@ -210,6 +212,7 @@ def score(replays: list[Replay], system: str) -> Scores:
     sc = Scores(system)
     delays, fractions, times = [], [], []
     esc, healthy_checks = 0, 0
+    esc_h, labelled_checks = 0, 0
     right = 0
     for r in replays:
         if r.error or r.span is None:
@@ -241,6 +244,9 @@ def score(replays: list[Replay], system: str) -> Scores:
             if system == OURS:
                 esc += sum(c.verdict == ESCALATE for c in r.checks)
                 healthy_checks += len(r.checks)
+                if r.run.label in HEALTHY_LABELS:
+                    esc_h += sum(c.verdict == ESCALATE for c in r.checks)
+                    labelled_checks += len(r.checks)
         if cat in ("clear", "flag") and r.run.onset_step is not None:
             if stop is not None and stop < r.run.onset_step - LONG_BEFORE_FRACTION * span:
                 sc.stops_long_before_onset += 1
@@ -260,6 +266,7 @@ def score(replays: list[Replay], system: str) -> Scores:
     sc.median_delay_fraction = float(statistics.median(fractions)) if fractions else None
     if system == OURS:
         sc.escalate_rate_healthy = esc / healthy_checks if healthy_checks else None
+        sc.escalate_rate_healthy_labels = esc_h / labelled_checks if labelled_checks else None
         sc.mean_assess_s = float(np.mean(times)) if times else None
         sc.median_assess_s = float(np.median(times)) if times else None
     return sc
@@ -312,6 +319,8 @@ def print_totals(scores: list[Scores], out=None) -> None:
         ("median delay, fraction of run", lambda s: _fmt(s.median_delay_fraction, True)),
         ("must-stop runs never flagged after onset", lambda s: _fmt(s.missed_after_onset)),
         ("ESCALATE rate, no-stop checks (<=10%)", lambda s: _fmt(s.escalate_rate_healthy, True)),
+        ("  ...on runs labelled healthy (<=5%)",
+         lambda s: "-" if s.escalate_rate_healthy_labels is None else f"{100 * s.escalate_rate_healthy_labels:.1f}%"),
         ("mean / median s per assessment",
          lambda s: "-" if s.mean_assess_s is None else f"{s.mean_assess_s:.3f} / {s.median_assess_s:.3f}"),
     ]

@@ -193,6 +193,22 @@ def test_eval_patience(evals_after, status):
         assert f.concern == "overfitting"
 
 
+@pytest.mark.parametrize(("after_worst", "status"), [(3, "warn"), (4, "ok")])
+def test_eval_recover_evals(after_worst, status):
+    # best level 1.875 (a 2-eval median), then a jump to 4 and a steady way back: recovering once recover_evals
+    # (4) evals fell since the worst
+    steps = np.arange(1, 401)
+    ev: list[float | None] = [None] * 400
+    values = [3.0, 2.5, 2.2, 2.0, 1.9, 1.85, 4.0, 3.5, 3.0, 2.6, 2.4][:7 + after_worst]
+    for i, v in enumerate(values):
+        ev[20 * (i + 1) - 1] = v
+    f = eval_health.check(view_of({"train_loss": falling(400), "val_loss": ev}, steps))[0]
+    assert f.status == status, f.message
+    if status == "ok":
+        assert f.message == ("val_loss worsened to 4 at step 140 from its best level 1.875 and has been recovering "
+                             "since (2.4 now)")
+
+
 # --- chance_level: the uniform-guess bound and min_points ---------------------------------------------------------
 
 

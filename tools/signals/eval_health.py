@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import OK, WARN, Finding, nums
-from .curve import robust_sigma
+from .curve import mann_kendall_z, robust_sigma
 from .params import Params, bound
 from .view import RunView
 
@@ -26,6 +26,10 @@ class EvalParams(Params):
     noise_k: float = bound(3.0, 0.0)  # ...and this many eval-noise units
     held_share: float = bound(0.75, 0.0, 1.0)  # ...with this share of the evals since the best above it
     max_level_evals: int = bound(5, 1)  # the eval level is a rolling median over at most this many evals
+    recover_evals: int = bound(4, 2)  # a worsened eval with this many evals since its worst...
+    recover_z: float = bound(2.0, 0.0, above=True)  # ...falling since (Mann-Kendall z below -recover_z) is recovering,
+    recover_shock: float = bound(5.0, 1.0)  # ...when the worst was a shock (this many margins above the best)...
+    recover_share: float = bound(0.5, 0.0, 1.0)  # ...and at most this share of that gap is left (a drift is not)
     baseline_margin: float = bound(0.02, 0.0)  # a metric worse than the baseline by more than this share
 
 
@@ -34,7 +38,9 @@ DEFAULT = EvalParams()
 
 def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
     """Warn when the primary eval's best is at least ``patience`` evals old and the latest is worse than it by more
-    than ``rel_margin`` (relative) and ``noise_k`` eval-noise units; "overfitting" when the train loss kept falling."""
+    than ``rel_margin`` (relative) and ``noise_k`` eval-noise units; "overfitting" when the train loss kept falling.
+    A sudden drop (``recover_shock`` margins) that the eval has been steadily coming back from (``recover_evals``
+    evals, at most ``recover_share`` of the gap left) is a note: a bad batch being absorbed, not a degradation."""
     name = view.primary_eval
     if not name:
         return [Finding("eval", OK, "no eval metric logged")]
@@ -62,7 +68,16 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
         best_val, last_val = (sm[ib] if lower else -sm[ib]), vals[-1]
         info = nums(best=best_val, best_step=int(steps[ib]), now=now if lower else -now, evals_since_best=since_best)
         held = np.mean(o[ib + 1:] > sm[ib] + 0.5 * margin) >= p.held_share if since_best else False
-        if since_best >= p.patience and worse > margin and held:
+        iw = ib + int(np.argmax(o[ib:]))  # the worst eval since the best
+        gap = o[iw] - sm[ib]
+        recovering = (len(o) - 1 - iw >= p.recover_evals and mann_kendall_z(o[iw:]) < -p.recover_z
+                      and gap >= p.recover_shock * margin and now - sm[ib] <= p.recover_share * gap)
+        if since_best >= p.patience and worse > margin and held and recovering:
+            out.append(Finding("eval", OK,
+                               f"{name} worsened to {vals[iw]:.4g} at step {int(steps[iw])} from its best level "
+                               f"{best_val:.4g} and has been recovering since ({last_val:.4g} now)",
+                               [int(steps[ib]), int(steps[-1])], info))
+        elif since_best >= p.patience and worse > margin and held:
             train_falling = _train_falling_since(view, int(steps[ib]))
             concern = "overfitting" if train_falling else "eval_degradation"
             what = "while the train loss keeps falling (overfitting)" if train_falling else ""
