@@ -261,3 +261,34 @@ def test_an_rl_run_is_not_judged_by_its_kl_to_the_reference(tmp_path, store, con
     a = assess_run(str(log), store=store, config=config)
     assert a.verdict == "CONTINUE", a.summary
     assert not [f for f in a.findings if f.status != "ok"]
+
+
+@pytest.mark.parametrize(("at", "verdict", "spikes_status"), [
+    ([400, 401, 402, 403], "CONTINUE", "ok"),  # one bad batch and the logs it takes to absorb it: one episode
+    ([420, 480, 540], "ESCALATE", "warn"),  # three separate spikes: instability
+])
+def test_spikes_count_episodes_not_points(tmp_path, store, config, at, verdict, spikes_status):
+    log = tmp_path / "train.log"
+    y = curve(600, noise=0.01)
+    y[at] += 2.0
+    write_llmc(log, y)
+    a = assess_run(str(log), store=store, config=config, total_steps=5000)
+    f = next(f for f in a.findings if f.signal == "spikes")
+    assert (a.verdict, f.status) == (verdict, spikes_status), a.summary
+    if spikes_status == "warn":
+        assert f.message == "3 repeated spikes (3 separate episodes) in train_loss over the last 200 logs"
+
+
+def test_an_eval_coming_back_from_a_sudden_drop_is_a_note_once_it_has_fallen_four_times(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    evals = dict(zip(range(50, 651, 50), [3.0, 2.8, 2.6, 2.5, 2.45, 2.42, 2.41, 4.5, 4.2, 3.9, 3.6, 3.3, 3.0],
+                     strict=True))
+    write_llmc(log, curve(650), evals=evals)
+    a = assess_run(str(log), store=store, config=config, total_steps=5000, as_of_step=550)
+    f = next(f for f in a.findings if f.signal == "eval")
+    assert (a.verdict, f.status, f.concern) == ("ESCALATE", "warn", "overfitting"), a.summary
+    b = assess_run(str(log), store=store, config=config, total_steps=5000)
+    f = next(f for f in b.findings if f.signal == "eval")
+    assert f.status == "ok" and b.verdict == "CONTINUE", b.summary
+    assert f.message == ("val_loss worsened to 4.5 at step 400 from its best level 2.42 and has been recovering since "
+                         "(3 now)")
