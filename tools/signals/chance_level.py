@@ -3,8 +3,8 @@
 A model that predicts every token uniformly scores ln(V) nats (perplexity V). No tokenizer in common use has more
 than ``vocab_max`` = 262,144 entries (Gemma 3), so a cross-entropy above ln(262,144) = 12.48 nats (18 bits) means
 the model does worse than knowing nothing: broken weights or a broken objective, whatever the data. A fresh model
-can start there for a few steps, so the rule needs a stretch of ``min_points`` logs that is not coming down, and
-not one spent while the learning rate was still warming up.
+starts near ln(V) and can sit there for a few steps, so the rule asks for ``margin`` (10 %) above the bound, over a
+stretch of ``min_points`` logs that is not coming down and not spent while the learning rate was still warming up.
 
 The rule is only applied where the curve is known to be a per-token cross-entropy: a perplexity, or a loss logged
 beside a perplexity that is exp (or 2 **) of it, or a loss named so (``lm loss``, ``cross_entropy``...). A summed
@@ -32,6 +32,7 @@ _PPL_NAME = re.compile(r"ppl|perplexity", re.I)
 @dataclass(frozen=True)
 class ChanceLevelParams(Params):
     vocab_max: int = bound(262144, 2)  # the largest vocabulary in common use: ln of it is the uniform-guess bound
+    margin: float = bound(0.1, 0.0)  # judged only this share above that bound (a fresh model starts near ln V)
     min_points: int = bound(10, 2)  # logs above the bound, in a row, that are not the initial descent
     z_falling: float = bound(2.0, 0.0, above=True)  # Mann-Kendall z below -z_falling: still coming down
     match_tol: float = bound(0.02, 0.0, 0.5, above=True)  # |log ppl - loss| within this share: ppl = exp(loss)
@@ -41,9 +42,10 @@ DEFAULT = ChanceLevelParams()
 
 
 def check(view: RunView, p: ChanceLevelParams = DEFAULT) -> Finding:
-    """Warn (sustained) while the objective, a per-token cross-entropy, has sat above ln(``vocab_max``) for at
-    least ``min_points`` logs without coming down significantly (Mann-Kendall z > -``z_falling``); warn (not
-    sustained) when such a stretch happened earlier in the run and the loss has since fallen below the bound."""
+    """Warn (sustained) while the objective, a per-token cross-entropy, has sat above (1 + ``margin``) x
+    ln(``vocab_max``) for at least ``min_points`` logs without coming down significantly (Mann-Kendall z >
+    -``z_falling``); warn (not sustained) when such a stretch happened earlier in the run and the loss has since
+    fallen below the bound."""
     c, name = view.curve, view.objective
     if c is None or name is None or view.adversarial or view.direction != "min":
         return Finding("chance_level", OK, "no cross-entropy objective to compare with chance")
@@ -53,9 +55,10 @@ def check(view: RunView, p: ChanceLevelParams = DEFAULT) -> Finding:
     log, base, what = unit
     v = c.values if not log else np.log(np.where(c.values > 0, c.values, np.nan)) / math.log(base)
     st = c.steps
-    limit = math.log(p.vocab_max) / math.log(base)
+    chance = math.log(p.vocab_max) / math.log(base)
+    limit = (1 + p.margin) * chance
     unit_word = "bits" if base == 2 else "nats"
-    shown = f"{limit:.4g} {unit_word}, uniform guessing over {p.vocab_max:,} tokens"
+    shown = f"{chance:.4g} {unit_word}, uniform guessing over {p.vocab_max:,} tokens"
     above = np.nan_to_num(v, nan=-np.inf) > limit
     runs = _runs(above)
     stuck = [(a, b) for a, b in runs if b - a >= p.min_points and mann_kendall_z(v[a:b]) > -p.z_falling
@@ -64,7 +67,7 @@ def check(view: RunView, p: ChanceLevelParams = DEFAULT) -> Finding:
         return Finding("chance_level", OK, f"{name} is within what a model can score ({what}, bound {shown})")
     a, b = stuck[-1]
     level = float(np.median(v[a:b]))
-    info = nums(level=level, bound=limit, points_above=b - a, now=float(v[-1]))
+    info = nums(level=level, bound=limit, chance=chance, points_above=b - a, now=float(v[-1]))
     steps = [int(st[a]), int(st[b - 1])]
     w = recent_len(len(v), lo=3)
     if b == len(v) and float(np.median(v[-w:])) > limit:
