@@ -97,7 +97,7 @@ def kill_loss_spike_first(frame: MetricFrame, total_steps: int | None = None, mu
     run = 0
     for i in range(len(v)):
         full = len(hist) >= window
-        mean = float(np.mean(hist[-window:])) if full else None
+        mean = float(np.mean(hist[-window:])) if full else float("nan")
         outlier = full and (not np.isfinite(v[i]) or v[i] >= multiplier * mean)
         if outlier:
             run += 1

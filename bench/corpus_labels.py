@@ -178,4 +178,5 @@ if __name__ == "__main__":
     import sys
 
     for run in load_corpus(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/corpus/real-logs"):
-        print(f"{run.name[:70]:70s} {run.label:16s} {run.category:8s} onset={run.onset_step!s:8s} total={run.total_steps!s:8s} {run.note}")
+        print(f"{run.name[:70]:70s} {run.label:16s} {run.category:8s} onset={run.onset_step!s:8s} "
+              f"total={run.total_steps!s:8s} {run.note}")

@@ -43,12 +43,14 @@ from corpus_labels import LabelledRun, load_corpus  # noqa: E402
 from training_check.tools.assess import assess_run  # noqa: E402
 from training_check.tools.config import Config, load_config  # noqa: E402
 from training_check.tools.errors import TrainingCheckError  # noqa: E402
+from training_check.tools.findings import CRITICAL, WARN  # noqa: E402
 from training_check.tools.frame import MetricFrame  # noqa: E402
+from training_check.tools.judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT  # noqa: E402
 from training_check.tools.reading import load_run  # noqa: E402
 from training_check.tools.store import Store  # noqa: E402
 
 OURS = "training-check"
-LETTER = {"CONTINUE": "C", "STOP": "S", "ESCALATE": "E", "WAIT": "W", "UNREACHABLE": "U", "ERROR": "!"}
+LETTER = {CONTINUE: "C", STOP: "S", ESCALATE: "E", WAIT: "W", UNREACHABLE: "U", "ERROR": "!"}
 # words in a flag's concern kinds/text that name each label's failure (the "right concern")
 CONCERN_WORDS = {
     "plateau": ("plateau", "stall", "flat", "no progress", "not improving"),
@@ -58,6 +60,7 @@ CONCERN_WORDS = {
     "diverged": ("divergence", "diverg"),
     "nan": ("nonfinite", "nan", "inf"),
 }
+HEALTHY_LABELS = {"healthy", "spike-recovered", "spike_recovered"}  # runs where a reviewer call is noise
 LONG_BEFORE_FRACTION = 0.10  # a STOP this far (share of the logged span) before the onset is "long before"
 
 
@@ -95,7 +98,8 @@ class Replay:
     def right_concern(self) -> bool:
         words = CONCERN_WORDS.get(self.run.label, ())
         for c in self.checks:
-            if c.verdict == "STOP" or (c.verdict == "ESCALATE" and self.run.onset_step is not None and c.step >= self.run.onset_step):
+            onset = self.run.onset_step
+            if c.verdict == STOP or (c.verdict == ESCALATE and onset is not None and c.step >= onset):
                 blob = " ".join(c.kinds + [c.concern or ""]).lower()
                 if any(w in blob for w in words):
                     return True
@@ -142,7 +146,7 @@ def replay(run: LabelledRun, n_checks: int = 24) -> Replay:
             except TrainingCheckError as e:
                 out.checks.append(Check(step, "ERROR", [], str(e), time.perf_counter() - t0))
                 continue
-            kinds = sorted({f.concern or f.signal for f in a.findings if f.status in ("warn", "critical")})
+            kinds = sorted({f.concern or f.signal for f in a.findings if f.status in (WARN, CRITICAL)})
             out.checks.append(Check(step, a.verdict, kinds, a.concern, time.perf_counter() - t0))
     return out
 
@@ -170,6 +174,7 @@ class Scores:
     median_delay_fraction: float | None = None
     missed_after_onset: int = 0  # must-stop runs with no flag at or after the onset check
     escalate_rate_healthy: float | None = None
+    escalate_rate_healthy_labels: float | None = None  # only runs labelled healthy / spike-recovered
     mean_assess_s: float | None = None
     median_assess_s: float | None = None
     misses: list[str] = field(default_factory=list)
@@ -178,7 +183,7 @@ class Scores:
 def _events(r: Replay, system: str) -> tuple[int | None, int | None]:
     """(first STOP step, first flag step) of ``system`` in a replay."""
     if system == OURS:
-        s, f = r.first(("STOP",)), r.first(("STOP", "ESCALATE"))
+        s, f = r.first((STOP,)), r.first((STOP, ESCALATE))
         return (s.step if s else None), (f.step if f else None)
     stop = r.baseline_stop(system)
     return stop, stop
@@ -187,12 +192,14 @@ def _events(r: Replay, system: str) -> tuple[int | None, int | None]:
 def _first_flag_after_onset(r: Replay, system: str) -> int | None:
     """Index (into the check steps) of the first flag at or after the onset check."""
     onset = r.run.onset_step
+    if onset is None:
+        return None
     start = next((i for i, s in enumerate(r.steps) if s >= onset), None)
     if start is None:
         return None
     for i in range(start, len(r.steps)):
         if system == OURS:
-            if r.checks[i].verdict in ("STOP", "ESCALATE"):
+            if r.checks[i].verdict in (STOP, ESCALATE):
                 return i - start
         else:
             stop = r.baseline_stop(system)
@@ -205,9 +212,10 @@ def score(replays: list[Replay], system: str) -> Scores:
     sc = Scores(system)
     delays, fractions, times = [], [], []
     esc, healthy_checks = 0, 0
+    esc_h, labelled_checks = 0, 0
     right = 0
     for r in replays:
-        if r.error:
+        if r.error or r.span is None:
             continue
         cat, name = r.run.category, r.run.name
         stop, flag = _events(r, system)
@@ -234,8 +242,11 @@ def score(replays: list[Replay], system: str) -> Scores:
                 sc.false_stops += 1
                 sc.misses.append(f"{name}: {r.run.label}, false STOP at step {stop}")
             if system == OURS:
-                esc += sum(c.verdict == "ESCALATE" for c in r.checks)
+                esc += sum(c.verdict == ESCALATE for c in r.checks)
                 healthy_checks += len(r.checks)
+                if r.run.label in HEALTHY_LABELS:
+                    esc_h += sum(c.verdict == ESCALATE for c in r.checks)
+                    labelled_checks += len(r.checks)
         if cat in ("clear", "flag") and r.run.onset_step is not None:
             if stop is not None and stop < r.run.onset_step - LONG_BEFORE_FRACTION * span:
                 sc.stops_long_before_onset += 1
@@ -255,6 +266,7 @@ def score(replays: list[Replay], system: str) -> Scores:
     sc.median_delay_fraction = float(statistics.median(fractions)) if fractions else None
     if system == OURS:
         sc.escalate_rate_healthy = esc / healthy_checks if healthy_checks else None
+        sc.escalate_rate_healthy_labels = esc_h / labelled_checks if labelled_checks else None
         sc.mean_assess_s = float(np.mean(times)) if times else None
         sc.median_assess_s = float(np.median(times)) if times else None
     return sc
@@ -277,7 +289,8 @@ def print_table(replays: list[Replay], out=None) -> None:
     for r in replays:
         name = r.run.name if len(r.run.name) <= 44 else "..." + r.run.name[-41:]
         if r.error:
-            print(f"{name:44s} {r.run.label:15s} {r.run.category:7s} {_s(r.run.onset_step):>7s}  ERROR {r.error}", file=out)
+            print(f"{name:44s} {r.run.label:15s} {r.run.category:7s} {_s(r.run.onset_step):>7s}  ERROR {r.error}",
+                  file=out)
             continue
         stop, flag = _events(r, OURS)
         base = " ".join(f"{_s(r.baseline_stop(n))}" for n in names)
@@ -296,7 +309,8 @@ def _fmt(v, pct: bool = False) -> str:
 def print_totals(scores: list[Scores], out=None) -> None:
     out = out or sys.stdout
     rows = [
-        ("STOP recall, clear must-stop (>=95%)", lambda s: f"{s.clear_stopped}/{s.clear_runs} {_fmt(s.stop_recall, True)}"),
+        ("STOP recall, clear must-stop (>=95%)",
+         lambda s: f"{s.clear_stopped}/{s.clear_runs} {_fmt(s.stop_recall, True)}"),
         ("flagged, flag runs (>=95%)", lambda s: f"{s.flag_flagged}/{s.flag_runs} {_fmt(s.flag_rate, True)}"),
         ("  ...with the right concern", lambda s: _fmt(s.flag_right_concern)),
         ("false STOPs, no-stop runs (0)", lambda s: f"{s.false_stops}/{s.nostop_runs} {_fmt(s.false_stop_rate, True)}"),
@@ -305,7 +319,10 @@ def print_totals(scores: list[Scores], out=None) -> None:
         ("median delay, fraction of run", lambda s: _fmt(s.median_delay_fraction, True)),
         ("must-stop runs never flagged after onset", lambda s: _fmt(s.missed_after_onset)),
         ("ESCALATE rate, no-stop checks (<=10%)", lambda s: _fmt(s.escalate_rate_healthy, True)),
-        ("mean / median s per assessment", lambda s: "-" if s.mean_assess_s is None else f"{s.mean_assess_s:.3f} / {s.median_assess_s:.3f}"),
+        ("  ...on runs labelled healthy (<=5%)",
+         lambda s: "-" if s.escalate_rate_healthy_labels is None else f"{100 * s.escalate_rate_healthy_labels:.1f}%"),
+        ("mean / median s per assessment",
+         lambda s: "-" if s.mean_assess_s is None else f"{s.mean_assess_s:.3f} / {s.median_assess_s:.3f}"),
     ]
     width = 16
     print(f"\n{'figure':42s}" + "".join(f"{s.system[:width]:>{width + 2}s}" for s in scores), file=out)
@@ -334,7 +351,7 @@ def timing(n_steps: int = 1_000_000, n: int = 7, eval_every: int = 1000) -> dict
             for i in range(0, n_steps, 100_000):
                 sl = slice(i, i + 100_000)
                 lines = [f"{s},{a:.5f},{b:.4e},{c:.4f},{'' if np.isnan(d) else f'{d:.5f}'}"
-                         for s, a, b, c, d in zip(steps[sl], loss[sl], lr[sl], gn[sl], val[sl])]
+                         for s, a, b, c, d in zip(steps[sl], loss[sl], lr[sl], gn[sl], val[sl], strict=True)]
                 fh.write("\n".join(lines) + "\n")
         write_s = time.perf_counter() - t0
         config, store = _fresh(tmp)
@@ -354,7 +371,8 @@ def timing(n_steps: int = 1_000_000, n: int = 7, eval_every: int = 1000) -> dict
 # --------------------------------------------------------------------------------------
 
 
-def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None, progress: bool = True) -> tuple[list[Replay], list[Scores]]:
+def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None,
+                progress: bool = True) -> tuple[list[Replay], list[Scores]]:
     runs: list[LabelledRun] = []
     for d in dirs:
         runs += load_corpus(d)
@@ -390,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
         misses = list(scores[0].misses)
         ours = scores[0]
         if ours.escalate_rate_healthy is not None and ours.escalate_rate_healthy > 0.10:
-            noisy = sorted(((sum(c.verdict == "ESCALATE" for c in r.checks), r.run.name) for r in replays
+            noisy = sorted(((sum(c.verdict == ESCALATE for c in r.checks), r.run.name) for r in replays
                             if not r.error and r.run.category == "healthy"), reverse=True)
             worst = ", ".join(f"{name} ({n})" for n, name in noisy[:5] if n)
             misses.append(f"ESCALATE rate on no-stop checks {ours.escalate_rate_healthy:.0%} > 10%; most: {worst}")
@@ -409,7 +427,8 @@ def main(argv: list[str] | None = None) -> int:
         result["scores"] = [asdict(s) for s in scores]
     if args.timing:
         t = timing(args.timing_steps, args.timing_n)
-        print(f"\ntiming: {t['n_steps']} steps ({t['points']} points): first read+assess {t['first_read_and_assess_s']} s; "
+        print(f"\ntiming: {t['n_steps']} steps ({t['points']} points): "
+              f"first read+assess {t['first_read_and_assess_s']} s; "
               f"cached assess median {t['median_s']} s over {len(t['warm_times_s'])} (target {t['target_s']} s)")
         result["timing"] = t
     if args.json_out:

@@ -45,6 +45,7 @@ import numpy as np
 from training_check.tools.assess import assess_run
 from training_check.tools.config import load_config
 from training_check.tools.errors import TrainingCheckError
+from training_check.tools.judge import ESCALATE, STOP
 from training_check.tools.parsers.text import clean_text
 from training_check.tools.reading import load_run
 from training_check.tools.store import Store
@@ -52,7 +53,8 @@ from training_check.tools.store import Store
 READ_SHARE = 0.90
 STOP_LABELS = {"nan", "diverged"}
 _NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)"
-_LOSS_FIELD = re.compile(rf"([A-Za-z_/@.\- ]{{0,24}}?)(\w*(?:loss|trl)\w*)['\"]?\s*[:=|]?\s*['\"]?\(?\s*({_NUM})(?![\w.])", re.I)
+_LOSS_FIELD = re.compile(rf"([A-Za-z_/@.\- ]{{0,24}}?)(\w*(?:loss|trl)\w*)['\"]?\s*[:=|]?\s*['\"]?\(?\s*"
+                         rf"({_NUM})(?![\w.])", re.I)
 _EVAL_NAME = re.compile(r"(^|[\s_/\-])(val|valid|validation|eval|test|tel|dev)([\s_/\-]|$)|^(val|eval|test|tel)", re.I)
 _EVAL_LINE = re.compile(r"\b(validation|evaluating|evaluation|valid on)\b|^\s*(val|valid|test|eval)\b", re.I)
 _SET_ASIDE = re.compile(r"set aside \d+ point\(s\) of the earlier runs \((\d+) of (.+?)\)")
@@ -90,13 +92,15 @@ def count_loss_records(path: Path) -> tuple[int | None, str]:
         return None, "binary event file: no independent count"
     text = clean_text(data.decode("utf-8", errors="replace"))
     head = text.lstrip()[:1]
-    if head == "{" and not text.lstrip().split("\n", 1)[0].rstrip().endswith("}") or (head == "{" and "\n" not in text.strip()):
+    first_line = text.lstrip().split("\n", 1)[0].rstrip()
+    if head == "{" and not first_line.endswith("}") or (head == "{" and "\n" not in text.strip()):
         try:
             doc = json.loads(text)
         except ValueError:
             doc = None
         if isinstance(doc, dict) and isinstance(doc.get("log_history"), list):
-            return sum(1 for e in doc["log_history"] if isinstance(e, dict) and "loss" in e), "log_history entries with loss"
+            n = sum(1 for e in doc["log_history"] if isinstance(e, dict) and "loss" in e)
+            return n, "log_history entries with loss"
         if isinstance(doc, dict) and isinstance(doc.get("lm loss"), dict):
             vals = doc["lm loss"].get("values") or {}
             vals = vals.values() if isinstance(vals, dict) else vals
@@ -129,6 +133,7 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
     path = folder / entry["file"]
     stop = entry.get("should_stop")
     should_stop = bool(stop) if stop is not None or "n_points" in entry else entry.get("label") in STOP_LABELS
+    expected: int | None
     if entry.get("n_points") is not None:
         expected, how = int(entry["n_points"]), "manifest n_points"
     else:
@@ -150,8 +155,10 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
             res.why = f"no loss found (read: {names})" + ("; the file logs none" if res.read else "")
         else:
             s = frame.series[res.metric]
-            res.points = len(s)
-            res.first = (int(s.index[0]), float(s.iloc[0]))
+            res.points = frame.count(res.metric)  # every point of the run: the series holds only the newest window
+            h = frame.summarised(res.metric)
+            res.first = ((int(h.head_steps[0]), float(h.head_values[0])) if h is not None
+                         else (int(s.index[0]), float(s.iloc[0])))
             res.last = (int(s.index[-1]), float(s.iloc[-1]))
             res.set_aside = sum(int(m.group(1)) for n in res.notes for m in _SET_ASIDE.finditer(n)
                                 if m.group(2) == res.metric)
@@ -197,13 +204,13 @@ def report(folder: Path, results: list[FileResult]) -> tuple[int, int, int, int]
         print(f"{r.file[:58]:58s} {str(r.metric)[:22]:22s} {pts:>7s} {exp:>7s} {'yes ' if r.read else 'NO  '} {v}")
     n_read = sum(r.read for r in results)
     stops = [r for r in results if r.should_stop]
-    caught = sum(1 for r in stops if r.verdict in ("STOP", "ESCALATE"))
+    caught = sum(1 for r in stops if r.verdict in (STOP, ESCALATE))
     print(f"read: {n_read}/{len(results)} files ({100 * n_read / max(1, len(results)):.0f} %); "
           f"should-stop files STOP/ESCALATE: {caught}/{len(stops)}")
     for r in results:
         if not r.read:
             print(f"  unread: {r.file}: {r.why}")
-        if r.should_stop and r.verdicts and r.verdict not in ("STOP", "ESCALATE"):
+        if r.should_stop and r.verdicts and r.verdict not in (STOP, ESCALATE):
             print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
     return n_read, len(results), caught, len(stops)
 

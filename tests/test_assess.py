@@ -169,3 +169,126 @@ def test_the_readme_examples_give_the_verdicts_the_readme_promises(store, config
     assert assess_run(str(ex / "healthy_gpt_cosine"), store=store, config=config).verdict == "CONTINUE"
     a = assess_run(str(ex / "diverged_gpt_adam_lr_too_high" / "train.log"), store=store, config=config)
     assert a.verdict == "STOP", a.summary  # exploded, came back down, and sits above its best: a fall that ended
+
+
+# --- issue 9: verdicts on short excerpts, worse-than-chance losses, RL diagnostics ---------------------------------
+
+
+def write_megatron(path, points):
+    """Megatron-DeepSpeed iteration lines: ``points`` is [(iteration, lm loss, grad norm)]."""
+    with open(path, "w") as f:
+        for it, loss, gn in points:
+            f.write(f" iteration {it:8d}/  200000 | consumed samples: {it * 96:12d} | learning rate: 6.000E-05 | "
+                    f"global batch size:    96 | lm loss: {loss:.6E} | loss scale: 2048.0 | grad norm: {gn:.3f} | "
+                    f"number of skipped iterations:   0 | number of nan iterations:   0 |\n")
+
+
+def write_wordlm(path, losses, batches=1000, every=100):
+    """PyTorch word_language_model stdout: ``| epoch E | b/B batches | lr | ms/batch | loss X | ppl P``."""
+    per = batches // every
+    with open(path, "w") as f:
+        for i, v in enumerate(losses):
+            e, b = i // per + 1, (i % per + 1) * every
+            f.write(f"| epoch {e:3d} | {b:5d}/{batches:5d} batches | lr 20.00 | ms/batch 11.40 | loss {v:5.2f} | "
+                    f"ppl {np.exp(v):8.2f}\n")
+
+
+def test_a_short_excerpt_whose_loss_jumped_and_came_back_only_part_way_escalates(tmp_path, store, config):
+    log = tmp_path / "excerpt.log"
+    write_megatron(log, [(8000, 3.2, 1.1), (8010, 5.6, 9.5), (8200, 3.6, 2.0)])
+    a = assess_run(str(log), store=store, config=config)
+    assert a.verdict == "ESCALATE"
+    assert a.summary == ("ESCALATE (divergence): lm loss jumped to 5.6 at step 8010 from 3.2 at step 8000 (1.7x) and "
+                         "is still 3.6 at step 8200 (12% above its level before the jump), with only 3 points logged: "
+                         "too few to judge the trend, worth a look")
+
+
+def test_a_short_excerpt_whose_loss_jumped_and_came_back_waits(tmp_path, store, config):
+    log = tmp_path / "excerpt.log"
+    write_megatron(log, [(8000, 3.2, 1.1), (8010, 5.6, 9.5), (8200, 3.3, 2.0)])
+    a = assess_run(str(log), store=store, config=config)
+    assert a.verdict == "WAIT"
+    assert a.summary == "WAIT: only 3 finite lm loss points so far; need 8 to judge"
+
+
+def test_a_cross_entropy_worse_than_uniform_guessing_escalates_then_stops(tmp_path, store, config):
+    log = tmp_path / "wordlm.log"
+    rng = np.random.default_rng(4)
+    write_wordlm(log, 18.5 + rng.normal(0, 0.2, 30))
+    a = assess_run(str(log), store=store, config=config, as_of_step=1200)
+    assert a.verdict == "ESCALATE" and a.concern is not None
+    f = next(f for f in a.findings if f.signal == "chance_level")
+    assert (f.status, f.concern, f.sustained, f.steps) == ("warn", "divergence", True, [100, 1200])
+    assert f.message.endswith("worse than guessing (12.48 nats, uniform guessing over 262,144 tokens), so the weights "
+                              "or the objective are broken")
+    b = assess_run(str(log), store=store, config=config)
+    assert b.verdict == "STOP" and b.summary.endswith(", on two checks in a row")
+
+
+def test_a_run_that_sat_above_chance_and_came_down_still_escalates(tmp_path, store, config):
+    log = tmp_path / "wordlm.log"
+    rng = np.random.default_rng(5)
+    write_wordlm(log, np.concatenate([18.5 + rng.normal(0, 0.2, 20), 7.5 + rng.normal(0, 0.05, 30)]))
+    a = assess_run(str(log), store=store, config=config)
+    f = next(f for f in a.findings if f.signal == "chance_level")
+    assert (a.verdict, f.status, f.sustained, f.steps) == ("ESCALATE", "warn", False, [100, 2000])
+    assert "came back from a broken state" in f.message
+
+
+def test_a_cross_entropy_that_starts_above_chance_and_falls_is_healthy(tmp_path, store, config):
+    log = tmp_path / "wordlm.log"
+    t = np.arange(60)
+    write_wordlm(log, 4.0 + 14.0 * (t + 1) ** -0.5 + np.random.default_rng(6).normal(0, 0.03, 60))
+    a = assess_run(str(log), store=store, config=config)
+    f = next(f for f in a.findings if f.signal == "chance_level")
+    assert f.status == "ok" and a.verdict == "CONTINUE", a.summary
+
+
+def test_a_loss_of_eighteen_with_no_sign_of_cross_entropy_is_not_judged_against_chance(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    write_llmc(log, 18.5 + np.random.default_rng(7).normal(0, 0.2, 60))
+    a = assess_run(str(log), store=store, config=config)
+    f = next(f for f in a.findings if f.signal == "chance_level")
+    assert (f.status, f.message) == ("ok", "train_loss is not known to be a per-token cross-entropy")
+
+
+def test_an_rl_run_is_not_judged_by_its_kl_to_the_reference(tmp_path, store, config):
+    log = tmp_path / "ppo.log"
+    rng = np.random.default_rng(8)
+    with open(log, "w") as f:
+        for s in range(1, 81):
+            f.write(f"Step: {s} | Loss: {rng.normal(0.01, 0.02):.5f} | KL: {0.0006 * s + rng.normal(0, 0.002):.5f}\n")
+    a = assess_run(str(log), store=store, config=config)
+    assert a.verdict == "CONTINUE", a.summary
+    assert not [f for f in a.findings if f.status != "ok"]
+
+
+@pytest.mark.parametrize(("at", "verdict", "spikes_status"), [
+    ([400, 401, 402, 403], "CONTINUE", "ok"),  # one bad batch and the logs it takes to absorb it: one episode
+    ([420, 480, 540], "ESCALATE", "warn"),  # three separate spikes: instability
+])
+def test_spikes_count_episodes_not_points(tmp_path, store, config, at, verdict, spikes_status):
+    log = tmp_path / "train.log"
+    y = curve(600, noise=0.01)
+    y[at] += 2.0
+    write_llmc(log, y)
+    a = assess_run(str(log), store=store, config=config, total_steps=5000)
+    f = next(f for f in a.findings if f.signal == "spikes")
+    assert (a.verdict, f.status) == (verdict, spikes_status), a.summary
+    if spikes_status == "warn":
+        assert f.message == "3 repeated spikes (3 separate episodes) in train_loss over the last 200 logs"
+
+
+def test_an_eval_coming_back_from_a_sudden_drop_is_a_note_once_it_has_fallen_four_times(tmp_path, store, config):
+    log = tmp_path / "train.log"
+    evals = dict(zip(range(50, 651, 50), [3.0, 2.8, 2.6, 2.5, 2.45, 2.42, 2.41, 4.5, 4.2, 3.9, 3.6, 3.3, 3.0],
+                     strict=True))
+    write_llmc(log, curve(650), evals=evals)
+    a = assess_run(str(log), store=store, config=config, total_steps=5000, as_of_step=550)
+    f = next(f for f in a.findings if f.signal == "eval")
+    assert (a.verdict, f.status, f.concern) == ("ESCALATE", "warn", "overfitting"), a.summary
+    b = assess_run(str(log), store=store, config=config, total_steps=5000)
+    f = next(f for f in b.findings if f.signal == "eval")
+    assert f.status == "ok" and b.verdict == "CONTINUE", b.summary
+    assert f.message == ("val_loss worsened to 4.5 at step 400 from its best level 2.42 and has been recovering since "
+                         "(3 now)")

@@ -123,6 +123,7 @@ def test_word_lm_failure_step_maps_to_global_step(tmp_path):
     log.write_text("| epoch   1 |   200/ 2983 batches | lr 20.00 | ms/batch 11.61 | loss  5.90 | ppl   365.0\n")
     assert corpus_labels.map_failure_step("epoch 4, batch 1400", "diverged", log, None)[0] == 3 * 2983 + 1400
     assert corpus_labels.map_failure_step("918", "spike-recovered", log, None) == (918, "")
-    assert corpus_labels.manifest_category({"label": "other", "why": "overfitting: val rises"}) == ("overfitting", "flag")
+    got = corpus_labels.manifest_category({"label": "other", "why": "overfitting: val rises"})
+    assert got == ("overfitting", "flag")
     assert corpus_labels.manifest_category({"label": "other", "why": "GAN losses"}) == ("other", "healthy")
     assert corpus_labels.manifest_category({"label": "nan", "why": ""}) == ("nan", "clear")

@@ -188,7 +188,8 @@ def test_a_resumed_or_restarted_run_supersedes_the_old_tail():
 
 def test_epoch_level_overfitting_is_flagged_before_eight_epochs():
     steps = np.arange(1, 8)
-    fr = frame_of(steps, {"loss": [2.0, 1.5, 1.2, 1.0, 0.8, 0.6, 0.5], "val_loss": [2.1, 1.7, 1.5, 1.55, 1.65, 1.8, 1.95]})
+    fr = frame_of(steps, {"loss": [2.0, 1.5, 1.2, 1.0, 0.8, 0.6, 0.5],
+                          "val_loss": [2.1, 1.7, 1.5, 1.55, 1.65, 1.8, 1.95]})
     view = build_view(fr, 20)
     j = judge(run_signals(view), view)
     assert j.verdict == ESCALATE and "overfitting" in j.summary

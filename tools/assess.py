@@ -12,11 +12,12 @@ import pandas as pd
 from .config import Config
 from .encode import jnum
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
-from .findings import OK, Finding, FindingDict
+from .findings import CRITICAL, OK, WARN, Accepted, Finding, FindingDict
 from .frame import MetricFrame
-from .judge import UNREACHABLE, judge
+from .judge import CONTINUE, UNREACHABLE, judge
 from .reading import load_run, resolve_ref
 from .signals import (
+    chance_level,
     divergence,
     eval_health,
     grad_norm,
@@ -100,7 +101,7 @@ class Assessment:
         return out
 
 
-SIGNALS = (nonfinite.check, divergence.check, loss_trend.check, spikes.check, eval_health.check,
+SIGNALS = (nonfinite.check, divergence.check, chance_level.check, loss_trend.check, spikes.check, eval_health.check,
            projection.check, lr_schedule.check, grad_norm.check, staleness.check)
 
 
@@ -123,7 +124,8 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
             try:
                 baseline = json.loads(text)
             except json.JSONDecodeError as e:
-                raise BadInput(f"baseline is not valid JSON ({e.msg} at char {e.pos}): pass {{metric: [[step, value], ...]}}") from None
+                raise BadInput(f"baseline is not valid JSON ({e.msg} at char {e.pos}): "
+                               f"pass {{metric: [[step, value], ...]}}") from None
         else:
             try:
                 ref = load_run(text, store=store, config=config)
@@ -151,27 +153,28 @@ def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config
             raise BadInput(f"baseline for {metric!r} must be [[step, value], ...] or {{step: value}}") from None
         name = metric if metric in frame.series else same_role_metric(metric, frame)
         if name is None:
-            raise BadInput(f"baseline metric {metric!r} is not logged by this run; logged: {', '.join(list(frame.series)[:10])}")
+            raise BadInput(f"baseline metric {metric!r} is not logged by this run; "
+                           f"logged: {', '.join(list(frame.series)[:10])}")
         if pairs:
             out[name] = pd.Series([v for _, v in pairs], index=[s for s, _ in pairs], dtype=float)
     return out or None
 
 
 def warning_kinds(findings: list[dict]) -> set[str]:
-    return {f.get("concern") or f.get("signal") for f in findings if f.get("status") in ("warn", "critical")}
+    kinds = (f.get("concern") or f.get("signal") for f in findings if f.get("status") in (WARN, CRITICAL))
+    return {k for k in kinds if isinstance(k, str)}
 
 
-def accepted_concerns(store: Store, run_key: str, as_of_step: int | None = None) -> dict | None:
+def accepted_concerns(store: Store, run_key: str, as_of_step: int | None = None) -> Accepted | None:
     """The concerns a reviewer last judged acceptable (decision CONTINUE) for this run, if its latest review did."""
     for review in store.recent_reviews(run_key, 3):
         assessment = store.get_assessment(review.get("assessment_id") or "") if review.get("assessment_id") else None
         step = (assessment or {}).get("progress", {}).get("step")
         if as_of_step is not None and step is not None and step > as_of_step:
             continue
-        if review.get("decision") != "CONTINUE" or assessment is None:
+        if review.get("decision") != CONTINUE or assessment is None:
             return None
-        return {"kinds": sorted(warning_kinds(assessment.get("findings", []))), "step": step,
-                "review_id": review.get("review_id")}
+        return Accepted(tuple(sorted(warning_kinds(assessment.get("findings", [])))), step, review.get("review_id"))
     return None
 
 
@@ -195,7 +198,7 @@ def _checkpoints(frame: MetricFrame, name: str | None, k: int) -> list[list]:
     if not name:
         return []
     s = frame.series[name].iloc[-k:]
-    return [[int(i), jnum(v)] for i, v in zip(s.index, s.to_numpy())]
+    return [[int(i), jnum(v)] for i, v in zip(s.index, s.to_numpy(), strict=True)]
 
 
 def _key_metrics(frame: MetricFrame, view: RunView) -> dict:
@@ -207,7 +210,8 @@ def _key_metrics(frame: MetricFrame, view: RunView) -> dict:
     if view.primary_eval:
         s = frame.series[view.primary_eval]
         v = s.to_numpy()
-        best = frame.finite_extreme(view.primary_eval, "max" if frame.roles[view.primary_eval].direction == "max" else "min")
+        way = "max" if frame.roles[view.primary_eval].direction == "max" else "min"
+        best = frame.finite_extreme(view.primary_eval, way)
         out["eval"] = {"name": view.primary_eval, "last": jnum(v[-1]), "best": jnum(best), "step": int(s.index[-1])}
     return out
 
@@ -233,7 +237,8 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     frame = data.replay(as_of_step)  # a replay takes the full path: every raw point, cut at the step
     previous = store.recent_assessments(data.run_key, HISTORY_CHECKS)
     if as_of_step is not None:
-        previous = [p for p in previous if (p.get("progress") or {}).get("step") is None or p["progress"]["step"] <= as_of_step]
+        previous = [p for p in previous
+                    if (p.get("progress") or {}).get("step") is None or p["progress"]["step"] <= as_of_step]
     previous = [p for p in previous if p.get("verdict") != UNREACHABLE]
     total = total_steps or data.info.total_steps
     expected = parse_baseline(baseline, frame, store=store, config=config)
@@ -242,7 +247,8 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     findings = run_signals(view)
     j = judge(findings, view)
     step = frame.last_step
-    prog = {"step": step, "total_steps": total, "fraction": jnum(view.fraction, 3) if view.fraction is not None else None}
+    prog = {"step": step, "total_steps": total,
+            "fraction": jnum(view.fraction, 3) if view.fraction is not None else None}
     a = Assessment(
         "", run, data.run_key, j.verdict, j.summary, j.concern, findings, prog,
         source={"kind": data.source.kind, "description": data.source.description},

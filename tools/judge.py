@@ -26,8 +26,10 @@ CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "W
 UNREADABLE_CHECKS = 3  # this many checks in a row without a loss: tell the user instead of waiting on
 NO_LOSS = "no loss or eval metric found"
 JUMP_FACTOR = 1.5  # a young run's loss at this multiple of its best so far is worth a reviewer's look
+UNRECOVERED_SHARE = 0.05  # a jumped loss still this share above its level before the jump has not come back
 MIN_POINTS = 8  # below this many finite objective points, a run is too young to judge (except non-finite)
-SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm", "nonfinite"}
+SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm", "nonfinite", "chance_level"}
+TWICE_STOPS = ("divergence", "chance_level")  # a sustained warning from these on two checks in a row stops the run
 
 
 @dataclass
@@ -41,10 +43,9 @@ class Judgment:
 def _previous_flagged(view: RunView, signal: str) -> bool:
     """Whether the previous check (on older data) already saw a warning/critical from ``signal``."""
     for prev in view.previous[:1]:
-        prev_step = (prev.get("progress") or {}).get("step")
-        if prev_step is not None and view.last_step is not None and prev_step >= view.last_step:
+        if prev.step is not None and view.last_step is not None and prev.step >= view.last_step:
             continue
-        return any(f.get("signal") == signal and f.get("status") in (WARN, CRITICAL) for f in prev.get("findings", []))
+        return prev.flagged(signal)
     return False
 
 
@@ -60,7 +61,7 @@ def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CH
     seen = f"logged: {names}" + ("; read_metrics shows a sample line of the log in run_data" if sample else "")
     earlier = 0
     for prev in view.previous:
-        if NO_LOSS not in str(prev.get("summary", "")):
+        if NO_LOSS not in prev.summary:
             break
         earlier += 1
     if earlier + 1 < checks:
@@ -71,9 +72,12 @@ def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CH
     return Judgment(ESCALATE, f"ESCALATE (unreadable): {msg}", f"unreadable: {msg}")
 
 
-def _young_jump(view: RunView, factor: float = JUMP_FACTOR, late_start: float = 2.0) -> str | None:
-    """With too few points for the trend signals, a loss that now sits at ``factor`` times its best so far (or
-    more) is not something to wait on: a reviewer should look (a spike or a divergence caught in a short log).
+def _young_jump(view: RunView, factor: float = JUMP_FACTOR, late_start: float = 2.0,
+                back_share: float = UNRECOVERED_SHARE) -> str | None:
+    """With too few points for the trend signals, a loss that jumped to ``factor`` times its best so far (or more)
+    is not something to wait on: a reviewer should look (a spike or a divergence caught in a short log). A jump
+    counts while the loss is still there, or has come back only part way: the newest value is more than
+    ``back_share`` above the best before the jump.
     Only for an established run: its first logged step is ``late_start`` times the logged span or more (a run's
     first steps swing as it warms up)."""
     if view.direction != "min" or view.adversarial or view.objective is None:
@@ -82,13 +86,24 @@ def _young_jump(view: RunView, factor: float = JUMP_FACTOR, late_start: float = 
     v = s.to_numpy()
     ok = np.isfinite(v)
     v, st = v[ok], s.index.to_numpy()[ok]
-    if len(v) < 2 or v[:-1].min() <= 0 or v[-1] < factor * v[:-1].min():
+    if len(v) < 2 or v[:-1].min() <= 0:
         return None
     if st[0] < late_start * max(1, st[-1] - st[0]):
         return None  # the run's first steps (warmup swings), not an established run caught in a short log
-    j = int(np.argmin(v[:-1]))
-    return (f"{view.objective} jumped to {v[-1]:.4g} at step {int(st[-1])} from {v[j]:.4g} at step {int(st[j])} "
-            f"({v[-1] / v[j]:.1f}x) with only {len(v)} points logged: too few to judge the trend, worth a look")
+    best_before = np.minimum.accumulate(v)[:-1]  # best_before[i - 1]: the best up to point i - 1
+    jumps = np.flatnonzero(v[1:] >= factor * best_before) + 1
+    if not len(jumps):
+        return None
+    i = int(jumps[-1])
+    j = int(np.argmin(v[:i]))
+    if i == len(v) - 1:
+        return (f"{view.objective} jumped to {v[-1]:.4g} at step {int(st[-1])} from {v[j]:.4g} at step {int(st[j])} "
+                f"({v[-1] / v[j]:.1f}x) with only {len(v)} points logged: too few to judge the trend, worth a look")
+    if v[-1] <= (1 + back_share) * v[j]:
+        return None  # came back to where it was before the jump
+    return (f"{view.objective} jumped to {v[i]:.4g} at step {int(st[i])} from {v[j]:.4g} at step {int(st[j])} "
+            f"({v[i] / v[j]:.1f}x) and is still {v[-1]:.4g} at step {int(st[-1])} ({v[-1] / v[j] - 1:.0%} above its "
+            f"level before the jump), with only {len(v)} points logged: too few to judge the trend, worth a look")
 
 
 def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
@@ -101,7 +116,7 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         if f.signal == "divergence":
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
-        if f.signal == "divergence" and not f.fresh and f.sustained and _previous_flagged(view, "divergence"):
+        if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal):
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
         return _no_loss(findings, view)
@@ -122,11 +137,11 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
         kind_set = {f.concern or f.signal for f in firm}
         kinds = ", ".join(sorted(kind_set))
         acc = view.accepted
-        if acc and kind_set <= set(acc.get("kinds", [])):
+        if acc and kind_set <= set(acc.kinds):
             # The reviewer already looked at exactly these concerns and said CONTINUE: say so, do not ask again
             # until something new or worse shows up.
             return Judgment(CONTINUE, f"CONTINUE: {kinds} seen again ({firm[0].message}); the reviewer judged it "
-                            f"acceptable at step {acc.get('step')} ({acc.get('review_id')})", None, sorted(kind_set))
+                            f"acceptable at step {acc.step} ({acc.review_id})", None, sorted(kind_set))
         return Judgment(ESCALATE, f"ESCALATE ({kinds}): {firm[0].message}", concern)
     fresh = [f for f in warns if f.fresh]
     if fresh:

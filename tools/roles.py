@@ -26,12 +26,16 @@ def _norm(name: str) -> str:
     return re.sub(r"[\s_\-./:@]+", " ", name.lower()).strip()
 
 
-_EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|holdout|metrics)\b|\b(val|valid|validation|eval|test|dev)$")
+_EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|holdout|metrics)\b"
+                          r"|\b(val|valid|validation|eval|test|dev)$")
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
-_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|cost)\b|loss$|ppl$")
+_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|"
+                           r"cost)\b"
+                           r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
-    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b|acc$|accuracy$"
+    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
+    r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
 _GRAD = re.compile(r"\b(grad norm|gradient norm|grad_norm|gnorm|total grad norm|norm|grad l2 norm|global grad norm)\b")
@@ -42,6 +46,10 @@ _THROUGHPUT = re.compile(
 )
 # Losses that are not minimised jointly (GAN players, RL actor/critic, PPO): no monotone-decrease assumption.
 _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
+
+# Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
+# the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
+_REGULARISER = re.compile(r"\b(kl|approx kl|kl div|kl divergence|kl coef|entropy|ent)\b")
 
 _PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training loss", "train loss step", "total loss",
                   "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
@@ -128,3 +136,9 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     # Prefer names with "total", then "lm", then the shortest.
     pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
     return pool[0]
+
+
+def is_regulariser(name: str) -> bool:
+    """Whether ``name`` is a KL or entropy diagnostic (not a loss term named so): no run is judged by one."""
+    n = _norm(name)
+    return bool(_REGULARISER.search(n)) and "loss" not in n

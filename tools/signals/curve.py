@@ -71,7 +71,7 @@ class Curve:
 
     def step_after(self, index: int) -> int:
         """The step of the finite point at run-wide ``index`` (a summarised one: its block's first step)."""
-        if index >= self.offset:
+        if index >= self.offset or self.history is None:
             return int(self.steps[index - self.offset])
         b = self.history.blocks
         ends = np.cumsum(b["n_fin"])
@@ -151,7 +151,8 @@ def short_noise(values: np.ndarray) -> float:
     return min(by_trend, by_shift)
 
 
-def make_curve(series: pd.Series, history: MetricHistory | None = None, negated: bool = False, smooth: int = 5) -> Curve:
+def make_curve(series: pd.Series, history: MetricHistory | None = None, negated: bool = False,
+               smooth: int = 5) -> Curve:
     """The curve of ``series`` (the metric, negated when ``negated``); with the metric's ``history`` when the series
     holds only its newest points."""
     steps, values = finite(series)

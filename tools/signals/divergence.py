@@ -7,75 +7,114 @@ loss of 10 or of 0.01. Single-batch spikes do not count: the level is a median.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from ..findings import CRITICAL, OK, WARN, Finding, nums
 from .curve import Curve, mann_kendall_z, short_noise, theil_sen
+from .params import Params, bound, orientation, start_level
 from .view import RunView, recent_len
 
+_EPS = 1e-12  # relative floor of a noise estimate (an exactly flat curve must not divide by zero)
+_MIN_BAR = 1e-9  # the smallest rise that can count, in the objective's units
 
-def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_share: float = 0.15,
-          critical_progress_share: float = 0.35, sustain_share: float = 0.04, sustain_min: int = 10,
-          massive: float = 4.0, sustain_massive: int = 5, rel_jump: float = 0.5, floor_k: float = 6.0,
-          z_down: float = 3.0) -> Finding:
+
+@dataclass(frozen=True)
+class DivergenceParams(Params):
+    min_points: int = bound(4, 2)  # finite objective points before divergence is judged
+    recent_lo: int = bound(3, 1)  # "now" is the median of at least this many newest logs
+    noise_k: float = bound(6.0, 0.0, above=True)  # a rise must exceed this many noise units...
+    progress_share: float = bound(0.15, 0.0, 1.0)  # ...and this share of the progress made (start - best)
+    rel_jump: float = bound(0.5, 0.0, above=True)  # this share above a positive best is a rise whatever the noise
+    floor_k: float = bound(6.0, 0.0)  # ...but never less than this many noise units of a w-log median
+    min_rise_noise: float = bound(1.5, 0.0)  # ...nor less than this many noise units
+    below_share: float = bound(0.5, 0.0, 1.0)  # "high since": the last log at or below best + this share of the bar
+    recovered_share: float = bound(0.5, 0.0, 1.0)  # recovering: falling, and the newest log below best + this x rise
+    start_rise_k: float = bound(2.0, 1.0)  # a run that never progressed diverges at this many bars above its best
+    critical_progress_share: float = bound(0.35, 0.0, 1.0)  # critical: this share of the progress lost...
+    big_noise_k: float = bound(2.0, 1.0)  # ...and more than this many times noise_k noise units
+    sustain_share: float = bound(0.04, 0.0, 1.0)  # critical needs the rise held over this share of the run...
+    sustain_min: int = bound(10, 1)  # ...and at least this many logs
+    massive: float = bound(4.0, 1.0)  # a rise this many bars high...
+    sustain_massive: int = bound(5, 1)  # ...needs only this many logs
+    fresh_points: int = bound(3, 1)  # a rise over fewer logs than this is fresh (may resolve by itself)
+    down_window_w: int = bound(3, 1)  # "coming down" is tested over this many "now" windows...
+    down_min: int = bound(20, 4)  # ...and at least this many logs
+    z_down: float = bound(3.0, 0.0, above=True)  # Mann-Kendall z below -z_down over that window: coming down...
+    z_down_half: float = bound(1.5, 0.0, above=True)  # ...and below -z_down_half over its newer half
+    regime_min_points: int = bound(30, 4)  # below this many points the whole curve's noise is the noise
+    regime_window_min: int = bound(10, 4)  # the recent / around-best noise windows hold this many logs at least...
+    regime_window_w: int = bound(3, 1)  # ...or this many "now" windows
+
+
+DEFAULT = DivergenceParams()
+
+
+def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     """Warn when the recent median is above the best smoothed level by more than ``noise_k`` noise units and
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
     start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points)."""
     c = view.curve
     name = view.objective
-    if c is None or c.n < min_points or view.adversarial:
-        return Finding("divergence", OK, "not enough finite points to judge divergence" if c is not None and c.n < min_points
-                       else "no objective curve to judge divergence" if c is None else f"{name} is an adversarial/RL loss: not judged for divergence")
-    w = recent_len(c.n, lo=3)
+    if c is None or c.n < p.min_points or view.adversarial:
+        why = ("not enough finite points to judge divergence" if c is not None and c.n < p.min_points
+               else "no objective curve to judge divergence" if c is None
+               else f"{name} is an adversarial/RL loss: not judged for divergence")
+        return Finding("divergence", OK, why)
+    w = recent_len(c.n, lo=p.recent_lo)
     now = c.level(w)
     # The best level is measured like "now": a median over as many logs, so a lucky batch is not the bar.
     ss, sv = level_curve(c, w)
-    start = float(np.median(c.first(max(3, min(10, c.n // 20)))))
+    start = start_level(c)
     ib = int(np.argmin(sv))
     best, best_step = float(sv[ib]), int(ss[ib])
     progress = max(0.0, start - best)
-    sigma = max(_regime_noise(c, w, best_step), 1e-12 * max(1.0, abs(best)))
+    sigma = max(_regime_noise(c, w, best_step, p), _EPS * max(1.0, abs(best)))
     rise = now - best
-    threshold = max(noise_k * sigma, progress_share * progress, 1e-9)
+    threshold = max(p.noise_k * sigma, p.progress_share * progress, _MIN_BAR)
     if best > 0:
         # A level half again above the best is a real rise whatever the noise estimate says (short or trending
         # series inflate it) -- but never less than the noise of two medians of w noisy logs.
-        threshold = max(min(threshold, rel_jump * best), floor_k * sigma / np.sqrt(w), 1.5 * sigma)
-    sign = -1.0 if view.direction == "max" else 1.0
+        threshold = max(min(threshold, p.rel_jump * best), p.floor_k * sigma / np.sqrt(w), p.min_rise_noise * sigma)
+    sign = orientation(view.direction)
     shown = dict(now=sign * now, best=sign * best, best_step=best_step, start=sign * start, noise=sigma)
     if rise <= threshold:
-        return Finding("divergence", OK, f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
+        return Finding("divergence", OK,
+                       f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
                        [best_step, int(c.steps[-1])], nums(**shown))
     # How long has it been high? The logs since the last one at or below best + threshold/2 (the level view lags).
-    last_below = c.last_at_or_below(best + 0.5 * threshold)
+    last_below = c.last_at_or_below(best + p.below_share * threshold)
     first_above = last_below + 1 if last_below is not None else 0
     if first_above >= c.n:
         first_above = c.n - 1
     raw_since = c.step_after(first_above)
     n_raw_above = c.n - first_above
-    recovering = theil_sen(c.steps[-w:], c.values[-w:]) < 0 and c.values[-1] < best + 0.5 * rise
-    worse_than_start = progress > noise_k * sigma and now > start
-    from_start_rising = progress <= noise_k * sigma and rise > 2 * threshold
+    recovering = theil_sen(c.steps[-w:], c.values[-w:]) < 0 and c.values[-1] < best + p.recovered_share * rise
+    worse_than_start = progress > p.noise_k * sigma and now > start
+    from_start_rising = progress <= p.noise_k * sigma and rise > p.start_rise_k * threshold
     severity = rise / threshold
     # The bigger the rise, the fewer logs it takes to be sure it is not noise (but never fewer than sustain_massive).
-    need = sustain_massive if severity >= massive else max(sustain_min, int(sustain_share * c.n), w)
+    need = p.sustain_massive if severity >= p.massive else max(p.sustain_min, int(p.sustain_share * c.n), w)
     long_enough = n_raw_above >= need
-    big = rise > max(critical_progress_share * progress, 2 * noise_k * sigma)
+    big = rise > max(p.critical_progress_share * progress, p.big_noise_k * p.noise_k * sigma)
     shown.update(rise=rise, above_since=raw_since, points_above=n_raw_above, severity=severity)
-    sustained_points = n_raw_above >= sustain_massive
+    sustained_points = n_raw_above >= p.sustain_massive
     is_loss = _is_loss(view)
     # Coming down steadily after a jump (a curriculum or data-mix change, a spike being absorbed) is not clearly
     # bad: a significant fall over the recent logs turns a would-be STOP into a question for the reviewer.
-    k = min(max(3 * w, 20), n_raw_above)
+    k = min(max(p.down_window_w * w, p.down_min), n_raw_above)
     half = k // 2  # still coming down: the newer half falls too (a fall that has ended is no recovery)
-    coming_down = (k >= 20 and mann_kendall_z(c.values[-k:]) < -z_down and mann_kendall_z(c.values[-half:]) < -1.5
+    coming_down = (k >= p.down_min and mann_kendall_z(c.values[-k:]) < -p.z_down
+                   and mann_kendall_z(c.values[-half:]) < -p.z_down_half
                    and theil_sen(c.steps[-half:], c.values[-half:]) < 0)
     if coming_down and not recovering:
         return Finding("divergence", WARN,
                        f"{name} jumped to above its best ({sign * now:.4g} vs {sign * best:.4g} at step {best_step}) "
                        f"and has been coming down since step {raw_since}",
-                       [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop")
+                       [raw_since, int(c.steps[-1])], nums(**shown),
+                       concern="divergence" if is_loss else "objective_drop")
     if long_enough and not recovering and (big or worse_than_start or from_start_rising) and not is_loss:
         # A reward, accuracy or perplexity that fell back is worth a reviewer's look, not an automatic stop:
         # curricula and RL make such objectives move for reasons a loss does not.
@@ -85,7 +124,7 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
                        [raw_since, int(c.steps[-1])], nums(**shown), concern="objective_drop")
     if long_enough and not recovering and (big or worse_than_start or from_start_rising):
         why = "above where it started" if worse_than_start else "rising since the start" if from_start_rising else \
-            f"{rise / max(progress, 1e-12):.0%} of its progress lost"
+            f"{rise / max(progress, _EPS):.0%} of its progress lost"
         return Finding("divergence", CRITICAL,
                        f"{name} diverged: {sign * now:.4g} now vs best {sign * best:.4g} at step {best_step} ({why}), "
                        f"sustained for {n_raw_above} logs since step {raw_since}",
@@ -95,15 +134,16 @@ def check(view: RunView, min_points: int = 4, noise_k: float = 6.0, progress_sha
                    f"for {n_raw_above} logs{' and recovering' if recovering else ''}",
                    [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop",
                    sustained=sustained_points and is_loss,
-                   fresh=recovering or (not long_enough and n_raw_above < 3))
+                   fresh=recovering or (not long_enough and n_raw_above < p.fresh_points))
 
 
-def _regime_noise(c: Curve, w: int, best_step: int) -> float:
+def _regime_noise(c: Curve, w: int, best_step: int, p: DivergenceParams) -> float:
     """The noise that matters here: the median of the whole curve's, the recent regime's and the best regime's
-    (a past explosion must not make a lasting rise look like noise, nor one quiet stretch make noise look like a rise)."""
-    if c.n < 30:
+    (a past explosion must not make a lasting rise look like noise, nor one quiet stretch make noise look like a
+    rise)."""
+    if c.n < p.regime_min_points:
         return c.sigma
-    k = max(10, 3 * w)
+    k = max(p.regime_window_min, p.regime_window_w * w)
     # Trend-robust estimates on short windows: a regime that is still settling must not read as noise.
     recent = short_noise(c.values[-k:])
     around_best = c.noise_around(best_step, k)  # the regime that reached the best
@@ -112,8 +152,11 @@ def _regime_noise(c: Curve, w: int, best_step: int) -> float:
 
 def _is_loss(view: RunView) -> bool:
     """Whether the objective is a loss (train loss, or an eval loss): the only curves divergence may stop a run on."""
-    role = view.frame.roles[view.objective]
-    return role.role == "train_loss" or (role.role == "eval" and "loss" in view.objective.lower())
+    name = view.objective
+    if name is None:
+        return False
+    role = view.frame.roles[name]
+    return role.role == "train_loss" or (role.role == "eval" and "loss" in name.lower())
 
 
 def level_curve(c: Curve, w: int) -> tuple[np.ndarray, np.ndarray]:

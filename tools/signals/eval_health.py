@@ -7,18 +7,40 @@ eval must be ``patience`` evals old and the latest clearly worse than it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from ..findings import OK, WARN, Finding, nums
-from .curve import robust_sigma
+from .curve import mann_kendall_z, robust_sigma
+from .params import Params, bound
 from .view import RunView
 
 
-def check(view: RunView, patience: int = 2, min_evals: int = 4, rel_margin: float = 0.01,
-          noise_k: float = 3.0, baseline_margin: float = 0.02) -> list[Finding]:
+@dataclass(frozen=True)
+class EvalParams(Params):
+    patience: int = bound(2, 1)  # the best eval level must be this many evals old...
+    min_evals: int = bound(4, 2)  # evals before degradation is judged
+    rel_margin: float = bound(0.01, 0.0)  # ...and the newest level worse than it by more than this share...
+    noise_k: float = bound(3.0, 0.0)  # ...and this many eval-noise units
+    held_share: float = bound(0.75, 0.0, 1.0)  # ...with this share of the evals since the best above it
+    max_level_evals: int = bound(5, 1)  # the eval level is a rolling median over at most this many evals
+    recover_evals: int = bound(4, 2)  # a worsened eval with this many evals since its worst...
+    recover_z: float = bound(2.0, 0.0, above=True)  # ...falling since (Mann-Kendall z below -recover_z) is recovering,
+    recover_shock: float = bound(5.0, 1.0)  # ...when the worst was a shock (this many margins above the best)...
+    recover_share: float = bound(0.5, 0.0, 1.0)  # ...and at most this share of that gap is left (a drift is not)
+    baseline_margin: float = bound(0.02, 0.0)  # a metric worse than the baseline by more than this share
+
+
+DEFAULT = EvalParams()
+
+
+def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
     """Warn when the primary eval's best is at least ``patience`` evals old and the latest is worse than it by more
-    than ``rel_margin`` (relative) and ``noise_k`` eval-noise units; "overfitting" when the train loss kept falling."""
+    than ``rel_margin`` (relative) and ``noise_k`` eval-noise units; "overfitting" when the train loss kept falling.
+    A sudden drop (``recover_shock`` margins) that the eval has been steadily coming back from (``recover_evals``
+    evals, at most ``recover_share`` of the gap left) is a note: a bad batch being absorbed, not a degradation."""
     name = view.primary_eval
     if not name:
         return [Finding("eval", OK, "no eval metric logged")]
@@ -29,11 +51,12 @@ def check(view: RunView, patience: int = 2, min_evals: int = 4, rel_margin: floa
     out: list[Finding] = []
     lower = view.frame.roles[name].direction != "max"
     o = vals if lower else -vals  # oriented: lower is better
-    if len(o) < min_evals:
-        out.append(Finding("eval", OK, f"{len(o)} evals of {name} so far", numbers=nums(evals=len(o), last=vals[-1] if len(vals) else None)))
+    if len(o) < p.min_evals:
+        out.append(Finding("eval", OK, f"{len(o)} evals of {name} so far",
+                           numbers=nums(evals=len(o), last=vals[-1] if len(vals) else None)))
     else:
         # Levels, not single evals: the best single value of many noisy evals is biased low.
-        k = max(1, min(5, len(o) // 4))
+        k = max(1, min(p.max_level_evals, len(o) // 4))
         sm = pd.Series(o).rolling(k, min_periods=1).median().to_numpy()
         ib = int(np.argmin(sm))
         since_best = len(o) - 1 - ib
@@ -41,22 +64,33 @@ def check(view: RunView, patience: int = 2, min_evals: int = 4, rel_margin: floa
         tail = o[len(o) // 2:]  # the early evals fall fast: their differences are trend, not noise
         noise = robust_sigma(np.diff(tail)) / np.sqrt(2) if len(tail) > 3 else 0.0
         worse = now - sm[ib]
-        margin = max(rel_margin * abs(sm[ib]), noise_k * noise / np.sqrt(k), 1e-12)
+        margin = max(p.rel_margin * abs(sm[ib]), p.noise_k * noise / np.sqrt(k), 1e-12)
         best_val, last_val = (sm[ib] if lower else -sm[ib]), vals[-1]
         info = nums(best=best_val, best_step=int(steps[ib]), now=now if lower else -now, evals_since_best=since_best)
-        held = np.mean(o[ib + 1:] > sm[ib] + 0.5 * margin) >= 0.75 if since_best else False
-        if since_best >= patience and worse > margin and held:
+        held = np.mean(o[ib + 1:] > sm[ib] + 0.5 * margin) >= p.held_share if since_best else False
+        iw = ib + int(np.argmax(o[ib:]))  # the worst eval since the best
+        gap = o[iw] - sm[ib]
+        recovering = (len(o) - 1 - iw >= p.recover_evals and mann_kendall_z(o[iw:]) < -p.recover_z
+                      and gap >= p.recover_shock * margin and now - sm[ib] <= p.recover_share * gap)
+        if since_best >= p.patience and worse > margin and held and recovering:
+            out.append(Finding("eval", OK,
+                               f"{name} worsened to {vals[iw]:.4g} at step {int(steps[iw])} from its best level "
+                               f"{best_val:.4g} and has been recovering since ({last_val:.4g} now)",
+                               [int(steps[ib]), int(steps[-1])], info))
+        elif since_best >= p.patience and worse > margin and held:
             train_falling = _train_falling_since(view, int(steps[ib]))
             concern = "overfitting" if train_falling else "eval_degradation"
             what = "while the train loss keeps falling (overfitting)" if train_falling else ""
             out.append(Finding("eval", WARN,
-                               f"{name} worsened to {last_val:.4g} from its best level {best_val:.4g} at step {int(steps[ib])}, "
+                               f"{name} worsened to {last_val:.4g} from its best level {best_val:.4g} "
+                               f"at step {int(steps[ib])}, "
                                f"{since_best} evals ago {what}".strip(),
                                [int(steps[ib]), int(steps[-1])], info, concern=concern))
         else:
-            out.append(Finding("eval", OK, f"{name} at {last_val:.4g} (best level {best_val:.4g} at step {int(steps[ib])})",
+            out.append(Finding("eval", OK,
+                               f"{name} at {last_val:.4g} (best level {best_val:.4g} at step {int(steps[ib])})",
                                [int(steps[0]), int(steps[-1])], info))
-    out.extend(_baseline(view, baseline_margin))
+    out.extend(_baseline(view, p.baseline_margin))
     return out
 
 
@@ -113,10 +147,12 @@ def _baseline(view: RunView, margin: float) -> list[Finding]:
         rel = gap / max(abs(base), 1e-12)
         info = nums(step=step, ours=now, baseline=base, worse_by=rel)
         if rel > margin:
-            out.append(Finding("baseline", WARN, f"{metric} {now:.4g} at step {step} is {rel:.1%} worse than the baseline {base:.4g}",
+            out.append(Finding("baseline", WARN,
+                               f"{metric} {now:.4g} at step {step} is {rel:.1%} worse than the baseline {base:.4g}",
                                [step, step], info, concern="baseline"))
         else:
-            out.append(Finding("baseline", OK, f"{metric} {now:.4g} at step {step} is on track with the baseline {base:.4g}",
+            out.append(Finding("baseline", OK,
+                               f"{metric} {now:.4g} at step {step} is on track with the baseline {base:.4g}",
                                [step, step], info))
     return out
 

@@ -3,15 +3,32 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..findings import OK, WARN, Finding, nums
 from .curve import finite
+from .params import Params, bound
 from .view import RunView, recent_len
 
 
-def check(view: RunView, explode_factor: float = 10.0, vanish_factor: float = 1e-3, min_points: int = 20,
-          warmup_share: float = 0.1) -> Finding:
+@dataclass(frozen=True)
+class GradNormParams(Params):
+    explode_factor: float = bound(10.0, 1.0, above=True)  # the newest norms this many times the running level...
+    explode_all_share: float = bound(0.5, 0.0, 1.0)  # ...and every one of them above this share of that bar
+    vanish_factor: float = bound(1e-3, 0.0, 1.0, above=True)  # below this share of the running level: vanishing
+    min_points: int = bound(20, 2)  # gradient-norm points before they are judged
+    warmup_share: float = bound(0.1, 0.0, 1.0)  # the running level leaves out this first share of the run
+    min_reference: int = bound(5, 1)  # the running level needs this many points between warmup and "now"
+    flat_min_points: int = bound(10, 2)  # a loss with fewer points counts as flat
+    flat_noise_k: float = bound(3.0, 0.0)  # a loss whose level moved less than this many noise units is flat
+
+
+DEFAULT = GradNormParams()
+
+
+def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
     """Warn when the median of the newest grad norms is ``explode_factor`` x the median of the earlier run (after the
     first ``warmup_share``), or below ``vanish_factor`` x it (or exactly zero) while the loss does not improve."""
     name = view.frame.first_of("grad_norm")
@@ -21,30 +38,35 @@ def check(view: RunView, explode_factor: float = 10.0, vanish_factor: float = 1e
     v = np.abs(v)
     hist = view.frame.summarised(name)
     n = hist.n_finite if hist is not None else len(v)
-    if n < min_points:
+    if n < p.min_points:
         return Finding("grad_norm", OK, f"{n} gradient-norm points so far")
     w = recent_len(n)
     now = float(np.median(v[-w:]))
-    lo, hi = int(n * warmup_share), n - w
-    if hi - lo < 5:
+    lo, hi = int(n * p.warmup_share), n - w
+    if hi - lo < p.min_reference:
         return Finding("grad_norm", OK, f"{name} at {now:.3g}")
     # A long run's older norms are summarised: their blocks' medians stand for them (norms are >= 0, so |x| = x).
-    ref = float(np.median(v[lo:hi])) if hist is None else hist.finite_median(lo, hi)
+    ref_or_none = float(np.median(v[lo:hi])) if hist is None else hist.finite_median(lo, hi)
+    if ref_or_none is None:
+        return Finding("grad_norm", OK, f"{name} at {now:.3g}")
+    ref = float(ref_or_none)
     info = nums(now=now, reference=ref, ratio=now / ref if ref > 0 else None)
     span = [int(steps[-w]), int(steps[-1])]
-    if ref > 0 and now > explode_factor * ref and np.all(v[-w:] > 0.5 * explode_factor * ref):
+    if ref > 0 and now > p.explode_factor * ref and np.all(v[-w:] > p.explode_all_share * p.explode_factor * ref):
         return Finding("grad_norm", WARN, f"{name} exploded to {now:.3g}, {now / ref:.0f}x its running level {ref:.3g}",
                        span, info, concern="grad_explosion")
-    flat = view.curve is None or _flat(view)
-    if ref > 0 and (now < vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
-        return Finding("grad_norm", WARN, f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
+    flat = view.curve is None or _flat(view, p)
+    if ref > 0 and (now < p.vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
+        return Finding("grad_norm", WARN,
+                       f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
                        span, info, concern="vanishing_gradients")
     return Finding("grad_norm", OK, f"{name} at {now:.3g} (running level {ref:.3g})", span, info)
 
 
-def _flat(view: RunView) -> bool:
+def _flat(view: RunView, p: GradNormParams) -> bool:
     c = view.curve
-    if c is None or c.n < 10:
+    if c is None or c.n < p.flat_min_points:
         return True
     w = recent_len(c.n)
-    return abs(c.level(w) - float(np.median(c.values[-3 * w: -w] if c.n > 3 * w else c.values[:w]))) < 3 * c.sigma
+    before = float(np.median(c.values[-3 * w: -w] if c.n > 3 * w else c.values[:w]))
+    return abs(c.level(w) - before) < p.flat_noise_k * c.sigma

@@ -7,14 +7,45 @@ made so far. Late in a decayed schedule a flat loss is convergence, not a stall.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..findings import OK, WARN, Finding, nums
 from .curve import mann_kendall_z, theil_sen
+from .params import Params, bound, orientation, start_level
 from .view import RunView
 
 
-def lr_decayed(view: RunView, share: float = 0.15) -> bool:
+@dataclass(frozen=True)
+class LossTrendParams(Params):
+    recent_share: float = bound(0.3, 0.0, 1.0, above=True)  # the trend is judged over this newest share of the run
+    min_points: int = bound(30, 4)  # finite objective points before the trend is judged
+    min_recent: int = bound(15, 4)  # the recent window holds at least this many smoothed points
+    z_sig: float = bound(2.0, 0.0, above=True)  # Mann-Kendall z below -z_sig: still improving
+    worse_z_share: float = bound(1.5, 1.0)  # z above worse_z_share x z_sig (and rising): getting worse
+    stall_share: float = bound(0.03, 0.0, 1.0)  # a stall gains less than this share of the progress made...
+    noise_k: float = bound(2.0, 0.0)  # ...even allowing this many standard errors of the window's change
+    early_share: float = bound(0.1, 0.0, 1.0)  # no plateau before this share of a run of known length
+    converged_share: float = bound(0.85, 0.0, 1.0)  # flat this late in the run (and for half of it): converged
+    flat_share: float = bound(0.5, 0.0, 1.0)  # ...flat for this share of the run's total steps
+    flat_k: float = bound(3.0, 0.0, above=True)  # "flat since": within this many noise units of the current level
+    no_learning_share: float = bound(0.02, 0.0, 1.0)  # a gain below this share of the start is no learning...
+    never_noise_k: float = bound(3.0, 0.0)  # ...as is a gain within this many noise units
+    small_share: float = bound(0.1, 0.0, 1.0)  # a loss at this share of its start or below has converged
+    settled_share: float = bound(0.5, 0.0, 1.0)  # under a winding-down LR, keeping this share of the gain: converged
+    late_start: float = bound(2.0, 0.0)  # a log starting at this many spans after step 0 cannot show "no learning"
+    decayed_share: float = bound(0.15, 0.0, 1.0)  # the LR below this share of its peak: decayed
+    winding_share: float = bound(0.5, 0.0, 1.0)  # the LR at most this share of its peak and not rising: decaying
+    small_lr: float = bound(1e-5, 0.0)  # an LR at or below this is a fine-tuning rate: no progress expected
+    eval_min: int = bound(4, 2)  # evals since the window's start before "the eval still improves" counts
+    eval_z: float = bound(1.5, 0.0, above=True)  # Mann-Kendall z of those evals below -eval_z: still improving
+
+
+DEFAULT = LossTrendParams()
+
+
+def lr_decayed(view: RunView, share: float = DEFAULT.decayed_share) -> bool:
     """True when the learning rate has fallen below ``share`` of its peak (the schedule is winding down)."""
     lr_name = view.frame.first_of("lr")
     if not lr_name:
@@ -22,10 +53,11 @@ def lr_decayed(view: RunView, share: float = 0.15) -> bool:
     v = view.frame.series[lr_name].to_numpy()
     v = v[np.isfinite(v)]
     peak = view.frame.finite_extreme(lr_name, "max") if len(v) >= 3 else None  # over the whole run
-    return bool(len(v) >= 3 and peak > 0 and v[-1] <= share * peak)
+    return bool(len(v) >= 3 and peak is not None and peak > 0 and v[-1] <= share * peak)
 
 
-def lr_winding_down(view: RunView, since: float, share: float = 0.5, small: float = 1e-5) -> str | None:
+def lr_winding_down(view: RunView, since: float, share: float = DEFAULT.winding_share,
+                    small: float = DEFAULT.small_lr) -> str | None:
     """Why the LR no longer drives progress, or None: it is small in absolute terms (``small``, a fine-tuning
     rate), or it is decaying: at most ``share`` of its peak and not rising since step ``since``."""
     lr_name = view.frame.first_of("lr")
@@ -45,10 +77,7 @@ def lr_winding_down(view: RunView, since: float, share: float = 0.5, small: floa
     return None
 
 
-def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_recent: int = 15,
-          z_sig: float = 2.0, stall_share: float = 0.03, noise_k: float = 2.0, early_share: float = 0.1,
-          converged_share: float = 0.85, no_learning_share: float = 0.02, small_share: float = 0.1,
-          settled_share: float = 0.5, late_start: float = 2.0) -> Finding:
+def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     """Warn "plateau" when, over the last ``recent_share`` of the run, the objective has not fallen significantly
     (Mann–Kendall z > -``z_sig``) and by less than ``stall_share`` of the progress made and ``noise_k`` noise units;
     not before ``early_share`` of a run of known length, and never once the LR has decayed or the run is nearly done.
@@ -60,73 +89,80 @@ def check(view: RunView, recent_share: float = 0.3, min_points: int = 30, min_re
     """
     c = view.curve
     name = view.objective
-    if c is None or c.n < min_points:
+    if c is None or c.n < p.min_points:
         return Finding("loss_trend", OK, "too few points to judge the trend yet", numbers=nums(points=c.n if c else 0))
     if view.adversarial:
         return Finding("loss_trend", OK, f"{name} is an adversarial/RL loss: no trend expected")
     ss, sv = c.s_steps, c.s_values
     span = ss[-1] - ss[0]
-    cut = ss[-1] - recent_share * span
+    cut = ss[-1] - p.recent_share * span
     m = ss >= cut
-    if m.sum() < min_recent:
+    if m.sum() < p.min_recent:
         m = np.zeros(len(ss), bool)
-        m[-min_recent:] = True
+        m[-p.min_recent:] = True
     x, y = ss[m], c.b_values[m]  # unsmoothed block medians: a rolling median's autocorrelation would fake significance
     slope = theil_sen(x, y)
     z = mann_kendall_z(y)
     change = slope * (x[-1] - x[0])  # negative = improving (curve is oriented lower-is-better)
-    start = float(np.median(c.first(max(3, min(10, c.n // 20)))))
+    start = start_level(c)
     best = float(sv.min())
     progress = max(0.0, start - best)
-    sign = -1.0 if view.direction == "max" else 1.0
+    sign = orientation(view.direction)
     info = nums(slope_per_1k_steps=sign * slope * 1000, mk_z=sign * z, recent_change=sign * change,
                 progress=progress, noise=c.sigma)
     steps = [int(x[0]), int(x[-1])]
-    if z <= -z_sig and change < 0:
-        return Finding("loss_trend", OK, f"{name} still improving ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
+    if z <= -p.z_sig and change < 0:
+        return Finding("loss_trend", OK,
+                       f"{name} still improving ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
     frac = view.fraction
-    if frac is not None and frac < early_share:
+    if frac is not None and frac < p.early_share:
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
     # No learning: the gain since the start is within noise, or a sliver of the starting loss (a dead network sits at
     # its chance-level loss, e.g. ln(10) for ten classes, gaining a percent at most).
     # A log that begins long after step 0 (an excerpt, a resumed run) shows a loss that already learned: sitting
     # flat there is not "never learned".
-    late = c.steps[0] > late_start * max(1, c.steps[-1] - c.steps[0])
-    never = not late and (progress <= 3 * c.sigma or (start > 0 and progress < no_learning_share * start))
-    if lr_decayed(view) and not never:
+    late = c.steps[0] > p.late_start * max(1, c.steps[-1] - c.steps[0])
+    never = not late and (progress <= p.never_noise_k * c.sigma
+                          or (start > 0 and progress < p.no_learning_share * start))
+    if lr_decayed(view, p.decayed_share) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
-    flat_since = _flat_since(ss, sv, c.sigma)
-    if not never and frac is not None and frac >= converged_share and view.total_steps and flat_since >= 0.5 * view.total_steps:
-        return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged", steps, info)
+    flat_since = _flat_since(ss, sv, c.sigma, p.flat_k)
+    if (not never and frac is not None and frac >= p.converged_share and view.total_steps
+            and flat_since >= p.flat_share * view.total_steps):
+        return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged",
+                       steps, info)
     n_raw = max(1, c.count_since(x[0]))
-    se = c.sigma * np.sqrt(12.0 / n_raw)  # standard error of the window's change (a line fitted through noise)
+    # The standard error of the window's change (a line fitted through noise): 12 comes from a least-squares line's
+    # slope variance over n evenly spaced points.
+    se = c.sigma * np.sqrt(12.0 / n_raw)
     improvement = -change
-    if z >= 1.5 * z_sig and change > 0:
-        return Finding("loss_trend", WARN, f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
+    if z >= p.worse_z_share * p.z_sig and change > 0:
+        return Finding("loss_trend", WARN,
+                       f"{name} is getting worse over steps {steps[0]}-{steps[1]} ({sign * change:+.3g})",
                        steps, info, concern="divergence")
     if not never and view.direction == "min" and start > 0 and float(np.min(c.b_values[m])) >= 0:
         level = float(np.median(y))
-        if level <= small_share * start:
+        if level <= p.small_share * start:
             return Finding("loss_trend", OK, f"{name} has converged to {level:.3g} (from {start:.3g})", steps, info)
-        why = lr_winding_down(view, float(x[0]))
-        if why and level - best <= (1 - settled_share) * progress:
+        why = lr_winding_down(view, float(x[0]), p.winding_share, p.small_lr)
+        if why and level - best <= (1 - p.settled_share) * progress:
             return Finding("loss_trend", OK, f"{name} has flattened at {level:.3g} under {why}: converged", steps, info)
-    ev = _eval_improving(view, float(x[0]))
+    ev = _eval_improving(view, float(x[0]), p.eval_min, p.eval_z)
     if ev:
         return Finding("loss_trend", OK, f"{name} is flat but {ev} is still improving", steps, info)
     if never:
         return Finding("loss_trend", WARN, f"{name} has not improved since the start (change {sign * change:+.3g} over "
                        f"steps {steps[0]}-{steps[1]}, within noise {c.sigma:.3g})", steps, info, concern="plateau")
-    if improvement + noise_k * se > stall_share * progress:
+    if improvement + p.noise_k * se > p.stall_share * progress:
         # The data cannot rule out a slow, healthy improvement: a stall has to be shown, not presumed.
         return Finding("loss_trend", OK, f"{name} improving slowly or flat within noise ({sign * change:+.3g} ± "
-                       f"{noise_k * se:.2g} over steps {steps[0]}-{steps[1]})", steps, info)
+                       f"{p.noise_k * se:.2g} over steps {steps[0]}-{steps[1]})", steps, info)
     return Finding("loss_trend", WARN, f"{name} has stalled at {sign * float(np.median(y)):.4g} (change "
                    f"{sign * change:+.3g} over steps {steps[0]}-{steps[1]}, {progress:.3g} gained before)",
                    steps, info, concern="plateau")
 
 
-def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float = 3.0) -> int:
+def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float) -> int:
     """The first step from which the smoothed curve stays within ``k`` noise units of its current level."""
     now = float(np.median(sv[-max(3, len(sv) // 20):]))
     off = np.abs(sv - now) > max(k * sigma, 1e-12)
@@ -134,7 +170,7 @@ def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float = 3.0) ->
     return int(ss[idx[-1] + 1]) if len(idx) and idx[-1] + 1 < len(ss) else int(ss[0])
 
 
-def _eval_improving(view: RunView, since: float, min_evals: int = 4, z_sig: float = 1.5) -> str | None:
+def _eval_improving(view: RunView, since: float, min_evals: int, z_sig: float) -> str | None:
     """The primary eval's name when it is still improving since step ``since`` (the train loss may flatten
     first on a noisy task while generalisation still improves)."""
     name = view.primary_eval

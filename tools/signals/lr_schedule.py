@@ -6,14 +6,37 @@ names it): sudden factor changes are what a broken schedule looks like.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..findings import OK, WARN, Finding, nums
+from .params import Params, bound
 from .view import RunView
 
 
-def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, warmup_max_share: float = 0.3,
-          min_points: int = 5, early_zero_share: float = 0.5, dead_share: float = 1e-4) -> Finding:
+@dataclass(frozen=True)
+class LrScheduleParams(Params):
+    jump_factor: float = bound(3.0, 1.0, above=True)  # a one-log rise by more than this after warmup is a jump...
+    restart_share: float = bound(1.5, 1.0)  # ...unless it restarts at most this many times the earlier peak (cyclic)
+    zero_share: float = bound(0.01, 0.0, 1.0, above=True)  # an LR below this share of its peak is ~0...
+    abrupt_k: float = bound(10.0, 1.0)  # ...reached abruptly: from above abrupt_k x zero_share of the peak...
+    drop_factor: float = bound(10.0, 1.0)  # ...falling by more than this factor in one log...
+    late_share: float = bound(0.9, 0.0, 1.0)  # ...before this share of the run
+    dead_share: float = bound(1e-4, 0.0, 1.0, above=True)  # an LR below this share of its peak is zero...
+    early_zero_share: float = bound(0.5, 0.0, 1.0)  # ...reached before this share of the run...
+    zero_span_share: float = bound(0.2, 0.0, 1.0)  # ...or (run length unknown) held for this share of the steps...
+    zero_min_points: int = bound(10, 1)  # ...and this many logs
+    warmup_max_share: float = bound(0.3, 0.0, 1.0)  # warmup still going after this share of the run
+    warmup_rising_share: float = bound(0.9, 0.0, 1.0)  # a warmup: more than this share of the steps do not fall
+    warmup_config_k: float = bound(2.0, 1.0)  # still rising at this many times the config's warmup_steps
+    min_points: int = bound(5, 2)  # learning-rate points before the schedule is judged
+
+
+DEFAULT = LrScheduleParams()
+
+
+def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
     """Warn on an LR rise by more than ``jump_factor`` after the peak (unless the schedule cycles), an LR that drops
     to ~0 (< ``zero_share`` of peak) abruptly, an LR at zero (< ``dead_share`` of peak) before ``early_zero_share``
     of the run (or for the last fifth of the logs), or warmup still going after ``warmup_max_share`` of the run."""
@@ -22,13 +45,13 @@ def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, war
         return Finding("lr_schedule", OK, "no learning rate logged")
     hist = view.frame.summarised(name)
     if hist is not None:
-        return _from_schedule(view, name, hist, warmup_max_share, early_zero_share)
+        return _from_schedule(view, name, hist, p)
     s = view.frame.series[name]
     v = s.to_numpy()
     steps = s.index.to_numpy()
     fin = np.isfinite(v)
     v, steps = v[fin], steps[fin]
-    if len(v) < min_points:
+    if len(v) < p.min_points:
         return Finding("lr_schedule", OK, f"{len(v)} learning-rate points so far")
     peak_i = int(np.argmax(v))
     peak = float(v[peak_i])
@@ -45,49 +68,53 @@ def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, war
         ratio = np.where(prev > 0, v[1:] / prev, np.where(v[1:] > 0, np.inf, 1.0))
     info = nums(peak=peak, peak_step=int(steps[peak_i]), last=float(v[-1]))
     restarts = 0
-    for j in np.flatnonzero(ratio > jump_factor):
+    for j in np.flatnonzero(ratio > p.jump_factor):
         i = int(j) + 1
         if i <= warm_end:
             continue
         earlier_peak = float(v[:i].max())
-        if v[i] <= 1.5 * earlier_peak:
+        if v[i] <= p.restart_share * earlier_peak:
             restarts += 1
             continue
         return Finding("lr_schedule", WARN,
-                       f"{name} jumped {v[i] / max(v[i - 1], 1e-30):.3g}x at step {int(steps[i])} ({v[i - 1]:.3g} -> {v[i]:.3g}), "
+                       f"{name} jumped {v[i] / max(v[i - 1], 1e-30):.3g}x at step {int(steps[i])} "
+                       f"({v[i - 1]:.3g} -> {v[i]:.3g}), "
                        f"above its earlier peak {earlier_peak:.3g}",
                        [int(steps[i - 1]), int(steps[i])], {**info, **nums(jump=float(v[i] / max(v[i - 1], 1e-30)))},
                        concern="lr_schedule")
     cyclic = restarts >= 1
     # Abrupt drop to ~zero before the schedule's end.
     frac = view.fraction
-    zero = np.flatnonzero(v <= zero_share * peak)
+    zero = np.flatnonzero(v <= p.zero_share * peak)
     zero = zero[zero > peak_i]
     if len(zero):
         z = int(zero[0])
         drop = v[z - 1] / max(v[z], 1e-30) if z > 0 else 1.0
-        abrupt = z > 0 and v[z - 1] > 10 * zero_share * peak
-        if abrupt and (frac is None or frac < 0.9) and drop > 10:
-            return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
+        abrupt = z > 0 and v[z - 1] > p.abrupt_k * p.zero_share * peak
+        if abrupt and (frac is None or frac < p.late_share) and drop > p.drop_factor:
+            return Finding("lr_schedule", WARN,
+                           f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
                            [int(steps[z - 1]), int(steps[z])], info, concern="lr_schedule")
     # A schedule that has already reached zero (not a step decay's small last stage) with most of the run to go.
-    dead = np.flatnonzero(v <= dead_share * peak)
+    dead = np.flatnonzero(v <= p.dead_share * peak)
     dead = dead[dead > peak_i]
-    if len(dead) and v[-1] <= dead_share * peak:
+    if len(dead) and v[-1] <= p.dead_share * peak:
         z = int(dead[0])
         z_frac = steps[z] / view.total_steps if view.total_steps else None
-        long_zero = (steps[-1] - steps[z]) >= max(0.2 * steps[-1], 1) and len(v) - z >= 10
-        if (z_frac is not None and z_frac < early_zero_share) or (z_frac is None and long_zero):
+        long_zero = (steps[-1] - steps[z]) >= max(p.zero_span_share * steps[-1], 1) and len(v) - z >= p.zero_min_points
+        if (z_frac is not None and z_frac < p.early_zero_share) or (z_frac is None and long_zero):
             where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{len(v) - z} logs ago"
-            return Finding("lr_schedule", WARN, f"{name} reached ~0 ({v[z]:.3g}, peak {peak:.3g}) {where} and stays there",
+            return Finding("lr_schedule", WARN,
+                           f"{name} reached ~0 ({v[z]:.3g}, peak {peak:.3g}) {where} and stays there",
                            [int(steps[z]), int(steps[-1])], info, concern="lr_schedule")
     # Warmup that never ends.
     warmup_steps = _config_warmup(view)
-    if peak_i == len(v) - 1 and _is_warmup(v):
-        if warmup_steps and steps[-1] > 2 * warmup_steps:
-            return Finding("lr_schedule", WARN, f"{name} still rising at step {int(steps[-1])}, past warmup_steps={warmup_steps}",
+    if peak_i == len(v) - 1 and _is_warmup(v, p.warmup_rising_share):
+        if warmup_steps and steps[-1] > p.warmup_config_k * warmup_steps:
+            return Finding("lr_schedule", WARN,
+                           f"{name} still rising at step {int(steps[-1])}, past warmup_steps={warmup_steps}",
                            [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
-        if frac is not None and frac > warmup_max_share:
+        if frac is not None and frac > p.warmup_max_share:
             return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",
                            [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
     shape = "cyclic" if cyclic else "warming up" if peak_i == len(v) - 1 else "decaying" if v[-1] < peak else "constant"
@@ -95,9 +122,9 @@ def check(view: RunView, jump_factor: float = 3.0, zero_share: float = 0.01, war
                    [int(steps[0]), int(steps[-1])], info)
 
 
-def _is_warmup(v: np.ndarray) -> bool:
+def _is_warmup(v: np.ndarray, rising_share: float) -> bool:
     d = np.diff(v)
-    return bool(len(d) and (d >= 0).mean() > 0.9 and v[-1] > v[0])
+    return bool(len(d) and (d >= 0).mean() > rising_share and v[-1] > v[0])
 
 
 def _config_warmup(view: RunView) -> int | None:
@@ -108,12 +135,12 @@ def _config_warmup(view: RunView) -> int | None:
     return None
 
 
-def _from_schedule(view: RunView, name: str, hist, warmup_max_share: float, early_zero_share: float) -> Finding:
+def _from_schedule(view: RunView, name: str, hist, p: LrScheduleParams) -> Finding:
     """``check`` for a long LR series, from its exact running facts (tools/history.py ``Schedule``), which hold the
     same events the full-series rules find (with the default thresholds)."""
     sch = hist.schedule
     n, peak, last = sch.n, sch.peak, sch.last
-    if n < 5:
+    if n < p.min_points:
         return Finding("lr_schedule", OK, f"{n} learning-rate points so far")
     first_step, last_step = int(hist.head_steps[0]), sch.last_step
     if peak <= 0:
@@ -131,25 +158,27 @@ def _from_schedule(view: RunView, name: str, hist, warmup_max_share: float, earl
     if sch.zero is not None:
         _, s0, s1, v0, v1 = sch.zero
         drop = v0 / max(v1, 1e-30)
-        abrupt = v0 > 10 * sch.ZERO * peak
-        if abrupt and (frac is None or frac < 0.9) and drop > 10:
+        abrupt = v0 > p.abrupt_k * sch.ZERO * peak
+        if abrupt and (frac is None or frac < p.late_share) and drop > p.drop_factor:
             return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v1:.3g} at step {s1} (peak {peak:.3g})",
                            [s0, s1], info, concern="lr_schedule")
     if sch.dead is not None and last <= sch.DEAD * peak:
         z, sz, vz = sch.dead
         z_frac = sz / view.total_steps if view.total_steps else None
-        long_zero = (last_step - sz) >= max(0.2 * last_step, 1) and n - z >= 10
-        if (z_frac is not None and z_frac < early_zero_share) or (z_frac is None and long_zero):
+        long_zero = (last_step - sz) >= max(p.zero_span_share * last_step, 1) and n - z >= p.zero_min_points
+        if (z_frac is not None and z_frac < p.early_zero_share) or (z_frac is None and long_zero):
             where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{n - z} logs ago"
-            return Finding("lr_schedule", WARN, f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there",
+            return Finding("lr_schedule", WARN,
+                           f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there",
                            [sz, last_step], info, concern="lr_schedule")
     warmup_steps = _config_warmup(view)
     warming = sch.peak_i == n - 1
-    if warming and n > 1 and sch.n_nonneg / (n - 1) > 0.9 and last > sch.v0:
-        if warmup_steps and last_step > 2 * warmup_steps:
-            return Finding("lr_schedule", WARN, f"{name} still rising at step {last_step}, past warmup_steps={warmup_steps}",
+    if warming and n > 1 and sch.n_nonneg / (n - 1) > p.warmup_rising_share and last > sch.v0:
+        if warmup_steps and last_step > p.warmup_config_k * warmup_steps:
+            return Finding("lr_schedule", WARN,
+                           f"{name} still rising at step {last_step}, past warmup_steps={warmup_steps}",
                            [first_step, last_step], info, concern="lr_schedule")
-        if frac is not None and frac > warmup_max_share:
+        if frac is not None and frac > p.warmup_max_share:
             return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",
                            [first_step, last_step], info, concern="lr_schedule")
     shape = "cyclic" if cyclic else "warming up" if warming else "decaying" if last < peak else "constant"

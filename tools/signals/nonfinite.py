@@ -9,11 +9,33 @@ stays finite (0.0 or a flat average) while ``grad_norm`` is NaN.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..findings import CRITICAL, OK, WARN, Finding, nums
 from .curve import step_span
+from .params import Params, bound
 from .view import RunView
+
+
+@dataclass(frozen=True)
+class NonfiniteParams(Params):
+    persist_points: int = bound(3, 1)  # a loss non-finite for this many logs in a row is critical
+    eval_persist_points: int = bound(2, 1)  # an eval non-finite for this many evals in a row
+    recent: int = bound(10, 1)  # ...or non-finite in more than recent_share of the newest `recent` logs, ending so
+    recent_share: float = bound(0.5, 0.0, 1.0)
+    grad_persist_points: int = bound(3, 1)  # a grad norm non-finite for this many logs in a row is critical
+    min_scale: float = bound(1.0, 0.0, above=True)  # an fp16 loss scale at or below this is collapsed...
+    scale_peak_factor: float = bound(8.0, 1.0)  # ...after having been above this many times min_scale
+    scale_collapse_points: int = bound(3, 1)  # ...for this many logs in a row (critical); fewer: a warning
+    zero_points: int = bound(3, 1)  # a loss logged as exactly 0.0 this many times in a row after being positive...
+    zero_min_points: int = bound(6, 2)  # ...in a loss of at least this many logs...
+    zero_positive: float = bound(1e-2, 0.0)  # ...whose earlier values were all above this: a NaN-filtered loss
+    message_chars: int = bound(200, 20)  # the "all finite / recovered" note is cut to this many characters
+
+
+DEFAULT = NonfiniteParams()
 
 
 def _trailing_nonfinite(v: np.ndarray) -> int:
@@ -24,8 +46,7 @@ def _trailing_nonfinite(v: np.ndarray) -> int:
     return int(len(v) - (good[-1] + 1 if len(good) else 0))
 
 
-def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share: float = 0.5,
-          grad_persist_points: int = 3, min_scale: float = 1.0) -> list[Finding]:
+def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
     """Critical when the loss (or an eval, or the grad norm) is non-finite for the last ``persist_points`` logs,
     or in more than ``recent_share`` of the last ``recent`` logs ending non-finite; isolated ones are notes."""
     frame = view.frame
@@ -44,11 +65,11 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
         n_bad, trail, first_bad, trail_from = _facts(frame, name)
         if not n_bad:
             continue
-        tail = v[-recent:]
+        tail = v[-p.recent:]
         share = float((~np.isfinite(tail)).mean())
         is_eval = frame.roles[name].role == "eval"
-        need = 2 if is_eval else persist_points
-        if trail >= need or (trail >= 1 and share > recent_share and len(tail) >= need):
+        need = p.eval_persist_points if is_eval else p.persist_points
+        if trail >= need or (trail >= 1 and share > p.recent_share and len(tail) >= need):
             bad_steps = [trail_from]
             if is_eval and train_finite:
                 # The model still trains to finite losses: a broken eval (empty split, fp16 overflow in eval) is as
@@ -71,10 +92,10 @@ def check(view: RunView, persist_points: int = 3, recent: int = 10, recent_share
         out.append(worst)
     elif eval_only:
         out.append(eval_only)
-    out.extend(_grad_and_scale(view, grad_persist_points, min_scale))
+    out.extend(_grad_and_scale(view, p))
     if not out:
         msg = "; ".join(isolated) if isolated else "all losses and evals finite"
-        out.append(Finding("nonfinite", OK, msg[:200]))
+        out.append(Finding("nonfinite", OK, msg[:p.message_chars]))
     return out
 
 
@@ -106,37 +127,41 @@ def _word(x: float) -> str:
     return "NaN" if np.isnan(x) else ("+Inf" if x > 0 else "-Inf")
 
 
-def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -> list[Finding]:
+def _grad_and_scale(view: RunView, p: NonfiniteParams) -> list[Finding]:
     frame = view.frame
     out: list[Finding] = []
     for name in frame.names("grad_norm"):
         s = frame.series[name]
         v = s.to_numpy()
         _, trail, _, trail_from = _facts(frame, name)
-        if trail >= grad_persist_points:
+        if trail >= p.grad_persist_points:
             loss = view.series(frame.primary_loss)
             hidden = ""
             if loss is not None and len(loss) and np.isfinite(loss.to_numpy()[-1]):
                 hidden = " while the logged loss stays finite (a NaN-filtered loss hides it)"
             out.append(Finding("nonfinite", CRITICAL,
-                               f"{name} is {_word(v[-1])} for the last {trail} logs{hidden}: the weights are likely corrupted",
+                               f"{name} is {_word(v[-1])} for the last {trail} logs{hidden}: "
+                               f"the weights are likely corrupted",
                                [trail_from, int(s.index[-1])], nums(nonfinite_last=trail),
                                concern="nonfinite", sustained=True))
     for name in frame.names("loss_scale"):
-        if frame.summarised(name) is not None:
-            out.extend(_scale_from_history(name, frame.summarised(name).scale, min_scale))
+        summary = frame.summarised(name)
+        if summary is not None:
+            out.extend(_scale_from_history(name, summary.scale, p))
             continue
         s = frame.series[name].dropna()
         v = s.to_numpy()
-        if len(v) >= 3 and np.nanmax(v) > 8 * min_scale:
-            low = np.flatnonzero(v <= min_scale)
+        if len(v) >= p.scale_collapse_points and np.nanmax(v) > p.scale_peak_factor * p.min_scale:
+            low = np.flatnonzero(v <= p.min_scale)
             trail = 0
-            while trail < len(v) and v[-1 - trail] <= min_scale:
+            while trail < len(v) and v[-1 - trail] <= p.min_scale:
                 trail += 1
-            if trail >= 3:
+            if trail >= p.scale_collapse_points:
                 out.append(Finding("nonfinite", CRITICAL,
-                                   f"{name} collapsed to {v[-1]:g} (from {np.nanmax(v):g}): every step overflows and is skipped",
-                                   step_span(s.index.to_numpy()[-trail:]), nums(loss_scale=v[-1], max_scale=np.nanmax(v)),
+                                   f"{name} collapsed to {v[-1]:g} (from {np.nanmax(v):g}): "
+                                   f"every step overflows and is skipped",
+                                   step_span(s.index.to_numpy()[-trail:]),
+                                   nums(loss_scale=v[-1], max_scale=np.nanmax(v)),
                                    concern="nonfinite", sustained=True))
             elif len(low):
                 out.append(Finding("nonfinite", WARN, f"{name} fell to {v[-1]:g}: the fp16 scaler is skipping steps",
@@ -145,25 +170,28 @@ def _grad_and_scale(view: RunView, grad_persist_points: int, min_scale: float) -
     loss_name = frame.primary_loss
     if loss_name:
         v = frame.series[loss_name].to_numpy()
-        earlier = v[:-3][np.isfinite(v[:-3])]
+        earlier = v[:-p.zero_points][np.isfinite(v[:-p.zero_points])]
         h = frame.summarised(loss_name)
         older = h.extreme("min", history_only=True) if h is not None else None
         if older is not None:  # the summarised part's smallest finite value counts as earlier too
             earlier = np.append(earlier, older[0])
-        if len(v) >= 6 and np.all(v[-3:] == 0.0) and len(earlier) and earlier.min() > 1e-2:
+        if (len(v) >= p.zero_min_points and np.all(v[-p.zero_points:] == 0.0) and len(earlier)
+                and earlier.min() > p.zero_positive):
             out.append(Finding("nonfinite", WARN,
-                               f"{loss_name} is logged as exactly 0.0 for the last 3 logs after being positive: a NaN loss "
+                               f"{loss_name} is logged as exactly 0.0 for the last {p.zero_points} logs after being "
+                               f"positive: a NaN loss "
                                f"filtered by the trainer looks like this; check grad_norm",
-                               [int(frame.series[loss_name].index[-3]), int(frame.series[loss_name].index[-1])],
+                               [int(frame.series[loss_name].index[-p.zero_points]),
+                                int(frame.series[loss_name].index[-1])],
                                concern="nonfinite"))
     return out
 
 
-def _scale_from_history(name: str, sc, min_scale: float) -> list[Finding]:
+def _scale_from_history(name: str, sc, p: NonfiniteParams) -> list[Finding]:
     """The loss-scale rules for a long series, from its exact running facts (tools/history.py ``Scale``)."""
-    if sc.MIN != min_scale or not (sc.n >= 3 and sc.max > 8 * min_scale):
+    if sc.MIN != p.min_scale or not (sc.n >= p.scale_collapse_points and sc.max > p.scale_peak_factor * p.min_scale):
         return []
-    if sc.trail_low >= 3:
+    if sc.trail_low >= p.scale_collapse_points:
         return [Finding("nonfinite", CRITICAL,
                         f"{name} collapsed to {sc.last:g} (from {sc.max:g}): every step overflows and is skipped",
                         [sc.trail_low_step, sc.last_step], nums(loss_scale=sc.last, max_scale=sc.max),

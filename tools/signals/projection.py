@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..findings import OK, Finding, nums
+from .params import orientation
 from .view import RunView
 
 EXPONENTS = np.linspace(0.05, 1.5, 30)
@@ -57,8 +58,9 @@ def check(view: RunView, min_points: int = 20) -> Finding:
     p = project(t, y, float(view.total_steps))
     if p is None:
         return Finding("projection", OK, "no stable fit")
-    sign = -1.0 if view.direction == "max" else 1.0
+    sign = orientation(view.direction)
     est, lo, hi = (sign * p[0], sign * p[1], sign * p[2])
     lo, hi = min(lo, hi), max(lo, hi)
-    return Finding("projection", OK, f"{view.objective} projected to {est:.4g} [{lo:.4g}, {hi:.4g}] at step {view.total_steps}",
+    return Finding("projection", OK,
+                   f"{view.objective} projected to {est:.4g} [{lo:.4g}, {hi:.4g}] at step {view.total_steps}",
                    [int(t[0]), int(t[-1])], nums(at_step=view.total_steps, projected=est, low=lo, high=hi))

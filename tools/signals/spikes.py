@@ -8,24 +8,45 @@ look. (Robust z-scores: Iglewicz & Hoaglin 1993; W&B alerts use |z| > 3.)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from ..findings import OK, WARN, Finding, nums
 from .curve import diff_noise
+from .params import Params, bound
 from .view import RunView
 
 WINDOW_POINTS = 2000  # spikes are looked for among the newest points only
+_EPS = 1e-12  # relative floor of the noise scale (an exactly flat curve must not divide by zero)
 
 
-def check(view: RunView, z_spike: float = 10.0, window: int = 25, repeated: int = 3,
-          recent_points: int = 200, min_points: int = 20, max_share: float = 0.05, growth: float = 1.5) -> Finding:
+@dataclass(frozen=True)
+class SpikesParams(Params):
+    z_spike: float = bound(10.0, 0.0, above=True)  # a point this many robust noise units above the rolling median
+    window: int = bound(25, 2)  # the rolling median's length, in logs
+    window_min: int = bound(5, 1)  # the rolling median needs this many earlier logs
+    repeated: int = bound(3, 1)  # this many spike episodes in the newest recent_points logs: instability
+    recent_points: int = bound(200, 1)
+    min_points: int = bound(20, 2)  # finite objective points before spikes are looked for
+    max_share: float = bound(0.05, 0.0, 1.0)  # more spikes than this share of the logs: heavy-tailed noise
+    growth: float = bound(1.5, 1.0, above=True)  # each of the last three spikes this many times the one before
+    episode_gap: int = bound(5, 1)  # spikes fewer than this many logs apart are one episode
+    unrecovered_share: float = bound(0.5, 0.0, 1.0)  # the newest log still above this share of z_spike: unrecovered
+
+
+DEFAULT = SpikesParams()
+
+
+def check(view: RunView, p: SpikesParams = DEFAULT) -> Finding:
     """Flag points with robust z > ``z_spike`` against a rolling median of ``window`` points; warn when
-    ``repeated`` or more fall in the last ``recent_points`` logs, or each of the last three is ``growth`` x the one
-    before."""
+    ``repeated`` or more spike episodes fall in the last ``recent_points`` logs, or each of the last three spikes is
+    ``growth`` x the one before. Spikes fewer than ``episode_gap`` logs apart are one episode (one bad batch, or the
+    few logs an optimizer takes to absorb it), not a repetition."""
     c = view.curve
     name = view.objective
-    if c is None or c.n < min_points:
+    if c is None or c.n < p.min_points:
         return Finding("spikes", OK, "too few points to look for spikes")
     if view.adversarial:
         return Finding("spikes", OK, f"{name} is an adversarial/RL loss: swings are expected")
@@ -34,30 +55,43 @@ def check(view: RunView, z_spike: float = 10.0, window: int = 25, repeated: int 
     if name and ("ppl" in name.lower() or "perplexity" in name.lower()) and np.all(v > 0):
         v = np.log(v)  # perplexity is exp(loss): judge its spikes on the loss scale
         sigma = diff_noise(v)
-    base = pd.Series(v).rolling(window, center=False, min_periods=5).median().shift(1).to_numpy()
+    base = pd.Series(v).rolling(p.window, center=False, min_periods=p.window_min).median().shift(1).to_numpy()
     resid = v - base
-    scale = max(sigma * np.sqrt(2), 1e-12 * max(1.0, float(np.nanmedian(np.abs(v)))))
+    scale = max(sigma * np.sqrt(2), _EPS * max(1.0, float(np.nanmedian(np.abs(v)))))
     # A loss sigma from successive differences: a spike is a rise far beyond it.
     z = resid / (scale if scale > 0 else 1.0)
-    idx = np.flatnonzero(np.nan_to_num(z, nan=0.0) > z_spike)
+    idx = np.flatnonzero(np.nan_to_num(z, nan=0.0) > p.z_spike)
     if not len(idx):
         return Finding("spikes", OK, f"no spikes in the last {len(v)} logs of {name}")
-    if len(idx) > max_share * len(v) + 1:
+    if len(idx) > p.max_share * len(v) + 1:
         # Outliers this common are the curve's noise (heavy tails), not spikes.
-        return Finding("spikes", OK, f"{name} is heavy-tailed noisy ({len(idx)} large jumps in {len(v)} logs), no isolated spikes",
+        return Finding("spikes", OK,
+                       f"{name} is heavy-tailed noisy ({len(idx)} large jumps in {len(v)} logs), no isolated spikes",
                        numbers=nums(jumps=len(idx), points=len(v)))
-    recent_idx = idx[idx >= len(v) - recent_points]
+    recent_idx = idx[idx >= len(v) - p.recent_points]
     last_i = len(v) - 1
-    unrecovered = bool(len(idx) and idx[-1] >= last_i - 1 and z[last_i] > z_spike / 2)
+    unrecovered = bool(len(idx) and idx[-1] >= last_i - 1 and z[last_i] > p.unrecovered_share * p.z_spike)
     heights = resid[recent_idx]
-    growing = len(heights) >= 3 and bool(np.all(heights[-2:] >= growth * heights[-3:-1]))
-    info = nums(spikes=len(idx), recent=len(recent_idx), max_z=float(np.nanmax(z[idx])), last_spike_step=int(steps[idx[-1]]))
+    growing = len(heights) >= 3 and bool(np.all(heights[-2:] >= p.growth * heights[-3:-1]))
+    info = nums(spikes=len(idx), recent=len(recent_idx), max_z=float(np.nanmax(z[idx])),
+                last_spike_step=int(steps[idx[-1]]))
     span = [int(steps[idx[0]]), int(steps[idx[-1]])]
     if unrecovered:
-        return Finding("spikes", WARN, f"{name} spiked at step {int(steps[idx[-1]])} (z={z[idx[-1]]:.0f}) and has not come back yet",
+        return Finding("spikes", WARN,
+                       f"{name} spiked at step {int(steps[idx[-1]])} (z={z[idx[-1]]:.0f}) and has not come back yet",
                        span, info, concern="spike", fresh=True)
-    if len(recent_idx) >= repeated or growing:
-        what = "growing" if growing else "repeated"
-        return Finding("spikes", WARN, f"{len(recent_idx)} {what} spikes in {name} over the last {min(recent_points, len(v))} logs",
+    episodes = _episodes(recent_idx, p.episode_gap)
+    if episodes >= p.repeated or growing:
+        what = "growing spikes" if growing else f"repeated spikes ({episodes} separate episodes)"
+        return Finding("spikes", WARN,
+                       f"{len(recent_idx)} {what} in {name} over the last {min(p.recent_points, len(v))} logs",
                        span, info, concern="instability")
-    return Finding("spikes", OK, f"{len(idx)} spike(s) in {name}, each recovered (last at step {int(steps[idx[-1]])})", span, info)
+    return Finding("spikes", OK, f"{len(idx)} spike(s) in {name}, each recovered (last at step {int(steps[idx[-1]])})",
+                   span, info)
+
+
+def _episodes(idx: np.ndarray, gap: int) -> int:
+    """How many runs of spike indices there are, counting indices fewer than ``gap`` apart as one run."""
+    if not len(idx):
+        return 0
+    return 1 + int((np.diff(idx) >= gap).sum())

@@ -7,10 +7,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..findings import Accepted, PastCheck
 from ..frame import MetricFrame
-from ..roles import is_adversarial
+from ..roles import is_adversarial, is_regulariser
 from .curve import Curve, make_curve
 
+SURROGATE_MIN_POINTS = 5  # a loss needs this many finite points before it can be called a surrogate
+SURROGATE_NEGATIVE_SHARE = 0.05  # a loss below zero in more than this share of its points is a surrogate (RL, WGAN)
+SURROGATE_CENTRED = 0.1  # ...as is one straddling zero, its median within this share of its range from zero
+CONSTANT_MIN_POINTS = 3  # a loss constant over more than this many points is a disabled term, not the objective
 EVAL_PRIORITY = ("val_loss", "eval_loss", "valid_loss", "validation_loss", "val/loss", "eval/loss", "test_loss")
 
 
@@ -23,11 +28,11 @@ class RunView:
     total_steps: int | None
     adversarial: bool = False  # objective is a GAN/RL loss: no monotone-decrease assumption
     primary_eval: str | None = None
-    previous: list[dict] = field(default_factory=list)  # earlier assessments of this run, newest first
+    previous: list[PastCheck] = field(default_factory=list)  # earlier assessments of this run, newest first
     new_points: int | None = None
     baseline: dict | None = None  # {metric: pd.Series of expected values by step}
     config: dict = field(default_factory=dict)  # the run's config subset (warmup_steps, schedule, ...)
-    accepted: dict | None = None  # the latest reviewer CONTINUE: {"kinds": [...], "step": n, "review_id": id}
+    accepted: Accepted | None = None  # the concerns the latest reviewer CONTINUE accepted
 
     @property
     def last_step(self) -> int | None:
@@ -63,7 +68,7 @@ def choose_primary_eval(frame: MetricFrame) -> str | None:
     return max(pool, key=lambda e: (frame.count(e), -len(e)))
 
 
-def build_view(frame: MetricFrame, total_steps: int | None = None, previous: list[dict] | None = None,
+def build_view(frame: MetricFrame, total_steps: int | None = None, previous: list[dict] | list[PastCheck] | None = None,
                new_points: int | None = None, baseline: dict | None = None, config: dict | None = None) -> RunView:
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
@@ -71,20 +76,23 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
         # a floor: no monotone-decrease assumption holds for it.
         adversarial = _surrogate(frame, objective)
-    constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > 3
+    constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > CONSTANT_MIN_POINTS
     primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
         # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
-        alt = primary_eval or next((n for n in frame.names("train_metric") if frame.roles[n].direction), None)
+        alt = primary_eval or next((n for n in frame.names("train_metric")
+                                    if frame.roles[n].direction and not is_regulariser(n)), None)
         if alt is not None:
-            objective, adversarial = alt, False  # a constant loss (a disabled term) stays only when nothing else is there
+            # a constant loss (a disabled term) stays only when nothing else is there
+            objective, adversarial = alt, False
     direction = (frame.roles[objective].direction or "min") if objective else "min"
     curve = None
     if objective is not None:
         s = frame.series[objective]
         curve = make_curve(-s if direction == "max" else s, frame.summarised(objective), direction == "max")
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
-                   previous or [], new_points, baseline, dict(config or {}))
+                   [p if isinstance(p, PastCheck) else PastCheck.from_record(p) for p in previous or []], new_points,
+                   baseline, dict(config or {}))
 
 
 def _surrogate(frame: MetricFrame, name: str) -> bool:
@@ -97,19 +105,17 @@ def _surrogate(frame: MetricFrame, name: str) -> bool:
         med = float(np.median(v)) if n else 0.0
     else:
         n = h.n_finite
-        if n < 5:
+        if n < SURROGATE_MIN_POINTS:
             return False
-        lo, hi = h.extreme("min")[0], h.extreme("max")[0]
+        low, high, centre = h.extreme("min"), h.extreme("max"), h.finite_median()
+        if low is None or high is None or centre is None:
+            return False
+        lo, hi, med = low[0], high[0], centre
         neg = h.n_negative / n
-        med = h.finite_median()
-    straddles = n >= 5 and lo < 0 < hi and abs(med) < 0.1 * float(hi - lo)
-    return bool(n >= 5 and (neg > 0.05 or straddles))
+    straddles = n >= SURROGATE_MIN_POINTS and lo < 0 < hi and abs(med) < SURROGATE_CENTRED * float(hi - lo)
+    return bool(n >= SURROGATE_MIN_POINTS and (neg > SURROGATE_NEGATIVE_SHARE or straddles))
 
 
 def recent_len(n: int, frac: float = 0.05, lo: int = 5, hi: int = 50) -> int:
     """How many of the newest points make "now": a few percent of the run, within [lo, hi]."""
     return int(max(lo, min(hi, round(n * frac))))
-
-
-def is_finite_arr(x: np.ndarray) -> np.ndarray:
-    return np.isfinite(x)

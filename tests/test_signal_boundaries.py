@@ -1,0 +1,285 @@
+"""Each signal's thresholds, with a curve just below and just above them (the way Optuna tests a pruner at its
+boundary), and its parameters refused outside their range with one clear line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from training_check.tools.assess import run_signals
+from training_check.tools.judge import ESCALATE, MIN_POINTS, WAIT, judge
+from training_check.tools.signals import (
+    chance_level,
+    divergence,
+    eval_health,
+    grad_norm,
+    loss_trend,
+    lr_schedule,
+    nonfinite,
+    spikes,
+)
+from training_check.tools.signals.view import build_view
+
+from .synthetic import frame_of
+
+
+def view_of(cols: dict, steps=None, total: int | None = None):
+    n = max(len(v) for v in cols.values())
+    steps = np.arange(1, n + 1) if steps is None else steps
+    return build_view(frame_of(steps, cols), total)
+
+
+def falling(n: int, seed: int = 0, noise: float = 0.02) -> np.ndarray:
+    t = np.arange(1, n + 1)
+    return 2.0 + 6.0 * t ** -0.5 + np.random.default_rng(seed).normal(0, noise, n)
+
+
+# --- nonfinite: persist_points, eval_persist_points, recent_share --------------------------------------------------
+
+
+@pytest.mark.parametrize(("trailing", "status"), [(2, "ok"), (3, "critical")])
+def test_nonfinite_persist_points(trailing, status):
+    y = falling(50)
+    y[-trailing:] = np.nan
+    f = nonfinite.check(view_of({"train_loss": y}))[0]
+    assert f.status == status
+    if status == "critical":
+        assert f.message == "train_loss is NaN for the last 3 logged values (since step 48)"
+    else:
+        assert f.message == "train_loss: 2 non-finite (first at step 49), recovered"
+
+
+@pytest.mark.parametrize(("scattered", "status"), [(4, "ok"), (5, "critical")])
+def test_nonfinite_recent_share(scattered, status):
+    y = falling(50)
+    y[-1] = np.nan  # one trailing NaN: critical only when more than half of the last 10 are non-finite
+    y[np.arange(40, 40 + 2 * scattered, 2)[:scattered]] = np.nan
+    assert nonfinite.check(view_of({"train_loss": y}))[0].status == status
+
+
+@pytest.mark.parametrize(("trailing", "status"), [(1, "ok"), (2, "warn")])
+def test_nonfinite_eval_persist_points(trailing, status):
+    steps = np.arange(1, 101)
+    ev = [None] * 100
+    for i, s in enumerate(range(9, 100, 10)):
+        ev[s] = 2.5 if i < 10 - trailing else np.nan
+    f = nonfinite.check(view_of({"train_loss": falling(100), "val_loss": ev}, steps))[0]
+    assert f.status == status
+    if status == "warn":
+        assert (f.concern, f.message) == ("nonfinite_eval", "val_loss is NaN for the last 2 evals while train_loss "
+                                                           "stays finite")
+
+
+# --- divergence: min_points, the rise bar (rel_jump of a positive best), sustain_massive ---------------------------
+
+
+def plateau_then(rise: float, n_high: int, n_fall: int = 100, n_flat: int = 100) -> np.ndarray:
+    """A loss that fell from 10 to exactly 2 and stayed (no noise), then the last ``n_high`` logs at 2 + ``rise``."""
+    y = np.concatenate([np.linspace(10, 2, n_fall), np.full(n_flat, 2.0)])
+    y[-n_high:] = 2.0 + rise
+    return y
+
+
+@pytest.mark.parametrize(("rise", "status"), [(0.98, "ok"), (1.02, "warn")])
+def test_divergence_rise_bar_is_rel_jump_of_the_best(rise, status):
+    # the progress bar (0.15 x 8 = 1.2) is above rel_jump x best (0.5 x 2 = 1.0): the bar is 1.0
+    f = divergence.check(view_of({"train_loss": plateau_then(rise, 30)}))
+    assert f.status == status, f.message
+    if status == "ok":
+        assert f.message == "train_loss is within noise of its best level (2 at step 105)"
+    else:  # held for 30 logs but below critical_progress_share (0.35 x 8) of the progress: a sustained warning
+        assert (f.message, f.sustained) == ("train_loss is 3.02, above its best 2 (step 105) by 1.02 for 30 logs", True)
+
+
+@pytest.mark.parametrize(("n_high", "status", "sustained"), [(4, "warn", False), (5, "critical", True)])
+def test_divergence_sustain_massive(n_high, status, sustained):
+    # a rise of 8 over a bar of 1 (severity 8 >= massive 4) needs only sustain_massive = 5 logs
+    f = divergence.check(view_of({"train_loss": plateau_then(8.0, n_high, 30, 30)}))
+    assert (f.status, f.sustained) == (status, sustained), f.message
+    if status == "critical":
+        assert f.message == ("train_loss diverged: 10 now vs best 2 at step 31 (above where it started), sustained "
+                             "for 5 logs since step 56")
+    else:
+        assert f.message == "train_loss is 10, above its best 2 (step 31) by 8 for 4 logs"
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_divergence_min_points(n):
+    f = divergence.check(view_of({"train_loss": [2.0, 1.0, 5.0, 5.0][-n:]}))
+    if n == 3:
+        assert (f.status, f.message) == ("ok", "not enough finite points to judge divergence")
+    else:
+        assert (f.status, f.fresh, f.message) == ("warn", True, "train_loss is 5, above its best 1.5 (step 2) by 3.5 "
+                                                                 "for 2 logs")
+
+
+# --- loss_trend: min_points ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "message"), [(29, "too few points to judge the trend yet"), (30, None)])
+def test_loss_trend_min_points(n, message):
+    f = loss_trend.check(view_of({"train_loss": falling(n)}))
+    if message:
+        assert (f.status, f.message, f.numbers) == ("ok", message, {"points": 29})
+    else:
+        assert f.status == "ok" and f.message.startswith("train_loss still improving")
+
+
+# --- spikes: z_spike and episode_gap ------------------------------------------------------------------------------
+
+
+def with_spikes(at: list[int], height: float, n: int = 300) -> np.ndarray:
+    y = 2.0 + 0.01 * np.sin(np.arange(n) * 1.7)  # deterministic noise
+    y[at] += height
+    return y
+
+
+def test_spikes_z_boundary():
+    y = with_spikes([], 0.0)
+    scale = view_of({"train_loss": y}).curve.sigma * np.sqrt(2)
+    below = spikes.check(view_of({"train_loss": with_spikes([150], 9.0 * scale)}))
+    above = spikes.check(view_of({"train_loss": with_spikes([150], 12.0 * scale)}))
+    assert below.message == "no spikes in the last 300 logs of train_loss"
+    assert above.status == "ok" and above.message.startswith("1 spike(s) in train_loss, each recovered")
+
+
+@pytest.mark.parametrize(("gap", "status"), [(4, "ok"), (5, "warn")])
+def test_spikes_episode_gap(gap, status):
+    f = spikes.check(view_of({"train_loss": with_spikes([200, 200 + gap, 200 + 2 * gap], 1.0)}))
+    assert f.status == status, f.message
+    if status == "warn":
+        assert f.message == "3 repeated spikes (3 separate episodes) in train_loss over the last 200 logs"
+        assert f.concern == "instability"
+
+
+# --- grad_norm: explode_factor ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("factor", "status"), [(9.5, "ok"), (10.5, "warn")])
+def test_grad_norm_explode_factor(factor, status):
+    g = np.ones(200)
+    g[-10:] = factor
+    f = grad_norm.check(view_of({"train_loss": falling(200), "grad_norm": g}))
+    assert f.status == status
+    if status == "warn":
+        assert (f.concern, f.message) == ("grad_explosion", "grad_norm exploded to 10.5, 10x its running level 1")
+
+
+# --- lr_schedule: jump_factor -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("jump", "status"), [(2.9, "ok"), (3.1, "warn")])
+def test_lr_schedule_jump_factor(jump, status):
+    lr = np.concatenate([np.linspace(1e-4, 1e-3, 10), np.linspace(1e-3, 1e-4, 90)])
+    lr[60:] = lr[59] * jump  # one rise by `jump` after warmup, to above restart_share (1.5) x the earlier peak
+    f = lr_schedule.check(view_of({"train_loss": falling(100), "lr": lr}))
+    assert f.status == status, f.message
+    if status == "warn":
+        assert f.concern == "lr_schedule" and "above its earlier peak 0.001" in f.message
+
+
+# --- eval: patience -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("evals_after", "status"), [(1, "ok"), (2, "warn")])
+def test_eval_patience(evals_after, status):
+    steps = np.arange(1, 201)
+    ev: list[float | None] = [None] * 200
+    values = [3.0, 2.5, 2.2, 2.0, 1.9, 1.85] + [2.4] * evals_after
+    for i, v in enumerate(values):
+        ev[20 * (i + 1) - 1] = v
+    f = eval_health.check(view_of({"train_loss": falling(200), "val_loss": ev}, steps))[0]
+    assert f.status == status, f.message
+    if status == "warn":
+        assert f.concern == "overfitting"
+
+
+@pytest.mark.parametrize(("after_worst", "status"), [(3, "warn"), (4, "ok")])
+def test_eval_recover_evals(after_worst, status):
+    # best level 1.875 (a 2-eval median), then a jump to 4 and a steady way back: recovering once recover_evals
+    # (4) evals fell since the worst
+    steps = np.arange(1, 401)
+    ev: list[float | None] = [None] * 400
+    values = [3.0, 2.5, 2.2, 2.0, 1.9, 1.85, 4.0, 3.5, 3.0, 2.6, 2.4][:7 + after_worst]
+    for i, v in enumerate(values):
+        ev[20 * (i + 1) - 1] = v
+    f = eval_health.check(view_of({"train_loss": falling(400), "val_loss": ev}, steps))[0]
+    assert f.status == status, f.message
+    if status == "ok":
+        assert f.message == ("val_loss worsened to 4 at step 140 from its best level 1.875 and has been recovering "
+                             "since (2.4 now)")
+
+
+# --- chance_level: the uniform-guess bound and min_points ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("level", "status"), [(13.6, "ok"), (13.9, "warn")])  # 1.1 x ln 262,144 = 13.73
+def test_chance_level_bound(level, status):
+    y = level + 0.01 * np.sin(np.arange(40) * 1.7)
+    f = chance_level.check(view_of({"train_loss": y, "ppl": np.exp(y)}))
+    assert f.status == status, f.message
+    if status == "warn":
+        assert f.sustained and f.concern == "divergence"
+
+
+@pytest.mark.parametrize(("n_above", "status"), [(9, "ok"), (10, "warn")])
+def test_chance_level_min_points(n_above, status):
+    y = np.concatenate([np.full(30, 5.0), np.full(n_above, 18.0)]) + 0.01 * np.sin(np.arange(30 + n_above) * 1.7)
+    f = chance_level.check(view_of({"train_loss": y, "ppl": np.exp(y)}))
+    assert f.status == status, f.message
+
+
+# --- judge: MIN_POINTS, JUMP_FACTOR, UNRECOVERED_SHARE on a short excerpt ------------------------------------------
+
+
+def judged(values, steps):
+    view = build_view(frame_of(steps, {"train_loss": values}))
+    return judge(run_signals(view), view)
+
+
+@pytest.mark.parametrize(("last", "verdict"), [(1.49, WAIT), (1.51, ESCALATE)])
+def test_judge_young_jump_factor(last, verdict):
+    assert judged([1.0, 1.05, last], [5000, 5010, 5020]).verdict == verdict
+
+
+@pytest.mark.parametrize(("last", "verdict"), [(1.04, WAIT), (1.06, ESCALATE)])
+def test_judge_jump_not_come_back(last, verdict):
+    j = judged([1.0, 1.8, last], [5000, 5010, 5020])
+    assert j.verdict == verdict, j.summary
+
+
+def test_judge_min_points_is_where_waiting_ends():
+    v = list(falling(MIN_POINTS))
+    assert judged(v[:-1], list(range(1, MIN_POINTS))).verdict == WAIT
+    assert judged(v, list(range(1, MIN_POINTS + 1))).verdict != WAIT
+
+
+# --- parameters outside their range: one line naming the field and the range --------------------------------------
+
+
+@pytest.mark.parametrize(("cls", "kw", "message"), [
+    (divergence.DivergenceParams, {"noise_k": 0}, "DivergenceParams.noise_k must be > 0, got 0"),
+    (divergence.DivergenceParams, {"progress_share": 1.5},
+     "DivergenceParams.progress_share must be in [0, 1], got 1.5"),
+    (divergence.DivergenceParams, {"sustain_min": 2.5},
+     "DivergenceParams.sustain_min must be a whole number >= 1, got 2.5"),
+    (loss_trend.LossTrendParams, {"recent_share": 0}, "LossTrendParams.recent_share must be in (0, 1], got 0"),
+    (nonfinite.NonfiniteParams, {"persist_points": 0}, "NonfiniteParams.persist_points must be a whole number >= 1, "
+                                                        "got 0"),
+    (spikes.SpikesParams, {"z_spike": float("nan")}, "SpikesParams.z_spike must be > 0, got nan"),
+    (grad_norm.GradNormParams, {"explode_factor": True}, "GradNormParams.explode_factor must be > 1, got True"),
+    (lr_schedule.LrScheduleParams, {"warmup_max_share": -0.1},
+     "LrScheduleParams.warmup_max_share must be in [0, 1], got -0.1"),
+    (eval_health.EvalParams, {"patience": 0}, "EvalParams.patience must be a whole number >= 1, got 0"),
+    (chance_level.ChanceLevelParams, {"vocab_max": 1}, "ChanceLevelParams.vocab_max must be a whole number >= 2, "
+                                                        "got 1"),
+])
+def test_params_outside_their_range_are_refused_in_one_line(cls, kw, message):
+    with pytest.raises(ValueError) as e:
+        cls(**kw)
+    assert str(e.value) == message
+
+
+def test_default_params_are_valid_and_frozen():
+    p = divergence.DivergenceParams()
+    with pytest.raises(AttributeError):
+        p.noise_k = 1.0  # type: ignore[misc]
