@@ -328,7 +328,7 @@ def test_an_assessment_cut_to_its_budget_still_matches_the_schema(budget, store,
     and cut, it is what the schema advertises."""
     from training_check.tools.assess import Assessment, assess_run
 
-    a = assess_run(example_log("spike_mlp_corrupt_batch", tmp_path), store=store, config=config)
+    a = assess_run(example_log("overfit_tiny_mlp", tmp_path), store=store, config=config)
     a.summary = a.summary + " " + "x" * 400  # long enough to be cut
     model = model_for(Assessment)
     data = shape(a.to_dict(budget), model).model_dump(mode="json", exclude_none=True)
