@@ -205,7 +205,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from ..tools.multi import assess_runs
+    from ..tools.assess_runs import assess_runs
 
     config, store = _ctx()
     if not args.runs and not args.project:
@@ -237,7 +237,7 @@ def cmd_review(args) -> int:
 
 
 def cmd_stop(args) -> int:
-    from ..tools.stopping import stop_run
+    from ..tools.stop_run import stop_run
 
     config, store = _ctx()
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
@@ -248,7 +248,7 @@ def cmd_stop(args) -> int:
 
 
 def cmd_target(args) -> int:
-    from ..tools.stopping import name_target
+    from ..tools.stop_run import name_target
 
     config, store = _ctx()
     print(escape_for_terminal(name_target(args.run, args.target, store=store, config=config, host=args.host)))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from training_check.server.cli import VERDICT_EXIT, main
 from training_check.tools.errors import BadInput
-from training_check.tools.multi import ORDER, assess_runs, expand_runs, local_run_dirs
+from training_check.tools.assess_runs import ORDER, assess_runs, expand_runs, local_run_dirs
 
 from .conftest import REPO
 from .mcp_client import server_env

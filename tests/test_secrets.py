@@ -126,7 +126,7 @@ def test_secrets_absent_driving_every_tool_directly(planted, tmp_path, tc_home, 
     from training_check.tools.read_metrics import read_metrics
     from training_check.tools.reviewer import escalate_to_reviewer
     from training_check.tools.schedule import reschedule
-    from training_check.tools.stopping import stop_run
+    from training_check.tools.stop_run import stop_run
 
     caplog.set_level(logging.DEBUG)
     good, bad = write_log(tmp_path / "good.log", 300), write_log(tmp_path / "bad.log", 300, diverge_at=150)

@@ -26,7 +26,7 @@ from training_check.tools.errors import BadInput, StopRefused, StoreError
 from training_check.tools.runref import parse_run_ref
 from training_check.tools.stoppers import process
 from training_check.tools.stoppers.processes import LocalProcesses
-from training_check.tools.stopping import stop_run
+from training_check.tools.stop_run import stop_run
 
 from tests.conftest import require
 from tests.mcp_client import SERVER_ARGV, mcp_session, server_env
@@ -183,7 +183,7 @@ def test_training_check_and_its_ancestors_are_never_targets(tc_home, tmp_path, r
         import os, sys
         from training_check.tools.config import load_config
         from training_check.tools.store import Store
-        from training_check.tools.stopping import stop_run
+        from training_check.tools.stop_run import stop_run
         from training_check.tools.errors import StopRefused
         c = load_config()
         try:
@@ -211,7 +211,7 @@ PID_REUSE = textwrap.dedent("""
     from training_check.tools.config import load_config
     from training_check.tools.runref import parse_run_ref
     from training_check.tools.store import Store
-    from training_check.tools.stopping import name_target, stop_run
+    from training_check.tools.stop_run import name_target, stop_run
     from training_check.tools.errors import StopRefused
     log = sys.argv[1]
     c = load_config(); store = Store(c.store_path)

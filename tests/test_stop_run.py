@@ -12,7 +12,7 @@ import pytest
 from training_check.tools.errors import BadInput, StopRefused
 from training_check.tools.runref import parse_run_ref
 from training_check.tools.sources.ssh import POOL
-from training_check.tools.stopping import StopReport, stop_run
+from training_check.tools.stop_run import StopReport, stop_run
 
 from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
 from tests.test_stoppers import CHILD

@@ -204,7 +204,7 @@ class Watcher:
         if not self.allow_stop:
             event.notes.append("would stop this run: pass --allow-stop to let the watcher stop it")
             return
-        from .stopping import stop_run
+        from .stop_run import stop_run
 
         reason = f"training-check watch: {_get(a, 'summary') or 'STOP verdict'}"
         try:
