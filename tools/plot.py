@@ -15,6 +15,7 @@ import numpy as np
 
 from .config import Config
 from .errors import BadInput, TrainingCheckError
+from .findings import CRITICAL, OK, WARN
 from .frame import MetricFrame
 from .reading import load_run
 from .store import Store
@@ -22,7 +23,7 @@ from .store import Store
 PANELS = (("train_loss", "training loss"), ("eval", "eval metrics"), ("lr", "learning rate"),
           ("grad_norm", "grad norm"))
 MAX_LINES_PER_PANEL = 4
-STATUS_COLOURS = {"critical": "#d62728", "warn": "#ff7f0e", "ok": "#2ca02c"}
+STATUS_COLOURS = {CRITICAL: "#d62728", WARN: "#ff7f0e", OK: "#2ca02c"}
 
 
 @dataclass
@@ -114,7 +115,7 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
         ax.legend(fontsize=7, loc="best")
     for f in findings or []:
         status = f.get("status")
-        if status not in ("warn", "critical"):
+        if status not in (WARN, CRITICAL):
             continue
         span = _step_span(f)
         if span is None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from ..findings import OK, Finding, nums
+from ..records import AssessmentRecord
 from .view import RunView
 
 
 def check(view: RunView) -> Finding:
     """Say how many new points arrived since the previous check, and since which step nothing did."""
-    prev_step = view.previous[0].get("progress", {}).get("step") if view.previous else None
+    prev_step = AssessmentRecord.from_dict(view.previous[0]).last_step if view.previous else None
     last = view.last_step
     if prev_step is not None and last is not None and last <= prev_step:
-        return Finding("staleness", OK, f"no new steps since the last check (still step {last}); a watchdog owns process health",
+        return Finding("staleness", OK,
+                       f"no new steps since the last check (still step {last}); a watchdog owns process health",
                        [int(last), int(last)], nums(new_steps=0, last_step=last))
-    return Finding("staleness", OK, f"new data up to step {last}" + (f" (was {prev_step})" if prev_step is not None else ""),
+    return Finding("staleness", OK,
+                   f"new data up to step {last}" + (f" (was {prev_step})" if prev_step is not None else ""),
                    numbers=nums(last_step=last, previous_step=prev_step))
