@@ -19,6 +19,7 @@ from training_check.tools.schedule import run_tag
 from .anthropic_stub import AnthropicStub, _text_of
 from .conftest import REPO, require
 from .fake_openai_server import FakeOpenAI, Reply
+from .standins import holding_log
 from .test_server import write_llmc_log
 
 CLAUDE_TIMEOUT_S = 120
@@ -213,15 +214,9 @@ def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, tmp_path):
     assert e2e.jobs() == []  # session-only: nothing written to disk
 
 
-def _trainer(log: Path) -> subprocess.Popen:
-    """A stand-in training process that, like a real one, holds its log open (stop_run ties a target to its run)."""
-    code = "import sys, time; f = open(sys.argv[1], 'a'); time.sleep(300)"
-    return subprocess.Popen([sys.executable, "-c", code, str(log)], stderr=subprocess.DEVNULL)
-
-
 def test_e2e_stop_with_a_target_stops_the_process_names_the_evidence_and_leaves_no_job(e2e, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400, diverge_at=200)
-    trainer = _trainer(log)
+    trainer = holding_log(log, 300, stderr=subprocess.DEVNULL)  # holds its log open, as a real one does
     try:
         e2e.seed_job("aaaa0001", "7,17,27,37,47,57 * * * *", f"/training-check {_mark(log)} {log} durable=true")
         other = tmp_path / "other.log"
@@ -252,7 +247,7 @@ def test_e2e_escalate_reviewer_stop_stops_and_leaves_no_job(e2e, tmp_path):
     log = tmp_path / "plateau.log"
     y = 5 + np.random.default_rng(7).normal(0, 0.05, 800)  # no learning at all: ambiguous, the reviewer decides
     log.write_text("".join(f"s:{i} trl:{v:.5f} lr:0.000300 norm:1.0{i % 7}\n" for i, v in enumerate(y, start=1)))
-    trainer = _trainer(log)
+    trainer = holding_log(log, 300, stderr=subprocess.DEVNULL)  # holds its log open, as a real one does
     try:
         with FakeOpenAI() as fake:
             fake.script(Reply.decision("STOP", "loss flat at 5.0 for 800 steps: the run is not learning"))

@@ -24,22 +24,13 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from training_check.tools.errors import BadInput, StopRefused, StoreError
 from training_check.tools.runref import parse_run_ref
+from training_check.tools.stop_run import stop_run
 from training_check.tools.stoppers import process
 from training_check.tools.stoppers.processes import LocalProcesses
-from training_check.tools.stop_run import stop_run
 
 from tests.conftest import require
 from tests.mcp_client import SERVER_ARGV, mcp_session, server_env
-
-CHILD = textwrap.dedent("""
-    import signal, sys, time
-    if len(sys.argv) > 1 and sys.argv[1] == "--log":
-        log = open(sys.argv[2], "a")  # a training process holds its log open
-    signal.signal(signal.SIGINT, lambda s, f: sys.exit(0))
-    print("ready", flush=True)
-    while True:
-        time.sleep(0.05)
-""")
+from tests.standins import Trainers
 
 
 @pytest.fixture
@@ -52,23 +43,15 @@ def run_log(tmp_path) -> Path:
 
 @pytest.fixture
 def procs(tmp_path):
-    """Start real processes; every one of them is killed (by its own PID) at the end."""
-    script = tmp_path / "proc.py"
-    script.write_text(CHILD)
-    started: list[subprocess.Popen] = []
+    """Start real processes (tests/standins.py's trainer as proc.py, in tmp_path unless told); every one of them is
+    killed (by its own PID) at the end."""
+    trainers = Trainers(tmp_path, "proc.py")
 
     def start(*args: str, cwd: Path | None = None, **kw) -> subprocess.Popen:
-        p = subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.PIPE, text=True,
-                             cwd=str(cwd or tmp_path), **kw)
-        assert p.stdout.readline().strip() == "ready"
-        started.append(p)
-        return p
+        return trainers.start(*args, cwd=cwd or tmp_path, **kw)
 
     yield start
-    for p in started:
-        if p.poll() is None:
-            p.kill()
-        p.wait(timeout=10)
+    trainers.close()
 
 
 def stop_assessment(store, run: str, verdict: str = "STOP", **extra) -> str:

@@ -18,47 +18,24 @@ from training_check.tools.stoppers.processes import LocalProcesses, RemoteProces
 
 from tests.conftest import require
 from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
-
-CHILD = r"""
-import signal, sys, time
-mode = sys.argv[1]
-if "--log" in sys.argv:  # a training process holds its log open
-    log = open(sys.argv[sys.argv.index("--log") + 1], "a")
-if mode == "ignore":
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-else:
-    def bye(signum, frame):
-        sys.exit(0)
-    signal.signal(signal.SIGINT, bye)
-print("ready", flush=True)
-while True:
-    time.sleep(0.05)
-"""
+from tests.standins import Trainers
 
 
 @pytest.fixture
-def child_script(tmp_path) -> Path:
-    p = tmp_path / "fake_train.py"
-    p.write_text(CHILD)
-    return p
+def trainers(tmp_path):
+    t = Trainers(tmp_path)
+    yield t
+    t.close()  # only the children this test started, by their PID
 
 
 @pytest.fixture
-def spawn(child_script):
-    procs: list[subprocess.Popen] = []
+def child_script(trainers) -> Path:
+    return trainers.script
 
-    def start(mode: str = "trap", *extra: str) -> subprocess.Popen:
-        p = subprocess.Popen([sys.executable, str(child_script), mode, *extra], stdout=subprocess.PIPE, text=True)
-        assert p.stdout.readline().strip() == "ready"
-        procs.append(p)
-        return p
 
-    yield start
-    for p in procs:  # only the children this test started, by their PID
-        if p.poll() is None:
-            p.kill()
-        p.wait(timeout=10)
+@pytest.fixture
+def spawn(trainers):
+    return trainers.start  # spawn("trap" | "ignore", *extra)
 
 
 def test_sigint_stops_a_trapping_process(spawn):
