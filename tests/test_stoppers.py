@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from training_check.tools.errors import BadInput, StopRefused
+from training_check.tools.errors import BadInput, StopRefused, TrainingCheckError
 from training_check.tools.sources.ssh import POOL, resolve_target
 from training_check.tools.stoppers import process, slurm, tmux
 from training_check.tools.stoppers.outcome import local_runner, remote_runner
@@ -64,7 +64,7 @@ def test_no_kill_after_leaves_it_running_and_says_so(spawn):
     procs = LocalProcesses()
     out = process.execute(procs, process.plan_pid(procs, p.pid, grace_s=0.2), kill_after=False)
     assert not out.stopped and out.final_state == "still running" and p.poll() is None
-    assert "STILL RUNNING" in out.actions[-1]
+    assert out.actions[-1].split(" ", 1)[1] == f"PID {p.pid} is STILL RUNNING"
 
 
 def test_pidfile(spawn, tmp_path):
@@ -233,7 +233,7 @@ def test_remote_pidfile_and_exact_cmdline(remote_procs, spawn, child_script, tmp
 def test_remote_hostile_pidfile_and_cmdline_inert(remote_procs, tmp_path):
     canary = tmp_path / "pwned"
     for path in (f"/tmp/x; touch {canary}", f"/tmp/$(touch {canary})", f"/tmp/`touch {canary}`"):
-        with pytest.raises(Exception):
+        with pytest.raises(TrainingCheckError):
             process.plan_pidfile(remote_procs, path)
     for cmd in (f"sleep 1; touch {canary}", f"$(touch {canary})", f"`touch {canary}`"):
         with pytest.raises(StopRefused):
