@@ -63,8 +63,8 @@ def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
     env.update(HOME=str(home), TRAINING_CHECK_HOME=str(tmp_path / "tc-home"), DISABLE_AUTOUPDATER="1")
-    p = subprocess.run([exe, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S, check=False,
-                       stdin=subprocess.DEVNULL)
+    p = subprocess.run([exe, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S,
+                       check=False, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, f"claude {' '.join(args)}: {p.stdout[-1500:]} {p.stderr[-1500:]}"
     return p.stdout
 
@@ -277,7 +277,8 @@ def test_e2e_a_check_started_by_a_job_replaces_it(e2e, tmp_path):
     first = e2e.run(f"/training-check {log} durable=true")
     assert _names(first) == ["assess_run", "CronList", "reschedule", "CronCreate"]
     (job,) = e2e.jobs()
-    assert job["prompt"] == f"/training-check {_mark(log)} {log} durable=true" == first.results["reschedule"]["job_prompt"]
+    assert job["prompt"] == f"/training-check {_mark(log)} {log} durable=true" \
+        == first.results["reschedule"]["job_prompt"]
     assert job["cron"] == first.results["reschedule"]["cron"]
     second = e2e.run(job["prompt"])  # what the job enqueues when it fires
     assert _names(second) == ["assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"]

@@ -105,7 +105,8 @@ def test_a_process_the_training_started_ties_its_parent(store, config, run_log, 
                      target=f"pid:{launcher.pid}", dry_run=True)
         assert f"(started by PID {launcher.pid})" in r.allowed_by
     finally:
-        subprocess.run(check=False, args=["pkill", "-P", str(launcher.pid)])  # only the children of the launcher we started
+        # only the children of the launcher we started
+        subprocess.run(check=False, args=["pkill", "-P", str(launcher.pid)])
         launcher.kill()
         launcher.wait()
 
@@ -178,8 +179,9 @@ def test_training_check_and_its_ancestors_are_never_targets(tc_home, tmp_path, r
     """)
     script = tmp_path / "self_stop.py"
     script.write_text(code)
-    out = subprocess.run(check=False, args=["sh", "-c", f'"{sys.executable}" "{script}" {os.getpid()}'], capture_output=True,
-                         text=True, timeout=60, env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
+    out = subprocess.run(check=False, args=["sh", "-c", f'"{sys.executable}" "{script}" {os.getpid()}'],
+                         capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
     assert out.stdout.strip() == (f"refusing to signal PID {os.getpid()} on this machine: it is init, "
                                   f"training-check itself or one of the processes that started it"), out.stderr
     local = LocalProcesses()
@@ -221,7 +223,8 @@ def test_a_reused_pid_is_not_the_named_target(tc_home, tmp_path, run_log):
     require(os.geteuid() == 0 and shutil.which("unshare") is not None, "root and unshare (a PID namespace)")
     script = tmp_path / "reuse.py"
     script.write_text(PID_REUSE)
-    out = subprocess.run(check=False, args=["unshare", "--pid", "--fork", "--mount-proc", sys.executable, str(script), str(run_log)],
+    out = subprocess.run(check=False, args=["unshare", "--pid", "--fork", "--mount-proc", sys.executable, str(script),
+                                            str(run_log)],
                          capture_output=True, text=True, timeout=60,
                          env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
     assert out.returncode == 0, out.stderr
@@ -301,8 +304,9 @@ def test_authority_expires_within_the_check_interval(store, config, run_log, pro
 
 # -- a person overrides; the agent cannot --------------------------------------------------------------------------
 def cli(*args: str, home: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
+    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
 
 
 def test_a_person_stops_an_untied_process_with_force_on_the_cli(tc_home, run_log, procs, tmp_path):

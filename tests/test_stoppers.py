@@ -53,7 +53,8 @@ def test_sigkill_after_grace_for_a_process_ignoring_int_and_term(spawn):
     procs = LocalProcesses()
     out = process.execute(procs, process.plan_pid(procs, str(p.pid), grace_s=0.6))
     assert out.stopped and out.signal_used == "KILL"
-    assert [a.split(" ", 1)[1] for a in out.actions[:3]] == [f"sent SIGINT to PID {p.pid}", f"sent SIGTERM to PID {p.pid}",
+    assert [a.split(" ", 1)[1] for a in out.actions[:3]] == [f"sent SIGINT to PID {p.pid}",
+                                                             f"sent SIGTERM to PID {p.pid}",
                                                              f"sent SIGKILL to PID {p.pid}"]
     assert p.wait(timeout=5) == -9
     assert 0.5 < out.elapsed_s < 5
@@ -185,7 +186,8 @@ def test_tmux_session_stopped_by_ctrl_c(tmux_env, child_script):
 
 
 def test_tmux_session_ignoring_ctrl_c_is_killed(tmux_env, child_script):
-    subprocess.run(["tmux", "new-session", "-d", "-s", "stubborn", f"{sys.executable} {child_script} ignore"], check=True)
+    subprocess.run(["tmux", "new-session", "-d", "-s", "stubborn", f"{sys.executable} {child_script} ignore"],
+                   check=True)
     time.sleep(0.5)
     out = tmux.execute(local_runner, "stubborn", "this machine", None, grace_s=0.5)
     assert out.stopped and out.signal_used == "HUP"
@@ -317,7 +319,8 @@ def slurm_cluster(tmp_path_factory):
                 break
             time.sleep(0.5)
         else:
-            pytest.fail(f"slurm did not come up: {(d / 'ctld.log').read_text()[-1500:] if (d / 'ctld.log').exists() else ''}")
+            log = (d / "ctld.log").read_text()[-1500:] if (d / "ctld.log").exists() else ""
+            pytest.fail(f"slurm did not come up: {log}")
         yield d
     finally:
         if old is None:

@@ -102,7 +102,8 @@ def _claude_md_values(path: Path | None) -> dict[str, str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return out
-    for m in re.finditer(r"^[\s>*\-`]*(WANDB_ENTITY|WANDB_PROJECT)`?\s*[:=]\s*`?([A-Za-z0-9_.\-]+)`?", text, re.MULTILINE):
+    for m in re.finditer(r"^[\s>*\-`]*(WANDB_ENTITY|WANDB_PROJECT)`?\s*[:=]\s*`?([A-Za-z0-9_.\-]+)`?", text,
+                         re.MULTILINE):
         out.setdefault(m.group(1), m.group(2))
     return out
 

@@ -97,7 +97,7 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
         panels.append(("metrics", names))
     fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.6 * len(panels) + 0.6), sharex=True, squeeze=False)
     marked = 0
-    for ax, (label, names) in zip(axes[:, 0], panels):
+    for ax, (label, names) in zip(axes[:, 0], panels, strict=True):  # one row of axes per panel
         for name in names:
             s = frame.long_series(name)  # a long run: its older points as block medians, then the newest whole
             steps = s.index.to_numpy(dtype=float)
@@ -150,7 +150,8 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
     if not data.frame.series:
         raise TrainingCheckError(f"{run}: the run has no metrics yet; nothing to plot")
     if out is None:
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in (data.info.name or os.path.basename(run) or "run"))
+        name = data.info.name or os.path.basename(run) or "run"
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
         out = config.home / "plots" / f"{safe[:80]}.png"
     verdict, findings = _latest_findings(store, data.run_key)
     panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict)

@@ -56,7 +56,8 @@ def load_template() -> str:
 
 
 def clean_untrusted(text: object, limit: int = MAX_FIELD_CHARS) -> str:
-    """One piece of run data made safe to place inside the fence: control characters and fence look-alikes out, length capped."""
+    """One piece of run data made safe to place inside the fence: control characters and fence look-alikes out,
+    length capped."""
     s = _CONTROL.sub(" ", str(text)).replace("\r", " ")
     s = s.replace("<<<", "< < <").replace(">>>", "> > >")  # no look-alike fence lines either
     return s if len(s) <= limit else s[: limit - 1] + "…"
@@ -160,7 +161,8 @@ def _baseline_text(baseline: dict | str | None) -> str:
         return clean_untrusted(baseline, MAX_BASELINE_CHARS)
     if isinstance(baseline, dict):
         return clean_untrusted(json.dumps(baseline, sort_keys=True, default=str, allow_nan=True), MAX_BASELINE_CHARS)
-    raise BadInput(f"baseline must be a mapping of expected metric values or a text note, got {type(baseline).__name__}")
+    raise BadInput(f"baseline must be a mapping of expected metric values or a text note, got "
+                   f"{type(baseline).__name__}")
 
 
 def _new_fence(data: str) -> str:
