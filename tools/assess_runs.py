@@ -110,8 +110,7 @@ def expand_runs(runs: list[str] | None, project: str | None, config: Config,
         listed = project_runs(project, config, state)
         out.extend(listed)
         expanded.append(f"{project} -> {len(listed)} {state or ''} runs".replace("  ", " "))
-    seen: set[str] = set()
-    unique = [r for r in out if not (r in seen or seen.add(r))]
+    unique = list(dict.fromkeys(out))  # each run once, first mention first
     if not unique:
         raise RunNotFound("no runs to check: the list was empty or the project has no runs in that state")
     if len(unique) > MAX_RUNS:

@@ -72,6 +72,8 @@ def _step_span(f: dict) -> tuple[float, float] | None:
         lo = hi = steps
     else:
         return None
+    if lo is None or hi is None:
+        return None
     try:
         return float(lo), float(hi)
     except (TypeError, ValueError):

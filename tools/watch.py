@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -57,11 +57,11 @@ class WatchEvent:
         return {k: v for k, v in asdict(self).items() if v not in (None, [], {})}
 
 
-def reviewer_configured(config: Config, env: dict[str, str] | None = None) -> bool:
+def reviewer_configured(config: Config, env: Mapping[str, str] | None = None) -> bool:
     """True when a reviewer backend is set up (an OpenAI key, or the codex backend)."""
-    env = os.environ if env is None else env
-    backend = env.get("REVIEWER_BACKEND") or config.reviewer.get("backend")
-    return bool(env.get("OPENAI_API_KEY")) or backend == "codex"
+    source: Mapping[str, str] = os.environ if env is None else env
+    backend = source.get("REVIEWER_BACKEND") or config.reviewer.get("backend")
+    return bool(source.get("OPENAI_API_KEY")) or backend == "codex"
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:

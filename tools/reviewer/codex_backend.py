@@ -349,7 +349,9 @@ class CodexReviewer:
             return self.key_env
         conf = self._user_config
         provider = conf.get("model_provider")
-        providers = conf.get("model_providers") if isinstance(conf.get("model_providers"), dict) else {}
+        providers = conf.get("model_providers")
+        if not isinstance(providers, dict):
+            providers = {}
         entry = providers.get(provider) if isinstance(provider, str) else None
         key = entry.get("env_key") if isinstance(entry, dict) else None
         return key if isinstance(key, str) and _ENV_NAME.match(key) else None

@@ -165,7 +165,7 @@ def _find_assessment(store: Store, config: Config, assessment_id: str | None, ru
             raise BadInput(f"assessment {assessment_id.strip()!r} is of run {payload.get('run_key')!r}, "
                            f"not {run_key!r}: pass an assessment of that run, or leave one of them out")
         return payload
-    if run_key is None:
+    if run is None or run_key is None:
         raise BadInput("name what to review: pass assessment_id (from assess_run) or run")
     recent = store.recent_assessments(run_key, 1)
     if recent:

@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from importlib import resources
 from string import Template
+from typing import SupportsIndex, SupportsInt
 
 from ..errors import BadInput
 
@@ -77,8 +78,10 @@ def fmt_number(value: object) -> str:
 
 
 def fmt_step(value: object) -> str:
+    if not isinstance(value, (str, bytes, bytearray, SupportsInt, SupportsIndex)):
+        return "?"  # int() would refuse it too
     try:
-        return str(int(value))  # type: ignore[arg-type]
+        return str(int(value))
     except (TypeError, ValueError, OverflowError):
         return "?"
 
@@ -118,7 +121,9 @@ def _eval_lines(payload: dict) -> str:
 
 
 def _step_line(payload: dict) -> str:
-    prog = payload.get("progress") if isinstance(payload.get("progress"), dict) else {}
+    prog = payload.get("progress")
+    if not isinstance(prog, dict):
+        prog = {}
     step = prog.get("step", payload.get("step"))
     total = prog.get("total_steps")
     frac = prog.get("fraction")
