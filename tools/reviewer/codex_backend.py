@@ -16,6 +16,7 @@ CA settings, and the one key variable its provider reads). MCP servers from
 the user's Codex config are switched off for the review, and so are hooks,
 plugins and apps: the reviewer reads text and answers, it acts on nothing.
 Every known secret value is blanked from what it returns and from its errors.
+Why this client is written here rather than taken from a library: ARCHITECTURE.md ("Decisions worth knowing").
 """
 
 from __future__ import annotations
