@@ -130,7 +130,7 @@ def test_fault_reviewer_connection_reset(env, store, config, assessed):
             escalate_to_reviewer(store=store, config=config, concern="x", assessment_id=assessed.assessment_id)
         url = f"http://127.0.0.1:{srv.getsockname()[1]}/v1"
         assert re.fullmatch(rf"cannot reach the reviewer at {re.escape(url)} \(responses API, model gpt-5\.4\): "
-                            rf"\[Errno \d+\] [^\n]+; check OPENAI_BASE_URL", str(err.value)), str(err.value)
+                            rf"[^\n]+; check OPENAI_BASE_URL", str(err.value)), str(err.value)  # the cause varies
         assert reviews_table(store) == []
     finally:
         stop.set()
