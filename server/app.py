@@ -88,9 +88,9 @@ def _tool_model(module: str, cls: str, name: str) -> type[BaseModel]:
 MetricsReportOut = _tool_model("read_metrics", "MetricsReport", "MetricsReport")
 AssessmentOut = _tool_model("assess", "Assessment", "Assessment")
 ReviewOut = _tool_model("reviewer", "Review", "Review")
-StopReportOut = _tool_model("stopping", "StopReport", "StopReport")
+StopReportOut = _tool_model("stop_run", "StopReport", "StopReport")
 ScheduleOut = _tool_model("schedule", "Schedule", "Schedule")
-MultiReportOut = _tool_model("multi", "MultiReport", "MultiReport")
+MultiReportOut = _tool_model("assess_runs", "MultiReport", "MultiReport")
 
 
 class TrainingCheckServer(MCPServer):
@@ -344,7 +344,7 @@ def create_server() -> TrainingCheckServer:
         processes and training-check's own ancestors are never stopped. There is no override here: a person uses
         `training-check stop --force`. Saves the evidence first, then stops gracefully (harder after a grace period)
         and confirms."""
-        return await run_tool("stop_run", ctx, domain("stopping", "stop_run"), StopReportOut, run, reason,
+        return await run_tool("stop_run", ctx, domain("stop_run", "stop_run"), StopReportOut, run, reason,
                               assessment_id=assessment_id, review_id=review_id, method=method, target=target,
                               host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx))
 
@@ -390,7 +390,7 @@ def create_server() -> TrainingCheckServer:
         fails is reported in its line, not raised."""
         if not runs and not project:
             raise ToolError("assess_runs: pass runs (a list) or project (entity/project)")
-        return await run_tool("assess_runs", ctx, domain("multi", "assess_runs"), MultiReportOut, runs, project,
+        return await run_tool("assess_runs", ctx, domain("assess_runs", "assess_runs"), MultiReportOut, runs, project,
                               with_progress=True, max_concurrency=max_concurrency, state=state)
 
     # -- prompts ----------------------------------------------------------------------------------------------

@@ -80,7 +80,8 @@ def _summary_text(d: dict) -> str:
     return d.get("summary") or json.dumps(d, default=str)
 
 
-def terminal_progress(label: str, stream=None, min_interval_s: float = 0.2) -> Callable[[float, float | None, str], None] | None:
+def terminal_progress(label: str, stream=None,
+                      min_interval_s: float = 0.2) -> Callable[[float, float | None, str], None] | None:
     """A one-line progress display on stderr for long reads (only when stderr is a terminal)."""
     stream = stream or sys.stderr
     if not getattr(stream, "isatty", lambda: False)():
@@ -111,7 +112,8 @@ def _baseline(value: str | None) -> Any:
         try:
             return json.loads(v)
         except json.JSONDecodeError as e:
-            raise BadInput(f"--baseline is not valid JSON ({e.msg} at {e.pos}); pass JSON, a .json file or text") from None
+            raise BadInput(f"--baseline is not valid JSON ({e.msg} at {e.pos}); pass JSON, a .json file or "
+                           f"text") from None
     p = Path(v).expanduser()
     if p.suffix == ".json" and p.is_file():
         try:
@@ -159,7 +161,8 @@ def render_metrics(d: dict) -> str:
                      f"{m.get('nan_count', 0)}/{m.get('inf_count', 0)}"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     for i, r in enumerate(rows):
-        lines.append("  ".join(c.ljust(w) if j < 2 else c.rjust(w) for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+        lines.append("  ".join(c.ljust(w) if j < 2 else c.rjust(w)
+                               for j, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     for n in d.get("notes") or []:
@@ -205,7 +208,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from ..tools.multi import assess_runs
+    from ..tools.assess_runs import assess_runs
 
     config, store = _ctx()
     if not args.runs and not args.project:
@@ -237,7 +240,7 @@ def cmd_review(args) -> int:
 
 
 def cmd_stop(args) -> int:
-    from ..tools.stopping import stop_run
+    from ..tools.stop_run import stop_run
 
     config, store = _ctx()
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
@@ -248,7 +251,7 @@ def cmd_stop(args) -> int:
 
 
 def cmd_target(args) -> int:
-    from ..tools.stopping import name_target
+    from ..tools.stop_run import name_target
 
     config, store = _ctx()
     print(escape_for_terminal(name_target(args.run, args.target, store=store, config=config, host=args.host)))

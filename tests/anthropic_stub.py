@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
+from .standins import sse_event
+
 MCP = "mcp__training-check__"
 ARGS_LINE = re.compile(r"The arguments are: `([^`\n]*)`")
 SPLIT = re.compile(r"\s+(?=(?:target|host|durable)=)")
@@ -281,7 +283,7 @@ class AnthropicStub:
                 self.close_connection = True
 
                 def event(kind: str, data: dict) -> None:
-                    self.wfile.write(f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n".encode())
+                    self.wfile.write(sse_event(kind, {"type": kind, **data}))
 
                 event("message_start", {"message": {"id": "msg_stub", "type": "message", "role": "assistant",
                                                     "model": model, "content": [], "stop_reason": None,

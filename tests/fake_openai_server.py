@@ -22,6 +22,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .standins import sse_event
+
 
 @dataclass
 class Reply:
@@ -152,8 +154,7 @@ class FakeOpenAI:
                     {"type": "response.output_item.done", "output_index": 0, "item": message},
                     {"type": "response.completed", "response": {**body, "output": [message]}},
                 ]
-                data = b"".join(f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n\n".encode()
-                                for n, e in enumerate(events))
+                data = b"".join(sse_event(e["type"], {**e, "sequence_number": n}) for n, e in enumerate(events))
                 fake.responses_sent.append(data)
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")

@@ -19,6 +19,7 @@ from training_check.tools.schedule import run_tag
 from .anthropic_stub import AnthropicStub, _text_of
 from .conftest import REPO, require
 from .fake_openai_server import FakeOpenAI, Reply
+from .standins import holding_log
 from .test_server import write_llmc_log
 
 CLAUDE_TIMEOUT_S = 120
@@ -62,8 +63,8 @@ def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
     env.update(HOME=str(home), TRAINING_CHECK_HOME=str(tmp_path / "tc-home"), DISABLE_AUTOUPDATER="1")
-    p = subprocess.run([exe, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S, check=False,
-                       stdin=subprocess.DEVNULL)
+    p = subprocess.run([exe, *args], cwd=clone, env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S,
+                       check=False, stdin=subprocess.DEVNULL)
     assert p.returncode == 0, f"claude {' '.join(args)}: {p.stdout[-1500:]} {p.stderr[-1500:]}"
     return p.stdout
 
@@ -213,15 +214,9 @@ def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, tmp_path):
     assert e2e.jobs() == []  # session-only: nothing written to disk
 
 
-def _trainer(log: Path) -> subprocess.Popen:
-    """A stand-in training process that, like a real one, holds its log open (stop_run ties a target to its run)."""
-    code = "import sys, time; f = open(sys.argv[1], 'a'); time.sleep(300)"
-    return subprocess.Popen([sys.executable, "-c", code, str(log)], stderr=subprocess.DEVNULL)
-
-
 def test_e2e_stop_with_a_target_stops_the_process_names_the_evidence_and_leaves_no_job(e2e, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400, diverge_at=200)
-    trainer = _trainer(log)
+    trainer = holding_log(log, 300, stderr=subprocess.DEVNULL)  # holds its log open, as a real one does
     try:
         e2e.seed_job("aaaa0001", "7,17,27,37,47,57 * * * *", f"/training-check {_mark(log)} {log} durable=true")
         other = tmp_path / "other.log"
@@ -252,7 +247,7 @@ def test_e2e_escalate_reviewer_stop_stops_and_leaves_no_job(e2e, tmp_path):
     log = tmp_path / "plateau.log"
     y = 5 + np.random.default_rng(7).normal(0, 0.05, 800)  # no learning at all: ambiguous, the reviewer decides
     log.write_text("".join(f"s:{i} trl:{v:.5f} lr:0.000300 norm:1.0{i % 7}\n" for i, v in enumerate(y, start=1)))
-    trainer = _trainer(log)
+    trainer = holding_log(log, 300, stderr=subprocess.DEVNULL)  # holds its log open, as a real one does
     try:
         with FakeOpenAI() as fake:
             fake.script(Reply.decision("STOP", "loss flat at 5.0 for 800 steps: the run is not learning"))
@@ -282,7 +277,8 @@ def test_e2e_a_check_started_by_a_job_replaces_it(e2e, tmp_path):
     first = e2e.run(f"/training-check {log} durable=true")
     assert _names(first) == ["assess_run", "CronList", "reschedule", "CronCreate"]
     (job,) = e2e.jobs()
-    assert job["prompt"] == f"/training-check {_mark(log)} {log} durable=true" == first.results["reschedule"]["job_prompt"]
+    assert job["prompt"] == f"/training-check {_mark(log)} {log} durable=true" \
+        == first.results["reschedule"]["job_prompt"]
     assert job["cron"] == first.results["reschedule"]["cron"]
     second = e2e.run(job["prompt"])  # what the job enqueues when it fires
     assert _names(second) == ["assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from training_check.server.cli import VERDICT_EXIT, main
+from training_check.tools.assess_runs import ORDER, assess_runs, expand_runs, local_run_dirs
 from training_check.tools.errors import BadInput
-from training_check.tools.multi import ORDER, assess_runs, expand_runs, local_run_dirs
 
 from .conftest import REPO
 from .mcp_client import server_env
@@ -59,10 +59,20 @@ def test_check_exit_code_is_the_verdict(tc_home, tmp_path):
 
 
 def test_usage_errors_exit_64_with_one_line(tc_home, tmp_path):
-    for args in (["check"], ["bogus"], ["read", "x.log", "--max-points", "many"], ["stop", "x.log"]):
+    commands = ("'serve', 'read', 'check', 'sweep', 'review', 'stop', 'target', 'reschedule', 'install-command', "
+                "'watch', 'plot'")
+    for args, line in (
+            (["check"], "training-check check: the following arguments are required: run "
+                        "(see training-check check --help)"),
+            (["bogus"], f"training-check: argument COMMAND: invalid choice: 'bogus' (choose from {commands}) "
+                        f"(see training-check --help)"),
+            (["read", "x.log", "--max-points", "many"], "training-check read: argument --max-points: invalid int "
+                                                        "value: 'many' (see training-check read --help)"),
+            (["stop", "x.log"], "training-check stop: the following arguments are required: --reason "
+                                "(see training-check stop --help)")):
         p = cli(tc_home, *args)
         assert p.returncode == 64, (args, p.stderr)
-        assert p.stderr.strip().count("\n") == 0 and "Traceback" not in p.stderr
+        assert p.stderr == line + "\n"
     assert main(["check", "--baseline", "{not json", "x.log"]) == 64
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from training_check.tools.errors import BadInput, TrainingCheckError
 from training_check.tools.reading import load_run
 from training_check.tools.runref import MAX_REF_LEN, parse_run_ref
-from training_check.tools.stopping import stop_run
+from training_check.tools.stop_run import stop_run
 
 from tests.helpers import whole
 

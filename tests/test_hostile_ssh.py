@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from training_check.tools.errors import TrainingCheckError
-from training_check.tools.stopping import stop_run
+from training_check.tools.stop_run import stop_run
 
 from .test_hostile import PAYLOADS, fill, one_line
 

@@ -45,4 +45,4 @@ def test_plot_to_an_unwritable_place_is_one_clear_line(store, config, tmp_path):
     blocker.write_text("x")
     with pytest.raises(BadInput) as e:
         plot_run(str(log), blocker / "x.png", store=store, config=config)
-    assert "\n" not in str(e.value)
+    assert str(e.value) == f"cannot write {blocker / 'x.png'}: File exists; pick another -o path"

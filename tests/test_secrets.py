@@ -9,7 +9,6 @@ import json
 import logging
 import sqlite3
 import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,6 +20,7 @@ from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
 
 from .fake_openai_server import FakeOpenAI, Reply
 from .mcp_client import mcp_session
+from .standins import holding_log
 
 OPENAI_KEY = "sk-planted-OPENAI-4f1c9a7e2b6d8035"
 WANDB_KEY = "plantedWANDB" + "5a3c1e9b7d" * 2 + "abcdefgh"  # 40 characters
@@ -126,7 +126,7 @@ def test_secrets_absent_driving_every_tool_directly(planted, tmp_path, tc_home, 
     from training_check.tools.read_metrics import read_metrics
     from training_check.tools.reviewer import escalate_to_reviewer
     from training_check.tools.schedule import reschedule
-    from training_check.tools.stopping import stop_run
+    from training_check.tools.stop_run import stop_run
 
     caplog.set_level(logging.DEBUG)
     good, bad = write_log(tmp_path / "good.log", 300), write_log(tmp_path / "bad.log", 300, diverge_at=150)
@@ -142,7 +142,7 @@ def test_secrets_absent_driving_every_tool_directly(planted, tmp_path, tc_home, 
             return None
 
     # the run's training process: it holds its log open (stop_run stops only a process tied to the run)
-    sleeper = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(bad)!r}, 'a'); time.sleep(60)"])
+    sleeper = holding_log(bad, 60)
     try:
         with FakeOpenAI() as fake:
             import os
@@ -179,7 +179,7 @@ def test_secrets_absent_driving_every_tool_directly(planted, tmp_path, tc_home, 
 def test_secrets_absent_through_the_mcp_server(planted, tmp_path, tc_home):
     good, bad = write_log(tmp_path / "good.log", 300), write_log(tmp_path / "bad.log", 300, diverge_at=150)
     # the run's training process: it holds its log open (stop_run stops only a process tied to the run)
-    sleeper = subprocess.Popen([sys.executable, "-c", f"import time; f = open({str(bad)!r}, 'a'); time.sleep(60)"])
+    sleeper = holding_log(bad, 60)
     texts: list[str] = []
     import os
 

@@ -76,9 +76,9 @@ def repo(tmp_path) -> Path:
 
 def cli(args: list[str], *, cwd: Path, home: Path, **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "WANDB_", "REVIEWER_"))}
-    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=str(cwd), env={**base, "TRAINING_CHECK_HOME": str(home),
-                                                          "WANDB_SILENT": "true", **env})
+    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                          capture_output=True, text=True, timeout=120, cwd=str(cwd),
+                          env={**base, "TRAINING_CHECK_HOME": str(home), "WANDB_SILENT": "true", **env})
 
 
 def write_log(path: Path) -> Path:

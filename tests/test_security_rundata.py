@@ -58,8 +58,9 @@ def test_cli_output_escapes_terminal_sequences(tc_home, tmp_path):
     log = hostile_log(tmp_path / "metrics.jsonl", name=ESCAPES, nan_from=1000)
     (tmp_path / "notes.txt").write_text("x")
     for args in (["read", str(log)], ["check", str(log)], ["read", str(log), "--json"]):
-        out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True,
-                             text=True, timeout=120, env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
+        out = subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                             capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
         assert out.returncode in (0, 1, 2, 3), out.stderr
         assert "\x1b" not in out.stdout + out.stderr and "\x07" not in out.stdout + out.stderr, args
 

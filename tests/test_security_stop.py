@@ -24,22 +24,13 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from training_check.tools.errors import BadInput, StopRefused, StoreError
 from training_check.tools.runref import parse_run_ref
+from training_check.tools.stop_run import stop_run
 from training_check.tools.stoppers import process
 from training_check.tools.stoppers.processes import LocalProcesses
-from training_check.tools.stopping import stop_run
 
 from tests.conftest import require
 from tests.mcp_client import SERVER_ARGV, mcp_session, server_env
-
-CHILD = textwrap.dedent("""
-    import signal, sys, time
-    if len(sys.argv) > 1 and sys.argv[1] == "--log":
-        log = open(sys.argv[2], "a")  # a training process holds its log open
-    signal.signal(signal.SIGINT, lambda s, f: sys.exit(0))
-    print("ready", flush=True)
-    while True:
-        time.sleep(0.05)
-""")
+from tests.standins import Trainers
 
 
 @pytest.fixture
@@ -52,23 +43,15 @@ def run_log(tmp_path) -> Path:
 
 @pytest.fixture
 def procs(tmp_path):
-    """Start real processes; every one of them is killed (by its own PID) at the end."""
-    script = tmp_path / "proc.py"
-    script.write_text(CHILD)
-    started: list[subprocess.Popen] = []
+    """Start real processes (tests/standins.py's trainer as proc.py, in tmp_path unless told); every one of them is
+    killed (by its own PID) at the end."""
+    trainers = Trainers(tmp_path, "proc.py")
 
     def start(*args: str, cwd: Path | None = None, **kw) -> subprocess.Popen:
-        p = subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.PIPE, text=True,
-                             cwd=str(cwd or tmp_path), **kw)
-        assert p.stdout.readline().strip() == "ready"
-        started.append(p)
-        return p
+        return trainers.start(*args, cwd=cwd or tmp_path, **kw)
 
     yield start
-    for p in started:
-        if p.poll() is None:
-            p.kill()
-        p.wait(timeout=10)
+    trainers.close()
 
 
 def stop_assessment(store, run: str, verdict: str = "STOP", **extra) -> str:
@@ -122,7 +105,8 @@ def test_a_process_the_training_started_ties_its_parent(store, config, run_log, 
                      target=f"pid:{launcher.pid}", dry_run=True)
         assert f"(started by PID {launcher.pid})" in r.allowed_by
     finally:
-        subprocess.run(check=False, args=["pkill", "-P", str(launcher.pid)])  # only the children of the launcher we started
+        # only the children of the launcher we started
+        subprocess.run(check=False, args=["pkill", "-P", str(launcher.pid)])
         launcher.kill()
         launcher.wait()
 
@@ -183,7 +167,7 @@ def test_training_check_and_its_ancestors_are_never_targets(tc_home, tmp_path, r
         import os, sys
         from training_check.tools.config import load_config
         from training_check.tools.store import Store
-        from training_check.tools.stopping import stop_run
+        from training_check.tools.stop_run import stop_run
         from training_check.tools.errors import StopRefused
         c = load_config()
         try:
@@ -195,8 +179,9 @@ def test_training_check_and_its_ancestors_are_never_targets(tc_home, tmp_path, r
     """)
     script = tmp_path / "self_stop.py"
     script.write_text(code)
-    out = subprocess.run(check=False, args=["sh", "-c", f'"{sys.executable}" "{script}" {os.getpid()}'], capture_output=True,
-                         text=True, timeout=60, env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
+    out = subprocess.run(check=False, args=["sh", "-c", f'"{sys.executable}" "{script}" {os.getpid()}'],
+                         capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
     assert out.stdout.strip() == (f"refusing to signal PID {os.getpid()} on this machine: it is init, "
                                   f"training-check itself or one of the processes that started it"), out.stderr
     local = LocalProcesses()
@@ -211,7 +196,7 @@ PID_REUSE = textwrap.dedent("""
     from training_check.tools.config import load_config
     from training_check.tools.runref import parse_run_ref
     from training_check.tools.store import Store
-    from training_check.tools.stopping import name_target, stop_run
+    from training_check.tools.stop_run import name_target, stop_run
     from training_check.tools.errors import StopRefused
     log = sys.argv[1]
     c = load_config(); store = Store(c.store_path)
@@ -238,7 +223,8 @@ def test_a_reused_pid_is_not_the_named_target(tc_home, tmp_path, run_log):
     require(os.geteuid() == 0 and shutil.which("unshare") is not None, "root and unshare (a PID namespace)")
     script = tmp_path / "reuse.py"
     script.write_text(PID_REUSE)
-    out = subprocess.run(check=False, args=["unshare", "--pid", "--fork", "--mount-proc", sys.executable, str(script), str(run_log)],
+    out = subprocess.run(check=False, args=["unshare", "--pid", "--fork", "--mount-proc", sys.executable, str(script),
+                                            str(run_log)],
                          capture_output=True, text=True, timeout=60,
                          env={**os.environ, "TRAINING_CHECK_HOME": str(tc_home)})
     assert out.returncode == 0, out.stderr
@@ -318,8 +304,9 @@ def test_authority_expires_within_the_check_interval(store, config, run_log, pro
 
 # -- a person overrides; the agent cannot --------------------------------------------------------------------------
 def cli(*args: str, home: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
+    return subprocess.run(check=False, args=[sys.executable, "-m", "training_check.server.cli", *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TRAINING_CHECK_HOME": str(home)})
 
 
 def test_a_person_stops_an_untied_process_with_force_on_the_cli(tc_home, run_log, procs, tmp_path):

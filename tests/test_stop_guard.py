@@ -11,7 +11,7 @@ import time
 import pytest
 from training_check.tools.errors import StopRefused
 from training_check.tools.runref import parse_run_ref
-from training_check.tools.stopping import check_authority
+from training_check.tools.stop_run import check_authority
 
 RUN = "/tmp/guard-run/train.log"
 KEY = parse_run_ref(RUN).key

@@ -12,10 +12,10 @@ import pytest
 from training_check.tools.errors import BadInput, StopRefused
 from training_check.tools.runref import parse_run_ref
 from training_check.tools.sources.ssh import POOL
-from training_check.tools.stopping import StopReport, stop_run
+from training_check.tools.stop_run import StopReport, stop_run
 
 from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
-from tests.test_stoppers import CHILD
+from tests.standins import Trainers
 
 
 @pytest.fixture
@@ -28,22 +28,13 @@ def run_log(tmp_path) -> Path:
 @pytest.fixture
 def child(tmp_path, run_log):
     """A stand-in training process that writes (holds open) the run's log, as a real one does."""
-    script = tmp_path / "fake_train.py"
-    script.write_text(CHILD)
-    started: list[subprocess.Popen] = []
+    trainers = Trainers(tmp_path)
 
     def start(mode: str = "trap", log: Path | None = run_log) -> subprocess.Popen:
-        extra = ["--log", str(log)] if log else []
-        p = subprocess.Popen([sys.executable, str(script), mode, *extra], stdout=subprocess.PIPE, text=True)
-        assert p.stdout.readline().strip() == "ready"
-        started.append(p)
-        return p
+        return trainers.start(mode, *(["--log", str(log)] if log else []))
 
     yield start
-    for p in started:
-        if p.poll() is None:
-            p.kill()
-        p.wait(timeout=10)
+    trainers.close()
 
 
 def _assessment(store, run: str, verdict: str = "STOP", **extra) -> str:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from training_check.tools.errors import BadInput, StopRefused
+from training_check.tools.errors import BadInput, StopRefused, TrainingCheckError
 from training_check.tools.sources.ssh import POOL, resolve_target
 from training_check.tools.stoppers import process, slurm, tmux
 from training_check.tools.stoppers.outcome import local_runner, remote_runner
@@ -18,47 +18,24 @@ from training_check.tools.stoppers.processes import LocalProcesses, RemoteProces
 
 from tests.conftest import require
 from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
-
-CHILD = r"""
-import signal, sys, time
-mode = sys.argv[1]
-if "--log" in sys.argv:  # a training process holds its log open
-    log = open(sys.argv[sys.argv.index("--log") + 1], "a")
-if mode == "ignore":
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-else:
-    def bye(signum, frame):
-        sys.exit(0)
-    signal.signal(signal.SIGINT, bye)
-print("ready", flush=True)
-while True:
-    time.sleep(0.05)
-"""
+from tests.standins import Trainers
 
 
 @pytest.fixture
-def child_script(tmp_path) -> Path:
-    p = tmp_path / "fake_train.py"
-    p.write_text(CHILD)
-    return p
+def trainers(tmp_path):
+    t = Trainers(tmp_path)
+    yield t
+    t.close()  # only the children this test started, by their PID
 
 
 @pytest.fixture
-def spawn(child_script):
-    procs: list[subprocess.Popen] = []
+def child_script(trainers) -> Path:
+    return trainers.script
 
-    def start(mode: str = "trap", *extra: str) -> subprocess.Popen:
-        p = subprocess.Popen([sys.executable, str(child_script), mode, *extra], stdout=subprocess.PIPE, text=True)
-        assert p.stdout.readline().strip() == "ready"
-        procs.append(p)
-        return p
 
-    yield start
-    for p in procs:  # only the children this test started, by their PID
-        if p.poll() is None:
-            p.kill()
-        p.wait(timeout=10)
+@pytest.fixture
+def spawn(trainers):
+    return trainers.start  # spawn("trap" | "ignore", *extra)
 
 
 def test_sigint_stops_a_trapping_process(spawn):
@@ -76,7 +53,8 @@ def test_sigkill_after_grace_for_a_process_ignoring_int_and_term(spawn):
     procs = LocalProcesses()
     out = process.execute(procs, process.plan_pid(procs, str(p.pid), grace_s=0.6))
     assert out.stopped and out.signal_used == "KILL"
-    assert [a.split(" ", 1)[1] for a in out.actions[:3]] == [f"sent SIGINT to PID {p.pid}", f"sent SIGTERM to PID {p.pid}",
+    assert [a.split(" ", 1)[1] for a in out.actions[:3]] == [f"sent SIGINT to PID {p.pid}",
+                                                             f"sent SIGTERM to PID {p.pid}",
                                                              f"sent SIGKILL to PID {p.pid}"]
     assert p.wait(timeout=5) == -9
     assert 0.5 < out.elapsed_s < 5
@@ -87,7 +65,7 @@ def test_no_kill_after_leaves_it_running_and_says_so(spawn):
     procs = LocalProcesses()
     out = process.execute(procs, process.plan_pid(procs, p.pid, grace_s=0.2), kill_after=False)
     assert not out.stopped and out.final_state == "still running" and p.poll() is None
-    assert "STILL RUNNING" in out.actions[-1]
+    assert out.actions[-1].split(" ", 1)[1] == f"PID {p.pid} is STILL RUNNING"
 
 
 def test_pidfile(spawn, tmp_path):
@@ -208,7 +186,8 @@ def test_tmux_session_stopped_by_ctrl_c(tmux_env, child_script):
 
 
 def test_tmux_session_ignoring_ctrl_c_is_killed(tmux_env, child_script):
-    subprocess.run(["tmux", "new-session", "-d", "-s", "stubborn", f"{sys.executable} {child_script} ignore"], check=True)
+    subprocess.run(["tmux", "new-session", "-d", "-s", "stubborn", f"{sys.executable} {child_script} ignore"],
+                   check=True)
     time.sleep(0.5)
     out = tmux.execute(local_runner, "stubborn", "this machine", None, grace_s=0.5)
     assert out.stopped and out.signal_used == "HUP"
@@ -256,7 +235,7 @@ def test_remote_pidfile_and_exact_cmdline(remote_procs, spawn, child_script, tmp
 def test_remote_hostile_pidfile_and_cmdline_inert(remote_procs, tmp_path):
     canary = tmp_path / "pwned"
     for path in (f"/tmp/x; touch {canary}", f"/tmp/$(touch {canary})", f"/tmp/`touch {canary}`"):
-        with pytest.raises(Exception):
+        with pytest.raises(TrainingCheckError):
             process.plan_pidfile(remote_procs, path)
     for cmd in (f"sleep 1; touch {canary}", f"$(touch {canary})", f"`touch {canary}`"):
         with pytest.raises(StopRefused):
@@ -340,7 +319,8 @@ def slurm_cluster(tmp_path_factory):
                 break
             time.sleep(0.5)
         else:
-            pytest.fail(f"slurm did not come up: {(d / 'ctld.log').read_text()[-1500:] if (d / 'ctld.log').exists() else ''}")
+            log = (d / "ctld.log").read_text()[-1500:] if (d / "ctld.log").exists() else ""
+            pytest.fail(f"slurm did not come up: {log}")
         yield d
     finally:
         if old is None:

@@ -415,7 +415,7 @@ def test_unreachable_api_without_fallback(wandb_env, store, config):
 
 
 def test_stop_run_on_a_wandb_run_saves_evidence_then_stops_through_the_api(stand_in, store, config):
-    from training_check.tools.stopping import stop_run
+    from training_check.tools.stop_run import stop_run
 
     stand_in.stop_takes_effect = True
     r = stop_run("ent/proj/runabc123", "loss NaN for 300 steps", store=store, config=config, force=True)

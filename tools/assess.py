@@ -261,7 +261,7 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     if j.reviewed:
         record["reviewed_concerns"] = j.reviewed
     if as_of_step is not None:
-        record["as_of_step"] = as_of_step  # a replay: never authorises a stop (stopping.check_authority)
+        record["as_of_step"] = as_of_step  # a replay: never authorises a stop (stop_run.check_authority)
     if baseline is not None:
         record["baseline"] = baseline if not isinstance(baseline, str) or len(baseline) < 2000 else baseline[:2000]
     a.elapsed_s = time.perf_counter() - t0

@@ -32,6 +32,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,18 +45,18 @@ PROJECT_KEYS = {"wandb": {"entity", "project"}}  # names only
 log = logging.getLogger("training_check.config")
 
 
-def home_dir(env: dict[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    root = env.get("TRAINING_CHECK_HOME")
+def home_dir(env: Mapping[str, str] | None = None) -> Path:
+    source: Mapping[str, str] = os.environ if env is None else env
+    root = source.get("TRAINING_CHECK_HOME")
     return Path(root).expanduser() if root else Path.home() / ".training-check"
 
 
-def user_config_paths(env: dict[str, str] | None = None) -> list[Path]:
+def user_config_paths(env: Mapping[str, str] | None = None) -> list[Path]:
     """Where the user's own config may be, first found wins."""
-    env = os.environ if env is None else env
-    xdg = env.get("XDG_CONFIG_HOME")
+    source: Mapping[str, str] = os.environ if env is None else env
+    xdg = source.get("XDG_CONFIG_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
-    return [home_dir(env) / USER_CONFIG, base / "training-check" / USER_CONFIG]
+    return [home_dir(source) / USER_CONFIG, base / "training-check" / USER_CONFIG]
 
 
 def _find_upwards(start: Path, name: str) -> Path | None:
@@ -102,7 +103,8 @@ def _claude_md_values(path: Path | None) -> dict[str, str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return out
-    for m in re.finditer(r"^[\s>*\-`]*(WANDB_ENTITY|WANDB_PROJECT)`?\s*[:=]\s*`?([A-Za-z0-9_.\-]+)`?", text, re.MULTILINE):
+    for m in re.finditer(r"^[\s>*\-`]*(WANDB_ENTITY|WANDB_PROJECT)`?\s*[:=]\s*`?([A-Za-z0-9_.\-]+)`?", text,
+                         re.MULTILINE):
         out.setdefault(m.group(1), m.group(2))
     return out
 

@@ -48,40 +48,6 @@ def nums(**kw: float | int | None) -> dict[str, Num]:
 
 
 @dataclass(frozen=True)
-class PastFinding:
-    """What an earlier check's finding said, as the judge reads it back."""
-
-    signal: str
-    status: str
-    concern: str | None = None
-
-    @property
-    def flagged(self) -> bool:
-        return self.status in (WARN, CRITICAL)
-
-
-@dataclass(frozen=True)
-class PastCheck:
-    """An earlier assessment of the run, as stored (newest first in ``RunView.previous``)."""
-
-    step: int | None
-    verdict: str | None
-    summary: str
-    findings: tuple[PastFinding, ...] = ()
-
-    @classmethod
-    def from_record(cls, rec: dict) -> PastCheck:
-        """From a stored assessment record (``Assessment.record()``)."""
-        fs = tuple(PastFinding(str(f.get("signal", "")), str(f.get("status", "")), f.get("concern"))
-                   for f in rec.get("findings") or [] if isinstance(f, dict))
-        return cls((rec.get("progress") or {}).get("step"), rec.get("verdict"), str(rec.get("summary", "")), fs)
-
-    def flagged(self, signal: str) -> bool:
-        """Whether this check saw a warning or critical finding from ``signal``."""
-        return any(f.signal == signal and f.flagged for f in self.findings)
-
-
-@dataclass(frozen=True)
 class Accepted:
     """The concerns a reviewer last judged acceptable (decision CONTINUE), at which step, in which review."""
 

@@ -43,7 +43,7 @@ class Judgment:
 def _previous_flagged(view: RunView, signal: str) -> bool:
     """Whether the previous check (on older data) already saw a warning/critical from ``signal``."""
     for prev in view.previous[:1]:
-        if prev.step is not None and view.last_step is not None and prev.step >= view.last_step:
+        if prev.last_step is not None and view.last_step is not None and prev.last_step >= view.last_step:
             continue
         return prev.flagged(signal)
     return False

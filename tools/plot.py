@@ -15,6 +15,7 @@ import numpy as np
 
 from .config import Config
 from .errors import BadInput, TrainingCheckError
+from .findings import CRITICAL, OK, WARN
 from .frame import MetricFrame
 from .reading import load_run
 from .store import Store
@@ -22,7 +23,7 @@ from .store import Store
 PANELS = (("train_loss", "training loss"), ("eval", "eval metrics"), ("lr", "learning rate"),
           ("grad_norm", "grad norm"))
 MAX_LINES_PER_PANEL = 4
-STATUS_COLOURS = {"critical": "#d62728", "warn": "#ff7f0e", "ok": "#2ca02c"}
+STATUS_COLOURS = {CRITICAL: "#d62728", WARN: "#ff7f0e", OK: "#2ca02c"}
 
 
 @dataclass
@@ -71,6 +72,8 @@ def _step_span(f: dict) -> tuple[float, float] | None:
         lo = hi = steps
     else:
         return None
+    if lo is None or hi is None:
+        return None
     try:
         return float(lo), float(hi)
     except (TypeError, ValueError):
@@ -96,7 +99,7 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
         panels.append(("metrics", names))
     fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.6 * len(panels) + 0.6), sharex=True, squeeze=False)
     marked = 0
-    for ax, (label, names) in zip(axes[:, 0], panels):
+    for ax, (label, names) in zip(axes[:, 0], panels, strict=True):  # one row of axes per panel
         for name in names:
             s = frame.long_series(name)  # a long run: its older points as block medians, then the newest whole
             steps = s.index.to_numpy(dtype=float)
@@ -114,7 +117,7 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
         ax.legend(fontsize=7, loc="best")
     for f in findings or []:
         status = f.get("status")
-        if status not in ("warn", "critical"):
+        if status not in (WARN, CRITICAL):
             continue
         span = _step_span(f)
         if span is None:
@@ -149,7 +152,8 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
     if not data.frame.series:
         raise TrainingCheckError(f"{run}: the run has no metrics yet; nothing to plot")
     if out is None:
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in (data.info.name or os.path.basename(run) or "run"))
+        name = data.info.name or os.path.basename(run) or "run"
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
         out = config.home / "plots" / f"{safe[:80]}.png"
     verdict, findings = _latest_findings(store, data.run_key)
     panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 SECRET_ENV = ("OPENAI_API_KEY", "WANDB_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
               "SSH_PASSPHRASE", "SSH_KEY_PASSPHRASE", "TRAINING_CHECK_SSH_PASSPHRASE", "TRAINING_CHECK_HTTP_TOKEN",
@@ -31,9 +31,9 @@ def remember_secret(value: str | None) -> None:
         _extra_secrets.add(value)
 
 
-def known_secrets(env: dict[str, str] | None = None) -> list[str]:
-    env = os.environ if env is None else env
-    found = {env[v] for v in SECRET_ENV if env.get(v) and len(env[v]) >= MIN_SECRET} | _extra_secrets
+def known_secrets(env: Mapping[str, str] | None = None) -> list[str]:
+    source: Mapping[str, str] = os.environ if env is None else env
+    found = {source[v] for v in SECRET_ENV if source.get(v) and len(source[v]) >= MIN_SECRET} | _extra_secrets
     return sorted(found, key=len, reverse=True)  # longest first: a key containing another is hidden whole
 
 

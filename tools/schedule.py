@@ -24,13 +24,22 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .config import Config
 from .errors import BadInput, TrainingCheckError
 from .judge import CONTINUE, STOP, WAIT
+from .records import (
+    STOP_OUTCOME,
+    STOP_PLAN,
+    AssessmentRecord,
+    ReviewRecord,
+    ScheduleState,
+    StopOutcomeRecord,
+    StopPlanRecord,
+)
 from .runref import parse_run_ref
 from .store import Store
 
@@ -169,43 +178,38 @@ def _iso(t: datetime) -> str:
     return t.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def _anomalous(assessment: dict, review: dict | None) -> str | None:
-    verdict = assessment.get("verdict")
+def _anomalous(assessment: AssessmentRecord, review: ReviewRecord | None) -> str | None:
+    verdict = assessment.verdict
     if verdict not in (CONTINUE, WAIT):
         return f"the last check said {verdict}"
-    reviewed = set(assessment.get("reviewed_concerns") or [])
-    warn = [f for f in assessment.get("findings", []) if f.get("status") in ("warn", "critical")
-            and (f.get("concern") or f.get("signal")) not in reviewed]
+    warn = assessment.unreviewed_warnings()
     if warn:
         return f"a {warn[0].get('signal')} warning"
-    if review and review.get("decision") == "WAIT":
+    if review and review.decision == WAIT:
         return "the reviewer said WAIT"
     return None
 
 
-def _step(assessment: dict | None) -> int | None:
-    step = ((assessment or {}).get("progress") or {}).get("step")
-    return step if isinstance(step, int) and not isinstance(step, bool) else None
-
-
-def stop_in_force(key: str, assessment: dict | None, review: dict | None, store: Store) -> str | None:
+def stop_in_force(key: str, assessment: AssessmentRecord | None, review: ReviewRecord | None,
+                  store: Store) -> str | None:
     """Why checking this run is over (a STOP verdict or review, a successful stop), or None."""
-    if assessment and assessment.get("verdict") == STOP:
+    if assessment and assessment.verdict == STOP:
         return "the check said STOP"
-    if review and review.get("decision") == STOP:
+    if review and review.decision == STOP:
         return "the reviewer said STOP"
     records = store.evidence_for(key, 50)
-    plans = {r.get("evidence_id"): r for r in records if r.get("kind") == "stop_plan"}
-    for outcome in records:  # newest first
-        if outcome.get("kind") != "stop_outcome" or not outcome.get("stopped"):
+    plans = {p.evidence_id: p for p in (StopPlanRecord.from_dict(r) for r in records if r.get("kind") == STOP_PLAN)}
+    for outcome in (StopOutcomeRecord.from_dict(r) for r in records if r.get("kind") == STOP_OUTCOME):  # newest first
+        if not outcome.stopped:
             continue
-        when = datetime.fromtimestamp(outcome.get("created_at") or 0, UTC)
+        when = datetime.fromtimestamp(outcome.created_at or 0, UTC)
         said = f"the run was stopped at {_iso(when)}"
-        if assessment is None or (outcome.get("created_at") or 0) >= (assessment.get("created_at") or 0):
+        if assessment is None or (outcome.created_at or 0) >= (assessment.created_at or 0):
             return said
-        plan = plans.get(outcome.get("plan_evidence_id")) or {}
-        acted_on = store.get_assessment(plan["assessment_id"]) if plan.get("assessment_id") else None
-        stopped_at, now_at = _step(acted_on), _step(assessment)
+        plan = plans.get(outcome.plan_evidence_id)
+        acted_on = store.get_assessment(plan.assessment_id) if plan and plan.assessment_id else None
+        stopped_at = AssessmentRecord.from_dict(acted_on).last_step if acted_on else None
+        now_at = assessment.last_step
         if stopped_at is not None and (now_at is None or now_at <= stopped_at):
             return said + " and there is no newer data since"
         return None  # the newest successful stop is older than this assessment's new data: checking resumed
@@ -246,19 +250,21 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     listed = _jobs(jobs)
     args = CheckArguments(run.strip(), target or None, host or None, bool(durable), run_tag(key))
     prompt = args.prompt()
+    assessment: AssessmentRecord | None = None
     if assessment_id:
-        assessment = store.get_assessment(assessment_id)
-        if assessment is None:
+        stored = store.get_assessment(assessment_id)
+        if stored is None:
             raise BadInput(f"unknown assessment_id {assessment_id!r}: pass the id assess_run returned")
-        if assessment.get("run_key") != key:
-            raise BadInput(f"assessment {assessment_id} is of run {assessment.get('run')!r}, not {run!r}")
+        assessment = AssessmentRecord.from_dict(stored)
+        if assessment.run_key != key:
+            raise BadInput(f"assessment {assessment_id} is of run {assessment.run!r}, not {run!r}")
     else:
         recent = store.recent_assessments(key, 1)
-        assessment = recent[0] if recent else None
-    aid = assessment.get("assessment_id") if assessment else None
-    reviews = [r for r in store.recent_reviews(key, 10) if aid and r.get("assessment_id") == aid]
+        assessment = AssessmentRecord.from_dict(recent[0]) if recent else None
+    aid = assessment.assessment_id if assessment else None
+    reviews = [r for r in map(ReviewRecord.from_dict, store.recent_reviews(key, 10)) if aid and r.assessment_id == aid]
     review = reviews[0] if reviews else None
-    state = store.get_schedule(key) or {}
+    state = ScheduleState.from_dict(store.get_schedule(key))
 
     tag = run_tag(key)
     mine = [j for j in listed if _same_run(j.get("prompt"), key, tag, config)]
@@ -266,14 +272,14 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     if not listed and current_job_id:
         ids = [current_job_id]  # no CronList given: the job that started this check is the one we know of
         mine = [{"id": current_job_id, "prompt": prompt}]
-    elif current_job_id and current_job_id not in ids and state.get("awaiting_job_id"):
+    elif current_job_id and current_job_id not in ids and state.awaiting_job_id:
         ids.append(current_job_id)
         mine.append({"id": current_job_id, "prompt": prompt})
 
     stopped = stop_in_force(key, assessment, review, store)
     if stopped:
-        store.put_schedule(key, {**state, "stopped": True, "assessment_id": aid, "interval": None,
-                                 "awaiting_job_id": False, "jobs_known": {}, "updated_at": now.isoformat()})
+        store.put_schedule(key, replace(state, stopped=True, assessment_id=aid, interval=None, awaiting_job_id=False,
+                                        jobs_known={}, updated_at=now.isoformat()).to_dict())
         n = len(ids)
         return Schedule(run, None, f"{stopped}: stop checking it", None, None, prompt,
                         [{"id": i} for i in ids], None, None, None, True, aid,
@@ -282,35 +288,36 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
 
     if assessment is None:
         rung, minutes, reason = 0, LADDER_MINUTES[0], "no assessment yet: first check in 10 minutes"
-    elif aid == state.get("assessment_id") and state.get("interval") is not None:
-        rung, minutes, reason = state.get("rung", 0), state["interval"], "already rescheduled for this assessment"
+    elif aid == state.assessment_id and state.interval is not None:
+        rung = 0 if state.rung is None else state.rung
+        minutes, reason = state.interval, "already rescheduled for this assessment"
     else:
         anomaly = _anomalous(assessment, review)
-        if assessment.get("verdict") == WAIT:
+        if assessment.verdict == WAIT:
             rung, minutes, reason = -1, WAIT_MINUTES, "too little data yet: look again soon"
         elif anomaly:
             rung, minutes, reason = 0, LADDER_MINUTES[0], f"{anomaly}: back to every {LADDER_MINUTES[0]} minutes"
         else:
-            rung = min(int(state.get("rung", -1)) + 1, len(LADDER_MINUTES) - 1)
+            rung = min(int(-1 if state.rung is None else state.rung) + 1, len(LADDER_MINUTES) - 1)
             minutes = LADDER_MINUTES[rung]
             reason = "healthy: " + ("at the 60-minute cap" if rung == len(LADDER_MINUTES) - 1
                                     else f"up one rung to {minutes} minutes")
 
     # What each job is (CronList shows a schedule in words and a cut prompt): a job first seen now is the one the
     # last answer asked to create, with that answer's cron. When it started counts for the 7-day expiry.
-    known: dict[str, dict] = {i: v for i, v in (state.get("jobs_known") or {}).items() if i in ids}
+    known: dict[str, dict] = {i: v for i, v in state.jobs_known.items() if i in ids}
     for j in mine:
         if j["id"] not in known:
-            asked = state.get("awaiting_job_id") and state.get("create_asked_at")
-            known[j["id"]] = {"cron": j.get("cron") if cron_interval(j.get("cron")) else state.get("asked_cron"),
+            asked = state.awaiting_job_id and state.create_asked_at
+            known[j["id"]] = {"cron": j.get("cron") if cron_interval(j.get("cron")) else state.asked_cron,
                               "since": asked or now.isoformat()}
 
     def expiring(job_id: str) -> bool:
         return now >= datetime.fromisoformat(known[job_id]["since"]) + JOB_LIFETIME - RENEW_MARGIN
 
-    candidates = [j for j in mine if _shows(j.get("prompt"), prompt) and cron_interval(known[j["id"]]["cron"]) == minutes
-                  and j.get("recurring", True) is not False and _durable(j) in (None, bool(durable))
-                  and not expiring(j["id"])]
+    candidates = [j for j in mine if _shows(j.get("prompt"), prompt)
+                  and cron_interval(known[j["id"]]["cron"]) == minutes and j.get("recurring", True) is not False
+                  and _durable(j) in (None, bool(durable)) and not expiring(j["id"])]
     keep = next((j for j in candidates if j["id"] == current_job_id), candidates[0]) if candidates else None
     renewing = keep is None and any(expiring(i) for i in ids)
 
@@ -319,7 +326,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
         cron_create = None
         created = datetime.fromisoformat(known[keep["id"]]["since"])
     else:
-        cron = state["cron"] if state.get("interval") == minutes and cron_interval(state.get("cron")) == minutes \
+        cron = state.cron if state.interval == minutes and cron_interval(state.cron) == minutes \
             else cron_every(minutes, now + timedelta(minutes=minutes))
         cron_create = {"cron": cron, "prompt": prompt, "recurring": True, "durable": bool(durable)}
         created = now
@@ -331,12 +338,12 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     if delete:
         note = f"delete job{'s' if len(delete) > 1 else ''} {', '.join(delete)}; " + note
     renew_by = _iso(created + JOB_LIFETIME - RENEW_MARGIN)
-    store.put_schedule(key, {"rung": rung, "interval": minutes, "cron": cron, "assessment_id": aid,
-                             "awaiting_job_id": cron_create is not None,
-                             "create_asked_at": now.isoformat() if cron_create else state.get("create_asked_at"),
-                             "asked_cron": cron if cron_create else state.get("asked_cron"),
-                             "jobs_known": {keep["id"]: known[keep["id"]]} if keep else {},
-                             "stopped": False, "updated_at": now.isoformat()})
+    store.put_schedule(key, ScheduleState(
+        rung=rung, interval=minutes, cron=cron, assessment_id=aid, awaiting_job_id=cron_create is not None,
+        create_asked_at=now.isoformat() if cron_create else state.create_asked_at,
+        asked_cron=cron if cron_create else state.asked_cron,
+        jobs_known={keep["id"]: known[keep["id"]]} if keep else {}, stopped=False,
+        updated_at=now.isoformat()).to_dict())
     return Schedule(run, minutes, reason, _iso(now + timedelta(minutes=minutes)), cron, prompt,
                     [{"id": i} for i in delete], cron_create, keep["id"] if keep else None, renew_by, False, aid,
                     f"Next check in {minutes} min ({reason}); {note}.")

@@ -17,22 +17,25 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
+from .findings import WARN
+from .judge import ESCALATE, STOP, UNREACHABLE
 from .runref import parse_run_ref
 from .sources.base import Progress
 from .store import Store
 
-ANOMALIES = ("STOP", "ESCALATE", "UNREACHABLE")
+ANOMALIES = (STOP, ESCALATE, UNREACHABLE)
 DEFAULT_INTERVAL_S = 600.0  # when reschedule gives no interval: the ladder's first rung (10 min)
 RETRY_ERROR_S = 300.0  # a failed check is retried after 5 minutes
 WEBHOOK_TIMEOUT_S = 10.0
 STATE_PREFIX = "watch:"
+ERROR, VANISHED, STOPPED = "ERROR", "VANISHED", "STOPPED"  # the watcher's own states, beside the verdicts
 
 
 @dataclass
@@ -54,11 +57,11 @@ class WatchEvent:
         return {k: v for k, v in asdict(self).items() if v not in (None, [], {})}
 
 
-def reviewer_configured(config: Config, env: dict[str, str] | None = None) -> bool:
+def reviewer_configured(config: Config, env: Mapping[str, str] | None = None) -> bool:
     """True when a reviewer backend is set up (an OpenAI key, or the codex backend)."""
-    env = os.environ if env is None else env
-    backend = env.get("REVIEWER_BACKEND") or config.reviewer.get("backend")
-    return bool(env.get("OPENAI_API_KEY")) or backend == "codex"
+    source: Mapping[str, str] = os.environ if env is None else env
+    backend = source.get("REVIEWER_BACKEND") or config.reviewer.get("backend")
+    return bool(source.get("OPENAI_API_KEY")) or backend == "codex"
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -162,25 +165,25 @@ class Watcher:
         except RunNotFound as e:
             return self._vanish(run, e.message)
         except SourceUnreachable as e:
-            return self._finish(run, WatchEvent(run, "UNREACHABLE", f"UNREACHABLE {run}: {e.message}", True),
+            return self._finish(run, WatchEvent(run, UNREACHABLE, f"UNREACHABLE {run}: {e.message}", True),
                                 prev, retry_s=RETRY_ERROR_S)
         except TrainingCheckError as e:
-            return self._finish(run, WatchEvent(run, "ERROR", f"ERROR {run}: {e.message}", True), prev,
+            return self._finish(run, WatchEvent(run, ERROR, f"ERROR {run}: {e.message}", True), prev,
                                 retry_s=RETRY_ERROR_S)
         verdict = str(_get(a, "verdict"))
         aid = _get(a, "assessment_id")
         event = WatchEvent(run, verdict, f"{verdict} {run}: {_get(a, 'summary') or ''}".strip(),
-                           verdict in ANOMALIES or any(_get(f, "status") == "warn" for f in _get(a, "findings") or []),
+                           verdict in ANOMALIES or any(_get(f, "status") == WARN for f in _get(a, "findings") or []),
                            assessment_id=aid)
         review_id = None
         decision = verdict
-        if verdict == "ESCALATE":
+        if verdict == ESCALATE:
             if self.use_reviewer:
                 decision, review_id = self._review(run, a, event)
             else:
                 event.notes.append("no reviewer configured: a person should look (set OPENAI_API_KEY or "
                                    "REVIEWER_BACKEND=codex)")
-        if decision == "STOP":
+        if decision == STOP:
             self._stop(run, aid, review_id, a, event)
         return self._reschedule(run, aid, event, prev)
 
@@ -193,7 +196,7 @@ class Watcher:
                                      assessment_id=_get(a, "assessment_id"), run=run)
         except TrainingCheckError as e:
             event.notes.append(f"reviewer failed: {e.message}")
-            return "ESCALATE", None
+            return ESCALATE, None
         event.review = {"review_id": _get(r, "review_id"), "decision": _get(r, "decision"),
                         "reason": _get(r, "reason")}
         event.line += f" | reviewer: {_get(r, 'decision')} ({_get(r, 'reason')})"
@@ -204,7 +207,7 @@ class Watcher:
         if not self.allow_stop:
             event.notes.append("would stop this run: pass --allow-stop to let the watcher stop it")
             return
-        from .stopping import stop_run
+        from .stop_run import stop_run
 
         reason = f"training-check watch: {_get(a, 'summary') or 'STOP verdict'}"
         try:
@@ -228,13 +231,13 @@ class Watcher:
             event.notes.append(f"reschedule failed: {e.message}")
             due = now + DEFAULT_INTERVAL_S
         if event.stop:
-            self._save(run, next_check_at=due, last_verdict="STOPPED", last_assessment_id=aid, stopped=True)
+            self._save(run, next_check_at=due, last_verdict=STOPPED, last_assessment_id=aid, stopped=True)
             self.active.remove(run)
             event.next_check_at = None
         else:
             self._save(run, next_check_at=due, last_verdict=event.verdict, last_assessment_id=aid)
             event.next_check_at = due
-        if not event.anomaly and prev in ANOMALIES + ("ERROR",):
+        if not event.anomaly and prev in (*ANOMALIES, ERROR):
             event.anomaly = True  # a recovery is worth a notification too
             event.notes.append(f"recovered (was {prev})")
         self._emit(event)
@@ -249,11 +252,11 @@ class Watcher:
         return event
 
     def _vanish(self, run: str, message: str) -> WatchEvent:
-        self._save(run, vanished=True, last_verdict="VANISHED")
+        self._save(run, vanished=True, last_verdict=VANISHED)
         self.active.remove(run)
         self.vanished.append(run)
         rest = len(self.active)
-        event = WatchEvent(run, "VANISHED", f"VANISHED {run}: {message}; still watching {rest} other run"
+        event = WatchEvent(run, VANISHED, f"VANISHED {run}: {message}; still watching {rest} other run"
                                             f"{'' if rest == 1 else 's'}", True)
         self._emit(event)
         return event

@@ -16,6 +16,7 @@ CA settings, and the one key variable its provider reads). MCP servers from
 the user's Codex config are switched off for the review, and so are hooks,
 plugins and apps: the reviewer reads text and answers, it acts on nothing.
 Every known secret value is blanked from what it returns and from its errors.
+Why this client is written here rather than taken from a library: ARCHITECTURE.md ("Decisions worth knowing").
 """
 
 from __future__ import annotations
@@ -349,7 +350,9 @@ class CodexReviewer:
             return self.key_env
         conf = self._user_config
         provider = conf.get("model_provider")
-        providers = conf.get("model_providers") if isinstance(conf.get("model_providers"), dict) else {}
+        providers = conf.get("model_providers")
+        if not isinstance(providers, dict):
+            providers = {}
         entry = providers.get(provider) if isinstance(provider, str) else None
         key = entry.get("env_key") if isinstance(entry, dict) else None
         return key if isinstance(key, str) and _ENV_NAME.match(key) else None

@@ -86,8 +86,8 @@ def resolve_settings(config: Config, *, backend: str | None = None, timeout_s: f
         chosen = "openai"
     if chosen is None or (chosen == "openai" and not api_key):
         raise ReviewerError(NOT_CONFIGURED)
-    timeout = _number(timeout_s if timeout_s is not None else pick("REVIEWER_TIMEOUT_S", "timeout_s", DEFAULT_TIMEOUT_S),
-                      "timeout_s", minimum=0.01)
+    timeout = _number(timeout_s if timeout_s is not None
+                      else pick("REVIEWER_TIMEOUT_S", "timeout_s", DEFAULT_TIMEOUT_S), "timeout_s", minimum=0.01)
     retries = int(_number(pick("REVIEWER_MAX_RETRIES", "max_retries", DEFAULT_MAX_RETRIES), "max_retries", minimum=0))
     api = str(pick("REVIEWER_API", "api", DEFAULT_API)).strip().lower()
     if api not in ("responses", "chat"):
@@ -165,7 +165,7 @@ def _find_assessment(store: Store, config: Config, assessment_id: str | None, ru
             raise BadInput(f"assessment {assessment_id.strip()!r} is of run {payload.get('run_key')!r}, "
                            f"not {run_key!r}: pass an assessment of that run, or leave one of them out")
         return payload
-    if run_key is None:
+    if run is None or run_key is None:
         raise BadInput("name what to review: pass assessment_id (from assess_run) or run")
     recent = store.recent_assessments(run_key, 1)
     if recent:

@@ -8,6 +8,7 @@ scrubbed from any server text quoted in an error.
 
 from __future__ import annotations
 
+from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ReviewerError
@@ -17,7 +18,7 @@ APIS = ("responses", "chat")
 DEFAULT_MODEL = "gpt-5.4"
 DEFAULT_API = "responses"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-REASONING_EFFORT = "high"
+REASONING_EFFORT: Final = "high"
 
 
 def redact(text: object, *secrets_: str | None) -> str:
@@ -70,11 +71,9 @@ class OpenAIReviewer:
         self.base_url = base_url
         self.timeout_s = timeout_s
         self.max_retries = max_retries
-        kwargs = {"api_key": api_key, "timeout": timeout_s, "max_retries": max_retries}
-        if base_url:
-            kwargs["base_url"] = base_url
-        try:
-            self._client = openai.OpenAI(**kwargs)
+        try:  # no base_url: the client's own default (OPENAI_BASE_URL, else api.openai.com)
+            self._client = openai.OpenAI(api_key=api_key, timeout=timeout_s, max_retries=max_retries,
+                                         base_url=base_url or None)
         except openai.OpenAIError as e:
             raise ReviewerError(f"cannot set up the OpenAI client: {redact(e, api_key)}") from None
 

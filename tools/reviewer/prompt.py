@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from importlib import resources
 from string import Template
+from typing import SupportsIndex, SupportsInt
 
 from ..errors import BadInput
 
@@ -56,7 +57,8 @@ def load_template() -> str:
 
 
 def clean_untrusted(text: object, limit: int = MAX_FIELD_CHARS) -> str:
-    """One piece of run data made safe to place inside the fence: control characters and fence look-alikes out, length capped."""
+    """One piece of run data made safe to place inside the fence: control characters and fence look-alikes out,
+    length capped."""
     s = _CONTROL.sub(" ", str(text)).replace("\r", " ")
     s = s.replace("<<<", "< < <").replace(">>>", "> > >")  # no look-alike fence lines either
     return s if len(s) <= limit else s[: limit - 1] + "…"
@@ -76,8 +78,10 @@ def fmt_number(value: object) -> str:
 
 
 def fmt_step(value: object) -> str:
+    if not isinstance(value, (str, bytes, bytearray, SupportsInt, SupportsIndex)):
+        return "?"  # int() would refuse it too
     try:
-        return str(int(value))  # type: ignore[arg-type]
+        return str(int(value))
     except (TypeError, ValueError, OverflowError):
         return "?"
 
@@ -117,7 +121,9 @@ def _eval_lines(payload: dict) -> str:
 
 
 def _step_line(payload: dict) -> str:
-    prog = payload.get("progress") if isinstance(payload.get("progress"), dict) else {}
+    prog = payload.get("progress")
+    if not isinstance(prog, dict):
+        prog = {}
     step = prog.get("step", payload.get("step"))
     total = prog.get("total_steps")
     frac = prog.get("fraction")
@@ -160,7 +166,8 @@ def _baseline_text(baseline: dict | str | None) -> str:
         return clean_untrusted(baseline, MAX_BASELINE_CHARS)
     if isinstance(baseline, dict):
         return clean_untrusted(json.dumps(baseline, sort_keys=True, default=str, allow_nan=True), MAX_BASELINE_CHARS)
-    raise BadInput(f"baseline must be a mapping of expected metric values or a text note, got {type(baseline).__name__}")
+    raise BadInput(f"baseline must be a mapping of expected metric values or a text note, got "
+                   f"{type(baseline).__name__}")
 
 
 def _new_fence(data: str) -> str:

@@ -8,7 +8,7 @@ from .view import RunView
 
 def check(view: RunView) -> Finding:
     """Say how many new points arrived since the previous check, and since which step nothing did."""
-    prev_step = view.previous[0].step if view.previous else None
+    prev_step = view.previous[0].last_step if view.previous else None
     last = view.last_step
     if prev_step is not None and last is not None and last <= prev_step:
         return Finding("staleness", OK,

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..findings import Accepted, PastCheck
+from ..findings import Accepted
 from ..frame import MetricFrame
+from ..records import AssessmentRecord
 from ..roles import is_adversarial, is_regulariser
 from .curve import Curve, make_curve
 
@@ -28,7 +29,7 @@ class RunView:
     total_steps: int | None
     adversarial: bool = False  # objective is a GAN/RL loss: no monotone-decrease assumption
     primary_eval: str | None = None
-    previous: list[PastCheck] = field(default_factory=list)  # earlier assessments of this run, newest first
+    previous: list[AssessmentRecord] = field(default_factory=list)  # earlier assessments of this run, newest first
     new_points: int | None = None
     baseline: dict | None = None  # {metric: pd.Series of expected values by step}
     config: dict = field(default_factory=dict)  # the run's config subset (warmup_steps, schedule, ...)
@@ -68,8 +69,9 @@ def choose_primary_eval(frame: MetricFrame) -> str | None:
     return max(pool, key=lambda e: (frame.count(e), -len(e)))
 
 
-def build_view(frame: MetricFrame, total_steps: int | None = None, previous: list[dict] | list[PastCheck] | None = None,
-               new_points: int | None = None, baseline: dict | None = None, config: dict | None = None) -> RunView:
+def build_view(frame: MetricFrame, total_steps: int | None = None,
+               previous: list[dict] | list[AssessmentRecord] | None = None, new_points: int | None = None,
+               baseline: dict | None = None, config: dict | None = None) -> RunView:
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
     if objective is not None and not adversarial:
@@ -91,8 +93,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None, previous: lis
         s = frame.series[objective]
         curve = make_curve(-s if direction == "max" else s, frame.summarised(objective), direction == "max")
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
-                   [p if isinstance(p, PastCheck) else PastCheck.from_record(p) for p in previous or []], new_points,
-                   baseline, dict(config or {}))
+                   [p if isinstance(p, AssessmentRecord) else AssessmentRecord.from_dict(p) for p in previous or []],
+                   new_points, baseline, dict(config or {}))
 
 
 def _surrogate(frame: MetricFrame, name: str) -> bool:

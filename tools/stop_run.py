@@ -23,6 +23,7 @@ from pathlib import Path
 from .config import Config
 from .errors import BadInput, StopRefused, StoreError
 from .judge import STOP, UNREACHABLE
+from .records import AssessmentRecord, ReviewRecord, ScheduleState, StopOutcomeRecord, StopPlanRecord
 from .rundata import redact
 from .runref import RunRef, parse_run_ref
 from .stoppers import binding, slurm, tmux
@@ -97,59 +98,13 @@ def _age_text(created_at: float | None) -> str:
 
 def authority_limit_h(store: Store, run_key: str) -> tuple[float, str]:
     """How long a STOP verdict of this run authorises a stop: twice its current check interval, at most 2 h."""
-    sched = store.get_schedule(run_key) or {}
+    state = ScheduleState.from_dict(store.get_schedule(run_key))
     try:
-        interval = float(sched.get("interval") or DEFAULT_INTERVAL_MIN)
+        interval = float(state.interval or DEFAULT_INTERVAL_MIN)
     except (TypeError, ValueError):
         interval = DEFAULT_INTERVAL_MIN
     minutes = min(AUTHORITY_INTERVALS * interval, MAX_AUTHORITY_MIN)
     return minutes / 60, f"{minutes:g} min: twice the check interval"
-
-
-@dataclass
-class AssessmentRecord:
-    """An assessment as the store gives it back (assess_run's answer), typed for the stop path."""
-
-    assessment_id: str | None
-    run_key: str | None
-    verdict: str
-    created_at: float | None
-    as_of_step: int | None = None  # set on a replay: never authorises a stop
-    summary: str = ""
-    url: str | None = None
-    step: object = "?"
-    total_steps: object = "?"
-    key_metrics: dict = field(default_factory=dict)
-    findings: list = field(default_factory=list)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> AssessmentRecord:
-        prog = d.get("progress") or {}
-        return cls(d.get("assessment_id"), d.get("run_key"), str(d.get("verdict") or ""), d.get("created_at"),
-                   d.get("as_of_step"), str(d.get("summary") or ""), d.get("url"), prog.get("step", "?"),
-                   prog.get("total_steps", "?"), dict(d.get("key_metrics") or {}), list(d.get("findings") or []))
-
-    @property
-    def is_replay(self) -> bool:
-        return self.as_of_step is not None
-
-
-@dataclass
-class ReviewRecord:
-    """A reviewer's decision as the store gives it back (escalate_to_reviewer's answer)."""
-
-    review_id: str | None
-    run_key: str | None
-    assessment_id: str | None
-    decision: str
-    created_at: float | None
-    model: str | None = None
-    reason: str | None = None
-
-    @classmethod
-    def from_dict(cls, d: dict) -> ReviewRecord:
-        return cls(d.get("review_id"), d.get("run_key"), d.get("assessment_id"), str(d.get("decision") or ""),
-                   d.get("created_at"), d.get("model"), d.get("reason"))
 
 
 StoredJudgment = AssessmentRecord | ReviewRecord
@@ -378,14 +333,14 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
     except OSError as e:
         raise StoreError(f"cannot write the evidence file {path}: {e.strerror}; nothing was stopped") from None
     a = assessment
-    payload = {"kind": "stop_plan", "time": when, "run": report.run, "url": (a.url if a else None) or ref.url,
-               "allowed_by": report.allowed_by, "reason": redact(report.reason), "method": report.method,
-               "target": report.target, "host": report.host, "plan": report.plan,
-               "assessment_id": a.assessment_id if a else None, "verdict": a.verdict if a else None,
-               "key_metrics": a.key_metrics if a else None, "findings": a.findings if a else None,
-               "review": {"review_id": review.review_id, "model": review.model, "decision": review.decision,
-                          "reason": review.reason} if review else None}
-    report.evidence_id = store.add_evidence(ref.key, str(path), payload)
+    record = StopPlanRecord(
+        time=when, run=report.run, url=(a.url if a else None) or ref.url, allowed_by=report.allowed_by,
+        reason=redact(report.reason), method=report.method, target=report.target, host=report.host,
+        plan=tuple(report.plan), assessment_id=a.assessment_id if a else None, verdict=a.verdict if a else None,
+        key_metrics=a.key_metrics if a else None, findings=a.findings if a else None,
+        review={"review_id": review.review_id, "model": review.model, "decision": review.decision,
+                "reason": review.reason} if review else None)
+    report.evidence_id = store.add_evidence(ref.key, str(path), record.to_dict())
     report.evidence_path = str(path)
 
 
@@ -398,10 +353,10 @@ def _record_outcome(report: StopReport, ref: RunRef, store: Store) -> None:
             f.write(redact("\n".join(outcome) + "\n"))
     except OSError:
         report.actions.append("(could not append the outcome to the evidence file)")
-    store.add_evidence(ref.key, report.evidence_path, {
-        "kind": "stop_outcome", "plan_evidence_id": report.evidence_id, "stopped": report.stopped,
-        "final_state": report.final_state, "actions": report.actions, "elapsed_s": report.elapsed_s,
-        "method": report.method, "target": report.target, "host": report.host})
+    store.add_evidence(ref.key, report.evidence_path, StopOutcomeRecord(
+        plan_evidence_id=report.evidence_id, stopped=report.stopped, final_state=report.final_state,
+        actions=tuple(report.actions), elapsed_s=report.elapsed_s, method=report.method, target=report.target,
+        host=report.host).to_dict())
 
 
 # -- the operation -------------------------------------------------------------------------------------

@@ -18,10 +18,12 @@ from typing import Any
 
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
+from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT
 from .sources.base import Progress
 from .store import Store
 
-ORDER = ("STOP", "ESCALATE", "UNREACHABLE", "ERROR", "WAIT", "CONTINUE")
+ERROR = "ERROR"  # a run whose check failed (not a verdict of the training)
+ORDER = (STOP, ESCALATE, UNREACHABLE, ERROR, WAIT, CONTINUE)
 MAX_RUNS = 1000
 LINE_WIDTH = 160
 RUN_DIR_PREFIXES = ("run-", "offline-run-")
@@ -64,7 +66,8 @@ def severity(verdict: str) -> int:
 
 
 def local_run_dirs(path: str) -> list[str] | None:
-    """The run folders under a local ``wandb/`` folder (or a project folder holding one); None if ``path`` is not one."""
+    """The run folders under a local ``wandb/`` folder (or a project folder holding one); None if ``path`` is not
+    one."""
     path = os.path.expanduser(path)
     if not os.path.isdir(path):
         return None
@@ -107,8 +110,7 @@ def expand_runs(runs: list[str] | None, project: str | None, config: Config,
         listed = project_runs(project, config, state)
         out.extend(listed)
         expanded.append(f"{project} -> {len(listed)} {state or ''} runs".replace("  ", " "))
-    seen: set[str] = set()
-    unique = [r for r in out if not (r in seen or seen.add(r))]
+    unique = list(dict.fromkeys(out))  # each run once, first mention first
     if not unique:
         raise RunNotFound("no runs to check: the list was empty or the project has no runs in that state")
     if len(unique) > MAX_RUNS:
@@ -133,13 +135,13 @@ def check_one(run: str, *, store: Store, config: Config, assess: Callable[..., A
     try:
         a = assess(run, store=store, config=config)
     except SourceUnreachable as e:
-        return RunLine(run, "UNREACHABLE", _line("UNREACHABLE", run, None, e.message), error=e.message)
+        return RunLine(run, UNREACHABLE, _line(UNREACHABLE, run, None, e.message), error=e.message)
     except TrainingCheckError as e:
-        return RunLine(run, "ERROR", _line("ERROR", run, None, e.message), error=e.message)
+        return RunLine(run, ERROR, _line(ERROR, run, None, e.message), error=e.message)
     except Exception as e:  # a bug in one run's check must not hide the others
         msg = f"internal error ({type(e).__name__}: {(str(e).splitlines() or [''])[0][:120]})"
-        return RunLine(run, "ERROR", _line("ERROR", run, None, msg), error=msg)
-    verdict = str(_get(a, "verdict", "ERROR"))
+        return RunLine(run, ERROR, _line(ERROR, run, None, msg), error=msg)
+    verdict = str(_get(a, "verdict", ERROR))
     progress = _get(a, "progress") or {}
     step = _get(progress, "step") if progress else _get(a, "step")
     summary = _get(a, "summary") or ""
@@ -172,7 +174,8 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
     counts = {v: n for v in ORDER if (n := sum(1 for ln in lines if ln.verdict == v))}
     worst = lines[0].verdict
     parts = ", ".join(f"{n} {v}" for v, n in counts.items())
-    summary = f"{len(lines)} runs checked: {parts}" + (f"; worst: {lines[0].run} ({worst})" if worst != "CONTINUE" else "")
+    summary = f"{len(lines)} runs checked: {parts}" + (f"; worst: {lines[0].run} ({worst})"
+                                                       if worst != CONTINUE else "")
     notes = []
     if project and state:
         notes.append(f"only runs in state {state!r} of {project} were checked")
