@@ -131,10 +131,6 @@ class BatchBuilder:
             s.append(step)
             values[key].append(value)
 
-    def add_record(self, step: int, values: dict[str, float]) -> None:
-        for key, value in values.items():
-            self.add(step, key, value)
-
     def __len__(self) -> int:
         return sum(len(v) for v in self._steps.values())
 

@@ -110,6 +110,3 @@ def recent_len(n: int, frac: float = 0.05, lo: int = 5, hi: int = 50) -> int:
     """How many of the newest points make "now": a few percent of the run, within [lo, hi]."""
     return int(max(lo, min(hi, round(n * frac))))
 
-
-def is_finite_arr(x: np.ndarray) -> np.ndarray:
-    return np.isfinite(x)
