@@ -2,8 +2,10 @@
 
 Holds each source's read cursor and a cache of the points already read (so a
 check reads only what is new), the assessments, reviews, schedules and
-evidence. Connections are opened per call, so the store is safe to use from
-the worker threads MCP runs synchronous tools in, and from several processes.
+evidence. Each thread using a Store has its own connection (opened on first use,
+kept while the Store lives: a connection closed is a WAL checkpoint paid), so the
+store is safe to use from the worker threads MCP runs synchronous tools in, and
+from several processes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -148,6 +151,7 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.warnings: list[str] = []
+        self._local = threading.local()  # this thread's connection, and the path it is to
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as e:
@@ -200,6 +204,7 @@ class Store:
         return True
 
     def _move_aside(self, reason: str) -> None:
+        self._drop()
         stamp = time.strftime("%Y%m%dT%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{secrets.token_hex(2)}")
         for suffix in ("", "-wal", "-shm"):
@@ -222,6 +227,25 @@ class Store:
 
     # -- connections ------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and self._local.path == self.path:
+            return conn
+        self._drop()
+        conn = self._open()
+        self._local.conn, self._local.path = conn, self.path
+        return conn
+
+    def _drop(self) -> None:
+        """Close this thread's connection (after an error, or before the file is moved)."""
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
+
+    def _open(self) -> sqlite3.Connection:
         try:
             if not self.path.exists():  # 0600; SQLite gives the WAL and shm files the database file's mode
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600))
@@ -259,9 +283,8 @@ class Store:
         try:
             yield conn
         except sqlite3.Error as e:
+            self._drop()
             raise StoreError(f"store read failed ({self.path}): {e}") from None
-        finally:
-            conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -280,13 +303,17 @@ class Store:
                         pass
                 raise
         except sqlite3.DatabaseError as e:
+            self._drop()
             if _is_damage(e) and not _is_full(e):
                 raise _Damaged(str(e)) from None
             raise self._write_error(e) from None
         except sqlite3.Error as e:
+            self._drop()
             raise self._write_error(e) from None
-        finally:
-            conn.close()
+        except BaseException:
+            if conn.in_transaction:  # never leave this thread's connection inside a transaction
+                self._drop()
+            raise
 
     def _write_error(self, e: sqlite3.Error) -> StoreError:
         if _is_full(e) or self._disk_full():
@@ -297,6 +324,12 @@ class Store:
 
     def migrate(self) -> int:
         """Bring the file to SCHEMA_VERSION, from any earlier version; returns the version found."""
+        try:  # the usual case, a store already at this version: no write transaction
+            row = self._connect().execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row and int(row[0]) == SCHEMA_VERSION:
+                return SCHEMA_VERSION
+        except (sqlite3.Error, ValueError):
+            self._drop()  # no meta table yet, or damage: the write below creates it or says what is wrong
         with self._write() as c:
             c.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             row = c.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
