@@ -55,13 +55,32 @@ class LlmcFormat(LineFormat):
             if ok is not None:
                 mi, ms, vals = mi[ok], ms[ok], vals[ok]
             parts[key] = [(mi, ms, vals)]
-        rest = cols[5]
-        for i in (i for i, r in enumerate(rest) if r.strip()):
-            for k, v in self._field.findall(rest[i]):
-                val = to_value(v)
-                if val is not None:
-                    parts.setdefault(_LLMC_NAMES.get(k, k), []).append(
-                        (np.array([i]), np.array([steps[i]], dtype=np.int64), np.array([val])))
+        # further fields (throughput, loss scale...): gathered per metric in line order, converted at once; the
+        # metrics come in the order of their first value, as field by field
+        extra: dict[str, tuple[list[int], list[str], list[int]]] = {}
+        findall, names, pos = self._field.findall, _LLMC_NAMES, 0
+        for i, r in enumerate(cols[5]):
+            if r and not r.isspace():
+                for k, v in findall(r):
+                    e = extra.get(names.get(k, k))
+                    if e is None:
+                        e = extra[names.get(k, k)] = ([], [], [])
+                    e[0].append(i)
+                    e[1].append(v)
+                    e[2].append(pos)
+                    pos += 1
+        found = []
+        for key, (lines, texts, seqs) in extra.items():
+            vals, ok = _floats(texts)
+            li = np.asarray(lines, dtype=np.int64)
+            first = 0
+            if ok is not None:
+                li, vals = li[ok], vals[ok]
+                first = int(np.argmax(ok)) if len(li) else 0
+            if len(li):
+                found.append((seqs[first], key, li, vals))
+        for _, key, li, vals in sorted(found, key=lambda f: f[0]):
+            parts.setdefault(key, []).append((li, steps[li], vals))
         _emit_ordered(parts, em)
 
 
