@@ -34,7 +34,8 @@ import re
 from itertools import pairwise
 
 from .base import Emitter, LineFormat
-from .text import NUM, to_step, to_value
+from .kv import pair_number
+from .text import NUM, to_value
 
 _KEYWORD = r"[A-Za-z_][\w./@\-]*"
 _PAIR = re.compile(rf"(?<![\w/.@\-])({_KEYWORD}(?: {_KEYWORD}){{0,3}})\s*(?:=|:)\s*\[?\s*({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$|:\s)")
@@ -261,15 +262,14 @@ class GenericFormat(LineFormat):
             lk = k.strip().lower()
             if lk in _SKIP_NAMES or not lk:
                 continue
-            if lk in _STEP_NAMES:
-                s = to_step(re.sub(r"[A-Za-z%/]+$", "", raw))
+            is_step, s, v = pair_number(lk, raw, _STEP_NAMES)
+            if is_step:
                 if s is not None:
                     if lk == "batch":
                         inner = s if inner is None else inner
                     elif step is None:
                         step = s
                 continue
-            v = to_value(raw)
             if v is None:
                 continue
             if lk == "epoch":

@@ -44,6 +44,17 @@ _STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "
 _SKIP_KEYS = {"rank", "pid", "line", "port", "tid"}
 
 
+_UNIT_TAIL = re.compile(r"[A-Za-z%/]+$")
+
+
+def pair_number(lk: str, raw: str, step_keys: set[str] | frozenset[str]) -> tuple[bool, int | None, float | None]:
+    """(is a step, the step, the value) of one key/value pair, ``lk`` its lower-cased key: a step key's text as a
+    whole step (a unit glued on dropped), any other key's as a metric value; None where the text is not one."""
+    if lk in step_keys:
+        return True, to_step(_UNIT_TAIL.sub("", raw)), None
+    return False, None, to_value(raw)
+
+
 def record_of(pairs: list[tuple[str, str]], prefix: str) -> tuple[dict[str, float], int | None, float | None]:
     """(metrics, step, epoch) from a line's (key, value text) pairs: log-level words dropped from keys, the step
     key taken out, eval lines' metrics prefixed."""
@@ -59,10 +70,10 @@ def record_of(pairs: list[tuple[str, str]], prefix: str) -> tuple[dict[str, floa
         lk = key.lower()
         if lk in _SKIP_KEYS:
             continue
-        if lk in _STEP_KEYS and step is None:
-            step = to_step(re.sub(r"[A-Za-z%/]+$", "", raw))
+        is_step, s, v = pair_number(lk, raw, _STEP_KEYS if step is None else frozenset())
+        if is_step:
+            step = s
             continue
-        v = to_value(raw)
         if v is None:
             continue
         if lk == "epoch":
