@@ -308,10 +308,10 @@ class GenericFormat(LineFormat):
                 inner = step  # a counter within an epoch, restarting
         if is_eval:
             rec = {(k if _EVAL_KEY.match(k) or k.startswith("val/") else "val_" + k): v for k, v in rec.items()}
-            g = step if step is not None and not inner_total else st.get("g")
-            if g is None:
-                g = int(epoch) if epoch is not None and float(epoch).is_integer() else int(st.get("n", 0))
-            em.record(int(g), rec)
+            at = step if step is not None and not inner_total else st.get("g")
+            if at is None:
+                at = int(epoch) if epoch is not None and float(epoch).is_integer() else int(st.get("n", 0))
+            em.record(int(at), rec)
             return True
         counted = step is not None or n_bar is not None or (epoch is not None and st.get("epoch_steps"))
         g: int | None = None
@@ -342,9 +342,9 @@ class GenericFormat(LineFormat):
             else:
                 g = n_bar
         fractional = epoch is not None and epoch > 0 and not float(epoch).is_integer()
-        if g is not None and fractional:
+        if g is not None and fractional and epoch is not None:  # fractional: epoch is a number
             st["spe"] = g / epoch  # a counted line with a fractional epoch: steps per epoch
-        elif g is None and fractional and (st.get("spe") or st.get("total") and st.get("epochs")):
+        elif g is None and fractional and epoch is not None and (st.get("spe") or st.get("total") and st.get("epochs")):
             g = round(epoch * (st.get("spe") or st["total"] / st["epochs"]))  # epoch x steps per epoch
             counted = True
         if g is None:
@@ -361,7 +361,8 @@ class GenericFormat(LineFormat):
                 return False  # a config line ("num_gpus: 1", "World size: 1"), not a metric record
             st["n"] = int(st.get("n", 0)) + 1
             ep_only = epoch is not None and float(epoch).is_integer()
-            if ep_only and st.get("mode") != "order" and (st.get("ep_last") is None or int(epoch) > st["ep_last"]):
+            if (ep_only and epoch is not None and st.get("mode") != "order"
+                    and (st.get("ep_last") is None or int(epoch) > st["ep_last"])):
                 g = int(epoch)  # one record per epoch so far: the epoch is the step
                 st["mode"], st["ep_last"] = "epoch", int(epoch)
             elif not st.get("counted") and (ep_only or st.get("mode") == "order" or st.get("g") is None):

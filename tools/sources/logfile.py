@@ -254,7 +254,7 @@ class LogFileSource:
         old = self._scan(old_path, old_st, cur, progress, final=True)
         notes = [f"{self.fs.describe(self.path)} was rotated: read the rest of {old_path.rsplit('/', 1)[-1]} "
                  f"from byte {cur.get('offset', 0)} first, then the new file from its start"]
-        prefix = old.emitter.build()
+        prefix: PointBatch | None = old.emitter.build()
         cont = {"v": CURSOR_VERSION, "kind": "lines", "format": cur["format"], "offset": 0,
                 "state": old.emitter.state, "skip_line": False, "total_steps": cur.get("total_steps")}
         new = self._scan(self.path, st, cont, progress)

@@ -23,6 +23,7 @@ import socket
 import stat as stat_mod
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,7 +104,7 @@ def _env_paths(value: str | None) -> tuple[str, ...]:
 
 def resolve_target(host: str, *, user: str | None = None, port: int | None = None,
                    ssh_config_path: str | None = None, known_hosts_paths: tuple[str, ...] | None = None,
-                   env: dict[str, str] | None = None) -> SshTarget:
+                   env: Mapping[str, str] | None = None) -> SshTarget:
     """Apply ~/.ssh/config (or ``ssh_config_path``) to a host or alias; explicit user/port win over the file."""
     env = os.environ if env is None else env
     _validate_host(host if not (":" in host and not host.startswith("[")) else f"[{host}]")

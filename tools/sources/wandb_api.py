@@ -18,7 +18,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlparse
@@ -77,7 +77,7 @@ class WandbRunMeta:
 
 # -- the API key ---------------------------------------------------------------------------------
 
-def resolve_api_key(base_url: str | None = None, env: dict[str, str] | None = None) -> str:
+def resolve_api_key(base_url: str | None = None, env: Mapping[str, str] | None = None) -> str:
     """The W&B API key: ``WANDB_API_KEY``, else the ``~/.netrc`` entry ``wandb login`` wrote for the host."""
     env = os.environ if env is None else env
     key = env.get("WANDB_API_KEY", "").strip()

@@ -56,10 +56,11 @@ _TOTAL_STEP_KEYS = ("max_steps", "total_steps", "num_train_steps", "train_steps"
 _SKIP_TAGS = frozenset((0x1A, 0x22, 0x3A, 0x4A, 0x52, 0x5A, 0x62, 0x6A))  # summary, output, stats, tbrecord, alert,
 # telemetry, metric, output_raw: never metrics for this reader
 _DOUBLE = struct.Struct("<d")
-_SKIP, _STEP = object(), object()
+# Markers told apart by identity (``is``), never by value: a key decoded from a record is another object.
+_SKIP, _STEP = "".join(["\x00", "skip"]), "".join(["\x00", "step"])
 
 
-def _key_kind(key: str):
+def _key_kind(key: str) -> str:
     """The metric name for a history key, or _SKIP (internal and system keys), or _STEP (``_step``)."""
     if key == "_step":
         return _STEP
@@ -170,7 +171,7 @@ class WandbLocalSource:
         from wandb.proto import wandb_internal_pb2  # wandb's own record definitions
 
         self._pb = wandb_internal_pb2
-        self._keys: dict[bytes, object] = {}  # an item's key bytes -> its metric name / _SKIP / _STEP
+        self._keys: dict[bytes, str] = {}  # an item's key bytes -> its metric name / _SKIP / _STEP
 
     def describe(self) -> str:
         return f"W&B local run log {self.fs.describe(self.path)}"
