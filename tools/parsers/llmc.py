@@ -26,8 +26,11 @@ class LlmcFormat(LineFormat):
     name = "llmc"
     detect_re = re.compile(r"^s:\d+ (?:trl|tel):")
     priority = 5
-    # the usual shapes in groups 2-5, any further fields in group 6
-    _line = re.compile(r"^s:(\d+) (?:(trl|tel):(\S+)(?: lr:(\S+))?(?: norm:(\S+))?)?([^\n]*)", re.M)
+    # the usual shapes in groups 2-5, up to EXTRA further ``key:value`` fields (throughput, loss scale...) in pairs
+    # of groups from 6, anything else in the last group
+    EXTRA = 4
+    _line = re.compile(r"^s:(\d+) (?:(trl|tel):(\S+)(?: lr:(\S+))?(?: norm:(\S+))?)?" + r"(?: (\w+):(\S+))?" * EXTRA
+                       + r"([^\n]*)", re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
     def parse(self, text: str, em: Emitter) -> None:
@@ -36,7 +39,7 @@ class LlmcFormat(LineFormat):
         if not rows:
             return
         n = len(rows)
-        cols = list(zip(*rows))
+        cols = list(zip(*rows, strict=True))  # findall gives every row all groups
         steps = _steps(cols[0], n)
         idx = np.arange(n)
         parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
@@ -55,31 +58,39 @@ class LlmcFormat(LineFormat):
             if ok is not None:
                 mi, ms, vals = mi[ok], ms[ok], vals[ok]
             parts[key] = [(mi, ms, vals)]
-        # further fields (throughput, loss scale...): gathered per metric in line order, converted at once; the
-        # metrics come in the order of their first value, as field by field
-        extra: dict[str, tuple[list[int], list[str], list[int]]] = {}
-        findall, names, pos = self._field.findall, _LLMC_NAMES, 0
-        for i, r in enumerate(cols[5]):
+        # further fields, per metric: (line indices, positions in the line, values); the metrics then come in the
+        # order of their first value, as field by field
+        found: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        names, extra = _LLMC_NAMES, self.EXTRA
+        for j in range(extra):
+            kc, vc = cols[5 + 2 * j], cols[6 + 2 * j]
+            distinct = set(kc)
+            distinct.discard("")
+            if not distinct:
+                break  # the extra groups match in turn: none further either
+            for raw_key in distinct:
+                li = idx[np.fromiter(map(raw_key.__eq__, kc), dtype=bool, count=n)]
+                vals, ok = _floats([vc[i] for i in li.tolist()])
+                if ok is not None:
+                    li, vals = li[ok], vals[ok]
+                if len(li):
+                    found.setdefault(names.get(raw_key, raw_key), []).append((li, np.full(len(li), j), vals))
+        findall, rest = self._field.findall, cols[5 + 2 * extra]
+        for i, r in (enumerate(rest) if rest[0] or len(set(rest)) > 1 else ()):
             if r and not r.isspace():
-                for k, v in findall(r):
-                    e = extra.get(names.get(k, k))
-                    if e is None:
-                        e = extra[names.get(k, k)] = ([], [], [])
-                    e[0].append(i)
-                    e[1].append(v)
-                    e[2].append(pos)
-                    pos += 1
-        found = []
-        for key, (lines, texts, seqs) in extra.items():
-            vals, ok = _floats(texts)
-            li = np.asarray(lines, dtype=np.int64)
-            first = 0
-            if ok is not None:
-                li, vals = li[ok], vals[ok]
-                first = int(np.argmax(ok)) if len(li) else 0
-            if len(li):
-                found.append((seqs[first], key, li, vals))
-        for _, key, li, vals in sorted(found, key=lambda f: f[0]):
+                for pos, (k, v) in enumerate(findall(r), start=extra):
+                    val = to_value(v)
+                    if val is not None:
+                        found.setdefault(names.get(k, k), []).append((np.array([i]), np.array([pos]), np.array([val])))
+        firsts = []
+        for key, ps in found.items():
+            li = np.concatenate([p[0] for p in ps])
+            at = np.concatenate([p[1] for p in ps])
+            order = np.lexsort((at, li))
+            li, at = li[order], at[order]
+            vals = np.concatenate([p[2] for p in ps])[order]
+            firsts.append((int(li[0]), int(at[0]), key, li, vals))
+        for _, _, key, li, vals in sorted(firsts, key=lambda f: (f[0], f[1])):
             parts.setdefault(key, []).append((li, steps[li], vals))
         _emit_ordered(parts, em)
 
@@ -128,7 +139,8 @@ class ModdedNanoGptFormat(LineFormat):
     detect_re = re.compile(r"(?:^|\s)step:\d+/\d+ (?:\w+:)")
     priority = 5
     # one match per line: the common shape in groups 3-8, anything else in group 9
-    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) (?:(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) "
+    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) "
+                       r"(?:(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) "
                        r"step_avg:([\w.]+?)(ms|s)[ \t]*$|([^\n]*))", re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
@@ -137,7 +149,7 @@ class ModdedNanoGptFormat(LineFormat):
         rows = self._line.findall(text)
         if not rows:
             return
-        cols = list(zip(*rows))
+        cols = list(zip(*rows, strict=True))  # findall gives every row all groups
         n = len(rows)
         em.total_steps = int(cols[1][-1])
         steps = _steps(cols[0], n)
