@@ -27,9 +27,11 @@ TOTAL_STEPS = 10**9
 def _modded(start: int, n: int) -> str:
     lines = []
     for i in range(start, start + n):
-        lines.append(f"step:{i}/{TOTAL_STEPS} train_loss:{3 + (i % 97) / 100:.4f} train_time:{i * 216}ms step_avg:216.33ms\n")
+        lines.append(f"step:{i}/{TOTAL_STEPS} train_loss:{3 + (i % 97) / 100:.4f} train_time:{i * 216}ms "
+                     f"step_avg:216.33ms\n")
         if i % 125 == 0:
-            lines.append(f"step:{i}/{TOTAL_STEPS} val_loss:{3.2 + (i % 89) / 1000:.4f} train_time:{i * 216}ms step_avg:216.33ms\n")
+            lines.append(f"step:{i}/{TOTAL_STEPS} val_loss:{3.2 + (i % 89) / 1000:.4f} train_time:{i * 216}ms "
+                         f"step_avg:216.33ms\n")
         if i % 5000 == 0:
             lines.append("W1202 16:03:49.681000 1735 torch/distributed/run.py:851] some interleaved warning\n")
     return "".join(lines)
@@ -96,8 +98,10 @@ def bench(size_mb: int, tmp: str, fmt: str = "modded") -> dict:
     inc = src.read(res.cursor)
     inc_time = time.perf_counter() - t0
     os.remove(path)
-    return {"format": res.cursor.get("format"), "size_mb": size / 2**20, "lines": nlines, "points": points, "full_s": full,
-            "lines_per_s": nlines / full, "lines_per_cpu_s": nlines / cpu, "mb_per_s": size / 2**20 / full, "appended": appended,
+    return {"format": res.cursor.get("format"), "size_mb": size / 2**20, "lines": nlines, "points": points,
+            "full_s": full,
+            "lines_per_s": nlines / full, "lines_per_cpu_s": nlines / cpu, "mb_per_s": size / 2**20 / full,
+            "appended": appended,
             "inc_s": inc_time, "inc_bytes": inc.bytes_read, "inc_points": inc.batch.n_points}
 
 
@@ -115,13 +119,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         print(f"(wall-clock figures depend on other load; lines/cpu-s is this process's own CPU time; load now "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-        print(f"{'format':>14} {'size':>9} {'lines':>11} {'points':>11} {'full read':>10} {'lines/s':>11} {'MB/s':>7} {'lines/cpu-s':>11} | "
-              f"{'+1 MB check':>11} {'bytes read':>11} {'new pts':>8}")
+        print(f"{'format':>14} {'size':>9} {'lines':>11} {'points':>11} {'full read':>10} {'lines/s':>11} {'MB/s':>7} "
+              f"{'lines/cpu-s':>11} | {'+1 MB check':>11} {'bytes read':>11} {'new pts':>8}")
         for fmt, mb in ((f, mb) for f in formats for mb in sizes):
             r = bench(mb, tmp, fmt)
-            print(f"{r['format']:>14} {r['size_mb']:7.0f}MB {r['lines']:11,d} {r['points']:11,d} {r['full_s']:9.2f}s {r['lines_per_s']:11,.0f} "
-                  f"{r['mb_per_s']:7.1f} {r['lines_per_cpu_s']:11,.0f} | {r['inc_s'] * 1000:9.1f}ms {r['inc_bytes']:11,d} {r['inc_points']:8,d}",
-                  flush=True)
+            print(f"{r['format']:>14} {r['size_mb']:7.0f}MB {r['lines']:11,d} {r['points']:11,d} {r['full_s']:9.2f}s "
+                  f"{r['lines_per_s']:11,.0f} {r['mb_per_s']:7.1f} {r['lines_per_cpu_s']:11,.0f} | "
+                  f"{r['inc_s'] * 1000:9.1f}ms {r['inc_bytes']:11,d} {r['inc_points']:8,d}", flush=True)
 
 
 if __name__ == "__main__":

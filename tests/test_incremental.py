@@ -165,7 +165,8 @@ def lr_series(kind: str, n: int, rng) -> np.ndarray:
     if kind == "jump":
         lr[n * 2 // 3:] *= 8
     elif kind == "cyclic":
-        lr = np.where(t < warm, (t + 1) / warm, 0.05 + 0.95 * ((t - warm) % 5000 >= 100) * (1 - ((t - warm) % 5000) / 5000))
+        lr = np.where(t < warm, (t + 1) / warm,
+                      0.05 + 0.95 * ((t - warm) % 5000 >= 100) * (1 - ((t - warm) % 5000) / 5000))
     elif kind == "zero":
         lr[n // 3:] = 0.0
     elif kind == "drop":
@@ -225,7 +226,7 @@ def test_read_metrics_of_a_long_run_keeps_old_spikes_and_nonfinite_stretches(tmp
     loss[7_000] = 40.0  # an old spike, far before the window
     loss[12_000:12_040] = np.nan  # an old non-finite stretch
     path = tmp_path / "metrics.csv"
-    path.write_text("step,train_loss\n" + "".join(f"{s},{v}\n" for s, v in zip(steps, loss)))
+    path.write_text("step,train_loss\n" + "".join(f"{s},{v}\n" for s, v in zip(steps, loss, strict=True)))
     store = Store(tmp_path / "s.db")
     r = read_metrics(str(path), store=store, config=load_config(), max_points=50)
     m = next(x for x in r.metrics if x.name == "train_loss")

@@ -23,7 +23,7 @@ def _lines(start: int, stop: int) -> bytes:
 
 
 def _points(batch: PointBatch) -> dict[str, list[tuple[int, float]]]:
-    return {k: list(zip(c.steps.tolist(), c.values.tolist())) for k, c in batch.columns.items()}
+    return {k: list(zip(c.steps.tolist(), c.values.tolist(), strict=True)) for k, c in batch.columns.items()}
 
 
 def _read_all(src, cursor=None):
@@ -39,7 +39,7 @@ def test_append_in_pieces_with_mid_line_cuts_equals_one_read(tmp_path):
     acc = PointBatch()
     cursor = None
     src = LogFileSource(FS, str(p), chunk_bytes=4096)
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in zip(cuts, cuts[1:], strict=False):
         with open(p, "ab") as f:
             f.write(full[a:b])
         res = src.read(cursor)
@@ -119,7 +119,8 @@ def test_rotation_reads_the_rest_of_the_old_file_first(tmp_path):
 
 def test_new_run_in_appended_part_resets_to_the_last_run(tmp_path):
     p = tmp_path / "keras.log"
-    run = "Building and compiling model ...\nEpoch 1/2\n1s - loss: {a} - val_loss: 2.0\nEpoch 2/2\n1s - loss: {b} - val_loss: 1.0\n"
+    run = ("Building and compiling model ...\nEpoch 1/2\n1s - loss: {a} - val_loss: 2.0\n"
+           "Epoch 2/2\n1s - loss: {b} - val_loss: 1.0\n")
     p.write_text(run.format(a=3, b=2))
     src = LogFileSource(FS, str(p))
     first = src.read(None)

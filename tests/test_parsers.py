@@ -83,9 +83,12 @@ def test_fake_nan_words_are_not_values(tmp_path):
 
 
 def test_overflow_lines_are_counted_not_nan(tmp_path):
-    raw = (b" iteration       10/     100 | learning rate: 1.0E-04 | lm loss: 5.0E+00 | loss scale: 65536.0 | grad norm: 1.5 | number of nan iterations:   0 |\n"
-           b"[2022-01-19 13:09:13,305] [INFO] [stage_1_and_2.py:1644:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536.0, reducing to 32768.0\n"
-           b" iteration       11/     100 | learning rate: 1.0E-04 | lm loss: 4.9E+00 | loss scale: 32768.0 | grad norm: 0.000 | number of nan iterations:   0 |\n")
+    raw = (b" iteration       10/     100 | learning rate: 1.0E-04 | lm loss: 5.0E+00 | loss scale: 65536.0 | "
+           b"grad norm: 1.5 | number of nan iterations:   0 |\n"
+           b"[2022-01-19 13:09:13,305] [INFO] [stage_1_and_2.py:1644:step] [deepscale] OVERFLOW! Rank 0 Skipping step. "
+           b"Attempted loss scale: 65536.0, reducing to 32768.0\n"
+           b" iteration       11/     100 | learning rate: 1.0E-04 | lm loss: 4.9E+00 | loss scale: 32768.0 | "
+           b"grad norm: 0.000 | number of nan iterations:   0 |\n")
     res = _read_file(tmp_path, "train.log", raw)
     b = res.batch
     assert res.cursor["format"] == "megatron"
@@ -145,13 +148,14 @@ def test_keras_multi_run_shows_last_run(tmp_path):
            + "Building and compiling model ...\n" + run.format(a=3, b=4, c=2.5, d=3.5)).encode()
     res = _read_file(tmp_path, "train.log", raw)
     assert res.cursor["format"] == "keras" and res.reset
-    assert res.notes == ["this file holds 2 runs; showing the last one (run 2); set aside 4 point(s) of the earlier runs "
-                         "(2 of loss)"]
+    assert res.notes == ["this file holds 2 runs; showing the last one (run 2); "
+                         "set aside 4 point(s) of the earlier runs (2 of loss)"]
     assert list(res.batch.columns["loss"].values) == [3.0, 2.5]
 
 
 def test_golden_values_string_nan_is_missing_but_number_nan_kept(tmp_path):
-    doc = b'{"lm loss": {"start_step": 1, "end_step": 4, "step_interval": 1, "values": {"1": 10.0, "2": "nan", "3": NaN, "4": 9.0}}}'
+    doc = (b'{"lm loss": {"start_step": 1, "end_step": 4, "step_interval": 1, '
+           b'"values": {"1": 10.0, "2": "nan", "3": NaN, "4": 9.0}}}')
     res = _read_file(tmp_path, "golden.json", doc)
     col = res.batch.columns["lm loss"]
     assert list(col.steps) == [1, 3, 4] and math.isnan(col.values[1])

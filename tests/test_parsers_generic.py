@@ -25,13 +25,15 @@ def test_step_written_as_a_word(tmp_path):
 
 
 def test_log_level_prefix_is_not_part_of_the_step_key(tmp_path):
-    fmt, p = points(tmp_path, b"[2024-01-01 10:00:00] INFO step=10 train/loss=2.5\n[2024-01-01 10:00:01] INFO step=20 train/loss=2.4\n")
+    fmt, p = points(tmp_path, b"[2024-01-01 10:00:00] INFO step=10 train/loss=2.5\n"
+                              b"[2024-01-01 10:00:01] INFO step=20 train/loss=2.4\n")
     assert p["train/loss"] == ([10, 20], [2.5, 2.4]) and not any("step" in k for k in p)
 
 
 def test_mmengine_epoch_and_iteration_brackets(tmp_path):
     line = "2023/01/01 - mmengine - INFO - Epoch(train)  [2][ 50/500]  lr: 1.0e-02  grad_norm: 3.5  loss: 1.25\n"
-    fmt, p = points(tmp_path, line.encode() * 1 + line.replace("[ 50/500]", "[100/500]").replace("1.25", "1.20").encode())
+    second = line.replace("[ 50/500]", "[100/500]").replace("1.25", "1.20")
+    fmt, p = points(tmp_path, line.encode() * 1 + second.encode())
     assert p["loss"] == ([550, 600], [1.25, 1.20])
 
 
@@ -41,7 +43,8 @@ def test_validation_lines_become_eval_metrics(tmp_path):
 
 
 def test_space_separated_pairs(tmp_path):
-    data = b"".join(f"epoch 1 step {i} loss {3 - i / 100:.2f} lr 3e-4 grad_norm 1.2\n".encode() for i in range(0, 50, 10))
+    data = b"".join(f"epoch 1 step {i} loss {3 - i / 100:.2f} lr 3e-4 grad_norm 1.2\n".encode()
+                    for i in range(0, 50, 10))
     assert detect_format(data).format == "generic"
     fmt, p = points(tmp_path, data)
     assert p["loss"][0] == [0, 10, 20, 30, 40] and p["loss"][1][-1] == 2.6 and p["grad_norm"][1][0] == 1.2

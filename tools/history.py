@@ -308,7 +308,8 @@ class MetricHistory:
         values = np.asarray(values, dtype=np.float64)
         if not len(steps):
             return True
-        if (len(self.steps) and steps[0] <= self.steps[-1]) or (len(steps) > 1 and not bool(np.all(steps[1:] > steps[:-1]))):
+        if ((len(self.steps) and steps[0] <= self.steps[-1])
+                or (len(steps) > 1 and not bool(np.all(steps[1:] > steps[:-1])))):
             return False
         fin = np.isfinite(values)
         if len(self.head_values) < HEAD and fin.any():

@@ -147,7 +147,8 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
         source = open_source(ref, config)
         history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)
         return RunData(ref, MetricFrame.from_history(history, role_overrides),
-                       SourceUsed(source.kind, source.source_id, source.describe()), info, None, new, before, notes, raw)
+                       SourceUsed(source.kind, source.source_id, source.describe()), info, None, new, before, notes,
+                       raw)
     except SourceUnreachable as e:
         primary_error = e
     except BadInput as e:

@@ -384,7 +384,8 @@ class Store:
                 c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
             n_before = 0 if (reset or not row) else int(row[1])
             if not batch.is_empty():
-                seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
+                seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?",
+                                (source_id,)).fetchone()[0]
                 for piece in _pieces(batch):
                     c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
                               (source_id, seq, piece.n_points, piece.to_bytes()))

@@ -42,8 +42,9 @@ MAX_SAMPLE_LINES = 4000
 LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
     for f in (
-        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(), DeepSpeedFormat(),
-        HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), KeyValueFormat(), SpacedPairsFormat(),
+        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(),
+        DeepSpeedFormat(), HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
+        KeyValueFormat(), SpacedPairsFormat(),
         GenericFormat(),
     )
 }

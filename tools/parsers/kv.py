@@ -16,7 +16,8 @@ import re
 from .base import Emitter, LineFormat
 from .text import NUM, to_step, to_value
 
-_PAIR = re.compile(rf"(?<![\w/.\-])([A-Za-z_][\w./\-]*(?: [A-Za-z_][\w./\-]*){{0,3}})\s*(?:=|:)\s*({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$)")
+_PAIR = re.compile(rf"(?<![\w/.\-])([A-Za-z_][\w./\-]*(?: [A-Za-z_][\w./\-]*){{0,3}})\s*(?:=|:)\s*"
+                   rf"({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$)")
 _TQDM = re.compile(r"(?:(?:Epoch|epoch)\s*(\d+)\D{0,10}?)?\d+%\|[^|]*\|\s*(\d+)/(\d+)\s*\[([^\]]*)\]")
 # Log-line prefixes that a key=value pair's key may swallow ("INFO step=10" is the key "step").
 _LEVEL_WORDS = {"info", "debug", "warning", "warn", "error", "critical", "trace", "notice"}
@@ -35,12 +36,15 @@ def eval_prefix(line: str, pattern: re.Pattern) -> str:
 
 
 def with_prefix(prefix: str, key: str) -> str:
-    return key if not prefix or _EVAL_KEY.match(key) or key.lower() in _STEP_KEYS or key.lower() == "epoch" else prefix + key
+    if not prefix or _EVAL_KEY.match(key) or key.lower() in _STEP_KEYS or key.lower() == "epoch":
+        return key
+    return prefix + key
 
 
 # A step written as a word and a number ("Epoch 1, Step 200, Loss: ...").
 _STEP_WORD = re.compile(r"\b(?:global[_ ]step|step|iteration|iter|update)\s*#?\s*(\d+)\b", re.I)
-_STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "batch", "update", "num_updates", "steps", "train/global_step"}
+_STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "batch", "update", "num_updates",
+              "steps", "train/global_step"}
 _SKIP_KEYS = {"rank", "pid", "line", "port", "tid"}
 
 
@@ -119,7 +123,8 @@ class KeyValueFormat(LineFormat):
             if step is None:
                 m = _EPOCH_ITER.search(line)
                 if m:
-                    step = (int(m.group(1)) - 1) * int(m.group(3)) + int(m.group(2)) if int(m.group(1)) > 0 else int(m.group(2))
+                    in_epoch, it, per = int(m.group(1)), int(m.group(2)), int(m.group(3))  # [epoch][it/per]
+                    step = (in_epoch - 1) * per + it if in_epoch > 0 else it
                 else:
                     m = _ITER_OF.search(line) or (_STEP_WORD.search(line) if not tq else None)
                     if m:

@@ -212,7 +212,8 @@ class LogFileSource:
         return safe_excerpt(sample_line(text.split("\n")[:MAX_SAMPLE_LINES]))
 
     def _continuity(self, st: FileStat, cur: dict) -> str:
-        """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the cursor."""
+        """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the
+        cursor."""
         if st.size < int(cur.get("offset", 0)) or st.size < int(cur.get("head_len", 0)):
             return "truncated"
         if cur.get("identity") and st.identity and cur["identity"] != st.identity:

@@ -299,7 +299,8 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
     except paramiko.BadHostKeyException as e:
         client.close()
         entry = _known_host_entry(target.hostname, target.port)
-        raise HostKeyError(f"host key of {entry} CHANGED (got {e.key.get_name()} {e.key.get_fingerprint().hex()[:16]}..., "
+        raise HostKeyError(f"host key of {entry} CHANGED "
+                           f"(got {e.key.get_name()} {e.key.get_fingerprint().hex()[:16]}..., "
                            f"known_hosts has another): refusing to connect; if the change is expected, run "
                            f"`ssh-keygen -R '{entry}'` and connect once with ssh") from None
     except paramiko.PasswordRequiredException:

@@ -90,7 +90,8 @@ def total_steps_from_config(config: dict) -> int | None:
     """The planned number of steps when the config names it (max_steps, total_steps, max_iters, ...)."""
     for key in _TOTAL_STEP_KEYS:
         for k, v in config.items():
-            if k.rsplit(".", 1)[-1].lower() == key and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+            if (k.rsplit(".", 1)[-1].lower() == key and isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and v > 0):
                 return int(v)
     return None
 
@@ -198,7 +199,8 @@ class WandbLocalSource:
         offset = int(cursor.get("offset", 0))
         reset = False
         notes: list[str] = []
-        if offset and (st.size < offset or (cursor.get("identity") and st.identity and cursor["identity"] != st.identity)):
+        replaced = bool(cursor.get("identity") and st.identity and cursor["identity"] != st.identity)
+        if offset and (st.size < offset or replaced):
             reset, offset = True, 0
             notes.append(f"{self.fs.describe(self.path)} was replaced or truncated: read it again from the start")
         if offset < FILE_HEADER_LEN:
@@ -260,7 +262,8 @@ class WandbLocalSource:
             if crc32(data, _TYPE_CRC[rtype]) != crc:
                 if data[-1:] == b"\0" and not buf[end:end + 16].strip(b"\0"):
                     break  # the record's end is still zeros, like the space after it: not written yet
-                scan.notes.append(f"{where}: record at byte {pos} fails its checksum (file damaged); stopped reading there")
+                scan.notes.append(f"{where}: record at byte {pos} fails its checksum (file damaged); "
+                                  f"stopped reading there")
                 break
             next_pos = pos + REC_HEADER_LEN + length
             if rtype == FULL:
@@ -340,7 +343,8 @@ class WandbLocalSource:
             elif fn == F_PREEMPTING:
                 scan.info.state = "preempted"
         except Exception as e:  # protobuf DecodeError: a record that does not parse is skipped, never a crash
-            scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); skipped it")
+            scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); "
+                              f"skipped it")
 
     def _history_fast(self, d: bytes, i: int, end: int, scan: _Scan) -> bool:
         """Decode a HistoryRecord in ``d[i:end]`` without protobuf: items of one key (``key`` or a single
