@@ -98,7 +98,7 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-COMPACT_AFTER_CHUNKS = 32
+COMPACT_LOOKBACK = 64  # newest chunks a compaction looks at (a binary counter of 1M-point chunks needs about 20)
 CHUNK_POINTS = 1 << 20  # points per stored chunk at most (a long first read is split: SQLite caps a blob near 1 GB)
 
 
@@ -403,30 +403,31 @@ class Store:
                 (source_id, run_key, _dumps(new_cursor), _dumps(info) if info else None,
                  n_before + batch.n_points, last, time.time()),
             )
-            n_chunks = c.execute("SELECT COUNT(*) FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
-            if n_chunks > COMPACT_AFTER_CHUNKS:
+            if not batch.is_empty():
                 self._compact(c, source_id)
         return True
 
     @staticmethod
     def _compact(c: sqlite3.Connection, source_id: str) -> None:
-        """Merge the newest run of small chunks into one (the big ones stay: compaction costs what is new)."""
-        rows = c.execute("SELECT seq, n_points FROM chunks WHERE source_id=? ORDER BY seq", (source_id,)).fetchall()
-        small: list[int] = []
-        for seq, n in reversed(rows):
-            if n >= CHUNK_POINTS:
-                break
-            small.append(seq)
-        small.reverse()
-        if len(small) < 2:
+        """Merge the newest chunks as a binary counter carries: the newest ones become one while the chunk before
+        them is under twice their size (and the result within CHUNK_POINTS). The small chunks stay few (about log2
+        of CHUNK_POINTS over a check's points) and a point is rewritten about that many times in its life, never
+        at every check: compaction costs what is new."""
+        rows = c.execute("SELECT seq, n_points FROM chunks WHERE source_id=? ORDER BY seq DESC LIMIT ?",
+                         (source_id, COMPACT_LOOKBACK)).fetchall()
+        k, total = 1, rows[0][1] if rows else 0
+        while k < len(rows) and rows[k][1] < 2 * total and total + rows[k][1] <= CHUNK_POINTS:
+            total += rows[k][1]
+            k += 1
+        if k < 2:
             return
+        first = rows[k - 1][0]
         blobs = [r[0] for r in c.execute("SELECT data FROM chunks WHERE source_id=? AND seq>=? ORDER BY seq",
-                                         (source_id, small[0]))]
+                                         (source_id, first))]
         merged = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs])
-        c.execute("DELETE FROM chunks WHERE source_id=? AND seq>=?", (source_id, small[0]))
-        for i, piece in enumerate(_pieces(merged)):
-            c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
-                      (source_id, small[0] + i, piece.n_points, piece.to_bytes()))
+        c.execute("DELETE FROM chunks WHERE source_id=? AND seq>=?", (source_id, first))
+        c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
+                  (source_id, first, merged.n_points, merged.to_bytes()))
 
     # -- records (assessments, reviews, evidence) -----------------------------------------
     def add_assessment(self, run_key: str, verdict: str, step: int | None, payload: dict,
