@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -117,8 +118,9 @@ async def one_check(s, run: str, job_id: str | None) -> dict:
             "step": (a.structured_content.get("progress") or {}).get("step")}
 
 
-async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) -> dict[str, list[dict]]:
-    phases: dict[str, list[dict]] = {"first": [], "append": [], "idle": []}
+async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) -> dict[str, Any]:
+    """Per phase the list of checks (first, append, idle, second), and the server's RSS as (peak, now) in MB."""
+    phases: dict[str, Any] = {"first": [], "append": [], "idle": []}
     job = None
     async with mcp_session(home) as s:
         pid = server_pid()
@@ -146,9 +148,14 @@ async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) 
 async def stop_timing(run: Path, home: Path) -> dict:
     """stop_run(force, target=pid:N) on a child that exits on SIGINT: call -> child gone, and the call's wall time."""
     child = subprocess.Popen([sys.executable, "-c", SIGINT_CHILD], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "ready"
+    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
     gone_at: list[float] = []
-    waiter = threading.Thread(target=lambda: (child.wait(), gone_at.append(time.perf_counter())), daemon=True)
+
+    def wait_child() -> None:
+        child.wait()
+        gone_at.append(time.perf_counter())
+
+    waiter = threading.Thread(target=wait_child, daemon=True)
     waiter.start()
     try:
         async with mcp_session(home) as s:

@@ -97,6 +97,7 @@ def make_runs(root: Path, n_runs: int, n_ssh: int, n_wandb: int,
         else:
             server = SshServer.start_in(root / "sshd")
             env.update(server.env())
+            assert server.proc is not None  # started
             env["__sshd_pid"] = str(server.proc.pid)
             runs[n_logs:] = [(server.url(p), k) for p, k in runs[n_logs:]]
             make_runs.sshd = server  # type: ignore[attr-defined]

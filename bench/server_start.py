@@ -40,14 +40,16 @@ def one(mode: str, env: dict[str, str], timeout_s: float = 60.0) -> tuple[float,
     t0 = time.perf_counter()
     p = subprocess.Popen(argv_for(mode), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          env=env)
+    stdin, stdout = p.stdin, p.stdout
+    assert stdin is not None and stdout is not None
     try:
         def send(msg: dict) -> None:
-            p.stdin.write((json.dumps(msg) + "\n").encode())
-            p.stdin.flush()
+            stdin.write((json.dumps(msg) + "\n").encode())
+            stdin.flush()
 
         def answer(want_id: int) -> dict:
             while True:
-                line = p.stdout.readline()
+                line = stdout.readline()
                 if not line:
                     raise RuntimeError(f"the server exited before answering request {want_id}")
                 msg = json.loads(line)
@@ -62,7 +64,7 @@ def one(mode: str, env: dict[str, str], timeout_s: float = 60.0) -> tuple[float,
         tools = answer(1)["result"]["tools"]
         t_list = time.perf_counter() - t0
     finally:
-        p.stdin.close()
+        stdin.close()
         try:
             p.wait(timeout_s)
         except subprocess.TimeoutExpired:

@@ -78,6 +78,7 @@ def main() -> None:
         for where, procs in (("local", LocalProcesses()), ("ssh", remote)):
             for mode, grace in (("trap", 30.0), ("ignore", 2.0)):
                 p = subprocess.Popen([sys.executable, str(child), mode], stdout=subprocess.PIPE, text=True)
+                assert p.stdout is not None
                 p.stdout.readline()
                 t0 = time.perf_counter()
                 plan = process.plan_pid(procs, p.pid, grace)

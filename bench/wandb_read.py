@@ -59,8 +59,9 @@ def leet_count(path: Path) -> tuple[int, float]:
     proc = subprocess.Popen([str(exe), "leet", "inspect", "--json", str(path)], stdout=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     n = 0
-    assert proc.stdout is not None
-    for chunk in iter(lambda: proc.stdout.read(1 << 20), b""):
+    out = proc.stdout
+    assert out is not None
+    for chunk in iter(lambda: out.read(1 << 20), b""):
         n += chunk.count(b"\n")
     proc.wait()
     return n, time.perf_counter() - t

@@ -325,7 +325,7 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
 class ConnectionPool:
     """One live SSH connection per (user, host, port, known_hosts) in this process."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._conns: dict[tuple, _Conn] = {}
         self._lock = threading.Lock()
 
