@@ -30,6 +30,7 @@ from .files import FileStat, FileSystem
 
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
+PART_BYTES = 64 << 20  # a read returns after about this many bytes (``more``): the caller stores them, reads on
 HEAD_BYTES = 4096
 BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
@@ -46,6 +47,7 @@ class _Scan:
     skip_line: bool  # inside a giant line: drop bytes up to the next newline on resume
     bytes_read: int
     dropped_lines: int
+    more: bool = False  # stopped after PART_BYTES, before the size seen at stat time
 
 
 def _has_loss(batch: PointBatch) -> bool:
@@ -72,13 +74,15 @@ class LogFileSource:
     kind = "log"
 
     def __init__(self, fs: FileSystem, path: str, *, chunk_bytes: int = CHUNK_BYTES, settle_seconds: float = 60.0,
-                 max_line: int = MAX_LINE, rotated_suffixes: tuple[str, ...] = ROTATED_SUFFIXES):
+                 max_line: int = MAX_LINE, rotated_suffixes: tuple[str, ...] = ROTATED_SUFFIXES,
+                 part_bytes: int | None = None):
         self.fs = fs
         self.path = path
         self.chunk_bytes = max(4096, int(chunk_bytes))
         self.settle_seconds = settle_seconds
         self.max_line = max_line
         self.rotated_suffixes = rotated_suffixes
+        self.part_bytes = max(self.chunk_bytes, int(PART_BYTES if part_bytes is None else part_bytes))
         self.source_id = f"log:{fs.describe(path)}"
         self._bytes = 0
         self._forced = False  # read as if the file had settled (the provisional tail)
@@ -117,7 +121,7 @@ class LogFileSource:
         While the file has not settled, what its unterminated tail would add is returned as ``provisional``.
         """
         res = self._read(cursor, progress)
-        if self._settled(self._stat(self.path)):
+        if res.more or self._settled(self._stat(self.path)):
             return res
         self._forced = True
         try:
@@ -201,7 +205,8 @@ class LogFileSource:
                "total_steps": em.total_steps or cur.get("total_steps")}
         same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
         new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
-        return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
+        return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes,
+                          more=scan.more)
 
     def _sample_line(self, st: FileStat) -> str:
         """A line of the file's start worth showing when no loss was found (the first one with a number), as run
@@ -320,7 +325,11 @@ class LogFileSource:
         skip = bool(cur.get("skip_line"))
         pending = b""
         read = dropped = 0
+        more = False
         while pos < end:
+            if pos - start >= self.part_bytes and not final:
+                more = True  # a part's worth: the caller stores it and reads on from the cursor
+                break
             data = self._read_at(path, pos, min(self.chunk_bytes, end - pos))
             if not data:
                 break
@@ -346,14 +355,14 @@ class LogFileSource:
             if len(pending) > self.max_line:
                 pending, skip = b"", True
                 dropped += 1
-            if progress is not None:
-                progress(float(pos - start), float(end - start), f"reading {self.fs.describe(path)}")
+            if progress is not None:  # bytes of the file: counts on across the parts of a long read
+                progress(float(pos), float(end), f"reading {self.fs.describe(path)}")
         if pending and pos >= end and (final or self._settled(st)):
             text, n = clean_block(pending + b"\n", self.max_line)
             fmt.parse(text, em)
             pending = b""
         fmt.finish(em)
-        return _Scan(em, pos - len(pending), skip, read, dropped)
+        return _Scan(em, pos - len(pending), skip, read, dropped, more=more)
 
     # -- whole JSON documents -------------------------------------------------------------
     def _read_document(self, st: FileStat, cur: dict | None) -> ReadResult:
