@@ -107,14 +107,15 @@ class PointBatch:
 class BatchBuilder:
     """Accumulates points (the parsers' and readers' hot path), then builds a PointBatch.
 
-    Points gather in per-key lists; ``flush`` turns them into numpy columns (16 bytes a point), so a big read
-    stays small between blocks.
+    Points gather in per-key lists (``add``) or numpy pieces (``extend``, kept as they are); ``flush`` turns them
+    into numpy columns (16 bytes a point), so a big read stays small between blocks.
     """
 
-    __slots__ = ("_cols", "parts")
+    __slots__ = ("_arrays", "_cols", "parts")
 
     def __init__(self) -> None:
-        self._cols: dict[str, tuple[list[int], list[float]]] = {}
+        self._cols: dict[str, tuple[list[int], list[float]]] = {}  # every key seen since the flush, in order
+        self._arrays: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}  # pieces from extend, before the lists
         self.parts: list[PointBatch] = []  # flushed blocks
 
     def column(self, key: str) -> tuple[list[int], list[float]]:
@@ -146,38 +147,56 @@ class BatchBuilder:
         self.add_row(step, values.items())
 
     def extend(self, key: str, steps: np.ndarray, values: np.ndarray) -> None:
-        """Append many points of one key at once (vectorised parsers)."""
+        """Append many points of one key at once (vectorised parsers): kept as arrays, after the key's points so far."""
         if len(steps):
             c = self.column(key)
-            c[0].extend(steps.tolist())
-            c[1].extend(values.tolist())
+            pieces = self._arrays.setdefault(key, [])
+            if c[0]:  # points added one by one came first: they stay first
+                pieces.append(_arrays_of(c[0], c[1]))
+                c[0].clear()
+                c[1].clear()
+            pieces.append((np.asarray(steps, dtype=np.int64), np.asarray(values, dtype=np.float64)))
+
+    def _pending(self, key: str) -> int:
+        return len(self._cols[key][0]) + sum(len(s) for s, _ in self._arrays.get(key, ()))
 
     def __len__(self) -> int:
-        return sum(len(c[0]) for c in self._cols.values()) + sum(p.n_points for p in self.parts)
+        return sum(self._pending(k) for k in self._cols) + sum(p.n_points for p in self.parts)
 
     def flush(self) -> None:
         """Turn the points gathered so far into compact arrays (keeps memory small on big reads)."""
         cols = {}
         for k, (s, v) in self._cols.items():
-            if not s:
+            pieces = self._arrays.get(k, [])
+            if s:
+                pieces = pieces + [_arrays_of(s, v)]
+            pieces = [p for p in pieces if len(p[0])]
+            if not pieces:
                 continue
-            try:
-                steps = np.asarray(s, dtype=np.int64)
-            except OverflowError:  # a step beyond int64 is junk, not a step
-                keep = [i for i, x in enumerate(s) if -(1 << 63) <= x < (1 << 63)]
-                steps = np.asarray([s[i] for i in keep], dtype=np.int64)
-                v = [v[i] for i in keep]
-            if len(steps):
-                cols[k] = Column(steps, np.asarray(v, dtype=np.float64))
+            if len(pieces) == 1:
+                cols[k] = Column(*pieces[0])
+            else:
+                cols[k] = Column(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]))
         if cols:
             self.parts.append(PointBatch(cols))
         self._cols = {}
+        self._arrays = {}
 
     def build(self) -> PointBatch:
         self.flush()
         if not self.parts:
             return PointBatch()
         return self.parts[0] if len(self.parts) == 1 else PointBatch.concat(self.parts)
+
+
+def _arrays_of(steps: list[int], values: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of points as (int64 steps, float64 values); a step beyond int64 is junk, not a step: dropped."""
+    try:
+        return np.asarray(steps, dtype=np.int64), np.asarray(values, dtype=np.float64)
+    except OverflowError:
+        keep = [i for i, x in enumerate(steps) if -(1 << 63) <= x < (1 << 63)]
+        return (np.asarray([steps[i] for i in keep], dtype=np.int64),
+                np.asarray([values[i] for i in keep], dtype=np.float64))
 
 
 _NAN_WORDS = {"nan", "-nan", "+nan", "nan%", "na n"}

@@ -34,13 +34,14 @@ class Emitter(BatchBuilder):
     def new_run(self) -> None:
         """A new run starts in this file: only its points count from here (multi-run files show the last run)."""
         self.state["runs"] = self.state.get("runs", 1) + 1
-        per_key = {k: len(c[0]) for k, c in self._cols.items()}
+        per_key = {k: self._pending(k) for k in self._cols}
         for p in self.parts:
             for k, col in p.columns.items():
                 per_key[k] = per_key.get(k, 0) + len(col)
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
         self.aside_keys = {k: self.aside_keys.get(k, 0) + n for k, n in per_key.items()}
         self._cols = {}
+        self._arrays = {}
         self.parts = []
         self.started_new_run = True
         self.total_steps = None
