@@ -26,16 +26,21 @@ class LlmcFormat(LineFormat):
     name = "llmc"
     detect_re = re.compile(r"^s:\d+ (?:trl|tel):")
     priority = 5
-    # the usual shapes in groups 2-5, up to EXTRA further ``key:value`` fields (throughput, loss scale...) in pairs
-    # of groups from 6, anything else in the last group
+    # the usual shapes in groups 2-5, any further fields in group 6
+    _line = re.compile(r"^s:(\d+) (?:(trl|tel):(\S+)(?: lr:(\S+))?(?: norm:(\S+))?)?([^\n]*)", re.M)
+    # the further fields of every line at once (one match a line): up to EXTRA ``key:value`` fields (throughput,
+    # loss scale...) in pairs of groups, anything else in the last group
     EXTRA = 4
-    _line = re.compile(r"^s:(\d+) (?:(trl|tel):(\S+)(?: lr:(\S+))?(?: norm:(\S+))?)?" + r"(?: (\w+):(\S+))?" * EXTRA
-                       + r"([^\n]*)", re.M)
+    _extra = re.compile(r"^" + r"(?: (\w+):(\S+))?" * EXTRA + r"([^\n]*)", re.M)
+    # both at once, for a block whose first line has further fields (the whole log usually has)
+    _line_extra = re.compile(_line.pattern[:-len(r"([^\n]*)")] + _extra.pattern[1:], re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
     def parse(self, text: str, em: Emitter) -> None:
         """Vectorised like the modded-nanogpt parser: one regex pass, numpy conversions, rare lines field by field."""
-        rows = self._line.findall(text)
+        head = self._line.match(text)
+        extended = head is not None and head.group(6) != ""
+        rows = (self._line_extra if extended else self._line).findall(text)
         if not rows:
             return
         n = len(rows)
@@ -62,6 +67,14 @@ class LlmcFormat(LineFormat):
         # order of their first value, as field by field
         found: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
         names, extra = _LLMC_NAMES, self.EXTRA
+        if extended:
+            pass  # the further fields are in their groups already
+        elif cols[5][0] or len(set(cols[5])) > 1:
+            ex = self._extra.findall("\n".join(cols[5]))
+            assert len(ex) == n  # one match a line (a line's rest holds no newline)
+            cols = cols[:5] + list(zip(*ex, strict=True))
+        else:
+            cols = cols[:5] + [("",) * n] * (2 * extra + 1)
         for j in range(extra):
             kc, vc = cols[5 + 2 * j], cols[6 + 2 * j]
             distinct = set(kc)
