@@ -287,3 +287,20 @@ def test_load_run_reads_a_log_incrementally_through_the_store(tmp_path, store, c
     second = load_run(str(p), store=store, config=config)
     assert second.new_points == 30 and second.frame.last_step == 109
     assert second.frame.primary_loss == "train_loss"
+
+
+def test_lines_parsed_in_small_blocks_give_the_points_of_one_block(tmp_path, monkeypatch):
+    """Issue 12: a chunk's lines are parsed in blocks of about PARSE_BYTES (a parser's per-line objects stay few);
+    however small the blocks, the points are those of one block."""
+    from training_check.tools.sources import logfile
+
+    p = tmp_path / "train.log"
+    p.write_bytes(_lines(0, 400) + b"x" * 300 + b"\n" + _lines(400, 500))
+    old = time.time() - 3600
+    os.utime(p, (old, old))
+    one = LogFileSource(FS, str(p)).read(None)
+    monkeypatch.setattr(logfile, "PARSE_BYTES", 64)  # smaller than a line: every block is a line or two
+    small = LogFileSource(FS, str(p), max_line=200).read(None)
+    assert _points(small.batch) == _points(one.batch) and len(one.batch.columns["train_loss"]) == 500
+    assert small.cursor["offset"] == one.cursor["offset"] == p.stat().st_size
+    assert small.notes == ["skipped 1 line(s) longer than 200 bytes"]

@@ -21,7 +21,16 @@ import time
 from dataclasses import dataclass
 
 from ..errors import BadInput, TrainingCheckError, UnknownFormat
-from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Detected, Emitter, detect_format, document_format
+from ..parsers import (
+    JSON_DOCUMENT,
+    LINE_FORMATS,
+    SAMPLE_BYTES,
+    Detected,
+    Emitter,
+    LineFormat,
+    detect_format,
+    document_format,
+)
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from ..rundata import is_plain_name, safe_excerpt
@@ -30,7 +39,8 @@ from .files import FileStat, FileSystem
 
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
-PART_BYTES = 64 << 20  # a read returns after about this many bytes (``more``): the caller stores them, reads on
+PARSE_BYTES = 1 << 20  # lines are parsed in blocks of about this size: a parser's per-line objects stay few
+PART_BYTES = 16 << 20  # a read returns after about this many bytes (``more``): the caller stores them, reads on
 HEAD_BYTES = 4096
 BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
@@ -347,9 +357,7 @@ class LogFileSource:
             if cut < 0:
                 pending = buf
             else:
-                text, n = clean_block(buf[: cut + 1], self.max_line)
-                dropped += n
-                fmt.parse(text, em)
+                dropped += self._parse_lines(buf, cut + 1, fmt, em)
                 em.flush()
                 pending = buf[cut + 1:]
             if len(pending) > self.max_line:
@@ -363,6 +371,19 @@ class LogFileSource:
             pending = b""
         fmt.finish(em)
         return _Scan(em, pos - len(pending), skip, read, dropped, more=more)
+
+    def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
+        """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""
+        dropped = start = 0
+        while start < end:
+            stop = end
+            if end - start > PARSE_BYTES:
+                stop = buf.rfind(b"\n", start, start + PARSE_BYTES) + 1 or buf.find(b"\n", start + PARSE_BYTES) + 1
+            text, n = clean_block(buf[start:stop], self.max_line)
+            dropped += n
+            fmt.parse(text, em)
+            start = stop
+        return dropped
 
     # -- whole JSON documents -------------------------------------------------------------
     def _read_document(self, st: FileStat, cur: dict | None) -> ReadResult:
