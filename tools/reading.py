@@ -109,7 +109,8 @@ def read_source(source: Source, run_key: str, store: Store, progress: Progress |
     history, rebuilt = _stored_history(store, sid, cached)
     last_before = history.max_step()
     info = RunInfo.from_dict(cached.info)
-    cursor, new, notes = cached.cursor, 0, []
+    cursor, new = cached.cursor, 0
+    notes: list[str] = []
     while True:  # one read, or the parts of a long one (each stored before the next is read: memory stays bounded)
         result = source.read(cursor, progress)
         info = info.merged(result.info)
