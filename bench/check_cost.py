@@ -10,8 +10,9 @@ check reads the whole file), then ``--checks`` times, each after ``--append`` ne
 then ``--idle`` times with nothing new. Printed per phase: median (and max) wall time of a whole check (both calls,
 client side, one long-lived stdio server), the server-side time of ``assess_run`` (the server's own "assess_run done
 in X s" log line), and the bytes each check puts in the agent's context (structured content as json.dumps, and the
-text content block); then the server process's peak RSS (VmHWM) and its RSS after the last check. Then ``stop_run(force=True, target=pid:N)`` against a python child that
-traps SIGINT and exits: time from the call to the child gone (reaped by a waiter thread), and the call's wall time.
+text content block); then the server process's peak RSS (VmHWM) and its RSS after the last check. Then
+``stop_run(force=True, target=pid:N)`` against a python child that traps SIGINT and exits: time from the call to
+the child gone (reaped by a waiter thread), and the call's wall time.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -109,14 +111,16 @@ async def one_check(s, run: str, job_id: str | None) -> dict:
     wall = time.perf_counter() - t
     a_struct, a_text = call_bytes(a)
     r_struct, r_text = call_bytes(r)
-    return {"wall": wall, "assess": t_a, "server": server_s, "resched": wall - t_a, "struct": a_struct + r_struct, "text": a_text + r_text,
+    return {"wall": wall, "assess": t_a, "server": server_s, "resched": wall - t_a, "struct": a_struct + r_struct,
+            "text": a_text + r_text,
             "a_struct": a_struct, "r_struct": r_struct, "verdict": a.structured_content.get("verdict"),
             "interval": r.structured_content.get("interval_minutes", r.structured_content.get("interval")),
             "step": (a.structured_content.get("progress") or {}).get("step")}
 
 
-async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) -> dict[str, list[dict]]:
-    phases: dict[str, list[dict]] = {"first": [], "append": [], "idle": []}
+async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) -> dict[str, Any]:
+    """Per phase the list of checks (first, append, idle, second), and the server's RSS as (peak, now) in MB."""
+    phases: dict[str, Any] = {"first": [], "append": [], "idle": []}
     job = None
     async with mcp_session(home) as s:
         pid = server_pid()
@@ -144,9 +148,14 @@ async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) 
 async def stop_timing(run: Path, home: Path) -> dict:
     """stop_run(force, target=pid:N) on a child that exits on SIGINT: call -> child gone, and the call's wall time."""
     child = subprocess.Popen([sys.executable, "-c", SIGINT_CHILD], stdout=subprocess.PIPE, text=True)
-    assert child.stdout.readline().strip() == "ready"
+    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
     gone_at: list[float] = []
-    waiter = threading.Thread(target=lambda: (child.wait(), gone_at.append(time.perf_counter())), daemon=True)
+
+    def wait_child() -> None:
+        child.wait()
+        gone_at.append(time.perf_counter())
+
+    waiter = threading.Thread(target=wait_child, daemon=True)
     waiter.start()
     try:
         async with mcp_session(home) as s:
@@ -172,10 +181,13 @@ def row(name: str, items: list[dict]) -> str:
     w = [x["wall"] for x in items]
     srv = [x["server"] for x in items if x["server"] is not None]
     srv_s = f"{statistics.median(srv):>8.3f}" if srv else f"{'?':>8}"
+    def med(key: str) -> float:
+        return statistics.median(x[key] for x in items)
+
     return (f"{name:<22} | {len(items):>3} | {statistics.median(w):>8.3f} | {max(w):>7.3f} | "
-            f"{statistics.median(x['assess'] for x in items):>8.3f} | {srv_s} | {statistics.median(x['resched'] for x in items):>8.3f} | "
-            f"{int(statistics.median(x['struct'] for x in items)):>8} | {int(statistics.median(x['text'] for x in items)):>7} | "
-            f"{int(statistics.median(x['a_struct'] for x in items)):>6}+{int(statistics.median(x['r_struct'] for x in items)):<5} | "
+            f"{med('assess'):>8.3f} | {srv_s} | {med('resched'):>8.3f} | "
+            f"{int(med('struct')):>8} | {int(med('text')):>7} | "
+            f"{int(med('a_struct')):>6}+{int(med('r_struct')):<5} | "
             + ",".join(sorted({str(x['verdict']) for x in items})))
 
 
@@ -206,8 +218,10 @@ def main(argv: list[str] | None = None) -> int:
             stop = anyio.run(stop_timing, run.path, root / "stop" / "home")
 
         print()
-        print("one check = assess_run + reschedule over MCP stdio (one server for all checks); wall times client side, s")
-        hdr = (f"{'phase':<22} | {'n':>3} | {'median s':>8} | {'max s':>7} | {'assess s':>8} | {'server s':>8} | {'resched s':>8} | "
+        print("one check = assess_run + reschedule over MCP stdio (one server for all checks); "
+              "wall times client side, s")
+        hdr = (f"{'phase':<22} | {'n':>3} | {'median s':>8} | {'max s':>7} | {'assess s':>8} | {'server s':>8} | "
+               f"{'resched s':>8} | "
                f"{'struct B':>8} | {'text B':>7} | {'a + r B':<12} | verdicts")
         print(hdr)
         print("-" * len(hdr))

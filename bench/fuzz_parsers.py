@@ -20,7 +20,6 @@ import traceback
 from pathlib import Path
 
 from training_check.tools.errors import BadInput, TrainingCheckError
-from training_check.tools.parsers import parse_bytes
 from training_check.tools.runref import parse_run_ref
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
@@ -90,7 +89,7 @@ def main() -> int:
     args = ap.parse_args()
     rng = random.Random(args.seed)
     pool = samples()
-    counts = {"parse_bytes": 0, "LogFileSource": 0, "parse_run_ref": 0}
+    counts = {"one read": 0, "LogFileSource": 0, "parse_run_ref": 0}
     clean_errors = {k: 0 for k in counts}
     bugs: list[tuple[str, bytes | str, str]] = []
     fs = LocalFileSystem()
@@ -103,14 +102,16 @@ def main() -> int:
                 data = os.urandom(rng.randint(0, 2000))
             else:
                 data = mutate(rng, rng.choice(pool), pool)
-            # 1. the parsers on the bytes
-            counts["parse_bytes"] += 1
+            # 1. the parsers on the bytes: one read of the whole file, settled
+            counts["one read"] += 1
+            whole = Path(tmp) / f"w{i % 7}.log"
             try:
-                parse_bytes(data)
+                whole.write_bytes(data)
+                LogFileSource(fs, str(whole), settle_seconds=0.0).read(None)
             except TrainingCheckError:
-                clean_errors["parse_bytes"] += 1
+                clean_errors["one read"] += 1
             except Exception:
-                bugs.append(("parse_bytes", data, traceback.format_exc(limit=3)))
+                bugs.append(("one read", data, traceback.format_exc(limit=3)))
             # 2. the incremental file source, read in two pieces at a random cut
             if i % 4 == 0:
                 counts["LogFileSource"] += 1

@@ -73,7 +73,8 @@ def right(kind: str, verdict: str | None) -> bool:
 
 # -- runs ---------------------------------------------------------------------------------------------------------
 
-def make_runs(root: Path, n_runs: int, n_ssh: int, n_wandb: int, steps: int = 600) -> tuple[list[tuple[str, str]], dict]:
+def make_runs(root: Path, n_runs: int, n_ssh: int, n_wandb: int,
+              steps: int = 600) -> tuple[list[tuple[str, str]], dict]:
     """[(run reference, good|bad)] and the extra environment (sshd client files)."""
     runs: list[tuple[str, str]] = []
     env: dict[str, str] = {}
@@ -96,6 +97,7 @@ def make_runs(root: Path, n_runs: int, n_ssh: int, n_wandb: int, steps: int = 60
         else:
             server = SshServer.start_in(root / "sshd")
             env.update(server.env())
+            assert server.proc is not None  # started
             env["__sshd_pid"] = str(server.proc.pid)
             runs[n_logs:] = [(server.url(p), k) for p, k in runs[n_logs:]]
             make_runs.sshd = server  # type: ignore[attr-defined]
@@ -156,7 +158,7 @@ def phase_many(root: Path, args) -> dict:
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the HTTP server did not start: see many-server.log")
+                    raise RuntimeError("the HTTP server did not start: see many-server.log") from None
                 time.sleep(0.2)
         results: list = []
         shares = [runs[i::args.clients] for i in range(args.clients)]
@@ -194,9 +196,11 @@ def phase_many(root: Path, args) -> dict:
     for r in wrong[:5]:
         print(f"  wrong: {r[0]} expected {r[1]} got {r[2]} {r[4]}")
     lat = sorted(r[3] for r in results)
-    return {"phase": "many", "runs": len(runs), "clients": args.clients, "ssh": sum(r[0].startswith("ssh://") for r in runs),
+    return {"phase": "many", "runs": len(runs), "clients": args.clients,
+            "ssh": sum(r[0].startswith("ssh://") for r in runs),
             "wandb": sum("wandb-copies" in r[0] for r in runs), "answers": len(results) + len(results2),
-            "right": len(results) + len(results2) - len(wrong), "wall_s": round(wall, 1), "wall_again_s": round(wall2, 1),
+            "right": len(results) + len(results2) - len(wrong), "wall_s": round(wall, 1),
+            "wall_again_s": round(wall2, 1),
             "p50_s": round(lat[len(lat) // 2], 2), "p95_s": round(lat[int(len(lat) * 0.95)], 2),
             "server_peak_mb": round(peak / 1024, 1)}
 
@@ -326,7 +330,8 @@ def main() -> int:
     ap.add_argument("--ssh-runs", type=int, default=20)
     ap.add_argument("--wandb-runs", type=int, default=40)
     ap.add_argument("--shared-runs", type=int, default=40)
-    ap.add_argument("--big-gb", type=float, default=2.0, help="size of the big log in GB (default 2; 5 takes ~8 min more)")
+    ap.add_argument("--big-gb", type=float, default=2.0,
+                    help="size of the big log in GB (default 2; 5 takes ~8 min more)")
     ap.add_argument("--steps", type=int, default=10_000_000)
     ap.add_argument("--skip", default="", help="comma-separated phases to skip: many,shared,big,steps")
     ap.add_argument("--keep", help="work in this folder and keep it (default: a temporary folder)")

@@ -24,7 +24,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "bench", "version": "1"}}}
 SDK_ONLY = "from training_check.server.app import create_server; create_server().run('stdio')"
 
 
@@ -39,14 +40,16 @@ def one(mode: str, env: dict[str, str], timeout_s: float = 60.0) -> tuple[float,
     t0 = time.perf_counter()
     p = subprocess.Popen(argv_for(mode), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          env=env)
+    stdin, stdout = p.stdin, p.stdout
+    assert stdin is not None and stdout is not None
     try:
         def send(msg: dict) -> None:
-            p.stdin.write((json.dumps(msg) + "\n").encode())
-            p.stdin.flush()
+            stdin.write((json.dumps(msg) + "\n").encode())
+            stdin.flush()
 
         def answer(want_id: int) -> dict:
             while True:
-                line = p.stdout.readline()
+                line = stdout.readline()
                 if not line:
                     raise RuntimeError(f"the server exited before answering request {want_id}")
                 msg = json.loads(line)
@@ -61,7 +64,7 @@ def one(mode: str, env: dict[str, str], timeout_s: float = 60.0) -> tuple[float,
         tools = answer(1)["result"]["tools"]
         t_list = time.perf_counter() - t0
     finally:
-        p.stdin.close()
+        stdin.close()
         try:
             p.wait(timeout_s)
         except subprocess.TimeoutExpired:

@@ -55,9 +55,11 @@ def main() -> None:
         data = fs.read_at(str(log), start, st.size - start)
         dt = time.perf_counter() - t0
         after = sshmod.TRANSFER.snapshot()
-        print(f"remote log: {st.size / GB:.3f} GB; appended {MB} B; read {len(data)} B (new + {TAIL} B tail) in {dt * 1000:.0f} ms")
+        print(f"remote log: {st.size / GB:.3f} GB; appended {MB} B; read {len(data)} B (new + {TAIL} B tail) "
+              f"in {dt * 1000:.0f} ms")
         print(f"payload bytes read: {after['payload_read'] - before['payload_read']}")
-        print(f"wire bytes received: {after['wire_rx'] - before['wire_rx']}, sent: {after['wire_tx'] - before['wire_tx']}")
+        print(f"wire bytes received: {after['wire_rx'] - before['wire_rx']}, "
+              f"sent: {after['wire_tx'] - before['wire_tx']}")
         print(f"ratio wire_rx / file size: {(after['wire_rx'] - before['wire_rx']) / st.size:.5f}")
 
         # stop timings: a local process trapping SIGINT, and one ignoring INT/TERM (grace 2 s), here and over SSH
@@ -76,6 +78,7 @@ def main() -> None:
         for where, procs in (("local", LocalProcesses()), ("ssh", remote)):
             for mode, grace in (("trap", 30.0), ("ignore", 2.0)):
                 p = subprocess.Popen([sys.executable, str(child), mode], stdout=subprocess.PIPE, text=True)
+                assert p.stdout is not None
                 p.stdout.readline()
                 t0 = time.perf_counter()
                 plan = process.plan_pid(procs, p.pid, grace)

@@ -59,8 +59,9 @@ def leet_count(path: Path) -> tuple[int, float]:
     proc = subprocess.Popen([str(exe), "leet", "inspect", "--json", str(path)], stdout=subprocess.PIPE,
                             stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     n = 0
-    assert proc.stdout is not None
-    for chunk in iter(lambda: proc.stdout.read(1 << 20), b""):
+    out = proc.stdout
+    assert out is not None
+    for chunk in iter(lambda: out.read(1 << 20), b""):
         n += chunk.count(b"\n")
     proc.wait()
     return n, time.perf_counter() - t
@@ -84,7 +85,8 @@ def main() -> None:
     points = result.batch.n_points
     n_leet, leet_s = leet_count(path)
     print(f"file: {path} ({size / 1e6:.1f} MB, {args.steps} steps, {scan.records} records, {points} points)")
-    print(f"ours (read()):          {read_s:8.2f} s  {scan.records / read_s:12,.0f} records/s  {size / 1e6 / read_s:7.1f} MB/s")
+    print(f"ours (read()):          {read_s:8.2f} s  {scan.records / read_s:12,.0f} records/s  "
+          f"{size / 1e6 / read_s:7.1f} MB/s")
     print(f"ours (scan only):       {ours_s:8.2f} s  {scan.records / ours_s:12,.0f} records/s")
     print(f"wandb leet inspect --json: {leet_s:5.2f} s  {n_leet / leet_s:12,.0f} records/s  ({n_leet} records)")
     print(f"ratio ours/leet (records/s): {(scan.records / read_s) / (n_leet / leet_s):.1f}x")
@@ -115,7 +117,8 @@ def main() -> None:
     print(f"incremental re-read after {size - cut:,} bytes (~{new_steps} steps) appended: {inc_s * 1000:.1f} ms, "
           f"{again.bytes_read:,} bytes read; no-change re-read: {idle_s * 1000:.2f} ms ({idle.bytes_read} bytes)")
     total = first.batch.n_points + again.batch.n_points
-    print(f"points after incremental reads: {total} (full read: {points}) -> {'equal' if total == points else 'DIFFERENT'}")
+    print(f"points after incremental reads: {total} (full read: {points}) -> "
+          f"{'equal' if total == points else 'DIFFERENT'}")
 
 
 if __name__ == "__main__":

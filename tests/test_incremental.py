@@ -165,7 +165,8 @@ def lr_series(kind: str, n: int, rng) -> np.ndarray:
     if kind == "jump":
         lr[n * 2 // 3:] *= 8
     elif kind == "cyclic":
-        lr = np.where(t < warm, (t + 1) / warm, 0.05 + 0.95 * ((t - warm) % 5000 >= 100) * (1 - ((t - warm) % 5000) / 5000))
+        lr = np.where(t < warm, (t + 1) / warm,
+                      0.05 + 0.95 * ((t - warm) % 5000 >= 100) * (1 - ((t - warm) % 5000) / 5000))
     elif kind == "zero":
         lr[n // 3:] = 0.0
     elif kind == "drop":
@@ -225,7 +226,7 @@ def test_read_metrics_of_a_long_run_keeps_old_spikes_and_nonfinite_stretches(tmp
     loss[7_000] = 40.0  # an old spike, far before the window
     loss[12_000:12_040] = np.nan  # an old non-finite stretch
     path = tmp_path / "metrics.csv"
-    path.write_text("step,train_loss\n" + "".join(f"{s},{v}\n" for s, v in zip(steps, loss)))
+    path.write_text("step,train_loss\n" + "".join(f"{s},{v}\n" for s, v in zip(steps, loss, strict=True)))
     store = Store(tmp_path / "s.db")
     r = read_metrics(str(path), store=store, config=load_config(), max_points=50)
     m = next(x for x in r.metrics if x.name == "train_loss")
@@ -286,3 +287,52 @@ def test_wandb_fast_history_path_equals_protobuf_and_reports_progress(tmp_path, 
     loss = fast.batch.columns["train/loss"].values
     assert (len(loss), int(np.isnan(loss).sum()), int(np.isinf(loss).sum())) == (3000, 3, 3)
     assert seen and seen[-1][0] == seen[-1][1] == path.stat().st_size - 7 and seen[-1][2] == "read .wandb log"
+
+
+def _recorder(calls: list):
+    """A progress callback that keeps its calls."""
+    return lambda *a: calls.append(a)
+
+
+def test_a_long_first_read_in_parts_stores_what_one_read_stores(tmp_path):
+    """Issue 12: a first read comes in parts of PART_BYTES (each stored before the next is read, so memory stays
+    bounded); the stored points, each metric's history (to the byte), the cursor and the notes are those of one
+    read. (Metrics are listed as they first appear in what was read, as after checks of a growing log.)"""
+    from training_check.tools.reading import read_source
+    from training_check.tools.sources.files import LocalFileSystem
+    from training_check.tools.sources.logfile import LogFileSource
+
+    log = tmp_path / "train.log"
+    log.write_text(log_text(run_arrays(3000, 3, start=0, total=3000), 1000, 3))
+    old = time.time() - 3600
+    import os
+
+    os.utime(log, (old, old))
+    fs = LocalFileSystem()
+    parts = LogFileSource(fs, str(log), chunk_bytes=4096, part_bytes=8192)
+    first = parts.read(None)
+    assert first.more and first.provisional is None and 0 < first.cursor["offset"] < log.stat().st_size
+    seen: dict[str, list[tuple[float, float | None, str]]] = {"parts": [], "one": []}
+    got = {}
+    for name, src in (("parts", LogFileSource(fs, str(log), chunk_bytes=4096, part_bytes=8192)),
+                      ("one", LogFileSource(fs, str(log)))):
+        store = Store(tmp_path / f"{name}.sqlite3")
+        history, info, new, _, notes, every = read_source(src, "run", store, progress=_recorder(seen[name]))
+        per_metric = {k: (m.to_parts()[0], [a.tobytes() for a in m.to_parts()[1]]) for k, m in history.metrics.items()}
+        got[name] = (per_metric, info.to_dict(), new, notes, store.load_summary(src.source_id).cursor,
+                     {k: (c.steps.tolist(), c.values.tolist()) for k, c in every().columns.items()})
+    assert got["parts"] == got["one"]
+    assert got["one"][2] == sum(len(v[0]) for v in got["one"][5].values()) > 3000
+    size = float(log.stat().st_size)
+    parted = [(d, total) for d, total, msg in seen["parts"] if msg.startswith("reading")]
+    assert len(parted) > 2 and [d for d, _ in parted] == sorted(d for d, _ in parted)  # counts on across the parts
+    assert parted[-1] == (size, size) and all(total == size for _, total in parted)
+
+
+def test_notes_of_a_read_in_parts_are_those_of_the_whole_read():
+    from training_check.tools.reading import _part_notes
+
+    first = _part_notes([], ["no loss found yet: read a", "skipped 1 line(s) longer than 9 bytes"], last=False)
+    assert first == ["no loss found yet: read a", "skipped 1 line(s) longer than 9 bytes"]
+    last = _part_notes(first, ["this file holds 2 runs; showing the last one (run 2)"], last=True)
+    assert last == ["skipped 1 line(s) longer than 9 bytes", "this file holds 2 runs; showing the last one (run 2)"]

@@ -23,7 +23,7 @@ def _lines(start: int, stop: int) -> bytes:
 
 
 def _points(batch: PointBatch) -> dict[str, list[tuple[int, float]]]:
-    return {k: list(zip(c.steps.tolist(), c.values.tolist())) for k, c in batch.columns.items()}
+    return {k: list(zip(c.steps.tolist(), c.values.tolist(), strict=True)) for k, c in batch.columns.items()}
 
 
 def _read_all(src, cursor=None):
@@ -39,7 +39,7 @@ def test_append_in_pieces_with_mid_line_cuts_equals_one_read(tmp_path):
     acc = PointBatch()
     cursor = None
     src = LogFileSource(FS, str(p), chunk_bytes=4096)
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in zip(cuts, cuts[1:], strict=False):
         with open(p, "ab") as f:
             f.write(full[a:b])
         res = src.read(cursor)
@@ -119,7 +119,8 @@ def test_rotation_reads_the_rest_of_the_old_file_first(tmp_path):
 
 def test_new_run_in_appended_part_resets_to_the_last_run(tmp_path):
     p = tmp_path / "keras.log"
-    run = "Building and compiling model ...\nEpoch 1/2\n1s - loss: {a} - val_loss: 2.0\nEpoch 2/2\n1s - loss: {b} - val_loss: 1.0\n"
+    run = ("Building and compiling model ...\nEpoch 1/2\n1s - loss: {a} - val_loss: 2.0\n"
+           "Epoch 2/2\n1s - loss: {b} - val_loss: 1.0\n")
     p.write_text(run.format(a=3, b=2))
     src = LogFileSource(FS, str(p))
     first = src.read(None)
@@ -286,3 +287,20 @@ def test_load_run_reads_a_log_incrementally_through_the_store(tmp_path, store, c
     second = load_run(str(p), store=store, config=config)
     assert second.new_points == 30 and second.frame.last_step == 109
     assert second.frame.primary_loss == "train_loss"
+
+
+def test_lines_parsed_in_small_blocks_give_the_points_of_one_block(tmp_path, monkeypatch):
+    """Issue 12: a chunk's lines are parsed in blocks of about PARSE_BYTES (a parser's per-line objects stay few);
+    however small the blocks, the points are those of one block."""
+    from training_check.tools.sources import logfile
+
+    p = tmp_path / "train.log"
+    p.write_bytes(_lines(0, 400) + b"x" * 300 + b"\n" + _lines(400, 500))
+    old = time.time() - 3600
+    os.utime(p, (old, old))
+    one = LogFileSource(FS, str(p)).read(None)
+    monkeypatch.setattr(logfile, "PARSE_BYTES", 64)  # smaller than a line: every block is a line or two
+    small = LogFileSource(FS, str(p), max_line=200).read(None)
+    assert _points(small.batch) == _points(one.batch) and len(one.batch.columns["train_loss"]) == 500
+    assert small.cursor["offset"] == one.cursor["offset"] == p.stat().st_size
+    assert small.notes == ["skipped 1 line(s) longer than 200 bytes"]

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from training_check.tools.errors import TrainingCheckError, UnknownFormat
-from training_check.tools.parsers import detect_format, parse_bytes
+from training_check.tools.parsers import detect_format
 from training_check.tools.parsers.text import clean_text, drop_giant_lines, to_value
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
@@ -22,6 +22,7 @@ def _old(path, age: float = 3600.0):
 
 
 def _read_file(tmp_path, name: str, data: bytes, settled: bool = True):
+    """One read of ``data`` as a log file by the real source (LogFileSource), settled unless told."""
     p = tmp_path / name
     p.write_bytes(data)
     if settled:
@@ -29,32 +30,32 @@ def _read_file(tmp_path, name: str, data: bytes, settled: bool = True):
     return LogFileSource(LocalFileSystem(), str(p)).read(None)
 
 
-def test_tqdm_carriage_returns_keep_the_final_content():
+def test_tqdm_carriage_returns_keep_the_final_content(tmp_path):
     raw = ("Epoch 0:  10%|#         | 1/10 [00:01<00:09, 1.0it/s, loss=9.00]\r"
            "Epoch 0:  50%|#####     | 5/10 [00:05<00:05, 1.0it/s, loss=4.00]\r"
            "Epoch 0: 100%|##########| 10/10 [00:10<00:00, 1.0it/s, loss=2.31, lr=1e-3]\n"
            "Epoch 1: 100%|##########| 10/10 [00:10<00:00, 1.0it/s, loss=2.05, lr=5e-4]\r\n")
     assert clean_text("a\rb\rc\n") == "c\n"
     assert clean_text("x\r\n") == "x\n"
-    fmt, em = parse_bytes(raw.encode())
-    assert fmt == "generic"
-    b = em.build()
+    res = _read_file(tmp_path, "train.log", raw.encode())
+    assert res.cursor["format"] == "generic"
+    b = res.batch
     assert list(b.columns["loss"].steps) == [10, 20]
     assert list(b.columns["loss"].values) == [2.31, 2.05]
     assert b.columns["lr"].values[-1] == pytest.approx(5e-4)
 
 
-def test_ansi_colours_and_rank_prefixes_are_ignored():
+def test_ansi_colours_and_rank_prefixes_are_ignored(tmp_path):
     raw = ("\x1b[32m[rank0]:\x1b[0m step:1/100 train_loss:5.0000 train_time:10ms step_avg:nanms\n"
            "\x1b[1;31mWARNING\x1b[0m something odd\n"
            "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: boom\n"
            "\x1b[32m[rank0]:\x1b[0m step:2/100 train_loss:4.5000 train_time:20ms step_avg:10.00ms\n")
-    fmt, em = parse_bytes(raw.encode())
-    assert fmt == "modded_nanogpt"
-    b = em.build()
+    res = _read_file(tmp_path, "train.log", raw.encode())
+    assert res.cursor["format"] == "modded_nanogpt"
+    b = res.batch
     assert list(b.columns["train_loss"].values) == [5.0, 4.5]
     assert list(b.columns["step_avg_ms"].steps) == [2]  # nanms dropped
-    assert em.total_steps == 100
+    assert res.info.total_steps == 100
 
 
 @pytest.mark.parametrize("spelling,expected", [
@@ -62,93 +63,99 @@ def test_ansi_colours_and_rank_prefixes_are_ignored():
     ("Inf", math.inf), ("-inf", -math.inf), ("Infinity", math.inf), ("-Infinity", -math.inf), ("1e-3", 1e-3),
     ("2.775923E+00", 2.775923), ("174484659237355936.00", 174484659237355936.0), ("-1.3e+25", -1.3e25),
 ])
-def test_nan_inf_and_scientific_spellings(spelling, expected):
+def test_nan_inf_and_scientific_spellings(tmp_path, spelling, expected):
     raw = f"s:0 trl:3.0\ns:1 trl:{spelling}\n".encode()
-    _fmt, em = parse_bytes(raw)
-    v = em.build().columns["train_loss"].values[-1]
+    res = _read_file(tmp_path, "train.log", raw)
+    v = res.batch.columns["train_loss"].values[-1]
     if math.isnan(expected):
         assert math.isnan(v)
     else:
         assert v == expected
 
 
-def test_fake_nan_words_are_not_values():
+def test_fake_nan_words_are_not_values(tmp_path):
     assert to_value("nanms") is None
     assert to_value("12.5ms") == 12.5
     raw = b"step=1 loss=2.0 step_avg=nanms\nstep=2 loss=1.5 step_avg=3.0ms\n"
-    _fmt, em = parse_bytes(raw)
-    b = em.build()
+    res = _read_file(tmp_path, "train.log", raw)
+    b = res.batch
     assert list(b.columns["step_avg"].steps) == [2]
 
 
-def test_overflow_lines_are_counted_not_nan():
-    raw = (b" iteration       10/     100 | learning rate: 1.0E-04 | lm loss: 5.0E+00 | loss scale: 65536.0 | grad norm: 1.5 | number of nan iterations:   0 |\n"
-           b"[2022-01-19 13:09:13,305] [INFO] [stage_1_and_2.py:1644:step] [deepscale] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536.0, reducing to 32768.0\n"
-           b" iteration       11/     100 | learning rate: 1.0E-04 | lm loss: 4.9E+00 | loss scale: 32768.0 | grad norm: 0.000 | number of nan iterations:   0 |\n")
-    fmt, em = parse_bytes(raw)
-    b = em.build()
-    assert fmt == "megatron"
+def test_overflow_lines_are_counted_not_nan(tmp_path):
+    raw = (b" iteration       10/     100 | learning rate: 1.0E-04 | lm loss: 5.0E+00 | loss scale: 65536.0 | "
+           b"grad norm: 1.5 | number of nan iterations:   0 |\n"
+           b"[2022-01-19 13:09:13,305] [INFO] [stage_1_and_2.py:1644:step] [deepscale] OVERFLOW! Rank 0 Skipping step. "
+           b"Attempted loss scale: 65536.0, reducing to 32768.0\n"
+           b" iteration       11/     100 | learning rate: 1.0E-04 | lm loss: 4.9E+00 | loss scale: 32768.0 | "
+           b"grad norm: 0.000 | number of nan iterations:   0 |\n")
+    res = _read_file(tmp_path, "train.log", raw)
+    b = res.batch
+    assert res.cursor["format"] == "megatron"
     assert list(b.columns["overflow_skips"].values) == [1.0]
     assert list(b.columns["grad norm"].steps) == [10]  # 0.000 = not computed
     assert list(b.columns["lm loss"].values) == [5.0, 4.9]
 
 
-def test_hf_dict_lines_train_and_eval():
+def test_hf_dict_lines_train_and_eval(tmp_path):
     raw = (b"{'loss': 2.5, 'grad_norm': 1.2, 'learning_rate': 5e-05, 'epoch': 0.01}\n"
            b" 10%|#         | 10/100 [00:01<00:09]\n"
            b"{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 4.9e-05, 'epoch': 0.02}\n"
            b"{'eval_loss': 1.9, 'eval_runtime': 3.2, 'epoch': 0.02}\n"
            b"{'train_runtime': 100.0, 'train_loss': 1.1, 'epoch': 1.0}\n")
-    fmt, em = parse_bytes(raw)
-    assert fmt == "hf_dict_lines"
-    b = em.build()
+    res = _read_file(tmp_path, "train.log", raw)
+    assert res.cursor["format"] == "hf_dict_lines"
+    b = res.batch
     assert list(b.columns["loss"].steps) == [1, 2]
     assert math.isnan(b.columns["grad_norm"].values[-1])
     assert list(b.columns["eval_loss"].steps) == [2]
     assert "train_loss" not in b.columns and "train_runtime" not in b.columns
 
 
-def test_jsonl_fairseq_strings_and_nested():
+def test_jsonl_fairseq_strings_and_nested(tmp_path):
     raw = (b'{"epoch": 1, "update": 100, "loss": "9.12", "ppl": "556.1", "lr": "0.0005"}\n'
            b'{"epoch": 1, "update": 200, "loss": "NaN", "ppl": "inf", "lr": "0.0005", "extra": {"gnorm": 2.5}}\n')
-    fmt, em = parse_bytes(raw)
-    assert fmt == "jsonl"
-    b = em.build()
+    res = _read_file(tmp_path, "train.log", raw)
+    assert res.cursor["format"] == "jsonl"
+    b = res.batch
     assert list(b.columns["loss"].steps) == [100, 200]
     assert math.isnan(b.columns["loss"].values[-1]) and b.columns["ppl"].values[-1] == math.inf
     assert b.columns["extra/gnorm"].values[-1] == 2.5
 
 
-def test_csv_sparse_rows_and_tsv():
+def test_csv_sparse_rows_and_tsv(tmp_path):
     raw = b"epoch,step,train_loss,val_loss\n0,0,2.0,\n0,1,1.8,\n0,1,,1.9\n1,2,nan,\n"
-    fmt, em = parse_bytes(raw)
-    b = em.build()
-    assert fmt == "csv"
+    res = _read_file(tmp_path, "train.log", raw)
+    b = res.batch
+    assert res.cursor["format"] == "csv"
     assert list(b.columns["train_loss"].steps) == [0, 1, 2] and math.isnan(b.columns["train_loss"].values[-1])
     assert list(b.columns["val_loss"].steps) == [1]
-    fmt, em = parse_bytes(b"step\tloss\tacc\n1\t0.5\t0.7\n2\t0.4\t0.8\n")
-    assert fmt == "csv" and list(em.build().columns["acc"].values) == [0.7, 0.8]
+    res = _read_file(tmp_path, "train.log", b"step\tloss\tacc\n1\t0.5\t0.7\n2\t0.4\t0.8\n")
+    assert res.cursor["format"] == "csv" and list(res.batch.columns["acc"].values) == [0.7, 0.8]
 
 
-def test_generic_key_value_colon_lines():
+def test_generic_key_value_colon_lines(tmp_path):
     raw = b"noise line\nstep: 1, loss: 3.2, accuracy: 0.1\nepoch: 0 | iter: 2 | loss: 3.1 | accuracy: 0.2\n"
-    fmt, em = parse_bytes(raw)
-    assert fmt == "generic"
-    b = em.build()
+    res = _read_file(tmp_path, "train.log", raw)
+    assert res.cursor["format"] == "generic"
+    b = res.batch
     assert list(b.columns["loss"].steps) == [1, 2]
 
 
-def test_keras_multi_run_shows_last_run():
+def test_keras_multi_run_shows_last_run(tmp_path):
     run = "Epoch 1/2\n1s - loss: {a} - val_loss: {b}\nEpoch 2/2\n1s - loss: {c} - val_loss: {d}\n"
     raw = ("Building and compiling model ...\n" + run.format(a=1, b=2, c=0.5, d=1.5)
            + "Building and compiling model ...\n" + run.format(a=3, b=4, c=2.5, d=3.5)).encode()
-    fmt, em = parse_bytes(raw)
-    assert fmt == "keras" and em.runs == 2 and em.started_new_run
-    assert list(em.build().columns["loss"].values) == [3.0, 2.5]
+    res = _read_file(tmp_path, "train.log", raw)
+    assert res.cursor["format"] == "keras" and res.reset
+    assert res.notes == ["this file holds 2 runs; showing the last one (run 2); "
+                         "set aside 4 point(s) of the earlier runs (2 of loss)"]
+    assert list(res.batch.columns["loss"].values) == [3.0, 2.5]
 
 
 def test_golden_values_string_nan_is_missing_but_number_nan_kept(tmp_path):
-    doc = b'{"lm loss": {"start_step": 1, "end_step": 4, "step_interval": 1, "values": {"1": 10.0, "2": "nan", "3": NaN, "4": 9.0}}}'
+    doc = (b'{"lm loss": {"start_step": 1, "end_step": 4, "step_interval": 1, '
+           b'"values": {"1": 10.0, "2": "nan", "3": NaN, "4": 9.0}}}')
     res = _read_file(tmp_path, "golden.json", doc)
     col = res.batch.columns["lm loss"]
     assert list(col.steps) == [1, 3, 4] and math.isnan(col.values[1])

@@ -3,46 +3,56 @@ brackets, log-level prefixes, eval lines, space-separated pairs, fairseq bars.""
 
 from __future__ import annotations
 
-from training_check.tools.parsers import detect_format, parse_bytes
+import os
+
+from training_check.tools.parsers import detect_format
+from training_check.tools.sources.files import LocalFileSystem
+from training_check.tools.sources.logfile import LogFileSource
 
 
-def points(data: bytes) -> tuple[str, dict]:
-    fmt, em = parse_bytes(data)
-    b = em.build()
-    return fmt, {k: (list(c.steps), list(c.values)) for k, c in b.columns.items()}
+def points(tmp_path, data: bytes) -> tuple[str, dict]:
+    """(format, {metric: (steps, values)}) of one read of ``data`` as a settled log file by the real source."""
+    p = tmp_path / "train.log"
+    p.write_bytes(data)
+    os.utime(p, (1.0, 1.0))
+    res = LogFileSource(LocalFileSystem(), str(p)).read(None)
+    return res.cursor["format"], {k: (list(c.steps), list(c.values)) for k, c in res.batch.columns.items()}
 
 
-def test_step_written_as_a_word():
-    fmt, p = points(b"Epoch 1, Step 200, Loss: 2.5, LR: 0.0003\nEpoch 1, Step 300, Loss: 2.4, LR: 0.0003\n")
+def test_step_written_as_a_word(tmp_path):
+    fmt, p = points(tmp_path, b"Epoch 1, Step 200, Loss: 2.5, LR: 0.0003\nEpoch 1, Step 300, Loss: 2.4, LR: 0.0003\n")
     assert p["Loss"] == ([200, 300], [2.5, 2.4])
 
 
-def test_log_level_prefix_is_not_part_of_the_step_key():
-    fmt, p = points(b"[2024-01-01 10:00:00] INFO step=10 train/loss=2.5\n[2024-01-01 10:00:01] INFO step=20 train/loss=2.4\n")
+def test_log_level_prefix_is_not_part_of_the_step_key(tmp_path):
+    fmt, p = points(tmp_path, b"[2024-01-01 10:00:00] INFO step=10 train/loss=2.5\n"
+                              b"[2024-01-01 10:00:01] INFO step=20 train/loss=2.4\n")
     assert p["train/loss"] == ([10, 20], [2.5, 2.4]) and not any("step" in k for k in p)
 
 
-def test_mmengine_epoch_and_iteration_brackets():
+def test_mmengine_epoch_and_iteration_brackets(tmp_path):
     line = "2023/01/01 - mmengine - INFO - Epoch(train)  [2][ 50/500]  lr: 1.0e-02  grad_norm: 3.5  loss: 1.25\n"
-    fmt, p = points(line.encode() * 1 + line.replace("[ 50/500]", "[100/500]").replace("1.25", "1.20").encode())
+    second = line.replace("[ 50/500]", "[100/500]").replace("1.25", "1.20")
+    fmt, p = points(tmp_path, line.encode() * 1 + second.encode())
     assert p["loss"] == ([550, 600], [1.25, 1.20])
 
 
-def test_validation_lines_become_eval_metrics():
-    fmt, p = points(b"step=1 loss=2.5 lr=0.1\nstep=2 loss=2.4 lr=0.1\nValidation: step=2 loss=2.6 acc=0.5\n")
+def test_validation_lines_become_eval_metrics(tmp_path):
+    fmt, p = points(tmp_path, b"step=1 loss=2.5 lr=0.1\nstep=2 loss=2.4 lr=0.1\nValidation: step=2 loss=2.6 acc=0.5\n")
     assert p["loss"] == ([1, 2], [2.5, 2.4]) and p["val_loss"] == ([2], [2.6]) and p["val_acc"] == ([2], [0.5])
 
 
-def test_space_separated_pairs():
-    data = b"".join(f"epoch 1 step {i} loss {3 - i / 100:.2f} lr 3e-4 grad_norm 1.2\n".encode() for i in range(0, 50, 10))
+def test_space_separated_pairs(tmp_path):
+    data = b"".join(f"epoch 1 step {i} loss {3 - i / 100:.2f} lr 3e-4 grad_norm 1.2\n".encode()
+                    for i in range(0, 50, 10))
     assert detect_format(data).format == "generic"
-    fmt, p = points(data)
+    fmt, p = points(tmp_path, data)
     assert p["loss"][0] == [0, 10, 20, 30, 40] and p["loss"][1][-1] == 2.6 and p["grad_norm"][1][0] == 1.2
 
 
-def test_fairseq_bars_with_a_valid_line():
+def test_fairseq_bars_with_a_valid_line(tmp_path):
     data = (b"| epoch 001 | loss 9.812 | ppl 899.2 | wps 9300 | num_updates 1000 | lr 0.0005 | gnorm 1.2\n"
             b"| epoch 002 | loss 8.1 | ppl 274.4 | wps 9300 | num_updates 2000 | lr 0.0005 | gnorm 1.1\n"
             b"| epoch 002 | valid on 'valid' subset | loss 8.3 | ppl 315 | num_updates 2000\n")
-    fmt, p = points(data)
+    fmt, p = points(tmp_path, data)
     assert p["loss"] == ([1000, 2000], [9.812, 8.1]) and p["val_loss"] == ([2000], [8.3])

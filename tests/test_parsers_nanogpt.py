@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
 
-from training_check.tools.parsers import detect_format, parse_bytes
+from training_check.tools.parsers import detect_format
+from training_check.tools.sources.files import LocalFileSystem
+from training_check.tools.sources.logfile import LogFileSource
 
 NANOGPT = b"""Overriding config with config/train_shakespeare_char.py:
 tokens per iteration will be: 16,384
@@ -25,10 +28,19 @@ step     1 | loss: 10.880219 | lr 1.6783e-06 | norm: 14.8781 | dt: 331.45ms | to
 """
 
 
-def test_nanogpt_iter_and_eval_lines():
+def read_log(tmp_path, data: bytes):
+    """One read of ``data`` as a settled log file by the real source."""
+    p = tmp_path / "train.log"
+    p.write_bytes(data)
+    os.utime(p, (1.0, 1.0))
+    return LogFileSource(LocalFileSystem(), str(p)).read(None)
+
+
+def test_nanogpt_iter_and_eval_lines(tmp_path):
     assert detect_format(NANOGPT).format == "nanogpt"
-    fmt, em = parse_bytes(NANOGPT)
-    b = em.build()
+    res = read_log(tmp_path, NANOGPT)
+    assert res.cursor["format"] == "nanogpt"
+    b = res.batch
     loss = b.columns["train_loss"]
     assert list(loss.steps) == [0, 10, 20, 250]
     assert loss.values[1] == 3.2164 and math.isnan(loss.values[2])
@@ -36,10 +48,9 @@ def test_nanogpt_iter_and_eval_lines():
     assert b.columns["mfu_pct"].values[0] == -100.0
 
 
-def test_build_nanogpt_lines_attach_validation_to_the_next_step():
+def test_build_nanogpt_lines_attach_validation_to_the_next_step(tmp_path):
     assert detect_format(BUILD).format == "nanogpt"
-    _, em = parse_bytes(BUILD)
-    b = em.build()
+    b = read_log(tmp_path, BUILD).batch
     assert list(b.columns["train_loss"].values) == [10.955029, 10.880219]
     assert list(b.columns["val_loss"].steps) == [0]
     assert b.columns["grad_norm"].values[1] == 14.8781 and b.columns["lr"].values[0] == 8.3916e-07

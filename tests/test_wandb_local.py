@@ -68,7 +68,8 @@ def _norm(v: float):
 
 def ours(path: Path | str, cursor: dict | None = None) -> tuple[dict[str, list], object]:
     result = WandbLocalSource(FS, str(path)).read(cursor)
-    return {k: [(int(s), _norm(float(v))) for s, v in zip(c.steps, c.values)] for k, c in result.batch.columns.items()}, result
+    return {k: [(int(s), _norm(float(v))) for s, v in zip(c.steps, c.values, strict=True)]
+            for k, c in result.batch.columns.items()}, result
 
 
 def leet_history(path: Path) -> dict[str, list]:

@@ -31,7 +31,7 @@ def downsample(steps: np.ndarray, values: np.ndarray, max_points: int = 50) -> n
         bounds = np.linspace(0, len(fidx), buckets + 1).astype(int)
         fv = values[fidx]
         flat = 0.01 * float(fv.max() - fv.min())  # a bucket spanning less than this keeps one point, not two
-        for a, b in zip(bounds[:-1], bounds[1:]):
+        for a, b in zip(bounds[:-1], bounds[1:], strict=True):
             if b > a:
                 seg = fv[a:b]
                 lo, hi = a + int(np.argmin(seg)), a + int(np.argmax(seg))
@@ -42,5 +42,7 @@ def downsample(steps: np.ndarray, values: np.ndarray, max_points: int = 50) -> n
         rest = np.setdiff1d(out, must)
         room = max(0, max_points - len(must))
         rest = rest[np.linspace(0, len(rest) - 1, room).astype(int)] if room else rest[:0]
-        out = np.unique(np.concatenate([must, rest]))[-max_points:] if len(must) > max_points else np.unique(np.concatenate([must, rest]))
+        out = np.unique(np.concatenate([must, rest]))
+        if len(must) > max_points:
+            out = out[-max_points:]
     return out

@@ -178,7 +178,3 @@ class MetricFrame:
         return MetricFrame({k: self.series[k] for k in keys if k in self.series},
                            {k: self.roles[k] for k in keys if k in self.series},
                            {k: self.history[k] for k in keys if k in self.history})
-
-    def to_wide(self) -> pd.DataFrame:
-        """All metrics side by side (a missing cell is NaN here: use ``series`` to tell gaps from logged NaN)."""
-        return pd.DataFrame(self.series)

@@ -199,9 +199,9 @@ class Schedule:
             prev, cur = full[lo:-1], full[1 + lo:]
             rough = np.flatnonzero(np.where(prev > 0, cur > 2.5 * prev, cur > 0))  # a cheap superset first
             if len(rough):
-                p, c = prev[rough], cur[rough]
+                pr, cu = prev[rough], cur[rough]
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    ratio = np.where(p > 0, c / np.where(p > 0, p, 1.0), np.where(c > 0, np.inf, 1.0))
+                    ratio = np.where(pr > 0, cu / np.where(pr > 0, pr, 1.0), np.where(cu > 0, np.inf, 1.0))
                 cand = lo + rough[ratio > self.JUMP]  # pair index k: full[k] -> full[k + 1]
                 if len(cand):
                     prior = np.maximum.accumulate(full)  # full[0] is the old last value: the old peak covers it
@@ -308,7 +308,8 @@ class MetricHistory:
         values = np.asarray(values, dtype=np.float64)
         if not len(steps):
             return True
-        if (len(self.steps) and steps[0] <= self.steps[-1]) or (len(steps) > 1 and not bool(np.all(steps[1:] > steps[:-1]))):
+        if ((len(self.steps) and steps[0] <= self.steps[-1])
+                or (len(steps) > 1 and not bool(np.all(steps[1:] > steps[:-1])))):
             return False
         fin = np.isfinite(values)
         if len(self.head_values) < HEAD and fin.any():
@@ -572,15 +573,17 @@ class RunHistory:
     MAGIC = b"RH1\0"
 
     def to_bytes(self) -> bytes:
-        header, arrays = {"version": VERSION, "metrics": []}, []
+        metas: list[dict] = []
+        arrays: list[np.ndarray] = []
         for key, m in self.metrics.items():
             meta, arrs = m.to_parts()
             meta["key"] = key
             meta["arrays"] = [[a.dtype.str, len(a)] for a in arrs]
-            header["metrics"].append(meta)
+            metas.append(meta)
             arrays.extend(arrs)
-        head = json.dumps(header, separators=(",", ":")).encode()
-        return self.MAGIC + struct.pack("<I", len(head)) + head + b"".join(np.ascontiguousarray(a).tobytes() for a in arrays)
+        head = json.dumps({"version": VERSION, "metrics": metas}, separators=(",", ":")).encode()
+        return (self.MAGIC + struct.pack("<I", len(head)) + head
+                + b"".join(np.ascontiguousarray(a).tobytes() for a in arrays))
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> RunHistory | None:

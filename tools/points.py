@@ -10,6 +10,7 @@ import json
 import math
 import struct
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -94,7 +95,7 @@ class PointBatch:
         header = json.loads(bytes(raw[4 : 4 + hlen]))
         pos = 4 + hlen
         cols = {}
-        for key, n in zip(header["keys"], header["n"]):
+        for key, n in zip(header["keys"], header["n"], strict=True):
             steps = np.frombuffer(raw, dtype="<i8", count=n, offset=pos).astype(np.int64, copy=False)
             pos += 8 * n
             values = np.frombuffer(raw, dtype="<f8", count=n, offset=pos).astype(np.float64, copy=False)
@@ -104,47 +105,98 @@ class PointBatch:
 
 
 class BatchBuilder:
-    """Accumulates points record by record (the parsers' hot path), then builds a PointBatch."""
+    """Accumulates points (the parsers' and readers' hot path), then builds a PointBatch.
 
-    __slots__ = ("_steps", "_values")
+    Points gather in per-key lists (``add``) or numpy pieces (``extend``, kept as they are); ``flush`` turns them
+    into numpy columns (16 bytes a point), so a big read stays small between blocks.
+    """
+
+    __slots__ = ("_arrays", "_cols", "parts")
 
     def __init__(self) -> None:
-        self._steps: dict[str, list[int]] = {}
-        self._values: dict[str, list[float]] = {}
+        self._cols: dict[str, tuple[list[int], list[float]]] = {}  # every key seen since the flush, in order
+        self._arrays: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}  # pieces from extend, before the lists
+        self.parts: list[PointBatch] = []  # flushed blocks
+
+    def column(self, key: str) -> tuple[list[int], list[float]]:
+        """The (steps, values) lists of ``key`` for hot loops; valid until ``flush``."""
+        c = self._cols.get(key)
+        if c is None:
+            c = self._cols[key] = ([], [])
+        return c
 
     def add(self, step: int, key: str, value: float) -> None:
-        s = self._steps.get(key)
-        if s is None:
-            s = self._steps[key] = []
-            self._values[key] = []
-        s.append(step)
-        self._values[key].append(value)
+        c = self._cols.get(key)
+        if c is None:
+            c = self._cols[key] = ([], [])
+        c[0].append(step)
+        c[1].append(value)
 
-    def add_row(self, step: int, pairs: list[tuple[str, float]]) -> None:
+    def add_row(self, step: int, pairs: Iterable[tuple[str, float]]) -> None:
         """``add`` for each (key, value) of one step."""
-        steps, values = self._steps, self._values
+        cols = self._cols
         for key, value in pairs:
-            s = steps.get(key)
-            if s is None:
-                s = steps[key] = []
-                values[key] = []
-            s.append(step)
-            values[key].append(value)
+            c = cols.get(key)
+            if c is None:
+                c = cols[key] = ([], [])
+            c[0].append(step)
+            c[1].append(value)
 
-    def add_record(self, step: int, values: dict[str, float]) -> None:
-        for key, value in values.items():
-            self.add(step, key, value)
+    def record(self, step: int, values: dict[str, float]) -> None:
+        """``add`` for each key and value of one step."""
+        self.add_row(step, values.items())
+
+    def extend(self, key: str, steps: np.ndarray, values: np.ndarray) -> None:
+        """Append many points of one key at once (vectorised parsers): kept as arrays, after the key's points so far."""
+        if len(steps):
+            c = self.column(key)
+            pieces = self._arrays.setdefault(key, [])
+            if c[0]:  # points added one by one came first: they stay first
+                pieces.append(_arrays_of(c[0], c[1]))
+                c[0].clear()
+                c[1].clear()
+            pieces.append((np.asarray(steps, dtype=np.int64), np.asarray(values, dtype=np.float64)))
+
+    def _pending(self, key: str) -> int:
+        return len(self._cols[key][0]) + sum(len(s) for s, _ in self._arrays.get(key, ()))
 
     def __len__(self) -> int:
-        return sum(len(v) for v in self._steps.values())
+        return sum(self._pending(k) for k in self._cols) + sum(p.n_points for p in self.parts)
+
+    def flush(self) -> None:
+        """Turn the points gathered so far into compact arrays (keeps memory small on big reads)."""
+        cols = {}
+        for k, (s, v) in self._cols.items():
+            pieces = self._arrays.get(k, [])
+            if s:
+                pieces = pieces + [_arrays_of(s, v)]
+            pieces = [p for p in pieces if len(p[0])]
+            if not pieces:
+                continue
+            if len(pieces) == 1:
+                cols[k] = Column(*pieces[0])
+            else:
+                cols[k] = Column(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]))
+        if cols:
+            self.parts.append(PointBatch(cols))
+        self._cols = {}
+        self._arrays = {}
 
     def build(self) -> PointBatch:
-        return PointBatch(
-            {
-                k: Column(np.asarray(self._steps[k], dtype=np.int64), np.asarray(self._values[k], dtype=np.float64))
-                for k in self._steps
-            }
-        )
+        self.flush()
+        if not self.parts:
+            return PointBatch()
+        return self.parts[0] if len(self.parts) == 1 else PointBatch.concat(self.parts)
+
+
+def _arrays_of(steps: list[int], values: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of points as (int64 steps, float64 values); a step beyond int64 is junk, not a step: dropped."""
+    try:
+        return np.asarray(steps, dtype=np.int64), np.asarray(values, dtype=np.float64)
+    except OverflowError:
+        keep = [i for i, x in enumerate(steps) if -(1 << 63) <= x < (1 << 63)]
+        return (np.asarray([steps[i] for i in keep], dtype=np.int64),
+                np.asarray([values[i] for i in keep], dtype=np.float64))
 
 
 _NAN_WORDS = {"nan", "-nan", "+nan", "nan%", "na n"}

@@ -60,7 +60,8 @@ class MetricsReport:
         return asdict(self)
 
 
-def _summarise(name: str, role, steps: np.ndarray, values: np.ndarray, max_points: int, with_series: bool) -> MetricSummary:
+def _summarise(name: str, role, steps: np.ndarray, values: np.ndarray, max_points: int,
+               with_series: bool) -> MetricSummary:
     finite = np.isfinite(values)
     fin = values[finite]
     recent = values[-RECENT_WINDOW:]
@@ -91,14 +92,17 @@ def _summarise_long(name: str, role, h: MetricHistory, since_step: int | None, m
     steps, values = h.steps, h.values
     fin = values[np.isfinite(values)]
     has = b["n_fin"] > 0
-    lo = [float(x) for x in (b["min"][has].min() if has.any() else None, fin.min() if len(fin) else None) if x is not None]
-    hi = [float(x) for x in (b["max"][has].max() if has.any() else None, fin.max() if len(fin) else None) if x is not None]
+    lo = [float(x) for x in (b["min"][has].min() if has.any() else None,
+                             fin.min() if len(fin) else None) if x is not None]
+    hi = [float(x) for x in (b["max"][has].max() if has.any() else None,
+                             fin.max() if len(fin) else None) if x is not None]
     recent = values[-RECENT_WINDOW:]
     recent = recent[np.isfinite(recent)]
     series: list[list[Num]] = []
     if with_series and max_points > 0:
         bad = b["n"] > b["n_fin"]
-        cs = np.concatenate([b["min_step"][has], b["max_step"][has], b["nf_first_step"][bad], b["nf_last_step"][bad], steps])
+        cs = np.concatenate([b["min_step"][has], b["max_step"][has], b["nf_first_step"][bad], b["nf_last_step"][bad],
+                             steps])
         cv = np.concatenate([b["min"][has], b["max"][has], b["nf_first_value"][bad], b["nf_last_value"][bad], values])
         order = np.argsort(cs, kind="stable")
         cs, cv = cs[order], cv[order]
@@ -132,7 +136,8 @@ def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | 
             shown = ", ".join(clean(n, 60) for n in names[:12]) + (" ..." if len(names) > 12 else "")
             raise BadInput(f"none of the keys {clean(keys, 200)} is logged in {run}; logged metrics: {shown or 'none'}")
         names = chosen
-    order = sorted(names, key=lambda n: (not frame.roles[n].primary, ROLE_ORDER.index(frame.roles[n].role), names.index(n)))
+    order = sorted(names, key=lambda n: (not frame.roles[n].primary, ROLE_ORDER.index(frame.roles[n].role),
+                                         names.index(n)))
     with_series = set(order if keys else order[:MAX_SERIES])
     left_out = max(0, len(order) - MAX_METRICS)
     order = order[:MAX_METRICS]
@@ -147,13 +152,15 @@ def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | 
             s = s.loc[since_step + 1:]
         if not len(s):
             continue
-        metrics.append(_summarise(name, frame.roles[name], s.index.to_numpy(), s.to_numpy(), max_points, name in with_series))
+        metrics.append(_summarise(name, frame.roles[name], s.index.to_numpy(), s.to_numpy(), max_points,
+                                  name in with_series))
     notes = list(data.notes)
     if left_out:
         notes.append(f"{left_out} more metrics left out of this answer (at most {MAX_METRICS}); pass keys=[...] to "
                      f"choose which")
     if len(order) > len(with_series):
-        notes.append(f"{len(order) - len(with_series)} more metrics summarised without series; pass keys=[...] to get theirs")
+        notes.append(f"{len(order) - len(with_series)} more metrics summarised without series; "
+                     f"pass keys=[...] to get theirs")
     loss = next((m for m in metrics if m.role == "train_loss"), None)
     summary = (f"{len(metrics)} metrics up to step {frame.last_step} from {data.source.kind}"
                + (f"; the train loss last {loss.last} at step {loss.last_step}" if loss else "; no train loss found")

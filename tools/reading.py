@@ -89,6 +89,16 @@ def _extended(history: RunHistory, batch: PointBatch, store: Store, source_id: s
     return RunHistory.build(store.load_source(source_id).batch.extend(batch))
 
 
+def _part_notes(earlier: list[str], part: list[str], last: bool) -> list[str]:
+    """The notes of a read in parts: each part's, once; what only the whole read can say (no loss found yet, the
+    runs a file holds) from the last part."""
+    if not earlier:
+        return list(part)
+    if last:
+        earlier = [n for n in earlier if not n.startswith(("no loss found yet", "this file holds"))]
+    return earlier + [n for n in part if n not in earlier]
+
+
 def read_source(source: Source, run_key: str, store: Store, progress: Progress | None = None
                 ) -> tuple[RunHistory, RunInfo, int, int | None, list[str], Callable[[], PointBatch]]:
     """(history of every point, run info, new points, last step before, notes, every raw point on demand) after
@@ -98,25 +108,33 @@ def read_source(source: Source, run_key: str, store: Store, progress: Progress |
     cached = store.load_summary(sid)
     history, rebuilt = _stored_history(store, sid, cached)
     last_before = history.max_step()
-    result = source.read(cached.cursor, progress)
-    info = RunInfo.from_dict(cached.info).merged(result.info)
-    if progress is not None and result.batch.n_points > 1_000_000:
-        progress(0.0, None, f"summarising {result.batch.n_points:,} new points")
-    if result.reset:
-        updated = RunHistory.build(result.batch)
-    elif result.batch.is_empty():
-        updated = history
-    else:
-        updated = _extended(history, result.batch, store, sid)
-    blob = updated.to_bytes() if (updated is not history or rebuilt) else None  # None: the stored one stands
-    saved = store.save_read(sid, run_key, cached.cursor, result.cursor, result.batch,
-                            reset=result.reset, info=info.to_dict(), history=blob)
-    if saved:
-        new, notes = result.batch.n_points, list(result.notes)
-    else:  # another process read the same source meanwhile: its points are in the cache now
-        again = store.load_summary(sid)
-        updated, info, notes = _stored_history(store, sid, again)[0], RunInfo.from_dict(again.info), []
-        new = again.n_points - cached.n_points
+    info = RunInfo.from_dict(cached.info)
+    cursor, new = cached.cursor, 0
+    notes: list[str] = []
+    while True:  # one read, or the parts of a long one (each stored before the next is read: memory stays bounded)
+        result = source.read(cursor, progress)
+        info = info.merged(result.info)
+        if progress is not None and result.batch.n_points > 1_000_000:
+            progress(0.0, None, f"summarising {result.batch.n_points:,} new points")
+        if result.reset:
+            updated = RunHistory.build(result.batch)
+        elif result.batch.is_empty():
+            updated = history
+        else:
+            updated = _extended(history, result.batch, store, sid)
+        blob = updated.to_bytes() if (updated is not history or rebuilt) else None  # None: the stored one stands
+        saved = store.save_read(sid, run_key, cursor, result.cursor, result.batch,
+                                reset=result.reset, info=info.to_dict(), history=blob)
+        if not saved:  # another process read the same source meanwhile: its points are in the cache now
+            again = store.load_summary(sid)
+            updated, info, notes = _stored_history(store, sid, again)[0], RunInfo.from_dict(again.info), []
+            new = again.n_points - cached.n_points
+            break
+        new = result.batch.n_points if result.reset else new + result.batch.n_points
+        notes = _part_notes(notes, result.notes, last=not result.more)
+        history, rebuilt, cursor = updated, False, result.cursor
+        if not result.more:
+            break
     tail = result.provisional
     tail_batch, tail_reset = None, False
     if tail is not None and not tail.batch.is_empty():
@@ -147,7 +165,8 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
         source = open_source(ref, config)
         history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)
         return RunData(ref, MetricFrame.from_history(history, role_overrides),
-                       SourceUsed(source.kind, source.source_id, source.describe()), info, None, new, before, notes, raw)
+                       SourceUsed(source.kind, source.source_id, source.describe()), info, None, new, before, notes,
+                       raw)
     except SourceUnreachable as e:
         primary_error = e
     except BadInput as e:

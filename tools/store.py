@@ -2,8 +2,10 @@
 
 Holds each source's read cursor and a cache of the points already read (so a
 check reads only what is new), the assessments, reviews, schedules and
-evidence. Connections are opened per call, so the store is safe to use from
-the worker threads MCP runs synchronous tools in, and from several processes.
+evidence. Each thread using a Store has its own connection (opened on first use,
+kept while the Store lives: a connection closed is a WAL checkpoint paid), so the
+store is safe to use from the worker threads MCP runs synchronous tools in, and
+from several processes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -95,7 +98,7 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-COMPACT_AFTER_CHUNKS = 32
+COMPACT_LOOKBACK = 64  # newest chunks a compaction looks at (a binary counter of 1M-point chunks needs about 20)
 CHUNK_POINTS = 1 << 20  # points per stored chunk at most (a long first read is split: SQLite caps a blob near 1 GB)
 
 
@@ -148,6 +151,7 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.warnings: list[str] = []
+        self._local = threading.local()  # this thread's connection, and the path it is to
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as e:
@@ -200,6 +204,7 @@ class Store:
         return True
 
     def _move_aside(self, reason: str) -> None:
+        self._drop()
         stamp = time.strftime("%Y%m%dT%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{secrets.token_hex(2)}")
         for suffix in ("", "-wal", "-shm"):
@@ -222,6 +227,25 @@ class Store:
 
     # -- connections ------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None and self._local.path == self.path:
+            return conn
+        self._drop()
+        conn = self._open()
+        self._local.conn, self._local.path = conn, self.path
+        return conn
+
+    def _drop(self) -> None:
+        """Close this thread's connection (after an error, or before the file is moved)."""
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
+
+    def _open(self) -> sqlite3.Connection:
         try:
             if not self.path.exists():  # 0600; SQLite gives the WAL and shm files the database file's mode
                 os.close(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600))
@@ -259,9 +283,8 @@ class Store:
         try:
             yield conn
         except sqlite3.Error as e:
+            self._drop()
             raise StoreError(f"store read failed ({self.path}): {e}") from None
-        finally:
-            conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -280,13 +303,17 @@ class Store:
                         pass
                 raise
         except sqlite3.DatabaseError as e:
+            self._drop()
             if _is_damage(e) and not _is_full(e):
                 raise _Damaged(str(e)) from None
             raise self._write_error(e) from None
         except sqlite3.Error as e:
+            self._drop()
             raise self._write_error(e) from None
-        finally:
-            conn.close()
+        except BaseException:
+            if conn.in_transaction:  # never leave this thread's connection inside a transaction
+                self._drop()
+            raise
 
     def _write_error(self, e: sqlite3.Error) -> StoreError:
         if _is_full(e) or self._disk_full():
@@ -297,6 +324,12 @@ class Store:
 
     def migrate(self) -> int:
         """Bring the file to SCHEMA_VERSION, from any earlier version; returns the version found."""
+        try:  # the usual case, a store already at this version: no write transaction
+            row = self._connect().execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row and int(row[0]) == SCHEMA_VERSION:
+                return SCHEMA_VERSION
+        except (sqlite3.Error, ValueError):
+            self._drop()  # no meta table yet, or damage: the write below creates it or says what is wrong
         with self._write() as c:
             c.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             row = c.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
@@ -351,7 +384,8 @@ class Store:
                 c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
             n_before = 0 if (reset or not row) else int(row[1])
             if not batch.is_empty():
-                seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
+                seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?",
+                                (source_id,)).fetchone()[0]
                 for piece in _pieces(batch):
                     c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
                               (source_id, seq, piece.n_points, piece.to_bytes()))
@@ -369,30 +403,31 @@ class Store:
                 (source_id, run_key, _dumps(new_cursor), _dumps(info) if info else None,
                  n_before + batch.n_points, last, time.time()),
             )
-            n_chunks = c.execute("SELECT COUNT(*) FROM chunks WHERE source_id=?", (source_id,)).fetchone()[0]
-            if n_chunks > COMPACT_AFTER_CHUNKS:
+            if not batch.is_empty():
                 self._compact(c, source_id)
         return True
 
     @staticmethod
     def _compact(c: sqlite3.Connection, source_id: str) -> None:
-        """Merge the newest run of small chunks into one (the big ones stay: compaction costs what is new)."""
-        rows = c.execute("SELECT seq, n_points FROM chunks WHERE source_id=? ORDER BY seq", (source_id,)).fetchall()
-        small: list[int] = []
-        for seq, n in reversed(rows):
-            if n >= CHUNK_POINTS:
-                break
-            small.append(seq)
-        small.reverse()
-        if len(small) < 2:
+        """Merge the newest chunks as a binary counter carries: the newest ones become one while the chunk before
+        them is under twice their size (and the result within CHUNK_POINTS). The small chunks stay few (about log2
+        of CHUNK_POINTS over a check's points) and a point is rewritten about that many times in its life, never
+        at every check: compaction costs what is new."""
+        rows = c.execute("SELECT seq, n_points FROM chunks WHERE source_id=? ORDER BY seq DESC LIMIT ?",
+                         (source_id, COMPACT_LOOKBACK)).fetchall()
+        k, total = 1, rows[0][1] if rows else 0
+        while k < len(rows) and rows[k][1] < 2 * total and total + rows[k][1] <= CHUNK_POINTS:
+            total += rows[k][1]
+            k += 1
+        if k < 2:
             return
+        first = rows[k - 1][0]
         blobs = [r[0] for r in c.execute("SELECT data FROM chunks WHERE source_id=? AND seq>=? ORDER BY seq",
-                                         (source_id, small[0]))]
+                                         (source_id, first))]
         merged = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs])
-        c.execute("DELETE FROM chunks WHERE source_id=? AND seq>=?", (source_id, small[0]))
-        for i, piece in enumerate(_pieces(merged)):
-            c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
-                      (source_id, small[0] + i, piece.n_points, piece.to_bytes()))
+        c.execute("DELETE FROM chunks WHERE source_id=? AND seq>=?", (source_id, first))
+        c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
+                  (source_id, first, merged.n_points, merged.to_bytes()))
 
     # -- records (assessments, reviews, evidence) -----------------------------------------
     def add_assessment(self, run_key: str, verdict: str, step: int | None, payload: dict,

@@ -42,8 +42,9 @@ MAX_SAMPLE_LINES = 4000
 LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
     for f in (
-        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(), DeepSpeedFormat(),
-        HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), KeyValueFormat(), SpacedPairsFormat(),
+        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(),
+        DeepSpeedFormat(), HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
+        KeyValueFormat(), SpacedPairsFormat(),
         GenericFormat(),
     )
 }
@@ -94,18 +95,19 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
                        if s > 0 and not LINE_FORMATS[n].generic), reverse=True)
     fallback: Detected | None = None
     for s, _, name in specific:
-        found = trial_parse(name, body)
+        train, ev, _ = trial_parse(name, body)
+        found = (train, ev)
         if found > (0, 0):
             return Detected(name, s, None, scores, found)
         fallback = fallback or Detected(name, s, None, scores)
     generic = [n for n, f in LINE_FORMATS.items() if f.generic and (scores[n] > 0 or n == GenericFormat.name)]
     # The tolerant reader is tried first and kept unless an older generic grammar keeps clearly more loss points
     # (it reads eval lines apart and numbers steps as the user does, so it may keep a few fewer on purpose).
-    best: tuple | None = None
+    best: tuple[tuple[int, int], str] | None = None
     any_points = False
     for name in sorted(generic, key=lambda n: LINE_FORMATS[n].priority):
-        *found, total = trial_parse(name, body, with_total=True)
-        found = tuple(found)
+        train, ev, total = trial_parse(name, body)
+        found = (train, ev)
         any_points = any_points or total > 0
         if found > (0, 0) and (best is None or (found[0] > 1.25 * best[0][0] + 2 if best[0][0] else found > best[0])):
             best = (found, name)
@@ -122,10 +124,10 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
                         f"number; pass a training log with metric lines")
 
 
-def trial_parse(name: str, text: str, with_total: bool = False) -> tuple[int, ...]:
-    """(train-loss points, eval points) that format ``name`` keeps from ``text``: points of the best-kept train loss
-    (steps going back supersede earlier points, as in the frame), else of the best eval metric; ``with_total`` adds
-    the count of all points read."""
+def trial_parse(name: str, text: str) -> tuple[int, int, int]:
+    """(train-loss points, eval points, all points) that format ``name`` keeps from ``text``: points of the best-kept
+    train loss (steps going back supersede earlier points, as in the frame), of the best eval metric, and the count
+    of all points read."""
     from ..roles import infer_role
 
     f = LINE_FORMATS[name]
@@ -134,7 +136,7 @@ def trial_parse(name: str, text: str, with_total: bool = False) -> tuple[int, ..
         f.parse(text, em)
         f.finish(em)
     except Exception:  # noqa: BLE001 - a parser that chokes on a foreign format simply does not read it
-        return (0, 0, 0) if with_total else (0, 0)
+        return (0, 0, 0)
     best_train = best_eval = 0
     columns = em.build().columns
     for key in set(columns) | set(em.aside_keys):
@@ -152,9 +154,7 @@ def trial_parse(name: str, text: str, with_total: bool = False) -> tuple[int, ..
             best_eval = max(best_eval, kept)
         else:
             best_train = max(best_train, kept)
-    if with_total:
-        return (best_train, best_eval, sum(len(c) for c in columns.values()) + sum(em.aside_keys.values()))
-    return (best_train, best_eval)
+    return (best_train, best_eval, sum(len(c) for c in columns.values()) + sum(em.aside_keys.values()))
 
 
 def document_format(doc: object, where: str = "the file") -> DocumentFormat:

@@ -34,16 +34,19 @@ import re
 from itertools import pairwise
 
 from .base import Emitter, LineFormat
-from .text import NUM, to_step, to_value
+from .kv import pair_number
+from .text import NUM, to_value
 
 _KEYWORD = r"[A-Za-z_][\w./@\-]*"
-_PAIR = re.compile(rf"(?<![\w/.@\-])({_KEYWORD}(?: {_KEYWORD}){{0,3}})\s*(?:=|:)\s*\[?\s*({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$|:\s)")
+_PAIR = re.compile(rf"(?<![\w/.@\-])({_KEYWORD}(?: {_KEYWORD}){{0,3}})\s*(?:=|:)\s*"
+                   rf"\[?\s*({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$|:\s)")
 _QPAIR = re.compile(rf"['\"]([^'\"]{{1,60}})['\"]\s*:\s*['\"]?({NUM})['\"]?(?=\s*[,}}])")
 _SPACED = re.compile(rf"(?<![\w./\-])([A-Za-z_][A-Za-z0-9_/.@\-]*)\s+({NUM})(?=[\s,;|\]]|$)")
 _TQDM_BAR = re.compile(r"(?:\s*:)?\s*\d{1,3}%\|[^|]*\|\s*(\d+)/(\d+)\s*(?:\[([^\]]*)\])?")
 _EPOCH = re.compile(r"\bepoch\s*(?:\(\w+\))?\s*[:#=]?\s*\[?\s*(\d+)\s*(?:\]\s*)?(?:/\s*(\d+)\s*\]?)?", re.I)
 _EPOCH_ITER = re.compile(r"\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*/\s*(\d+)\s*\]")
-_COUNTER = re.compile(r"\b(global[_ ]step|current_steps|step|steps|iteration|iter|batch|update)\s*(?:\(\w+\))?\s*[:#=]?\s*"
+_COUNTER = re.compile(r"\b(global[_ ]step|current_steps|step|steps|iteration|iter|batch|update)"
+                      r"\s*(?:\(\w+\))?\s*[:#=]?\s*"
                       r"[\[(]?\s*(\d+)\s*(?:/\s*(\d+)\s*)?[\])]?(?![\w.])", re.I)
 _PAREN_ITER = re.compile(r"\(\s*(?:iteration|iter|step)\s+(\d+)\s*/\s*(\d+)\s*\)", re.I)
 _EVAL_WORDS = re.compile(r"\b(valid|validation|validating|eval|evaluation|evaluating|test|testing|dev|val)\b", re.I)
@@ -54,7 +57,8 @@ _LEVEL_WORDS = {"info", "debug", "warning", "warn", "error", "critical", "trace"
 _STEP_NAMES = {"step", "steps", "global_step", "global step", "current_steps", "iter", "iteration", "it", "update",
                "num_updates", "train/global_step", "_step", "batch"}
 _SKIP_NAMES = {"rank", "pid", "line", "port", "tid", "total_steps", "eta", "epochs", "seed", "percentage"}
-_TRACE = re.compile(r"^\s*(Traceback \(most recent call last\)|File \"|raise |\w*(Error|Exception|Warning):|warnings\.warn)")
+_TRACE = re.compile(r"^\s*(Traceback \(most recent call last\)|File \"|raise "
+                    r"|\w*(Error|Exception|Warning):|warnings\.warn)")
 _CELL = re.compile(rf"^(?:{NUM})(?:[A-Za-z%]{{0,3}})$|^\d+/\d+$")
 _HEADER_TOKEN = re.compile(r"^[A-Za-z_][\w@.:/\-%()]*$")
 _YOLO_LOSSES = {"box", "obj", "cls", "dfl", "seg", "kobj", "pose"}
@@ -169,7 +173,8 @@ class GenericFormat(LineFormat):
         if bar:
             n_bar, total_bar = int(bar.group(1)), int(bar.group(2))
             postfix = (bar.group(3) or "").partition(",")[2]  # "1.8s/it, loss=2.3": the pairs after the rate
-            body = line[: bar.start()] + (" " + postfix.partition(",")[2] if "=" in postfix else "") + " " + line[bar.end():]
+            after = " " + postfix.partition(",")[2] if "=" in postfix else ""
+            body = line[: bar.start()] + after + " " + line[bar.end():]
         pairs = [(k, v) for k, v in _QPAIR.findall(body)] if ("'" in body or '"' in body) else []
         if "{" in body and not pairs:
             pairs = self._json_pairs(body)
@@ -232,7 +237,7 @@ class GenericFormat(LineFormat):
         yolo = "gpu_mem" in lower or "gpu_mem" in [h.replace("GPU", "gpu") for h in header]
         is_eval = bool({"class", "images"} & set(lower)) or any(_EVAL_WORDS.fullmatch(h) for h in lower)
         pairs = []
-        for h, t in zip(header, tokens):
+        for h, t in zip(header, tokens, strict=True):  # as many tokens as header cells (checked above)
             name = h
             if yolo and h.lower() in _YOLO_LOSSES:
                 name = f"train/{h.lower()}_loss"
@@ -261,15 +266,14 @@ class GenericFormat(LineFormat):
             lk = k.strip().lower()
             if lk in _SKIP_NAMES or not lk:
                 continue
-            if lk in _STEP_NAMES:
-                s = to_step(re.sub(r"[A-Za-z%/]+$", "", raw))
+            is_step, s, v = pair_number(lk, raw, _STEP_NAMES)
+            if is_step:
                 if s is not None:
                     if lk == "batch":
                         inner = s if inner is None else inner
                     elif step is None:
                         step = s
                 continue
-            v = to_value(raw)
             if v is None:
                 continue
             if lk == "epoch":
@@ -308,10 +312,10 @@ class GenericFormat(LineFormat):
                 inner = step  # a counter within an epoch, restarting
         if is_eval:
             rec = {(k if _EVAL_KEY.match(k) or k.startswith("val/") else "val_" + k): v for k, v in rec.items()}
-            g = step if step is not None and not inner_total else st.get("g")
-            if g is None:
-                g = int(epoch) if epoch is not None and float(epoch).is_integer() else int(st.get("n", 0))
-            em.record(int(g), rec)
+            at = step if step is not None and not inner_total else st.get("g")
+            if at is None:
+                at = int(epoch) if epoch is not None and float(epoch).is_integer() else int(st.get("n", 0))
+            em.record(int(at), rec)
             return True
         counted = step is not None or n_bar is not None or (epoch is not None and st.get("epoch_steps"))
         g: int | None = None
@@ -322,7 +326,8 @@ class GenericFormat(LineFormat):
                     st["e0"] = 0 if e == 0 else 1
                 if inner_total:
                     g = (e - st["e0"]) * inner_total + step
-                elif inner is not None or (st.get("last_e") is not None and e > st["last_e"] and step <= st.get("last_raw", -1)):
+                elif inner is not None or (st.get("last_e") is not None and e > st["last_e"]
+                                           and step <= st.get("last_raw", -1)):
                     # a counter that restarts each epoch: continue from the last step of the epoch before
                     if st.get("last_e") is not None and e > st["last_e"] and step <= st.get("last_raw", -1):
                         st["off"] = int(st.get("g", 0))
@@ -342,9 +347,9 @@ class GenericFormat(LineFormat):
             else:
                 g = n_bar
         fractional = epoch is not None and epoch > 0 and not float(epoch).is_integer()
-        if g is not None and fractional:
+        if g is not None and fractional and epoch is not None:  # fractional: epoch is a number
             st["spe"] = g / epoch  # a counted line with a fractional epoch: steps per epoch
-        elif g is None and fractional and (st.get("spe") or st.get("total") and st.get("epochs")):
+        elif g is None and fractional and epoch is not None and (st.get("spe") or st.get("total") and st.get("epochs")):
             g = round(epoch * (st.get("spe") or st["total"] / st["epochs"]))  # epoch x steps per epoch
             counted = True
         if g is None:
@@ -361,7 +366,8 @@ class GenericFormat(LineFormat):
                 return False  # a config line ("num_gpus: 1", "World size: 1"), not a metric record
             st["n"] = int(st.get("n", 0)) + 1
             ep_only = epoch is not None and float(epoch).is_integer()
-            if ep_only and st.get("mode") != "order" and (st.get("ep_last") is None or int(epoch) > st["ep_last"]):
+            if (ep_only and epoch is not None and st.get("mode") != "order"
+                    and (st.get("ep_last") is None or int(epoch) > st["ep_last"])):
                 g = int(epoch)  # one record per epoch so far: the epoch is the step
                 st["mode"], st["ep_last"] = "epoch", int(epoch)
             elif not st.get("counted") and (ep_only or st.get("mode") == "order" or st.get("g") is None):
@@ -378,7 +384,8 @@ class GenericFormat(LineFormat):
         if counted and st.get("restart") and "g_first" in st and g <= int(st["g_first"]):
             # the step is back at the run's start after the start-up banner printed again: a new run
             em.new_run()
-            for k in ("off", "e0", "last_e", "last_raw", "n", "g", "counted_keys", "counted", "g_first", "mode", "ep_last"):
+            for k in ("off", "e0", "last_e", "last_raw", "n", "g", "counted_keys", "counted", "g_first", "mode",
+                      "ep_last"):
                 st.pop(k, None)
         if counted:
             st["restart"] = False

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 
 from .base import Emitter, LineFormat
-from .text import to_step, to_value
+from .text import to_value
 
-STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num", "epoch")
+STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
+             "epoch")
 
 
 _CONFIG_KEYS = {"config", "args", "hparams", "hyperparameters", "params", "settings", "cfg", "arguments"}
@@ -55,11 +57,30 @@ def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
 _VOLATILE = re.compile(r"time|date|msg|message|log|text|host|stamp", re.I)
 
 
+_last_signature = ("", hashlib.sha1(b"").hexdigest()[:12])  # (joined settings, their hash): most lines repeat them
+
+
 def _signature(obj: dict) -> str:
     """The record's string-valued settings (run name, model type...): a change means another run."""
+    global _last_signature
     parts = [f"{k}={v}" for k, v in obj.items()
              if isinstance(v, str) and len(v) <= 200 and to_value(v) is None and not _VOLATILE.search(k)]
-    return hashlib.sha1("\x00".join(parts).encode()).hexdigest()[:12]
+    joined = "\x00".join(parts)
+    last = _last_signature
+    if joined == last[0]:
+        return last[1]
+    sig = hashlib.sha1(joined.encode()).hexdigest()[:12]
+    _last_signature = (joined, sig)
+    return sig
+
+
+def _event(obj: dict) -> str | None:
+    """The first of the record's event-like fields that holds a string, lower-cased."""
+    for k in _EVENT_KEYS:
+        v = obj.get(k)
+        if isinstance(v, str):
+            return v.lower()
+    return None
 
 
 class JsonLinesFormat(LineFormat):
@@ -80,7 +101,7 @@ class JsonLinesFormat(LineFormat):
                 continue
             if not isinstance(obj, dict):
                 continue
-            event = next((str(obj[k]).lower() for k in _EVENT_KEYS if isinstance(obj.get(k), str)), None)
+            event = _event(obj)
             if event in _LIFECYCLE:
                 if event in ("start", "started", "begin", "init", "resume", "resumed"):
                     st["run_start"] = True
@@ -100,7 +121,8 @@ class JsonLinesFormat(LineFormat):
                 else:
                     step_key = st["step_key"] = ""
             if step_key and step_key in rec:
-                step = to_step(str(rec.pop(step_key)))
+                v = rec.pop(step_key)  # a float (_flatten): to_step(str(v)) without the round trip
+                step = int(v) if math.isfinite(v) else None
             if not rec:
                 continue  # a step and nothing else: not a metric record
             if step is None:

@@ -16,7 +16,8 @@ import re
 from .base import Emitter, LineFormat
 from .text import NUM, to_step, to_value
 
-_PAIR = re.compile(rf"(?<![\w/.\-])([A-Za-z_][\w./\-]*(?: [A-Za-z_][\w./\-]*){{0,3}})\s*(?:=|:)\s*({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$)")
+_PAIR = re.compile(rf"(?<![\w/.\-])([A-Za-z_][\w./\-]*(?: [A-Za-z_][\w./\-]*){{0,3}})\s*(?:=|:)\s*"
+                   rf"({NUM}[A-Za-z%/]*)(?=[\s,;|\]}}\)]|$)")
 _TQDM = re.compile(r"(?:(?:Epoch|epoch)\s*(\d+)\D{0,10}?)?\d+%\|[^|]*\|\s*(\d+)/(\d+)\s*\[([^\]]*)\]")
 # Log-line prefixes that a key=value pair's key may swallow ("INFO step=10" is the key "step").
 _LEVEL_WORDS = {"info", "debug", "warning", "warn", "error", "critical", "trace", "notice"}
@@ -35,13 +36,27 @@ def eval_prefix(line: str, pattern: re.Pattern) -> str:
 
 
 def with_prefix(prefix: str, key: str) -> str:
-    return key if not prefix or _EVAL_KEY.match(key) or key.lower() in _STEP_KEYS or key.lower() == "epoch" else prefix + key
+    if not prefix or _EVAL_KEY.match(key) or key.lower() in _STEP_KEYS or key.lower() == "epoch":
+        return key
+    return prefix + key
 
 
 # A step written as a word and a number ("Epoch 1, Step 200, Loss: ...").
 _STEP_WORD = re.compile(r"\b(?:global[_ ]step|step|iteration|iter|update)\s*#?\s*(\d+)\b", re.I)
-_STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "batch", "update", "num_updates", "steps", "train/global_step"}
+_STEP_KEYS = {"step", "global_step", "global step", "iter", "iteration", "it", "batch", "update", "num_updates",
+              "steps", "train/global_step"}
 _SKIP_KEYS = {"rank", "pid", "line", "port", "tid"}
+
+
+_UNIT_TAIL = re.compile(r"[A-Za-z%/]+$")
+
+
+def pair_number(lk: str, raw: str, step_keys: set[str] | frozenset[str]) -> tuple[bool, int | None, float | None]:
+    """(is a step, the step, the value) of one key/value pair, ``lk`` its lower-cased key: a step key's text as a
+    whole step (a unit glued on dropped), any other key's as a metric value; None where the text is not one."""
+    if lk in step_keys:
+        return True, to_step(_UNIT_TAIL.sub("", raw)), None
+    return False, None, to_value(raw)
 
 
 def record_of(pairs: list[tuple[str, str]], prefix: str) -> tuple[dict[str, float], int | None, float | None]:
@@ -59,10 +74,10 @@ def record_of(pairs: list[tuple[str, str]], prefix: str) -> tuple[dict[str, floa
         lk = key.lower()
         if lk in _SKIP_KEYS:
             continue
-        if lk in _STEP_KEYS and step is None:
-            step = to_step(re.sub(r"[A-Za-z%/]+$", "", raw))
+        is_step, s, v = pair_number(lk, raw, _STEP_KEYS if step is None else frozenset())
+        if is_step:
+            step = s
             continue
-        v = to_value(raw)
         if v is None:
             continue
         if lk == "epoch":
@@ -108,7 +123,8 @@ class KeyValueFormat(LineFormat):
             if step is None:
                 m = _EPOCH_ITER.search(line)
                 if m:
-                    step = (int(m.group(1)) - 1) * int(m.group(3)) + int(m.group(2)) if int(m.group(1)) > 0 else int(m.group(2))
+                    in_epoch, it, per = int(m.group(1)), int(m.group(2)), int(m.group(3))  # [epoch][it/per]
+                    step = (in_epoch - 1) * per + it if in_epoch > 0 else it
                 else:
                     m = _ITER_OF.search(line) or (_STEP_WORD.search(line) if not tq else None)
                     if m:

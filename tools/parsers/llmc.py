@@ -28,15 +28,23 @@ class LlmcFormat(LineFormat):
     priority = 5
     # the usual shapes in groups 2-5, any further fields in group 6
     _line = re.compile(r"^s:(\d+) (?:(trl|tel):(\S+)(?: lr:(\S+))?(?: norm:(\S+))?)?([^\n]*)", re.M)
+    # the further fields of every line at once (one match a line): up to EXTRA ``key:value`` fields (throughput,
+    # loss scale...) in pairs of groups, anything else in the last group
+    EXTRA = 4
+    _extra = re.compile(r"^" + r"(?: (\w+):(\S+))?" * EXTRA + r"([^\n]*)", re.M)
+    # both at once, for a block whose first line has further fields (the whole log usually has)
+    _line_extra = re.compile(_line.pattern[:-len(r"([^\n]*)")] + _extra.pattern[1:], re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
     def parse(self, text: str, em: Emitter) -> None:
         """Vectorised like the modded-nanogpt parser: one regex pass, numpy conversions, rare lines field by field."""
-        rows = self._line.findall(text)
+        head = self._line.match(text)
+        extended = head is not None and head.group(6) != ""
+        rows = (self._line_extra if extended else self._line).findall(text)
         if not rows:
             return
         n = len(rows)
-        cols = list(zip(*rows))
+        cols = list(zip(*rows, strict=True))  # findall gives every row all groups
         steps = _steps(cols[0], n)
         idx = np.arange(n)
         parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
@@ -55,13 +63,48 @@ class LlmcFormat(LineFormat):
             if ok is not None:
                 mi, ms, vals = mi[ok], ms[ok], vals[ok]
             parts[key] = [(mi, ms, vals)]
-        rest = cols[5]
-        for i in (i for i, r in enumerate(rest) if r.strip()):
-            for k, v in self._field.findall(rest[i]):
-                val = to_value(v)
-                if val is not None:
-                    parts.setdefault(_LLMC_NAMES.get(k, k), []).append(
-                        (np.array([i]), np.array([steps[i]], dtype=np.int64), np.array([val])))
+        # further fields, per metric: (line indices, positions in the line, values); the metrics then come in the
+        # order of their first value, as field by field
+        found: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        names, extra = _LLMC_NAMES, self.EXTRA
+        if extended:
+            pass  # the further fields are in their groups already
+        elif cols[5][0] or len(set(cols[5])) > 1:
+            ex = self._extra.findall("\n".join(cols[5]))
+            assert len(ex) == n  # one match a line (a line's rest holds no newline)
+            cols = cols[:5] + list(zip(*ex, strict=True))
+        else:
+            cols = cols[:5] + [("",) * n] * (2 * extra + 1)
+        for j in range(extra):
+            kc, vc = cols[5 + 2 * j], cols[6 + 2 * j]
+            distinct = set(kc)
+            distinct.discard("")
+            if not distinct:
+                break  # the extra groups match in turn: none further either
+            for raw_key in distinct:
+                li = idx[np.fromiter(map(raw_key.__eq__, kc), dtype=bool, count=n)]
+                vals, ok = _floats([vc[i] for i in li.tolist()])
+                if ok is not None:
+                    li, vals = li[ok], vals[ok]
+                if len(li):
+                    found.setdefault(names.get(raw_key, raw_key), []).append((li, np.full(len(li), j), vals))
+        findall, rest = self._field.findall, cols[5 + 2 * extra]
+        for i, r in (enumerate(rest) if rest[0] or len(set(rest)) > 1 else ()):
+            if r and not r.isspace():
+                for pos, (k, v) in enumerate(findall(r), start=extra):
+                    val = to_value(v)
+                    if val is not None:
+                        found.setdefault(names.get(k, k), []).append((np.array([i]), np.array([pos]), np.array([val])))
+        firsts = []
+        for key, ps in found.items():
+            li = np.concatenate([p[0] for p in ps])
+            at = np.concatenate([p[1] for p in ps])
+            order = np.lexsort((at, li))
+            li, at = li[order], at[order]
+            vals = np.concatenate([p[2] for p in ps])[order]
+            firsts.append((int(li[0]), int(at[0]), key, li, vals))
+        for _, _, key, li, vals in sorted(firsts, key=lambda f: (f[0], f[1])):
+            parts.setdefault(key, []).append((li, steps[li], vals))
         _emit_ordered(parts, em)
 
 
@@ -109,7 +152,8 @@ class ModdedNanoGptFormat(LineFormat):
     detect_re = re.compile(r"(?:^|\s)step:\d+/\d+ (?:\w+:)")
     priority = 5
     # one match per line: the common shape in groups 3-8, anything else in group 9
-    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) (?:(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) "
+    _line = re.compile(r"^(?:[^\n]*?[ \t\]:>|])??step:(\d+)/(\d+) "
+                       r"(?:(train_loss|val_loss):(\S+) train_time:([\d.]+)(ms|s) "
                        r"step_avg:([\w.]+?)(ms|s)[ \t]*$|([^\n]*))", re.M)
     _field = re.compile(r"(\w+):(\S+)")
 
@@ -118,7 +162,7 @@ class ModdedNanoGptFormat(LineFormat):
         rows = self._line.findall(text)
         if not rows:
             return
-        cols = list(zip(*rows))
+        cols = list(zip(*rows, strict=True))  # findall gives every row all groups
         n = len(rows)
         em.total_steps = int(cols[1][-1])
         steps = _steps(cols[0], n)

@@ -37,7 +37,8 @@ class NanoGptFormat(LineFormat):
     """karpathy/nanoGPT and build-nanogpt training lines; the step is the iteration number."""
 
     name = "nanogpt"
-    detect_re = re.compile(r"^\d+ (?:train|val) [-+0-9.eEnaif]+\s*$|\biter \d+: loss \S+, time |\bstep \d+: train loss \S+, val loss |^\s*step\s+\d+\s*\|\s*loss:")
+    detect_re = re.compile(r"^\d+ (?:train|val) [-+0-9.eEnaif]+\s*$|\biter \d+: loss \S+, time "
+                           r"|\bstep \d+: train loss \S+, val loss |^\s*step\s+\d+\s*\|\s*loss:")
     priority = 5
 
     def parse(self, text: str, em: Emitter) -> None:

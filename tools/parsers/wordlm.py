@@ -67,8 +67,8 @@ class WordLanguageModelFormat(LineFormat):
             m = _END.search(line)
             if m:
                 epoch = int(m.group(1))
-                per = st.get("per")
-                step = epoch * per if per else epoch
+                batches = st.get("per")
+                step = epoch * batches if batches else epoch
                 st["step"] = step
                 for k, v in _fields(m.group(2)):
                     em.add(step, k, v)

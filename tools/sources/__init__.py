@@ -58,7 +58,8 @@ def open_path_source(fs: FileSystem, path: str) -> Source:
                 from .logfile import LogFileSource
 
                 return LogFileSource(fs, fs.join(path, candidate))
-        logs = sorted((e for e in entries if not e.is_dir and e.name.lower().endswith((".log", ".txt", ".out", ".jsonl", ".csv"))),
+        logs = sorted((e for e in entries
+                       if not e.is_dir and e.name.lower().endswith((".log", ".txt", ".out", ".jsonl", ".csv"))),
                       key=lambda e: -e.mtime)
         if len(logs) == 1:
             from .logfile import LogFileSource

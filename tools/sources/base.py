@@ -53,6 +53,9 @@ class ReadResult:
     # without a newline, a young JSON document): used for this answer only, never stored with the cursor, so a
     # half-written line cannot become a cached point. Its ``reset`` means "instead of", not "after", the cache.
     provisional: ReadResult | None = None
+    # The read stopped at the end of a part (a long first read comes in parts, so memory stays bounded whatever the
+    # file's size): store it, then read again from its cursor for the rest.
+    more: bool = False
 
 
 class Source(Protocol):

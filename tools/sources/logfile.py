@@ -21,7 +21,16 @@ import time
 from dataclasses import dataclass
 
 from ..errors import BadInput, TrainingCheckError, UnknownFormat
-from ..parsers import JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, Detected, Emitter, detect_format, document_format
+from ..parsers import (
+    JSON_DOCUMENT,
+    LINE_FORMATS,
+    SAMPLE_BYTES,
+    Detected,
+    Emitter,
+    LineFormat,
+    detect_format,
+    document_format,
+)
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from ..rundata import is_plain_name, safe_excerpt
@@ -30,6 +39,8 @@ from .files import FileStat, FileSystem
 
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
+PARSE_BYTES = 1 << 20  # lines are parsed in blocks of about this size: a parser's per-line objects stay few
+PART_BYTES = 16 << 20  # a read returns after about this many bytes (``more``): the caller stores them, reads on
 HEAD_BYTES = 4096
 BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
@@ -46,6 +57,7 @@ class _Scan:
     skip_line: bool  # inside a giant line: drop bytes up to the next newline on resume
     bytes_read: int
     dropped_lines: int
+    more: bool = False  # stopped after PART_BYTES, before the size seen at stat time
 
 
 def _has_loss(batch: PointBatch) -> bool:
@@ -72,13 +84,15 @@ class LogFileSource:
     kind = "log"
 
     def __init__(self, fs: FileSystem, path: str, *, chunk_bytes: int = CHUNK_BYTES, settle_seconds: float = 60.0,
-                 max_line: int = MAX_LINE, rotated_suffixes: tuple[str, ...] = ROTATED_SUFFIXES):
+                 max_line: int = MAX_LINE, rotated_suffixes: tuple[str, ...] = ROTATED_SUFFIXES,
+                 part_bytes: int | None = None):
         self.fs = fs
         self.path = path
         self.chunk_bytes = max(4096, int(chunk_bytes))
         self.settle_seconds = settle_seconds
         self.max_line = max_line
         self.rotated_suffixes = rotated_suffixes
+        self.part_bytes = max(self.chunk_bytes, int(PART_BYTES if part_bytes is None else part_bytes))
         self.source_id = f"log:{fs.describe(path)}"
         self._bytes = 0
         self._forced = False  # read as if the file had settled (the provisional tail)
@@ -117,7 +131,7 @@ class LogFileSource:
         While the file has not settled, what its unterminated tail would add is returned as ``provisional``.
         """
         res = self._read(cursor, progress)
-        if self._settled(self._stat(self.path)):
+        if res.more or self._settled(self._stat(self.path)):
             return res
         self._forced = True
         try:
@@ -201,7 +215,8 @@ class LogFileSource:
                "total_steps": em.total_steps or cur.get("total_steps")}
         same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
         new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
-        return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes)
+        return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes,
+                          more=scan.more)
 
     def _sample_line(self, st: FileStat) -> str:
         """A line of the file's start worth showing when no loss was found (the first one with a number), as run
@@ -212,7 +227,8 @@ class LogFileSource:
         return safe_excerpt(sample_line(text.split("\n")[:MAX_SAMPLE_LINES]))
 
     def _continuity(self, st: FileStat, cur: dict) -> str:
-        """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the cursor."""
+        """"same" when it is the same file (inode, where known), still starting as it did, not shorter than the
+        cursor."""
         if st.size < int(cur.get("offset", 0)) or st.size < int(cur.get("head_len", 0)):
             return "truncated"
         if cur.get("identity") and st.identity and cur["identity"] != st.identity:
@@ -254,7 +270,7 @@ class LogFileSource:
         old = self._scan(old_path, old_st, cur, progress, final=True)
         notes = [f"{self.fs.describe(self.path)} was rotated: read the rest of {old_path.rsplit('/', 1)[-1]} "
                  f"from byte {cur.get('offset', 0)} first, then the new file from its start"]
-        prefix = old.emitter.build()
+        prefix: PointBatch | None = old.emitter.build()
         cont = {"v": CURSOR_VERSION, "kind": "lines", "format": cur["format"], "offset": 0,
                 "state": old.emitter.state, "skip_line": False, "total_steps": cur.get("total_steps")}
         new = self._scan(self.path, st, cont, progress)
@@ -319,7 +335,11 @@ class LogFileSource:
         skip = bool(cur.get("skip_line"))
         pending = b""
         read = dropped = 0
+        more = False
         while pos < end:
+            if pos - start >= self.part_bytes and not final:
+                more = True  # a part's worth: the caller stores it and reads on from the cursor
+                break
             data = self._read_at(path, pos, min(self.chunk_bytes, end - pos))
             if not data:
                 break
@@ -337,22 +357,33 @@ class LogFileSource:
             if cut < 0:
                 pending = buf
             else:
-                text, n = clean_block(buf[: cut + 1], self.max_line)
-                dropped += n
-                fmt.parse(text, em)
+                dropped += self._parse_lines(buf, cut + 1, fmt, em)
                 em.flush()
                 pending = buf[cut + 1:]
             if len(pending) > self.max_line:
                 pending, skip = b"", True
                 dropped += 1
-            if progress is not None:
-                progress(float(pos - start), float(end - start), f"reading {self.fs.describe(path)}")
+            if progress is not None:  # bytes of the file: counts on across the parts of a long read
+                progress(float(pos), float(end), f"reading {self.fs.describe(path)}")
         if pending and pos >= end and (final or self._settled(st)):
             text, n = clean_block(pending + b"\n", self.max_line)
             fmt.parse(text, em)
             pending = b""
         fmt.finish(em)
-        return _Scan(em, pos - len(pending), skip, read, dropped)
+        return _Scan(em, pos - len(pending), skip, read, dropped, more=more)
+
+    def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
+        """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""
+        dropped = start = 0
+        while start < end:
+            stop = end
+            if end - start > PARSE_BYTES:
+                stop = buf.rfind(b"\n", start, start + PARSE_BYTES) + 1 or buf.find(b"\n", start + PARSE_BYTES) + 1
+            text, n = clean_block(buf[start:stop], self.max_line)
+            dropped += n
+            fmt.parse(text, em)
+            start = stop
+        return dropped
 
     # -- whole JSON documents -------------------------------------------------------------
     def _read_document(self, st: FileStat, cur: dict | None) -> ReadResult:

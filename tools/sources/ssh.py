@@ -23,6 +23,7 @@ import socket
 import stat as stat_mod
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,7 +104,7 @@ def _env_paths(value: str | None) -> tuple[str, ...]:
 
 def resolve_target(host: str, *, user: str | None = None, port: int | None = None,
                    ssh_config_path: str | None = None, known_hosts_paths: tuple[str, ...] | None = None,
-                   env: dict[str, str] | None = None) -> SshTarget:
+                   env: Mapping[str, str] | None = None) -> SshTarget:
     """Apply ~/.ssh/config (or ``ssh_config_path``) to a host or alias; explicit user/port win over the file."""
     env = os.environ if env is None else env
     _validate_host(host if not (":" in host and not host.startswith("[")) else f"[{host}]")
@@ -298,7 +299,8 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
     except paramiko.BadHostKeyException as e:
         client.close()
         entry = _known_host_entry(target.hostname, target.port)
-        raise HostKeyError(f"host key of {entry} CHANGED (got {e.key.get_name()} {e.key.get_fingerprint().hex()[:16]}..., "
+        raise HostKeyError(f"host key of {entry} CHANGED "
+                           f"(got {e.key.get_name()} {e.key.get_fingerprint().hex()[:16]}..., "
                            f"known_hosts has another): refusing to connect; if the change is expected, run "
                            f"`ssh-keygen -R '{entry}'` and connect once with ssh") from None
     except paramiko.PasswordRequiredException:
@@ -323,7 +325,7 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
 class ConnectionPool:
     """One live SSH connection per (user, host, port, known_hosts) in this process."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._conns: dict[tuple, _Conn] = {}
         self._lock = threading.Lock()
 

@@ -44,6 +44,7 @@ def _fields(buf: bytes):
     while pos < n:
         key, pos = varint(buf, pos)
         fno, wt = key >> 3, key & 7
+        val: int | bytes
         if wt == 0:
             val, pos = varint(buf, pos)
         elif wt == 1:

@@ -18,7 +18,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlparse
@@ -77,7 +77,7 @@ class WandbRunMeta:
 
 # -- the API key ---------------------------------------------------------------------------------
 
-def resolve_api_key(base_url: str | None = None, env: dict[str, str] | None = None) -> str:
+def resolve_api_key(base_url: str | None = None, env: Mapping[str, str] | None = None) -> str:
     """The W&B API key: ``WANDB_API_KEY``, else the ``~/.netrc`` entry ``wandb login`` wrote for the host."""
     env = os.environ if env is None else env
     key = env.get("WANDB_API_KEY", "").strip()
@@ -125,8 +125,9 @@ def classify_error(exc: BaseException, what: str, api_key: str | None = None) ->
     short = text if len(text) <= 200 else text[:200] + "..."
     if "did not respond in time" in low or "timed out" in low or "timeout" in low or status in (408, 504):
         return WandbTimeout(f"W&B did not answer in time while {what}")
-    if status in (401, 403) or (status is None and ("401" in low or "403" in low or "unauthorized" in low
-                                                     or "permission denied" in low or "failed to verify credentials" in low)):
+    if status in (401, 403) or (status is None and (
+            "401" in low or "403" in low or "unauthorized" in low or "permission denied" in low
+            or "failed to verify credentials" in low)):
         return AuthError(AUTH_MESSAGE)
     if status == 429 or "429" in low or "too many requests" in low or "rate limit" in low:
         return WandbRateLimited(f"W&B rate-limited the requests while {what} (HTTP 429); try again in a minute")
@@ -134,7 +135,8 @@ def classify_error(exc: BaseException, what: str, api_key: str | None = None) ->
         return WandbRunGone(f"W&B has no such run while {what} (deleted, or a wrong entity/project/run id)")
     if (status and status >= 500) or any(s in low for s in ("500", "502", "503", "bad gateway", "internal server error",
                                                              "service unavailable")):
-        return WandbServerError(f"W&B answered with a server error while {what}" + (f" (HTTP {status})" if status else ""))
+        return WandbServerError(f"W&B answered with a server error while {what}"
+                                + (f" (HTTP {status})" if status else ""))
     if "connection" in low or "refused" in low or "resolve" in low or "unreachable" in low:
         return WandbServerError(f"cannot connect to W&B while {what}: {short}")
     return SourceUnreachable(f"W&B API error while {what}: {short}")

@@ -56,10 +56,11 @@ _TOTAL_STEP_KEYS = ("max_steps", "total_steps", "num_train_steps", "train_steps"
 _SKIP_TAGS = frozenset((0x1A, 0x22, 0x3A, 0x4A, 0x52, 0x5A, 0x62, 0x6A))  # summary, output, stats, tbrecord, alert,
 # telemetry, metric, output_raw: never metrics for this reader
 _DOUBLE = struct.Struct("<d")
-_SKIP, _STEP = object(), object()
+# Markers told apart by identity (``is``), never by value: a key decoded from a record is another object.
+_SKIP, _STEP = "".join(["\x00", "skip"]), "".join(["\x00", "step"])
 
 
-def _key_kind(key: str):
+def _key_kind(key: str) -> str:
     """The metric name for a history key, or _SKIP (internal and system keys), or _STEP (``_step``)."""
     if key == "_step":
         return _STEP
@@ -89,7 +90,8 @@ def total_steps_from_config(config: dict) -> int | None:
     """The planned number of steps when the config names it (max_steps, total_steps, max_iters, ...)."""
     for key in _TOTAL_STEP_KEYS:
         for k, v in config.items():
-            if k.rsplit(".", 1)[-1].lower() == key and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0:
+            if (k.rsplit(".", 1)[-1].lower() == key and isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and v > 0):
                 return int(v)
     return None
 
@@ -170,7 +172,7 @@ class WandbLocalSource:
         from wandb.proto import wandb_internal_pb2  # wandb's own record definitions
 
         self._pb = wandb_internal_pb2
-        self._keys: dict[bytes, object] = {}  # an item's key bytes -> its metric name / _SKIP / _STEP
+        self._keys: dict[bytes, str] = {}  # an item's key bytes -> its metric name / _SKIP / _STEP
 
     def describe(self) -> str:
         return f"W&B local run log {self.fs.describe(self.path)}"
@@ -197,7 +199,8 @@ class WandbLocalSource:
         offset = int(cursor.get("offset", 0))
         reset = False
         notes: list[str] = []
-        if offset and (st.size < offset or (cursor.get("identity") and st.identity and cursor["identity"] != st.identity)):
+        replaced = bool(cursor.get("identity") and st.identity and cursor["identity"] != st.identity)
+        if offset and (st.size < offset or replaced):
             reset, offset = True, 0
             notes.append(f"{self.fs.describe(self.path)} was replaced or truncated: read it again from the start")
         if offset < FILE_HEADER_LEN:
@@ -259,7 +262,8 @@ class WandbLocalSource:
             if crc32(data, _TYPE_CRC[rtype]) != crc:
                 if data[-1:] == b"\0" and not buf[end:end + 16].strip(b"\0"):
                     break  # the record's end is still zeros, like the space after it: not written yet
-                scan.notes.append(f"{where}: record at byte {pos} fails its checksum (file damaged); stopped reading there")
+                scan.notes.append(f"{where}: record at byte {pos} fails its checksum (file damaged); "
+                                  f"stopped reading there")
                 break
             next_pos = pos + REC_HEADER_LEN + length
             if rtype == FULL:
@@ -339,7 +343,8 @@ class WandbLocalSource:
             elif fn == F_PREEMPTING:
                 scan.info.state = "preempted"
         except Exception as e:  # protobuf DecodeError: a record that does not parse is skipped, never a crash
-            scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); skipped it")
+            scan.notes.append(f"{self.fs.describe(self.path)}: a record does not decode ({type(e).__name__}); "
+                              f"skipped it")
 
     def _history_fast(self, d: bytes, i: int, end: int, scan: _Scan) -> bool:
         """Decode a HistoryRecord in ``d[i:end]`` without protobuf: items of one key (``key`` or a single
