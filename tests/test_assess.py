@@ -292,3 +292,16 @@ def test_an_eval_coming_back_from_a_sudden_drop_is_a_note_once_it_has_fallen_fou
     assert f.status == "ok" and b.verdict == "CONTINUE", b.summary
     assert f.message == ("val_loss worsened to 4.5 at step 400 from its best level 2.42 and has been recovering since "
                          "(3 now)")
+
+
+def test_a_length_the_log_gave_that_the_run_already_passed_is_not_its_planned_length(tmp_path, store, config):
+    """A counter total the run outgrew (``step 3/4`` early on, then steps past 4) is dropped from progress; a
+    total the caller gives is always kept."""
+    log = tmp_path / "train.log"
+    with open(log, "w") as f:
+        for i, v in enumerate(curve(300), start=1):
+            f.write(f"step {i}/{4 if i <= 4 else 0} | loss {v:.5f} | lr 3e-4\n")
+    a = assess_run(str(log), store=store, config=config)
+    assert a.to_dict()["progress"] == {"step": 300, "total_steps": None, "fraction": None}
+    b = assess_run(str(log), store=store, config=config, total_steps=200)
+    assert b.to_dict()["progress"] == {"step": 300, "total_steps": 200, "fraction": 1}

@@ -56,3 +56,21 @@ def test_fairseq_bars_with_a_valid_line(tmp_path):
             b"| epoch 002 | valid on 'valid' subset | loss 8.3 | ppl 315 | num_updates 2000\n")
     fmt, p = points(tmp_path, data)
     assert p["loss"] == ([1000, 2000], [9.812, 8.1]) and p["val_loss"] == ([2000], [8.3])
+
+
+def test_a_step_counter_with_a_total_gives_the_runs_planned_length(tmp_path):
+    """llm.c's ``step    1/19560 | loss ...``: the counter's total (no epoch on the line) is the run's length."""
+    p = tmp_path / "train.log"
+    p.write_bytes(b"".join(f"step {i:4d}/19560 | loss {11 - i / 100:.6f} (+nanz)| norm 1.5 | lr 6e-04 | 450 ms\n"
+                           .encode() for i in range(1, 6)))
+    os.utime(p, (1.0, 1.0))
+    res = LogFileSource(LocalFileSystem(), str(p)).read(None)
+    assert list(res.batch.columns["loss"].steps) == [1, 2, 3, 4, 5]
+    assert res.info.total_steps == 19560
+
+
+def test_a_batch_counter_with_a_total_is_not_the_runs_length(tmp_path):
+    p = tmp_path / "train.log"
+    p.write_bytes(b"".join(f"batch {i}/50 loss {2 - i / 100:.3f} lr 0.1\n".encode() for i in range(1, 6)))
+    os.utime(p, (1.0, 1.0))
+    assert LogFileSource(LocalFileSystem(), str(p)).read(None).info.total_steps is None

@@ -241,6 +241,8 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
                     if (p.get("progress") or {}).get("step") is None or p["progress"]["step"] <= as_of_step]
     previous = [p for p in previous if p.get("verdict") != UNREACHABLE]
     total = total_steps or data.info.total_steps
+    if not total_steps and total and frame.last_step is not None and total < frame.last_step:
+        total = None  # a length the source gave that the run already passed is not its planned length
     expected = parse_baseline(baseline, frame, store=store, config=config)
     view = build_view(frame, total, previous, data.new_points, expected, data.info.config)
     view.accepted = accepted_concerns(store, data.run_key, as_of_step)

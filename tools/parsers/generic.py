@@ -262,6 +262,7 @@ class GenericFormat(LineFormat):
         rec: dict[str, float] = {}
         step = epoch = None
         inner = inner_total = None
+        inner_word = ""
         for k, raw in pairs:
             lk = k.strip().lower()
             if lk in _SKIP_NAMES or not lk:
@@ -299,6 +300,7 @@ class GenericFormat(LineFormat):
                         step = int(mc.group(2))
                     elif inner is None:
                         inner, inner_total = int(mc.group(2)), (int(mc.group(3)) if mc.group(3) else None)
+                        inner_word = word
                 elif step is None:
                     step = int(mc.group(2))
             mp = _PAREN_ITER.search(line) if step is None and "(" in line else None
@@ -310,6 +312,8 @@ class GenericFormat(LineFormat):
             step, inner = inner, None
             if inner_total is None and epoch is not None:
                 inner = step  # a counter within an epoch, restarting
+            elif inner_total and epoch is None and inner_word != "batch" and step <= inner_total:
+                em.total_steps = inner_total  # "step 10/19560" with no epoch on the line: the run's planned length
         if is_eval:
             rec = {(k if _EVAL_KEY.match(k) or k.startswith("val/") else "val_" + k): v for k, v in rec.items()}
             at = step if step is not None and not inner_total else st.get("g")
