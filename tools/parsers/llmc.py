@@ -8,6 +8,7 @@ A NaN glued to a unit (``step_avg:nanms``) is a timing placeholder and is droppe
 
 from __future__ import annotations
 
+import io
 import math
 import re
 
@@ -37,7 +38,15 @@ class LlmcFormat(LineFormat):
     _field = re.compile(r"(\w+):(\S+)")
 
     def parse(self, text: str, em: Emitter) -> None:
-        """Vectorised like the modded-nanogpt parser: one regex pass, numpy conversions, rare lines field by field."""
+        """Vectorised like the modded-nanogpt parser: one regex pass, numpy conversions, rare lines field by field.
+
+        A block made only of the two usual shapes goes through ``_parse_plain`` (pandas' C reader), same points."""
+        if _parse_plain(text, em):
+            return
+        self._parse_lines(text, em)
+
+    def _parse_lines(self, text: str, em: Emitter) -> None:
+        """Any block: the regex pass (the fallback of ``_parse_plain``)."""
         head = self._line.match(text)
         extended = head is not None and head.group(6) != ""
         rows = (self._line_extra if extended else self._line).findall(text)
@@ -106,6 +115,61 @@ class LlmcFormat(LineFormat):
         for _, _, key, li, vals in sorted(firsts, key=lambda f: (f[0], f[1])):
             parts.setdefault(key, []).append((li, steps[li], vals))
         _emit_ordered(parts, em)
+
+
+_NUM_CHARS = str.maketrans("", "", "0123456789.eE+-")
+_TRL_SHAPE = "s: trl: lr: norm:\n".translate(_NUM_CHARS)  # a train line without its numbers
+_TEL_SHAPE = "s: tel:\n".translate(_NUM_CHARS)
+_TO_CSV = str.maketrans(" ", ",", "s:trlnom")
+_STEP_NOT_DIGITS = re.compile(r"s:(?!\d+ )")
+
+
+def _parse_plain(text: str, em: Emitter) -> bool:
+    """The points of a block whose every line is exactly ``s:N trl:X lr:L norm:G`` or ``s:N tel:X`` (numbers only,
+    no nan/inf words, single spaces), as the regex pass gives them; False (nothing emitted) for any other block.
+
+    The check costs a few passes of str.count/translate: without its number characters every line must be one of
+    the two shapes (the shapes cannot overlap, so counts and total length prove the tiling) and every field
+    marker must be there once per line; the numbers then go to pandas' C reader as CSV, whose floats equal
+    Python's ``float``. A field that is empty or not a number, a step beyond int64: False."""
+    n = text.count("\n")
+    if not n or not text.endswith("\n") or not text.startswith("s:"):
+        return False
+    shape = text.translate(_NUM_CHARS)
+    n_trl, n_tel = shape.count(_TRL_SHAPE), shape.count(_TEL_SHAPE)
+    if n_trl + n_tel != n or n_trl * len(_TRL_SHAPE) + n_tel * len(_TEL_SHAPE) != len(shape):
+        return False
+    if (text.count("\ns:") != n - 1 or text.count(" trl:") != n_trl or text.count(" lr:") != n_trl
+            or text.count(" norm:") != n_trl or text.count(" tel:") != n_tel or _STEP_NOT_DIGITS.search(text)):
+        return False
+    # step, trl, lr, norm, tel: the keys' letters go, spaces become commas (one translate pass)
+    csv = (text.replace(" tel:", " ,,,") if n_tel else text).translate(_TO_CSV)
+    import pandas as pd  # only here: the server starts without it
+
+    try:
+        df = pd.read_csv(io.StringIO(csv), header=None, names=range(5), engine="c", na_filter=True,
+                         dtype={0: np.int64, 1: np.float64, 2: np.float64, 3: np.float64, 4: np.float64})
+    except (ValueError, OverflowError, pd.errors.ParserError):
+        return False
+    if len(df) != n:
+        return False
+    steps = df[0].to_numpy(dtype=np.int64)
+    trl, lr, norm, tel = (df[j].to_numpy(dtype=np.float64) for j in (1, 2, 3, 4))
+    is_tel = ~np.isnan(tel)
+    is_trl = ~is_tel
+    if int(is_tel.sum()) != n_tel or (np.isnan(trl) | np.isnan(lr) | np.isnan(norm))[is_trl].any():
+        return False  # an empty field (no value is a NaN word here)
+    if n_tel:
+        if n_trl:
+            em.extend("train_loss", steps[is_trl], trl[is_trl])
+        em.extend("val_loss", steps[is_tel], tel[is_tel])
+        if n_trl:
+            em.extend("lr", steps[is_trl], lr[is_trl])
+            em.extend("grad_norm", steps[is_trl], norm[is_trl])
+    else:
+        for key, vals in (("train_loss", trl), ("lr", lr), ("grad_norm", norm)):
+            em.extend(key, steps, vals)
+    return True
 
 
 def _emit_ordered(parts: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], em: Emitter) -> None:
