@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.llmc import LlmcFormat, _parse_plain
+from training_check.tools.parsers.table import CsvFormat
+from training_check.tools.parsers.table import _parse_plain as csv_plain
 
 
 def _points(em: Emitter) -> list[tuple[str, list[int], list[float]]]:
@@ -86,3 +88,60 @@ def test_llmc_fast_path_values():
     assert _parse_plain("s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n", em)
     assert _points(em) == [("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75]),
                            ("lr", [1, 2], [1e-3, 5e-4]), ("grad_norm", [1, 2], [2.0, 1.5])]
+
+
+def _csv_em(header: str, sep: str = ",", step_col: int = 0) -> Emitter:
+    em = Emitter()
+    em.state.update(header=header.split(sep), sep=sep, step_col=step_col, n=3)
+    return em
+
+
+CSV_BLOCKS = {
+    "plain": ("step,loss,lr", ",", 0, "".join(f"{i},{3 + i / 7!r},{1e-3 * i:.4e}\n" for i in range(200))),
+    "tsv, step last": ("loss\tstep", "\t", 1, "2.5\t10\n2.25\t20\n2.125\t30.0\n"),
+    "no step column": ("loss,acc", ",", -1, "2.5,0.1\n2.25,0.2\n"),
+    "odd numbers": ("step,loss", ",", 0, "1e3,5.\n2000,+1E-3\n3000,1e999\n-4,-0.0\n"),
+}
+CSV_ODD = {
+    "nan cell": ("step,loss", ",", 0, "1,2.5\n2,nan\n3,2.0\n"),
+    "empty cell": ("step,loss,acc", ",", 0, "1,2.5,\n2,,0.5\n"),
+    "padded cells": ("step,loss", ",", 0, "1, 2.5\n"),
+    "repeated header": ("step,loss", ",", 0, "1,2.5\nstep,loss\n2,2.4\n"),
+    "short and long rows": ("step,loss,acc", ",", 0, "1,2.5,3\n2,2.4\n3,2.3,1,9\n"),
+    "long first row": ("step,loss", ",", 0, "1,2.5,3\n2,2.4\n"),
+    "blank line": ("step,loss", ",", 0, "1,2.5\n\n2,2.4\n"),
+    "fractional step": ("step,loss", ",", 0, "1.5,2.5\n2,2.4\n"),
+    "huge step": ("step,loss", ",", 0, "99999999999999999999,2.5\n2,2.4\n"),
+    "bad number": ("step,loss", ",", 0, "1,2.5.1\n2,1-2\n"),
+    "duplicate names": ("step,loss,loss", ",", 0, "1,2.5,2.6\n2,2.4,2.3\n"),
+}
+
+
+@pytest.mark.parametrize("name", list(CSV_BLOCKS))
+def test_csv_fast_path_gives_the_row_points(name):
+    header, sep, sc, text = CSV_BLOCKS[name]
+    fast, slow = _csv_em(header, sep, sc), _csv_em(header, sep, sc)
+    assert csv_plain(text, fast) is True
+    CsvFormat()._parse_rows(text, slow)
+    assert _points(fast) == _points(slow) and _points(fast)
+    assert fast.state == slow.state
+
+
+@pytest.mark.parametrize("name", list(CSV_ODD))
+def test_csv_odd_blocks_leave_the_fast_path(name):
+    header, sep, sc, text = CSV_ODD[name]
+    em = _csv_em(header, sep, sc)
+    assert csv_plain(text, em) is False
+    assert len(em) == 0 and em.state["n"] == 3
+    whole, slow = _csv_em(header, sep, sc), _csv_em(header, sep, sc)
+    CsvFormat().parse(text, whole)
+    CsvFormat()._parse_rows(text, slow)
+    assert _same(_points(whole), _points(slow)) and whole.state == slow.state
+
+
+def test_csv_fast_path_values_and_header_block():
+    em = Emitter()
+    CsvFormat().parse("step,loss\n", em)  # the header alone: the row-by-row pass reads it
+    CsvFormat().parse("10,2.5\n20,2.25\n", em)
+    assert _points(em) == [("loss", [10, 20], [2.5, 2.25])]
+    assert em.state["n"] == 2

@@ -10,7 +10,10 @@ different rows), ``nan`` is NaN. In a model-card table, ``Training Loss`` become
 
 from __future__ import annotations
 
+import io
 import re
+
+import numpy as np
 
 from .base import Emitter, LineFormat
 from .text import to_step, to_value
@@ -55,6 +58,13 @@ class CsvFormat(LineFormat):
         return n * 2
 
     def parse(self, text: str, em: Emitter) -> None:
+        """Row by row; a block of plain numeric rows once the header is known goes through ``_parse_plain``."""
+        if _parse_plain(text, em):
+            return
+        self._parse_rows(text, em)
+
+    def _parse_rows(self, text: str, em: Emitter) -> None:
+        """Any block: line by line (the fallback of ``_parse_plain``)."""
         st = em.state
         header = st.get("header")
         sep = st.get("sep", ",")
@@ -87,6 +97,53 @@ class CsvFormat(LineFormat):
                 if v is not None:
                     em.add(step, header[i], v)
 
+
+_NUM_CHARS = "0123456789.eE+-\n"
+
+
+def _parse_plain(text: str, em: Emitter) -> bool:
+    """The points of a block of data rows (the header already read) in which every cell is a plain number (no
+    spaces, no empty cell, no nan/inf word) and every row has the header's width, as the row-by-row pass gives
+    them; False (nothing emitted) for any other block. The check is a translate and a few counts; pandas' C
+    reader then parses the block (its floats equal Python's ``float``); a step that is not an integer below 2**53
+    goes the row-by-row way too."""
+    st = em.state
+    header = st.get("header")
+    sep = st.get("sep", ",")
+    if header is None or "step_col" not in st or not text.endswith("\n") or text.startswith("\n"):
+        return False
+    k = len(header)
+    if k < 2 or len(set(header)) != k or "\n\n" in text or text.translate(_DROP[sep]):
+        return False  # a character other than a number's, the separator or a newline (or a blank line)
+    n = text.count("\n")
+    if text.count(sep, 0, text.find("\n")) != k - 1 or text.count(sep) != (k - 1) * n:
+        return False  # pandas raises on a later row with more cells: then no row has fewer
+    import pandas as pd  # only here: the server starts without it
+
+    try:
+        df = pd.read_csv(io.StringIO(text), sep=sep, header=None, names=range(k), engine="c", dtype=np.float64)
+    except (ValueError, OverflowError, pd.errors.ParserError):
+        return False
+    vals = df.to_numpy(dtype=np.float64)
+    if vals.shape != (n, k) or np.isnan(vals).any():
+        return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
+    sc = int(st["step_col"])
+    n0 = int(st.get("n", 0))
+    if sc >= 0:
+        s = vals[:, sc]
+        if not (np.abs(s) < 2.0**53).all() or (s != np.floor(s)).any():
+            return False
+        steps = s.astype(np.int64)
+    else:
+        steps = np.arange(n0, n0 + n, dtype=np.int64)
+    st["n"] = n0 + n
+    for i in range(k):
+        if i != sc:
+            em.extend(header[i], steps, np.ascontiguousarray(vals[:, i]))
+    return True
+
+
+_DROP = {sep: str.maketrans("", "", _NUM_CHARS + sep) for sep in (",", "\t")}
 
 _MD_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _MD_ALIGN = re.compile(r"^\s*\|(?:\s*:?-{2,}:?\s*\|)+\s*$")
