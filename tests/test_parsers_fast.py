@@ -145,3 +145,12 @@ def test_csv_fast_path_values_and_header_block():
     CsvFormat().parse("10,2.5\n20,2.25\n", em)
     assert _points(em) == [("loss", [10, 20], [2.5, 2.25])]
     assert em.state["n"] == 2
+
+
+def test_csv_header_block_is_split_before_the_fast_path():
+    text = "\n  step,loss,lr\n" + "".join(f"{i},{3 + i / 7!r},{1e-3 * i:.4e}\n" for i in range(100))
+    whole, slow = Emitter(), Emitter()
+    CsvFormat().parse(text, whole)
+    CsvFormat()._parse_rows(text, slow)
+    assert _points(whole) == _points(slow) and len(_points(whole)) == 2
+    assert whole.state == slow.state

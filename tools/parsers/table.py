@@ -59,6 +59,12 @@ class CsvFormat(LineFormat):
 
     def parse(self, text: str, em: Emitter) -> None:
         """Row by row; a block of plain numeric rows once the header is known goes through ``_parse_plain``."""
+        if em.state.get("header") is None:  # the header's block: its lines up to the header row by row, then the rest
+            head = len(text) - len(text.lstrip())
+            cut = text.find("\n", head) + 1
+            if 0 < cut < len(text):
+                self._parse_rows(text[:cut], em)
+                text = text[cut:]
         if _parse_plain(text, em):
             return
         self._parse_rows(text, em)
