@@ -18,7 +18,10 @@ train split's loss becomes ``train_loss_eval`` (an eval metric, not the per-step
 
 from __future__ import annotations
 
+import io
 import re
+
+import numpy as np
 
 from .base import Emitter, LineFormat
 from .text import to_value
@@ -42,6 +45,14 @@ class NanoGptFormat(LineFormat):
     priority = 5
 
     def parse(self, text: str, em: Emitter) -> None:
+        """A block of only nanoGPT's two usual lines goes through ``_parse_plain`` (pandas' C reader), same points
+        and state; any other block line by line (``_parse_lines``)."""
+        if _parse_plain(text, em):
+            return
+        self._parse_lines(text, em)
+
+    def _parse_lines(self, text: str, em: Emitter) -> None:
+        """Any block, line by line (the fallback of ``_parse_plain``)."""
         state = em.state
         for line in text.split("\n"):
             if line[:1].isdigit():
@@ -88,3 +99,78 @@ class NanoGptFormat(LineFormat):
                 if "pending_val" in state:
                     em.add(step, "val_loss", state.pop("pending_val"))
                 state["step"] = step
+
+
+_NUM_CHARS = str.maketrans("", "", "0123456789.eE+-")
+_ITER_SHAPE = "iter : loss , time ms, mfu %\n".translate(_NUM_CHARS)  # an iter line without its numbers
+_EVAL_SHAPE = "step : train loss , val loss \n".translate(_NUM_CHARS)
+# after the markers with an "e" are replaced (see _parse_plain): ":" ends the step, the rest of the words go
+_TO_CSV = str.maketrans(":", ",", " losmfu%va")
+_ITER_NOT_DIGITS = re.compile(r"iter (?!\d+:)")
+_EVAL_NOT_DIGITS = re.compile(r"step (?!\d+:)")
+_ITER_MARKS = ("iter ", ": loss ", ", time ", "ms, mfu ", "%\n")
+_EVAL_MARKS = ("step ", ": train loss ", ", val loss ")
+
+
+def _parse_plain(text: str, em: Emitter) -> bool:
+    """The points of a block whose every line is exactly ``iter N: loss X, time Tms, mfu M%`` or
+    ``step N: train loss X, val loss Y`` (plain numbers, no nan/inf words, single spaces), as the line-by-line pass
+    gives them, with its state (the last iter line's step); False (nothing emitted) for any other block.
+
+    Without its number characters every line must be one of the two shapes (neither is a suffix of the other, so
+    counts and total length prove the tiling) and every marker (the words, with their "e"s) must be there once per
+    line of its shape; the numbers then go to pandas' C reader as CSV, whose floats equal Python's ``float``. A field
+    that is empty or not a number, a step that is not plain digits or beyond int64: False."""
+    n = text.count("\n")
+    if not n or not text.endswith("\n") or not (text.startswith("iter ") or text.startswith("step ")):
+        return False
+    shape = text.translate(_NUM_CHARS)
+    n_iter, n_eval = shape.count(_ITER_SHAPE), shape.count(_EVAL_SHAPE)
+    if n_iter + n_eval != n or n_iter * len(_ITER_SHAPE) + n_eval * len(_EVAL_SHAPE) != len(shape):
+        return False
+    if text.count("\niter ") + text.count("\nstep ") != n - 1:
+        return False
+    for marks, k in ((_ITER_MARKS, n_iter), (_EVAL_MARKS, n_eval)):
+        if any(text.count(m) != k for m in marks):
+            return False
+    if (n_iter and _ITER_NOT_DIGITS.search(text)) or (n_eval and _EVAL_NOT_DIGITS.search(text)):
+        return False
+    # columns: step, loss, time, mfu (iter lines); step, -, -, -, train loss, val loss (eval lines)
+    csv = text
+    if n_eval:
+        csv = csv.replace("step ", "").replace(": train loss ", ",,,,")
+    if n_iter:
+        csv = csv.replace("iter ", "").replace(", time ", ",")
+    csv = csv.translate(_TO_CSV)
+    import pandas as pd  # only here: the server starts without it
+
+    try:
+        df = pd.read_csv(io.StringIO(csv), header=None, names=range(6), engine="c", na_filter=True,
+                         dtype={0: np.int64, **{j: np.float64 for j in range(1, 6)}})
+    except (ValueError, OverflowError, pd.errors.ParserError):
+        return False
+    if len(df) != n:
+        return False
+    steps = df[0].to_numpy(dtype=np.int64)
+    loss, t, mfu, tle, vl = (df[j].to_numpy(dtype=np.float64) for j in range(1, 6))
+    is_eval = ~np.isnan(vl)
+    is_iter = ~is_eval
+    if int(is_eval.sum()) != n_eval or np.isnan(tle[is_eval]).any():
+        return False  # an empty field (no value is a NaN word here)
+    if (np.isnan(loss) | np.isnan(t) | np.isnan(mfu))[is_iter].any():
+        return False
+    if not n_eval:
+        groups = [("train_loss", steps, loss), ("iter_time_ms", steps, t), ("mfu_pct", steps, mfu)]
+    else:
+        es = steps[is_eval]
+        evals = [("train_loss_eval", es, tle[is_eval]), ("val_loss", es, vl[is_eval])]
+        iters = []
+        if n_iter:
+            s_ = steps[is_iter]
+            iters = [("train_loss", s_, loss[is_iter]), ("iter_time_ms", s_, t[is_iter]), ("mfu_pct", s_, mfu[is_iter])]
+        groups = evals + iters if is_eval[0] else iters + evals  # the keys in the order they first appear
+    for key, ss, vv in groups:
+        em.extend(key, ss, vv)
+    if n_iter:
+        em.state["step"] = int(steps[is_iter][-1])
+    return True
