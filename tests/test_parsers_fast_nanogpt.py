@@ -41,6 +41,8 @@ BLOCKS = {
     "eval every line": _plain(30, every=1),
     "first mfu placeholder": "iter 0: loss 10.9876, time 3456.78ms, mfu -100.00%\n" + _plain(5, start=1),
     "odd numbers": "iter 007: loss 5., time .5ms, mfu +1E-3%\niter 8: loss 1e999, time 1e-400ms, mfu -0%\n",
+    "exponents": "step 3: train loss 1e-3, val loss 2E5\niter 3: loss 1e-05, time 2E+3ms, mfu 5e-1%\n"
+                 "iter 4: loss 3e0, time 1.5e2ms, mfu -1e+2%\nstep 4: train loss 7e1, val loss 8.5e-1\n",
     "repr floats": "".join(f"iter {i}: loss {i / 7!r}, time {i / 3!r}ms, mfu {i / 11!r}%\n" for i in range(50)),
 }
 ODD = {  # each must take the line-by-line pass (same points and state, whatever they are)

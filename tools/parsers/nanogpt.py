@@ -104,12 +104,14 @@ class NanoGptFormat(LineFormat):
 _NUM_CHARS = str.maketrans("", "", "0123456789.eE+-")
 _ITER_SHAPE = "iter : loss , time ms, mfu %\n".translate(_NUM_CHARS)  # an iter line without its numbers
 _EVAL_SHAPE = "step : train loss , val loss \n".translate(_NUM_CHARS)
-# after the markers with an "e" are replaced (see _parse_plain): ":" ends the step, the rest of the words go
-_TO_CSV = str.maketrans(":", ",", " losmfu%va")
+# once the shape is proven, the words' "e"s are the only ones in "te" (iter, step: no number holds a "t") or "e "
+# (time: a number is never followed by a space there), two replaces take them; ":" ends the step, the words' other
+# letters and the spaces go
+_TO_CSV = str.maketrans(":", ",", " itrlosmfu%anvp")
 _ITER_NOT_DIGITS = re.compile(r"iter (?!\d+:)")
 _EVAL_NOT_DIGITS = re.compile(r"step (?!\d+:)")
-_ITER_MARKS = ("iter ", ": loss ", ", time ", "ms, mfu ", "%\n")
-_EVAL_MARKS = ("step ", ": train loss ", ", val loss ")
+_ITER_MARKS = (": loss ", ", time ", "ms, mfu ", "%\n")
+_EVAL_MARKS = (": train loss ", ", val loss ")
 
 
 def _parse_plain(text: str, em: Emitter) -> bool:
@@ -135,30 +137,25 @@ def _parse_plain(text: str, em: Emitter) -> bool:
             return False
     if (n_iter and _ITER_NOT_DIGITS.search(text)) or (n_eval and _EVAL_NOT_DIGITS.search(text)):
         return False
-    # columns: step, loss, time, mfu (iter lines); step, -, -, -, train loss, val loss (eval lines)
-    csv = text
-    if n_eval:
-        csv = csv.replace("step ", "").replace(": train loss ", ",,,,")
-    if n_iter:
-        csv = csv.replace("iter ", "").replace(", time ", ",")
-    csv = csv.translate(_TO_CSV)
+    # every line starts with its word (the line-start counts), so "iter "/"step " are nowhere else (the shapes)
+    # columns: step, loss, time, mfu (iter lines); step, train loss, val loss (eval lines: no fourth field)
+    csv = text.replace("te", "t").replace("e ", " ").translate(_TO_CSV)
     import pandas as pd  # only here: the server starts without it
 
     try:
-        df = pd.read_csv(io.StringIO(csv), header=None, names=range(6), engine="c", na_filter=True,
-                         dtype={0: np.int64, **{j: np.float64 for j in range(1, 6)}})
+        df = pd.read_csv(io.StringIO(csv), header=None, names=range(4), engine="c", na_filter=True,
+                         dtype={0: np.int64, 1: np.float64, 2: np.float64, 3: np.float64})
     except (ValueError, OverflowError, pd.errors.ParserError):
         return False
     if len(df) != n:
         return False
     steps = df[0].to_numpy(dtype=np.int64)
-    loss, t, mfu, tle, vl = (df[j].to_numpy(dtype=np.float64) for j in range(1, 6))
-    is_eval = ~np.isnan(vl)
-    is_iter = ~is_eval
-    if int(is_eval.sum()) != n_eval or np.isnan(tle[is_eval]).any():
+    a, b, mfu = (df[j].to_numpy(dtype=np.float64) for j in (1, 2, 3))
+    is_eval = np.isnan(mfu)
+    if int(is_eval.sum()) != n_eval or (np.isnan(a) | np.isnan(b)).any():
         return False  # an empty field (no value is a NaN word here)
-    if (np.isnan(loss) | np.isnan(t) | np.isnan(mfu))[is_iter].any():
-        return False
+    is_iter = ~is_eval
+    loss, t, tle, vl = a, b, a, b
     if not n_eval:
         groups = [("train_loss", steps, loss), ("iter_time_ms", steps, t), ("mfu_pct", steps, mfu)]
     else:
