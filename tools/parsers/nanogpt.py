@@ -104,10 +104,11 @@ class NanoGptFormat(LineFormat):
 _NUM_CHARS = str.maketrans("", "", "0123456789.eE+-")
 _ITER_SHAPE = "iter : loss , time ms, mfu %\n".translate(_NUM_CHARS)  # an iter line without its numbers
 _EVAL_SHAPE = "step : train loss , val loss \n".translate(_NUM_CHARS)
-# once the shape is proven, the words' "e"s are the only ones in "te" (iter, step: no number holds a "t") or "e "
-# (time: a number is never followed by a space there), two replaces take them; ":" ends the step, the words' other
-# letters and the spaces go
-_TO_CSV = str.maketrans(":", ",", " itrlosmfu%anvp")
+# once the shape is proven: the spaces become commas, ":" and the words' letters but "e" go (the "e"s of iter, time
+# and step stay as fields of their own, which the reader skips):
+# iter lines  e,N,,X,,e,T,,,M    (step 1, loss 3, time 6, mfu 9)
+# eval lines  e,N,,,X,,,,Y       (step 1, train loss 4, val loss 8; no field 9)
+_TO_CSV = str.maketrans(" ", ",", ":itrlosmfu%anvp")
 _ITER_NOT_DIGITS = re.compile(r"iter (?!\d+:)")
 _EVAL_NOT_DIGITS = re.compile(r"step (?!\d+:)")
 _ITER_MARKS = (": loss ", ", time ", "ms, mfu ", "%\n")
@@ -137,25 +138,28 @@ def _parse_plain(text: str, em: Emitter) -> bool:
             return False
     if (n_iter and _ITER_NOT_DIGITS.search(text)) or (n_eval and _EVAL_NOT_DIGITS.search(text)):
         return False
-    # every line starts with its word (the line-start counts), so "iter "/"step " are nowhere else (the shapes)
-    # columns: step, loss, time, mfu (iter lines); step, train loss, val loss (eval lines: no fourth field)
-    csv = text.replace("te", "t").replace("e ", " ").translate(_TO_CSV)
+    csv = text.translate(_TO_CSV)
     import pandas as pd  # only here: the server starts without it
 
     try:
-        df = pd.read_csv(io.StringIO(csv), header=None, names=range(4), engine="c", na_filter=True,
-                         dtype={0: np.int64, 1: np.float64, 2: np.float64, 3: np.float64})
+        k = 10 if n_iter else 9  # the reader wants the widest line's fields
+        df = pd.read_csv(io.StringIO(csv), header=None, names=range(k), usecols=[1, 3, 4, 6, 8, 9][:k - 4],
+                         engine="c", na_filter=True, dtype={1: np.int64, **{j: np.float64 for j in (3, 4, 6, 8, 9)}})
     except (ValueError, OverflowError, pd.errors.ParserError):
         return False
     if len(df) != n:
         return False
-    steps = df[0].to_numpy(dtype=np.int64)
-    a, b, mfu = (df[j].to_numpy(dtype=np.float64) for j in (1, 2, 3))
+    steps = df[1].to_numpy(dtype=np.int64)
+    loss, tle, t, vl = (df[j].to_numpy(dtype=np.float64) for j in (3, 4, 6, 8))
+    mfu = df[9].to_numpy(dtype=np.float64) if n_iter else np.full(n, np.nan)
     is_eval = np.isnan(mfu)
-    if int(is_eval.sum()) != n_eval or (np.isnan(a) | np.isnan(b)).any():
+    if int(is_eval.sum()) != n_eval:
         return False  # an empty field (no value is a NaN word here)
     is_iter = ~is_eval
-    loss, t, tle, vl = a, b, a, b
+    if n_eval and (np.isnan(tle[is_eval]) | np.isnan(vl[is_eval])).any():
+        return False
+    if n_iter and (np.isnan(loss[is_iter]) | np.isnan(t[is_iter])).any():
+        return False
     if not n_eval:
         groups = [("train_loss", steps, loss), ("iter_time_ms", steps, t), ("mfu_pct", steps, mfu)]
     else:
