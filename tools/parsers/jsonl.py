@@ -160,12 +160,13 @@ class JsonLinesFormat(LineFormat):
 
 
 _DIGITS = str.maketrans("", "", "0123456789")
-_ONES = str.maketrans("123456789", "111111111")  # digits other than 0 alike: a leading zero is 0 then a digit
+# digits other than 0 alike, line ends as commas, E as e: a leading zero is 0 then a digit at a field's start
+_CLASSES = str.maketrans("123456789\nE", "111111111,e")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _KEY_SEG = re.compile(r"[ \t]*([{,])[ \t]*\"([A-Za-z_./-]+)\"[ \t]*:[ \t]*")
 _END_SEG = re.compile(r"[ \t]*\}[ \t]*")
-_NOT_JSON = (",.", "\n.", "-.", ".e", ".E", ".,", ".\n")  # an empty integer or fraction part (pandas reads them)
-_LEADING_ZERO = tuple(f"{a}{s}0{d}" for a in ",\n" for s in ("", "-") for d in "01")  # JSON has no leading zero
+# an empty integer or fraction part, a leading zero: not JSON numbers, yet pandas reads them
+_NOT_JSON = (",.", "-.", ".e", ".,", ",00", ",01", ",-00", ",-01")
 
 
 def _parse_plain(text: str, em: Emitter, lines) -> bool:
@@ -176,8 +177,9 @@ def _parse_plain(text: str, em: Emitter, lines) -> bool:
     The first line goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the others
     then cannot start a run (same settings, no start event, run_start is cleared) and only extend the columns.
     The check: without their digits all lines equal the first one's (str.translate and count prove the tiling),
-    each key segment is there once a line, and no number has an empty part or a leading zero (JSON rejects them,
-    pandas does not); the segments then become commas and pandas' C reader reads the numbers."""
+    each key segment is there whole in every line (no quote or brace is left once they are cut out), and no number
+    has an empty part or a leading zero (JSON rejects them, pandas does not); the segments then become commas and
+    pandas' C reader reads the numbers."""
     n = text.count("\n")
     if n < 2 or not text.endswith("\n"):
         return False
@@ -220,16 +222,17 @@ def _parse_plain(text: str, em: Emitter, lines) -> bool:
     skel = rest.translate(_DIGITS)
     if skel.count(shape) != m_lines or len(skel) != m_lines * len(shape):
         return False
-    if any(rest.count(seg) != m_lines for seg in segs) or rest.count(end_seg) != m_lines:
-        return False
-    csv = rest.replace(segs[0], "") if segs[0] else rest
+    # the first segment at a line's start, the last at its end: a digit before or after them is caught below
+    csv = ("\n" + rest).replace("\n" + segs[0], "\n")
     for key_seg in segs[1:]:
         csv = csv.replace(key_seg, ",")
-    csv = csv.replace(end_seg, "")
-    if csv.startswith(".") or any(csv.count(x) for x in _NOT_JSON):
+    csv = csv.replace(end_seg + "\n", "\n")[1:]
+    # a segment with a digit inside (a key, its spacing) was left whole, quotes or brace with it: each line holds
+    # its keys' quotes (the shape), and a segment's quotes can only be its own key's
+    if csv.count('"') or csv.count("}"):
         return False
-    ones = csv.translate(_ONES)
-    if ones.startswith(("00", "01", "-00", "-01")) or any(ones.count(x) for x in _LEADING_ZERO):
+    cls = "," + csv.translate(_CLASSES)
+    if any(cls.count(x) for x in _NOT_JSON):
         return False
     import pandas as pd  # only here: the server starts without it
 
