@@ -19,9 +19,12 @@ one-record runs shows its last run.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import re
+
+import numpy as np
 
 from .base import Emitter, LineFormat
 from .text import to_value
@@ -89,6 +92,13 @@ class JsonLinesFormat(LineFormat):
     priority = 3
 
     def parse(self, text: str, em: Emitter) -> None:
+        """Line by line; a block of flat all-number records of one shape goes through ``_parse_plain``, same points."""
+        if _parse_plain(text, em, self._parse_lines):
+            return
+        self._parse_lines(text, em)
+
+    def _parse_lines(self, text: str, em: Emitter) -> None:
+        """Any block, record by record (the fallback of ``_parse_plain``)."""
         st = em.state
         loads = json.loads
         for line in text.split("\n"):
@@ -147,3 +157,110 @@ class JsonLinesFormat(LineFormat):
             st["last_step"] = step
             st["last_keys"] = sorted(set(st.get("last_keys", [])) | set(rec))[:200]
             em.record(step, rec)
+
+
+_DIGITS = str.maketrans("", "", "0123456789")
+# digits other than 0 alike, line ends as commas, E as e: a leading zero is 0 then a digit at a field's start
+_CLASSES = str.maketrans("123456789\nE", "111111111,e")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_KEY_SEG = re.compile(r"[ \t]*([{,])[ \t]*\"([A-Za-z_./-]+)\"[ \t]*:[ \t]*")
+_END_SEG = re.compile(r"[ \t]*\}[ \t]*")
+# an empty integer or fraction part, a leading zero: not JSON numbers, yet pandas reads them
+_NOT_JSON = (",.", "-.", ".e", ".,", ",00", ",01", ",-00", ",-01")
+
+
+def _parse_plain(text: str, em: Emitter, lines) -> bool:
+    """The points and state of a block whose every line is a flat record of the first line's keys, in its order
+    and spacing, each value a plain JSON number (no digit in a key, no string, null, nested dict, event or
+    total_steps), as the record-by-record pass gives them; False (nothing done) for any other block.
+
+    The first line goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the others
+    then cannot start a run (same settings, no start event, run_start is cleared) and only extend the columns.
+    The check: without their digits all lines equal the first one's (str.translate and count prove the tiling),
+    each key segment is there whole in every line (no quote or brace is left once they are cut out), and no number
+    has an empty part or a leading zero (JSON rejects them, pandas does not); the segments then become commas and
+    pandas' C reader reads the numbers."""
+    n = text.count("\n")
+    if n < 2 or not text.endswith("\n"):
+        return False
+    nl = text.find("\n")
+    first = text[:nl]
+    s = first.strip()
+    if not s.startswith("{"):
+        return False
+    try:
+        obj = json.loads(s)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict) or not obj or "total_steps" in obj:
+        return False
+    nums = list(_NUMBER.finditer(first))
+    keys = list(obj)
+    if len(nums) != len(keys) or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in obj.values()):
+        return False
+    segs, at = [], 0
+    for j, m in enumerate(nums):
+        seg = _KEY_SEG.fullmatch(first, at, m.start())
+        if seg is None or seg.group(2) != keys[j] or seg.group(1) != ("{" if j == 0 else ","):
+            return False
+        segs.append(first[at:m.start()])
+        at = m.end()
+    if _END_SEG.fullmatch(first, at) is None or any(float(m.group()) != float(obj[k]) for m, k in zip(nums, keys,
+                                                                                                     strict=True)):
+        return False
+    end_seg = first[at:]
+    st = em.state
+    step_key = st.get("step_key")
+    if step_key is None:
+        step_key = next((k for k in STEP_KEYS if k in obj), "")
+    metrics = [k for k in keys if k != step_key]
+    if not metrics:
+        return False  # records of a step alone are skipped: the record-by-record pass
+    rest = text[nl + 1:]
+    m_lines = n - 1
+    shape = (first + "\n").translate(_DIGITS)
+    skel = rest.translate(_DIGITS)
+    if skel.count(shape) != m_lines or len(skel) != m_lines * len(shape):
+        return False
+    # the first segment at a line's start, the last at its end: a digit before or after them is caught below
+    csv = ("\n" + rest).replace("\n" + segs[0], "\n")
+    for key_seg in segs[1:]:
+        csv = csv.replace(key_seg, ",")
+    csv = csv.replace(end_seg + "\n", "\n")[1:]
+    # a segment with a digit inside (a key, its spacing) was left whole, quotes or brace with it: each line holds
+    # its keys' quotes (the shape), and a segment's quotes can only be its own key's
+    if csv.count('"') or csv.count("}"):
+        return False
+    cls = "," + csv.translate(_CLASSES)
+    if any(cls.count(x) for x in _NOT_JSON):
+        return False
+    import pandas as pd  # only here: the server starts without it
+
+    k = len(keys)
+    try:
+        df = pd.read_csv(io.StringIO(csv), header=None, names=range(k), engine="c", dtype=np.float64)
+    except (ValueError, OverflowError, pd.errors.ParserError):
+        return False
+    vals = df.to_numpy(dtype=np.float64)
+    if vals.shape != (m_lines, k) or not np.isfinite(vals).all() or (np.signbit(vals) & (vals == 0)).any():
+        return False  # -0 is an int 0 in JSON: the record-by-record pass
+    if step_key in obj:
+        sv = vals[:, keys.index(step_key)]
+        if np.abs(sv).max() >= 2.0 ** 63:
+            return False
+    lines(text[:nl + 1], em)  # the first record: run boundary, step key, state
+    assert st.get("step_key") == step_key  # the first record chose the step key as above
+    n0 = int(st.get("n", 0))
+    if step_key in obj:
+        steps = np.trunc(sv).astype(np.int64)
+    else:
+        steps = np.arange(n0, n0 + m_lines, dtype=np.int64)
+    for j, key in enumerate(keys):
+        if key != step_key:
+            em.extend(key, steps, vals[:, j])
+    st["n"] = n0 + m_lines
+    prev = np.concatenate([[int(st["last_step"])], steps[:-1]])  # the first record set it
+    if bool((steps != prev).any()):  # the keys are reset at a new step, then the same keys every record
+        st["last_keys"] = sorted(metrics)[:200]
+    st["last_step"] = int(steps[-1])
+    return True
