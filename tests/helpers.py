@@ -6,6 +6,8 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
+from training_check.tools.parsers.base import Emitter
 from training_check.tools.points import PointBatch
 
 
@@ -17,6 +19,20 @@ def as_points(batch: PointBatch) -> dict[str, list[tuple[int, float]]]:
 def comparable_points(batch: PointBatch) -> dict[str, list[tuple[int, float | str]]]:
     """``as_points`` with NaN written "nan", so that two batches compare equal with ==."""
     return {k: [(s, "nan" if math.isnan(v) else v) for s, v in pts] for k, pts in as_points(batch).items()}
+
+
+def emitted_points(em: Emitter) -> list[tuple[str, list[int], list[float]]]:
+    """What a parser emitted: (metric, steps, values) per metric, in the emitter's order."""
+    b = em.build()
+    return [(k, c.steps.tolist(), c.values.tolist()) for k, c in b.columns.items()]
+
+
+def same_points(a: list[tuple[str, list[int], list[float]]], b: list[tuple[str, list[int], list[float]]]) -> bool:
+    """Equal ``emitted_points``: the same metrics in the same order, equal steps, values equal with NaN equal NaN."""
+    if [k for k, _, _ in a] != [k for k, _, _ in b]:
+        return False
+    return all(sa == sb and np.array_equal(np.array(va), np.array(vb), equal_nan=True)
+               for (_, sa, va), (_, sb, vb) in zip(a, b, strict=True))
 
 
 def whole(message: str) -> str:

@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.llmc import LlmcFormat, _parse_plain
 from training_check.tools.parsers.table import CsvFormat
 from training_check.tools.parsers.table import _parse_plain as csv_plain
 
-
-def _points(em: Emitter) -> list[tuple[str, list[int], list[float]]]:
-    b = em.build()
-    return [(k, c.steps.tolist(), c.values.tolist()) for k, c in b.columns.items()]
-
-
-def _same(a, b) -> bool:
-    """Equal points, NaN equal to NaN, keys in the same order."""
-    if [k for k, _, _ in a] != [k for k, _, _ in b]:
-        return False
-    for (_, sa, va), (_, sb, vb) in zip(a, b, strict=True):
-        if sa != sb or not np.array_equal(np.array(va), np.array(vb), equal_nan=True):
-            return False
-    return True
+from tests.helpers import emitted_points, same_points
 
 
 def _plain_llmc(n: int, start: int = 0) -> str:
@@ -67,8 +53,8 @@ def test_llmc_fast_path_gives_the_regex_points(name):
     fast, slow = Emitter(), Emitter()
     assert _parse_plain(text, fast) is True
     LlmcFormat()._parse_lines(text, slow)
-    assert _points(fast) == _points(slow) or _same(_points(fast), _points(slow))
-    assert _points(fast)  # not vacuous
+    assert emitted_points(fast) == emitted_points(slow) or same_points(emitted_points(fast), emitted_points(slow))
+    assert emitted_points(fast)  # not vacuous
 
 
 @pytest.mark.parametrize("name", list(LLMC_ODD))
@@ -80,13 +66,13 @@ def test_llmc_odd_blocks_leave_the_fast_path(name):
     whole, slow = Emitter(), Emitter()
     LlmcFormat().parse(text, whole)
     LlmcFormat()._parse_lines(text, slow)
-    assert _same(_points(whole), _points(slow))
+    assert same_points(emitted_points(whole), emitted_points(slow))
 
 
 def test_llmc_fast_path_values():
     em = Emitter()
     assert _parse_plain("s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n", em)
-    assert _points(em) == [("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75]),
+    assert emitted_points(em) == [("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75]),
                            ("lr", [1, 2], [1e-3, 5e-4]), ("grad_norm", [1, 2], [2.0, 1.5])]
 
 
@@ -123,7 +109,7 @@ def test_csv_fast_path_gives_the_row_points(name):
     fast, slow = _csv_em(header, sep, sc), _csv_em(header, sep, sc)
     assert csv_plain(text, fast) is True
     CsvFormat()._parse_rows(text, slow)
-    assert _points(fast) == _points(slow) and _points(fast)
+    assert emitted_points(fast) == emitted_points(slow) and emitted_points(fast)
     assert fast.state == slow.state
 
 
@@ -136,14 +122,14 @@ def test_csv_odd_blocks_leave_the_fast_path(name):
     whole, slow = _csv_em(header, sep, sc), _csv_em(header, sep, sc)
     CsvFormat().parse(text, whole)
     CsvFormat()._parse_rows(text, slow)
-    assert _same(_points(whole), _points(slow)) and whole.state == slow.state
+    assert same_points(emitted_points(whole), emitted_points(slow)) and whole.state == slow.state
 
 
 def test_csv_fast_path_values_and_header_block():
     em = Emitter()
     CsvFormat().parse("step,loss\n", em)  # the header alone: the row-by-row pass reads it
     CsvFormat().parse("10,2.5\n20,2.25\n", em)
-    assert _points(em) == [("loss", [10, 20], [2.5, 2.25])]
+    assert emitted_points(em) == [("loss", [10, 20], [2.5, 2.25])]
     assert em.state["n"] == 2
 
 
@@ -152,5 +138,5 @@ def test_csv_header_block_is_split_before_the_fast_path():
     whole, slow = Emitter(), Emitter()
     CsvFormat().parse(text, whole)
     CsvFormat()._parse_rows(text, slow)
-    assert _points(whole) == _points(slow) and len(_points(whole)) == 2
+    assert emitted_points(whole) == emitted_points(slow) and len(emitted_points(whole)) == 2
     assert whole.state == slow.state

@@ -3,23 +3,11 @@ state of the record-by-record pass."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.jsonl import JsonLinesFormat, _parse_plain
 
-
-def _points(em: Emitter) -> list[tuple[str, list[int], list[float]]]:
-    b = em.build()
-    return [(k, c.steps.tolist(), c.values.tolist()) for k, c in b.columns.items()]
-
-
-def _same(a, b) -> bool:
-    """Equal points, NaN equal to NaN, keys in the same order."""
-    if [k for k, _, _ in a] != [k for k, _, _ in b]:
-        return False
-    return all(sa == sb and np.array_equal(np.array(va), np.array(vb), equal_nan=True)
-               for (_, sa, va), (_, sb, vb) in zip(a, b, strict=True))
+from tests.helpers import emitted_points, same_points
 
 
 def _rows(n: int, start: int = 0) -> str:
@@ -86,7 +74,7 @@ def test_jsonl_fast_path_gives_the_record_points_and_state(name, state):
     fast, slow = _pair(state)
     assert _parse_plain(text, fast, JsonLinesFormat()._parse_lines) is True
     JsonLinesFormat()._parse_lines(text, slow)
-    assert _points(fast) == _points(slow) and _points(fast)
+    assert emitted_points(fast) == emitted_points(slow) and emitted_points(fast)
     assert fast.state == slow.state
     assert (fast.runs, fast.set_aside, fast.started_new_run) == (slow.runs, slow.set_aside, slow.started_new_run)
 
@@ -100,7 +88,7 @@ def test_jsonl_odd_blocks_leave_the_fast_path(name):
     whole, slow = _pair()
     JsonLinesFormat().parse(text, whole)
     JsonLinesFormat()._parse_lines(text, slow)
-    assert _same(_points(whole), _points(slow)) and whole.state == slow.state
+    assert same_points(emitted_points(whole), emitted_points(slow)) and whole.state == slow.state
 
 
 def test_jsonl_blocks_in_turn_keep_the_state():
@@ -111,13 +99,13 @@ def test_jsonl_blocks_in_turn_keep_the_state():
         JsonLinesFormat().parse(b, fast)
         JsonLinesFormat()._parse_lines(b, slow)
         assert fast.state == slow.state
-    assert _points(fast) == _points(slow) and fast.runs == slow.runs == 2
+    assert emitted_points(fast) == emitted_points(slow) and fast.runs == slow.runs == 2
 
 
 def test_jsonl_fast_path_values():
     em = Emitter()
     text = '{"loss": 2.5e-05, "step": 3.0}\n{"loss": 1.0e-05, "step": 4.9}\n{"loss": 7.5e-01, "step": 6.0}\n'
     assert _parse_plain(text, em, JsonLinesFormat()._parse_lines)
-    assert _points(em) == [("loss", [3, 4, 6], [2.5e-05, 1e-05, 0.75])]
+    assert emitted_points(em) == [("loss", [3, 4, 6], [2.5e-05, 1e-05, 0.75])]
     assert em.state == {"step_key": "step", "n": 3, "sig": em.state["sig"], "first_step": 3, "run_start": False,
                         "last_step": 6, "last_keys": ["loss"]}

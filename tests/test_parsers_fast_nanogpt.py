@@ -3,25 +3,11 @@ of the line-by-line pass; any other block takes that pass unchanged."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.nanogpt import NanoGptFormat, _parse_plain
 
-
-def _points(em: Emitter) -> list[tuple[str, list[int], list[float]]]:
-    b = em.build()
-    return [(k, c.steps.tolist(), c.values.tolist()) for k, c in b.columns.items()]
-
-
-def _same(a, b) -> bool:
-    """Equal points, NaN equal to NaN, keys in the same order."""
-    if [k for k, _, _ in a] != [k for k, _, _ in b]:
-        return False
-    for (_, sa, va), (_, sb, vb) in zip(a, b, strict=True):
-        if sa != sb or not np.array_equal(np.array(va), np.array(vb), equal_nan=True):
-            return False
-    return True
+from tests.helpers import emitted_points, same_points
 
 
 def _plain(n: int, start: int = 0, every: int = 250) -> str:
@@ -77,7 +63,7 @@ def test_nanogpt_fast_path_gives_the_line_points(name):
     fast, slow = Emitter({"step": -5}), Emitter({"step": -5})
     assert _parse_plain(text, fast) is True
     NanoGptFormat()._parse_lines(text, slow)
-    assert _points(fast) == _points(slow) and _points(fast)
+    assert emitted_points(fast) == emitted_points(slow) and emitted_points(fast)
     assert fast.state == slow.state
 
 
@@ -90,7 +76,7 @@ def test_nanogpt_odd_blocks_leave_the_fast_path(name):
     whole, slow = Emitter(), Emitter()
     NanoGptFormat().parse(text, whole)
     NanoGptFormat()._parse_lines(text, slow)
-    assert _same(_points(whole), _points(slow)) and whole.state == slow.state
+    assert same_points(emitted_points(whole), emitted_points(slow)) and whole.state == slow.state
 
 
 def test_nanogpt_fast_path_values_and_state_across_blocks():
@@ -101,7 +87,7 @@ def test_nanogpt_fast_path_values_and_state_across_blocks():
     fmt.parse("iter 1: loss 9.5, time 31.25ms, mfu 21.40%\n", em)
     fmt.parse("step 250: train loss 3.8125, val loss 3.875\n", em)  # an eval line leaves the step as it was
     assert em.state == {"step": 1}
-    assert _points(em) == [("train_loss_eval", [0, 250], [10.5, 3.8125]), ("val_loss", [0, 250], [10.75, 3.875]),
+    assert emitted_points(em) == [("train_loss_eval", [0, 250], [10.5, 3.8125]), ("val_loss", [0, 250], [10.75, 3.875]),
                            ("train_loss", [0, 1], [10.25, 9.5]), ("iter_time_ms", [0, 1], [3456.78, 31.25]),
                            ("mfu_pct", [0, 1], [-100.0, 21.4])]
 
