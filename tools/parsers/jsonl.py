@@ -19,7 +19,6 @@ one-record runs shows its last run.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import math
 import re
@@ -27,6 +26,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
+from .fastpath import read_numbers
 from .text import to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
@@ -234,12 +234,9 @@ def _parse_plain(text: str, em: Emitter, lines) -> bool:
     cls = "," + csv.translate(_CLASSES)
     if any(cls.count(x) for x in _NOT_JSON):
         return False
-    import pandas as pd  # only here: the server starts without it
-
     k = len(keys)
-    try:
-        df = pd.read_csv(io.StringIO(csv), header=None, names=range(k), engine="c", dtype=np.float64)
-    except (ValueError, OverflowError, pd.errors.ParserError):
+    df = read_numbers(csv, k, np.float64)
+    if df is None:
         return False
     vals = df.to_numpy(dtype=np.float64)
     if vals.shape != (m_lines, k) or not np.isfinite(vals).all() or (np.signbit(vals) & (vals == 0)).any():

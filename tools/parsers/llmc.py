@@ -8,7 +8,6 @@ A NaN glued to a unit (``step_avg:nanms``) is a timing placeholder and is droppe
 
 from __future__ import annotations
 
-import io
 import math
 import re
 
@@ -16,6 +15,7 @@ import numpy as np
 
 from ..points import parse_number
 from .base import Emitter, LineFormat
+from .fastpath import STRIP_NUMBERS, read_numbers, two_shapes
 from .text import to_value
 
 _LLMC_NAMES = {"trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "lr": "lr"}
@@ -117,9 +117,8 @@ class LlmcFormat(LineFormat):
         _emit_ordered(parts, em)
 
 
-_NUM_CHARS = str.maketrans("", "", "0123456789.eE+-")
-_TRL_SHAPE = "s: trl: lr: norm:\n".translate(_NUM_CHARS)  # a train line without its numbers
-_TEL_SHAPE = "s: tel:\n".translate(_NUM_CHARS)
+_TRL_SHAPE = "s: trl: lr: norm:\n".translate(STRIP_NUMBERS)  # a train line without its numbers
+_TEL_SHAPE = "s: tel:\n".translate(STRIP_NUMBERS)
 _TO_CSV = str.maketrans(" ", ",", "s:trlnom")
 _STEP_NOT_DIGITS = re.compile(r"s:(?!\d+ )")
 
@@ -135,23 +134,17 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     n = text.count("\n")
     if not n or not text.endswith("\n") or not text.startswith("s:"):
         return False
-    shape = text.translate(_NUM_CHARS)
-    n_trl, n_tel = shape.count(_TRL_SHAPE), shape.count(_TEL_SHAPE)
-    if n_trl + n_tel != n or n_trl * len(_TRL_SHAPE) + n_tel * len(_TEL_SHAPE) != len(shape):
+    counts = two_shapes(text.translate(STRIP_NUMBERS), n, _TRL_SHAPE, _TEL_SHAPE)
+    if counts is None:
         return False
+    n_trl, n_tel = counts
     if (text.count("\ns:") != n - 1 or text.count(" trl:") != n_trl or text.count(" lr:") != n_trl
             or text.count(" norm:") != n_trl or text.count(" tel:") != n_tel or _STEP_NOT_DIGITS.search(text)):
         return False
     # step, trl, lr, norm, tel: the keys' letters go, spaces become commas (one translate pass)
     csv = (text.replace(" tel:", " ,,,") if n_tel else text).translate(_TO_CSV)
-    import pandas as pd  # only here: the server starts without it
-
-    try:
-        df = pd.read_csv(io.StringIO(csv), header=None, names=range(5), engine="c", na_filter=True,
-                         dtype={0: np.int64, 1: np.float64, 2: np.float64, 3: np.float64, 4: np.float64})
-    except (ValueError, OverflowError, pd.errors.ParserError):
-        return False
-    if len(df) != n:
+    df = read_numbers(csv, 5, {0: np.int64, 1: np.float64, 2: np.float64, 3: np.float64, 4: np.float64})
+    if df is None or len(df) != n:
         return False
     steps = df[0].to_numpy(dtype=np.int64)
     trl, lr, norm, tel = (df[j].to_numpy(dtype=np.float64) for j in (1, 2, 3, 4))

@@ -18,12 +18,12 @@ train split's loss becomes ``train_loss_eval`` (an eval metric, not the per-step
 
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
 
 from .base import Emitter, LineFormat
+from .fastpath import STRIP_NUMBERS, read_numbers, two_shapes
 from .text import to_value
 
 _ITER = re.compile(r"\biter (\d+): loss (\S+?),(?: time (\S+?)ms,)?(?: mfu (\S+?)%)?")
@@ -101,9 +101,8 @@ class NanoGptFormat(LineFormat):
                 state["step"] = step
 
 
-_NUM_CHARS = str.maketrans("", "", "0123456789.eE+-")
-_ITER_SHAPE = "iter : loss , time ms, mfu %\n".translate(_NUM_CHARS)  # an iter line without its numbers
-_EVAL_SHAPE = "step : train loss , val loss \n".translate(_NUM_CHARS)
+_ITER_SHAPE = "iter : loss , time ms, mfu %\n".translate(STRIP_NUMBERS)  # an iter line without its numbers
+_EVAL_SHAPE = "step : train loss , val loss \n".translate(STRIP_NUMBERS)
 # once the shape is proven: the spaces become commas, ":" and the words' letters but "e" go (the "e"s of iter, time
 # and step stay as fields of their own, which the reader skips):
 # iter lines  e,N,,X,,e,T,,,M    (step 1, loss 3, time 6, mfu 9)
@@ -127,10 +126,10 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     n = text.count("\n")
     if not n or not text.endswith("\n") or not (text.startswith("iter ") or text.startswith("step ")):
         return False
-    shape = text.translate(_NUM_CHARS)
-    n_iter, n_eval = shape.count(_ITER_SHAPE), shape.count(_EVAL_SHAPE)
-    if n_iter + n_eval != n or n_iter * len(_ITER_SHAPE) + n_eval * len(_EVAL_SHAPE) != len(shape):
+    counts = two_shapes(text.translate(STRIP_NUMBERS), n, _ITER_SHAPE, _EVAL_SHAPE)
+    if counts is None:
         return False
+    n_iter, n_eval = counts
     if text.count("\niter ") + text.count("\nstep ") != n - 1:
         return False
     for marks, k in ((_ITER_MARKS, n_iter), (_EVAL_MARKS, n_eval)):
@@ -139,15 +138,10 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     if (n_iter and _ITER_NOT_DIGITS.search(text)) or (n_eval and _EVAL_NOT_DIGITS.search(text)):
         return False
     csv = text.translate(_TO_CSV)
-    import pandas as pd  # only here: the server starts without it
-
-    try:
-        k = 10 if n_iter else 9  # the reader wants the widest line's fields
-        df = pd.read_csv(io.StringIO(csv), header=None, names=range(k), usecols=[1, 3, 4, 6, 8, 9][:k - 4],
-                         engine="c", na_filter=True, dtype={1: np.int64, **{j: np.float64 for j in (3, 4, 6, 8, 9)}})
-    except (ValueError, OverflowError, pd.errors.ParserError):
-        return False
-    if len(df) != n:
+    k = 10 if n_iter else 9  # the reader wants the widest line's fields
+    df = read_numbers(csv, k, {1: np.int64, **{j: np.float64 for j in (3, 4, 6, 8, 9)}},
+                      usecols=[1, 3, 4, 6, 8, 9][:k - 4])
+    if df is None or len(df) != n:
         return False
     steps = df[1].to_numpy(dtype=np.int64)
     loss, tle, t, vl = (df[j].to_numpy(dtype=np.float64) for j in (3, 4, 6, 8))

@@ -10,12 +10,12 @@ different rows), ``nan`` is NaN. In a model-card table, ``Training Loss`` become
 
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
 
 from .base import Emitter, LineFormat
+from .fastpath import NUMBER_CHARS, read_numbers
 from .text import to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
@@ -104,7 +104,6 @@ class CsvFormat(LineFormat):
                     em.add(step, header[i], v)
 
 
-_NUM_CHARS = "0123456789.eE+-\n"
 
 
 def _parse_plain(text: str, em: Emitter) -> bool:
@@ -124,11 +123,8 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     n = text.count("\n")
     if text.count(sep, 0, text.find("\n")) != k - 1 or text.count(sep) != (k - 1) * n:
         return False  # pandas raises on a later row with more cells: then no row has fewer
-    import pandas as pd  # only here: the server starts without it
-
-    try:
-        df = pd.read_csv(io.StringIO(text), sep=sep, header=None, names=range(k), engine="c", dtype=np.float64)
-    except (ValueError, OverflowError, pd.errors.ParserError):
+    df = read_numbers(text, k, np.float64, sep=sep)
+    if df is None:
         return False
     vals = df.to_numpy(dtype=np.float64)
     if vals.shape != (n, k) or np.isnan(vals).any():
@@ -149,7 +145,7 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     return True
 
 
-_DROP = {sep: str.maketrans("", "", _NUM_CHARS + sep) for sep in (",", "\t")}
+_DROP = {sep: str.maketrans("", "", NUMBER_CHARS + "\n" + sep) for sep in (",", "\t")}
 
 _MD_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _MD_ALIGN = re.compile(r"^\s*\|(?:\s*:?-{2,}:?\s*\|)+\s*$")
