@@ -51,7 +51,7 @@ LLMC_ODD = {  # each must take the regex pass (same points, whatever they are)
 def test_llmc_fast_path_gives_the_regex_points(name):
     text = LLMC_BLOCKS[name]
     fast, slow = Emitter(), Emitter()
-    assert _parse_plain(text, fast) is True
+    assert _parse_plain(text.encode(), fast) is True
     LlmcFormat()._parse_lines(text, slow)
     assert emitted_points(fast) == emitted_points(slow) or same_points(emitted_points(fast), emitted_points(slow))
     assert emitted_points(fast)  # not vacuous
@@ -61,7 +61,7 @@ def test_llmc_fast_path_gives_the_regex_points(name):
 def test_llmc_odd_blocks_leave_the_fast_path(name):
     text = LLMC_ODD[name]
     em = Emitter()
-    assert _parse_plain(text, em) is False
+    assert _parse_plain(text.encode(), em) is False
     assert len(em) == 0
     whole, slow = Emitter(), Emitter()
     LlmcFormat().parse(text, whole)
@@ -71,7 +71,7 @@ def test_llmc_odd_blocks_leave_the_fast_path(name):
 
 def test_llmc_fast_path_values():
     em = Emitter()
-    assert _parse_plain("s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n", em)
+    assert _parse_plain(b"s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n", em)
     assert emitted_points(em) == [("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75]),
                            ("lr", [1, 2], [1e-3, 5e-4]), ("grad_norm", [1, 2], [2.0, 1.5])]
 

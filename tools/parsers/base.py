@@ -76,6 +76,13 @@ class LineFormat:
     def parse(self, text: str, em: Emitter) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """The fast path (tools/parsers/fastpath.py): the points of a block of raw bytes (complete lines, neither
+        cleaned nor decoded) made only of the format's common lines, exactly as ``parse`` gives them from the
+        cleaned text; False, with nothing emitted, for any other block (the reader then cleans it for ``parse``).
+        Default: no fast path."""
+        return False
+
     def finish(self, em: Emitter) -> None:
         """Called at the end of a read: emit anything pending that is already complete (default: nothing)."""
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..points import parse_number
 from .base import Emitter, LineFormat
-from .fastpath import STRIP_NUMBERS, read_numbers, two_shapes
+from .fastpath import DIGITS, NUMBER_CHARS, read_fields, two_shapes, words
 from .text import to_value
 
 _LLMC_NAMES = {"trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "lr": "lr"}
@@ -40,10 +40,12 @@ class LlmcFormat(LineFormat):
     def parse(self, text: str, em: Emitter) -> None:
         """Vectorised like the modded-nanogpt parser: one regex pass, numpy conversions, rare lines field by field.
 
-        A block made only of the two usual shapes goes through ``_parse_plain`` (pandas' C reader), same points."""
-        if _parse_plain(text, em):
-            return
+        The reader tries ``parse_plain`` on a block first."""
         self._parse_lines(text, em)
+
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """A block of only the two usual shapes, read by pandas' C reader: the points of ``_parse_lines``."""
+        return _parse_plain(data, em)
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block: the regex pass (the fallback of ``_parse_plain``)."""
@@ -117,50 +119,55 @@ class LlmcFormat(LineFormat):
         _emit_ordered(parts, em)
 
 
-_TRL_SHAPE = "s: trl: lr: norm:\n".translate(STRIP_NUMBERS)  # a train line without its numbers
-_TEL_SHAPE = "s: tel:\n".translate(STRIP_NUMBERS)
-_TO_CSV = str.maketrans(" ", ",", "s:trlnom")
-_STEP_NOT_DIGITS = re.compile(r"s:(?!\d+ )")
+_TRL_SHAPE = b"s: trl: lr: norm:\n"  # a train line without its numbers
+_TEL_SHAPE = b"s: tl:\n"  # an eval line's ("tel" without its "e", a number character)
+_TO_CSV = bytes.maketrans(b" :", b",,")  # s,N,trl,X,lr,L,norm,G / s,N,tel,X
+_FIELDS = {0: "category", 1: np.int64, 2: "category", 3: np.float64, 4: "category", 5: np.float64, 6: "category",
+           7: np.float64}
 
 
-def _parse_plain(text: str, em: Emitter) -> bool:
+def _parse_plain(data: bytes, em: Emitter) -> bool:
     """The points of a block whose every line is exactly ``s:N trl:X lr:L norm:G`` or ``s:N tel:X`` (numbers only,
     no nan/inf words, single spaces), as the regex pass gives them; False (nothing emitted) for any other block.
 
-    The check costs a few passes of str.count/translate: without its number characters every line must be one of
-    the two shapes (the shapes cannot overlap, so counts and total length prove the tiling) and every field
-    marker must be there once per line; the numbers then go to pandas' C reader as CSV, whose floats equal
-    Python's ``float``. A field that is empty or not a number, a step beyond int64: False."""
-    n = text.count("\n")
-    if not n or not text.endswith("\n") or not text.startswith("s:"):
+    The proof (tools/parsers/fastpath.py): without its number characters every line is one of the two shapes; with
+    spaces and colons as commas pandas reads every field, the words as categories (exactly ``s``, ``trl``/``tel``,
+    ``lr``, ``norm``: a number character glued into a word shows there), the numbers as numbers (an empty field or
+    a step beyond int64: False); without its digits every line starts ``s: `` (the step is plain digits, as the
+    regex's ``\\d+`` wants)."""
+    n = data.count(b"\n")
+    if not n or not data.endswith(b"\n") or not data.startswith(b"s:"):
         return False
-    counts = two_shapes(text.translate(STRIP_NUMBERS), n, _TRL_SHAPE, _TEL_SHAPE)
-    if counts is None:
+    no_digits = data.translate(None, DIGITS)
+    counts = two_shapes(no_digits.translate(None, NUMBER_CHARS), n, _TRL_SHAPE, _TEL_SHAPE)
+    if counts is None or no_digits.count(b"\ns: ") != n - 1 or not no_digits.startswith(b"s: "):
         return False
     n_trl, n_tel = counts
-    if (text.count("\ns:") != n - 1 or text.count(" trl:") != n_trl or text.count(" lr:") != n_trl
-            or text.count(" norm:") != n_trl or text.count(" tel:") != n_tel or _STEP_NOT_DIGITS.search(text)):
-        return False
-    # step, trl, lr, norm, tel: the keys' letters go, spaces become commas (one translate pass)
-    csv = (text.replace(" tel:", " ,,,") if n_tel else text).translate(_TO_CSV)
-    df = read_numbers(csv, 5, {0: np.int64, 1: np.float64, 2: np.float64, 3: np.float64, 4: np.float64})
+    df = read_fields(data.translate(_TO_CSV), 8, _FIELDS)
     if df is None or len(df) != n:
         return False
-    steps = df[0].to_numpy(dtype=np.int64)
-    trl, lr, norm, tel = (df[j].to_numpy(dtype=np.float64) for j in (1, 2, 3, 4))
-    is_tel = ~np.isnan(tel)
-    is_trl = ~is_tel
-    if int(is_tel.sum()) != n_tel or (np.isnan(trl) | np.isnan(lr) | np.isnan(norm))[is_trl].any():
+    s_word, kind = words(df[0], ("s",)), words(df[2], ("trl", "tel"))
+    lr_word, norm_word = words(df[4], ("lr",)), words(df[6], ("norm",))
+    if s_word is None or kind is None or lr_word is None or norm_word is None or (s_word != 0).any():
+        return False
+    is_trl = kind == 0
+    absent = np.where(is_trl, 0, -1)  # an eval line has no lr and norm words
+    if int(is_trl.sum()) != n_trl or (kind < 0).any() or (lr_word != absent).any() or (norm_word != absent).any():
+        return False
+    steps = df[1].to_numpy(dtype=np.int64)
+    x, lr, norm = (df[j].to_numpy(dtype=np.float64) for j in (3, 5, 7))
+    if np.isnan(x).any() or (np.isnan(lr) | np.isnan(norm))[is_trl].any():
         return False  # an empty field (no value is a NaN word here)
     if n_tel:
+        is_tel = ~is_trl
         if n_trl:
-            em.extend("train_loss", steps[is_trl], trl[is_trl])
-        em.extend("val_loss", steps[is_tel], tel[is_tel])
+            em.extend("train_loss", steps[is_trl], x[is_trl])
+        em.extend("val_loss", steps[is_tel], x[is_tel])
         if n_trl:
             em.extend("lr", steps[is_trl], lr[is_trl])
             em.extend("grad_norm", steps[is_trl], norm[is_trl])
     else:
-        for key, vals in (("train_loss", trl), ("lr", lr), ("grad_norm", norm)):
+        for key, vals in (("train_loss", x), ("lr", lr), ("grad_norm", norm)):
             em.extend(key, steps, vals)
     return True
 

@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import NUMBER_CHARS, read_numbers
+from .fastpath import STRIP_NUMBERS, read_numbers
 from .text import to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
@@ -145,7 +145,7 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     return True
 
 
-_DROP = {sep: str.maketrans("", "", NUMBER_CHARS + "\n" + sep) for sep in (",", "\t")}
+_DROP = {sep: str.maketrans("", "", "0123456789.eE+-\n" + sep) for sep in (",", "\t")}
 
 _MD_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _MD_ALIGN = re.compile(r"^\s*\|(?:\s*:?-{2,}:?\s*\|)+\s*$")
