@@ -119,6 +119,9 @@ def main() -> None:
         if f not in FORMATS:
             ap.error(f"--formats: {f!r} is not one of {', '.join(FORMATS)}")
     sizes = [int(s) for s in args.sizes_mb.split(",") if s.strip()]
+    t0 = time.perf_counter()
+    import pandas  # noqa: F401  (the fast paths' reader: imported once per server process, on its first big read)
+    print(f"pandas import (once per process, not in the figures below): {time.perf_counter() - t0:.2f}s")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         print(f"(wall-clock figures depend on other load; lines/cpu-s is this process's own CPU time; load now "
               f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")

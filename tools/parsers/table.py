@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import STRIP_NUMBERS, read_numbers
+from .fastpath import NUMBER_CHARS, read_fields
 from .text import to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
@@ -58,16 +58,12 @@ class CsvFormat(LineFormat):
         return n * 2
 
     def parse(self, text: str, em: Emitter) -> None:
-        """Row by row; a block of plain numeric rows once the header is known goes through ``_parse_plain``."""
-        if em.state.get("header") is None:  # the header's block: its lines up to the header row by row, then the rest
-            head = len(text) - len(text.lstrip())
-            cut = text.find("\n", head) + 1
-            if 0 < cut < len(text):
-                self._parse_rows(text[:cut], em)
-                text = text[cut:]
-        if _parse_plain(text, em):
-            return
+        """Row by row (the reader tries ``parse_plain`` on a block first)."""
         self._parse_rows(text, em)
+
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """A block of plain numeric rows once the header is known, read by pandas' C reader: the rows' points."""
+        return _parse_plain(data, em)
 
     def _parse_rows(self, text: str, em: Emitter) -> None:
         """Any block: line by line (the fallback of ``_parse_plain``)."""
@@ -106,7 +102,7 @@ class CsvFormat(LineFormat):
 
 
 
-def _parse_plain(text: str, em: Emitter) -> bool:
+def _parse_plain(data: bytes, em: Emitter) -> bool:
     """The points of a block of data rows (the header already read) in which every cell is a plain number (no
     spaces, no empty cell, no nan/inf word) and every row has the header's width, as the row-by-row pass gives
     them; False (nothing emitted) for any other block. The check is a translate and a few counts; pandas' C
@@ -114,16 +110,17 @@ def _parse_plain(text: str, em: Emitter) -> bool:
     goes the row-by-row way too."""
     st = em.state
     header = st.get("header")
-    sep = st.get("sep", ",")
-    if header is None or "step_col" not in st or not text.endswith("\n") or text.startswith("\n"):
+    sep = str(st.get("sep", ","))
+    if header is None or "step_col" not in st or not data.endswith(b"\n") or data.startswith(b"\n"):
         return False
     k = len(header)
-    if k < 2 or len(set(header)) != k or "\n\n" in text or text.translate(_DROP[sep]):
+    bsep = sep.encode()
+    if k < 2 or len(set(header)) != k or b"\n\n" in data or data.translate(None, NUMBER_CHARS + b"\n" + bsep):
         return False  # a character other than a number's, the separator or a newline (or a blank line)
-    n = text.count("\n")
-    if text.count(sep, 0, text.find("\n")) != k - 1 or text.count(sep) != (k - 1) * n:
+    n = data.count(b"\n")
+    if data.count(bsep, 0, data.find(b"\n")) != k - 1 or data.count(bsep) != (k - 1) * n:
         return False  # pandas raises on a later row with more cells: then no row has fewer
-    df = read_numbers(text, k, np.float64, sep=sep)
+    df = read_fields(data, k, dict.fromkeys(range(k), np.float64), sep=sep)
     if df is None:
         return False
     vals = df.to_numpy(dtype=np.float64)
@@ -144,8 +141,6 @@ def _parse_plain(text: str, em: Emitter) -> bool:
             em.extend(header[i], steps, np.ascontiguousarray(vals[:, i]))
     return True
 
-
-_DROP = {sep: str.maketrans("", "", "0123456789.eE+-\n" + sep) for sep in (",", "\t")}
 
 _MD_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _MD_ALIGN = re.compile(r"^\s*\|(?:\s*:?-{2,}:?\s*\|)+\s*$")
