@@ -233,7 +233,7 @@ def test_openai_backend_without_a_key_says_not_configured(reviewer_env, config):
 
 def test_bad_assessment_choices(openai_env, store, config, stored):
     aid, _ = stored
-    with pytest.raises(BadInput, match="unknown assessment id 'asm_nope'"):
+    with pytest.raises(BadInput, match="unknown assessment_id 'asm_nope'"):
         escalate_to_reviewer(store=store, config=config, concern="x", assessment_id="asm_nope")
     other = store.add_assessment(parse_run_ref("/data/runs/other/train.log").key, "ESCALATE", 1, make_payload())
     with pytest.raises(BadInput, match="is of run"):

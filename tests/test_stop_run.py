@@ -75,7 +75,7 @@ def test_stop_assessment_of_another_run_refused(store, config, run_log, tmp_path
 
 def test_unknown_ids_and_review_rules(store, config, run_log, child):
     p = child()
-    with pytest.raises(BadInput, match="no assessment 'asm_nope'"):
+    with pytest.raises(BadInput, match="unknown assessment_id 'asm_nope'"):
         stop_run(str(run_log), "x", store=store, config=config, assessment_id="asm_nope", target=f"pid:{p.pid}")
     with pytest.raises(BadInput, match="no review"):
         stop_run(str(run_log), "x", store=store, config=config, review_id="rev_nope", target=f"pid:{p.pid}")

@@ -16,8 +16,9 @@ it keeps and returns dicts; these classes are the shapes the stop path (``stop_r
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
+from .errors import BadInput, TrainingCheckError
 from .findings import CRITICAL, WARN
 
 
@@ -71,6 +72,24 @@ class AssessmentRecord:
         return [f for f in self.findings if f.get("status") in (WARN, CRITICAL)
                 and (f.get("concern") or f.get("signal")) not in reviewed]
 
+
+
+class _StoredAssessments(Protocol):
+    def get_assessment(self, assessment_id: str) -> dict | None: ...
+
+
+def stored_assessment(store: _StoredAssessments, assessment_id: str, run_key: str | None, *,
+                      other_run: type[TrainingCheckError] = BadInput) -> dict:
+    """The stored assessment ``assessment_id`` (of run ``run_key`` when given), as the store keeps it: the one
+    lookup stop_run, reschedule and escalate_to_reviewer make. An unknown id is a BadInput; an assessment of another
+    run raises ``other_run`` (stop_run refuses: StopRefused)."""
+    found = store.get_assessment(assessment_id)
+    if found is None:
+        raise BadInput(f"unknown assessment_id {assessment_id[:80]!r}: pass the id an assess_run answer gave")
+    if run_key is not None and found.get("run_key") != run_key:
+        raise other_run(f"assessment {assessment_id!r} is of run {found.get('run_key')}, not {run_key}: pass an "
+                        f"assessment of that run")
+    return found
 
 @dataclass(frozen=True)
 class ReviewRecord:

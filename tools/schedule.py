@@ -39,6 +39,7 @@ from .records import (
     ScheduleState,
     StopOutcomeRecord,
     StopPlanRecord,
+    stored_assessment,
 )
 from .runref import parse_run_ref
 from .store import Store
@@ -252,12 +253,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     prompt = args.prompt()
     assessment: AssessmentRecord | None = None
     if assessment_id:
-        stored = store.get_assessment(assessment_id)
-        if stored is None:
-            raise BadInput(f"unknown assessment_id {assessment_id!r}: pass the id assess_run returned")
-        assessment = AssessmentRecord.from_dict(stored)
-        if assessment.run_key != key:
-            raise BadInput(f"assessment {assessment_id} is of run {assessment.run!r}, not {run!r}")
+        assessment = AssessmentRecord.from_dict(stored_assessment(store, assessment_id, key))
     else:
         recent = store.recent_assessments(key, 1)
         assessment = AssessmentRecord.from_dict(recent[0]) if recent else None

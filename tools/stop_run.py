@@ -23,7 +23,14 @@ from pathlib import Path
 from .config import Config
 from .errors import BadInput, StopRefused, StoreError
 from .judge import STOP, UNREACHABLE
-from .records import AssessmentRecord, ReviewRecord, ScheduleState, StopOutcomeRecord, StopPlanRecord
+from .records import (
+    AssessmentRecord,
+    ReviewRecord,
+    ScheduleState,
+    StopOutcomeRecord,
+    StopPlanRecord,
+    stored_assessment,
+)
 from .rundata import redact
 from .runref import RunRef, parse_run_ref
 from .stoppers import binding, slurm, tmux
@@ -156,13 +163,7 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
     review: ReviewRecord | None = None
     if assessment_id is not None:
         _check_id(assessment_id, "assessment_id")
-        found = store.get_assessment(assessment_id)
-        if found is None:
-            raise BadInput(f"no assessment {assessment_id!r} in the store: pass the assessment_id assess_run returned")
-        assessment = AssessmentRecord.from_dict(found)
-        if assessment.run_key != run_key:
-            raise StopRefused(f"assessment {assessment_id} is of run {assessment.run_key}, not {run_key}: "
-                              f"nothing was stopped")
+        assessment = AssessmentRecord.from_dict(stored_assessment(store, assessment_id, run_key, other_run=StopRefused))
     if review_id is not None:
         _check_id(review_id, "review_id")
         got = store.get_review(review_id)

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..config import Config
 from ..errors import BadInput, ReviewerError
+from ..records import stored_assessment
 from ..runref import parse_run_ref
 from ..store import Store
 from .codex_backend import DEFAULT_COMMAND, CodexReviewer
@@ -157,14 +158,7 @@ def _find_assessment(store: Store, config: Config, assessment_id: str | None, ru
     if assessment_id is not None:
         if not isinstance(assessment_id, str) or not assessment_id.strip():
             raise BadInput("assessment_id is empty: pass the id an assess_run answer gave, or pass run instead")
-        payload = store.get_assessment(assessment_id.strip())
-        if payload is None:
-            raise BadInput(f"unknown assessment id {assessment_id.strip()[:80]!r}: pass an id from a recent "
-                           f"assess_run answer, or pass run to use its latest assessment")
-        if run_key is not None and payload.get("run_key") != run_key:
-            raise BadInput(f"assessment {assessment_id.strip()!r} is of run {payload.get('run_key')!r}, "
-                           f"not {run_key!r}: pass an assessment of that run, or leave one of them out")
-        return payload
+        return stored_assessment(store, assessment_id.strip(), run_key)
     if run is None or run_key is None:
         raise BadInput("name what to review: pass assessment_id (from assess_run) or run")
     recent = store.recent_assessments(run_key, 1)
