@@ -158,6 +158,7 @@ class _Scan:
     notes: list[str] = field(default_factory=list)
     records: int = 0
     history_rows: int = 0
+    columns: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)  # builder.column(key), cached
 
 
 class WandbLocalSource:
@@ -315,8 +316,14 @@ class WandbLocalSource:
                 if tag in _SKIP_TAGS:
                     scan.records += 1
                     return
-                if tag == 0x12 and j + 1 < n:
-                    ln, k = varint(data, j + 1)
+                if tag == 0x12 and j + 2 < n:
+                    ln = data[j + 1]
+                    if ln < 0x80:
+                        k = j + 2
+                    elif data[j + 2] < 0x80:  # a row of 128 bytes to 16 KiB: the usual two-byte length
+                        ln, k = (ln & 0x7F) | (data[j + 2] << 7), j + 3
+                    else:
+                        ln, k = varint(data, j + 1)
                     if k + ln <= n and self._history_fast(data, k, k + ln, scan):
                         scan.records += 1
                         return
@@ -423,7 +430,13 @@ class WandbLocalSource:
         if step is None:
             step = scan.history_rows
         scan.history_rows += 1
-        scan.builder.add_row(step, row)
+        cols = scan.columns  # BatchBuilder.add_row, inlined: this runs once per history row
+        for key, value in row:
+            c = cols.get(key)
+            if c is None:
+                c = cols[key] = scan.builder.column(key)
+            c[0].append(step)
+            c[1].append(value)
         return True
 
     def _history(self, rec, scan: _Scan) -> None:
