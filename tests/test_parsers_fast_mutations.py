@@ -1,0 +1,74 @@
+"""The fast paths' proof, attacked: a plain block with random characters inserted, replaced or deleted either
+leaves the fast path (False, nothing emitted) or gives exactly the line parser's points for the cleaned text."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from training_check.tools.parsers.base import Emitter
+from training_check.tools.parsers.detect import LINE_FORMATS
+from training_check.tools.parsers.text import clean_block
+
+from tests.helpers import emitted_points, same_points
+
+# the characters a proof must tell apart: number characters, separators, the words' letters, line ends, bytes a
+# cleaner changes (CR, escape codes), a non-ASCII byte
+POOL = list(b"0123456789.eE+- :,%{}\"\t\nstrlnomiafupvdcgk_\r\x1b") + [0xC3, 0xA9]
+
+PLAIN = {
+    "llmc": "".join(f"s:{i} trl:{3 + i / 7:.4f} lr:{3e-4 * (1 - i / 50):.4e} norm:{1 + i % 3}.25\n"
+                    + (f"s:{i} tel:{3.2 - i / 100}\n" if i % 4 == 0 else "") for i in range(12)),
+    "csv": "".join(f"{i},{3 + i / 7!r},{1e-3 * i:.4e}\n" for i in range(12)),
+}
+CSV_STATE = {"header": ["step", "loss", "lr"], "sep": ",", "step_col": 0, "n": 0}
+
+
+def _emitter(fmt: str) -> Emitter:
+    return Emitter(dict(CSV_STATE) if fmt == "csv" else {})
+
+
+@st.composite
+def mutated(draw, fmt: str) -> bytes:
+    data = bytearray(PLAIN[fmt].encode())
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(data) - 1))
+        op = draw(st.sampled_from(("insert", "replace", "delete")))
+        ch = draw(st.sampled_from(POOL))
+        if op == "insert":
+            data.insert(at, ch)
+        elif op == "replace":
+            data[at] = ch
+        elif len(data) > 2:
+            del data[at]
+    return bytes(data)
+
+
+def _check(fmt: str, data: bytes) -> None:
+    parser = LINE_FORMATS[fmt]
+    fast = _emitter(fmt)
+    if not parser.parse_plain(data, fast):
+        assert len(fast) == 0 and fast.state == _emitter(fmt).state
+        return
+    slow = _emitter(fmt)
+    text, _ = clean_block(data)
+    parser.parse(text, slow)
+    assert same_points(emitted_points(fast), emitted_points(slow)), data
+    assert fast.state == slow.state, data
+
+
+def test_the_plain_blocks_take_the_fast_path():
+    for fmt, text in PLAIN.items():
+        em = _emitter(fmt)
+        assert LINE_FORMATS[fmt].parse_plain(text.encode(), em) and len(em)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=mutated("llmc"))
+def test_mutated_llmc_blocks(data):
+    _check("llmc", data)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=mutated("csv"))
+def test_mutated_csv_blocks(data):
+    _check("csv", data)
