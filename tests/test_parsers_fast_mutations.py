@@ -18,6 +18,9 @@ POOL = list(b"0123456789.eE+- :,%{}\"\t\nstrlnomiafupvdcgk_\r\x1b") + [0xC3, 0xA
 PLAIN = {
     "llmc": "".join(f"s:{i} trl:{3 + i / 7:.4f} lr:{3e-4 * (1 - i / 50):.4e} norm:{1 + i % 3}.25\n"
                     + (f"s:{i} tel:{3.2 - i / 100}\n" if i % 4 == 0 else "") for i in range(12)),
+    "nanogpt": "".join((f"step {i}: train loss {3 + i / 9:.4f}, val loss {3.1 + i / 11:.4f}\n" if i % 4 == 0 else "")
+                       + f"iter {i}: loss {3 + i / 7:.4f}, time {30 + i % 3}.25ms, mfu {i % 5 - 1:.2f}%\n"
+                       for i in range(10)),
     "csv": "".join(f"{i},{3 + i / 7!r},{1e-3 * i:.4e}\n" for i in range(12)),
 }
 CSV_STATE = {"header": ["step", "loss", "lr"], "sep": ",", "step_col": 0, "n": 0}
@@ -72,3 +75,9 @@ def test_mutated_llmc_blocks(data):
 @given(data=mutated("csv"))
 def test_mutated_csv_blocks(data):
     _check("csv", data)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=mutated("nanogpt"))
+def test_mutated_nanogpt_blocks(data):
+    _check("nanogpt", data)

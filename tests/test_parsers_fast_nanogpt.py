@@ -48,6 +48,7 @@ ODD = {  # each must take the line-by-line pass (same points and state, whatever
     "step not digits": "iter 1.0: loss 3, time 3ms, mfu 5%\niter +2: loss 3, time 3ms, mfu 5%\n"
                        "step 1e3: train loss 3, val loss 3\n",
     "step beyond int64": "iter 99999999999999999999: loss 3, time 3ms, mfu 5%\niter 2: loss 3, time 3ms, mfu 5%\n",
+    "digit before a line": "iter 5: loss 3, time 3ms, mfu 5%\n2iter 6: loss 3, time 3ms, mfu 5%\n",
     "prefixed line": "[rank0] iter 1: loss 3.0, time 30.00ms, mfu 5.00%\n",
     "double space": "iter 1:  loss 3.0, time 30.00ms, mfu 5.00%\n",
     "trailing space": "iter 1: loss 3.0, time 30.00ms, mfu 5.00% \n",
@@ -61,7 +62,7 @@ ODD = {  # each must take the line-by-line pass (same points and state, whatever
 def test_nanogpt_fast_path_gives_the_line_points(name):
     text = BLOCKS[name]
     fast, slow = Emitter({"step": -5}), Emitter({"step": -5})
-    assert _parse_plain(text, fast) is True
+    assert _parse_plain(text.encode(), fast) is True
     NanoGptFormat()._parse_lines(text, slow)
     assert emitted_points(fast) == emitted_points(slow) and emitted_points(fast)
     assert fast.state == slow.state
@@ -71,7 +72,7 @@ def test_nanogpt_fast_path_gives_the_line_points(name):
 def test_nanogpt_odd_blocks_leave_the_fast_path(name):
     text = ODD[name]
     em = Emitter({"step": -5})
-    assert _parse_plain(text, em) is False
+    assert _parse_plain(text.encode(), em) is False
     assert len(em) == 0 and em.state == {"step": -5}
     whole, slow = Emitter(), Emitter()
     NanoGptFormat().parse(text, whole)
@@ -82,10 +83,12 @@ def test_nanogpt_odd_blocks_leave_the_fast_path(name):
 def test_nanogpt_fast_path_values_and_state_across_blocks():
     em = Emitter()
     fmt = NanoGptFormat()
-    fmt.parse("step 0: train loss 10.5, val loss 10.75\niter 0: loss 10.25, time 3456.78ms, mfu -100.00%\n", em)
+    assert fmt.parse_plain(b"step 0: train loss 10.5, val loss 10.75\niter 0: loss 10.25, time 3456.78ms, "
+                           b"mfu -100.00%\n", em)
     assert em.state == {"step": 0}
-    fmt.parse("iter 1: loss 9.5, time 31.25ms, mfu 21.40%\n", em)
-    fmt.parse("step 250: train loss 3.8125, val loss 3.875\n", em)  # an eval line leaves the step as it was
+    assert fmt.parse_plain(b"iter 1: loss 9.5, time 31.25ms, mfu 21.40%\n", em)
+    # an eval line leaves the step as it was
+    assert fmt.parse_plain(b"step 250: train loss 3.8125, val loss 3.875\n", em)
     assert em.state == {"step": 1}
     assert emitted_points(em) == [("train_loss_eval", [0, 250], [10.5, 3.8125]), ("val_loss", [0, 250], [10.75, 3.875]),
                            ("train_loss", [0, 1], [10.25, 9.5]), ("iter_time_ms", [0, 1], [3456.78, 31.25]),
@@ -96,5 +99,6 @@ def test_nanogpt_mixed_blocks_keep_the_pending_validation_of_build_nanogpt():
     em = Emitter()
     fmt = NanoGptFormat()
     fmt.parse("validation loss: 3.5\n", em)
-    fmt.parse(_plain(3, start=1), em)  # fast path: the pending value stays for the build-nanogpt step line
+    # the fast path: the pending value stays for the build-nanogpt step line
+    assert fmt.parse_plain(_plain(3, start=1).encode(), em)
     assert em.state == {"pending_val": 3.5, "step": 3}

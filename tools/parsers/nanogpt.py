@@ -23,7 +23,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import STRIP_NUMBERS, read_numbers, two_shapes
+from .fastpath import DIGITS, NUMBER_CHARS, read_fields, two_shapes
 from .text import to_value
 
 _ITER = re.compile(r"\biter (\d+): loss (\S+?),(?: time (\S+?)ms,)?(?: mfu (\S+?)%)?")
@@ -45,11 +45,13 @@ class NanoGptFormat(LineFormat):
     priority = 5
 
     def parse(self, text: str, em: Emitter) -> None:
-        """A block of only nanoGPT's two usual lines goes through ``_parse_plain`` (pandas' C reader), same points
-        and state; any other block line by line (``_parse_lines``)."""
-        if _parse_plain(text, em):
-            return
+        """Line by line; the reader tries ``parse_plain`` on a block first."""
         self._parse_lines(text, em)
+
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """A block of only nanoGPT's two usual lines, read by pandas' C reader: the points and state of
+        ``_parse_lines``."""
+        return _parse_plain(data, em)
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block, line by line (the fallback of ``_parse_plain``)."""
@@ -101,46 +103,47 @@ class NanoGptFormat(LineFormat):
                 state["step"] = step
 
 
-_ITER_SHAPE = "iter : loss , time ms, mfu %\n".translate(STRIP_NUMBERS)  # an iter line without its numbers
-_EVAL_SHAPE = "step : train loss , val loss \n".translate(STRIP_NUMBERS)
+_ITER_SHAPE = b"itr : loss , tim ms, mfu %\n"  # an iter line without its number characters (the "e"s are some)
+_EVAL_SHAPE = b"stp : train loss , val loss \n"
 # once the shape is proven: the spaces become commas, ":" and the words' letters but "e" go (the "e"s of iter, time
 # and step stay as fields of their own, which the reader skips):
 # iter lines  e,N,,X,,e,T,,,M    (step 1, loss 3, time 6, mfu 9)
 # eval lines  e,N,,,X,,,,Y       (step 1, train loss 4, val loss 8; no field 9)
-_TO_CSV = str.maketrans(" ", ",", ":itrlosmfu%anvp")
-_ITER_NOT_DIGITS = re.compile(r"iter (?!\d+:)")
-_EVAL_NOT_DIGITS = re.compile(r"step (?!\d+:)")
-_ITER_MARKS = (": loss ", ", time ", "ms, mfu ", "%\n")
-_EVAL_MARKS = (": train loss ", ", val loss ")
+_TO_CSV = bytes.maketrans(b" ", b",")
+_NOT_CSV = b":itrlosmfu%anvp"
+_ITER_MARKS = (b": loss ", b", time ", b"ms, mfu ", b"%\n")
+_EVAL_MARKS = (b": train loss ", b", val loss ")
 
 
-def _parse_plain(text: str, em: Emitter) -> bool:
+def _parse_plain(data: bytes, em: Emitter) -> bool:
     """The points of a block whose every line is exactly ``iter N: loss X, time Tms, mfu M%`` or
     ``step N: train loss X, val loss Y`` (plain numbers, no nan/inf words, single spaces), as the line-by-line pass
     gives them, with its state (the last iter line's step); False (nothing emitted) for any other block.
 
-    Without its number characters every line must be one of the two shapes (neither is a suffix of the other, so
-    counts and total length prove the tiling) and every marker (the words, with their "e"s) must be there once per
-    line of its shape; the numbers then go to pandas' C reader as CSV, whose floats equal Python's ``float``. A field
-    that is empty or not a number, a step that is not plain digits or beyond int64: False."""
-    n = text.count("\n")
-    if not n or not text.endswith("\n") or not (text.startswith("iter ") or text.startswith("step ")):
+    The proof (tools/parsers/fastpath.py): without its number characters every line is one of the two shapes; every
+    marker (the words, with their "e"s and separators, no number character in them) is in the block once per line
+    of its shape, so no number character is glued into a word; every line starts ``iter `` or ``step `` (no number
+    character before the word either) and, without its digits, ``iter :`` or ``step :`` (the step is plain digits,
+    as the line parser's ``\\d+`` wants). The numbers then go to pandas' C
+    reader as CSV: a field that is empty or not a number, or a step beyond int64: False."""
+    n = data.count(b"\n")
+    if not n or not data.endswith(b"\n") or not (data.startswith(b"iter ") or data.startswith(b"step ")):
         return False
-    counts = two_shapes(text.translate(STRIP_NUMBERS), n, _ITER_SHAPE, _EVAL_SHAPE)
+    no_digits = data.translate(None, DIGITS)
+    counts = two_shapes(no_digits.translate(None, NUMBER_CHARS), n, _ITER_SHAPE, _EVAL_SHAPE)
     if counts is None:
         return False
     n_iter, n_eval = counts
-    if text.count("\niter ") + text.count("\nstep ") != n - 1:
-        return False
-    for marks, k in ((_ITER_MARKS, n_iter), (_EVAL_MARKS, n_eval)):
-        if any(text.count(m) != k for m in marks):
+    for block, iter_head, step_head in ((data, b"iter ", b"step "), (no_digits, b"iter : ", b"step : ")):
+        heads = block.count(b"\n" + iter_head) + block.count(b"\n" + step_head)
+        if heads != n - 1 or not (block.startswith(iter_head) or block.startswith(step_head)):
             return False
-    if (n_iter and _ITER_NOT_DIGITS.search(text)) or (n_eval and _EVAL_NOT_DIGITS.search(text)):
-        return False
-    csv = text.translate(_TO_CSV)
+    for marks, k in ((_ITER_MARKS, n_iter), (_EVAL_MARKS, n_eval)):
+        if any(data.count(m) != k for m in marks):
+            return False
     k = 10 if n_iter else 9  # the reader wants the widest line's fields
-    df = read_numbers(csv, k, {1: np.int64, **{j: np.float64 for j in (3, 4, 6, 8, 9)}},
-                      usecols=[1, 3, 4, 6, 8, 9][:k - 4])
+    df = read_fields(data.translate(_TO_CSV, _NOT_CSV), k, {1: np.int64, **{j: np.float64 for j in (3, 4, 6, 8, 9)}},
+                     usecols=[1, 3, 4, 6, 8, 9][:k - 4])
     if df is None or len(df) != n:
         return False
     steps = df[1].to_numpy(dtype=np.int64)
