@@ -21,6 +21,7 @@ PLAIN = {
     "nanogpt": "".join((f"step {i}: train loss {3 + i / 9:.4f}, val loss {3.1 + i / 11:.4f}\n" if i % 4 == 0 else "")
                        + f"iter {i}: loss {3 + i / 7:.4f}, time {30 + i % 3}.25ms, mfu {i % 5 - 1:.2f}%\n"
                        for i in range(10)),
+    "jsonl": "".join(f'{{"step": {i}, "loss": {3 + i / 7!r}, "lr": {1e-3 * (i + 1):.4e}}}\n' for i in range(12)),
     "csv": "".join(f"{i},{3 + i / 7!r},{1e-3 * i:.4e}\n" for i in range(12)),
 }
 CSV_STATE = {"header": ["step", "loss", "lr"], "sep": ",", "step_col": 0, "n": 0}
@@ -81,3 +82,9 @@ def test_mutated_csv_blocks(data):
 @given(data=mutated("nanogpt"))
 def test_mutated_nanogpt_blocks(data):
     _check("nanogpt", data)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=mutated("jsonl"))
+def test_mutated_jsonl_blocks(data):
+    _check("jsonl", data)

@@ -26,7 +26,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import read_numbers
+from .fastpath import DIGITS, read_fields
 from .text import to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
@@ -92,10 +92,13 @@ class JsonLinesFormat(LineFormat):
     priority = 3
 
     def parse(self, text: str, em: Emitter) -> None:
-        """Line by line; a block of flat all-number records of one shape goes through ``_parse_plain``, same points."""
-        if _parse_plain(text, em, self._parse_lines):
-            return
+        """Record by record; the reader tries ``parse_plain`` on a block first."""
         self._parse_lines(text, em)
+
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """A block of flat all-number records of one shape, read by pandas' C reader: the points and state of
+        ``_parse_lines``."""
+        return _parse_plain(data, em, self._parse_lines)
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block, record by record (the fallback of ``_parse_plain``)."""
@@ -159,34 +162,36 @@ class JsonLinesFormat(LineFormat):
             em.record(step, rec)
 
 
-_DIGITS = str.maketrans("", "", "0123456789")
 # digits other than 0 alike, line ends as commas, E as e: a leading zero is 0 then a digit at a field's start
-_CLASSES = str.maketrans("123456789\nE", "111111111,e")
+_CLASSES = bytes.maketrans(b"123456789\nE", b"111111111,e")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _KEY_SEG = re.compile(r"[ \t]*([{,])[ \t]*\"([A-Za-z_./-]+)\"[ \t]*:[ \t]*")
 _END_SEG = re.compile(r"[ \t]*\}[ \t]*")
 # an empty integer or fraction part, a leading zero: not JSON numbers, yet pandas reads them
-_NOT_JSON = (",.", "-.", ".e", ".,", ",00", ",01", ",-00", ",-01")
+_NOT_JSON = (b",.", b"-.", b".e", b".,", b",00", b",01", b",-00", b",-01")
 
 
-def _parse_plain(text: str, em: Emitter, lines) -> bool:
+def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     """The points and state of a block whose every line is a flat record of the first line's keys, in its order
     and spacing, each value a plain JSON number (no digit in a key, no string, null, nested dict, event or
     total_steps), as the record-by-record pass gives them; False (nothing done) for any other block.
 
-    The first line goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the others
-    then cannot start a run (same settings, no start event, run_start is cleared) and only extend the columns.
-    The check: without their digits all lines equal the first one's (str.translate and count prove the tiling),
-    each key segment is there whole in every line (no quote or brace is left once they are cut out), and no number
-    has an empty part or a leading zero (JSON rejects them, pandas does not); the segments then become commas and
-    pandas' C reader reads the numbers."""
-    n = text.count("\n")
-    if n < 2 or not text.endswith("\n"):
+    The first line (ASCII) goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the
+    others then cannot start a run (same settings, no start event, run_start is cleared) and only extend the
+    columns. The check: without their digits all lines equal the first one's (translate and count prove the
+    tiling), each key segment is there whole in every line (no quote or brace is left once they are cut out), and
+    no number has an empty part or a leading zero (JSON rejects them, pandas does not); the segments then become
+    commas and pandas' C reader reads the numbers."""
+    n = data.count(b"\n")
+    if n < 2 or not data.endswith(b"\n"):
         return False
-    nl = text.find("\n")
-    first = text[:nl]
+    nl = data.find(b"\n")
+    try:
+        first = data[:nl].decode("ascii")
+    except UnicodeDecodeError:
+        return False
     s = first.strip()
-    if not s.startswith("{"):
+    if not s.startswith("{") or "\r" in s or "\x1b" in s:
         return False
     try:
         obj = json.loads(s)
@@ -203,12 +208,12 @@ def _parse_plain(text: str, em: Emitter, lines) -> bool:
         seg = _KEY_SEG.fullmatch(first, at, m.start())
         if seg is None or seg.group(2) != keys[j] or seg.group(1) != ("{" if j == 0 else ","):
             return False
-        segs.append(first[at:m.start()])
+        segs.append(first[at:m.start()].encode())
         at = m.end()
     if _END_SEG.fullmatch(first, at) is None or any(float(m.group()) != float(obj[k]) for m, k in zip(nums, keys,
                                                                                                      strict=True)):
         return False
-    end_seg = first[at:]
+    end_seg = first[at:].encode()
     st = em.state
     step_key = st.get("step_key")
     if step_key is None:
@@ -216,26 +221,26 @@ def _parse_plain(text: str, em: Emitter, lines) -> bool:
     metrics = [k for k in keys if k != step_key]
     if not metrics:
         return False  # records of a step alone are skipped: the record-by-record pass
-    rest = text[nl + 1:]
+    rest = data[nl + 1:]
     m_lines = n - 1
-    shape = (first + "\n").translate(_DIGITS)
-    skel = rest.translate(_DIGITS)
+    shape = data[:nl + 1].translate(None, DIGITS)
+    skel = rest.translate(None, DIGITS)
     if skel.count(shape) != m_lines or len(skel) != m_lines * len(shape):
         return False
     # the first segment at a line's start, the last at its end: a digit before or after them is caught below
-    csv = ("\n" + rest).replace("\n" + segs[0], "\n")
+    csv = (b"\n" + rest).replace(b"\n" + segs[0], b"\n")
     for key_seg in segs[1:]:
-        csv = csv.replace(key_seg, ",")
-    csv = csv.replace(end_seg + "\n", "\n")[1:]
+        csv = csv.replace(key_seg, b",")
+    csv = csv.replace(end_seg + b"\n", b"\n")[1:]
     # a segment with a digit inside (a key, its spacing) was left whole, quotes or brace with it: each line holds
     # its keys' quotes (the shape), and a segment's quotes can only be its own key's
-    if csv.count('"') or csv.count("}"):
+    if csv.count(b'"') or csv.count(b"}"):
         return False
-    cls = "," + csv.translate(_CLASSES)
+    cls = b"," + csv.translate(_CLASSES)
     if any(cls.count(x) for x in _NOT_JSON):
         return False
     k = len(keys)
-    df = read_numbers(csv, k, np.float64)
+    df = read_fields(csv, k, dict.fromkeys(range(k), np.float64))
     if df is None:
         return False
     vals = df.to_numpy(dtype=np.float64)
@@ -245,7 +250,7 @@ def _parse_plain(text: str, em: Emitter, lines) -> bool:
         sv = vals[:, keys.index(step_key)]
         if np.abs(sv).max() >= 2.0 ** 63:
             return False
-    lines(text[:nl + 1], em)  # the first record: run boundary, step key, state
+    lines(first + "\n", em)  # the first record: run boundary, step key, state
     assert st.get("step_key") == step_key  # the first record chose the step key as above
     n0 = int(st.get("n", 0))
     if step_key in obj:
