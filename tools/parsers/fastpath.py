@@ -6,13 +6,18 @@ goes to the line parser).
 The proof has the same three parts in every format:
 
 1. the shape: the block without its number characters (``NUMBER_CHARS``) is a tiling of the format's line shapes
-   (``two_shapes``): every separator and letter is where it belongs, and the number fields hold number characters
-   only (so no ``\\r``, escape code, non-ASCII byte, ``nan`` word or stray text can pass);
-2. the fields: a translate makes each separator a comma and the reader reads *every* field: number fields as
-   numbers (pandas' C reader, whose floats equal Python's ``float``), the words between them as categories, which
-   must be exactly the words of the shape (``words``) - a number character glued into a word shows there;
+   (``two_shapes``; JSONL: of its first record's shape without digits): every separator and letter is where it
+   belongs, and the number fields hold number characters only (so no ``\\r``, escape code, non-ASCII byte, ``nan``
+   word or stray text can pass);
+2. the words: no number character glued into a word. llm.c and CSV: a translate makes each separator a comma and
+   the reader reads *every* field, the words between the numbers as categories, which must be exactly the words
+   of the shape (``words``). nanoGPT: each marker (a word with its separators) is in the block once per line of
+   its shape. JSONL: each key segment is there whole in every line. The number fields then go to pandas' C reader,
+   whose floats equal Python's ``float``; an empty field or a refused one: False;
 3. what pandas reads more loosely than the line parser (a step ``1e3`` or ``+5`` the line parser's ``\\d+`` does
-   not take) is checked by the format on the block without its digits (``DIGITS``).
+   not take, JSON's leading zeros) is checked by the format on the block without its digits (``DIGITS``).
+
+The mutation test (tests/test_parsers_fast_mutations.py) attacks every fast path with random edits.
 
 - ``read_fields``: the comma-separated block as a DataFrame, or None when the reader refuses it.
 - ``words``: a category column's codes, when its values are only the given words.
@@ -68,18 +73,3 @@ def words(col: pd.Series, allowed: tuple[str, ...]) -> np.ndarray | None:
     remap = np.array([allowed.index(c) for c in cats] + [-1], dtype=np.int8)
     return remap[codes]
 
-
-# -- the str fast paths' helpers, until each takes bytes (to be removed) ----------------------------------------
-STRIP_NUMBERS = str.maketrans("", "", NUMBER_CHARS.decode())
-
-
-def read_numbers(csv: str, width: int, dtype: Any, *, sep: str = ",", usecols: list[int] | None = None
-                 ) -> pd.DataFrame | None:
-    """``csv`` (rows of at most ``width`` fields) read by pandas' C reader with ``dtype``; None when it refuses."""
-    import pandas as pd
-
-    try:
-        return pd.read_csv(io.StringIO(csv), sep=sep, header=None, names=range(width), usecols=usecols, engine="c",
-                           dtype=dtype)
-    except (ValueError, OverflowError, pd.errors.ParserError):
-        return None
