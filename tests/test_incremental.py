@@ -336,3 +336,31 @@ def test_notes_of_a_read_in_parts_are_those_of_the_whole_read():
     assert first == ["no loss found yet: read a", "skipped 1 line(s) longer than 9 bytes"]
     last = _part_notes(first, ["this file holds 2 runs; showing the last one (run 2)"], last=True)
     assert last == ["skipped 1 line(s) longer than 9 bytes", "this file holds 2 runs; showing the last one (run 2)"]
+
+
+@pytest.mark.parametrize("number", [5, 200, 40_000, 3_000_000, 1 << 30])
+def test_wandb_fast_history_path_takes_rows_of_any_record_number(number, monkeypatch):
+    """A record number of 4 or 5 varint bytes (the 2,097,152nd record on) keeps the hand decoder: a 1M-step run
+    logs ~3M records, and the rows past that point went through protobuf (~20 % of the first read)."""
+    from training_check.tools.sources.files import LocalFileSystem
+    from training_check.tools.sources.wandb_local import WandbLocalSource, _Scan
+
+    def encode_varint(v: int) -> bytes:
+        out = bytearray()
+        while v >= 0x80:
+            out.append(v & 0x7F | 0x80)
+            v >>= 7
+        return bytes(out + bytes([v]))
+
+    item = b"\x0a\x04loss" + b"\x82\x01\x03" + b"2.5"  # key "loss", value_json "2.5"
+    history = b"\x0a" + bytes([len(item)]) + item + b"\x12\x02\x08\x07"  # the item, step {num: 7}
+    record = b"\x08" + encode_varint(number) + b"\x12" + bytes([len(history)]) + history
+
+    def protobuf_path(*_a):
+        raise AssertionError("the row went through protobuf")
+
+    monkeypatch.setattr(WandbLocalSource, "_history", protobuf_path)
+    scan = _Scan()
+    WandbLocalSource(LocalFileSystem(), "/nonexistent/run.wandb")._handle(record, scan)
+    assert scan.notes == [] and scan.records == 1
+    assert {k: (s, v) for k, (s, v) in scan.columns.items()} == {"loss": ([7], [2.5])}

@@ -309,8 +309,10 @@ class WandbLocalSource:
         # record number, then the payload's tag) and decode history rows by hand; anything unusual takes the
         # general path below (protobuf), so the fast path never decides what a record means on its own.
         n = len(data)
-        if n > 3 and data[0] == 0x08:
-            j = 2 if data[1] < 0x80 else 3 if data[2] < 0x80 else 4 if data[3] < 0x80 else n  # past the record number
+        if n > 6 and data[0] == 0x08:
+            # past the record number (a varint of up to 5 bytes: 34 billion records; the 2,097,152nd takes 4)
+            j = (2 if data[1] < 0x80 else 3 if data[2] < 0x80 else 4 if data[3] < 0x80 else 5 if data[4] < 0x80
+                 else 6 if data[5] < 0x80 else n)
             if j < n:
                 tag = data[j]
                 if tag in _SKIP_TAGS:
