@@ -232,6 +232,8 @@ class WandbLocalSource:
         unpack = REC_HEADER.unpack_from
         crc32 = zlib.crc32
         handle = self._handle
+        skip_tags = _SKIP_TAGS
+        skipped = 0
         blen = 0
         while True:
             left_in_block = BLOCK - pos % BLOCK
@@ -271,7 +273,14 @@ class WandbLocalSource:
                 if pending:
                     scan.notes.append(f"{where}: a record split across blocks has no end before byte {pos}; skipped it")
                     pending = []
-                handle(data, scan)
+                # a record this reader never uses (summary, output, stats...: a long run's most common), known by
+                # its payload's tag after the record number (a varint, 1 to 5 bytes), is counted without a call
+                if length > 6 and data[0] == 0x08 and (
+                        data[2] if data[1] < 0x80 else data[3] if data[2] < 0x80 else data[4] if data[3] < 0x80
+                        else data[5] if data[4] < 0x80 else data[6] if data[5] < 0x80 else -1) in skip_tags:
+                    skipped += 1
+                else:
+                    handle(data, scan)
                 scan.safe_offset = next_pos
             elif rtype == FIRST:
                 if pending:
@@ -289,6 +298,7 @@ class WandbLocalSource:
             pos = next_pos
         if pending:
             scan.safe_offset = pending_start
+        scan.records += skipped
         if progress and size > start:
             progress(float(size - start), float(size - start), "read .wandb log")
         return scan
@@ -306,8 +316,9 @@ class WandbLocalSource:
 
     def _handle(self, data: bytes, scan: _Scan) -> None:
         # Most records of a long run are history and summary rows: recognise them from their first bytes (the
-        # record number, then the payload's tag) and decode history rows by hand; anything unusual takes the
-        # general path below (protobuf), so the fast path never decides what a record means on its own.
+        # record number, then the payload's tag) and decode history rows by hand (_scan skips the summary rows
+        # before calling); anything unusual takes the general path below (protobuf), so the fast path never
+        # decides what a record means on its own.
         n = len(data)
         if n > 6 and data[0] == 0x08:
             # past the record number (a varint of up to 5 bytes: 34 billion records; the 2,097,152nd takes 4)
@@ -315,9 +326,6 @@ class WandbLocalSource:
                  else 6 if data[5] < 0x80 else n)
             if j < n:
                 tag = data[j]
-                if tag in _SKIP_TAGS:
-                    scan.records += 1
-                    return
                 if tag == 0x12 and j + 2 < n:
                     ln = data[j + 1]
                     if ln < 0x80:
