@@ -338,29 +338,67 @@ def test_notes_of_a_read_in_parts_are_those_of_the_whole_read():
     assert last == ["skipped 1 line(s) longer than 9 bytes", "this file holds 2 runs; showing the last one (run 2)"]
 
 
-@pytest.mark.parametrize("number", [5, 200, 40_000, 3_000_000, 1 << 30])
+
+def _varint(v: int) -> bytes:
+    out = bytearray()
+    while v >= 0x80:
+        out.append(v & 0x7F | 0x80)
+        v >>= 7
+    return bytes(out + bytes([v]))
+
+
+def _wandb_record(number: int, payload_tag: int, payload: bytes) -> bytes:
+    """A serialised W&B Record: its number, then one payload field (its tag byte and length-prefixed bytes)."""
+    return b"\x08" + _varint(number) + bytes([payload_tag]) + _varint(len(payload)) + payload
+
+
+def _history_row(key: bytes, value: bytes, step: int) -> bytes:
+    item = b"\x0a" + bytes([len(key)]) + key + b"\x82\x01" + bytes([len(value)]) + value  # key, value_json
+    return b"\x0a" + bytes([len(item)]) + item + b"\x12" + bytes([len(_varint(step)) + 1]) + b"\x08" + _varint(step)
+
+
+RECORD_NUMBERS = [5, 200, 40_000, 3_000_000, 1 << 30]  # 1 to 5 varint bytes; the 2,097,152nd record takes 4
+
+
+@pytest.mark.parametrize("number", RECORD_NUMBERS)
 def test_wandb_fast_history_path_takes_rows_of_any_record_number(number, monkeypatch):
-    """A record number of 4 or 5 varint bytes (the 2,097,152nd record on) keeps the hand decoder: a 1M-step run
-    logs ~3M records, and the rows past that point went through protobuf (~20 % of the first read)."""
+    """A record number of 4 or 5 varint bytes keeps the hand decoder: a 1M-step run logs ~3M records, and the rows
+    past the 2,097,152nd went through protobuf (~20 % of the first read)."""
     from training_check.tools.sources.files import LocalFileSystem
     from training_check.tools.sources.wandb_local import WandbLocalSource, _Scan
-
-    def encode_varint(v: int) -> bytes:
-        out = bytearray()
-        while v >= 0x80:
-            out.append(v & 0x7F | 0x80)
-            v >>= 7
-        return bytes(out + bytes([v]))
-
-    item = b"\x0a\x04loss" + b"\x82\x01\x03" + b"2.5"  # key "loss", value_json "2.5"
-    history = b"\x0a" + bytes([len(item)]) + item + b"\x12\x02\x08\x07"  # the item, step {num: 7}
-    record = b"\x08" + encode_varint(number) + b"\x12" + bytes([len(history)]) + history
 
     def protobuf_path(*_a):
         raise AssertionError("the row went through protobuf")
 
     monkeypatch.setattr(WandbLocalSource, "_history", protobuf_path)
     scan = _Scan()
+    record = _wandb_record(number, 0x12, _history_row(b"loss", b"2.5", 7))
     WandbLocalSource(LocalFileSystem(), "/nonexistent/run.wandb")._handle(record, scan)
     assert scan.notes == [] and scan.records == 1
     assert {k: (s, v) for k, (s, v) in scan.columns.items()} == {"loss": ([7], [2.5])}
+
+
+def test_wandb_scan_skips_unused_records_of_any_record_number(tmp_path, monkeypatch):
+    """Summary records (a long run's most common) are counted without decoding whatever their record number's
+    length; history rows around them are read."""
+    import zlib
+
+    from training_check.tools.sources import wandb_local as wl
+    from training_check.tools.sources.files import LocalFileSystem
+
+    records = []
+    for i, number in enumerate(RECORD_NUMBERS):
+        records.append(_wandb_record(number, 0x1A, b"\x0a\x0b\x0a\x04loss\x82\x01\x01" + b"9"))  # a summary
+        records.append(_wandb_record(number + 1, 0x12, _history_row(b"loss", f"{3 - i}.5".encode(), i)))
+    framed = b"".join(wl.REC_HEADER.pack(zlib.crc32(r, wl._TYPE_CRC[wl.FULL]), len(r), wl.FULL) + r for r in records)
+    path = tmp_path / "run-x.wandb"
+    path.write_bytes(wl.FILE_HEADER.pack(wl.FILE_IDENT, wl.FILE_MAGIC, wl.FILE_VERSION) + framed)
+    handled: list[bytes] = []
+    handle = wl.WandbLocalSource._handle
+    monkeypatch.setattr(wl.WandbLocalSource, "_handle",
+                        lambda self, d, scan: (handled.append(d), handle(self, d, scan)))
+    result = wl.WandbLocalSource(LocalFileSystem(), str(path)).read(None)
+    assert handled == records[1::2]  # the history rows only
+    assert result.notes == [] and result.cursor["offset"] == path.stat().st_size
+    loss = result.batch.columns["loss"]
+    assert loss.steps.tolist() == [0, 1, 2, 3, 4] and loss.values.tolist() == [3.5, 2.5, 1.5, 0.5, -1.5]
