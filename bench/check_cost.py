@@ -11,8 +11,9 @@ then ``--idle`` times with nothing new. Printed per phase: median (and max) wall
 client side, one long-lived stdio server), the server-side time of ``assess_run`` (the server's own "assess_run done
 in X s" log line), and the bytes each check puts in the agent's context (structured content as json.dumps, and the
 text content block); then the server process's peak RSS (VmHWM) and its RSS after the last check. Then
-``stop_run(force=True, target=pid:N)`` against a python child that traps SIGINT and exits: time from the call to
-the child gone (reaped by a waiter thread), and the call's wall time.
+``stop_run`` as an agent makes it (the assessment_id of a STOP assessment of a run diverged to NaN,
+``target=pid:N``) against a python child that traps SIGINT, names the log on its command line and exits: time
+from the call to the child gone (reaped by a waiter thread), and the call's wall time.
 """
 
 from __future__ import annotations
@@ -145,9 +146,22 @@ async def checks(run: Run, n_checks: int, append: int, n_idle: int, home: Path) 
     return phases
 
 
-async def stop_timing(run: Path, home: Path) -> dict:
-    """stop_run(force, target=pid:N) on a child that exits on SIGINT: call -> child gone, and the call's wall time."""
-    child = subprocess.Popen([sys.executable, "-c", SIGINT_CHILD], stdout=subprocess.PIPE, text=True)
+def write_diverged_log(path: Path) -> None:
+    """An llm.c-style log whose loss turns NaN for its last 100 steps: a run assess_run says STOP to."""
+    healthy = (f"s:{i} trl:{4.0 - i / 1000:.4f} lr:3.0000e-04 norm:1.0000\n" for i in range(1, 2001))
+    diverged = (f"s:{i} trl:nan lr:3.0000e-04 norm:nan\n" for i in range(2001, 2101))
+    path.write_text("".join(healthy) + "".join(diverged))
+
+
+async def stop_timing(root: Path) -> dict:
+    """stop_run as an agent makes it, on a run diverged to NaN: assess_run (STOP), then stop_run with that
+    assessment_id and target=pid:N, N a child that exits on SIGINT and names the log on its command line (so the
+    target is tied to the run). Call -> child gone, and the call's wall time."""
+    log = root / "diverged.log"
+    write_diverged_log(log)
+    home = root / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    child = subprocess.Popen([sys.executable, "-c", SIGINT_CHILD, str(log)], stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None and child.stdout.readline().strip() == "ready"
     gone_at: list[float] = []
 
@@ -159,14 +173,17 @@ async def stop_timing(run: Path, home: Path) -> dict:
     waiter.start()
     try:
         async with mcp_session(home) as s:
+            a = await s.call("assess_run", {"run": str(log)})
+            verdict = (a.structured_content or {}).get("verdict")
+            aid = (a.structured_content or {}).get("assessment_id")
             t = time.perf_counter()
-            res = await s.call("stop_run", {"run": str(run), "reason": "bench: stop timing", "force": True,
+            res = await s.call("stop_run", {"run": str(log), "reason": "bench: stop timing", "assessment_id": aid,
                                             "target": f"pid:{child.pid}"})
             call_s = time.perf_counter() - t
         waiter.join(5)
         sc = res.structured_content or {}
-        return {"gone_s": (gone_at[0] - t) if gone_at else None, "call_s": call_s, "rc": child.returncode,
-                "stopped": sc.get("stopped"), "final_state": sc.get("final_state"),
+        return {"verdict": verdict, "gone_s": (gone_at[0] - t) if gone_at else None, "call_s": call_s,
+                "rc": child.returncode, "stopped": sc.get("stopped"), "final_state": sc.get("final_state"),
                 "elapsed": sc.get("elapsed_s"), "error": res.is_error,
                 "text": "".join(getattr(c, "text", "") for c in res.content), "sc": sc}
     finally:
@@ -214,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         phases = anyio.run(checks, run, args.checks, args.append, args.idle, home)
         stop = None
         if not args.no_stop:
-            (root / "stop" / "home").mkdir(parents=True, exist_ok=True)
-            stop = anyio.run(stop_timing, run.path, root / "stop" / "home")
+            (root / "stop").mkdir(parents=True, exist_ok=True)
+            stop = anyio.run(stop_timing, root / "stop")
 
         print()
         print("one check = assess_run + reschedule over MCP stdio (one server for all checks); "
@@ -241,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         print()
         gone = f"{stop['gone_s']:.3f}s" if stop["gone_s"] is not None else "NOT GONE"
-        print(f"stop_run(force=True, target=pid:N) on a child that exits on SIGINT: call -> child gone {gone}; "
+        print(f"stop_run(assessment_id of a {stop['verdict']} assessment, target=pid:N) on a child that exits on "
+              f"SIGINT: call -> child gone {gone}; "
               f"call wall {stop['call_s']:.3f}s; stopped={stop['stopped']} final_state={stop['final_state']} "
               f"server-side elapsed_s={stop['elapsed']} exit code={stop['rc']}"
               + (f"; ERROR: {stop['text'][:200]}" if stop["error"] else ""))
