@@ -49,6 +49,10 @@ ODD = {  # each must take the record-by-record pass
     "empty integer": '{"step": 1, "loss": 2.5}\n{"step": 2, "loss": .5}\n',
     "leading zero": '{"step": 1, "loss": 25}\n{"step": 2, "loss": 05}\n',
     "leading zero step": '{"step": 1, "loss": 25}\n{"step": 02, "loss": 5}\n',
+    "negative empty integer": '{"step": 1, "loss": -2.5}\n{"step": 2, "loss": -.5}\n',
+    "negative empty fraction": '{"step": 1, "loss": -2.5e-3}\n{"step": 2, "loss": -2.e-3}\n',
+    "exponent's leading zeros are JSON, a mantissa's not": '{"step": 1, "loss": 2.5e-05}\n'
+                                                          '{"step": 2, "loss": 02.5e-05}\n',
     "negative leading zero": '{"step": 1, "loss": -25}\n{"step": 2, "loss": -05}\n',
     "empty value": '{"step": 1, "loss": 25}\n{"step": 2, "loss": }\n',
     "negative zero int": '{"step": 1, "loss": -2}\n{"step": 2, "loss": -0}\n',

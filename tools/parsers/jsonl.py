@@ -167,8 +167,10 @@ _CLASSES = bytes.maketrans(b"123456789\nE", b"111111111,e")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _KEY_SEG = re.compile(r"[ \t]*([{,])[ \t]*\"([A-Za-z_./-]+)\"[ \t]*:[ \t]*")
 _END_SEG = re.compile(r"[ \t]*\}[ \t]*")
-# an empty integer or fraction part, a leading zero: not JSON numbers, yet pandas reads them
-_NOT_JSON = (b",.", b"-.", b".e", b".,", b",00", b",01", b",-00", b",-01")
+# an empty integer or fraction part, a leading zero: not JSON numbers, yet pandas reads them. Looked for with the
+# minus signs deleted: a sign is then no different from none ("-.5" is ",.", "-01" is ",01"), and an exponent's
+# sign ("e-05") has no comma before it; the shape (the first record's, valid JSON) puts a "-" nowhere else
+_NOT_JSON = (b",.", b".e", b".,", b",00", b",01")
 
 
 def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
@@ -236,7 +238,7 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     # its keys' quotes (the shape), and a segment's quotes can only be its own key's
     if csv.count(b'"') or csv.count(b"}"):
         return False
-    cls = b"," + csv.translate(_CLASSES)
+    cls = b"," + csv.translate(_CLASSES, b"-")
     if any(cls.count(x) for x in _NOT_JSON):
         return False
     k = len(keys)
