@@ -3,6 +3,7 @@ leaves the fast path (False, nothing emitted) or gives exactly the line parser's
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from training_check.tools.parsers.base import Emitter
@@ -88,3 +89,35 @@ def test_mutated_nanogpt_blocks(data):
 @given(data=mutated("jsonl"))
 def test_mutated_jsonl_blocks(data):
     _check("jsonl", data)
+
+
+# small blocks with every line shape and number spelling, for the exhaustive single-edit test below
+SMALL = {
+    "nanogpt": b"step 250: train loss 3.8125, val loss 3.875\niter 250: loss 3.5, time 31.25ms, mfu 21.40%\n"
+               b"iter 251: loss 1e-3, time 2E+3ms, mfu -5%\n",
+    "llmc": b"s:1 trl:3.0 lr:1e-4 norm:1.0\ns:1 tel:3.1\ns:2 trl:2.5 lr:1.5e-4 norm:0.5\n",
+    "jsonl": b'{"step": 1, "loss": 2.5e-05, "lr": -1.5}\n{"step": 2, "loss": 3.5e-05, "lr": -2.5}\n'
+             b'{"step": 3, "loss": 4.5e-05, "lr": -3.5}\n',
+    "csv": b"1,2.5,1e-3\n2,3.5,2e-3\n3,4.5,3e-3\n",
+}
+
+
+def _single_edits(data: bytes):
+    for at in range(len(data) + 1):
+        for ch in POOL:
+            yield data[:at] + bytes([ch]) + data[at:]
+            if at < len(data):
+                yield data[:at] + bytes([ch]) + data[at + 1:]
+        if at < len(data):
+            yield data[:at] + data[at + 1:]
+
+
+@pytest.mark.parametrize("fmt", list(SMALL))
+def test_every_single_edit_of_a_small_block(fmt):
+    """Every one-byte insertion, replacement and deletion of the pool's bytes, at every position."""
+    assert LINE_FORMATS[fmt].parse_plain(SMALL[fmt], _emitter(fmt))
+    kept = 0
+    for data in _single_edits(SMALL[fmt]):
+        _check(fmt, data)
+        kept += LINE_FORMATS[fmt].parse_plain(data, _emitter(fmt))
+    assert kept  # edits inside the numbers keep the fast path

@@ -11,13 +11,15 @@ The proof has the same three parts in every format:
    word or stray text can pass);
 2. the words: no number character glued into a word. llm.c and CSV: a translate makes each separator a comma and
    the reader reads *every* field, the words between the numbers as categories, which must be exactly the words
-   of the shape (``words``). nanoGPT: each marker (a word with its separators) is in the block once per line of
-   its shape. JSONL: each key segment is there whole in every line. The number fields then go to pandas' C reader,
+   of the shape (``words``). nanoGPT: the words' letters but "e" go and each gap between two words is a field
+   that must be empty (the "e"s are words that must be "e"). JSONL: each key segment is there whole in every
+   line. The number fields then go to pandas' C reader,
    whose floats equal Python's ``float``; an empty field or a refused one: False;
 3. what pandas reads more loosely than the line parser (a step ``1e3`` or ``+5`` the line parser's ``\\d+`` does
    not take, JSON's leading zeros) is checked by the format on the block without its digits (``DIGITS``).
 
-The mutation test (tests/test_parsers_fast_mutations.py) attacks every fast path with random edits.
+The mutation test (tests/test_parsers_fast_mutations.py) attacks every fast path with random edits and with every
+single-byte edit of a small block.
 
 - ``read_fields``: the comma-separated block as a DataFrame, or None when the reader refuses it.
 - ``words``: a category column's codes, when its values are only the given words.

@@ -23,7 +23,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import DIGITS, NUMBER_CHARS, read_fields, two_shapes
+from .fastpath import DIGITS, NUMBER_CHARS, read_fields, two_shapes, words
 from .text import to_value
 
 _ITER = re.compile(r"\biter (\d+): loss (\S+?),(?: time (\S+?)ms,)?(?: mfu (\S+?)%)?")
@@ -105,14 +105,18 @@ class NanoGptFormat(LineFormat):
 
 _ITER_SHAPE = b"itr : loss , tim ms, mfu %\n"  # an iter line without its number characters (the "e"s are some)
 _EVAL_SHAPE = b"stp : train loss , val loss \n"
-# once the shape is proven: the spaces become commas, ":" and the words' letters but "e" go (the "e"s of iter, time
-# and step stay as fields of their own, which the reader skips):
-# iter lines  e,N,,X,,e,T,,,M    (step 1, loss 3, time 6, mfu 9)
-# eval lines  e,N,,,X,,,,Y       (step 1, train loss 4, val loss 8; no field 9)
-_TO_CSV = bytes.maketrans(b" ", b",")
-_NOT_CSV = b":itrlosmfu%anvp"
-_ITER_MARKS = (b": loss ", b", time ", b"ms, mfu ", b"%\n")
-_EVAL_MARKS = (b": train loss ", b", val loss ")
+# once the shape is proven: the spaces, ":", "%" and the "m"s become commas, the other letters but "e" go (the "e"s
+# of iter, time and step stay as words of their own). Every number has a field, and so has every gap between the
+# words, which must stay empty: a number character glued into a word lands in one of them (or makes an "e" field
+# something else than "e").
+# iter lines  e,N,,,X,,,e,T,,,,,M,     (N 1, X 4, "e" of time 7, T 8, M 13; the rest empty)
+# eval lines  e,N,,,,X,,,,Y            (N 1, X 5, Y 9; the rest empty or absent)
+_TO_CSV = bytes.maketrans(b" :%m", b",,,,")
+_NOT_CSV = b"itrlosfuanvp"
+_WIDTH = 15
+_FIELDS: dict[int, object] = {j: np.float64 for j in range(_WIDTH)} | {0: "category", 1: np.int64, 7: "category"}
+_ITER_NUMBERS, _EVAL_NUMBERS = (4, 8, 13), (5, 9)
+_GAPS = tuple(j for j in range(2, _WIDTH) if j != 7 and j not in _ITER_NUMBERS + _EVAL_NUMBERS)
 
 
 def _parse_plain(data: bytes, em: Emitter) -> bool:
@@ -120,12 +124,11 @@ def _parse_plain(data: bytes, em: Emitter) -> bool:
     ``step N: train loss X, val loss Y`` (plain numbers, no nan/inf words, single spaces), as the line-by-line pass
     gives them, with its state (the last iter line's step); False (nothing emitted) for any other block.
 
-    The proof (tools/parsers/fastpath.py): without its number characters every line is one of the two shapes; every
-    marker (the words, with their "e"s and separators, no number character in them) is in the block once per line
-    of its shape, so no number character is glued into a word; every line starts ``iter `` or ``step `` (no number
-    character before the word either) and, without its digits, ``iter :`` or ``step :`` (the step is plain digits,
-    as the line parser's ``\\d+`` wants). The numbers then go to pandas' C
-    reader as CSV: a field that is empty or not a number, or a step beyond int64: False."""
+    The proof (tools/parsers/fastpath.py): without its number characters every line is one of the two shapes;
+    without its digits every line starts ``iter :`` or ``step :`` (the step is plain digits, as the line parser's
+    ``\\d+`` wants); pandas' C reader then reads every field of the CSV above: the numbers as numbers, the "e"s as
+    words that must be exactly "e" where the shape has one, the gaps as numbers that must all be empty. A field
+    that is empty or not a number, or a step beyond int64: False."""
     n = data.count(b"\n")
     if not n or not data.endswith(b"\n") or not (data.startswith(b"iter ") or data.startswith(b"step ")):
         return False
@@ -134,29 +137,28 @@ def _parse_plain(data: bytes, em: Emitter) -> bool:
     if counts is None:
         return False
     n_iter, n_eval = counts
-    for block, iter_head, step_head in ((data, b"iter ", b"step "), (no_digits, b"iter : ", b"step : ")):
-        heads = block.count(b"\n" + iter_head) + block.count(b"\n" + step_head)
-        if heads != n - 1 or not (block.startswith(iter_head) or block.startswith(step_head)):
-            return False
-    for marks, k in ((_ITER_MARKS, n_iter), (_EVAL_MARKS, n_eval)):
-        if any(data.count(m) != k for m in marks):
-            return False
-    k = 10 if n_iter else 9  # the reader wants the widest line's fields
-    df = read_fields(data.translate(_TO_CSV, _NOT_CSV), k, {1: np.int64, **{j: np.float64 for j in (3, 4, 6, 8, 9)}},
-                     usecols=[1, 3, 4, 6, 8, 9][:k - 4])
+    heads = no_digits.count(b"\niter : ") + no_digits.count(b"\nstep : ")
+    if heads != n - 1 or not (no_digits.startswith(b"iter : ") or no_digits.startswith(b"step : ")):
+        return False
+    df = read_fields(data.translate(_TO_CSV, _NOT_CSV), _WIDTH, _FIELDS)
     if df is None or len(df) != n:
         return False
+    first_e, time_e = words(df[0], ("e",)), words(df[7], ("e",))
+    if first_e is None or time_e is None or (first_e != 0).any():
+        return False
+    is_iter = time_e == 0
+    if int(is_iter.sum()) != n_iter:
+        return False
+    is_eval = ~is_iter
+    nan = {j: np.isnan(df[j].to_numpy(dtype=np.float64)) for j in _GAPS + _ITER_NUMBERS + _EVAL_NUMBERS}
+    if any(not nan[j].all() for j in _GAPS):
+        return False  # a number character glued into a word
+    for own, other, rows in ((_ITER_NUMBERS, _EVAL_NUMBERS, is_iter), (_EVAL_NUMBERS, _ITER_NUMBERS, is_eval)):
+        if any(nan[j][rows].any() for j in own) or any(not nan[j][rows].all() for j in other):
+            return False  # an empty number, or a number where the line's shape has none
     steps = df[1].to_numpy(dtype=np.int64)
-    loss, tle, t, vl = (df[j].to_numpy(dtype=np.float64) for j in (3, 4, 6, 8))
-    mfu = df[9].to_numpy(dtype=np.float64) if n_iter else np.full(n, np.nan)
-    is_eval = np.isnan(mfu)
-    if int(is_eval.sum()) != n_eval:
-        return False  # an empty field (no value is a NaN word here)
-    is_iter = ~is_eval
-    if n_eval and (np.isnan(tle[is_eval]) | np.isnan(vl[is_eval])).any():
-        return False
-    if n_iter and (np.isnan(loss[is_iter]) | np.isnan(t[is_iter])).any():
-        return False
+    loss, t, mfu, tle, vl = (df[j].to_numpy(dtype=np.float64) for j in _ITER_NUMBERS[:1] + _ITER_NUMBERS[1:]
+                             + _EVAL_NUMBERS)
     if not n_eval:
         groups = [("train_loss", steps, loss), ("iter_time_ms", steps, t), ("mfu_pct", steps, mfu)]
     else:
