@@ -229,14 +229,16 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     skel = rest.translate(None, DIGITS)
     if skel.count(shape) != m_lines or len(skel) != m_lines * len(shape):
         return False
-    # the first segment at a line's start, the last at its end: a digit before or after them is caught below
-    csv = (b"\n" + rest).replace(b"\n" + segs[0], b"\n")
+    # the first segment at a line's start (the block's first line is not in rest: its start is the block's), the
+    # last at its end: a digit before or after them is caught below
+    csv = rest[len(segs[0]):].replace(b"\n" + segs[0], b"\n") if rest.startswith(segs[0]) else b"\""
     for key_seg in segs[1:]:
         csv = csv.replace(key_seg, b",")
-    csv = csv.replace(end_seg + b"\n", b"\n")[1:]
-    # a segment with a digit inside (a key, its spacing) was left whole, quotes or brace with it: each line holds
-    # its keys' quotes (the shape), and a segment's quotes can only be its own key's
-    if csv.count(b'"') or csv.count(b"}"):
+    csv = csv.replace(end_seg + b"\n", b"\n")
+    # a segment with a digit inside (a key, its spacing) was left whole: the CSV is then longer than every segment
+    # cut out of every line makes it. A segment cannot be cut where it does not belong: its quotes can only be its
+    # own key's (each line holds its keys' quotes where the first line does: the shape)
+    if len(csv) != len(rest) - m_lines * (len(segs[0]) + sum(len(g) - 1 for g in segs[1:]) + len(end_seg)):
         return False
     cls = b"," + csv.translate(_CLASSES, b"-")
     if any(cls.count(x) for x in _NOT_JSON):
