@@ -67,28 +67,11 @@ def test_the_plain_blocks_take_the_fast_path():
         assert LINE_FORMATS[fmt].parse_plain(text.encode(), em) and len(em)
 
 
+@pytest.mark.parametrize("fmt", list(PLAIN))
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=mutated("llmc"))
-def test_mutated_llmc_blocks(data):
-    _check("llmc", data)
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=mutated("csv"))
-def test_mutated_csv_blocks(data):
-    _check("csv", data)
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=mutated("nanogpt"))
-def test_mutated_nanogpt_blocks(data):
-    _check("nanogpt", data)
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=mutated("jsonl"))
-def test_mutated_jsonl_blocks(data):
-    _check("jsonl", data)
+@given(data=st.data())
+def test_mutated_blocks(fmt, data):
+    _check(fmt, data.draw(mutated(fmt)))
 
 
 # small blocks with every line shape and number spelling, for the exhaustive single-edit test below
