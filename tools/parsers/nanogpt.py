@@ -157,8 +157,7 @@ def _parse_plain(data: bytes, em: Emitter) -> bool:
         if any(nan[j][rows].any() for j in own) or any(not nan[j][rows].all() for j in other):
             return False  # an empty number, or a number where the line's shape has none
     steps = df[1].to_numpy(dtype=np.int64)
-    loss, t, mfu, tle, vl = (df[j].to_numpy(dtype=np.float64) for j in _ITER_NUMBERS[:1] + _ITER_NUMBERS[1:]
-                             + _EVAL_NUMBERS)
+    loss, t, mfu, tle, vl = (df[j].to_numpy(dtype=np.float64) for j in _ITER_NUMBERS + _EVAL_NUMBERS)
     if not n_eval:
         groups = [("train_loss", steps, loss), ("iter_time_ms", steps, t), ("mfu_pct", steps, mfu)]
     else:
