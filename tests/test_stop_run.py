@@ -68,7 +68,8 @@ def test_stop_assessment_of_another_run_refused(store, config, run_log, tmp_path
     other = tmp_path / "other.log"
     other.write_text("")
     aid = _assessment(store, str(other))
-    with pytest.raises(StopRefused, match="is of run .*other.log, not"):
+    with pytest.raises(StopRefused, match="is of run .*other.log, not .*: pass an assessment of that run; "
+                                          "nothing was stopped$"):
         stop_run(str(run_log), "x", store=store, config=config, assessment_id=aid, target=f"pid:{p.pid}")
     assert p.poll() is None
 

@@ -73,23 +73,25 @@ class AssessmentRecord:
                 and (f.get("concern") or f.get("signal")) not in reviewed]
 
 
-
 class _StoredAssessments(Protocol):
     def get_assessment(self, assessment_id: str) -> dict | None: ...
 
 
 def stored_assessment(store: _StoredAssessments, assessment_id: str, run_key: str | None, *,
-                      other_run: type[TrainingCheckError] = BadInput) -> dict:
+                      other_run: type[TrainingCheckError] = BadInput, outcome: str = "") -> dict:
     """The stored assessment ``assessment_id`` (of run ``run_key`` when given), as the store keeps it: the one
     lookup stop_run, reschedule and escalate_to_reviewer make. An unknown id is a BadInput; an assessment of another
-    run raises ``other_run`` (stop_run refuses: StopRefused)."""
+    run raises ``other_run`` (stop_run refuses: StopRefused). ``outcome`` ends both messages (stop_run's "nothing
+    was stopped")."""
+    tail = f"; {outcome}" if outcome else ""
     found = store.get_assessment(assessment_id)
     if found is None:
-        raise BadInput(f"unknown assessment_id {assessment_id[:80]!r}: pass the id an assess_run answer gave")
+        raise BadInput(f"unknown assessment_id {assessment_id[:80]!r}: pass the id an assess_run answer gave{tail}")
     if run_key is not None and found.get("run_key") != run_key:
         raise other_run(f"assessment {assessment_id!r} is of run {found.get('run_key')}, not {run_key}: pass an "
-                        f"assessment of that run")
+                        f"assessment of that run{tail}")
     return found
+
 
 @dataclass(frozen=True)
 class ReviewRecord:

@@ -163,7 +163,8 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
     review: ReviewRecord | None = None
     if assessment_id is not None:
         _check_id(assessment_id, "assessment_id")
-        assessment = AssessmentRecord.from_dict(stored_assessment(store, assessment_id, run_key, other_run=StopRefused))
+        assessment = AssessmentRecord.from_dict(stored_assessment(store, assessment_id, run_key, other_run=StopRefused,
+                                                                  outcome="nothing was stopped"))
     if review_id is not None:
         _check_id(review_id, "review_id")
         got = store.get_review(review_id)
