@@ -231,7 +231,9 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
         return False
     # the first segment at a line's start (the block's first line is not in rest: its start is the block's), the
     # last at its end: a digit before or after them is caught below
-    csv = rest[len(segs[0]):].replace(b"\n" + segs[0], b"\n") if rest.startswith(segs[0]) else b"\""
+    if not rest.startswith(segs[0]):
+        return False
+    csv = rest[len(segs[0]):].replace(b"\n" + segs[0], b"\n")
     for key_seg in segs[1:]:
         csv = csv.replace(key_seg, b",")
     csv = csv.replace(end_seg + b"\n", b"\n")
