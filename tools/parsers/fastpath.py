@@ -9,14 +9,15 @@ The proof has the same three parts in every format:
    (``two_shapes``; JSONL: of its first record's shape without digits): every separator and letter is where it
    belongs, and the number fields hold number characters only (so no ``\\r``, escape code, non-ASCII byte, ``nan``
    word or stray text can pass);
-2. the words: no number character glued into a word. llm.c and CSV: a translate makes each separator a comma and
-   the reader reads *every* field, the words between the numbers as categories, which must be exactly the words
-   of the shape (``words``). nanoGPT: the words' letters but "e" go and each gap between two words is a field
-   that must be empty (the "e"s are words that must be "e"). JSONL: each key segment is there whole in every
-   line. The number fields then go to pandas' C reader,
+2. the words: no number character glued into a word. CSV has none (a block of numbers, separators and newlines
+   only). llm.c: a translate makes each separator a comma and the reader reads *every* field, the words between
+   the numbers as categories, which must be exactly the words of the shape (``words``). nanoGPT: the words'
+   letters but "e" go and each gap between two words is a field that must be empty (the "e"s are words that must
+   be "e"). JSONL: each key segment is there whole in every line. The number fields then go to pandas' C reader,
    whose floats equal Python's ``float``; an empty field or a refused one: False;
-3. what pandas reads more loosely than the line parser (a step ``1e3`` or ``+5`` the line parser's ``\\d+`` does
-   not take, JSON's leading zeros) is checked by the format on the block without its digits (``DIGITS``).
+3. what pandas reads more loosely than the line parser is checked by the format: a step ``1e3`` or ``+5`` the
+   line parser's ``\\d+`` does not take, on the block without its digits (``DIGITS``); JSON's leading zeros and
+   empty number parts, by counts.
 
 The mutation test (tests/test_parsers_fast_mutations.py) attacks every fast path with random edits and with every
 single-byte edit of a small block.
@@ -42,20 +43,19 @@ def two_shapes(shape: bytes, lines: int, a: bytes, b: bytes) -> tuple[int, int] 
     """(lines of shape ``a``, lines of shape ``b``) when ``shape`` (a block without its number characters, ``lines``
     lines) is made of those two line shapes only, else None. Neither shape may be a suffix of the other: then the
     counts and the total length prove the tiling."""
-    n_a, n_b = (shape.count(a), shape.count(b)) if b else (shape.count(a), 0)
+    n_a, n_b = shape.count(a), shape.count(b)
     if n_a + n_b != lines or n_a * len(a) + n_b * len(b) != len(shape):
         return None
     return n_a, n_b
 
 
-def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",",
-                usecols: list[int] | None = None) -> pd.DataFrame | None:
+def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",") -> pd.DataFrame | None:
     """``csv`` (rows of at most ``width`` fields; only an empty field is missing) read by pandas' C reader with
     ``dtype`` per column (``"category"`` for words); None when it refuses."""
     import pandas as pd  # only here: the server starts without it
 
     try:
-        return pd.read_csv(io.BytesIO(csv), sep=sep, header=None, names=range(width), usecols=usecols, engine="c",
+        return pd.read_csv(io.BytesIO(csv), sep=sep, header=None, names=range(width), engine="c",
                            dtype=dtype, keep_default_na=False, na_values=[""], index_col=False)
     except (ValueError, OverflowError, pd.errors.ParserError):
         return None
