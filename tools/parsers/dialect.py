@@ -1,0 +1,46 @@
+"""What is format-specific in a text log, as data: which names are the step, the epoch, an evaluation, a final
+summary, or nothing to read. The engine (``engine.py``) reads every log with these; a new framework's convention
+is a word added here, not a parser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Dialect:
+    #: a number under one of these names is the step as the framework counts it (``step 12``, ``iter: 12``,
+    #: ``Iteration 12``, llm.c's ``s:12``, ``step:12/5000`` with the run's length)
+    step_names: frozenset[str] = frozenset({
+        "step", "steps", "global_step", "global step", "globalstep", "iter", "iters", "iteration", "it", "update",
+        "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
+        "optimizer step", "optimization step", "train step", "training step", "total_steps_done"})
+    #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
+    epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
+    #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too
+    inner_names: frozenset[str] = frozenset({"batch", "batches", "minibatch", "mini-batch", "batch_idx"})
+    #: numbers that are neither metrics nor positions
+    skip_names: frozenset[str] = frozenset({
+        "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",
+        "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "epochs", "num_epochs",
+        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id"})
+    #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
+    #: unless they already say so)
+    eval_words: frozenset[str] = frozenset({
+        "val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "test", "testing", "dev"})
+    #: names of a final summary record (HF's ``train_runtime``...): the record is no point (its ``train_loss`` is
+    #: the run's average)
+    summary_names: frozenset[str] = frozenset({
+        "train_runtime", "train_samples_per_second", "train_steps_per_second", "total_flos"})
+    #: log levels in front of a metric name (``INFO train loss 2.3``) are not part of it
+    level_words: frozenset[str] = frozenset({
+        "info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main", "root", "log"})
+    #: a split's name alone before its number is that split's loss (build-nanogpt's ``12 train 3.10``)
+    bare_names: dict = field(default_factory=lambda: {"train": "train_loss", "val": "val_loss", "valid": "val_loss",
+                                                      "test": "test_loss"})
+    #: the longest metric name, in words (``number of skipped iterations``)
+    name_words: int = 4
+
+
+DIALECT = Dialect()

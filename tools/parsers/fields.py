@@ -1,0 +1,183 @@
+"""What each field of a template means, read once per template from a few of its lines: the third step of the
+engine.
+
+Fields are the runs between separators that ``templates.value_text`` makes (a separator is any byte but a number
+character, a letter, ``_`` and non-ASCII). A field is a number when it is one in a sample line (a float literal,
+the NaN mark, or inf spelled as a number); its name is the key before it (``loss=``, ``'loss': '``, ``lm loss:``,
+``train-rmse:``, ``training's l2:``, up to ``Dialect.name_words`` words); two numbers around a ``/`` are a counter
+(``9/94``, ``step:10/5000``, ``Epoch 1/10``); a number in brackets opening the line is an iteration (boosting's
+``[15]``). The dialect then says which named numbers are the step, the epoch, or nothing. All work here is per
+template, bounded by the line cap: never per line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .dialect import DIALECT, Dialect
+from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
+
+_SEP = bytes(c for c in range(256) if c not in NUMBER_CHARS and c not in VALUE_DELETE and c != 10)
+_IS_SEP = [c in _SEP for c in range(256)]
+_NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./@-'") | frozenset(
+    range(128, 256))
+_SKIP_BEFORE = frozenset(b" \t:='\"[(")
+_LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(range(128, 256))
+MAX_FIELDS = 4096  # a template with more fields is not a metric line
+
+
+@dataclass
+class Plan:
+    """How to read one template's lines."""
+
+    n_fields: int
+    metrics: dict[int, str] = field(default_factory=dict)  # field -> metric name
+    step: int | None = None  # field of an explicit step (or iteration)
+    epoch: int | None = None
+    epoch_total: int | None = None  # field of the epoch count (``Epoch 1/10``)
+    counter: tuple[int, int] | None = None  # fields (n, N) of a progress counter within an epoch or over the run
+    step_total: int | None = None  # field of the run's length (``step:10/5000``)
+    is_eval: bool = False
+    is_summary: bool = False
+    is_record: bool = False  # a printed dict/JSON record: a series even when seen once
+
+    @property
+    def positions(self) -> list[int]:
+        """Every field to read, in order."""
+        out = set(self.metrics)
+        for f in (self.step, self.epoch, self.epoch_total, self.step_total):
+            if f is not None:
+                out.add(f)
+        if self.counter:
+            out.update(self.counter)
+        return sorted(out)
+
+
+def _spans(line: bytes) -> list[tuple[int, int]]:
+    """(start, end) of every field of ``line`` (as value_text splits it)."""
+    spans = []
+    start = 0
+    is_sep = _IS_SEP
+    for i, c in enumerate(line):
+        if is_sep[c]:
+            spans.append((start, i))
+            start = i + 1
+    spans.append((start, len(line)))
+    return spans
+
+
+def _number(seg: bytes) -> bool:
+    if not seg or seg.translate(None, NUMBER_CHARS):
+        return False
+    if seg == NAN_MARK:
+        return True
+    try:
+        float(seg)
+    except ValueError:
+        return False
+    return True
+
+
+def _int(seg: bytes) -> bool:
+    return seg.isdigit() and len(seg) <= 18
+
+
+def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
+    """The key just before ``line[start]``: skip ``: = ' "`` and blanks, then up to ``name_words`` words of name
+    characters separated by single blanks; each word must hold a letter."""
+    i = start - 1
+    while i >= 0 and line[i] in _SKIP_BEFORE:
+        i -= 1
+    words: list[bytes] = []
+    while i >= 0 and len(words) < dialect.name_words:
+        j = i
+        while j >= 0 and line[j] in _NAME_CHARS:
+            j -= 1
+        word = line[j + 1: i + 1]
+        if not word or not any(c in _LETTERS for c in word):
+            break
+        words.append(word)
+        if j < 1 or line[j] != 32 or line[j - 1] not in _NAME_CHARS:
+            break  # a name's words are one blank apart
+        i = j - 1
+    if not words:
+        return None
+    names = [w.decode("utf-8", "replace").strip("'.-/") for w in reversed(words)]
+    while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)):
+        names = names[1:]
+    name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
+    return name[:80] or None
+
+
+def plan_template(samples: list[bytes], dialect: Dialect = DIALECT) -> Plan | None:
+    """The plan for a template from a few of its (masked) lines; None when no field is a number."""
+    rep = samples[0]
+    spans = _spans(rep)
+    if len(spans) > MAX_FIELDS:
+        return None
+    numeric = [False] * len(spans)
+    for line in samples:
+        sp = spans if line is rep else _spans(line)
+        if len(sp) != len(spans):
+            continue
+        for k, (a, b) in enumerate(sp):
+            if not numeric[k] and _number(line[a:b]):
+                numeric[k] = True
+    if not any(numeric):
+        return None
+    plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{")
+    used_words: set[str] = set()
+    first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
+    k = 0
+    stripped = len(rep) - len(rep.lstrip())
+    while k < len(spans):
+        if not numeric[k]:
+            k += 1
+            continue
+        a, b = spans[k]
+        name = _name_before(rep, a, dialect)
+        low = name.lower() if name else ""
+        # a counter: two integers around a "/"
+        j = k + 1
+        while j < len(spans) and spans[j][0] == spans[j][1] and j - k < 4:
+            j += 1  # empty fields: the separators around the "/"
+        if (j < len(spans) and numeric[j] and _int(rep[a:b]) and _int(rep[spans[j][0]:spans[j][1]])
+                and rep[b:spans[j][0]].strip() == b"/"):
+            n_total = j
+            if low in dialect.epoch_names or low.endswith(" epoch"):
+                plan.epoch, plan.epoch_total = k, n_total
+            elif low in dialect.step_names:
+                plan.step, plan.step_total = k, n_total
+            elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
+                plan.counter = (k, n_total)
+            k = j + 1
+            continue
+        if a == stripped + 1 and rep[stripped:stripped + 1] == b"[" and rep[b:b + 1] == b"]" and _int(rep[a:b]):
+            plan.step = plan.step if plan.step is not None else k  # boosting's [15]
+            k += 1
+            continue
+        if not name and k == first_field and plan.step is None and _int(rep[a:b]):
+            plan.step = k  # a line that opens with its step: "12 train 2.31"
+            k += 1
+            continue
+        if name:
+            if low in dialect.step_names or low.split()[-1] in dialect.step_names:
+                if plan.step is None:
+                    plan.step = k
+            elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:
+                if plan.epoch is None:
+                    plan.epoch = k
+            elif low in dialect.summary_names:
+                plan.is_summary = True
+            elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
+                plan.metrics[k] = dialect.bare_names.get(low, name)
+                used_words.update(low.replace("/", " ").replace("_", " ").split())
+        k += 1
+    if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
+        plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
+    context = rep.decode("utf-8", "replace").lower()
+    for ch in "[](){}|:=,;'\"-/\t":
+        context = context.replace(ch, " ")
+    words = set(context.split()) - used_words
+    plan.is_eval = bool(words & dialect.eval_words)
+    return plan

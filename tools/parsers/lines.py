@@ -1,0 +1,63 @@
+"""Physical lines of a log block as a terminal log holds them: the first step of the text-log engine.
+
+A block of raw bytes (complete lines) becomes a list of lines, all at C speed (``bytes.translate`` /
+``replace`` / ``split``): progress bars that redraw in place (``\\r``, runs of ``\\b``) become one line per
+redraw; ANSI escape codes go; a brace that opens a printed record (``{'loss': ...}``) starts a line of its own,
+so records printed back to back, or behind a tqdm bar, are records apart; NUL and other control bytes end a line
+(a crash's block of NULs costs only the lines it is in); tqdm's bar glyphs (``37%|####      |``) are cut to
+``%||`` so that one bar is one template whatever its fill. A line longer than ``LINE_CAP`` is cut there and
+counted. No pattern here can backtrack: the two regular expressions match bounded runs from a fixed prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+LINE_CAP = 16 << 10  # bytes: a longer line is cut here (a dumped tensor is no metric line)
+
+# Control bytes that end a line: \r and \b (redraws), NUL and the other C0 controls but \t, \n and ESC.
+_BREAKS = bytes(c for c in range(32) if c not in (9, 10, 27)) + b"\x7f"
+_TO_NEWLINE = bytes.maketrans(_BREAKS, b"\n" * len(_BREAKS))
+# ESC [ params intermediates final; ESC ] ... BEL/ST; ESC + one byte. Possessive: no backtracking.
+_ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
+# A tqdm bar: up to three digits of percent, then the bar between pipes (at most 256 bytes of glyphs).
+_TQDM_BAR = re.compile(rb"\d{1,3}+%\|[^|\n]{0,256}+\|")
+# A Keras 2 bar: [=====>.......]
+_KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
+
+
+@dataclass
+class Lines:
+    lines: list[bytes]
+    cut: int  # lines longer than LINE_CAP, cut
+    controls: int  # control bytes (NUL, \x01 ...) that ended a line: not text
+
+
+def split_lines(data: bytes) -> Lines:
+    """The lines of ``data`` (complete lines), cleaned as the module docstring says."""
+    controls = 0
+    if b"\x1b" in data:
+        data = _ANSI.sub(b"", data)
+    if b"\x00" in data:
+        controls = data.count(b"\x00")
+    data = data.translate(_TO_NEWLINE)
+    if b"{'" in data:
+        data = data.replace(b"{'", b"\n{'")
+    if b'{"' in data:
+        data = data.replace(b'{"', b'\n{"')
+    if b"%|" in data:
+        data = _TQDM_BAR.sub(b"%||", data)
+        for glued in (b"] %||", b"]  %||", b"]   %||"):  # bars redrawn without \r: one line each
+            if glued in data:
+                data = data.replace(glued, b"]\n%||")
+    if b"[==" in data or b"[>" in data or b"[.." in data:
+        data = _KERAS_BAR.sub(b"[]", data)
+    lines = data.split(b"\n")
+    cut = 0
+    if len(data) > LINE_CAP and max(map(len, lines)) > LINE_CAP:
+        for i, ln in enumerate(lines):
+            if len(ln) > LINE_CAP:
+                lines[i] = ln[:LINE_CAP]
+                cut += 1
+    return Lines(lines, cut, controls)

@@ -1,0 +1,79 @@
+"""Templates of log lines (log-template mining, as Drain does, but in bulk): the second step of the engine.
+
+A line's template is the line with its number characters (``NUMBER_CHARS``: digits, ``.``, signs, the
+exponent's ``e``) deleted, and ``nan`` deleted / ``inf`` spelled as a number first. Lines of one template share
+every other character in the same order, so the same translate that turns separators into commas
+(``VALUE_TABLE``: letters and ``_`` vanish, every other byte a comma, number characters stay) gives each of them
+the same fields in the same places: the numbers of a template are then read column-wise by pandas' C reader. A
+template that recurs is a series; one seen once (a config dump, a banner, the final summary) is not.
+
+Masking is data (``MASKS``), as in Drain3's masking instructions: each is a byte string and what it becomes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+NUMBER_CHARS = b"0123456789.+-eE"
+_NON_ASCII = bytes(range(128, 256))
+WORD_CHARS = bytes(c for c in range(256) if (chr(c).isalpha() and c < 128 and c not in b"eE") or c == ord("_"))
+# Whole words only (never a word's middle: "info", "nanoGPT"): nan becomes the sentinel NAN_MARK, which the reader
+# takes as NaN; inf is spelled as a number that overflows to inf. Fixed-length words between lookarounds: linear.
+NAN_MARK = b"+.+"
+MASKS: tuple[tuple[tuple[bytes, ...], re.Pattern[bytes], bytes], ...] = (
+    ((b"inf", b"Inf", b"INF"), re.compile(rb"(?<![A-Za-z_])(?:[Ii]nf(?:inity)?+|INF)(?![A-Za-z_])"), b"9e999"),
+    ((b"nan", b"NaN", b"NAN"), re.compile(rb"(?<![A-Za-z_])(?:nan|NaN|NAN)(?![A-Za-z_])"), NAN_MARK),
+)
+
+
+def _value_table() -> bytes:
+    out = bytearray(range(256))
+    for c in range(256):
+        if c == 10 or c in NUMBER_CHARS:
+            continue
+        out[c] = ord(",")
+    return bytes(out)
+
+
+VALUE_TABLE = _value_table()
+VALUE_DELETE = WORD_CHARS + _NON_ASCII
+
+
+def mask_numbers(data: bytes) -> bytes:
+    """``data`` with ``MASKS`` applied (each only when present: one C scan each)."""
+    for hints, pattern, repl in MASKS:
+        if any(h in data for h in hints):
+            data = pattern.sub(repl, data)
+    return data
+
+
+def template_of(line: bytes) -> bytes:
+    """One line's template (the masks already applied)."""
+    return line.translate(None, NUMBER_CHARS + _NON_ASCII)
+
+
+def value_text(lines: Sequence[bytes]) -> bytes:
+    """The lines as comma-separated fields: numbers where the template has them, nothing else."""
+    return b"\n".join(lines).translate(VALUE_TABLE, VALUE_DELETE) + b"\n"
+
+
+@dataclass
+class Grouping:
+    codes: np.ndarray  # template index per line
+    templates: list[bytes]
+    counts: np.ndarray
+
+
+def group_lines(lines: list[bytes]) -> Grouping:
+    """Lines grouped by template (in order of first appearance)."""
+    joined = b"\n".join(lines).translate(None, NUMBER_CHARS + _NON_ASCII)
+    tmpl = joined.split(b"\n")
+    ids: dict[bytes, int] = {}
+    setdefault = ids.setdefault
+    codes = np.fromiter((setdefault(t, len(ids)) for t in tmpl), dtype=np.int64, count=len(tmpl))
+    counts = np.bincount(codes, minlength=len(ids)) if len(codes) else np.zeros(0, dtype=np.int64)
+    return Grouping(codes, list(ids), counts)
