@@ -1,9 +1,17 @@
-"""Which reader a log needs, from a sample of its first bytes.
+"""Which format a log is in, from a sample of its first bytes (noise lines simply match nothing).
 
-Structured files have their own readers: a JSON document (recognised by its first line), JSON lines, a CSV/TSV
-table with a header, a markdown table. Every other text log goes to the one text-log engine (``engine.py``),
-which needs no format of its own. A bad byte costs its line: the sample is "binary" only when no text line with a
-number is in it; text with no number at all is refused quoting no byte of it.
+Every specific format scores the sample's lines; the highest score wins (ties go
+to the format's priority), provided that a trial parse of the sample gives it a
+loss (or an eval metric): a format that matches a dataset table or a config dump
+in a log's header but reads no loss from it loses to the next one. The generic
+formats (``key=value``, ``key value`` pairs, then the tolerant reader in
+``generic.py``) are tried when no specific format reads a loss; the one that keeps
+the most loss points wins. A pretty-printed JSON document is recognised by its
+first line. The one text-log engine (``engine.py``) is tried last, where none of them reads a loss.
+Text with metrics in it is never refused: with nothing better, the
+tolerant reader reads it (and the read says when no loss is among them). Binary
+data, and text where no line reads as a name and a number, raise
+``UnknownFormat`` quoting a sample line.
 """
 
 from __future__ import annotations
@@ -14,39 +22,45 @@ import numpy as np
 
 from ..errors import UnknownFormat
 from .base import Detected, DocumentFormat, Emitter, LineFormat
+from .deepspeed import DeepSpeedFormat
 from .documents import GoldenValuesFormat, TrainerStateFormat
 from .engine import TextLogFormat
+from .generic import GenericFormat
 from .jsonl import JsonLinesFormat
-from .lines import split_lines
+from .keras import KerasFormat
+from .kv import KeyValueFormat, SpacedPairsFormat
+from .llmc import LlmcFormat, ModdedNanoGptFormat
+from .megatron import MegatronFormat
+from .nanogpt import NanoGptFormat
+from .pydict import HfDictLinesFormat
 from .table import CsvFormat, MarkdownTableFormat
 from .text import clean_block, printable_sample
+from .wordlm import WordLanguageModelFormat
 
 SAMPLE_BYTES = 64 * 1024
 JSON_DOCUMENT = "json_document"
 MAX_SAMPLE_LINES = 4000
 
 LINE_FORMATS: dict[str, LineFormat] = {
-    f.name: f for f in (MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), TextLogFormat())
+    f.name: f
+    for f in (
+        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(),
+        DeepSpeedFormat(), HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
+        KeyValueFormat(), SpacedPairsFormat(),
+        GenericFormat(), TextLogFormat(),
+    )
 }
-TEXT = TextLogFormat.name
 DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}
 
 
 def looks_binary(sample: bytes) -> bool:
-    """True when no line of the sample is text with a digit in it (a bad byte costs its line, not the file)."""
+    """True when more than 10% of the sample is control bytes or invalid UTF-8 (not a text log)."""
     if not sample:
         return False
-    for line in split_lines(sample[:65536]).lines:
-        if not line or not any(48 <= c <= 57 for c in line):
-            continue
-        ctrl = sum(1 for c in line if c < 32 and c != 9)
-        try:
-            line.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if not ctrl and sum(1 for c in line if 32 <= c < 127) >= 0.8 * len(line):
-            return False
-    return True
+    ctrl = sum(1 for b in sample[:8192] if b < 32 and b not in (9, 10, 12, 13, 27))
+    bad = sample[:8192].decode("utf-8", errors="replace").count("\ufffd")
+    n = min(len(sample), 8192)
+    return (ctrl + bad) > 0.10 * n
 
 
 def sample_line(lines: list[str]) -> str:
@@ -77,19 +91,41 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
             json.loads(first)
         except ValueError:
             return Detected(JSON_DOCUMENT, 1, first)  # a pretty-printed document opens with a lone "{"
-    scores = {name: f.score(lines) for name, f in LINE_FORMATS.items() if not f.generic}
+    scores = {name: f.score(lines) for name, f in LINE_FORMATS.items()}
     body = "\n".join(lines) + "\n"
-    for s, _, name in sorted(((s, LINE_FORMATS[n].priority, n) for n, s in scores.items() if s > 0), reverse=True):
+    specific = sorted(((s, LINE_FORMATS[n].priority, n) for n, s in scores.items()
+                       if s > 0 and not LINE_FORMATS[n].generic), reverse=True)
+    fallback: Detected | None = None
+    for s, _, name in specific:
         train, ev, _ = trial_parse(name, body)
-        if (train, ev) > (0, 0):
-            return Detected(name, s, None, scores, (train, ev))
-    train, ev, total = trial_parse(TEXT, body)
-    if total:
-        return Detected(TEXT, total, None if (train, ev) > (0, 0) else sample_line(lines), scores, (train, ev))
+        found = (train, ev)
+        if found > (0, 0):
+            return Detected(name, s, None, scores, found)
+        fallback = fallback or Detected(name, s, None, scores)
+    generic = [n for n, f in LINE_FORMATS.items() if f.generic and (scores[n] > 0 or n == GenericFormat.name)]
+    # The tolerant reader is tried first and kept unless an older generic grammar keeps clearly more loss points
+    # (it reads eval lines apart and numbers steps as the user does, so it may keep a few fewer on purpose).
+    best: tuple[tuple[int, int], str] | None = None
+    any_points = False
+    for name in sorted(generic, key=lambda n: LINE_FORMATS[n].priority):
+        if name == TextLogFormat.name and best is not None:
+            break  # the engine is the last resort for now
+        train, ev, total = trial_parse(name, body)
+        found = (train, ev)
+        any_points = any_points or total > 0
+        if found > (0, 0) and (best is None or (found[0] > 1.25 * best[0][0] + 2 if best[0][0] else found > best[0])):
+            best = (found, name)
+    if best is not None:
+        return Detected(best[1], scores[best[1]], None, scores, best[0])
+    if fallback is not None:
+        return fallback
+    if any_points:  # metrics, but no loss among them: read, and the read says "no loss found"
+        return Detected(GenericFormat.name, 0, sample_line(lines), scores)
     if not any(ch.isdigit() for ch in body):
         raise UnknownFormat(f"{where}: no number in its first {len(lines)} lines to read as a metric; "
                             f"pass a training log with metric lines")
-    return Detected(TEXT, 0, sample_line(lines), scores)
+    raise UnknownFormat(f"{where}: no metric recognised: none of its first {len(lines)} lines reads as a name and a "
+                        f"number; pass a training log with metric lines")
 
 
 def trial_parse(name: str, text: str) -> tuple[int, int, int]:

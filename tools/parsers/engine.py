@@ -30,7 +30,7 @@ from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, plan_template
 from .lines import split_lines
-from .templates import NAN_MARK, group_lines, mask_numbers, value_text
+from .templates import NAN_MARK, group_lines, value_text
 
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
@@ -47,6 +47,7 @@ class TextLogFormat(LineFormat):
     name: ClassVar[str] = "text"
     detect_re = re.compile(r"\d")
     generic = True
+    priority = 0  # among the generic readers, tried last: kept where it keeps clearly more loss points
 
     def parse(self, text: str, em: Emitter) -> None:
         self.parse_plain(text.encode("utf-8", "replace"), em)
@@ -77,7 +78,7 @@ def read_block(data: bytes, em: Emitter) -> None:
     m = _TOTAL_STEPS.search(data) if b"otal " in data else None
     if m:
         em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
-    split = split_lines(mask_numbers(data))
+    split = split_lines(data)
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
         em.notes.append(f"cut {st['cut']} line(s) longer than 16 KB")
@@ -126,7 +127,8 @@ def read_block(data: bytes, em: Emitter) -> None:
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if plans:
-        _emit(lines, plans, st, em)
+        blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
+        _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank))
 
 
 def _has_position(plan: Plan) -> bool:
@@ -150,11 +152,11 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
             "keep_default_na": False, "skip_blank_lines": False}
     bad = np.zeros(len(idx), dtype=bool)
     try:
-        df = pd.read_csv(io.BytesIO(text), dtype=np.float64, **opts)  # type: ignore[call-overload]
+        df = pd.read_csv(io.BytesIO(text), dtype=np.float64, **opts)
         return {c: df[c].to_numpy(dtype=np.float64) for c in cols}, bad
     except (ValueError, pd.errors.ParserError):
         pass
-    df = pd.read_csv(io.BytesIO(text), dtype=str, **opts)  # type: ignore[call-overload]
+    df = pd.read_csv(io.BytesIO(text), dtype=str, **opts)
     out: dict[int, np.ndarray] = {}
     for c in cols:
         raw = df[c]
@@ -188,7 +190,8 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
     return np.where(pos >= 0, values[np.maximum(pos, 0)], before)
 
 
-def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter) -> None:
+def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
+          nonblank: np.ndarray) -> None:
     n = len(lines)
     nan = np.full(n, np.nan)
     explicit = nan.copy()  # explicit steps per line
@@ -263,7 +266,6 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             em.total_steps = int(total * st["epochs"])
     # where a record without a step of its own sits: the counter line right after it, else the last one
     last_prog = _ffill(glob, st["prog"])
-    nonblank = np.fromiter((bool(ln.strip()) for ln in lines), dtype=bool, count=n)
     nxt = np.full(n, np.nan)
     nb_idx = np.flatnonzero(nonblank)
     if len(nb_idx) > 1:

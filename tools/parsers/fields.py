@@ -94,8 +94,8 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         while j >= 0 and line[j] in _NAME_CHARS:
             j -= 1
         word = line[j + 1: i + 1]
-        if not word or not any(c in _LETTERS for c in word):
-            break
+        if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
+            break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
         if j < 1 or line[j] != 32 or line[j - 1] not in _NAME_CHARS:
             break  # a name's words are one blank apart

@@ -21,8 +21,6 @@ _BREAKS = bytes(c for c in range(32) if c not in (9, 10, 27)) + b"\x7f"
 _TO_NEWLINE = bytes.maketrans(_BREAKS, b"\n" * len(_BREAKS))
 # ESC [ params intermediates final; ESC ] ... BEL/ST; ESC + one byte. Possessive: no backtracking.
 _ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
-# A tqdm bar: up to three digits of percent, then the bar between pipes (at most 256 bytes of glyphs).
-_TQDM_BAR = re.compile(rb"\d{1,3}+%\|[^|\n]{0,256}+\|")
 # A Keras 2 bar: [=====>.......]
 _KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
 
@@ -34,24 +32,42 @@ class Lines:
     controls: int  # control bytes (NUL, \x01 ...) that ended a line: not text
 
 
+def _cut_bars(data: bytes) -> bytes:
+    """tqdm bars (``37%|####      |``) as ``37%||``, and bars redrawn without ``\\r`` (``...it/s]  38%|``) on lines of
+    their own. One split at ``%|``, a bounded find per bar."""
+    parts = data.split(b"%|")
+    out = [parts[0]]
+    for part in parts[1:]:
+        prev = out[-1]
+        head = prev.rstrip(b"0123456789").rstrip(b" ")
+        if head.endswith(b"]") and len(head) < len(prev):
+            out[-1] = head + b"\n" + prev[len(head):]
+        j = part.find(b"|", 0, 257)
+        out.append(part[j + 1:] if j >= 0 and b"\n" not in part[:j] else b"|" + part)
+    return b"%||".join(out)
+
+
+_SPECIAL = b"\x1b\x00{%["
+_NOT_SPECIAL = bytes(c for c in range(256) if c not in _SPECIAL)
+
+
 def split_lines(data: bytes) -> Lines:
     """The lines of ``data`` (complete lines), cleaned as the module docstring says."""
     controls = 0
-    if b"\x1b" in data:
+    present = set(data.translate(None, _NOT_SPECIAL))  # one pass says which of the rarer steps are needed
+    if 0x1B in present:
         data = _ANSI.sub(b"", data)
-    if b"\x00" in data:
+    if 0 in present:
         controls = data.count(b"\x00")
     data = data.translate(_TO_NEWLINE)
-    if b"{'" in data:
-        data = data.replace(b"{'", b"\n{'")
-    if b'{"' in data:
-        data = data.replace(b'{"', b'\n{"')
-    if b"%|" in data:
-        data = _TQDM_BAR.sub(b"%||", data)
-        for glued in (b"] %||", b"]  %||", b"]   %||"):  # bars redrawn without \r: one line each
-            if glued in data:
-                data = data.replace(glued, b"]\n%||")
-    if b"[==" in data or b"[>" in data or b"[.." in data:
+    if 0x7B in present:  # {
+        if b"{'" in data:
+            data = data.replace(b"{'", b"\n{'")
+        if b'{"' in data:
+            data = data.replace(b'{"', b'\n{"')
+    if 0x25 in present and b"%|" in data:
+        data = _cut_bars(data)
+    if 0x5B in present and (b"[==" in data or b"[>" in data or b"[.." in data):
         data = _KERAS_BAR.sub(b"[]", data)
     lines = data.split(b"\n")
     cut = 0

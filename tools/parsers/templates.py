@@ -44,11 +44,16 @@ VALUE_DELETE = WORD_CHARS + _NON_ASCII
 
 
 def mask_numbers(data: bytes) -> bytes:
-    """``data`` with ``MASKS`` applied (each only when present: one C scan each)."""
+    """``data`` with ``MASKS`` applied (each only when present)."""
     for hints, pattern, repl in MASKS:
         if any(h in data for h in hints):
             data = pattern.sub(repl, data)
     return data
+
+
+def has_mask_word(template: bytes) -> bool:
+    """Whether a template holds a word ``MASKS`` rewrites (its lines must be masked and grouped again)."""
+    return any(h in template for hints, _, _ in MASKS for h in hints)
 
 
 def template_of(line: bytes) -> bytes:
@@ -69,11 +74,22 @@ class Grouping:
 
 
 def group_lines(lines: list[bytes]) -> Grouping:
-    """Lines grouped by template (in order of first appearance)."""
+    """Lines grouped by template (in order of first appearance). Lines holding nan/inf words are masked first
+    (``MASKS``), in place: only theirs, found by their template, so a log without them pays nothing."""
+    grouping = _group(lines)
+    masked = [i for i, t in enumerate(grouping.templates) if has_mask_word(t)]
+    if not masked:
+        return grouping
+    for i in np.flatnonzero(np.isin(grouping.codes, masked)).tolist():
+        lines[i] = mask_numbers(lines[i])
+    return _group(lines)
+
+
+def _group(lines: list[bytes]) -> Grouping:
+    import pandas as pd
+
     joined = b"\n".join(lines).translate(None, NUMBER_CHARS + _NON_ASCII)
     tmpl = joined.split(b"\n")
-    ids: dict[bytes, int] = {}
-    setdefault = ids.setdefault
-    codes = np.fromiter((setdefault(t, len(ids)) for t in tmpl), dtype=np.int64, count=len(tmpl))
-    counts = np.bincount(codes, minlength=len(ids)) if len(codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(codes, list(ids), counts)
+    codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
+    counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
+    return Grouping(codes.astype(np.int64), list(uniques), counts)
