@@ -30,18 +30,21 @@ def _read_file(tmp_path, name: str, data: bytes, settled: bool = True):
     return LogFileSource(LocalFileSystem(), str(p)).read(None)
 
 
-def test_tqdm_carriage_returns_keep_the_final_content(tmp_path):
+def test_tqdm_redraws_are_points_at_their_global_step(tmp_path):
+    """Issue 19: every redraw of a bar is a line of its own (``\\r``), its counter within the epoch makes the global
+    step, and the last redraw at a step holds (Lightning's bar shows a step's loss on its second redraw)."""
     raw = ("Epoch 0:  10%|#         | 1/10 [00:01<00:09, 1.0it/s, loss=9.00]\r"
            "Epoch 0:  50%|#####     | 5/10 [00:05<00:05, 1.0it/s, loss=4.00]\r"
+           "Epoch 0:  50%|#####     | 5/10 [00:05<00:05, 1.0it/s, loss=3.50]\r"
            "Epoch 0: 100%|##########| 10/10 [00:10<00:00, 1.0it/s, loss=2.31, lr=1e-3]\n"
            "Epoch 1: 100%|##########| 10/10 [00:10<00:00, 1.0it/s, loss=2.05, lr=5e-4]\r\n")
     assert clean_text("a\rb\rc\n") == "c\n"
     assert clean_text("x\r\n") == "x\n"
     res = _read_file(tmp_path, "train.log", raw.encode())
-    assert res.cursor["format"] == "generic"
+    assert res.cursor["format"] == "text"
     b = res.batch
-    assert list(b.columns["loss"].steps) == [10, 20]
-    assert list(b.columns["loss"].values) == [2.31, 2.05]
+    assert list(b.columns["loss"].steps) == [1, 5, 10, 20]
+    assert list(b.columns["loss"].values) == [9.0, 3.5, 2.31, 2.05]
     assert b.columns["lr"].values[-1] == pytest.approx(5e-4)
 
 
@@ -97,18 +100,41 @@ def test_overflow_lines_are_counted_not_nan(tmp_path):
     assert list(b.columns["lm loss"].values) == [5.0, 4.9]
 
 
-def test_hf_dict_lines_train_and_eval(tmp_path):
-    raw = (b"{'loss': 2.5, 'grad_norm': 1.2, 'learning_rate': 5e-05, 'epoch': 0.01}\n"
-           b" 10%|#         | 10/100 [00:01<00:09]\n"
-           b"{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 4.9e-05, 'epoch': 0.02}\n"
-           b"{'eval_loss': 1.9, 'eval_runtime': 3.2, 'epoch': 0.02}\n"
-           b"{'train_runtime': 100.0, 'train_loss': 1.1, 'epoch': 1.0}\n")
-    res = _read_file(tmp_path, "train.log", raw)
-    assert res.cursor["format"] == "hf_dict_lines"
+def _hf_stdout(buffered: bool) -> bytes:
+    """HF Trainer 5.x as ``python train.py > log 2>&1`` writes it: the bar on stderr (``\\r`` redraws), each log dict
+    written by ``tqdm.write`` (the bar cleared, the dict, the bar redrawn at the same step) to stdout, which is
+    block-buffered when redirected (``buffered``: the dicts come at the end) or not (they come in place)."""
+    bar = "\r{:3d}%|#         | {}/30 [00:01<00:02, 9.5it/s]"
+    clear = "\r" + " " * 48 + "\r"
+    dicts = {10: ["{'loss': '2.5', 'grad_norm': '1.2', 'learning_rate': '5e-05', 'epoch': '0.3333'}"],
+             20: ["{'loss': '0', 'grad_norm': 'nan', 'learning_rate': '4.9e-05', 'epoch': '0.6667'}",
+                  "{'eval_loss': '1.9', 'eval_runtime': '3.2', 'epoch': '0.6667'}"],
+             30: ["{'loss': '1.5', 'grad_norm': '1.1', 'learning_rate': '4.8e-05', 'epoch': '1'}",
+                  "{'train_runtime': '100', 'train_samples_per_second': '3', 'train_loss': '1.1', 'epoch': '1'}"]}
+    err, out = [], []
+    for step in range(1, 31):
+        if step % 3 == 0 or step in dicts:
+            err.append(bar.format(step * 100 // 30, step))
+        for d in dicts.get(step, []):
+            if step == 20 and d.startswith("{'eval"):
+                err.append("\r  0%|          | 0/2 [00:00<?, ?it/s]\r100%|##########| 2/2 [00:00<00:00]" + clear)
+            err.append(clear)
+            (out if buffered else err).append(d + "\n")
+            err.append(bar.format(step * 100 // 30, step))
+    return ("".join(err) + "".join(out)).encode()
+
+
+@pytest.mark.parametrize("buffered", [True, False])
+def test_hf_trainer_stdout_dicts_sit_at_their_optimizer_step(tmp_path, buffered):
+    """Issue 19: HF's dicts carry no step; each was written at a bar redraw right after a clear (the step), in
+    order, whether stdout printed them in place or at the end; the final summary's average train_loss is no point."""
+    res = _read_file(tmp_path, "train.log", _hf_stdout(buffered))
+    assert res.cursor["format"] == "text"
     b = res.batch
-    assert list(b.columns["loss"].steps) == [1, 2]
-    assert math.isnan(b.columns["grad_norm"].values[-1])
-    assert list(b.columns["eval_loss"].steps) == [2]
+    assert list(b.columns["loss"].steps) == [10, 20, 30]
+    assert list(b.columns["loss"].values) == [2.5, 0.0, 1.5]
+    assert math.isnan(b.columns["grad_norm"].values[1])
+    assert list(b.columns["eval_loss"].steps) == [20]
     assert "train_loss" not in b.columns and "train_runtime" not in b.columns
 
 
@@ -137,7 +163,7 @@ def test_csv_sparse_rows_and_tsv(tmp_path):
 def test_generic_key_value_colon_lines(tmp_path):
     raw = b"noise line\nstep: 1, loss: 3.2, accuracy: 0.1\nepoch: 0 | iter: 2 | loss: 3.1 | accuracy: 0.2\n"
     res = _read_file(tmp_path, "train.log", raw)
-    assert res.cursor["format"] == "generic"
+    assert res.cursor["format"] == "text"
     b = res.batch
     assert list(b.columns["loss"].steps) == [1, 2]
 
@@ -194,7 +220,7 @@ def test_empty_file_gives_no_points_and_no_error(tmp_path):
 def test_metrics_without_a_loss_are_read_and_the_read_says_what_it_saw(tmp_path):
     raw = b"starting up\n" + b"".join(f"step {i} | images/s: {100 + i} | gpu_mem: 3.2G\n".encode() for i in range(1, 4))
     res = _read_file(tmp_path, "odd.log", raw)
-    assert res.cursor["format"] == "generic" and sorted(res.batch.columns) == ["gpu_mem", "images/s"]
+    assert res.cursor["format"] == "text" and sorted(res.batch.columns) == ["gpu_mem", "images/s"]
     assert res.notes == ["no loss found yet: read images/s, gpu_mem; a sample line is in run_data"]
     assert res.info.config["log_sample_line"] == "step 1 | images/s: 101 | gpu_mem: 3.2G"
 

@@ -45,7 +45,7 @@ def test_validation_lines_become_eval_metrics(tmp_path):
 def test_space_separated_pairs(tmp_path):
     data = b"".join(f"epoch 1 step {i} loss {3 - i / 100:.2f} lr 3e-4 grad_norm 1.2\n".encode()
                     for i in range(0, 50, 10))
-    assert detect_format(data).format == "generic"
+    assert detect_format(data).format == "text"
     fmt, p = points(tmp_path, data)
     assert p["loss"][0] == [0, 10, 20, 30, 40] and p["loss"][1][-1] == 2.6 and p["grad_norm"][1][0] == 1.2
 

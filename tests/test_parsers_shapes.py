@@ -78,7 +78,7 @@ def _d2(i: int, loss: float) -> str:
 def test_detectron2_text_log_with_a_dataset_table_in_the_header(tmp_path):
     body = "".join(_d2(i, 8.858 - i / 100) + "\n" for i in range(19, 400, 20))
     res, f = read(tmp_path, "log.txt", DETECTRON_HEAD + body)
-    assert res.cursor["format"] == "generic" and f.primary_loss == "total_loss"
+    assert res.cursor["format"] == "text" and f.primary_loss == "total_loss"
     steps, vals = series(f, "total_loss")
     assert len(steps) == 20 and (steps[0], vals[0]) == (19, 8.668) and (steps[-1], vals[-1]) == (399, 4.868)
     assert series(f, "max_mem")[1][0] == 3756.0 and f.roles["lr"].role == "lr"
@@ -91,7 +91,7 @@ def test_detectron2_records_hard_wrapped_by_a_terminal_are_joined(tmp_path):
         rec = _d2(i, 7.109 - i / 100)
         out += [rec[j: j + width] for j in range(0, len(rec), width)]  # cut inside names and numbers
     res, f = read(tmp_path, "terminal.txt", "\n".join(out) + "\n")
-    assert res.notes == [] and res.cursor["format"] == "generic"
+    assert res.notes == [] and res.cursor["format"] == "text"
     steps, vals = series(f, "total_loss")
     assert steps == list(range(19, 200, 20)) and vals[0] == 6.919 and vals[-1] == 5.119
     assert series(f, "loss_box_reg")[1][-1] == pytest.approx(1.28, abs=0.001)
@@ -110,7 +110,7 @@ def test_yolov5_terminal_table(tmp_path):
             lines.append(f"                 all        677       2449      0.263      0.182      {0.1 + e / 100:.3f}"
                          f"     0.0384")
     res, f = read(tmp_path, "terminal_output.log", "\n".join(lines) + "\n")
-    assert res.notes == [] and res.cursor["format"] == "generic"
+    assert res.notes == [] and res.cursor["format"] == "text"
     assert f.primary_loss == "train/box_loss" and f.roles["train/obj_loss"].role == "train_loss"
     steps, vals = series(f, "train/box_loss")
     assert steps == [213 * (e + 1) for e in range(12)] and vals[0] == 0.064 and vals[-1] == pytest.approx(0.042)
@@ -126,7 +126,7 @@ def test_tqdm_description_lines_with_a_nan_loss_and_test_lines_apart(tmp_path, s
         lines.append(f"Test Epoch: [{e}/10] Loss: nan ACC@1: 10.00% ACC@5: 50.00%: 100%|#####| 1250/1250 "
                      f"[01:06<00:00, 18.76it/s]")
     res, f = read(tmp_path, "simclr.log", "\n".join(lines) + "\n")
-    assert res.notes == [] and res.cursor["format"] == "generic"
+    assert res.notes == [] and res.cursor["format"] == "text"
     steps, vals = series(f, "Loss")
     assert steps == [625 * e for e in range(1, 11)] and all(math.isnan(v) for v in vals)
     assert series(f, "val_Loss")[0] == steps and series(f, "val_ACC@1")[1][0] == 10.0
@@ -211,7 +211,7 @@ def _hf_stdout(n_logs: int, nan_from: int) -> str:
 
 def test_hf_trainer_stdout_is_numbered_by_optimizer_step(tmp_path, store, config):
     res, f = read(tmp_path, "stdout.txt", _hf_stdout(160, nan_from=615))
-    assert res.cursor["format"] == "hf_dict_lines" and res.info.total_steps == 1000
+    assert res.cursor["format"] == "text" and res.info.total_steps == 1000
     steps, vals = series(f, "loss")
     assert steps == list(range(5, 805, 5)) and vals[0] == 2.995 and math.isnan(vals[122]) and vals[121] == 2.39
     assert series(f, "eval_loss") == ([200, 400, 600, 800], [2.8, 2.7, 2.6, 2.5])

@@ -30,7 +30,7 @@ _EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|hold
                           r"|\b(val|valid|validation|eval|test|dev)$")
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
 _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|"
-                           r"cost)\b"
+                           r"cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj)\b"
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
@@ -46,6 +46,11 @@ _THROUGHPUT = re.compile(
 )
 # Losses that are not minimised jointly (GAN players, RL actor/critic, PPO): no monotone-decrease assumption.
 _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
+
+# The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
+# training metrics. Perplexity comes last: it is a function of the loss, read when nothing else is.
+_OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
+                        r"multi logloss|huber|error|ppl|perplexity)\b")
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
@@ -112,6 +117,12 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
             direction = "min"
         roles[name] = MetricRole(role, direction or roles[name].direction)
     losses = [n for n, r in roles.items() if r.role == "train_loss"]
+    if not losses:
+        # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
+        losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
+                  and _OBJECTIVE.search(_norm(n)) and not is_regulariser(n)]
+        for n in losses:
+            roles[n] = MetricRole("train_loss", "min")
     if counts and losses:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
         most = max(counts.get(n, 0) for n in losses)

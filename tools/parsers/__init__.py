@@ -9,7 +9,7 @@ them on a file is ``sources.logfile.LogFileSource``.
 from __future__ import annotations
 
 from .base import Detected, DocumentFormat, Emitter, LineFormat
-from .detect import DOCUMENT_FORMATS, JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, detect_format, document_format
+from .detect import DOCUMENT_FORMATS, JSON_DOCUMENT, LINE_FORMATS, SAMPLE_BYTES, TEXT, detect_format, document_format
 
 __all__ = ["Detected", "DocumentFormat", "Emitter", "LineFormat", "DOCUMENT_FORMATS", "JSON_DOCUMENT", "LINE_FORMATS",
-           "SAMPLE_BYTES", "detect_format", "document_format"]
+           "SAMPLE_BYTES", "TEXT", "detect_format", "document_format"]

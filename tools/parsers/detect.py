@@ -25,14 +25,12 @@ from .base import Detected, DocumentFormat, Emitter, LineFormat
 from .deepspeed import DeepSpeedFormat
 from .documents import GoldenValuesFormat, TrainerStateFormat
 from .engine import TextLogFormat
-from .generic import GenericFormat
 from .jsonl import JsonLinesFormat
 from .keras import KerasFormat
-from .kv import KeyValueFormat, SpacedPairsFormat
+from .lines import split_lines
 from .llmc import LlmcFormat, ModdedNanoGptFormat
 from .megatron import MegatronFormat
 from .nanogpt import NanoGptFormat
-from .pydict import HfDictLinesFormat
 from .table import CsvFormat, MarkdownTableFormat
 from .text import clean_block, printable_sample
 from .wordlm import WordLanguageModelFormat
@@ -45,22 +43,29 @@ LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
     for f in (
         MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(),
-        DeepSpeedFormat(), HfDictLinesFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
-        KeyValueFormat(), SpacedPairsFormat(),
-        GenericFormat(), TextLogFormat(),
+        DeepSpeedFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
+        TextLogFormat(),
     )
 }
+TEXT = TextLogFormat.name
 DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}
 
 
 def looks_binary(sample: bytes) -> bool:
-    """True when more than 10% of the sample is control bytes or invalid UTF-8 (not a text log)."""
+    """True when no line of the sample is text (valid UTF-8, nine tenths printable): a bad byte, a block of NULs or
+    a progress bar's control codes cost their line, not the file."""
     if not sample:
         return False
-    ctrl = sum(1 for b in sample[:8192] if b < 32 and b not in (9, 10, 12, 13, 27))
-    bad = sample[:8192].decode("utf-8", errors="replace").count("\ufffd")
-    n = min(len(sample), 8192)
-    return (ctrl + bad) > 0.10 * n
+    for line in split_lines(sample[:65536]).lines:
+        if len(line) < 4:
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if sum(ch.isprintable() or ch == "\t" for ch in text) >= 0.9 * len(text):
+            return False
+    return True
 
 
 def sample_line(lines: list[str]) -> str:
@@ -102,25 +107,13 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
         if found > (0, 0):
             return Detected(name, s, None, scores, found)
         fallback = fallback or Detected(name, s, None, scores)
-    generic = [n for n, f in LINE_FORMATS.items() if f.generic and (scores[n] > 0 or n == GenericFormat.name)]
-    # The tolerant reader is tried first and kept unless an older generic grammar keeps clearly more loss points
-    # (it reads eval lines apart and numbers steps as the user does, so it may keep a few fewer on purpose).
-    best: tuple[tuple[int, int], str] | None = None
-    any_points = False
-    for name in sorted(generic, key=lambda n: LINE_FORMATS[n].priority):
-        if name == TextLogFormat.name and best is not None:
-            break  # the engine is the last resort for now
-        train, ev, total = trial_parse(name, body)
-        found = (train, ev)
-        any_points = any_points or total > 0
-        if found > (0, 0) and (best is None or (found[0] > 1.25 * best[0][0] + 2 if best[0][0] else found > best[0])):
-            best = (found, name)
-    if best is not None:
-        return Detected(best[1], scores[best[1]], None, scores, best[0])
+    train, ev, total = trial_parse(TEXT, sample)  # the engine reads raw bytes (each redraw is a line)
+    if (train, ev) > (0, 0):
+        return Detected(TEXT, total, None, scores, (train, ev))
     if fallback is not None:
         return fallback
-    if any_points:  # metrics, but no loss among them: read, and the read says "no loss found"
-        return Detected(GenericFormat.name, 0, sample_line(lines), scores)
+    if total:  # metrics, but no loss among them: read, and the read says "no loss found"
+        return Detected(TEXT, 0, sample_line(lines), scores)
     if not any(ch.isdigit() for ch in body):
         raise UnknownFormat(f"{where}: no number in its first {len(lines)} lines to read as a metric; "
                             f"pass a training log with metric lines")
@@ -128,7 +121,7 @@ def detect_format(sample: bytes, where: str = "the file") -> Detected | None:
                         f"number; pass a training log with metric lines")
 
 
-def trial_parse(name: str, text: str) -> tuple[int, int, int]:
+def trial_parse(name: str, text: str | bytes) -> tuple[int, int, int]:
     """(train-loss points, eval points, all points) that format ``name`` keeps from ``text``: points of the best-kept
     train loss (steps going back supersede earlier points, as in the frame), of the best eval metric, and the count
     of all points read."""
@@ -137,7 +130,10 @@ def trial_parse(name: str, text: str) -> tuple[int, int, int]:
     f = LINE_FORMATS[name]
     em = Emitter()
     try:
-        f.parse(text, em)
+        if isinstance(text, bytes):
+            f.parse_plain(text, em)
+        else:
+            f.parse(text, em)
         f.finish(em)
     except Exception:  # noqa: BLE001 - a parser that chokes on a foreign format simply does not read it
         return (0, 0, 0)

@@ -39,6 +39,13 @@ class Dialect:
     #: a split's name alone before its number is that split's loss (build-nanogpt's ``12 train 3.10``)
     bare_names: dict = field(default_factory=lambda: {"train": "train_loss", "val": "val_loss", "valid": "val_loss",
                                                       "test": "test_loss"})
+    #: a progress bar holding one of these is Lightning's, whose logged step is the bar's counter - 1
+    zero_based_markers: tuple[bytes, ...] = (b"v_num=",)
+    #: a table whose header holds one of ``loss_table_markers`` names its ``loss_table_columns`` ``train/X_loss``
+    #: (YOLOv5's ``Epoch gpu_mem box obj cls``); one holding an ``eval_table_markers`` name is an evaluation table
+    loss_table_markers: frozenset[str] = frozenset({"gpu_mem"})
+    loss_table_columns: frozenset[str] = frozenset({"box", "obj", "cls", "dfl", "seg", "kobj", "pose"})
+    eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: the longest metric name, in words (``number of skipped iterations``)
     name_words: int = 4
 

@@ -21,6 +21,7 @@ that may yet recur (a young log), the epoch, the main progress counter, the last
 from __future__ import annotations
 
 import io
+import math
 import re
 from typing import ClassVar
 
@@ -28,8 +29,8 @@ import numpy as np
 
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
-from .fields import Plan, plan_template
-from .lines import split_lines
+from .fields import Plan, header_names, plan_template
+from .lines import join_wrapped, split_lines
 from .templates import NAN_MARK, group_lines, value_text
 
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
@@ -37,8 +38,12 @@ MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
 PENDING_LINE = 2048
 SAMPLES = 4
+MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
+_LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
+_NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
+_EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
 
 class TextLogFormat(LineFormat):
@@ -47,7 +52,6 @@ class TextLogFormat(LineFormat):
     name: ClassVar[str] = "text"
     detect_re = re.compile(r"\d")
     generic = True
-    priority = 0  # among the generic readers, tried last: kept where it keeps clearly more loss points
 
     def parse(self, text: str, em: Emitter) -> None:
         self.parse_plain(text.encode("utf-8", "replace"), em)
@@ -66,9 +70,8 @@ class TextLogFormat(LineFormat):
 def _state(em: Emitter) -> dict:
     st = em.state.get("eng")
     if st is None:
-        st = em.state["eng"] = {"known": [], "pending": [], "epoch": None, "e0": None, "main_n": None,
-                                "main_total": None, "prog": None, "last_n": None, "off": 0, "step": None,
-                                "order": 0}
+        st = em.state["eng"] = {"known": [], "pending": [], "epoch": None, "e0": None, "main_total": None,
+                                "prog": None, "prog_before": None, "last_n": None, "off": 0, "step": None, "order": 0}
     return st
 
 
@@ -78,12 +81,19 @@ def read_block(data: bytes, em: Emitter) -> None:
     m = _TOTAL_STEPS.search(data) if b"otal " in data else None
     if m:
         em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
+    m = _LOGGING_STEPS.search(data) if b"logging_steps" in data else None
+    if m:
+        st["log_every"] = int(m.group(1)) or None
+    m = _NUM_EPOCHS.search(data) if b"Epochs" in data else None
+    if m:
+        st["epochs"] = int(m.group(1).replace(b",", b"") or 0) or None
     split = split_lines(data)
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
         em.notes.append(f"cut {st['cut']} line(s) longer than 16 KB")
     pending = [p.encode("latin-1") for p in st["pending"]]
-    lines = pending + split.lines if pending else split.lines
+    lines = join_wrapped(split.lines, st)
+    lines = pending + lines if pending else lines
     st["pending"] = []
     if not lines:
         return
@@ -93,7 +103,7 @@ def read_block(data: bytes, em: Emitter) -> None:
     bounds = np.concatenate(([0], np.cumsum(grouping.counts)))
     # A series is decided on the template without blanks (a counter's padding changes its exact template: one
     # series, read per exact template).
-    loose = [t.translate(None, b" \t") for t in grouping.templates]
+    loose = [t.translate(None, b" \t\x01") for t in grouping.templates]
     loose_count: dict[bytes, int] = {}
     for t, c in zip(loose, grouping.counts.tolist(), strict=True):
         loose_count[t] = loose_count.get(t, 0) + c
@@ -113,15 +123,15 @@ def read_block(data: bytes, em: Emitter) -> None:
                 continue
             plan = plan_template([first])
             seen = set(st.get("names", ()))
-            if plan is None or plan.is_summary or not (
+            if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
                 st["pending"].append(first.decode("latin-1"))
                 continue
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
-            plan = plan_template([lines[i] for i in picks][:SAMPLES])
-            if plan is None or plan.is_summary:
-                continue
+            plan = plan_template([lines[i] for i in picks][:SAMPLES], header=_header_before(lines, int(idx[0]), st))
+            if plan is None or not _has_position(plan) and plan.epoch is None and not _has_role(plan):
+                continue  # numbers with no position and no metric's name: a repeated warning, not a series
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
         plans.append((plan, idx))
@@ -129,10 +139,36 @@ def read_block(data: bytes, em: Emitter) -> None:
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
         _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank))
+    if len(st.get("events", ())) > MAX_EVENTS:
+        st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _header_before(lines: list[bytes], i: int, st: dict) -> list[str] | None:
+    """The header row just above line ``i`` (a table's column names), or the last one of an earlier block."""
+    j = i - 1
+    while j >= 0 and not lines[j].strip():
+        j -= 1
+    names = header_names(lines[j]) if j >= 0 else None
+    if names is not None:
+        st["header"] = names
+        return names
+    return st.get("header") if j < 0 else None
 
 
 def _has_position(plan: Plan) -> bool:
     return plan.step is not None or plan.counter is not None
+
+
+def _role(name: str) -> str:
+    from ..roles import infer_role
+
+    return infer_role(name).role
+
+
+def _has_role(plan: Plan) -> bool:
+    from ..roles import infer_role
+
+    return plan.is_record or any(infer_role(n).role != "other" for n in plan.metrics.values())
 
 
 def _has_loss(plan: Plan) -> bool:
@@ -141,30 +177,31 @@ def _has_loss(plan: Plan) -> bool:
     return any(infer_role(n).role in ("train_loss", "eval") for n in plan.metrics.values())
 
 
-def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], np.ndarray]:
-    """The numbers of fields ``cols`` of the lines ``idx`` (one template), and which lines hold a field that is no
-    number (NaN there; such a value is no point)."""
+def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
+    number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing)."""
     import pandas as pd
 
     sel = lines if len(idx) == len(lines) else [lines[i] for i in idx.tolist()]
     text = value_text(sel)
     opts = {"header": None, "usecols": cols, "engine": "c", "na_values": [NAN_MARK.decode()],
             "keep_default_na": False, "skip_blank_lines": False}
-    bad = np.zeros(len(idx), dtype=bool)
     try:
         df = pd.read_csv(io.BytesIO(text), dtype=np.float64, **opts)
-        return {c: df[c].to_numpy(dtype=np.float64) for c in cols}, bad
+        return {c: df[c].to_numpy(dtype=np.float64) for c in cols}, {}
     except (ValueError, pd.errors.ParserError):
         pass
     df = pd.read_csv(io.BytesIO(text), dtype=str, **opts)
     out: dict[int, np.ndarray] = {}
+    bad: dict[int, np.ndarray] = {}
     for c in cols:
         raw = df[c]
         vals = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64).copy()
         wrong = np.isnan(vals) & (raw != NAN_MARK.decode()).to_numpy()
         vals[wrong] = np.nan
         out[c] = vals
-        bad |= wrong
+        if wrong.any():
+            bad[c] = wrong
     return out, bad
 
 
@@ -195,145 +232,296 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     n = len(lines)
     nan = np.full(n, np.nan)
     explicit = nan.copy()  # explicit steps per line
-    epoch = nan.copy()  # epoch given on the line (a banner, or the record's own epoch)
-    banner_epoch = nan.copy()
+    epoch = nan.copy()  # the epoch a line gives
+    banner_epoch = nan.copy()  # ... when the line is an epoch banner (carried to the lines after it)
     prog_n, prog_total = nan.copy(), nan.copy()
-    reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray]]] = []
+    zero = np.zeros(n, dtype=bool)
+    bar_line = np.zeros(n, dtype=bool)
+    other_bar = np.zeros(n, dtype=bool)  # any counter line (the main one's are taken out below)
+    reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     for plan, idx in plans:
-        cols = plan.positions
-        got, bad = _read(lines, idx, cols)
-        if bad.any():  # a line whose fields are not all numbers is garbage of the same shape: not read
-            keep = ~bad
+        got, bad = _read(lines, idx, plan.positions)
+        pos_bad = np.zeros(len(idx), dtype=bool)
+        for c, mask in bad.items():
+            if c not in plan.metrics:
+                pos_bad |= mask  # a position that is no number: the line is not this template's record
+        if pos_bad.any():
+            keep = ~pos_bad
             idx = idx[keep]
             got = {c: v[keep] for c, v in got.items()}
-        reads.append((plan, idx, got))
+            bad = {c: v[keep] for c, v in bad.items()}
+        if not len(idx):
+            continue
+        reads.append((plan, idx, got, bad))
         if plan.step is not None:
             v = got[plan.step]
-            if plan.epoch is not None and len(v):
+            if plan.epoch is not None:
                 v = _continue_steps(v, got[plan.epoch], st)
             ok = ~np.isnan(v)
             explicit[idx[ok]] = v[ok]
-            if plan.step_total is not None and len(v):
-                tot = got[plan.step_total]
-                if len(tot) and not np.isnan(tot[-1]):
-                    em.total_steps = st["total"] = int(tot[-1])
+            if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
+                em.total_steps = st["total"] = int(got[plan.step_total][-1])
         if plan.epoch is not None:
             v = got[plan.epoch]
             epoch[idx] = v
             if not plan.metrics or plan.epoch_total is not None:
                 banner_epoch[idx] = v
-            if plan.epoch_total is not None and len(v):
+            if plan.epoch_total is not None and not np.isnan(got[plan.epoch_total][-1]):
                 st["epochs"] = float(got[plan.epoch_total][-1])
-        if plan.counter is not None and not plan.is_eval:
-            cn, ct = got[plan.counter[0]], got[plan.counter[1]]
-            prog_n[idx], prog_total[idx] = cn, ct
-    # The main progress counter: the one with the largest total (an eval bar counts its own, shorter, set).
-    totals = prog_total[~np.isnan(prog_total)]
-    if len(totals):
-        main = st["main_total"] if st["main_total"] in set(totals.tolist()) else float(totals.max())
-        st["main_total"] = main
-        prog_n[prog_total != main] = np.nan
-    is_prog = ~np.isnan(prog_n)
-    # the epoch of each line: the banner's or the record's own, carried forward
-    ep_line = np.where(np.isnan(epoch), banner_epoch, epoch)
-    ep_ff = _ffill(banner_epoch, st["epoch"])
-    ep_at = np.where(np.isnan(ep_line), ep_ff, ep_line)
-    has_ep = bool(is_prog.any() and not np.all(np.isnan(ep_at[is_prog])))
-    glob = nan.copy()
-    if is_prog.any():
-        pi = np.flatnonzero(is_prog)
-        pn = prog_n[pi]
-        total = st["main_total"] or 0.0
-        if has_ep:
-            e = ep_at[pi]
-            first = e[~np.isnan(e)]
-            if st["e0"] is None and len(first):
-                st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
-            e0 = st["e0"] or 0.0
-            g = np.where(np.isnan(e), np.nan, (np.floor(np.nan_to_num(e)) - e0) * total + pn)
-            g = np.where(np.isnan(g), pn, g)
-        else:
-            # a counter restarting without an epoch: each restart is an epoch of ``total``
-            prev = np.concatenate(([st["last_n"] if st["last_n"] is not None else -1.0], pn[:-1]))
-            restarts = np.cumsum(pn < prev)
-            g = pn + (st["off"] + restarts) * total
-            st["off"] = int(st["off"] + (restarts[-1] if len(restarts) else 0))
-            st["last_n"] = float(pn[-1])
-        glob[pi] = g
-        if total and not em.total_steps and not has_ep:
-            em.total_steps = int(total)
-        elif total and st.get("epochs") and has_ep:
-            em.total_steps = int(total * st["epochs"])
-    # where a record without a step of its own sits: the counter line right after it, else the last one
+        if plan.counter is not None:
+            other_bar[idx] = True
+            if not plan.is_eval:
+                prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
+                zero[idx] = plan.zero_based
+                bar_line[idx] = plan.bar
+    glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
+    glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
+    glob[zero] -= 1
+    is_prog = ~np.isnan(glob)
+    other_bar &= ~is_prog
     last_prog = _ffill(glob, st["prog"])
-    nxt = np.full(n, np.nan)
-    nb_idx = np.flatnonzero(nonblank)
-    if len(nb_idx) > 1:
-        nxt[nb_idx[:-1]] = glob[nb_idx[1:]]
-    carried = np.where(np.isnan(nxt), last_prog, nxt)
+    st["prog_before"] = st["prog"]
     if is_prog.any():
         st["prog"] = float(glob[np.flatnonzero(is_prog)[-1]])
-    if not np.all(np.isnan(ep_ff)):
-        st["epoch"] = float(ep_ff[-1])
+    # tqdm.write: the bar is cleared (a line of blanks), the record printed, the bar redrawn. With stdout redirected
+    # and buffered, the record comes later: the redraw right after a clear is then the step of the next record.
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=n)
+    nonempty = lengths > 0
+    clear = nonempty & ~nonblank
+    ne_idx = np.flatnonzero(nonempty)
+    prev_ne = np.full(n, -1)
+    if len(ne_idx) > 1:
+        prev_ne[ne_idx[1:]] = ne_idx[:-1]
+    after_clear = np.zeros(n, dtype=bool)
+    has_prev = prev_ne >= 0
+    after_clear[has_prev] = clear[prev_ne[has_prev]]
+    nb_idx = np.flatnonzero(nonblank)
+    next_prog = nan.copy()
+    if len(nb_idx) > 1:
+        next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
+    # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
+    before = np.full(n, -1)
+    before[has_prev] = prev_ne[prev_ne[has_prev]]
+    cand = np.flatnonzero(is_prog & after_clear)
+    own = before[cand] < 0
+    own[~own] = ~other_bar[before[cand][~own]]
+    prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
+    events = cand[own | (glob[cand] == prior[cand])]
+    # steps of the records
+    needs: list[tuple[int, int, int]] = []  # (line, read index, row) of records with no step of their own
+    steps_of: list[np.ndarray] = []
+    for plan, idx, _got, _bad in reads:
+        r = len(steps_of)
+        steps = explicit[idx]
+        if plan.counter is not None and not plan.is_eval:
+            steps = np.where(np.isnan(steps), glob[idx], steps)
+        if plan.metrics or plan.is_summary:
+            inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
+            steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
+            if plan.is_record or plan.is_summary:
+                for row in np.flatnonzero(np.isnan(steps)).tolist():
+                    needs.append((int(idx[row]), r, row))
+        steps_of.append(steps)
+    if needs:
+        queue: list[float] = list(st.get("events", []))
+        marks = sorted([(int(i), 0, -1, -1) for i in events] + [(i, 1, r, row) for i, r, row in needs])
+        for line, kind, r, row in marks:
+            if kind == 0:
+                queue.append(float(glob[line]))
+            elif queue:
+                steps_of[r][row] = _take_event(queue, reads[r], row, st)
+        st["events"] = queue
+    elif len(events):
+        st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
-    train_steps: list[tuple[np.ndarray, np.ndarray]] = []
-    evals: list[tuple[Plan, np.ndarray, dict[int, np.ndarray]]] = []
-    for plan, idx, got in reads:
-        if not plan.metrics:
-            continue
-        if plan.is_eval:
-            evals.append((plan, idx, got))
-            continue
-        steps = explicit[idx]
-        need = np.isnan(steps)
-        if need.any():
-            if plan.counter is not None:
-                steps = np.where(need, glob[idx], steps)
-            need = np.isnan(steps)
-            steps = np.where(need, carried[idx], steps)
-            need = np.isnan(steps)
-            if need.any() and np.all(need):
-                k = int(need.sum())
-                steps = st["order"] + 1 + np.arange(k, dtype=np.float64)
-                st["order"] += k
+    train_at = nan.copy()
+    train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
+             if plan.metrics and not plan.is_eval and not plan.is_summary]
+    placed = {name for r in train if _has_position(reads[r][0]) or reads[r][0].epoch is not None
+              for name in reads[r][0].metrics.values()}
+    for r in train:  # a line with both a step and a fractional epoch gives the steps per epoch
+        plan, idx, got, _bad = reads[r]
+        if plan.epoch is not None:
+            ep, steps = got[plan.epoch], steps_of[r]
+            known = ~np.isnan(steps) & (ep > 0) & (ep % 1 != 0)
+            if known.any():
+                st["spe"] = float(steps[known][-1] / ep[known][-1])
+    spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
+    unplaced: list[tuple[int, int]] = []  # (line, read) of records placed by line order
+    for r in train:
+        plan, idx, got, _bad = reads[r]
+        steps = steps_of[r]
+        if plan.epoch is not None and np.isnan(steps).any():
+            ep = got[plan.epoch]
+            if (ep % 1 != 0).any():
+                st["frac_epochs"] = True  # epochs counted in fractions: 1.0 too is a point within the run
+            frac = np.isnan(steps) & ((ep % 1 != 0) | bool(st.get("frac_epochs")) & (ep > 0))
+            if spe and frac.any():
+                at = ep * spe
+                if st.get("log_every"):  # the epoch is rounded in print: snap to the logging grid
+                    at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
+                steps = np.where(frac, np.round(at), steps)
+            whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
+            if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()):
+                steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
+        steps = np.where(np.isnan(steps), last_prog[idx], steps)
+        steps_of[r] = steps
+        unplaced.extend((int(i), r) for i in idx[np.isnan(steps)].tolist())
+    if unplaced:
+        # In a log whose records have positions, a record without one sits at the current step; in a log with none,
+        # records are numbered by line order (and the read says so).
+        placed_at = nan.copy()
+        for r in train:
+            placed_at[reads[r][1]] = steps_of[r]
+        st["positioned"] = bool(st.get("positioned")) or not np.all(np.isnan(placed_at))
+        current = _ffill(placed_at, st["step"]) if st["positioned"] else nan
+        if st["positioned"]:  # before the first placed record: at the first one
+            current = np.where(np.isnan(current), _ffill(placed_at[::-1], None)[::-1], current)
+        n_placed = int((~np.isnan(placed_at)).sum())
+        unplaced.sort()
+        rows = {r: {int(i): k for k, i in enumerate(reads[r][1].tolist())} for r in {r for _, r in unplaced}}
+        n_order = 0
+        for line, r in unplaced:
+            if not np.isnan(current[line]) and len(reads[r][1]) <= max(n_placed, 1):  # not the run's main series
+                steps_of[r][rows[r][line]] = current[line]
+                continue
+            n_order += 1
+            steps_of[r][rows[r][line]] = st["order"] + n_order
+            if _has_loss(reads[r][0]):
                 st["by_order"] = True
-        train_steps.append((idx, steps))
-        _collect(plan, idx, steps, got, per_key, prefix="")
-    if train_steps:
-        all_idx = np.concatenate([i for i, _ in train_steps])
-        all_steps = np.concatenate([s for _, s in train_steps])
-        at = nan.copy()
-        at[all_idx] = all_steps
-        train_ff = _ffill(at, st["step"])
-        good = all_steps[~np.isnan(all_steps)]
-        if len(good):
-            st["step"] = float(all_steps[np.argmax(all_idx * ~np.isnan(all_steps))])
-    else:
-        train_ff = np.full(n, st["step"] if st["step"] is not None else np.nan)
-    for plan, idx, got in evals:
-        steps = explicit[idx]
-        steps = np.where(np.isnan(steps), carried[idx], steps)
+        st["order"] += n_order
+    for r in train:
+        plan, idx, got, bad = reads[r]
+        train_at[idx] = steps_of[r]
+        prefix = ""
+        if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
+            # the names of counted records again, without a counter: a summary or an eval of them
+            prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
+        _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
+    train_ff = _ffill(train_at, st["step"])
+    if not np.all(np.isnan(train_at)):
+        st["step"] = float(train_at[np.flatnonzero(~np.isnan(train_at))[-1]])
+    for r, (plan, idx, got, bad) in enumerate(reads):
+        if not plan.is_eval or not plan.metrics:
+            continue
+        steps = steps_of[r]
         steps = np.where(np.isnan(steps), train_ff[idx], steps)
-        _collect(plan, idx, steps, got, per_key, prefix="val_")
+        _collect(plan, idx, steps, got, bad, per_key, prefix="val_")
     names = st.setdefault("names", [])
     names.extend(k for k in per_key if k not in names and len(names) < 256)
+    columns = {}
     for key, parts in per_key.items():
         li = np.concatenate([p[0] for p in parts])
-        s = np.concatenate([p[1] for p in parts])
-        v = np.concatenate([p[2] for p in parts])
         o = np.argsort(li, kind="stable")
-        em.extend(key, s[o].astype(np.int64), v[o])
+        columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
+    main_at = nan.copy()  # the run's loss, the most logged: a restart shows in it
+    losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
+    if losses:
+        li, steps, _v = columns[max(losses, key=lambda k: len(columns[k][0]))]
+        main_at[li] = steps
+    start = 0
+    for cut in _run_starts(main_at, st) + [n]:  # each new run sets aside what came before it
+        for key, (li, s, v) in columns.items():
+            part = (li >= start) & (li < cut)
+            if part.any():
+                s_part, v_part = s[part], v[part]
+                last = np.ones(len(s_part), dtype=bool)  # a bar redrawn at the same step: its last state holds
+                last[:-1] = s_part[1:] != s_part[:-1]
+                em.extend(key, s_part[last].astype(np.int64), v_part[last])
+        if cut < n:
+            em.new_run()
+            st["events"], st["order"] = [], 0
+        start = cut
 
 
-def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray],
-             per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], prefix: str) -> None:
+def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
+    """Lines where another run starts in the same log: the train step goes back to (or before) the run's first
+    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less)."""
+    lines = np.flatnonzero(~np.isnan(train_at))
+    if not len(lines):
+        return []
+    steps = train_at[lines]
+    if st.get("run_first") is None:
+        st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
+    out = []
+    first, top = st["run_first"], st["run_max"]
+    for i, step in zip(lines.tolist(), steps.tolist(), strict=True):
+        if step <= first < top:
+            out.append(i)
+            first = top = step
+        top = max(top, step)
+    st["run_first"], st["run_max"] = first, top
+    return out
+
+
+def _take_event(queue: list[float], read: tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]],
+                row: int, st: dict) -> float:
+    """The write event a record printed later belongs to: the next one, unless the record's own epoch (HF's
+    ``'epoch': '1.7'``) times the steps per epoch seen so far says a later one (a bar closing is no write)."""
+    plan, _idx, got, _bad = read
+    ep = float(got[plan.epoch][row]) if plan.epoch is not None else math.nan
+    spe = st.get("spe")
+    if spe and ep > 0:
+        want = ep * spe
+        while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
+            queue.pop(0)
+    step = queue.pop(0)
+    if ep > 0 and step > 0:
+        st["spe"] = step / ep
+    return step
+
+
+def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
+                    st: dict, em: Emitter) -> np.ndarray:
+    """The global step of each line of the main progress counter (NaN elsewhere): the one with the largest total
+    (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
+    restart of the counter is an epoch of ``total``."""
+    glob = np.full(len(prog_n), np.nan)
+    totals = prog_total[~np.isnan(prog_total)]
+    if not len(totals):
+        return glob
+    main = st["main_total"] if st["main_total"] in set(totals.tolist()) else float(totals.max())
+    st["main_total"] = main
+    prog_n = np.where(prog_total == main, prog_n, np.nan)
+    pi = np.flatnonzero(~np.isnan(prog_n))
+    if not len(pi):
+        return glob
+    pn = prog_n[pi]
+    ep_line = np.where(np.isnan(epoch), banner_epoch, epoch)
+    ep_ff = _ffill(banner_epoch, st["epoch"])
+    if not np.all(np.isnan(ep_ff)):
+        st["epoch"] = float(ep_ff[-1])
+    ep_at = np.where(np.isnan(ep_line), ep_ff, ep_line)[pi]
+    if not np.all(np.isnan(ep_at)):
+        first = ep_at[~np.isnan(ep_at)]
+        if st["e0"] is None:
+            st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
+        g = (np.floor(np.nan_to_num(ep_at, nan=st["e0"])) - st["e0"]) * main + pn
+        if st.get("epochs"):
+            em.total_steps = int(main * st["epochs"])
+    else:
+        # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
+        # a resume from a checkpoint: the counter is then the global step it resumed at
+        prev = np.concatenate(([st["last_n"] if st["last_n"] is not None else -1.0], pn[:-1]))
+        restarts = np.cumsum((pn < prev) & (pn <= 1) & (prev >= 0.9 * main))
+        g = pn + (st["off"] + restarts) * main
+        st["off"] = int(st["off"] + restarts[-1])
+        st["last_n"] = float(pn[-1])
+    glob[pi] = g
+    return glob
+
+
+def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],
+             per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], prefix: str,
+             rename_all: bool = False) -> None:
     ok = ~np.isnan(steps) & (np.abs(steps) < 9e18)
     for f, name in plan.metrics.items():
         key = name
-        if prefix and not name.lower().startswith(_EVAL_PREFIX):
+        if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
             key = prefix + name
-        if ok.any():
-            per_key.setdefault(key, []).append((idx[ok], np.round(steps[ok]), got[f][ok]))
+        keep = ok & ~bad[f] if f in bad else ok
+        if keep.any():
+            per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
 
 
 __all__ = ["DIALECT", "TextLogFormat", "read_block"]

@@ -40,6 +40,8 @@ class Plan:
     is_eval: bool = False
     is_summary: bool = False
     is_record: bool = False  # a printed dict/JSON record: a series even when seen once
+    bar: bool = False  # a progress bar (tqdm's ``37%||``)
+    zero_based: bool = False  # the framework logs step n of a 1-based counter as n - 1 (``Dialect.zero_based``)
 
     @property
     def positions(self) -> list[int]:
@@ -66,9 +68,23 @@ def _spans(line: bytes) -> list[tuple[int, int]]:
     return spans
 
 
+_UNIT_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ%")
+
+
 def _number(seg: bytes) -> bool:
-    if not seg or seg.translate(None, NUMBER_CHARS):
+    """A float literal, the NaN mark, or a number with a unit of up to three letters (``216ms``, ``4.89G``: the
+    value text drops the letters)."""
+    if not seg:
         return False
+    if seg.translate(None, NUMBER_CHARS):
+        i = len(seg)
+        while i > 0 and seg[i - 1] in _UNIT_CHARS and seg[i - 1] not in b"eE":
+            i -= 1
+        if not 0 < len(seg) - i <= 3 or not seg[:i] or seg[:1] not in b"0123456789.+-":
+            return False
+        seg = seg[:i]
+        if seg.translate(None, NUMBER_CHARS):
+            return False
     if seg == NAN_MARK:
         return True
     try:
@@ -88,6 +104,10 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     i = start - 1
     while i >= 0 and line[i] in _SKIP_BEFORE:
         i -= 1
+    if i >= 0 and line[i] == 0x29:  # ")": a qualifier, "Epoch(train) [2]", names the word before it
+        j = line.rfind(b"(", max(0, i - 32), i)
+        if j > 0:
+            i = j - 1
     words: list[bytes] = []
     while i >= 0 and len(words) < dialect.name_words:
         j = i
@@ -109,9 +129,42 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     return name[:80] or None
 
 
-def plan_template(samples: list[bytes], dialect: Dialect = DIALECT) -> Plan | None:
-    """The plan for a template from a few of its (masked) lines; None when no field is a number."""
+def header_names(line: bytes) -> list[str] | None:
+    """The column names of a table's header row (``Epoch  gpu_mem  box ...``; a progress bar after it is cut), or
+    None when the line is no header: three or more blank-separated names, each starting with a letter."""
+    cut = line.find(b"%||")
+    if cut >= 0:
+        line = line[:cut].rsplit(None, 1)[0] if b" " in line[:cut].strip() else b""
+    tokens = line.split()
+    if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t for t in tokens):
+        return None
+    return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
+
+
+def _column_of(line: bytes, pos: int) -> int:
+    """Which blank-separated column of ``line`` holds byte ``pos``."""
+    return len(line[:pos].split()) - (0 if pos == 0 or line[pos - 1:pos].isspace() else 1)
+
+
+def _header_name(header: list[str], rep: bytes, a: int, dialect: Dialect) -> str | None:
+    col = _column_of(rep, a)
+    if col >= len(header):
+        return None
+    name = header[col]
+    lower = {h.lower() for h in header}
+    if lower & dialect.loss_table_markers and name.lower() in dialect.loss_table_columns:
+        return f"train/{name.lower()}_loss"  # YOLOv5's "box obj cls" under "gpu_mem"
+    if lower & dialect.eval_table_markers and name.lower() not in dialect.epoch_names:
+        return f"val/{name}"
+    return name
+
+
+def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list[str] | None = None) -> Plan | None:
+    """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
+    names of a table's columns, for numbers with no name of their own."""
     rep = samples[0]
+    if header_names(rep) is not None:
+        return None  # a header row: names, not numbers
     spans = _spans(rep)
     if len(spans) > MAX_FIELDS:
         return None
@@ -125,7 +178,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT) -> Plan | No
                 numeric[k] = True
     if not any(numeric):
         return None
-    plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{")
+    plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{",
+                zero_based=any(m in rep for m in dialect.zero_based_markers), bar=b"%||" in rep)
+    body = rep[:rep.find(b"%||")].rsplit(None, 1)[0] if b"%||" in rep else rep
+    table = header is not None and len(body.split()) == len(header)  # a row of the table: the header names it
     used_words: set[str] = set()
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
@@ -135,14 +191,20 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT) -> Plan | No
             k += 1
             continue
         a, b = spans[k]
-        name = _name_before(rep, a, dialect)
+        if rep[b:b + 3] == b"%||":
+            k += 1  # a progress bar's percent
+            continue
+        name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name is None and header is not None:
+            name = _header_name(header, rep, a, dialect)
         low = name.lower() if name else ""
         # a counter: two integers around a "/"
         j = k + 1
         while j < len(spans) and spans[j][0] == spans[j][1] and j - k < 4:
             j += 1  # empty fields: the separators around the "/"
         if (j < len(spans) and numeric[j] and _int(rep[a:b]) and _int(rep[spans[j][0]:spans[j][1]])
-                and rep[b:spans[j][0]].strip() == b"/"):
+                and rep[b:spans[j][0]].strip() == b"/" and int(rep[a:b]) <= int(rep[spans[j][0]:spans[j][1]])
+                and rep[a - 1:a] != b"/" and rep[spans[j][1]:spans[j][1] + 1] != b"/"):  # not a date
             n_total = j
             if low in dialect.epoch_names or low.endswith(" epoch"):
                 plan.epoch, plan.epoch_total = k, n_total
@@ -156,7 +218,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT) -> Plan | No
             plan.step = plan.step if plan.step is not None else k  # boosting's [15]
             k += 1
             continue
-        if not name and k == first_field and plan.step is None and _int(rep[a:b]):
+        if (not name and k == first_field and plan.step is None and _int(rep[a:b])
+                and rep[b:b + 1] in (b" ", b"\t") and b"%||" not in rep):
             plan.step = k  # a line that opens with its step: "12 train 2.31"
             k += 1
             continue
@@ -171,7 +234,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT) -> Plan | No
                 plan.is_summary = True
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
                 plan.metrics[k] = dialect.bare_names.get(low, name)
-                used_words.update(low.replace("/", " ").replace("_", " ").split())
+                used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 LINE_CAP = 16 << 10  # bytes: a longer line is cut here (a dumped tensor is no metric line)
 
 # Control bytes that end a line: \r and \b (redraws), NUL and the other C0 controls but \t, \n and ESC.
@@ -77,3 +79,48 @@ def split_lines(data: bytes) -> Lines:
                 lines[i] = ln[:LINE_CAP]
                 cut += 1
     return Lines(lines, cut, controls)
+
+
+WRAP_MIN = 80  # a terminal narrower than this does not hard-wrap records worth joining
+_DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
+
+
+def join_wrapped(lines: list[bytes], st: dict) -> list[bytes]:
+    """Lines a terminal hard-wrapped (a copy of a terminal's scrollback: every cut line exactly as wide as the
+    terminal) joined again. The width is the longest line length, shared by three or more lines that each go on
+    in a line shaped unlike their own start; it is remembered in ``st`` for the blocks after."""
+    width = int(st.get("wrap", 0))
+    if not width:
+        lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+        long = lengths[lengths >= WRAP_MIN]
+        if len(long) < 3:
+            return lines
+        common = np.bincount(long)
+        w = int(common.argmax())
+        if common[w] < 3 or w < int(long.max()):
+            return lines
+        cut = [i for i in np.flatnonzero(lengths == w).tolist()
+               if i + 1 < len(lines) and _shape(lines[i + 1]) != _shape(lines[i])]
+        if len(cut) < max(3, int(common[w]) // 2):
+            return lines
+        width = st["wrap"] = w
+    out: list[bytes] = []
+    pending = b""
+    for ln in lines:
+        if pending and _shape(ln) == _shape(pending):
+            out.append(pending)  # the next line starts like the record did: a new record, not a wrap
+            pending = b""
+        joined = pending + ln
+        pending = b""
+        if width - 2 <= len(ln) <= width and not ln.rstrip().endswith((b"}", b"]")) and len(joined) < LINE_CAP:
+            pending = joined
+            continue
+        out.append(joined)
+    if pending:
+        out.append(pending)
+    return out
+
+
+def _shape(line: bytes) -> bytes:
+    """How a line starts, digits masked: records of one log start alike (``[12/22 20:00:22] ...``)."""
+    return line[:8].translate(_DIGITS_TO_0)

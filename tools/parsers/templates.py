@@ -1,10 +1,10 @@
 """Templates of log lines (log-template mining, as Drain does, but in bulk): the second step of the engine.
 
-A line's template is the line with its number characters (``NUMBER_CHARS``: digits, ``.``, signs, the
-exponent's ``e``) deleted, and ``nan`` deleted / ``inf`` spelled as a number first. Lines of one template share
-every other character in the same order, so the same translate that turns separators into commas
-(``VALUE_TABLE``: letters and ``_`` vanish, every other byte a comma, number characters stay) gives each of them
-the same fields in the same places: the numbers of a template are then read column-wise by pandas' C reader. A
+A line's template is the line with each run of number characters (``NUMBER_CHARS``: digits, ``.``, signs, the
+exponent's ``e``) one mark, after ``nan`` / ``inf`` are spelled as numbers. Lines of one template share every other
+character in the same order and have their numbers between the same separators, so the same translate that turns
+separators into commas (``VALUE_TABLE``: letters and ``_`` vanish, every other byte a comma, number characters stay)
+gives each of them the same fields in the same places: the numbers of a template are then read column-wise by pandas' C reader. A
 template that recurs is a series; one seen once (a config dump, a banner, the final summary) is not.
 
 Masking is data (``MASKS``), as in Drain3's masking instructions: each is a byte string and what it becomes.
@@ -21,12 +21,15 @@ import numpy as np
 NUMBER_CHARS = b"0123456789.+-eE"
 _NON_ASCII = bytes(range(128, 256))
 WORD_CHARS = bytes(c for c in range(256) if (chr(c).isalpha() and c < 128 and c not in b"eE") or c == ord("_"))
-# Whole words only (never a word's middle: "info", "nanoGPT"): nan becomes the sentinel NAN_MARK, which the reader
-# takes as NaN; inf is spelled as a number that overflows to inf. Fixed-length words between lookarounds: linear.
+# Whole words only (never a word's middle: "info", "nanoGPT"; Lightning's "nan.0" is one): nan becomes the sentinel
+# NAN_MARK, which the reader takes as NaN; inf is spelled as a number that overflows to inf. Fixed-length words
+# between lookarounds, possessive: linear.
 NAN_MARK = b"+.+"
+_INF = re.compile(rb"(?<![A-Za-z_])(?:[Ii]nf(?:inity)?+|INF)(?:\.0++)?+(?![A-Za-z_0-9])")
+_NAN = re.compile(rb"(?<![A-Za-z_])(?:nan|NaN|NAN)(?:\.0++)?+(?![A-Za-z_0-9])")
 MASKS: tuple[tuple[tuple[bytes, ...], re.Pattern[bytes], bytes], ...] = (
-    ((b"inf", b"Inf", b"INF"), re.compile(rb"(?<![A-Za-z_])(?:[Ii]nf(?:inity)?+|INF)(?![A-Za-z_])"), b"9e999"),
-    ((b"nan", b"NaN", b"NAN"), re.compile(rb"(?<![A-Za-z_])(?:nan|NaN|NAN)(?![A-Za-z_])"), NAN_MARK),
+    ((b"inf", b"Inf", b"INF"), _INF, b"9e999"),
+    ((b"nan", b"NaN", b"NAN"), _NAN, NAN_MARK),
 )
 
 
@@ -56,9 +59,20 @@ def has_mask_word(template: bytes) -> bool:
     return any(h in template for hints, _, _ in MASKS for h in hints)
 
 
-def template_of(line: bytes) -> bytes:
-    """One line's template (the masks already applied)."""
-    return line.translate(None, NUMBER_CHARS + _NON_ASCII)
+_MARK = b"\x01"  # a number's place in a template (control bytes never reach a line)
+_MARK_TABLE = bytes.maketrans(NUMBER_CHARS, _MARK * len(NUMBER_CHARS))
+
+
+def templates_of(joined: bytes) -> bytes:
+    """The templates of ``\\n``-joined lines: each run of number characters one mark (so that two lines of one
+    template have their numbers between the same separators: ``a  1 b`` and ``a 1  b`` differ), non-ASCII gone."""
+    marked = joined.translate(_MARK_TABLE, _NON_ASCII)
+    if _MARK * 2 not in marked:
+        return marked
+    arr = np.frombuffer(marked, dtype=np.uint8)
+    keep = np.ones(len(arr), dtype=bool)
+    keep[1:] = (arr[1:] != 1) | (arr[:-1] != 1)
+    return arr[keep].tobytes()
 
 
 def value_text(lines: Sequence[bytes]) -> bytes:
@@ -88,8 +102,7 @@ def group_lines(lines: list[bytes]) -> Grouping:
 def _group(lines: list[bytes]) -> Grouping:
     import pandas as pd
 
-    joined = b"\n".join(lines).translate(None, NUMBER_CHARS + _NON_ASCII)
-    tmpl = joined.split(b"\n")
+    tmpl = templates_of(b"\n".join(lines)).split(b"\n")
     codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
     counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
     return Grouping(codes.astype(np.int64), list(uniques), counts)

@@ -25,6 +25,7 @@ from ..parsers import (
     JSON_DOCUMENT,
     LINE_FORMATS,
     SAMPLE_BYTES,
+    TEXT,
     Detected,
     Emitter,
     LineFormat,
@@ -47,7 +48,6 @@ DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
 MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
 MAX_SAMPLE_LINES = 200
-GENERIC_MIN_LINES = 3  # key=value lines needed before a young log is taken to be in the generic format
 
 
 @dataclass
@@ -308,9 +308,6 @@ class LogFileSource:
                 first_error = first_error or e
                 det = None
             if det is not None:
-                if (LINE_FORMATS.get(det.format) is not None and LINE_FORMATS[det.format].generic
-                        and det.score < GENERIC_MIN_LINES and not settled and st.size < SAMPLE_BYTES):
-                    return None  # too little evidence to settle on the generic format of a young log
                 if det.format == JSON_DOCUMENT or det.found > (0, 0):
                     return det.format
                 # numbers but no loss in this window (a config dump, a dataset table): look further first
@@ -328,7 +325,7 @@ class LogFileSource:
 
     def _scan(self, path: str, st: FileStat, cur: dict, progress: Progress | None, final: bool = False) -> _Scan:
         """Parse complete lines from the cursor's offset to the size seen at stat time, chunk by chunk."""
-        fmt = LINE_FORMATS[cur["format"]]
+        fmt = LINE_FORMATS.get(cur["format"]) or LINE_FORMATS[TEXT]  # a cursor of a reader since folded in
         em = Emitter(cur.get("state") or {})
         pos = start = int(cur.get("offset", 0))
         end = st.size
