@@ -4,8 +4,9 @@ A line's template is the line with each run of number characters (``NUMBER_CHARS
 exponent's ``e``) one mark, after ``nan`` / ``inf`` are spelled as numbers. Lines of one template share every other
 character in the same order and have their numbers between the same separators, so the same translate that turns
 separators into commas (``VALUE_TABLE``: letters and ``_`` vanish, every other byte a comma, number characters stay)
-gives each of them the same fields in the same places: the numbers of a template are then read column-wise by pandas' C reader. A
-template that recurs is a series; one seen once (a config dump, a banner, the final summary) is not.
+gives each of them the same fields in the same places: the numbers of a template are then read column-wise by
+pandas' C reader. A template that recurs is a series; one seen once (a config dump, a banner, the final summary) is
+not.
 
 Masking is data (``MASKS``), as in Drain3's masking instructions: each is a byte string and what it becomes.
 """
