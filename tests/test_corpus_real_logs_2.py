@@ -55,13 +55,13 @@ CASES = [
     ("30_build-nanogpt-stdout-nowarmup-excerpt.out", "nanogpt", "train_loss", 2257, (0, 10.95501), (2256, 3.796447)),
 ]
 NOTES = {
-    "06_chatglm-hf-trainer-tqdm-stdout.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 434 "
+    "06_chatglm-hf-trainer-tqdm-stdout.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 430 "
                                                "point(s) of the earlier runs (212 of loss)")],
-    "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 813 point(s) "
+    "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 807 point(s) "
                                        "of the earlier runs (25 of total_loss)")],
     "13_t5-qa-batchloss-no-step.log": ["the log gives no step numbers: points are numbered by line order"],
     "22_detectron2-hardwrapped-terminal-copy.txt": [("this file holds 4 runs; showing the last one (run 4); set aside "
-                                                     "648 point(s) of the earlier runs (18 of total_loss)")],
+                                                     "639 point(s) of the earlier runs (18 of total_loss)")],
 }
 STOPS = {
     "01_llmc-gpt2-nan-from-step1.log": "STOP: loss is NaN for the last 100 logged values (since step 1)",

@@ -42,7 +42,8 @@ def corpus_files() -> list[Path]:
     for root in roots:
         if root.is_dir():
             out.extend(p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix.lower() in METRIC_SUFFIXES
-                       and p.name != "label.json" and not p.name.lower().startswith(("readme", "license")))
+                       and p.name not in ("label.json", "manifest.jsonl")  # the corpora's labels, not runs
+                       and not p.name.lower().startswith(("readme", "license")))
     return out
 
 

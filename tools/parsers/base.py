@@ -9,6 +9,7 @@ file changes).
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -24,7 +25,7 @@ class Emitter(BatchBuilder):
 
     def __init__(self, state: dict | None = None):
         super().__init__()
-        self.state: dict = dict(state or {})
+        self.state: dict = copy.deepcopy(state) if state else {}  # never the caller's: a cursor compared later
         self.total_steps: int | None = None
         self.config: dict = {}
         self.started_new_run = False  # points from earlier runs in this file are void

@@ -91,10 +91,14 @@ def read_block(data: bytes, em: Emitter) -> None:
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
         em.notes.append(f"cut {st['cut']} line(s) longer than 16 KB")
-    pending = [p.encode("latin-1") for p in st["pending"]]
+    # One-off lines of earlier blocks come first again, each with the steps it was printed at: if its template
+    # recurs now, it is read as one read of the whole file would have read it.
+    carried = [p for p in st["pending"] if isinstance(p, list)]
+    pending = [p[0].encode("latin-1") for p in carried]
+    ctx = [(p[1], p[2]) for p in carried]
     lines = join_wrapped(split.lines, st)
     lines = pending + lines if pending else lines
-    st["pending"] = []
+    new_pending: list[int] = []
     if not lines:
         return
     grouping = group_lines(lines)
@@ -119,40 +123,62 @@ def read_block(data: bytes, em: Emitter) -> None:
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
-            if len(st["pending"]) >= MAX_PENDING or len(first) > PENDING_LINE:
+            if len(new_pending) >= MAX_PENDING or len(first) > PENDING_LINE:
                 continue
             plan = plan_template([first])
-            seen = set(st.get("names", ()))
+            seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
-                st["pending"].append(first.decode("latin-1"))
+                new_pending.append(int(idx[0]))
                 continue
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
-            plan = plan_template([lines[i] for i in picks][:SAMPLES], header=_header_before(lines, int(idx[0]), st))
-            if plan is None or not _has_position(plan) and plan.epoch is None and not _has_role(plan):
-                continue  # numbers with no position and no metric's name: a repeated warning, not a series
+            header = _header_before(lines, int(idx[0]), st, len(pending))
+            plan = plan_template([lines[i] for i in picks][:SAMPLES], header=header)
+            if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
+                    not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
+                continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
+    at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank))
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx)
+    st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
 
 
-def _header_before(lines: list[bytes], i: int, st: dict) -> list[str] | None:
-    """The header row just above line ``i`` (a table's column names), or the last one of an earlier block."""
+def _context(i: int, at: tuple[np.ndarray, np.ndarray] | None, ctx: list[tuple[float | None, float | None]],
+             st: dict) -> list[float | None]:
+    """The progress counter and the train step at line ``i``, kept with a one-off line."""
+    if i < len(ctx):
+        return list(ctx[i])
+    if at is None:
+        return [st.get("prog"), st.get("step")]
+    return [None if np.isnan(a[i]) else float(a[i]) for a in at]
+
+
+def _header_before(lines: list[bytes], i: int, st: dict, first: int) -> list[str] | None:
+    """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
+    lines before it were carried from earlier blocks), the last header of as many columns seen before."""
     j = i - 1
-    while j >= 0 and not lines[j].strip():
+    while j >= first and not lines[j].strip():
         j -= 1
-    names = header_names(lines[j]) if j >= 0 else None
+    names = header_names(lines[j]) if j >= first else None
+    headers = st.setdefault("headers", {})
     if names is not None:
-        st["header"] = names
+        if len(headers) < 16 or str(len(names)) in headers:
+            headers[str(len(names))] = names
         return names
-    return st.get("header") if j < 0 else None
+    if j >= first:
+        return None
+    row = lines[i]
+    cut = row.find(b"%||")
+    width = len((row[:cut].rsplit(None, 1)[0] if cut > 0 and b" " in row[:cut].strip() else row).split())
+    return headers.get(str(width))
 
 
 def _has_position(plan: Plan) -> bool:
@@ -228,7 +254,8 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
-          nonblank: np.ndarray) -> None:
+          nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]]) -> tuple[np.ndarray, np.ndarray]:
+    """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
     explicit = nan.copy()  # explicit steps per line
@@ -280,6 +307,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     is_prog = ~np.isnan(glob)
     other_bar &= ~is_prog
     last_prog = _ffill(glob, st["prog"])
+    for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
+        last_prog[i] = np.nan if prog is None else prog
     st["prog_before"] = st["prog"]
     if is_prog.any():
         st["prog"] = float(glob[np.flatnonzero(is_prog)[-1]])
@@ -377,6 +406,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         current = _ffill(placed_at, st["step"]) if st["positioned"] else nan
         if st["positioned"]:  # before the first placed record: at the first one
             current = np.where(np.isnan(current), _ffill(placed_at[::-1], None)[::-1], current)
+            for i, (_prog, step) in enumerate(ctx):
+                current[i] = np.nan if step is None else step
         n_placed = int((~np.isnan(placed_at)).sum())
         unplaced.sort()
         rows = {r: {int(i): k for k, i in enumerate(reads[r][1].tolist())} for r in {r for _, r in unplaced}}
@@ -399,6 +430,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
     train_ff = _ffill(train_at, st["step"])
+    for i, (_prog, step) in enumerate(ctx):
+        if np.isnan(train_at[i]):
+            train_ff[i] = np.nan if step is None else step
     if not np.all(np.isnan(train_at)):
         st["step"] = float(train_at[np.flatnonzero(~np.isnan(train_at))[-1]])
     for r, (plan, idx, got, bad) in enumerate(reads):
@@ -414,6 +448,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         li = np.concatenate([p[0] for p in parts])
         o = np.argsort(li, kind="stable")
         columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
+    columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
     main_at = nan.copy()  # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
     if losses:
@@ -432,6 +467,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             em.new_run()
             st["events"], st["order"] = [], 0
         start = cut
+    return last_prog, train_ff
 
 
 def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:

@@ -94,6 +94,11 @@ def _number(seg: bytes) -> bool:
     return True
 
 
+def _is_setting(name: str) -> bool:
+    """A name written as a constant (upper case words joined by ``_``: yacs/detectron2 config dumps)."""
+    return "_" in name and name.isupper() and " " not in name
+
+
 def _int(seg: bytes) -> bool:
     return seg.isdigit() and len(seg) <= 18
 
@@ -232,6 +237,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     plan.epoch = k
             elif low in dialect.summary_names:
                 plan.is_summary = True
+            elif _is_setting(name):
+                pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
                 plan.metrics[k] = dialect.bare_names.get(low, name)
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
