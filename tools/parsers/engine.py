@@ -29,7 +29,7 @@ import numpy as np
 
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
-from .fields import Plan, header_names, plan_template
+from .fields import Plan, before_bar, header_names, plan_template
 from .lines import join_wrapped, split_lines
 from .templates import NAN_MARK, group_lines, value_text
 
@@ -77,6 +77,11 @@ def _state(em: Emitter) -> dict:
 
 def read_block(data: bytes, em: Emitter) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
+    with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
+        _read_block(data, em)
+
+
+def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
     m = _TOTAL_STEPS.search(data) if b"otal " in data else None
     if m:
@@ -175,10 +180,7 @@ def _header_before(lines: list[bytes], i: int, st: dict, first: int) -> list[str
         return names
     if j >= first:
         return None
-    row = lines[i]
-    cut = row.find(b"%||")
-    width = len((row[:cut].rsplit(None, 1)[0] if cut > 0 and b" " in row[:cut].strip() else row).split())
-    return headers.get(str(width))
+    return headers.get(str(len(before_bar(lines[i]).split())))
 
 
 def _has_position(plan: Plan) -> bool:
@@ -229,6 +231,11 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
         if wrong.any():
             bad[c] = wrong
     return out, bad
+
+
+def _count(x: float) -> int | None:
+    """A run length from run text: a whole number of a sane size, or None."""
+    return int(x) if math.isfinite(x) and 0 < x < 1e15 else None
 
 
 def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarray:
@@ -287,7 +294,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             ok = ~np.isnan(v)
             explicit[idx[ok]] = v[ok]
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
-                em.total_steps = st["total"] = int(got[plan.step_total][-1])
+                em.total_steps = st["total"] = _count(got[plan.step_total][-1])
         if plan.epoch is not None:
             v = got[plan.epoch]
             epoch[idx] = v
@@ -534,7 +541,7 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
         g = (np.floor(np.nan_to_num(ep_at, nan=st["e0"])) - st["e0"]) * main + pn
         if st.get("epochs"):
-            em.total_steps = int(main * st["epochs"])
+            em.total_steps = _count(main * st["epochs"])
     else:
         # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
         # a resume from a checkpoint: the counter is then the global step it resumed at

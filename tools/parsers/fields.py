@@ -137,13 +137,19 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
 def header_names(line: bytes) -> list[str] | None:
     """The column names of a table's header row (``Epoch  gpu_mem  box ...``; a progress bar after it is cut), or
     None when the line is no header: three or more blank-separated names, each starting with a letter."""
-    cut = line.find(b"%||")
-    if cut >= 0:
-        line = line[:cut].rsplit(None, 1)[0] if b" " in line[:cut].strip() else b""
-    tokens = line.split()
+    tokens = before_bar(line).split()
     if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t for t in tokens):
         return None
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
+
+
+def before_bar(line: bytes) -> bytes:
+    """A table row without the progress bar after it (``... 1280: 100%|| 213/213``: the percent goes too)."""
+    cut = line.find(b"%||")
+    if cut < 0:
+        return line
+    parts = line[:cut].rsplit(None, 1)
+    return parts[0] if len(parts) > 1 else b""
 
 
 def _column_of(line: bytes, pos: int) -> int:
@@ -185,8 +191,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         return None
     plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{",
                 zero_based=any(m in rep for m in dialect.zero_based_markers), bar=b"%||" in rep)
-    body = rep[:rep.find(b"%||")].rsplit(None, 1)[0] if b"%||" in rep else rep
-    table = header is not None and len(body.split()) == len(header)  # a row of the table: the header names it
+    table = header is not None and len(before_bar(rep).split()) == len(header)  # a row of the table: the header names it
     used_words: set[str] = set()
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0

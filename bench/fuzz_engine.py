@@ -1,0 +1,121 @@
+"""Hostile 10 MB logs aimed at the text-log engine's own patterns, each read whole through LogFileSource: the
+time of every read is printed, and the run fails (exit 1) when one takes longer than ``--limit`` seconds.
+
+The shapes: long digit runs (a 20,000-digit number in every line, one line of digits the size of the cap), runs of
+separators and of number characters (``-.-.-.``), nested brackets, tqdm bar fragments without a closing pipe,
+ANSI escapes with no final byte, nan/inf words glued and spaced, counters that look like dates, every line its
+own template, every template seen exactly twice, thousands of fields on a line, a block of NULs, and random
+mixes of the tokens above (``--random N`` files from ``--seed``).
+
+    .venv/bin/python bench/fuzz_engine.py [--mb 10] [--limit 2] [--random 6] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from training_check.tools.errors import TrainingCheckError
+from training_check.tools.sources.files import LocalFileSystem
+from training_check.tools.sources.logfile import LogFileSource
+
+TOKENS = [b"9" * 200, b"-.-.-.-.-.", b"[[[[[[[[", b"]]]]]]]]", b"%|", b"|", b"{'", b'{"', b"'", b'"', b": ", b"=",
+          b"nan", b"inf", b"-nan.0", b"Infinity", b"e-", b"1e999", b"\x1b[", b"\x1b]", b"\r", b"\x08", b"/", b" ",
+          b"\t", b"step", b"loss", b"epoch", b"12/05/2026", b"0/0", b"1/1", b"99999999999999999999/1", b"\xff",
+          b"\x00", b"(", b")", b",", b"Epoch 1/10", b"[15]", b"it/s]", b"v_num=0"]
+
+
+def _fill(line: Callable[[int], bytes], size: int) -> bytes:
+    out, n, i = [], 0, 0
+    while n < size:
+        ln = line(i)
+        out.append(ln)
+        n += len(ln)
+        i += 1
+    return b"".join(out)
+
+
+def shapes(size: int) -> dict[str, bytes]:
+    digits = b"7" * 20_000
+    return {
+        "20k-digit number per line": _fill(lambda i: b"step=%d loss=%s!\n" % (i, digits), size),
+        "one line of digits (cut)": b"1" * size + b"\n",
+        "separators and number chars": _fill(lambda i: b"-.-" * 300 + b" loss=-.-.-.1 " + b".:,;" * 100 + b"\n", size),
+        "nested brackets": _fill(lambda i: b"[" * 500 + b"loss: %d" % i + b"]" * 500 + b"\n", size),
+        "bars without a closing pipe": _fill(lambda i: b" 5%|" + b"#" * 300 + b" 1/10 loss=%d\n" % i, size),
+        "ANSI escapes without a final byte": _fill(lambda i: b"\x1b[" + b"1;" * 200 + b"loss=%d\n" % i, size),
+        "nan/inf words everywhere": _fill(lambda i: b"nan inf nanx xinf -nan.0 Infinity loss=nan step=%d\n" % i,
+                                          size),
+        "date-like counters": _fill(lambda i: b"12/05/2026 %d/%d 01/02/03/04 loss=%d\n" % (i, i + 1, i), size),
+        "every line its own template": _fill(lambda i: (b"k%s=%d " % (b"x" * (i % 97), i)) * 8 + b"\n", size),
+        "every template twice": _fill(lambda i: b"%s loss=%d step=%d\n" % (b"w" * (i // 2 % 3000), i, i), size),
+        "thousands of fields": _fill(lambda i: b"a=1 " * 4000 + b"loss=%d\n" % i, size),
+        "a block of NULs": b"step=1 loss=2\n" + b"\x00" * size + b"\nstep=2 loss=1\n",
+    }
+
+
+def random_files(n: int, size: int, seed: int) -> dict[str, bytes]:
+    rnd = random.Random(seed)
+    out = {}
+    for k in range(n):
+        parts, total = [], 0
+        while total < size:
+            tok = rnd.choice(TOKENS) if rnd.random() < 0.7 else str(rnd.randint(0, 10**9)).encode()
+            parts.append(tok)
+            total += len(tok)
+            if rnd.random() < 0.05:
+                parts.append(b"\n")
+        out[f"random mix {k}"] = b"".join(parts) + b"\n"
+    return out
+
+
+def read_whole(path: str) -> tuple[float, str]:
+    src = LogFileSource(LocalFileSystem(), path, settle_seconds=0)
+    t0 = time.perf_counter()
+    cursor, points, outcome = None, 0, "read"
+    try:
+        while True:
+            res = src.read(cursor)
+            points += res.batch.n_points
+            cursor = res.cursor
+            if not res.more:
+                break
+    except TrainingCheckError as e:
+        outcome = f"refused: {e.message[:60]}"
+    return time.perf_counter() - t0, f"{outcome}, {points} points"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mb", type=float, default=10.0, help="size of each file in MB (default 10)")
+    ap.add_argument("--limit", type=float, default=2.0, help="seconds a read may take (default 2)")
+    ap.add_argument("--random", type=int, default=6, help="how many random token mixes (default 6)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the random mixes (default 1)")
+    args = ap.parse_args()
+    size = int(args.mb * 1e6)
+    cases = {**shapes(size), **random_files(args.random, size, args.seed)}
+    worst, failed = 0.0, []
+    with tempfile.TemporaryDirectory() as d:
+        print(f"{'shape':<36} {'MB':>6} {'seconds':>8}  outcome")
+        for name, data in cases.items():
+            path = os.path.join(d, "hostile.log")
+            with open(path, "wb") as f:
+                f.write(data)
+            os.utime(path, (1.0, 1.0))
+            secs, outcome = read_whole(path)
+            worst = max(worst, secs)
+            flag = "  <-- over the limit" if secs > args.limit else ""
+            print(f"{name:<36} {len(data) / 1e6:>6.1f} {secs:>8.2f}  {outcome}{flag}")
+            if secs > args.limit:
+                failed.append(name)
+    print(f"worst: {worst:.2f} s (limit {args.limit:.1f} s); over the limit: {', '.join(failed) or 'none'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
