@@ -191,7 +191,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         return None
     plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{",
                 zero_based=any(m in rep for m in dialect.zero_based_markers), bar=b"%||" in rep)
-    table = header is not None and len(before_bar(rep).split()) == len(header)  # a row of the table: the header names it
+    table = header is not None and len(before_bar(rep).split()) == len(header)  # a table row: the header names it
     used_words: set[str] = set()
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
