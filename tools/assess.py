@@ -15,7 +15,7 @@ from .errors import BadInput, SourceUnreachable, TrainingCheckError
 from .findings import CRITICAL, OK, WARN, Accepted, Finding, FindingDict
 from .frame import MetricFrame
 from .judge import CONTINUE, UNREACHABLE, judge
-from .reading import load_run, resolve_ref
+from .reading import load_run, loss_override, resolve_ref
 from .signals import (
     chance_level,
     divergence,
@@ -218,8 +218,10 @@ def _key_metrics(frame: MetricFrame, view: RunView) -> dict:
 
 def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | None = None, baseline=None,
                total_steps: int | None = None, as_of_step: int | None = None,
-               progress: Progress | None = None, role_overrides: dict[str, str] | None = None) -> Assessment:
-    """Judge a run's health now (or as it stood at ``as_of_step``), store the assessment and return it."""
+               progress: Progress | None = None, role_overrides: dict[str, str] | None = None,
+               loss_metric: str | None = None) -> Assessment:
+    """Judge a run's health now (or as it stood at ``as_of_step``), store the assessment and return it.
+    ``loss_metric``: the metric to judge as the loss (default: the config's, else the one named a loss)."""
     t0 = time.perf_counter()
     for name, value in (("total_steps", total_steps), ("as_of_step", as_of_step)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
@@ -227,7 +229,7 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     ref = resolve_ref(run, config)
     try:
         data = load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress,
-                        role_overrides=role_overrides)
+                        role_overrides=loss_override(role_overrides, loss_metric or config.loss_metric))
     except SourceUnreachable as e:
         summary = f"UNREACHABLE: {e}"
         a = Assessment("", run, ref.key, UNREACHABLE, summary, None, [], {"step": None, "total_steps": total_steps},

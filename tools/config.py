@@ -41,7 +41,7 @@ from .errors import BadInput
 CONFIG_FILE = ".training-check.toml"
 USER_CONFIG = "config.toml"
 DEFAULT_WANDB_BASE_URL = "https://api.wandb.ai"
-PROJECT_KEYS = {"wandb": {"entity", "project"}}  # names only
+PROJECT_KEYS = {"wandb": {"entity", "project"}, "metrics": {"loss_metric"}}  # names only
 log = logging.getLogger("training_check.config")
 
 
@@ -120,6 +120,7 @@ class Config:
     wandb_base_url: str = DEFAULT_WANDB_BASE_URL
     user_file: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    loss_metric: str | None = None  # the metric to judge as the loss when none is named one (issue 19)
 
     @property
     def store_path(self) -> Path:
@@ -171,6 +172,8 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
     claude = _claude_md_values(_find_upwards(start, "CLAUDE.md"))
     uwb, pwb = _table(user_data, "wandb"), _table(project, "wandb")
     ssh, rv = _table(user_data, "ssh"), _table(user_data, "reviewer")
+    loss = env.get("TRAINING_CHECK_LOSS_METRIC") or _table(user_data, "metrics").get("loss_metric") \
+        or _table(project, "metrics").get("loss_metric")
     accept = env.get("TRAINING_CHECK_SSH_ACCEPT_UNKNOWN_HOSTS")
     for w in warnings:
         log.warning("%s", w)
@@ -186,4 +189,5 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
         wandb_base_url=str(env.get("WANDB_BASE_URL") or uwb.get("base_url") or DEFAULT_WANDB_BASE_URL),
         user_file=user_file,
         warnings=warnings,
+        loss_metric=str(loss)[:200] if isinstance(loss, str) and loss.strip() else None,
     )

@@ -67,7 +67,8 @@ def _no_loss(findings: list[Finding], view: RunView, checks: int = UNREADABLE_CH
     if earlier + 1 < checks:
         return Judgment(WAIT, f"WAIT: {NO_LOSS} yet ({seen})")
     msg = (f"{NO_LOSS} in {earlier + 1} checks in a row ({seen}): the log may be in a shape the reader does not "
-           f"follow; tell the user, or name the loss with role overrides")
+           f"follow; tell the user, or name the loss with loss_metric (assess_run, read_metrics, check "
+           f"--loss-metric, or the config)")
     findings.append(Finding("readability", WARN, msg, concern="unreadable"))
     return Judgment(ESCALATE, f"ESCALATE (unreadable): {msg}", f"unreadable: {msg}")
 

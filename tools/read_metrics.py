@@ -12,7 +12,7 @@ from .downsample import downsample
 from .encode import Num, jnum
 from .errors import BadInput
 from .history import MetricHistory
-from .reading import load_run
+from .reading import load_run, loss_override
 from .rundata import clean, clean_tree, safe_excerpt
 from .sources.base import Progress
 from .store import Store
@@ -123,11 +123,13 @@ def _summarise_long(name: str, role, h: MetricHistory, since_step: int | None, m
 
 def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | None = None,
                  keys: list[str] | None = None, since_step: int | None = None, max_points: int = 50,
-                 progress: Progress | None = None) -> MetricsReport:
-    """Read a run's metrics (only what is new since the last read) and summarise each one."""
+                 progress: Progress | None = None, loss_metric: str | None = None) -> MetricsReport:
+    """Read a run's metrics (only what is new since the last read) and summarise each one. ``loss_metric``: the
+    metric to show as the train loss (default: the config's, else the one named a loss)."""
     if not isinstance(max_points, int) or not 0 <= max_points <= MAX_POINTS_LIMIT:
         raise BadInput(f"max_points must be a whole number from 0 to {MAX_POINTS_LIMIT}, got {max_points!r}")
-    data = load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress)
+    data = load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress,
+                    role_overrides=loss_override(None, loss_metric or config.loss_metric))
     frame = data.frame
     names = list(frame.series)
     if keys:

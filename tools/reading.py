@@ -153,6 +153,26 @@ def read_source(source: Source, run_key: str, store: Store, progress: Progress |
     return updated, info, new, last_before, notes, every_point
 
 
+def loss_override(role_overrides: dict[str, str] | None, loss_metric: str | None) -> dict[str, str] | None:
+    """Role overrides with ``loss_metric`` (a name the user gave) as the run's train loss."""
+    if not loss_metric:
+        return role_overrides
+    if not isinstance(loss_metric, str) or len(loss_metric) > 200:
+        raise BadInput("loss_metric must be a metric name (at most 200 characters), as read_metrics lists them")
+    return {**(role_overrides or {}), loss_metric: "train_loss"}
+
+
+def _missing_loss_note(frame: MetricFrame, role_overrides: dict[str, str] | None) -> list[str]:
+    """A note when the metric named as the loss is not logged (the run is judged as if it had not been named)."""
+    from .rundata import clean
+
+    named = [n for n, spec in (role_overrides or {}).items() if spec == "train_loss" and n not in frame.series]
+    if not named:
+        return []
+    logged = ", ".join(clean(n, 60) for n in list(frame.series)[:12]) or "none"
+    return [f"loss_metric {clean(named[0], 60)} is not logged (logged: {logged}); judged without it"]
+
+
 def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None = None,
              progress: Progress | None = None, role_overrides: dict[str, str] | None = None) -> RunData:
     """Read a run, incrementally. Raises SourceUnreachable when no source could be read."""
@@ -164,9 +184,9 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
                            f"or set WANDB_ENTITY and WANDB_PROJECT (or .training-check.toml)")
         source = open_source(ref, config)
         history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)
-        return RunData(ref, MetricFrame.from_history(history, role_overrides),
-                       SourceUsed(source.kind, source.source_id, source.describe()), info, None, new, before, notes,
-                       raw)
+        frame = MetricFrame.from_history(history, role_overrides)
+        return RunData(ref, frame, SourceUsed(source.kind, source.source_id, source.describe()), info, None, new,
+                       before, notes + _missing_loss_note(frame, role_overrides), raw)
     except SourceUnreachable as e:
         primary_error = e
     except BadInput as e:
@@ -185,6 +205,6 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
         raise SourceUnreachable(f"{primary_error}; fallback log also unreachable: {e}") from None
     if ref.url and not info.url:
         info.url = ref.url
-    return RunData(ref, MetricFrame.from_history(history, role_overrides),
-                   SourceUsed(source.kind, source.source_id, source.describe()), info, str(primary_error), new, before,
-                   notes, raw)
+    frame = MetricFrame.from_history(history, role_overrides)
+    return RunData(ref, frame, SourceUsed(source.kind, source.source_id, source.describe()), info, str(primary_error),
+                   new, before, notes + _missing_loss_note(frame, role_overrides), raw)

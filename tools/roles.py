@@ -116,14 +116,15 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
         if not direction and role in ("train_loss",):
             direction = "min"
         roles[name] = MetricRole(role, direction or roles[name].direction)
-    losses = [n for n, r in roles.items() if r.role == "train_loss"]
+    named = [n for n, spec in (overrides or {}).items() if spec.startswith("train_loss") and n in roles]
+    losses = named or [n for n, r in roles.items() if r.role == "train_loss"]  # the loss a user named wins
     if not losses:
         # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
         losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
                   and _OBJECTIVE.search(_norm(n)) and not is_regulariser(n)]
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
-    if counts and losses:
+    if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
         most = max(counts.get(n, 0) for n in losses)
         if most > 0:

@@ -1,0 +1,191 @@
+"""Issue 19, one test per finding: logs as today's frameworks print them, read by the one text-log engine through
+the real LogFileSource (and the store, where a check is the question). Each input is a small file of the shape the
+framework writes (the real runs are in examples/frameworks, read by tests/test_corpus_frameworks.py)."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import pytest
+from training_check.tools.assess import assess_run
+from training_check.tools.errors import UnknownFormat
+from training_check.tools.read_metrics import read_metrics
+from training_check.tools.sources.files import LocalFileSystem
+from training_check.tools.sources.logfile import LogFileSource
+
+
+def _read(tmp_path, data: bytes, name: str = "train.log", settled: bool = True):
+    p = tmp_path / name
+    p.write_bytes(data)
+    if settled:
+        os.utime(p, (1.0, 1.0))
+    res = LogFileSource(LocalFileSystem(), str(p)).read(None)
+    return res, {k: (c.steps.tolist(), c.values.tolist()) for k, c in res.batch.columns.items()}
+
+
+def test_lightning_bar_every_step_at_the_loggers_step_and_a_nan_is_seen(tmp_path, store, config):
+    """Lightning's loss is only in its bar's postfix; each batch redraws twice (the old loss, then the new); its
+    CSVLogger counts the step from 0: epoch e, batch n of N is step e x N + n - 1."""
+    out = []
+    loss = 1.0
+    for e in range(2):
+        out.append(f"Epoch {e}:   0%|          | 0/8 [00:00<?, ?it/s]")
+        for n in range(1, 9):
+            old = loss
+            loss = math.nan if (e == 1 and n >= 5) else round(1.0 / (e * 8 + n), 4)
+            for shown in (old, loss):
+                out.append(f"Epoch {e}:  {n * 12}%|#         | {n}/8 [00:00<00:00, 300.0it/s, v_num=0, "
+                           f"train_loss={shown:.3g}]")
+    p = tmp_path / "pl.log"
+    p.write_bytes(("\r".join(out) + "\n").encode())
+    res, pts = _read(tmp_path, p.read_bytes(), "pl.log")
+    steps, values = pts["train_loss"]
+    assert steps == list(range(16))
+    assert values[:2] == [1.0, 0.5] and all(math.isnan(v) for v in values[12:])
+    a = assess_run(str(p), store=store, config=config)
+    assert a.verdict == "STOP" and "NaN" in a.summary, a.summary
+
+
+def test_keras3_verbose1_with_ansi_and_backspaces_is_read_not_binary(tmp_path):
+    """The epoch's last redraw holds its History value; Keras is numbered by epoch, as verbose=2 always was."""
+    bar = "\x1b[32m" + "\u2501" * 20 + "\x1b[0m"
+    out = []
+    for e in (1, 2):
+        out.append(f"Epoch {e}/2\n")
+        for n in (1, 5, 10):
+            out.append("\b" * 80 + f"\x1b[1m{n:>2}/10\x1b[0m {bar} \x1b[1m0s\x1b[0m 3ms/step - loss: {1 / (e * n):.4f}")
+        out.append("\n")
+    res, pts = _read(tmp_path, "".join(out).encode())
+    assert pts["loss"] == ([1, 2], [0.1, 0.05])
+
+
+def test_lightgbm_and_xgboost_iterations_and_objectives(tmp_path, store, config):
+    lgb = "".join(f"[{i}]\ttraining's l2: {10 ** (i / 5):.6g}\tvalid_1's l2: {10 ** (i / 5) + 1:.6g}\n"
+                  for i in range(5, 125, 5))
+    res, pts = _read(tmp_path, ("[LightGBM] [Info] Total Bins 2550\n" + lgb).encode(), "lgb.log")
+    assert pts["training l2"][0][:3] == [5, 10, 15] and "valid_1 l2" in pts
+    assert not any(k.startswith("s ") for k in pts)
+    a = assess_run(str(tmp_path / "lgb.log"), store=store, config=config)
+    assert a.verdict == "STOP" and "training l2" in a.summary, a.summary  # l2 climbing to 1e24 is stopped
+    xgb = "".join(f"[{i}]\ttrain-rmse:{1 / (i + 1):.5f}\tvalid-rmse:{1.1 / (i + 1):.5f}\n" for i in range(0, 200, 10))
+    res, pts = _read(tmp_path, xgb.encode(), "xgb.log")
+    assert pts["train-rmse"][0][:3] == [0, 10, 20]
+    r = read_metrics(str(tmp_path / "xgb.log"), store=store, config=config)
+    roles = {m.name: m.role for m in r.metrics}
+    assert roles["train-rmse"] == "train_loss" and roles["valid-rmse"] == "eval"
+
+
+def test_hydra_logging_counter_in_brackets_is_the_step_with_its_epoch(tmp_path, store, config):
+    lines = []
+    for e in (1, 2):
+        for n in range(5, 605, 5):
+            loss = "nan" if (e == 2 and n > 430) else f"{4.68 - n / 1000:.4f}"
+            lines.append(f"[2026-12-05 00:04:56,225][train][INFO] - Epoch {e} [{n:>5}/  600] train_loss={loss}")
+    p = tmp_path / "hydra.log"
+    p.write_text("\n".join(lines) + "\n")
+    res, pts = _read(tmp_path, p.read_bytes(), "hydra.log")
+    steps, _ = pts["train_loss"]
+    assert steps[:2] == [5, 10] and steps[119:121] == [600, 605] and steps[-1] == 1200
+    a = assess_run(str(p), store=store, config=config)
+    assert a.verdict == "STOP" and "since step 1035" in a.summary, a.summary
+
+
+@pytest.mark.parametrize("name", ["nll", "xent", "ce", "cost", "objective"])
+def test_a_loss_not_named_loss_is_the_objective_and_lr_grad_norm_stay(tmp_path, store, config, name):
+    data = "".join(f"step {i} | {name} {2 - i / 1000:.4f} | lr 3.0e-04 | grad_norm {1 + i % 3 / 10:.2f}\n"
+                   for i in range(10, 410, 10))
+    p = tmp_path / "run.log"
+    p.write_text(data)
+    os.utime(p, (1.0, 1.0))
+    r = read_metrics(str(p), store=store, config=config)
+    roles = {m.name: m.role for m in r.metrics}
+    assert roles == {name: "train_loss", "lr": "lr", "grad_norm": "grad_norm"}
+    assert assess_run(str(p), store=store, config=config).verdict == "CONTINUE"
+
+
+def test_loss_metric_names_the_loss(tmp_path, store, config):
+    p = tmp_path / "run.log"
+    p.write_text("".join(f"step {i} | score {2 - i / 1000:.4f} | loss_weight 0.5\n" for i in range(10, 410, 10)))
+    os.utime(p, (1.0, 1.0))
+    r = read_metrics(str(p), store=store, config=config, loss_metric="score")
+    assert {m.name: m.role for m in r.metrics}["score"] == "train_loss"
+    r = read_metrics(str(p), store=store, config=config, loss_metric="nothing_like_it")
+    assert any(n.startswith("loss_metric nothing_like_it is not logged (logged: score") for n in r.notes), r.notes
+
+
+def test_header_config_and_argument_lines_never_become_points(tmp_path):
+    head = ("config: mode=nan steps=3000 batch=64\n"
+            "Namespace(batch_size=64, dropout=0.1, max_steps=5000, lr=0.001)\n"
+            "  BG_CLS_LOSS_WEIGHT: 1.0\n")
+    body = "".join(f"step {i} | loss {2 - i / 1000:.3f} | lr 1e-3\n" for i in range(1, 11))
+    res, pts = _read(tmp_path, (head + body).encode())
+    assert sorted(pts) == ["loss", "lr"] and pts["loss"][0] == list(range(1, 11))
+    assert res.batch.max_step() == 10
+
+
+def test_hf_final_summary_is_no_point_and_steps_are_optimizer_steps_with_accumulation(tmp_path):
+    """Gradient accumulation: the bar counts optimizer steps (5 logs of 4 accumulated batches)."""
+    clear = "\r" + " " * 40 + "\r"
+    err, out = [], []
+    for step in range(1, 26):
+        err.append(f"\r{step * 4:3d}%|#   | {step}/25 [00:01<00:02, 9.5it/s]")
+        if step % 5 == 0:
+            err.append(clear)
+            out.append(f"{{'loss': '{2 - step / 100:.3f}', 'grad_norm': '1.0', 'learning_rate': '1e-4', "
+                       f"'epoch': '{step / 25:.2f}'}}\n")
+            err.append(f"\r{step * 4:3d}%|#   | {step}/25 [00:01<00:02, 9.5it/s]")
+    out.append("{'train_runtime': '10', 'train_samples_per_second': '3', 'train_loss': '1.9', 'epoch': '1'}\n")
+    res, pts = _read(tmp_path, ("".join(err) + "".join(out)).encode())
+    assert pts["loss"][0] == [5, 10, 15, 20, 25] and "train_loss" not in pts
+
+
+def test_a_small_young_generic_log_is_read_at_once_and_grows_incrementally(tmp_path):
+    p = tmp_path / "young.log"
+    p.write_bytes(b"step 1 | loss 2.5 | lr 1e-3\n")
+    src = LogFileSource(LocalFileSystem(), str(p))
+    first = src.read(None)
+    assert first.batch.columns["loss"].steps.tolist() == [1]
+    assert not any("recognised" in n or "provisional" in n for n in first.notes)
+    with p.open("ab") as f:
+        f.write(b"step 2 | loss 2.4 | lr 1e-3\nstep 3 | loss 2.3 | lr 1e-3\n")
+    second = src.read(first.cursor)
+    assert second.batch.columns["loss"].steps.tolist() == [2, 3] and not second.reset
+    p.write_bytes(b"step 1 | loss 9.0 | lr 1e-3\n")  # truncated and rewritten: read again from the start
+    third = src.read(second.cursor)
+    assert third.reset and third.batch.columns["loss"].values.tolist() == [9.0]
+
+
+def test_a_rotated_generic_log_loses_nothing(tmp_path):
+    p = tmp_path / "train.log"
+    p.write_bytes(b"".join(b"step %d | loss %.2f\n" % (i, 3 - i / 10) for i in range(1, 4)))
+    src = LogFileSource(LocalFileSystem(), str(p))
+    first = src.read(None)
+    with p.open("ab") as f:
+        f.write(b"step 4 | loss 2.60\n")
+    p.rename(tmp_path / "train.log.1")
+    p.write_bytes(b"step 5 | loss 2.50\nstep 6 | loss 2.40\n")
+    res = src.read(first.cursor)
+    assert res.batch.columns["loss"].steps.tolist() == [4, 5, 6] and not res.reset
+
+
+def test_bad_bytes_cost_a_line_not_the_file(tmp_path):
+    rows = [f"{i},{2 - i / 1000:.4f},0.001" for i in range(300)]
+    rows[150] = "\x00\xff\xfe garbage \x00"
+    res, pts = _read(tmp_path, ("step,loss,lr\n" + "\n".join(rows) + "\n").encode(), "metrics.csv")
+    assert len(pts["loss"][0]) == 299
+    log = b"step 1 | loss 2.0\n" + b"\x00" * 4096 + b"\nstep 2 | loss 1.9\nstep 3 | loss 1.8\n"
+    res, pts = _read(tmp_path, log, "crash.log")
+    assert pts["loss"][0] == [1, 2, 3]
+    with pytest.raises(UnknownFormat, match="looks binary"):
+        _read(tmp_path, (bytes(range(128, 256)) + b"\x00\x01\n") * 64, "blob.log")
+
+
+def test_hostile_long_digit_line_reads_in_linear_time(tmp_path):
+    line = b"step=21 loss=" + b"7" * 20_000 + b"!\n"
+    data = b"step=20 loss=2.0\n" + line * 100 + b"step=22 loss=1.9\n"
+    t0 = time.perf_counter()
+    res, pts = _read(tmp_path, data)
+    assert time.perf_counter() - t0 < 10  # was 78 s for one such line (backtracking); a bound, not a benchmark
+    assert pts["loss"][0][0] == 20 and pts["loss"][0][-1] == 22
