@@ -3,6 +3,7 @@
 Truth: ``trainer_state.json``'s ``log_history`` entries with ``loss`` (steps = optimizer steps, ``global_step``).
 Settings: logging_steps, gradient_accumulation_steps, eval_strategy (no/steps/epoch), eval_steps, max_steps or
 num_train_epochs, learning_rate, lr_scheduler_type, warmup_steps, disable_tqdm, logging_nan_inf_filter,
+logging_first_step, logging_strategy,
 crash_at (phase 1 raises at that step, a second invocation with phase=2 resumes from the last checkpoint).
 """
 
@@ -81,6 +82,9 @@ if "max_steps" in st:
     kw["max_steps"] = st["max_steps"]
 else:
     kw["num_train_epochs"] = st.get("num_train_epochs", 2)
+for key in ("logging_first_step", "logging_strategy"):
+    if key in st:
+        kw[key] = st[key]
 if "lr_scheduler_type" in st:
     kw["lr_scheduler_type"] = st["lr_scheduler_type"]
 if "warmup_steps" in st:

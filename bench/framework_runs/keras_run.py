@@ -3,8 +3,8 @@
 Truth: the History (``history.history['loss']``, one value per epoch; the CSVLogger file agrees), steps = epochs
 (1-based, as ``Epoch e/E`` prints them); ``steps_per_epoch`` says how many batches an epoch has, so a reader
 numbering by batches has each epoch's value at e × steps_per_epoch.
-Settings: verbose (1/2), epochs, learning_rate, batch_size, validation (bool), task (regression/classification),
-optimizer (adam/sgd), lr_growth (the rate multiplied by it each epoch).
+Settings: verbose (1/2), epochs, n_train, learning_rate, batch_size, validation (bool), task
+(regression/classification), optimizer (adam/sgd), lr_growth (the rate multiplied by it each epoch).
 """
 
 from __future__ import annotations

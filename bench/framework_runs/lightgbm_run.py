@@ -3,7 +3,8 @@
 
 Truth: ``record_evaluation`` for the training set at the iterations the log prints (every ``period``-th,
 1-based, and none at other iterations), steps = boosting iteration (1-based, as ``[i]`` prints it).
-Settings: objective, metric, rounds, period, learning_rate, num_leaves, valid (bool), lgb_verbose.
+Settings: objective, metric, rounds, period, learning_rate, num_leaves, valid (bool), lgb_verbose, early_stopping
+(rounds; LightGBM then prints the best iteration's line again at the end).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ if st.get("valid", True):
 result: dict = {}
 period = st.get("period", 10)
 lgb.train(params, train, num_boost_round=st.get("rounds", 100), valid_sets=sets, valid_names=names,
-          callbacks=[lgb.log_evaluation(period), lgb.record_evaluation(result)])
+          callbacks=[lgb.log_evaluation(period), lgb.record_evaluation(result)]
+          + ([lgb.early_stopping(st["early_stopping"])] if "early_stopping" in st else []))
 vals = result["training"][metric]
 shown = [i + 1 for i in range(len(vals)) if (i + 1) % period == 0]
 write_truth(out, framework="lightgbm", settings=st, train_loss=[(i, vals[i - 1]) for i in shown],

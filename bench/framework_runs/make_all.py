@@ -3,7 +3,8 @@
     .venv/bin/python bench/framework_runs/make_all.py [--out examples/frameworks] [--only SUBSTRING ...]
 
 Each run is ``python GEN.py --out RUN --work SCRATCH --settings JSON > RUN/train.log 2>&1`` (no TTY, the
-environment a user has plus KERAS_BACKEND=torch, HF_HUB_OFFLINE=1, OMP_NUM_THREADS=1); a run with ``phases``
+environment a user has plus KERAS_BACKEND=torch, HF_HUB_OFFLINE=1, OMP_NUM_THREADS=1, and PYTHONUNBUFFERED=1
+for a run with ``unbuffered``, as ``python -u``); a run with ``phases``
 runs again with ``phase`` 2 appended to the same log (``>>``), as a user resuming after a crash does. The
 generator writes ``truth.json`` from the framework's own record; this driver adds the intended label and
 ``should_stop``, checks the truth agrees with the label (nan: a non-finite train loss; diverged: finite, the
@@ -47,6 +48,10 @@ RUNS: list[tuple[str, str, dict[str, Any], str]] = [
                              "eval_strategy": "epoch"}, "healthy"),
     ("hf_lr_huge_nan", HF, {"max_steps": 200, "logging_steps": 10, "learning_rate": 1e20,
                             "logging_nan_inf_filter": False}, "nan"),
+    ("hf_first_step_log25_unbuffered", HF, {"max_steps": 250, "logging_steps": 25, "logging_first_step": True,
+                                            "unbuffered": True}, "healthy"),
+    ("hf_logging_epoch_4ep", HF, {"num_train_epochs": 4, "logging_strategy": "epoch", "eval_strategy": "epoch"},
+     "healthy"),
     ("hf_warmup_to_huge_lr_nan", HF, {"max_steps": 300, "logging_steps": 10, "learning_rate": 1e6,
                                       "warmup_steps": 300, "lr_scheduler_type": "constant_with_warmup",
                                       "logging_nan_inf_filter": False}, "nan"),
@@ -74,6 +79,7 @@ RUNS: list[tuple[str, str, dict[str, Any], str]] = [
     ("keras_v1_classification_noval", KE, {"verbose": 1, "epochs": 6, "task": "classification",
                                            "validation": False}, "healthy"),
     ("keras_v2_classification_20ep", KE, {"verbose": 2, "epochs": 20, "task": "classification"}, "healthy"),
+    ("keras_v1_many_batches", KE, {"verbose": 1, "epochs": 3, "n_train": 8192, "batch_size": 16}, "healthy"),
     ("keras_v1_sgd_lr_huge_nan", KE, {"verbose": 1, "epochs": 5, "optimizer": "sgd", "learning_rate": 5.0},
      "nan"),
     ("keras_v2_sgd_lr_huge_nan", KE, {"verbose": 2, "epochs": 8, "optimizer": "sgd", "learning_rate": 5.0},
@@ -92,12 +98,14 @@ RUNS: list[tuple[str, str, dict[str, Any], str]] = [
     ("xgb_logloss_every1", XG, {"rounds": 60, "verbose_eval": 1, "objective": "binary:logistic",
                                 "eval_metric": "logloss"}, "healthy"),
     ("xgb_rmse_every25_noval", XG, {"rounds": 300, "verbose_eval": 25, "valid": False}, "healthy"),
+    ("xgb_two_metrics_every5", XG, {"rounds": 80, "verbose_eval": 5, "eval_metric": ["rmse", "mae"]}, "healthy"),
     ("xgb_eta_huge_diverged", XG, {"rounds": 100, "verbose_eval": 5, "eta": 2.2}, "diverged"),
     # LightGBM
     ("lgb_l2_every10", LG, {"rounds": 200, "period": 10}, "healthy"),
     ("lgb_binary_logloss_every5", LG, {"rounds": 100, "period": 5, "objective": "binary",
                                        "metric": "binary_logloss"}, "healthy"),
     ("lgb_l2_every1_quiet_noval", LG, {"rounds": 80, "period": 1, "valid": False, "lgb_verbose": -1}, "healthy"),
+    ("lgb_early_stopping_every5", LG, {"rounds": 300, "period": 5, "early_stopping": 10}, "healthy"),
     ("lgb_lr_huge_diverged", LG, {"rounds": 100, "period": 5, "learning_rate": 3.0}, "diverged"),
     # plain PyTorch loops, logged the ways users log
     ("torch_hydra_train_loss", TL, {"style": "hydra", "loss_name": "train_loss", "epochs": 3, "log_every": 5},
@@ -130,12 +138,14 @@ RUNS: list[tuple[str, str, dict[str, Any], str]] = [
 ]
 
 
-def _env() -> dict[str, str]:
+def _env(unbuffered: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env.update(KERAS_BACKEND="torch", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HF_DATASETS_OFFLINE="1",
                OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
     for k in ("PYTHONUNBUFFERED", "FORCE_COLOR", "TERM"):
         env.pop(k, None)
+    if unbuffered:  # as `python -u train.py > train.log 2>&1`: stdout and stderr interleave line by line
+        env["PYTHONUNBUFFERED"] = "1"
     return env
 
 
@@ -168,8 +178,8 @@ def make(name: str, gen: str, settings: dict[str, Any], label: str, out_root: Pa
         cmd = [sys.executable, str(HERE / f"{gen}.py"), "--out", str(run), "--work", str(work), "--settings",
                json.dumps(st)]
         with open(run / "train.log", "ab") as log:
-            rc = subprocess.run(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL, cwd=work, env=_env(),
-                                check=False).returncode
+            rc = subprocess.run(cmd, stdout=log, stderr=log, stdin=subprocess.DEVNULL, cwd=work,
+                                env=_env(bool(settings.get("unbuffered"))), check=False).returncode
         if rc and phase == int(settings.get("phases", 1)):
             raise SystemExit(f"{name}: {gen} exited {rc}; see {run / 'train.log'}")
     truth = json.loads((run / "truth.json").read_text())

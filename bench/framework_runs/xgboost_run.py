@@ -24,8 +24,9 @@ else:
     y = x[:, 0] + np.sin(x[:, 1]) + 0.3 * rng.normal(size=len(x))
 dtrain = xgb.DMatrix(x[:1500], label=y[:1500])
 dvalid = xgb.DMatrix(x[1500:], label=y[1500:])
-metric = st.get("eval_metric", "rmse")
-params = {"objective": obj, "eval_metric": metric, "eta": st.get("eta", 0.1), "max_depth": st.get("max_depth", 4),
+metrics = st.get("eval_metric", "rmse")  # one name, or a list (the first is the loss the truth follows)
+metric = metrics[0] if isinstance(metrics, list) else metrics
+params = {"objective": obj, "eval_metric": metrics, "eta": st.get("eta", 0.1), "max_depth": st.get("max_depth", 4),
           "nthread": 1, "seed": 0}
 evals = [(dtrain, "train")] + ([(dvalid, "valid")] if st.get("valid", True) else [])
 result: dict = {}
