@@ -9,6 +9,9 @@ Settings: objective, metric, rounds, period, learning_rate, num_leaves, valid (b
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from _common import parse_args, seed_all, write_truth
 
 out, st, work = parse_args()
@@ -34,9 +37,11 @@ if st.get("valid", True):
     names.append("valid_1")
 result: dict = {}
 period = st.get("period", 10)
+callbacks: list[Callable[..., Any]] = [lgb.log_evaluation(period), lgb.record_evaluation(result)]
+if "early_stopping" in st:
+    callbacks.append(lgb.early_stopping(st["early_stopping"]))
 lgb.train(params, train, num_boost_round=st.get("rounds", 100), valid_sets=sets, valid_names=names,
-          callbacks=[lgb.log_evaluation(period), lgb.record_evaluation(result)]
-          + ([lgb.early_stopping(st["early_stopping"])] if "early_stopping" in st else []))
+          callbacks=callbacks)
 vals = result["training"][metric]
 shown = [i + 1 for i in range(len(vals)) if (i + 1) % period == 0]
 write_truth(out, framework="lightgbm", settings=st, train_loss=[(i, vals[i - 1]) for i in shown],
