@@ -102,8 +102,8 @@ RUNS: list[tuple[str, str, dict[str, Any], str]] = [
     ("xgb_eta_huge_diverged", XG, {"rounds": 100, "verbose_eval": 5, "eta": 2.2}, "diverged"),
     # LightGBM
     ("lgb_l2_every10", LG, {"rounds": 200, "period": 10}, "healthy"),
-    ("lgb_binary_logloss_every5", LG, {"rounds": 100, "period": 5, "objective": "binary",
-                                       "metric": "binary_logloss"}, "healthy"),
+    ("lgb_binary_logloss_every5", LG, {"rounds": 100, "period": 5, "objective": "binary", "learning_rate": 0.05,
+                                       "num_leaves": 5, "metric": "binary_logloss"}, "healthy"),
     ("lgb_l2_every1_quiet_noval", LG, {"rounds": 80, "period": 1, "valid": False, "lgb_verbose": -1}, "healthy"),
     ("lgb_early_stopping_every5", LG, {"rounds": 300, "period": 5, "early_stopping": 10}, "healthy"),
     ("lgb_lr_huge_diverged", LG, {"rounds": 100, "period": 5, "learning_rate": 3.0}, "diverged"),
