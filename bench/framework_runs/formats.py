@@ -68,7 +68,23 @@ def main(argv: list[str]) -> int:
            "Written by `bench/framework_runs/formats.py`. Per run: framework, the settings that shape the log, and",
            "3 representative physical lines (split on `\\n` only) holding the loss; `\\r`, `\\t`, ANSI `\\x1b`",
            "shown escaped, a run of N backspaces as `\\b{N}`; a line over 300 characters as a 300-character window",
-           "from 150 characters before the loss name (`…` marks the cut ends).", ""]
+           "from 150 characters before the loss name (`…` marks the cut ends).", "",
+           "## How the truth's steps relate to what the log prints", "",
+           "- HF Trainer: truth step = optimizer step (`global_step`). The dict records carry no step. With the",
+           "  default buffering the records (stdout) arrive in bursts, away from the tqdm bar (stderr) that was",
+           "  at that step; `'epoch'` is rounded. Gradient accumulation: the bar counts optimizer steps. The last",
+           "  record (`train_runtime`, `train_loss` = the run's average) is a summary, not a point.",
+           "- Lightning (TQDM bar): truth step (CSV `step`) = epoch × N + n − 1 for the bar `Epoch e: … n/N […,",
+           "  train_loss=X]`; each batch is drawn twice, first with the previous postfix, then with the new one",
+           "  (checked on pl_tqdm_log10, pl_tqdm_log1_noval, pl_tqdm_on_epoch_log5: every truth point found so).",
+           "  The bar shows every step's value; the CSV keeps every `log_every_n_steps`-th. `pl_rich_*`: the",
+           "  rich bar prints once, at the end of the run; the points come from the module's own `self.print`.",
+           "- Keras: truth step = epoch (`Epoch e/E`); the epoch's last bar `N/N … loss: X` (verbose=1) or its",
+           "  one line (verbose=2) holds the History value; e × steps_per_epoch counts as well.",
+           "- XGBoost `[i]` is 0-based, LightGBM `[i]` 1-based; LightGBM's early stopping prints the best",
+           "  iteration's line again after the last one. scikit-learn: `Iteration N`.",
+           "- torch loops: `Epoch e [n/N]` (hydra) and `Epoch [e/E], Step [n/N]` (tutorial) are global step",
+           "  (e − 1) × N + n; the others print the global step (`step`, `iter`, JSON `step`).", ""]
     for e in entries:
         run = e["file"].split("/")[0]
         truth = json.loads((root / e["truth"]).read_text())
