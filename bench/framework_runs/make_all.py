@@ -69,6 +69,8 @@ RUNS: list[tuple[str, str, dict[str, Any], str]] = [
      "healthy"),
     ("pl_nobar_print20", PL, {"max_epochs": 4, "log_every_n_steps": 20, "bar": "none", "print_every": 20},
      "healthy"),
+    ("pl_tqdm_resume_after_crash", PL, {"max_epochs": 4, "log_every_n_steps": 10, "crash_at": 150, "phases": 2},
+     "healthy"),
     ("pl_tqdm_lr_huge_nan", PL, {"max_epochs": 3, "log_every_n_steps": 10, "learning_rate": 5.0}, "nan"),
     ("pl_nobar_lr_huge_nan", PL, {"max_epochs": 3, "log_every_n_steps": 10, "learning_rate": 5.0, "bar": "none",
                                   "print_every": 10}, "nan"),
