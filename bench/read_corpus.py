@@ -278,6 +278,7 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                 at = sorted({int(steps_all[max(0, round(f * len(steps_all)) - 1)]) for f in (0.5, 0.75, 1.0)})
     if verdicts and not at:
         res.verdict = "UNREADABLE"  # nothing to judge: a should-stop file is missed, a healthy one is not stopped
+        res.summary = res.why
         return res
     if at:
         with tempfile.TemporaryDirectory(prefix="tc-readcorpus-") as tmp:
