@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -343,6 +344,8 @@ def train(spec: RunSpec) -> Logged:
     torch.manual_seed(spec.seed)
     gen = torch.Generator().manual_seed(spec.seed + 1000)
     dtype = torch.float16 if spec.half else torch.float32
+    model: Any  # MLP, TinyGPT or CharRNN (the frozen case reads MLP.net)
+    opt: torch.optim.Optimizer
     if spec.task == "cls":
         x_tr, y_tr = teacher_classification(spec.train_size, spec.seed)
         x_va, y_va = teacher_classification(2000, spec.seed + 500)

@@ -1,40 +1,56 @@
-"""Is every file of a labelled corpus read, and is every should-stop file stopped or escalated?
+"""Is every file of a labelled corpus read, and is every should-stop file stopped (and no healthy one)?
 
     .venv/bin/python bench/read_corpus.py DIR [DIR ...] [--json out.json] [--no-verdicts]
 
-A corpus folder holds a ``manifest.jsonl`` (one entry per file: ``file``, ``label``, optionally
-``should_stop`` and ``n_points``). Every file is read whole through ``load_run`` (the path the agent's
-``assess_run`` takes), in a fresh store, and for each file the bench prints the train loss it found (the
-primary train loss; the objective the judge follows when the file logs no train loss), its point count, and
-whether that count reaches 90 % of what the file holds:
+A corpus folder holds a ``manifest.jsonl`` (one entry per file: ``file``, ``label``, optionally ``should_stop``,
+``n_points`` and ``truth``). Every file is read whole through ``load_run`` (the path the agent's ``assess_run``
+takes), in a fresh store. The bench takes the train loss the read found (the primary train loss; the objective
+the judge follows when the file logs no train loss) and scores it one of two ways:
 
-- with ``n_points`` in the manifest (real-logs-2): the manifest's count of loss values;
-- without it (real-logs): the count of *loss-bearing records* in the file, counted independently of the
+- **Against a truth** (the framework corpus, ``examples/frameworks``): a file whose entry names a ``truth``
+  (or whose folder holds a ``truth.json``) has the framework's own record of its train loss, ``[[step, value],
+  ...]`` at the framework's own step numbering, and the printed precision (``tolerance``: ``rel``, and ``sig``
+  significant digits or ``abs``). A truth point is *found* when the read's loss has a point at that very step
+  whose value matches: within max(rel × |value|, half a unit of the ``sig``-th significant digit, ``abs``), or
+  both NaN, or both the same infinity. Where the truth counts in epochs (``step_unit`` starting with
+  ``epoch``, Keras) a reader numbering by batches is equally right, so the point may also be found at
+  epoch × ``steps_per_epoch``; the better of the two numberings counts (never a mix). A file is read when
+  >= 90 % of its truth's points are found. The row also says how many truth values the read has at any step
+  (so a wrong step numbering shows as "values right, steps wrong") and the read's step range.
+- **By count** (the shared corpora ``real-logs`` and ``real-logs-2``): the read's point count against
+  ``n_points`` (real-logs-2) or against the file's *loss-bearing records*, counted independently of the
   parsers: in text files, lines (after ``\\r`` overwrites and colour codes are resolved) holding a train-loss
   field, i.e. a name containing ``loss`` (or llm.c's ``trl``) followed by a number, whose name is not an
   evaluation name (``val``/``valid``/``eval``/``test``/``tel``) and whose line is not about an evaluation
   ("validation loss at ..."); a line holding no train loss but an eval loss counts when the file has no
   train-loss line at all (val-only logs). In JSON documents, the ``log_history`` entries with ``loss``
-  (``trainer_state.json``) or the non-placeholder values of ``lm loss`` (Megatron golden values). Binary
-  event files have no independent count: they are "read" when the loss has any point, and the table says so.
+  (``trainer_state.json``) or the non-placeholder values of ``lm loss`` (Megatron golden values). Binary event
+  files have no independent count: they are "read" when the loss has any point, and the table says so. Points
+  the reader set aside and said so (earlier runs of a multi-run file, named in the read's notes with their count
+  of loss points) count as read. A file whose independent count is 0 (it logs no loss at all) is read when the
+  read succeeds; the table says "the file logs none".
 
-Points the reader set aside and said so (earlier runs of a multi-run file, named in the read's notes with
-their count of loss points) count as read: nothing was dropped silently. A file whose independent count is 0
-(it logs no loss at all, e.g. only a perplexity) is read when the read succeeds; the table says "the file logs
-none".
+Nothing leaves a denominator: a file the reader refuses (or that is missing) is an unread file, and a
+should-stop file it refuses is a missed stop. Files in the folder that the manifest does not name are listed as
+skipped.
 
-For should-stop files (manifest ``should_stop: true``, or label ``nan``/``diverged`` where the manifest has
-no ``should_stop``) it replays three cron checks (at 50 %, 75 % and 100 % of the logged steps, one store, so
-the judge sees its earlier assessments) and prints the last verdict: it must be STOP or ESCALATE.
+Verdicts (unless ``--no-verdicts``): for every file, healthy or not, three cron checks are replayed (at 50 %,
+75 % and 100 % of the logged steps, one store, so the judge sees its earlier assessments). A run's outcome is
+STOP when any check says STOP (the run would have been stopped there), else ESCALATE when any says ESCALATE,
+else the last verdict. Should-stop files (manifest or truth ``should_stop``, or label ``nan``/``diverged`` where
+neither says) must end STOP or ESCALATE, and the two are counted apart; a healthy file must never end STOP (a
+false STOP), and the share of healthy files that ESCALATE is printed.
 
-The last lines give the totals: files read (target >= 95 %) and should-stop files stopped or escalated
-(target: all), then the list of unread files with the reason.
+The last lines give the totals: files read (target >= 95 %), should-stop files STOP / ESCALATE / missed,
+healthy files falsely stopped (target: none) and escalated, then the unread files with the reason, the missed
+stops, the false STOPs and the skipped files.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 import tempfile
@@ -60,12 +76,15 @@ _EVAL_LINE = re.compile(r"\b(validation|evaluating|evaluation|valid on)\b|^\s*(v
 _SET_ASIDE = re.compile(r"set aside \d+ point\(s\) of the earlier runs \((\d+) of (.+?)\)")
 
 
+CORPUS_DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md"}  # a corpus' own documents
+
+
 @dataclass
 class FileResult:
     file: str
     label: str
     should_stop: bool
-    expected: int | None  # points the file holds (manifest or independent count); None: no count (binary)
+    expected: int | None  # points the file holds (truth, manifest or independent count); None: no count (binary)
     expected_how: str
     metric: str | None = None
     points: int = 0
@@ -73,11 +92,67 @@ class FileResult:
     first: tuple | None = None
     last: tuple | None = None
     read: bool = False
+    unreadable: bool = False
     why: str = ""
     notes: list[str] = field(default_factory=list)
+    found: int | None = None  # truth points found at the truth's steps (truth scoring)
+    found_any_step: int | None = None  # truth values the read holds at any step
+    numbering: str = ""  # which step numbering matched (truth scoring)
+    truth_steps: tuple | None = None
     verdicts: str = ""
-    verdict: str | None = None
+    verdict: str | None = None  # the outcome (see the module docstring)
     summary: str = ""
+
+
+def _tolerance(t: float, tol: dict) -> float:
+    a = float(tol.get("rel", 1e-3)) * abs(t)
+    if "sig" in tol and t != 0:
+        a = max(a, 0.5 * 10.0 ** (math.floor(math.log10(abs(t))) - int(tol["sig"]) + 1))
+    return max(a, float(tol.get("abs", 0.0)))
+
+
+def _same(v: float, t: float, tol: dict) -> bool:
+    if math.isnan(t) or math.isinf(t):
+        return (math.isnan(t) and math.isnan(v)) or v == t
+    return math.isfinite(v) and abs(v - t) <= _tolerance(t, tol)
+
+
+def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int, int, str]:
+    """(points found at the truth's steps, truth values found at any step, the numbering that matched)."""
+    by_step: dict[int, list[float]] = {}
+    for s, v in zip(steps.tolist(), values.tolist(), strict=True):
+        by_step.setdefault(int(s), []).append(float(v))
+    pts = [(int(s), float(v)) for s, v in truth["train_loss"]]
+    tol = truth.get("tolerance", {"rel": 1e-3})
+    numberings = [("truth", 1)]
+    if str(truth.get("step_unit", "")).startswith("epoch") and truth.get("steps_per_epoch"):
+        numberings.append((f"epoch x {truth['steps_per_epoch']}", int(truth["steps_per_epoch"])))
+    best, how = -1, ""
+    for name, mult in numberings:
+        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(s * mult, ())))
+        if n > best:
+            best, how = n, name
+    vals = np.sort(values[np.isfinite(values)])
+    any_step = 0
+    for _, t in pts:
+        if not math.isfinite(t):
+            any_step += bool(np.any(np.isnan(values)) if math.isnan(t) else np.any(values == t))
+            continue
+        d = _tolerance(t, tol)
+        i = int(np.searchsorted(vals, t - d))
+        any_step += bool(i < len(vals) and vals[i] <= t + d)
+    return best, any_step, how
+
+
+def _all_points(data, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every point of the metric the read holds: the whole series, or every point read when it is summarised."""
+    frame = data.frame
+    if frame.summarised(metric) is not None and data.raw is not None:
+        col = data.raw().columns.get(data.renamed.get(metric, metric)) or data.raw().columns.get(metric)
+        if col is not None:
+            return np.asarray(col.steps), np.asarray(col.values, dtype=float)
+    s = frame.series[metric]
+    return s.index.to_numpy(), s.to_numpy(dtype=float)
 
 
 def _fresh(tmp: str):
@@ -129,54 +204,86 @@ def _objective(frame) -> str | None:
     return frame.primary_loss or choose_primary_eval(frame)
 
 
+def _truth_for(folder: Path, entry: dict) -> dict | None:
+    if entry.get("truth"):
+        return json.loads((folder / entry["truth"]).read_text())
+    beside = (folder / entry["file"]).parent / "truth.json"
+    if (folder / entry["file"]).parent != folder and beside.is_file():
+        return json.loads(beside.read_text())
+    return None
+
+
 def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
     path = folder / entry["file"]
-    stop = entry.get("should_stop")
-    should_stop = bool(stop) if stop is not None or "n_points" in entry else entry.get("label") in STOP_LABELS
+    truth = _truth_for(folder, entry)
+    stop = entry.get("should_stop", truth.get("should_stop") if truth else None)
+    label = entry.get("label", truth.get("label", "") if truth else "")
+    should_stop = bool(stop) if stop is not None or "n_points" in entry else label in STOP_LABELS
     expected: int | None
-    if entry.get("n_points") is not None:
+    if truth is not None:
+        expected, how = len(truth["train_loss"]), "truth points at the truth's steps"
+    elif entry.get("n_points") is not None:
         expected, how = int(entry["n_points"]), "manifest n_points"
-    else:
+    elif path.is_file():
         expected, how = count_loss_records(path)
-    res = FileResult(entry["file"], entry.get("label", ""), should_stop, expected, how)
+    else:
+        expected, how = None, "missing"
+    res = FileResult(entry["file"], label, should_stop, expected, how)
+    if truth is not None:
+        st = [int(s) for s, _ in truth["train_loss"]]
+        res.truth_steps = (st[0], st[-1]) if st else None
+    if not path.is_file():
+        res.why, res.unreadable, res.verdict = "missing: the manifest names it, the folder does not hold it", True, "-"
+        return res
+    at: list[int] = []
     with tempfile.TemporaryDirectory(prefix="tc-readcorpus-") as tmp:
         config, store = _fresh(tmp)
         try:
             data = load_run(str(path), store=store, config=config)
         except TrainingCheckError as e:
-            res.why = f"unreadable: {e}"
-            return res
-        frame = data.frame
-        res.notes = list(data.notes)
-        res.metric = _objective(frame)
-        if res.metric is None:
-            names = ", ".join(list(frame.series)[:8]) or "nothing"
-            res.read = expected == 0  # the file logs no loss at all: nothing was missed
-            res.why = f"no loss found (read: {names})" + ("; the file logs none" if res.read else "")
-        else:
-            s = frame.series[res.metric]
-            res.points = frame.count(res.metric)  # every point of the run: the series holds only the newest window
-            h = frame.summarised(res.metric)
-            res.first = ((int(h.head_steps[0]), float(h.head_values[0])) if h is not None
-                         else (int(s.index[0]), float(s.iloc[0])))
-            res.last = (int(s.index[-1]), float(s.iloc[-1]))
-            res.set_aside = sum(int(m.group(1)) for n in res.notes for m in _SET_ASIDE.finditer(n)
-                                if m.group(2) == res.metric)
-            got = res.points + res.set_aside
-            if expected is None:
-                res.read = res.points > 0
+            res.why, res.unreadable = f"unreadable: {e}", True
+            data = None
+        if data is not None:
+            frame = data.frame
+            res.notes = list(data.notes)
+            res.metric = _objective(frame)
+            if res.metric is None:
+                names = ", ".join(list(frame.series)[:8]) or "nothing"
+                res.read = expected == 0  # the file logs no loss at all: nothing was missed
+                res.why = f"no loss found (read: {names})" + ("; the file logs none" if res.read else "")
             else:
-                res.read = got >= READ_SHARE * expected
-            if not res.read:
-                res.why = f"{got} of {expected} points ({how})"
-        if verdicts and should_stop and frame.series:
-            steps = np.unique(np.concatenate([v.index.to_numpy() for v in frame.series.values()]))
-            at = sorted({int(steps[max(0, round(f * len(steps)) - 1)]) for f in (0.5, 0.75, 1.0)})
-        else:
-            at = []
+                s = frame.series[res.metric]
+                res.points = frame.count(res.metric)  # every point of the run: the series holds the newest window
+                h = frame.summarised(res.metric)
+                res.first = ((int(h.head_steps[0]), float(h.head_values[0])) if h is not None
+                             else (int(s.index[0]), float(s.iloc[0])))
+                res.last = (int(s.index[-1]), float(s.iloc[-1]))
+                if truth is not None:
+                    steps, values = _all_points(data, res.metric)
+                    res.found, res.found_any_step, res.numbering = score_truth(steps, values, truth)
+                    res.read = res.found >= READ_SHARE * max(1, len(truth["train_loss"]))
+                    if not res.read:
+                        res.why = (f"{res.found} of {expected} at the truth's steps, {res.found_any_step} at any "
+                                   f"step; read steps {res.first[0]}..{res.last[0]} ({res.points} points) vs truth "
+                                   f"{res.truth_steps[0]}..{res.truth_steps[1]}" if res.truth_steps else "")
+                else:
+                    res.set_aside = sum(int(m.group(1)) for n in res.notes for m in _SET_ASIDE.finditer(n)
+                                        if m.group(2) == res.metric)
+                    got = res.points + res.set_aside
+                    res.read = res.points > 0 if expected is None else got >= READ_SHARE * expected
+                    if not res.read:
+                        res.why = f"{got} of {expected} points ({how})"
+            if verdicts and frame.series:
+                steps_all = np.unique(np.concatenate([v.index.to_numpy() for v in frame.series.values()]))
+                at = sorted({int(steps_all[max(0, round(f * len(steps_all)) - 1)]) for f in (0.5, 0.75, 1.0)})
+    if verdicts and not at:
+        res.verdict = "UNREADABLE"  # nothing to judge: a should-stop file is missed, a healthy one is not stopped
+        res.summary = res.why
+        return res
     if at:
         with tempfile.TemporaryDirectory(prefix="tc-readcorpus-") as tmp:
             config, store = _fresh(tmp)
+            seen = []
             for step in at:
                 try:
                     a = assess_run(str(path), store=store, config=config, as_of_step=step)
@@ -185,8 +292,20 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                     res.summary = str(e)
                     continue
                 res.verdicts += a.verdict[0]
-                res.verdict, res.summary = a.verdict, a.summary
+                seen.append((a.verdict, a.summary))
+            stops = [x for x in seen if x[0] == STOP]
+            escs = [x for x in seen if x[0] == ESCALATE]
+            pick = stops[0] if stops else escs[0] if escs else seen[-1] if seen else ("UNREADABLE", res.summary)
+            res.verdict, res.summary = pick
     return res
+
+
+def skipped_files(folder: Path, entries: list[dict]) -> list[str]:
+    """Files under the folder that the manifest names neither as a file nor as its truth: not scored."""
+    named = {e["file"] for e in entries} | {e["truth"] for e in entries if e.get("truth")}
+    named |= {(Path(e["file"]).parent / "truth.json").as_posix() for e in entries}
+    return [p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.relative_to(folder).as_posix() not in named and p.name not in CORPUS_DOCS]
 
 
 def run_corpus(folder: Path, verdicts: bool = True) -> list[FileResult]:
@@ -194,25 +313,89 @@ def run_corpus(folder: Path, verdicts: bool = True) -> list[FileResult]:
     return [check_file(folder, e, verdicts) for e in entries]
 
 
-def report(folder: Path, results: list[FileResult]) -> tuple[int, int, int, int]:
-    print(f"\n== {folder}")
-    print(f"{'file':58s} {'metric':22s} {'points':>7s} {'expect':>7s} read  verdict")
+@dataclass
+class Totals:
+    read: int = 0
+    files: int = 0
+    stop_files: int = 0
+    stopped: int = 0
+    escalated: int = 0
+    healthy: int = 0
+    false_stops: int = 0
+    healthy_escalated: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+    def add(self, other: Totals) -> None:
+        for k in ("read", "files", "stop_files", "stopped", "escalated", "healthy", "false_stops",
+                  "healthy_escalated"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.skipped += other.skipped
+
+    def lines(self, verdicts: bool) -> list[str]:
+        pct = 100 * self.read / max(1, self.files)
+        out = [f"read: {self.read}/{self.files} files ({pct:.1f} %, target >= 95 %)"]
+        if verdicts:
+            missed = self.stop_files - self.stopped - self.escalated
+            out.append(f"should-stop files: STOP {self.stopped}, ESCALATE {self.escalated}, missed {missed} "
+                       f"of {self.stop_files} (target: none missed)")
+            out.append(f"healthy files: false STOP {self.false_stops} (target: none), ESCALATE "
+                       f"{self.healthy_escalated} of {self.healthy} "
+                       f"({100 * self.healthy_escalated / max(1, self.healthy):.0f} %)")
+        out.append(f"skipped: {len(self.skipped)} file(s)")
+        return out
+
+
+def tally(results: list[FileResult], skipped: list[str]) -> Totals:
+    t = Totals(read=sum(r.read for r in results), files=len(results), skipped=list(skipped))
     for r in results:
-        exp = "-" if r.expected is None else str(r.expected)
-        pts = f"{r.points}" + (f"+{r.set_aside}" if r.set_aside else "")
+        if r.should_stop:
+            t.stop_files += 1
+            t.stopped += r.verdict == STOP
+            t.escalated += r.verdict == ESCALATE
+        else:
+            t.healthy += 1
+            t.false_stops += r.verdict == STOP
+            t.healthy_escalated += r.verdict == ESCALATE
+    return t
+
+
+def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts: bool = True) -> Totals:
+    print(f"\n== {folder}")
+    truth_mode = any(r.found is not None or r.expected_how.startswith("truth") for r in results)
+    if truth_mode:
+        print(f"{'file':46s} {'label':8s} {'metric':16s} {'@steps':>9s} {'any':>4s} {'read steps':>12s} "
+              f"{'truth steps':>12s} read  verdict")
+    else:
+        print(f"{'file':58s} {'metric':22s} {'points':>7s} {'expect':>7s} read  verdict")
+    for r in results:
         v = f"{r.verdict} ({r.verdicts})" if r.verdict else ""
-        print(f"{r.file[:58]:58s} {str(r.metric)[:22]:22s} {pts:>7s} {exp:>7s} {'yes ' if r.read else 'NO  '} {v}")
-    n_read = sum(r.read for r in results)
-    stops = [r for r in results if r.should_stop]
-    caught = sum(1 for r in stops if r.verdict in (STOP, ESCALATE))
-    print(f"read: {n_read}/{len(results)} files ({100 * n_read / max(1, len(results)):.0f} %); "
-          f"should-stop files STOP/ESCALATE: {caught}/{len(stops)}")
+        ok = "yes " if r.read else "NO  "
+        if truth_mode:
+            found = "-" if r.found is None else f"{r.found}/{r.expected}"
+            anys = "-" if r.found_any_step is None else str(r.found_any_step)
+            rs = f"{r.first[0]}..{r.last[0]}" if r.first and r.last else "-"
+            ts = f"{r.truth_steps[0]}..{r.truth_steps[1]}" if r.truth_steps else "-"
+            print(f"{r.file[:46]:46s} {r.label[:8]:8s} {str(r.metric)[:16]:16s} {found:>9s} {anys:>4s} {rs:>12s} "
+                  f"{ts:>12s} {ok} {v}")
+        else:
+            exp = "-" if r.expected is None else str(r.expected)
+            pts = f"{r.points}" + (f"+{r.set_aside}" if r.set_aside else "")
+            print(f"{r.file[:58]:58s} {str(r.metric)[:22]:22s} {pts:>7s} {exp:>7s} {ok} {v}")
+    t = tally(results, skipped)
+    for line in t.lines(verdicts):
+        print(line)
     for r in results:
         if not r.read:
             print(f"  unread: {r.file}: {r.why}")
-        if r.should_stop and r.verdicts and r.verdict not in (STOP, ESCALATE):
-            print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
-    return n_read, len(results), caught, len(stops)
+    if verdicts:
+        for r in results:
+            if r.should_stop and r.verdict not in (STOP, ESCALATE):
+                print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
+            if not r.should_stop and r.verdict == STOP:
+                print(f"  false STOP: {r.file}: {r.summary[:160]}")
+    for s in skipped:
+        print(f"  skipped (not in the manifest): {s}")
+    return t
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,20 +404,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write every file's result here")
     ap.add_argument("--no-verdicts", action="store_true", help="only read, do not replay checks")
     args = ap.parse_args(argv)
-    totals = [0, 0, 0, 0]
+    verdicts = not args.no_verdicts
+    total = Totals()
     out = {}
     for d in args.dirs:
         folder = Path(d)
         if not (folder / "manifest.jsonl").is_file():
-            print(f"{folder}: no manifest.jsonl", file=sys.stderr)
+            print(f"{folder}: no manifest.jsonl; give a corpus folder (one with a manifest.jsonl)", file=sys.stderr)
             return 2
-        results = run_corpus(folder, not args.no_verdicts)
-        for i, x in enumerate(report(folder, results)):
-            totals[i] += x
+        entries = [json.loads(ln) for ln in (folder / "manifest.jsonl").read_text().splitlines() if ln.strip()]
+        results = [check_file(folder, e, verdicts) for e in entries]
+        total.add(report(folder, results, skipped_files(folder, entries), verdicts))
         out[str(folder)] = [asdict(r) for r in results]
-    n_read, n, caught, n_stop = totals
-    print(f"\nTOTAL read: {n_read}/{n} files ({100 * n_read / max(1, n):.1f} %, target >= 95 %); "
-          f"should-stop STOP/ESCALATE: {caught}/{n_stop} (target: all)")
+    print("\nTOTAL " + "; ".join(total.lines(verdicts)))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return 0
