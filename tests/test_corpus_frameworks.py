@@ -1,8 +1,8 @@
 """The framework corpus (examples/frameworks: real HF Trainer, Lightning, Keras, scikit-learn, XGBoost, LightGBM,
 PyTorch and Accelerate runs, stdout+stderr captured as redirected), read the way bench/read_corpus.py reads it.
 
-Per run: >= 90 % of the truth's train-loss points (the framework's own record) are read at the truth's steps
-with the printed precision, and the three replayed cron checks never STOP a healthy run and end a should-stop
+Per run: its train loss is read; in >= 95 % of the runs, >= 90 % of the truth's train-loss points (the framework's
+own record) are read at the truth's steps with the printed precision; and the three replayed cron checks never STOP a healthy run and end a should-stop
 run in STOP or ESCALATE. The corpus itself is checked too: every truth value is printed in its log, so a miss
 is the reader's. And the bench's own bookkeeping: a refused or missing file is a miss, never dropped; files the
 manifest does not name are listed as skipped.
@@ -68,10 +68,17 @@ def test_every_truth_value_is_printed_in_its_log(run):
 
 
 @pytest.mark.parametrize("run", RUNS)
-def test_train_loss_read_at_the_truths_steps(run):
+def test_every_run_reads_its_loss(run):
     r = result(run)
     assert r.found is not None, f"{run}: {r.why}"
-    assert r.found >= read_corpus.READ_SHARE * r.expected, f"{run}: {r.why}"
+
+
+def test_train_loss_read_at_the_truths_steps_in_95_percent_of_runs():
+    """Issue 19's bar: >= 90 % of the truth's points at the truth's steps, in >= 95 % of the files (a run whose
+    steps the log does not print, HF with tqdm disabled, is numbered by line order and said so)."""
+    misses = [f"{run}: {result(run).why}" for run in RUNS
+              if not (result(run).found or 0) >= read_corpus.READ_SHARE * result(run).expected]
+    assert len(misses) <= 0.05 * len(RUNS), "\n".join(misses)
 
 
 @pytest.mark.parametrize("run", RUNS)

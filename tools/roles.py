@@ -124,6 +124,9 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
                   and _OBJECTIVE.search(_norm(n)) and not is_regulariser(n)]
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
+        if losses:  # the objective is logged first (xgboost's train-rmse before train-mae)
+            roles[losses[0]] = MetricRole("train_loss", "min", primary=True)
+            return roles
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
         most = max(counts.get(n, 0) for n in losses)

@@ -233,6 +233,25 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
     return out, bad
 
 
+def _repeated(lines: list[bytes]) -> np.ndarray:
+    """Which lines repeat an earlier one byte for byte."""
+    import pandas as pd
+
+    return pd.Series(lines, dtype=object).duplicated().to_numpy()
+
+
+def _after_summary(lines: list[bytes], idx: np.ndarray) -> np.ndarray:
+    """Which of the lines ``idx`` come right after a line announcing a summary (``Dialect.summary_markers``)."""
+    out = np.zeros(len(idx), dtype=bool)
+    for k, i in enumerate(idx.tolist()):
+        j = i - 1
+        while j >= 0 and not lines[j].strip():
+            j -= 1
+        if j >= 0 and any(m in lines[j].lower() for m in DIALECT.summary_markers):
+            out[k] = True
+    return out
+
+
 def _count(x: float) -> int | None:
     """A run length from run text: a whole number of a sane size, or None."""
     return int(x) if math.isfinite(x) and 0 < x < 1e15 else None
@@ -284,6 +303,12 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             idx = idx[keep]
             got = {c: v[keep] for c, v in got.items()}
             bad = {c: v[keep] for c, v in bad.items()}
+        if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
+            # a step printed again (the same line, or the best one under "best iteration is:"): a report, no point
+            again = _repeated([lines[i] for i in idx.tolist()]) | _after_summary(lines, idx)
+            if again.any():
+                idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
+                    {c: v[~again] for c, v in bad.items()}
         if not len(idx):
             continue
         reads.append((plan, idx, got, bad))
