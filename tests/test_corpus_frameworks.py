@@ -1,11 +1,11 @@
 """The framework corpus (examples/frameworks: real HF Trainer, Lightning, Keras, scikit-learn, XGBoost, LightGBM,
 PyTorch and Accelerate runs, stdout+stderr captured as redirected), read the way bench/read_corpus.py reads it.
 
-Per run: its train loss is read; in >= 95 % of the runs, >= 90 % of the truth's train-loss points (the framework's
-own record) are read at the truth's steps with the printed precision; and the three replayed cron checks never STOP a healthy run and end a should-stop
-run in STOP or ESCALATE. The corpus itself is checked too: every truth value is printed in its log, so a miss
-is the reader's. And the bench's own bookkeeping: a refused or missing file is a miss, never dropped; files the
-manifest does not name are listed as skipped.
+Per run: its train loss is read, and the three replayed cron checks never STOP a healthy run and end a should-stop
+run in STOP or ESCALATE. Over the corpus: in >= 95 % of the runs, >= 90 % of the truth's train-loss points (the
+framework's own record) are read at the truth's steps with the printed precision. The corpus itself is checked
+too: every truth value is printed in its log, so a miss is the reader's. And the bench's own bookkeeping: a
+refused or missing file is a miss, never dropped; files the manifest does not name are listed as skipped.
 """
 
 from __future__ import annotations
