@@ -444,13 +444,7 @@ def skipped(replays: list[Replay], left_out: list[str], no_label: list[str]) -> 
 
 
 def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None,
-                progress: bool = True) -> tuple[list[Replay], list[Scores]]:
-    replays, scores, _ = run_corpora_skipped(dirs, n_checks, only, progress)
-    return replays, scores
-
-
-def run_corpora_skipped(dirs: list[str], n_checks: int = 24, only: str | None = None,
-                        progress: bool = True) -> tuple[list[Replay], list[Scores], list[str]]:
+                progress: bool = True) -> tuple[list[Replay], list[Scores], list[str]]:
     """(replays, scores per system, what was skipped)."""
     runs: list[LabelledRun] = []
     no_label: list[str] = []
@@ -485,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("name at least one corpus folder, or --timing")
     result: dict = {}
     if args.corpus:
-        replays, scores, skips = run_corpora_skipped(args.corpus, args.checks, args.only)
+        replays, scores, skips = run_corpora(args.corpus, args.checks, args.only)
         print_table(replays)
         print_totals(scores)
         misses = list(scores[0].misses)

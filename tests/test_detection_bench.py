@@ -141,7 +141,7 @@ def test_an_unreadable_run_is_a_miss_in_every_denominator(corpus_with_unreadable
 
 
 def test_only_lists_the_runs_it_left_out(small_corpus, capsys):
-    replays, scores, skips = detection.run_corpora_skipped([str(small_corpus)], 20, only=NAN_RUN, progress=False)
+    replays, scores, skips = detection.run_corpora([str(small_corpus)], 20, only=NAN_RUN, progress=False)
     assert [r.run.name for r in replays] == [NAN_RUN]
     assert skips == [f"left out by --only: 2 runs ({HEALTHY_RUN}, {SPIKE_RUN})"]
 
