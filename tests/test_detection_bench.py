@@ -103,11 +103,10 @@ def test_main_prints_table_and_writes_figures(small_corpus, tmp_path, capsys):
 
 @pytest.fixture
 def corpus_with_unreadable(small_corpus) -> Path:
-    """The small corpus plus a must-stop run whose log cannot be read (binary bytes) and a healthy run that logs
-    no metric, and a run folder without a label (the bench never sees it)."""
+    """The small corpus plus a must-stop run whose log cannot be read (its label names a log that is gone) and a
+    healthy run that logs no metric, and a run folder without a label (the bench never sees it)."""
     broken = small_corpus / "zz_unreadable_nan"
     broken.mkdir()
-    (broken / "train.log").write_bytes(bytes(range(256)) * 20)
     (broken / "label.json").write_text(json.dumps({"label": "nan", "onset_step": 10, "should_stop": True,
                                                    "total_steps": 100, "category": "clear", "source": "train.log"}))
     empty = small_corpus / "zz_no_metrics_healthy"
