@@ -2,6 +2,12 @@
 it (``assess_run`` then ``reschedule`` with its assessment_id), and how long ``stop_run`` takes to end a local
 process that exits on SIGINT.
 
+END TO END figures first (what a check costs as the agent sees it, medians): the first check's MB/s through a whole
+first check (``assess_run`` on a fresh store in this process: read + store + history + signals + judgment, median of
+``--first-n``, after the imports are warm), the same first check over MCP, a long-lived server's later checks, a
+second server's first call; then the COMPONENTS they are made of (server-side time of ``assess_run``, reschedule,
+answer bytes). Process start to the first answer of a fresh server is bench/server_start.py's figure.
+
     .venv/bin/python bench/check_cost.py [--steps 100000] [--checks 20] [--append 1000] [--idle 5] [--keep DIR]
 
 A healthy llm.c-style log (power-law loss with noise, warmup + cosine LR, grad norm, an eval every 1000 steps,
@@ -69,6 +75,30 @@ class Run:
             f.write(log_text(arr, EVAL_EVERY, self.seed))
             f.flush()
         self.written += n
+
+
+def first_check_in_process(path: Path, n: int) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of ``n`` whole first checks of ``path``, each ``assess_run`` on a fresh store (a new
+    TRAINING_CHECK_HOME): read + store + history + signals + judgment; the imports warmed first. The CPU time is
+    this process's own: on a shared machine it moves less than the wall time."""
+    from training_check.tools.assess import assess_run
+    from training_check.tools.config import load_config
+    from training_check.tools.store import Store
+
+    def fresh_check(log: Path) -> None:
+        with tempfile.TemporaryDirectory(prefix="tc-first-") as home:
+            config = load_config(cwd=home, env={"TRAINING_CHECK_HOME": home})
+            assess_run(str(log), store=Store(config.store_path), config=config)
+
+    with tempfile.TemporaryDirectory(prefix="tc-warm-") as warm:
+        Path(warm, "w.log").write_text("".join(f"s:{i} trl:{4 - i / 1000:.4f}\n" for i in range(300)))
+        fresh_check(Path(warm, "w.log"))
+    times = []
+    for _ in range(n):
+        t, c = time.perf_counter(), time.process_time()
+        fresh_check(path)
+        times.append((time.perf_counter() - t, time.process_time() - c))
+    return times
 
 
 DONE_IN = re.compile(r"^assess_run done in ([0-9.]+)s")
@@ -214,9 +244,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checks", type=int, default=20, help="later checks, each after --append new steps")
     ap.add_argument("--append", type=int, default=1000, help="steps appended before each later check")
     ap.add_argument("--idle", type=int, default=5, help="checks with nothing new")
+    ap.add_argument("--first-n", type=int, default=5,
+                    help="in-process first checks on a fresh store, for the first-check MB/s median (default 5)")
     ap.add_argument("--no-stop", action="store_true", help="skip the stop_run timing")
     ap.add_argument("--keep", type=Path, default=None, help="write the log and store here and keep them")
     args = ap.parse_args(argv)
+    if args.first_n < 1:
+        ap.error(f"--first-n must be at least 1, not {args.first_n}")
     root = args.keep or Path(tempfile.mkdtemp(prefix="tc-checkcost-"))
     root.mkdir(parents=True, exist_ok=True)
     try:
@@ -226,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         run.extend(args.steps)
         print(f"wrote {run.path.name}: {args.steps} steps, {run.path.stat().st_size / 1e6:.1f} MB in "
               f"{time.perf_counter() - t:.1f}s; planned {total} steps", flush=True)
+        first_mb = run.path.stat().st_size / 1e6
+        first_times = first_check_in_process(run.path, args.first_n)
         home = root / "home"
         home.mkdir(parents=True, exist_ok=True)
         phases = anyio.run(checks, run, args.checks, args.append, args.idle, home)
@@ -235,8 +271,34 @@ def main(argv: list[str] | None = None) -> int:
             stop = anyio.run(stop_timing, root / "stop")
 
         print()
-        print("one check = assess_run + reschedule over MCP stdio (one server for all checks); "
-              "wall times client side, s")
+        first_s = statistics.median(w for w, _ in first_times)
+        first_cpu = statistics.median(c for _, c in first_times)
+        mcp_first = phases["first"][0]["wall"]
+
+        def med_wall(items: list[dict]) -> str:
+            return f"{statistics.median(x['wall'] for x in items):.3f} s (n={len(items)})" if items else "-"
+
+        print("END TO END (what a check costs as the agent sees it; medians)")
+        print(f"  first check of the whole {first_mb:.1f} MB log ({args.steps} steps), assess_run on a fresh store "
+              f"(read + store + history + signals + judgment), in process: {first_s:.3f} s = "
+              f"{first_mb / first_s:.1f} MB/s (n={len(first_times)}: "
+              + ", ".join(f"{w:.2f}" for w, _ in first_times) + f"); CPU {first_cpu:.3f} s = "
+              f"{first_mb / first_cpu:.1f} MB/s per CPU-second")
+        print(f"  the same first check over MCP (assess_run + reschedule, client wall; the server's first call, "
+              f"its first-call imports in it): "
+              f"{mcp_first:.3f} s = {first_mb / mcp_first:.1f} MB/s")
+        print(f"  later check, +{args.append} steps, long-lived server (assess_run + reschedule, client wall): "
+              f"{med_wall(phases['append'])}")
+        print(f"  later check, nothing new, long-lived server: {med_wall(phases['idle'])}")
+        if phases["second"]:
+            print(f"  a 2nd server's first call on the run in the store (+{args.append} steps; assess_run + "
+                  f"reschedule, client wall, its first-call imports in it; process start not included, see "
+                  f"bench/server_start.py): {phases['second'][0]['wall']:.3f} s")
+        if phases["rss"][0] is not None:
+            print(f"  server peak memory: {phases['rss'][0]:.0f} MB")
+        print()
+        print("COMPONENTS: one check = assess_run + reschedule over MCP stdio (one server for all checks); "
+              "wall times client side, s; 'server s' is assess_run's own time in the server")
         hdr = (f"{'phase':<22} | {'n':>3} | {'median s':>8} | {'max s':>7} | {'assess s':>8} | {'server s':>8} | "
                f"{'resched s':>8} | "
                f"{'struct B':>8} | {'text B':>7} | {'a + r B':<12} | verdicts")

@@ -13,13 +13,22 @@ judge sees its earlier assessments exactly as under cron. The baselines
 (``bench/baselines.py``) "stop" at the first check whose step is at or after
 the step where their rule first fires on the data seen so far.
 
+A run that cannot be read (or yields no metrics) is a miss in every figure
+whose denominator it belongs to (a must-stop run that fails to load is not
+stopped; a flag run is not flagged; a no-stop run is counted, not dropped)
+and is listed under "where training-check misses a target".
+
 Figures (per system): STOP recall on clear must-stop runs (nan, diverged);
 flag rate (STOP or ESCALATE) on flag runs (plateau, overfitting, LR schedule,
 grad explosion) and the share flagged with the right concern; false STOPs on
 no-stop runs; STOPs long before the onset (a STOP at a step more than 10% of
 the logged span before ``onset_step``); the median delay of the first flag at
 or after the onset check (in checks, and as a fraction of the logged span);
-the ESCALATE rate over all checks of no-stop runs; time per assessment.
+the ESCALATE rate over all checks of no-stop runs; false STOPs and the
+ESCALATE rate on the runs labelled healthy (``HEALTHY_LABELS``); time per
+assessment. Last, what the bench skipped: corpus files with no manifest entry
+or label, runs left out by ``--only``, runs without an onset (not in the delay
+figures) and checks that raised an error.
 """
 
 from __future__ import annotations
@@ -175,6 +184,9 @@ class Scores:
     missed_after_onset: int = 0  # must-stop runs with no flag at or after the onset check
     escalate_rate_healthy: float | None = None
     escalate_rate_healthy_labels: float | None = None  # only runs labelled healthy / spike-recovered
+    healthy_label_runs: int = 0  # runs labelled healthy / spike-recovered (whatever their category)
+    healthy_label_false_stops: int = 0
+    unreadable: int = 0  # runs that could not be read: counted as misses, never dropped
     mean_assess_s: float | None = None
     median_assess_s: float | None = None
     misses: list[str] = field(default_factory=list)
@@ -208,6 +220,26 @@ def _first_flag_after_onset(r: Replay, system: str) -> int | None:
     return None
 
 
+def _score_unreadable(sc: Scores, r: Replay) -> None:
+    """A run the bench could not read is a miss in its category's denominator (the same for every system: the
+    baselines judge the same frame), and is listed."""
+    sc.unreadable += 1
+    why = r.error or "no logged steps"
+    if r.run.label in HEALTHY_LABELS:
+        sc.healthy_label_runs += 1
+    if r.run.category == "clear":
+        sc.clear_runs += 1
+        sc.misses.append(f"{r.run.name}: clear must-stop, never STOP ({why})")
+    elif r.run.category == "flag":
+        sc.flag_runs += 1
+        sc.misses.append(f"{r.run.name}: {r.run.label}, never flagged ({why})")
+    else:
+        sc.nostop_runs += 1
+        sc.misses.append(f"{r.run.name}: {r.run.label}, never judged ({why})")
+    if r.run.category in ("clear", "flag") and r.run.onset_step is not None:
+        sc.missed_after_onset += 1
+
+
 def score(replays: list[Replay], system: str) -> Scores:
     sc = Scores(system)
     delays, fractions, times = [], [], []
@@ -215,11 +247,18 @@ def score(replays: list[Replay], system: str) -> Scores:
     esc_h, labelled_checks = 0, 0
     right = 0
     for r in replays:
-        if r.error or r.span is None:
-            continue
         cat, name = r.run.category, r.run.name
+        if r.error or r.span is None:
+            _score_unreadable(sc, r)
+            continue
         stop, flag = _events(r, system)
         span = max(1, r.span[1] - r.span[0])
+        if r.run.label in HEALTHY_LABELS:
+            sc.healthy_label_runs += 1
+            if stop is not None:
+                sc.healthy_label_false_stops += 1
+                if cat != "healthy":
+                    sc.misses.append(f"{name}: labelled {r.run.label}, false STOP at step {stop}")
         if system == OURS:
             times += [c.seconds for c in r.checks]
         if cat == "clear":
@@ -314,6 +353,9 @@ def print_totals(scores: list[Scores], out=None) -> None:
         ("flagged, flag runs (>=95%)", lambda s: f"{s.flag_flagged}/{s.flag_runs} {_fmt(s.flag_rate, True)}"),
         ("  ...with the right concern", lambda s: _fmt(s.flag_right_concern)),
         ("false STOPs, no-stop runs (0)", lambda s: f"{s.false_stops}/{s.nostop_runs} {_fmt(s.false_stop_rate, True)}"),
+        ("false STOPs, runs labelled healthy (0)",
+         lambda s: f"{s.healthy_label_false_stops}/{s.healthy_label_runs}"),
+        ("unreadable runs (counted as misses)", lambda s: _fmt(s.unreadable)),
         ("STOPs long before onset (0)", lambda s: _fmt(s.stops_long_before_onset)),
         ("median delay after onset, checks (<=2)", lambda s: _fmt(s.median_delay_checks)),
         ("median delay, fraction of run", lambda s: _fmt(s.median_delay_fraction, True)),
@@ -371,11 +413,46 @@ def timing(n_steps: int = 1_000_000, n: int = 7, eval_every: int = 1000) -> dict
 # --------------------------------------------------------------------------------------
 
 
+DOC_FILES = {"manifest.jsonl", "MANIFEST.md", "README.md", "label.json"}
+
+
+def unlabelled(folder: str | Path, runs: list[LabelledRun]) -> list[str]:
+    """Files of a manifest corpus with no manifest entry, or run folders of a label.json corpus without one: what
+    the bench never sees."""
+    root = Path(folder)
+    if (root / "manifest.jsonl").is_file():
+        named = {Path(r.path).resolve() for r in runs}
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                      if p.is_file() and p.name not in DOC_FILES and p.resolve() not in named)
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and not (p / "label.json").is_file())
+
+
+def skipped(replays: list[Replay], left_out: list[str], no_label: list[str]) -> list[str]:
+    """Everything the figures do not cover, one line each."""
+    out = [f"no label or manifest entry (not replayed): {name}" for name in no_label]
+    if left_out:
+        more = f" ... and {len(left_out) - 10} more" if len(left_out) > 10 else ""
+        out.append(f"left out by --only: {len(left_out)} runs ({', '.join(left_out[:10])}{more})")
+    for r in replays:
+        if r.run.category in ("clear", "flag") and r.run.onset_step is None:
+            out.append(f"{r.run.name}: {r.run.category} run without an onset: not in the delay figures")
+        errors = [c for c in r.checks if c.verdict == "ERROR"]
+        if errors:
+            out.append(f"{r.run.name}: {len(errors)} of {len(r.checks)} checks raised an error "
+                       f"(first at step {errors[0].step}: {errors[0].concern})")
+    return out
+
+
 def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None,
-                progress: bool = True) -> tuple[list[Replay], list[Scores]]:
+                progress: bool = True) -> tuple[list[Replay], list[Scores], list[str]]:
+    """(replays, scores per system, what was skipped)."""
     runs: list[LabelledRun] = []
+    no_label: list[str] = []
     for d in dirs:
-        runs += load_corpus(d)
+        found = load_corpus(d)
+        runs += found
+        no_label += [f"{d}/{name}" for name in unlabelled(d, found)]
+    left_out = [r.name for r in runs if only and only not in r.name]
     if only:
         runs = [r for r in runs if only in r.name]
     replays = []
@@ -385,7 +462,7 @@ def run_corpora(dirs: list[str], n_checks: int = 24, only: str | None = None,
         if progress:
             print(f"  replayed {run.name} ({time.perf_counter() - t0:.1f}s)", file=sys.stderr, flush=True)
     scores = [score(replays, OURS)] + [score(replays, b.name) for b in BASELINES]
-    return replays, scores
+    return replays, scores, skipped(replays, left_out, no_label)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -402,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("name at least one corpus folder, or --timing")
     result: dict = {}
     if args.corpus:
-        replays, scores = run_corpora(args.corpus, args.checks, args.only)
+        replays, scores, skips = run_corpora(args.corpus, args.checks, args.only)
         print_table(replays)
         print_totals(scores)
         misses = list(scores[0].misses)
@@ -422,9 +499,13 @@ def main(argv: list[str] | None = None) -> int:
             print("\nwhere training-check misses a target:")
             for m in misses:
                 print(f"  - {m}")
+        print("\nwhat this bench skipped:" if skips else "\nwhat this bench skipped: nothing")
+        for m in skips:
+            print(f"  - {m}")
         result["runs"] = [{**r.run.to_dict(), "checks": [asdict(c) for c in r.checks], "timeline": r.timeline(),
                            "baseline_fire": r.baseline_fire, "error": r.error} for r in replays]
         result["scores"] = [asdict(s) for s in scores]
+        result["skipped"] = skips
     if args.timing:
         t = timing(args.timing_steps, args.timing_n)
         print(f"\ntiming: {t['n_steps']} steps ({t['points']} points): "

@@ -1,27 +1,54 @@
-"""Benchmark: log parsing throughput and the cost of an incremental check.
+"""Benchmark: what a first read costs, per log format, end to end and in the reader alone.
 
-Generates logs of the given sizes in a temp dir, in each format asked for: modded-nanogpt
-(``step:N/M train_loss:X train_time:Tms step_avg:Ams``, a ``val_loss`` line every 125 steps, some
-noise), llm.c (``s:N trl:X lr:L norm:G``, ``s:N tel:X`` every 250), nanoGPT (``iter N: loss X, time
-Tms, mfu M%``, an eval line every 250), JSON lines and CSV (step, loss, lr, grad_norm). For each
-format and size it prints a full read's lines/s and MB/s, and the wall time and bytes read of a
-check after 1 MB more is appended (which must not grow with the file's size).
+1. END TO END, one row per format present in examples/corpus and the shared corpora (real-logs,
+   real-logs-2; the format as the reader names it: cursor["format"], or the source kind), the
+   generic path among them. Each row's bytes are a real file of that format (the largest), repeated
+   until the file is about ``--real-mb`` MB (its steps restart at each copy); a format whose repeated
+   copy reads as another format (a JSON document) is measured on the real file as it is, and said so.
+   Printed: MB/s of a whole first check -- ``assess_run`` on a fresh store (read + store + history +
+   signals + judgment), median of ``--repeat`` -- next to the reader's share (COMPONENT:
+   ``source.read`` until it has read everything, median of ``--repeat``).
+2. COMPONENT: the reader alone on synthetic, perfectly regular logs written here (modded-nanogpt
+   ``step:N/M train_loss:X ...`` with a ``val_loss`` line every 125 steps and some noise; llm.c
+   ``s:N trl:X lr:L norm:G``; nanoGPT ``iter N: loss X, ...``; JSON lines; CSV): lines/s and MB/s of
+   a full read, the wall time and bytes read of a check after 1 MB more is appended (which must not
+   grow with the file's size), and the same file's MB/s through a whole first check.
 
-    .venv/bin/python bench/log_parse.py                 # modded-nanogpt, 100 MB and 1 GB
-    .venv/bin/python bench/log_parse.py --sizes-mb 100 --formats modded,llmc,nanogpt,jsonl,csv
+Files are read just after being written (from the page cache, as a log a run is writing is); the
+fixed costs a fresh process pays once (imports) are outside every figure: bench/server_start.py.
+
+    .venv/bin/python bench/log_parse.py                                    # both tables, defaults
+    .venv/bin/python bench/log_parse.py --real-mb 20 --repeat 5 --sizes-mb 0   # the per-format table only
+    .venv/bin/python bench/log_parse.py --real-mb 0 --sizes-mb 100,1024 --formats modded,llmc,nanogpt,jsonl,csv
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import statistics
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
+from training_check.tools.assess import assess_run
+from training_check.tools.config import load_config
+from training_check.tools.errors import TrainingCheckError
+from training_check.tools.sources import open_path_source
+from training_check.tools.sources.base import Source
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
+from training_check.tools.store import Store
 
 TOTAL_STEPS = 10**9
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ["TRAINING_CHECK_CORPUS"]).parent if os.environ.get("TRAINING_CHECK_CORPUS") else (
+    REPO.parent / "shared" / "corpus")
+NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md"}
+GENERIC = {"generic", "text"}  # what the reader calls a log no dialect claims (the name before / after its rewrite)
 
 
 def _modded(start: int, n: int) -> str:
@@ -83,7 +110,121 @@ def write_log(path: str, size_bytes: int, start: int = 0, fmt: str = "modded") -
     return step, nlines
 
 
-def bench(size_mb: int, tmp: str, fmt: str = "modded") -> dict:
+def median_s(fn: Callable[[], object], n: int) -> float:
+    """Median wall time of ``n`` calls of ``fn``."""
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def first_check(path: str) -> str:
+    """One whole first check of ``path``: assess_run on a fresh store (read + store + history + signals + judgment);
+    the verdict."""
+    with tempfile.TemporaryDirectory(prefix="tc-firstcheck-") as home:
+        config = load_config(cwd=home, env={"TRAINING_CHECK_HOME": home})
+        return assess_run(path, store=Store(config.store_path), config=config).verdict
+
+
+def read_all(path: str) -> tuple[str, int, list[str]]:
+    """The reader alone, from the start until it has read everything: (format, points, notes)."""
+    src: Source = open_path_source(LocalFileSystem(), path)
+    if isinstance(src, LogFileSource):
+        src.settle_seconds = 0
+    res = src.read(None)
+    points, notes = res.batch.n_points, list(res.notes)
+    while res.more:
+        res = src.read(res.cursor)
+        points += res.batch.n_points
+        notes = list(res.notes)
+    fmt = res.cursor.get("format") if isinstance(res.cursor, dict) else None
+    return str(fmt or type(src).__name__.removesuffix("Source").lower()), points, notes
+
+
+@dataclass
+class Seed:
+    format: str
+    path: Path
+    points: int
+
+
+def seeds(folders: list[Path]) -> tuple[dict[str, Seed], list[str]]:
+    """The largest readable file of each format in ``folders``, and what could not be read (listed, not hidden)."""
+    out: dict[str, Seed] = {}
+    unread = []
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name not in NOT_RUNS):
+            try:
+                fmt, points, _ = read_all(str(path))
+            except TrainingCheckError as e:
+                unread.append(f"{path}: {e}")
+                continue
+            if points and (fmt not in out or path.stat().st_size > out[fmt].path.stat().st_size):
+                out[fmt] = Seed(fmt, path, points)
+    return out, unread
+
+
+def bench_real(seed: Seed, tmp: str, target_mb: float, repeat: int) -> dict:
+    """One format's row: the seed repeated to about ``target_mb`` (or as it is, when a repeated copy reads as another
+    format), its reader MB/s and its first check MB/s (medians of ``repeat``)."""
+    body = seed.path.read_bytes()
+    if body and not body.endswith(b"\n") and not seed.path.name.startswith("events.out.tfevents."):
+        body += b"\n"
+    copies = max(1, int(target_mb * 2**20 // max(1, len(body))))
+    folder = Path(tmp) / seed.format
+    folder.mkdir()
+    path = folder / seed.path.name  # the name, for the formats a name tells (trainer_state.json, metrics.csv, ...)
+    path.write_bytes(body * copies)
+    why = ""
+    try:
+        fmt, points, notes = read_all(str(path))
+        if fmt != seed.format:
+            why = f"repeated, it reads as {fmt}"
+    except TrainingCheckError as e:
+        why = f"repeated, it does not read ({type(e).__name__})"
+    if why:
+        copies = 1
+        shutil.copyfile(seed.path, path)
+        fmt, points, notes = read_all(str(path))
+    size = path.stat().st_size
+    reader_s = median_s(lambda: read_all(str(path)), repeat)
+    verdict = first_check(str(path))
+    check_s = median_s(lambda: first_check(str(path)), repeat)
+    shutil.rmtree(folder)
+    return {"format": seed.format, "seed": seed.path.name, "copies": copies, "size_mb": size / 2**20, "points": points,
+            "reader_s": reader_s, "reader_mb_s": size / 2**20 / reader_s, "check_s": check_s,
+            "check_mb_s": size / 2**20 / check_s, "verdict": verdict, "read_as": fmt,
+            "as_is": why}
+
+
+def real_table(folders: list[Path], target_mb: float, repeat: int, tmp: str) -> None:
+    found, unread = seeds(folders)
+    print(f"\nEND TO END: a first check per format (assess_run on a fresh store: read + store + history + signals), "
+          f"next to the reader alone (COMPONENT); real files repeated to ~{target_mb:g} MB; medians of {repeat}")
+    print(f"{'format':>22} {'size':>8} {'copies':>6} {'points':>10} | {'first check':>11} {'MB/s':>7} | "
+          f"{'reader':>8} {'MB/s':>7} | verdict   seed file")
+    rows = []
+    for fmt in sorted(found):
+        r = bench_real(found[fmt], tmp, target_mb, repeat)
+        rows.append(r)
+        as_is = f" (the file as it is: {r['as_is']})" if r["as_is"] else ""
+        as_is += " [the generic path]" if r["format"] in GENERIC else ""
+        print(f"{r['format']:>22} {r['size_mb']:6.1f}MB {r['copies']:>6} {r['points']:>10,d} | {r['check_s']:10.2f}s "
+              f"{r['check_mb_s']:7.1f} | {r['reader_s']:7.2f}s {r['reader_mb_s']:7.1f} | {r['verdict']:9s} "
+              f"{r['seed'][:48]}{as_is}", flush=True)
+    if not GENERIC & set(found):
+        print("  (no file read through the generic path in these folders)")
+    for u in unread:
+        print(f"  not read (no row): {u}")
+    total_mb = sum(r["size_mb"] for r in rows)
+    if rows:
+        print(f"  all rows: {total_mb:.0f} MB; first check {total_mb / sum(r['check_s'] for r in rows):.1f} MB/s, "
+              f"reader {total_mb / sum(r['reader_s'] for r in rows):.1f} MB/s (bytes-weighted)")
+
+
+def bench(size_mb: int, tmp: str, fmt: str = "modded", repeat: int = 1) -> dict:
     path = os.path.join(tmp, f"train_{size_mb}mb.{'csv' if fmt == 'csv' else 'log'}")
     step, nlines = write_log(path, size_mb << 20, fmt=fmt)
     size = os.path.getsize(path)
@@ -100,9 +241,11 @@ def bench(size_mb: int, tmp: str, fmt: str = "modded") -> dict:
     t0 = time.perf_counter()
     inc = src.read(res.cursor)
     inc_time = time.perf_counter() - t0
+    size2 = os.path.getsize(path)
+    check_s = median_s(lambda: first_check(path), repeat)
     os.remove(path)
     return {"format": res.cursor.get("format"), "size_mb": size / 2**20, "lines": nlines, "points": points,
-            "full_s": full,
+            "full_s": full, "check_mb_s": size2 / 2**20 / check_s,
             "lines_per_s": nlines / full, "lines_per_cpu_s": nlines / cpu, "mb_per_s": size / 2**20 / full,
             "appended": appended,
             "inc_s": inc_time, "inc_bytes": inc.bytes_read, "inc_points": inc.batch.n_points}
@@ -110,28 +253,51 @@ def bench(size_mb: int, tmp: str, fmt: str = "modded") -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes-mb", default="100,1024", help="comma-separated file sizes in MB (default 100,1024)")
+    ap.add_argument("--real-mb", type=float, default=10.0,
+                    help="size each format's real file is repeated to, in MB (default 10; 0 skips that table)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per figure; medians are printed (default 3)")
+    ap.add_argument("--corpus", action="append", type=Path, default=None,
+                    help=f"folders of real files (repeatable; default examples/corpus, {SHARED}/real-logs, "
+                         f"{SHARED}/real-logs-2)")
+    ap.add_argument("--sizes-mb", default="100",
+                    help="synthetic file sizes in MB, comma-separated (default 100; 0 skips that table)")
     ap.add_argument("--dir", default=None, help="where to write the temporary logs (default: a temp dir)")
     ap.add_argument("--formats", default="modded", help=f"comma-separated, of {','.join(FORMATS)} (default modded)")
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error(f"--repeat must be at least 1, not {args.repeat}")
+    folders = args.corpus or [REPO / "examples" / "corpus", SHARED / "real-logs", SHARED / "real-logs-2"]
+    for folder in folders:
+        if not folder.is_dir():
+            ap.error(f"--corpus: {folder} is not a folder (the shared corpora: set TRAINING_CHECK_CORPUS or pass "
+                     f"--corpus)")
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     for f in formats:
         if f not in FORMATS:
             ap.error(f"--formats: {f!r} is not one of {', '.join(FORMATS)}")
-    sizes = [int(s) for s in args.sizes_mb.split(",") if s.strip()]
+    sizes = [int(s) for s in args.sizes_mb.split(",") if s.strip() and int(s) > 0]
     t0 = time.perf_counter()
-    import pandas  # noqa: F401  (the fast paths' reader: imported once per server process, on its first big read)
-    print(f"pandas import (once per process, not in the figures below): {time.perf_counter() - t0:.2f}s")
+    with tempfile.TemporaryDirectory(prefix="tc-warm-") as warm:  # imports and first calls: once per process
+        Path(warm, "w.log").write_text("".join(f"step={i} loss={1 / (i + 1):.4f}\n" for i in range(200)))
+        first_check(str(Path(warm, "w.log")))
+    print(f"imports and first calls (once per process, not in the figures below): {time.perf_counter() - t0:.2f}s")
+    print(f"(wall-clock figures depend on other load: load now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        print(f"(wall-clock figures depend on other load; lines/cpu-s is this process's own CPU time; load now "
-              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        if args.real_mb > 0:
+            real_table(folders, args.real_mb, args.repeat, tmp)
+        if not sizes:
+            return
+        print("\nCOMPONENT: the reader alone (LogFileSource.read) on synthetic, perfectly regular logs; the last "
+              f"column is the same file through a whole first check (END TO END, median of {args.repeat}); "
+              "lines/cpu-s is this process's own CPU time")
         print(f"{'format':>14} {'size':>9} {'lines':>11} {'points':>11} {'full read':>10} {'lines/s':>11} {'MB/s':>7} "
-              f"{'lines/cpu-s':>11} | {'+1 MB check':>11} {'bytes read':>11} {'new pts':>8}")
+              f"{'lines/cpu-s':>11} | {'+1 MB check':>11} {'bytes read':>11} {'new pts':>8} | {'check MB/s':>10}")
         for fmt, mb in ((f, mb) for f in formats for mb in sizes):
-            r = bench(mb, tmp, fmt)
+            r = bench(mb, tmp, fmt, args.repeat)
             print(f"{r['format']:>14} {r['size_mb']:7.0f}MB {r['lines']:11,d} {r['points']:11,d} {r['full_s']:9.2f}s "
                   f"{r['lines_per_s']:11,.0f} {r['mb_per_s']:7.1f} {r['lines_per_cpu_s']:11,.0f} | "
-                  f"{r['inc_s'] * 1000:9.1f}ms {r['inc_bytes']:11,d} {r['inc_points']:8,d}", flush=True)
+                  f"{r['inc_s'] * 1000:9.1f}ms {r['inc_bytes']:11,d} {r['inc_points']:8,d} | "
+                  f"{r['check_mb_s']:10.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,5 @@ def store(config) -> Store:
 
 @pytest.fixture
 def corpus() -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS} (set TRAINING_CHECK_CORPUS)")
+    require(CORPUS.is_dir(), f"the shared corpus at {CORPUS} (set TRAINING_CHECK_CORPUS)")
     return CORPUS

@@ -14,7 +14,7 @@ from training_check.tools.frame import MetricFrame, clean_points
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 
-from .conftest import CORPUS
+from .conftest import CORPUS, require
 
 CORPUS2 = CORPUS.parent / "real-logs-2"
 NAN, INF = math.nan, math.inf
@@ -77,8 +77,7 @@ STOPS = {
 
 @pytest.fixture
 def corpus2():
-    if not CORPUS2.is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS2} (set TRAINING_CHECK_CORPUS)")
+    require(CORPUS2.is_dir(), f"the shared corpus at {CORPUS2} (set TRAINING_CHECK_CORPUS)")
     return CORPUS2
 
 

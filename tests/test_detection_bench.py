@@ -101,6 +101,50 @@ def test_main_prints_table_and_writes_figures(small_corpus, tmp_path, capsys):
     assert len(runs[HEALTHY_RUN]["timeline"]) >= 20 and "S" not in runs[HEALTHY_RUN]["timeline"]
 
 
+@pytest.fixture
+def corpus_with_unreadable(small_corpus) -> Path:
+    """The small corpus plus a must-stop run whose log cannot be read (its label names a log that is gone) and a
+    healthy run that logs no metric, and a run folder without a label (the bench never sees it)."""
+    broken = small_corpus / "zz_unreadable_nan"
+    broken.mkdir()
+    (broken / "label.json").write_text(json.dumps({"label": "nan", "onset_step": 10, "should_stop": True,
+                                                   "total_steps": 100, "category": "clear", "source": "train.log"}))
+    empty = small_corpus / "zz_no_metrics_healthy"
+    empty.mkdir()
+    (empty / "train.log").write_text("starting\nloading data\n")
+    (empty / "label.json").write_text(json.dumps({"label": "healthy", "onset_step": None, "should_stop": False,
+                                                  "total_steps": 100, "source": "train.log"}))
+    (small_corpus / "zz_no_label").mkdir()
+    return small_corpus
+
+
+def test_an_unreadable_run_is_a_miss_in_every_denominator(corpus_with_unreadable, tmp_path, capsys):
+    out = tmp_path / "figures.json"
+    assert detection.main([str(corpus_with_unreadable), "--checks", "20", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    figures = json.loads(out.read_text())
+    for s in figures["scores"]:  # the same for every system: a run nobody could read is nobody's success
+        assert (s["clear_runs"], s["nostop_runs"], s["unreadable"]) == (2, 3, 2), s["system"]
+        assert s["healthy_label_runs"] == 3 and s["missed_after_onset"] >= 1
+    ours = next(s for s in figures["scores"] if s["system"] == detection.OURS)
+    assert (ours["clear_stopped"], ours["stop_recall"]) == (1, 0.5)
+    assert (ours["false_stops"], ours["healthy_label_false_stops"]) == (0, 0)
+    misses = printed.split("where training-check misses a target:")[1].split("what this bench skipped")[0]
+    assert "zz_unreadable_nan: clear must-stop, never STOP (unreadable: " in misses
+    assert "zz_no_metrics_healthy: healthy, never judged (no metrics parsed)" in misses
+    assert "STOP recall 50% < 95%" in misses
+    assert "false STOPs, runs labelled healthy (0)" in printed and "unreadable runs (counted as misses)" in printed
+    skipped = printed.split("what this bench skipped:")[1]
+    assert "no label or manifest entry (not replayed): " in skipped and skipped.count("zz_no_label") == 1
+    assert figures["skipped"] == [f"no label or manifest entry (not replayed): {corpus_with_unreadable}/zz_no_label"]
+
+
+def test_only_lists_the_runs_it_left_out(small_corpus, capsys):
+    replays, scores, skips = detection.run_corpora([str(small_corpus)], 20, only=NAN_RUN, progress=False)
+    assert [r.run.name for r in replays] == [NAN_RUN]
+    assert skips == [f"left out by --only: 2 runs ({HEALTHY_RUN}, {SPIKE_RUN})"]
+
+
 def test_baseline_rules_on_known_series():
     import numpy as np
     import pandas as pd

@@ -12,7 +12,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,13 +29,19 @@ from tests.sshd_fixture import changed_host_key_pattern, keygen, unknown_host_me
 
 class Proxy:
     """A TCP relay 127.0.0.1:port -> target; ``rate`` bytes/s per direction (None: full speed); ``reset()`` drops
-    every open connection with RST."""
+    every open connection with RST; ``fault_after(n, fault)`` runs ``fault`` once ``n`` more bytes have passed, and
+    records when (``fault_time``) and after how many bytes (``fault_at``)."""
 
     def __init__(self, target_port: int, rate: float | None = None):
         self.target_port = target_port
         self.rate = rate
         self.conns: list[socket.socket] = []
         self.relayed = 0
+        self.lock = threading.Lock()
+        self.trigger: tuple[int, Callable[[], None]] | None = None
+        self.fault_at: int | None = None
+        self.fault_time: float | None = None
+        self.fault_thread: threading.Thread | None = None
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
@@ -71,7 +77,13 @@ class Proxy:
                 if not data:
                     break
                 dst.sendall(data)
-                self.relayed += len(data)
+                with self.lock:
+                    self.relayed += len(data)
+                    fire = self.trigger if self.trigger and self.relayed >= self.trigger[0] else None
+                    if fire:
+                        self.trigger, self.fault_at, self.fault_time = None, self.relayed, time.monotonic()
+                        self.fault_thread = threading.Thread(target=fire[1], daemon=True)
+                        self.fault_thread.start()
                 if self.rate:
                     time.sleep(len(data) / self.rate)
         except OSError:
@@ -82,6 +94,16 @@ class Proxy:
                     s.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    def fault_after(self, n_bytes: int, fault: Callable[[], None]) -> None:
+        with self.lock:
+            self.trigger, self.fault_at, self.fault_time = (self.relayed + n_bytes, fault), None, None
+
+    def faulted(self) -> float:
+        """When the fault ran, once it has finished (the test fails if it never ran)."""
+        assert self.fault_thread is not None and self.fault_time is not None, "the fault never ran"
+        self.fault_thread.join(30)
+        return self.fault_time
 
     def reset(self) -> None:
         for s in self.conns:
@@ -167,23 +189,23 @@ def unreachable_keeps_cursor(url: str, store, config, exc: type[Exception], patt
 
 def test_fault_sshd_stopped_mid_read_then_restarted(ssh_env, tmp_path, store, config):
     sshd_ = ssh_env[0]
-    # 150 KB/s: slow enough that the stop lands inside the read
+    # 150 KB/s: a read of ~3 s; sshd (and its sessions) stops once a quarter of the new bytes has passed
     with proxied_log(ssh_env, tmp_path, 2000, rate=150_000) as (log, proxy, url):
         try:
             load_run(url, store=store, config=config)
+            new = lines(2000, 12000)  # ~450 KB
             with open(log, "ab") as f:
-                f.write(lines(2000, 12000))  # ~600 KB: a read of several seconds through the proxy
+                f.write(new)
             before = cache_of(store, url)
-            threading.Timer(0.7, sshd_.stop).start()
-            try:
+            proxy.fault_after(len(new) // 4, sshd_.stop)
+            start, t0 = proxy.relayed, time.monotonic()
+            with pytest.raises(SourceUnreachable) as caught:
                 load_run(url, store=store, config=config)
-                stopped_mid_read = False
-            except SourceUnreachable as e:
-                assert "\n" not in str(e)
-                stopped_mid_read = True
-            time.sleep(1.0)
-            if stopped_mid_read:
-                assert cache_of(store, url) == before  # nothing half-stored
+            t1 = time.monotonic()
+            # the fault landed mid-read: the read had started, moved a quarter of the new bytes, and had not ended
+            assert t0 < proxy.faulted() < t1 and proxy.fault_at is not None and proxy.fault_at - start < len(new)
+            assert "\n" not in str(caught.value)
+            assert cache_of(store, url) == before  # nothing half-stored
             # paramiko appends the socket error when the proxy's reset beats its close (no separator)
             unreachable_keeps_cursor(url, store, config, SourceUnreachable,
                                      rf"SSH handshake with {sshd_.user}@127\.0\.0\.1:{proxy.port} failed: Error "
@@ -201,20 +223,23 @@ def test_fault_sshd_stopped_mid_read_then_restarted(ssh_env, tmp_path, store, co
 def test_fault_connection_reset_mid_read(ssh_env, tmp_path, store, config):
     with proxied_log(ssh_env, tmp_path, 1000, rate=200_000) as (log, proxy, url):
         load_run(url, store=store, config=config)
+        new = lines(1000, 6000)  # ~230 KB: a read of ~1 s through the proxy
         with open(log, "ab") as f:
-            f.write(lines(1000, 6000))
-        for delay in (0.4,):
-            threading.Timer(delay, proxy.reset).start()
-            try:
-                load_run(url, store=store, config=config)  # the pool re-opens once: may complete
-            except SourceUnreachable as e:
-                assert "\n" not in str(e)
-            time.sleep(delay + 0.2)
-            _, pts = cache_of(store, url)
-            full = undisturbed(log)
-            # whatever was stored is an exact prefix of the truth: no point lost in the middle, none twice
-            for k, v in pts.items():
-                assert v == full[k][: len(v)]
+            f.write(new)
+        proxy.fault_after(len(new) // 4, proxy.reset)
+        start, t0 = proxy.relayed, time.monotonic()
+        try:
+            load_run(url, store=store, config=config)  # the pool re-opens once: may complete
+        except SourceUnreachable as e:
+            assert "\n" not in str(e)
+        t1 = time.monotonic()
+        # the reset landed mid-read: after a quarter of the new bytes had passed, before the read returned
+        assert t0 < proxy.faulted() < t1 and proxy.fault_at is not None and proxy.fault_at - start < len(new)
+        _, pts = cache_of(store, url)
+        full = undisturbed(log)
+        # whatever was stored is an exact prefix of the truth: no point lost in the middle, none twice
+        for k, v in pts.items():
+            assert v == full[k][: len(v)]
         proxy.rate = None
         load_run(url, store=store, config=config)
         assert cache_of(store, url)[1] == undisturbed(log)

@@ -6,7 +6,6 @@ nothing runs, nothing is stopped. Plus hypothesis properties of the run-referenc
 
 from __future__ import annotations
 
-import contextlib
 import os
 import posixpath
 import re
@@ -159,11 +158,17 @@ def test_hostile_cli_argv(name, tmp_path, tc_home, capsys):
     if "\x00" in value:
         value = value.replace("\x00", "\\0")  # argv cannot carry NUL; the escaped form must still be refused
     for argv in (["check", value], ["read", value], ["stop", value, "--reason", "x"]):
-        with contextlib.suppress(SystemExit):
+        try:
             rc = main(argv)
-            assert rc != 0 or value == "--help"  # --help is argparse's own: it prints usage and runs nothing
-        err = capsys.readouterr().err
+        except SystemExit as e:  # an exit from inside (argparse's own) must still give the documented code
+            rc = e.code
+        out, err = capsys.readouterr()
         assert "Traceback" not in err
+        if value == "--help":  # argparse's own: it prints usage and runs nothing
+            assert (rc, out.startswith("usage: training-check ")) == (0, True), (argv[0], rc, out[:200])
+        else:  # the README: "64 bad input", with one line that says what was wrong
+            assert rc == 64, (argv[0], rc, err[-300:])
+            assert err.startswith("training-check") and err.count("\n") == 1, (argv[0], err[-300:])
     assert not canary.exists()
 
 
