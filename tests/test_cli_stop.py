@@ -1,0 +1,141 @@
+"""Stopping as a person does it from the terminal, and as an agent does it over MCP, with real training processes:
+the run's latest STOP verdict is used when no id is given (and said), a named target is remembered for the run,
+the process writing the log is found when no target is given, and a person-named process that writes another
+run's log is warned about. Every command goes through the installed console script."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from .mcp_client import mcp_session, server_env
+from .standins import Trainers
+from .test_server import write_llmc_log
+
+TC = str(Path(sys.executable).parent / "training-check")  # the console script pip installed beside this python
+
+
+def tc(tc_home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([TC, *args], capture_output=True, text=True, timeout=timeout, env=server_env(tc_home),
+                          cwd=tc_home.parent)
+
+
+@pytest.fixture
+def trainers(tmp_path):
+    """Real stand-in trainers, started in a folder of their own (their working folder ties them to no run)."""
+    home = tmp_path / "trainer_home"
+    home.mkdir()
+    t = Trainers(home)
+    yield lambda *args: t.start(*args, cwd=home)
+    t.close()
+
+
+def _assessment_id(out: str) -> str:
+    return next(ln.split()[-1] for ln in out.splitlines() if ln.startswith("assessment_id: "))
+
+
+def test_stop_after_check_uses_the_latest_stop_verdict_and_says_which(tc_home, tmp_path, trainers):
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    trainer = trainers("--log", str(log))
+    check = tc(tc_home, "check", str(log))
+    assert check.returncode == 2, check.stdout + check.stderr
+    aid = _assessment_id(check.stdout)
+    p = tc(tc_home, "stop", str(log), "--reason", "NaN loss", "--target", f"pid:{trainer.pid}", "--grace-s", "4")
+    assert p.returncode == 0, p.stderr
+    assert f"the run's latest judgment: assessment {aid} (STOP" in p.stdout, p.stdout
+    assert trainer.wait(timeout=20) is not None
+
+
+def test_stop_without_an_id_still_refuses_replays_superseded_and_expired_verdicts(tc_home, tmp_path, trainers):
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    trainer = trainers("--log", str(log))
+    stop = ("stop", str(log), "--reason", "NaN", "--target", f"pid:{trainer.pid}")
+    # a replay only: no judgment of the run as it is now
+    assert tc(tc_home, "check", str(log), "--as-of-step", "250").returncode == 2
+    p = tc(tc_home, *stop)
+    assert p.returncode == 70 and "has none" in p.stderr and "nothing was stopped" in p.stderr, p.stderr
+    # expired: a STOP from 3 hours ago
+    assert tc(tc_home, "check", str(log)).returncode == 2
+    with sqlite3.connect(tc_home / "state.sqlite3") as db:
+        db.execute("UPDATE assessments SET created_at = created_at - 3 * 3600")
+    p = tc(tc_home, *stop)
+    assert p.returncode == 70 and "the run's latest judgment" in p.stderr and "h ago (limit" in p.stderr, p.stderr
+    # superseded: the log was replaced by a healthy one, and the newer check says CONTINUE
+    write_llmc_log(log, 400)
+    assert tc(tc_home, "check", str(log)).returncode == 0
+    p = tc(tc_home, *stop)
+    assert p.returncode == 70 and "says CONTINUE, not STOP" in p.stderr, p.stderr
+    assert trainer.poll() is None
+
+
+def test_a_named_target_is_remembered_for_later_stops(tc_home, tmp_path, trainers):
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    launcher = trainers("--tag", "launcher")  # holds nothing of the run: only a person can name it
+    named = tc(tc_home, "target", str(log), f"pid:{launcher.pid}")
+    assert named.returncode == 0 and "stop and watch use it when given no target" in named.stdout, named.stderr
+    assert tc(tc_home, "check", str(log)).returncode == 2
+    dry = tc(tc_home, "stop", str(log), "--reason", "NaN", "--dry-run")
+    assert dry.returncode == 0 and f"pid {launcher.pid}" in dry.stdout and "the target named for the run" in dry.stdout
+    p = tc(tc_home, "stop", str(log), "--reason", "NaN", "--grace-s", "4")
+    assert p.returncode == 0, p.stderr
+    assert launcher.wait(timeout=20) is not None
+
+
+def test_without_a_target_the_process_writing_the_log_is_stopped_and_a_reader_never(tc_home, tmp_path, trainers):
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    reader = subprocess.Popen(["tail", "-f", str(log)], stdout=subprocess.DEVNULL)
+    try:
+        assert tc(tc_home, "check", str(log)).returncode == 2
+        none = tc(tc_home, "stop", str(log), "--reason", "NaN")
+        assert none.returncode == 64 and "no process of yours holds" in none.stderr, none.stderr
+        assert "target='" not in none.stderr and "training-check target RUN pid:N" in none.stderr
+        writer = trainers("--log", str(log))
+        p = tc(tc_home, "stop", str(log), "--reason", "NaN", "--grace-s", "4")
+        assert p.returncode == 0 and "the one process writing the run's log" in p.stdout, p.stdout + p.stderr
+        assert writer.wait(timeout=20) is not None and reader.poll() is None
+    finally:
+        reader.kill()
+        reader.wait()
+
+
+def test_a_person_named_target_that_writes_another_runs_log_is_warned_about(tc_home, tmp_path, trainers):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    log_a = write_llmc_log(tmp_path / "a" / "train.log", 300)
+    log_b = write_llmc_log(tmp_path / "b" / "train.log", 300, diverge_at=100)
+    trainer_a = trainers("--log", str(log_a))
+    assert tc(tc_home, "check", str(log_a)).returncode == 0
+    assert tc(tc_home, "check", str(log_b)).returncode == 2
+    typo = ("stop", str(log_b), "--reason", "NaN", "--target", f"pid:{trainer_a.pid}", "--grace-s", "4")
+    dry = tc(tc_home, *typo, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert f"WARNING: PID {trainer_a.pid} writes the log of run file:{log_a}" in dry.stdout, dry.stdout
+    assert trainer_a.poll() is None
+    p = tc(tc_home, *typo)
+    assert p.returncode == 0 and f"WARNING: PID {trainer_a.pid} writes the log of run file:{log_a}" in p.stdout
+    assert trainer_a.wait(timeout=20) is not None
+
+
+def test_mcp_stop_run_without_an_id_or_a_target(tc_home, tmp_path, trainers):
+    """Over MCP: assessment_id is optional (the run's latest judgment), target too (the one named for the run)."""
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    launcher = trainers("--tag", "launcher")
+    assert tc(tc_home, "target", str(log), f"pid:{launcher.pid}").returncode == 0
+
+    async def main():
+        async with mcp_session(tc_home) as s:
+            a = await s.ok("assess_run", {"run": str(log)})
+            assert a["verdict"] == "STOP"
+            rep = await s.ok("stop_run", {"run": str(log), "reason": "NaN loss"})
+            assert rep["stopped"] is True, rep
+            assert f"the run's latest judgment: assessment {a['assessment_id']}" in rep["allowed_by"]
+            assert "the target named for the run" in rep["allowed_by"]
+
+    anyio.run(main)
+    assert launcher.wait(timeout=20) is not None
+
