@@ -77,7 +77,7 @@ def test_a_named_target_is_remembered_for_later_stops(tc_home, tmp_path, trainer
     log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
     launcher = trainers("--tag", "launcher")  # holds nothing of the run: only a person can name it
     named = tc(tc_home, "target", str(log), f"pid:{launcher.pid}")
-    assert named.returncode == 0 and "stop and watch use it when given no target" in named.stdout, named.stderr
+    assert named.returncode == 0 and named.stdout.startswith("remembered for stop and watch: "), named.stderr
     assert tc(tc_home, "check", str(log)).returncode == 2
     dry = tc(tc_home, "stop", str(log), "--reason", "NaN", "--dry-run")
     assert dry.returncode == 0 and f"pid {launcher.pid}" in dry.stdout and "the target named for the run" in dry.stdout

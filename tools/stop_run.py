@@ -463,8 +463,7 @@ def name_target(run: str, target: str, *, store: Store, config: Config, host: st
     stop_target.remember(store, ref.key, target.strip(), where_host)
     what = plan.target if plan.process is not None else (f"{kind} {plan.value}" if plan.value else ref.key)
     warn = "".join(f" WARNING: {w}" for w in _person_warnings(plan, where_host, ref, store))
-    return (f"{what} on {stopper.where} is the target of run {ref.key} ({why}); stop and watch use it when given no "
-            f"target.{warn}")
+    return f"remembered for stop and watch: {what} on {stopper.where} is the target of run {ref.key} ({why}){warn}"
 
 
 def _person_warnings(plan: StopPlan, host: str | None, ref: RunRef, store: Store) -> list[str]:
