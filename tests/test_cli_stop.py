@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -93,7 +94,7 @@ def test_without_a_target_the_process_writing_the_log_is_stopped_and_a_reader_ne
         assert tc(tc_home, "check", str(log)).returncode == 2
         none = tc(tc_home, "stop", str(log), "--reason", "NaN")
         assert none.returncode == 64 and "no process of yours holds" in none.stderr, none.stderr
-        assert "target='" not in none.stderr and "training-check target RUN pid:N" in none.stderr
+        assert "target='" not in none.stderr and f"training-check target {log} pid:N" in none.stderr
         writer = trainers("--log", str(log))
         p = tc(tc_home, "stop", str(log), "--reason", "NaN", "--grace-s", "4")
         assert p.returncode == 0 and "the one process writing the run's log" in p.stdout, p.stdout + p.stderr
@@ -139,3 +140,27 @@ def test_mcp_stop_run_without_an_id_or_a_target(tc_home, tmp_path, trainers):
     anyio.run(main)
     assert launcher.wait(timeout=20) is not None
 
+
+
+def test_a_launcher_script_and_its_trainer_both_writing_the_log_the_trainer_is_stopped(tc_home, tmp_path):
+    """``bash run.sh > train.log`` starting ``python train.py``: both write the log; the trainer is the one stopped
+    (a SIGTERM to the shell alone would leave the trainer running)."""
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    script = tmp_path / "run.sh"
+    script.write_text(f"echo launching\n{sys.executable} -c 'import time; time.sleep(300)'\necho done\n")
+    with open(log, "a") as out:
+        launcher = subprocess.Popen(["bash", str(script)], stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path.parent)
+    try:
+        deadline = time.monotonic() + 20
+        while "launching" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
+        assert tc(tc_home, "check", str(log)).returncode == 2
+        p = tc(tc_home, "stop", str(log), "--reason", "NaN", "--grace-s", "4")
+        assert p.returncode == 0, p.stderr
+        assert "the innermost of the processes writing the run's log" in p.stdout and "sleep(300)" in p.stdout
+        assert launcher.wait(timeout=20) == 0 and log.read_text().endswith("done\n")  # the script went on and ended
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+            launcher.wait()

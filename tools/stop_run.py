@@ -496,7 +496,7 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
         if default.target is None and ref.kind != "wandb":
             raise BadInput(f"say what to stop for {ref.raw!r}: {default.why}; give a target pid:123, "
                            f"pidfile:/path, cmd:<exact command line>, slurm:<jobid> or tmux:<session> (or name one "
-                           f"for the run once: training-check target RUN pid:N)")
+                           f"for the run once: training-check target {ref.raw[:200]} pid:N)")
         if default.target is not None:
             target, host, chosen = default.target, default.host, default.short
     kind, value = parse_target(method, target, ref)

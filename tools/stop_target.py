@@ -105,6 +105,24 @@ def writers(ref: RunRef, procs: LocalProcesses | None = None) -> list[Writer]:
     return sorted(found, key=lambda w: w.pid)
 
 
+def _innermost(found: list[Writer], procs: LocalProcesses | None = None) -> Writer | None:
+    """When the writers form one chain of parents and children (``bash run.sh > log`` starting ``python
+    train.py``), the innermost: the training process itself. None when they do not (two unrelated writers)."""
+    if len(found) < 2:
+        return None
+    parents = (procs or LocalProcesses()).parents()
+    pids = {w.pid for w in found}
+    for w in found:
+        ancestors: set[int] = set()
+        p = parents.get(w.pid)
+        while p is not None and p > 1 and p not in ancestors and len(ancestors) < 256:
+            ancestors.add(p)
+            p = parents.get(p)
+        if pids - {w.pid} <= ancestors:
+            return w
+    return None
+
+
 @dataclass(frozen=True)
 class DefaultTarget:
     """The target stop_run uses when none was given (``target`` None: there is none, ``why`` says why)."""
@@ -129,11 +147,15 @@ def default_target(ref: RunRef, store: Store, host: str | None = None) -> Defaul
         return DefaultTarget(None, host, "no target was named for the run, and the process that writes its log "
                                          "is looked for on this machine only")
     found = writers(ref)
-    if len(found) == 1:
-        w = found[0]
+    chain = _innermost(found)
+    if len(found) == 1 or chain is not None:
+        w = chain or found[0]
+        launchers = [f"{o.pid} ({o.cmdline[:60]})" for o in found if o is not w]
+        also = f"; the processes that started it write the log too (PIDs {', '.join(launchers)})" if launchers else ""
         return DefaultTarget(f"pid:{w.pid}", None, f"PID {w.pid} ({w.cmdline}) is the one process that holds the "
-                                                   f"run's log {w.file} open for writing",
-                             "the one process writing the run's log")
+                                                   f"run's log {w.file} open for writing{also}",
+                             "the one process writing the run's log" if not launchers else
+                             "the innermost of the processes writing the run's log")
     if not found:
         return DefaultTarget(None, None, f"no process of yours holds {ref.path} open for writing (the run has ended, "
                                          f"or writes it from another machine or user)")
