@@ -434,6 +434,9 @@ def cmd_watch(args) -> int:
         worst = watcher.worst() or "CONTINUE"
         exit_codes = {**VERDICT_EXIT, STOPPED: VERDICT_EXIT["STOP"], VANISHED: EXIT_USAGE}
         return exit_codes.get(worst, EXIT_FAILURE)
+    if not watcher.active:
+        say("no run to watch")
+        return 0
     stop = threading.Event()
 
     def on_signal(signum, _frame):

@@ -273,3 +273,30 @@ def test_every_is_checked(tc_home, tmp_path):
     ok = write_llmc_log(tmp_path / "ok.log", 50)
     p = tc(tc_home, "watch", "--every", "0", str(ok))
     assert p.returncode == 64 and "--every takes minutes" in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_a_run_halted_by_a_stop_is_checked_again_once_a_newer_check_says_otherwise(store, config, tmp_path):
+    from training_check.tools.assess import assess_run
+
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    w = Watcher([str(log)], store=store, config=config, use_reviewer=False)
+    (event,) = w.check_due()
+    assert event.verdict == "STOP" and event.next_check_at is None and w.active == []
+    again = Watcher([str(log)], store=store, config=config, use_reviewer=False)
+    assert again.halted == [str(log)] and again.active == [] and again.worst() == "STOP"
+    write_llmc_log(log, 400)  # the person fixed it and restarted the training into the same log
+    assert assess_run(str(log), store=store, config=config).verdict == "CONTINUE"
+    resumed = Watcher([str(log)], store=store, config=config, use_reviewer=False)
+    assert resumed.active == [str(log)] and resumed.halted == []
+    assert [e.verdict for e in resumed.check_due()] == ["CONTINUE"]
+
+
+def test_a_cron_repeated_stop_target_is_named_once(store, config, tmp_path, trainers):
+    """watch --once --stop-target pid:N from cron: named the first time only, so a PID reused later is refused by
+    stop_run's guard instead of being named again by the next cron run."""
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    job = trainers("--tag", "job")
+    first = Watcher([str(log)], store=store, config=config, allow_stop=True, stop_target=f"pid:{job.pid}")
+    assert "is the target of run" in first.prepare_stop()[0]
+    later = Watcher([str(log)], store=store, config=config, allow_stop=True, stop_target=f"pid:{job.pid}")
+    assert later.prepare_stop() == [f"{log}: a STOP stops pid:{job.pid}, named for this run before"]

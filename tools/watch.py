@@ -36,7 +36,7 @@ from .findings import WARN
 from .judge import ESCALATE, STOP, UNREACHABLE
 from .runref import parse_run_ref
 from .sources.base import Progress
-from .stop_target import default_target
+from .stop_target import default_target, remembered
 from .store import Store
 
 ANOMALIES = (STOP, ESCALATE, UNREACHABLE)
@@ -195,6 +195,11 @@ class Watcher:
 
         runs = list(self.keys)
         if self.stop_target and len(runs) == 1:
+            named = remembered(self.store, self.keys[runs[0]])
+            if named is not None and named.target == self.stop_target.strip():
+                # named before (an earlier watch, or training-check target): not named again, so a PID reused
+                # since by another program is refused by stop_run's guard, not blessed by a cron'd restart
+                return [f"{runs[0]}: a STOP stops {named.target}, named for this run before"]
             return [name_target(runs[0], self.stop_target, store=self.store, config=self.config,
                                 host=self.stop_host)]
         if self.stop_target:
