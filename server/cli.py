@@ -109,6 +109,7 @@ def _print_json(obj: Any, out=None) -> None:
 def _show(result: Any, as_json: bool, render: Callable[[dict], str]) -> dict:
     """Print a domain result as JSON or as ``render``'s text; returns its dict."""
     d = _as_dict(result)
+    clear_progress()
     print(json.dumps(d, indent=1, default=str) if as_json else escape_for_terminal(render(d)))
     return d
 
@@ -118,6 +119,18 @@ def _summary_text(d: dict) -> str:
 
 
 PROGRESS_AFTER_S = 2.0  # a read shorter than this shows no progress line
+_PROGRESS_SHOWN: list = []  # the streams with a progress line on screen now (cleared before an error or Ctrl-C)
+
+
+def clear_progress() -> None:
+    """Erase a progress line still on the terminal (a read cut short by an error or Ctrl-C)."""
+    while _PROGRESS_SHOWN:
+        stream = _PROGRESS_SHOWN.pop()
+        try:
+            stream.write("\r\x1b[2K")
+            stream.flush()
+        except OSError:
+            pass
 
 
 def terminal_progress(label: str, stream=None, min_interval_s: float = 0.2, after_s: float = PROGRESS_AFTER_S,
@@ -142,8 +155,11 @@ def terminal_progress(label: str, stream=None, min_interval_s: float = 0.2, afte
         shown[0] = True
         pct = f"{100.0 * done / total:5.1f}%" if total else f"{done:,.0f}"
         stream.write(f"\r\x1b[2K{label}: {pct} {message}"[:200])
+        if stream not in _PROGRESS_SHOWN:
+            _PROGRESS_SHOWN.append(stream)
         if final:
             stream.write("\r\x1b[2K")
+            _PROGRESS_SHOWN.remove(stream)
         stream.flush()
 
     return progress
@@ -268,6 +284,7 @@ def cmd_sweep(args) -> int:
                       max_concurrency=args.max_concurrency, state=None if args.state == "any" else args.state,
                       progress=terminal_progress("checking runs"))
     d = _as_dict(rep)
+    clear_progress()
     if args.json:
         _print_json(d)
     else:
@@ -397,6 +414,7 @@ def cmd_watch(args) -> int:
 
     def notify(event) -> None:
         with lock:
+            clear_progress()
             if args.json:
                 print(json.dumps(event.to_dict(), default=str), flush=True)
             else:
@@ -594,7 +612,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command != "serve":  # the MCP server owns its stdout; every other command survives a closed pipe
         sys.stdout = PipeSafe(real_stdout)
     try:
-        return args.fn(args)
+        try:
+            return args.fn(args)
+        finally:
+            clear_progress()
     except (BadInput, RunNotFound, UnknownFormat) as e:
         print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_USAGE
@@ -608,6 +629,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("training-check: interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # a bug: one line, not a traceback (TRAINING_CHECK_DEBUG=1 shows it)
+        if _interrupted(e):  # Ctrl-C, masked by a library's clean-up failing after it (paramiko's SFTP close)
+            print("training-check: interrupted", file=sys.stderr)
+            return 130
         if os.environ.get("TRAINING_CHECK_DEBUG"):
             raise
         first = (str(e).splitlines() or [""])[0][:200]
@@ -618,6 +642,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(sys.stdout, PipeSafe):
             sys.stdout.flush()
             sys.stdout = real_stdout
+
+
+def _interrupted(e: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the exceptions that led to ``e``."""
+    seen = 0
+    cur: BaseException | None = e
+    while cur is not None and seen < 20:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        cur, seen = cur.__cause__ or cur.__context__, seen + 1
+    return False
 
 
 def entry() -> None:
