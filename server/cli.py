@@ -1,6 +1,7 @@
 """The ``training-check`` command: the MCP server, and the same operations for people in a terminal.
 
-Exit codes of ``check`` (and ``sweep``, for the worst run) say the verdict::
+Exit codes of ``check`` (and ``sweep`` and ``watch --once``, for the worst run) say the verdict, also when stdout
+is a pipe its reader closed early (``check RUN | head -1``)::
 
     0 CONTINUE   1 ESCALATE   2 STOP   3 WAIT   4 UNREACHABLE
     64 usage error or bad input (bad run reference, missing file, unknown format)
