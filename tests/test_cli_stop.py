@@ -32,7 +32,7 @@ def trainers(tmp_path):
     home = tmp_path / "trainer_home"
     home.mkdir()
     t = Trainers(home)
-    yield lambda *args: t.start(*args, cwd=home)
+    yield lambda *args, **popen: t.start(*args, cwd=home, **popen)
     t.close()
 
 
@@ -109,7 +109,8 @@ def test_a_person_named_target_that_writes_another_runs_log_is_warned_about(tc_h
     (tmp_path / "b").mkdir()
     log_a = write_llmc_log(tmp_path / "a" / "train.log", 300)
     log_b = write_llmc_log(tmp_path / "b" / "train.log", 300, diverge_at=100)
-    trainer_a = trainers("--log", str(log_a))
+    with open(log_a, "a") as err:  # its stderr goes to the log too: two descriptors, one file
+        trainer_a = trainers("--log", str(log_a), stderr=err)
     assert tc(tc_home, "check", str(log_a)).returncode == 0
     assert tc(tc_home, "check", str(log_b)).returncode == 2
     typo = ("stop", str(log_b), "--reason", "NaN", "--target", f"pid:{trainer_a.pid}", "--grace-s", "4")
@@ -117,6 +118,11 @@ def test_a_person_named_target_that_writes_another_runs_log_is_warned_about(tc_h
     assert dry.returncode == 0, dry.stderr
     assert f"WARNING: PID {trainer_a.pid} writes the log of run file:{log_a}" in dry.stdout, dry.stdout
     assert trainer_a.poll() is None
+    assert dry.stdout.count("WARNING") == 1  # its stdout and stderr: one file, one warning
+    named = tc(tc_home, "target", str(log_b), f"pid:{trainer_a.pid}")
+    assert f"WARNING: PID {trainer_a.pid} writes the log of run file:{log_a}" in named.stdout, named.stdout
+    remembered = tc(tc_home, "stop", str(log_b), "--reason", "NaN", "--dry-run")
+    assert f"WARNING: PID {trainer_a.pid} writes the log of run file:{log_a}" in remembered.stdout
     p = tc(tc_home, *typo)
     assert p.returncode == 0 and f"WARNING: PID {trainer_a.pid} writes the log of run file:{log_a}" in p.stdout
     assert trainer_a.wait(timeout=20) is not None

@@ -467,7 +467,8 @@ def name_target(run: str, target: str, *, store: Store, config: Config, host: st
 
 
 def _person_warnings(plan: StopPlan, host: str | None, ref: RunRef, store: Store) -> list[str]:
-    """A person-named process (and what it started) that writes another run's log, not this run's: a likely typo."""
+    """A target process (and what it started) that writes another run's log, not this run's: a likely typo in a
+    person-named or remembered PID."""
     if plan.process is None or host is not None:
         return []
     pid = plan.process.pid
@@ -518,8 +519,7 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
     report = StopReport(run=run, run_key=ref.key, method=plan.mechanism, target=plan.target, host=stopper.host,
                         dry_run=bool(dry_run), allowed_by=f"{allowed_by}; target: {why_target}", plan=plan.steps,
                         reason=redact(reason))
-    if named_by_person and not chosen:
-        report.warnings = _person_warnings(plan, where_host, ref, store)
+    report.warnings = _person_warnings(plan, where_host, ref, store)
     if dry_run:
         report.final_state = "not touched (dry run)"
         return report

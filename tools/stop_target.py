@@ -177,7 +177,7 @@ def other_runs_files(pids: list[int], ref: RunRef, store: Store) -> list[str]:
     where = run_paths(ref)
     lines: list[str] = []
     for pid in pids:
-        files = written_files(pid)
+        files = list(dict.fromkeys(written_files(pid)))  # stdout and stderr are often the same file
         if where is not None and any(_is_runs(f, *where) for f in files):
             return []  # it writes this run's log too: the run's own process
         for f in files:
