@@ -215,6 +215,7 @@ class Watcher:
                 lines.append(f"{run}: nothing to stop yet: {d.why}; a STOP looks again, or pass --stop-target "
                              f"pid:N (or name it: training-check target {run} pid:N)")
         return lines
+
     def next_wakeup(self) -> float | None:
         return min((self.due_at(r) for r in self.active), default=None)
 
