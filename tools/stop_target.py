@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .records import NamedTarget
@@ -41,8 +42,9 @@ def remembered(store: Store, run_key: str) -> NamedTarget | None:
 
 
 # -- who writes a file -------------------------------------------------------------------------------------------
-def written_files(pid: int) -> list[str]:
-    """The files process ``pid`` holds open for writing (O_WRONLY or O_RDWR); empty when they cannot be read."""
+def written_files(pid: int, only: Callable[[str], bool] = lambda path: True) -> list[str]:
+    """The files process ``pid`` holds open for writing (O_WRONLY or O_RDWR), of those ``only`` accepts (the
+    access mode is read only for them); empty when they cannot be read."""
     base = f"/proc/{pid}"
     try:
         fds = os.listdir(f"{base}/fd")[:MAX_FDS]
@@ -51,13 +53,15 @@ def written_files(pid: int) -> list[str]:
     out = []
     for fd in fds:
         try:
-            link = os.readlink(f"{base}/fd/{fd}")
+            link = os.readlink(f"{base}/fd/{fd}").removesuffix(" (deleted)")
+            if not link.startswith("/") or not only(link):
+                continue
             with open(f"{base}/fdinfo/{fd}", encoding="ascii", errors="replace") as f:
                 flags = next((ln.split()[1] for ln in f if ln.startswith("flags:")), "0")
-        except (OSError, IndexError):
+            if int(flags, 8) & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR):
+                out.append(link)
+        except (OSError, IndexError, ValueError):
             continue
-        if link.startswith("/") and int(flags, 8) & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR):
-            out.append(link.removesuffix(" (deleted)"))
     return out
 
 
@@ -95,7 +99,7 @@ def writers(ref: RunRef, procs: LocalProcesses | None = None) -> list[Writer]:
     for pid in procs.pids():
         if pid in protected:
             continue
-        files = [f for f in written_files(pid) if _is_runs(f, path, is_dir)]
+        files = written_files(pid, lambda f: _is_runs(f, path, is_dir))
         if not files:
             continue
         info = procs.info(pid)
