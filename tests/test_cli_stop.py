@@ -170,3 +170,37 @@ def test_a_launcher_script_and_its_trainer_both_writing_the_log_the_trainer_is_s
         if launcher.poll() is None:
             launcher.kill()
             launcher.wait()
+
+
+WANDB_TRAINER = """
+import math, sys, time, wandb
+wandb.init(project="p", mode="offline", dir=sys.argv[1])
+print("ready", flush=True)
+for s in range(100000):
+    wandb.log({"loss": 5 * math.exp(-s / 50) + 1 if s < 60 else float("nan")}, step=s)
+    time.sleep(0.01)
+"""
+
+
+def test_a_live_wandb_run_folder_stops_the_trainer_not_wandbs_service(tc_home, tmp_path):
+    """A W&B offline run being written: the trainer and its child wandb-core both write the run folder; the
+    trainer is stopped (stopping wandb-core would leave the training running)."""
+    script = tmp_path / "wtrain.py"
+    script.write_text(WANDB_TRAINER)
+    proc = subprocess.Popen([sys.executable, str(script), str(tmp_path)], stdout=subprocess.PIPE, text=True,
+                            stderr=subprocess.DEVNULL, env={**server_env(tc_home), "WANDB_SILENT": "true"})
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        (run_dir,) = (tmp_path / "wandb").glob("offline-run-*")
+        deadline = time.monotonic() + 90
+        while tc(tc_home, "check", str(run_dir)).returncode != 2:
+            assert time.monotonic() < deadline, "the live W&B run never read as STOP"
+            time.sleep(1)
+        p = tc(tc_home, "stop", str(run_dir), "--reason", "NaN", "--grace-s", "6")
+        assert p.returncode == 0, p.stderr
+        assert f"pid {proc.pid} (" in p.stdout and "wandb-core" not in p.stdout.split(" stopped ")[0], p.stdout
+        assert proc.wait(timeout=30) is not None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -109,6 +109,13 @@ def writers(ref: RunRef, procs: LocalProcesses | None = None) -> list[Writer]:
     return sorted(found, key=lambda w: w.pid)
 
 
+def _is_wandb_service(w: Writer) -> bool:
+    """W&B's own service process (``wandb-core``, started by ``wandb.init`` in the trainer): it writes the run's
+    files on the trainer's behalf; stopping it would not stop the training."""
+    first = w.cmdline.split(" ", 1)[0]
+    return os.path.basename(first) == "wandb-core" or " wandb service" in f" {w.cmdline}"
+
+
 def _innermost(found: list[Writer], procs: LocalProcesses | None = None) -> Writer | None:
     """When the writers form one chain of parents and children (``bash run.sh > log`` starting ``python
     train.py``), the innermost: the training process itself. None when they do not (two unrelated writers)."""
@@ -151,6 +158,8 @@ def default_target(ref: RunRef, store: Store, host: str | None = None) -> Defaul
         return DefaultTarget(None, host, "no target was named for the run, and the process that writes its log "
                                          "is looked for on this machine only")
     found = writers(ref)
+    trainers = [w for w in found if not _is_wandb_service(w)]
+    found = trainers or found  # W&B's service (a child of the trainer) writes the .wandb file for it
     chain = _innermost(found)
     if len(found) == 1 or chain is not None:
         w = chain or found[0]
