@@ -85,6 +85,13 @@ def test_a_named_target_is_remembered_for_later_stops(tc_home, tmp_path, trainer
     p = tc(tc_home, "stop", str(log), "--reason", "NaN", "--grace-s", "4")
     assert p.returncode == 0, p.stderr
     assert launcher.wait(timeout=20) is not None
+    # the named process has exited: the process now writing the log (a restarted trainer) is the default again
+    writer = trainers("--log", str(log))
+    assert tc(tc_home, "check", str(log)).returncode == 2
+    again = tc(tc_home, "stop", str(log), "--reason", "NaN", "--grace-s", "4")
+    assert again.returncode == 0, again.stderr
+    assert f"pid:{launcher.pid}, named for the run, has exited; the one process writing the run's log" in again.stdout
+    assert writer.wait(timeout=20) is not None
 
 
 def test_without_a_target_the_process_writing_the_log_is_stopped_and_a_reader_never(tc_home, tmp_path, trainers):

@@ -109,6 +109,15 @@ def writers(ref: RunRef, procs: LocalProcesses | None = None) -> list[Writer]:
     return sorted(found, key=lambda w: w.pid)
 
 
+def _exited(named: NamedTarget) -> bool:
+    """A remembered ``pid:N`` on this machine whose process is gone (a reused PID is not gone: stop_run's guard
+    refuses it by its recorded identity)."""
+    head, _, pid = named.target.partition(":")
+    if named.target.isdigit():
+        head, pid = "pid", named.target
+    return named.host is None and head == "pid" and pid.isdigit() and not os.path.exists(f"/proc/{int(pid)}")
+
+
 def _is_wandb_service(w: Writer) -> bool:
     """W&B's own service process (``wandb-core``, started by ``wandb.init`` in the trainer): it writes the run's
     files on the trainer's behalf; stopping it would not stop the training."""
@@ -148,10 +157,13 @@ def default_target(ref: RunRef, store: Store, host: str | None = None) -> Defaul
     """The remembered target of the run (when on ``host`` or no host was asked for), else the one process that
     writes the run's log here, else none (``why`` says what was looked at)."""
     named = remembered(store, ref.key)
+    gone = ""
     if named is not None and (host is None or host == named.host):
-        mins = (time.time() - named.named_at) / 60
-        return DefaultTarget(named.target, named.host, f"{named.target} named for this run with training-check "
-                                                       f"target {mins:.0f} min ago", "the target named for the run")
+        if not _exited(named):
+            mins = (time.time() - named.named_at) / 60
+            return DefaultTarget(named.target, named.host, f"{named.target} named for this run with training-check "
+                                                           f"target {mins:.0f} min ago", "the target named for the run")
+        gone = f"{named.target}, named for the run, has exited; "
     if ref.kind == "wandb":
         return DefaultTarget(None, host, "a W&B run stops through its API")
     if host is not None or ref.kind != "local":
@@ -165,15 +177,15 @@ def default_target(ref: RunRef, store: Store, host: str | None = None) -> Defaul
         w = chain or found[0]
         launchers = [f"{o.pid} ({o.cmdline[:60]})" for o in found if o is not w]
         also = f"; the processes that started it write the log too (PIDs {', '.join(launchers)})" if launchers else ""
-        return DefaultTarget(f"pid:{w.pid}", None, f"PID {w.pid} ({w.cmdline}) is the one process that holds the "
-                                                   f"run's log {w.file} open for writing{also}",
-                             "the one process writing the run's log" if not launchers else
-                             "the innermost of the processes writing the run's log")
+        return DefaultTarget(f"pid:{w.pid}", None, f"{gone}PID {w.pid} ({w.cmdline}) is the one process that holds "
+                                                   f"the run's log {w.file} open for writing{also}",
+                             gone + ("the one process writing the run's log" if not launchers else
+                                     "the innermost of the processes writing the run's log"))
     if not found:
-        return DefaultTarget(None, None, f"no process of yours holds {ref.path} open for writing (the run has ended, "
-                                         f"or writes it from another machine or user)")
+        return DefaultTarget(None, None, f"{gone}no process of yours holds {ref.path} open for writing (the run has "
+                                         f"ended, or writes it from another machine or user)")
     pids = ", ".join(f"{w.pid} ({w.cmdline[:60]})" for w in found[:6])
-    return DefaultTarget(None, None, f"{len(found)} processes hold {ref.path} open for writing (PIDs {pids}): "
+    return DefaultTarget(None, None, f"{gone}{len(found)} processes hold {ref.path} open for writing (PIDs {pids}): "
                                      f"say which one")
 
 
