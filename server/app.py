@@ -324,14 +324,18 @@ def create_server() -> TrainingCheckServer:
         run: Run,
         reason: Annotated[str, Field(description="Why the run is stopped (goes into the evidence).", min_length=1,
                                      max_length=4000)],
-        assessment_id: Annotated[str | None, Field(description="The run's latest assessment, saying STOP.")] = None,
-        review_id: Annotated[str | None, Field(description="The run's latest review, deciding STOP.")] = None,
+        assessment_id: Annotated[str | None, Field(description="The run's latest assessment, saying STOP (default: "
+                                                             "the run's latest judgment, whichever it is).")] = None,
+        review_id: Annotated[str | None, Field(description="The run's latest review, deciding STOP (default: the "
+                                                         "run's latest judgment).")] = None,
         method: Annotated[Literal["auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux"], Field(
             description="How to stop; auto picks from target.")] = "auto",
         target: Annotated[str | None, Field(description="What the USER named to stop for this run: pid:123, "
                                                         "pidfile:/path, cmd:<exact command line>, slurm:<jobid>, "
                                                         "tmux:<session>, or wandb. Never a target found in the "
-                                                        "run's own text.")] = None,
+                                                        "run's own text. Default: the target a person named for "
+                                                        "the run (training-check target), else the one process "
+                                                        "that holds the run's log open for writing.")] = None,
         host: Annotated[str | None, Field(description="Stop on this host over SSH (user@host:port or an ssh "
                                                       "alias); default this machine.")] = None,
         dry_run: Annotated[bool, Field(description="Only describe the plan; touch nothing.")] = False,

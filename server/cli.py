@@ -1,6 +1,7 @@
 """The ``training-check`` command: the MCP server, and the same operations for people in a terminal.
 
-Exit codes of ``check`` (and ``sweep``, for the worst run) say the verdict::
+Exit codes of ``check`` (and ``sweep`` and ``watch --once``, for the worst run) say the verdict, also when stdout
+is a pipe its reader closed early (``check RUN | head -1``)::
 
     0 CONTINUE   1 ESCALATE   2 STOP   3 WAIT   4 UNREACHABLE
     64 usage error or bad input (bad run reference, missing file, unknown format)
@@ -41,6 +42,43 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
+class PipeSafe:
+    """stdout that outlives its reader: ``training-check check RUN | head -1`` closes the pipe early, and the exit
+    code must still be the verdict. The first write that finds the reader gone points the file descriptor at
+    /dev/null (so the interpreter's last flush cannot fail either), and later writes are dropped."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.reader_gone = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                self.stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.reader_gone = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # no file descriptor (a test's StringIO): nothing to flush
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 # -- small helpers -----------------------------------------------------------------------------------------------
 def _ctx():
     from ..tools.config import load_config
@@ -72,6 +110,7 @@ def _print_json(obj: Any, out=None) -> None:
 def _show(result: Any, as_json: bool, render: Callable[[dict], str]) -> dict:
     """Print a domain result as JSON or as ``render``'s text; returns its dict."""
     d = _as_dict(result)
+    clear_progress()
     print(json.dumps(d, indent=1, default=str) if as_json else escape_for_terminal(render(d)))
     return d
 
@@ -80,24 +119,48 @@ def _summary_text(d: dict) -> str:
     return d.get("summary") or json.dumps(d, default=str)
 
 
-def terminal_progress(label: str, stream=None,
-                      min_interval_s: float = 0.2) -> Callable[[float, float | None, str], None] | None:
-    """A one-line progress display on stderr for long reads (only when stderr is a terminal)."""
+PROGRESS_AFTER_S = 2.0  # a read shorter than this shows no progress line
+_PROGRESS_SHOWN: list = []  # the streams with a progress line on screen now (cleared before an error or Ctrl-C)
+
+
+def clear_progress() -> None:
+    """Erase a progress line still on the terminal (a read cut short by an error or Ctrl-C)."""
+    while _PROGRESS_SHOWN:
+        stream = _PROGRESS_SHOWN.pop()
+        try:
+            stream.write("\r\x1b[2K")
+            stream.flush()
+        except OSError:
+            pass
+
+
+def terminal_progress(label: str, stream=None, min_interval_s: float = 0.2, after_s: float = PROGRESS_AFTER_S,
+                      clock: Callable[[], float] = time.monotonic) -> Callable[[float, float | None, str], None] | None:
+    """A one-line progress display on stderr for reads that last longer than ``after_s`` (counted from now), only
+    when stderr is a terminal: a pipe or a file (cron, CI, ``2> log``) gets no carriage-return noise."""
     stream = stream or sys.stderr
     if not getattr(stream, "isatty", lambda: False)():
         return None
+    started = clock()
     last = [0.0]
+    shown = [False]
 
     def progress(done: float, total: float | None = None, message: str = "") -> None:
-        now = time.monotonic()
+        now = clock()
         final = total is not None and done >= total
+        if now - started < after_s and not shown[0]:
+            return  # a short read: no display at all
         if not final and now - last[0] < min_interval_s:
             return
         last[0] = now
+        shown[0] = True
         pct = f"{100.0 * done / total:5.1f}%" if total else f"{done:,.0f}"
         stream.write(f"\r\x1b[2K{label}: {pct} {message}"[:200])
+        if stream not in _PROGRESS_SHOWN:
+            _PROGRESS_SHOWN.append(stream)
         if final:
             stream.write("\r\x1b[2K")
+            _PROGRESS_SHOWN.remove(stream)
         stream.flush()
 
     return progress
@@ -151,8 +214,11 @@ def render_metrics(d: dict) -> str:
         bits = [f"{k}={info[k]}" for k in ("name", "state", "url", "total_steps") if info.get(k)]
         if bits:
             lines.append("info: " + "  ".join(bits))
-    lines.append(f"steps: {_fmt(d.get('first_step'))}..{_fmt(d.get('last_step'))} ({_fmt(d.get('n_steps'))} steps, "
-                 f"{_fmt(d.get('new_points'))} new points)")
+    if d.get("last_step") is None:
+        lines.append(f"steps: none read yet ({_fmt(d.get('new_points'))} new points)")
+    else:
+        lines.append(f"steps: {_fmt(d.get('first_step'))}..{_fmt(d.get('last_step'))} ({_fmt(d.get('n_steps'))} "
+                     f"steps, {_fmt(d.get('new_points'))} new points)")
     header = ("metric", "role", "last", "at step", "min", "max", "recent mean", "nan/inf")
     rows = [header]
     for m in d.get("metrics") or []:
@@ -186,6 +252,8 @@ def cmd_read(args) -> int:
 
 def render_assessment(d: dict) -> str:
     lines = [f"{d.get('verdict')}  {d.get('run') or d.get('run_key') or ''}".rstrip()]
+    if d.get("fallback_reason"):
+        lines.append(f"read the fallback log because: {d['fallback_reason']}")
     if d.get("summary"):
         lines.append(d["summary"])
     for f in d.get("findings") or []:
@@ -217,6 +285,7 @@ def cmd_sweep(args) -> int:
                       max_concurrency=args.max_concurrency, state=None if args.state == "any" else args.state,
                       progress=terminal_progress("checking runs"))
     d = _as_dict(rep)
+    clear_progress()
     if args.json:
         _print_json(d)
     else:
@@ -318,21 +387,40 @@ def cmd_plot(args) -> int:
     return 0
 
 
+def _due_text(due: dict[str, float], now: float) -> str:
+    """``a.log at 01:23:05 (in 10 min), b.log at ...``: when each run is checked next."""
+    def until(t: float) -> str:
+        left = max(0.0, t - now)
+        return "now" if left < 1 else f"in {left:.0f} s" if left < 90 else f"in {left / 60:.0f} min"
+    return ", ".join(f"{run} at {time.strftime('%H:%M:%S', time.localtime(t))} ({until(t)})"
+                     for run, t in sorted(due.items(), key=lambda kv: kv[1]))
+
+
 def cmd_watch(args) -> int:
-    from ..tools.watch import Watcher, post_webhook
+    from ..tools.watch import STOPPED, VANISHED, Watcher, post_webhook
 
     config, store = _ctx()
     if args.webhook and not args.webhook.startswith(("http://", "https://")):
         raise BadInput(f"--webhook must be an http(s) URL, got {args.webhook[:40]!r}")
+    if args.every is not None and not 1 / 60 <= args.every <= 7 * 24 * 60:
+        raise BadInput(f"--every takes minutes between 0.02 (1 s) and 10080 (7 days), got {args.every:g}")
     lock = threading.Lock()
+
+    def say(text: str, **fields: Any) -> None:
+        with lock:
+            if args.json:
+                print(json.dumps({**fields, "info": text}, default=str), flush=True)
+            else:
+                print(escape_for_terminal(text), flush=True)
 
     def notify(event) -> None:
         with lock:
+            clear_progress()
             if args.json:
                 print(json.dumps(event.to_dict(), default=str), flush=True)
             else:
                 mark = "[alert] " if event.anomaly else ""
-                nxt = (f" (next check {time.strftime('%H:%M', time.localtime(event.next_check_at))})"
+                nxt = (f" (next check {time.strftime('%H:%M:%S', time.localtime(event.next_check_at))})"
                        if event.next_check_at else "")
                 print(escape_for_terminal(f"{time.strftime('%H:%M:%S')} {mark}{event.line}{nxt}"), flush=True)
                 for n in event.notes:
@@ -343,14 +431,30 @@ def cmd_watch(args) -> int:
             except TrainingCheckError as e:
                 print(f"training-check: warning: {e.message}", file=sys.stderr, flush=True)
 
+    def waiting(due: dict[str, float]) -> None:
+        say(f"waiting: next check of {_due_text(due, time.time())}", waiting=due)
+
     watcher = Watcher(args.runs, store=store, config=config, notify=notify, allow_stop=args.allow_stop,
                       stop_target=args.stop_target, stop_host=args.stop_host,
                       use_reviewer=False if args.no_reviewer else None, fallback_log=args.fallback_log,
-                      progress=lambda run: terminal_progress(f"reading {run}"))
+                      progress=lambda run: terminal_progress(f"reading {run}"),
+                      every_s=None if args.every is None else args.every * 60)
     if watcher.vanished:
-        print(f"not watching (vanished earlier): {', '.join(watcher.vanished)}", flush=True)
+        say(f"not watching (vanished earlier): {', '.join(watcher.vanished)}", vanished=watcher.vanished)
+    for run in watcher.halted:
+        say(f"not checking {run}: it said STOP (training-check check {run} looks again)", halted=run)
+    for line in watcher.prepare_stop():
+        say(f"stop: {line}")
     if args.once:
-        watcher.check_due()
+        if not watcher.check_due():
+            due = watcher.due_times()
+            say(f"nothing due: next check of {_due_text(due, time.time())}" if due else "no run left to watch",
+                waiting=due)
+        worst = watcher.worst() or "CONTINUE"
+        exit_codes = {**VERDICT_EXIT, STOPPED: VERDICT_EXIT["STOP"], VANISHED: EXIT_USAGE}
+        return exit_codes.get(worst, EXIT_FAILURE)
+    if not watcher.active:
+        say("no run to watch")
         return 0
     stop = threading.Event()
 
@@ -361,14 +465,16 @@ def cmd_watch(args) -> int:
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        print(f"watching {len(watcher.active)} run{'s' if len(watcher.active) != 1 else ''}"
-              f"{'' if args.allow_stop else ' (stopping disabled; --allow-stop enables it)'}", flush=True)
-        watcher.run(stop, max_sleep_s=args.max_sleep)
+        n = len(watcher.active)
+        every = f", every {args.every:g} min" if args.every else ", on the pacing ladder"
+        say(f"watching {n} run{'s' if n != 1 else ''}{every}"
+            f"{'' if args.allow_stop else ' (stopping disabled; --allow-stop enables it)'}")
+        watcher.run(stop, max_sleep_s=args.max_sleep, waiting=waiting)
     finally:
         for s, h in old.items():
             signal.signal(s, h)
     if not watcher.active and not stop.is_set():
-        print("no run left to watch", flush=True)
+        say("no run left to watch")
     return 0
 
 
@@ -377,7 +483,8 @@ def build_parser() -> Parser:
     p = Parser(prog="training-check", description="Watch ML training runs for quality problems (an MCP server).",
                epilog="check exit codes: 0 CONTINUE, 1 ESCALATE, 2 STOP, 3 WAIT, 4 UNREACHABLE, 64 bad input, "
                       "70 other failure")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser,
+                           help="what to do; 'training-check COMMAND --help' tells more")
     sub.required = True
 
     s = sub.add_parser("serve", help="run the MCP server (stdio by default)")
@@ -412,46 +519,54 @@ def build_parser() -> Parser:
     s.add_argument("--project", help="a W&B entity/project: check its runs")
     s.add_argument("--state", default="running", help="with --project: runs in this state (default running; any)")
     s.add_argument("--max-concurrency", type=int, default=8, help="runs checked at once (default 8)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_sweep)
 
     s = sub.add_parser("review", help="ask the reviewer model about an assessment")
     s.add_argument("--concern", required=True, help="the specific worry")
-    s.add_argument("--assessment-id")
+    s.add_argument("--assessment-id", help="the assessment to review (asm_..., printed by check)")
     s.add_argument("--run", help="the run (its latest assessment) when no --assessment-id")
     s.add_argument("--baseline", help="expected values: JSON, a .json file, or text")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_review)
 
-    s = sub.add_parser("stop", help="stop a run (needs a STOP assessment/review, or --force)")
-    s.add_argument("run")
-    s.add_argument("--reason", required=True)
-    s.add_argument("--assessment-id")
-    s.add_argument("--review-id")
-    s.add_argument("--method", default="auto", choices=["auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux"])
-    s.add_argument("--target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
+    s = sub.add_parser("stop", help="stop a run (needs its latest check to say STOP, or --force)",
+                       description="Stop a run. Allowed by the run's latest check or review when it says STOP and is "
+                                   "recent (never a replay or one a newer check superseded), or by --force. The "
+                                   "target defaults to the one named with 'training-check target', else the process "
+                                   "that holds the run's log open for writing.")
+    s.add_argument("run", help="the run, as given to check")
+    s.add_argument("--reason", required=True, help="why the run is stopped (goes into the evidence file)")
+    s.add_argument("--assessment-id", help="the STOP assessment that allows it (default: the run's latest)")
+    s.add_argument("--review-id", help="the STOP review that allows it (default: the run's latest judgment)")
+    s.add_argument("--method", default="auto", choices=["auto", "wandb", "pid", "pidfile", "cmd", "slurm", "tmux"],
+                   help="what kind of target (default auto: told by --target)")
+    s.add_argument("--target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session> "
+                                    "(default: the run's named target, else the process writing its log)")
     s.add_argument("--host", help="stop over SSH on this host")
     s.add_argument("--dry-run", action="store_true", help="describe the plan only")
     s.add_argument("--force", action="store_true", help="stop without a STOP verdict (a person's decision; needs "
                                                         "--reason)")
     s.add_argument("--grace-s", type=float, default=30.0, help="seconds before the hard kill (default 30)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_stop)
 
-    s = sub.add_parser("target", help="name the process (or tmux session, Slurm job) that stop_run may stop for a run")
-    s.add_argument("run")
+    s = sub.add_parser("target", help="name the process (or tmux session, Slurm job) that stop_run may stop for a run",
+                       description="Name what stops a run; later stops of the run without a target (stop, watch, "
+                                   "MCP stop_run) use it.")
+    s.add_argument("run", help="the run, as given to check")
     s.add_argument("target", help="pid:N, pidfile:/path, cmd:<exact command line>, slurm:<job>, tmux:<session>")
     s.add_argument("--host", help="the target is on this host (over SSH)")
     s.set_defaults(fn=cmd_target)
 
     s = sub.add_parser("reschedule", help="pace the next check of a run")
-    s.add_argument("run")
-    s.add_argument("--assessment-id")
-    s.add_argument("--current-job-id")
+    s.add_argument("run", help="the run, as given to check")
+    s.add_argument("--assessment-id", help="the check to pace from (default: the run's latest)")
+    s.add_argument("--current-job-id", help="the id of the cron job that started this check")
     s.add_argument("--target", help="the check's target= (kept in the job's prompt)")
     s.add_argument("--host", help="the check's host= (kept in the job's prompt)")
     s.add_argument("--durable", action="store_true", help="a job that survives restarts of Claude Code")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_reschedule)
 
     s = sub.add_parser("install-command", help="install the /training-check slash command for Claude Code")
@@ -461,22 +576,25 @@ def build_parser() -> Parser:
 
     s = sub.add_parser("watch", help="check runs on the pacing ladder without an agent, until stopped")
     s.add_argument("runs", nargs="+", help="the runs to watch")
-    s.add_argument("--once", action="store_true", help="check the runs that are due, then exit (for cron)")
+    s.add_argument("--once", action="store_true", help="check the runs that are due, say when the others are, then "
+                                                       "exit with the worst latest verdict's exit code (for cron)")
+    s.add_argument("--every", type=float, metavar="MINUTES", help="check every MINUTES minutes instead of the pacing "
+                                                                  "ladder (10 -> 20 -> 30 -> 60)")
     s.add_argument("--webhook", help="POST anomalies as JSON to this URL (Slack incoming webhook style)")
-    s.add_argument("--allow-stop", action="store_true", help="let the watcher stop a run on a STOP")
-    s.add_argument("--stop-target", help="what stop_run should stop (pid:N, tmux:<session>, ...)")
+    s.add_argument("--allow-stop", action="store_true", help="let the watcher stop a run on a STOP (the process "
+                                                             "writing its log, or its named target)")
+    s.add_argument("--stop-target", help="with one run: what a STOP stops (pid:N, tmux:<session>, ...; named for the "
+                                         "run as 'training-check target' does)")
     s.add_argument("--stop-host", help="stop over SSH on this host")
     s.add_argument("--no-reviewer", action="store_true", help="never ask the reviewer model")
     s.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
-    s.add_argument("--max-sleep", type=float, default=60.0, help="longest sleep between wake-ups (s)")
+    s.add_argument("--max-sleep", type=float, default=60.0, help="longest sleep between wake-ups (s, default 60)")
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s.set_defaults(fn=cmd_watch)
 
     s = sub.add_parser("plot", help="draw loss/eval/LR/grad-norm with the latest findings marked")
-    s.add_argument("run")
+    run_args(s)
     s.add_argument("-o", "--output", help="PNG path (default under TRAINING_CHECK_HOME/plots)")
-    s.add_argument("--fallback-log")
-    s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_plot)
     return p
 
@@ -491,8 +609,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except SystemExit as e:  # --help
         return int(e.code or 0)
+    real_stdout = sys.stdout
+    if args.command != "serve":  # the MCP server owns its stdout; every other command survives a closed pipe
+        sys.stdout = PipeSafe(real_stdout)
     try:
-        return args.fn(args)
+        try:
+            return args.fn(args)
+        finally:
+            clear_progress()
     except (BadInput, RunNotFound, UnknownFormat) as e:
         print(f"training-check: {escape_for_terminal(e.message)}", file=sys.stderr)
         return EXIT_USAGE
@@ -505,15 +629,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("training-check: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as e:  # a bug: one line, not a traceback (TRAINING_CHECK_DEBUG=1 shows it)
+        if _interrupted(e):  # Ctrl-C, masked by a library's clean-up failing after it (paramiko's SFTP close)
+            print("training-check: interrupted", file=sys.stderr)
+            return 130
         if os.environ.get("TRAINING_CHECK_DEBUG"):
             raise
         first = (str(e).splitlines() or [""])[0][:200]
         print(f"training-check: internal error ({type(e).__name__}: {first}); rerun with TRAINING_CHECK_DEBUG=1 "
               f"and report it", file=sys.stderr)
         return EXIT_FAILURE
+    finally:
+        if isinstance(sys.stdout, PipeSafe):
+            sys.stdout.flush()
+            sys.stdout = real_stdout
+
+
+def _interrupted(e: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the exceptions that led to ``e``."""
+    seen = 0
+    cur: BaseException | None = e
+    while cur is not None and seen < 20:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        cur, seen = cur.__cause__ or cur.__context__, seen + 1
+    return False
 
 
 def entry() -> None:

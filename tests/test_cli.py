@@ -86,8 +86,15 @@ def test_reschedule_stop_review_and_plot_wrappers(tc_home, tmp_path):
         dry = cli(tc_home, "stop", str(bad), "--reason", "NaN loss", "--assessment-id", a["assessment_id"],
                   "--target", f"pid:{proc.pid}", "--dry-run")
         assert dry.returncode == 0 and dry.stdout.strip() and proc.poll() is None
-        refused = cli(tc_home, "stop", str(bad), "--reason", "why not", "--target", f"pid:{proc.pid}")
+        ok = write_llmc_log(tmp_path / "ok.log", 300)
+        assert cli(tc_home, "check", str(ok)).returncode == 0
+        refused = cli(tc_home, "stop", str(ok), "--reason", "why not", "--target", f"pid:{proc.pid}")
         assert refused.returncode == 70 and proc.poll() is None and "Traceback" not in refused.stderr
+        assert "says CONTINUE, not STOP" in refused.stderr
+        # no --assessment-id: the run's latest judgment (STOP) allows it
+        stopped = cli(tc_home, "stop", str(bad), "--reason", "NaN", "--target", f"pid:{proc.pid}", "--grace-s", "2")
+        assert stopped.returncode == 0 and f"assessment {a['assessment_id']} (STOP" in stopped.stdout
+        assert proc.wait(timeout=20) is not None
     finally:
         proc.kill()
         proc.wait()
@@ -165,7 +172,11 @@ def test_progress_display_on_a_terminal_only():
 
     assert terminal_progress("reading x", io.StringIO()) is None  # not a terminal: no display
     out = Tty()
-    show = terminal_progress("reading x", out, min_interval_s=0.0)
+    now = [0.0]
+    show = terminal_progress("reading x", out, min_interval_s=0.0, clock=lambda: now[0])
+    show(10, 100, "chunk")
+    assert out.getvalue() == ""  # nothing in the first 2 s: a short read shows no progress
+    now[0] = 2.5
     show(50, 100, "chunk")
     show(100, 100, "done")
     text = out.getvalue()

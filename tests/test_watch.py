@@ -12,10 +12,12 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 from training_check.tools.watch import STATE_PREFIX, Watcher, next_due
 
 from .fake_openai_server import FakeOpenAI, Reply
 from .mcp_client import server_env
+from .standins import Trainers
 from .test_server import write_llmc_log
 
 CLI = [sys.executable, "-m", "training_check.server.cli"]
@@ -78,16 +80,22 @@ def test_watch_once_notifies_anomalies_and_resumes_from_the_store(tc_home, tmp_p
     bad = write_llmc_log(tmp_path / "bad.log", 400, diverge_at=200)
     with WebhookReceiver() as hook:
         p = cli(tc_home, "watch", "--once", "--webhook", hook.url, str(ok), str(bad))
-        assert p.returncode == 0, p.stderr
+        assert p.returncode == 2, p.stderr  # the worst verdict: STOP
         lines = p.stdout.splitlines()
         assert any("CONTINUE" in ln and "ok.log" in ln and "[alert]" not in ln for ln in lines), p.stdout
         assert any("[alert] STOP" in ln and "bad.log" in ln for ln in lines), p.stdout
         assert "--allow-stop" in p.stdout  # it would stop, but was not allowed to
         assert len(hook.posts) == 1 and "bad.log" in hook.posts[0]["text"] and "STOP" in hook.posts[0]["text"]
         assert hook.posts[0]["event"]["verdict"] == "STOP"
-        # A restarted watcher resumes: nothing is due again for 10 minutes.
+        stop_line = next(ln for ln in lines if "[alert] STOP" in ln)
+        assert "(next check" not in stop_line  # a STOP ends the checks of that run
+        # A restarted watcher resumes: nothing is due for 10 minutes, and it says so; the STOP run stays unchecked
         again = cli(tc_home, "watch", "--once", "--json", str(ok), str(bad))
-        assert again.returncode == 0 and again.stdout.strip() == "", again.stdout
+        assert again.returncode == 2, again.stdout  # the worst latest verdict is still that STOP
+        said = [json.loads(ln) for ln in again.stdout.splitlines()]
+        assert any("not checking" in d.get("info", "") and d.get("halted") == str(bad) for d in said), said
+        (due,) = [d for d in said if "waiting" in d]
+        assert due["info"].startswith(f"nothing due: next check of {ok} at ") and list(due["waiting"]) == [str(ok)]
         assert len(hook.posts) == 1
 
 
@@ -117,6 +125,8 @@ def test_allow_stop_stops_a_real_process(store, config, tmp_path):
     try:
         w = Watcher([str(bad)], store=store, config=config, allow_stop=True, stop_target=f"pid:{proc.pid}",
                     use_reviewer=False)
+        (named,) = w.prepare_stop()  # one run: the person-named --stop-target is named for it
+        assert f"pid {proc.pid} " in named and f"is the target of run file:{bad}" in named
         (event,) = w.check_due()
         assert event.verdict == "STOP" and event.stop, event
         assert proc.wait(timeout=40) is not None
@@ -171,3 +181,122 @@ def test_watch_rejects_a_bad_webhook(tc_home, tmp_path):
     log = write_llmc_log(tmp_path / "ok.log", 50)
     p = cli(tc_home, "watch", "--once", "--webhook", "file:///etc/passwd", str(log))
     assert p.returncode == 64 and "webhook" in p.stderr and "Traceback" not in p.stderr
+
+
+# -- stopping through stop_run's guard, per run; pacing a person can see ----------------------------------------
+TC = str(Path(sys.executable).parent / "training-check")  # the console script pip installed beside this python
+
+
+def tc(tc_home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([TC, *args], capture_output=True, text=True, timeout=timeout, env=server_env(tc_home),
+                          cwd=tc_home.parent)
+
+
+@pytest.fixture
+def trainers(tmp_path):
+    """Real stand-in trainers, started in a folder of their own (their working folder ties them to no run)."""
+    home = tmp_path / "trainer_home"
+    home.mkdir()
+    t = Trainers(home)
+    yield lambda *args: t.start(*args, cwd=home)
+    t.close()
+
+
+def test_one_runs_stop_target_is_never_stopped_for_another_run(tc_home, tmp_path, trainers):
+    """watch A B --allow-stop --stop-target pid:<A's trainer>: B's STOP must not stop A's trainer."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    log_a = write_llmc_log(tmp_path / "a" / "train.log", 300)
+    log_b = write_llmc_log(tmp_path / "b" / "train.log", 300, diverge_at=100)
+    trainer_a = trainers("--log", str(log_a))
+    p = tc(tc_home, "watch", "--once", "--allow-stop", "--stop-target", f"pid:{trainer_a.pid}", str(log_a),
+           str(log_b))
+    assert p.returncode == 2, p.stdout + p.stderr
+    time.sleep(1)
+    assert trainer_a.poll() is None, p.stdout
+    assert "stop failed" in p.stdout and "cannot be tied to run" in p.stdout and "nothing was stopped" in p.stdout
+
+
+def test_allow_stop_without_a_target_stops_the_process_writing_the_log(tc_home, tmp_path, trainers):
+    bad = write_llmc_log(tmp_path / "bad.log", 300, diverge_at=100)
+    lonely = write_llmc_log(tmp_path / "lonely.log", 300, diverge_at=100)  # nobody writes it any more
+    writer = trainers("--log", str(bad))
+    p = tc(tc_home, "watch", "--once", "--allow-stop", str(bad), str(lonely))
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert f"{bad}: a STOP stops pid:{writer.pid}" in p.stdout, p.stdout
+    assert writer.wait(timeout=40) is not None
+    note = next(ln for ln in p.stdout.splitlines() if "not stopped:" in ln)
+    assert f"no process of yours holds {lonely} open for writing" in note
+    assert "--stop-target pid:N" in note and "target='" not in p.stdout  # a person's words, not MCP syntax
+
+
+def test_watch_every_minutes_says_what_it_waits_for_and_drops_a_stopped_run(tc_home, tmp_path):
+    ok = write_llmc_log(tmp_path / "ok.log", 300)
+    bad = write_llmc_log(tmp_path / "bad.log", 300, diverge_at=100)
+    assert tc(tc_home, "watch", "--once", str(ok)).returncode == 0  # the ladder now says: next check in 10 min
+    proc = subprocess.Popen([TC, "watch", "--every", "0.05", "--max-sleep", "0.5", str(ok), str(bad)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=server_env(tc_home),
+                            cwd=tmp_path)
+    try:
+        time.sleep(12)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "watching 2 runs, every 0.05 min (stopping disabled; --allow-stop enables it)", out
+    ok_checks = [ln for ln in lines if f"CONTINUE {ok}" in ln]
+    assert len(ok_checks) >= 3, out  # every 3 s, not 10 min later
+    assert len([ln for ln in lines if f"STOP {bad}" in ln]) == 1, out  # checked once: a STOP ends its checks
+    assert any(ln.startswith(f"waiting: next check of {ok} at ") for ln in lines), out
+    assert not any(str(bad) in ln for ln in lines if ln.startswith("waiting:")), out
+
+
+def test_a_restarted_watcher_says_when_it_checks_next(tc_home, tmp_path):
+    ok = write_llmc_log(tmp_path / "ok.log", 300)
+    assert tc(tc_home, "watch", "--once", str(ok)).returncode == 0
+    proc = subprocess.Popen([TC, "watch", str(ok)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=server_env(tc_home), cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("watching 1 run, on the pacing ladder")
+        waiting = proc.stdout.readline()
+        assert waiting.startswith(f"waiting: next check of {ok} at ") and "(in 10 min)" in waiting, waiting
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+
+
+def test_every_is_checked(tc_home, tmp_path):
+    ok = write_llmc_log(tmp_path / "ok.log", 50)
+    p = tc(tc_home, "watch", "--every", "0", str(ok))
+    assert p.returncode == 64 and "--every takes minutes" in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_a_run_halted_by_a_stop_is_checked_again_once_a_newer_check_says_otherwise(store, config, tmp_path):
+    from training_check.tools.assess import assess_run
+
+    log = write_llmc_log(tmp_path / "train.log", 300, diverge_at=100)
+    w = Watcher([str(log)], store=store, config=config, use_reviewer=False)
+    (event,) = w.check_due()
+    assert event.verdict == "STOP" and event.next_check_at is None and w.active == []
+    again = Watcher([str(log)], store=store, config=config, use_reviewer=False)
+    assert again.halted == [str(log)] and again.active == [] and again.worst() == "STOP"
+    write_llmc_log(log, 400)  # the person fixed it and restarted the training into the same log
+    assert assess_run(str(log), store=store, config=config).verdict == "CONTINUE"
+    resumed = Watcher([str(log)], store=store, config=config, use_reviewer=False)
+    assert resumed.active == [str(log)] and resumed.halted == []
+    assert [e.verdict for e in resumed.check_due()] == ["CONTINUE"]
+
+
+def test_a_cron_repeated_stop_target_is_named_once(store, config, tmp_path, trainers):
+    """watch --once --stop-target pid:N from cron: named the first time only, so a PID reused later is refused by
+    stop_run's guard instead of being named again by the next cron run."""
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    job = trainers("--tag", "job")
+    first = Watcher([str(log)], store=store, config=config, allow_stop=True, stop_target=f"pid:{job.pid}")
+    assert "is the target of run" in first.prepare_stop()[0]
+    later = Watcher([str(log)], store=store, config=config, allow_stop=True, stop_target=f"pid:{job.pid}")
+    assert later.prepare_stop() == [f"{log}: a STOP stops pid:{job.pid}, named for this run before"]

@@ -174,8 +174,8 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
     counts = {v: n for v in ORDER if (n := sum(1 for ln in lines if ln.verdict == v))}
     worst = lines[0].verdict
     parts = ", ".join(f"{n} {v}" for v, n in counts.items())
-    summary = f"{len(lines)} runs checked: {parts}" + (f"; worst: {lines[0].run} ({worst})"
-                                                       if worst != CONTINUE else "")
+    n_runs = f"{len(lines)} run{'s' if len(lines) != 1 else ''}"
+    summary = f"{n_runs} checked: {parts}" + (f"; worst: {lines[0].run} ({worst})" if worst != CONTINUE else "")
     notes = []
     if project and state:
         notes.append(f"only runs in state {state!r} of {project} were checked")

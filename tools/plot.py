@@ -1,6 +1,6 @@
 """A picture of a run: loss, eval, learning rate and grad-norm panels with the latest findings marked.
 
-matplotlib is an optional extra (``pip install 'training-check[plot]'``), imported
+matplotlib is an optional extra (``.venv/bin/pip install -e '.[plot]'`` in a clone), imported
 only when a plot is drawn, with the Agg backend (no display needed).
 Non-finite values are drawn as red marks at the panel's edge: they are evidence.
 """
@@ -8,6 +8,7 @@ Non-finite values are drawn as red marks at the panel's edge: they are evidence.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -50,7 +51,9 @@ def _matplotlib():
         matplotlib.use("Agg", force=True)
         import matplotlib.pyplot as plt
     except ImportError:
-        raise BadInput("plotting needs matplotlib: pip install 'training-check[plot]'") from None
+        raise BadInput(f"plotting needs matplotlib, which is not installed where training-check runs: "
+                       f"{sys.executable} -m pip install 'matplotlib>=3.8' (from a clone: .venv/bin/pip install "
+                       f"-e '.[plot]')") from None
     return plt
 
 
@@ -158,6 +161,7 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
     verdict, findings = _latest_findings(store, data.run_key)
     panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict)
     last = data.frame.last_step
-    summary = (f"Plotted {', '.join(panels)} of {run} up to step {last} to {out}"
+    upto = f" up to step {last}" if last is not None else ""
+    summary = (f"Plotted {', '.join(panels)} of {run}{upto} to {out}"
                + (f" with {marked} finding{'s' if marked != 1 else ''} marked" if marked else "") + ".")
     return PlotResult(str(out), run, panels, marked, last, verdict, [], summary)

@@ -164,7 +164,8 @@ def read_metrics(run: str, *, store: Store, config: Config, fallback_log: str | 
         notes.append(f"{len(order) - len(with_series)} more metrics summarised without series; "
                      f"pass keys=[...] to get theirs")
     loss = next((m for m in metrics if m.role == "train_loss"), None)
-    summary = (f"{len(metrics)} metrics up to step {frame.last_step} from {data.source.kind}"
+    upto = f"up to step {frame.last_step}" if frame.last_step is not None else "with no step read yet"
+    summary = (f"{len(metrics)} metric{'s' if len(metrics) != 1 else ''} {upto} from {data.source.kind}"
                + (f"; the train loss last {loss.last} at step {loss.last_step}" if loss else "; no train loss found")
                + (f"; fell back to the log: {data.fallback_reason}" if data.fallback_reason else ""))
     return MetricsReport(

@@ -11,6 +11,7 @@ it keeps and returns dicts; these classes are the shapes the stop path (``stop_r
 - ``ScheduleState``: a run's pacing state (``schedule.py``).
 - ``StopPlanRecord`` / ``StopOutcomeRecord``: the stop evidence, saved before and after the signal
   (``stop_run.py``), read back by ``schedule.py`` to stop checking a stopped run.
+- ``NamedTarget``: the stop target a person named for a run (``stop_target.py``).
 """
 
 from __future__ import annotations
@@ -195,3 +196,22 @@ class StopOutcomeRecord:
     def to_dict(self) -> dict:
         return {"kind": STOP_OUTCOME, **{f.name: getattr(self, f.name) for f in fields(self)
                                          if f.name not in ("evidence_id", "created_at")}}
+
+
+@dataclass(frozen=True)
+class NamedTarget:
+    """The stop target a person named for a run (``training-check target``): later stops without a target use it."""
+
+    target: str
+    host: str | None = None  # None: this machine
+    named_at: float = 0.0
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> NamedTarget | None:
+        if not d or not isinstance(d.get("target"), str):
+            return None
+        host = d.get("host")
+        return cls(d["target"], host if isinstance(host, str) else None, float(d.get("named_at") or 0.0))
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from . import stop_target
 from .config import Config
 from .errors import BadInput, StopRefused, StoreError
 from .judge import STOP, UNREACHABLE
@@ -37,6 +38,7 @@ from .stoppers import binding, slurm, tmux
 from .stoppers.base import Stopper, StopPlan
 from .stoppers.factory import PROCESS_KINDS, make_stopper
 from .stoppers.outcome import StopOutcome
+from .stoppers.processes import LocalProcesses
 from .store import Store
 
 # Three things are kept apart: the ``method`` ARGUMENT of the tool (one of METHOD_CHOICES: which kind of target, or
@@ -67,16 +69,18 @@ class StopReport:
     evidence_id: str | None = None
     evidence_path: str | None = None
     reason: str = ""
+    warnings: list[str] = field(default_factory=list)  # e.g. a person-named process that writes another run's log
 
     @property
     def summary(self) -> str:
         where = f" on {self.host}" if self.host else ""
+        warn = "".join(f" WARNING: {w}" for w in self.warnings)
         if self.dry_run:
             return (f"Dry run: would stop {self.target}{where} by {self.method} ({'; '.join(self.plan[:1])}); "
-                    f"allowed by {self.allowed_by}; nothing was touched.")
+                    f"allowed by {self.allowed_by}; nothing was touched.{warn}")
         state = "stopped" if self.stopped else "NOT confirmed stopped"
         return (f"{self.target}{where} {state} ({self.final_state}) in {self.elapsed_s or 0:.1f}s by {self.method}; "
-                f"evidence in {self.evidence_path}.")
+                f"evidence in {self.evidence_path}. Allowed by {self.allowed_by}.{warn}")
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -161,7 +165,22 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
     check interval (2 h at most). ``force`` (a person, through ``training-check stop --force``) needs a reason."""
     assessment: AssessmentRecord | None = None
     review: ReviewRecord | None = None
-    if assessment_id is not None:
+    latest_text = ""
+    if assessment_id is None and review_id is None and not force:
+        # No id given: the run's latest judgment is the one that counts (the same checks below refuse it when it
+        # is not STOP or too old; replays never count: latest_judgment skips them).
+        latest = latest_judgment(store, run_key)
+        if latest is None:
+            raise StopRefused(f"stop_run needs a recent STOP assessment_id or STOP review_id of this run (its latest "
+                              f"judgment), and run {run_key} has none: check it first (assess_run, or training-check "
+                              f"check RUN); nothing was stopped (a person can override with training-check stop "
+                              f"--force --reason ...)")
+        latest_text = "the run's latest judgment: "
+        if isinstance(latest, ReviewRecord):
+            review, review_id = latest, latest.review_id
+        else:
+            assessment, assessment_id = latest, latest.assessment_id
+    if assessment_id is not None and assessment is None:
         _check_id(assessment_id, "assessment_id")
         assessment = AssessmentRecord.from_dict(stored_assessment(store, assessment_id, run_key, other_run=StopRefused,
                                                                   outcome="nothing was stopped"))
@@ -201,10 +220,13 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
                                   f"judgment: {kind} {latest_id} ({said}, {_age_text(latest.created_at)}) came "
                                   f"after it; nothing was stopped (assess the run again)")
     # A review overrides its assessment: the reviewer's decision is the one that counts.
-    if review is not None:
-        return _recent_stop(review_id, review, max_age_h, limit_text), assessment, review
-    if assessment is not None:
-        return _recent_stop(assessment_id, assessment, max_age_h, limit_text), assessment, review
+    try:
+        if review is not None:
+            return latest_text + _recent_stop(review_id, review, max_age_h, limit_text), assessment, review
+        if assessment is not None:
+            return latest_text + _recent_stop(assessment_id, assessment, max_age_h, limit_text), assessment, review
+    except StopRefused as e:
+        raise StopRefused(latest_text + e.message) from None
     raise StopRefused("stop_run needs a recent STOP assessment_id or STOP review_id of this run (its latest "
                       "judgment): nothing was stopped (a person can override with training-check stop --force "
                       "--reason ...)")
@@ -243,8 +265,9 @@ def parse_target(method: str, target: str | None, ref: RunRef) -> tuple[str, str
         if ref.kind == "wandb":
             kind = "wandb"
         else:
-            raise BadInput(f"say what to stop for {ref.raw!r}: target='pid:123', 'pidfile:/path', 'cmd:<exact "
-                           f"command line>', 'slurm:<jobid>' or 'tmux:<session>'")
+            raise BadInput(f"say what to stop for {ref.raw!r}: a target pid:123, pidfile:/path, cmd:<exact "
+                           f"command line>, slurm:<jobid> or tmux:<session> (or name one for the run once: "
+                           f"training-check target RUN pid:N)")
     if kind == "wandb":
         if ref.kind != "wandb":
             raise BadInput(f"{ref.raw!r} is not a W&B run: stop its process instead (target='pid:N', 'tmux:NAME', ...)")
@@ -433,11 +456,23 @@ def name_target(run: str, target: str, *, store: Store, config: Config, host: st
     """A person names the process that stops ``run`` (``training-check target``): its identity is recorded."""
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
     kind, value = parse_target(method, target, ref)
-    stopper = make_stopper(kind, _host_for(kind, host, ref), ref, config)
+    where_host = _host_for(kind, host, ref)
+    stopper = make_stopper(kind, where_host, ref, config)
     plan = stopper.plan(value)
     why = _bind_target(stopper, plan, ref, store, person=True, confirm=None, dry_run=False)
+    stop_target.remember(store, ref.key, target.strip(), where_host)
     what = plan.target if plan.process is not None else (f"{kind} {plan.value}" if plan.value else ref.key)
-    return f"{what} on {stopper.where} is the target of run {ref.key} ({why})"
+    warn = "".join(f" WARNING: {w}" for w in _person_warnings(plan, where_host, ref, store))
+    return f"remembered for stop and watch: {what} on {stopper.where} is the target of run {ref.key} ({why}){warn}"
+
+
+def _person_warnings(plan: StopPlan, host: str | None, ref: RunRef, store: Store) -> list[str]:
+    """A target process (and what it started) that writes another run's log, not this run's: a likely typo in a
+    person-named or remembered PID."""
+    if plan.process is None or host is not None:
+        return []
+    pid = plan.process.pid
+    return stop_target.other_runs_files([pid, *binding.descendants(LocalProcesses(), pid)], ref, store)
 
 
 def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_id: str | None = None,
@@ -456,6 +491,15 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
     if not isinstance(grace_s, (int, float)) or isinstance(grace_s, bool) or not 0 <= grace_s <= 3600:
         raise BadInput(f"grace_s must be between 0 and 3600 seconds, got {grace_s!r}")
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
+    chosen = None
+    if target is None and method == "auto":
+        default = stop_target.default_target(ref, store, host)
+        if default.target is None and ref.kind != "wandb":
+            raise BadInput(f"say what to stop for {ref.raw!r}: {default.why}; give a target pid:123, "
+                           f"pidfile:/path, cmd:<exact command line>, slurm:<jobid> or tmux:<session> (or name one "
+                           f"for the run once: training-check target {ref.raw[:200]} pid:N)")
+        if default.target is not None:
+            target, host, chosen = default.target, default.host, default.short
     kind, value = parse_target(method, target, ref)
     where_host = _host_for(kind, host, ref)
     allowed_by, assessment, review = check_authority(ref.key, store, assessment_id=assessment_id,
@@ -470,9 +514,12 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
     why_target = _bind_target(stopper, plan, ref, store, person=bool(force or named_by_person), confirm=confirm,
                               dry_run=bool(dry_run))
 
+    if chosen:
+        why_target = f"{why_target} (no target given: {chosen})"
     report = StopReport(run=run, run_key=ref.key, method=plan.mechanism, target=plan.target, host=stopper.host,
                         dry_run=bool(dry_run), allowed_by=f"{allowed_by}; target: {why_target}", plan=plan.steps,
                         reason=redact(reason))
+    report.warnings = _person_warnings(plan, where_host, ref, store)
     if dry_run:
         report.final_state = "not touched (dry run)"
         return report
