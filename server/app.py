@@ -199,12 +199,9 @@ LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "a
 
 
 async def _log(ctx: Context | None, level: LogLevel, message: str) -> None:
-    if ctx is None:
-        return
-    try:
-        await ctx.log(level, message, logger_name=SERVER_NAME)
-    except Exception:
-        pass
+    """To the server's log (stderr), not to the client: MCP logging is deprecated (SEP-2577, 2026-07-28); what a
+    client shows while a call runs is its progress."""
+    log.log(logging.getLevelNamesMapping().get(level.upper(), logging.WARNING), message)
 
 
 def compact_result(out: BaseModel) -> CallToolResult:

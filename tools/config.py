@@ -77,6 +77,11 @@ def trusted(path: Path) -> str | None:
         st = path.stat()
     except OSError as e:
         return f"cannot be read ({e.strerror})"
+    return untrusted_stat(st)
+
+
+def untrusted_stat(st: os.stat_result) -> str | None:
+    """``trusted``'s rule on a file's status (``os.fstat`` of an open file: no swap between the check and the read)."""
     if st.st_uid != os.geteuid():
         return f"is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})"
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
