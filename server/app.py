@@ -254,8 +254,10 @@ def resource_errors(fn: Callable[..., str]) -> Callable[..., str]:
 # -- the server ---------------------------------------------------------------------------------------------------
 def create_server() -> TrainingCheckServer:
     """Build the server with every tool, prompt and resource registered."""
+    # subscriptions=False: the lists never change while a server runs, so no 2026-07-28 subscriptions/listen stream
+    # (capabilities say listChanged false in both eras, and a client does not wait on a stream before its calls)
     mcp = TrainingCheckServer(name=SERVER_NAME, title="training-check", instructions=INSTRUCTIONS,
-                              version=_version(), log_level="WARNING")
+                              version=_version(), log_level="WARNING", subscriptions=False)
 
     @mcp.tool(annotations=ToolAnnotations(title="Read a run's metrics", read_only_hint=True, idempotent_hint=True,
                                           open_world_hint=True))

@@ -208,6 +208,18 @@ def error_result(message: str) -> dict:
     return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
+def preload() -> None:
+    """Import what the calls served here need (the first call then runs at once)."""
+    import importlib
+
+    try:
+        for module in ("tools.config", "tools.store", "server.shaping",
+                       *dict.fromkeys(f"tools.{m}" for m, *_ in TOOLS.values())):
+            importlib.import_module(f"training_check.{module}")
+    except Exception:  # the call itself reports what is missing
+        log.debug("preloading failed", exc_info=True)
+
+
 def run_call(tool: str, positional: list[Any], kwargs: dict[str, Any], output_schema: dict,
              progress: Callable[[float, float | None, str], None] | None) -> dict:
     """Run the domain function for ``tool`` and return its CallToolResult (an error result on a failure)."""

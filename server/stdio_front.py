@@ -181,6 +181,7 @@ class Front:
         self.sdk_wanted = False
         self.input_ended = threading.Event()
         self.calls: set[threading.Thread] = set()  # tool calls the front is serving
+        self.preloading = False
         self.threads = [threading.Thread(target=t, name=f"stdio-{t.__name__}", daemon=True)
                         for t in (self._read_wire, self._feed_sdk, self._copy_sdk)]
 
@@ -285,30 +286,15 @@ class Front:
         t.start()
         return True
 
-    def _opened(self, msg: dict) -> bool:
-        """Whether this message completes the opening of the connection (after it the SDK answers lists)."""
-        if self.era == "legacy":
-            return msg.get("method") == "notifications/initialized" and "id" not in msg
-        return self.era == "modern" and msg.get("method") == "server/discover" and msg.get("id") is not None
-
-    def _record_lists(self) -> None:
-        """Ask the SDK for the lists not recorded yet at this connection's version (the answers are recorded, never
-        sent): the next start can then answer them, and serve tool calls against the listed schemas."""
-        version, meta = self.version, None
-        if self.era == "modern":
-            version, meta = self.opening_version, self.opening_meta
-        if version is None or all(self.answers.get(m, version) is not None for m in LIST_METHODS):
+    def _preload(self) -> None:
+        """Once the client has its first answer: import the domain of the calls served here while the client (a
+        model's turn) thinks, so its first call does not wait for pandas."""
+        if self.preloading:
             return
-        for i, method in enumerate(LIST_METHODS):
-            rid = f"training-check-front-{i}"
-            with self.lock:
-                self.pending[rid] = (method, version, True)
-            msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
-            if meta is not None:
-                msg["params"] = {"_meta": meta}
-            self.sdk_wanted = True
-            self.need_sdk.set()
-            self.to_sdk.put(json.dumps(msg).encode())
+        self.preloading = True
+        from . import front_calls
+
+        threading.Thread(target=front_calls.preload, name="stdio-preload", daemon=True).start()
 
     def wait_calls(self) -> None:
         while True:
@@ -342,12 +328,11 @@ class Front:
                         self.pending[msg["id"]] = (method, version, answer is not None)
                     if answer is not None:
                         self.send({"jsonrpc": "2.0", "id": msg["id"], "result": answer})
+                        self._preload()
                     else:
                         self.sdk_wanted = True
                         self.need_sdk.set()
                 self.to_sdk.put(line)
-                if isinstance(msg, dict) and self._opened(msg):
-                    self._record_lists()
         except (OSError, ValueError):
             pass
         self.end_input()
@@ -382,6 +367,67 @@ class Front:
         self.closed.set()
 
 
+# -- recording both eras -------------------------------------------------------------------------------------------
+RECORDED_VERSIONS = ("2025-11-25", "2026-07-28")  # recorded whenever the SDK runs, whichever era the client speaks
+
+
+def _opening(version: str) -> list[dict]:
+    """A private connection's requests that get every cached answer at ``version`` (its era's handshake first)."""
+    if version in RECORDED_VERSIONS[1:] or version.startswith("2026"):
+        meta = {ENVELOPE_VERSION: version, ENVELOPE_CAPABILITIES: {},
+                "io.modelcontextprotocol/clientInfo": {"name": "training-check-front", "version": "1"}}
+        first = [{"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta}}]
+        params: dict[str, Any] = {"_meta": meta}
+    else:
+        first = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                  "params": {"protocolVersion": version, "capabilities": {},
+                             "clientInfo": {"name": "training-check-front", "version": "1"}}},
+                 {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+        params = {}
+    return first + [{"jsonrpc": "2.0", "id": i, "method": m, **({"params": params} if params else {})}
+                    for i, m in enumerate(LIST_METHODS, start=1)]
+
+
+class Recorder:
+    """A private connection to the SDK server that records its answers at one protocol version (never sent)."""
+
+    def __init__(self, answers: Answers, version: str):
+        self.answers, self.version = answers, version
+        self.in_r, self.in_w = os.pipe()
+        self.out_r, self.out_w = os.pipe()
+
+    def run(self) -> None:
+        requests = _opening(self.version)
+        methods = {m["id"]: m["method"] for m in requests if "id" in m}
+        to_sdk = os.fdopen(self.in_w, "wb")
+        with os.fdopen(self.out_r, "rb") as from_sdk:
+            to_sdk.write("".join(json.dumps(m) + "\n" for m in requests).encode())
+            to_sdk.flush()
+            for line in from_sdk:  # read to the end: the connection closes when its input ends, below
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                method = methods.pop(msg.get("id"), None) if isinstance(msg, dict) and "method" not in msg else None
+                if method is not None and isinstance(msg.get("result"), dict):
+                    self.answers.record(method, self.version, msg["result"])
+                if not methods and not to_sdk.closed:
+                    to_sdk.close()
+        if not to_sdk.closed:
+            to_sdk.close()
+        self.answers.save()
+
+
+def recorders(front: Front) -> list[Recorder]:
+    """One private connection per protocol version whose answers are not all recorded yet."""
+    versions = dict.fromkeys([*RECORDED_VERSIONS, front.version or RECORDED_VERSIONS[0],
+                              front.opening_version or RECORDED_VERSIONS[1]])
+    wanted = [v for v in versions if any(front.answers.get(m, v) is None for m in
+                                         ("server/discover" if v.startswith("2026") else "initialize",
+                                          *LIST_METHODS))]
+    return [Recorder(front.answers, v) for v in wanted]
+
+
 def _claim_wire():
     """The real stdin/stdout for the front; fd 0 reads /dev/null and fd 1 writes to stderr from now on."""
     wire_in = os.fdopen(os.dup(0), "rb")
@@ -408,9 +454,11 @@ def serve_stdio() -> int:
         from .app import create_server
 
         server = create_server()
-        sdk_in = open(front.sdk_in_r, encoding="utf-8", errors="replace")  # noqa: SIM115 - closed by _run_sdk
-        sdk_out = open(front.sdk_out_w, "w", encoding="utf-8")  # noqa: SIM115 - closed by _run_sdk
-        anyio.run(_run_sdk, server, anyio.wrap_file(sdk_in), anyio.wrap_file(sdk_out))
+        pipes = [(front.sdk_in_r, front.sdk_out_w)]
+        for rec in recorders(front):  # both eras recorded now: the next start answers either at once
+            pipes.append((rec.in_r, rec.out_w))
+            threading.Thread(target=rec.run, name="stdio-recorder", daemon=True).start()
+        anyio.run(_run_sdk, server, pipes)
         front.closed.wait(EXIT_GRACE_S)
     front.wait_calls()  # the client closed its input; the answers still in progress are written first
     front.answers.save()
@@ -420,9 +468,33 @@ def serve_stdio() -> int:
     os._exit(0)
 
 
-async def _run_sdk(server, sdk_in, sdk_out) -> None:
+async def _run_sdk(server, pipes: list[tuple[int, int]]) -> None:
+    """Serve each (input fd, output fd) pair as one connection of the SDK server; the first is the client's."""
+    import anyio
+
+    async with anyio.create_task_group() as tg:
+        for i, (fd_in, fd_out) in enumerate(pipes):
+            tg.start_soon(_serve_connection, server, fd_in, fd_out, i > 0)
+
+
+async def _serve_connection(server, fd_in: int, fd_out: int, private: bool) -> None:
+    """One connection; a private (recording) one that fails is only logged: it never ends the client's."""
+    try:
+        await _serve_pipes(server, fd_in, fd_out)
+    except Exception:
+        if not private:
+            raise
+        import logging
+
+        logging.getLogger("training_check.server").warning("recording the first answers failed", exc_info=True)
+
+
+async def _serve_pipes(server, fd_in: int, fd_out: int) -> None:
+    import anyio
     from mcp.server.stdio import stdio_server
 
+    sdk_in = anyio.wrap_file(open(fd_in, encoding="utf-8", errors="replace"))  # noqa: SIM115 - closed below
+    sdk_out = anyio.wrap_file(open(fd_out, "w", encoding="utf-8"))  # noqa: SIM115 - closed below
     try:
         async with stdio_server(stdin=sdk_in, stdout=sdk_out) as (read_stream, write_stream):
             low = server._lowlevel_server  # what MCPServer.run_stdio_async runs, over our pipes

@@ -238,3 +238,22 @@ def claude_new_bin() -> str:
             f"Claude Code 2.1.332 at {exe} (npm install --prefix /opt/claude-2.1.332 @anthropic-ai/claude-code@2.1.332,"
             f" or set CLAUDE_CODE_NEW_BIN)")
     return exe
+
+
+@pytest.mark.parametrize("before,then", [(INIT, DISCOVER), (DISCOVER, INIT)], ids=["legacy-then-modern",
+                                                                                   "modern-then-legacy"])
+def test_after_a_client_of_one_era_the_other_eras_first_answer_is_fast(tc_home, before, then):
+    """One start of the SDK records both eras: a 2026-07-28 probe after only 2025-11-25 clients used the install
+    (the case that lost Claude Code 2.1.332 its tools) is answered at once, and the other way round."""
+    _clear_cache()
+    w = Wire(tc_home)
+    assert "result" in w.request(0, before["method"], before["params"])
+    assert w.close() == 0
+    took = []
+    for _ in range(3):
+        w = Wire(tc_home)
+        w.send(then)
+        assert "result" in w.answer(0)
+        took.append(time.perf_counter() - w.t0)
+        assert w.close() == 0
+    assert statistics.median(took) <= 0.3, (then["method"], took)
