@@ -20,6 +20,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from training_check.server.stdio_front import CACHE_NAME, cache_dirs, fingerprint
 
+from .anthropic_stub import MCP, AnthropicStub, Check, Player
 from .conftest import require
 from .mcp_client import SERVER_ARGV, server_env
 from .test_server import write_llmc_log
@@ -257,3 +258,44 @@ def test_after_a_client_of_one_era_the_other_eras_first_answer_is_fast(tc_home, 
         took.append(time.perf_counter() - w.t0)
         assert w.close() == 0
     assert statistics.median(took) <= 0.3, (then["method"], took)
+
+
+class OneAssessment(Player):
+    """Plays the model for one call: loads the tool through ToolSearch (2.1.332 defers MCP tools) and calls it."""
+
+    def next(self, check: Check, tools: set[str]) -> tuple[str, dict] | str:
+        done = [name for name, _, _ in check.steps]
+        if MCP + "assess_run" in done:
+            return "done"
+        if MCP + "assess_run" in tools:
+            return MCP + "assess_run", {"run": check.run}
+        if "ToolSearch" in tools and "ToolSearch" not in done:
+            return "ToolSearch", {"query": f"select:{MCP}assess_run", "max_results": 5}
+        return "The training-check tools are not connected."
+
+
+def test_claude_code_2_1_332_keeps_its_tools_after_a_2025_11_25_client_used_the_install(tc_home, tmp_path):
+    """The lost-tools bug: a 2025-11-25 client records the handshake, then Claude Code 2.1.332 probes with
+    server/discover; its assess_run must be answered (it was refused with -32602 '_meta is missing the required
+    envelope key(s)' when the front answered the fallback initialize while the SDK served 2026-07-28)."""
+    exe = claude_new_bin()
+    _clear_cache()
+    _legacy_client_uses_the_install(tc_home)
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE", "MCP_", "OPENAI_"))}
+    env.update(HOME=str(home), TRAINING_CHECK_HOME=str(tc_home), DISABLE_AUTOUPDATER="1")
+    script = Path(sys.prefix) / "bin" / "training-check"
+    subprocess.run([exe, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve"], cwd=home,
+                   env=env, check=True, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    for attempt in range(2):  # the second session starts from the answers the first one recorded
+        with AnthropicStub(OneAssessment()) as stub:
+            p = subprocess.run([exe, "-p", f"The arguments are: `{log}`", "--output-format", "stream-json",
+                                "--verbose", "--allowedTools", f"{MCP}assess_run,ToolSearch"], cwd=home,
+                               env={**env, "ANTHROPIC_BASE_URL": stub.base_url, "ANTHROPIC_API_KEY": "sk-ant-dummy"},
+                               capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL, check=False)
+            assert p.returncode == 0, p.stdout[-1500:] + p.stderr[-1500:]
+            assert [c.name for c in stub.calls][-1:] == [MCP + "assess_run"], (attempt, stub.calls, p.stdout[-1500:])
+            result = stub.checks_seen[-1].steps[-1][2]
+            assert isinstance(result, dict) and result.get("verdict") == "CONTINUE", (attempt, result)
