@@ -124,6 +124,13 @@ def test_a_fresh_servers_first_check_loads_neither_the_sdk_nor_pydantic(tc_home,
         assert s.close()[0] == 0
 
 
+def _caught(pid: int) -> set[int]:
+    """The signals the process has a handler for (SigCgt of /proc/<pid>/status)."""
+    mask = next(int(line.split()[1], 16) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if line.startswith("SigCgt:"))
+    return {n for n in range(1, 65) if mask >> (n - 1) & 1}
+
+
 def _plant(answers_json: dict, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(answers_json))
@@ -210,6 +217,9 @@ def test_a_slow_read_holds_up_no_other_call_and_sigterm_ends_it_at_once(sshd, tc
         assert other["structuredContent"]["verdict"] == "CONTINUE"
         assert 1 not in s.seen and proxy.relayed < slow.stat().st_size, "the slow read ended before the other calls"
         assert took < 5.0, f"the other calls waited {took:.1f} s for the slow read"
+        # no Python handler that a thread holding the interpreter (a C call on hostile text) could delay: the
+        # kernel's default action ends the process whatever runs
+        assert not _caught(s.p.pid) & {signal.SIGTERM, signal.SIGINT}, _caught(s.p.pid)
         t = time.perf_counter()
         s.p.send_signal(signal.SIGTERM)
         rc = s.p.wait(5)
@@ -244,3 +254,25 @@ def test_a_signal_ends_the_server_within_a_second_without_a_traceback(tc_home, s
     assert rc == code and took < 1.0, (rc, took, err[-800:])
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-800:]
     s.p.stdin.close()
+
+
+def test_sigterm_ends_the_server_while_a_read_holds_the_interpreter(tc_home, tmp_path):
+    """A hostile line (a 20,000-digit number: a backtracking read holds the interpreter in one C call for a minute
+    on the reader of Dec 2026) does not keep the server alive: SIGTERM ends it within a second."""
+    log = tmp_path / "hostile.log"
+    log.write_text("".join(f"step={i} loss={1.0 / (i + 1):.4f}\n" for i in range(50)) + "step=21 loss="
+                   + "1" * 20_000 + "!\n")
+    s = Server(tc_home)
+    s.send(INIT)
+    s.answer(0)
+    s.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    s.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "assess_run", "arguments": {"run": str(log)}}})
+    time.sleep(2.0)
+    t = time.perf_counter()
+    s.p.send_signal(signal.SIGTERM)
+    try:
+        rc = s.p.wait(5)
+    finally:
+        s.p.kill()
+    assert rc == -signal.SIGTERM and time.perf_counter() - t < 1.0, (rc, time.perf_counter() - t)
