@@ -93,6 +93,7 @@ class Answers:
         self.fp = fp
         self.entries: dict[str, Any] = {}
         self.dirty = False
+        self.lock = threading.Lock()  # the client's connection and the recorders record at once
         for d in cache_dirs():
             data = read_trusted(d / CACHE_NAME.format(fp))
             if isinstance(data, dict) and data.get("fingerprint") == fp and isinstance(data.get("entries"), dict):
@@ -104,14 +105,17 @@ class Answers:
 
     def record(self, method: str, version: str | None, result: Any) -> None:
         key = f"{method} {version}"
-        if self.entries.get(key) != result:
-            self.entries[key] = result
-            self.dirty = True
+        with self.lock:
+            if self.entries.get(key) != result:
+                self.entries[key] = result
+                self.dirty = True
 
     def save(self) -> None:
-        if not self.dirty:
-            return
-        text = json.dumps({"fingerprint": self.fp, "entries": self.entries}, separators=(",", ":")).encode()
+        with self.lock:
+            if not self.dirty:
+                return
+            text = json.dumps({"fingerprint": self.fp, "entries": self.entries}, separators=(",", ":")).encode()
+            self.dirty = False
         for d in cache_dirs():
             path = d / CACHE_NAME.format(self.fp)
             tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -127,7 +131,6 @@ class Answers:
                 except OSError:
                     pass
                 continue
-            self.dirty = False
             return
 
 
@@ -368,6 +371,7 @@ class Front:
 
 
 # -- recording both eras -------------------------------------------------------------------------------------------
+RECORDING_TIMEOUT_S = 20.0  # a private connection ends by then whatever the SDK did
 RECORDED_VERSIONS = ("2025-11-25", "2026-07-28")  # recorded whenever the SDK runs, whichever era the client speaks
 
 
@@ -393,6 +397,7 @@ class Recorder:
 
     def __init__(self, answers: Answers, version: str):
         self.answers, self.version = answers, version
+        self.lock = threading.Lock()
         self.in_r, self.in_w = os.pipe()
         self.out_r, self.out_w = os.pipe()
 
@@ -400,6 +405,9 @@ class Recorder:
         requests = _opening(self.version)
         methods = {m["id"]: m["method"] for m in requests if "id" in m}
         to_sdk = os.fdopen(self.in_w, "wb")
+        give_up = threading.Timer(RECORDING_TIMEOUT_S, self.end_input, (to_sdk,))  # the connection always ends
+        give_up.daemon = True
+        give_up.start()
         with os.fdopen(self.out_r, "rb") as from_sdk:
             to_sdk.write("".join(json.dumps(m) + "\n" for m in requests).encode())
             to_sdk.flush()
@@ -411,11 +419,16 @@ class Recorder:
                 method = methods.pop(msg.get("id"), None) if isinstance(msg, dict) and "method" not in msg else None
                 if method is not None and isinstance(msg.get("result"), dict):
                     self.answers.record(method, self.version, msg["result"])
-                if not methods and not to_sdk.closed:
-                    to_sdk.close()
-        if not to_sdk.closed:
-            to_sdk.close()
+                if not methods:
+                    self.end_input(to_sdk)
+        give_up.cancel()
+        self.end_input(to_sdk)
         self.answers.save()
+
+    def end_input(self, to_sdk) -> None:
+        with self.lock:
+            if not to_sdk.closed:
+                to_sdk.close()
 
 
 def recorders(front: Front) -> list[Recorder]:
@@ -473,8 +486,9 @@ async def _run_sdk(server, pipes: list[tuple[int, int]]) -> None:
     import anyio
 
     async with anyio.create_task_group() as tg:
-        for i, (fd_in, fd_out) in enumerate(pipes):
-            tg.start_soon(_serve_connection, server, fd_in, fd_out, i > 0)
+        for fd_in, fd_out in pipes[1:]:
+            tg.start_soon(_serve_connection, server, fd_in, fd_out, True)
+        await _serve_connection(server, *pipes[0], False)
 
 
 async def _serve_connection(server, fd_in: int, fd_out: int, private: bool) -> None:
