@@ -315,7 +315,8 @@ def test_the_server_does_not_start_without_a_result_definition(tc_home, tmp_path
     code = ("import sys; import training_check.tools.schedule as s; del s.Schedule; "
             "from training_check.server.cli import main; sys.exit(main(['serve']))")
     init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+            "params": {"protocolVersion": "1999-01-01", "capabilities": {},
+                       "clientInfo": {"name": "t", "version": "1"}}}
     p = subprocess.run([sys.executable, "-c", code], input=json.dumps(init) + "\n", capture_output=True, text=True,
                        timeout=60, cwd=tmp_path, env=server_env(tc_home))
     assert p.returncode == 70 and p.stdout == ""
