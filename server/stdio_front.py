@@ -56,6 +56,7 @@ LIST_METHODS = CACHED_METHODS[2:]
 ENVELOPE_VERSION = "io.modelcontextprotocol/protocolVersion"  # the 2026-07-28 per-request envelope's keys
 ENVELOPE_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 EXIT_GRACE_S = 0.7
+MAX_FRONT_CALLS = 8  # tool calls the front runs at once, each on its own thread
 PACKAGE = Path(__file__).resolve().parents[1]  # training_check (server/, tools/, prompts/)
 CACHE_NAME = "first-answers-{}.json"
 
@@ -259,6 +260,9 @@ class Front:
         params = msg.get("params")
         if not isinstance(params, dict) or params.get("name") not in front_calls.TOOLS:
             return False
+        with self.lock:
+            if len(self.calls) >= MAX_FRONT_CALLS:  # more at once: the SDK's bounded worker pool takes them
+                return False
         version = self._version_for("tools/call", params)
         listed = self.answers.get("tools/list", version) if version else None
         tool = next((t for t in (listed or {}).get("tools", []) if t.get("name") == params["name"]), None)
