@@ -39,6 +39,7 @@ TOOLS: dict[str, tuple[str, str, tuple[str, ...], bool]] = {
     "reschedule": ("schedule", "reschedule", ("run",), False),
 }
 PROGRESS_MIN_INTERVAL_S = 0.25  # as server/app.py throttles progress
+IMPORTS = threading.Lock()  # one thread imports at a time: imports on two threads can deadlock on a cycle
 _KNOWN_KEYWORDS = frozenset({
     "type", "anyOf", "enum", "const", "properties", "required", "additionalProperties", "items", "minimum", "maximum",
     "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "$ref", "title",
@@ -213,9 +214,10 @@ def preload() -> None:
     import importlib
 
     try:
-        for module in ("tools.config", "tools.store", "server.shaping",
-                       *dict.fromkeys(f"tools.{m}" for m, *_ in TOOLS.values())):
-            importlib.import_module(f"training_check.{module}")
+        with IMPORTS:
+            for module in ("tools.config", "tools.store", "server.shaping",
+                           *dict.fromkeys(f"tools.{m}" for m, *_ in TOOLS.values())):
+                importlib.import_module(f"training_check.{module}")
     except Exception:  # the call itself reports what is missing
         log.debug("preloading failed", exc_info=True)
 
@@ -225,14 +227,16 @@ def run_call(tool: str, positional: list[Any], kwargs: dict[str, Any], output_sc
     """Run the domain function for ``tool`` and return its CallToolResult (an error result on a failure)."""
     import importlib
 
-    from ..tools.config import load_config
     from ..tools.errors import TrainingCheckError
-    from ..tools.store import Store
-    from .shaping import result_dict
 
     module, name, _, with_progress = TOOLS[tool]
     try:
-        fn = getattr(importlib.import_module(f"training_check.tools.{module}"), name)
+        with IMPORTS:
+            from ..tools.config import load_config
+            from ..tools.store import Store
+            from .shaping import result_dict
+
+            fn = getattr(importlib.import_module(f"training_check.tools.{module}"), name)
         config = load_config()
         store = Store(config.store_path)
         if with_progress:

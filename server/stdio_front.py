@@ -466,11 +466,14 @@ def serve_stdio() -> int:
     front.start()
     front.need_sdk.wait()
     if front.sdk_wanted:
-        import anyio
+        from .front_calls import IMPORTS
 
-        from .app import create_server
+        with IMPORTS:  # not beside the front's own imports (a preload, a call)
+            import anyio
 
-        server = create_server()
+            from .app import create_server
+
+            server = create_server()
         pipes = [(front.sdk_in_r, front.sdk_out_w)]
         for rec in recorders(front):  # both eras recorded now: the next start answers either at once
             pipes.append((rec.in_r, rec.out_w))
