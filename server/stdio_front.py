@@ -132,7 +132,20 @@ class Answers:
                 except OSError:
                     pass
                 continue
+            _prune_leftovers(d)
             return
+
+
+def _prune_leftovers(folder: Path, age_s: float = 3600.0) -> None:
+    """Temporary files an ended server left (a signal ends it at once, even mid-write), once they are old."""
+    import time
+
+    for leftover in folder.glob(CACHE_NAME.format("*") + ".*.tmp"):
+        try:
+            if time.time() - leftover.stat().st_mtime > age_s:
+                leftover.unlink()
+        except OSError:
+            pass
 
 
 def read_trusted(path: Path) -> Any:
