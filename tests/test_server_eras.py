@@ -276,13 +276,17 @@ class OneAssessment(Player):
         return "The training-check tools are not connected."
 
 
-def test_claude_code_2_1_332_keeps_its_tools_after_a_2025_11_25_client_used_the_install(tc_home, tmp_path):
+@pytest.mark.parametrize("history", ["after-a-2025-11-25-client", "fresh-install"])
+def test_claude_code_2_1_332_keeps_its_tools(tc_home, tmp_path, history):
     """The lost-tools bug: a 2025-11-25 client records the handshake, then Claude Code 2.1.332 probes with
     server/discover; its assess_run must be answered (it was refused with -32602 '_meta is missing the required
-    envelope key(s)' when the front answered the fallback initialize while the SDK served 2026-07-28)."""
+    envelope key(s)' when the front answered the fallback initialize while the SDK served 2026-07-28). On a fresh
+    install the SDK answers the probe (if that takes longer than Claude Code waits, its fallback initialize is
+    refused with -32022 and it probes again): the tools work either way."""
     exe = claude_new_bin()
     _clear_cache()
-    _legacy_client_uses_the_install(tc_home)
+    if history == "after-a-2025-11-25-client":
+        _legacy_client_uses_the_install(tc_home)
     log = write_llmc_log(tmp_path / "train.log", 300)
     home = tmp_path / "home"
     home.mkdir()
