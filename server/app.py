@@ -3,7 +3,7 @@
 No domain logic lives here. Each tool validates its arguments (pydantic, from
 the typed signature; unknown arguments are refused by name), opens the config
 and the store per call, runs the domain function on a worker thread (progress
-and log lines travel back to the client), and shapes the result into a typed
+travels back to the client; log lines go to stderr), and shapes the result into a typed
 output model (``server/shaping.py``). Every anticipated failure reaches the
 agent as its one-line message; an unexpected one as a one-line internal error,
 never a bare "Error executing tool".
