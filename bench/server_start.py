@@ -8,6 +8,8 @@ prints the median over N spawns (each a new process, timed from spawn) for:
   ``tools/call assess_run`` on a run already in the store (a small log checked before): seconds to that answer;
 - ``check-2026``: the same opened with the 2026-07-28 ``server/discover`` probe (Claude Code 2.1.332);
 - ``cli``: ``training-check check RUN`` from spawn to its exit (its answer printed);
+- ``floor``: a bare ``python`` that imports the domain and calls ``assess_run`` itself (no server, no CLI): what
+  the check costs at the least on this machine, for comparison;
 - ``front``: ``training-check serve`` as shipped, with its recorded first answers (a warm-up run records them):
   seconds to ``initialize`` and ``tools/list``;
 - ``cold``: the same with no recorded answers (the first start after an install or a change);
@@ -130,6 +132,18 @@ def cli_check(env: dict[str, str], run: str) -> float:
     return took
 
 
+FLOOR = ("import sys; from training_check.tools.assess import assess_run; "
+         "from training_check.tools.config import load_config; from training_check.tools.store import Store; "
+         "c = load_config(); assess_run(sys.argv[1], store=Store(c.store_path), config=c).to_dict()")
+
+
+def floor_check(env: dict[str, str], run: str) -> float:
+    """Seconds from spawning a bare python that imports the domain and calls assess_run to its exit."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", FLOOR, run], env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
 def write_run(folder: Path, steps: int = 2000) -> str:
     """A small llm.c-style log of a healthy run."""
     import math
@@ -151,21 +165,24 @@ def clear_cache() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--modes", default="check,check-2026,cli,front,cold,sdk")
+    ap.add_argument("--modes", default="check,check-2026,cli,floor,front,cold,sdk")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="tc-bench-"))
     env = {**os.environ, "TRAINING_CHECK_HOME": str(home)}
     try:
         run = write_run(home.parent / home.name)
         for mode in args.modes.split(","):
-            if mode in ("check", "check-2026", "cli"):
+            if mode in ("check", "check-2026", "cli", "floor"):
                 one("front", env)  # the first answers recorded
                 cli_check(env, run)  # the run is in the store
                 if mode == "cli":
                     times = [cli_check(env, run) for _ in range(args.runs)]
+                elif mode == "floor":
+                    times = [floor_check(env, run) for _ in range(args.runs)]
                 else:
                     times = [first_check(env, run, mode == "check-2026") for _ in range(args.runs)]
-                what = "`training-check check RUN` to exit" if mode == "cli" else "spawn to the first assess_run answer"
+                what = {"cli": "`training-check check RUN` to exit", "floor": "python: import the domain, assess_run"
+                        }.get(mode, "spawn to the first assess_run answer")
                 print(f"{mode:10s} {statistics.median(times):.3f} s  {what} (median of {args.runs}; "
                       f"min {min(times):.3f} max {max(times):.3f})")
                 continue
