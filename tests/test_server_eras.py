@@ -305,3 +305,31 @@ def test_claude_code_2_1_332_keeps_its_tools(tc_home, tmp_path, history):
             assert [c.name for c in stub.calls][-1:] == [MCP + "assess_run"], (attempt, stub.calls, p.stdout[-1500:])
             result = stub.checks_seen[-1].steps[-1][2]
             assert isinstance(result, dict) and result.get("verdict") == "CONTINUE", (attempt, result)
+
+
+def test_the_front_serves_only_arguments_it_can_prove_and_dumps_as_pydantic_does():
+    """What the front takes from the listed input schema: a value pydantic would coerce or refuse, an unknown
+    argument or an unknown schema keyword goes to the SDK; answers are dumped as the output schema types them."""
+    from training_check.server.front_calls import Unsure, call_arguments, conforms, dump
+
+    schema = {"type": "object", "required": ["run"], "properties": {
+        "run": {"type": "string"}, "max_points": {"type": "integer", "minimum": 2, "maximum": 2000, "default": 50},
+        "keys": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}], "default": None}}}
+    assert call_arguments("read_metrics", {"run": "r"}, schema) == (["r"], {"max_points": 50, "keys": None})
+    assert call_arguments("read_metrics", {"run": "r", "keys": ["a"]}, schema)[1]["keys"] == ["a"]
+    for bad in ({"run": "r", "max_points": "5"}, {"run": "r", "max_points": 5.0}, {"run": "r", "max_points": 1},
+                {"run": "r", "keys": "a"}, {"run": "r", "extra": 1}, {}, {"run": 3}, {"run": "r", "max_points": True}):
+        with pytest.raises(Unsure):
+            call_arguments("read_metrics", bad, schema)
+    with pytest.raises(Unsure):
+        conforms("x", {"type": "string", "pattern": "^x$"}, {})
+    out = {"type": "object", "properties": {
+        "value": {"type": "number"}, "step": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        "extra": {"type": "object", "additionalProperties": True},
+        "items": {"type": "array", "items": {"$ref": "#/$defs/M"}}},
+        "$defs": {"M": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "string"}}}}}
+    got = dump({"value": 3, "step": None, "extra": {"k": None}, "items": [{"a": 1, "b": None}]}, out, out["$defs"])
+    assert got == {"value": 3.0, "extra": {"k": None}, "items": [{"a": 1.0}]}
+    assert isinstance(got["value"], float)
+    with pytest.raises(Unsure):
+        dump({"value": 1, "unknown": 2}, out, out["$defs"])
