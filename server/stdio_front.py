@@ -151,7 +151,7 @@ def _prune_leftovers(folder: Path, age_s: float = 3600.0) -> None:
 def read_trusted(path: Path) -> Any:
     """The JSON in ``path`` when this user owns it and nobody else may write it (``tools.config``'s rule for the
     user's config, checked on the open file); else None. A planted answer would change what the tools say."""
-    from ..tools.config import untrusted_stat
+    from ..tools.ownership import untrusted_stat
 
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)

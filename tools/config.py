@@ -30,13 +30,13 @@ from __future__ import annotations
 import logging
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BadInput
+from .ownership import untrusted_stat
 
 CONFIG_FILE = ".training-check.toml"
 USER_CONFIG = "config.toml"
@@ -78,15 +78,6 @@ def trusted(path: Path) -> str | None:
     except OSError as e:
         return f"cannot be read ({e.strerror})"
     return untrusted_stat(st)
-
-
-def untrusted_stat(st: os.stat_result) -> str | None:
-    """``trusted``'s rule on a file's status (``os.fstat`` of an open file: no swap between the check and the read)."""
-    if st.st_uid != os.geteuid():
-        return f"is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})"
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return "is writable by other users (chmod go-w it)"
-    return None
 
 
 def _load_toml(path: Path) -> dict:
