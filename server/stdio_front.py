@@ -307,8 +307,8 @@ class Front:
         return True
 
     def _preload(self) -> None:
-        """Once the client has its first answer: import the domain of the calls served here while the client (a
-        model's turn) thinks, so its first call does not wait for pandas."""
+        """Once the client has its tools: import the domain of the calls served here while the client (a model's
+        turn) thinks, so its first call does not wait for pandas."""
         if self.preloading:
             return
         self.preloading = True
@@ -348,7 +348,8 @@ class Front:
                         self.pending[msg["id"]] = (method, version, answer is not None)
                     if answer is not None:
                         self.send({"jsonrpc": "2.0", "id": msg["id"], "result": answer})
-                        self._preload()
+                        if method == "tools/list":
+                            self._preload()
                     else:
                         self.sdk_wanted = True
                         self.need_sdk.set()
