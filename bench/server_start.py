@@ -1,12 +1,21 @@
-"""Time from spawning ``training-check serve`` (stdio) to its ``initialize`` and ``tools/list`` answers.
+"""A fresh server's first answers: ``initialize``, ``tools/list``, and the first ``assess_run`` of a cron check.
 
     python bench/server_start.py --runs 10
 
-prints the median over N spawns for three ways of starting:
+prints the median over N spawns (each a new process, timed from spawn) for:
 
-- ``front``: ``training-check serve`` as shipped, with its recorded first answers (a warm-up run records them);
+- ``check``: what a headless or cron check pays: ``training-check serve`` spawned, ``initialize``, then
+  ``tools/call assess_run`` on a run already in the store (a small log checked before): seconds to that answer;
+- ``check-2026``: the same opened with the 2026-07-28 ``server/discover`` probe (Claude Code 2.1.332);
+- ``cli``: ``training-check check RUN`` from spawn to its exit (its answer printed);
+- ``floor``: a bare ``python`` that imports the domain and calls ``assess_run`` itself (no server, no CLI): what
+  the check costs at the least on this machine, for comparison;
+- ``front``: ``training-check serve`` as shipped, with its recorded first answers (a warm-up run records them):
+  seconds to ``initialize`` and ``tools/list``;
 - ``cold``: the same with no recorded answers (the first start after an install or a change);
 - ``sdk``: the MCP SDK server alone, as ``serve`` was before the front (``create_server().run("stdio")``).
+
+The first three are the end-to-end figures; ``--modes check,check-2026,cli`` prints only those.
 """
 
 from __future__ import annotations
@@ -24,8 +33,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                    "clientInfo": {"name": "bench", "version": "1"}}}
+ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}
 SDK_ONLY = "from training_check.server.app import create_server; create_server().run('stdio')"
 
 
@@ -72,6 +83,78 @@ def one(mode: str, env: dict[str, str], timeout_s: float = 60.0) -> tuple[float,
     return t_init, t_list, len(tools)
 
 
+def first_check(env: dict[str, str], run: str, modern: bool, timeout_s: float = 120.0) -> float:
+    """Seconds from spawning ``serve`` to the answer of its first ``assess_run`` (opened in either era)."""
+    meta = {"_meta": ENVELOPE} if modern else {}
+    opening = [{"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": meta}] if modern else \
+        [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "assess_run", "arguments": {"run": run}, **meta}}
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv_for("front"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         env=env)
+    stdin, stdout = p.stdin, p.stdout
+    assert stdin is not None and stdout is not None
+    try:
+        stdin.write("".join(json.dumps(m) + "\n" for m in opening).encode())
+        stdin.flush()
+        while json.loads(stdout.readline() or "{}").get("id") != 0:
+            pass
+        stdin.write((json.dumps(call) + "\n").encode())
+        stdin.flush()
+        while True:
+            line = stdout.readline()
+            if not line:
+                raise RuntimeError("the server exited before answering assess_run")
+            msg = json.loads(line)
+            if msg.get("id") == 1:
+                break
+        took = time.perf_counter() - t0
+        if msg.get("error") or msg["result"].get("isError"):
+            raise RuntimeError(f"assess_run failed: {line[:300]!r}")
+    finally:
+        stdin.close()
+        try:
+            p.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    return took
+
+
+def cli_check(env: dict[str, str], run: str) -> float:
+    """Seconds from spawning ``training-check check RUN`` to its exit (the verdict printed)."""
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "training_check.server.cli", "check", run], env=env,
+                       capture_output=True, text=True, check=False)
+    took = time.perf_counter() - t0
+    if p.returncode not in (0, 1, 2, 3):
+        raise RuntimeError(f"check exited {p.returncode}: {p.stderr[-300:]}")
+    return took
+
+
+FLOOR = ("import sys; from training_check.tools.assess import assess_run; "
+         "from training_check.tools.config import load_config; from training_check.tools.store import Store; "
+         "c = load_config(); assess_run(sys.argv[1], store=Store(c.store_path), config=c).to_dict()")
+
+
+def floor_check(env: dict[str, str], run: str) -> float:
+    """Seconds from spawning a bare python that imports the domain and calls assess_run to its exit."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", FLOOR, run], env=env, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def write_run(folder: Path, steps: int = 2000) -> str:
+    """A small llm.c-style log of a healthy run."""
+    import math
+
+    lines = [f"s:{s} trl:{10.5 * math.exp(-s / 300) + 3.0 + 0.02 * math.sin(s):.6f} lr:6.000000e-04 norm:1.0000"
+             for s in range(steps)]
+    path = folder / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
 def clear_cache() -> None:
     from training_check.server.stdio_front import CACHE_NAME, cache_dirs, fingerprint
 
@@ -82,12 +165,27 @@ def clear_cache() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--modes", default="front,cold,sdk")
+    ap.add_argument("--modes", default="check,check-2026,cli,floor,front,cold,sdk")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="tc-bench-"))
     env = {**os.environ, "TRAINING_CHECK_HOME": str(home)}
     try:
+        run = write_run(home.parent / home.name)
         for mode in args.modes.split(","):
+            if mode in ("check", "check-2026", "cli", "floor"):
+                one("front", env)  # the first answers recorded
+                cli_check(env, run)  # the run is in the store
+                if mode == "cli":
+                    times = [cli_check(env, run) for _ in range(args.runs)]
+                elif mode == "floor":
+                    times = [floor_check(env, run) for _ in range(args.runs)]
+                else:
+                    times = [first_check(env, run, mode == "check-2026") for _ in range(args.runs)]
+                what = {"cli": "`training-check check RUN` to exit", "floor": "python: import the domain, assess_run"
+                        }.get(mode, "spawn to the first assess_run answer")
+                print(f"{mode:10s} {statistics.median(times):.3f} s  {what} (median of {args.runs}; "
+                      f"min {min(times):.3f} max {max(times):.3f})")
+                continue
             if mode == "front":
                 one(mode, env)  # the warm-up run records the first answers
             inits, lists = [], []

@@ -3,7 +3,7 @@
 No domain logic lives here. Each tool validates its arguments (pydantic, from
 the typed signature; unknown arguments are refused by name), opens the config
 and the store per call, runs the domain function on a worker thread (progress
-and log lines travel back to the client), and shapes the result into a typed
+travels back to the client; log lines go to stderr), and shapes the result into a typed
 output model (``server/shaping.py``). Every anticipated failure reaches the
 agent as its one-line message; an unexpected one as a one-line internal error,
 never a bare "Error executing tool".
@@ -199,12 +199,9 @@ LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "a
 
 
 async def _log(ctx: Context | None, level: LogLevel, message: str) -> None:
-    if ctx is None:
-        return
-    try:
-        await ctx.log(level, message, logger_name=SERVER_NAME)
-    except Exception:
-        pass
+    """To the server's log (stderr), not to the client: MCP logging is deprecated (SEP-2577, 2026-07-28); what a
+    client shows while a call runs is its progress."""
+    log.log(logging.getLevelNamesMapping().get(level.upper(), logging.WARNING), message)
 
 
 def compact_result(out: BaseModel) -> CallToolResult:
@@ -257,8 +254,10 @@ def resource_errors(fn: Callable[..., str]) -> Callable[..., str]:
 # -- the server ---------------------------------------------------------------------------------------------------
 def create_server() -> TrainingCheckServer:
     """Build the server with every tool, prompt and resource registered."""
+    # subscriptions=False: the lists never change while a server runs, so no 2026-07-28 subscriptions/listen stream
+    # (capabilities say listChanged false in both eras, and a client does not wait on a stream before its calls)
     mcp = TrainingCheckServer(name=SERVER_NAME, title="training-check", instructions=INSTRUCTIONS,
-                              version=_version(), log_level="WARNING")
+                              version=_version(), log_level="WARNING", subscriptions=False)
 
     @mcp.tool(annotations=ToolAnnotations(title="Read a run's metrics", read_only_hint=True, idempotent_hint=True,
                                           open_world_hint=True))

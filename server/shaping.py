@@ -30,18 +30,26 @@ import operator
 import types
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NotRequired, Required, cast
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Required, cast
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+if TYPE_CHECKING:  # pydantic loads with the first model: result_dict (the CLI, the stdio front) does not need it
+    from pydantic import BaseModel
 
 _MODEL_CACHE: dict[type, type[BaseModel]] = {}
 SUMMARY_DESCRIPTION = "One sentence saying what the result means."
 
 
-class ResultModel(BaseModel):
+@functools.cache
+def result_model_base() -> type[BaseModel]:
     """Base of every published output model: exactly the keys its definition names."""
+    from pydantic import BaseModel, ConfigDict
 
-    model_config = ConfigDict(extra="forbid")
+    class ResultModel(BaseModel):
+        """Base of every published output model: exactly the keys its definition names."""
+
+        model_config = ConfigDict(extra="forbid")
+
+    return ResultModel
 
 
 class SchemaError(TypeError):
@@ -119,6 +127,8 @@ def wire_definition(cls: type) -> tuple[str, dict[str, tuple[Any, bool, str | No
 
 def model_for(cls: type, *, name: str | None = None) -> type[BaseModel]:
     """The pydantic model of what a result of ``cls`` (a dataclass or a TypedDict) sends; see the module's doc."""
+    from pydantic import Field, create_model
+
     if cls in _MODEL_CACHE:
         return _MODEL_CACHE[cls]
     own_name, keys = wire_definition(cls)
@@ -136,7 +146,7 @@ def model_for(cls: type, *, name: str | None = None) -> type[BaseModel]:
         else:
             fields[key] = (_wire_type(tp, where) | None,
                            Field(default=None, description=desc, json_schema_extra=_never_null))
-    model = create_model(name or own_name, __base__=ResultModel, __doc__=_doc(cls), **fields)
+    model = create_model(name or own_name, __base__=result_model_base(), __doc__=_doc(cls), **fields)
     _MODEL_CACHE[cls] = model
     return model
 

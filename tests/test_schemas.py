@@ -311,10 +311,14 @@ def test_the_first_answer_cache_changes_when_a_result_definition_changes(tmp_pat
 
 
 def test_the_server_does_not_start_without_a_result_definition(tc_home, tmp_path):
-    """A result class that cannot be imported stops `training-check serve` at once, in one line (no generic schema)."""
+    """A result class that cannot be imported stops `training-check serve` once it builds the SDK server, in one line
+    (no generic schema). The handshake of a version never recorded is what the SDK must answer."""
     code = ("import sys; import training_check.tools.schedule as s; del s.Schedule; "
             "from training_check.server.cli import main; sys.exit(main(['serve']))")
-    p = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": "1999-01-01", "capabilities": {},
+                       "clientInfo": {"name": "t", "version": "1"}}}
+    p = subprocess.run([sys.executable, "-c", code], input=json.dumps(init) + "\n", capture_output=True, text=True,
                        timeout=60, cwd=tmp_path, env=server_env(tc_home))
     assert p.returncode == 70 and p.stdout == ""
     assert p.stderr == ("training-check: internal error (SchemaError: cannot publish the output schema of "

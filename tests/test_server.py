@@ -145,8 +145,8 @@ def test_whole_check_over_stdio_and_the_resources(tc_home, tmp_path):
             runs = json.loads((await s.client.read_resource("training-check://runs")).contents[0].text)
             assert {r["run_key"] for r in runs} >= {key, "file:" + str(log)}
 
-            # MCP logging reached the client
-            assert any("assess_run" in str(entry.data) for entry in s.logs)
+            # no deprecated MCP logging (SEP-2577): nothing reached the client as notifications/message
+            assert s.logs == []
 
     try:
         run(main)

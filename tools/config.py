@@ -30,13 +30,13 @@ from __future__ import annotations
 import logging
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BadInput
+from .ownership import untrusted_stat
 
 CONFIG_FILE = ".training-check.toml"
 USER_CONFIG = "config.toml"
@@ -77,11 +77,7 @@ def trusted(path: Path) -> str | None:
         st = path.stat()
     except OSError as e:
         return f"cannot be read ({e.strerror})"
-    if st.st_uid != os.geteuid():
-        return f"is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})"
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return "is writable by other users (chmod go-w it)"
-    return None
+    return untrusted_stat(st)
 
 
 def _load_toml(path: Path) -> dict:
