@@ -14,6 +14,9 @@ from training_check.tools.diagnosis import CAUSES
 from training_check.tools.findings import OK
 from training_check.tools.judge import ESCALATE, STOP
 from training_check.tools.reviewer.prompt import build_prompt
+from training_check.tools.stop_run import stop_run
+
+from tests.standins import Trainers
 
 CAUSE_RUNS = Path(__file__).resolve().parents[1] / "examples" / "causes"
 
@@ -94,7 +97,8 @@ def test_the_reviewer_prompt_carries_the_diagnosis(store, config):
     p = build_prompt(a.record(), "is this a bad batch?")
     assert "probable cause: bad_batch" in p.text and "skip or inspect the batch at step 300" in p.text
     # inside the untrusted-data fence, like every other piece of run data
-    inside = p.text.split(f"\n<<<BEGIN UNTRUSTED DATA {p.fence}>>>\n")[1].split(f"\n<<<END UNTRUSTED DATA {p.fence}>>>")[0]
+    begin, end = f"\n<<<BEGIN UNTRUSTED DATA {p.fence}>>>\n", f"\n<<<END UNTRUSTED DATA {p.fence}>>>"
+    inside = p.text.split(begin)[1].split(end)[0]
     assert "probable cause: bad_batch" in inside
 
 
@@ -120,3 +124,22 @@ def test_readme_diverged_example_has_no_contradicting_ok(store, config):
         assert not (f.status == OK and f.steps and f.steps[-1] >= onset), f
     trend = next(f for f in a.findings if f.signal == "loss_trend")
     assert trend.message.startswith(f"before step {onset}")
+
+
+def test_the_stop_evidence_carries_the_diagnosis(store, config, tmp_path):
+    log = tmp_path / "train.jsonl"
+    log.write_bytes((CAUSE_RUNS / "bad_batch_1" / "train.jsonl").read_bytes())
+    a = assess_run(str(log), store=store, config=config)
+    assert a.verdict == STOP and a.diagnosis is not None
+    trainers = Trainers(tmp_path)
+    try:
+        p = trainers.start("trap", "--log", str(log))  # a real process holding the run's log open
+        r = stop_run(str(log), "the loss diverged after a bad batch", store=store, config=config,
+                     assessment_id=a.assessment_id, target=f"pid:{p.pid}", grace_s=5)
+        assert r.stopped and p.wait(timeout=5) == 0
+    finally:
+        trainers.close()
+    md = Path(r.evidence_path or "").read_text()
+    assert "## Diagnosis" in md and "probable cause: bad_batch" in md
+    assert "action: skip or inspect the batch at step 300" in md and "event: step 300:" in md
+    assert md.index("## Diagnosis") < md.index("## Outcome")  # written with the evidence, before the signal

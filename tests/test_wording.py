@@ -31,17 +31,17 @@ def test_a_huge_spike_is_said_in_orders_of_magnitude():
 
 
 def test_a_loss_that_fell_then_rose_is_not_rising_since_the_start():
+    """2.36 -> 0.31, then a noisy blow-up: its noise dwarfs the progress in noise units, which made the old words
+    "rising since the start"."""
     rng = np.random.default_rng(1)
     steps = np.arange(1, 401)
-    fall = 0.31 + (2.36 - 0.31) * np.exp(-steps[:300] / 40)
-    up = 10.0 ** rng.uniform(2, 9, 100)  # the blow-up: wild values over seven decades
-    loss = np.concatenate([fall + 0.01 * rng.standard_normal(300), up])
+    fall = 0.31 + (2.36 - 0.31) * np.exp(-steps[:100] / 15)
+    up = 2.0 + 0.5 * rng.standard_normal(300)
+    loss = np.concatenate([fall + 0.01 * rng.standard_normal(100), up])
     f = divergence.check(build_view(frame_of(steps, {"loss": loss})))
     assert f.status == CRITICAL
     assert "rising since the start" not in f.message, f.message
-    assert "above where it started" in f.message or "progress lost" in f.message
-    assert not LONG_DIGITS.search(f.message), f.message
-
+    assert "above where it started" in f.message or "progress lost" in f.message, f.message
 
 def test_no_finding_line_is_left_without_its_words():
     bad = Finding("divergence", CRITICAL, "loss diverged: " + "x" * 300, [10, 20], {"a": 1.0}, "divergence")
@@ -107,3 +107,10 @@ def test_check_help_does_not_offer_text_as_a_baseline():
     check = sub.choices["check"].format_help()
     assert "or text" not in check  # plain text is read as a run reference; any other text is refused
     assert "run's reference" in " ".join(check.split())
+
+
+def test_a_fallback_log_for_a_local_run_is_said(store, config, tmp_path):
+    run = _write(tmp_path / "train.jsonl")
+    other = _write(tmp_path / "other.jsonl", n=50)
+    a = assess_run(run, store=store, config=config, fallback_log=other)
+    assert any(n.startswith("fallback_log is read only when the W&B API cannot be") for n in a.notes), a.notes

@@ -107,15 +107,15 @@ class Assessment:
         if size() > budget:
             for f in ok:
                 f["message"] = _cut(f["message"], 90)
-        while size() > budget and any("numbers" in f for f in out["findings"]):
-            for f in out["findings"]:
-                f.pop("numbers", None)
         if size() > budget and self.diagnosis is not None:
             out["diagnosis"] = self.diagnosis.to_dict(events=5, actions=3, ruled_out=2, chars=150)
         if size() > budget and ok:
             names = ", ".join(f["signal"] for f in ok)
             note = _cut(f"left out for room: {names}", 200)
             out["findings"] = bad + [{"signal": "others", "status": INFO, "message": note}]
+        if size() > budget:
+            for f in out["findings"]:
+                f.pop("numbers", None)
         if size() > budget and len(out["summary"]) > 300:
             out["summary"] = _cut(out["summary"], 300)
         concern = out["concern"]
@@ -360,6 +360,8 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     if diagnosis is not None and diagnosis.onset_step is not None:
         findings = before_the_event(findings, view, diagnosis.onset_step)
     notes = ignored_arguments(baseline, expected, frame, as_of_step, total_steps)
+    if fallback_log and ref.kind != "wandb":
+        notes.append(f"fallback_log is read only when the W&B API cannot be; {run} is not a W&B run: not read")
     step = frame.last_step
     prog = {"step": step, "total_steps": total,
             "fraction": jnum(view.fraction, 3) if view.fraction is not None else None}

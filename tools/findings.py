@@ -44,8 +44,8 @@ class Finding:
         return d
 
 
-def readable(x: float) -> str:
-    """A number people read at a glance: 3 significant digits, an order of magnitude (~1e11) when huge."""
+def readable(x: float, digits: int = 3) -> str:
+    """A number people read at a glance: ``digits`` significant digits, an order of magnitude (~1e11) when huge."""
     x = float(x)
     if x != x:
         return "NaN"
@@ -53,7 +53,7 @@ def readable(x: float) -> str:
         return "+Inf" if x > 0 else "-Inf"
     if abs(x) >= 1e6:
         return f"~{x:.0e}".replace("e+0", "e").replace("e+", "e")
-    return f"{x:.3g}"
+    return f"{x:.{digits}g}"
 
 
 def times(x: float) -> str:

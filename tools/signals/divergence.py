@@ -130,7 +130,7 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
             "rising since the start" if from_start_rising and never_fell else \
             f"{min(rise / max(progress, _EPS), 1.0):.0%} of its progress lost" if progress > 0 else "above its best"
         return Finding("divergence", CRITICAL,
-                       f"{name} diverged: {readable(sign * now)} now vs best {sign * best:.4g} at step {best_step} "
+                       f"{name} diverged: {readable(sign * now, 4)} now vs best {sign * best:.4g} at step {best_step} "
                        f"({why}), "
                        f"sustained for {n_raw_above} logs since step {raw_since}",
                        [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
