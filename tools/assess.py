@@ -173,10 +173,10 @@ def before_the_event(findings: list[Finding], view: RunView, onset: int) -> list
             continue
         if not tried:
             tried = True
-            try:
-                cut = view.frame.upto(onset - 1)
-            except ValueError:
-                cut = None
+            # a long run's older points are summarised: cutting it would rebuild its history from every raw point,
+            # so its findings are kept as context with their own window instead (the check's cost stays flat)
+            long_run = any(h.summarised for h in view.frame.history.values())
+            cut = None if long_run else view.frame.upto(onset - 1)
             if cut is not None and cut.series:
                 pre = build_view(cut, view.total_steps, [], None, view.baseline, view.config)
         again = None
