@@ -20,6 +20,12 @@ The cause is one of ``CAUSES``. It is read from the run's series, not from the v
 - ``lr_too_low``: a flat loss under an LR of 0 or at most ``SMALL_LR``, or with evals drifting down by small steps;
 - ``overfitting``: the eval worsened while the train loss kept falling;
 - ``unknown``: none of these fits what was logged.
+
+The confidence is fixed per rule: how directly the logged evidence names the cause (a loss scale halving before
+the NaN, identical evals: high; a loss that rose under an LR that had been steady for long, a flat loss: lower).
+Every action is built from the run's own numbers (the LR where the loss was last improving, a quantile of the
+pre-onset grad norms, the last logged checkpoint before the onset, the best-eval step, the run's length) and says
+which evidence it answers; a rule with no such number gives no action rather than a guess.
 """
 
 from __future__ import annotations
@@ -457,7 +463,9 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
                        Action("clip the grad norm (e.g. at 1.0)", f"the grad norm rose at step {f.grad_rise}"))
     elif f.rise_step is not None or f.first_bad is not None or kinds & {"divergence", "chance_level", "loss_jump"}:
         cause = "lr_too_high"
-        conf = 0.7 if f.lr is not None else 0.45
+        # less sure when the LR had been steady long before the blow-up (nothing changed in the LR when it came)
+        steady = lr_since is not None and onset is not None and _long_lr(f, lr_since, onset)
+        conf = 0.45 if f.lr is None else 0.55 if steady else 0.7
         target, why = _lower_lr(f, lr_best, peak)
         if target is not None:
             actions.append(Action(f"lower the peak LR to {num(target)} ({why})",
@@ -479,9 +487,12 @@ def _ruled_out(cause: str, f: Facts, n_half: int, rising: bool, blew_up_first: b
                onset: int | None) -> list[str]:
     out = []
     if cause != "loss_scale_overflow":
-        out.append("loss_scale_overflow: " + ("no loss scale logged" if f.scale is None else
-                                              "the loss scale never fell" if not n_half else
-                                              f"the loss scale halved only {n_half} times"))
+        first_half = _scale_halvings(f, None)[1]
+        out.append("loss_scale_overflow: " + (
+            "no loss scale logged" if f.scale is None else "the loss scale never fell" if not n_half else
+            f"the loss rose at step {f.rise_step}, no later than the loss scale's first halving at step {first_half}"
+            if f.rise_step is not None and first_half is not None and f.rise_step <= first_half else
+            f"the loss scale halved only {n_half} times"))
     if cause != "numerical" and f.first_bad is not None and blew_up_first:
         first = min(s for s in (f.rise_step, f.grad_rise) if s is not None) if (f.rise_step or f.grad_rise) else None
         out.append(f"numerical: the blow-up began at step {first}, before the NaN at step {f.first_bad}")
@@ -584,7 +595,7 @@ def _lower_lr(f: Facts, lr_best: float | None, peak: float | None) -> tuple[floa
     if lr_best and peak and lr_best < 0.8 * peak:
         return lr_best, f"the LR at step {f.best_step}, where {f.loss} was last improving"
     if peak:
-        return peak / 3, f"a third of the {num(peak)} it rose under"
+        return peak / 3, f"a third of the peak LR {num(peak)} the loss rose under"
     return None, ""
 
 
