@@ -12,8 +12,9 @@ The cause is one of ``CAUSES``. It is read from the run's series, not from the v
 - ``lr_schedule``: the LR still rising at the newest log, ``WARMUP_PAST`` x its value where the loss was best and
   ``WARMUP_AFTER`` x its value at the onset (a warmup without ``min(1, .)``), or the LR at ~0 (``ZERO_SHARE`` of
   its peak) during a plateau;
-- ``exploding_gradients``: the grad norm rose ``GRAD_FACTOR`` x before the loss did, under an LR that had been at
-  its value for a long time, or ``STRONG_GRAD`` x (or to non-finite) before any loss rise;
+- ``exploding_gradients``: under an LR that had been at its value for a long time (``LONG_LR_SHARE`` of the logs
+  before the onset), the grad norm rose ``GRAD_FACTOR`` x before the loss did, or ``STRONG_GRAD`` x (or to
+  non-finite) before the first NaN, or ``GRAD_ELEVATED`` x with the blow-up;
 - ``lr_too_high``: the loss rose (or went non-finite after rising) under an LR at its peak;
 - ``no_learning``: evals identical to 4 decimals, or a grad norm of ~0, or a loss that never moved from its start
   under an LR above ``SMALL_LR`` with evals that do not drift down;
@@ -54,6 +55,7 @@ ZERO_SHARE = 0.01  # an LR below this share of its peak is ~0
 IDENTICAL_EVALS = 4  # this many evals in a row equal to 4 decimals: the weights do not change
 LONG_LR_SHARE = 0.5  # the LR unchanged over this share of the logs before the onset: not what changed
 SMALL_LR = 3e-5  # a flat loss under an LR at or below this: too low (above it, and no eval drift: not learning)
+GRAD_ELEVATED = 3.0  # under an LR steady for long, a grad norm this many times its level with the blow-up
 STRONG_GRAD = 100.0  # a grad norm this many times its level before any loss rise: it exploded first
 WARMUP_PAST = 3.0  # run length unknown: a still-rising LR this many times its value where the loss was best
 WARMUP_SHARE = 0.5  # run length known: an LR still rising past this share of the run
@@ -461,6 +463,16 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         actions.append(_clip_action(f, f.grad_rise, f"the grad norm rose {GRAD_FACTOR:g}x at step {f.grad_rise} "
                                                     f"before the loss did") or
                        Action("clip the grad norm (e.g. at 1.0)", f"the grad norm rose at step {f.grad_rise}"))
+    elif (lr_since is not None and onset is not None and _long_lr(f, lr_since, onset) and f.grad_ref
+          and _grad_max_after(f, onset) >= GRAD_ELEVATED):
+        # the LR had been steady for long when the loss blew up, and the grad norm rose with it: the gradients grew
+        # (sharpness, weights) rather than the LR being wrong from the start
+        cause, conf = "exploding_gradients", 0.6
+        g = _grad_max_after(f, onset)
+        ev.append(Event(onset, f"grad norm up to {times(g)} its level {num(f.grad_ref)} from here"))
+        actions.append(_clip_action(f, onset, f"the grad norm rose {times(g)} its level with the loss at step "
+                                              f"{onset}, under an LR steady since step {lr_since}") or
+                       Action("clip the grad norm", f"the grad norm rose at step {onset}"))
     elif f.rise_step is not None or f.first_bad is not None or kinds & {"divergence", "chance_level", "loss_jump"}:
         cause = "lr_too_high"
         # less sure when the LR had been steady long before the blow-up (nothing changed in the LR when it came)
@@ -566,6 +578,19 @@ def _loss_reacts(f: Facts, step: int, logs: int = 3) -> bool:
         return False
     end = int(after[-1])
     return any(s is not None and step <= s <= end for s in (f.rise_step, f.first_bad))
+
+
+def _grad_max_after(f: Facts, step: int) -> float:
+    """The grad norm's largest value from ``step`` on, in units of its pre-onset level (non-finite: inf)."""
+    if f.grad is None or not f.grad_ref:
+        return 0.0
+    v = np.abs(f.grad.loc[step:].to_numpy(dtype=float))
+    if not len(v):
+        return 0.0
+    if (~np.isfinite(v)).any() and f.scale is None:
+        return float("inf")
+    v = v[np.isfinite(v)]
+    return float(v.max() / f.grad_ref) if len(v) else 0.0
 
 
 def _still_rising(lr: pd.Series, share: float = 0.1) -> bool:
