@@ -652,8 +652,9 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
     lr_now = float(f.lr.iloc[-1]) if f.lr is not None and len(f.lr) else None
     same = _identical_evals(view)
     _grad_facts(f, None)
-    g_now = float(np.nanmedian(np.abs(f.grad.to_numpy(dtype=float))[-10:])) if f.grad is not None and len(f.grad) \
-        else None
+    g_tail = np.abs(f.grad.to_numpy(dtype=float))[-10:] if f.grad is not None else np.zeros(0)
+    g_tail = g_tail[np.isfinite(g_tail)]
+    g_now = float(np.median(g_tail)) if len(g_tail) else None
     if f.best_step is not None and f.best is not None:
         ev.append(Event(f.best_step, f"{f.loss} at its best level {num(f.best)}"))
     actions: list[Action] = []
