@@ -509,7 +509,7 @@ def build_parser() -> Parser:
 
     s = sub.add_parser("check", help="assess a run; the exit code is the verdict")
     run_args(s)
-    s.add_argument("--baseline", help="expected values: JSON, a .json file, or text")
+    s.add_argument("--baseline", help="expected values: JSON, a .json file, or another run's reference")
     s.add_argument("--total-steps", type=int, default=None, help="planned length of the run")
     s.add_argument("--as-of-step", type=int, default=None, help="judge the run as it was at this step")
     s.set_defaults(fn=cmd_check)
@@ -526,7 +526,7 @@ def build_parser() -> Parser:
     s.add_argument("--concern", required=True, help="the specific worry")
     s.add_argument("--assessment-id", help="the assessment to review (asm_..., printed by check)")
     s.add_argument("--run", help="the run (its latest assessment) when no --assessment-id")
-    s.add_argument("--baseline", help="expected values: JSON, a .json file, or text")
+    s.add_argument("--baseline", help="expected values for the reviewer: JSON, a .json file, or a short text note")
     s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_review)
 

@@ -66,7 +66,7 @@ NOTES = {
 STOPS = {
     "01_llmc-gpt2-nan-from-step1.log": "STOP: loss is NaN for the last 100 logged values (since step 1)",
     "07_hf-bloom3b-lora-lyrics-unstable-trainer_state.json": "STOP: loss diverged: 18.95 now vs best 5.62 at step 2511 "
-                                                              "(rising since the start), sustained for 446 logs since "
+                                                              "(above where it started), sustained for 446 logs since "
                                                               "step 2555",
     "08_dp-finetune-loss-rising-app.log": "STOP: Train loss diverged: 1.866 now vs best 0.755 at step 5000 (above "
                                           "where it started), sustained for 25 logs since step 10000",

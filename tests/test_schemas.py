@@ -32,7 +32,7 @@ CONTRACT = {
                      {"run", "run_key", "source", "info", "n_steps", "new_points", "metrics", "notes", "summary",
                       "run_data"}),
     "assess_run": ({"assessment_id", "run", "verdict", "summary", "concern", "progress", "findings", "source",
-                    "fallback_reason"},
+                    "fallback_reason", "diagnosis", "notes"},
                    {"assessment_id", "run", "verdict", "summary", "progress", "findings"}),
     "escalate_to_reviewer": ({"review_id", "run_key", "assessment_id", "decision", "reason", "model", "backend",
                               "prompt_hash", "elapsed_s", "attempts", "summary"},
@@ -329,8 +329,8 @@ def test_the_server_does_not_start_without_a_result_definition(tc_home, tmp_path
 
 @pytest.mark.parametrize("budget", [100_000, 200])
 def test_an_assessment_cut_to_its_budget_still_matches_the_schema(budget, store, config, tmp_path):
-    """Past its byte budget an answer drops the ok findings' messages, then the numbers, then cuts the text: in full
-    and cut, it is what the schema advertises."""
+    """Past its byte budget an answer shortens the ok findings, then names them in one note, drops the numbers, then
+    cuts the text: in full and cut, it is what the schema advertises."""
     from training_check.tools.assess import Assessment, assess_run
 
     a = assess_run(example_log("overfit_tiny_mlp", tmp_path), store=store, config=config)
@@ -339,7 +339,8 @@ def test_an_assessment_cut_to_its_budget_still_matches_the_schema(budget, store,
     data = shape(a.to_dict(budget), model).model_dump(mode="json", exclude_none=True)
     assert not schema_errors(model.model_json_schema(), data)
     cut = budget < 1000
-    ok = [f for f in data["findings"] if f["status"] == "ok"]
-    assert ok and all(("message" in f) is not cut for f in ok)
+    ok = [f for f in data["findings"] if f["status"] in ("ok", "info")]
+    assert ok and all(f.get("message") for f in data["findings"])  # never a finding line without its words
+    assert ([f["signal"] for f in ok] == ["others"]) is cut  # cut: the ok ones named in one note
     assert any("numbers" in f for f in data["findings"]) is not cut
     assert data["summary"].endswith("...") is cut and (len(data["summary"]) == 300) is cut

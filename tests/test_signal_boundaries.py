@@ -161,7 +161,7 @@ def test_grad_norm_explode_factor(factor, status):
     f = grad_norm.check(view_of({"train_loss": falling(200), "grad_norm": g}))
     assert f.status == status
     if status == "warn":
-        assert (f.concern, f.message) == ("grad_explosion", "grad_norm exploded to 10.5, 10x its running level 1")
+        assert (f.concern, f.message) == ("grad_explosion", "grad_norm exploded to 10.5, 10.5x its running level 1")
 
 
 # --- lr_schedule: jump_factor -------------------------------------------------------------------------------------

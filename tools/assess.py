@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import pandas as pd
 
 from .config import Config
+from .diagnosis import Diagnosis, DiagnosisDict, diagnose
 from .encode import jnum
 from .errors import BadInput, SourceUnreachable, TrainingCheckError
-from .findings import CRITICAL, OK, WARN, Accepted, Finding, FindingDict
+from .findings import CRITICAL, INFO, OK, WARN, Accepted, Finding, FindingDict
 from .frame import MetricFrame
-from .judge import CONTINUE, UNREACHABLE, judge
+from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, judge
 from .reading import load_run, loss_override, resolve_ref
 from .signals import (
     chance_level,
@@ -48,6 +50,8 @@ class AssessmentAnswer(TypedDict):
     findings: list[FindingDict]  # every non-ok finding in full, then the ok ones as short notes
     source: str | None  # the kind of source read: wandb_api, wandb_local, log, tfevents
     fallback_reason: str | None  # why the fallback log was read instead of the W&B API
+    diagnosis: NotRequired[DiagnosisDict]  # on STOP and ESCALATE: the probable cause, its events, what to change
+    notes: NotRequired[list[str]]  # arguments ignored and why
 
 
 @dataclass
@@ -67,6 +71,8 @@ class Assessment:
     loss_checkpoints: list = field(default_factory=list)
     evals: dict = field(default_factory=dict)
     elapsed_s: float = 0.0
+    diagnosis: Diagnosis | None = None
+    notes: list[str] = field(default_factory=list)
 
     def record(self) -> dict:
         """Everything, as stored (the reviewer and the evidence read this)."""
@@ -76,29 +82,57 @@ class Assessment:
             "findings": [f.to_dict() for f in self.findings], "progress": self.progress, "source": self.source,
             "fallback_reason": self.fallback_reason, "key_metrics": self.key_metrics,
             "loss_checkpoints": self.loss_checkpoints, "evals": self.evals,
+            "diagnosis": self.diagnosis.to_dict() if self.diagnosis else None, "notes": self.notes,
         }
 
     def to_dict(self, budget: int = RESPONSE_BUDGET) -> AssessmentAnswer:
-        """The answer: every non-ok finding in full, ok ones as short notes, within ``budget`` bytes of JSON."""
-        bad = [f.to_dict() for f in self.findings if f.status != OK]
+        """The answer: every non-ok finding in full, ok and context ones as short notes, the diagnosis and the notes,
+        within ``budget`` bytes of JSON. Room is made by shortening, never by leaving a finding without its words."""
+        bad = [f.to_dict() for f in self.findings if f.status not in (OK, INFO)]
         ok: list[FindingDict] = [{"signal": f.signal, "status": f.status, "message": f.message}
-                                 for f in self.findings if f.status == OK]
+                                 for f in self.findings if f.status in (OK, INFO)]
         out: AssessmentAnswer = {
             "assessment_id": self.assessment_id, "run": self.run, "verdict": self.verdict, "summary": self.summary,
             "concern": self.concern, "progress": self.progress, "findings": bad + ok,
             "source": self.source.get("kind"), "fallback_reason": self.fallback_reason,
         }
-        if len(json.dumps(out)) > budget:
-            out["findings"] = bad + [{"signal": f["signal"], "status": f["status"]} for f in ok]
-        while len(json.dumps(out)) > budget and any("numbers" in f for f in out["findings"]):
+        if self.diagnosis is not None:
+            out["diagnosis"] = self.diagnosis.to_dict()
+        if self.notes:
+            out["notes"] = [n[:200] for n in self.notes[:4]]
+
+        def size() -> int:
+            return len(json.dumps(out))
+
+        if size() > budget:
+            for f in ok:
+                f["message"] = _cut(f["message"], 90)
+        if size() > budget and self.diagnosis is not None:
+            out["diagnosis"] = self.diagnosis.to_dict(events=5, actions=3, ruled_out=2, chars=150)
+        if size() > budget and ok:
+            names = ", ".join(f["signal"] for f in ok)
+            note = _cut(f"left out for room: {names}", 200)
+            out["findings"] = bad + [{"signal": "others", "status": INFO, "message": note}]
+        if size() > budget:
             for f in out["findings"]:
                 f.pop("numbers", None)
-        if len(json.dumps(out)) > budget and len(out["summary"]) > 300:
-            out["summary"] = out["summary"][:297] + "..."
+        if size() > budget and len(out["summary"]) > 300:
+            out["summary"] = _cut(out["summary"], 300)
         concern = out["concern"]
-        if len(json.dumps(out)) > budget and concern and len(concern) > 300:
-            out["concern"] = concern[:297] + "..."
+        if size() > budget and concern and len(concern) > 300:
+            out["concern"] = _cut(concern, 300)
+        if size() > budget and self.diagnosis is not None:
+            out["diagnosis"] = self.diagnosis.to_dict(events=3, actions=2, ruled_out=0, chars=120)
+        for f in out["findings"]:
+            if size() <= budget:
+                break
+            if "message" in f and len(f["message"]) > 160:
+                f["message"] = _cut(f["message"], 160)
         return out
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3].rstrip() + "..."
 
 
 SIGNALS = (nonfinite.check, divergence.check, chance_level.check, loss_trend.check, spikes.check, eval_health.check,
@@ -111,6 +145,80 @@ def run_signals(view: RunView) -> list[Finding]:
         r = signal(view)
         out.extend(r if isinstance(r, list) else [r])
     return out
+
+
+CONTEXT: dict[str, Callable[[RunView], Finding | list[Finding]]] = {
+    "loss_trend": loss_trend.check, "eval": eval_health.check, "grad_norm": grad_norm.check,
+    "spikes": spikes.check, "divergence": divergence.check, "chance_level": chance_level.check}
+DROPPED_AT_EVENT = ("projection",)  # a projection across the event says nothing: left out
+
+
+def before_the_event(findings: list[Finding], view: RunView, onset: int) -> list[Finding]:
+    """An ok finding whose window reaches the verdict's event (at ``onset``) would read as a contradiction of the
+    verdict: a judging signal is measured again on the run up to the step before the onset and kept as context
+    (status info, "before step N: ..."); a description (the LR schedule's shape) becomes context as it is; a
+    projection across the event is left out."""
+    out: list[Finding] = []
+    pre: RunView | None = None
+    tried = False
+    for f in findings:
+        overlaps = f.status == OK and f.steps is not None and f.steps[-1] >= onset
+        if not overlaps:
+            out.append(f)
+            continue
+        if f.signal in DROPPED_AT_EVENT:
+            continue
+        if f.signal not in CONTEXT:  # a description (the LR schedule's shape), not a judgment: context, not ok
+            out.append(Finding(f.signal, INFO, f.message, f.steps, f.numbers))
+            continue
+        if not tried:
+            tried = True
+            # a long run's older points are summarised: cutting it would rebuild its history from every raw point,
+            # so its findings are kept as context with their own window instead (the check's cost stays flat)
+            long_run = any(h.summarised for h in view.frame.history.values())
+            cut = None if long_run else view.frame.upto(onset - 1)
+            if cut is not None and cut.series:
+                pre = build_view(cut, view.total_steps, [], None, view.baseline, view.config)
+        again = None
+        if pre is not None:
+            r = CONTEXT[f.signal](pre)
+            again = next((g for g in (r if isinstance(r, list) else [r]) if g.signal == f.signal), None)
+        if again is not None and again.status == OK:
+            out.append(Finding(f.signal, INFO, f"before step {onset}: {again.message}", again.steps, again.numbers))
+        elif again is not None:
+            out.append(Finding(f.signal, INFO, f"before step {onset} already: {again.message}", again.steps,
+                               again.numbers, again.concern))
+        else:
+            out.append(Finding(f.signal, INFO, f"{f.message} (over a window that reaches the event at step {onset})",
+                               f.steps, f.numbers))
+    return out
+
+
+def ignored_arguments(baseline, expected: dict[str, pd.Series] | None, frame: MetricFrame, as_of_step: int | None,
+                      total_steps: int | None) -> list[str]:
+    """One note per argument (or part of one) the assessment could not use, saying why."""
+    from .signals.view import choose_primary_eval
+
+    notes: list[str] = []
+    if isinstance(baseline, list) and expected and not choose_primary_eval(frame):
+        notes.append(f"baseline: the run logs no eval metric, so the baseline was compared with the train loss "
+                     f"{next(iter(expected))}")
+    for metric, exp in (expected or {}).items():
+        s = frame.series.get(metric)
+        if s is None or not len(exp):
+            continue
+        st = s.index.to_numpy()
+        lo, hi = int(exp.index[0]), int(exp.index[-1])
+        if not len(st) or lo > int(st[-1]) or hi < int(st[0]):
+            notes.append(f"baseline for {metric} ignored: its steps {lo}-{hi} do not overlap the run's logged steps "
+                         f"{int(st[0]) if len(st) else '-'}-{int(st[-1]) if len(st) else '-'}")
+    last = frame.last_step
+    if as_of_step is not None and last is not None and as_of_step > last:
+        notes.append(f"as_of_step {as_of_step} is past the last logged step {last}: judged at step {last}")
+    if total_steps is not None and last is not None and total_steps < last:
+        notes.append(f"total_steps {total_steps} is below the last logged step {last}: the run's progress and "
+                     f"projection ignore it")
+    return notes
 
 
 def parse_baseline(baseline, frame: MetricFrame, *, store: Store, config: Config) -> dict[str, pd.Series] | None:
@@ -250,6 +358,12 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     view.accepted = accepted_concerns(store, data.run_key, as_of_step)
     findings = run_signals(view)
     j = judge(findings, view)
+    diagnosis = diagnose(view, findings, j.verdict) if j.verdict in (STOP, ESCALATE) else None
+    if diagnosis is not None and diagnosis.onset_step is not None:
+        findings = before_the_event(findings, view, diagnosis.onset_step)
+    notes = ignored_arguments(baseline, expected, frame, as_of_step, total_steps)
+    if fallback_log and ref.kind != "wandb":
+        notes.append(f"fallback_log is read only when the W&B API cannot be; {run} is not a W&B run: not read")
     step = frame.last_step
     prog = {"step": step, "total_steps": total,
             "fraction": jnum(view.fraction, 3) if view.fraction is not None else None}
@@ -259,7 +373,7 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
         fallback_reason=data.fallback_reason, url=data.info.url or ref.url,
         key_metrics=_key_metrics(frame, view),
         loss_checkpoints=_checkpoints(frame, frame.primary_loss or view.objective, 10),
-        evals={e: _checkpoints(frame, e, 3) for e in frame.names("eval")[:6]},
+        evals={e: _checkpoints(frame, e, 3) for e in frame.names("eval")[:6]}, diagnosis=diagnosis, notes=notes,
     )
     record = a.record()
     if j.reviewed:

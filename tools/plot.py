@@ -25,6 +25,9 @@ PANELS = (("train_loss", "training loss"), ("eval", "eval metrics"), ("lr", "lea
           ("grad_norm", "grad norm"))
 MAX_LINES_PER_PANEL = 4
 STATUS_COLOURS = {CRITICAL: "#d62728", WARN: "#ff7f0e", OK: "#2ca02c"}
+DECADES = 3.0  # values spread over this many orders of magnitude are drawn on a log axis
+LABEL_ROW = 0.07  # a label that would overlap another moves down by this share of the panel
+MAX_LABEL_ROWS = 12
 
 
 @dataclass
@@ -57,12 +60,14 @@ def _matplotlib():
     return plt
 
 
-def _latest_findings(store: Store, run_key: str) -> tuple[str | None, list[dict]]:
+def _latest_findings(store: Store, run_key: str) -> tuple[str | None, list[dict], dict | None]:
     latest = store.recent_assessments(run_key, 1)
     if not latest:
-        return None, []
+        return None, [], None
     a = latest[0]
-    return a.get("verdict"), [f for f in a.get("findings") or [] if isinstance(f, dict)]
+    d = a.get("diagnosis")
+    return (a.get("verdict"), [f for f in a.get("findings") or [] if isinstance(f, dict)],
+            d if isinstance(d, dict) else None)
 
 
 def _step_span(f: dict) -> tuple[float, float] | None:
@@ -83,9 +88,61 @@ def _step_span(f: dict) -> tuple[float, float] | None:
         return None
 
 
+def _event_steps(diagnosis: dict | None) -> list[tuple[float, str]]:
+    """(step, text) of each diagnosis event ("step N: what happened")."""
+    out = []
+    for e in (diagnosis or {}).get("events") or []:
+        if isinstance(e, str) and e.startswith("step "):
+            head, _, what = e[5:].partition(":")
+            try:
+                out.append((float(head), what.strip()))
+            except ValueError:
+                continue
+    return out
+
+
+def spans_decades(values: np.ndarray, decades: float = DECADES) -> bool:
+    """Whether the finite values spread over ``decades`` orders of magnitude or more (a log axis shows them)."""
+    v = np.abs(values[np.isfinite(values)])
+    v = v[v > 0]
+    return bool(len(v) >= 2 and np.log10(v.max() / v.min()) >= decades)
+
+
+def _place_labels(fig, ax, texts: list) -> None:
+    """Move labels down, row by row, until none overlaps another (measured with the renderer)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    placed: list = []
+    for t in texts:
+        for _ in range(MAX_LABEL_ROWS):
+            box = t.get_window_extent(renderer)
+            if not any(box.overlaps(b) for b in placed):
+                break
+            x, y = t.get_position()
+            t.set_position((x, y - LABEL_ROW))
+        placed.append(t.get_window_extent(renderer))
+
+
 def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: list[dict] | None = None,
-               verdict: str | None = None) -> tuple[list[str], int]:
+               verdict: str | None = None, diagnosis: dict | None = None) -> tuple[list[str], int]:
     """Draw the panels that have data into ``out`` (PNG); returns (panel titles, findings marked)."""
+    fig, panels, marked = draw(frame, title=title, findings=findings, verdict=verdict, diagnosis=diagnosis)
+    plt = _matplotlib()
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=110)
+    except OSError as e:
+        raise BadInput(f"cannot write {out}: {e.strerror or e}; pick another -o path") from None
+    finally:
+        plt.close(fig)
+    return panels, marked
+
+
+def draw(frame: MetricFrame, *, title: str, findings: list[dict] | None = None, verdict: str | None = None,
+         diagnosis: dict | None = None):
+    """The figure: one panel per role with data, log axes where values span decades, the findings' windows shaded,
+    the diagnosis' onset and events marked; labels never overlap. Returns (figure, panel titles, findings marked)."""
     plt = _matplotlib()
     panels = []
     for role, label in PANELS:
@@ -113,11 +170,16 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
                 top = np.nanmax(vals[finite]) if finite.any() else 1.0
                 ax.scatter(steps[~finite], np.full((~finite).sum(), top), marker="x", color="#d62728", zorder=5,
                            label=f"{name}: {(~finite).sum()} NaN/Inf")
-        if label in ("learning rate",) and all((frame.series[n].dropna() > 0).all() for n in names):
+        every = np.concatenate([frame.long_series(n).to_numpy(dtype=float) for n in names])
+        if (label in ("learning rate",) and all((frame.series[n].dropna() > 0).all() for n in names)) or (
+                spans_decades(every) and (every[np.isfinite(every)] > 0).all()):
             ax.set_yscale("log")
+        elif spans_decades(every):
+            ax.set_yscale("symlog", linthresh=float(np.nanmedian(np.abs(every[np.isfinite(every)]))) or 1.0)
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="best")
+    labels = []
     for f in findings or []:
         status = f.get("status")
         if status not in (WARN, CRITICAL):
@@ -131,21 +193,32 @@ def plot_frame(frame: MetricFrame, out: str | Path, *, title: str, findings: lis
                 ax.axvline(span[0], color=colour, ls="--", lw=1)
             else:
                 ax.axvspan(span[0], span[1], color=colour, alpha=0.12)
-        axes[0, 0].annotate(f"{f.get('signal', '?')}: {status}", xy=(span[1], 1.0), xycoords=("data", "axes fraction"),
-                            fontsize=7, color=colour, ha="right", va="bottom")
+        labels.append(axes[0, 0].text(span[1], 0.97, f"{f.get('signal', '?')}: {status}",
+                                      transform=axes[0, 0].get_xaxis_transform(), fontsize=7, color=colour,
+                                      ha="right", va="top"))
         marked += 1
+    onset = (diagnosis or {}).get("onset_step")
+    if isinstance(onset, (int, float)):
+        for ax in axes[:, 0]:
+            ax.axvline(float(onset), color="#9467bd", lw=1.6)
+        labels.append(axes[0, 0].text(float(onset), 0.97, f"onset {int(onset)}: {diagnosis.get('cause')}"
+                                      if diagnosis else f"onset {int(onset)}",
+                                      transform=axes[0, 0].get_xaxis_transform(), fontsize=7, color="#9467bd",
+                                      ha="left", va="top"))
+    for i, (step, _what) in enumerate(_event_steps(diagnosis), 1):
+        axes[0, 0].axvline(step, color="#9467bd", ls=":", lw=0.9)
+        labels.append(axes[0, 0].text(step, 0.97, str(i), transform=axes[0, 0].get_xaxis_transform(), fontsize=7,
+                                      color="#9467bd", ha="center", va="top"))
+    events = _event_steps(diagnosis)
+    if events:
+        fig.text(0.01, 0.005, "\n".join(f"{i}: step {int(s)}: {w[:90]}" for i, (s, w) in enumerate(events, 1)),
+                 fontsize=6, color="#9467bd", va="bottom")
     axes[-1, 0].set_xlabel("step")
     fig.suptitle(f"{title}" + (f" — {verdict}" if verdict else ""), fontsize=10)
-    fig.tight_layout()
-    out = Path(out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(out, dpi=110)
-    except OSError as e:
-        raise BadInput(f"cannot write {out}: {e.strerror or e}; pick another -o path") from None
-    finally:
-        plt.close(fig)
-    return [p[0] for p in panels], marked
+    fig.tight_layout(rect=(0, 0.012 * len(events) + (0.01 if events else 0), 1, 1))
+    if labels:
+        _place_labels(fig, axes[0, 0], sorted(labels, key=lambda t: t.get_position()[0]))
+    return fig, [p[0] for p in panels], marked
 
 
 def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: Config,
@@ -158,8 +231,9 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
         name = data.info.name or os.path.basename(run) or "run"
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
         out = config.home / "plots" / f"{safe[:80]}.png"
-    verdict, findings = _latest_findings(store, data.run_key)
-    panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict)
+    verdict, findings, diagnosis = _latest_findings(store, data.run_key)
+    panels, marked = plot_frame(data.frame, out, title=data.info.name or run, findings=findings, verdict=verdict,
+                                diagnosis=diagnosis)
     last = data.frame.last_step
     upto = f" up to step {last}" if last is not None else ""
     summary = (f"Plotted {', '.join(panels)} of {run}{upto} to {out}"

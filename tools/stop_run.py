@@ -353,6 +353,16 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
     name = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{_slug(ref.key)}-{os.urandom(3).hex()}.md"
     path = folder / name
     text = evidence_markdown(report, ref, assessment, review, when)
+    stored = store.get_assessment(assessment.assessment_id) if assessment and assessment.assessment_id else None
+    diagnosis = (stored or {}).get("diagnosis")
+    if isinstance(diagnosis, dict) and diagnosis.get("cause"):
+        # the probable cause, the events in order and the actions to relaunch with (tools/diagnosis.py)
+        lines = ["", "## Diagnosis", "",
+                 f"- probable cause: {diagnosis['cause']} (confidence {diagnosis.get('confidence')})"
+                 + (f", onset at step {diagnosis['onset_step']}" if diagnosis.get("onset_step") is not None else "")]
+        for key, head in (("events", "event"), ("actions", "action"), ("ruled_out", "ruled out")):
+            lines += [f"- {head}: {x}" for x in diagnosis.get(key) or [] if isinstance(x, str)]
+        text = text.rstrip("\n") + "\n" + redact("\n".join(lines)) + "\n"
     try:
         write_private(folder, name, text)
     except OSError as e:

@@ -159,6 +159,23 @@ def _finding_lines(payload: dict) -> str:
     return "\n".join(lines) or "(none)"
 
 
+def _diagnosis_lines(payload: dict) -> str:
+    """The monitor's diagnosis (tools/diagnosis.py): cause, confidence, events in order, actions, alternatives."""
+    d = payload.get("diagnosis")
+    if not isinstance(d, dict) or not d.get("cause"):
+        return "(none: the verdict was not STOP or ESCALATE)"
+    conf = d.get("confidence")
+    onset = d.get("onset_step")
+    lines = [f"  probable cause: {clean_untrusted(d.get('cause'), 40)}"
+             + (f" (confidence {fmt_number(conf)})" if conf is not None else "")
+             + (f", onset at step {fmt_step(onset)}" if onset is not None else "")]
+    for key, head in (("events", "event"), ("actions", "action"), ("ruled_out", "ruled out")):
+        items = d.get(key)
+        if isinstance(items, list):
+            lines += [f"  {head}: {clean_untrusted(x, MAX_FIELD_CHARS)}" for x in items[:MAX_FINDINGS]]
+    return "\n".join(lines)
+
+
 def _baseline_text(baseline: dict | str | None) -> str:
     if baseline is None or baseline == "" or baseline == {}:
         return "(none given)"
@@ -192,6 +209,7 @@ def build_prompt(payload: dict, concern: str, baseline: dict | str | None = None
         "verdict": clean_untrusted(payload.get("verdict") or "unknown", 40),
         "summary": clean_untrusted(payload.get("summary") or "", MAX_FIELD_CHARS),
         "findings": _finding_lines(payload),
+        "diagnosis": _diagnosis_lines(payload),
         "concern": clean_untrusted(concern, MAX_CONCERN_CHARS),
     }
     url = payload.get("url")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..findings import CRITICAL, OK, WARN, Finding, nums
+from ..findings import CRITICAL, OK, WARN, Finding, nums, readable
 from .curve import Curve, mann_kendall_z, short_noise, theil_sen
 from .params import Params, bound, orientation, start_level
 from .view import RunView, recent_len
@@ -123,10 +123,15 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
                        f"for {n_raw_above} logs since step {raw_since}",
                        [raw_since, int(c.steps[-1])], nums(**shown), concern="objective_drop")
     if long_enough and not recovering and (big or worse_than_start or from_start_rising):
-        why = "above where it started" if worse_than_start else "rising since the start" if from_start_rising else \
-            f"{rise / max(progress, _EPS):.0%} of its progress lost"
+        # "rising since the start" only for a curve that never got meaningfully below its start (a blow-up's noise
+        # can dwarf real progress in noise units: 2.36 -> 0.31 then up is not "rising since the start")
+        never_fell = best >= start - p.progress_share * abs(start)
+        why = "above where it started" if worse_than_start or (now > start and not never_fell) else \
+            "rising since the start" if from_start_rising and never_fell else \
+            f"{min(rise / max(progress, _EPS), 1.0):.0%} of its progress lost" if progress > 0 else "above its best"
         return Finding("divergence", CRITICAL,
-                       f"{name} diverged: {sign * now:.4g} now vs best {sign * best:.4g} at step {best_step} ({why}), "
+                       f"{name} diverged: {readable(sign * now, 4)} now vs best {sign * best:.4g} at step {best_step} "
+                       f"({why}), "
                        f"sustained for {n_raw_above} logs since step {raw_since}",
                        [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
     return Finding("divergence", WARN,

@@ -31,6 +31,10 @@ class EvalParams(Params):
     recover_shock: float = bound(5.0, 1.0)  # ...when the worst was a shock (this many margins above the best)...
     recover_share: float = bound(0.5, 0.0, 1.0)  # ...and at most this share of that gap is left (a drift is not)
     baseline_margin: float = bound(0.02, 0.0)  # a metric worse than the baseline by more than this share
+    frozen_evals: int = bound(5, 2)  # this many evals in a row identical to frozen_decimals decimals: frozen weights
+    frozen_decimals: int = bound(4, 1)
+    frozen_lr_share: float = bound(0.01, 0.0, 1.0)  # ...unless the LR is below this share of its peak
+    frozen_falling_z: float = bound(3.0, 0.0, above=True)  # ...or the train loss falls (Mann-Kendall z < -this)
 
 
 DEFAULT = EvalParams()
@@ -90,8 +94,43 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
             out.append(Finding("eval", OK,
                                f"{name} at {last_val:.4g} (best level {best_val:.4g} at step {int(steps[ib])})",
                                [int(steps[0]), int(steps[-1])], info))
+    frozen = _frozen(view, name, steps, vals, p)
+    if frozen is not None:
+        out = [f for f in out if f.status != OK] + [frozen]
     out.extend(_baseline(view, p.baseline_margin))
     return out
+
+
+def _frozen(view: RunView, name: str, steps: np.ndarray, vals: np.ndarray, p: EvalParams) -> Finding | None:
+    """Warn (plateau) when the newest ``frozen_evals`` evals or more are identical to ``frozen_decimals`` decimals,
+    logged with that many decimals (a coarse metric repeats by itself), while the train loss does not fall and the LR,
+    when logged, is not ~0: the weights are not changing (frozen, detached, or an optimizer that steps a copy)."""
+    r = np.round(vals, p.frozen_decimals)
+    if len(r) < p.frozen_evals or r[-1] == np.round(vals[-1], p.frozen_decimals - 1):
+        return None  # too few evals, or logged too coarsely to tell
+    k = 1
+    while k < len(r) and r[-1 - k] == r[-1]:
+        k += 1
+    if k < p.frozen_evals:
+        return None
+    since = int(steps[-k])
+    loss = view.frame.primary_loss
+    if loss:
+        tv = view.frame.series[loss].loc[since:].to_numpy(dtype=float)
+        tv = tv[np.isfinite(tv)]
+        if len(tv) >= 4 and mann_kendall_z(tv) < -p.frozen_falling_z:
+            return None  # the train loss falls significantly: the weights do change
+    lr = view.frame.first_of("lr")
+    if lr:
+        lv = view.frame.series[lr].to_numpy()
+        lv = lv[np.isfinite(lv)]
+        peak = view.frame.finite_extreme(lr, "max")
+        if len(lv) and peak and lv[-1] <= p.frozen_lr_share * peak:
+            return None  # an LR at ~0 explains it: the schedule's finding speaks
+    return Finding("eval", WARN,
+                   f"{name} is identical ({r[-1]:.{p.frozen_decimals}f}) over the last {k} evals since step {since} "
+                   f"while the train loss does not fall: the weights are not changing",
+                   [since, int(steps[-1])], nums(identical_evals=k, value=float(r[-1])), concern="plateau")
 
 
 def _train_falling_since(view: RunView, step: int) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..findings import OK, WARN, Finding, nums
+from ..findings import OK, WARN, Finding, nums, readable, times
 from .curve import finite
 from .params import Params, bound
 from .view import RunView, recent_len
@@ -53,7 +53,8 @@ def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
     info = nums(now=now, reference=ref, ratio=now / ref if ref > 0 else None)
     span = [int(steps[-w]), int(steps[-1])]
     if ref > 0 and now > p.explode_factor * ref and np.all(v[-w:] > p.explode_all_share * p.explode_factor * ref):
-        return Finding("grad_norm", WARN, f"{name} exploded to {now:.3g}, {now / ref:.0f}x its running level {ref:.3g}",
+        return Finding("grad_norm", WARN,
+                       f"{name} exploded to {readable(now)}, {times(now / ref)} its running level {readable(ref)}",
                        span, info, concern="grad_explosion")
     flat = view.curve is None or _flat(view, p)
     if ref > 0 and (now < p.vanish_factor * ref or np.all(v[-w:] == 0)) and flat:

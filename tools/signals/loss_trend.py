@@ -111,17 +111,26 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     info = nums(slope_per_1k_steps=sign * slope * 1000, mk_z=sign * z, recent_change=sign * change,
                 progress=progress, noise=c.sigma)
     steps = [int(x[0]), int(x[-1])]
+    frac = view.fraction
+    late = c.steps[0] > p.late_start * max(1, c.steps[-1] - c.steps[0])
+    crawl = (not late and view.direction == "min" and start > 0 and progress < p.no_learning_share * start
+             and (frac is None or frac >= p.early_share))
     if z <= -p.z_sig and change < 0:
+        if crawl:
+            # Significant but a sliver: a network this far from its start after min_points logs is not learning at
+            # the rate it takes (an LR far too small), whatever the sign of its trend.
+            return Finding("loss_trend", WARN,
+                           f"{name} is barely improving: it gained {progress:.3g} since the start "
+                           f"({progress / start:.1%} of {start:.3g}) by step {steps[1]}", steps, info,
+                           concern="plateau")
         return Finding("loss_trend", OK,
                        f"{name} still improving ({sign * change:+.3g} over steps {steps[0]}-{steps[1]})", steps, info)
-    frac = view.fraction
     if frac is not None and frac < p.early_share:
         return Finding("loss_trend", OK, f"{name} flat for now, but the run is only {frac:.0%} done", steps, info)
     # No learning: the gain since the start is within noise, or a sliver of the starting loss (a dead network sits at
     # its chance-level loss, e.g. ln(10) for ten classes, gaining a percent at most).
     # A log that begins long after step 0 (an excerpt, a resumed run) shows a loss that already learned: sitting
     # flat there is not "never learned".
-    late = c.steps[0] > p.late_start * max(1, c.steps[-1] - c.steps[0])
     never = not late and (progress <= p.never_noise_k * c.sigma
                           or (start > 0 and progress < p.no_learning_share * start))
     if lr_decayed(view, p.decayed_share) and not never:
@@ -147,7 +156,7 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
         why = lr_winding_down(view, float(x[0]), p.winding_share, p.small_lr)
         if why and level - best <= (1 - p.settled_share) * progress:
             return Finding("loss_trend", OK, f"{name} has flattened at {level:.3g} under {why}: converged", steps, info)
-    ev = _eval_improving(view, float(x[0]), p.eval_min, p.eval_z)
+    ev = _eval_improving(view, float(x[0]), p.eval_min, p.eval_z, p.no_learning_share if never else 0.0)
     if ev:
         return Finding("loss_trend", OK, f"{name} is flat but {ev} is still improving", steps, info)
     if never:
@@ -170,9 +179,9 @@ def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float) -> int:
     return int(ss[idx[-1] + 1]) if len(idx) and idx[-1] + 1 < len(ss) else int(ss[0])
 
 
-def _eval_improving(view: RunView, since: float, min_evals: int, z_sig: float) -> str | None:
+def _eval_improving(view: RunView, since: float, min_evals: int, z_sig: float, min_share: float = 0.0) -> str | None:
     """The primary eval's name when it is still improving since step ``since`` (the train loss may flatten
-    first on a noisy task while generalisation still improves)."""
+    first on a noisy task while generalisation still improves), by more than ``min_share`` of its level."""
     name = view.primary_eval
     if not name or name == view.objective:
         return None
@@ -184,4 +193,4 @@ def _eval_improving(view: RunView, since: float, min_evals: int, z_sig: float) -
     if len(v) < min_evals:
         return None
     z = mann_kendall_z(v)
-    return name if z <= -z_sig and v[-1] < v[0] else None
+    return name if z <= -z_sig and v[0] - v[-1] > min_share * abs(v[0]) else None

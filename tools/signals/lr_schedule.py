@@ -31,6 +31,9 @@ class LrScheduleParams(Params):
     warmup_rising_share: float = bound(0.9, 0.0, 1.0)  # a warmup: more than this share of the steps do not fall
     warmup_config_k: float = bound(2.0, 1.0)  # still rising at this many times the config's warmup_steps
     min_points: int = bound(5, 2)  # learning-rate points before the schedule is judged
+    past_best_factor: float = bound(3.0, 1.0, above=True)  # a rising LR this many times its value at the loss's best
+    past_best_noise_k: float = bound(3.0, 0.0)  # ...with the loss now this many noise units (of a w-log mean) above
+    past_best_min_points: int = bound(20, 4)  # ...judged on at least this many loss points
 
 
 DEFAULT = LrScheduleParams()
@@ -117,9 +120,36 @@ def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
         if frac is not None and frac > p.warmup_max_share:
             return Finding("lr_schedule", WARN, f"{name} still warming up at {frac:.0%} of the run",
                            [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
+    if peak_i == len(v) - 1 and _is_warmup(v, p.warmup_rising_share):
+        past = _rising_past_best(view, v, steps, p)
+        if past is not None:
+            return Finding("lr_schedule", WARN, past, [int(steps[0]), int(steps[-1])], info, concern="lr_schedule")
     shape = "cyclic" if cyclic else "warming up" if peak_i == len(v) - 1 else "decaying" if v[-1] < peak else "constant"
     return Finding("lr_schedule", OK, f"{name} schedule looks {shape} (peak {peak:.3g}, now {v[-1]:.3g})",
                    [int(steps[0]), int(steps[-1])], info)
+
+
+def _rising_past_best(view: RunView, v: np.ndarray, steps: np.ndarray, p: LrScheduleParams) -> str | None:
+    """Why a still-rising LR is a warmup that never ends: it is ``past_best_factor`` x its value where the objective
+    (a loss) was at its best level, and the objective is now above that level by ``past_best_noise_k`` noise units
+    (the LR kept rising past what the model takes: ``lr * step / warmup`` without ``min(1, .)``)."""
+    c = view.curve
+    if c is None or view.adversarial or view.direction != "min" or len(c.values) < p.past_best_min_points:
+        return None
+    w = max(3, min(25, len(c.values) // 20))
+    lv = np.convolve(c.values, np.ones(w) / w, mode="valid")
+    ib = int(np.argmin(lv)) + w - 1
+    best, best_step = float(lv[ib - w + 1]), int(c.steps[ib])
+    now = float(np.median(c.values[-w:]))
+    if now <= best + max(p.past_best_noise_k * c.sigma / np.sqrt(w), 0.02 * abs(best)):
+        return None
+    at = np.flatnonzero(steps <= best_step)
+    if not len(at) or v[at[-1]] <= 0 or v[-1] < p.past_best_factor * v[at[-1]]:
+        return None
+    lr_best = float(v[at[-1]])
+    return (f"{view.frame.first_of('lr')} still rising at step {int(steps[-1])}: {v[-1]:.3g}, "
+            f"{v[-1] / lr_best:.2g}x its value {lr_best:.3g} at step {best_step}, where {view.objective} was at its "
+            f"best ({best:.4g}; {now:.4g} now): a warmup that never ends (no min(1, step / warmup))?")
 
 
 def _is_warmup(v: np.ndarray, rising_share: float) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..findings import OK, Finding, nums
+from ..findings import OK, Finding, nums, readable
 from .params import orientation
 from .view import RunView
 
@@ -45,6 +45,28 @@ def project(t: np.ndarray, y: np.ndarray, at: float, windows=(0.5, 0.3, 0.7)) ->
     return preds[0], min(preds), max(preds)
 
 
+def metric_range(view: RunView) -> tuple[float, float]:
+    """The values the objective can take: a loss, perplexity or error never below 0 (when it was never logged below
+    0: a cross-entropy, an MSE); an accuracy-like metric logged in [0, 1] stays in [0, 1], in [0, 100] when logged in
+    percent."""
+    name = view.objective or ""
+    s = view.frame.series.get(name)
+    v = s.to_numpy(dtype=float) if s is not None else np.zeros(0)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return -np.inf, np.inf
+    lo = 0.0 if v.min() >= 0 else -np.inf
+    hi = np.inf
+    if view.direction == "max" and v.min() >= 0:
+        hi = 1.0 if v.max() <= 1.0 else 100.0 if v.max() <= 100.0 and _percent(name) else np.inf
+    return lo, hi
+
+
+def _percent(name: str) -> bool:
+    low = name.lower()
+    return any(w in low for w in ("acc", "f1", "precision", "recall", "auc", "map", "iou", "%"))
+
+
 def check(view: RunView, min_points: int = 20) -> Finding:
     """Project the objective at ``total_steps`` (when known) with an interval; always status ok: it informs."""
     c = view.curve
@@ -61,6 +83,9 @@ def check(view: RunView, min_points: int = 20) -> Finding:
     sign = orientation(view.direction)
     est, lo, hi = (sign * p[0], sign * p[1], sign * p[2])
     lo, hi = min(lo, hi), max(lo, hi)
+    floor, ceil = metric_range(view)
+    est, lo, hi = (float(np.clip(x, floor, ceil)) for x in (est, lo, hi))
     return Finding("projection", OK,
-                   f"{view.objective} projected to {est:.4g} [{lo:.4g}, {hi:.4g}] at step {view.total_steps}",
+                   f"{view.objective} projected to {readable(est)} [{readable(lo)}, {readable(hi)}] "
+                   f"at step {view.total_steps}",
                    [int(t[0]), int(t[-1])], nums(at_step=view.total_steps, projected=est, low=lo, high=hi))

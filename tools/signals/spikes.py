@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..findings import OK, WARN, Finding, nums
+from ..findings import OK, WARN, Finding, nums, times
 from .curve import diff_noise
 from .params import Params, bound
 from .view import RunView
@@ -78,7 +78,8 @@ def check(view: RunView, p: SpikesParams = DEFAULT) -> Finding:
     span = [int(steps[idx[0]]), int(steps[idx[-1]])]
     if unrecovered:
         return Finding("spikes", WARN,
-                       f"{name} spiked at step {int(steps[idx[-1]])} (z={z[idx[-1]]:.0f}) and has not come back yet",
+                       f"{name} spiked at step {int(steps[idx[-1]])} ({times(z[idx[-1]])} the noise) and has not come "
+                       f"back yet",
                        span, info, concern="spike", fresh=True)
     episodes = _episodes(recent_idx, p.episode_gap)
     if episodes >= p.repeated or growing:

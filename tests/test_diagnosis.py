@@ -1,0 +1,145 @@
+"""The diagnosis on STOP / ESCALATE: one real run per cause (examples/causes, made by bench/cause_runs.py: tiny
+models trained on the CPU, each failure produced by the training itself) gives that cause, its events in the order
+they happened and its actions; the answer stays within 2 KB; the reviewer prompt and the stop evidence carry it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from training_check.tools.assess import RESPONSE_BUDGET, assess_run
+from training_check.tools.diagnosis import CAUSES
+from training_check.tools.findings import OK
+from training_check.tools.judge import ESCALATE, STOP
+from training_check.tools.reviewer.prompt import build_prompt
+from training_check.tools.stop_run import stop_run
+
+from tests.standins import Trainers
+
+CAUSE_RUNS = Path(__file__).resolve().parents[1] / "examples" / "causes"
+
+# (run, cause, an action it must name, events that must appear in this order)
+CASES = [
+    ("lr_too_high_3", "lr_too_high", "lower the peak LR to 17.6",
+     ["loss at its best level", "loss rose above its best level"]),
+    ("lr_too_low_1", "lr_too_low", "raise the peak LR to 1e-05", ["loss flat under an LR of 1e-06"]),
+    ("lr_schedule_1", "lr_schedule", "min(1, step / warmup_steps)", ["loss at its best level", "LR still rising"]),
+    ("lr_schedule_3", "lr_schedule", "to the run's 700 steps", ["LR reached ~0", "val_loss identical"]),
+    ("loss_scale_overflow_2", "loss_scale_overflow", "bf16 instead of fp16",
+     ["loss scale halved", "first non-finite loss"]),
+    ("numerical_1", "numerical", "log_softmax", ["loss at its best level", "first non-finite loss"]),
+    ("bad_batch_1", "bad_batch", "skip or inspect the batch at step 300",
+     ["loss at its best level", "one-step grad norm spike", "loss rose above its best level"]),
+    ("no_learning_1", "no_learning", "the optimizer's parameter list", ["val_loss identical"]),
+    ("overfitting_1", "overfitting", "step 40", ["val_loss at its best level", "while the train loss kept falling"]),
+    ("exploding_gradients_1", "exploding_gradients", "clip the grad norm at",
+     ["grad norm rose", "first non-finite loss"]),
+]
+
+
+def _assess(name: str, store, config, **kw):
+    return assess_run(str(CAUSE_RUNS / name / "train.jsonl"), store=store, config=config, **kw)
+
+
+def test_every_cause_has_runs_labelled_with_it():
+    labels = [json.loads(p.read_text())["cause"] for p in CAUSE_RUNS.glob("*/label.json")]
+    for cause in CAUSES[:-1]:
+        assert labels.count(cause) >= 3, cause  # several runs per cause: the bench is not fitted to one shape
+    assert set(labels) <= set(CAUSES)
+
+
+@pytest.mark.parametrize(("run", "cause", "action", "events"), CASES, ids=[c[0] for c in CASES])
+def test_a_real_run_gets_its_cause_events_and_actions(store, config, run, cause, action, events):
+    assert json.loads((CAUSE_RUNS / run / "label.json").read_text())["cause"] == cause
+    a = _assess(run, store, config)
+    assert a.verdict in (STOP, ESCALATE)
+    d = a.diagnosis
+    assert d is not None and d.cause == cause, (d.cause if d else None, d.lines() if d else None)
+    assert 0 < d.confidence <= 1
+    steps = [e.step for e in d.events]
+    assert steps == sorted(steps)  # in the order they happened
+    texts = [e.what for e in d.events]
+    at = [next(i for i, t in enumerate(texts) if want in t) for want in events]
+    assert at == sorted(at), texts
+    assert any(action in str(x) for x in d.actions), [str(x) for x in d.actions]
+    assert all(x.answers for x in d.actions)  # each action says which evidence it answers
+    answer = a.to_dict()
+    assert len(json.dumps(answer)) <= RESPONSE_BUDGET
+    assert answer["diagnosis"]["cause"] == cause and answer["diagnosis"]["actions"]
+
+
+def test_no_diagnosis_on_continue(store, config):
+    a = assess_run(str(CAUSE_RUNS / "overfitting_1" / "train.jsonl"), store=store, config=config, as_of_step=20)
+    assert a.verdict not in (STOP, ESCALATE) and a.diagnosis is None and "diagnosis" not in a.to_dict()
+
+
+def test_resume_from_the_last_checkpoint_before_the_onset(store, config):
+    d = _assess("bad_batch_1", store, config).diagnosis
+    assert d is not None and any("resume from the checkpoint at step 200" in str(x) for x in d.actions)
+    d2 = _assess("numerical_2", store, config).diagnosis  # NaN at step 57: no checkpoint before it, no resume
+    assert d2 is not None and not any("resume" in str(x) for x in d2.actions)
+
+
+def test_the_clip_value_comes_from_the_pre_onset_grad_norms(store, config):
+    d = _assess("bad_batch_1", store, config).diagnosis
+    assert d is not None
+    clip = next(str(x) for x in d.actions if "clip the grad norm at" in str(x))
+    value = float(re.search(r"clip the grad norm at ([0-9.e+-]+)", clip).group(1))
+    grads = [r["grad_norm"] for r in map(json.loads, (CAUSE_RUNS / "bad_batch_1" / "train.jsonl").open())
+             if "grad_norm" in r and r["step"] < 300]
+    assert min(grads) < value < max(grads) and value < 10  # a quantile of what the healthy steps logged
+
+
+def test_the_reviewer_prompt_carries_the_diagnosis(store, config):
+    a = _assess("bad_batch_1", store, config)
+    p = build_prompt(a.record(), "is this a bad batch?")
+    assert "probable cause: bad_batch" in p.text and "skip or inspect the batch at step 300" in p.text
+    # inside the untrusted-data fence, like every other piece of run data
+    begin, end = f"\n<<<BEGIN UNTRUSTED DATA {p.fence}>>>\n", f"\n<<<END UNTRUSTED DATA {p.fence}>>>"
+    inside = p.text.split(begin)[1].split(end)[0]
+    assert "probable cause: bad_batch" in inside
+
+
+def test_ok_findings_never_overlap_the_event(store, config):
+    """A STOP's answer prints no ok finding whose window reaches the onset: those are measured again before it."""
+    for run in ("lr_too_high_3", "bad_batch_1", "exploding_gradients_1"):
+        a = _assess(run, store, config)
+        onset = a.diagnosis.onset_step if a.diagnosis else None
+        assert onset is not None
+        for f in a.findings:
+            if f.status == OK and f.steps:
+                assert f.steps[-1] < onset, (run, f)
+        assert not any(f.status == OK and f.signal == "projection" and f.steps for f in a.findings)
+
+
+def test_readme_diverged_example_has_no_contradicting_ok(store, config):
+    run = Path(__file__).resolve().parents[1] / "examples" / "corpus" / "diverged_gpt_adam_lr_too_high" / "train.log"
+    a = assess_run(str(run), store=store, config=config)
+    assert a.verdict == STOP and a.diagnosis is not None and a.diagnosis.cause == "lr_too_high"
+    onset = a.diagnosis.onset_step
+    assert onset is not None and onset >= 70  # the loss was at its best at step 70: trouble starts after it
+    for f in a.findings:
+        assert not (f.status == OK and f.steps and f.steps[-1] >= onset), f
+    trend = next(f for f in a.findings if f.signal == "loss_trend")
+    assert trend.message.startswith(f"before step {onset}")
+
+
+def test_the_stop_evidence_carries_the_diagnosis(store, config, tmp_path):
+    log = tmp_path / "train.jsonl"
+    log.write_bytes((CAUSE_RUNS / "bad_batch_1" / "train.jsonl").read_bytes())
+    a = assess_run(str(log), store=store, config=config)
+    assert a.verdict == STOP and a.diagnosis is not None
+    trainers = Trainers(tmp_path)
+    try:
+        p = trainers.start("trap", "--log", str(log))  # a real process holding the run's log open
+        r = stop_run(str(log), "the loss diverged after a bad batch", store=store, config=config,
+                     assessment_id=a.assessment_id, target=f"pid:{p.pid}", grace_s=5)
+        assert r.stopped and p.wait(timeout=5) == 0
+    finally:
+        trainers.close()
+    md = Path(r.evidence_path or "").read_text()
+    assert "## Diagnosis" in md and "probable cause: bad_batch" in md
+    assert "action: skip or inspect the batch at step 300" in md and "event: step 300:" in md
+    assert md.index("## Diagnosis") < md.index("## Outcome")  # written with the evidence, before the signal
