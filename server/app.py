@@ -71,6 +71,9 @@ Run = Annotated[str, Field(description="The run: entity/project/run_id, a W&B ru
                                        "file or run/wandb folder, or ssh://[user@]host[:port]/abs/path.")]
 FallbackLog = Annotated[str | None, Field(description="Log file (local path or ssh://host/path) to read when the W&B "
                                                       "API cannot be reached.")]
+LossMetric = Annotated[str | None, Field(description="The metric to judge as the run's loss, as read_metrics names it, "
+                                                     "when none is named a loss (default: the config's loss_metric).",
+                                         max_length=200)]
 Baseline = Annotated[dict[str, Any] | list | str | None, Field(
     description="Expected values to compare against: {\"val_loss\": [[1000, 3.2], [5000, 2.9]]} or "
                 "{\"val_loss\": {\"1000\": 3.2}} (a paper's or a reproduction's numbers), [[step, value], ...] for "
@@ -268,6 +271,7 @@ def create_server() -> TrainingCheckServer:
         since_step: Annotated[int | None, Field(description="Only points after this step in the series.", ge=0)] = None,
         max_points: Annotated[int, Field(description="At most this many points per series (spikes and NaN/Inf "
                                                      "are always kept).", ge=2, le=2000)] = 50,
+        loss_metric: LossMetric = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, MetricsReportOut]:
         """Read a training run's metrics (only what is new is fetched): source used, run info, step range, and per
@@ -277,7 +281,7 @@ def create_server() -> TrainingCheckServer:
         its text is in `run_data`."""
         return await run_tool("read_metrics", ctx, domain("read_metrics", "read_metrics"), MetricsReportOut, run,
                               with_progress=True, fallback_log=fallback_log, keys=keys, since_step=since_step,
-                              max_points=max_points)
+                              max_points=max_points, loss_metric=loss_metric)
 
     @mcp.tool(annotations=ToolAnnotations(title="Assess a run's health", read_only_hint=True, idempotent_hint=False,
                                           open_world_hint=True))
@@ -288,6 +292,7 @@ def create_server() -> TrainingCheckServer:
         total_steps: Annotated[int | None, Field(description="Planned length of the run in steps.", ge=1)] = None,
         as_of_step: Annotated[int | None, Field(description="Judge the run as it was at this step (replay).",
                                                 ge=0)] = None,
+        loss_metric: LossMetric = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, AssessmentOut]:
         """Judge a run's health from the data new since the last check: verdict CONTINUE / ESCALATE / STOP / WAIT /
@@ -297,7 +302,7 @@ def create_server() -> TrainingCheckServer:
         An as_of_step replay never authorises stop_run."""
         return await run_tool("assess_run", ctx, domain("assess", "assess_run"), AssessmentOut, run,
                               with_progress=True, fallback_log=fallback_log, baseline=baseline,
-                              total_steps=total_steps, as_of_step=as_of_step)
+                              total_steps=total_steps, as_of_step=as_of_step, loss_metric=loss_metric)
 
     @mcp.tool(annotations=ToolAnnotations(title="Ask the reviewer model", read_only_hint=False, destructive_hint=False,
                                           idempotent_hint=False, open_world_hint=True))

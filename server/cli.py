@@ -244,7 +244,7 @@ def cmd_read(args) -> int:
     config, store = _ctx()
     keys = [k for part in (args.keys or []) for k in part.split(",") if k] or None
     report = read_metrics(args.run, store=store, config=config, fallback_log=args.fallback_log, keys=keys,
-                          since_step=args.since_step, max_points=args.max_points,
+                          since_step=args.since_step, max_points=args.max_points, loss_metric=args.loss_metric,
                           progress=terminal_progress(f"reading {args.run}"))
     _show(report, args.json, render_metrics)
     return 0
@@ -259,6 +259,13 @@ def render_assessment(d: dict) -> str:
     for f in d.get("findings") or []:
         if isinstance(f, dict):
             lines.append(f"  [{f.get('status', '?'):>8}] {f.get('signal', '?')}: {f.get('message', '')}")
+    dx = d.get("diagnosis")
+    if isinstance(dx, dict) and dx.get("cause"):
+        lines.append(f"probable cause: {dx['cause']} (confidence {float(dx.get('confidence') or 0):.0%})")
+        lines.extend(f"  event  {e}" for e in dx.get("events") or [])
+        lines.extend(f"  relaunch with: {a}" for a in dx.get("actions") or [])
+    for note in d.get("notes") or []:
+        lines.append(f"note: {note}")
     if d.get("assessment_id"):
         lines.append(f"assessment_id: {d['assessment_id']}")
     return "\n".join(lines)
@@ -270,7 +277,7 @@ def cmd_check(args) -> int:
     config, store = _ctx()
     a = assess_run(args.run, store=store, config=config, fallback_log=args.fallback_log,
                    baseline=_baseline(args.baseline), total_steps=args.total_steps, as_of_step=args.as_of_step,
-                   progress=terminal_progress(f"reading {args.run}"))
+                   loss_metric=args.loss_metric, progress=terminal_progress(f"reading {args.run}"))
     d = _show(a, args.json, render_assessment)
     return VERDICT_EXIT.get(str(d.get("verdict")), EXIT_FAILURE)
 
@@ -500,11 +507,16 @@ def build_parser() -> Parser:
             sp.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
         sp.add_argument("--json", action="store_true", help="print the structured answer as JSON")
 
+    def loss_arg(sp):
+        sp.add_argument("--loss-metric", help="the metric to judge as the loss when none is named one, as read names "
+                                              "it (default: the config's loss_metric)")
+
     s = sub.add_parser("read", help="show a run's metrics as a table")
     run_args(s)
     s.add_argument("--keys", action="append", help="only these metrics (comma-separated, repeatable)")
     s.add_argument("--since-step", type=int, default=None, help="only points after this step")
     s.add_argument("--max-points", type=int, default=50, help="points per series (default 50)")
+    loss_arg(s)
     s.set_defaults(fn=cmd_read)
 
     s = sub.add_parser("check", help="assess a run; the exit code is the verdict")
@@ -512,6 +524,7 @@ def build_parser() -> Parser:
     s.add_argument("--baseline", help="expected values: JSON, a .json file, or another run's reference")
     s.add_argument("--total-steps", type=int, default=None, help="planned length of the run")
     s.add_argument("--as-of-step", type=int, default=None, help="judge the run as it was at this step")
+    loss_arg(s)
     s.set_defaults(fn=cmd_check)
 
     s = sub.add_parser("sweep", help="assess many runs at once, worst first; the exit code is the worst verdict")
