@@ -511,13 +511,20 @@ def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
     steps = train_at[lines]
     if st.get("run_first") is None:
         st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
-    out = []
+    out: list[int] = []
     first, top = st["run_first"], st["run_max"]
-    for i, step in zip(lines.tolist(), steps.tolist(), strict=True):
-        if step <= first < top:
-            out.append(i)
-            first = top = step
-        top = max(top, step)
+    pos = 0
+    while pos < len(steps):  # vectorised between restarts (there are few)
+        seg = steps[pos:]
+        before = np.maximum.accumulate(np.concatenate(([top], seg[:-1])))
+        hit = np.flatnonzero((seg <= first) & (before > first))
+        if not len(hit):
+            top = max(top, float(seg.max()))
+            break
+        k = pos + int(hit[0])
+        out.append(int(lines[k]))
+        first = top = float(steps[k])
+        pos = k + 1
     st["run_first"], st["run_max"] = first, top
     return out
 

@@ -138,9 +138,17 @@ def header_names(line: bytes) -> list[str] | None:
     """The column names of a table's header row (``Epoch  gpu_mem  box ...``; a progress bar after it is cut), or
     None when the line is no header: three or more blank-separated names, each starting with a letter."""
     tokens = before_bar(line).split()
-    if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t for t in tokens):
+    if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t and not _is_pair(t)
+                                             for t in tokens):
         return None
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
+
+
+def _is_pair(token: bytes) -> bool:
+    """``name:value`` in one token (``step:10/1000``, ``train_loss:3.2``): a record's pair, not a column name."""
+    i = token.find(b":")
+    return 0 < i < len(token) - 1 and token[:i].replace(b"_", b"").replace(b"/", b"").isalpha() \
+        and token[i + 1:i + 2] in b"0123456789+-."
 
 
 def before_bar(line: bytes) -> bytes:
