@@ -34,19 +34,17 @@ class Lines:
     controls: int  # control bytes (NUL, \x01 ...) that ended a line: not text
 
 
+_BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is a fast search
+_GLUED_BAR = re.compile(rb"\]( {1,3}+\d{1,3}+%\|\|)")
+
+
 def _cut_bars(data: bytes) -> bytes:
     """tqdm bars (``37%|####      |``) as ``37%||``, and bars redrawn without ``\\r`` (``...it/s]  38%|``) on lines of
-    their own. One split at ``%|``, a bounded find per bar."""
-    parts = data.split(b"%|")
-    out = [parts[0]]
-    for part in parts[1:]:
-        prev = out[-1]
-        head = prev.rstrip(b"0123456789").rstrip(b" ")
-        if head.endswith(b"]") and len(head) < len(prev):
-            out[-1] = head + b"\n" + prev[len(head):]
-        j = part.find(b"|", 0, 257)
-        out.append(part[j + 1:] if j >= 0 and b"\n" not in part[:j] else b"|" + part)
-    return b"%||".join(out)
+    their own. Bounded patterns from a literal start: linear."""
+    data = _BAR.sub(b"%||", data)
+    if b"]  " in data or b"] " in data:
+        data = _GLUED_BAR.sub(rb"]\n\1", data)
+    return data
 
 
 _SPECIAL = b"\x1b\x00{%["
@@ -100,7 +98,8 @@ def join_wrapped(lines: list[bytes], st: dict) -> list[bytes]:
         if common[w] < 3 or w < int(long.max()):
             return lines
         cut = [i for i in np.flatnonzero(lengths == w).tolist()
-               if i + 1 < len(lines) and _shape(lines[i + 1]) != _shape(lines[i])]
+               if i + 1 < len(lines) and _shape(lines[i + 1]) != _shape(lines[i])
+               and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, int(common[w]) // 2):
             return lines
         width = st["wrap"] = w
