@@ -42,7 +42,35 @@ class ProcInfo:
 
     def short(self, limit: int = 80) -> str:
         text = self.cmdline or "[kernel thread]"
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        text = text if len(text) <= limit else text[: limit - 3] + "..."
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)  # one line, whatever the argv holds
+
+
+@dataclass(frozen=True)
+class OpenFile:
+    """One open file descriptor of a process: its link (an absolute path, ``pipe:[N]``, ``socket:[N]``) and whether
+    it was opened for writing (``O_WRONLY`` or ``O_RDWR`` in ``/proc/PID/fdinfo``; ``O_APPEND`` alone on a read-only
+    descriptor writes nothing)."""
+
+    fd: int
+    link: str
+    writable: bool
+
+    @property
+    def deleted(self) -> bool:
+        return self.link.endswith(" (deleted)")
+
+
+O_ACCMODE = 0o3
+MAX_FDS = 4096  # descriptors looked at per process
+
+
+def writable_flags(flags: str) -> bool:
+    """Whether the octal ``flags:`` of an fdinfo file opens for writing (access mode O_WRONLY or O_RDWR)."""
+    try:
+        return int(flags.strip(), 8) & O_ACCMODE in (0o1, 0o2)
+    except ValueError:
+        return False
 
 
 def parse_pid(value) -> int:
@@ -139,18 +167,28 @@ class LocalProcesses:
         return ProcInfo(pid, uid, start, state, argv, _parse_ppid(stat), _readlink(f"{base}/cwd"),
                         _readlink(f"{base}/exe"))
 
-    def open_files(self, pid: int) -> list[str]:
-        """The paths the process holds open (its /proc/PID/fd links); empty when they cannot be read."""
-        base = f"/proc/{pid}/fd"
+    def fds(self, pid: int) -> list[OpenFile]:
+        """The process's open descriptors (``/proc/PID/fd`` links, ``/proc/PID/fdinfo`` flags); empty when they
+        cannot be read."""
+        base = f"/proc/{pid}"
         try:
-            names = os.listdir(base)
+            names = os.listdir(f"{base}/fd")
         except OSError:
             return []
         out = []
-        for n in names[:4096]:
-            link = _readlink(f"{base}/{n}")
-            if link and link.startswith("/"):
-                out.append(link.removesuffix(" (deleted)"))
+        for n in names[:MAX_FDS]:
+            link = _readlink(f"{base}/fd/{n}")
+            if not link or not n.isdigit():
+                continue
+            flags = ""
+            try:
+                with open(f"{base}/fdinfo/{n}", encoding="ascii", errors="replace") as f:
+                    for line in f.read(4096).splitlines():
+                        if line.startswith("flags:"):
+                            flags = line[6:]
+            except OSError:
+                continue
+            out.append(OpenFile(int(n), link, writable_flags(flags)))
         return out
 
     def parents(self) -> dict[int, int]:
@@ -232,9 +270,11 @@ class RemoteProcesses:
 
     _INFO = ('cd "/proc/$1" 2>/dev/null || exit 3; s=$(cat stat 2>/dev/null) || exit 3; '
              'u=$(stat -c %u . 2>/dev/null) || exit 3; printf "%s\\n%s\\n" "$u" "$s"; cat cmdline 2>/dev/null')
-    # one line per item: "C <cwd>" and "F <open file>" of the process $1
-    _FILES = ('cd "/proc/$1" 2>/dev/null || exit 3; printf "C %s\\n" "$(readlink cwd 2>/dev/null)"; '
-              'for f in fd/*; do l=$(readlink "$f" 2>/dev/null) && printf "F %s\\n" "$l"; done; exit 0')
+    # one NUL-ended item each (a path may hold newlines, never NUL): "C <cwd>", "F <fd> <octal flags> <link>"
+    _FILES = ('cd "/proc/$1" 2>/dev/null || exit 3; printf "C %s\\0" "$(readlink cwd 2>/dev/null)"; n=0; '
+              'for f in fd/*; do n=$((n+1)); [ "$n" -gt 4096 ] && break; l=$(readlink "$f" 2>/dev/null) || continue; '
+              'd=${f#fd/}; fl=$(sed -n "s/^flags:[[:space:]]*//p" "fdinfo/$d" 2>/dev/null); '
+              'printf "F %s %s %s\\0" "$d" "${fl:-0}" "$l"; done; exit 0')
     # a pidfile: only a small regular file, read without blocking on a FIFO
     _PIDFILE = ('[ -e "$1" ] || { echo missing >&2; exit 2; }; [ -f "$1" ] || { echo notregular >&2; exit 3; }; '
                 '[ "$(stat -c %s -- "$1")" -le 4096 ] || { echo toobig >&2; exit 4; }; head -c 64 -- "$1"')
@@ -261,19 +301,22 @@ class RemoteProcesses:
         except (ValueError, IndexError):
             return None
 
-    def _files(self, pid: int) -> tuple[str | None, list[str]]:
+    def _files(self, pid: int) -> tuple[str | None, list[OpenFile]]:
         rc, out, _ = self.run(["sh", "-c", self._FILES, "sh", str(int(pid))], self.timeout_s)
         if rc != 0:
             return None, []
         cwd, files = None, []
-        for line in out.splitlines():
-            if line.startswith("C "):
-                cwd = line[2:] or None
-            elif line.startswith("F /"):
-                files.append(line[2:].removesuffix(" (deleted)"))
+        for item in out.split("\0"):
+            if item.startswith("C "):
+                cwd = item[2:] or None
+            elif item.startswith("F "):
+                fd, _, rest = item[2:].partition(" ")
+                flags, _, link = rest.partition(" ")
+                if fd.isdigit() and link:
+                    files.append(OpenFile(int(fd), link, writable_flags(flags)))
         return cwd, files
 
-    def open_files(self, pid: int) -> list[str]:
+    def fds(self, pid: int) -> list[OpenFile]:
         return self._files(pid)[1]
 
     def parents(self) -> dict[int, int]:
@@ -338,5 +381,31 @@ class RemoteProcesses:
             self._euid = int(out.strip())
         return self._euid
 
+    # the remote shell's own ancestors (its sshd session), then this boot's id and the PID namespace
+    _SELF = ('p=$$; i=0; while [ "$i" -lt 64 ] && [ "$p" -gt 1 ] 2>/dev/null; do printf "%s " "$p"; i=$((i+1)); '
+             'p=$(sed -n "s/.*) [A-Za-z] \\([0-9][0-9]*\\) .*/\\1/p" "/proc/$p/stat" 2>/dev/null); '
+             '[ -n "$p" ] || break; done; printf "\\n"; cat /proc/sys/kernel/random/boot_id 2>/dev/null; '
+             'readlink /proc/self/ns/pid 2>/dev/null; exit 0')
+
     def protected(self) -> set[int]:
-        return {1}
+        """PIDs never signalled there: init and the remote command's own ancestors (its sshd session); and when
+        the host is this very machine (same boot id, same PID namespace), everything protected here too
+        (training-check, the MCP client and the terminal that started them)."""
+        out = {1}
+        rc, text, _ = self.run(["sh", "-c", self._SELF], self.timeout_s)
+        lines = text.splitlines() if rc == 0 else []
+        if lines:
+            out.update(int(x) for x in lines[0].split() if x.isdigit())
+        if len(lines) >= 3 and lines[1:3] == _machine_marks():
+            out |= LocalProcesses().protected()
+        return out
+
+
+def _machine_marks() -> list[str]:
+    """This machine's boot id and PID namespace: a host reporting the same two is this machine."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+        return [boot, os.readlink("/proc/self/ns/pid")]
+    except OSError:
+        return ["", ""]

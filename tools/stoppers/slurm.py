@@ -53,6 +53,19 @@ def job_fields(run: Runner, job: str, timeout_s: float = 20.0) -> dict[str, str]
     return fields
 
 
+def job_pids(run: Runner, job: str, timeout_s: float = 20.0) -> list[int]:
+    """The PIDs of the job's processes on this node (``scontrol listpids``: every step, the batch script too)."""
+    rc, out, _ = run(["scontrol", "listpids", check_job_id(job)], timeout_s)
+    if rc != 0:
+        return []
+    pids = []
+    for line in out.splitlines()[1:]:
+        first = line.split(maxsplit=1)[0] if line.strip() else ""
+        if first.isdigit() and int(first) > 1:
+            pids.append(int(first))
+    return pids[:4096]
+
+
 def plan(run: Runner, job, where: str) -> tuple[str, list[str]]:
     """(job id, the steps) after checking the job exists and is active."""
     job, _state, steps = _checked(run, job, where)

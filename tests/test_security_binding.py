@@ -1,0 +1,197 @@
+"""Issue 20, the binding: a STOP on run A stops run A's own process and nothing else.
+
+Each case is the attack, with real processes: run B's trainer writing its own log in A's folder, ``tail -f`` of A's
+log, an editor-like reader holding A's log read-only with the path in its argv, ``rsync -a`` of A's folder, a real
+tmux server with two sessions (and a session a person opened in the folder), a launcher that also runs something
+else. The run's own writer, its launcher and the process piping into ``tee`` are still stopped.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from training_check.tools.errors import StopRefused
+from training_check.tools.stop_run import stop_run
+
+from tests.conftest import require
+from tests.standins import Trainers
+from tests.test_security_stop import alive, stop_assessment
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    d = tmp_path / "runs"
+    d.mkdir()
+    (d / "train_a.log").write_text("".join(f"step {s} loss nan\n" for s in range(50)))
+    return d
+
+
+@pytest.fixture
+def started():
+    """Processes a test starts; each is killed by its own PID at the end."""
+    procs: list[subprocess.Popen] = []
+    yield procs
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+        p.wait(timeout=10)
+
+
+def _stop(store, config, log: Path, target: str, **kw):
+    aid = stop_assessment(store, str(log))
+    return stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=target, grace_s=2, **kw)
+
+
+def _refused(store, config, log: Path, target: str) -> str:
+    with pytest.raises(StopRefused) as e:
+        _stop(store, config, log, target)
+    assert "cannot be tied to run" in str(e.value) and "nothing was stopped" in str(e.value)
+    return str(e.value)
+
+
+def _holding_open(started, path: Path, mode: str) -> subprocess.Popen:
+    """A python process with ``path`` in its argv holding it open (``r``: like an editor or a pager)."""
+    code = "import sys, time; f = open(sys.argv[1], sys.argv[2]); print('ready', flush=True); time.sleep(120)"
+    p = subprocess.Popen([sys.executable, "-c", code, str(path), mode], stdout=subprocess.PIPE, text=True,
+                         cwd=path.parent)
+    started.append(p)
+    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    return p
+
+
+def test_run_b_trainer_in_the_same_folder_is_not_run_a(store, config, folder, tmp_path):
+    trainers = Trainers(tmp_path, "train.py")
+    try:
+        b = trainers.start("--log", str(folder / "train_b.log"), cwd=folder)  # run B: its own log, A's folder
+        a = trainers.start("--log", str(folder / "train_a.log"), cwd=folder)
+        _refused(store, config, folder / "train_a.log", f"pid:{b.pid}")
+        assert alive(b)
+        r = _stop(store, config, folder / "train_a.log", f"pid:{a.pid}")
+        assert r.stopped and a.wait(timeout=5) == 0 and alive(b)
+        # and B's STOP never reaches A's trainer either
+        a2 = trainers.start("--log", str(folder / "train_a.log"), cwd=folder)
+        _refused(store, config, folder / "train_b.log", f"pid:{a2.pid}")
+        assert alive(a2)
+    finally:
+        trainers.close()
+
+
+def test_tail_f_of_the_log_is_not_the_run(store, config, folder, started):
+    tail = subprocess.Popen(["tail", "-f", str(folder / "train_a.log")], stdout=subprocess.DEVNULL, cwd=folder)
+    started.append(tail)
+    time.sleep(0.3)
+    assert "has the run's files open for writing" in _refused(store, config, folder / "train_a.log",
+                                                             f"pid:{tail.pid}")
+    assert alive(tail)
+
+
+def test_an_editor_holding_the_log_read_only_is_not_the_run(store, config, folder, started):
+    editor = _holding_open(started, folder / "train_a.log", "r")  # vim-like: the log in argv, open read-only
+    _refused(store, config, folder / "train_a.log", f"pid:{editor.pid}")
+    _refused(store, config, folder / "train_a.log", f"cmd:{sys.executable} -c {editor.args[2]} "
+                                                    f"{folder / 'train_a.log'} r")
+    assert alive(editor)
+
+
+def test_rsync_of_the_folder_is_not_the_run(store, config, folder, tmp_path, started):
+    require(shutil.which("rsync") is not None, "rsync (apt-get install rsync)")
+    big = folder / "train_a.log"
+    with big.open("a") as f:
+        f.write("x" * (4 << 20))
+    dest = tmp_path / "copy"
+    rsync = subprocess.Popen(["rsync", "-a", "--bwlimit=64", f"{folder}/", f"{dest}/"], cwd=folder)
+    started.append(rsync)
+    time.sleep(1.0)
+    assert rsync.poll() is None
+    _refused(store, config, big, f"pid:{rsync.pid}")
+    assert alive(rsync)
+
+
+@pytest.fixture
+def tmux_server(tmp_path, monkeypatch):
+    require(shutil.which("tmux") is not None, "tmux (apt-get install tmux)")
+    (tmp_path / "tmux").mkdir()
+    monkeypatch.setenv("TMUX_TMPDIR", str(tmp_path / "tmux"))  # a private tmux server for this test
+    monkeypatch.delenv("TMUX", raising=False)
+    yield
+    subprocess.run(["tmux", "kill-server"], capture_output=True)
+
+
+def _session(name: str, cwd: Path, command: str) -> None:
+    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-c", str(cwd), command], check=True)
+
+
+def _has(name: str) -> bool:
+    return subprocess.run(["tmux", "has-session", "-t", f"={name}"], capture_output=True).returncode == 0
+
+
+def _server_pid() -> int:
+    out = subprocess.run(["tmux", "display-message", "-p", "#{pid}"], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip())
+
+
+def test_tmux_server_and_a_session_in_the_folder_are_not_the_run(store, config, folder, tmux_server):
+    log = folder / "train_a.log"
+    _session("train", folder, f"sh -c 'exec 3>>{log}; sleep 120'")
+    _session("notes", folder, "sleep 120")  # a person's session, working in the run's folder
+    _session("viewer", folder, f"tail -f {log}")  # reads the log
+    time.sleep(0.5)
+    assert "never a run's launcher" in _refused(store, config, log, f"pid:{_server_pid()}")
+    _refused(store, config, log, "tmux:notes")
+    _refused(store, config, log, "tmux:viewer")
+    assert _has("notes") and _has("viewer") and _has("train")
+    r = _stop(store, config, log, "tmux:train")
+    assert r.stopped and "a program of the session" in r.allowed_by
+    assert not _has("train") and _has("notes") and _has("viewer")
+
+
+def test_a_session_whose_other_pane_runs_something_else_is_refused(store, config, folder, tmux_server):
+    log = folder / "train_a.log"
+    _session("mixed", folder, f"sh -c 'exec 3>>{log}; sleep 120'")
+    subprocess.run(["tmux", "split-window", "-t", "mixed:0", "-c", str(folder), "sleep 121"], check=True)
+    time.sleep(0.5)
+    assert "is not part of the run" in _refused(store, config, log, "tmux:mixed")
+    assert _has("mixed")
+
+
+def test_a_launcher_that_also_runs_something_else_is_refused(store, config, folder, tmp_path, started):
+    trainers = Trainers(tmp_path, "train.py")
+    log = folder / "train_a.log"
+    launcher = subprocess.Popen(["sh", "-c", f"sleep 120 & {sys.executable} {trainers.script} --log {log}; wait"],
+                                stdout=subprocess.PIPE, text=True, cwd=folder)
+    started.append(launcher)
+    assert launcher.stdout is not None and launcher.stdout.readline().strip() == "ready"
+    try:
+        assert "which is not part of the run" in _refused(store, config, log, f"pid:{launcher.pid}")
+        assert alive(launcher)
+    finally:
+        subprocess.run(["pkill", "-P", str(launcher.pid)], check=False)  # only the children of our launcher
+
+
+def test_the_process_piping_into_tee_is_the_run(store, config, folder, tmp_path, started):
+    trainers = Trainers(tmp_path, "train.py")
+    log = folder / "train_a.log"
+    shell = subprocess.Popen(["sh", "-c", f"{sys.executable} {trainers.script} | tee -a {log}"],
+                             stdout=subprocess.PIPE, text=True, cwd="/")
+    started.append(shell)
+    assert shell.stdout is not None and shell.stdout.readline().strip() == "ready"
+    out = subprocess.run(["pgrep", "-P", str(shell.pid), "-f", str(trainers.script)], capture_output=True,
+                         text=True).stdout.split()
+    assert len(out) == 1
+    r = _stop(store, config, log, f"pid:{out[0]}")
+    assert r.stopped and "goes through a pipe into PID" in r.allowed_by
+    assert shell.wait(timeout=10) == 0
+
+
+def test_a_person_named_target_is_still_allowed_and_recorded(store, config, folder, started):
+    log = folder / "train_a.log"
+    reader = _holding_open(started, log, "r")
+    r = stop_run(str(log), "a person says so", store=store, config=config, target=f"pid:{reader.pid}", force=True,
+                 grace_s=2)
+    assert r.stopped and "named by a person" in r.allowed_by
+    assert [e["kind"] for e in store.evidence_for(r.run_key)] == ["stop_outcome", "stop_plan"]
