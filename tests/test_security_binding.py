@@ -104,7 +104,8 @@ def test_rsync_of_the_folder_is_not_the_run(store, config, folder, tmp_path, sta
     with big.open("a") as f:
         f.write("x" * (4 << 20))
     dest = tmp_path / "copy"
-    rsync = subprocess.Popen(["rsync", "-a", "--bwlimit=64", f"{folder}/", f"{dest}/"], cwd=folder)
+    rsync = subprocess.Popen(["rsync", "-a", "--bwlimit=64", f"{folder}/", f"{dest}/"], cwd=folder,
+                             start_new_session=True)  # rsync signals its whole group when stopped
     started.append(rsync)
     time.sleep(1.0)
     assert rsync.poll() is None
