@@ -359,7 +359,10 @@ def _running_job(*sbatch_args: str) -> str:
     deadline = time.monotonic() + 20
     while slurm.job_state(local_runner, job, "here") != "RUNNING" and time.monotonic() < deadline:
         time.sleep(0.3)
-    while len(slurm.job_pids(local_runner, job)) < 2 and time.monotonic() < deadline:  # the script and its sleep
+    while time.monotonic() < deadline:  # the batch script and its sleep have started
+        pids = subprocess.run(["scontrol", "listpids", job], capture_output=True, text=True).stdout
+        if len(pids.splitlines()) >= 3:
+            break
         time.sleep(0.3)
     return job
 
