@@ -8,6 +8,7 @@ else. The run's own writer, its launcher and the process piping into ``tee`` are
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -196,3 +197,38 @@ def test_a_person_named_target_is_still_allowed_and_recorded(store, config, fold
                  grace_s=2)
     assert r.stopped and "named by a person" in r.allowed_by
     assert [e["kind"] for e in store.evidence_for(r.run_key)] == ["stop_outcome", "stop_plan"]
+
+
+# -- over SSH (a real sshd on this machine) ------------------------------------------------------------------
+def test_ssh_to_this_machine_protects_our_ancestors(ssh_env, store, config, folder):
+    """Issue 20: over SSH to this very machine, training-check, the client and its ancestors stay protected."""
+    from training_check.tools.sources.ssh import resolve_target
+    from training_check.tools.stoppers import process
+    from training_check.tools.stoppers.outcome import remote_runner
+    from training_check.tools.stoppers.processes import RemoteProcesses
+
+    target = resolve_target("tc-test")
+    remote = RemoteProcesses(remote_runner(target), target.label)
+    guarded = remote.protected()
+    assert {1, os.getpid(), os.getppid()} <= guarded
+    for pid in (os.getpid(), os.getppid()):
+        with pytest.raises(StopRefused, match="it is init, training-check itself or one of the processes"):
+            process.plan_pid(remote, pid)  # planning only: nothing is signalled even on the old code
+
+
+def test_ssh_a_path_with_newlines_does_not_fake_a_writer(ssh_env, store, config, folder, started):
+    """A process writing a file whose path holds a newline then the run's log path is not the run's writer; an argv
+    holding ``)`` and newlines does not garble the process's identity."""
+    log = folder / "train_a.log"
+    crafted = folder / "x\nF 3 02001 " / str(log).lstrip("/")  # .../x<newline>F 3 02001 /<the log's path>
+    crafted.parent.mkdir(parents=True)
+    mate = _holding_open(started, crafted, "w")
+    aid = stop_assessment(store, str(log))
+    with pytest.raises(StopRefused, match="cannot be tied to run"):
+        stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{mate.pid}",
+                 host="tc-test")
+    assert alive(mate)
+    writer = _holding_open(started, log, "a")
+    r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
+                 host="tc-test", grace_s=2)
+    assert r.stopped and f"PID {writer.pid} writes the run's file {log}" in r.allowed_by

@@ -269,7 +269,7 @@ class RemoteProcesses:
     """A remote machine's processes, through quoted commands over SSH (Linux /proc and procps on the host)."""
 
     _INFO = ('cd "/proc/$1" 2>/dev/null || exit 3; s=$(cat stat 2>/dev/null) || exit 3; '
-             'u=$(stat -c %u . 2>/dev/null) || exit 3; printf "%s\\n%s\\n" "$u" "$s"; cat cmdline 2>/dev/null')
+             'u=$(stat -c %u . 2>/dev/null) || exit 3; printf "%s\\0%s\\0" "$u" "$s"; cat cmdline 2>/dev/null')
     # one NUL-ended item each (a path may hold newlines, never NUL): "C <cwd>", "F <fd> <octal flags> <link>"
     _FILES = ('cd "/proc/$1" 2>/dev/null || exit 3; printf "C %s\\0" "$(readlink cwd 2>/dev/null)"; n=0; '
               'for f in fd/*; do n=$((n+1)); [ "$n" -gt 4096 ] && break; l=$(readlink "$f" 2>/dev/null) || continue; '
@@ -290,14 +290,12 @@ class RemoteProcesses:
         rc, out, _ = self.run(["sh", "-c", self._INFO, "sh", str(int(pid))], self.timeout_s)
         if rc != 0:
             return None
-        try:
-            uid_text, rest = out.split("\n", 1)
-            close = rest.rindex(")")
-            end = rest.index("\n", close)
-            state, start = _parse_stat(rest[:end])
-            argv = _split_cmdline(rest[end + 1:].encode("utf-8", "surrogateescape"))
+        try:  # uid NUL stat NUL argv: the stat line and the argv may hold newlines and ")" (never NUL in the first two)
+            uid_text, stat, raw_argv = out.split("\0", 2)
+            state, start = _parse_stat(stat)
+            argv = _split_cmdline(raw_argv.encode("utf-8", "surrogateescape"))
             cwd, _ = self._files(pid)
-            return ProcInfo(pid, int(uid_text), start, state, argv, _parse_ppid(rest[:end]), cwd)
+            return ProcInfo(pid, int(uid_text), start, state, argv, _parse_ppid(stat), cwd)
         except (ValueError, IndexError):
             return None
 
