@@ -32,7 +32,7 @@ import paramiko
 from ..config import Config
 from ..errors import AuthError, BadInput, HostKeyError, RunNotFound, SourceUnreachable
 from ..runref import RunRef
-from .files import DirEntry, FileStat
+from .files import DirEntry, FileStat, is_inside, kind_of, not_regular, outside
 
 SYSTEM_KNOWN_HOSTS = ("/etc/ssh/ssh_known_hosts",)
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
@@ -397,10 +397,27 @@ def _with_retry(target: SshTarget, accept_unknown: bool, op, what: str, pool: Co
 class SftpFileSystem:
     """Files on an SSH host, read in byte ranges over SFTP (a tail never downloads the whole file)."""
 
-    def __init__(self, target: SshTarget, *, accept_unknown_hosts: bool = False, pool: ConnectionPool | None = None):
+    def __init__(self, target: SshTarget, *, accept_unknown_hosts: bool = False, pool: ConnectionPool | None = None,
+                 root: str | None = None):
         self.target = target
         self.accept_unknown_hosts = accept_unknown_hosts
         self.pool = pool or POOL
+        self.root = root  # the run folder (its real path on the host) every file must really be in, or None
+
+    def confined(self, root: str) -> SftpFileSystem:
+        real = self._run(root, "realpath", lambda s: s.normalize(root))
+        return SftpFileSystem(self.target, accept_unknown_hosts=self.accept_unknown_hosts, pool=self.pool, root=real)
+
+    def _checked(self, sftp: paramiko.SFTPClient, path: str) -> None:
+        """Refuse what is not a regular file or folder, and (confined) what really lies outside the run folder."""
+        st = sftp.stat(path)
+        kind = kind_of(st.st_mode or 0)
+        if kind:
+            raise not_regular(self.describe(path), kind)
+        if self.root is not None:
+            real = sftp.normalize(path)
+            if not is_inside(real, self.root):
+                raise outside(self.describe(path), real, self.root)
 
     def describe(self, path: str) -> str:
         port = f":{self.target.port}" if self.target.port != 22 else ""
@@ -431,7 +448,11 @@ class SftpFileSystem:
         return _with_retry(self.target, self.accept_unknown_hosts, op, what, self.pool)
 
     def stat(self, path: str) -> FileStat:
-        st = self._run(path, "stat", lambda s: s.stat(path))
+        def fn(sftp: paramiko.SFTPClient):
+            self._checked(sftp, path)
+            return sftp.stat(path)
+
+        st = self._run(path, "stat", fn)
         return FileStat(int(st.st_size or 0), float(st.st_mtime or 0), stat_mod.S_ISDIR(st.st_mode or 0), None)
 
     def read_at(self, path: str, offset: int, length: int) -> bytes:
@@ -439,6 +460,7 @@ class SftpFileSystem:
             raise BadInput(f"bad byte range {offset}+{length} for {self.describe(path)}")
 
         def fn(sftp: paramiko.SFTPClient) -> bytes:
+            self._checked(sftp, path)  # a FIFO is never opened: the server's open would wait for a writer
             with sftp.open(path, "rb") as f:
                 size = f.stat().st_size or 0
                 n = max(0, min(length, size - offset))
