@@ -8,7 +8,6 @@ import sqlite3
 
 import pytest
 from training_check.tools.reviewer.escalate import escalate_to_reviewer
-from training_check.tools.rundata import hide_secrets
 from training_check.tools.runref import parse_run_ref
 
 from .fake_openai_server import FakeOpenAI, Reply
@@ -74,11 +73,15 @@ def test_concern_and_baseline_secrets_never_reach_the_reviewer(reviewer, store, 
     ("password = 'a b c'", "password = [redacted]"),
 ])
 def test_hide_secrets_keeps_ordinary_text(text, kept):
+    from training_check.tools.rundata import hide_secrets
+
     assert hide_secrets(text) == kept
 
 
 def test_hide_secrets_is_linear_on_hostile_text():
     import time
+
+    from training_check.tools.rundata import hide_secrets
 
     for text in ("a://" + "b" * 200_000, "password=" * 50_000, "-----BEGIN PRIVATE KEY-----" + "x" * 200_000,
                  "eyJ" + "a" * 200_000 + ".", "sk-" + "-" * 200_000):
