@@ -167,12 +167,16 @@ class _UnknownHostPolicy(paramiko.MissingHostKeyPolicy):
     A host that is known with a key of another type is treated as a changed key and always refused.
     """
 
-    def __init__(self, target: SshTarget, accept: bool):
+    def __init__(self, target: SshTarget, accept: bool, revoked: frozenset[tuple[str, bytes]] = frozenset()):
         self.target = target
         self.accept = accept
+        self.revoked = revoked
 
     def missing_host_key(self, client, hostname, key):
         entry = _known_host_entry(self.target.hostname, self.target.port)
+        if (key.get_name(), key.asbytes()) in self.revoked:
+            raise HostKeyError(f"the host key of {entry} ({key.get_name()}) is marked @revoked in known_hosts: "
+                               f"refusing to connect")
         known = client.get_host_keys().get(entry) or client._system_host_keys.get(entry)
         if known:
             raise HostKeyError(
@@ -260,6 +264,45 @@ class _Conn:
             pass
 
 
+KNOWN_HOSTS_MAX = 16 << 20  # bytes of one known_hosts file
+
+
+def _load_known_hosts(entries: list[paramiko.hostkeys.HostKeyEntry], path: str) -> set[tuple[str, bytes]]:
+    """Append ``path``'s host key lines to ``entries``; return its ``@revoked`` keys. ``@cert-authority`` lines are
+    skipped (certificates are not supported); a malformed line is a one-line HostKeyError naming the file and
+    line."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(KNOWN_HOSTS_MAX + 1)
+    except OSError as e:
+        raise HostKeyError(f"cannot read known_hosts {path}: {e.strerror}; fix the file") from None
+    if len(raw) > KNOWN_HOSTS_MAX:
+        raise HostKeyError(f"known_hosts {path} is over {KNOWN_HOSTS_MAX >> 20} MB: not a known_hosts file")
+    revoked: set[tuple[str, bytes]] = set()
+    for lineno, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        marker = text.split(None, 1)[0] if text.startswith("@") else ""
+        if marker == "@cert-authority":
+            continue
+        if marker and marker != "@revoked":
+            raise HostKeyError(f"known_hosts {path} line {lineno}: unknown marker {marker[:20]!r}; fix or remove "
+                               f"the line")
+        body = text.split(None, 1)[1] if marker else text
+        try:
+            entry = paramiko.hostkeys.HostKeyEntry.from_line(body, lineno)
+        except (paramiko.hostkeys.InvalidHostKey, paramiko.SSHException, ValueError, IndexError):
+            entry = None
+        if entry is None or entry.key is None:
+            raise HostKeyError(f"known_hosts {path} line {lineno} is not a valid host key line; fix or remove it")
+        if marker:
+            revoked.add((entry.key.get_name(), entry.key.asbytes()))
+            continue
+        entries.append(entry)
+    return revoked
+
+
 def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
     label = target.label
     client = paramiko.SSHClient()
@@ -269,13 +312,16 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
                 client.load_system_host_keys(path)
             except (OSError, paramiko.SSHException):
                 pass
+    revoked: set[tuple[str, bytes]] = set()
+    entries: list[paramiko.hostkeys.HostKeyEntry] = []
     for path in target.known_hosts:
         if os.path.isfile(path):
-            try:
-                client.get_host_keys().load(path)
-            except (OSError, paramiko.SSHException) as e:
-                raise HostKeyError(f"cannot read known_hosts {path}: {e}; fix the file") from None
-    client.set_missing_host_key_policy(_UnknownHostPolicy(target, accept_unknown))
+            revoked |= _load_known_hosts(entries, path)
+    for entry in entries:  # a revoked key is never a known one
+        if entry.key is not None and (entry.key.get_name(), entry.key.asbytes()) not in revoked:
+            for name in entry.hostnames:
+                client.get_host_keys().add(name, entry.key.get_name(), entry.key)
+    client.set_missing_host_key_policy(_UnknownHostPolicy(target, accept_unknown, frozenset(revoked)))
     try:
         raw = socket.create_connection((target.hostname, target.port), timeout=target.connect_timeout_s)
     except socket.gaierror:

@@ -33,6 +33,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 
+from ..rundata import escape_controls
 from ..runref import RunRef
 from ..store import Store
 from . import slurm, tmux
@@ -63,7 +64,7 @@ class Identity:
     def describe(self) -> str:
         if self.pid is None:
             return f"{self.kind} {self.value}"
-        cmd = (self.cmdline or "?")[:80]
+        cmd = escape_controls((self.cmdline or "?")[:80])
         return f"PID {self.pid} ({cmd}, started at tick {self.start})"
 
 
