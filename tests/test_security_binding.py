@@ -232,3 +232,23 @@ def test_ssh_a_path_with_newlines_does_not_fake_a_writer(ssh_env, store, config,
     r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
                  host="tc-test", grace_s=2)
     assert r.stopped and f"PID {writer.pid} writes the run's file {log}" in r.allowed_by
+
+
+# -- a PID reused during the grace period is never signalled --------------------------------------------------
+def test_a_signal_goes_only_to_the_planned_process(started, ssh_env, tmp_path):
+    """Between the plan and each signal the PID may be reused: the signal is sent through a pidfd (here) or a
+    start-time check in the same command (over SSH), so a process with another start time is never hit."""
+    from training_check.tools.sources.ssh import resolve_target
+    from training_check.tools.stoppers.outcome import remote_runner
+    from training_check.tools.stoppers.processes import LocalProcesses, RemoteProcesses
+
+    target = resolve_target("tc-test")
+    for procs in (LocalProcesses(), RemoteProcesses(remote_runner(target), target.label)):
+        p = subprocess.Popen(["sleep", "120"])
+        started.append(p)
+        info = procs.info(p.pid)
+        assert info is not None
+        assert procs.send(p.pid, "TERM", start=str(int(info.start) + 1)) == "gone"  # "another" process
+        assert alive(p)
+        assert procs.send(p.pid, "TERM", start=info.start) == "sent"
+        assert p.wait(timeout=5) == -15

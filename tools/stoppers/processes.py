@@ -204,11 +204,24 @@ class LocalProcesses:
                 out[pid] = ppid
         return out
 
-    def send(self, pid: int, sig: str) -> str:
-        """Send SIG<sig>; returns "sent" or "gone"."""
+    def send(self, pid: int, sig: str, start: str | None = None) -> str:
+        """Send SIG<sig>; returns "sent" or "gone". With ``start`` (the start time checked when the stop was planned)
+        the signal goes through a pidfd opened and then checked to be that very process: a PID reused by another
+        program in between is never signalled ("gone")."""
         assert sig in ALLOWED_SIGNALS
+        signum = getattr(signal_mod, f"SIG{sig}")
         try:
-            os.kill(pid, getattr(signal_mod, f"SIG{sig}"))
+            if start is None or not hasattr(os, "pidfd_open"):
+                os.kill(pid, signum)
+                return "sent"
+            fd = os.pidfd_open(pid)
+            try:
+                now = self.info(pid)
+                if now is None or now.start != start:
+                    return "gone"  # the pidfd holds whatever now has this PID: not the planned process
+                signal_mod.pidfd_send_signal(fd, signum)
+            finally:
+                os.close(fd)
         except ProcessLookupError:
             return "gone"
         except PermissionError:
@@ -326,9 +339,15 @@ class RemoteProcesses:
                 found[int(parts[0])] = int(parts[1])
         return found
 
-    def send(self, pid: int, sig: str) -> str:
+    # kill only when /proc/PID/stat still shows the planned start time (field 22: $23 here), in one remote command
+    _KILL = ('s=$(cat "/proc/$1/stat" 2>/dev/null) || { echo "No such process" >&2; exit 1; }; s=${s##*) }; '
+             'set -- "$1" "$2" "$3" $s; [ "$3" = "-" ] || [ "${23}" = "$3" ] || { echo "No such process" >&2; '
+             'exit 1; }; exec kill -s "$2" "$1"')
+
+    def send(self, pid: int, sig: str, start: str | None = None) -> str:
+        """Send SIG<sig> over SSH; with ``start``, only while the PID still has that start time ("gone" if not)."""
         assert sig in ALLOWED_SIGNALS
-        rc, _, err = self.run(["kill", "-s", sig, str(int(pid))], self.timeout_s)
+        rc, _, err = self.run(["sh", "-c", self._KILL, "sh", str(int(pid)), sig, start or "-"], self.timeout_s)
         if rc == 0:
             return "sent"
         low = err.lower()
