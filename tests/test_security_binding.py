@@ -252,3 +252,28 @@ def test_a_signal_goes_only_to_the_planned_process(started, ssh_env, tmp_path):
         assert alive(p)
         assert procs.send(p.pid, "TERM", start=info.start) == "sent"
         assert p.wait(timeout=5) == -15
+
+
+def test_a_run_folder_named_with_newlines_and_quotes(store, config, tmp_path, started, ssh_env):
+    """A folder name is written by whoever made it: quotes and ``$(...)`` neither break the tie nor run, here or
+    over SSH; a newline makes it no run reference at all."""
+    from training_check.tools.errors import BadInput
+
+    with pytest.raises(BadInput, match="control character"):
+        _stop(store, config, tmp_path / "a\nb" / "train.log", "pid:1")
+    folder = tmp_path / "run \"a\" 'b' $(touch pwned-tc20) `touch pwned-tc20`; touch pwned-tc20"
+    folder.mkdir()
+    log = folder / "train.log"
+    log.write_text("step 1 loss nan\n")
+    for host in (None, "tc-test"):
+        writer = _holding_open(started, log, "a")
+        reader = _holding_open(started, log, "r")
+        aid = stop_assessment(store, str(log))
+        with pytest.raises(StopRefused, match="cannot be tied to run"):
+            stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{reader.pid}",
+                     host=host)
+        r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
+                     host=host, grace_s=2)
+        assert r.stopped and alive(reader) and Path(r.evidence_path or "").is_file()
+    for where in (tmp_path, folder, Path.cwd(), Path.home(), Path("/")):
+        assert not (where / "pwned-tc20").exists()
