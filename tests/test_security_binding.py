@@ -277,3 +277,25 @@ def test_a_run_folder_named_with_newlines_and_quotes(store, config, tmp_path, st
         assert r.stopped and alive(reader) and Path(r.evidence_path or "").is_file()
     for where in (tmp_path, folder, Path.cwd(), Path.home(), Path("/")):
         assert not (where / "pwned-tc20").exists()
+
+
+def test_a_tie_recorded_under_the_old_rule_is_checked_again(store, config, folder, tmp_path):
+    """A store written by an older version recorded run B's trainer as "tied" (it worked in A's folder): that record
+    alone no longer makes it stoppable for A; a person's naming still stands."""
+    from training_check.tools.runref import parse_run_ref
+    from training_check.tools.stoppers import binding
+    from training_check.tools.stoppers.processes import LocalProcesses
+
+    trainers = Trainers(tmp_path, "train.py")
+    try:
+        b = trainers.start("--log", str(folder / "train_b.log"), cwd=folder)
+        key = parse_run_ref(str(folder / "train_a.log")).key
+        ident = binding.identity_of("pid", str(b.pid), None, LocalProcesses().info(b.pid))
+        binding.record(store, key, ident, f"tied to the run: PID {b.pid} works in the run's folder {folder}")
+        _refused(store, config, folder / "train_a.log", f"pid:{b.pid}")
+        assert alive(b)
+        binding.record(store, key, ident, "named by a person (training-check)")
+        r = _stop(store, config, folder / "train_a.log", f"pid:{b.pid}")
+        assert r.stopped and "named for this run" in r.allowed_by
+    finally:
+        trainers.close()

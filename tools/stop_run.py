@@ -391,11 +391,13 @@ def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *,
     if extra:
         ident.start = extra
     before = binding.recorded(store, ref.key, kind, value, host)
-    if before is not None and before.same_process(ident):
+    if before is not None and before.same_process(ident) and not before.named_by.startswith("tied to the run"):
+        # a person's naming (or yes) stands for the same process; a tie is checked again each time (one recorded
+        # under an older, looser rule must not keep a folder-mate or a reader stoppable)
         return f"named for this run {_age_text(before.named_at)} ({before.named_by})"
     tie = binding.target_tie(stopper, plan, ref)
     changed = ""
-    if before is not None:
+    if before is not None and not before.same_process(ident):
         changed = (f"{ident.describe()} is not the target named for this run {_age_text(before.named_at)} "
                    f"({before.describe()}): the PID or name was probably reused; ")
     if tie.ok:
@@ -409,8 +411,8 @@ def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *,
             named_by = "confirmed by the user when asked"
         else:
             target = ident.describe() if ident.pid else f"{kind} {value}"
-            raise StopRefused(f"{changed}{target} on {where} cannot be tied to run {ref.key}: {tie.why}; nothing "
-                              f"was stopped (a person can name it: training-check target {ref.raw[:200]} "
+            raise StopRefused(f"{changed}{target} on {where} cannot be tied to run {ref.key}, nothing was stopped: "
+                              f"{tie.why} (a person can name it: training-check target {ref.raw[:200]} "
                               f"{kind}:{value})")
     if not dry_run:
         binding.record(store, ref.key, ident, named_by)
