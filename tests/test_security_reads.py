@@ -172,3 +172,26 @@ def test_json_document_caps():
         limits.load_json_document(b" " * (33 << 20), "trainer_state.json")
     doc = limits.load_json_document(b'{"log_history": [{"step": 1, "loss": 2.5}]}', "trainer_state.json")
     assert doc == {"log_history": [{"step": 1, "loss": 2.5}]}
+
+
+# -- the same over SFTP (a real sshd on this machine) ----------------------------------------------------------
+def test_over_sftp_a_fifo_and_a_symlink_out_are_refused(ssh_env, tmp_path):
+    from training_check.tools.config import load_config
+    from training_check.tools.errors import TrainingCheckError
+    from training_check.tools.runref import parse_run_ref
+    from training_check.tools.sources import open_source
+
+    secret = tmp_path / "private" / "creds.csv"
+    secret.parent.mkdir()
+    secret.write_text("step,loss\n1,424242.5\n")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "metrics.csv").symlink_to(secret)
+    piped = tmp_path / "piped"
+    piped.mkdir()
+    os.mkfifo(piped / "events.out.tfevents.1700000000.host.1.0")
+    config = load_config(tmp_path)
+    for folder, expected in ((linked, "outside the run folder"), (piped, "a FIFO (named pipe), not a regular file")):
+        with pytest.raises(TrainingCheckError) as e:
+            open_source(parse_run_ref(f"ssh://tc-test{folder}"), config).read(None)
+        assert expected in str(e.value) and "424242" not in str(e.value), str(e.value)
