@@ -195,3 +195,19 @@ def test_over_sftp_a_fifo_and_a_symlink_out_are_refused(ssh_env, tmp_path):
         with pytest.raises(TrainingCheckError) as e:
             open_source(parse_run_ref(f"ssh://tc-test{folder}"), config).read(None)
         assert expected in str(e.value) and "424242" not in str(e.value), str(e.value)
+
+
+def test_an_event_file_bigger_than_one_part_is_read_whole_in_parts(tmp_path, store, config):
+    from training_check.tools.reading import load_run
+
+    folder = tmp_path / "tb"
+    folder.mkdir()
+    pad = _field(15, 2, b"\0" * 4000)  # a field the reader skips: ~4 KB a record
+    n = (limits.MAX_READ_BYTES // 4000) + 3000
+    with open(folder / "events.out.tfevents.1700000000.host.1.0", "wb") as f:
+        f.write(_record(_field(3, 2, b"brain.Event:2")))
+        for s in range(n):
+            f.write(_record(_event(s, _scalar("loss", 5.0 - s / n)) + pad))
+    loaded = load_run(str(folder), store=store, config=config)
+    assert loaded.new_points == n and loaded.raw is not None
+    assert loaded.raw().columns["loss"].steps.tolist() == list(range(n))

@@ -4,7 +4,9 @@ Run files are hostile input (a log, a folder, a cloned repo can be written by an
 is a named constant here; going past one is a one-line ``BadInput`` naming the cap and what to do, never a hang, a
 gigabyte of memory or a minute of work:
 
-- ``MAX_RECORD_BYTES``: one TensorBoard event record or ``.wandb`` record (a bigger one is skipped, with a note).
+- ``MAX_RECORD_BYTES``: one TensorBoard event record or ``.wandb`` record (a bigger one is skipped, with a note);
+  ``MAX_READ_BYTES``: the event-file bytes of one part of a read (each part is stored before the next is read,
+  so memory stays bounded whatever the file's size).
 - ``MAX_PACKED_BYTES``: a packed protobuf field decoded as numbers (a scalar holds one value; a longer field is a
   tensor, never unpacked).
 - ``MAX_DOCUMENT_BYTES``, ``MAX_CONTAINERS``, ``MAX_LOG_HISTORY``, ``MAX_DEPTH``: a JSON document
@@ -18,6 +20,7 @@ from __future__ import annotations
 from .errors import BadInput
 
 MAX_RECORD_BYTES = 16 << 20
+MAX_READ_BYTES = 64 << 20  # event-file bytes in one part of a read (stored before the next part is read)
 MAX_PACKED_BYTES = 16  # a scalar's packed value: one double (8 bytes) or one varint (at most 10)
 MAX_DOCUMENT_BYTES = 32 << 20
 MAX_CONTAINERS = 1_000_000  # objects and arrays in one JSON document (each costs ~100 bytes parsed)

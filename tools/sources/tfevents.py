@@ -18,7 +18,7 @@ import posixpath
 import re
 import struct
 
-from ..limits import MAX_PACKED_BYTES, MAX_RECORD_BYTES
+from ..limits import MAX_PACKED_BYTES, MAX_READ_BYTES, MAX_RECORD_BYTES
 from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
@@ -79,7 +79,7 @@ def _tensor_scalar(buf: bytes | memoryview) -> float | None:
         if fno == 1 and wt == 0:
             dtype = val
         elif fno == 2 and wt == 2:
-            if any(f == 2 for f, _, _ in _fields(val)):
+            if len(val) > MAX_PACKED_BYTES or any(f == 2 for f, _, _ in _fields(val)):
                 return None  # has dimensions: not a scalar
         elif fno == 4 and wt == 2:
             content = val
@@ -151,6 +151,7 @@ class TfEventsSource:
         where = self.paths[0] if len(self.paths) == 1 else posixpath.dirname(self.paths[0]) or "."
         self.source_id = f"tfevents:{fs.describe(where)}"
         self.notes: list[str] = []  # the current read's notes (records skipped over the cap)
+        self._budget: int | None = None  # bytes this read may still fetch (limits.MAX_READ_BYTES)
 
     def describe(self) -> str:
         if len(self.paths) == 1:
@@ -163,6 +164,7 @@ class TfEventsSource:
         reset = False
         notes: list[str] = []
         self.notes = notes
+        self._budget = MAX_READ_BYTES
         builder = BatchBuilder()
         total_read = 0
         stats = [(p, self.fs.stat(p)) for p in self.paths]
@@ -187,6 +189,7 @@ class TfEventsSource:
         res = ReadResult(builder.build(), {"v": CURSOR_VERSION, "files": files}, reset=reset,
                          info=RunInfo(name=posixpath.basename(posixpath.dirname(self.paths[0])) or None),
                          bytes_read=total_read, notes=notes)
+        res.more = self._budget is not None and self._budget <= 0  # a part: the caller stores it, then reads on
         if len(self.paths) > 1 and not cursor:
             res.notes.append(f"merged {len(self.paths)} event files by step")
         return res
@@ -233,5 +236,10 @@ class TfEventsSource:
                 return pos, nread
             nread += len(chunk)
             buf += chunk
+            builder.flush()  # the points so far as compact arrays (16 bytes a point), not Python lists
+            if self._budget is not None:
+                self._budget -= len(chunk)
+                if self._budget <= 0:  # this part's share is spent: the rest is the next part (cursor)
+                    return pos, nread
             if progress is not None:
                 progress(float(pos), float(size), f"reading {path.rsplit('/', 1)[-1]}")
