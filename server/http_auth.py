@@ -73,15 +73,17 @@ class HostGuard:
         self.port = str(port)
 
     def _ok(self, headers) -> bool:
-        host = origin = None
+        hosts: list[str] = []
+        origins: list[str] = []
         for name, value in headers or []:
             n = name.lower()
             if n == b"host":
-                host = value.decode("latin-1").strip().lower()
+                hosts.append(value.decode("latin-1").strip().lower())
             elif n == b"origin":
-                origin = value.decode("latin-1").strip().lower()
-        if host is None:
+                origins.append(value.decode("latin-1").strip().lower())
+        if len(hosts) != 1 or len(origins) > 1:  # two Host headers: which one the app reads is anyone's guess
             return False
+        host, origin = hosts[0], (origins[0] if origins else None)
         name, port = _split_port(host)
         if name not in self.names or (port or "80") != self.port:
             return False

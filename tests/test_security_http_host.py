@@ -67,6 +67,10 @@ def test_dns_rebinding_is_refused_on_any_loopback_address(serve):
     for headers in forged:
         r = _post("127.0.0.2", port, **headers)
         assert r.status_code == 403 and "Host or Origin" in r.text, (headers, r.status_code, r.text[:200])
+    with socket.create_connection(("127.0.0.2", port)) as raw:  # two Host headers, the evil one first
+        raw.sendall(f"GET /mcp HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.2:{port}\r\n"
+                    f"Connection: close\r\n\r\n".encode())
+        assert raw.recv(64)[:12] in (b"HTTP/1.1 400", b"HTTP/1.1 403"), "duplicate Host headers"
     ok = _post("127.0.0.2", port)  # the client's own Host header: 127.0.0.2:<port>
     assert ok.status_code == 200, ok.text[:300]
     local = _post("127.0.0.2", port, Host=f"localhost:{port}", Origin="http://localhost:6274")
