@@ -223,13 +223,14 @@ def test_ssh_a_path_with_newlines_does_not_fake_a_writer(ssh_env, store, config,
     crafted = folder / "x\nF 3 02001 " / str(log).lstrip("/")  # .../x<newline>F 3 02001 /<the log's path>
     crafted.parent.mkdir(parents=True)
     mate = _holding_open(started, crafted, "w")
-    aid = stop_assessment(store, str(log))
+    run = f"ssh://tc-test{log}"
+    aid = stop_assessment(store, run)
     with pytest.raises(StopRefused, match="cannot be tied to run"):
-        stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{mate.pid}",
+        stop_run(run, "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{mate.pid}",
                  host="tc-test")
     assert alive(mate)
     writer = _holding_open(started, log, "a")
-    r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
+    r = stop_run(run, "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
                  host="tc-test", grace_s=2)
     assert r.stopped and f"PID {writer.pid} writes the run's file {log}" in r.allowed_by
 
@@ -265,14 +266,14 @@ def test_a_run_folder_named_with_newlines_and_quotes(store, config, tmp_path, st
     folder.mkdir()
     log = folder / "train.log"
     log.write_text("step 1 loss nan\n")
-    for host in (None, "tc-test"):
+    for run, host in ((str(log), None), (f"ssh://tc-test{log}", "tc-test")):
         writer = _holding_open(started, log, "a")
         reader = _holding_open(started, log, "r")
-        aid = stop_assessment(store, str(log))
+        aid = stop_assessment(store, run)
         with pytest.raises(StopRefused, match="cannot be tied to run"):
-            stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{reader.pid}",
+            stop_run(run, "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{reader.pid}",
                      host=host)
-        r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
+        r = stop_run(run, "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{writer.pid}",
                      host=host, grace_s=2)
         assert r.stopped and alive(reader) and Path(r.evidence_path or "").is_file()
     for where in (tmp_path, folder, Path.cwd(), Path.home(), Path("/")):
@@ -299,3 +300,20 @@ def test_a_tie_recorded_under_the_old_rule_is_checked_again(store, config, folde
         assert r.stopped and "named for this run" in r.allowed_by
     finally:
         trainers.close()
+
+
+def test_a_process_on_another_machine_writing_the_same_path_is_not_the_run(store, config, folder, started, ssh_env):
+    """A path names a file on one machine: the remote run's STOP never reaches a local process that writes a file
+    of the same path here (nor a local run's STOP a process over SSH)."""
+    log = folder / "train_a.log"
+    here = _holding_open(started, log, "a")
+    remote_run = f"ssh://tc-test{log}"
+    aid = stop_assessment(store, remote_run)
+    with pytest.raises(StopRefused, match="the run's files are on .*tc-test.*, the target on this machine"):
+        stop_run(remote_run, "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{here.pid}",
+                 host="local")
+    aid = stop_assessment(store, str(log))
+    with pytest.raises(StopRefused, match="the run.s files are on this machine, the target on root@tc-test"):
+        stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{here.pid}",
+                 host="tc-test")
+    assert alive(here)

@@ -346,6 +346,28 @@ def slurm_tie(fields: dict[str, str], job_pids: list[int], procs, marks: RunMark
                       "folder, command or name does not count)")
 
 
+def _other_machine(host: str | None, ref: RunRef) -> str | None:
+    """Why the run's files cannot be on the machine the target is on (a path names a file on ONE machine), or None:
+    a local run and a target over SSH, an ssh:// run and a target here or on another host."""
+    if ref.kind == "local":
+        return f"the run's files are on this machine, the target on {host}" if host else None
+    if ref.kind != "ssh":
+        return None
+    if host is None:
+        return f"the run's files are on {ref.host}, the target on this machine"
+    from ..errors import TrainingCheckError
+    from ..sources.ssh import parse_host_spec, resolve_target, target_for_ref
+
+    try:
+        user, h, port = parse_host_spec(host)
+        there, run_at = resolve_target(h, user=user, port=port), target_for_ref(ref)
+    except TrainingCheckError as e:
+        return f"cannot tell which machine the target is on ({e})"
+    if (there.user, there.hostname, there.port) != (run_at.user, run_at.hostname, run_at.port):
+        return f"the run's files are on {run_at.label}, the target on {there.label}"
+    return None
+
+
 def target_tie(stopper: Stopper, plan: StopPlan, ref: RunRef) -> Tie:
     """THE check: is the planned target (a process, a tmux session, a Slurm job, the W&B run) the run ``ref``'s own?
 
@@ -354,6 +376,9 @@ def target_tie(stopper: Stopper, plan: StopPlan, ref: RunRef) -> Tie:
     kind, value = plan.kind, plan.value
     if kind == "wandb" or value is None:
         return Tie(True, f"it is the W&B run {ref.key} itself")
+    elsewhere = _other_machine(stopper.host, ref)
+    if elsewhere:
+        return Tie(False, elsewhere)
     marks = run_marks(ref)
     if kind == "tmux":
         return tmux_tie(stopper.procs, tmux.pane_pids(stopper.runner, value), marks)
