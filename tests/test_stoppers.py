@@ -386,6 +386,13 @@ def test_slurm_binding_workdir_never_ties_output_or_a_writing_step_does(slurm_cl
             stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}")
         assert slurm.job_state(local_runner, jobs[-1], "here") == "RUNNING"
         subprocess.run(["scancel", jobs[-1]], capture_output=True)
+        # a job whose NAME holds " StdOut=<the run's log>" does not write the log
+        jobs.append(_running_job("-D", "/tmp", "-o", "/dev/null", "-J", f"x StdOut={log} StdErr={log}",
+                                 "--wrap", "sleep 300"))
+        with pytest.raises(StopRefused, match="cannot be tied to run"):
+            stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}")
+        assert slurm.job_state(local_runner, jobs[-1], "here") == "RUNNING"
+        subprocess.run(["scancel", jobs[-1]], capture_output=True)
         jobs.append(_running_job("-D", "/tmp", "-o", "/dev/null", "--wrap", f"exec 3>>{log}; sleep 300"))
         r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}",
                      grace_s=5)

@@ -383,6 +383,9 @@ def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *,
         fields = slurm.job_fields(runner, value)
         m = re.search(r"\((\d+)\)", fields.get("UserId", ""))
         euid = procs.euid()
+        if "UserId" in fields.get(slurm.AMBIGUOUS, "").split(","):
+            raise StopRefused(f"cannot tell who owns Slurm job {value} on {where} (its name or paths hold "
+                              f"'UserId='): nothing was cancelled")
         if m and int(m.group(1)) != euid:
             raise StopRefused(f"Slurm job {value} on {where} belongs to uid {m.group(1)}, not to this user (uid "
                               f"{euid}): refusing to cancel another user's job")

@@ -333,9 +333,10 @@ def tmux_tie(procs, pane_pids: list[int], marks: RunMarks) -> Tie:
 
 def slurm_tie(fields: dict[str, str], job_pids: list[int], procs, marks: RunMarks) -> Tie:
     """Is the Slurm job the run's: its StdOut/StdErr is the run's file, or one of its processes writes it?"""
+    ambiguous = set(fields.get(slurm.AMBIGUOUS, "").split(","))
     for name in ("StdOut", "StdErr"):
         v = fields.get(name)
-        if v and v.startswith("/") and is_run_file(v, marks):
+        if v and name not in ambiguous and v.startswith("/") and is_run_file(v, marks):
             return Tie(True, f"the job's {name} is the run's file {v}")
     t = _Table(procs)
     writers = _writers_near(t, job_pids, marks)
