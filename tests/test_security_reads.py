@@ -211,3 +211,23 @@ def test_an_event_file_bigger_than_one_part_is_read_whole_in_parts(tmp_path, sto
     loaded = load_run(str(folder), store=store, config=config)
     assert loaded.new_points == n and loaded.raw is not None
     assert loaded.raw().columns["loss"].steps.tolist() == list(range(n))
+
+
+def test_a_wandb_log_bigger_than_one_part_is_read_whole_in_parts(tmp_path, store, config, monkeypatch):
+    """A real offline run's .wandb file read in parts (the part size lowered to 64 KB so a small run spans many):
+    the same points as one read, each part stored before the next."""
+    from training_check.tools.reading import load_run
+    from training_check.tools.sources import wandb_local
+    from training_check.tools.sources.files import LocalFileSystem
+
+    from tests.wandb_runs import wandb_file, write_offline_run
+
+    run_dir = write_offline_run(tmp_path / "w", [{"loss": 5.0 - i / 1000, "acc": i / 3000} for i in range(3000)])
+    path = wandb_file(run_dir)
+    assert path.stat().st_size > 4 * (64 << 10)
+    monkeypatch.setattr(wandb_local, "MAX_READ_BYTES", 64 << 10)
+    first = wandb_local.WandbLocalSource(LocalFileSystem(), str(path)).read(None)
+    assert first.more and first.batch.n_points < 6000
+    loaded = load_run(str(path), store=store, config=config)
+    assert loaded.raw is not None
+    assert loaded.raw().columns["loss"].steps.tolist() == list(range(3000))

@@ -17,7 +17,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from ..errors import BadInput, TrainingCheckError, UnknownFormat
-from ..limits import MAX_RECORD_BYTES, loads_bounded
+from ..limits import MAX_READ_BYTES, MAX_RECORD_BYTES, loads_bounded
 from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
@@ -161,6 +161,7 @@ class _Scan:
     records: int = 0
     history_rows: int = 0
     columns: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)  # builder.column(key), cached
+    more: bool = False  # stopped after limits.MAX_READ_BYTES at a record boundary: the caller stores, then reads on
 
 
 class WandbLocalSource:
@@ -219,8 +220,10 @@ class WandbLocalSource:
             info.total_steps = total_steps_from_config(scan.config)
         new_cursor = {"offset": scan.safe_offset, "identity": st.identity}
         batch = scan.builder.build()
-        return ReadResult(batch, new_cursor, reset, info if (scan.records or reset) else None,
-                          scan.safe_offset - offset, notes + scan.notes)
+        res = ReadResult(batch, new_cursor, reset, info if (scan.records or reset) else None,
+                         scan.safe_offset - offset, notes + scan.notes)
+        res.more = scan.more
+        return res
 
     def _scan(self, start: int, size: int, progress: Progress | None) -> _Scan:
         """Decode the records in [start, size); stop at the first incomplete or damaged one."""
@@ -238,11 +241,15 @@ class WandbLocalSource:
         skipped = 0
         blen = 0
         pending_len, oversized = 0, False
+        part_end = start + MAX_READ_BYTES
         while True:
             left_in_block = BLOCK - pos % BLOCK
             if left_in_block < REC_HEADER_LEN:  # the writer pads a block's last few bytes with zeros
                 pos += left_in_block
                 continue
+            if pos >= part_end and not pending and not oversized:
+                scan.more = True  # a part's worth (memory stays bounded): the rest is the next part
+                break
             rel = pos - buf_start
             if rel + REC_HEADER_LEN <= blen:
                 crc, length, rtype = unpack(buf, rel)
