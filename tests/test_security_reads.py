@@ -126,7 +126,7 @@ def test_a_32mb_packed_tensor_costs_no_gigabytes(tmp_path, home):
     (folder / "events.out.tfevents.1700000000.host.1.0").write_bytes(body)
     rc, out, peak_kb = _cli_read(folder, home, timeout=120)
     assert rc == 0 and "loss" in out, out
-    assert peak_kb < 400 * 1024, f"peak {peak_kb / 1024:.0f} MB"
+    assert peak_kb < 600 * 1024, f"peak {peak_kb / 1024:.0f} MB"  # ~240 MB measured alone; the old reader: 2 GB
 
 
 def test_a_record_over_the_cap_is_skipped_with_a_note(tmp_path):

@@ -26,7 +26,7 @@ MAX_DOCUMENT_BYTES = 32 << 20
 MAX_CONTAINERS = 1_000_000  # objects and arrays in one JSON document (each costs ~100 bytes parsed)
 MAX_LOG_HISTORY = 500_000
 MAX_DEPTH = 64
-MAX_METRICS = 5000
+MAX_METRICS = 20_000
 
 
 def _mb(n: int) -> str:
