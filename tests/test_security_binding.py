@@ -317,3 +317,45 @@ def test_a_process_on_another_machine_writing_the_same_path_is_not_the_run(store
         stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{here.pid}",
                  host="tc-test")
     assert alive(here)
+
+
+TRAINER_WITH_HELPERS = r"""
+import multiprocessing as mp, subprocess, sys, time
+def worker():
+    time.sleep(120)
+if __name__ == "__main__":
+    mp.set_start_method("fork")
+    workers = [mp.Process(target=worker) for _ in range(2)]  # DataLoader-like workers: forks of the trainer
+    for w in workers:
+        w.start()
+    # a logging service it starts (like wandb-core): the process that writes the run's file
+    writer = subprocess.Popen([sys.executable, "-c", "import sys, time; f = open(sys.argv[1], 'a'); time.sleep(120)",
+                               sys.argv[1]])
+    if len(sys.argv) > 2:  # a launcher that also runs something else
+        other = subprocess.Popen(["sleep", "121"])
+    print("ready", flush=True)
+    time.sleep(120)
+"""
+
+
+def test_a_trainer_with_workers_and_a_logging_child_is_the_run(store, config, folder, tmp_path, started):
+    """A trainer whose forked workers read data and whose child writes the log (W&B's service does) is the run's
+    launcher; the same with an unrelated child is not."""
+    script = tmp_path / "trainer_with_helpers.py"
+    script.write_text(TRAINER_WITH_HELPERS)
+    log = folder / "train_a.log"
+    for extra, ok in (((), True), (("other",), False)):
+        p = subprocess.Popen([sys.executable, str(script), str(log), *extra], stdout=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        started.append(p)
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        try:
+            if ok:
+                r = _stop(store, config, log, f"pid:{p.pid}", dry_run=True)
+                assert f"PID {p.pid} runs only the run: PID " in r.allowed_by
+            else:
+                assert "which is not part of the run" in _refused(store, config, log, f"pid:{p.pid}")
+        finally:
+            os.killpg(p.pid, 9)  # the session this test started: the trainer and its helpers
+            p.wait()

@@ -167,7 +167,7 @@ def is_run_file(link: str, marks: RunMarks) -> bool:
     return False
 
 
-MAX_TREE = 256  # processes looked at under one launcher; a bigger tree is not checked (refused)
+MAX_TREE = 1024  # processes looked at under one launcher; a bigger tree is not checked (refused)
 # never a launcher of a run, even when only the run is left under them: stopping one stops far more than the run
 NOT_LAUNCHERS = {"tmux", "tmux: server", "screen", "SCREEN", "dtach", "abduco", "zellij", "sshd", "systemd", "init",
                  "login", "mosh-server", "slurmd", "slurmstepd", "containerd-shim", "dockerd", "supervisord", "nohup"}
@@ -176,6 +176,12 @@ SHELLS = {"bash", "sh", "zsh", "fish", "dash", "ksh", "tcsh", "csh", "-bash", "-
 
 def _base(info: ProcInfo) -> str:
     return os.path.basename(info.argv[0]) if info.argv else ""
+
+
+def _program(info: ProcInfo) -> tuple:
+    """What program a process runs: its executable and script (``python train.py``, ``python -m pkg``)."""
+    argv = info.argv
+    return (info.exe, *argv[:3]) if argv[1:2] in (("-m",), ("-c",)) else (info.exe, *argv[:2])
 
 
 class _Table:
@@ -262,20 +268,25 @@ def _tree_tie(t: _Table, root: int, marks: RunMarks, *, what: str) -> Tie:
     for pid in pids:  # a process piping its output into a writer (python train.py | tee train.log)
         if t.feeds(pid, writers) is not None:
             core.add(pid)
-    for w in list(writers):  # sibling ranks of a writer: same parent, same program
-        wi = t.info(w)
-        for sib in t.children.get(t.parents.get(w, -1), []):
-            si = t.info(sib)
-            if si is not None and wi is not None and sib in in_tree and si.exe == wi.exe and \
-                    si.argv[:2] == wi.argv[:2]:
-                core.add(sib)
-    related: set[int] = set()
-    for c in core:  # what the core started, and the chain from root down to it
-        related.update(p for p in (t.tree(c) or [c]) if p in in_tree)
+    chain = set(core)  # the core and the processes between the launcher and it
+    for c in core:
         p = t.parents.get(c, -1)
-        while p in in_tree and p not in related:
-            related.add(p)
+        while p in in_tree and p not in chain:
+            chain.add(p)
             p = t.parents.get(p, -1)
+    # the same program as a process of the chain (a DataLoader worker forked from the trainer, another rank of the
+    # launcher); shells excepted: two shells are not one program
+    programs = set()
+    for c in chain:
+        ci = t.info(c)
+        if ci is not None and _base(ci) not in SHELLS:
+            programs.add(_program(ci))
+    related: set[int] = set()
+    for pid in pids:
+        pi = t.info(pid)
+        if pid in core or (pid not in chain and pi is not None and _program(pi) in programs):
+            related.update(q for q in (t.tree(pid) or [pid]) if q in in_tree)  # with what it started
+    related |= chain
     related.add(root)
     stray = [p for p in pids if p not in related]
     if stray:
