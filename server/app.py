@@ -42,6 +42,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..tools.config import Config, load_config
 from ..tools.errors import TrainingCheckError
+from ..tools.rundata import escape_controls
 from ..tools.store import Store
 from .prompt_text import prompt_file, slash_command_text
 from .shaping import model_for_path, shape
@@ -189,6 +190,7 @@ def _confirm_bridge(ctx: Context | None) -> Callable[[str], bool] | None:
         return None
 
     def confirm(question: str) -> bool:
+        question = escape_controls(question)  # one line: a command line's newlines cannot fake the question
         try:
             res = anyio.from_thread.run(functools.partial(asker.elicit, question, StopConfirmation))
         except Exception:  # the client failed or refused to ask: not a yes

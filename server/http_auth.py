@@ -4,12 +4,18 @@ Over stdio only the client that started the server can talk to it. Over HTTP any
 non-loopback address, any machine) could call ``stop_run`` or read files only the owner can read, so every HTTP
 request must carry ``Authorization: Bearer <token>``. The token comes from ``TRAINING_CHECK_HTTP_TOKEN`` or the
 0600 file ``$TRAINING_CHECK_HOME/http-token`` (generated, and printed once, on the first ``serve --http``).
-``--no-auth`` is allowed on a loopback address only.
+``--no-auth`` is allowed on a loopback address only (decided with ``ipaddress``, never by a string prefix).
+
+Whatever the bind address, a request is served only when its ``Host`` (and ``Origin``, when a browser sends one)
+names this server: the bind address, and for a loopback bind also ``localhost``, ``127.0.0.1`` and ``[::1]``, on
+the bound port, plus the names in ``TRAINING_CHECK_HTTP_ALLOWED_HOSTS`` (comma-separated). A web page that rebinds
+its own name (``evil.example``) to this address is refused before the token is even looked at.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import os
 import secrets
@@ -21,11 +27,81 @@ from ..tools.errors import BadInput
 from ..tools.rundata import remember_secret
 
 TOKEN_FILE = "http-token"
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK or host.startswith("127.")
+    """A loopback address (127.0.0.0/8, ::1) or ``localhost``; ``127.rt-probe.invalid`` is a name, not one."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def allowed_names(host: str, env: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The names this server answers to: the bind address, the loopback names for a loopback bind, and
+    ``TRAINING_CHECK_HTTP_ALLOWED_HOSTS``."""
+    environ: Mapping[str, str] = os.environ if env is None else env
+    names = {f"[{host.strip('[]')}]" if ":" in host else host}
+    if is_loopback(host):
+        names.update(LOOPBACK_NAMES)
+    names.update(n.strip() for n in environ.get("TRAINING_CHECK_HTTP_ALLOWED_HOSTS", "").split(",") if n.strip())
+    return frozenset(n.lower() for n in names)
+
+
+def _split_port(hostport: str) -> tuple[str, str | None]:
+    """("name", "port") of ``name:port`` / ``[v6]:port`` / ``name``."""
+    if hostport.startswith("["):
+        end = hostport.find("]")
+        rest = hostport[end + 1:]
+        return hostport[:end + 1], (rest[1:] if rest.startswith(":") else None)
+    name, sep, port = hostport.rpartition(":")
+    return (name, port) if sep else (hostport, None)
+
+
+class HostGuard:
+    """ASGI middleware: a request whose ``Host`` (or ``Origin``) is not this server's (DNS rebinding) gets 403.
+
+    ``Host`` must be one of ``names`` on ``port``; an ``Origin``, when sent, must be http(s) on one of ``names``
+    (any port: a page served by this machine under one of its own names)."""
+
+    def __init__(self, app: Any, names: frozenset[str], port: int):
+        self.app = app
+        self.names = names
+        self.port = str(port)
+
+    def _ok(self, headers) -> bool:
+        hosts: list[str] = []
+        origins: list[str] = []
+        for name, value in headers or []:
+            n = name.lower()
+            if n == b"host":
+                hosts.append(value.decode("latin-1").strip().lower())
+            elif n == b"origin":
+                origins.append(value.decode("latin-1").strip().lower())
+        if len(hosts) != 1 or len(origins) > 1:  # two Host headers: which one the app reads is anyone's guess
+            return False
+        host, origin = hosts[0], (origins[0] if origins else None)
+        name, port = _split_port(host)
+        if name not in self.names or (port or "80") != self.port:
+            return False
+        if origin is None:
+            return True
+        scheme, sep, rest = origin.partition("://")
+        return bool(sep) and scheme in ("http", "https") and _split_port(rest)[0] in self.names
+
+    async def __call__(self, scope, receive, send):
+        if scope.get("type") in ("http", "websocket") and not self._ok(scope.get("headers")):
+            body = json.dumps({"error": "forbidden: the Host or Origin header does not name this server (set "
+                                        "TRAINING_CHECK_HTTP_ALLOWED_HOSTS for a name it is reached by)"}).encode()
+            await send({"type": "http.response.start", "status": 403,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
 
 
 def load_or_create_token(home: Path, env: Mapping[str, str] | None = None) -> tuple[str, Path | None, bool]:
@@ -90,9 +166,11 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
-def http_app(server, host: str, token: str | None):
+def http_app(server, host: str, token: str | None, port: int | None = None):
+    """The app behind the Host/Origin guard (when ``port`` is known) and the bearer token (when ``token``)."""
     app = server.streamable_http_app(host=host)
-    return BearerAuth(app, token) if token else app
+    app = BearerAuth(app, token) if token else app
+    return HostGuard(app, allowed_names(host), port) if port is not None else app
 
 
 def serve_http(server, host: str, port: int, home: Path, no_auth: bool = False, err=None) -> None:
@@ -117,5 +195,5 @@ def serve_http(server, host: str, port: int, home: Path, no_auth: bool = False, 
     else:
         print("training-check: warning: --no-auth: any local user can call the tools", file=err, flush=True)
     print(f"training-check: MCP over streamable HTTP at http://{host}:{port}/mcp", file=err, flush=True)
-    config = uvicorn.Config(http_app(server, host, token), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(http_app(server, host, token, port), host=host, port=port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)

@@ -69,8 +69,9 @@ def test_inspector_lists_everything(inspect):
 
 
 def test_inspector_calls_every_tool(inspect, tmp_path):
-    # the run's process: its command line names the run's log (stop_run only plans for a process tied to the run)
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(tmp_path / "bad.log")])
+    # the run's process: it has the run's log open for writing (stop_run only plans for a process tied to the run)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import sys, time; f = open(sys.argv[1], 'a'); time.sleep(120)",
+                                str(tmp_path / "bad.log")])
     try:
         _call_every_tool(inspect, tmp_path, sleeper.pid)
         assert sleeper.poll() is None  # the dry run touched nothing

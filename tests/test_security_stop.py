@@ -89,7 +89,7 @@ def test_the_training_process_of_the_run_is_stopped_with_evidence_first(store, c
     r = stop_run(str(run_log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{trainer.pid}",
                  grace_s=5)
     assert r.stopped and trainer.wait(timeout=5) == 0
-    assert f"target: tied to the run: PID {trainer.pid} holds the run's file {run_log} open" in r.allowed_by
+    assert f"target: tied to the run: PID {trainer.pid} writes the run's file {run_log}" in r.allowed_by
     kinds = [row["kind"] for row in store.evidence_for(r.run_key)]
     assert kinds == ["stop_outcome", "stop_plan"]  # newest first: the plan was saved before the signal
 
@@ -103,7 +103,7 @@ def test_a_process_the_training_started_ties_its_parent(store, config, run_log, 
         aid = stop_assessment(store, str(run_log))
         r = stop_run(str(run_log), "NaN", store=store, config=config, assessment_id=aid,
                      target=f"pid:{launcher.pid}", dry_run=True)
-        assert f"(started by PID {launcher.pid})" in r.allowed_by
+        assert f"PID {launcher.pid} runs only the run: PID " in r.allowed_by
     finally:
         # only the children of the launcher we started
         subprocess.run(check=False, args=["pkill", "-P", str(launcher.pid)])
@@ -111,16 +111,15 @@ def test_a_process_the_training_started_ties_its_parent(store, config, run_log, 
         launcher.wait()
 
 
-def test_working_folder_and_command_line_tie(store, config, run_log, procs, tmp_path):
+def test_working_in_the_folder_or_naming_the_run_does_not_tie(store, config, run_log, procs, tmp_path):
+    """Issue 20: a process in the run's folder, or whose command line names the log, is not the run's."""
     in_folder = procs(cwd=run_log.parent)
     named = procs("--name", str(run_log), cwd=tmp_path)
     aid = stop_assessment(store, str(run_log))
-    r1 = stop_run(str(run_log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{in_folder.pid}",
-                  dry_run=True)
-    assert f"works in the run's folder {run_log.parent}" in r1.allowed_by
-    r2 = stop_run(str(run_log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{named.pid}",
-                  dry_run=True)
-    assert f"the command line of PID {named.pid} names the run ({run_log})" in r2.allowed_by
+    for p in (in_folder, named):
+        with pytest.raises(StopRefused, match="has the run's files open for writing"):
+            stop_run(str(run_log), "NaN", store=store, config=config, assessment_id=aid, target=f"pid:{p.pid}")
+        assert alive(p)
 
 
 def test_a_tmux_session_of_another_program_is_refused(store, config, run_log, tmp_path, monkeypatch):

@@ -170,7 +170,7 @@ def test_stop_of_a_real_process_leaves_evidence(tc_home, tmp_path):
             rep = await s.ok("stop_run", {"run": str(log), "reason": "NaN loss", "assessment_id": a["assessment_id"],
                                           "target": f"pid:{proc.pid}"})
             assert rep["summary"] and rep["stopped"] is True
-            assert f"holds the run's file {log} open" in rep["allowed_by"]
+            assert f"writes the run's file {log}" in rep["allowed_by"]
             ev = await s.client.read_resource(f"training-check://runs/{quote('file:' + str(log), safe='')}/evidence")
             assert json.loads(ev.contents[0].text)
 

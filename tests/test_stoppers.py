@@ -351,3 +351,55 @@ def test_real_scancel(slurm_cluster):
         slurm.plan(local_runner, job, "this machine")
     with pytest.raises(StopRefused, match="does not know"):
         slurm.plan(local_runner, "999999", "this machine")
+
+
+def _running_job(*sbatch_args: str) -> str:
+    r = subprocess.run(["sbatch", "--parsable", *sbatch_args], capture_output=True, text=True, check=True)
+    job = r.stdout.strip().split(";")[0]
+    deadline = time.monotonic() + 20
+    while slurm.job_state(local_runner, job, "here") != "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.3)
+    while time.monotonic() < deadline:  # the batch script and its sleep have started
+        pids = subprocess.run(["scontrol", "listpids", job], capture_output=True, text=True).stdout
+        if len(pids.splitlines()) >= 3:
+            break
+        time.sleep(0.3)
+    return job
+
+
+def test_slurm_binding_workdir_never_ties_output_or_a_writing_step_does(slurm_cluster, store, config, tmp_path):
+    """Issue 20: a job that merely works in the run's folder is not the run; its output file or a step writing the
+    run's log is."""
+    from training_check.tools.stop_run import stop_run
+
+    from tests.test_security_stop import stop_assessment
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    log = folder / "train_a.log"
+    log.write_text("step 1 loss nan\n")
+    aid = stop_assessment(store, str(log))
+    jobs: list[str] = []
+    try:  # one job at a time: the test cluster runs one
+        jobs.append(_running_job("-D", str(folder), "-o", "/dev/null", "--wrap", "sleep 300"))  # WorkDir: the folder
+        with pytest.raises(StopRefused, match="cannot be tied to run.*work folder, command or name does not count"):
+            stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}")
+        assert slurm.job_state(local_runner, jobs[-1], "here") == "RUNNING"
+        subprocess.run(["scancel", jobs[-1]], capture_output=True)
+        # a job whose NAME holds " StdOut=<the run's log>" does not write the log
+        jobs.append(_running_job("-D", "/tmp", "-o", "/dev/null", "-J", f"x StdOut={log} StdErr={log}",
+                                 "--wrap", "sleep 300"))
+        with pytest.raises(StopRefused, match="cannot be tied to run"):
+            stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}")
+        assert slurm.job_state(local_runner, jobs[-1], "here") == "RUNNING"
+        subprocess.run(["scancel", jobs[-1]], capture_output=True)
+        jobs.append(_running_job("-D", "/tmp", "-o", "/dev/null", "--wrap", f"exec 3>>{log}; sleep 300"))
+        r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}",
+                     grace_s=5)
+        assert r.stopped and "of the job writes the run's file" in r.allowed_by
+        jobs.append(_running_job("-D", "/tmp", "-o", str(log), "--wrap", "sleep 300"))
+        r = stop_run(str(log), "NaN", store=store, config=config, assessment_id=aid, target=f"slurm:{jobs[-1]}",
+                     grace_s=5)
+        assert r.stopped and f"the job's StdOut is the run's file {log}" in r.allowed_by
+    finally:
+        subprocess.run(["scancel", *jobs], capture_output=True)

@@ -175,8 +175,9 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
         log.warning("%s", w)
     return Config(
         home=home_dir(env),
-        wandb_entity=env.get("WANDB_ENTITY") or pwb.get("entity") or uwb.get("entity") or claude.get("WANDB_ENTITY"),
-        wandb_project=(env.get("WANDB_PROJECT") or pwb.get("project") or uwb.get("project")
+        # the user's own file wins over a (cloned) project's: a repository never redirects the user's runs
+        wandb_entity=env.get("WANDB_ENTITY") or uwb.get("entity") or pwb.get("entity") or claude.get("WANDB_ENTITY"),
+        wandb_project=(env.get("WANDB_PROJECT") or uwb.get("project") or pwb.get("project")
                        or claude.get("WANDB_PROJECT")),
         ssh_accept_unknown_hosts=((accept.lower() in ("1", "true", "yes")) if accept
                                   else ssh.get("accept_unknown_hosts") is True),

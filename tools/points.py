@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .limits import MAX_METRICS, too_many_metrics
+
 
 @dataclass
 class Column:
@@ -111,24 +113,35 @@ class BatchBuilder:
     into numpy columns (16 bytes a point), so a big read stays small between blocks.
     """
 
-    __slots__ = ("_arrays", "_cols", "parts")
+    __slots__ = ("_arrays", "_cols", "_names", "parts")
 
     def __init__(self) -> None:
         self._cols: dict[str, tuple[list[int], list[float]]] = {}  # every key seen since the flush, in order
         self._arrays: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}  # pieces from extend, before the lists
         self.parts: list[PointBatch] = []  # flushed blocks
+        self._names: set[str] = set()  # every key of this read: at most limits.MAX_METRICS
+
+    def _new(self, key: str) -> tuple[list[int], list[float]]:
+        """The lists of a key not gathered since the flush; past ``MAX_METRICS`` names a one-line BadInput."""
+        names = self._names
+        if key not in names:
+            if len(names) >= MAX_METRICS:
+                raise too_many_metrics()
+            names.add(key)
+        c = self._cols[key] = ([], [])
+        return c
 
     def column(self, key: str) -> tuple[list[int], list[float]]:
         """The (steps, values) lists of ``key`` for hot loops; valid until ``flush``."""
         c = self._cols.get(key)
         if c is None:
-            c = self._cols[key] = ([], [])
+            c = self._new(key)
         return c
 
     def add(self, step: int, key: str, value: float) -> None:
         c = self._cols.get(key)
         if c is None:
-            c = self._cols[key] = ([], [])
+            c = self._new(key)
         c[0].append(step)
         c[1].append(value)
 
@@ -138,7 +151,7 @@ class BatchBuilder:
         for key, value in pairs:
             c = cols.get(key)
             if c is None:
-                c = cols[key] = ([], [])
+                c = self._new(key)
             c[0].append(step)
             c[1].append(value)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -239,6 +240,47 @@ def _valid_id(job_id: Any) -> bool:
             and not any(ord(c) < 32 for c in job_id))
 
 
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def _check_target_host(run: str, target: str | None, host: str | None) -> tuple[str | None, str | None]:
+    """``target`` and ``host`` checked the way ``stop_run`` checks them (they ride in every later check's prompt):
+    one line each, no ``target=``/``host=``/``durable=`` text smuggled into the run or the target, a target
+    ``stop_run`` accepts (``pid:N``, ``pidfile:/abs``, ``cmd:...``, ``tmux:name``, ``slurm:job``, ``wandb``) and a
+    host ``user@host[:port]``, an ssh alias or ``local``."""
+    from .runref import parse_run_ref as _ref
+    from .sources.ssh import parse_host_spec
+    from .stop_run import parse_target
+    from .stoppers import processes, slurm, tmux
+
+    for name, value in (("run", run), ("target", target), ("host", host)):
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise BadInput(f"{name} must be a string")
+        if _CONTROL_CHARS.search(value):
+            raise BadInput(f"bad {name} {value[:60]!r}: one line without control characters (newlines ride into "
+                           f"every later check's prompt)")
+        if _ARG_SPLIT.search(" " + value.strip() if name != "run" else value):
+            raise BadInput(f"bad {name} {value[:60]!r}: it holds target=/host=/durable= text; pass each argument "
+                           f"on its own")
+    if target is not None and target.strip():
+        kind, value = parse_target("auto", target, _ref(run))
+        checks: dict[str, Callable[[Any], object]] = {
+            "pid": processes.parse_pid, "pidfile": processes.check_path, "cmd": processes.check_cmdline,
+            "tmux": tmux.check_session_name, "slurm": slurm.check_job_id}
+        if kind in checks:
+            checks[kind](value)
+        target = target.strip()
+    if host is not None and host.strip():
+        host = host.strip()
+        if host.lower() != "local":
+            if any(c.isspace() for c in host):
+                raise BadInput(f"bad host {host[:60]!r}: pass user@host[:port] or an alias from ~/.ssh/config")
+            parse_host_spec(host)
+    return target or None, host or None
+
+
 def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | None = None,
                current_job_id: str | None = None, jobs: list | None = None, target: str | None = None,
                host: str | None = None, durable: bool = False, now: datetime | None = None) -> Schedule:
@@ -249,6 +291,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     if current_job_id is not None and not _valid_id(current_job_id):
         raise BadInput("current_job_id must be the id CronCreate returned (a short string without control characters)")
     listed = _jobs(jobs)
+    target, host = _check_target_host(run, target, host)
     args = CheckArguments(run.strip(), target or None, host or None, bool(durable), run_tag(key))
     prompt = args.prompt()
     assessment: AssessmentRecord | None = None

@@ -36,7 +36,7 @@ from .rundata import redact
 from .runref import RunRef, parse_run_ref
 from .stoppers import binding, slurm, tmux
 from .stoppers.base import Stopper, StopPlan
-from .stoppers.factory import PROCESS_KINDS, make_stopper
+from .stoppers.factory import make_stopper
 from .stoppers.outcome import StopOutcome
 from .stoppers.processes import LocalProcesses
 from .store import Store
@@ -416,6 +416,9 @@ def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *,
         fields = slurm.job_fields(runner, value)
         m = re.search(r"\((\d+)\)", fields.get("UserId", ""))
         euid = procs.euid()
+        if "UserId" in fields.get(slurm.AMBIGUOUS, "").split(","):
+            raise StopRefused(f"cannot tell who owns Slurm job {value} on {where} (its name or paths hold "
+                              f"'UserId='): nothing was cancelled")
         if m and int(m.group(1)) != euid:
             raise StopRefused(f"Slurm job {value} on {where} belongs to uid {m.group(1)}, not to this user (uid "
                               f"{euid}): refusing to cancel another user's job")
@@ -424,37 +427,28 @@ def _bind_target(stopper: Stopper, plan: StopPlan, ref: RunRef, store: Store, *,
     if extra:
         ident.start = extra
     before = binding.recorded(store, ref.key, kind, value, host)
-    if before is not None and before.same_process(ident):
+    if before is not None and before.same_process(ident) and not before.named_by.startswith("tied to the run"):
+        # a person's naming (or yes) stands for the same process; a tie is checked again each time (one recorded
+        # under an older, looser rule must not keep a folder-mate or a reader stoppable)
         return f"named for this run {_age_text(before.named_at)} ({before.named_by})"
-    marks = binding.run_marks(ref)
-    tie: str | None
-    if kind in PROCESS_KINDS:
-        assert info is not None
-        tie = binding.tie_of_tree(procs, [info.pid], marks)
-    elif kind == "tmux":
-        tie = binding.tie_of_tree(procs, tmux.pane_pids(runner, value), marks)
-        tie = tie and f"a program of the session: {tie}"
-    else:
-        tie = binding.slurm_tie(fields, marks)
+    tie = binding.target_tie(stopper, plan, ref)
     changed = ""
-    if before is not None:
+    if before is not None and not before.same_process(ident):
         changed = (f"{ident.describe()} is not the target named for this run {_age_text(before.named_at)} "
                    f"({before.describe()}): the PID or name was probably reused; ")
-    if tie:
-        named_by = f"tied to the run: {tie}"
+    if tie.ok:
+        named_by = f"tied to the run: {tie.why}"
     elif person:
         named_by = "named by a person (training-check)"
     else:
         question = (f"{changed}Stop {ident.describe() if ident.pid else f'{kind} {value}'} on {where} for run "
-                    f"{ref.key}? It is not tied to the run (it holds none of the run's files open and neither its "
-                    f"command line nor its working folder names the run).")
+                    f"{ref.key}? It is not tied to the run: {tie.why}.")
         if confirm is not None and not dry_run and confirm(question):
             named_by = "confirmed by the user when asked"
         else:
             target = ident.describe() if ident.pid else f"{kind} {value}"
-            raise StopRefused(f"{changed}{target} on {where} cannot be tied to run {ref.key}: it holds none of the "
-                              f"run's files open and neither its command line nor its working folder names the run; "
-                              f"nothing was stopped (a person can name it: training-check target {ref.raw[:200]} "
+            raise StopRefused(f"{changed}{target} on {where} cannot be tied to run {ref.key}, nothing was stopped: "
+                              f"{tie.why} (a person can name it: training-check target {ref.raw[:200]} "
                               f"{kind}:{value})")
     if not dry_run:
         binding.record(store, ref.key, ident, named_by)

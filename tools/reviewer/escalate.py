@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from ..config import Config
 from ..errors import BadInput, ReviewerError
 from ..records import stored_assessment
+from ..rundata import hide_secrets
 from ..runref import parse_run_ref
 from ..store import Store
 from .codex_backend import DEFAULT_COMMAND, CodexReviewer
@@ -207,7 +208,7 @@ def escalate_to_reviewer(*, store: Store, config: Config, concern: str, assessme
         raise ReviewerError(f"the reviewer gave no valid decision in {MAX_ATTEMPTS} attempts (last: {why}); "
                             f"no decision was recorded: try again, or decide from the assessment's findings")
     review_payload = {"backend": settings.backend, "settings": settings.public(), "elapsed_s": elapsed,
-                      "attempts": attempts, "concern": concern,
+                      "attempts": attempts, "concern": hide_secrets(concern),
                       "baseline_given": baseline is not None}
     if client_version:
         review_payload["codex_version"] = client_version

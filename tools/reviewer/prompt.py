@@ -19,6 +19,7 @@ from string import Template
 from typing import SupportsIndex, SupportsInt
 
 from ..errors import BadInput
+from ..rundata import hide_secrets
 
 TEMPLATE_PACKAGE = "training_check.prompts"
 TEMPLATE_NAME = "reviewer.md"
@@ -58,8 +59,8 @@ def load_template() -> str:
 
 def clean_untrusted(text: object, limit: int = MAX_FIELD_CHARS) -> str:
     """One piece of run data made safe to place inside the fence: control characters and fence look-alikes out,
-    length capped."""
-    s = _CONTROL.sub(" ", str(text)).replace("\r", " ")
+    credentials hidden (``rundata.hide_secrets``), length capped."""
+    s = hide_secrets(_CONTROL.sub(" ", str(text)).replace("\r", " ")[: limit * 2])  # credentials, whatever field
     s = s.replace("<<<", "< < <").replace(">>>", "> > >")  # no look-alike fence lines either
     return s if len(s) <= limit else s[: limit - 1] + "…"
 

@@ -44,6 +44,7 @@ def open_path_source(fs: FileSystem, path: str) -> Source:
     st = fs.stat(path)
     name = path.rstrip("/").rsplit("/", 1)[-1]
     if st.is_dir:
+        fs = fs.confined(path)  # a file of the run folder is read only when it really is in the folder
         wandb_file = find_wandb_file(fs, path)
         if wandb_file:
             return WandbLocalSource(fs, wandb_file)

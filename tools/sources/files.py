@@ -2,6 +2,10 @@
 
 A ``FileSystem`` reads byte ranges (a tail never downloads the whole file);
 ``LocalFileSystem`` is this machine, the SSH module provides ``SftpFileSystem``.
+
+Run files are hostile: only regular files are read (a FIFO, a device or a socket named like a log is refused in one
+line, never waited on: files are opened non-blocking), nothing under /proc, /sys or /dev, and inside a run folder
+(``confined``) a symbolic link that leaves the folder is refused.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ class DirEntry:
 
 
 class FileSystem(Protocol):
+    def confined(self, root: str) -> FileSystem: ...  # the same files, refusing any whose real path leaves root
+
     def describe(self, path: str) -> str: ...  # e.g. "/abs/path" or "ssh://user@host:22/abs/path"
 
     def stat(self, path: str) -> FileStat: ...  # raises RunNotFound / SourceUnreachable
@@ -43,11 +49,53 @@ class FileSystem(Protocol):
     def join(self, *parts: str) -> str: ...
 
 
+SPECIAL_ROOTS = ("/proc/", "/sys/", "/dev/")  # kernel and device files are never run files
+
+
+def kind_of(mode: int) -> str | None:
+    """What a non-regular, non-folder file is ("a FIFO", "a socket", ...), None for a regular file or a folder."""
+    if stat_mod.S_ISREG(mode) or stat_mod.S_ISDIR(mode):
+        return None
+    if stat_mod.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat_mod.S_ISSOCK(mode):
+        return "a socket"
+    if stat_mod.S_ISCHR(mode) or stat_mod.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def not_regular(where: str, kind: str) -> BadInput:
+    return BadInput(f"{where} is {kind}, not a regular file: training-check reads only regular files (point it at "
+                    f"the log or run folder itself)")
+
+
+def outside(where: str, real: str, root: str) -> BadInput:
+    return BadInput(f"{where} leads to {real}, outside the run folder {root} (a symbolic link out of the folder is "
+                    f"refused): name that file itself if it is the run's")
+
+
+def is_inside(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip("/") + "/")
+
+
 class LocalFileSystem:
-    """This machine's files."""
+    """This machine's files (``root``: the run folder every file must really be in, or None)."""
+
+    def __init__(self, root: str | None = None):
+        self.root = os.path.realpath(root) if root else None
+
+    def confined(self, root: str) -> LocalFileSystem:
+        return LocalFileSystem(root)
 
     def describe(self, path: str) -> str:
         return path
+
+    def _check_real(self, path: str, real: str) -> None:
+        if real.startswith(SPECIAL_ROOTS) or real in ("/proc", "/sys", "/dev"):
+            raise BadInput(f"{path} is a kernel or device file ({real}), not a run file")
+        if self.root is not None and not is_inside(real, self.root):
+            raise outside(path, real, self.root)
 
     def _error(self, path: str, e: OSError) -> Exception:
         if e.errno == errno.ENOENT:
@@ -63,17 +111,33 @@ class LocalFileSystem:
             st = os.stat(path)
         except OSError as e:
             raise self._error(path, e) from None
+        self._check_real(path, os.path.realpath(path))
+        kind = kind_of(st.st_mode)
+        if kind:
+            raise not_regular(path, kind)
         return FileStat(st.st_size, st.st_mtime, stat_mod.S_ISDIR(st.st_mode), f"{st.st_dev}:{st.st_ino}")
 
     def read_at(self, path: str, offset: int, length: int) -> bytes:
-        try:
-            with open(path, "rb") as f:
-                f.seek(offset)
-                return f.read(length)
+        if offset < 0 or length < 0:
+            raise BadInput(f"bad byte range {offset}+{length} for {path}")
+        try:  # non-blocking: opening a FIFO with no writer returns at once (and is refused below)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
         except OSError as e:
             raise self._error(path, e) from None
+        try:
+            st = os.fstat(fd)
+            kind = "a folder" if stat_mod.S_ISDIR(st.st_mode) else kind_of(st.st_mode)
+            if kind:
+                raise not_regular(path, kind)
+            self._check_real(path, os.readlink(f"/proc/self/fd/{fd}"))  # the file really opened, not a new link
+            return os.pread(fd, length, offset)
+        except OSError as e:
+            raise self._error(path, e) from None
+        finally:
+            os.close(fd)
 
     def listdir(self, path: str) -> list[DirEntry]:
+        self._check_real(path, os.path.realpath(path))
         try:
             out = []
             with os.scandir(path) as it:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def varint(buf: bytes, pos: int) -> tuple[int, int]:
+def varint(buf: bytes | memoryview, pos: int) -> tuple[int, int]:
     """(value, next position) of the base-128 varint at ``pos``; ValueError when it runs past 10 bytes."""
     result = shift = 0
     while True:

@@ -32,7 +32,7 @@ import paramiko
 from ..config import Config
 from ..errors import AuthError, BadInput, HostKeyError, RunNotFound, SourceUnreachable
 from ..runref import RunRef
-from .files import DirEntry, FileStat
+from .files import DirEntry, FileStat, is_inside, kind_of, not_regular, outside
 
 SYSTEM_KNOWN_HOSTS = ("/etc/ssh/ssh_known_hosts",)
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
@@ -167,12 +167,16 @@ class _UnknownHostPolicy(paramiko.MissingHostKeyPolicy):
     A host that is known with a key of another type is treated as a changed key and always refused.
     """
 
-    def __init__(self, target: SshTarget, accept: bool):
+    def __init__(self, target: SshTarget, accept: bool, revoked: frozenset[tuple[str, bytes]] = frozenset()):
         self.target = target
         self.accept = accept
+        self.revoked = revoked
 
     def missing_host_key(self, client, hostname, key):
         entry = _known_host_entry(self.target.hostname, self.target.port)
+        if (key.get_name(), key.asbytes()) in self.revoked:
+            raise HostKeyError(f"the host key of {entry} ({key.get_name()}) is marked @revoked in known_hosts: "
+                               f"refusing to connect")
         known = client.get_host_keys().get(entry) or client._system_host_keys.get(entry)
         if known:
             raise HostKeyError(
@@ -260,6 +264,45 @@ class _Conn:
             pass
 
 
+KNOWN_HOSTS_MAX = 16 << 20  # bytes of one known_hosts file
+
+
+def _load_known_hosts(entries: list[paramiko.hostkeys.HostKeyEntry], path: str) -> set[tuple[str, bytes]]:
+    """Append ``path``'s host key lines to ``entries``; return its ``@revoked`` keys. ``@cert-authority`` lines are
+    skipped (certificates are not supported); a malformed line is a one-line HostKeyError naming the file and
+    line."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(KNOWN_HOSTS_MAX + 1)
+    except OSError as e:
+        raise HostKeyError(f"cannot read known_hosts {path}: {e.strerror}; fix the file") from None
+    if len(raw) > KNOWN_HOSTS_MAX:
+        raise HostKeyError(f"known_hosts {path} is over {KNOWN_HOSTS_MAX >> 20} MB: not a known_hosts file")
+    revoked: set[tuple[str, bytes]] = set()
+    for lineno, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        marker = text.split(None, 1)[0] if text.startswith("@") else ""
+        if marker == "@cert-authority":
+            continue
+        if marker and marker != "@revoked":
+            raise HostKeyError(f"known_hosts {path} line {lineno}: unknown marker {marker[:20]!r}; fix or remove "
+                               f"the line")
+        body = text.split(None, 1)[1] if marker else text
+        try:
+            entry = paramiko.hostkeys.HostKeyEntry.from_line(body, lineno)
+        except (paramiko.hostkeys.InvalidHostKey, paramiko.SSHException, ValueError, IndexError):
+            entry = None
+        if entry is None or entry.key is None:
+            raise HostKeyError(f"known_hosts {path} line {lineno} is not a valid host key line; fix or remove it")
+        if marker:
+            revoked.add((entry.key.get_name(), entry.key.asbytes()))
+            continue
+        entries.append(entry)
+    return revoked
+
+
 def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
     label = target.label
     client = paramiko.SSHClient()
@@ -269,13 +312,16 @@ def _connect(target: SshTarget, accept_unknown: bool) -> paramiko.SSHClient:
                 client.load_system_host_keys(path)
             except (OSError, paramiko.SSHException):
                 pass
+    revoked: set[tuple[str, bytes]] = set()
+    entries: list[paramiko.hostkeys.HostKeyEntry] = []
     for path in target.known_hosts:
         if os.path.isfile(path):
-            try:
-                client.get_host_keys().load(path)
-            except (OSError, paramiko.SSHException) as e:
-                raise HostKeyError(f"cannot read known_hosts {path}: {e}; fix the file") from None
-    client.set_missing_host_key_policy(_UnknownHostPolicy(target, accept_unknown))
+            revoked |= _load_known_hosts(entries, path)
+    for entry in entries:  # a revoked key is never a known one
+        if entry.key is not None and (entry.key.get_name(), entry.key.asbytes()) not in revoked:
+            for name in entry.hostnames:
+                client.get_host_keys().add(name, entry.key.get_name(), entry.key)
+    client.set_missing_host_key_policy(_UnknownHostPolicy(target, accept_unknown, frozenset(revoked)))
     try:
         raw = socket.create_connection((target.hostname, target.port), timeout=target.connect_timeout_s)
     except socket.gaierror:
@@ -397,10 +443,27 @@ def _with_retry(target: SshTarget, accept_unknown: bool, op, what: str, pool: Co
 class SftpFileSystem:
     """Files on an SSH host, read in byte ranges over SFTP (a tail never downloads the whole file)."""
 
-    def __init__(self, target: SshTarget, *, accept_unknown_hosts: bool = False, pool: ConnectionPool | None = None):
+    def __init__(self, target: SshTarget, *, accept_unknown_hosts: bool = False, pool: ConnectionPool | None = None,
+                 root: str | None = None):
         self.target = target
         self.accept_unknown_hosts = accept_unknown_hosts
         self.pool = pool or POOL
+        self.root = root  # the run folder (its real path on the host) every file must really be in, or None
+
+    def confined(self, root: str) -> SftpFileSystem:
+        real = self._run(root, "realpath", lambda s: s.normalize(root))
+        return SftpFileSystem(self.target, accept_unknown_hosts=self.accept_unknown_hosts, pool=self.pool, root=real)
+
+    def _checked(self, sftp: paramiko.SFTPClient, path: str) -> None:
+        """Refuse what is not a regular file or folder, and (confined) what really lies outside the run folder."""
+        st = sftp.stat(path)
+        kind = kind_of(st.st_mode or 0)
+        if kind:
+            raise not_regular(self.describe(path), kind)
+        if self.root is not None:
+            real = sftp.normalize(path)
+            if not is_inside(real, self.root):
+                raise outside(self.describe(path), real, self.root)
 
     def describe(self, path: str) -> str:
         port = f":{self.target.port}" if self.target.port != 22 else ""
@@ -431,7 +494,11 @@ class SftpFileSystem:
         return _with_retry(self.target, self.accept_unknown_hosts, op, what, self.pool)
 
     def stat(self, path: str) -> FileStat:
-        st = self._run(path, "stat", lambda s: s.stat(path))
+        def fn(sftp: paramiko.SFTPClient):
+            self._checked(sftp, path)
+            return sftp.stat(path)
+
+        st = self._run(path, "stat", fn)
         return FileStat(int(st.st_size or 0), float(st.st_mtime or 0), stat_mod.S_ISDIR(st.st_mode or 0), None)
 
     def read_at(self, path: str, offset: int, length: int) -> bytes:
@@ -439,6 +506,7 @@ class SftpFileSystem:
             raise BadInput(f"bad byte range {offset}+{length} for {self.describe(path)}")
 
         def fn(sftp: paramiko.SFTPClient) -> bytes:
+            self._checked(sftp, path)  # a FIFO is never opened: the server's open would wait for a writer
             with sftp.open(path, "rb") as f:
                 size = f.stat().st_size or 0
                 n = max(0, min(length, size - offset))

@@ -18,6 +18,7 @@ import posixpath
 import re
 import struct
 
+from ..limits import MAX_PACKED_BYTES, MAX_READ_BYTES, MAX_RECORD_BYTES
 from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
@@ -26,8 +27,9 @@ from .protowire import varint
 CURSOR_VERSION = 1
 CHUNK_BYTES = 8 << 20
 HEAD_BYTES = 256
+MAX_TAG_BYTES = 1024  # a metric name longer than this is cut
 BEHIND_BYTES = 256  # the bytes just before a file's read position, hashed (in-place rewrites)
-MAX_RECORD = 256 << 20
+MAX_RECORD = MAX_RECORD_BYTES  # a bigger record (an image, a tensor dump) is skipped with a note
 _NAME = re.compile(r"(?:^|[./])tfevents\.|^events\.out\.tfevents")
 
 
@@ -38,13 +40,13 @@ def is_tfevents_name(name: str) -> bool:
 
 
 # -- protobuf wire format ------------------------------------------------------------------
-def _fields(buf: bytes):
+def _fields(buf: bytes | memoryview):
     """(field number, wire type, value) for each field; length-delimited values are bytes."""
     pos, n = 0, len(buf)
     while pos < n:
         key, pos = varint(buf, pos)
         fno, wt = key >> 3, key & 7
-        val: int | bytes
+        val: int | bytes | memoryview
         if wt == 0:
             val, pos = varint(buf, pos)
         elif wt == 1:
@@ -68,7 +70,7 @@ def _half(bits: int) -> float:
     return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
 
 
-def _tensor_scalar(buf: bytes) -> float | None:
+def _tensor_scalar(buf: bytes | memoryview) -> float | None:
     """The value of a scalar TensorProto (no dims, one numeric value), else None."""
     dtype = 0
     values: list[float] = []
@@ -77,10 +79,12 @@ def _tensor_scalar(buf: bytes) -> float | None:
         if fno == 1 and wt == 0:
             dtype = val
         elif fno == 2 and wt == 2:
-            if any(f == 2 for f, _, _ in _fields(val)):
+            if len(val) > MAX_PACKED_BYTES or any(f == 2 for f, _, _ in _fields(val)):
                 return None  # has dimensions: not a scalar
         elif fno == 4 and wt == 2:
             content = val
+        elif wt == 2 and fno in (5, 6, 7, 10, 13) and len(val) > MAX_PACKED_BYTES:
+            return None  # a packed field longer than one value: a tensor, never unpacked (MAX_PACKED_BYTES)
         elif fno == 5:  # float_val
             values += list(struct.unpack(f"<{len(val) // 4}f", val)) if wt == 2 else [struct.unpack("<f", val)[0]]
         elif fno == 6:  # double_val
@@ -108,7 +112,7 @@ def _tensor_scalar(buf: bytes) -> float | None:
     return values[0] if len(values) == 1 else None
 
 
-def decode_event(data: bytes) -> tuple[int, list[tuple[str, float]]]:
+def decode_event(data: bytes | memoryview) -> tuple[int, list[tuple[str, float]]]:
     """(step, [(tag, value)...]) of the scalars in one serialized Event."""
     step = 0
     out: list[tuple[str, float]] = []
@@ -122,7 +126,7 @@ def decode_event(data: bytes) -> tuple[int, list[tuple[str, float]]]:
                 tag, scalar = None, None
                 for f, w, x in _fields(value):
                     if f == 1 and w == 2:
-                        tag = x.decode("utf-8", errors="replace")
+                        tag = bytes(x[:MAX_TAG_BYTES]).decode("utf-8", errors="replace")
                     elif f == 2 and w == 5:
                         scalar = struct.unpack("<f", x)[0]
                     elif f == 8 and w == 2 and scalar is None:
@@ -146,6 +150,8 @@ class TfEventsSource:
         self.chunk_bytes = max(4096, int(chunk_bytes))
         where = self.paths[0] if len(self.paths) == 1 else posixpath.dirname(self.paths[0]) or "."
         self.source_id = f"tfevents:{fs.describe(where)}"
+        self.notes: list[str] = []  # the current read's notes (records skipped over the cap)
+        self._budget: int | None = None  # bytes this read may still fetch (limits.MAX_READ_BYTES)
 
     def describe(self) -> str:
         if len(self.paths) == 1:
@@ -157,6 +163,8 @@ class TfEventsSource:
         files = dict((cursor or {}).get("files", {})) if (cursor or {}).get("v") == CURSOR_VERSION else {}
         reset = False
         notes: list[str] = []
+        self.notes = notes
+        self._budget = MAX_READ_BYTES
         builder = BatchBuilder()
         total_read = 0
         stats = [(p, self.fs.stat(p)) for p in self.paths]
@@ -181,6 +189,7 @@ class TfEventsSource:
         res = ReadResult(builder.build(), {"v": CURSOR_VERSION, "files": files}, reset=reset,
                          info=RunInfo(name=posixpath.basename(posixpath.dirname(self.paths[0])) or None),
                          bytes_read=total_read, notes=notes)
+        res.more = self._budget is not None and self._budget <= 0  # a part: the caller stores it, then reads on
         if len(self.paths) > 1 and not cursor:
             res.notes.append(f"merged {len(self.paths)} event files by step")
         return res
@@ -200,12 +209,18 @@ class TfEventsSource:
             p = 0
             while p + 12 <= len(buf):
                 (length,) = struct.unpack_from("<Q", buf, p)
-                if length > MAX_RECORD:
-                    return pos + p, nread  # a corrupt length: stop before it
+                if length > MAX_RECORD:  # skipped unread when all of it is there, else left for a later read
+                    end = pos + p + 16 + length
+                    if end > size:
+                        return pos + p, nread
+                    self.notes.append(f"skipped a {length} byte record at byte {pos + p} of "
+                                      f"{path.rsplit('/', 1)[-1]} (over the {MAX_RECORD} byte cap per record)")
+                    pos, buf, p = end, b"", 0
+                    break
                 if p + 16 + length > len(buf):
                     break
                 try:
-                    step, scalars = decode_event(buf[p + 12:p + 12 + length])
+                    step, scalars = decode_event(memoryview(buf)[p + 12:p + 12 + length])
                 except (ValueError, IndexError, struct.error):
                     scalars = []
                 for tag, value in scalars:
@@ -221,5 +236,10 @@ class TfEventsSource:
                 return pos, nread
             nread += len(chunk)
             buf += chunk
+            builder.flush()  # the points so far as compact arrays (16 bytes a point), not Python lists
+            if self._budget is not None:
+                self._budget -= len(chunk)
+                if self._budget <= 0:  # this part's share is spent: the rest is the next part (cursor)
+                    return pos, nread
             if progress is not None:
                 progress(float(pos), float(size), f"reading {path.rsplit('/', 1)[-1]}")

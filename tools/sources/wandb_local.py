@@ -11,13 +11,13 @@ so a record still being written is read again, whole, on the next check.
 
 from __future__ import annotations
 
-import json
 import re
 import struct
 import zlib
 from dataclasses import dataclass, field
 
-from ..errors import TrainingCheckError, UnknownFormat
+from ..errors import BadInput, TrainingCheckError, UnknownFormat
+from ..limits import MAX_READ_BYTES, MAX_RECORD_BYTES, loads_bounded
 from ..points import BatchBuilder
 from .base import Progress, ReadResult, RunInfo
 from .files import FileSystem
@@ -33,6 +33,7 @@ REC_HEADER = struct.Struct("<IHB")
 REC_HEADER_LEN = REC_HEADER.size  # 7
 FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
 CHUNK = 8 * 1024 * 1024  # bytes fetched per read_at call (a multiple of BLOCK)
+MAX_NOTES = 20  # notes about damaged records kept per read
 _TYPE_CRC = {t: zlib.crc32(bytes([t])) for t in range(256)}
 
 # Record field numbers (wandb_internal.proto): the ones this reader decodes.
@@ -105,9 +106,10 @@ def _flatten(prefix: str, value, out: dict) -> None:
 
 
 def _json_value(text: str):
+    """The JSON value of a history item; text that is not JSON, or nests past ``limits.MAX_DEPTH``, stays text."""
     try:
-        return json.loads(text)
-    except ValueError:
+        return loads_bounded(text, "a .wandb history value")
+    except BadInput:
         return text
 
 
@@ -159,6 +161,7 @@ class _Scan:
     records: int = 0
     history_rows: int = 0
     columns: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)  # builder.column(key), cached
+    more: bool = False  # stopped after limits.MAX_READ_BYTES at a record boundary: the caller stores, then reads on
 
 
 class WandbLocalSource:
@@ -217,8 +220,10 @@ class WandbLocalSource:
             info.total_steps = total_steps_from_config(scan.config)
         new_cursor = {"offset": scan.safe_offset, "identity": st.identity}
         batch = scan.builder.build()
-        return ReadResult(batch, new_cursor, reset, info if (scan.records or reset) else None,
-                          scan.safe_offset - offset, notes + scan.notes)
+        res = ReadResult(batch, new_cursor, reset, info if (scan.records or reset) else None,
+                         scan.safe_offset - offset, notes + scan.notes)
+        res.more = scan.more
+        return res
 
     def _scan(self, start: int, size: int, progress: Progress | None) -> _Scan:
         """Decode the records in [start, size); stop at the first incomplete or damaged one."""
@@ -235,11 +240,16 @@ class WandbLocalSource:
         skip_tags = _SKIP_TAGS
         skipped = 0
         blen = 0
+        pending_len, oversized = 0, False
+        part_end = start + MAX_READ_BYTES
         while True:
             left_in_block = BLOCK - pos % BLOCK
             if left_in_block < REC_HEADER_LEN:  # the writer pads a block's last few bytes with zeros
                 pos += left_in_block
                 continue
+            if pos >= part_end and not pending and not oversized:
+                scan.more = True  # a part's worth (memory stays bounded): the rest is the next part
+                break
             rel = pos - buf_start
             if rel + REC_HEADER_LEN <= blen:
                 crc, length, rtype = unpack(buf, rel)
@@ -285,15 +295,25 @@ class WandbLocalSource:
             elif rtype == FIRST:
                 if pending:
                     scan.notes.append(f"{where}: a record split across blocks has no end before byte {pos}; skipped it")
-                pending, pending_start = [data], pos
+                pending, pending_start, pending_len, oversized = [data], pos, len(data), False
+            elif oversized:  # the rest of a record over the cap: skipped unread
+                oversized = rtype != LAST
+                scan.safe_offset = next_pos
             elif not pending:
-                scan.notes.append(f"{where}: a record fragment at byte {pos} has no start; skipped it")
+                if len(scan.notes) < MAX_NOTES:
+                    scan.notes.append(f"{where}: a record fragment at byte {pos} has no start; skipped it")
                 scan.safe_offset = next_pos
             else:
                 pending.append(data)
+                pending_len += len(data)
                 if rtype == LAST:
                     handle(b"".join(pending), scan)
                     pending = []
+                    scan.safe_offset = next_pos
+                elif pending_len > MAX_RECORD_BYTES:
+                    scan.notes.append(f"{where}: the record at byte {pending_start} is over the {MAX_RECORD_BYTES} "
+                                      f"byte cap per record; skipped it")
+                    pending, oversized = [], True
                     scan.safe_offset = next_pos
             pos = next_pos
         if pending:

@@ -121,7 +121,7 @@ def execute(procs, plan: SignalPlan, *, kill_after: bool = True, kill_wait_s: fl
     for sig, wait_s in steps:
         if not _same(procs, info):
             break
-        if procs.send(info.pid, sig) == "gone":
+        if procs.send(info.pid, sig, info.start) == "gone":
             out.actions.append(clock.stamp(f"PID {info.pid} exited before SIG{sig}"))
             break
         out.actions.append(clock.stamp(f"sent SIG{sig} to PID {info.pid}"))

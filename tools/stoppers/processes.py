@@ -42,7 +42,35 @@ class ProcInfo:
 
     def short(self, limit: int = 80) -> str:
         text = self.cmdline or "[kernel thread]"
-        return text if len(text) <= limit else text[: limit - 3] + "..."
+        text = text if len(text) <= limit else text[: limit - 3] + "..."
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)  # one line, whatever the argv holds
+
+
+@dataclass(frozen=True)
+class OpenFile:
+    """One open file descriptor of a process: its link (an absolute path, ``pipe:[N]``, ``socket:[N]``) and whether
+    it was opened for writing (``O_WRONLY`` or ``O_RDWR`` in ``/proc/PID/fdinfo``; ``O_APPEND`` alone on a read-only
+    descriptor writes nothing)."""
+
+    fd: int
+    link: str
+    writable: bool
+
+    @property
+    def deleted(self) -> bool:
+        return self.link.endswith(" (deleted)")
+
+
+O_ACCMODE = 0o3
+MAX_FDS = 4096  # descriptors looked at per process
+
+
+def writable_flags(flags: str) -> bool:
+    """Whether the octal ``flags:`` of an fdinfo file opens for writing (access mode O_WRONLY or O_RDWR)."""
+    try:
+        return int(flags.strip(), 8) & O_ACCMODE in (0o1, 0o2)
+    except ValueError:
+        return False
 
 
 def parse_pid(value) -> int:
@@ -139,18 +167,28 @@ class LocalProcesses:
         return ProcInfo(pid, uid, start, state, argv, _parse_ppid(stat), _readlink(f"{base}/cwd"),
                         _readlink(f"{base}/exe"))
 
-    def open_files(self, pid: int) -> list[str]:
-        """The paths the process holds open (its /proc/PID/fd links); empty when they cannot be read."""
-        base = f"/proc/{pid}/fd"
+    def fds(self, pid: int) -> list[OpenFile]:
+        """The process's open descriptors (``/proc/PID/fd`` links, ``/proc/PID/fdinfo`` flags); empty when they
+        cannot be read."""
+        base = f"/proc/{pid}"
         try:
-            names = os.listdir(base)
+            names = os.listdir(f"{base}/fd")
         except OSError:
             return []
         out = []
-        for n in names[:4096]:
-            link = _readlink(f"{base}/{n}")
-            if link and link.startswith("/"):
-                out.append(link.removesuffix(" (deleted)"))
+        for n in names[:MAX_FDS]:
+            link = _readlink(f"{base}/fd/{n}")
+            if not link or not n.isdigit():
+                continue
+            flags = ""
+            try:
+                with open(f"{base}/fdinfo/{n}", encoding="ascii", errors="replace") as f:
+                    for line in f.read(4096).splitlines():
+                        if line.startswith("flags:"):
+                            flags = line[6:]
+            except OSError:
+                continue
+            out.append(OpenFile(int(n), link, writable_flags(flags)))
         return out
 
     def parents(self) -> dict[int, int]:
@@ -166,11 +204,24 @@ class LocalProcesses:
                 out[pid] = ppid
         return out
 
-    def send(self, pid: int, sig: str) -> str:
-        """Send SIG<sig>; returns "sent" or "gone"."""
+    def send(self, pid: int, sig: str, start: str | None = None) -> str:
+        """Send SIG<sig>; returns "sent" or "gone". With ``start`` (the start time checked when the stop was planned)
+        the signal goes through a pidfd opened and then checked to be that very process: a PID reused by another
+        program in between is never signalled ("gone")."""
         assert sig in ALLOWED_SIGNALS
+        signum = getattr(signal_mod, f"SIG{sig}")
         try:
-            os.kill(pid, getattr(signal_mod, f"SIG{sig}"))
+            if start is None or not hasattr(os, "pidfd_open"):
+                os.kill(pid, signum)
+                return "sent"
+            fd = os.pidfd_open(pid)
+            try:
+                now = self.info(pid)
+                if now is None or now.start != start:
+                    return "gone"  # the pidfd holds whatever now has this PID: not the planned process
+                signal_mod.pidfd_send_signal(fd, signum)
+            finally:
+                os.close(fd)
         except ProcessLookupError:
             return "gone"
         except PermissionError:
@@ -231,10 +282,12 @@ class RemoteProcesses:
     """A remote machine's processes, through quoted commands over SSH (Linux /proc and procps on the host)."""
 
     _INFO = ('cd "/proc/$1" 2>/dev/null || exit 3; s=$(cat stat 2>/dev/null) || exit 3; '
-             'u=$(stat -c %u . 2>/dev/null) || exit 3; printf "%s\\n%s\\n" "$u" "$s"; cat cmdline 2>/dev/null')
-    # one line per item: "C <cwd>" and "F <open file>" of the process $1
-    _FILES = ('cd "/proc/$1" 2>/dev/null || exit 3; printf "C %s\\n" "$(readlink cwd 2>/dev/null)"; '
-              'for f in fd/*; do l=$(readlink "$f" 2>/dev/null) && printf "F %s\\n" "$l"; done; exit 0')
+             'u=$(stat -c %u . 2>/dev/null) || exit 3; printf "%s\\0%s\\0" "$u" "$s"; cat cmdline 2>/dev/null')
+    # one NUL-ended item each (a path may hold newlines, never NUL): "C <cwd>", "F <fd> <octal flags> <link>"
+    _FILES = ('cd "/proc/$1" 2>/dev/null || exit 3; printf "C %s\\0" "$(readlink cwd 2>/dev/null)"; n=0; '
+              'for f in fd/*; do n=$((n+1)); [ "$n" -gt 4096 ] && break; l=$(readlink "$f" 2>/dev/null) || continue; '
+              'd=${f#fd/}; fl=$(sed -n "s/^flags:[[:space:]]*//p" "fdinfo/$d" 2>/dev/null); '
+              'printf "F %s %s %s\\0" "$d" "${fl:-0}" "$l"; done; exit 0')
     # a pidfile: only a small regular file, read without blocking on a FIFO
     _PIDFILE = ('[ -e "$1" ] || { echo missing >&2; exit 2; }; [ -f "$1" ] || { echo notregular >&2; exit 3; }; '
                 '[ "$(stat -c %s -- "$1")" -le 4096 ] || { echo toobig >&2; exit 4; }; head -c 64 -- "$1"')
@@ -250,30 +303,31 @@ class RemoteProcesses:
         rc, out, _ = self.run(["sh", "-c", self._INFO, "sh", str(int(pid))], self.timeout_s)
         if rc != 0:
             return None
-        try:
-            uid_text, rest = out.split("\n", 1)
-            close = rest.rindex(")")
-            end = rest.index("\n", close)
-            state, start = _parse_stat(rest[:end])
-            argv = _split_cmdline(rest[end + 1:].encode("utf-8", "surrogateescape"))
+        try:  # uid NUL stat NUL argv: the stat line and the argv may hold newlines and ")" (never NUL in the first two)
+            uid_text, stat, raw_argv = out.split("\0", 2)
+            state, start = _parse_stat(stat)
+            argv = _split_cmdline(raw_argv.encode("utf-8", "surrogateescape"))
             cwd, _ = self._files(pid)
-            return ProcInfo(pid, int(uid_text), start, state, argv, _parse_ppid(rest[:end]), cwd)
+            return ProcInfo(pid, int(uid_text), start, state, argv, _parse_ppid(stat), cwd)
         except (ValueError, IndexError):
             return None
 
-    def _files(self, pid: int) -> tuple[str | None, list[str]]:
+    def _files(self, pid: int) -> tuple[str | None, list[OpenFile]]:
         rc, out, _ = self.run(["sh", "-c", self._FILES, "sh", str(int(pid))], self.timeout_s)
         if rc != 0:
             return None, []
         cwd, files = None, []
-        for line in out.splitlines():
-            if line.startswith("C "):
-                cwd = line[2:] or None
-            elif line.startswith("F /"):
-                files.append(line[2:].removesuffix(" (deleted)"))
+        for item in out.split("\0"):
+            if item.startswith("C "):
+                cwd = item[2:] or None
+            elif item.startswith("F "):
+                fd, _, rest = item[2:].partition(" ")
+                flags, _, link = rest.partition(" ")
+                if fd.isdigit() and link:
+                    files.append(OpenFile(int(fd), link, writable_flags(flags)))
         return cwd, files
 
-    def open_files(self, pid: int) -> list[str]:
+    def fds(self, pid: int) -> list[OpenFile]:
         return self._files(pid)[1]
 
     def parents(self) -> dict[int, int]:
@@ -285,9 +339,15 @@ class RemoteProcesses:
                 found[int(parts[0])] = int(parts[1])
         return found
 
-    def send(self, pid: int, sig: str) -> str:
+    # kill only when /proc/PID/stat still shows the planned start time (field 22: $23 here), in one remote command
+    _KILL = ('s=$(cat "/proc/$1/stat" 2>/dev/null) || { echo "No such process" >&2; exit 1; }; s=${s##*) }; '
+             'set -- "$1" "$2" "$3" $s; [ "$3" = "-" ] || [ "${23}" = "$3" ] || { echo "No such process" >&2; '
+             'exit 1; }; exec kill -s "$2" "$1"')
+
+    def send(self, pid: int, sig: str, start: str | None = None) -> str:
+        """Send SIG<sig> over SSH; with ``start``, only while the PID still has that start time ("gone" if not)."""
         assert sig in ALLOWED_SIGNALS
-        rc, _, err = self.run(["kill", "-s", sig, str(int(pid))], self.timeout_s)
+        rc, _, err = self.run(["sh", "-c", self._KILL, "sh", str(int(pid)), sig, start or "-"], self.timeout_s)
         if rc == 0:
             return "sent"
         low = err.lower()
@@ -338,5 +398,31 @@ class RemoteProcesses:
             self._euid = int(out.strip())
         return self._euid
 
+    # the remote shell's own ancestors (its sshd session), then this boot's id and the PID namespace
+    _SELF = ('p=$$; i=0; while [ "$i" -lt 64 ] && [ "$p" -gt 1 ] 2>/dev/null; do printf "%s " "$p"; i=$((i+1)); '
+             'p=$(sed -n "s/.*) [A-Za-z] \\([0-9][0-9]*\\) .*/\\1/p" "/proc/$p/stat" 2>/dev/null); '
+             '[ -n "$p" ] || break; done; printf "\\n"; cat /proc/sys/kernel/random/boot_id 2>/dev/null; '
+             'readlink /proc/self/ns/pid 2>/dev/null; exit 0')
+
     def protected(self) -> set[int]:
-        return {1}
+        """PIDs never signalled there: init and the remote command's own ancestors (its sshd session); and when
+        the host is this very machine (same boot id, same PID namespace), everything protected here too
+        (training-check, the MCP client and the terminal that started them)."""
+        out = {1}
+        rc, text, _ = self.run(["sh", "-c", self._SELF], self.timeout_s)
+        lines = text.splitlines() if rc == 0 else []
+        if lines:
+            out.update(int(x) for x in lines[0].split() if x.isdigit())
+        if len(lines) >= 3 and lines[1:3] == _machine_marks():
+            out |= LocalProcesses().protected()
+        return out
+
+
+def _machine_marks() -> list[str]:
+    """This machine's boot id and PID namespace: a host reporting the same two is this machine."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+        return [boot, os.readlink("/proc/self/ns/pid")]
+    except OSError:
+        return ["", ""]

@@ -42,15 +42,39 @@ def job_state(run: Runner, job: str, where: str, timeout_s: float = 20.0) -> str
     return m.group(1) if m else None
 
 
+AMBIGUOUS = "?ambiguous"  # the key listing fields that appear more than once (a job name or path holding "X=...")
+
+
 def job_fields(run: Runner, job: str, timeout_s: float = 20.0) -> dict[str, str]:
-    """``scontrol show job -o`` as a dict (UserId, WorkDir, StdOut, Command, SubmitTime, ...); {} when unknown."""
+    """``scontrol show job -o`` as a dict (UserId, WorkDir, StdOut, Command, SubmitTime, ...); {} when unknown.
+
+    A job's name, comment or paths may hold text such as `` StdOut=/other/run.log``: a field seen more than once
+    is ambiguous, listed (comma-separated) under ``AMBIGUOUS`` and never to be trusted."""
     rc, out, _ = run(["scontrol", "show", "job", "-o", job], timeout_s)
     if rc != 0:
         return {}
     fields: dict[str, str] = {}
+    seen_twice: set[str] = set()
     for m in re.finditer(r"(?:^|\s)([A-Za-z:/]+)=(\S*)", out):
+        if m.group(1) in fields:
+            seen_twice.add(m.group(1))
         fields.setdefault(m.group(1), m.group(2))
+    if seen_twice:
+        fields[AMBIGUOUS] = ",".join(sorted(seen_twice))
     return fields
+
+
+def job_pids(run: Runner, job: str, timeout_s: float = 20.0) -> list[int]:
+    """The PIDs of the job's processes on this node (``scontrol listpids``: every step, the batch script too)."""
+    rc, out, _ = run(["scontrol", "listpids", check_job_id(job)], timeout_s)
+    if rc != 0:
+        return []
+    pids = []
+    for line in out.splitlines()[1:]:
+        first = line.split(maxsplit=1)[0] if line.strip() else ""
+        if first.isdigit() and int(first) > 1:
+            pids.append(int(first))
+    return pids[:4096]
 
 
 def plan(run: Runner, job, where: str) -> tuple[str, list[str]]:
