@@ -400,3 +400,8 @@ def target_tie(stopper: Stopper, plan: StopPlan, ref: RunRef) -> Tie:
     if plan.process is None:
         return Tie(False, f"{kind} {value} is not a process that can be inspected")
     return process_tie(stopper.procs, plan.process.pid, marks)
+
+
+def descendants(procs: LocalProcesses | RemoteProcesses, pid: int) -> list[int]:
+    """Every process under ``pid`` (none past MAX_TREE): what a person-named target started."""
+    return [p for p in (_Table(procs).tree(pid) or []) if p != pid]
