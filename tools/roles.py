@@ -48,9 +48,10 @@ _THROUGHPUT = re.compile(
 _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
 
 # The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
-# training metrics. Perplexity comes last: it is a function of the loss, read when nothing else is.
+# training metrics. Not a perplexity: its exp() scale turns a curriculum's early rise (DeepSpeed's seq_len warmup
+# in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
-                        r"multi logloss|huber|error|ppl|perplexity)\b")
+                        r"multi logloss|huber|error)\b")
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.

@@ -233,13 +233,6 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
     return out, bad
 
 
-def _repeated(lines: list[bytes]) -> np.ndarray:
-    """Which lines repeat an earlier one byte for byte."""
-    import pandas as pd
-
-    return pd.Series(lines, dtype=object).duplicated().to_numpy()
-
-
 def _after_summary(lines: list[bytes], idx: np.ndarray) -> np.ndarray:
     """Which of the lines ``idx`` come right after a line announcing a summary (``Dialect.summary_markers``)."""
     out = np.zeros(len(idx), dtype=bool)
@@ -304,8 +297,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             got = {c: v[keep] for c, v in got.items()}
             bad = {c: v[keep] for c, v in bad.items()}
         if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
-            # a step printed again (the same line, or the best one under "best iteration is:"): a report, no point
-            again = _repeated([lines[i] for i in idx.tolist()]) | _after_summary(lines, idx)
+            # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
+            again = _after_summary(lines, idx)
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}
