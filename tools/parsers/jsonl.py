@@ -110,7 +110,7 @@ class JsonLinesFormat(LineFormat):
                 continue
             try:
                 obj = loads(s)
-            except ValueError:
+            except (ValueError, RecursionError):  # garbage, or nested past the interpreter's depth: costs its line
                 continue
             if not isinstance(obj, dict):
                 continue
@@ -197,7 +197,7 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
         return False
     try:
         obj = json.loads(s)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     if not isinstance(obj, dict) or not obj or "total_steps" in obj:
         return False

@@ -20,6 +20,7 @@ import json
 import time
 from dataclasses import dataclass
 
+from .. import limits
 from ..errors import BadInput, TrainingCheckError, UnknownFormat
 from ..parsers import (
     JSON_DOCUMENT,
@@ -412,8 +413,13 @@ class LogFileSource:
         digest = hashlib.sha1(data).hexdigest()
         if cur and cur.get("hash") == digest:
             return ReadResult(PointBatch(), {**cur, "size": st.size, "mtime": st.mtime}, bytes_read=self._bytes)
+        where = self.fs.describe(self.path)
+        limits.check_containers(data, where)  # caps before the parse: containers, then depth and log_history after
         try:
             doc = json.loads(data.decode("utf-8", errors="replace"))
+        except RecursionError:
+            raise BadInput(f"{where} nests JSON deeper than {limits.MAX_DEPTH} levels (the cap): not a metrics "
+                           f"document") from None
         except ValueError as e:
             if not self._settled(st):
                 keep = cur or {"v": CURSOR_VERSION, "kind": "document", "format": JSON_DOCUMENT}
@@ -426,6 +432,8 @@ class LogFileSource:
                     return self._result(self._scan(self.path, st, lines_cur, None), st, lines_cur, bool(cur), [])
             raise UnknownFormat(f"{self.fs.describe(self.path)} starts like a JSON document but is not valid JSON "
                                 f"({e}); pass a complete file") from None
+        limits.check_depth(doc, where)
+        limits.check_log_history(doc, where)
         f = document_format(doc, self.fs.describe(self.path))
         em = Emitter()
         f.parse_doc(doc, em)
