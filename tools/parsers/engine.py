@@ -139,7 +139,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
             header = _header_before(lines, int(idx[0]), st, len(pending))
-            plan = plan_template([lines[i] for i in picks][:SAMPLES], header=header)
+            plan = _cached_plan(grouping.templates[g], [lines[i] for i in picks][:SAMPLES], header)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
                     not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
@@ -181,6 +181,22 @@ def _header_before(lines: list[bytes], i: int, st: dict, first: int) -> list[str
     if j >= first:
         return None
     return headers.get(str(len(before_bar(lines[i]).split())))
+
+
+_PLANS: dict[tuple[bytes, tuple[str, ...] | None], Plan | None] = {}
+MAX_CACHED_PLANS = 4096
+
+
+def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None) -> Plan | None:
+    """A template's plan, made once per process (a long read meets the same templates in every block). A template
+    whose samples name no number yet is planned again next time (a field may hold a number later)."""
+    key = (template, tuple(header) if header else None)
+    if key in _PLANS:
+        return _PLANS[key]
+    plan = plan_template(samples, header=header)
+    if plan is not None and len(_PLANS) < MAX_CACHED_PLANS and len(template) <= 4096:
+        _PLANS[key] = plan
+    return plan
 
 
 def _has_position(plan: Plan) -> bool:

@@ -56,8 +56,10 @@ def mask_numbers(data: bytes) -> bytes:
 
 
 def has_mask_word(template: bytes) -> bool:
-    """Whether a template holds a word ``MASKS`` rewrites (its lines must be masked and grouped again)."""
-    return any(h in template for hints, _, _ in MASKS for h in hints)
+    """Whether a template holds a word ``MASKS`` rewrites (its lines must be masked and grouped again): the whole
+    word, not ``inference`` or ``nano``."""
+    return any(any(h in template for h in hints) and pattern.search(template) is not None
+               for hints, pattern, _ in MASKS)
 
 
 _MARK = b"\x01"  # a number's place in a template (control bytes never reach a line)
