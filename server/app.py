@@ -71,11 +71,13 @@ Run = Annotated[str, Field(description="The run: entity/project/run_id, a W&B ru
                                        "file or run/wandb folder, or ssh://[user@]host[:port]/abs/path.")]
 FallbackLog = Annotated[str | None, Field(description="Log file (local path or ssh://host/path) to read when the W&B "
                                                       "API cannot be reached.")]
-Baseline = Annotated[dict[str, Any] | list | str | None, Field(
+# One expected point, [step, value]: typed, so a strict client's schema check accepts it and anything else is refused.
+BaselinePoint = Annotated[tuple[int, float], Field(description="[step, expected value]")]
+Baseline = Annotated[dict[str, Any] | list[BaselinePoint] | str | None, Field(
     description="Expected values to compare against: {\"val_loss\": [[1000, 3.2], [5000, 2.9]]} or "
                 "{\"val_loss\": {\"1000\": 3.2}} (a paper's or a reproduction's numbers), [[step, value], ...] for "
                 "the main eval metric, or another run's reference (its curve is compared step by step).")]
-ReviewBaseline = Annotated[dict[str, Any] | list | str | None, Field(
+ReviewBaseline = Annotated[dict[str, Any] | list[BaselinePoint] | str | None, Field(
     description="The baseline to show the reviewer: the same forms as assess_run's, or a short text "
                 "reference (e.g. 'GPT-2 124M reaches 3.28 val loss at 10k steps').")]
 AssessmentId = Annotated[str | None, Field(description="An assessment_id returned by assess_run.")]
