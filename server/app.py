@@ -357,8 +357,8 @@ def create_server() -> TrainingCheckServer:
                                               "without target=/host=).")],
         assessment_id: AssessmentId = None,
         jobs: Annotated[list[dict[str, Any]] | None, Field(
-            description="Every job CronList listed: {id, schedule, prompt (as shown, even cut short), session_only} "
-                        "(or {id, cron, prompt, ...}); the answer names which of them to delete.",
+            description="Every job CronList listed, each as {\"line\": \"<its line, exactly as shown>\"} (or as "
+                        "{id, cron, prompt, session_only}); the answer names which of them to delete.",
             max_length=200)] = None,
         current_job_id: Annotated[str | None, Field(description="The id of the cron job that started this check, "
                                                                 "if known.")] = None,
@@ -368,6 +368,9 @@ def create_server() -> TrainingCheckServer:
                                                       "prompt.")] = None,
         durable: Annotated[bool, Field(description="Only when the user asked the checks to survive restarts "
                                                    "(durable=true in the arguments).")] = False,
+        job_lifetime_days: Annotated[int | None, Field(
+            description="After how many days the client says recurring jobs auto-expire (CronCreate's 'auto-expire "
+                        "after N days'); renewal is timed from it (7 when not given).", ge=1, le=3650)] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, ScheduleOut]:
         """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly; none after a STOP
@@ -375,7 +378,7 @@ def create_server() -> TrainingCheckServer:
         whether to create one (cron_create: the exact CronCreate arguments), so one job per run remains."""
         return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
                               assessment_id=assessment_id, jobs=jobs, current_job_id=current_job_id, target=target,
-                              host=host, durable=durable)
+                              host=host, durable=durable, job_lifetime_days=job_lifetime_days)
 
     @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", read_only_hint=True, idempotent_hint=False,
                                           open_world_hint=True))

@@ -11,12 +11,14 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from training_check.tools.schedule import run_tag
 
 from .anthropic_stub import AnthropicStub, _text_of
+from .clients import CLAUDE_CODE, binary
 from .conftest import REPO, require
 from .fake_openai_server import FakeOpenAI, Reply
 from .standins import holding_log
@@ -33,13 +35,27 @@ def test_slash_command_copy_is_identical_to_the_prompt():
     assert "description:" in front and "argument-hint:" in front and "allowed-tools:" in front
     for tool in ("assess_run", "escalate_to_reviewer", "stop_run", "reschedule"):
         assert f"mcp__training-check__{tool}" in front
-    assert "CronCreate" in front and "CronDelete" in front and "$ARGUMENTS" in src
+    assert "CronCreate" in front and "CronDelete" in front and "ToolSearch" in front and "$ARGUMENTS" in src
+    assert "WaitForMcpServers" not in src  # Claude Code 2.1.332 offers no such tool: the command names none
+    assert "Skill(training-check)" in src  # the allow rule a fired job needs headless
 
 
 def test_mcp_json_names_the_venv_console_script():
     cfg = json.loads((REPO / ".mcp.json").read_text())
     server = cfg["mcpServers"]["training-check"]
     assert server["command"] == ".venv/bin/training-check" and server["args"] == ["serve"]
+
+
+@pytest.fixture(params=CLAUDE_CODE, ids=str)
+def claude_version(request) -> str:
+    """One pinned Claude Code version (the newest people install, and an older one)."""
+    return request.param.version
+
+
+@pytest.fixture
+def claude(claude_version) -> str:
+    """That version's binary."""
+    return binary(next(p for p in CLAUDE_CODE if p.version == claude_version))
 
 
 @pytest.fixture
@@ -56,9 +72,7 @@ def clone(tmp_path) -> Path:
     return dest
 
 
-def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
-    exe = shutil.which("claude")
-    require(exe is not None, "Claude Code (npm install -g @anthropic-ai/claude-code)")
+def _claude(exe: str, clone: Path, tmp_path: Path, *args: str) -> str:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
@@ -69,22 +83,22 @@ def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
     return p.stdout
 
 
-def test_claude_code_connects_to_the_project_server(clone, tmp_path):
-    out = _claude(clone, tmp_path, "mcp", "list")
+def test_claude_code_connects_to_the_project_server(claude, clone, tmp_path):
+    out = _claude(claude, clone, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
     assert "Connected" in line, out
-    got = _claude(clone, tmp_path, "mcp", "get", "training-check")
+    got = _claude(claude, clone, tmp_path, "mcp", "get", "training-check")
     assert "training-check" in got and "Connected" in got and ".venv/bin/training-check" in got, got
 
 
-def test_claude_code_user_scope_install(tmp_path):
+def test_claude_code_user_scope_install(claude, tmp_path):
     """The README's user-scope command: `claude mcp add -s user training-check -- <venv>/bin/training-check serve`."""
     script = Path(sys.prefix) / "bin" / "training-check"
     require(script.exists(), "the training-check console script in the venv (pip install -e .)")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    _claude(elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
-    out = _claude(elsewhere, tmp_path, "mcp", "list")
+    _claude(claude, elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
+    out = _claude(claude, elsewhere, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
     assert "Connected" in line, out
 
@@ -125,8 +139,8 @@ class Invocation:
 
 
 class ClaudeE2E:
-    def __init__(self, clone: Path, tmp_path: Path, stub: AnthropicStub):
-        self.clone, self.tmp, self.stub = clone, tmp_path, stub
+    def __init__(self, exe: str, clone: Path, tmp_path: Path, stub: AnthropicStub):
+        self.exe, self.clone, self.tmp, self.stub = exe, clone, tmp_path, stub
         self.home = tmp_path / "home"
         self.home.mkdir(exist_ok=True)
         self.tc_home = tmp_path / "tc-home"
@@ -134,7 +148,7 @@ class ClaudeE2E:
         self.log: list[Invocation] = []
 
     def run(self, prompt: str, *, nonblocking: str | None = "0") -> Invocation:
-        exe = shutil.which("claude")
+        exe = self.exe
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("ANTHROPIC_", "CLAUDE", "OPENAI_", "MCP_", "REVIEWER_", "WANDB_"))}
         env.update(HOME=str(self.home), TRAINING_CHECK_HOME=str(self.tc_home), DISABLE_AUTOUPDATER="1",
@@ -160,7 +174,8 @@ class ClaudeE2E:
                 results[name.removeprefix(MCP)] = res
         inv = Invocation(prompt, round(took, 2), calls, results, tool_results, final.get("result") or "")
         self.log.append(inv)
-        print(f"[e2e] {took:5.1f}s  {prompt}\n       calls: {[c[0] for c in calls]}")
+        print(f"[e2e] {took:5.1f}s  {prompt}\n       calls: {[c[0] for c in calls]}\n"
+              f"       results: {[r[:300] for r in tool_results]}")
         return inv
 
     def jobs(self) -> list[dict]:
@@ -176,12 +191,11 @@ class ClaudeE2E:
 
 
 @pytest.fixture
-def e2e(clone, tmp_path):
-    require(shutil.which("claude") is not None, "Claude Code (npm install -g @anthropic-ai/claude-code)")
+def e2e(claude, clone, tmp_path):
     shutil.copy(REPO / ".claude" / "commands" / "training-check.md", clone / ".claude" / "commands")
     warm_first_answers(tmp_path / "tc-warm")
     with AnthropicStub() as stub:
-        yield ClaudeE2E(clone, tmp_path, stub)
+        yield ClaudeE2E(claude, clone, tmp_path, stub)
 
 
 def _mark(log: Path) -> str:
@@ -189,22 +203,32 @@ def _mark(log: Path) -> str:
 
 
 def _names(inv: Invocation) -> list[str]:
-    return [c[0] for c in inv.calls]
+    """The calls the check made (loading deferred tools with ToolSearch aside)."""
+    return [c[0] for c in inv.calls if c[0] != "ToolSearch"]
+
+
+STATED_LIFETIME_DAYS = {"2.1.197": 7, "2.1.332": 30}  # what each version's CronCreate says recurring jobs live
 
 
 def _input(inv: Invocation, tool: str) -> dict:
     return next(inp for name, inp in inv.calls if name == tool)
 
 
-def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, tmp_path):
+def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, claude_version, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400)
     inv = e2e.run(f"/training-check {log}", nonblocking=None)  # Claude Code's default: connect asynchronously
     assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
+    if claude_version != "2.1.197":  # MCP and Cron tools are deferred: loaded as the command says
+        assert inv.calls[0][0] == "ToolSearch" and "mcp__training-check__reschedule" in inv.calls[0][1]["query"]
     assert _input(inv, "assess_run") == {"run": str(log)}
     assert inv.results["assess_run"]["verdict"] == "CONTINUE"
     sched = inv.results["reschedule"]
+    days = STATED_LIFETIME_DAYS[claude_version]
     assert _input(inv, "reschedule") == {"run": str(log), "assessment_id": inv.results["assess_run"]["assessment_id"],
-                                         "jobs": []}
+                                         "jobs": [], "job_lifetime_days": days}
+    assert f"Auto-expires after {days} days" in inv.tool_results[-1]  # what the client states, renewal times from it
+    renew_by = datetime.fromisoformat(sched["renew_by"].replace("Z", "+00:00"))
+    assert abs(renew_by - datetime.now(UTC) - timedelta(days=days - 1)) < timedelta(minutes=5)
     assert _input(inv, "CronCreate") == sched["cron_create"] == {
         "cron": sched["cron"], "prompt": f"/training-check {_mark(log)} {log}", "recurring": True, "durable": False}
     minutes = [int(m) for m in sched["cron"].split()[0].split(",")]
@@ -284,7 +308,7 @@ def test_e2e_a_check_started_by_a_job_replaces_it(e2e, tmp_path):
     assert _names(second) == ["assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"]
     sched = second.results["reschedule"]
     assert sched["interval_minutes"] == 20 and sched["cron_delete"] == [{"id": job["id"]}]
-    assert _input(second, "reschedule")["jobs"][0]["id"] == job["id"]
+    assert _input(second, "reschedule")["jobs"][0]["line"].startswith(f"{job['id']} \u2014 ")
     assert _input(second, "CronCreate") == sched["cron_create"]
     (new,) = e2e.jobs()
     assert new["id"] != job["id"] and new["cron"] == sched["cron"] and new["prompt"] == job["prompt"]
@@ -308,7 +332,8 @@ def test_e2e_repeated_manual_checks_leave_one_job_per_run(e2e, tmp_path):
 
 
 def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
-    """Claude Code connects without waiting; a server slow to start (here: 4 s) is waited for, as the command says."""
+    """Claude Code connects without waiting; a server slow to start (here: 4 s) is waited for, as the command says:
+    ToolSearch waits for it on 2.1.332, the client's own waiting tool on 2.1.197."""
     cfg = json.loads((e2e.clone / ".mcp.json").read_text())
     cfg["mcpServers"]["training-check"] = {"command": "bash", "args": [
         "-c", "sleep 4; exec .venv/bin/training-check serve"]}
@@ -317,5 +342,6 @@ def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
     inv = e2e.run(f"/training-check {log}", nonblocking=None)
     first = next(r for r in e2e.stub.requests if r["kind"] == "check")
     assert MCP + "assess_run" not in first["tools"]  # the first turn had no training-check tools yet
-    assert _names(inv) == ["WaitForMcpServers", "assess_run", "CronList", "reschedule", "CronCreate"]
+    assert inv.calls[0][0] in ("ToolSearch", "WaitForMcpServers")
+    assert _names(inv)[-4:] == ["assess_run", "CronList", "reschedule", "CronCreate"]
     assert inv.results["assess_run"]["verdict"] == "CONTINUE"
