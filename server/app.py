@@ -350,7 +350,9 @@ def create_server() -> TrainingCheckServer:
                               assessment_id=assessment_id, review_id=review_id, method=method, target=target,
                               host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx))
 
-    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", read_only_hint=False,
+    # read-only for the client (plan mode runs it): like assess_run it keeps only its own records; the Cron jobs are
+    # made by the agent's CronCreate/CronDelete calls, which the client governs itself
+    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", read_only_hint=True,
                                           destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     async def reschedule(
         run: Annotated[str, Field(description="The run, as in assess_run (the run part of the check's arguments, "

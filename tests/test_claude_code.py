@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from training_check.tools.schedule import run_tag
+from training_check.tools.schedule import parse_cron_line, run_tag
 
 from .anthropic_stub import AnthropicStub, _text_of
 from .clients import CLAUDE_CODE, binary
@@ -103,6 +103,81 @@ def test_claude_code_user_scope_install(claude, tmp_path):
     assert "Connected" in line, out
 
 
+# -- CronList as each version prints it (lines seen from the real 2.1.197 and 2.1.332) ----------------------------
+CRON_LINES = {
+    "2.1.197": "ad66725b \u2014 7,17,27,37,47,57 * * * * (recurring) [session-only]: /training-check #{mark} {run}",
+    "2.1.332": "c7703551 \u2014 7,17,27,37,47,57 * * * * (recurring) [session-only], next run Dec 5 1:31am: "
+               "/training-check #{mark} {run}",
+    "2.1.332 durable": "d6bca295 \u2014 7,17,27,37,47,57 * * * * (recurring), next run Dec 5 12:24am: "
+                       "/training-check #{mark} {run}",
+}
+
+
+@pytest.mark.parametrize("version", list(CRON_LINES))
+def test_cron_list_lines_of_both_formats_are_read(version):
+    line = CRON_LINES[version].format(mark="94978618", run="/runs/a/train.log")
+    job = parse_cron_line(line)
+    assert job == {"id": line.split()[0], "cron": "7,17,27,37,47,57 * * * *", "recurring": True,
+                   "session_only": "[session-only]" in line, "prompt": "/training-check #94978618 /runs/a/train.log"}
+
+
+@pytest.mark.parametrize("version", list(CRON_LINES))
+def test_each_check_keeps_the_one_job_whatever_the_list_format(version, store, config, tmp_path):
+    """The issue's 3 jobs after 3 checks: a listing that was not read made every check create another job."""
+    from training_check.tools.schedule import reschedule
+
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    durable = "durable" in version
+    first = reschedule(str(log), store=store, config=config, durable=durable)
+    assert first.cron_create is not None
+    line = CRON_LINES[version].format(mark=run_tag(f"file:{log}"), run=log) + (" durable=true" if durable else "")
+    line = line.replace("7,17,27,37,47,57 * * * *", first.cron)
+    again = reschedule(str(log), store=store, config=config, durable=durable, jobs=[{"line": line}])
+    assert again.cron_create is None and again.cron_delete == [] and again.keep_job_id == line.split()[0], again
+
+
+def test_a_job_line_split_into_fields_the_new_way_is_still_read(store, config, tmp_path):
+    """An agent that copies 2.1.332's line into the old fields puts ', next run ...' into the schedule."""
+    from training_check.tools.schedule import reschedule
+
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    first = reschedule(str(log), store=store, config=config)
+    job = {"id": "c7703551", "schedule": f"{first.cron} (recurring) [session-only], next run Dec 5 1:31am",
+           "prompt": first.job_prompt, "session_only": True}
+    again = reschedule(str(log), store=store, config=config, jobs=[job])
+    assert again.keep_job_id == "c7703551" and again.cron_create is None
+
+
+@pytest.mark.parametrize("stated, renewed", [(None, True), (7, True), (30, False)])
+def test_renewal_is_timed_from_the_lifetime_the_client_states(store, config, tmp_path, stated, renewed):
+    """A job 8 days old: past 2.1.197's 7-day life (renew), well inside 2.1.332's 30 days (keep)."""
+    from training_check.tools.schedule import reschedule
+
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    t0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    first = reschedule(str(log), store=store, config=config, job_lifetime_days=stated, now=t0)
+    line = f"c7703551 \u2014 {first.cron} (recurring) [session-only], next run Dec 5 1:31am: {first.job_prompt}"
+    kept = reschedule(str(log), store=store, config=config, jobs=[{"line": line}], job_lifetime_days=stated,
+                      now=t0 + timedelta(minutes=10))
+    assert kept.keep_job_id == "c7703551"
+    assert kept.renew_by == (t0 + timedelta(days=(stated or 7) - 1)).isoformat().replace("+00:00", "Z")
+    later = reschedule(str(log), store=store, config=config, jobs=[{"line": line}], job_lifetime_days=stated,
+                       now=t0 + timedelta(days=8))
+    assert (later.cron_create is not None) is renewed
+    if renewed:
+        assert later.cron_delete == [{"id": "c7703551"}] and f"expire after {stated or 7} days" in later.summary
+
+
+def test_a_line_that_is_not_a_job_is_refused_in_one_line(store, config, tmp_path):
+    from training_check.tools.errors import BadInput
+    from training_check.tools.schedule import reschedule
+
+    with pytest.raises(BadInput) as err:
+        reschedule(str(tmp_path / "x.log"), store=store, config=config, jobs=[{"line": "No scheduled jobs."}])
+    assert str(err.value) == ("jobs: 'No scheduled jobs.' is not a CronList line (<id> — <cron> (recurring) ...: "
+                              "<prompt>): pass each job line CronList printed, as it reads")
+
+
 # -- end to end: the real Claude Code, headless, against a local Messages API stub that plays the model ------------
 MCP = "mcp__training-check__"
 
@@ -147,7 +222,7 @@ class ClaudeE2E:
         self.env_extra: dict[str, str] = {}
         self.log: list[Invocation] = []
 
-    def run(self, prompt: str, *, nonblocking: str | None = "0") -> Invocation:
+    def run(self, prompt: str, *, nonblocking: str | None = "0", args: tuple[str, ...] = ()) -> Invocation:
         exe = self.exe
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("ANTHROPIC_", "CLAUDE", "OPENAI_", "MCP_", "REVIEWER_", "WANDB_"))}
@@ -157,7 +232,7 @@ class ClaudeE2E:
             env["MCP_CONNECTION_NONBLOCKING"] = nonblocking
         n0 = len(self.stub.calls)
         t = time.monotonic()
-        p = subprocess.run([exe, "-p", prompt, "--output-format", "stream-json", "--verbose"], cwd=self.clone,
+        p = subprocess.run([exe, "-p", prompt, "--output-format", "stream-json", "--verbose", *args], cwd=self.clone,
                            env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S, stdin=subprocess.DEVNULL,
                            check=False)
         took = time.monotonic() - t
@@ -345,3 +420,13 @@ def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
     assert inv.calls[0][0] in ("ToolSearch", "WaitForMcpServers")
     assert _names(inv)[-4:] == ["assess_run", "CronList", "reschedule", "CronCreate"]
     assert inv.results["assess_run"]["verdict"] == "CONTINUE"
+
+
+def test_e2e_plan_mode_still_checks_and_paces(e2e, tmp_path):
+    """Plan mode refuses tools that are not read-only: reschedule (which keeps only its own records; the jobs are the
+    agent's Cron calls) says it is read-only, so 2.1.332 runs it."""
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/training-check {log}", args=("--permission-mode", "plan"))
+    assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
+    assert not any("plan mode" in r for r in inv.tool_results), inv.tool_results
+    assert inv.results["reschedule"]["interval_minutes"] == 10 and inv.results["reschedule"]["cron_create"]
