@@ -83,12 +83,32 @@ def _claude(exe: str, clone: Path, tmp_path: Path, *args: str) -> str:
     return p.stdout
 
 
+def opened_once(clone: Path, tmp_path: Path) -> None:
+    """What opening `claude` in the folder and accepting its trust dialog records (2.1.332 applies the folder's
+    enableAllProjectMcpServers only then)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / ".claude.json").write_text(json.dumps({"projects": {str(clone): {"hasTrustDialogAccepted": True}}}))
+
+
 def test_claude_code_connects_to_the_project_server(claude, clone, tmp_path):
+    opened_once(clone, tmp_path)
     out = _claude(claude, clone, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
     assert "Connected" in line, out
     got = _claude(claude, clone, tmp_path, "mcp", "get", "training-check")
     assert "training-check" in got and "Connected" in got and ".venv/bin/training-check" in got, got
+
+
+def test_a_never_opened_clone_connects_with_a_local_scope_add(claude, clone, tmp_path):
+    """The README's way for a folder never opened in Claude Code (scripts, CI): the project's .mcp.json stays
+    "Pending approval" there on 2.1.332, a local-scope add connects at once."""
+    (clone / ".claude" / "settings.local.json").unlink()
+    _claude(claude, clone, tmp_path, "mcp", "add", "-s", "local", "training-check", "--",
+            str(clone / ".venv" / "bin" / "training-check"), "serve")
+    out = _claude(claude, clone, tmp_path, "mcp", "list")
+    line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
+    assert "Connected" in line, out
 
 
 def test_claude_code_user_scope_install(claude, tmp_path):
