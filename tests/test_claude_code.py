@@ -9,13 +9,14 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from training_check.tools.schedule import parse_cron_line, run_tag
+from training_check.tools.schedule import cron_interval, parse_cron_line, run_tag
 
 from .anthropic_stub import AnthropicStub, _text_of
 from .clients import CLAUDE_CODE, binary
@@ -70,6 +71,27 @@ def clone(tmp_path) -> Path:
     (dest / ".claude").mkdir(exist_ok=True)
     (dest / ".claude" / "settings.local.json").write_text(json.dumps({"enableAllProjectMcpServers": True}))
     return dest
+
+
+# The allow rules the README gives for headless use (a fired job runs the command through the Skill tool; the MCP
+# prompt carries no allowed tools). Claude Code takes them from the folder's .claude/settings.local.json or
+# --allowedTools, not from a checked-in .claude/settings.json.
+ALLOW_RULES = ["Skill(training-check)", "mcp__training-check__assess_run", "mcp__training-check__read_metrics",
+               "mcp__training-check__escalate_to_reviewer", "mcp__training-check__reschedule", "CronList",
+               "CronCreate", "CronDelete"]
+
+
+def allow_readme_rules(clone: Path) -> None:
+    path = clone / ".claude" / "settings.local.json"
+    settings = json.loads(path.read_text()) if path.exists() else {}
+    settings.setdefault("permissions", {}).setdefault("allow", []).extend(ALLOW_RULES)
+    path.write_text(json.dumps(settings, indent=2))
+
+
+def test_the_readme_gives_the_allow_rules():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index('"permissions"'):][:800]
+    assert all(f'"{rule}"' in block for rule in ALLOW_RULES), block
 
 
 def _claude(exe: str, clone: Path, tmp_path: Path, *args: str) -> str:
@@ -273,6 +295,41 @@ class ClaudeE2E:
               f"       results: {[r[:300] for r in tool_results]}")
         return inv
 
+    def env(self, nonblocking: str | None = "0") -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("ANTHROPIC_", "CLAUDE", "OPENAI_", "MCP_", "REVIEWER_", "WANDB_"))}
+        env.update(HOME=str(self.home), TRAINING_CHECK_HOME=str(self.tc_home), DISABLE_AUTOUPDATER="1",
+                   ANTHROPIC_BASE_URL=self.stub.base_url, ANTHROPIC_API_KEY="sk-ant-test-dummy", **self.env_extra)
+        if nonblocking is not None:
+            env["MCP_CONNECTION_NONBLOCKING"] = nonblocking
+        return env
+
+    def session_until(self, done, timeout_s: float) -> list[dict]:
+        """A headless session kept open (stream-json input, as a long-running `claude -p` is): one short user turn,
+        then wait until ``done()`` (e.g. a scheduled job fired and its check ended) or ``timeout_s``. Its events."""
+        p = subprocess.Popen([self.exe, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                              "--verbose"], cwd=self.clone, env=self.env(), stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(p.stdout), daemon=True)
+        reader.start()
+        try:
+            p.stdin.write(json.dumps({"type": "user", "message": {"role": "user", "content": "hello"}}) + "\n")
+            p.stdin.flush()
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline and not done():
+                time.sleep(0.5)
+            time.sleep(2)  # the turn's last answer
+        finally:
+            p.stdin.close()
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        reader.join(5)
+        return [json.loads(line) for line in lines if line.startswith("{")]
+
     def jobs(self) -> list[dict]:
         """The durable jobs as Claude Code keeps them (.claude/scheduled_tasks.json of the project)."""
         path = self.clone / ".claude" / "scheduled_tasks.json"
@@ -450,3 +507,40 @@ def test_e2e_plan_mode_still_checks_and_paces(e2e, tmp_path):
     assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
     assert not any("plan mode" in r for r in inv.tool_results), inv.tool_results
     assert inv.results["reschedule"]["interval_minutes"] == 10 and inv.results["reschedule"]["cron_create"]
+
+
+def test_e2e_a_fired_job_runs_its_check_headless(e2e, claude_version, tmp_path):
+    """A job firing in a headless session: 2.1.332 asks the model to run its prompt through the Skill tool, which
+    only the allow rule Skill(training-check) (the README's rules) lets run; then the check replaces
+    the job with the one reschedule asks for."""
+    allow_readme_rules(e2e.clone)
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    prompt = f"/training-check {_mark(log)} {log} durable=true"
+    e2e.seed_job("eeee0005", "* * * * *", prompt)  # fires within the minute
+
+    def checked() -> bool:
+        return any(c.name == "CronCreate" for c in e2e.stub.calls)
+
+    events = e2e.session_until(checked, timeout_s=100)
+    names = [c.name.removeprefix(MCP) for c in e2e.stub.calls]
+    for call in e2e.stub.calls:  # 2.1.332 without the rule asks for the Skill tool (and refuses it) at every fire
+        if call.name == "Skill":
+            assert call.input == {"skill": "training-check", "args": prompt.removeprefix("/training-check ")}
+    assert [n for n in names if n not in ("Skill", "ToolSearch")] == [
+        "assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"], names
+    results = [_text_of(b.get("content")) for e in events if e.get("type") == "user"
+               for b in e["message"]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    assert not any("permission" in r.lower() or "refused" in r.lower() for r in results), results
+    (job,) = e2e.jobs()
+    assert job["id"] != "eeee0005" and job["prompt"] == prompt and cron_interval(job["cron"]) == 10
+
+
+def test_e2e_the_mcp_prompt_runs_headless_with_the_documented_allow_rules(e2e, tmp_path):
+    """/mcp__training-check__training-check carries no allowed tools: headless, the project's allow rules (README)
+    let its calls run; Claude Code offers the prompt once the server is connected (MCP_CONNECTION_NONBLOCKING=0)."""
+    allow_readme_rules(e2e.clone)
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/mcp__training-check__training-check {log}", nonblocking="0")
+    assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"], (inv.final, e2e.stub.requests[:3])
+    assert not any("permission" in r.lower() for r in inv.tool_results), inv.tool_results
+    assert inv.results["assess_run"]["verdict"] == "CONTINUE" and inv.results["reschedule"]["cron_create"]
