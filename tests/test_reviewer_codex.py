@@ -533,3 +533,21 @@ def test_codex_base_url_must_be_http_and_is_shown_without_credentials(codex_env,
         escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
     assert str(err.value) == ("REVIEWER_CODEX_BASE_URL 'file:///etc/passwd' is not an http(s) URL: set it to the "
                               "provider's Responses API base, e.g. http://127.0.0.1:8000/v1")
+
+
+def test_a_login_codex_refreshed_during_the_review_is_kept(tmp_path):
+    """The review's CODEX_HOME links the user's auth.json; a Codex that refreshes the login writes the file anew
+    (the link replaced): the refreshed login goes back to the user's file, so it is not lost with the review."""
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "auth.json").write_text('{"tokens": "old"}')
+    os.utime(home / "auth.json", (1, 1))
+    env = {"PATH": os.environ["PATH"], "CODEX_HOME": str(home), "TCK": "sk-x-0123456789"}
+    reviewer = CodexReviewer(command=[sys.executable], base_url="http://127.0.0.1:9/v1", key_env="TCK", env=env)
+    linked = Path(reviewer.home) / "auth.json"
+    assert linked.is_symlink() and linked.read_text() == '{"tokens": "old"}'
+    linked.unlink()
+    linked.write_text('{"tokens": "refreshed"}')  # what a refresh does: a new file in place of the link
+    reviewer.close()
+    assert (home / "auth.json").read_text() == '{"tokens": "refreshed"}'
+    assert (home / "auth.json").stat().st_mode & 0o777 == 0o600 and not Path(reviewer.home).exists()

@@ -378,7 +378,8 @@ class CodexReviewer:
         self.home = os.path.join(self._workdir, "home")  # Codex's private CODEX_HOME and HOME for this review
         self.cwd = os.path.join(self._workdir, "work")
         try:
-            self._prepare_home(codex_home(source_env))
+            self._user_home = codex_home(source_env)
+            self._prepare_home(self._user_home)
         except BaseException:
             shutil.rmtree(self._workdir, ignore_errors=True)
             raise
@@ -459,7 +460,25 @@ class CodexReviewer:
 
     def close(self) -> None:
         self._server.close()
+        self._keep_refreshed_login()
         shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def _keep_refreshed_login(self) -> None:
+        """Codex may refresh the login during the review and write ``auth.json`` anew (replacing the link): the user's
+        own file then gets the refreshed one, so their next login still works."""
+        for name in LOGIN_FILES:
+            private, user = Path(self.home, name), self._user_home / name
+            try:
+                if private.is_symlink() or not private.is_file() or not user.is_file() \
+                        or private.stat().st_mtime <= user.stat().st_mtime:
+                    continue
+                tmp = user.with_name(f".{name}.training-check")
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "wb") as out:
+                    out.write(private.read_bytes())
+                os.replace(tmp, user)
+            except OSError:
+                continue
 
     @property
     def pid(self) -> int | None:
