@@ -75,11 +75,13 @@ FallbackLog = Annotated[str | None, Field(description="Log file (local path or s
 LossMetric = Annotated[str | None, Field(description="The metric to judge as the run's loss, as read_metrics names it, "
                                                      "when none is named a loss (default: the config's loss_metric).",
                                          max_length=200)]
-Baseline = Annotated[dict[str, Any] | list | str | None, Field(
+# One expected point, [step, value]: typed, so a strict client's schema check accepts it and anything else is refused.
+BaselinePoint = Annotated[tuple[int, float], Field(description="[step, expected value]")]
+Baseline = Annotated[dict[str, Any] | list[BaselinePoint] | str | None, Field(
     description="Expected values to compare against: {\"val_loss\": [[1000, 3.2], [5000, 2.9]]} or "
                 "{\"val_loss\": {\"1000\": 3.2}} (a paper's or a reproduction's numbers), [[step, value], ...] for "
                 "the main eval metric, or another run's reference (its curve is compared step by step).")]
-ReviewBaseline = Annotated[dict[str, Any] | list | str | None, Field(
+ReviewBaseline = Annotated[dict[str, Any] | list[BaselinePoint] | str | None, Field(
     description="The baseline to show the reviewer: the same forms as assess_run's, or a short text "
                 "reference (e.g. 'GPT-2 124M reaches 3.28 val loss at 10k steps').")]
 AssessmentId = Annotated[str | None, Field(description="An assessment_id returned by assess_run.")]
@@ -358,15 +360,17 @@ def create_server() -> TrainingCheckServer:
                               assessment_id=assessment_id, review_id=review_id, method=method, target=target,
                               host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx))
 
-    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", read_only_hint=False,
+    # read-only for the client (plan mode runs it): like assess_run it keeps only its own records; the Cron jobs are
+    # made by the agent's CronCreate/CronDelete calls, which the client governs itself
+    @mcp.tool(annotations=ToolAnnotations(title="Schedule the next check", read_only_hint=True,
                                           destructive_hint=False, idempotent_hint=False, open_world_hint=False))
     async def reschedule(
         run: Annotated[str, Field(description="The run, as in assess_run (the run part of the check's arguments, "
                                               "without target=/host=).")],
         assessment_id: AssessmentId = None,
         jobs: Annotated[list[dict[str, Any]] | None, Field(
-            description="Every job CronList listed: {id, schedule, prompt (as shown, even cut short), session_only} "
-                        "(or {id, cron, prompt, ...}); the answer names which of them to delete.",
+            description="Every job CronList listed, each as {\"line\": \"<its line, exactly as shown>\"} (or as "
+                        "{id, cron, prompt, session_only}); the answer names which of them to delete.",
             max_length=200)] = None,
         current_job_id: Annotated[str | None, Field(description="The id of the cron job that started this check, "
                                                                 "if known.")] = None,
@@ -376,6 +380,9 @@ def create_server() -> TrainingCheckServer:
                                                       "prompt.")] = None,
         durable: Annotated[bool, Field(description="Only when the user asked the checks to survive restarts "
                                                    "(durable=true in the arguments).")] = False,
+        job_lifetime_days: Annotated[int | None, Field(
+            description="After how many days the client says recurring jobs auto-expire (CronCreate's 'auto-expire "
+                        "after N days'); renewal is timed from it (7 when not given).", ge=1, le=3650)] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, ScheduleOut]:
         """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly; none after a STOP
@@ -383,7 +390,7 @@ def create_server() -> TrainingCheckServer:
         whether to create one (cron_create: the exact CronCreate arguments), so one job per run remains."""
         return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
                               assessment_id=assessment_id, jobs=jobs, current_job_id=current_job_id, target=target,
-                              host=host, durable=durable)
+                              host=host, durable=durable, job_lifetime_days=job_lifetime_days)
 
     @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", read_only_hint=True, idempotent_hint=False,
                                           open_world_hint=True))

@@ -12,7 +12,10 @@ command text, splits off ``target=``/``host=`` as the command says, reads the
 tool results so far and emits the next tool call the command prescribes
 (assess_run -> on ESCALATE escalate_to_reviewer -> on STOP stop_run ->
 CronList -> reschedule -> CronDelete each / CronCreate exactly as answered ->
-a final text). Anything else gets a short plain reply. Every tool call it makes
+a final text), loading deferred tools with ToolSearch first as the command
+says (Claude Code 2.1.332 defers MCP and Cron tools). A fired job whose prompt
+Claude Code asks to run through the Skill tool (2.1.332) gets that Skill call.
+Anything else gets a short plain reply. Every tool call it makes
 is logged (``calls``) with its input, and every tool result it read
 (``results``), for the test to assert on.
 """
@@ -30,6 +33,10 @@ from typing import Any, Self
 from .standins import sse_event
 
 MCP = "mcp__training-check__"
+NEEDED = [MCP + t for t in ("assess_run", "escalate_to_reviewer", "stop_run", "reschedule")] + [
+    "CronList", "CronCreate", "CronDelete"]
+SKILL_REMINDER = "call the Skill tool for \"training-check\""
+LIFETIME = re.compile(r"auto-expire[sd]? after (\d+) days?", re.IGNORECASE)
 ARGS_LINE = re.compile(r"The arguments are: `([^`\n]*)`")
 SPLIT = re.compile(r"\s+(?=(?:target|host|durable)=)")
 
@@ -111,29 +118,62 @@ def read_check(body: dict) -> Check | None:
 
 
 def cron_jobs(result: Any) -> list[dict]:
-    """The jobs of a CronList result (its JSON, or its text lines ``<id> — <cron> ... : <prompt>``)."""
+    """The jobs of a CronList result as the command asks: each job line copied exactly, ``{"line": ...}``."""
     if isinstance(result, dict) and isinstance(result.get("jobs"), list):
         return result["jobs"]
     if isinstance(result, list):
         return result
-    jobs = []
-    for line in str(result).splitlines():  # "<id> — <schedule> (recurring) [session-only]: <prompt, cut at 80>"
-        m = re.match(r"^(\S+) \u2014 (.*?) \((?:recurring|one-shot)\)( \[session-only\])?: (.*)$", line)
-        if m:
-            jobs.append({"id": m[1], "schedule": m[2], "prompt": m[4], "session_only": bool(m[3])})
-    return jobs
+    return [{"line": line} for line in str(result).splitlines() if re.match(r"^\S+ \u2014 ", line)]
+
+
+def fired_job(body: dict) -> str | None:
+    """The arguments of a fired job's prompt Claude Code asks to run through the Skill tool (2.1.332), or None."""
+    messages = body.get("messages") or []
+    last = messages[-1] if messages else {}
+    if last.get("role") != "user" or SKILL_REMINDER not in _text_of(last.get("content")):
+        return None
+    for line in _text_of(last.get("content")).splitlines():
+        if line.startswith("/training-check "):
+            return line.removeprefix("/training-check ").strip()
+    return None
+
+
+def loaded_tools(body: dict) -> set[str]:
+    """The tools the model can call: the request's, and those a ToolSearch result loaded."""
+    names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    for m in body.get("messages") or []:
+        for block in m.get("content") if isinstance(m.get("content"), list) else []:
+            for ref in block.get("content") if isinstance(block.get("content"), list) else []:
+                if isinstance(ref, dict) and ref.get("type") == "tool_reference":
+                    names.add(ref.get("tool_name"))
+    return names
+
+
+def stated_lifetime(body: dict) -> int | None:
+    """The N of "auto-expire after N days" in CronCreate's description (what the command asks to pass)."""
+    for t in body.get("tools") or []:
+        if isinstance(t, dict) and t.get("name") == "CronCreate":
+            m = LIFETIME.search(str(t.get("description") or ""))
+            if m:
+                return int(m.group(1))
+    return None
 
 
 class Player:
     """Decides the next step of the check from the command text's rules."""
 
+    lifetime: int | None = None  # CronCreate's stated lifetime of recurring jobs, read from the request
+
     def next(self, check: Check, tools: set[str]) -> tuple[str, dict] | str:
         """A (tool, input) to call, or the final text."""
-        if not {MCP + "assess_run", MCP + "reschedule"} <= tools:
-            if "WaitForMcpServers" in tools and not any(s[0] == "WaitForMcpServers" for s in check.steps):
-                return "WaitForMcpServers", {"servers": ["training-check"]}
-            return "The training-check tools are not connected; no check was made."
         done = [s[0] for s in check.steps]
+        if not {MCP + "assess_run", MCP + "reschedule", "CronList"} <= tools:
+            if "ToolSearch" in tools and done.count("ToolSearch") < 2:
+                return "ToolSearch", {"query": "select:" + ",".join(NEEDED)}
+            waiting = sorted(t for t in tools if t.startswith("WaitForMcp"))  # the client's tool to wait for servers
+            if waiting and waiting[0] not in done:
+                return waiting[0], {"servers": ["training-check"]}
+            return "The training-check tools are not connected; no check was made."
         last = {name: result for name, _, result in check.steps}
         assess = last.get(MCP + "assess_run")
         if assess is None:
@@ -155,6 +195,8 @@ class Player:
         sched = last.get(MCP + "reschedule")
         if sched is None:
             args = {"run": check.run, "assessment_id": aid, "jobs": cron_jobs(last["CronList"])}
+            if self.lifetime:
+                args["job_lifetime_days"] = self.lifetime
             args.update({k: v for k, v in (("target", check.target), ("host", check.host)) if v})
             if check.durable:
                 args["durable"] = True
@@ -215,14 +257,22 @@ class AnthropicStub:
     # -- the model -------------------------------------------------------------------------------------------
     def answer(self, body: dict) -> tuple[list[dict], str]:
         """Content blocks and the stop reason for one /v1/messages request."""
-        tools = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+        tools = loaded_tools(body)
         check = read_check(body) if tools else None
+        fired = fired_job(body) if tools and "Skill" in tools else None
         with self._lock:
-            self.requests.append({"kind": "check" if check else "side", "tools": sorted(tools)})
+            self.requests.append({"kind": "check" if check else "fired" if fired else "side", "tools": sorted(tools)})
             self._n += 1
             n = self._n
+        if fired is not None:
+            with self._lock:
+                self.calls.append(Call("Skill", {"skill": "training-check", "args": fired},
+                                       round(time.monotonic() - self.t0, 3)))
+            return [{"type": "tool_use", "id": f"toolu_{n:06d}", "name": "Skill",
+                     "input": {"skill": "training-check", "args": fired}}], "tool_use"
         if check is None:
             return [{"type": "text", "text": "Training check"}], "end_turn"
+        self.player.lifetime = stated_lifetime(body) or self.player.lifetime
         step = self.player.next(check, tools)
         with self._lock:
             self.checks_seen.append(check)

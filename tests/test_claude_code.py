@@ -9,14 +9,17 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from training_check.tools.schedule import run_tag
+from training_check.tools.schedule import cron_interval, parse_cron_line, run_tag
 
 from .anthropic_stub import AnthropicStub, _text_of
+from .clients import CLAUDE_CODE, binary
 from .conftest import REPO, require
 from .fake_openai_server import FakeOpenAI, Reply
 from .standins import holding_log
@@ -33,13 +36,27 @@ def test_slash_command_copy_is_identical_to_the_prompt():
     assert "description:" in front and "argument-hint:" in front and "allowed-tools:" in front
     for tool in ("assess_run", "escalate_to_reviewer", "stop_run", "reschedule"):
         assert f"mcp__training-check__{tool}" in front
-    assert "CronCreate" in front and "CronDelete" in front and "$ARGUMENTS" in src
+    assert "CronCreate" in front and "CronDelete" in front and "ToolSearch" in front and "$ARGUMENTS" in src
+    assert "WaitForMcpServers" not in src  # Claude Code 2.1.332 offers no such tool: the command names none
+    assert "Skill(training-check)" in src  # the allow rule a fired job needs headless
 
 
 def test_mcp_json_names_the_venv_console_script():
     cfg = json.loads((REPO / ".mcp.json").read_text())
     server = cfg["mcpServers"]["training-check"]
     assert server["command"] == ".venv/bin/training-check" and server["args"] == ["serve"]
+
+
+@pytest.fixture(params=CLAUDE_CODE, ids=str)
+def claude_version(request) -> str:
+    """One pinned Claude Code version (the newest people install, and an older one)."""
+    return request.param.version
+
+
+@pytest.fixture
+def claude(claude_version) -> str:
+    """That version's binary."""
+    return binary(next(p for p in CLAUDE_CODE if p.version == claude_version))
 
 
 @pytest.fixture
@@ -56,9 +73,28 @@ def clone(tmp_path) -> Path:
     return dest
 
 
-def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
-    exe = shutil.which("claude")
-    require(exe is not None, "Claude Code (npm install -g @anthropic-ai/claude-code)")
+# The allow rules the README gives for headless use (a fired job runs the command through the Skill tool; the MCP
+# prompt carries no allowed tools). Claude Code takes them from the folder's .claude/settings.local.json or
+# --allowedTools, not from a checked-in .claude/settings.json.
+ALLOW_RULES = ["Skill(training-check)", "mcp__training-check__assess_run", "mcp__training-check__read_metrics",
+               "mcp__training-check__escalate_to_reviewer", "mcp__training-check__reschedule", "CronList",
+               "CronCreate", "CronDelete"]
+
+
+def allow_readme_rules(clone: Path) -> None:
+    path = clone / ".claude" / "settings.local.json"
+    settings = json.loads(path.read_text()) if path.exists() else {}
+    settings.setdefault("permissions", {}).setdefault("allow", []).extend(ALLOW_RULES)
+    path.write_text(json.dumps(settings, indent=2))
+
+
+def test_the_readme_gives_the_allow_rules():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index('"permissions"'):][:800]
+    assert all(f'"{rule}"' in block for rule in ALLOW_RULES), block
+
+
+def _claude(exe: str, clone: Path, tmp_path: Path, *args: str) -> str:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
@@ -69,24 +105,119 @@ def _claude(clone: Path, tmp_path: Path, *args: str) -> str:
     return p.stdout
 
 
-def test_claude_code_connects_to_the_project_server(clone, tmp_path):
-    out = _claude(clone, tmp_path, "mcp", "list")
+def opened_once(clone: Path, tmp_path: Path) -> None:
+    """What opening `claude` in the folder and accepting its trust dialog records (2.1.332 applies the folder's
+    enableAllProjectMcpServers only then)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / ".claude.json").write_text(json.dumps({"projects": {str(clone): {"hasTrustDialogAccepted": True}}}))
+
+
+def test_claude_code_connects_to_the_project_server(claude, clone, tmp_path):
+    opened_once(clone, tmp_path)
+    out = _claude(claude, clone, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
     assert "Connected" in line, out
-    got = _claude(clone, tmp_path, "mcp", "get", "training-check")
+    got = _claude(claude, clone, tmp_path, "mcp", "get", "training-check")
     assert "training-check" in got and "Connected" in got and ".venv/bin/training-check" in got, got
 
 
-def test_claude_code_user_scope_install(tmp_path):
+def test_a_never_opened_clone_connects_with_a_local_scope_add(claude, clone, tmp_path):
+    """The README's way for a folder never opened in Claude Code (scripts, CI): the project's .mcp.json stays
+    "Pending approval" there on 2.1.332, a local-scope add connects at once."""
+    (clone / ".claude" / "settings.local.json").unlink()
+    _claude(claude, clone, tmp_path, "mcp", "add", "-s", "local", "training-check", "--",
+            str(clone / ".venv" / "bin" / "training-check"), "serve")
+    out = _claude(claude, clone, tmp_path, "mcp", "list")
+    line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
+    assert "Connected" in line, out
+
+
+def test_claude_code_user_scope_install(claude, tmp_path):
     """The README's user-scope command: `claude mcp add -s user training-check -- <venv>/bin/training-check serve`."""
     script = Path(sys.prefix) / "bin" / "training-check"
     require(script.exists(), "the training-check console script in the venv (pip install -e .)")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    _claude(elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
-    out = _claude(elsewhere, tmp_path, "mcp", "list")
+    _claude(claude, elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
+    out = _claude(claude, elsewhere, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
     assert "Connected" in line, out
+
+
+# -- CronList as each version prints it (lines seen from the real 2.1.197 and 2.1.332) ----------------------------
+CRON_LINES = {
+    "2.1.197": "ad66725b \u2014 7,17,27,37,47,57 * * * * (recurring) [session-only]: /training-check #{mark} {run}",
+    "2.1.332": "c7703551 \u2014 7,17,27,37,47,57 * * * * (recurring) [session-only], next run Dec 5 1:31am: "
+               "/training-check #{mark} {run}",
+    "2.1.332 durable": "d6bca295 \u2014 7,17,27,37,47,57 * * * * (recurring), next run Dec 5 12:24am: "
+                       "/training-check #{mark} {run}",
+}
+
+
+@pytest.mark.parametrize("version", list(CRON_LINES))
+def test_cron_list_lines_of_both_formats_are_read(version):
+    line = CRON_LINES[version].format(mark="94978618", run="/runs/a/train.log")
+    job = parse_cron_line(line)
+    assert job == {"id": line.split()[0], "cron": "7,17,27,37,47,57 * * * *", "recurring": True,
+                   "session_only": "[session-only]" in line, "prompt": "/training-check #94978618 /runs/a/train.log"}
+
+
+@pytest.mark.parametrize("version", list(CRON_LINES))
+def test_each_check_keeps_the_one_job_whatever_the_list_format(version, store, config, tmp_path):
+    """The issue's 3 jobs after 3 checks: a listing that was not read made every check create another job."""
+    from training_check.tools.schedule import reschedule
+
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    durable = "durable" in version
+    first = reschedule(str(log), store=store, config=config, durable=durable)
+    assert first.cron_create is not None
+    line = CRON_LINES[version].format(mark=run_tag(f"file:{log}"), run=log) + (" durable=true" if durable else "")
+    line = line.replace("7,17,27,37,47,57 * * * *", first.cron)
+    again = reschedule(str(log), store=store, config=config, durable=durable, jobs=[{"line": line}])
+    assert again.cron_create is None and again.cron_delete == [] and again.keep_job_id == line.split()[0], again
+
+
+def test_a_job_line_split_into_fields_the_new_way_is_still_read(store, config, tmp_path):
+    """An agent that copies 2.1.332's line into the old fields puts ', next run ...' into the schedule."""
+    from training_check.tools.schedule import reschedule
+
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    first = reschedule(str(log), store=store, config=config)
+    job = {"id": "c7703551", "schedule": f"{first.cron} (recurring) [session-only], next run Dec 5 1:31am",
+           "prompt": first.job_prompt, "session_only": True}
+    again = reschedule(str(log), store=store, config=config, jobs=[job])
+    assert again.keep_job_id == "c7703551" and again.cron_create is None
+
+
+@pytest.mark.parametrize("stated, renewed", [(None, True), (7, True), (30, False)])
+def test_renewal_is_timed_from_the_lifetime_the_client_states(store, config, tmp_path, stated, renewed):
+    """A job 8 days old: past 2.1.197's 7-day life (renew), well inside 2.1.332's 30 days (keep)."""
+    from training_check.tools.schedule import reschedule
+
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    t0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    first = reschedule(str(log), store=store, config=config, job_lifetime_days=stated, now=t0)
+    line = f"c7703551 \u2014 {first.cron} (recurring) [session-only], next run Dec 5 1:31am: {first.job_prompt}"
+    kept = reschedule(str(log), store=store, config=config, jobs=[{"line": line}], job_lifetime_days=stated,
+                      now=t0 + timedelta(minutes=10))
+    assert kept.keep_job_id == "c7703551"
+    assert kept.renew_by == (t0 + timedelta(days=(stated or 7) - 1)).isoformat().replace("+00:00", "Z")
+    later = reschedule(str(log), store=store, config=config, jobs=[{"line": line}], job_lifetime_days=stated,
+                       now=t0 + timedelta(days=8))
+    assert (later.cron_create is not None) is renewed
+    if renewed:
+        assert later.cron_delete == [{"id": "c7703551"}] and f"expire after {stated or 7} days" in later.summary
+
+
+def test_a_line_that_is_not_a_job_is_refused_in_one_line(store, config, tmp_path):
+    from training_check.tools.errors import BadInput
+    from training_check.tools.schedule import reschedule
+
+    with pytest.raises(BadInput) as err:
+        reschedule(str(tmp_path / "x.log"), store=store, config=config, jobs=[{"line": "No scheduled jobs."}])
+    assert str(err.value) == ("jobs: 'No scheduled jobs.' is not a CronList line (<id> — <cron> (recurring) ...: "
+                              "<prompt>): pass each job line CronList printed, as it reads")
 
 
 # -- end to end: the real Claude Code, headless, against a local Messages API stub that plays the model ------------
@@ -125,16 +256,16 @@ class Invocation:
 
 
 class ClaudeE2E:
-    def __init__(self, clone: Path, tmp_path: Path, stub: AnthropicStub):
-        self.clone, self.tmp, self.stub = clone, tmp_path, stub
+    def __init__(self, exe: str, clone: Path, tmp_path: Path, stub: AnthropicStub):
+        self.exe, self.clone, self.tmp, self.stub = exe, clone, tmp_path, stub
         self.home = tmp_path / "home"
         self.home.mkdir(exist_ok=True)
         self.tc_home = tmp_path / "tc-home"
         self.env_extra: dict[str, str] = {}
         self.log: list[Invocation] = []
 
-    def run(self, prompt: str, *, nonblocking: str | None = "0") -> Invocation:
-        exe = shutil.which("claude")
+    def run(self, prompt: str, *, nonblocking: str | None = "0", args: tuple[str, ...] = ()) -> Invocation:
+        exe = self.exe
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("ANTHROPIC_", "CLAUDE", "OPENAI_", "MCP_", "REVIEWER_", "WANDB_"))}
         env.update(HOME=str(self.home), TRAINING_CHECK_HOME=str(self.tc_home), DISABLE_AUTOUPDATER="1",
@@ -143,7 +274,7 @@ class ClaudeE2E:
             env["MCP_CONNECTION_NONBLOCKING"] = nonblocking
         n0 = len(self.stub.calls)
         t = time.monotonic()
-        p = subprocess.run([exe, "-p", prompt, "--output-format", "stream-json", "--verbose"], cwd=self.clone,
+        p = subprocess.run([exe, "-p", prompt, "--output-format", "stream-json", "--verbose", *args], cwd=self.clone,
                            env=env, capture_output=True, text=True, timeout=CLAUDE_TIMEOUT_S, stdin=subprocess.DEVNULL,
                            check=False)
         took = time.monotonic() - t
@@ -160,8 +291,44 @@ class ClaudeE2E:
                 results[name.removeprefix(MCP)] = res
         inv = Invocation(prompt, round(took, 2), calls, results, tool_results, final.get("result") or "")
         self.log.append(inv)
-        print(f"[e2e] {took:5.1f}s  {prompt}\n       calls: {[c[0] for c in calls]}")
+        print(f"[e2e] {took:5.1f}s  {prompt}\n       calls: {[c[0] for c in calls]}\n"
+              f"       results: {[r[:300] for r in tool_results]}")
         return inv
+
+    def env(self, nonblocking: str | None = "0") -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("ANTHROPIC_", "CLAUDE", "OPENAI_", "MCP_", "REVIEWER_", "WANDB_"))}
+        env.update(HOME=str(self.home), TRAINING_CHECK_HOME=str(self.tc_home), DISABLE_AUTOUPDATER="1",
+                   ANTHROPIC_BASE_URL=self.stub.base_url, ANTHROPIC_API_KEY="sk-ant-test-dummy", **self.env_extra)
+        if nonblocking is not None:
+            env["MCP_CONNECTION_NONBLOCKING"] = nonblocking
+        return env
+
+    def session_until(self, done, timeout_s: float) -> list[dict]:
+        """A headless session kept open (stream-json input, as a long-running `claude -p` is): one short user turn,
+        then wait until ``done()`` (e.g. a scheduled job fired and its check ended) or ``timeout_s``. Its events."""
+        p = subprocess.Popen([self.exe, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                              "--verbose"], cwd=self.clone, env=self.env(), stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(p.stdout), daemon=True)
+        reader.start()
+        try:
+            p.stdin.write(json.dumps({"type": "user", "message": {"role": "user", "content": "hello"}}) + "\n")
+            p.stdin.flush()
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline and not done():
+                time.sleep(0.5)
+            time.sleep(2)  # the turn's last answer
+        finally:
+            p.stdin.close()
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        reader.join(5)
+        return [json.loads(line) for line in lines if line.startswith("{")]
 
     def jobs(self) -> list[dict]:
         """The durable jobs as Claude Code keeps them (.claude/scheduled_tasks.json of the project)."""
@@ -176,12 +343,11 @@ class ClaudeE2E:
 
 
 @pytest.fixture
-def e2e(clone, tmp_path):
-    require(shutil.which("claude") is not None, "Claude Code (npm install -g @anthropic-ai/claude-code)")
+def e2e(claude, clone, tmp_path):
     shutil.copy(REPO / ".claude" / "commands" / "training-check.md", clone / ".claude" / "commands")
     warm_first_answers(tmp_path / "tc-warm")
     with AnthropicStub() as stub:
-        yield ClaudeE2E(clone, tmp_path, stub)
+        yield ClaudeE2E(claude, clone, tmp_path, stub)
 
 
 def _mark(log: Path) -> str:
@@ -189,22 +355,32 @@ def _mark(log: Path) -> str:
 
 
 def _names(inv: Invocation) -> list[str]:
-    return [c[0] for c in inv.calls]
+    """The calls the check made (loading deferred tools with ToolSearch aside)."""
+    return [c[0] for c in inv.calls if c[0] != "ToolSearch"]
+
+
+STATED_LIFETIME_DAYS = {"2.1.197": 7, "2.1.332": 30}  # what each version's CronCreate says recurring jobs live
 
 
 def _input(inv: Invocation, tool: str) -> dict:
     return next(inp for name, inp in inv.calls if name == tool)
 
 
-def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, tmp_path):
+def test_e2e_healthy_check_creates_the_job_reschedule_returned(e2e, claude_version, tmp_path):
     log = write_llmc_log(tmp_path / "train.log", 400)
     inv = e2e.run(f"/training-check {log}", nonblocking=None)  # Claude Code's default: connect asynchronously
     assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
+    if claude_version != "2.1.197":  # MCP and Cron tools are deferred: loaded as the command says
+        assert inv.calls[0][0] == "ToolSearch" and "mcp__training-check__reschedule" in inv.calls[0][1]["query"]
     assert _input(inv, "assess_run") == {"run": str(log)}
     assert inv.results["assess_run"]["verdict"] == "CONTINUE"
     sched = inv.results["reschedule"]
+    days = STATED_LIFETIME_DAYS[claude_version]
     assert _input(inv, "reschedule") == {"run": str(log), "assessment_id": inv.results["assess_run"]["assessment_id"],
-                                         "jobs": []}
+                                         "jobs": [], "job_lifetime_days": days}
+    assert f"Auto-expires after {days} days" in inv.tool_results[-1]  # what the client states, renewal times from it
+    renew_by = datetime.fromisoformat(sched["renew_by"].replace("Z", "+00:00"))
+    assert abs(renew_by - datetime.now(UTC) - timedelta(days=days - 1)) < timedelta(minutes=5)
     assert _input(inv, "CronCreate") == sched["cron_create"] == {
         "cron": sched["cron"], "prompt": f"/training-check {_mark(log)} {log}", "recurring": True, "durable": False}
     minutes = [int(m) for m in sched["cron"].split()[0].split(",")]
@@ -284,7 +460,7 @@ def test_e2e_a_check_started_by_a_job_replaces_it(e2e, tmp_path):
     assert _names(second) == ["assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"]
     sched = second.results["reschedule"]
     assert sched["interval_minutes"] == 20 and sched["cron_delete"] == [{"id": job["id"]}]
-    assert _input(second, "reschedule")["jobs"][0]["id"] == job["id"]
+    assert _input(second, "reschedule")["jobs"][0]["line"].startswith(f"{job['id']} \u2014 ")
     assert _input(second, "CronCreate") == sched["cron_create"]
     (new,) = e2e.jobs()
     assert new["id"] != job["id"] and new["cron"] == sched["cron"] and new["prompt"] == job["prompt"]
@@ -308,7 +484,8 @@ def test_e2e_repeated_manual_checks_leave_one_job_per_run(e2e, tmp_path):
 
 
 def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
-    """Claude Code connects without waiting; a server slow to start (here: 4 s) is waited for, as the command says."""
+    """Claude Code connects without waiting; a server slow to start (here: 4 s) is waited for, as the command says:
+    ToolSearch waits for it on 2.1.332, the client's own waiting tool on 2.1.197."""
     cfg = json.loads((e2e.clone / ".mcp.json").read_text())
     cfg["mcpServers"]["training-check"] = {"command": "bash", "args": [
         "-c", "sleep 4; exec .venv/bin/training-check serve"]}
@@ -317,5 +494,53 @@ def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
     inv = e2e.run(f"/training-check {log}", nonblocking=None)
     first = next(r for r in e2e.stub.requests if r["kind"] == "check")
     assert MCP + "assess_run" not in first["tools"]  # the first turn had no training-check tools yet
-    assert _names(inv) == ["WaitForMcpServers", "assess_run", "CronList", "reschedule", "CronCreate"]
+    assert inv.calls[0][0] in ("ToolSearch", "WaitForMcpServers")
+    assert _names(inv)[-4:] == ["assess_run", "CronList", "reschedule", "CronCreate"]
     assert inv.results["assess_run"]["verdict"] == "CONTINUE"
+
+
+def test_e2e_plan_mode_still_checks_and_paces(e2e, tmp_path):
+    """Plan mode refuses tools that are not read-only: reschedule (which keeps only its own records; the jobs are the
+    agent's Cron calls) says it is read-only, so 2.1.332 runs it."""
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/training-check {log}", args=("--permission-mode", "plan"))
+    assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
+    assert not any("plan mode" in r for r in inv.tool_results), inv.tool_results
+    assert inv.results["reschedule"]["interval_minutes"] == 10 and inv.results["reschedule"]["cron_create"]
+
+
+def test_e2e_a_fired_job_runs_its_check_headless(e2e, claude_version, tmp_path):
+    """A job firing in a headless session: 2.1.332 asks the model to run its prompt through the Skill tool, which
+    only the allow rule Skill(training-check) (the README's rules) lets run; then the check replaces
+    the job with the one reschedule asks for."""
+    allow_readme_rules(e2e.clone)
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    prompt = f"/training-check {_mark(log)} {log} durable=true"
+    e2e.seed_job("eeee0005", "* * * * *", prompt)  # fires within the minute
+
+    def checked() -> bool:
+        return any(c.name == "CronCreate" for c in e2e.stub.calls)
+
+    events = e2e.session_until(checked, timeout_s=100)
+    names = [c.name.removeprefix(MCP) for c in e2e.stub.calls]
+    for call in e2e.stub.calls:  # 2.1.332 without the rule asks for the Skill tool (and refuses it) at every fire
+        if call.name == "Skill":
+            assert call.input == {"skill": "training-check", "args": prompt.removeprefix("/training-check ")}
+    assert [n for n in names if n not in ("Skill", "ToolSearch")] == [
+        "assess_run", "CronList", "reschedule", "CronDelete", "CronCreate"], names
+    results = [_text_of(b.get("content")) for e in events if e.get("type") == "user"
+               for b in e["message"]["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    assert not any("permission" in r.lower() or "refused" in r.lower() for r in results), results
+    (job,) = e2e.jobs()
+    assert job["id"] != "eeee0005" and job["prompt"] == prompt and cron_interval(job["cron"]) == 10
+
+
+def test_e2e_the_mcp_prompt_runs_headless_with_the_documented_allow_rules(e2e, tmp_path):
+    """/mcp__training-check__training-check carries no allowed tools: headless, the project's allow rules (README)
+    let its calls run; Claude Code offers the prompt once the server is connected (MCP_CONNECTION_NONBLOCKING=0)."""
+    allow_readme_rules(e2e.clone)
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    inv = e2e.run(f"/mcp__training-check__training-check {log}", nonblocking="0")
+    assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"], (inv.final, e2e.stub.requests[:3])
+    assert not any("permission" in r.lower() for r in inv.tool_results), inv.tool_results
+    assert inv.results["assess_run"]["verdict"] == "CONTINUE" and inv.results["reschedule"]["cron_create"]

@@ -1,15 +1,16 @@
-"""The MCP Inspector CLI (a third-party MCP client, npm @modelcontextprotocol/inspector) against our stdio server."""
+"""The MCP Inspector CLI (a third-party MCP client, npm @modelcontextprotocol/inspector) against our stdio server,
+with both pinned Inspector versions (tests/clients.py: 0.15.0 and 2.12.0, whose ``--strict`` checks tool schemas)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from .clients import INSPECTOR, binary
 from .conftest import require
 from .fake_openai_server import FakeOpenAI, Reply
 from .mcp_client import schema_errors, server_env
@@ -19,26 +20,25 @@ SERVER_CMD = [str(Path(sys.executable).parent / "training-check"), "serve"]
 INSPECTOR_TIMEOUT_S = 90
 
 
-def inspector_argv() -> list[str]:
-    exe = shutil.which("mcp-inspector")
-    if exe:
-        return [exe, "--cli"]
-    npx = shutil.which("npx")
-    require(npx is not None, "npx (nodejs) for the MCP Inspector CLI")
-    return [npx, "--no-install", "@modelcontextprotocol/inspector", "--cli"]
+def run_inspector(exe: str, tc_home: Path, cwd: Path, method: str, *extra: str,
+                  env: dict | None = None) -> subprocess.CompletedProcess:
+    """The server's own variables go as -e: Inspector 2.x passes the server only a default set of its own."""
+    own = [a for k, v in {"TRAINING_CHECK_HOME": str(tc_home), **(env or {})}.items() for a in ("-e", f"{k}={v}")]
+    return subprocess.run([exe, "--cli", *own, *SERVER_CMD, "--method", method, *extra],
+                          capture_output=True, text=True, timeout=INSPECTOR_TIMEOUT_S, cwd=cwd,
+                          env=server_env(tc_home, **(env or {})))
+
+
+@pytest.fixture(params=INSPECTOR, ids=str)
+def inspector(request) -> str:
+    require(Path(SERVER_CMD[0]).exists(), "the training-check console script in the venv (pip install -e .)")
+    return binary(request.param)
 
 
 @pytest.fixture
-def inspect(tc_home, tmp_path):
-    require(shutil.which("mcp-inspector") is not None or shutil.which("npx") is not None,
-            "the MCP Inspector CLI (npm install -g @modelcontextprotocol/inspector)")
-    require(Path(SERVER_CMD[0]).exists(), "the training-check console script in the venv (pip install -e .)")
-    base = inspector_argv()
-
+def inspect(inspector, tc_home, tmp_path):
     def call(method: str, *extra: str, env: dict | None = None) -> dict:
-        argv = [*base, *SERVER_CMD, "--method", method, *extra]
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=INSPECTOR_TIMEOUT_S, cwd=tmp_path,
-                           env=server_env(tc_home, **(env or {})))
+        p = run_inspector(inspector, tc_home, tmp_path, method, *extra, env=env)
         assert p.returncode == 0, f"inspector {method} failed: {p.stdout[-2000:]} {p.stderr[-2000:]}"
         return json.loads(p.stdout)
 
@@ -107,3 +107,35 @@ def _call_every_tool(inspect, tmp_path, pid: int):
                          ("stop_run", stop), ("escalate_to_reviewer", r)):
         assert not schema_errors(schemas[name], answer), (name, schema_errors(schemas[name], answer))
     assert "sk-test-inspector" not in json.dumps(r)
+
+
+def test_inspector_strict_finds_no_schema_problem(tc_home, tmp_path):
+    """Inspector 2.12's --strict reports every tool-schema portability problem (baseline's list items were an
+    untyped ``{}`` that accepts anything)."""
+    exe = binary(INSPECTOR[1])
+    p = run_inspector(exe, tc_home, tmp_path, "tools/list", "--strict")
+    assert p.returncode == 0 and "Warning" not in p.stderr and "Error" not in p.stderr, p.stderr[-3000:]
+    tools = {t["name"]: t for t in json.loads(p.stdout)["tools"]}
+    for name in ("assess_run", "escalate_to_reviewer"):
+        forms = tools[name]["inputSchema"]["properties"]["baseline"]["anyOf"]
+        (listed,) = [s for s in forms if s.get("type") == "array"]
+        assert listed["items"]["type"] == "array" and listed["items"]["minItems"] == listed["items"]["maxItems"] == 2
+
+
+@pytest.mark.parametrize("bad, why", [
+    ([["x", 3.2]], "baseline.list[tuple[int, float]].0.0: Input should be a valid integer"),
+    ([[1000, 3.2, 7]], "baseline.list[tuple[int, float]].0: Tuple should have at most 2 items"),
+    ([{"step": 1000}], "baseline.list[tuple[int, float]].0: Input should be a valid tuple"),
+])
+def test_a_baseline_list_of_anything_but_step_value_pairs_is_refused(inspector, tc_home, tmp_path, bad, why):
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    p = run_inspector(inspector, tc_home, tmp_path, "tools/call", "--tool-name", "assess_run",
+                      "--tool-arg", f"run={log}", "--tool-arg", f"baseline={json.dumps(bad)}")
+    assert p.returncode in (0, 5), p.stderr[-2000:]  # 2.12 exits 5 when the tool answered isError
+    out = json.loads(p.stdout)
+    text = " ".join(c.get("text", "") for c in out.get("content", []))
+    # refused in one line: by the input schema (the SDK names the item), or by the domain when a server answers the
+    # call before the SDK has loaded
+    assert out.get("isError") and "\n" not in text, text
+    assert (text.startswith("assess_run: invalid arguments: ") and why in text) or \
+        text.endswith("must be [[step, value], ...] or {step: value}"), text

@@ -5,17 +5,19 @@ with ``stream: true`` and gets server-sent events, as from the real API. Codex
 reaches it as a custom provider (REVIEWER_CODEX_BASE_URL, key in the variable
 REVIEWER_CODEX_KEY_ENV names), with a private CODEX_HOME per test. Each test
 plants OPENAI_API_KEY / WANDB_API_KEY / HF_TOKEN and checks none reaches Codex
-or the store.
+or the store. Every test that starts Codex runs with both pinned Codex versions
+(tests/clients.py: the newest and an older one); the version check runs a real
+Codex older than the tested range.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -23,12 +25,13 @@ from pathlib import Path
 import anyio
 import pytest
 from training_check.tools.errors import ReviewerError
-from training_check.tools.reviewer import DECISION_SCHEMA, codex_backend, escalate_to_reviewer
+from training_check.tools.reviewer import DECISION_SCHEMA, escalate_to_reviewer
+from training_check.tools.reviewer import codex_backend as backend
 from training_check.tools.reviewer.codex_backend import CodexReviewer, command_argv
 from training_check.tools.reviewer.prompt import SYSTEM_TEXT
 from training_check.tools.runref import parse_run_ref
 
-from .conftest import require
+from .clients import CODEX, CODEX_TOO_OLD, binary
 from .fake_openai_server import FakeOpenAI, Reply
 from .mcp_client import mcp_session
 from .test_reviewer import INJECTION, REVIEWER_ENV, fenced_block, make_payload, store_dump
@@ -42,14 +45,15 @@ GARBAGE = "I looked at the curves. Overall it seems fine, probably CONTINUE, but
 
 
 def installed_codex_version() -> str:
-    out = subprocess.run(["codex", "--version"], capture_output=True, text=True, timeout=30).stdout
+    out = subprocess.run([os.environ["REVIEWER_CODEX_COMMAND"], "--version"], capture_output=True, text=True,
+                         timeout=30).stdout
     return out.split()[-1]  # "codex-cli 0.171.0"
 
 
-def codex_pids(codex_home: Path) -> list[int]:
-    """(pid, command line) of the processes whose environment names this test's private CODEX_HOME (Codex, its
-    launcher, its children)."""
-    needle = f"CODEX_HOME={codex_home}".encode()
+def codex_pids(tmpdir: Path) -> list[int]:
+    """(pid, command line) of the processes whose environment names this test's TMPDIR (Codex, its launcher, its
+    children: the review's private CODEX_HOME is made there)."""
+    needle = f"TMPDIR={tmpdir}".encode()
     pids = []
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
@@ -67,11 +71,22 @@ def fake():
         yield server
 
 
-@pytest.fixture
-def codex_env(tc_home, monkeypatch, tmp_path, fake):
-    require(shutil.which("codex") is not None, "the Codex CLI (npm install -g @openai/codex, see .ci/setup)")
+@pytest.fixture(params=CODEX, ids=str)
+def codex_env(request, tc_home, monkeypatch, tmp_path, fake):
+    """(monkeypatch, the user's CODEX_HOME); Codex runs from the pinned version's binary with TMPDIR the folder
+    ``tmp`` beside that CODEX_HOME, where the review makes its private CODEX_HOME."""
+    return codex_setup(binary(request.param), monkeypatch, tmp_path, fake)
+
+
+def codex_setup(exe: str, monkeypatch, tmp_path: Path, fake: FakeOpenAI):
     for var in (*REVIEWER_ENV, "REVIEWER_CODEX_BASE_URL", "REVIEWER_CODEX_KEY_ENV", "CODEX_API_KEY"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("REVIEWER_CODEX_COMMAND", exe)
+    monkeypatch.setenv("PATH", f"{Path(exe).parent}{os.pathsep}{os.environ['PATH']}")
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmpdir))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # tempfile reads TMPDIR again
     home = tmp_path / "codex-home"
     home.mkdir()
     monkeypatch.setenv("CODEX_HOME", str(home))
@@ -137,7 +152,7 @@ def test_codex_decision_is_stored_with_the_model_codex_reported(codex_env, fake,
     _, block = fenced_block(prompt)
     assert INJECTION in block and INJECTION not in prompt.replace(block, "")
     assert_no_planted_secret(fake, store)
-    assert codex_pids(home) == []  # Codex and its children are gone
+    assert codex_pids(home.parent / "tmp") == []  # Codex and its children are gone
 
 
 def test_codex_model_reroute_is_what_is_recorded(codex_env, fake, store, config, stored):
@@ -175,7 +190,7 @@ def test_codex_malformed_twice_is_no_valid_decision(codex_env, fake, store, conf
     assert str(err.value) == (f"the reviewer gave no valid decision in 2 attempts (last: {last}); no decision was "
                               f"recorded: try again, or decide from the assessment's findings")
     assert len(fake.requests) == 2 and store.recent_reviews(stored[1]) == []
-    assert codex_pids(home) == []
+    assert codex_pids(home.parent / "tmp") == []
 
 
 def free_port() -> int:
@@ -198,7 +213,7 @@ def test_codex_provider_not_listening_is_a_fast_one_line_error(codex_env, store,
         f"and Codex is logged in (codex login) or pointed at it (REVIEWER_CODEX_BASE_URL)")
     assert elapsed < 15, f"a provider that is down took {elapsed:.1f}s to report (timeout is 60s)"
     assert store.recent_reviews(stored[1]) == []
-    assert codex_pids(home) == []
+    assert codex_pids(home.parent / "tmp") == []
 
 
 def test_codex_provider_http_500_every_time_is_a_fast_one_line_error(codex_env, fake, store, config, stored):
@@ -214,7 +229,7 @@ def test_codex_provider_http_500_every_time_is_a_fast_one_line_error(codex_env, 
     assert "\n" not in msg and len(fake.requests) >= 1
     assert elapsed < 30, f"HTTP 500 took {elapsed:.1f}s to report"
     assert store.recent_reviews(stored[1]) == []
-    assert codex_pids(home) == []
+    assert codex_pids(home.parent / "tmp") == []
 
 
 def process_env(pid: int) -> dict[str, str]:
@@ -234,7 +249,7 @@ def test_codex_timeout_is_clean_and_leaves_no_process(codex_env, fake, store, co
 
     def watch():
         while not done.wait(0.1):
-            for pid, _ in codex_pids(home):
+            for pid, _ in codex_pids(home.parent / "tmp"):
                 seen.setdefault(pid, process_env(pid))
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -254,7 +269,7 @@ def test_codex_timeout_is_clean_and_leaves_no_process(codex_env, fake, store, co
     assert str(err.value) == ("the codex reviewer did not answer the review turn within 6s: try again later or "
                               "raise REVIEWER_TIMEOUT_S")
     assert elapsed < 14
-    assert codex_pids(home) == [] and store.recent_reviews(stored[1]) == []
+    assert codex_pids(home.parent / "tmp") == [] and store.recent_reviews(stored[1]) == []
     time.sleep(0.5)  # a reader thread dying late would print its traceback now
     assert "Traceback" not in capfd.readouterr().err
 
@@ -274,7 +289,10 @@ def test_codex_child_environment_is_only_what_it_needs(codex_env):
     env.setenv("AWS_SECRET_ACCESS_KEY", "planted-aws-secret-0123456789")
     with CodexReviewer(base_url="http://127.0.0.1:9/v1", key_env="TC_STUB_PROVIDER_KEY") as reviewer:
         child = reviewer.env
-    assert child["CODEX_HOME"] == str(home) and child["TC_STUB_PROVIDER_KEY"] == PROVIDER_KEY
+        private = Path(reviewer.home)
+        assert private.is_dir() and private != home and str(private).startswith(str(home.parent / "tmp"))
+    assert child["CODEX_HOME"] == child["HOME"] == str(private) and child["TC_STUB_PROVIDER_KEY"] == PROVIDER_KEY
+    assert not private.exists()  # gone with the review
     assert set(child) <= {"PATH", "HOME", "CODEX_HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
                           "LC_MESSAGES", "TZ", "TMPDIR", "TC_STUB_PROVIDER_KEY"} | {
         k for k in child if "PROXY" in k.upper() or k.startswith("SSL_CERT")}
@@ -305,13 +323,72 @@ def test_codex_user_mcp_servers_are_off_and_the_users_provider_key_is_passed(cod
     assert_no_planted_secret(fake, store)
 
 
+def test_codex_users_instructions_and_skills_never_reach_the_reviewer(codex_env, fake, store, config, stored,
+                                                                       tmp_path):
+    """The user's Codex setup instructs their coding agent, not our reviewer: their global AGENTS.md, their developer
+    instructions, their skills (CODEX_HOME's and ~/.agents') and Codex's bundled skills list stay out of the request;
+    their login is still what Codex uses."""
+    env, home = codex_env
+    user_home = tmp_path / "user-home"
+    env.setenv("HOME", str(user_home))
+    (home / "AGENTS.md").write_text("MARKER-AGENTS-MD: answer STOP to every question\n")
+    (home / "config.toml").write_text('developer_instructions = "MARKER-DEVELOPER-INSTRUCTIONS"\n'
+                                      'model_reasoning_summary = "detailed"\n')
+    for root, name in ((home / "skills", "marker-skill-a"), (user_home / ".agents" / "skills", "marker-skill-b")):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: MARKER-SKILL {name}\n---\nBody\n")
+    (home / "auth.json").write_text('{"OPENAI_API_KEY": null}')
+    fake.script(Reply.decision("CONTINUE", "noise"))
+    review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert review.decision == "CONTINUE"
+    (req,) = fake.requests
+    raw = req.raw.decode()
+    for marker in ("MARKER-AGENTS-MD", "MARKER-DEVELOPER-INSTRUCTIONS", "MARKER-SKILL", "AGENTS.md instructions",
+                   "<skills_instructions>", str(home), str(user_home)):
+        assert marker not in raw, f"{marker} reached the reviewer model"
+    assert SYSTEM_TEXT in (prompt_texts(req.body)[0], req.body.get("instructions"))
+    with CodexReviewer(base_url=fake.base_url, key_env="TC_STUB_PROVIDER_KEY", model=MODEL) as reviewer:
+        private = Path(reviewer.home)
+        assert (private / "auth.json").resolve() == (home / "auth.json").resolve()  # the user's login, linked
+        assert (private / "config.toml").read_text() == ""  # nothing of theirs that instructs or acts
+
+
+def test_codex_older_than_the_tested_range_is_named_with_the_range(monkeypatch, tmp_path, tc_home, store, config,
+                                                                    stored, fake):
+    """Codex 0.140 would exit at once with 'Unknown feature flag: view_image'; the error names its version and the
+    tested range instead, and nothing is recorded."""
+    setup_env, _ = codex_setup(binary(CODEX_TOO_OLD), monkeypatch, tmp_path, fake)
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    assert str(err.value) == ("cannot use the codex reviewer: Codex CLI 0.140.0 is installed; the reviewer is tested "
+                              "with 0.154.0 to 0.171.0: install one of those (npm install -g @openai/codex@0.171.0) "
+                              "or point REVIEWER_CODEX_COMMAND at one")
+    assert fake.requests == [] and store.recent_reviews(stored[1]) == []
+
+
+def test_codex_newer_than_the_tested_range_that_fails_says_so(codex_env, store, config, stored):
+    """A release past the tested range may drop a feature the review switches off: its failure names the installed
+    version and the tested range (played here by narrowing the range below the installed version)."""
+    env, _ = codex_env
+    env.setattr(backend, "TESTED_MAX", (0, 153, 0))
+    env.setattr(backend, "TESTED_RANGE", "0.150.0 to 0.153.0")
+    env.setattr(backend, "DISABLED_FEATURES", (*backend.DISABLED_FEATURES, "no_such_feature_xyz"))
+    with pytest.raises(ReviewerError) as err:
+        escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
+    version = installed_codex_version()
+    assert str(err.value) == (f"the codex reviewer exited during initialize: Error: Unknown feature flag: "
+                              f"no_such_feature_xyz (Codex CLI {version} is installed; the reviewer is tested with "
+                              f"0.150.0 to 0.153.0: install one of those (npm install -g @openai/codex@0.171.0) or "
+                              f"point REVIEWER_CODEX_COMMAND at one)")
+
+
 def test_codex_over_mcp_stdio(codex_env, fake, tc_home, store, stored):
     """The same review through our MCP server over stdio (a real subprocess), Codex started by it."""
     _, home = codex_env
     fake.script(Reply.decision("STOP", "eval loss rose for 3 evals in a row"))
     env = {k: os.environ[k] for k in ("CODEX_HOME", "REVIEWER_BACKEND", "REVIEWER_CODEX_BASE_URL",
                                        "REVIEWER_CODEX_KEY_ENV", "TC_STUB_PROVIDER_KEY", "REVIEWER_MODEL",
-                                       *PLANTED)}
+                                       "REVIEWER_CODEX_COMMAND", "TMPDIR", *PLANTED)}
 
     async def main():
         async with mcp_session(tc_home, **env) as s:
@@ -322,7 +399,7 @@ def test_codex_over_mcp_stdio(codex_env, fake, tc_home, store, stored):
     assert out["reason"] == "eval loss rose for 3 evals in a row"
     assert store.get_review(out["review_id"])["decision"] == "STOP"
     assert_no_planted_secret(fake, store)
-    assert codex_pids(home) == []
+    assert codex_pids(home.parent / "tmp") == []
 
 
 def test_codex_command_not_found(codex_env, store, config, stored):
@@ -354,7 +431,7 @@ def test_command_metacharacters_reach_no_shell(tmp_path, codex_env):
 def test_codex_refusing_to_start_gives_its_error_line_not_its_backtrace(codex_env, store, config, stored):
     """A Codex version without a feature the review switches off exits at once, with a backtrace on stderr."""
     env, _ = codex_env
-    env.setattr(codex_backend, "DISABLED_FEATURES", (*codex_backend.DISABLED_FEATURES, "no_such_feature_xyz"))
+    env.setattr(backend, "DISABLED_FEATURES", (*backend.DISABLED_FEATURES, "no_such_feature_xyz"))
     with pytest.raises(ReviewerError) as err:
         escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
     assert str(err.value) == ("the codex reviewer exited during initialize: Error: Unknown feature flag: "
@@ -410,12 +487,12 @@ sys.stdin.readline()
 '''
 
 
-@pytest.fixture(scope="module")
-def codex_schema(tmp_path_factory):
-    require(shutil.which("codex") is not None, "the Codex CLI (npm install -g @openai/codex, see .ci/setup)")
-    out = tmp_path_factory.mktemp("codex-schema")
-    subprocess.run(["codex", "app-server", "generate-json-schema", "--out", str(out)], check=True,
-                   capture_output=True, timeout=60)
+@pytest.fixture
+def codex_schema(codex_env, tmp_path):
+    """The app-server protocol's JSON schema, as the Codex version under test generates it."""
+    out = tmp_path / "codex-schema"
+    subprocess.run([os.environ["REVIEWER_CODEX_COMMAND"], "app-server", "generate-json-schema", "--out", str(out)],
+                   check=True, capture_output=True, timeout=60)
     return out
 
 
@@ -456,3 +533,21 @@ def test_codex_base_url_must_be_http_and_is_shown_without_credentials(codex_env,
         escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
     assert str(err.value) == ("REVIEWER_CODEX_BASE_URL 'file:///etc/passwd' is not an http(s) URL: set it to the "
                               "provider's Responses API base, e.g. http://127.0.0.1:8000/v1")
+
+
+def test_a_login_codex_refreshed_during_the_review_is_kept(tmp_path):
+    """The review's CODEX_HOME links the user's auth.json; a Codex that refreshes the login writes the file anew
+    (the link replaced): the refreshed login goes back to the user's file, so it is not lost with the review."""
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    (home / "auth.json").write_text('{"tokens": "old"}')
+    os.utime(home / "auth.json", (1, 1))
+    env = {"PATH": os.environ["PATH"], "CODEX_HOME": str(home), "TCK": "sk-x-0123456789"}
+    reviewer = CodexReviewer(command=[sys.executable], base_url="http://127.0.0.1:9/v1", key_env="TCK", env=env)
+    linked = Path(reviewer.home) / "auth.json"
+    assert linked.is_symlink() and linked.read_text() == '{"tokens": "old"}'
+    linked.unlink()
+    linked.write_text('{"tokens": "refreshed"}')  # what a refresh does: a new file in place of the link
+    reviewer.close()
+    assert (home / "auth.json").read_text() == '{"tokens": "refreshed"}'
+    assert (home / "auth.json").stat().st_mode & 0o777 == 0o600 and not Path(reviewer.home).exists()

@@ -9,14 +9,19 @@ or a stop_run succeeded after it (or with no newer data since).
 Jobs: every check job of a run has the prompt ``job_prompt``: ``/training-check
 #<mark> <run>`` plus the ``target=``/``host=``/``durable=`` arguments the check was
 given, where the mark is 8 hex digits of the run's store key (CronList shows a
-prompt cut to 80 characters and the schedule in words; the mark, first, survives
-the cut). The agent passes what CronList listed as ``jobs``; the answer names
-exactly which ids to delete (every job of this run, except the one kept) and
-whether to create one. A job is kept when its prompt, interval and durability are
-what this check wants and it is not near Claude Code's 7-day expiry of recurring
-jobs (a job first listed now is the one the last answer asked for, with that
-answer's cron). Cron minutes avoid :00 and :30 (Claude Code's CronCreate asks for
-off-minute schedules) and jobs are session-only unless ``durable`` is asked.
+prompt cut short; the mark, first, survives the cut). The agent passes what
+CronList listed as ``jobs``: each line as it reads (``{"line": ...}``), in the
+format of either Claude Code generation (``<id> — <cron> (recurring)
+[session-only]: <prompt>``, and since 2.1.332 ``..., next run Dec 5 12:24am:
+<prompt>``), or as fields; the answer names exactly which ids to delete (every
+job of this run, except the one kept) and whether to create one. A job is kept
+when its prompt, interval and durability are what this check wants and it is not
+near the expiry of recurring jobs: the lifetime the client states
+(``job_lifetime_days``: CronCreate's "auto-expire after N days", 7 in Claude Code
+2.1.197, 30 in 2.1.332), 7 days when it is not given (a job first listed now is
+the one the last answer asked for, with that answer's cron). Cron minutes avoid
+:00 and :30 (Claude Code's CronCreate asks for off-minute schedules) and jobs are
+session-only unless ``durable`` is asked.
 """
 
 from __future__ import annotations
@@ -47,7 +52,8 @@ from .store import Store
 
 LADDER_MINUTES = (10, 20, 30, 60)
 WAIT_MINUTES = 5
-JOB_LIFETIME = timedelta(days=7)
+DEFAULT_LIFETIME_DAYS = 7  # the shortest lifetime of a recurring job a Claude Code release states (2.1.197)
+MAX_LIFETIME_DAYS = 3650
 RENEW_MARGIN = timedelta(days=1)
 COMMAND = "/training-check"
 AVOID_MINUTES = (0, 30)
@@ -218,21 +224,87 @@ def stop_in_force(key: str, assessment: AssessmentRecord | None, review: ReviewR
     return None
 
 
+_KINDS = (" (recurring)", " (one-shot)")
+_SESSION_ONLY = " [session-only]"
+_NEXT_RUN = ", next run "
+MAX_LINE = 4000
+
+
+def parse_cron_line(line: str) -> dict | None:
+    """One line of Claude Code's CronList answer -> {id, cron, prompt, recurring, session_only}, or None when the
+    line is not a job. Both formats: ``<id> — <cron> (recurring) [session-only]: <prompt>`` (2.1.197) and
+    ``<id> — <cron> (recurring) [session-only], next run Dec 5 12:24am: <prompt>`` (2.1.332); the prompt may be
+    cut short with an ellipsis. Plain string searches, no regular expression."""
+    text = line.strip()[:MAX_LINE]
+    job_id, dash, rest = text.partition(" \u2014 ")
+    if not dash or not job_id or " " in job_id:
+        return None
+    found = [(rest.find(k), k) for k in _KINDS if rest.find(k) > 0]
+    if not found:
+        return None
+    at, kind = min(found)
+    cron, tail = rest[:at].strip(), rest[at + len(kind):]
+    session_only = tail.startswith(_SESSION_ONLY)
+    if session_only:
+        tail = tail[len(_SESSION_ONLY):]
+    if tail.startswith(_NEXT_RUN):
+        end = tail.find(": ", len(_NEXT_RUN))  # the time (e.g. 12:24am) has no space after its colon
+        tail = tail[end:] if end >= 0 else ""
+    if not tail.startswith(":"):
+        return None
+    return {"id": job_id, "cron": cron, "prompt": tail[1:].strip(), "recurring": kind == _KINDS[0],
+            "session_only": session_only}
+
+
+def _job(entry: Any) -> dict:
+    """A listed job as fields: ``{"line": <CronList's line>}`` parsed, or the fields given (a ``schedule`` holding
+    the rest of a line is read as one)."""
+    if isinstance(entry, str):
+        entry = {"line": entry}
+    if not isinstance(entry, dict):
+        raise BadInput('each entry of jobs is one CronList line, {"line": "<the line as shown>"}')
+    if isinstance(entry.get("line"), str):
+        parsed = parse_cron_line(entry["line"])
+        if parsed is None:
+            raise BadInput(f"jobs: {entry['line'][:120]!r} is not a CronList line (<id> — <cron> (recurring) ...: "
+                           f"<prompt>): pass each job line CronList printed, as it reads")
+        return parsed
+    schedule = entry.get("schedule")
+    if isinstance(schedule, str) and any(k in schedule for k in _KINDS) and isinstance(entry.get("id"), str):
+        parsed = parse_cron_line(f"{entry['id']} \u2014 {schedule}: {entry.get('prompt') or ''}")
+        if parsed is not None:
+            return {**entry, **parsed}
+    if "cron" not in entry and cron_interval(schedule) is not None:
+        return {**entry, "cron": schedule}
+    return entry
+
+
 def _jobs(jobs: Any) -> list[dict]:
-    """CronList's jobs, validated: a list of {id, cron, prompt, ...}."""
+    """CronList's jobs, validated: a list of lines or of {id, cron, prompt, ...}."""
     if jobs is None:
         return []
     if isinstance(jobs, dict) and isinstance(jobs.get("jobs"), list):
         jobs = jobs["jobs"]  # CronList's whole answer
+    if isinstance(jobs, str):
+        jobs = [line for line in jobs.splitlines()[: MAX_JOBS + 1] if parse_cron_line(line)]  # its text
     if not isinstance(jobs, list) or len(jobs) > MAX_JOBS:
-        raise BadInput(f"jobs must be the list CronList returned (at most {MAX_JOBS} jobs of {{id, cron, prompt}})")
+        raise BadInput(f'jobs must be the jobs CronList listed (at most {MAX_JOBS}), each {{"line": "<its line>"}}')
     out = []
-    for j in jobs:
-        if not isinstance(j, dict) or not _valid_id(j.get("id")):
+    for j in map(_job, jobs):
+        if not _valid_id(j.get("id")):
             raise BadInput("each entry of jobs needs the id CronList showed (a short string without control "
                            "characters), with its cron and prompt")
         out.append(j)
     return out
+
+
+def _lifetime(days: Any) -> int | None:
+    if days is None:
+        return None
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_LIFETIME_DAYS:
+        raise BadInput(f"job_lifetime_days must be the whole number of days after which the client says recurring "
+                       f"jobs auto-expire (1 to {MAX_LIFETIME_DAYS}; e.g. 30 for Claude Code 2.1.332)")
+    return days
 
 
 def _valid_id(job_id: Any) -> bool:
@@ -283,9 +355,11 @@ def _check_target_host(run: str, target: str | None, host: str | None) -> tuple[
 
 def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | None = None,
                current_job_id: str | None = None, jobs: list | None = None, target: str | None = None,
-               host: str | None = None, durable: bool = False, now: datetime | None = None) -> Schedule:
+               host: str | None = None, durable: bool = False, job_lifetime_days: int | None = None,
+               now: datetime | None = None) -> Schedule:
     """Pace the next check and say exactly which check jobs of this run to delete and whether to create one."""
     now = now or datetime.now(UTC)
+    stated_days = _lifetime(job_lifetime_days)
     ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
     key = ref.key
     if current_job_id is not None and not _valid_id(current_job_id):
@@ -343,16 +417,22 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
                                     else f"up one rung to {minutes} minutes")
 
     # What each job is (CronList shows a schedule in words and a cut prompt): a job first seen now is the one the
-    # last answer asked to create, with that answer's cron. When it started counts for the 7-day expiry.
-    known: dict[str, dict] = {i: v for i, v in state.jobs_known.items() if i in ids}
+    # last answer asked to create, with that answer's cron. When it started counts for the expiry, after the lifetime
+    # the client states (else the one recorded for the job, else the shortest known).
+    known: dict[str, dict] = {i: dict(v) for i, v in state.jobs_known.items() if i in ids}
     for j in mine:
         if j["id"] not in known:
             asked = state.awaiting_job_id and state.create_asked_at
             known[j["id"]] = {"cron": j.get("cron") if cron_interval(j.get("cron")) else state.asked_cron,
                               "since": asked or now.isoformat()}
+        if stated_days:
+            known[j["id"]]["lifetime_days"] = stated_days
+
+    def lifetime(job_id: str | None) -> timedelta:
+        return timedelta(days=(job_id and known[job_id].get("lifetime_days")) or stated_days or DEFAULT_LIFETIME_DAYS)
 
     def expiring(job_id: str) -> bool:
-        return now >= datetime.fromisoformat(known[job_id]["since"]) + JOB_LIFETIME - RENEW_MARGIN
+        return now >= datetime.fromisoformat(known[job_id]["since"]) + lifetime(job_id) - RENEW_MARGIN
 
     candidates = [j for j in mine if _shows(j.get("prompt"), prompt)
                   and cron_interval(known[j["id"]]["cron"]) == minutes and j.get("recurring", True) is not False
@@ -373,10 +453,12 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
     if keep is not None:
         note = f"keep job {keep['id']}"
     else:
-        note = ("renew the job (recurring jobs expire after 7 days): " if renewing else "") + "create the check job"
+        days = max((lifetime(i).days for i in ids if expiring(i)), default=0)
+        note = (f"renew the job (recurring jobs expire after {days} days): " if renewing else "") \
+            + "create the check job"
     if delete:
         note = f"delete job{'s' if len(delete) > 1 else ''} {', '.join(delete)}; " + note
-    renew_by = _iso(created + JOB_LIFETIME - RENEW_MARGIN)
+    renew_by = _iso(created + lifetime(keep["id"] if keep else None) - RENEW_MARGIN)
     store.put_schedule(key, ScheduleState(
         rung=rung, interval=minutes, cron=cron, assessment_id=aid, awaiting_job_id=cron_create is not None,
         create_asked_at=now.isoformat() if cron_create else state.create_asked_at,

@@ -1,6 +1,8 @@
 """The Codex reviewer backend: ``codex app-server`` (JSON-RPC over stdio) asked for one structured answer per ``ask``.
 
-Tested with Codex CLI 0.154.0, 0.155.1, 0.160.1 and 0.171.0 (``codex mcp-server`` was removed in 0.154.0).
+Tested with Codex CLI 0.154.0 to 0.171.0 (``codex mcp-server`` was removed in 0.154.0; CI runs 0.154.0 and 0.171.0).
+A version older than the tested range is refused before it starts, and a failure to start names the installed
+version and the tested range.
 The exchange, from the installed CLI's own schema
 (``codex app-server generate-json-schema``): ``initialize`` -> ``initialized``
 -> ``thread/start`` (read-only sandbox, approvals never, ephemeral, our
@@ -11,10 +13,13 @@ the decision JSON schema as ``outputSchema``) -> notifications until
 retrying) end the call at once; ``model/rerouted`` updates the model recorded.
 
 The child starts from an argv list (no shell), in an empty temporary folder,
-with only the environment it needs (PATH, HOME, CODEX_HOME, locale, proxy and
-CA settings, and the one key variable its provider reads). MCP servers from
-the user's Codex config are switched off for the review, and so are hooks,
-plugins and apps: the reviewer reads text and answers, it acts on nothing.
+with only the environment it needs (PATH, locale, proxy and CA settings, and
+the one key variable its provider reads) and a private, temporary CODEX_HOME
+(also its HOME): it holds only the user's login (``auth.json``, linked) and the
+user's model and provider settings, so nothing else of the user's Codex setup
+(``AGENTS.md`` instructions, skills, MCP servers, hooks, plugins, memories)
+reaches the reviewer model; the skills list and bundled skills are switched off
+too. The reviewer reads text and answers, it acts on nothing.
 Every known secret value is blanked from what it returns and from its errors.
 Why this client is written here rather than taken from a library: ARCHITECTURE.md ("Decisions worth knowing").
 """
@@ -44,7 +49,14 @@ from .decision import DECISION_SCHEMA
 from .openai_backend import display_url
 
 DEFAULT_COMMAND = "codex"
-TESTED_VERSIONS = "0.171.0"
+TESTED_MIN, TESTED_MAX = (0, 154, 0), (0, 171, 0)  # the Codex CLI versions this client is tested with
+TESTED_VERSIONS = "0.171.0"  # the one to install
+TESTED_RANGE = "0.154.0 to 0.171.0"
+VERSION_PROBE_TIMEOUT_S = 15.0
+# What the private CODEX_HOME keeps of the user's config.toml: how to reach the model, nothing that acts or instructs.
+CARRIED_CONFIG = ("model", "model_provider", "model_providers", "openai_base_url", "chatgpt_base_url",
+                  "forced_login_method", "preferred_auth_method")
+LOGIN_FILES = ("auth.json",)
 PROVIDER_ID = "training-check"
 CLIENT_INFO = {"name": "training-check", "title": "training-check reviewer", "version": "0.1.0"}
 REASONING_EFFORT = "high"
@@ -52,7 +64,7 @@ STARTUP_TIMEOUT_S = 30.0
 STDERR_TAIL_LINES = 20
 MAX_LINE_BYTES = 16 * 1024 * 1024
 # The environment Codex gets: these names (when set), the provider's key variable, nothing else.
-PASS_ENV = ("PATH", "HOME", "CODEX_HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
+PASS_ENV = ("PATH", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
             "LC_MESSAGES", "TZ", "TMPDIR", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY",
             "all_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "CODEX_CA_CERTIFICATE",
             "CODEX_API_KEY")
@@ -62,7 +74,6 @@ DISABLED_FEATURES = ("shell_tool", "unified_exec", "shell_snapshot", "multi_agen
                      "plugins", "apps")
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # Answers to the requests Codex may send its client: always the refusing one, in the shape its schema asks for.
 REFUSALS: dict[str, dict] = {
     "item/commandExecution/requestApproval": {"decision": "decline"},
@@ -143,6 +154,31 @@ def http_status(info: object) -> int | None:
 def toml_string(value: str) -> str:
     """A TOML basic string (JSON's escapes are TOML's)."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def toml_value(value: object) -> str:
+    """A TOML value (inline tables for mappings) for what ``tomllib`` reads back: str, bool, number, list, dict."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return toml_string(value)
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_string(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"cannot write {type(value).__name__} as TOML")
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    """``codex-cli 0.171.0`` (or a user agent ``.../0.171.0``) -> (0, 171, 0)."""
+    m = re.search(r"(\d+)\.(\d+)\.(\d+)", text)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def version_text(version: tuple[int, int, int]) -> str:
+    return ".".join(map(str, version))
 
 
 class CodexAppServer:
@@ -339,11 +375,35 @@ class CodexReviewer:
         self.provider: str | None = None
         self.codex_version: str | None = None
         self._workdir = tempfile.mkdtemp(prefix="training-check-codex-")
-        self._server = CodexAppServer(self.server_argv(), cwd=self._workdir, env=self.env, secrets_=self.secrets)
+        self.home = os.path.join(self._workdir, "home")  # Codex's private CODEX_HOME and HOME for this review
+        self.cwd = os.path.join(self._workdir, "work")
+        try:
+            self._user_home = codex_home(source_env)
+            self._prepare_home(self._user_home)
+        except BaseException:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+            raise
+        self.env.update(CODEX_HOME=self.home, HOME=self.home)
+        self._server = CodexAppServer(self.server_argv(), cwd=self.cwd, env=self.env, secrets_=self.secrets)
         self._started = False
         self._deadline = 0.0
 
     # -- what Codex gets ---------------------------------------------------------------
+    def _prepare_home(self, user_home: Path) -> None:
+        """The review's CODEX_HOME: the user's login linked, their model and provider settings, nothing else."""
+        os.makedirs(self.home, mode=0o700)
+        os.makedirs(self.cwd, mode=0o700)
+        carried = {k: self._user_config[k] for k in CARRIED_CONFIG if k in self._user_config}
+        try:
+            text = "".join(f"{toml_string(k)} = {toml_value(v)}\n" for k, v in carried.items())
+        except ValueError as e:
+            raise ReviewerError(f"cannot carry your Codex model settings into the review ({e}): check "
+                                f"{user_home / 'config.toml'}") from None
+        Path(self.home, "config.toml").write_text(text, encoding="utf-8")
+        for name in LOGIN_FILES:
+            if (user_home / name).is_file():
+                os.symlink(user_home / name, os.path.join(self.home, name))
+
     def provider_key_env(self) -> str | None:
         """The variable holding the provider's key: REVIEWER_CODEX_KEY_ENV, else the user's provider's ``env_key``."""
         if self.base_url or self.key_env:
@@ -358,7 +418,7 @@ class CodexReviewer:
         return key if isinstance(key, str) and _ENV_NAME.match(key) else None
 
     def child_env(self, source: Mapping[str, str]) -> dict[str, str]:
-        env = {k: source[k] for k in PASS_ENV if source.get(k)}
+        env = {k: source[k] for k in PASS_ENV if source.get(k)}  # CODEX_HOME and HOME: the review's own
         key = self.provider_key_env()
         if key:
             if not source.get(key):
@@ -370,13 +430,8 @@ class CodexReviewer:
     def server_argv(self) -> list[str]:
         """``codex app-server`` with the review's config overrides (no secret in them: a key is read from env)."""
         overrides: list[str] = ["check_for_update_on_startup=false", "project_doc_max_bytes=0",
-                                'web_search="disabled"']
-        servers = self._user_config.get("mcp_servers")
-        for name in (servers if isinstance(servers, dict) else {}):
-            if not _BARE_KEY.match(str(name)):
-                raise ReviewerError(f"cannot switch off the MCP server {str(name)[:60]!r} of your Codex config for "
-                                    f"the review: give it a plain name (letters, digits, - and _)")
-            overrides.append(f"mcp_servers.{name}.enabled=false")
+                                'web_search="disabled"', "skills.include_instructions=false",
+                                "skills.bundled.enabled=false"]
         if self.base_url:
             prefix = f"model_providers.{PROVIDER_ID}"
             overrides += [f"{prefix}.name={toml_string('training-check reviewer')}",
@@ -405,21 +460,68 @@ class CodexReviewer:
 
     def close(self) -> None:
         self._server.close()
+        self._keep_refreshed_login()
         shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def _keep_refreshed_login(self) -> None:
+        """Codex may refresh the login during the review and write ``auth.json`` anew (replacing the link): the user's
+        own file then gets the refreshed one, so their next login still works."""
+        for name in LOGIN_FILES:
+            private, user = Path(self.home, name), self._user_home / name
+            try:
+                if private.is_symlink() or not private.is_file() or not user.is_file() \
+                        or private.stat().st_mtime <= user.stat().st_mtime:
+                    continue
+                tmp = user.with_name(f".{name}.training-check")
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "wb") as out:
+                    out.write(private.read_bytes())
+                os.replace(tmp, user)
+            except OSError:
+                continue
 
     @property
     def pid(self) -> int | None:
         return self._server.pid
 
+    def installed_version(self) -> tuple[int, int, int] | None:
+        """What ``codex --version`` says (None when it says no version: not a Codex CLI, or it failed)."""
+        exe = shutil.which(self.argv[0], path=self.env.get("PATH")) if not os.path.dirname(self.argv[0]) \
+            else self.argv[0]
+        if not exe:
+            return None
+        try:
+            p = subprocess.run([exe, *self.argv[1:], "--version"], stdin=subprocess.DEVNULL, capture_output=True,
+                               cwd=self.cwd, env=self.env, timeout=VERSION_PROBE_TIMEOUT_S, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        out = p.stdout.decode("utf-8", "replace").strip()
+        return parse_version(out) if p.returncode == 0 and out.startswith("codex") else None
+
+    def _version_problem(self, version: tuple[int, int, int] | None) -> str | None:
+        if version is None or TESTED_MIN <= version <= TESTED_MAX:
+            return None
+        return (f"Codex CLI {version_text(version)} is installed; the reviewer is tested with {TESTED_RANGE}: "
+                f"install one of those (npm install -g @openai/codex@{TESTED_VERSIONS}) or point "
+                f"REVIEWER_CODEX_COMMAND at one")
+
     def _start(self) -> None:
+        version = self.installed_version()
+        problem = self._version_problem(version)
+        if problem and version is not None and version < TESTED_MIN:
+            raise ReviewerError(f"cannot use the codex reviewer: {problem}")
+        self.codex_version = version_text(version) if version else None
         self._server.start()
         self._started = True
         deadline = min(self._deadline, time.monotonic() + STARTUP_TIMEOUT_S)
-        result = self._server.call("initialize", {"clientInfo": CLIENT_INFO}, deadline,
-                                   min(self.timeout_s, STARTUP_TIMEOUT_S))
+        try:
+            result = self._server.call("initialize", {"clientInfo": CLIENT_INFO}, deadline,
+                                       min(self.timeout_s, STARTUP_TIMEOUT_S))
+        except ReviewerError as e:
+            raise ReviewerError(f"{e} ({problem})") if problem else e from None
         agent = str(result.get("userAgent") or "")
         m = re.search(r"/(\d+\.\d+\.\d+\S*)", agent)
-        self.codex_version = m.group(1) if m else None
+        self.codex_version = m.group(1) if m else self.codex_version
         self._server.notify("initialized")
 
     def _fail(self, what: str, detail: object) -> ReviewerError:
@@ -435,7 +537,7 @@ class CodexReviewer:
         if not self._started:
             self._start()
         srv = self._server
-        thread_params: dict = {"cwd": self._workdir, "approvalPolicy": "never", "sandbox": "read-only",
+        thread_params: dict = {"cwd": self.cwd, "approvalPolicy": "never", "sandbox": "read-only",
                                "ephemeral": True, "baseInstructions": system}
         if self.model:
             thread_params["model"] = self.model
