@@ -189,3 +189,16 @@ def test_hostile_long_digit_line_reads_in_linear_time(tmp_path):
     res, pts = _read(tmp_path, data)
     assert time.perf_counter() - t0 < 10  # was 78 s for one such line (backtracking); a bound, not a benchmark
     assert pts["loss"][0][0] == 20 and pts["loss"][0][-1] == 22
+
+
+def test_an_eval_in_a_bar_postfix_is_a_point_only_when_it_changes(tmp_path):
+    """Lightning redraws its bar with the last val_loss on every step until the next validation: the repeats are
+    not evals (17 "identical evals" made a frozen-weights plateau out of a healthy run)."""
+    out = []
+    for e in range(3):
+        for n in range(1, 9):
+            val = "" if e == 0 else f", val_loss={0.5 / e:.3g}"
+            out.append(f"Epoch {e}:  50%|#         | {n}/8 [00:00<00:00, 300.0it/s, v_num=0, "
+                       f"train_loss={1 / (e * 8 + n):.3g}{val}]")
+    res, pts = _read(tmp_path, ("\r".join(out) + "\n").encode(), "pl.log")
+    assert pts["val_loss"] == ([8, 16], [0.5, 0.25]) and len(pts["train_loss"][0]) == 24

@@ -23,7 +23,8 @@ class Dialect:
     #: numbers that are neither metrics nor positions
     skip_names: frozenset[str] = frozenset({
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",
-        "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "epochs", "num_epochs",
+        "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "max_epochs", "epochs",
+        "num_epochs", "num_train_epochs",
         "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)

@@ -470,6 +470,10 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
+        if plan.bar:  # an eval in a bar's postfix is redrawn with every step until the next eval: only changes count
+            carried = st.setdefault("carried", [])
+            carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
+                           and len(carried) < 64)
     train_ff = _ffill(train_at, st["step"])
     for i, (_prog, step) in enumerate(ctx):
         if np.isnan(train_at[i]):
@@ -503,12 +507,26 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 s_part, v_part = s[part], v[part]
                 last = np.ones(len(s_part), dtype=bool)  # a bar redrawn at the same step: its last state holds
                 last[:-1] = s_part[1:] != s_part[:-1]
-                em.extend(key, s_part[last].astype(np.int64), v_part[last])
+                s_part, v_part = s_part[last], v_part[last]
+                if key in st.get("carried", ()):
+                    s_part, v_part = _changes(s_part, v_part, st, key)
+                em.extend(key, s_part.astype(np.int64), v_part)
         if cut < n:
             em.new_run()
             st["events"], st["order"] = [], 0
         start = cut
     return last_prog, train_ff
+
+
+def _changes(steps: np.ndarray, values: np.ndarray, st: dict, key: str) -> tuple[np.ndarray, np.ndarray]:
+    """The points where a carried value changed (the first one, and each new value), the last value kept in
+    ``st`` for the next block."""
+    before = st.setdefault("carried_last", {}).get(key)
+    prev = np.concatenate(([np.nan if before is None else before], values[:-1]))
+    same = (values == prev) | (np.isnan(values) & np.isnan(prev))
+    if len(values):
+        st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
+    return steps[~same], values[~same]
 
 
 def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
