@@ -177,7 +177,7 @@ def test_bad_bytes_cost_a_line_not_the_file(tmp_path):
     assert len(pts["loss"][0]) == 299
     log = b"step 1 | loss 2.0\n" + b"\x00" * 4096 + b"\nstep 2 | loss 1.9\nstep 3 | loss 1.8\n"
     res, pts = _read(tmp_path, log, "crash.log")
-    assert pts["loss"][0] == [1, 2, 3]
+    assert pts["loss"][0] == [1, 2, 3] and "skipped 4096 NUL byte(s) (the lines holding them)" in res.notes
     with pytest.raises(UnknownFormat, match="looks binary"):
         _read(tmp_path, (bytes(range(128, 256)) + b"\x00\x01\n") * 64, "blob.log")
 

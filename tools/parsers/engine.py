@@ -96,6 +96,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
         em.notes.append(f"cut {st['cut']} line(s) longer than 16 KB")
+    if split.controls:  # a crash's block of NULs: the lines it is in are skipped, the rest read
+        st["nul"] = st.get("nul", 0) + split.controls
+        em.notes.append(f"skipped {st['nul']} NUL byte(s) (the lines holding them)")
     # One-off lines of earlier blocks come first again, each with the steps it was printed at: if its template
     # recurs now, it is read as one read of the whole file would have read it.
     carried = [p for p in st["pending"] if isinstance(p, list)]
