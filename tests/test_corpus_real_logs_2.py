@@ -56,7 +56,8 @@ CASES = [
 ]
 NOTES = {
     "06_chatglm-hf-trainer-tqdm-stdout.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 430 "
-                                               "point(s) of the earlier runs (212 of loss)")],
+                                               "point(s) of the earlier runs (212 of loss)"),
+                                              "skipped 190 NUL byte(s) (the lines holding them)"],
     "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 807 point(s) "
                                        "of the earlier runs (25 of total_loss)")],
     "13_t5-qa-batchloss-no-step.log": ["the log gives no step numbers: points are numbered by line order"],
