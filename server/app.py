@@ -24,7 +24,6 @@ import functools
 import importlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
@@ -46,11 +45,11 @@ from ..tools.rundata import escape_controls
 from ..tools.store import Store
 from .prompt_text import prompt_file, slash_command_text
 from .shaping import model_for_path, shape
+from .throttle import PROGRESS_MIN_INTERVAL_S, throttled
 
 log = logging.getLogger("training_check.server")
 
 SERVER_NAME = "training-check"
-PROGRESS_MIN_INTERVAL_S = 0.25
 RECORDS_LIMIT = 20
 
 INSTRUCTIONS = """\
@@ -154,23 +153,15 @@ def _progress_bridge(ctx: Context | None, min_interval_s: float = PROGRESS_MIN_I
     """A progress(done, total, message) callback usable from the worker thread; throttled; never raises."""
     if ctx is None:
         return None
-    last = [0.0]
-    lock = threading.Lock()
 
-    def progress(done: float, total: float | None = None, message: str = "") -> None:
-        now = time.monotonic()
-        with lock:
-            final = total is not None and done >= total
-            if not final and now - last[0] < min_interval_s:
-                return
-            last[0] = now
+    def send(done: float, total: float | None, message: str) -> None:
         try:
             anyio.from_thread.run(functools.partial(ctx.report_progress, float(done),
                                                     float(total) if total is not None else None, message or None))
         except Exception:  # the client went away or sent no progress token: progress is best effort
             pass
 
-    return progress
+    return throttled(send, min_interval_s)
 
 
 class StopConfirmation(BaseModel):

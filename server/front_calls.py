@@ -26,9 +26,10 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
+
+from .throttle import PROGRESS_MIN_INTERVAL_S, throttled
 
 log = logging.getLogger("training_check.server")
 
@@ -38,7 +39,6 @@ TOOLS: dict[str, tuple[str, str, tuple[str, ...], bool]] = {
     "read_metrics": ("read_metrics", "read_metrics", ("run",), True),
     "reschedule": ("schedule", "reschedule", ("run",), False),
 }
-PROGRESS_MIN_INTERVAL_S = 0.25  # as server/app.py throttles progress
 IMPORTS = threading.Lock()  # one thread imports at a time: imports on two threads can deadlock on a cycle
 _KNOWN_KEYWORDS = frozenset({
     "type", "anyOf", "enum", "const", "properties", "required", "additionalProperties", "items", "minimum", "maximum",
@@ -253,20 +253,12 @@ def run_call(tool: str, positional: list[Any], kwargs: dict[str, Any], output_sc
     return tool_result(data)
 
 
-def progress_sender(token: Any, notify: Callable[[dict], None]) -> Callable[[float, float | None, str], None] | None:
+def progress_sender(token: Any, notify: Callable[[dict], None]) -> Callable[..., None] | None:
     """A throttled progress(done, total, message) callback sending notifications/progress, as server/app.py's."""
     if token is None:
         return None
-    last = [0.0]
-    lock = threading.Lock()
 
-    def progress(done: float, total: float | None = None, message: str = "") -> None:
-        now = time.monotonic()
-        with lock:
-            final = total is not None and done >= total
-            if not final and now - last[0] < PROGRESS_MIN_INTERVAL_S:
-                return
-            last[0] = now
+    def send(done: float, total: float | None, message: str) -> None:
         params: dict[str, Any] = {"progressToken": token, "progress": float(done)}
         if total is not None:
             params["total"] = float(total)
@@ -274,4 +266,4 @@ def progress_sender(token: Any, notify: Callable[[dict], None]) -> Callable[[flo
             params["message"] = message
         notify({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
 
-    return progress
+    return throttled(send, PROGRESS_MIN_INTERVAL_S)
