@@ -38,6 +38,7 @@ MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
 PENDING_LINE = 2048
 SAMPLES = 4
+MAX_SUMMARY_LOOKS = 4096  # lines looked at per block for a summary's repeated step
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -252,14 +253,16 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
     return out, bad
 
 
-def _after_summary(lines: list[bytes], idx: np.ndarray) -> np.ndarray:
-    """Which of the lines ``idx`` come right after a line announcing a summary (``Dialect.summary_markers``)."""
+def _after_summary(lines: list[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
+    (``Dialect.summary_markers``). Only a line whose step went back can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
-    for k, i in enumerate(idx.tolist()):
-        j = i - 1
-        while j >= 0 and not lines[j].strip():
+    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    for k in back[:MAX_SUMMARY_LOOKS].tolist():
+        j = int(idx[k]) - 1
+        while j >= 0 and j > idx[k] - 8 and not lines[j].strip():
             j -= 1
-        if j >= 0 and any(m in lines[j].lower() for m in DIALECT.summary_markers):
+        if j >= 0 and any(m in lines[j][:PENDING_LINE].lower() for m in DIALECT.summary_markers):
             out[k] = True
     return out
 
@@ -317,7 +320,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             bad = {c: v[keep] for c, v in bad.items()}
         if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
-            again = _after_summary(lines, idx)
+            again = _after_summary(lines, idx, got[plan.step])
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}
@@ -502,59 +505,71 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     if losses:
         li, steps, _v = columns[max(losses, key=lambda k: len(columns[k][0]))]
         main_at[li] = steps
-    start = 0
-    for cut in _run_starts(main_at, st) + [n]:  # each new run sets aside what came before it
-        for key, (li, s, v) in columns.items():
-            part = (li >= start) & (li < cut)
-            if part.any():
-                s_part, v_part = s[part], v[part]
-                last = np.ones(len(s_part), dtype=bool)  # a bar redrawn at the same step: its last state holds
-                last[:-1] = s_part[1:] != s_part[:-1]
-                s_part, v_part = s_part[last], v_part[last]
-                if key in st.get("carried", ()):
-                    s_part, v_part = _changes(s_part, v_part, st, key)
-                em.extend(key, s_part.astype(np.int64), v_part)
-        if cut < n:
-            em.new_run()
-            st["events"], st["order"] = [], 0
-        start = cut
+    cuts = np.array(_run_starts(main_at, st), dtype=np.int64)  # each new run sets aside what came before it
+    last_run = len(cuts)
+    per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
+    between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
+    for key, (li, s, v) in columns.items():
+        run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
+        last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
+        last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1])
+        s, v, run = s[last], v[last], run[last]
+        if key in st.get("carried", ()):
+            changed = _changed(v, st, key)
+            s, v, run = s[changed], v[changed], run[changed]
+        for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
+            if sel.any():
+                per_run[side][key] = (s[sel], v[sel])
+        inside = int(((run > 0) & (run < last_run)).sum())
+        if inside:
+            between[key] = inside
+    for key, (s, v) in per_run[0].items():
+        em.extend(key, s.astype(np.int64), v)
+    if last_run:
+        em.new_run()
+        em.skip_runs(last_run - 1, between)
+        st["events"], st["order"] = [], 0
+        for key, (s, v) in per_run[1].items():
+            em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
 
 
-def _changes(steps: np.ndarray, values: np.ndarray, st: dict, key: str) -> tuple[np.ndarray, np.ndarray]:
-    """The points where a carried value changed (the first one, and each new value), the last value kept in
-    ``st`` for the next block."""
+def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
+    """Where a carried value changed (the first one, and each new value); the last value is kept in ``st`` for the
+    next block."""
     before = st.setdefault("carried_last", {}).get(key)
     prev = np.concatenate(([np.nan if before is None else before], values[:-1]))
     same = (values == prev) | (np.isnan(values) & np.isnan(prev))
     if len(values):
         st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
-    return steps[~same], values[~same]
+    return ~same
 
 
 def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
     """Lines where another run starts in the same log: the train step goes back to (or before) the run's first
-    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less)."""
+    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less).
+    Only a step lower than the one before can start a run: the loop visits those alone, with the running maximum
+    between them taken in bulk (linear)."""
     lines = np.flatnonzero(~np.isnan(train_at))
     if not len(lines):
         return []
     steps = train_at[lines]
     if st.get("run_first") is None:
         st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
+    first, top = float(st["run_first"]), float(st["run_max"])
+    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    if len(back):  # the largest step of each stretch before a drop (the stretch from the drop before)
+        highs = np.maximum.reduceat(steps, np.concatenate(([0], back)))[:-1].tolist()
+    else:
+        highs = []
     out: list[int] = []
-    first, top = st["run_first"], st["run_max"]
-    pos = 0
-    while pos < len(steps):  # vectorised between restarts (there are few)
-        seg = steps[pos:]
-        before = np.maximum.accumulate(np.concatenate(([top], seg[:-1])))
-        hit = np.flatnonzero((seg <= first) & (before > first))
-        if not len(hit):
-            top = max(top, float(seg.max()))
-            break
-        k = pos + int(hit[0])
-        out.append(int(lines[k]))
-        first = top = float(steps[k])
-        pos = k + 1
+    for k, high in zip(back.tolist(), highs, strict=True):
+        top = max(top, high)
+        s = float(steps[k])
+        if s <= first < top:
+            out.append(int(lines[k]))
+            first = top = s
+    top = max(top, float(steps[int(back[-1]) if len(back) else 0:].max()))
     st["run_first"], st["run_max"] = first, top
     return out
 
