@@ -30,7 +30,7 @@ import numpy as np
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, before_bar, header_names, plan_template
-from .lines import join_wrapped, split_lines
+from .lines import join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, group_lines, value_text
 
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
@@ -105,14 +105,23 @@ def _read_block(data: bytes, em: Emitter) -> None:
     carried = [p for p in st["pending"] if isinstance(p, list)]
     pending = [p[0].encode("latin-1") for p in carried]
     ctx = [(p[1], p[2]) for p in carried]
-    lines = join_wrapped(split.lines, st)
-    lines = pending + lines if pending else lines
+    lengths = line_lengths(split.lines, split.text)
+    lines = join_wrapped(split.lines, st, lengths)
+    joined = split.text
+    if lines is not split.lines:  # records a terminal had wrapped, joined again
+        joined, lengths = None, line_lengths(lines)
+    if pending:
+        lines = pending + lines
+        lengths = np.concatenate((line_lengths(pending), lengths))
+        joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
     new_pending: list[int] = []
     if not lines:
         return
-    grouping = group_lines(lines)
+    grouping = group_lines(lines, joined)
     known = set(st["known"])
-    order = np.argsort(grouping.codes, kind="stable")
+    # the lines of each template in line order (a radix sort: the codes are small integers)
+    order = np.argsort(grouping.codes.astype(np.int16 if len(grouping.templates) < 32768 else np.int64),
+                       kind="stable")
     bounds = np.concatenate(([0], np.cumsum(grouping.counts)))
     # A series is decided on the template without blanks (a counter's padding changes its exact template: one
     # series, read per exact template).
@@ -154,7 +163,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx)
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
@@ -295,7 +304,8 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
-          nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]]) -> tuple[np.ndarray, np.ndarray]:
+          nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
+          lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -361,7 +371,6 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         st["prog"] = float(glob[np.flatnonzero(is_prog)[-1]])
     # tqdm.write: the bar is cleared (a line of blanks), the record printed, the bar redrawn. With stdout redirected
     # and buffered, the record comes later: the redraw right after a clear is then the step of the next record.
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=n)
     nonempty = lengths > 0
     clear = nonempty & ~nonblank
     ne_idx = np.flatnonzero(nonempty)

@@ -24,10 +24,11 @@ _NON_ASCII = bytes(range(128, 256))
 WORD_CHARS = bytes(c for c in range(256) if (chr(c).isalpha() and c < 128 and c not in b"eE") or c == ord("_"))
 # Whole words only (never a word's middle: "info", "nanoGPT"; Lightning's "nan.0" is one): nan becomes the sentinel
 # NAN_MARK, which the reader takes as NaN; inf is spelled as a number that overflows to inf. Fixed-length words
-# between lookarounds, possessive: linear.
+# between lookarounds, possessive: linear. The word comes first and the look behind after it, so that the scan for
+# the pattern is a scan for its first letters (a look behind first would be tried at every byte).
 NAN_MARK = b"+.+"
-_INF = re.compile(rb"(?<![A-Za-z_])(?:[Ii]nf(?:inity)?+|INF)(?:\.0++)?+(?![A-Za-z_0-9])")
-_NAN = re.compile(rb"(?<![A-Za-z_])(?:nan|NaN|NAN)(?:\.0++)?+(?![A-Za-z_0-9])")
+_INF = re.compile(rb"(?:[Ii]nf(?<![A-Za-z_][Ii]nf)(?:inity)?+|INF(?<![A-Za-z_]INF))(?:\.0++)?+(?![A-Za-z_0-9])")
+_NAN = re.compile(rb"(?:nan|NaN|NAN)(?<![A-Za-z_][nN][aA][nN])(?:\.0++)?+(?![A-Za-z_0-9])")
 MASKS: tuple[tuple[tuple[bytes, ...], re.Pattern[bytes], bytes], ...] = (
     ((b"inf", b"Inf", b"INF"), _INF, b"9e999"),
     ((b"nan", b"NaN", b"NAN"), _NAN, NAN_MARK),
@@ -90,22 +91,20 @@ class Grouping:
     counts: np.ndarray
 
 
-def group_lines(lines: list[bytes]) -> Grouping:
-    """Lines grouped by template (in order of first appearance). Lines holding nan/inf words are masked first
-    (``MASKS``), in place: only theirs, found by their template, so a log without them pays nothing."""
-    grouping = _group(lines)
-    masked = [i for i, t in enumerate(grouping.templates) if has_mask_word(t)]
-    if not masked:
-        return grouping
-    for i in np.flatnonzero(np.isin(grouping.codes, masked)).tolist():
-        lines[i] = mask_numbers(lines[i])
-    return _group(lines)
-
-
-def _group(lines: list[bytes]) -> Grouping:
+def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
+    """Lines grouped by template (in order of first appearance); ``joined`` is ``b"\\n".join(lines)`` when the caller
+    has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template,
+    then templated again alone): a log without them pays nothing."""
     import pandas as pd
 
-    tmpl = templates_of(b"\n".join(lines)).split(b"\n")
+    tmpl = templates_of(b"\n".join(lines) if joined is None else joined).split(b"\n")
     codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
+    masked = [i for i, t in enumerate(uniques.tolist()) if has_mask_word(t)]
+    if masked:
+        at = np.flatnonzero(np.isin(codes, masked)).tolist()
+        redone = mask_numbers(b"\n".join([lines[i] for i in at]))  # masks never touch a newline: as many lines
+        for i, line, t in zip(at, redone.split(b"\n"), templates_of(redone).split(b"\n"), strict=True):
+            lines[i], tmpl[i] = line, t
+        codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
     counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
     return Grouping(codes.astype(np.int64), list(uniques), counts)
