@@ -371,27 +371,31 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         st["prog"] = float(glob[np.flatnonzero(is_prog)[-1]])
     # tqdm.write: the bar is cleared (a line of blanks), the record printed, the bar redrawn. With stdout redirected
     # and buffered, the record comes later: the redraw right after a clear is then the step of the next record.
-    nonempty = lengths > 0
-    clear = nonempty & ~nonblank
-    ne_idx = np.flatnonzero(nonempty)
-    prev_ne = np.full(n, -1)
-    if len(ne_idx) > 1:
-        prev_ne[ne_idx[1:]] = ne_idx[:-1]
-    after_clear = np.zeros(n, dtype=bool)
-    has_prev = prev_ne >= 0
-    after_clear[has_prev] = clear[prev_ne[has_prev]]
-    nb_idx = np.flatnonzero(nonblank)
-    next_prog = nan.copy()
-    if len(nb_idx) > 1:
-        next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
-    # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
-    before = np.full(n, -1)
-    before[has_prev] = prev_ne[prev_ne[has_prev]]
-    cand = np.flatnonzero(is_prog & after_clear)
-    own = before[cand] < 0
-    own[~own] = ~other_bar[before[cand][~own]]
-    prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
-    events = cand[own | (glob[cand] == prior[cand])]
+    after_clear: np.ndarray | None = None  # lines right after a clear, and the progress step at the next line
+    next_prog: np.ndarray | None = None
+    events = np.zeros(0, dtype=np.int64)
+    if is_prog.any():  # no bar in the block: no write event in it
+        nonempty = lengths > 0
+        clear = nonempty & ~nonblank
+        ne_idx = np.flatnonzero(nonempty)
+        prev_ne = np.full(n, -1)
+        if len(ne_idx) > 1:
+            prev_ne[ne_idx[1:]] = ne_idx[:-1]
+        after_clear = np.zeros(n, dtype=bool)
+        has_prev = prev_ne >= 0
+        after_clear[has_prev] = clear[prev_ne[has_prev]]
+        nb_idx = np.flatnonzero(nonblank)
+        next_prog = nan.copy()
+        if len(nb_idx) > 1:
+            next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
+        # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
+        before = np.full(n, -1)
+        before[has_prev] = prev_ne[prev_ne[has_prev]]
+        cand = np.flatnonzero(is_prog & after_clear)
+        own = before[cand] < 0
+        own[~own] = ~other_bar[before[cand][~own]]
+        prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
+        events = cand[own | (glob[cand] == prior[cand])]
     # steps of the records
     needs: list[tuple[int, int, int]] = []  # (line, read index, row) of records with no step of their own
     steps_of: list[np.ndarray] = []
@@ -400,9 +404,10 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         steps = explicit[idx]
         if plan.counter is not None and not plan.is_eval:
             steps = np.where(np.isnan(steps), glob[idx], steps)
-        if plan.metrics or plan.is_summary:
+        if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
             steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
+        if plan.metrics or plan.is_summary:
             if plan.is_record or plan.is_summary:
                 for row in np.flatnonzero(np.isnan(steps)).tolist():
                     needs.append((int(idx[row]), r, row))

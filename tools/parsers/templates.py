@@ -95,16 +95,43 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
     """Lines grouped by template (in order of first appearance); ``joined`` is ``b"\\n".join(lines)`` when the caller
     has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template,
     then templated again alone): a log without them pays nothing."""
-    import pandas as pd
-
-    tmpl = templates_of(b"\n".join(lines) if joined is None else joined).split(b"\n")
-    codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
-    masked = [i for i, t in enumerate(uniques.tolist()) if has_mask_word(t)]
+    codes, uniques = _factorize(templates_of(b"\n".join(lines) if joined is None else joined), len(lines))
+    masked = [i for i, t in enumerate(uniques) if has_mask_word(t)]
     if masked:
         at = np.flatnonzero(np.isin(codes, masked)).tolist()
         redone = mask_numbers(b"\n".join([lines[i] for i in at]))  # masks never touch a newline: as many lines
+        tmpl = [uniques[c] for c in codes.tolist()]
         for i, line, t in zip(at, redone.split(b"\n"), templates_of(redone).split(b"\n"), strict=True):
             lines[i], tmpl[i] = line, t
-        codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
+        codes, uniques = _factorize(b"\n".join(tmpl), len(lines))
     counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(codes.astype(np.int64), list(uniques), counts)
+    return Grouping(codes, uniques, counts)
+
+
+def _factorize(templates: bytes, n: int) -> tuple[np.ndarray, list[bytes]]:
+    """(code per line, the distinct templates in order of first appearance) of ``n`` newline-separated templates:
+    pandas' C reader tokenises them as one column of categories (hashing in C, no object per line)."""
+    import csv
+    import io
+
+    import pandas as pd
+
+    if not templates.strip(b"\n"):
+        return np.zeros(n, dtype=np.int64), [b""]
+    col = pd.read_csv(io.BytesIO(templates), header=None, names=["t"], sep="\x02", quoting=csv.QUOTE_NONE,
+                      dtype="category", na_filter=False, skip_blank_lines=False, encoding="latin-1",
+                      engine="c")["t"]
+    found = [str(c).encode("latin-1") for c in col.cat.categories]
+    codes = col.cat.codes.to_numpy().astype(np.int64)
+    if len(codes) < n:  # the text ends with a newline: the last, empty line is no row of the reader
+        if b"" not in found:
+            found.append(b"")
+        codes = np.concatenate((codes, np.full(n - len(codes), found.index(b""), dtype=np.int64)))
+    # in order of first appearance (pandas sorts categories)
+    first = np.full(len(found), len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    rank = np.argsort(first, kind="stable")
+    remap = np.empty(len(found), dtype=np.int64)
+    remap[rank] = np.arange(len(found))
+    used = first[rank] < len(codes)
+    return remap[codes], [found[i] for i in rank[used].tolist()]
