@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from collections import deque
 from typing import ClassVar
 
 import numpy as np
@@ -397,7 +398,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
         events = cand[own | (glob[cand] == prior[cand])]
     # steps of the records
-    needs: list[tuple[int, int, int]] = []  # (line, read index, row) of records with no step of their own
+    needs: list[tuple[np.ndarray, int, np.ndarray]] = []  # (lines, read index, rows) of records with no step
     steps_of: list[np.ndarray] = []
     for plan, idx, _got, _bad in reads:
         r = len(steps_of)
@@ -407,20 +408,13 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
             steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
-        if plan.metrics or plan.is_summary:
-            if plan.is_record or plan.is_summary:
-                for row in np.flatnonzero(np.isnan(steps)).tolist():
-                    needs.append((int(idx[row]), r, row))
+        if (plan.metrics or plan.is_summary) and (plan.is_record or plan.is_summary):
+            missing = np.flatnonzero(np.isnan(steps))
+            if len(missing):
+                needs.append((idx[missing], r, missing))
         steps_of.append(steps)
     if needs:
-        queue: list[float] = list(st.get("events", []))
-        marks = sorted([(int(i), 0, -1, -1) for i in events] + [(i, 1, r, row) for i, r, row in needs])
-        for line, kind, r, row in marks:
-            if kind == 0:
-                queue.append(float(glob[line]))
-            elif queue:
-                steps_of[r][row] = _take_event(queue, reads[r], row, st)
-        st["events"] = queue
+        _match_events(needs, events, glob, [rd[0] for rd in reads], [rd[2] for rd in reads], steps_of, st)
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
@@ -588,21 +582,41 @@ def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
     return out
 
 
-def _take_event(queue: list[float], read: tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]],
-                row: int, st: dict) -> float:
-    """The write event a record printed later belongs to: the next one, unless the record's own epoch (HF's
-    ``'epoch': '1.7'``) times the steps per epoch seen so far says a later one (a bar closing is no write)."""
-    plan, _idx, got, _bad = read
-    ep = float(got[plan.epoch][row]) if plan.epoch is not None else math.nan
-    spe = st.get("spe")
-    if spe and ep > 0:
-        want = ep * spe
-        while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
-            queue.pop(0)
-    step = queue.pop(0)
-    if ep > 0 and step > 0:
-        st["spe"] = step / ep
-    return step
+def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.ndarray, glob: np.ndarray,
+                  plans: list[Plan], gots: list[dict[int, np.ndarray]], steps_of: list[np.ndarray], st: dict) -> None:
+    """Records printed with no step of their own take the bar's write events in line order (a queue, kept in
+    ``st`` for the next block): each the next event, unless the record's own epoch (HF's ``'epoch': '1.7'``) times
+    the steps per epoch seen so far says a later one (a bar closing is no write)."""
+    queue: deque[float] = deque(st.get("events", []))
+    lines = np.concatenate([events] + [n[0] for n in needs])
+    kinds = np.concatenate([np.full(len(events), -1)] + [np.full(len(n[0]), k) for k, n in enumerate(needs)])
+    order = np.argsort(lines * 2 + (kinds >= 0), kind="stable").tolist()
+    rows_l = np.concatenate([np.zeros(len(events), dtype=np.int64)] + [n[2] for n in needs]).tolist()
+    steps_at = glob[lines].tolist()
+    epochs = []
+    for _lines, r, rws in needs:
+        ep_col = plans[r].epoch
+        epochs.append(gots[r][ep_col][rws].tolist() if ep_col is not None else [math.nan] * len(rws))
+    kinds_l = kinds.tolist()
+    offsets = np.cumsum([len(events)] + [len(n[0]) for n in needs]).tolist()
+    for o in order:
+        k = kinds_l[o]
+        if k < 0:
+            queue.append(float(steps_at[o]))
+            continue
+        if not queue:
+            continue
+        ep = epochs[k][o - offsets[k]]
+        spe = st.get("spe")
+        if spe and ep > 0:
+            want = ep * spe
+            while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
+                queue.popleft()
+        step = queue.popleft()
+        if ep > 0 and step > 0:
+            st["spe"] = step / ep
+        steps_of[needs[k][1]][rows_l[o]] = step
+    st["events"] = list(queue)
 
 
 def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
