@@ -363,7 +363,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
-    other_bar &= ~is_prog
+    other_bar &= ~is_prog & (prog_total != st["main_total"])  # the main bar at 0 (a stale redraw) is no other bar
     last_prog = _ffill(glob, st["prog"])
     for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog
