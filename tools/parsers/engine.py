@@ -39,6 +39,7 @@ MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
 PENDING_LINE = 2048
 SAMPLES = 4
+FEW_LINES = 64  # a template of at most this many lines in a block is read in Python (no reader's fixed cost)
 MAX_SUMMARY_LOOKS = 4096  # lines looked at per block for a summary's repeated step
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
@@ -237,11 +238,14 @@ def _has_loss(plan: Plan) -> bool:
 
 def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
-    number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing)."""
+    number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing; an empty field is none). The NaN mark is a
+    NaN value (a point)."""
     import pandas as pd
 
     sel = lines if len(idx) == len(lines) else [lines[i] for i in idx.tolist()]
     text = value_text(sel)
+    if len(sel) <= FEW_LINES:
+        return _read_few(text, len(sel), cols)
     opts = {"header": None, "usecols": cols, "engine": "c", "na_values": [NAN_MARK.decode()],
             "keep_default_na": False, "skip_blank_lines": False}
     try:
@@ -249,6 +253,7 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
         return {c: df[c].to_numpy(dtype=np.float64) for c in cols}, {}
     except (ValueError, pd.errors.ParserError):
         pass
+    opts["na_filter"] = False  # the NaN mark stays itself: a NaN, not a field that holds no number
     df = pd.read_csv(io.BytesIO(text), dtype=str, **opts)
     out: dict[int, np.ndarray] = {}
     bad: dict[int, np.ndarray] = {}
@@ -261,6 +266,28 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
         if wrong.any():
             bad[c] = wrong
     return out, bad
+
+
+def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """``_read`` for a template of a few lines (a reader's fixed cost would outweigh them), with the same answer."""
+    rows = [line.split(b",") for line in text.split(b"\n")[:n]]
+    out: dict[int, np.ndarray] = {}
+    wrong: dict[int, np.ndarray] = {}
+    for c in cols:
+        vals = np.full(n, np.nan)
+        bad = np.zeros(n, dtype=bool)
+        for i, fields in enumerate(rows):
+            f = fields[c] if c < len(fields) else b""
+            if f == NAN_MARK:
+                continue
+            try:
+                vals[i] = float(f)
+            except ValueError:  # empty, or number characters that are no number
+                bad[i] = True
+        out[c] = vals
+        if bad.any():
+            wrong[c] = bad
+    return out, wrong
 
 
 def _after_summary(lines: list[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
