@@ -34,6 +34,7 @@ from .fields import Plan, before_bar, header_names, plan_template
 from .lines import join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, group_lines, value_text
 
+BLOCK_BYTES = 2 << 20
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
@@ -60,7 +61,12 @@ class TextLogFormat(LineFormat):
         self.parse_plain(text.encode("utf-8", "replace"), em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        read_block(data, em)
+        start = 0
+        while start < len(data):  # blocks of about BLOCK_BYTES: each pass over a block stays in the CPU's caches
+            end = data.rfind(b"\n", start, start + BLOCK_BYTES) + 1 if start + BLOCK_BYTES < len(data) else 0
+            end = end or len(data)
+            read_block(data[start:end], em)
+            start = end
         return True
 
     def finish(self, em: Emitter) -> None:
@@ -86,13 +92,13 @@ def read_block(data: bytes, em: Emitter) -> None:
 
 def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
-    m = _TOTAL_STEPS.search(data) if b"otal " in data else None
+    m = _find(_TOTAL_STEPS, data, (b"otal optimization steps", b"otal training steps"))
     if m:
         em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
-    m = _LOGGING_STEPS.search(data) if b"logging_steps" in data else None
+    m = _find(_LOGGING_STEPS, data, (b"logging_steps",))
     if m:
         st["log_every"] = int(m.group(1)) or None
-    m = _NUM_EPOCHS.search(data) if b"Epochs" in data else None
+    m = _find(_NUM_EPOCHS, data, (b"Num Epochs",))
     if m:
         st["epochs"] = int(m.group(1).replace(b",", b"") or 0) or None
     split = split_lines(data)
@@ -169,6 +175,19 @@ def _read_block(data: bytes, em: Emitter) -> None:
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _find(pattern: re.Pattern[bytes], data: bytes, literals: tuple[bytes, ...]) -> re.Match[bytes] | None:
+    """``pattern``'s first match in ``data``, looked for only near where one of its literal parts is (a search for a
+    literal runs at memchr speed; a pattern that starts with a class is tried at every byte)."""
+    for lit in literals:
+        at = data.find(lit)
+        while at >= 0:
+            m = pattern.search(data, max(0, at - 2), at + len(lit) + 64)
+            if m:
+                return m
+            at = data.find(lit, at + 1)
+    return None
 
 
 def _context(i: int, at: tuple[np.ndarray, np.ndarray] | None, ctx: list[tuple[float | None, float | None]],

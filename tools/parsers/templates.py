@@ -96,16 +96,46 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
     has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template,
     then templated again alone): a log without them pays nothing."""
     codes, uniques = _factorize(templates_of(b"\n".join(lines) if joined is None else joined), len(lines))
-    masked = [i for i, t in enumerate(uniques) if has_mask_word(t)]
+    masked = [i for i, t in enumerate(uniques) if _has_mask_word_cached(t)]
     if masked:
-        at = np.flatnonzero(np.isin(codes, masked)).tolist()
-        redone = mask_numbers(b"\n".join([lines[i] for i in at]))  # masks never touch a newline: as many lines
-        tmpl = [uniques[c] for c in codes.tolist()]
-        for i, line, t in zip(at, redone.split(b"\n"), templates_of(redone).split(b"\n"), strict=True):
-            lines[i], tmpl[i] = line, t
-        codes, uniques = _factorize(b"\n".join(tmpl), len(lines))
+        at = np.flatnonzero(np.isin(codes, masked))
+        redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]))  # masks never touch a newline
+        for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):
+            lines[i] = line
+        sub_codes, sub_uniques = _factorize(templates_of(redone), len(at))
+        index = {t: k for k, t in enumerate(uniques)}
+        for t in sub_uniques:
+            index.setdefault(t, len(index))
+        codes = codes.copy()
+        codes[at] = np.array([index[t] for t in sub_uniques], dtype=np.int64)[sub_codes]
+        codes, order = _first_appearance(codes, len(index))
+        every = list(index)
+        uniques = [every[k] for k in order]
     counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
     return Grouping(codes, uniques, counts)
+
+
+_MASK_WORD: dict[bytes, bool] = {}
+MAX_MASK_WORD_CACHE = 8192
+
+
+def _has_mask_word_cached(template: bytes) -> bool:
+    hit = _MASK_WORD.get(template)
+    if hit is None:
+        hit = has_mask_word(template)
+        if len(_MASK_WORD) < MAX_MASK_WORD_CACHE and len(template) <= 4096:
+            _MASK_WORD[template] = hit
+    return hit
+
+
+def _first_appearance(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, list[int]]:
+    """``codes`` renumbered in order of first appearance, and the old code of each new one (unused codes gone)."""
+    first = np.full(n_codes, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    rank = np.argsort(first, kind="stable")
+    remap = np.empty(n_codes, dtype=np.int64)
+    remap[rank] = np.arange(n_codes)
+    return remap[codes], rank[first[rank] < len(codes)].tolist()
 
 
 def _factorize(templates: bytes, n: int) -> tuple[np.ndarray, list[bytes]]:
@@ -121,17 +151,11 @@ def _factorize(templates: bytes, n: int) -> tuple[np.ndarray, list[bytes]]:
     col = pd.read_csv(io.BytesIO(templates), header=None, names=["t"], sep="\x02", quoting=csv.QUOTE_NONE,
                       dtype="category", na_filter=False, skip_blank_lines=False, encoding="latin-1",
                       engine="c")["t"]
-    found = [str(c).encode("latin-1") for c in col.cat.categories]
+    found = [c.encode("latin-1") for c in col.cat.categories.tolist()]
     codes = col.cat.codes.to_numpy().astype(np.int64)
     if len(codes) < n:  # the text ends with a newline: the last, empty line is no row of the reader
         if b"" not in found:
             found.append(b"")
         codes = np.concatenate((codes, np.full(n - len(codes), found.index(b""), dtype=np.int64)))
-    # in order of first appearance (pandas sorts categories)
-    first = np.full(len(found), len(codes), dtype=np.int64)
-    np.minimum.at(first, codes, np.arange(len(codes)))
-    rank = np.argsort(first, kind="stable")
-    remap = np.empty(len(found), dtype=np.int64)
-    remap[rank] = np.arange(len(found))
-    used = first[rank] < len(codes)
-    return remap[codes], [found[i] for i in rank[used].tolist()]
+    codes, order = _first_appearance(codes, len(found))  # pandas sorts categories
+    return codes, [found[k] for k in order]
