@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import math
+import operator
 import re
 from collections import deque
 from typing import ClassVar
@@ -34,7 +35,7 @@ from .fields import Plan, before_bar, header_names, plan_template
 from .lines import join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, group_lines, value_text
 
-BLOCK_BYTES = 2 << 20
+BLOCK_BYTES = 8 << 20
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
@@ -171,7 +172,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths)
+        summary_words = any(m[1:] in data for m in DIALECT.summary_markers)  # "[Bb]est iteration is"
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, summary_words)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
@@ -261,7 +263,7 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
     NaN value (a point)."""
     import pandas as pd
 
-    sel = lines if len(idx) == len(lines) else [lines[i] for i in idx.tolist()]
+    sel = lines if len(idx) == len(lines) else _pick(lines, idx)
     text = value_text(sel)
     if len(sel) <= FEW_LINES:
         return _read_few(text, len(sel), cols)
@@ -285,6 +287,13 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
         if wrong.any():
             bad[c] = wrong
     return out, bad
+
+
+def _pick(lines: list[bytes], idx: np.ndarray) -> list[bytes]:
+    """``[lines[i] for i in idx]``, gathered in C."""
+    if len(idx) == 1:
+        return [lines[int(idx[0])]]
+    return list(operator.itemgetter(*idx.tolist())(lines))
 
 
 def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
@@ -358,7 +367,7 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
-          lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+          lengths: np.ndarray, summary_words: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -383,7 +392,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             bad = {c: v[keep] for c, v in bad.items()}
         if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
-            again = _after_summary(lines, idx, got[plan.step])
+            again = _after_summary(lines, idx, got[plan.step]) if summary_words else np.zeros(len(idx), dtype=bool)
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}
@@ -415,7 +424,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
-    other_bar &= ~is_prog & (prog_total != st["main_total"])  # the main bar at 0 (a stale redraw) is no other bar
+    other_bar &= ~is_prog
+    if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
+        other_bar &= prog_total != st["main_total"]
     last_prog = _ffill(glob, st["prog"])
     for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog

@@ -64,7 +64,7 @@ def split_lines(data: bytes) -> Lines:
             data = data.replace(b'{"', b'\n{"')
     if b"%" in data and b"%|" in data:
         data = _cut_bars(data)
-    if b"[" in data and (b"=" in data or b"." in data) and (b"[==" in data or b"[>" in data or b"[.." in data):
+    if b"=" in data and (b"[=" in data or b"[>" in data):  # a Keras 2 bar (one at 0, all dots, stays: one line)
         data = _KERAS_BAR.sub(b"[]", data)
     lines = data.split(b"\n")
     if not _has_long_line(data):
