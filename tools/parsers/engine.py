@@ -93,12 +93,13 @@ def read_block(data: bytes, em: Emitter) -> None:
 
 def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
-    m = _find(_TOTAL_STEPS, data, (b"otal optimization steps", b"otal training steps"))
-    if m:
-        em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
-    m = _find(_LOGGING_STEPS, data, (b"logging_steps",))
-    if m:
-        st["log_every"] = int(m.group(1)) or None
+    if b"steps" in data:  # HF's run header (one search gates three)
+        m = _find(_TOTAL_STEPS, data, (b"otal optimization steps", b"otal training steps"))
+        if m:
+            em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
+        m = _find(_LOGGING_STEPS, data, (b"logging_steps",))
+        if m:
+            st["log_every"] = int(m.group(1)) or None
     m = _find(_NUM_EPOCHS, data, (b"Num Epochs",))
     if m:
         st["epochs"] = int(m.group(1).replace(b",", b"") or 0) or None
@@ -172,8 +173,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        summary_words = any(m[1:] in data for m in DIALECT.summary_markers)  # "[Bb]est iteration is"
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, summary_words)
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, data)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
@@ -367,7 +367,7 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
-          lengths: np.ndarray, summary_words: bool = True) -> tuple[np.ndarray, np.ndarray]:
+          lengths: np.ndarray, block: bytes = b"") -> tuple[np.ndarray, np.ndarray]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -379,6 +379,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     bar_line = np.zeros(n, dtype=bool)
     other_bar = np.zeros(n, dtype=bool)  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
+    summary_words: bool | None = None
     for plan, idx in plans:
         got, bad = _read(lines, idx, plan.positions)
         pos_bad = np.zeros(len(idx), dtype=bool)
@@ -392,6 +393,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             bad = {c: v[keep] for c, v in bad.items()}
         if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
+            if summary_words is None:  # looked for once, and only when a step went back
+                summary_words = not block or any(m[1:] in block for m in DIALECT.summary_markers)  # [Bb]est ...
             again = _after_summary(lines, idx, got[plan.step]) if summary_words else np.zeros(len(idx), dtype=bool)
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
