@@ -42,7 +42,7 @@ MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a yo
 PENDING_LINE = 2048
 SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
-MAX_SUMMARY_LOOKS = 4096  # lines looked at per block for a summary's repeated step
+MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -173,7 +173,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, data)
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
@@ -367,7 +367,7 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
-          lengths: np.ndarray, block: bytes = b"") -> tuple[np.ndarray, np.ndarray]:
+          lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -379,7 +379,6 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     bar_line = np.zeros(n, dtype=bool)
     other_bar = np.zeros(n, dtype=bool)  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
-    summary_words: bool | None = None
     for plan, idx in plans:
         got, bad = _read(lines, idx, plan.positions)
         pos_bad = np.zeros(len(idx), dtype=bool)
@@ -393,9 +392,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             bad = {c: v[keep] for c, v in bad.items()}
         if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
-            if summary_words is None:  # looked for once, and only when a step went back
-                summary_words = not block or any(m[1:] in block for m in DIALECT.summary_markers)  # [Bb]est ...
-            again = _after_summary(lines, idx, got[plan.step]) if summary_words else np.zeros(len(idx), dtype=bool)
+            again = _after_summary(lines, idx, got[plan.step])
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}
