@@ -192,6 +192,19 @@ def test_lr_schedule_a_linear_decays_last_log_is_no_abrupt_drop(last, status):
         assert "dropped abruptly" in f.message
 
 
+@pytest.mark.parametrize(("noise", "jump", "status"), [(0.5, 1.0, "ok"), (0.25, 100.0, "warn")])
+def test_spikes_of_a_loss_that_fell_by_orders_of_magnitude_are_judged_on_its_scale(noise, jump, status):
+    """A classifier's per-step batch loss falls 0.6 -> 0.005 with noise in proportion to its level (Lightning's bar):
+    its early swings are no spikes against the late noise; three 100x jumps late in the run are."""
+    rng = np.random.default_rng(3)
+    t = np.arange(1, 201)
+    y = 0.6 * np.exp(-t / 40) * np.exp(rng.normal(0, noise, len(t))) + 0.003
+    for at in (150, 165, 180):
+        y[at] *= jump
+    f = spikes.check(view_of({"train_loss": y}))
+    assert f.status == status, f.message
+
+
 # --- eval: patience -----------------------------------------------------------------------------------------------
 
 

@@ -34,6 +34,7 @@ class SpikesParams(Params):
     growth: float = bound(1.5, 1.0, above=True)  # each of the last three spikes this many times the one before
     episode_gap: int = bound(5, 1)  # spikes fewer than this many logs apart are one episode
     unrecovered_share: float = bound(0.5, 0.0, 1.0)  # the newest log still above this share of z_spike: unrecovered
+    log_range: float = bound(10.0, 1.0)  # a positive loss whose level spans this factor is judged on the log scale
 
 
 DEFAULT = SpikesParams()
@@ -55,7 +56,15 @@ def check(view: RunView, p: SpikesParams = DEFAULT) -> Finding:
     if name and ("ppl" in name.lower() or "perplexity" in name.lower()) and np.all(v > 0):
         v = np.log(v)  # perplexity is exp(loss): judge its spikes on the loss scale
         sigma = diff_noise(v)
-    base = pd.Series(v).rolling(p.window, center=False, min_periods=p.window_min).median().shift(1).to_numpy()
+    base = _rolling_base(v, p)
+    level = base[np.isfinite(base)]
+    low = float(level.min()) if len(level) else 0.0
+    if low > 0 and np.all(v > 0) and float(level.max()) > p.log_range * low:
+        # a loss that fell by orders of magnitude has noise in proportion to its level (a classifier's batch loss
+        # near 0.5 moves by 0.5, near 0.005 by 0.005): judged on the log scale, one noise scale fits all of it
+        v = np.log(v)
+        sigma = diff_noise(v)
+        base = _rolling_base(v, p)
     resid = v - base
     scale = max(sigma * np.sqrt(2), _EPS * max(1.0, float(np.nanmedian(np.abs(v)))))
     # A loss sigma from successive differences: a spike is a rise far beyond it.
@@ -89,6 +98,11 @@ def check(view: RunView, p: SpikesParams = DEFAULT) -> Finding:
                        span, info, concern="instability")
     return Finding("spikes", OK, f"{len(idx)} spike(s) in {name}, each recovered (last at step {int(steps[idx[-1]])})",
                    span, info)
+
+
+def _rolling_base(v: np.ndarray, p: SpikesParams) -> np.ndarray:
+    """The rolling median of the ``window`` logs before each one."""
+    return pd.Series(v).rolling(p.window, center=False, min_periods=p.window_min).median().shift(1).to_numpy()
 
 
 def _episodes(idx: np.ndarray, gap: int) -> int:
