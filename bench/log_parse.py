@@ -47,7 +47,7 @@ TOTAL_STEPS = 10**9
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ["TRAINING_CHECK_CORPUS"]).parent if os.environ.get("TRAINING_CHECK_CORPUS") else (
     REPO.parent / "shared" / "corpus")
-NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md"}
+NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md", "FORMATS.md", "truth.json"}
 GENERIC = {"generic", "text"}  # what the reader calls a log no dialect claims (the name before / after its rewrite)
 
 
@@ -110,6 +110,13 @@ def write_log(path: str, size_bytes: int, start: int = 0, fmt: str = "modded") -
     return step, nlines
 
 
+def cpu_s(fn: Callable[[], object]) -> float:
+    """This process's CPU time for one call (a figure other processes' load moves less than wall time)."""
+    c0 = time.process_time()
+    fn()
+    return time.process_time() - c0
+
+
 def median_s(fn: Callable[[], object], n: int) -> float:
     """Median wall time of ``n`` calls of ``fn``."""
     times = []
@@ -150,8 +157,23 @@ class Seed:
     points: int
 
 
+def family(folder: Path, path: Path, fmt: str) -> str:
+    """A row's name: the format the reader names, and for a text log (every one the one engine reads) the kind of
+    log as its corpus files it: the project folder (real-logs/modded-nanogpt/...), the framework of a framework run
+    (examples/frameworks/hf_*/train.log -> hf), the project word of a numbered file (real-logs-2/12_detectron2-...)."""
+    if fmt not in GENERIC:
+        return fmt
+    rel = path.relative_to(folder).parts
+    if len(rel) > 1:
+        head = rel[0]
+        return f"text:{head.split('_')[0] if folder.name == 'frameworks' else head}"
+    stem = rel[0].split("_", 1)[-1] if rel[0][:2].isdigit() else rel[0]
+    return f"text:{stem.split('-')[0].split('.')[0]}"
+
+
 def seeds(folders: list[Path]) -> tuple[dict[str, Seed], list[str]]:
-    """The largest readable file of each format in ``folders``, and what could not be read (listed, not hidden)."""
+    """The largest readable file of each format (text logs: of each family) in ``folders``, and what could not be
+    read (listed, not hidden)."""
     out: dict[str, Seed] = {}
     unread = []
     for folder in folders:
@@ -161,8 +183,9 @@ def seeds(folders: list[Path]) -> tuple[dict[str, Seed], list[str]]:
             except TrainingCheckError as e:
                 unread.append(f"{path}: {e}")
                 continue
-            if points and (fmt not in out or path.stat().st_size > out[fmt].path.stat().st_size):
-                out[fmt] = Seed(fmt, path, points)
+            row = family(folder, path, fmt)
+            if points and (row not in out or path.stat().st_size > out[row].path.stat().st_size):
+                out[row] = Seed(row, path, points)
     return out, unread
 
 
@@ -173,14 +196,14 @@ def bench_real(seed: Seed, tmp: str, target_mb: float, repeat: int) -> dict:
     if body and not body.endswith(b"\n") and not seed.path.name.startswith("events.out.tfevents."):
         body += b"\n"
     copies = max(1, int(target_mb * 2**20 // max(1, len(body))))
-    folder = Path(tmp) / seed.format
+    folder = Path(tmp) / seed.format.replace(":", "_")
     folder.mkdir()
     path = folder / seed.path.name  # the name, for the formats a name tells (trainer_state.json, metrics.csv, ...)
     path.write_bytes(body * copies)
     why = ""
     try:
         fmt, points, notes = read_all(str(path))
-        if fmt != seed.format:
+        if fmt != seed.format.split(":")[0]:
             why = f"repeated, it reads as {fmt}"
     except TrainingCheckError as e:
         why = f"repeated, it does not read ({type(e).__name__})"
@@ -190,11 +213,13 @@ def bench_real(seed: Seed, tmp: str, target_mb: float, repeat: int) -> dict:
         fmt, points, notes = read_all(str(path))
     size = path.stat().st_size
     reader_s = median_s(lambda: read_all(str(path)), repeat)
+    reader_cpu = statistics.median(cpu_s(lambda: read_all(str(path))) for _ in range(repeat))
     verdict = first_check(str(path))
     check_s = median_s(lambda: first_check(str(path)), repeat)
     shutil.rmtree(folder)
     return {"format": seed.format, "seed": seed.path.name, "copies": copies, "size_mb": size / 2**20, "points": points,
             "reader_s": reader_s, "reader_mb_s": size / 2**20 / reader_s, "check_s": check_s,
+            "reader_cpu_mb_s": size / 2**20 / max(reader_cpu, 1e-9),
             "check_mb_s": size / 2**20 / check_s, "verdict": verdict, "read_as": fmt,
             "as_is": why}
 
@@ -204,17 +229,18 @@ def real_table(folders: list[Path], target_mb: float, repeat: int, tmp: str) -> 
     print(f"\nEND TO END: a first check per format (assess_run on a fresh store: read + store + history + signals), "
           f"next to the reader alone (COMPONENT); real files repeated to ~{target_mb:g} MB; medians of {repeat}")
     print(f"{'format':>22} {'size':>8} {'copies':>6} {'points':>10} | {'first check':>11} {'MB/s':>7} | "
-          f"{'reader':>8} {'MB/s':>7} | verdict   seed file")
+          f"{'reader':>8} {'MB/s':>7} {'cpu MB/s':>8} | verdict   seed file")
     rows = []
     for fmt in sorted(found):
         r = bench_real(found[fmt], tmp, target_mb, repeat)
         rows.append(r)
         as_is = f" (the file as it is: {r['as_is']})" if r["as_is"] else ""
-        as_is += " [the generic path]" if r["format"] in GENERIC else ""
+        as_is += " [the generic path]" if r["format"].split(":")[0] in GENERIC else ""
         print(f"{r['format']:>22} {r['size_mb']:6.1f}MB {r['copies']:>6} {r['points']:>10,d} | {r['check_s']:10.2f}s "
-              f"{r['check_mb_s']:7.1f} | {r['reader_s']:7.2f}s {r['reader_mb_s']:7.1f} | {r['verdict']:9s} "
+              f"{r['check_mb_s']:7.1f} | {r['reader_s']:7.2f}s {r['reader_mb_s']:7.1f} {r['reader_cpu_mb_s']:8.1f} | "
+              f"{r['verdict']:9s} "
               f"{r['seed'][:48]}{as_is}", flush=True)
-    if not GENERIC & set(found):
+    if not GENERIC & {f.split(":")[0] for f in found}:
         print("  (no file read through the generic path in these folders)")
     for u in unread:
         print(f"  not read (no row): {u}")
@@ -257,8 +283,8 @@ def main() -> None:
                     help="size each format's real file is repeated to, in MB (default 10; 0 skips that table)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per figure; medians are printed (default 3)")
     ap.add_argument("--corpus", action="append", type=Path, default=None,
-                    help=f"folders of real files (repeatable; default examples/corpus, {SHARED}/real-logs, "
-                         f"{SHARED}/real-logs-2)")
+                    help=f"folders of real files (repeatable; default examples/corpus, examples/frameworks, "
+                         f"{SHARED}/real-logs, {SHARED}/real-logs-2)")
     ap.add_argument("--sizes-mb", default="100",
                     help="synthetic file sizes in MB, comma-separated (default 100; 0 skips that table)")
     ap.add_argument("--dir", default=None, help="where to write the temporary logs (default: a temp dir)")
@@ -266,7 +292,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error(f"--repeat must be at least 1, not {args.repeat}")
-    folders = args.corpus or [REPO / "examples" / "corpus", SHARED / "real-logs", SHARED / "real-logs-2"]
+    folders = args.corpus or [REPO / "examples" / "corpus", REPO / "examples" / "frameworks", SHARED / "real-logs",
+                              SHARED / "real-logs-2"]
     for folder in folders:
         if not folder.is_dir():
             ap.error(f"--corpus: {folder} is not a folder (the shared corpora: set TRAINING_CHECK_CORPUS or pass "

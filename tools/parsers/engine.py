@@ -494,7 +494,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             if known.any():
                 st["spe"] = float(steps[known][-1] / ep[known][-1])
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
-    unplaced: list[tuple[int, int]] = []  # (line, read) of records placed by line order
+    unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
@@ -513,7 +513,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
         steps = np.where(np.isnan(steps), last_prog[idx], steps)
         steps_of[r] = steps
-        unplaced.extend((int(i), r) for i in idx[np.isnan(steps)].tolist())
+        if np.isnan(steps).any():
+            unplaced.append((idx[np.isnan(steps)], r))
     if unplaced:
         # In a log whose records have positions, a record without one sits at the current step; in a log with none,
         # records are numbered by line order (and the read says so).
@@ -527,18 +528,22 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             for i, (_prog, step) in enumerate(ctx):
                 current[i] = np.nan if step is None else step
         n_placed = int((~np.isnan(placed_at)).sum())
-        unplaced.sort()
-        rows = {r: {int(i): k for k, i in enumerate(reads[r][1].tolist())} for r in {r for _, r in unplaced}}
-        n_order = 0
-        for line, r in unplaced:
-            if not np.isnan(current[line]) and len(reads[r][1]) <= max(n_placed, 1):  # not the run's main series
-                steps_of[r][rows[r][line]] = current[line]
-                continue
-            n_order += 1
-            steps_of[r][rows[r][line]] = st["order"] + n_order
-            if _has_loss(reads[r][0]):
-                st["by_order"] = True
-        st["order"] += n_order
+        u_line = np.concatenate([u[0] for u in unplaced])
+        u_read = np.concatenate([np.full(len(u[0]), u[1]) for u in unplaced])
+        o = np.argsort(u_line, kind="stable")
+        u_line, u_read = u_line[o], u_read[o]
+        sizes = np.array([len(rd[1]) for rd in reads])
+        # a record of a small series sits at the current step; the run's main series is numbered by line order
+        small = ~np.isnan(current[u_line]) & (sizes[u_read] <= max(n_placed, 1))
+        numbered = ~small
+        placed_steps = np.where(small, current[u_line], st["order"] + np.cumsum(numbered))
+        for r in np.unique(u_read).tolist():
+            sel = u_read == r
+            steps_of[r][_positions(reads[r][1], u_line[sel])] = placed_steps[sel]
+        has_loss = np.array([_has_loss(rd[0]) for rd in reads])
+        if (numbered & has_loss[u_read]).any():
+            st["by_order"] = True
+        st["order"] += int(numbered.sum())
     for r in train:
         plan, idx, got, bad = reads[r]
         train_at[idx] = steps_of[r]
@@ -603,6 +608,14 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """Where each of ``lines`` is in ``idx`` (every one is there)."""
+    if len(idx) < 2 or bool(np.all(idx[1:] > idx[:-1])):
+        return np.searchsorted(idx, lines)
+    o = np.argsort(idx, kind="stable")
+    return o[np.searchsorted(idx[o], lines)]
 
 
 def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:

@@ -121,20 +121,36 @@ def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None
         if len(cut) < max(3, len(at) // 2):
             return lines
         width = st["wrap"] = w
+    if lengths is None or len(lengths) != len(lines):
+        lengths = line_lengths(lines)
+    starts = np.flatnonzero((lengths >= width - 2) & (lengths <= width))  # only such a line can be cut
+    if not len(starts):
+        return lines
     out: list[bytes] = []
-    pending = b""
-    for ln in lines:
-        if pending and _shape(ln) == _shape(pending):
-            out.append(pending)  # the next line starts like the record did: a new record, not a wrap
-            pending = b""
-        joined = pending + ln
+    pos = 0
+    for k in starts.tolist():
+        if k < pos:
+            continue  # taken into the record before
+        out.extend(lines[pos:k])
         pending = b""
-        if width - 2 <= len(ln) <= width and not ln.rstrip().endswith((b"}", b"]")) and len(joined) < LINE_CAP:
-            pending = joined
-            continue
-        out.append(joined)
-    if pending:
-        out.append(pending)
+        j = k
+        while j < len(lines):
+            ln = lines[j]
+            if pending and _shape(ln) == _shape(pending):
+                out.append(pending)  # the next line starts like the record did: a new record, not a wrap
+                pending = b""
+            joined = pending + ln
+            pending = b""
+            j += 1
+            if width - 2 <= len(ln) <= width and not ln.rstrip().endswith((b"}", b"]")) and len(joined) < LINE_CAP:
+                pending = joined
+                continue
+            out.append(joined)
+            break
+        if pending:
+            out.append(pending)
+        pos = j
+    out.extend(lines[pos:])
     return out
 
 
