@@ -669,8 +669,22 @@ def _interrupted(e: BaseException) -> bool:
     return False
 
 
+QUICK_EXIT = ("check",)  # commands whose work is all written when main returns: no interpreter teardown after them
+
+
 def entry() -> None:
-    sys.exit(main())
+    """The console script. After ``check`` (its answer printed, the assessment committed to the store) the process
+    leaves at once, as ``serve`` does: unloading pandas and the domain would take longer than the check itself."""
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv[:1] and argv[0] in QUICK_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # the reader left: nothing more to write
+                pass
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

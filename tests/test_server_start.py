@@ -124,6 +124,41 @@ def test_a_fresh_servers_first_check_loads_neither_the_sdk_nor_pydantic(tc_home,
         assert s.close()[0] == 0
 
 
+UNNEEDED_FOR_A_LOG = ("mcp", "pydantic", "anyio", "openai", "paramiko", "wandb", "matplotlib",
+                     "training_check.tools.sources.wandb_local", "training_check.tools.sources.wandb_api",
+                     "training_check.tools.sources.tfevents", "training_check.tools.sources.ssh",
+                     "training_check.tools.reviewer", "training_check.tools.stop_run", "training_check.tools.plot")
+
+
+def _imported(stderr: str) -> set[str]:
+    """The modules a process imported, from its ``-X importtime`` lines."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines()
+            if line.startswith("import time:") and line.count("|") == 2}
+
+
+def test_a_fresh_servers_check_of_a_log_imports_only_what_the_call_needs(tc_home, tmp_path):
+    """A fresh server's first check of a log already in the store loads the log reader and the judgment, not the
+    other sources' readers (W&B, TensorBoard, SSH), the reviewer, the stopper or the MCP SDK (what each costs
+    is paid by the call that needs it)."""
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    warm = Server(tc_home)
+    warm.handshake()  # records the first answers
+    assert warm.close()[0] == 0
+    for _ in range(2):  # the second time the run is already in the store
+        s = Server(tc_home, PYTHONPROFILEIMPORTTIME="1")
+        s.send(INIT)
+        s.answer(0)
+        s.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "assess_run", "arguments": {"run": str(log)}}})
+        assert s.answer(1)["result"]["structuredContent"]["verdict"] == "CONTINUE"
+        rc, err = s.close()
+        assert rc == 0
+        imported = _imported(err)
+        assert {"training_check.tools.judge", "training_check.tools.sources.logfile", "pandas"} <= imported
+        loaded = sorted(m for m in imported if any(m == u or m.startswith(u + ".") for u in UNNEEDED_FOR_A_LOG))
+        assert not loaded, f"a check of a log loaded {loaded}"
+
+
 def _caught(pid: int) -> set[int]:
     """The signals the process has a handler for (SigCgt of /proc/<pid>/status)."""
     mask = next(int(line.split()[1], 16) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
