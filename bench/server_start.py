@@ -18,8 +18,9 @@ prints the median over N spawns (each a new process, timed from spawn) for:
 The first three are the end-to-end figures; ``--modes check,check-2026,cli`` prints only those. Each line also
 gives the median CPU time of the process (user + system; it moves less with the machine's load than the wall time).
 
-The package's bytecode is compiled first, as ``pip install`` does: without it (an editable install with
-``PYTHONDONTWRITEBYTECODE=1``) every start compiles the domain's sources again, ~0.07 s here.
+The package's bytecode is compiled first, as ``pip install`` does (``--no-compile``: as the environment is; an
+editable install run with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` compiles the domain's sources at every
+start, ~0.07 s more here).
 """
 
 from __future__ import annotations
@@ -187,10 +188,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--modes", default="check,check-2026,cli,floor,front,cold,sdk")
+    ap.add_argument("--no-compile", action="store_true", help="do not compile the package's bytecode first")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="tc-bench-"))
     env = {**os.environ, "TRAINING_CHECK_HOME": str(home)}
-    compile_package()
+    if not args.no_compile:
+        compile_package()
     try:
         run = write_run(home.parent / home.name)
         for mode in args.modes.split(","):
