@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from training_check.server.cli import BLAS_THREAD_VARS
 from training_check.server.stdio_front import CACHE_NAME, cache_dirs, fingerprint
 
 from .conftest import require
@@ -160,6 +161,36 @@ def test_a_fresh_servers_check_of_a_log_imports_only_what_the_call_needs(tc_home
         assert {"training_check.tools.judge", "training_check.tools.sources.logfile", "pandas"} <= imported
         loaded = sorted(m for m in imported if any(m == u or m.startswith(u + ".") for u in UNNEEDED_FOR_A_LOG))
         assert not loaded, f"a check of a log loaded {loaded}"
+
+
+def _threads_after_a_check(tc_home, log: Path, **env: str) -> int:
+    """The threads of a fresh server once it has answered a check (numpy loaded)."""
+    s = Server(tc_home, **env)
+    s.send(INIT)
+    s.answer(0)
+    s.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "assess_run", "arguments": {"run": str(log)}}})
+    assert s.answer(1)["result"]["structuredContent"]["verdict"] == "CONTINUE"
+    time.sleep(0.3)  # the call's thread has ended
+    n = len(os.listdir(f"/proc/{s.p.pid}/task"))
+    assert s.close()[0] == 0
+    return n
+
+
+def test_numpys_blas_starts_no_worker_per_core_unless_the_user_asks(tc_home, tmp_path, monkeypatch):
+    """Starting an OpenBLAS worker per core when numpy loads cost every fresh server ~0.05 s; a check's arrays are
+    small. A user's own setting is kept."""
+    cores = len(os.sched_getaffinity(0))
+    require(cores >= 2, "2 cores or more (OpenBLAS starts no worker on one)")
+    for name in BLAS_THREAD_VARS:
+        monkeypatch.delenv(name, raising=False)
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    warm = Server(tc_home)
+    warm.handshake()  # records the first answers
+    assert warm.close()[0] == 0
+    own = _threads_after_a_check(tc_home, log, OPENBLAS_NUM_THREADS=str(cores))
+    default = _threads_after_a_check(tc_home, log)
+    assert own - default == cores - 1, (own, default, cores)
 
 
 def _caught(pid: int) -> set[int]:
