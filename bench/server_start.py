@@ -158,7 +158,11 @@ FLOOR = ("import os, sys; from training_check.tools.assess import assess_run; "
 
 def floor_check(env: dict[str, str], run: str) -> float:
     """Seconds from spawning a bare python that imports the domain and calls assess_run to its exit (left at once,
-    as ``serve`` and ``check`` leave)."""
+    as ``serve`` and ``check`` leave, with numpy's BLAS on one thread as they set it)."""
+    from training_check.server.cli import BLAS_THREAD_VARS
+
+    if not any(name in env for name in BLAS_THREAD_VARS):
+        env = {**env, "OPENBLAS_NUM_THREADS": "1"}
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", FLOOR, run], env=env, check=True, capture_output=True)
     return time.perf_counter() - t0
