@@ -8,6 +8,9 @@ prints the median over N spawns (each a new process, timed from spawn) for:
   ``tools/call assess_run`` on a run already in the store (a small log checked before): seconds to that answer;
 - ``check-2026``: the same opened with the 2026-07-28 ``server/discover`` probe (Claude Code 2.1.332);
 - ``cli``: ``training-check check RUN`` from spawn to its exit (its answer printed);
+- ``turn``: a client as Claude Code is one (``claude -p "/training-check RUN"``): ``initialize``, ``tools/list``, a
+  model's turn (``--turn`` seconds, 1 by default), then ``assess_run``: seconds from the call to its answer (the
+  front loads the domain while the model thinks);
 - ``floor``: a bare ``python`` that imports the domain and calls ``assess_run`` itself (no server, no CLI): what
   the check costs at the least on this machine, for comparison;
 - ``front``: ``training-check serve`` as shipped, with its recorded first answers (a warm-up run records them):
@@ -15,14 +18,21 @@ prints the median over N spawns (each a new process, timed from spawn) for:
 - ``cold``: the same with no recorded answers (the first start after an install or a change);
 - ``sdk``: the MCP SDK server alone, as ``serve`` was before the front (``create_server().run("stdio")``).
 
-The first three are the end-to-end figures; ``--modes check,check-2026,cli`` prints only those.
+The first four are the end-to-end figures; ``--modes check,check-2026,cli,turn`` prints only those. Each line also
+gives the median CPU time of the whole process (user + system; it moves less with the load than the wall time).
+
+The package's bytecode is compiled first, as ``pip install`` does (``--no-compile``: as the environment is; an
+editable install run with ``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` compiles the domain's sources at every
+start, ~0.07 s more here).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -83,8 +93,10 @@ def one(mode: str, env: dict[str, str], timeout_s: float = 60.0) -> tuple[float,
     return t_init, t_list, len(tools)
 
 
-def first_check(env: dict[str, str], run: str, modern: bool, timeout_s: float = 120.0) -> float:
-    """Seconds from spawning ``serve`` to the answer of its first ``assess_run`` (opened in either era)."""
+def first_check(env: dict[str, str], run: str, modern: bool, timeout_s: float = 120.0,
+                turn_s: float | None = None) -> float:
+    """Seconds from spawning ``serve`` to the answer of its first ``assess_run`` (opened in either era); with
+    ``turn_s``, the tools listed and ``turn_s`` seconds waited first, seconds from the call to its answer."""
     meta = {"_meta": ENVELOPE} if modern else {}
     opening = [{"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": meta}] if modern else \
         [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
@@ -100,6 +112,13 @@ def first_check(env: dict[str, str], run: str, modern: bool, timeout_s: float = 
         stdin.flush()
         while json.loads(stdout.readline() or "{}").get("id") != 0:
             pass
+        if turn_s is not None:
+            stdin.write((json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + "\n").encode())
+            stdin.flush()
+            while json.loads(stdout.readline() or "{}").get("id") != 2:
+                pass
+            time.sleep(turn_s)
+            t0 = time.perf_counter()
         stdin.write((json.dumps(call) + "\n").encode())
         stdin.flush()
         while True:
@@ -132,13 +151,18 @@ def cli_check(env: dict[str, str], run: str) -> float:
     return took
 
 
-FLOOR = ("import sys; from training_check.tools.assess import assess_run; "
+FLOOR = ("import os, sys; from training_check.tools.assess import assess_run; "
          "from training_check.tools.config import load_config; from training_check.tools.store import Store; "
-         "c = load_config(); assess_run(sys.argv[1], store=Store(c.store_path), config=c).to_dict()")
+         "c = load_config(); assess_run(sys.argv[1], store=Store(c.store_path), config=c).to_dict(); os._exit(0)")
 
 
 def floor_check(env: dict[str, str], run: str) -> float:
-    """Seconds from spawning a bare python that imports the domain and calls assess_run to its exit."""
+    """Seconds from spawning a bare python that imports the domain and calls assess_run to its exit (left at once,
+    as ``serve`` and ``check`` leave, with numpy's BLAS on one thread as they set it)."""
+    from training_check.server.cli import BLAS_THREAD_VARS
+
+    if not any(name in env for name in BLAS_THREAD_VARS):
+        env = {**env, "OPENBLAS_NUM_THREADS": "1"}
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", FLOOR, run], env=env, check=True, capture_output=True)
     return time.perf_counter() - t0
@@ -155,6 +179,20 @@ def write_run(folder: Path, steps: int = 2000) -> str:
     return str(path)
 
 
+def compile_package() -> None:
+    """The package's bytecode, as an install compiles it (read also under ``PYTHONDONTWRITEBYTECODE=1``)."""
+    from training_check.server import stdio_front
+
+    for sub in ("server", "tools"):
+        compileall.compile_dir(stdio_front.PACKAGE / sub, quiet=1)
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every child process waited for so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def clear_cache() -> None:
     from training_check.server.stdio_front import CACHE_NAME, cache_dirs, fingerprint
 
@@ -165,26 +203,37 @@ def clear_cache() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--modes", default="check,check-2026,cli,floor,front,cold,sdk")
+    ap.add_argument("--modes", default="check,check-2026,cli,turn,floor,front,cold,sdk")
+    ap.add_argument("--turn", type=float, default=1.0, help="seconds a model's turn takes (mode turn)")
+    ap.add_argument("--no-compile", action="store_true", help="do not compile the package's bytecode first")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="tc-bench-"))
     env = {**os.environ, "TRAINING_CHECK_HOME": str(home)}
+    if not args.no_compile:
+        compile_package()
     try:
         run = write_run(home.parent / home.name)
         for mode in args.modes.split(","):
-            if mode in ("check", "check-2026", "cli", "floor"):
+            if mode in ("check", "check-2026", "cli", "floor", "turn"):
                 one("front", env)  # the first answers recorded
                 cli_check(env, run)  # the run is in the store
-                if mode == "cli":
-                    times = [cli_check(env, run) for _ in range(args.runs)]
-                elif mode == "floor":
-                    times = [floor_check(env, run) for _ in range(args.runs)]
-                else:
-                    times = [first_check(env, run, mode == "check-2026") for _ in range(args.runs)]
-                what = {"cli": "`training-check check RUN` to exit", "floor": "python: import the domain, assess_run"
+                times, cpus = [], []
+                for _ in range(args.runs):
+                    cpu0 = children_cpu()
+                    if mode == "cli":
+                        times.append(cli_check(env, run))
+                    elif mode == "floor":
+                        times.append(floor_check(env, run))
+                    elif mode == "turn":
+                        times.append(first_check(env, run, False, turn_s=args.turn))
+                    else:
+                        times.append(first_check(env, run, mode == "check-2026"))
+                    cpus.append(children_cpu() - cpu0)
+                what = {"cli": "`training-check check RUN` to exit", "floor": "python: import the domain, assess_run",
+                        "turn": f"tools listed, a {args.turn:g} s turn, then assess_run: the call to its answer"
                         }.get(mode, "spawn to the first assess_run answer")
                 print(f"{mode:10s} {statistics.median(times):.3f} s  {what} (median of {args.runs}; "
-                      f"min {min(times):.3f} max {max(times):.3f})")
+                      f"min {min(times):.3f} max {max(times):.3f}; CPU {statistics.median(cpus):.3f} s)")
                 continue
             if mode == "front":
                 one(mode, env)  # the warm-up run records the first answers

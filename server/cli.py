@@ -669,8 +669,27 @@ def _interrupted(e: BaseException) -> bool:
     return False
 
 
+QUICK_EXIT = ("check",)  # commands whose work is all written when main returns: no interpreter teardown after them
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")  # what OpenBLAS reads, in order
+
+
 def entry() -> None:
-    sys.exit(main())
+    """The console script. numpy's BLAS runs on one thread unless the user chose otherwise: a check's arrays are
+    small (OpenBLAS gives them one thread anyway), and starting a worker per core when numpy loads costs a fresh
+    process ~0.05 s. After ``check`` (its answer printed, the assessment committed to the store) the process leaves
+    at once, as ``serve`` does: unloading pandas and the domain would take longer than the check itself."""
+    if not any(name in os.environ for name in BLAS_THREAD_VARS):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"  # read once, when numpy loads (later, on the first check)
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv[:1] and argv[0] in QUICK_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # the reader left: nothing more to write
+                pass
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

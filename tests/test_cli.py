@@ -58,6 +58,23 @@ def test_check_exit_code_is_the_verdict(tc_home, tmp_path):
     assert unreachable.returncode == 4 and "Traceback" not in unreachable.stderr
 
 
+def test_check_leaves_at_once_with_its_answer_written_and_stored(tc_home, tmp_path):
+    """``check`` leaves without unloading the interpreter: its whole answer still reaches a file and a pipe, and the
+    assessment is in the store (the next check, another process, reads it as the previous one)."""
+    log = write_llmc_log(tmp_path / "train.log", 400)
+    out = tmp_path / "answer.json"
+    with out.open("w") as f:
+        p = subprocess.run([*CLI, "check", str(log), "--json"], stdout=f, stderr=subprocess.PIPE, text=True,
+                           timeout=120, env=server_env(tc_home))
+    assert p.returncode == 0 and p.stderr == ""
+    first = json.loads(out.read_text())
+    again = cli(tc_home, "check", str(log), "--json")
+    assert again.returncode == 0
+    second = json.loads(again.stdout)
+    stale = next(f for f in second["findings"] if f["signal"] == "staleness")
+    assert second["assessment_id"] != first["assessment_id"] and "no new steps since the last check" in stale["message"]
+
+
 def test_usage_errors_exit_64_with_one_line(tc_home, tmp_path):
     commands = ("'serve', 'read', 'check', 'sweep', 'review', 'stop', 'target', 'reschedule', 'install-command', "
                 "'watch', 'plot'")

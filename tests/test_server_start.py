@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from training_check.server.cli import BLAS_THREAD_VARS
 from training_check.server.stdio_front import CACHE_NAME, cache_dirs, fingerprint
 
 from .conftest import require
@@ -122,6 +123,74 @@ def test_a_fresh_servers_first_check_loads_neither_the_sdk_nor_pydantic(tc_home,
         maps = _mapped(s.p.pid)
         assert "pydantic_core" not in maps and "pandas" in maps, "the SDK was loaded for a plain check"
         assert s.close()[0] == 0
+
+
+UNNEEDED_FOR_A_LOG = ("mcp", "pydantic", "anyio", "openai", "paramiko", "wandb", "matplotlib",
+                     "training_check.tools.sources.wandb_local", "training_check.tools.sources.wandb_api",
+                     "training_check.tools.sources.tfevents", "training_check.tools.sources.ssh",
+                     "training_check.tools.reviewer", "training_check.tools.stop_run", "training_check.tools.plot")
+
+
+def _imported(stderr: str) -> set[str]:
+    """The modules a process imported, from its ``-X importtime`` lines."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines()
+            if line.startswith("import time:") and line.count("|") == 2}
+
+
+def test_a_fresh_servers_check_of_a_log_imports_only_what_the_call_needs(tc_home, tmp_path):
+    """A fresh server's first check of a log already in the store loads the log reader and the judgment, not the
+    other sources' readers (W&B, TensorBoard, SSH), the reviewer, the stopper or the MCP SDK (what each costs
+    is paid by the call that needs it)."""
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    warm = Server(tc_home)
+    warm.handshake()  # records the first answers
+    assert warm.close()[0] == 0
+    for i in range(2):  # the second time the run is already in the store
+        err_path = tmp_path / f"imports-{i}.txt"  # a file, not a pipe: ~700 lines would fill a pipe's buffer
+        with err_path.open("wb") as err_file:
+            p = subprocess.Popen(SERVER_ARGV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_file,
+                                 env=server_env(tc_home, PYTHONPROFILEIMPORTTIME="1"))
+            out, _ = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in (
+                INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                 "params": {"name": "assess_run", "arguments": {"run": str(log)}}})), timeout=60)
+        assert p.returncode == 0
+        answer = next(m for m in map(json.loads, out.splitlines()) if m.get("id") == 1)
+        assert answer["result"]["structuredContent"]["verdict"] == "CONTINUE"
+        imported = _imported(err_path.read_text())
+        assert {"training_check.tools.judge", "training_check.tools.sources.logfile", "pandas"} <= imported
+        loaded = sorted(m for m in imported if any(m == u or m.startswith(u + ".") for u in UNNEEDED_FOR_A_LOG))
+        assert not loaded, f"a check of a log loaded {loaded}"
+
+
+def _threads_after_a_check(tc_home, log: Path, **env: str) -> int:
+    """The threads of a fresh server once it has answered a check (numpy loaded)."""
+    s = Server(tc_home, **env)
+    s.send(INIT)
+    s.answer(0)
+    s.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "assess_run", "arguments": {"run": str(log)}}})
+    assert s.answer(1)["result"]["structuredContent"]["verdict"] == "CONTINUE"
+    time.sleep(0.3)  # the call's thread has ended
+    n = len(os.listdir(f"/proc/{s.p.pid}/task"))
+    assert s.close()[0] == 0
+    return n
+
+
+def test_numpys_blas_starts_no_worker_per_core_unless_the_user_asks(tc_home, tmp_path, monkeypatch):
+    """Starting an OpenBLAS worker per core when numpy loads cost every fresh server ~0.05 s; a check's arrays are
+    small. A user's own setting is kept."""
+    cores = len(os.sched_getaffinity(0))
+    require(cores >= 2, "2 cores or more (OpenBLAS starts no worker on one)")
+    for name in BLAS_THREAD_VARS:
+        monkeypatch.delenv(name, raising=False)
+    log = write_llmc_log(tmp_path / "train.log", 300)
+    warm = Server(tc_home)
+    warm.handshake()  # records the first answers
+    assert warm.close()[0] == 0
+    own = _threads_after_a_check(tc_home, log, OPENBLAS_NUM_THREADS=str(cores))
+    default = _threads_after_a_check(tc_home, log)
+    assert own - default == cores - 1, (own, default, cores)
 
 
 def _caught(pid: int) -> set[int]:

@@ -38,12 +38,13 @@ def is_tfevents_name(name: str) -> bool:
 
 
 def open_path_source(fs: FileSystem, path: str) -> Source:
-    """The source for a file or folder: a .wandb run, TensorBoard events, or a log file."""
-    from .wandb_local import WandbLocalSource, find_wandb_file
-
+    """The source for a file or folder: a .wandb run, TensorBoard events, or a log file (each reader imported only
+    when it is the one: a log's check never loads the others)."""
     st = fs.stat(path)
     name = path.rstrip("/").rsplit("/", 1)[-1]
     if st.is_dir:
+        from .wandb_local import WandbLocalSource, find_wandb_file
+
         fs = fs.confined(path)  # a file of the run folder is read only when it really is in the folder
         wandb_file = find_wandb_file(fs, path)
         if wandb_file:
@@ -71,6 +72,8 @@ def open_path_source(fs: FileSystem, path: str) -> Source:
             raise BadInput(f"{fs.describe(path)} holds several logs ({names}): name one file")
         raise RunNotFound(f"{fs.describe(path)} holds no run: expected a wandb run, TensorBoard events or a log file")
     if name.endswith(".wandb"):
+        from .wandb_local import WandbLocalSource
+
         return WandbLocalSource(fs, path)
     if is_tfevents_name(name):
         from .tfevents import TfEventsSource
