@@ -41,7 +41,8 @@ class Dialect:
         "info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main", "root", "log"})
     #: a split's name alone before its number is that split's loss (build-nanogpt's ``12 train 3.10``)
     bare_names: dict = field(default_factory=lambda: {"train": "train_loss", "val": "val_loss", "valid": "val_loss",
-                                                      "test": "test_loss"})
+                                                      "test": "test_loss",
+                                                      "hella": "val_hellaswag_acc"})
     #: a progress bar holding one of these is Lightning's, whose logged step is the bar's counter - 1
     zero_based_markers: tuple[bytes, ...] = (b"v_num=",)
     #: a table whose header holds one of ``loss_table_markers`` names its ``loss_table_columns`` ``train/X_loss``
@@ -51,6 +52,20 @@ class Dialect:
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: the longest metric name, in words (``number of skipped iterations``)
     name_words: int = 4
+    #: names a framework abbreviates or words otherwise, and the name they are read under (llm.c's ``trl``/``tel``/
+    #: ``norm``, DeepSpeed's cumulative ``skipped``, Megatron's ``lm loss value`` in its validation record)
+    aliases: dict = field(default_factory=lambda: {
+        "trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "skipped": "skipped_steps",
+        "lm loss value": "lm_loss", "lm loss PPL": "lm_loss_ppl"})
+    #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
+    #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
+    time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "h"})
+    #: names whose zero means "not computed" (Megatron prints ``grad norm: 0.000`` when it skipped the norm): no point
+    zero_is_absent: frozenset[str] = frozenset({"grad norm"})
+    #: a line holding one of these is an event, counted under the name (cumulative) at the step it happens at
+    #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
+    event_markers: tuple[tuple[bytes, str], ...] = (
+        (b"OVERFLOW! Rank 0 Skipping step", "overflow_skips"), (b"Overflow detected. Skipping step", "overflow_skips"))
 
 
 DIALECT = Dialect()

@@ -43,6 +43,7 @@ _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
+_EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
 
@@ -62,6 +63,7 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter) -> None:
         st = _state(em)
+        _final_evals(st, em)
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -304,8 +306,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     bar_line = np.zeros(n, dtype=bool)
     other_bar = np.zeros(n, dtype=bool)  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
+    _epochs_setting(lines, st)
     for plan, idx in plans:
-        got, bad = _read(lines, idx, plan.positions)
+        got, bad = _read(lines, idx, plan.positions) if plan.positions else ({}, {})
         pos_bad = np.zeros(len(idx), dtype=bool)
         for c, mask in bad.items():
             if c not in plan.metrics:
@@ -424,6 +427,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
+        if plan.epoch is not None and plan.epoch_end and st["main_total"] and st["e0"] is not None:  # "end of epoch 3"
+            steps = np.where(np.isnan(steps), (got[plan.epoch] - st["e0"] + 1) * st["main_total"], steps)
         if plan.epoch is not None and np.isnan(steps).any():
             ep = got[plan.epoch]
             if (ep % 1 != 0).any():
@@ -489,6 +494,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         steps = steps_of[r]
         steps = np.where(np.isnan(steps), train_ff[idx], steps)
         _collect(plan, idx, steps, got, bad, per_key, prefix="val_")
+    for plan, idx, _got, _bad in reads:
+        if plan.event is not None:
+            _count_events(plan.event, idx, train_ff, st, per_key)
     names = st.setdefault("names", [])
     names.extend(k for k in per_key if k not in names and len(names) < 256)
     columns = {}
@@ -625,8 +633,56 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
             key = prefix + name
         keep = ok & ~bad[f] if f in bad else ok
+        if name in DIALECT.zero_is_absent:
+            keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.any():
             per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
+
+
+def _count_events(name: str, idx: np.ndarray, train_ff: np.ndarray, st: dict,
+                  per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]) -> None:
+    """Event lines (``Dialect.event_markers``) counted, cumulatively over the log, at the train step they happen at
+    (the first step before any)."""
+    counts = st.setdefault("counts", {})
+    before = int(counts.get(name, 0))
+    counts[name] = before + len(idx)
+    steps = train_ff[idx]
+    per_key.setdefault(name, []).append((idx, np.where(np.isnan(steps), 0.0, steps),
+                                         before + np.arange(1, len(idx) + 1, dtype=np.float64)))
+
+
+def _epochs_setting(lines: list[bytes], st: dict) -> None:
+    """The run's epoch count from the settings printed at its start (``Namespace(..., epochs=12, ...)``): read once,
+    from the first block (bounded)."""
+    if st.get("epochs") or st.get("settings_read"):
+        return
+    st["settings_read"] = True
+    head = b"\n".join(lines[:MAX_PENDING])[:1 << 16]
+    m = _EPOCHS_SETTING.search(head) if b"epochs" in head else None
+    if m:
+        st["epochs"] = int(m.group(1)) or None
+
+
+def _final_evals(st: dict, em: Emitter) -> None:
+    """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``):
+    points at the step they were printed at, once the read ends (a line seen once is otherwise no series)."""
+    keep = []
+    for p in st.get("pending", []):
+        if not isinstance(p, list) or p[2] is None:
+            keep.append(p)
+            continue
+        line = p[0].encode("latin-1")
+        plan = plan_template([line])
+        if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not all(
+                _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
+                for n in plan.metrics.values()):
+            keep.append(p)
+            continue
+        got, bad = _read([line], np.zeros(1, dtype=np.int64), plan.positions)
+        for f, name in plan.metrics.items():
+            if f not in bad:
+                em.add(int(p[2]), name, float(got[f][0]))
+    st["pending"] = keep
 
 
 __all__ = ["DIALECT", "TextLogFormat", "read_block"]

@@ -42,6 +42,8 @@ class Plan:
     is_record: bool = False  # a printed dict/JSON record: a series even when seen once
     bar: bool = False  # a progress bar (tqdm's ``37%||``)
     zero_based: bool = False  # the framework logs step n of a 1-based counter as n - 1 (``Dialect.zero_based``)
+    event: str | None = None  # the line is an event counted under this name (``Dialect.event_markers``)
+    epoch_end: bool = False  # the record closes its epoch (``end of epoch 3``): it sits at the epoch's last step
 
     @property
     def positions(self) -> list[int]:
@@ -109,10 +111,16 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     i = start - 1
     while i >= 0 and line[i] in _SKIP_BEFORE:
         i -= 1
+    unit = ""
     if i >= 0 and line[i] == 0x29:  # ")": a qualifier, "Epoch(train) [2]", names the word before it
         j = line.rfind(b"(", max(0, i - 32), i)
         if j > 0:
+            qualifier = line[j + 1:i].decode("utf-8", "replace")
+            if qualifier in dialect.time_units:
+                unit = f" ({qualifier})"  # a unit stays: "elapsed time per iteration (ms)"
             i = j - 1
+            while i >= 0 and line[i] in b" \t" and unit:
+                i -= 1
     words: list[bytes] = []
     while i >= 0 and len(words) < dialect.name_words:
         j = i
@@ -122,6 +130,9 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
+        if j >= 4 and line[j] == 32 and _nan_word(line, j - 3, j) and len(words) < dialect.name_words:
+            words.append(b"nan")  # "number of nan iterations": the word nan was masked as a number
+            j -= 4
         if j < 1 or line[j] != 32 or line[j - 1] not in _NAME_CHARS:
             break  # a name's words are one blank apart
         i = j - 1
@@ -131,7 +142,45 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)):
         names = names[1:]
     name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
-    return name[:80] or None
+    return (name + unit)[:80] if name else None
+
+
+def _nan_word(line: bytes, a: int, b: int) -> bool:
+    """Whether the NaN mark at ``line[a:b]`` is the word nan inside a name (Megatron's ``number of nan iterations:
+    0``): a word before it and one after it, one blank apart, the one after it closed by ``:`` or ``=``."""
+    if a < 2 or line[a:b] != NAN_MARK or line[a - 1] != 32 or line[a - 2] not in _LETTERS or line[b:b + 1] != b" ":
+        return False
+    j = b + 1
+    while j < len(line) and line[j] in _LETTERS:
+        j += 1
+    return j > b + 1 and line[j:j + 1] in (b":", b"=")
+
+
+def _unit(samples: list[bytes], k: int, dialect: Dialect) -> str:
+    """The time unit glued to field ``k``'s number in the samples (``216ms``: ``ms``), or ""."""
+    for line in samples:
+        sp = _spans(line)
+        if k < len(sp):
+            seg = line[sp[k][0]:sp[k][1]]
+            tail = seg.lstrip(b"0123456789.+-eE")
+            if tail and tail != seg and _number(seg):
+                unit = tail.decode("ascii", "replace")
+                return unit if unit in dialect.time_units else ""
+    return ""
+
+
+def metric_name(name: str, dialect: Dialect = DIALECT, unit: str = "") -> str:
+    """The name a metric is read under: a split's bare name is its loss, a framework's abbreviation its usual name
+    (``Dialect.aliases``), a time unit glued to the number kept (``train_time_ms``)."""
+    low = name.lower()
+    if low in dialect.bare_names:
+        return str(dialect.bare_names[low])
+    name = str(dialect.aliases.get(name, name))
+    if unit and not low.endswith(unit) and not name.endswith(")"):
+        name = f"{name}_{unit}"
+    if " " in name and name.split(" ", 1)[0].lower() in dialect.eval_words:
+        name = name.replace(" ", "_")  # "valid loss", "test ppl": one name, the split's (never "val_valid loss")
+    return name
 
 
 def header_names(line: bytes) -> list[str] | None:
@@ -199,13 +248,17 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         return None
     plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{",
                 zero_based=any(m in rep for m in dialect.zero_based_markers), bar=b"%||" in rep)
+    for marker, event in dialect.event_markers:
+        if marker in rep:  # an event: its numbers (a loss scale, a timestamp) are no metrics
+            plan.event, plan.is_record = event, True  # counted even when it happens once
+            return plan
     table = header is not None and len(before_bar(rep).split()) == len(header)  # a table row: the header names it
     used_words: set[str] = set()
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
     stripped = len(rep) - len(rep.lstrip())
     while k < len(spans):
-        if not numeric[k]:
+        if not numeric[k] or _nan_word(rep, *spans[k]):
             k += 1
             continue
         a, b = spans[k]
@@ -248,12 +301,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:
                 if plan.epoch is None:
                     plan.epoch = k
+                    plan.epoch_end = low.startswith("end of")
             elif low in dialect.summary_names:
                 plan.is_summary = True
             elif _is_setting(name):
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
-                plan.metrics[k] = dialect.bare_names.get(low, name)
+                plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
@@ -263,4 +317,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         context = context.replace(ch, " ")
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
+    named = [f for f in sorted(plan.metrics) if f > (plan.step if plan.step is not None else len(spans))]
+    if plan.step is not None and not plan.is_eval and len(named) >= 3 and plan.step < min(plan.metrics):
+        plan.is_record = True  # a step then three named metrics after it: a record on its face, even seen once
     return plan
