@@ -56,12 +56,27 @@ class Dialect:
     #: ``norm``, DeepSpeed's cumulative ``skipped``, Megatron's ``lm loss value`` in its validation record)
     aliases: dict = field(default_factory=lambda: {
         "trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "skipped": "skipped_steps",
-        "lm loss value": "lm_loss", "lm loss PPL": "lm_loss_ppl"})
+        "lm loss value": "lm_loss", "lm loss PPL": "lm_loss_ppl", "validation loss": "val_loss", "dt": "step_time",
+        "tok/sec": "tokens_per_sec"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "h"})
     #: names whose zero means "not computed" (Megatron prints ``grad norm: 0.000`` when it skipped the norm): no point
     zero_is_absent: frozenset[str] = frozenset({"grad norm"})
+    #: a progress bar holding one of these is Keras' meter: its metrics are the epoch's running averages, so the
+    #: record is the epoch's (its step is the epoch, its last state counts), as Keras' History has it
+    epoch_bar_markers: tuple[bytes, ...] = (b"/step", b"=] - ")
+    #: a name ending in one of these extensions is a source location (``[logging.py:96:log_dist]``), not a metric
+    source_suffixes: frozenset[str] = frozenset({
+        "py", "pyx", "c", "cc", "cpp", "cu", "h", "hpp", "rs", "go", "java", "js", "ts", "sh", "lua", "jl"})
+    #: a name ending in one of these words is prose (``reducing to``, ``but hysteresis is``), not a metric
+    prose_words: frozenset[str] = frozenset({
+        "to", "from", "is", "are", "was", "of", "at", "by", "with", "and", "but", "or", "for", "in", "on", "as",
+        "than", "into", "the", "a", "an"})
+    #: a name "total ..." ending in one of these counts a setting (``Total Micro Batches 460``), not a metric
+    count_nouns: frozenset[str] = frozenset({
+        "batches", "samples", "steps", "iterations", "iters", "epochs", "examples", "tokens", "params", "parameters",
+        "images", "sequences", "updates"})
     #: a line holding one of these is an event, counted under the name (cumulative) at the step it happens at
     #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
     event_markers: tuple[tuple[bytes, str], ...] = (

@@ -348,6 +348,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
+    at_epoch = np.where(np.isnan(epoch), _ffill(banner_epoch, st["epoch"]), epoch)  # the epoch at each line
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
@@ -391,6 +392,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         steps = explicit[idx]
         if plan.counter is not None and not plan.is_eval:
             steps = np.where(np.isnan(steps), glob[idx], steps)
+            if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
+                steps = np.where(np.isnan(explicit[idx]), at_epoch[idx], steps)
+                _epoch_total(st, em)
         if plan.metrics or plan.is_summary:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
             steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
@@ -442,6 +446,11 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
             if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
+        if plan.step is None and plan.counter is None and plan.epoch is None and np.isnan(last_prog[idx]).all():
+            ep = at_epoch[idx]  # under epoch banners, one record an epoch: the epoch is its step
+            if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
+                steps = np.where(np.isnan(steps), ep, steps)
+                _epoch_total(st, em)
         steps = np.where(np.isnan(steps), last_prog[idx], steps)
         steps_of[r] = steps
         unplaced.extend((int(i), r) for i in idx[np.isnan(steps)].tolist())
@@ -637,6 +646,12 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.any():
             per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
+
+
+def _epoch_total(st: dict, em: Emitter) -> None:
+    """Records counted in epochs: the run's length is its epoch count."""
+    if st.get("epochs"):
+        em.total_steps = _count(st["epochs"])
 
 
 def _count_events(name: str, idx: np.ndarray, train_ff: np.ndarray, st: dict,

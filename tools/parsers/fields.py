@@ -44,6 +44,7 @@ class Plan:
     zero_based: bool = False  # the framework logs step n of a 1-based counter as n - 1 (``Dialect.zero_based``)
     event: str | None = None  # the line is an event counted under this name (``Dialect.event_markers``)
     epoch_end: bool = False  # the record closes its epoch (``end of epoch 3``): it sits at the epoch's last step
+    per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
 
     @property
     def positions(self) -> list[int]:
@@ -142,7 +143,22 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)):
         names = names[1:]
     name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
-    return (name + unit)[:80] if name else None
+    if not name or not _is_name(name, dialect):
+        return None
+    return (name + unit)[:80]
+
+
+def _is_name(name: str, dialect: Dialect) -> bool:
+    """A metric's name, not a source location (``logging.py``), a bar's drawing (``━━━``), prose (``reducing to``)
+    or a setting's count (``Total Micro Batches``)."""
+    if not any(ch.isalpha() for ch in name):
+        return False
+    words = name.lower().split()
+    if "." in words[-1] and words[-1].rsplit(".", 1)[1] in dialect.source_suffixes:
+        return False
+    if words[-1] in dialect.prose_words:
+        return False
+    return not (len(words) > 1 and words[0] == "total" and words[-1] in dialect.count_nouns)
 
 
 def _nan_word(line: bytes, a: int, b: int) -> bool:
@@ -231,8 +247,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
     names of a table's columns, for numbers with no name of their own."""
     rep = samples[0]
-    if header_names(rep) is not None:
-        return None  # a header row: names, not numbers
+    if header_names(rep) is not None or b" ....." in rep:
+        return None  # a header row: names, not numbers; a settings dump ("lr ......... 0.0001")
     spans = _spans(rep)
     if len(spans) > MAX_FIELDS:
         return None
@@ -310,6 +326,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    plan.per_epoch = plan.counter is not None and any(m in rep for m in dialect.epoch_bar_markers)
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
     context = rep.decode("utf-8", "replace").lower()
