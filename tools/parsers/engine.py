@@ -344,7 +344,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
             other_bar[idx] = True
-            if not plan.is_eval:
+            if not plan.is_eval and not _fixed_count(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
@@ -646,6 +646,12 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.any():
             per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
+
+
+def _fixed_count(n: np.ndarray, total: np.ndarray) -> bool:
+    """``0/200``, ``0/400``, ``0/600``: the count stays while the "total" moves (DeepSpeed's timer prints epoch/step):
+    no progress counter."""
+    return len(n) >= 3 and bool((n == n[0]).all()) and len(np.unique(total)) > 2
 
 
 def _epoch_total(st: dict, em: Emitter) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..roles import infer_role
 from .dialect import DIALECT, Dialect
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
 
@@ -172,6 +173,11 @@ def _nan_word(line: bytes, a: int, b: int) -> bool:
     return j > b + 1 and line[j:j + 1] in (b":", b"=")
 
 
+def _in_name(line: bytes, a: int) -> bool:
+    """A number glued after ``@`` to a name is part of it (``Acc@1``, ``R@10``)."""
+    return a >= 2 and line[a - 1] == 0x40 and line[a - 2] in _LETTERS
+
+
 def _unit(samples: list[bytes], k: int, dialect: Dialect) -> str:
     """The time unit glued to field ``k``'s number in the samples (``216ms``: ``ms``), or ""."""
     for line in samples:
@@ -274,7 +280,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     k = 0
     stripped = len(rep) - len(rep.lstrip())
     while k < len(spans):
-        if not numeric[k] or _nan_word(rep, *spans[k]):
+        if not numeric[k] or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
             k += 1
             continue
         a, b = spans[k]
@@ -334,6 +340,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         context = context.replace(ch, " ")
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
+    if plan.is_record and plan.step is None and plan.epoch is None and not any(
+            infer_role(n).role != "other" for n in plan.metrics.values()):
+        plan.is_record = False  # a printed dict of settings ({'block_size': 1048576, ...}): no record on its face
     named = [f for f in sorted(plan.metrics) if f > (plan.step if plan.step is not None else len(spans))]
     if plan.step is not None and not plan.is_eval and len(named) >= 3 and plan.step < min(plan.metrics):
         plan.is_record = True  # a step then three named metrics after it: a record on its face, even seen once
