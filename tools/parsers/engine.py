@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
@@ -42,6 +43,7 @@ MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered std
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
+_LOSS_WORDS = ("ppl", "perplexity", "reward")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
@@ -221,9 +223,12 @@ def _has_role(plan: Plan) -> bool:
 
 
 def _has_loss(plan: Plan) -> bool:
+    """A loss, an eval metric, a perplexity (a loss, exponentiated) or a reward (RL's objective) among the plan's
+    metrics."""
     from ..roles import infer_role
 
-    return any(infer_role(n).role in ("train_loss", "eval") for n in plan.metrics.values())
+    return any(infer_role(n).role in ("train_loss", "eval") or any(w in n.lower() for w in _LOSS_WORDS)
+               for n in plan.metrics.values())
 
 
 def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
@@ -348,6 +353,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
+    reads = _under_eval_banners(reads, n, nonblank)
+    if not np.isnan(explicit).all():
+        st["explicit"] = True  # records carry their own steps
     at_epoch = np.where(np.isnan(epoch), _ffill(banner_epoch, st["epoch"]), epoch)  # the epoch at each line
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
@@ -444,7 +452,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
-            if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()):
+            if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()) and (
+                    plan.epoch_total is None or not st.get("explicit")):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
         if plan.step is None and plan.counter is None and plan.epoch is None and np.isnan(last_prog[idx]).all():
             ep = at_epoch[idx]  # under epoch banners, one record an epoch: the epoch is its step
@@ -486,6 +495,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
+        elif not _has_position(plan) and plan.epoch_total is not None and st.get("explicit"):
+            prefix = "epoch_"  # "Epoch 1/1 with loss 0.57" among records with steps: the epoch's summary
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
         if plan.bar:  # an eval in a bar's postfix is redrawn with every step until the next eval: only changes count
             carried = st.setdefault("carried", [])
@@ -502,10 +513,15 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             continue
         steps = steps_of[r]
         steps = np.where(np.isnan(steps), train_ff[idx], steps)
-        _collect(plan, idx, steps, got, bad, per_key, prefix="val_")
+        if plan.eval_prefix != "val_":  # an evaluation announced before any training step: the initial one
+            steps = np.where(np.isnan(steps), 0.0, steps)
+        _collect(plan, idx, steps, got, bad, per_key, prefix=plan.eval_prefix)
+    events_at: dict[str, list[np.ndarray]] = {}
     for plan, idx, _got, _bad in reads:
         if plan.event is not None:
-            _count_events(plan.event, idx, train_ff, st, per_key)
+            events_at.setdefault(plan.event, []).append(idx)
+    for event, at in events_at.items():
+        _count_events(event, np.sort(np.concatenate(at)), train_ff, st, per_key)
     names = st.setdefault("names", [])
     names.extend(k for k in per_key if k not in names and len(names) < 256)
     columns = {}
@@ -648,6 +664,34 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
             per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
 
 
+_Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
+
+
+def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> list[_Read]:
+    """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
+    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``)."""
+    banner = np.zeros(n, dtype=bool)
+    for plan, idx, _got, _bad in reads:
+        if plan.is_eval and not plan.metrics and plan.step is None:
+            banner[idx] = True
+    if not banner.any():
+        return reads
+    nb = np.flatnonzero(nonblank)
+    prev = np.full(n, -1)
+    prev[nb[1:]] = nb[:-1]
+    out = []
+    for plan, idx, got, bad in reads:
+        p = prev[idx]
+        under = (p >= 0) & banner[np.maximum(p, 0)]
+        if plan.is_eval or not plan.metrics or _has_position(plan) or not under.any():
+            out.append((plan, idx, got, bad))
+            continue
+        for part, pl in ((~under, plan), (under, replace(plan, is_eval=True, eval_prefix="eval_"))):
+            if part.any():
+                out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
+    return out
+
+
 def _fixed_count(n: np.ndarray, total: np.ndarray) -> bool:
     """``0/200``, ``0/400``, ``0/600``: the count stays while the "total" moves (DeepSpeed's timer prints epoch/step):
     no progress counter."""
@@ -694,15 +738,16 @@ def _final_evals(st: dict, em: Emitter) -> None:
             continue
         line = p[0].encode("latin-1")
         plan = plan_template([line])
-        if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not all(
+        summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
+        if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
                 _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
                 for n in plan.metrics.values()):
             keep.append(p)
             continue
         got, bad = _read([line], np.zeros(1, dtype=np.int64), plan.positions)
         for f, name in plan.metrics.items():
-            if f not in bad:
-                em.add(int(p[2]), name, float(got[f][0]))
+            if f not in bad:  # an epoch's summary among records with steps: "Epoch 1/1 with loss 0.57"
+                em.add(int(p[2]), "epoch_" + name if summary else name, float(got[f][0]))
     st["pending"] = keep
 
 

@@ -45,6 +45,7 @@ class Plan:
     zero_based: bool = False  # the framework logs step n of a 1-based counter as n - 1 (``Dialect.zero_based``)
     event: str | None = None  # the line is an event counted under this name (``Dialect.event_markers``)
     epoch_end: bool = False  # the record closes its epoch (``end of epoch 3``): it sits at the epoch's last step
+    eval_prefix: str = "val_"  # what an eval's names are prefixed with
     per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
 
     @property
@@ -121,7 +122,7 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
             if qualifier in dialect.time_units:
                 unit = f" ({qualifier})"  # a unit stays: "elapsed time per iteration (ms)"
             i = j - 1
-            while i >= 0 and line[i] in b" \t" and unit:
+            while i >= 0 and line[i] in b" \t":
                 i -= 1
     words: list[bytes] = []
     while i >= 0 and len(words) < dialect.name_words:
@@ -141,8 +142,9 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     if not words:
         return None
     names = [w.decode("utf-8", "replace").strip("'.-/") for w in reversed(words)]
-    while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)):
-        names = names[1:]
+    while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)
+                              or names[0].lower() in dialect.prose_words):
+        names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
     name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
     if not name or not _is_name(name, dialect):
         return None
