@@ -22,18 +22,12 @@ import numpy as np
 
 from ..errors import UnknownFormat
 from .base import Detected, DocumentFormat, Emitter, LineFormat
-from .deepspeed import DeepSpeedFormat
 from .documents import GoldenValuesFormat, TrainerStateFormat
 from .engine import TextLogFormat
 from .jsonl import JsonLinesFormat
-from .keras import KerasFormat
 from .lines import split_lines
-from .llmc import LlmcFormat, ModdedNanoGptFormat
-from .megatron import MegatronFormat
-from .nanogpt import NanoGptFormat
 from .table import CsvFormat, MarkdownTableFormat
 from .text import clean_block, printable_sample
-from .wordlm import WordLanguageModelFormat
 
 SAMPLE_BYTES = 64 * 1024
 JSON_DOCUMENT = "json_document"
@@ -41,11 +35,7 @@ MAX_SAMPLE_LINES = 4000
 
 LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
-    for f in (
-        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(),
-        DeepSpeedFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
-        TextLogFormat(),
-    )
+    for f in (MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), TextLogFormat())
 }
 TEXT = TextLogFormat.name
 DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}

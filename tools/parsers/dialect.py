@@ -57,11 +57,12 @@ class Dialect:
     aliases: dict = field(default_factory=lambda: {
         "trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "skipped": "skipped_steps",
         "lm loss value": "lm_loss", "lm loss PPL": "lm_loss_ppl", "validation loss": "val_loss", "dt": "step_time",
-        "tok/sec": "tokens_per_sec", "LR": "lr", "average reward score": "average_reward",
+        "tok/sec": "tokens_per_sec", "LR": "lr", "average reward score": "average_reward", "valid loss": "valid_loss",
+        "valid ppl": "valid_ppl", "test loss": "test_loss", "test ppl": "test_ppl",
         "chosen_last_scores": "reward_score"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
-    time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "h"})
+    time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})
     #: names whose zero means "not computed" (Megatron prints ``grad norm: 0.000`` when it skipped the norm): no point
     zero_is_absent: frozenset[str] = frozenset({"grad norm"})
     #: a progress bar holding one of these is Keras' meter: its metrics are the epoch's running averages, so the

@@ -356,7 +356,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     reads = _under_eval_banners(reads, n, nonblank)
     if not np.isnan(explicit).all():
         st["explicit"] = True  # records carry their own steps
-    at_epoch = np.where(np.isnan(epoch), _ffill(banner_epoch, st["epoch"]), epoch)  # the epoch at each line
+    at_epoch = _banner_epochs(reads, n, st)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
@@ -452,10 +452,10 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
-            if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()) and (
-                    plan.epoch_total is None or not st.get("explicit")):
+            if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
-        if plan.step is None and plan.counter is None and plan.epoch is None and np.isnan(last_prog[idx]).all():
+        if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record
+                and np.isnan(last_prog[idx]).all() and np.isnan(steps).all()):
             ep = at_epoch[idx]  # under epoch banners, one record an epoch: the epoch is its step
             if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
                 steps = np.where(np.isnan(steps), ep, steps)
@@ -495,8 +495,6 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
-        elif not _has_position(plan) and plan.epoch_total is not None and st.get("explicit"):
-            prefix = "epoch_"  # "Epoch 1/1 with loss 0.57" among records with steps: the epoch's summary
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
         if plan.bar:  # an eval in a bar's postfix is redrawn with every step until the next eval: only changes count
             carried = st.setdefault("carried", [])
@@ -667,6 +665,18 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
 _Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
 
 
+def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
+    """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks)."""
+    banner = np.full(n, np.nan)
+    for plan, idx, got, _bad in reads:
+        if plan.epoch is not None and plan.epoch_total is not None and not plan.metrics:
+            banner[idx] = got[plan.epoch]
+    out = _ffill(banner, st.get("banner_epoch"))
+    if not np.isnan(out).all():
+        st["banner_epoch"] = float(out[-1])
+    return out
+
+
 def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> list[_Read]:
     """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
     ``ppl: 2.01``) are that evaluation's results (``eval_ppl``)."""
@@ -738,6 +748,9 @@ def _final_evals(st: dict, em: Emitter) -> None:
             continue
         line = p[0].encode("latin-1")
         plan = plan_template([line])
+        if plan is not None and any(n.lower().startswith(("best", "final")) for n in plan.metrics.values()):
+            keep.append(p)  # a report of an earlier point ("Best val accuracy"), not an evaluation
+            continue
         summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
         if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
                 _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))

@@ -25,6 +25,7 @@ _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _SKIP_BEFORE = frozenset(b" \t:='\"[(")
 _LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(range(128, 256))
 MAX_FIELDS = 4096  # a template with more fields is not a metric line
+NOT_A_NAME = "\x00"  # the words before a number name no metric (a source file, prose): the number is nothing
 
 
 @dataclass
@@ -146,8 +147,10 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
                               or names[0].lower() in dialect.prose_words):
         names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
     name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
-    if not name or not _is_name(name, dialect):
+    if not name:
         return None
+    if not _is_name(name, dialect):
+        return NOT_A_NAME
     return (name + unit)[:80]
 
 
@@ -202,8 +205,6 @@ def metric_name(name: str, dialect: Dialect = DIALECT, unit: str = "") -> str:
     name = str(dialect.aliases.get(name, name))
     if unit and not low.endswith(unit) and not name.endswith(")"):
         name = f"{name}_{unit}"
-    if " " in name and name.split(" ", 1)[0].lower() in dialect.eval_words:
-        name = name.replace(" ", "_")  # "valid loss", "test ppl": one name, the split's (never "val_valid loss")
     return name
 
 
@@ -290,6 +291,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # a progress bar's percent
             continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name == NOT_A_NAME:
+            k += 1
+            continue
         if name is None and header is not None:
             name = _header_name(header, rep, a, dialect)
         low = name.lower() if name else ""
