@@ -30,7 +30,7 @@ import numpy as np
 
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
-from .fields import Plan, before_bar, header_names, plan_template
+from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import join_wrapped, split_lines
 from .templates import NAN_MARK, group_lines, value_text
 
@@ -314,6 +314,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     _epochs_setting(lines, st)
     for plan, idx in plans:
         got, bad = _read(lines, idx, plan.positions) if plan.positions else ({}, {})
+        _negative_nans(lines, idx, got, bad)
         pos_bad = np.zeros(len(idx), dtype=bool)
         for c, mask in bad.items():
             if c not in plan.metrics:
@@ -663,6 +664,18 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
 
 
 _Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
+
+
+def _negative_nans(lines: list[bytes], idx: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray]) -> None:
+    """C's ``-nan`` (a NaN with its sign bit set) is a NaN: the fields read as no number that hold it, in place."""
+    for c, mask in bad.items():
+        for row in np.flatnonzero(mask)[:MAX_EVENTS].tolist():
+            line = lines[int(idx[row])]
+            if b"-" + NAN_MARK not in line:
+                continue
+            spans = _spans(line)
+            if c < len(spans) and line[spans[c][0]:spans[c][1]] == b"-" + NAN_MARK:
+                got[c][row], mask[row] = np.nan, False
 
 
 def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
