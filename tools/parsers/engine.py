@@ -756,7 +756,8 @@ def _final_evals(st: dict, em: Emitter) -> None:
     points at the step they were printed at, once the read ends (a line seen once is otherwise no series)."""
     keep = []
     for p in st.get("pending", []):
-        if not isinstance(p, list) or p[2] is None:
+        at = p[2] if isinstance(p, list) and p[2] is not None else st.get("run_first")  # before any: the first
+        if not isinstance(p, list) or at is None:
             keep.append(p)
             continue
         line = p[0].encode("latin-1")
@@ -773,7 +774,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
         got, bad = _read([line], np.zeros(1, dtype=np.int64), plan.positions)
         for f, name in plan.metrics.items():
             if f not in bad:  # an epoch's summary among records with steps: "Epoch 1/1 with loss 0.57"
-                em.add(int(p[2]), "epoch_" + name if summary else name, float(got[f][0]))
+                em.add(int(at), "epoch_" + name if summary else name, float(got[f][0]))
     st["pending"] = keep
 
 
