@@ -81,8 +81,28 @@ def _state(em: Emitter) -> dict:
 
 def read_block(data: bytes, em: Emitter) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
+    st = _state(em)
+    tail = st.pop("wrap_tail", None)
+    if tail:
+        data = tail.encode("latin-1") + data
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
+    _hold_cut_record(data, st)
+
+
+def _hold_cut_record(data: bytes, st: dict) -> None:
+    """A terminal-wrapped record cut at the block's end (its last line exactly as wide as the terminal) waits for
+    the rest of it: that line is read again, first, with the next block, where its continuation is."""
+    width = int(st.get("wrap", 0))
+    end = data.rstrip(b"\n")
+    last = end[end.rfind(b"\n") + 1:]
+    if not width or not width - 2 <= len(last) <= width or last.rstrip().endswith((b"}", b"]")):
+        return
+    text = last.decode("latin-1")
+    pending = st.get("pending", [])
+    if pending and isinstance(pending[-1], list) and pending[-1][0] == text:
+        pending.pop()  # not a line seen once: the head of a record
+        st["wrap_tail"] = text + "\n"
 
 
 def _read_block(data: bytes, em: Emitter) -> None:
