@@ -57,7 +57,8 @@ class Dialect:
     aliases: dict = field(default_factory=lambda: {
         "trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "skipped": "skipped_steps",
         "lm loss value": "lm_loss", "lm loss PPL": "lm_loss_ppl", "validation loss": "val_loss", "dt": "step_time",
-        "tok/sec": "tokens_per_sec", "LR": "lr", "average reward score": "average_reward", "valid loss": "valid_loss", "val loss": "val_loss",
+        "tok/sec": "tokens_per_sec", "LR": "lr", "average reward score": "average_reward", "valid loss": "valid_loss",
+        "val loss": "val_loss",
         "valid ppl": "valid_ppl", "test loss": "test_loss", "test ppl": "test_ppl",
         "chosen_last_scores": "reward_score"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its

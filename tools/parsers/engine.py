@@ -442,7 +442,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         st["events"] = queue
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
-    per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+    per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
     train_at = nan.copy()
     train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
              if plan.metrics and not plan.is_eval and not plan.is_summary]
@@ -544,10 +544,12 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     names = st.setdefault("names", [])
     names.extend(k for k in per_key if k not in names and len(names) < 256)
     columns = {}
+    source: dict[str, np.ndarray] = {}  # which record (template) each point comes from
     for key, parts in per_key.items():
         li = np.concatenate([p[0] for p in parts])
         o = np.argsort(li, kind="stable")
         columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
+        source[key] = np.concatenate([np.full(len(p[0]), p[3]) for p in parts])[o]
     columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
     main_at = nan.copy()  # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
@@ -559,9 +561,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         for key, (li, s, v) in columns.items():
             part = (li >= start) & (li < cut)
             if part.any():
-                s_part, v_part = s[part], v[part]
+                s_part, v_part, src = s[part], v[part], source[key][part]
                 last = np.ones(len(s_part), dtype=bool)  # a bar redrawn at the same step: its last state holds
-                last[:-1] = s_part[1:] != s_part[:-1]
+                last[:-1] = (s_part[1:] != s_part[:-1]) | (src[1:] != src[:-1])  # (another record's is a point)
                 s_part, v_part = s_part[last], v_part[last]
                 if key in st.get("carried", ()):
                     s_part, v_part = _changes(s_part, v_part, st, key)
@@ -669,9 +671,10 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
 
 
 def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],
-             per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], prefix: str,
+             per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]], prefix: str,
              rename_all: bool = False) -> None:
     ok = ~np.isnan(steps) & (np.abs(steps) < 9e18)
+    source = hash(tuple(sorted(plan.metrics.values())))  # one record's lines, whatever their padding
     for f, name in plan.metrics.items():
         key = name
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
@@ -680,7 +683,7 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
         if name in DIALECT.zero_is_absent:
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.any():
-            per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
+            per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep], source))
 
 
 _Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
@@ -748,7 +751,7 @@ def _epoch_total(st: dict, em: Emitter) -> None:
 
 
 def _count_events(name: str, idx: np.ndarray, train_ff: np.ndarray, st: dict,
-                  per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]) -> None:
+                  per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]]) -> None:
     """Event lines (``Dialect.event_markers``) counted, cumulatively over the log, at the train step they happen at
     (the first step before any)."""
     counts = st.setdefault("counts", {})
@@ -756,7 +759,7 @@ def _count_events(name: str, idx: np.ndarray, train_ff: np.ndarray, st: dict,
     counts[name] = before + len(idx)
     steps = train_ff[idx]
     per_key.setdefault(name, []).append((idx, np.where(np.isnan(steps), 0.0, steps),
-                                         before + np.arange(1, len(idx) + 1, dtype=np.float64)))
+                                         before + np.arange(1, len(idx) + 1, dtype=np.float64), -1))
 
 
 def _epochs_setting(lines: list[bytes], st: dict) -> None:

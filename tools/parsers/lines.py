@@ -98,7 +98,7 @@ def join_wrapped(lines: list[bytes], st: dict) -> list[bytes]:
         if common[w] < 3 or w < int(long.max()):
             return lines
         cut = [i for i in np.flatnonzero(lengths == w).tolist()
-               if i + 1 < len(lines) and _shape(lines[i + 1]) != _shape(lines[i])
+               if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, int(common[w]) // 2):
             return lines
