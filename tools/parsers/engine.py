@@ -674,7 +674,8 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
              per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]], prefix: str,
              rename_all: bool = False) -> None:
     ok = ~np.isnan(steps) & (np.abs(steps) < 9e18)
-    source = hash(tuple(sorted(plan.metrics.values())))  # one record's lines, whatever their padding
+    # one record's lines, whatever their padding; Keras' meter is one record an epoch, its last redraw with the evals
+    source = -2 if plan.per_epoch else hash(tuple(sorted(plan.metrics.values())))
     for f, name in plan.metrics.items():
         key = name
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
