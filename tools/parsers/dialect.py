@@ -68,7 +68,7 @@ class Dialect:
     zero_is_absent: frozenset[str] = frozenset({"grad norm"})
     #: a progress bar holding one of these is Keras' meter: its metrics are the epoch's running averages, so the
     #: record is the epoch's (its step is the epoch, its last state counts), as Keras' History has it
-    epoch_bar_markers: tuple[bytes, ...] = (b"/step", b"=] - ")
+    epoch_bar_markers: tuple[bytes, ...] = (b"/step", b"[] - ")  # the bar's body is gone by then (lines.py)
     #: a name ending in one of these extensions is a source location (``[logging.py:96:log_dist]``), not a metric
     source_suffixes: frozenset[str] = frozenset({
         "py", "pyx", "c", "cc", "cpp", "cu", "h", "hpp", "rs", "go", "java", "js", "ts", "sh", "lua", "jl"})
