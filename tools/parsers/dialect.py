@@ -25,7 +25,7 @@ class Dialect:
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",
         "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "max_epochs", "epochs",
         "num_epochs", "num_train_epochs",
-        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id"})
+        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({

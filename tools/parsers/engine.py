@@ -32,7 +32,7 @@ from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import join_wrapped, split_lines
-from .templates import NAN_MARK, group_lines, value_text
+from .templates import NAN_MARK, group_lines, templates_of, value_text
 
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
@@ -542,6 +542,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     for event, at in events_at.items():
         _count_events(event, np.sort(np.concatenate(at)), train_ff, st, per_key)
     names = st.setdefault("names", [])
+    _known_again(lines, plans, st, set(names))
     names.extend(k for k in per_key if k not in names and len(names) < 256)
     columns = {}
     source: dict[str, np.ndarray] = {}  # which record (template) each point comes from
@@ -688,6 +689,20 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
 
 
 _Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
+
+
+def _known_again(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
+    """A record read once in this block whose names were read in an earlier one recurs across blocks: its template
+    is known, as one read of both blocks would know it (a live log read in parts keeps the cursor of one read)."""
+    known = st["known"]
+    for plan, idx in plans:
+        if len(idx) != 1 or not plan.metrics or len(known) >= MAX_KNOWN:
+            continue
+        if all(n in seen or "val_" + n in seen for n in plan.metrics.values()):
+            key = templates_of(lines[int(idx[0])]).translate(None, b" \t\x01").decode("latin-1")
+            if key not in known:
+                known.append(key)
+                known.sort()
 
 
 def _negative_nans(lines: list[bytes], idx: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray]) -> None:

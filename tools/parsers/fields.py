@@ -24,6 +24,7 @@ _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
     range(128, 256))
 _SKIP_BEFORE = frozenset(b" \t:='\"[(")
 _LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(range(128, 256))
+_NAME_START = _LETTERS | frozenset(b"_'")
 MAX_FIELDS = 4096  # a template with more fields is not a metric line
 NOT_A_NAME = "\x00"  # the words before a number name no metric (a source file, prose): the number is nothing
 
@@ -131,6 +132,10 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         while j >= 0 and line[j] in _NAME_CHARS:
             j -= 1
         word = line[j + 1: i + 1]
+        tail = word[word.rfind(b"/") + 1:]
+        if word and word[0] not in _NAME_START and tail and tail[0] in _NAME_START:
+            words.append(tail)  # "epoch=9/micro_step=10/global_step=4150": the name is after the "/"
+            break
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
