@@ -91,6 +91,22 @@ def test_frozen_weights_plateau_escalates_with_plateau_concern():
     assert any(f.concern == "plateau" for f in r[-1][2])
 
 
+def test_a_noisy_batch_loss_that_learned_is_no_plateau_since_the_start():
+    """The PyTorch tutorial's print (one batch's loss every 25 steps, 32 prints): it falls from ~1.5 to ~1.1 with a
+    point-to-point noise of ~0.25. Its gain is within three points' noise, yet the whole curve trends down: it
+    learned; a frozen network's noise around one level does not (the test above)."""
+    rng = np.random.default_rng(7)
+    steps = np.arange(1, 33) * 25
+    y = 1.55 - 0.4 * (1 - np.exp(-steps / 250)) + rng.normal(0, 0.22, len(steps))
+    view = build_view(frame_of(steps, {"train_loss": y}), None)
+    f = next(f for f in run_signals(view) if f.signal == "loss_trend")
+    assert f.status == "ok", f.message
+    frozen = 1.5 + rng.normal(0, 0.22, len(steps))
+    g = next(f for f in run_signals(build_view(frame_of(steps, {"train_loss": frozen}), None))
+             if f.signal == "loss_trend")
+    assert g.concern == "plateau", g.message
+
+
 def test_overfitting_escalates_with_overfitting_concern():
     tr = power_law()
     val = np.full(N, None, dtype=object)

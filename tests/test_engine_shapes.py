@@ -202,3 +202,28 @@ def test_an_eval_in_a_bar_postfix_is_a_point_only_when_it_changes(tmp_path):
                        f"train_loss={1 / (e * 8 + n):.3g}{val}]")
     res, pts = _read(tmp_path, ("\r".join(out) + "\n").encode(), "pl.log")
     assert pts["val_loss"] == ([8, 16], [0.5, 0.25]) and len(pts["train_loss"][0]) == 24
+
+
+def test_hf_buffered_records_after_a_start_bar_with_text_glued_to_it(tmp_path):
+    """HF resumed after a crash: each phase's first bar draw (0/N) has a warning glued to it. That line is the main
+    bar, not another (an eval bar's): the clear after it is a write event, so the first record of each phase is at
+    its logging step (it had been taken for another bar's clear, and every record after it moved one event on)."""
+    clear = "\r" + " " * 40 + "\r\n"
+    err: list[str] = []
+    for first, last in ((1, 24), (21, 40)):  # crashed after step 24, resumed from the checkpoint at step 20
+        err.append("\r  0%|          | 0/40 [00:00<?, ?it/s][transformers] `loss_type=None` was set in the config\n")
+        out = []
+        for step in range(first, last + 1):
+            if step > first + 3:  # the bar redraws at most every 0.1 s: the first steps were too quick
+                err.append(f"\r{step * 2:3d}%|#   | {step}/40 [00:01<00:02, 9.5it/s]")
+            if step % 4 == 0:
+                err.append(clear)
+                out.append(f"{{'loss': '{2 - step / 100:.3f}', 'grad_norm': '1.0', 'learning_rate': '1e-4', "
+                           f"'epoch': '{step / 40:.1f}'}}\n")
+                err.append(f"\r{step * 2:3d}%|#   | {step}/40 [00:01<00:02, 9.5it/s]")
+            if step % 12 == 0 or step == last:  # stdout flushed now and then: records come in bursts
+                err.extend(out)
+                out = []
+        err.append("Traceback (most recent call last):\nRuntimeError: crash\n" if last == 24 else "")
+    res, pts = _read(tmp_path, "".join(err).encode())
+    assert pts["loss"][0] == list(range(4, 41, 4))  # step 24, logged in both phases, once

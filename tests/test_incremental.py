@@ -174,10 +174,12 @@ def lr_series(kind: str, n: int, rng) -> np.ndarray:
         lr[n // 2:] = 1e-5
     elif kind == "warming":
         lr = (t + 1) / (2 * n)
+    elif kind == "linear":  # to zero at the end, logged every 1000 steps: the last log falls 1000x at its pace
+        lr = np.maximum(1 - (t // 1000) * 1000 / (n - 1000 + 1), 1e-6)
     return lr * 6e-4 * (1 + 1e-3 * rng.standard_normal(n))
 
 
-@pytest.mark.parametrize("kind", ["cosine", "jump", "cyclic", "zero", "drop", "warming"])
+@pytest.mark.parametrize("kind", ["cosine", "jump", "cyclic", "zero", "drop", "warming", "linear"])
 def test_lr_schedule_from_running_facts_equals_the_full_series(kind):
     rng = np.random.default_rng(1)
     n = 40_000

@@ -177,6 +177,21 @@ def test_lr_schedule_jump_factor(jump, status):
         assert f.concern == "lr_schedule" and "above its earlier peak 0.001" in f.message
 
 
+@pytest.mark.parametrize(("last", "status"), [(4e-6, "ok"), (1e-6, "ok"), ("drop", "warn")])
+def test_lr_schedule_a_linear_decays_last_log_is_no_abrupt_drop(last, status):
+    """HF's linear decay logged every 25 steps ends 1.04e-4 -> 4e-6: 26x in one log, at the pace of every log
+    before it; the same fall from a flat LR is abrupt."""
+    lr = np.concatenate([np.linspace(1e-3, 1.04e-4, 10), [4e-6]]) if last != "drop" else \
+        np.concatenate([np.full(10, 1e-3), [4e-6]])
+    if isinstance(last, float):
+        lr[-1] = last
+    steps = np.arange(1, 12) * 25
+    f = lr_schedule.check(view_of({"train_loss": falling(11), "lr": lr}, steps))
+    assert f.status == status, f.message
+    if status == "warn":
+        assert "dropped abruptly" in f.message
+
+
 # --- eval: patience -----------------------------------------------------------------------------------------------
 
 

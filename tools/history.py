@@ -173,8 +173,12 @@ class Schedule:
     n_nonneg: int = 0  # differences >= 0
     restarts: int = 0  # rises > 3x after warmup back to about an earlier peak (before any real jump)
     jump: list | None = None  # the first real jump: [i, step before, step, value before, value, earlier peak]
-    zero: list | None = None  # first point after the peak at <= 1% of it: [z, step before, step, value before, value]
+    # first point after the peak at <= 1% of it: [z, step before, step, value before, value, and the point before
+    # that: step, value (None, None when there is none)]
+    zero: list | None = None
     dead: list | None = None  # first point after the peak at <= 0.01% of it: [z, step, value]
+    before_last: float = math.nan  # the value before the last one, and its step
+    before_last_step: int = 0
 
     JUMP, ZERO, DEAD = 3.0, 0.01, 1e-4
 
@@ -231,13 +235,23 @@ class Schedule:
             if len(hit):
                 k = start + int(hit[0])  # position in v; the point before is v[k-1] or the old last one
                 pv, ps = (float(v[k - 1]), int(steps[k - 1])) if k else (self.last, self.last_step)
-                self.zero = [n + k, ps, int(steps[k]), pv, float(v[k])]
+                if k >= 2:
+                    ppv, pps = float(v[k - 2]), int(steps[k - 2])
+                elif k == 1:
+                    ppv, pps = (self.last, self.last_step) if n else (math.nan, 0)
+                else:
+                    ppv, pps = (self.before_last, self.before_last_step) if n >= 2 else (math.nan, 0)
+                self.zero = [n + k, ps, int(steps[k]), pv, float(v[k]), *((pps, ppv) if ppv == ppv else (None, None))]
         if self.dead is None:
             hit = np.flatnonzero(v[start:] <= self.DEAD * self.peak)
             if len(hit):
                 k = start + int(hit[0])
                 self.dead = [n + k, int(steps[k]), float(v[k])]
         self.n = n + m
+        if m >= 2:
+            self.before_last, self.before_last_step = float(v[-2]), int(steps[-2])
+        else:
+            self.before_last, self.before_last_step = self.last, self.last_step
         self.last, self.last_step = float(v[-1]), int(steps[-1])
 
 

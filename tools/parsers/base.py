@@ -47,6 +47,17 @@ class Emitter(BatchBuilder):
         self.started_new_run = True
         self.total_steps = None
 
+    def skip_runs(self, runs: int, per_key: dict[str, int]) -> None:
+        """``runs`` more whole runs started and ended within this read, before the current one: their points
+        (``per_key``) are counted as set aside, never built."""
+        if runs <= 0:
+            return
+        self.state["runs"] = self.state.get("runs", 1) + runs
+        self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
+        self.aside_keys = {k: self.aside_keys.get(k, 0) + per_key.get(k, 0) for k in {*self.aside_keys, *per_key}}
+        self.started_new_run = True
+        self.total_steps = None
+
     @property
     def set_aside(self) -> int:
         """Points of earlier runs in this file that this read set aside (only the last run is shown)."""

@@ -112,7 +112,7 @@ def trial_parse(name: str, text: str | bytes) -> tuple[int, int, int]:
     """(train-loss points, eval points, all points) that format ``name`` keeps from ``text``: points of the best-kept
     train loss (steps going back supersede earlier points, as in the frame), of the best eval metric, and the count
     of all points read."""
-    from ..roles import infer_role
+    from ..roles import assign_roles
 
     f = LINE_FORMATS[name]
     em = Emitter()
@@ -126,8 +126,9 @@ def trial_parse(name: str, text: str | bytes) -> tuple[int, int, int]:
         return (0, 0, 0)
     best_train = best_eval = 0
     columns = em.build().columns
-    for key in set(columns) | set(em.aside_keys):
-        role = infer_role(key).role
+    roles = assign_roles(sorted(set(columns) | set(em.aside_keys)))  # the objective by name when none is a loss
+    for key, found in roles.items():
+        role = found.role
         if role not in ("train_loss", "eval") and not (role == "train_metric" and "ppl" in key.lower()):
             continue
         steps = columns[key].steps if key in columns else np.zeros(0, dtype=np.int64)

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import io
 import math
+import operator
 import re
+from collections import deque
 from dataclasses import replace
 from typing import ClassVar
 
@@ -31,14 +33,17 @@ import numpy as np
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
-from .lines import join_wrapped, split_lines
+from .lines import join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, group_lines, templates_of, value_text
 
+BLOCK_BYTES = 8 << 20
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
 PENDING_LINE = 2048
 SAMPLES = 4
+FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
+MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -60,7 +65,12 @@ class TextLogFormat(LineFormat):
         self.parse_plain(text.encode("utf-8", "replace"), em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        read_block(data, em)
+        start = 0
+        while start < len(data):  # blocks of about BLOCK_BYTES: each pass over a block stays in the CPU's caches
+            end = data.rfind(b"\n", start, start + BLOCK_BYTES) + 1 if start + BLOCK_BYTES < len(data) else 0
+            end = end or len(data)
+            read_block(data[start:end], em)
+            start = end
         return True
 
     def finish(self, em: Emitter) -> None:
@@ -107,13 +117,14 @@ def _hold_cut_record(data: bytes, st: dict) -> None:
 
 def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
-    m = _TOTAL_STEPS.search(data) if b"otal " in data else None
-    if m:
-        em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
-    m = _LOGGING_STEPS.search(data) if b"logging_steps" in data else None
-    if m:
-        st["log_every"] = int(m.group(1)) or None
-    m = _NUM_EPOCHS.search(data) if b"Epochs" in data else None
+    if b"steps" in data:  # HF's run header (one search gates three)
+        m = _find(_TOTAL_STEPS, data, (b"otal optimization steps", b"otal training steps"))
+        if m:
+            em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
+        m = _find(_LOGGING_STEPS, data, (b"logging_steps",))
+        if m:
+            st["log_every"] = int(m.group(1)) or None
+    m = _find(_NUM_EPOCHS, data, (b"Num Epochs",))
     if m:
         st["epochs"] = int(m.group(1).replace(b",", b"") or 0) or None
     split = split_lines(data)
@@ -128,14 +139,23 @@ def _read_block(data: bytes, em: Emitter) -> None:
     carried = [p for p in st["pending"] if isinstance(p, list)]
     pending = [p[0].encode("latin-1") for p in carried]
     ctx = [(p[1], p[2]) for p in carried]
-    lines = join_wrapped(split.lines, st)
-    lines = pending + lines if pending else lines
+    lengths = line_lengths(split.lines, split.text)
+    lines = join_wrapped(split.lines, st, lengths)
+    joined = split.text
+    if lines is not split.lines:  # records a terminal had wrapped, joined again
+        joined, lengths = None, line_lengths(lines)
+    if pending:
+        lines = pending + lines
+        lengths = np.concatenate((line_lengths(pending), lengths))
+        joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
     new_pending: list[int] = []
     if not lines:
         return
-    grouping = group_lines(lines)
+    grouping = group_lines(lines, joined)
     known = set(st["known"])
-    order = np.argsort(grouping.codes, kind="stable")
+    # the lines of each template in line order (a radix sort: the codes are small integers)
+    order = np.argsort(grouping.codes.astype(np.int16 if len(grouping.templates) < 32768 else np.int64),
+                       kind="stable")
     bounds = np.concatenate(([0], np.cumsum(grouping.counts)))
     # A series is decided on the template without blanks (a counter's padding changes its exact template: one
     # series, read per exact template).
@@ -177,10 +197,23 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx)
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _find(pattern: re.Pattern[bytes], data: bytes, literals: tuple[bytes, ...]) -> re.Match[bytes] | None:
+    """``pattern``'s first match in ``data``, looked for only near where one of its literal parts is (a search for a
+    literal runs at memchr speed; a pattern that starts with a class is tried at every byte)."""
+    for lit in literals:
+        at = data.find(lit)
+        while at >= 0:
+            m = pattern.search(data, max(0, at - 2), at + len(lit) + 64)
+            if m:
+                return m
+            at = data.find(lit, at + 1)
+    return None
 
 
 def _context(i: int, at: tuple[np.ndarray, np.ndarray] | None, ctx: list[tuple[float | None, float | None]],
@@ -253,11 +286,14 @@ def _has_loss(plan: Plan) -> bool:
 
 def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
-    number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing)."""
+    number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing; an empty field is none). The NaN mark is a
+    NaN value (a point)."""
     import pandas as pd
 
-    sel = lines if len(idx) == len(lines) else [lines[i] for i in idx.tolist()]
+    sel = lines if len(idx) == len(lines) else _pick(lines, idx)
     text = value_text(sel)
+    if len(sel) <= FEW_LINES:
+        return _read_few(text, len(sel), cols)
     opts = {"header": None, "usecols": cols, "engine": "c", "na_values": [NAN_MARK.decode()],
             "keep_default_na": False, "skip_blank_lines": False}
     try:
@@ -265,6 +301,7 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
         return {c: df[c].to_numpy(dtype=np.float64) for c in cols}, {}
     except (ValueError, pd.errors.ParserError):
         pass
+    opts["na_filter"] = False  # the NaN mark stays itself: a NaN, not a field that holds no number
     df = pd.read_csv(io.BytesIO(text), dtype=str, **opts)
     out: dict[int, np.ndarray] = {}
     bad: dict[int, np.ndarray] = {}
@@ -279,14 +316,51 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[in
     return out, bad
 
 
-def _after_summary(lines: list[bytes], idx: np.ndarray) -> np.ndarray:
-    """Which of the lines ``idx`` come right after a line announcing a summary (``Dialect.summary_markers``)."""
+def _pick(lines: list[bytes], idx: np.ndarray) -> list[bytes]:
+    """``[lines[i] for i in idx]``, gathered in C."""
+    if len(idx) == 1:
+        return [lines[int(idx[0])]]
+    return list(operator.itemgetter(*idx.tolist())(lines))
+
+
+def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """``_read`` for a template of a few thousand lines at most (the C reader's fixed cost is per call), with the
+    same answer: each field column converted at once by numpy, field by field only when one is no number."""
+    rows = [line.split(b",") for line in text.split(b"\n")[:n]]
+    out: dict[int, np.ndarray] = {}
+    wrong: dict[int, np.ndarray] = {}
+    for c in cols:
+        col = [fields[c] if c < len(fields) else b"" for fields in rows]
+        try:
+            out[c] = np.array(col, dtype=np.bytes_).astype(np.float64)
+            continue
+        except ValueError:  # an empty field, the NaN mark or number characters that are no number
+            pass
+        vals = np.full(n, np.nan)
+        bad = np.zeros(n, dtype=bool)
+        for i, f in enumerate(col):
+            if f == NAN_MARK:
+                continue
+            try:
+                vals[i] = float(f)
+            except ValueError:
+                bad[i] = True
+        out[c] = vals
+        if bad.any():
+            wrong[c] = bad
+    return out, wrong
+
+
+def _after_summary(lines: list[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
+    (``Dialect.summary_markers``). Only a line whose step went back can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
-    for k, i in enumerate(idx.tolist()):
-        j = i - 1
-        while j >= 0 and not lines[j].strip():
+    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    for k in back[:MAX_SUMMARY_LOOKS].tolist():
+        j = int(idx[k]) - 1
+        while j >= 0 and j > idx[k] - 8 and not lines[j].strip():
             j -= 1
-        if j >= 0 and any(m in lines[j].lower() for m in DIALECT.summary_markers):
+        if j >= 0 and any(m in lines[j][:PENDING_LINE].lower() for m in DIALECT.summary_markers):
             out[k] = True
     return out
 
@@ -319,7 +393,8 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
-          nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]]) -> tuple[np.ndarray, np.ndarray]:
+          nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
+          lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -346,7 +421,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             bad = {c: v[keep] for c, v in bad.items()}
         if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
-            again = _after_summary(lines, idx)
+            again = _after_summary(lines, idx, got[plan.step])
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}
@@ -383,6 +458,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
     other_bar &= ~is_prog
+    if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
+        other_bar &= prog_total != st["main_total"]
     last_prog = _ffill(glob, st["prog"])
     for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog
@@ -391,30 +468,33 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         st["prog"] = float(glob[np.flatnonzero(is_prog)[-1]])
     # tqdm.write: the bar is cleared (a line of blanks), the record printed, the bar redrawn. With stdout redirected
     # and buffered, the record comes later: the redraw right after a clear is then the step of the next record.
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=n)
-    nonempty = lengths > 0
-    clear = nonempty & ~nonblank
-    ne_idx = np.flatnonzero(nonempty)
-    prev_ne = np.full(n, -1)
-    if len(ne_idx) > 1:
-        prev_ne[ne_idx[1:]] = ne_idx[:-1]
-    after_clear = np.zeros(n, dtype=bool)
-    has_prev = prev_ne >= 0
-    after_clear[has_prev] = clear[prev_ne[has_prev]]
-    nb_idx = np.flatnonzero(nonblank)
-    next_prog = nan.copy()
-    if len(nb_idx) > 1:
-        next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
-    # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
-    before = np.full(n, -1)
-    before[has_prev] = prev_ne[prev_ne[has_prev]]
-    cand = np.flatnonzero(is_prog & after_clear)
-    own = before[cand] < 0
-    own[~own] = ~other_bar[before[cand][~own]]
-    prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
-    events = cand[own | (glob[cand] == prior[cand])]
+    after_clear: np.ndarray | None = None  # lines right after a clear, and the progress step at the next line
+    next_prog: np.ndarray | None = None
+    events = np.zeros(0, dtype=np.int64)
+    if is_prog.any():  # no bar in the block: no write event in it
+        nonempty = lengths > 0
+        clear = nonempty & ~nonblank
+        ne_idx = np.flatnonzero(nonempty)
+        prev_ne = np.full(n, -1)
+        if len(ne_idx) > 1:
+            prev_ne[ne_idx[1:]] = ne_idx[:-1]
+        after_clear = np.zeros(n, dtype=bool)
+        has_prev = prev_ne >= 0
+        after_clear[has_prev] = clear[prev_ne[has_prev]]
+        nb_idx = np.flatnonzero(nonblank)
+        next_prog = nan.copy()
+        if len(nb_idx) > 1:
+            next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
+        # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
+        before = np.full(n, -1)
+        before[has_prev] = prev_ne[prev_ne[has_prev]]
+        cand = np.flatnonzero(is_prog & after_clear)
+        own = before[cand] < 0
+        own[~own] = ~other_bar[before[cand][~own]]
+        prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
+        events = cand[own | (glob[cand] == prior[cand])]
     # steps of the records
-    needs: list[tuple[int, int, int]] = []  # (line, read index, row) of records with no step of their own
+    needs: list[tuple[np.ndarray, int, np.ndarray]] = []  # (lines, read index, rows) of records with no step
     steps_of: list[np.ndarray] = []
     for plan, idx, _got, _bad in reads:
         r = len(steps_of)
@@ -424,22 +504,16 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
                 steps = np.where(np.isnan(explicit[idx]), at_epoch[idx], steps)
                 _epoch_total(st, em)
-        if plan.metrics or plan.is_summary:
+        if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
             steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
-            if plan.is_record or plan.is_summary:
-                for row in np.flatnonzero(np.isnan(steps)).tolist():
-                    needs.append((int(idx[row]), r, row))
+        if (plan.metrics or plan.is_summary) and (plan.is_record or plan.is_summary):
+            missing = np.flatnonzero(np.isnan(steps))
+            if len(missing):
+                needs.append((idx[missing], r, missing))
         steps_of.append(steps)
     if needs:
-        queue: list[float] = list(st.get("events", []))
-        marks = sorted([(int(i), 0, -1, -1) for i in events] + [(i, 1, r, row) for i, r, row in needs])
-        for line, kind, r, row in marks:
-            if kind == 0:
-                queue.append(float(glob[line]))
-            elif queue:
-                steps_of[r][row] = _take_event(queue, reads[r], row, st)
-        st["events"] = queue
+        _match_events(needs, events, glob, [rd[0] for rd in reads], [rd[2] for rd in reads], steps_of, st)
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
@@ -557,78 +631,113 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     if losses:
         li, steps, _v = columns[max(losses, key=lambda k: len(columns[k][0]))]
         main_at[li] = steps
-    start = 0
-    for cut in _run_starts(main_at, st) + [n]:  # each new run sets aside what came before it
-        for key, (li, s, v) in columns.items():
-            part = (li >= start) & (li < cut)
-            if part.any():
-                s_part, v_part, src = s[part], v[part], source[key][part]
-                last = np.ones(len(s_part), dtype=bool)  # a bar redrawn at the same step: its last state holds
-                last[:-1] = (s_part[1:] != s_part[:-1]) | (src[1:] != src[:-1])  # (another record's is a point)
-                s_part, v_part = s_part[last], v_part[last]
-                if key in st.get("carried", ()):
-                    s_part, v_part = _changes(s_part, v_part, st, key)
-                em.extend(key, s_part.astype(np.int64), v_part)
-        if cut < n:
-            em.new_run()
-            st["events"], st["order"] = [], 0
-        start = cut
+    cuts = np.array(_run_starts(main_at, st), dtype=np.int64)  # each new run sets aside what came before it
+    last_run = len(cuts)
+    per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
+    between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
+    for key, (li, s, v) in columns.items():
+        run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
+        last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
+        src = source[key]  # (another record's point at the same step is a point)
+        last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
+        s, v, run = s[last], v[last], run[last]
+        if key in st.get("carried", ()):
+            changed = _changed(v, st, key)
+            s, v, run = s[changed], v[changed], run[changed]
+        for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
+            if sel.any():
+                per_run[side][key] = (s[sel], v[sel])
+        inside = int(((run > 0) & (run < last_run)).sum())
+        if inside:
+            between[key] = inside
+    for key, (s, v) in per_run[0].items():
+        em.extend(key, s.astype(np.int64), v)
+    if last_run:
+        em.new_run()
+        em.skip_runs(last_run - 1, between)
+        st["events"], st["order"] = [], 0
+        for key, (s, v) in per_run[1].items():
+            em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
 
 
-def _changes(steps: np.ndarray, values: np.ndarray, st: dict, key: str) -> tuple[np.ndarray, np.ndarray]:
-    """The points where a carried value changed (the first one, and each new value), the last value kept in
-    ``st`` for the next block."""
+def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
+    """Where a carried value changed (the first one, and each new value); the last value is kept in ``st`` for the
+    next block."""
     before = st.setdefault("carried_last", {}).get(key)
     prev = np.concatenate(([np.nan if before is None else before], values[:-1]))
     same = (values == prev) | (np.isnan(values) & np.isnan(prev))
     if len(values):
         st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
-    return steps[~same], values[~same]
+    return ~same
 
 
 def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
     """Lines where another run starts in the same log: the train step goes back to (or before) the run's first
-    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less)."""
+    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less).
+    Only a step lower than the one before can start a run: the loop visits those alone, with the running maximum
+    between them taken in bulk (linear)."""
     lines = np.flatnonzero(~np.isnan(train_at))
     if not len(lines):
         return []
     steps = train_at[lines]
     if st.get("run_first") is None:
         st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
+    first, top = float(st["run_first"]), float(st["run_max"])
+    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    if st.get("run_last") is not None and steps[0] < st["run_last"]:
+        back = np.concatenate(([0], back))  # a drop from the block before (a run appended between two reads)
+    if len(back):  # the largest step of each stretch before a drop (the stretch from the drop before)
+        highs = np.maximum.reduceat(steps, np.concatenate(([0], back)))[:-1].tolist()
+    else:
+        highs = []
     out: list[int] = []
-    first, top = st["run_first"], st["run_max"]
-    pos = 0
-    while pos < len(steps):  # vectorised between restarts (there are few)
-        seg = steps[pos:]
-        before = np.maximum.accumulate(np.concatenate(([top], seg[:-1])))
-        hit = np.flatnonzero((seg <= first) & (before > first))
-        if not len(hit):
-            top = max(top, float(seg.max()))
-            break
-        k = pos + int(hit[0])
-        out.append(int(lines[k]))
-        first = top = float(steps[k])
-        pos = k + 1
-    st["run_first"], st["run_max"] = first, top
+    for k, high in zip(back.tolist(), highs, strict=True):
+        top = max(top, high)
+        s = float(steps[k])
+        if s <= first < top:
+            out.append(int(lines[k]))
+            first = top = s
+    top = max(top, float(steps[int(back[-1]) if len(back) else 0:].max()))
+    st["run_first"], st["run_max"], st["run_last"] = first, top, float(steps[-1])
     return out
 
 
-def _take_event(queue: list[float], read: tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]],
-                row: int, st: dict) -> float:
-    """The write event a record printed later belongs to: the next one, unless the record's own epoch (HF's
-    ``'epoch': '1.7'``) times the steps per epoch seen so far says a later one (a bar closing is no write)."""
-    plan, _idx, got, _bad = read
-    ep = float(got[plan.epoch][row]) if plan.epoch is not None else math.nan
-    spe = st.get("spe")
-    if spe and ep > 0:
-        want = ep * spe
-        while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
-            queue.pop(0)
-    step = queue.pop(0)
-    if ep > 0 and step > 0:
-        st["spe"] = step / ep
-    return step
+def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.ndarray, glob: np.ndarray,
+                  plans: list[Plan], gots: list[dict[int, np.ndarray]], steps_of: list[np.ndarray], st: dict) -> None:
+    """Records printed with no step of their own take the bar's write events in line order (a queue, kept in
+    ``st`` for the next block): each the next event, unless the record's own epoch (HF's ``'epoch': '1.7'``) times
+    the steps per epoch seen so far says a later one (a bar closing is no write)."""
+    queue: deque[float] = deque(st.get("events", []))
+    lines = np.concatenate([events] + [n[0] for n in needs])
+    kinds = np.concatenate([np.full(len(events), -1)] + [np.full(len(n[0]), k) for k, n in enumerate(needs)])
+    order = np.argsort(lines * 2 + (kinds >= 0), kind="stable").tolist()
+    rows_l = np.concatenate([np.zeros(len(events), dtype=np.int64)] + [n[2] for n in needs]).tolist()
+    steps_at = glob[lines].tolist()
+    epochs = []
+    for _lines, r, rws in needs:
+        ep_col = plans[r].epoch
+        epochs.append(gots[r][ep_col][rws].tolist() if ep_col is not None else [math.nan] * len(rws))
+    kinds_l = kinds.tolist()
+    offsets = np.cumsum([len(events)] + [len(n[0]) for n in needs]).tolist()
+    for o in order:
+        k = kinds_l[o]
+        if k < 0:
+            queue.append(float(steps_at[o]))
+            continue
+        if not queue:
+            continue
+        ep = epochs[k][o - offsets[k]]
+        spe = st.get("spe")
+        if spe and ep > 0:
+            want = ep * spe
+            while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
+                queue.popleft()
+        step = queue.popleft()
+        if ep > 0 and step > 0:
+            st["spe"] = step / ep
+        steps_of[needs[k][1]][rows_l[o]] = step
+    st["events"] = list(queue)
 
 
 def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,

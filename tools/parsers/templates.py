@@ -24,10 +24,11 @@ _NON_ASCII = bytes(range(128, 256))
 WORD_CHARS = bytes(c for c in range(256) if (chr(c).isalpha() and c < 128 and c not in b"eE") or c == ord("_"))
 # Whole words only (never a word's middle: "info", "nanoGPT"; Lightning's "nan.0" is one): nan becomes the sentinel
 # NAN_MARK, which the reader takes as NaN; inf is spelled as a number that overflows to inf. Fixed-length words
-# between lookarounds, possessive: linear.
+# between lookarounds, possessive: linear. The word comes first and the look behind after it, so that the scan for
+# the pattern is a scan for its first letters (a look behind first would be tried at every byte).
 NAN_MARK = b"+.+"
-_INF = re.compile(rb"(?<![A-Za-z_])(?:[Ii]nf(?:inity)?+|INF)(?:\.0++)?+(?![A-Za-z_0-9])")
-_NAN = re.compile(rb"(?<![A-Za-z_])(?:nan|NaN|NAN)(?:\.0++)?+(?![A-Za-z_0-9])")
+_INF = re.compile(rb"(?:[Ii]nf(?<![A-Za-z_][Ii]nf)(?:inity)?+|INF(?<![A-Za-z_]INF))(?:\.0++)?+(?![A-Za-z_0-9])")
+_NAN = re.compile(rb"(?:nan|NaN|NAN)(?<![A-Za-z_][nN][aA][nN])(?:\.0++)?+(?![A-Za-z_0-9])")
 MASKS: tuple[tuple[tuple[bytes, ...], re.Pattern[bytes], bytes], ...] = (
     ((b"inf", b"Inf", b"INF"), _INF, b"9e999"),
     ((b"nan", b"NaN", b"NAN"), _NAN, NAN_MARK),
@@ -90,22 +91,71 @@ class Grouping:
     counts: np.ndarray
 
 
-def group_lines(lines: list[bytes]) -> Grouping:
-    """Lines grouped by template (in order of first appearance). Lines holding nan/inf words are masked first
-    (``MASKS``), in place: only theirs, found by their template, so a log without them pays nothing."""
-    grouping = _group(lines)
-    masked = [i for i, t in enumerate(grouping.templates) if has_mask_word(t)]
-    if not masked:
-        return grouping
-    for i in np.flatnonzero(np.isin(grouping.codes, masked)).tolist():
-        lines[i] = mask_numbers(lines[i])
-    return _group(lines)
+def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
+    """Lines grouped by template (in order of first appearance); ``joined`` is ``b"\\n".join(lines)`` when the caller
+    has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template,
+    then templated again alone): a log without them pays nothing."""
+    codes, uniques = _factorize(templates_of(b"\n".join(lines) if joined is None else joined), len(lines))
+    masked = [i for i, t in enumerate(uniques) if _has_mask_word_cached(t)]
+    if masked:
+        at = np.flatnonzero(np.isin(codes, masked))
+        redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]))  # masks never touch a newline
+        for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):
+            lines[i] = line
+        sub_codes, sub_uniques = _factorize(templates_of(redone), len(at))
+        index = {t: k for k, t in enumerate(uniques)}
+        for t in sub_uniques:
+            index.setdefault(t, len(index))
+        codes = codes.copy()
+        codes[at] = np.array([index[t] for t in sub_uniques], dtype=np.int64)[sub_codes]
+        codes, order = _first_appearance(codes, len(index))
+        every = list(index)
+        uniques = [every[k] for k in order]
+    counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
+    return Grouping(codes, uniques, counts)
 
 
-def _group(lines: list[bytes]) -> Grouping:
+_MASK_WORD: dict[bytes, bool] = {}
+MAX_MASK_WORD_CACHE = 8192
+
+
+def _has_mask_word_cached(template: bytes) -> bool:
+    hit = _MASK_WORD.get(template)
+    if hit is None:
+        hit = has_mask_word(template)
+        if len(_MASK_WORD) < MAX_MASK_WORD_CACHE and len(template) <= 4096:
+            _MASK_WORD[template] = hit
+    return hit
+
+
+def _first_appearance(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, list[int]]:
+    """``codes`` renumbered in order of first appearance, and the old code of each new one (unused codes gone)."""
+    first = np.full(n_codes, len(codes), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    rank = np.argsort(first, kind="stable")
+    remap = np.empty(n_codes, dtype=np.int64)
+    remap[rank] = np.arange(n_codes)
+    return remap[codes], rank[first[rank] < len(codes)].tolist()
+
+
+def _factorize(templates: bytes, n: int) -> tuple[np.ndarray, list[bytes]]:
+    """(code per line, the distinct templates in order of first appearance) of ``n`` newline-separated templates:
+    pandas' C reader tokenises them as one column of categories (hashing in C, no object per line)."""
+    import csv
+    import io
+
     import pandas as pd
 
-    tmpl = templates_of(b"\n".join(lines)).split(b"\n")
-    codes, uniques = pd.factorize(np.array(tmpl, dtype=object))
-    counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(codes.astype(np.int64), list(uniques), counts)
+    if not templates.strip(b"\n"):
+        return np.zeros(n, dtype=np.int64), [b""]
+    col = pd.read_csv(io.BytesIO(templates), header=None, names=["t"], sep="\x02", quoting=csv.QUOTE_NONE,
+                      dtype="category", na_filter=False, skip_blank_lines=False, encoding="latin-1",
+                      engine="c")["t"]
+    found = [c.encode("latin-1") for c in col.cat.categories.tolist()]
+    codes = col.cat.codes.to_numpy().astype(np.int64)
+    if len(codes) < n:  # the text ends with a newline: the last, empty line is no row of the reader
+        if b"" not in found:
+            found.append(b"")
+        codes = np.concatenate((codes, np.full(n - len(codes), found.index(b""), dtype=np.int64)))
+    codes, order = _first_appearance(codes, len(found))  # pandas sorts categories
+    return codes, [found[k] for k in order]

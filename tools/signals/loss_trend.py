@@ -131,7 +131,10 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     # its chance-level loss, e.g. ln(10) for ten classes, gaining a percent at most).
     # A log that begins long after step 0 (an excerpt, a resumed run) shows a loss that already learned: sitting
     # flat there is not "never learned".
-    never = not late and (progress <= p.never_noise_k * c.sigma
+    # A gain within a few noise units of single points is still learning when the whole curve trends down
+    # significantly (per-batch losses of a small batch are noisy: their median levels move less than one point's noise)
+    learned = mann_kendall_z(c.b_values) <= -p.z_sig and float(c.b_values[-1]) < float(c.b_values[0])
+    never = not late and ((progress <= p.never_noise_k * c.sigma and not learned)
                           or (start > 0 and progress < p.no_learning_share * start))
     if lr_decayed(view, p.decayed_share) and not never:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)

@@ -94,6 +94,9 @@ def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
         z = int(zero[0])
         drop = v[z - 1] / max(v[z], 1e-30) if z > 0 else 1.0
         abrupt = z > 0 and v[z - 1] > p.abrupt_k * p.zero_share * peak
+        if abrupt and z >= 2 and _continues_decay(int(steps[z - 2]), float(v[z - 2]), int(steps[z - 1]),
+                                                  float(v[z - 1]), int(steps[z]), float(v[z])):
+            abrupt = False
         if abrupt and (frac is None or frac < p.late_share) and drop > p.drop_factor:
             return Finding("lr_schedule", WARN,
                            f"{name} dropped abruptly to {v[z]:.3g} at step {int(steps[z])} (peak {peak:.3g})",
@@ -152,6 +155,15 @@ def _rising_past_best(view: RunView, v: np.ndarray, steps: np.ndarray, p: LrSche
             f"best ({best:.4g}; {now:.4g} now): a warmup that never ends (no min(1, step / warmup))?")
 
 
+def _continues_decay(s2: int, v2: float, s1: int, v1: float, s0: int, v0: float) -> bool:
+    """Whether the fall v1 -> v0 only goes on at the pace of the fall v2 -> v1 before it (a linear decay's last
+    stretch to ~0 looks like a 25x drop in one log, and is none)."""
+    if not (s2 < s1 < s0) or not v2 > v1 > v0:
+        return False
+    pace = (v2 - v1) / (s1 - s2)
+    return (v1 - v0) <= 1.5 * pace * (s0 - s1)
+
+
 def _is_warmup(v: np.ndarray, rising_share: float) -> bool:
     d = np.diff(v)
     return bool(len(d) and (d >= 0).mean() > rising_share and v[-1] > v[0])
@@ -186,9 +198,11 @@ def _from_schedule(view: RunView, name: str, hist, p: LrScheduleParams) -> Findi
     cyclic = sch.restarts >= 1
     frac = view.fraction
     if sch.zero is not None:
-        _, s0, s1, v0, v1 = sch.zero
+        _, s0, s1, v0, v1 = sch.zero[:5]
         drop = v0 / max(v1, 1e-30)
         abrupt = v0 > p.abrupt_k * sch.ZERO * peak
+        if abrupt and len(sch.zero) >= 7 and sch.zero[5] is not None:
+            abrupt = not _continues_decay(int(sch.zero[5]), float(sch.zero[6]), s0, v0, s1, v1)
         if abrupt and (frac is None or frac < p.late_share) and drop > p.drop_factor:
             return Finding("lr_schedule", WARN, f"{name} dropped abruptly to {v1:.3g} at step {s1} (peak {peak:.3g})",
                            [s0, s1], info, concern="lr_schedule")
