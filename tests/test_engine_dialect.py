@@ -90,16 +90,18 @@ def test_records_under_an_evaluation_banner_are_its_results(tmp_path):
 
 
 def test_epoch_end_records_and_a_final_test_line(tmp_path):
-    """``end of epoch N`` closes epoch N: its record sits at the epoch's last step (N x batches); a one-off final
-    evaluation (``test loss``) is a point at the step it was printed at."""
+    """``end of epoch N`` closes epoch N: its record sits at the epoch's last step (N x batches), its time is the
+    epoch's; a one-off final evaluation (``test loss``) is a point at the step it was printed at."""
     lines = []
     for e in (1, 2):
         lines += [f"| epoch {e} | {b:4d}/ 500 batches | loss {5 - e - b / 1000:.2f}\n" for b in (100, 300)]
-        lines.append(f"| end of epoch {e} | valid loss {4.5 - e / 2:.2f} | valid ppl {90 - e:.1f}\n")
+        lines.append(f"| end of epoch {e} | time: {30 + e}.5s | valid loss {4.5 - e / 2:.2f} | "
+                     f"valid ppl {90 - e:.1f}\n")
     lines.append("| End of training | test loss 3.40 | test ppl 29.9\n")
     _res, pts = _read(tmp_path, "".join(lines))
     assert pts["loss"][0] == [100, 300, 600, 800]
     assert pts["valid_loss"] == ([500, 1000], [4.0, 3.5])
+    assert pts["epoch_time_s"] == ([500, 1000], [31.5, 32.5])  # the epoch's time, its unit kept
     assert pts["test_loss"] == ([1000], [3.4]) and pts["test_ppl"] == ([1000], [29.9])
 
 

@@ -343,6 +343,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if plan.epoch_end:  # "| end of epoch 3 | time: 35.58s |": the time is the epoch's
+        plan.metrics = {k: "epoch_" + n if n.split("_")[0].lower() == "time" else n for k, n in plan.metrics.items()}
     plan.per_epoch = plan.counter is not None and any(m in rep for m in dialect.epoch_bar_markers)
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
