@@ -23,7 +23,7 @@ NAN, INF = math.nan, math.inf
 CASES = [
     ("01_llmc-gpt2-nan-from-step1.log", "text", "loss", 100, (1, NAN), (100, NAN)),
     ("02_llmc-gpt2-healthy-timelimit.log", "text", "loss", 750, (1, 11.010252), (750, 4.763922)),
-    ("03_build-nanogpt-linear-lr-logtxt.txt", "nanogpt", "train_loss", 19073, (0, 10.95501), (19072, 3.102417)),
+    ("03_build-nanogpt-linear-lr-logtxt.txt", "text", "train_loss", 19073, (0, 10.95501), (19072, 3.102417)),
     ("04_llamafactory-qwen-medical-evalrise-trainer_log.jsonl", "jsonl", "loss", 675, (10, 2.219), (6750, 1.5999)),
     ("05_llamafactory-llama2-pretrain-nullfields-trainer_log.jsonl", "jsonl", "loss", 1742, (5, 1.7484),
      (8710, 1.3703)),
@@ -38,7 +38,7 @@ CASES = [
     ("13_t5-qa-batchloss-no-step.log", "text", "Batch loss", 7760, (1, 12.1336), (7760, 0.0004)),
     ("14_image-captioning-step-loss-ppl.txt", "text", "Loss", 3000, (12943, 2.3066), (15942, 2.167)),
     ("15_yolov5-terminal-stdout-300ep.log", "text", "train/box_loss", 246, (213, 0.06359), (52398, 0.01268)),
-    ("16_keras-v2-wordlstm-500ep-slowstart.txt", "keras", "loss", 500, (1, 5.1131), (500, 0.3091)),
+    ("16_keras-v2-wordlstm-500ep-slowstart.txt", "text", "loss", 500, (1, 5.1131), (500, 0.3091)),
     ("17_torchvision-detection-metriclogger.log", "text", "loss", 60, (0, 8.2773), (59, 1.4391)),
     ("18_gpt2-shakespeare-5000steps-elided.log", "text", "loss", 100, (1, 9.502789), (4999, 0.012582)),
     ("19_seg-ictnet-spikes-ep27-ep34-unrecovered.log", "text", "Loss", 1058, (0, 11.642117), (10444, 1.882879)),
@@ -50,19 +50,19 @@ CASES = [
     ("25_cs231n-solver-rmsprop-nan-notebook.log", "text", "loss", 10, (1, 2.303984), (2206, NAN)),
     ("26_cs231n-solver-inf-at-iter1-then-ok.log", "text", "loss", 13, (1, INF), (2401, 2.068167)),
     ("27_simclr-tqdm-epoch-loss-nan-notebook.log", "text", "Loss", 10, (625, NAN), (6250, NAN)),
-    ("28_wsdan-progressmeter-tabs-multiline.log", "deepspeed", "loss", 2000, (0, 13.0603), (19990, 0.4053)),
+    ("28_wsdan-progressmeter-tabs-multiline.log", "text", "Loss", 2000, (0, 13.0603), (19990, 0.4053)),
     ("29_hf-gpt2-lora-flat-tail-trainer_state.json", "hf_trainer_state", "loss", 750, (10, 5.2887), (7500, 3.3689)),
-    ("30_build-nanogpt-stdout-nowarmup-excerpt.out", "nanogpt", "train_loss", 2257, (0, 10.95501), (2256, 3.796447)),
+    ("30_build-nanogpt-stdout-nowarmup-excerpt.out", "text", "loss", 2257, (0, 10.95501), (2256, 3.796447)),
 ]
 NOTES = {
-    "06_chatglm-hf-trainer-tqdm-stdout.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 430 "
+    "06_chatglm-hf-trainer-tqdm-stdout.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 424 "
                                                "point(s) of the earlier runs (212 of loss)"),
                                               "skipped 190 NUL byte(s) (the lines holding them)"],
-    "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 807 point(s) "
+    "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 803 point(s) "
                                        "of the earlier runs (25 of total_loss)")],
     "13_t5-qa-batchloss-no-step.log": ["the log gives no step numbers: points are numbered by line order"],
     "22_detectron2-hardwrapped-terminal-copy.txt": [("this file holds 4 runs; showing the last one (run 4); set aside "
-                                                     "639 point(s) of the earlier runs (18 of total_loss)")],
+                                                     "629 point(s) of the earlier runs (18 of total_loss)")],
 }
 STOPS = {
     "01_llmc-gpt2-nan-from-step1.log": "STOP: loss is NaN for the last 100 logged values (since step 1)",

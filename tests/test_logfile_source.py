@@ -85,7 +85,8 @@ def test_replaced_file_resets(tmp_path):
     p.write_bytes(b"s:0 trl:9.0\n" + b"s:1 trl:8.0\n" * 1000)
     res = src.read(first.cursor)
     assert res.reset and any("replaced" in n for n in res.notes)
-    assert res.cursor["format"] == "llmc"
+    assert res.cursor["format"] == "text"
+    assert res.batch.columns["train_loss"].values.tolist() == [9.0, 8.0]  # one point a step: the last
 
 
 def test_new_file_with_the_same_head_is_a_replacement(tmp_path):
@@ -132,21 +133,31 @@ def test_new_run_in_appended_part_resets_to_the_last_run(tmp_path):
     assert any("2 runs" in n for n in res.notes)
 
 
+def _wrapped(i: int, loss: float, width: int = 100) -> list[str]:
+    """A Megatron record as a copy of a terminal ``width`` columns wide holds it: cut every ``width`` characters."""
+    rec = (f" iteration {i:8d}/     100 | consumed samples: {i * 10:8d} | elapsed time per iteration (s): 1.0 | "
+           f"learning rate: 1.0E-04 | lm loss: {loss:.6E} | grad norm: 0.5 | number of nan iterations:  0 | "
+           f"TFLOPs: 100.0 |")
+    return [rec[j:j + width] for j in range(0, len(rec), width)]
+
+
 def test_wrapped_megatron_record_split_across_reads(tmp_path):
-    rec = (" iteration       {i}/     100 | consumed samples: 10 | elapsed time per iteration (s): 1.0 | learning\n"
-           " rate: 1.0E-04 | lm loss: {loss}E+00 | grad norm: 0.5 | number of nan\n"
-           "iterations:  0 | TFLOPs: 100.0 |\n")
+    """A record the terminal wrapped, cut by the end of a read: read whole (once) when the rest has come."""
     p = tmp_path / "meg.log"
-    p.write_text(rec.format(i=1, loss="5.0") + rec.format(i=2, loss="4.0").split("\n")[0] + "\n")
+    head = [ln for i in range(1, 5) for ln in _wrapped(i, 5.0 - i / 10)]
+    p.write_text("\n".join(head + _wrapped(5, 4.0)[:1]) + "\n")
     src = LogFileSource(FS, str(p))
     first = src.read(None)
-    assert first.batch.columns["lm loss"].steps.tolist() == [1]
-    assert first.cursor["state"].get("pending")
+    assert first.cursor["format"] == "text"
+    assert first.batch.columns["lm loss"].steps.tolist() == [1, 2, 3, 4]
+    assert first.cursor["state"]["eng"].get("wrap_tail")
     with open(p, "a") as f:
-        f.write("\n".join(rec.format(i=2, loss="4.0").split("\n")[1:]))
+        f.write("\n".join(_wrapped(5, 4.0)[1:]) + "\n")
     res = src.read(first.cursor)
+    assert res.batch.columns["lm loss"].steps.tolist() == [5]
     assert res.batch.columns["lm loss"].values.tolist() == [4.0]
     assert res.batch.columns["learning rate"].values.tolist() == [1e-4]
+    assert res.batch.columns["number of nan iterations"].values.tolist() == [0.0]
 
 
 def test_document_is_reread_whole_when_it_changes(tmp_path):

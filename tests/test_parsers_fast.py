@@ -1,10 +1,13 @@
-"""Block fast paths (pandas' C reader on blocks of one exact shape) give the very points of the regex pass."""
+"""Block fast paths (pandas' C reader on blocks of one exact shape) give the very points of the row pass; llm.c's
+lines, read by the engine, give the points they hold whole or a line at a time."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from training_check.tools.parsers.base import Emitter
-from training_check.tools.parsers.llmc import LlmcFormat, _parse_plain
+from training_check.tools.parsers.engine import TextLogFormat
 from training_check.tools.parsers.table import CsvFormat
 from training_check.tools.parsers.table import _parse_plain as csv_plain
 
@@ -26,7 +29,7 @@ LLMC_BLOCKS = {
     "eval only": "s:0 tel:4.1\ns:250 tel:3.9\n",
     "odd numbers": "s:007 trl:5. lr:+1E-3 norm:-0.25\ns:8 trl:1e999 lr:0 norm:1e-400\n",
 }
-LLMC_ODD = {  # each must take the regex pass (same points, whatever they are)
+LLMC_ODD = {  # odd blocks: the same points whole or a line at a time, whatever they are
     "nan value": _plain_llmc(20) + "s:20 trl:nan lr:1e-3 norm:inf\n" + _plain_llmc(5, 21),
     "NaN word": "s:1 trl:NaN lr:1e-3 norm:1\n",
     "noise line": _plain_llmc(10) + "step 10 checkpoint saved\n" + _plain_llmc(10, 10),
@@ -47,33 +50,52 @@ LLMC_ODD = {  # each must take the regex pass (same points, whatever they are)
 }
 
 
+_LLMC = {"trl": "train_loss", "tel": "val_loss", "lr": "lr", "norm": "grad_norm"}  # llm.c's names, read
+
+
+def _llmc_expected(text: str) -> dict[str, tuple[list[int], list[float]]]:
+    """The points llm.c's plain lines hold, by name (``s:N`` is the step)."""
+    out: dict[str, tuple[list[int], list[float]]] = {}
+    for line in text.splitlines():
+        fields = dict(f.split(":") for f in line.split())
+        step = int(fields.pop("s"))
+        for key, raw in fields.items():
+            steps, values = out.setdefault(_LLMC[key], ([], []))
+            steps.append(step)
+            values.append(float(raw))
+    return out
+
+
+def _engine(text: str, by_line: bool = False) -> Emitter:
+    em, fmt = Emitter(), TextLogFormat()
+    for block in (text.splitlines(keepends=True) if by_line else [text]):
+        fmt.parse_plain(block.encode(), em)
+    fmt.finish(em)
+    return em
+
+
 @pytest.mark.parametrize("name", list(LLMC_BLOCKS))
-def test_llmc_fast_path_gives_the_regex_points(name):
+def test_llmc_blocks_give_the_points_of_their_lines(name):
+    """llm.c's lines read by the one text-log engine (no reader of their own), under the usual names."""
     text = LLMC_BLOCKS[name]
-    fast, slow = Emitter(), Emitter()
-    assert _parse_plain(text.encode(), fast) is True
-    LlmcFormat()._parse_lines(text, slow)
-    assert emitted_points(fast) == emitted_points(slow) or same_points(emitted_points(fast), emitted_points(slow))
-    assert emitted_points(fast)  # not vacuous
+    got = {k: (s, v) for k, s, v in emitted_points(_engine(text))}
+    assert got == _llmc_expected(text)
+    assert same_points(emitted_points(_engine(text)), emitted_points(_engine(text, by_line=True)))
 
 
 @pytest.mark.parametrize("name", list(LLMC_ODD))
-def test_llmc_odd_blocks_leave_the_fast_path(name):
+def test_llmc_odd_blocks_read_alike_whole_or_by_line(name):
     text = LLMC_ODD[name]
-    em = Emitter()
-    assert _parse_plain(text.encode(), em) is False
-    assert len(em) == 0
-    whole, slow = Emitter(), Emitter()
-    LlmcFormat().parse(text, whole)
-    LlmcFormat()._parse_lines(text, slow)
-    assert same_points(emitted_points(whole), emitted_points(slow))
+    assert same_points(emitted_points(_engine(text)), emitted_points(_engine(text, by_line=True)))
 
 
-def test_llmc_fast_path_values():
-    em = Emitter()
-    assert _parse_plain(b"s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n", em)
-    assert emitted_points(em) == [("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75]),
-                           ("lr", [1, 2], [1e-3, 5e-4]), ("grad_norm", [1, 2], [2.0, 1.5])]
+def test_llmc_values():
+    em = _engine("s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n")
+    assert sorted(emitted_points(em)) == [("grad_norm", [1, 2], [2.0, 1.5]), ("lr", [1, 2], [1e-3, 5e-4]),
+                                          ("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75])]
+    odd = {k: (s, v) for k, s, v in emitted_points(_engine(LLMC_ODD["nan value"]))}
+    assert odd["train_loss"][0][20] == 20 and math.isnan(odd["train_loss"][1][20])
+    assert odd["grad_norm"][1][20] == math.inf
 
 
 def _csv_em(header: str, sep: str = ",", step_col: int = 0) -> Emitter:

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.detect import LINE_FORMATS
+from training_check.tools.parsers.engine import TextLogFormat
 from training_check.tools.parsers.text import clean_block
 
 from tests.helpers import emitted_points, same_points
@@ -16,12 +17,14 @@ from tests.helpers import emitted_points, same_points
 # cleaner changes (CR, escape codes), a non-ASCII byte
 POOL = list(b"0123456789.eE+- :,%{}\"\t\nstrlnomiafupvdcgk_\r\x1b") + [0xC3, 0xA9]
 
-PLAIN = {
+ENGINE = {  # formats with no reader (and no fast path) of their own: the text-log engine reads them
     "llmc": "".join(f"s:{i} trl:{3 + i / 7:.4f} lr:{3e-4 * (1 - i / 50):.4e} norm:{1 + i % 3}.25\n"
                     + (f"s:{i} tel:{3.2 - i / 100}\n" if i % 4 == 0 else "") for i in range(12)),
     "nanogpt": "".join((f"step {i}: train loss {3 + i / 9:.4f}, val loss {3.1 + i / 11:.4f}\n" if i % 4 == 0 else "")
                        + f"iter {i}: loss {3 + i / 7:.4f}, time {30 + i % 3}.25ms, mfu {i % 5 - 1:.2f}%\n"
                        for i in range(10)),
+}
+PLAIN = {
     "jsonl": "".join(f'{{"step": {i}, "loss": {3 + i / 7!r}, "lr": {1e-3 * (i + 1):.4e}}}\n' for i in range(12)),
     "csv": "".join(f"{i},{3 + i / 7!r},{1e-3 * i:.4e}\n" for i in range(12)),
 }
@@ -34,7 +37,7 @@ def _emitter(fmt: str) -> Emitter:
 
 @st.composite
 def mutated(draw, fmt: str) -> bytes:
-    data = bytearray(PLAIN[fmt].encode())
+    data = bytearray((PLAIN.get(fmt) or ENGINE[fmt]).encode())
     for _ in range(draw(st.integers(1, 3))):
         at = draw(st.integers(0, len(data) - 1))
         op = draw(st.sampled_from(("insert", "replace", "delete")))
@@ -76,9 +79,6 @@ def test_mutated_blocks(fmt, data):
 
 # small blocks with every line shape and number spelling, for the exhaustive single-edit test below
 SMALL = {
-    "nanogpt": b"step 250: train loss 3.8125, val loss 3.875\niter 250: loss 3.5, time 31.25ms, mfu 21.40%\n"
-               b"iter 251: loss 1e-3, time 2E+3ms, mfu -5%\n",
-    "llmc": b"s:1 trl:3.0 lr:1e-4 norm:1.0\ns:1 tel:3.1\ns:2 trl:2.5 lr:1.5e-4 norm:0.5\n",
     "jsonl": b'{"step": 1, "loss": 2.5e-05, "lr": -1.5}\n{"step": 2, "loss": 3.5e-05, "lr": -2.5}\n'
              b'{"step": 3, "loss": 4.5e-05, "lr": -3.5}\n',
     "csv": b"1,2.5,1e-3\n2,3.5,2e-3\n3,4.5,3e-3\n",
@@ -104,3 +104,23 @@ def test_every_single_edit_of_a_small_block(fmt):
         _check(fmt, data)
         kept += LINE_FORMATS[fmt].parse_plain(data, _emitter(fmt))
     assert kept  # edits inside the numbers keep the fast path
+
+
+@pytest.mark.parametrize("fmt", list(ENGINE))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_blocks_through_the_engine(fmt, data):
+    """A mutated llm.c / nanoGPT block is hostile input like any: the engine reads it, whole or a line at a time,
+    into whole steps and float values, and never raises."""
+    raw = data.draw(mutated(fmt))
+    for blocks in ([raw], raw.splitlines(keepends=True)):
+        em, engine = Emitter(), TextLogFormat()
+        for block in blocks:
+            engine.parse_plain(block, em)
+        engine.finish(em)
+        for _key, steps, values in emitted_points(em):
+            assert len(steps) == len(values) and all(isinstance(s, int) for s in steps)
+            assert all(isinstance(v, float) for v in values)
+    untouched = Emitter()
+    TextLogFormat().parse_plain(ENGINE[fmt].encode(), untouched)
+    assert emitted_points(untouched)  # the block before its edits reads

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 
+from training_check.tools.frame import MetricFrame
 from training_check.tools.parsers import detect_format
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
@@ -37,21 +38,25 @@ def read_log(tmp_path, data: bytes):
 
 
 def test_nanogpt_iter_and_eval_lines(tmp_path):
-    assert detect_format(NANOGPT).format == "nanogpt"
+    """The engine reads them (no reader of their own): the per-iteration loss is the primary train loss; the
+    eval line's train-split estimate keeps its own name."""
+    assert detect_format(NANOGPT).format == "text"
     res = read_log(tmp_path, NANOGPT)
-    assert res.cursor["format"] == "nanogpt"
+    assert res.cursor["format"] == "text"
     b = res.batch
-    loss = b.columns["train_loss"]
+    loss = b.columns["loss"]
     assert list(loss.steps) == [0, 10, 20, 250]
     assert loss.values[1] == 3.2164 and math.isnan(loss.values[2])
     assert list(b.columns["val_loss"].steps) == [0, 250] and b.columns["val_loss"].values[-1] == 2.0733
-    assert b.columns["mfu_pct"].values[0] == -100.0
+    assert list(b.columns["train loss"].steps) == [0, 250] and b.columns["train loss"].values[-1] == 1.9712
+    assert b.columns["mfu"].values[0] == -100.0 and b.columns["time_ms"].values[1] == 59.49
+    assert MetricFrame.from_batch(b).primary_loss == "loss"
 
 
 def test_build_nanogpt_lines_attach_validation_to_the_next_step(tmp_path):
-    assert detect_format(BUILD).format == "nanogpt"
+    assert detect_format(BUILD).format == "text"
     b = read_log(tmp_path, BUILD).batch
-    assert list(b.columns["train_loss"].values) == [10.955029, 10.880219]
+    assert list(b.columns["loss"].values) == [10.955029, 10.880219]
     assert list(b.columns["val_loss"].steps) == [0]
     assert b.columns["grad_norm"].values[1] == 14.8781 and b.columns["lr"].values[0] == 8.3916e-07
-    assert b.columns["tokens_per_sec"].values[1] == 1581784.28
+    assert b.columns["tokens_per_sec"].values[1] == 1581784.28 and b.columns["step_time_ms"].values[1] == 331.45

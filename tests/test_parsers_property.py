@@ -22,10 +22,17 @@ LOGS = {
                       + (f"step:{i}/40 val_loss:{5 - i / 9:.4f} train_time:{i}ms step_avg:1.0ms\n"
                          if i % 10 == 0 else "")
                       for i in range(40)),
-    "megatron_wrapped": "".join(
-        f"[default7]: iteration {i}/ 100 | consumed samples: {i * 8} | elapsed time per iteration (s): 1.5 | learning\n"
-        f" rate: 1.0E-04 | lm loss: {3 - i / 50:.6E} | grad norm: 0.{i + 1} | number of nan\n"
-        f"iterations:  0 | TFLOPs: 150.0 |\n" for i in range(1, 25)),
+    # one record a line (a terminal-wrapped record is read whole only once the log shows the terminal's width,
+    # three wrapped lines: tests/test_logfile_source.py::test_wrapped_megatron_record_split_across_reads)
+    "megatron": "".join(
+        f"[default7]: iteration {i:8d}/ 100 | consumed samples: {i * 8:8d} | elapsed time per iteration (s): 1.5 | "
+        f"learning rate: 1.0E-04 | lm loss: {3 - i / 50:.6E} | grad norm: 0.{i + 1:03d} | number of nan "
+        f"iterations:  0 | TFLOPs: {150 + i / 7:.{i % 4}f} |\n" + (
+            f"[default7]: validation loss at iteration {i} | lm loss value: {3.1 - i / 50:.6E} | lm loss PPL: "
+            f"{20 - i / 3:.6E} |\n" if i % 8 == 0 else "")
+        + ("[2022-01-19 13:09:13,305] [INFO] [stage_1_and_2.py:1644:step] [deepscale] OVERFLOW! Rank 0 Skipping "
+           "step. Attempted loss scale: 65536.0, reducing to 32768.0\n" if i % 5 == 0 else "")
+        for i in range(1, 25)),
     "wordlm": "Namespace(epochs=3, lr=20)\n" + "".join(
         "".join(f"| epoch {e:3d} | {b:5d}/  600 batches | lr 20.00 | ms/batch 11.0 | "
                 f"loss {6 - e / 3 - b / 1000:5.2f} | ppl 300.0\n"

@@ -34,7 +34,7 @@ def test_build_nanogpt_log_txt(tmp_path):
         if s % 10 == 0:
             lines += [f"{s} val {10.95 - s * 0.09:.4f}", f"{s} hella {0.25 + s / 1000:.4f}"]
     res, f = read(tmp_path, "log.txt", "\n".join(lines) + "\n")
-    assert res.cursor["format"] == "nanogpt" and f.primary_loss == "train_loss"
+    assert res.cursor["format"] == "text" and f.primary_loss == "train_loss"
     steps, vals = series(f, "train_loss")
     assert len(steps) == 40 and (steps[0], vals[0]) == (0, 10.955)
     assert (steps[-1], vals[-1]) == (39, pytest.approx(7.055))

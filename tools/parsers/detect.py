@@ -1,13 +1,10 @@
 """Which format a log is in, from a sample of its first bytes (noise lines simply match nothing).
 
-Every specific format scores the sample's lines; the highest score wins (ties go
-to the format's priority), provided that a trial parse of the sample gives it a
-loss (or an eval metric): a format that matches a dataset table or a config dump
-in a log's header but reads no loss from it loses to the next one. The generic
-formats (``key=value``, ``key value`` pairs, then the tolerant reader in
-``generic.py``) are tried when no specific format reads a loss; the one that keeps
-the most loss points wins. A pretty-printed JSON document is recognised by its
-first line. The one text-log engine (``engine.py``) is tried last, where none of them reads a loss.
+Every structured format (JSONL, CSV, markdown tables) scores the sample's lines; the highest score wins (ties go
+to the format's priority), provided that a trial parse of the sample gives it a loss (or an eval metric): a format
+that matches a dataset table or a config dump in a log's header but reads no loss from it loses to the next one. A
+pretty-printed JSON document is recognised by its first line. Every other text log is the one text-log engine's
+(``engine.py``; Megatron, nanoGPT, llm.c, DeepSpeed, Keras... included: their conventions are ``dialect.py``'s).
 Text with metrics in it is never refused: with nothing better, the
 tolerant reader reads it (and the read says when no loss is among them). Binary
 data, and text where no line reads as a name and a number, raise
@@ -22,18 +19,12 @@ import numpy as np
 
 from ..errors import UnknownFormat
 from .base import Detected, DocumentFormat, Emitter, LineFormat
-from .deepspeed import DeepSpeedFormat
 from .documents import GoldenValuesFormat, TrainerStateFormat
 from .engine import TextLogFormat
 from .jsonl import JsonLinesFormat
-from .keras import KerasFormat
 from .lines import split_lines
-from .llmc import LlmcFormat, ModdedNanoGptFormat
-from .megatron import MegatronFormat
-from .nanogpt import NanoGptFormat
 from .table import CsvFormat, MarkdownTableFormat
 from .text import clean_block, printable_sample
-from .wordlm import WordLanguageModelFormat
 
 SAMPLE_BYTES = 64 * 1024
 JSON_DOCUMENT = "json_document"
@@ -41,11 +32,7 @@ MAX_SAMPLE_LINES = 4000
 
 LINE_FORMATS: dict[str, LineFormat] = {
     f.name: f
-    for f in (
-        MegatronFormat(), WordLanguageModelFormat(), NanoGptFormat(), LlmcFormat(), ModdedNanoGptFormat(),
-        DeepSpeedFormat(), KerasFormat(), MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(),
-        TextLogFormat(),
-    )
+    for f in (MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), TextLogFormat())
 }
 TEXT = TextLogFormat.name
 DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}

@@ -25,7 +25,7 @@ class Dialect:
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",
         "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "max_epochs", "epochs",
         "num_epochs", "num_train_epochs",
-        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id"})
+        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({
@@ -41,7 +41,8 @@ class Dialect:
         "info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main", "root", "log"})
     #: a split's name alone before its number is that split's loss (build-nanogpt's ``12 train 3.10``)
     bare_names: dict = field(default_factory=lambda: {"train": "train_loss", "val": "val_loss", "valid": "val_loss",
-                                                      "test": "test_loss"})
+                                                      "test": "test_loss",
+                                                      "hella": "val_hellaswag_acc"})
     #: a progress bar holding one of these is Lightning's, whose logged step is the bar's counter - 1
     zero_based_markers: tuple[bytes, ...] = (b"v_num=",)
     #: a table whose header holds one of ``loss_table_markers`` names its ``loss_table_columns`` ``train/X_loss``
@@ -51,6 +52,38 @@ class Dialect:
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: the longest metric name, in words (``number of skipped iterations``)
     name_words: int = 4
+    #: names a framework abbreviates or words otherwise, and the name they are read under (llm.c's ``trl``/``tel``/
+    #: ``norm``, DeepSpeed's cumulative ``skipped``, Megatron's ``lm loss value`` in its validation record)
+    aliases: dict = field(default_factory=lambda: {
+        "trl": "train_loss", "tel": "val_loss", "norm": "grad_norm", "skipped": "skipped_steps",
+        "lm loss value": "lm_loss", "lm loss PPL": "lm_loss_ppl", "validation loss": "val_loss", "dt": "step_time",
+        "tok/sec": "tokens_per_sec", "LR": "lr", "average reward score": "average_reward", "valid loss": "valid_loss",
+        "val loss": "val_loss",
+        "valid ppl": "valid_ppl", "test loss": "test_loss", "test ppl": "test_ppl",
+        "chosen_last_scores": "reward_score"})
+    #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
+    #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
+    time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})
+    #: names whose zero means "not computed" (Megatron prints ``grad norm: 0.000`` when it skipped the norm): no point
+    zero_is_absent: frozenset[str] = frozenset({"grad norm"})
+    #: a progress bar holding one of these is Keras' meter: its metrics are the epoch's running averages, so the
+    #: record is the epoch's (its step is the epoch, its last state counts), as Keras' History has it
+    epoch_bar_markers: tuple[bytes, ...] = (b"/step", b"[] - ")  # the bar's body is gone by then (lines.py)
+    #: a name ending in one of these extensions is a source location (``[logging.py:96:log_dist]``), not a metric
+    source_suffixes: frozenset[str] = frozenset({
+        "py", "pyx", "c", "cc", "cpp", "cu", "h", "hpp", "rs", "go", "java", "js", "ts", "sh", "lua", "jl"})
+    #: a name ending in one of these words is prose (``reducing to``, ``but hysteresis is``), not a metric
+    prose_words: frozenset[str] = frozenset({
+        "to", "from", "is", "are", "was", "of", "at", "by", "with", "and", "but", "or", "for", "in", "on", "as",
+        "than", "into", "the", "a", "an"})
+    #: a name "total ..." ending in one of these counts a setting (``Total Micro Batches 460``), not a metric
+    count_nouns: frozenset[str] = frozenset({
+        "batches", "samples", "steps", "iterations", "iters", "epochs", "examples", "tokens", "params", "parameters",
+        "images", "sequences", "updates"})
+    #: a line holding one of these is an event, counted under the name (cumulative) at the step it happens at
+    #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
+    event_markers: tuple[tuple[bytes, str], ...] = (
+        (b"OVERFLOW! Rank 0 Skipping step", "overflow_skips"), (b"Overflow detected. Skipping step", "overflow_skips"))
 
 
 DIALECT = Dialect()

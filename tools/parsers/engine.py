@@ -25,15 +25,16 @@ import math
 import operator
 import re
 from collections import deque
+from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
 
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
-from .fields import Plan, before_bar, header_names, plan_template
+from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import join_wrapped, line_lengths, split_lines
-from .templates import NAN_MARK, group_lines, value_text
+from .templates import NAN_MARK, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
@@ -47,7 +48,9 @@ MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered std
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
+_LOSS_WORDS = ("ppl", "perplexity", "reward")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
+_EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
 
@@ -72,6 +75,7 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter) -> None:
         st = _state(em)
+        _final_evals(st, em)
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -87,8 +91,28 @@ def _state(em: Emitter) -> dict:
 
 def read_block(data: bytes, em: Emitter) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
+    st = _state(em)
+    tail = st.pop("wrap_tail", None)
+    if tail:
+        data = tail.encode("latin-1") + data
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
+    _hold_cut_record(data, st)
+
+
+def _hold_cut_record(data: bytes, st: dict) -> None:
+    """A terminal-wrapped record cut at the block's end (its last line exactly as wide as the terminal) waits for
+    the rest of it: that line is read again, first, with the next block, where its continuation is."""
+    width = int(st.get("wrap", 0))
+    end = data.rstrip(b"\n")
+    last = end[end.rfind(b"\n") + 1:]
+    if not width or not width - 2 <= len(last) <= width or last.rstrip().endswith((b"}", b"]")):
+        return
+    text = last.decode("latin-1")
+    pending = st.get("pending", [])
+    if pending and isinstance(pending[-1], list) and pending[-1][0] == text:
+        pending.pop()  # not a line seen once: the head of a record
+        st["wrap_tail"] = text + "\n"
 
 
 def _read_block(data: bytes, em: Emitter) -> None:
@@ -252,9 +276,12 @@ def _has_role(plan: Plan) -> bool:
 
 
 def _has_loss(plan: Plan) -> bool:
+    """A loss, an eval metric, a perplexity (a loss, exponentiated) or a reward (RL's objective) among the plan's
+    metrics."""
     from ..roles import infer_role
 
-    return any(infer_role(n).role in ("train_loss", "eval") for n in plan.metrics.values())
+    return any(infer_role(n).role in ("train_loss", "eval") or any(w in n.lower() for w in _LOSS_WORDS)
+               for n in plan.metrics.values())
 
 
 def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
@@ -379,8 +406,10 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     bar_line = np.zeros(n, dtype=bool)
     other_bar = np.zeros(n, dtype=bool)  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
+    _epochs_setting(lines, st)
     for plan, idx in plans:
-        got, bad = _read(lines, idx, plan.positions)
+        got, bad = _read(lines, idx, plan.positions) if plan.positions else ({}, {})
+        _negative_nans(lines, idx, got, bad)
         pos_bad = np.zeros(len(idx), dtype=bool)
         for c, mask in bad.items():
             if c not in plan.metrics:
@@ -416,10 +445,14 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
             other_bar[idx] = True
-            if not plan.is_eval:
+            if not plan.is_eval and not _fixed_count(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
+    reads = _under_eval_banners(reads, n, nonblank)
+    if not np.isnan(explicit).all():
+        st["explicit"] = True  # records carry their own steps
+    at_epoch = _banner_epochs(reads, n, st)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
@@ -468,6 +501,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         steps = explicit[idx]
         if plan.counter is not None and not plan.is_eval:
             steps = np.where(np.isnan(steps), glob[idx], steps)
+            if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
+                steps = np.where(np.isnan(explicit[idx]), at_epoch[idx], steps)
+                _epoch_total(st, em)
         if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
             steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
@@ -480,7 +516,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         _match_events(needs, events, glob, [rd[0] for rd in reads], [rd[2] for rd in reads], steps_of, st)
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
-    per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+    per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
     train_at = nan.copy()
     train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
              if plan.metrics and not plan.is_eval and not plan.is_summary]
@@ -498,6 +534,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
+        if plan.epoch is not None and plan.epoch_end and st["main_total"] and st["e0"] is not None:  # "end of epoch 3"
+            steps = np.where(np.isnan(steps), (got[plan.epoch] - st["e0"] + 1) * st["main_total"], steps)
         if plan.epoch is not None and np.isnan(steps).any():
             ep = got[plan.epoch]
             if (ep % 1 != 0).any():
@@ -511,6 +549,12 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
             if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
+        if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record
+                and np.isnan(last_prog[idx]).all() and np.isnan(steps).all()):
+            ep = at_epoch[idx]  # under epoch banners, one record an epoch: the epoch is its step
+            if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
+                steps = np.where(np.isnan(steps), ep, steps)
+                _epoch_total(st, em)
         steps = np.where(np.isnan(steps), last_prog[idx], steps)
         steps_of[r] = steps
         if np.isnan(steps).any():
@@ -567,14 +611,25 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             continue
         steps = steps_of[r]
         steps = np.where(np.isnan(steps), train_ff[idx], steps)
-        _collect(plan, idx, steps, got, bad, per_key, prefix="val_")
+        if plan.eval_prefix != "val_":  # an evaluation announced before any training step: the initial one
+            steps = np.where(np.isnan(steps), 0.0, steps)
+        _collect(plan, idx, steps, got, bad, per_key, prefix=plan.eval_prefix)
+    events_at: dict[str, list[np.ndarray]] = {}
+    for plan, idx, _got, _bad in reads:
+        if plan.event is not None:
+            events_at.setdefault(plan.event, []).append(idx)
+    for event, at in events_at.items():
+        _count_events(event, np.sort(np.concatenate(at)), train_ff, st, per_key)
     names = st.setdefault("names", [])
+    _known_again(lines, plans, st, set(names))
     names.extend(k for k in per_key if k not in names and len(names) < 256)
     columns = {}
+    source: dict[str, np.ndarray] = {}  # which record (template) each point comes from
     for key, parts in per_key.items():
         li = np.concatenate([p[0] for p in parts])
         o = np.argsort(li, kind="stable")
         columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
+        source[key] = np.concatenate([np.full(len(p[0]), p[3]) for p in parts])[o]
     columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
     main_at = nan.copy()  # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
@@ -588,7 +643,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     for key, (li, s, v) in columns.items():
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
-        last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1])
+        src = source[key]  # (another record's point at the same step is a point)
+        last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
         s, v, run = s[last], v[last], run[last]
         if key in st.get("carried", ()):
             changed = _changed(v, st, key)
@@ -642,6 +698,8 @@ def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
         st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
     first, top = float(st["run_first"]), float(st["run_max"])
     back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    if st.get("run_last") is not None and steps[0] < st["run_last"]:
+        back = np.concatenate(([0], back))  # a drop from the block before (a run appended between two reads)
     if len(back):  # the largest step of each stretch before a drop (the stretch from the drop before)
         highs = np.maximum.reduceat(steps, np.concatenate(([0], back)))[:-1].tolist()
     else:
@@ -654,7 +712,7 @@ def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
             out.append(int(lines[k]))
             first = top = s
     top = max(top, float(steps[int(back[-1]) if len(back) else 0:].max()))
-    st["run_first"], st["run_max"] = first, top
+    st["run_first"], st["run_max"], st["run_last"] = first, top, float(steps[-1])
     return out
 
 
@@ -736,16 +794,149 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
 
 
 def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],
-             per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]], prefix: str,
+             per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]], prefix: str,
              rename_all: bool = False) -> None:
     ok = ~np.isnan(steps) & (np.abs(steps) < 9e18)
+    # one record's lines, whatever their padding; Keras' meter is one record an epoch, its last redraw with the evals
+    source = -2 if plan.per_epoch else hash(tuple(sorted(plan.metrics.values())))
     for f, name in plan.metrics.items():
         key = name
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
             key = prefix + name
         keep = ok & ~bad[f] if f in bad else ok
+        if name in DIALECT.zero_is_absent:
+            keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.any():
-            per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep]))
+            per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep], source))
+
+
+_Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
+
+
+def _known_again(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
+    """A record read once in this block whose names were read in an earlier one recurs across blocks: its template
+    is known, as one read of both blocks would know it (a live log read in parts keeps the cursor of one read)."""
+    known = st["known"]
+    for plan, idx in plans:
+        if len(idx) != 1 or not plan.metrics or len(known) >= MAX_KNOWN:
+            continue
+        if all(n in seen or "val_" + n in seen for n in plan.metrics.values()):
+            key = templates_of(lines[int(idx[0])]).translate(None, b" \t\x01").decode("latin-1")
+            if key not in known:
+                known.append(key)
+                known.sort()
+
+
+def _negative_nans(lines: list[bytes], idx: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray]) -> None:
+    """C's ``-nan`` (a NaN with its sign bit set) is a NaN: the fields read as no number that hold it, in place."""
+    for c, mask in bad.items():
+        for row in np.flatnonzero(mask)[:MAX_EVENTS].tolist():
+            line = lines[int(idx[row])]
+            if b"-" + NAN_MARK not in line:
+                continue
+            spans = _spans(line)
+            if c < len(spans) and line[spans[c][0]:spans[c][1]] == b"-" + NAN_MARK:
+                got[c][row], mask[row] = np.nan, False
+
+
+def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
+    """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks)."""
+    banner = np.full(n, np.nan)
+    for plan, idx, got, _bad in reads:
+        if plan.epoch is not None and plan.epoch_total is not None and not plan.metrics:
+            banner[idx] = got[plan.epoch]
+    out = _ffill(banner, st.get("banner_epoch"))
+    if not np.isnan(out).all():
+        st["banner_epoch"] = float(out[-1])
+    return out
+
+
+def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> list[_Read]:
+    """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
+    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``)."""
+    banner = np.zeros(n, dtype=bool)
+    for plan, idx, _got, _bad in reads:
+        if plan.is_eval and not plan.metrics and plan.step is None:
+            banner[idx] = True
+    if not banner.any():
+        return reads
+    nb = np.flatnonzero(nonblank)
+    prev = np.full(n, -1)
+    prev[nb[1:]] = nb[:-1]
+    out = []
+    for plan, idx, got, bad in reads:
+        p = prev[idx]
+        under = (p >= 0) & banner[np.maximum(p, 0)]
+        if plan.is_eval or not plan.metrics or _has_position(plan) or not under.any():
+            out.append((plan, idx, got, bad))
+            continue
+        for part, pl in ((~under, plan), (under, replace(plan, is_eval=True, eval_prefix="eval_"))):
+            if part.any():
+                out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
+    return out
+
+
+def _fixed_count(n: np.ndarray, total: np.ndarray) -> bool:
+    """``0/200``, ``0/400``, ``0/600``: the count stays while the "total" moves (DeepSpeed's timer prints epoch/step):
+    no progress counter."""
+    return len(n) >= 3 and bool((n == n[0]).all()) and len(np.unique(total)) > 2
+
+
+def _epoch_total(st: dict, em: Emitter) -> None:
+    """Records counted in epochs: the run's length is its epoch count."""
+    if st.get("epochs"):
+        em.total_steps = _count(st["epochs"])
+
+
+def _count_events(name: str, idx: np.ndarray, train_ff: np.ndarray, st: dict,
+                  per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]]) -> None:
+    """Event lines (``Dialect.event_markers``) counted, cumulatively over the log, at the train step they happen at
+    (the first step before any)."""
+    counts = st.setdefault("counts", {})
+    before = int(counts.get(name, 0))
+    counts[name] = before + len(idx)
+    steps = train_ff[idx]
+    per_key.setdefault(name, []).append((idx, np.where(np.isnan(steps), 0.0, steps),
+                                         before + np.arange(1, len(idx) + 1, dtype=np.float64), -1))
+
+
+def _epochs_setting(lines: list[bytes], st: dict) -> None:
+    """The run's epoch count from the settings printed at its start (``Namespace(..., epochs=12, ...)``): read once,
+    from the first block (bounded)."""
+    if st.get("epochs") or st.get("settings_read"):
+        return
+    st["settings_read"] = True
+    head = b"\n".join(lines[:MAX_PENDING])[:1 << 16]
+    m = _EPOCHS_SETTING.search(head) if b"epochs" in head else None
+    if m:
+        st["epochs"] = int(m.group(1)) or None
+
+
+def _final_evals(st: dict, em: Emitter) -> None:
+    """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``):
+    points at the step they were printed at, once the read ends (a line seen once is otherwise no series)."""
+    keep = []
+    for p in st.get("pending", []):
+        at = p[2] if isinstance(p, list) and p[2] is not None else st.get("run_first")  # before any: the first
+        if not isinstance(p, list) or at is None:
+            keep.append(p)
+            continue
+        line = p[0].encode("latin-1")
+        plan = plan_template([line])
+        if plan is not None and any(n.lower().startswith(("best", "final")) for n in plan.metrics.values()):
+            keep.append(p)  # a report of an earlier point ("Best val accuracy"), not an evaluation
+            continue
+        summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
+        if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
+                _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
+                for n in plan.metrics.values()):
+            keep.append(p)
+            continue
+        got, bad = _read([line], np.zeros(1, dtype=np.int64), plan.positions)
+        for f, name in plan.metrics.items():
+            if f not in bad:  # an epoch's summary among records with steps: "Epoch 1/1 with loss 0.57"
+                em.add(int(at), "epoch_" + name if summary else name, float(got[f][0]))
+    st["pending"] = keep
 
 
 __all__ = ["DIALECT", "TextLogFormat", "read_block"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..roles import infer_role
 from .dialect import DIALECT, Dialect
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
 
@@ -23,7 +24,9 @@ _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
     range(128, 256))
 _SKIP_BEFORE = frozenset(b" \t:='\"[(")
 _LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(range(128, 256))
+_NAME_START = _LETTERS | frozenset(b"_'")
 MAX_FIELDS = 4096  # a template with more fields is not a metric line
+NOT_A_NAME = "\x00"  # the words before a number name no metric (a source file, prose): the number is nothing
 
 
 @dataclass
@@ -42,6 +45,10 @@ class Plan:
     is_record: bool = False  # a printed dict/JSON record: a series even when seen once
     bar: bool = False  # a progress bar (tqdm's ``37%||``)
     zero_based: bool = False  # the framework logs step n of a 1-based counter as n - 1 (``Dialect.zero_based``)
+    event: str | None = None  # the line is an event counted under this name (``Dialect.event_markers``)
+    epoch_end: bool = False  # the record closes its epoch (``end of epoch 3``): it sits at the epoch's last step
+    eval_prefix: str = "val_"  # what an eval's names are prefixed with
+    per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
 
     @property
     def positions(self) -> list[int]:
@@ -109,29 +116,101 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     i = start - 1
     while i >= 0 and line[i] in _SKIP_BEFORE:
         i -= 1
+    unit = ""
     if i >= 0 and line[i] == 0x29:  # ")": a qualifier, "Epoch(train) [2]", names the word before it
         j = line.rfind(b"(", max(0, i - 32), i)
         if j > 0:
+            qualifier = line[j + 1:i].decode("utf-8", "replace")
+            if qualifier in dialect.time_units:
+                unit = f" ({qualifier})"  # a unit stays: "elapsed time per iteration (ms)"
             i = j - 1
+            while i >= 0 and line[i] in b" \t":
+                i -= 1
     words: list[bytes] = []
     while i >= 0 and len(words) < dialect.name_words:
         j = i
         while j >= 0 and line[j] in _NAME_CHARS:
             j -= 1
         word = line[j + 1: i + 1]
+        tail = word[word.rfind(b"/") + 1:]
+        if word and word[0] not in _NAME_START and tail and tail[0] in _NAME_START:
+            words.append(tail)  # "epoch=9/micro_step=10/global_step=4150": the name is after the "/"
+            break
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
+        if j >= 4 and line[j] == 32 and _nan_word(line, j - 3, j) and len(words) < dialect.name_words:
+            words.append(b"nan")  # "number of nan iterations": the word nan was masked as a number
+            j -= 4
         if j < 1 or line[j] != 32 or line[j - 1] not in _NAME_CHARS:
             break  # a name's words are one blank apart
         i = j - 1
     if not words:
         return None
     names = [w.decode("utf-8", "replace").strip("'.-/") for w in reversed(words)]
-    while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)):
-        names = names[1:]
+    while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)
+                              or names[0].lower() in dialect.prose_words):
+        names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
     name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
-    return name[:80] or None
+    if not name:
+        return None
+    if not _is_name(name, dialect):
+        return NOT_A_NAME
+    return (name + unit)[:80]
+
+
+def _is_name(name: str, dialect: Dialect) -> bool:
+    """A metric's name, not a source location (``logging.py``), a bar's drawing (``━━━``), prose (``reducing to``)
+    or a setting's count (``Total Micro Batches``)."""
+    if not any(ch.isalpha() for ch in name):
+        return False
+    words = name.lower().split()
+    if "." in words[-1] and words[-1].rsplit(".", 1)[1] in dialect.source_suffixes:
+        return False
+    if words[-1] in dialect.prose_words:
+        return False
+    return not (len(words) > 1 and words[0] == "total" and words[-1] in dialect.count_nouns)
+
+
+def _nan_word(line: bytes, a: int, b: int) -> bool:
+    """Whether the NaN mark at ``line[a:b]`` is the word nan inside a name (Megatron's ``number of nan iterations:
+    0``): a word before it and one after it, one blank apart, the one after it closed by ``:`` or ``=``."""
+    if a < 2 or line[a:b] != NAN_MARK or line[a - 1] != 32 or line[a - 2] not in _LETTERS or line[b:b + 1] != b" ":
+        return False
+    j = b + 1
+    while j < len(line) and line[j] in _LETTERS:
+        j += 1
+    return j > b + 1 and line[j:j + 1] in (b":", b"=")
+
+
+def _in_name(line: bytes, a: int) -> bool:
+    """A number glued after ``@`` to a name is part of it (``Acc@1``, ``R@10``)."""
+    return a >= 2 and line[a - 1] == 0x40 and line[a - 2] in _LETTERS
+
+
+def _unit(samples: list[bytes], k: int, dialect: Dialect) -> str:
+    """The time unit glued to field ``k``'s number in the samples (``216ms``: ``ms``), or ""."""
+    for line in samples:
+        sp = _spans(line)
+        if k < len(sp):
+            seg = line[sp[k][0]:sp[k][1]]
+            tail = seg.lstrip(b"0123456789.+-eE")
+            if tail and tail != seg and _number(seg):
+                unit = tail.decode("ascii", "replace")
+                return unit if unit in dialect.time_units else ""
+    return ""
+
+
+def metric_name(name: str, dialect: Dialect = DIALECT, unit: str = "") -> str:
+    """The name a metric is read under: a split's bare name is its loss, a framework's abbreviation its usual name
+    (``Dialect.aliases``), a time unit glued to the number kept (``train_time_ms``)."""
+    low = name.lower()
+    if low in dialect.bare_names:
+        return str(dialect.bare_names[low])
+    name = str(dialect.aliases.get(name, name))
+    if unit and not low.endswith(unit) and not name.endswith(")"):
+        name = f"{name}_{unit}"
+    return name
 
 
 def header_names(line: bytes) -> list[str] | None:
@@ -182,8 +261,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
     names of a table's columns, for numbers with no name of their own."""
     rep = samples[0]
-    if header_names(rep) is not None:
-        return None  # a header row: names, not numbers
+    if header_names(rep) is not None or b" ....." in rep:
+        return None  # a header row: names, not numbers; a settings dump ("lr ......... 0.0001")
     spans = _spans(rep)
     if len(spans) > MAX_FIELDS:
         return None
@@ -199,13 +278,17 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         return None
     plan = Plan(len(spans), is_record=rep.lstrip()[:1] == b"{",
                 zero_based=any(m in rep for m in dialect.zero_based_markers), bar=b"%||" in rep)
+    for marker, event in dialect.event_markers:
+        if marker in rep:  # an event: its numbers (a loss scale, a timestamp) are no metrics
+            plan.event, plan.is_record = event, True  # counted even when it happens once
+            return plan
     table = header is not None and len(before_bar(rep).split()) == len(header)  # a table row: the header names it
     used_words: set[str] = set()
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
     stripped = len(rep) - len(rep.lstrip())
     while k < len(spans):
-        if not numeric[k]:
+        if not numeric[k] or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
             k += 1
             continue
         a, b = spans[k]
@@ -213,6 +296,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # a progress bar's percent
             continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name == NOT_A_NAME:
+            k += 1
+            continue
         if name is None and header is not None:
             name = _header_name(header, rep, a, dialect)
         low = name.lower() if name else ""
@@ -248,14 +334,18 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:
                 if plan.epoch is None:
                     plan.epoch = k
+                    plan.epoch_end = low.startswith("end of")
             elif low in dialect.summary_names:
                 plan.is_summary = True
             elif _is_setting(name):
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
-                plan.metrics[k] = dialect.bare_names.get(low, name)
+                plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if plan.epoch_end:  # "| end of epoch 3 | time: 35.58s |": the time is the epoch's
+        plan.metrics = {k: "epoch_" + n if n.split("_")[0].lower() == "time" else n for k, n in plan.metrics.items()}
+    plan.per_epoch = plan.counter is not None and any(m in rep for m in dialect.epoch_bar_markers)
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
     context = rep.decode("utf-8", "replace").lower()
@@ -263,4 +353,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         context = context.replace(ch, " ")
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
+    if plan.is_record and plan.step is None and plan.epoch is None and not any(
+            infer_role(n).role != "other" for n in plan.metrics.values()):
+        plan.is_record = False  # a printed dict of settings ({'block_size': 1048576, ...}): no record on its face
+    named = [f for f in sorted(plan.metrics) if f > (plan.step if plan.step is not None else len(spans))]
+    if plan.step is not None and not plan.is_eval and len(named) >= 3 and plan.step < min(plan.metrics):
+        plan.is_record = True  # a step then three named metrics after it: a record on its face, even seen once
     return plan

@@ -116,7 +116,7 @@ def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None
         at = np.flatnonzero(lengths == w)
         at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]  # a sample, evenly spread
         cut = [i for i in at.tolist()
-               if i + 1 < len(lines) and _shape(lines[i + 1]) != _shape(lines[i])
+               if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2):
             return lines

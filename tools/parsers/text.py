@@ -96,22 +96,6 @@ def to_step(text: str) -> int | None:
     return int(v)
 
 
-_KEY_CLEAN = re.compile(r"\s+")
-
-
-_KEYS: dict[str, str] = {}
-
-
-def norm_key(name: str) -> str:
-    """A metric name with its whitespace collapsed (hard-wrapped records split names over lines)."""
-    k = _KEYS.get(name)
-    if k is None:
-        k = _KEY_CLEAN.sub(" ", name).strip()
-        if len(_KEYS) < 10000:
-            _KEYS[name] = k
-    return k
-
-
 def printable_sample(line: str, limit: int = 120) -> str:
     """A line fit to quote in a one-line error: control characters escaped, shortened."""
     line = line.strip()
