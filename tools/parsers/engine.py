@@ -34,7 +34,7 @@ from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import join_wrapped, line_lengths, split_lines
-from .templates import NAN_MARK, group_lines, templates_of, value_text
+from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
@@ -197,7 +197,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, np.ndarray] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths)
+        values = BlockValues(lines, None if grouping.masked else joined)
+        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
@@ -284,16 +285,41 @@ def _has_loss(plan: Plan) -> bool:
                for n in plan.metrics.values())
 
 
-def _read(lines: list[bytes], idx: np.ndarray, cols: list[int]) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+class BlockValues:
+    """The value text (``templates.value_text``) of a block's lines, made once when a template holds most of them:
+    that template's rows are then cut from it in runs (a few slices, not a gather of every line)."""
+
+    def __init__(self, lines: list[bytes], joined: bytes | None):
+        self.lines = lines
+        self.joined = joined  # b"\n".join(lines), when at hand
+        self._whole: tuple[bytes, np.ndarray, np.ndarray] | None = None
+
+    def text(self, idx: np.ndarray) -> bytes:
+        n = len(self.lines)
+        if len(idx) * 2 < n:
+            return value_text(_pick(self.lines, idx))
+        if self._whole is None:
+            vt = (b"\n".join(self.lines) if self.joined is None else self.joined).translate(VALUE_TABLE, VALUE_DELETE)
+            nl = np.flatnonzero(np.frombuffer(vt, dtype=np.uint8) == 10)
+            self._whole = (vt, np.concatenate(([0], nl + 1)), np.append(nl, len(vt)))
+        vt, starts, ends = self._whole
+        keep = np.zeros(n + 2, dtype=np.int8)
+        keep[idx + 1] = 1
+        edges = np.flatnonzero(np.diff(keep))  # runs of kept lines: [a, b)
+        a, b = edges[0::2], edges[1::2]
+        return b"\n".join([vt[s:e] for s, e in zip(starts[a].tolist(), ends[b - 1].tolist(), strict=True)]) + b"\n"
+
+
+def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
+          values: BlockValues | None = None) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
     number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing; an empty field is none). The NaN mark is a
     NaN value (a point)."""
     import pandas as pd
 
-    sel = lines if len(idx) == len(lines) else _pick(lines, idx)
-    text = value_text(sel)
-    if len(sel) <= FEW_LINES:
-        return _read_few(text, len(sel), cols)
+    text = (values or BlockValues(lines, None)).text(idx)
+    if len(idx) <= FEW_LINES:
+        return _read_few(text, len(idx), cols)
     opts = {"header": None, "usecols": cols, "engine": "c", "na_values": [NAN_MARK.decode()],
             "keep_default_na": False, "skip_blank_lines": False}
     try:
@@ -394,7 +420,7 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
-          lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+          lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -408,7 +434,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
     for plan, idx in plans:
-        got, bad = _read(lines, idx, plan.positions) if plan.positions else ({}, {})
+        got, bad = _read(lines, idx, plan.positions, values) if plan.positions else ({}, {})
         _negative_nans(lines, idx, got, bad)
         pos_bad = np.zeros(len(idx), dtype=bool)
         for c, mask in bad.items():

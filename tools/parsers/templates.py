@@ -89,6 +89,7 @@ class Grouping:
     codes: np.ndarray  # template index per line
     templates: list[bytes]
     counts: np.ndarray
+    masked: bool = False  # lines were rewritten (nan/inf masks): a text of the lines made before is stale
 
 
 def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
@@ -112,7 +113,7 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
         every = list(index)
         uniques = [every[k] for k in order]
     counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(codes, uniques, counts)
+    return Grouping(codes, uniques, counts, bool(masked))
 
 
 _MASK_WORD: dict[bytes, bool] = {}
