@@ -60,11 +60,11 @@ def split_lines(data: bytes) -> Lines:
     if b"{" in data:
         if b"{'" in data:
             data = data.replace(b"{'", b"\n{'")
-        if b'{"' in data:
+        if b'"' in data and b'{"' in data:
             data = data.replace(b'{"', b'\n{"')
     if b"%" in data and b"%|" in data:
         data = _cut_bars(data)
-    if b"=" in data and (b"[=" in data or b"[>" in data):  # a Keras 2 bar (one at 0, all dots, stays: one line)
+    if b"[" in data and _KERAS_BAR.search(data):  # a Keras 2 bar: the search tries each "[" and stops at once
         data = _KERAS_BAR.sub(b"[]", data)
     lines = data.split(b"\n")
     if not _has_long_line(data):
