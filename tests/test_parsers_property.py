@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from training_check.tools.errors import TrainingCheckError
@@ -116,3 +117,25 @@ def test_random_text_raises_only_training_check_errors(lines):
             LogFileSource(FS, path).read(None)
         except TrainingCheckError as e:
             assert "\n" not in str(e)
+
+
+@pytest.mark.parametrize("cuts", [[199], [50, 250]])
+def test_a_young_log_of_same_width_records_is_no_wrapping_terminal(cuts):
+    """word_language_model's records are all as wide as each other: read young, the record after an epoch's last
+    one ('| end of epoch 1 | ...', a record start) had been taken for the rest of a terminal-wrapped line."""
+    raw = LOGS["wordlm"].encode()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "train.log")
+        open(path, "wb").close()
+        src = LogFileSource(FS, path, chunk_bytes=4096)
+        acc, cursor, prev = PointBatch(), None, 0
+        for cut in cuts + [len(raw)]:
+            with open(path, "ab") as f:
+                f.write(raw[prev:cut])
+            prev = cut
+            res = src.read(cursor)
+            acc = res.batch if res.reset else acc.extend(res.batch)
+            cursor = res.cursor
+        one = LogFileSource(FS, path).read(None)
+        assert _points(acc) == _points(one.batch)
+        assert "epoch_time_s" in one.batch.columns

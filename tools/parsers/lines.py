@@ -115,8 +115,11 @@ def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None
             return lines
         at = np.flatnonzero(lengths == w)
         at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]  # a sample, evenly spread
+        # how records start: long lines after a line that is not as long (a cut line's rest goes on mid-record)
+        heads = {lines[i][:2] for i in at.tolist() if i == 0 or lengths[i - 1] != w}
         cut = [i for i in at.tolist()
                if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
+               and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2):
             return lines
