@@ -51,6 +51,7 @@ from tests.mcp_client import mcp_session  # noqa: E402
 
 EVAL_EVERY = 1000
 SIGINT_CHILD = ("import signal, sys, time\n"
+                "log = open(sys.argv[1], 'a')  # the run's writer: what ties a process to its run\n"
                 "signal.signal(signal.SIGINT, lambda *a: sys.exit(0))\n"
                 "print('ready', flush=True)\n"
                 "time.sleep(600)\n")
@@ -185,8 +186,9 @@ def write_diverged_log(path: Path) -> None:
 
 async def stop_timing(root: Path) -> dict:
     """stop_run as an agent makes it, on a run diverged to NaN: assess_run (STOP), then stop_run with that
-    assessment_id and target=pid:N, N a child that exits on SIGINT and names the log on its command line (so the
-    target is tied to the run). Call -> child gone, and the call's wall time."""
+    assessment_id and target=pid:N, N a child that exits on SIGINT and holds the log open for writing (so the target
+    is tied to the run: a command line that only names the log does not tie). Call -> child gone, and the call's
+    wall time."""
     log = root / "diverged.log"
     write_diverged_log(log)
     home = root / "home"
