@@ -26,7 +26,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import DIGITS, read_fields
+from .fastpath import DIGITS, NUMBER_CHARS, crlf_to_lf, read_fields
 from .text import to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
@@ -96,9 +96,10 @@ class JsonLinesFormat(LineFormat):
         self._parse_lines(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of flat all-number records of one shape, read by pandas' C reader: the points and state of
-        ``_parse_lines``."""
-        return _parse_plain(data, em, self._parse_lines)
+        """A block of flat records of one shape (all numbers; else numbers, nulls and plain strings), read by pandas'
+        C reader: the points and state of ``_parse_lines``."""
+        lf = crlf_to_lf(data)
+        return lf is not None and (_parse_plain(lf, em, self._parse_lines) or _parse_records(lf, em, self._parse_lines))
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block, record by record (the fallback of ``_parse_plain``)."""
@@ -270,5 +271,226 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     prev = np.concatenate([[int(st["last_step"])], steps[:-1]])  # the first record set it
     if bool((steps != prev).any()):  # the keys are reset at a new step, then the same keys every record
         st["last_keys"] = sorted(metrics)[:200]
+    st["last_step"] = int(steps[-1])
+    return True
+
+
+# the general block path: records of one key order whose values are numbers, nulls or plain strings
+_SEPS = bytes(b for b in range(1, 32) if b not in (9, 10, 13))  # key segments become these (control bytes: refused)
+_CONTROL = bytes(b for b in range(32) if b != 10) + b"\\\x7f"
+_WS = " "
+
+
+def _first_record(line: str) -> tuple[list[str], list[str], list[str], str] | None:
+    """A flat record's keys, each value's kind (``num``, ``null``, ``str``) and the text before each value and after
+    the last, scanned left to right (no backslash, no control character: the caller checked); None for any other
+    line."""
+    i, n = 0, len(line)
+    while i < n and line[i] == _WS:
+        i += 1
+    if i >= n or line[i] != "{":
+        return None
+    i += 1
+    keys: list[str] = []
+    kinds: list[str] = []
+    segs: list[str] = []
+    at = 0
+    while True:
+        while i < n and line[i] == _WS:
+            i += 1
+        if i >= n or line[i] != '"':
+            return None
+        j = line.find('"', i + 1)
+        if j < 0:
+            return None
+        keys.append(line[i + 1:j])
+        i = j + 1
+        while i < n and line[i] == _WS:
+            i += 1
+        if i >= n or line[i] != ":":
+            return None
+        i += 1
+        while i < n and line[i] == _WS:
+            i += 1
+        segs.append(line[at:i])
+        if i < n and line[i] == '"':
+            j = line.find('"', i + 1)
+            if j < 0:
+                return None
+            kinds.append("str")
+            i = j + 1
+        elif line.startswith("null", i):
+            kinds.append("null")
+            i += 4
+        else:
+            j = i
+            while j < n and line[j] in "0123456789.eE+-":
+                j += 1
+            if j == i:
+                return None
+            kinds.append("num")
+            i = j
+        at = i
+        while i < n and line[i] == _WS:
+            i += 1
+        if i < n and line[i] == ",":
+            i += 1
+            continue
+        if i < n and line[i] == "}":
+            i += 1
+            while i < n and line[i] == _WS:
+                i += 1
+            if i != n:
+                return None
+            return keys, kinds, segs, line[at:]
+        return None
+
+
+def _parse_records(data: bytes, em: Emitter, lines) -> bool:
+    """The points and state of a block whose every line is a flat record of the first line's keys, in its order and
+    spacing, each value a JSON number or ``null`` (a column may hold both) or, where the first line holds a string,
+    a string without escapes: one that is the first line's in every line, or one of a volatile key (a time, a
+    message) that cannot read as a number; as the record-by-record pass gives them; False (nothing done) for any
+    other block.
+
+    The first line goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the others then
+    cannot start a run (their settings are the first line's, no start event) and extend the columns. The proof: each
+    key segment becomes its own control byte and the block without anything else must be those bytes in order on
+    every line (so each line is the first one's segments in order, with the fields between them); a string field
+    starts and ends with a quote and holds no other; with the strings cut out, the fields are number characters or
+    ``null`` only, none empty, none with an empty number part or a leading zero (JSON rejects them, pandas does
+    not); pandas' C reader then reads them, ``null`` as NaN."""
+    n = data.count(b"\n")
+    if n < 2 or not data.endswith(b"\n") or not data.isascii():
+        return False
+    if len(data.translate(None, _CONTROL)) != len(data):
+        return False  # a control character, a tab, a CR or a backslash (an escape): the record-by-record pass
+    nl = data.find(b"\n")
+    first = data[:nl].decode("ascii")
+    scan = _first_record(first)
+    if scan is None:
+        return False
+    keys, kinds, segs, end = scan
+    k = len(keys)
+    if k < 2 or k > len(_SEPS) or len(set(keys)) != k:
+        return False
+    try:
+        obj = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(obj, dict) or list(obj) != keys or _event(obj) in _LIFECYCLE:
+        return False
+    str_cols = [j for j in range(k) if kinds[j] == "str"]
+    for j, key in enumerate(keys):
+        v = obj[key]
+        if kinds[j] == "num" and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            return False
+        if kinds[j] == "null" and v is not None:
+            return False
+        if kinds[j] == "str" and (not isinstance(v, str) or len(v) <= 40 and to_value(v) is not None):
+            return False  # a numeric string is a point: the record-by-record pass
+    st = em.state
+    nums = [j for j in range(k) if j not in str_cols]
+    rec_keys = [keys[j] for j in nums if kinds[j] == "num" and keys[j] != "total_steps"]
+    step_key = st.get("step_key")
+    if step_key is None:
+        step_key = next((s for s in STEP_KEYS if s in rec_keys), "")
+    if step_key in keys and kinds[keys.index(step_key)] == "str" or "total_steps" in keys and (
+            kinds[keys.index("total_steps")] == "str"):
+        return False
+    metric_cols = [j for j in nums if keys[j] not in (step_key, "total_steps")]
+    if not [keys[j] for j in metric_cols if kinds[j] == "num"]:
+        return False  # the first record is skipped (no metric): the record-by-record pass
+    bsegs = [g.encode() for g in segs]
+    bend = end.encode()
+    rest = data[nl + 1:]
+    m = n - 1
+    if not rest.startswith(bsegs[0]) or rest.count(b"\n" + bsegs[0]) != m - 1 or rest.count(bend + b"\n") != m:
+        return False  # a line that does not open or close as the first one does
+    csv = rest[len(bsegs[0]):].replace(b"\n" + bsegs[0], b"\n").replace(bend + b"\n", b"\n")
+    for j in range(1, k):
+        csv = csv.replace(bsegs[j], _SEPS[j - 1:j])
+    seps = _SEPS[:k - 1]
+    skel = csv.translate(None, bytes(b for b in range(256) if b != 10 and bytes([b]) not in seps))
+    if skel != (seps + b"\n") * m:
+        return False  # not every line is the first one's segments in order
+    quotes = csv.count(b'"')
+    if str_cols:
+        if quotes != 2 * len(str_cols) * m:
+            return False
+        lined = b"\n" + csv
+        for j in str_cols:
+            before = b"\n" if j == 0 else _SEPS[j - 1:j]
+            after = b"\n" if j == k - 1 else _SEPS[j:j + 1]
+            if lined.count(before + b'"') != m or lined.count(b'"' + after) != m or before + b'"' + after in lined:
+                return False  # each string field opens and closes with a quote of its own: then it holds no other
+        parts = csv.split(b'"')
+        texts = parts[1::2]  # the strings' contents, line by line
+        for c, j in enumerate(str_cols):
+            col = texts[c::len(str_cols)]
+            want = str(obj[keys[j]]).encode()
+            if _VOLATILE.search(keys[j]) and keys[j] not in _EVENT_KEYS:
+                if not all(b":" in t or len(t) > 40 for t in col):
+                    return False  # a string that might read as a number (a ':' never does): the record pass
+            elif col.count(want) != m:
+                return False  # a setting that changes: maybe another run, the record-by-record pass
+        csv = b"0".join(parts[0::2])
+    elif quotes:
+        return False
+    if csv.translate(None, NUMBER_CHARS + seps + b"\nnul") or b"-null" in csv:
+        return False  # a character other than a number's outside the strings (true, NaN, a space, a nested record)
+    cls = b"," + csv.translate(_CLASSES, b"-").translate(bytes.maketrans(seps, b"," * len(seps)))
+    cls = cls.replace(b",null,", b",0,").replace(b",null,", b",0,")  # twice: nulls side by side
+    if b",," in cls or b"n" in cls or b"u" in cls or b"l" in cls or cls.count(b"+") != cls.count(b"e+") or any(
+            cls.count(x) for x in _NOT_JSON):
+        return False  # an empty field, a null inside a field, a plus sign JSON rejects, a number JSON rejects
+    df = read_fields(csv.translate(bytes.maketrans(seps, b"," * len(seps))), k,
+                     {j: np.float64 for j in nums}, na_values=("null",), usecols=nums)
+    if df is None:
+        return False
+    vals = df.to_numpy(dtype=np.float64)
+    if vals.shape != (m, len(nums)):
+        return False
+    at = {j: c for c, j in enumerate(nums)}
+    have = ~np.isnan(vals)
+    if np.isinf(vals).any() or (np.signbit(vals) & (vals == 0)).any():
+        return False  # -0 is an int 0 in JSON; an overflow: the record-by-record pass
+    sv = vals[:, at[keys.index(step_key)]] if step_key in keys else None
+    if sv is not None and np.abs(np.nan_to_num(sv)).max(initial=0) >= 2.0 ** 63:
+        return False
+    mcols = [at[j] for j in metric_cols]
+    keep = have[:, mcols].any(axis=1)  # a record with no metric (only a step) is skipped
+    lines(first + "\n", em)  # the first record: run boundary, step key, state
+    assert st.get("step_key") == step_key  # the first record chose the step key as above
+    if "total_steps" in keys:
+        t = vals[:, at[keys.index("total_steps")]]
+        ok = np.flatnonzero(~np.isnan(t) & (t > 0) & (t == np.floor(t)))
+        if len(ok):
+            em.total_steps = st["total"] = int(float(t[ok[-1]]))
+    vals, have = vals[keep], have[keep]
+    r = len(vals)
+    if not r:
+        return True
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + r, dtype=np.int64)
+    if sv is not None:
+        s = sv[keep]
+        given = ~np.isnan(s)
+        steps[given] = np.trunc(s[given]).astype(np.int64)
+    order = sorted(metric_cols, key=lambda j: (int(np.argmax(have[:, at[j]])) if have[:, at[j]].any() else r, j))
+    for j in order:
+        h = have[:, at[j]]
+        if h.all():
+            em.extend(keys[j], steps, np.ascontiguousarray(vals[:, at[j]]))
+        elif h.any():
+            em.extend(keys[j], steps[h], vals[:, at[j]][h])
+    st["n"] = n0 + r
+    last = int(st["last_step"])  # the first record set it
+    moved = np.flatnonzero(steps[1:] != steps[:-1])
+    tail = int(moved[-1]) + 1 if len(moved) else 0  # the last run of records of one step
+    tail_keys = {keys[j] for j in metric_cols if have[tail:, at[j]].any()}
+    if tail == 0 and int(steps[0]) == last:
+        tail_keys |= set(st.get("last_keys", []))
+    st["last_keys"] = sorted(tail_keys)[:200]
     st["last_step"] = int(steps[-1])
     return True

@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import NUMBER_CHARS, read_fields
+from .fastpath import NUMBER_CHARS, crlf_to_lf, read_fields
 from .text import to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
@@ -62,8 +62,10 @@ class CsvFormat(LineFormat):
         self._parse_rows(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of plain numeric rows once the header is known, read by pandas' C reader: the rows' points."""
-        return _parse_plain(data, em)
+        """A block of numeric rows (empty cells, blank lines and repeated header lines allowed), read by pandas' C
+        reader: the rows' points."""
+        lf = crlf_to_lf(data)
+        return lf is not None and _parse_plain(lf, em, strict=False)
 
     def _parse_rows(self, text: str, em: Emitter) -> None:
         """Any block: line by line (the fallback of ``_parse_plain``)."""
@@ -102,43 +104,81 @@ class CsvFormat(LineFormat):
 
 
 
-def _parse_plain(data: bytes, em: Emitter) -> bool:
-    """The points of a block of data rows (the header already read) in which every cell is a plain number (no
-    spaces, no empty cell, no nan/inf word) and every row has the header's width, as the row-by-row pass gives
-    them; False (nothing emitted) for any other block. The check is a translate and a few counts; pandas' C
-    reader then parses the block (its floats equal Python's ``float``); a step that is not an integer below 2**53
-    goes the row-by-row way too."""
+def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
+    """The points of a block of data rows in which every cell is a plain number (no spaces, no nan/inf word) and
+    every row has the header's width, as the row-by-row pass gives them; False (nothing emitted, the state as it
+    was) for any other block. The check is a translate and a few counts; pandas' C reader then parses the block (its
+    floats equal Python's ``float``); a step that is not an integer below 2**53 goes the row-by-row way too.
+
+    ``strict`` (the block alone, the header already read): no empty cell, no blank line, no header line, integer
+    steps. Not strict (what the reader runs): the header is the block's first line when none was read yet; a line
+    that is the header again and blank lines are dropped (the row-by-row pass skips them); an empty cell is "not
+    logged" (no point; an empty step cell: the row's index); a fractional step is cut to its integer part, as
+    ``to_step`` does."""
     st = em.state
+    if not data.endswith(b"\n"):
+        return False
     header = st.get("header")
     sep = str(st.get("sep", ","))
-    if header is None or "step_col" not in st or not data.endswith(b"\n") or data.startswith(b"\n"):
+    set_header: dict = {}
+    body = data
+    if header is None:
+        nl = data.find(b"\n")
+        try:
+            line = data[:nl].decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        if strict or not line.strip() or "\r" in line or "\x1b" in line:
+            return False  # the header line as the row-by-row pass reads it: a line the cleaner leaves as it is
+        sep = "\t" if line.count("\t") > line.count(",") else ","
+        header = [c.strip() for c in line.split(sep)]
+        set_header = {"header": header, "sep": sep, "step_col": _step_column(header)}
+        body = data[nl + 1:]
+    elif "step_col" not in st:
         return False
     k = len(header)
     bsep = sep.encode()
-    if k < 2 or len(set(header)) != k or b"\n\n" in data or data.translate(None, NUMBER_CHARS + b"\n" + bsep):
-        return False  # a character other than a number's, the separator or a newline (or a blank line)
-    n = data.count(b"\n")
-    if data.count(bsep, 0, data.find(b"\n")) != k - 1 or data.count(bsep) != (k - 1) * n:
+    if k < 2 or len(set(header)) != k:
+        return False
+    if strict:
+        if b"\n\n" in body or body.startswith(b"\n"):
+            return False
+    else:
+        lines = b"\n" + body  # every line then follows a newline: a header line or a blank one is cut whole
+        again = b"\n" + bsep.join(h.encode() for h in header) + b"\n"
+        while again in lines:
+            lines = lines.replace(again, b"\n")
+        while b"\n\n" in lines:
+            lines = lines.replace(b"\n\n", b"\n")
+        body = lines[1:]
+    if body.translate(None, NUMBER_CHARS + b"\n" + bsep):
+        return False  # a character other than a number's, the separator or a newline
+    n = body.count(b"\n")
+    if not n:
+        st.update(set_header)
+        return not strict
+    if body.count(bsep, 0, body.find(b"\n")) != k - 1 or body.count(bsep) != (k - 1) * n:
         return False  # pandas raises on a later row with more cells: then no row has fewer
-    df = read_fields(data, k, dict.fromkeys(range(k), np.float64), sep=sep)
+    df = read_fields(body, k, dict.fromkeys(range(k), np.float64), sep=sep)
     if df is None:
         return False
     vals = df.to_numpy(dtype=np.float64)
-    if vals.shape != (n, k) or np.isnan(vals).any():
+    if vals.shape != (n, k):
+        return False
+    have = ~np.isnan(vals)  # only an empty cell is NaN: no nan word passes the translate
+    if strict and not have.all():
         return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
-    sc = int(st["step_col"])
+    sc = int(set_header.get("step_col", st.get("step_col", -1)))
     n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + n, dtype=np.int64)
     if sc >= 0:
-        s = vals[:, sc]
-        if not (np.abs(s) < 2.0**53).all() or (s != np.floor(s)).any():
+        s = vals[:, sc][have[:, sc]]
+        if not (np.abs(s) < 2.0**53).all() or (strict and (s != np.floor(s)).any()):
             return False
-        steps = s.astype(np.int64)
-    else:
-        steps = np.arange(n0, n0 + n, dtype=np.int64)
+        steps[have[:, sc]] = np.trunc(s).astype(np.int64)
+    st.update(set_header)
     st["n"] = n0 + n
-    for i in range(k):
-        if i != sc:
-            em.extend(header[i], steps, np.ascontiguousarray(vals[:, i]))
+    _extend_rows(em, header, sc, steps, vals, have)
     return True
 
 
@@ -150,6 +190,10 @@ class MarkdownTableFormat(LineFormat):
     name = "markdown_table"
     detect_re = _MD_ALIGN
     priority = 4
+
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """A block of table lines: numeric rows read by pandas' C reader (``_md_block``)."""
+        return _md_block(self, data, em)
 
     def parse(self, text: str, em: Emitter) -> None:
         st = em.state
@@ -200,3 +244,131 @@ class MarkdownTableFormat(LineFormat):
             else:
                 out.append("eval_" + h.lower().replace(" ", "_"))
         return out
+
+
+_MD_ALIGN_BYTES = re.compile(rb"^[ ]*\|(?:[ ]*:?-{2,}:?[ ]*\|)+[ ]*$", re.M)  # an alignment line (ASCII spaces)
+_ROW_CHARS = NUMBER_CHARS + b" |@\n"  # what a plain numeric row holds ("@": "No log", once cut)
+_MARK = bytes.maketrans(bytes(range(256)), bytes(97 if b in _ROW_CHARS else 98 for b in range(256)))  # "b": other
+_MD_HEAD_BYTES = 1 << 16  # the header and alignment lines are looked for this far into a block
+_MD_OTHER_LINES = 8  # distinct lines other than numeric rows a block may hold and stay on the fast path
+
+
+def _md_block(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
+    """The points and state of a block of a markdown table's lines, as ``parse`` gives them: False (nothing done) for
+    a block it cannot read so. Before a header is known (or after a row that may become one), the lines up to the
+    first alignment line are read by ``parse``; the rest, when it is made of numeric rows of the header's width and
+    at most a few other distinct lines (the header and alignment lines of tables repeated further on, blank lines),
+    by pandas' C reader, else by ``parse`` too. The other lines are cut out when they do nothing there (an alignment
+    line after a row, a line that is not a row) or become an empty row when ``parse`` reads them as a row without
+    a number (a repeated header: it counts as a row)."""
+    lf = crlf_to_lf(data)
+    if lf is None:
+        return False
+    data = lf
+    if not data.endswith(b"\n") or b"\r" in data or b"\x1b" in data or not data.isascii():
+        return False  # the cleaner would change it: the reader cleans it for ``parse``
+    st = em.state
+    head = b""
+    if st.get("header") is None or st.get("prev") is not None:
+        m = _MD_ALIGN_BYTES.search(data, 0, min(len(data), _MD_HEAD_BYTES))
+        if m is None or data[m.end():m.end() + 1] != b"\n":
+            return False
+        cut = m.end() + 1
+        head, data = data[:cut], data[cut:]
+    if head:
+        fmt.parse(head.decode("ascii"), em)
+    if data and not _md_rows(fmt, data, em):
+        fmt.parse(data.decode("ascii"), em)
+    return True
+
+
+def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
+    """The points of ``data`` (ASCII lines, no CR or escape) once the header is known, read as numeric rows by
+    pandas' C reader; False (nothing done) when it is not made of them and a few lines that do nothing or count as
+    an empty row."""
+    st = em.state
+    header = st.get("header")
+    if header is None or st.get("prev") is not None or "step_col" not in st:
+        return False
+    k = len(header)
+    if k < 2 or len(set(header)) != k:
+        return False
+    lines = b"\n" + data
+    empty_row = b"|" * (k + 1)
+    lines = lines.replace(b"No log", b"@")  # a cell of its own (checked below): not logged, as "-" and ""
+    for _ in range(_MD_OTHER_LINES + 1):
+        hits = [i for i in (lines.translate(_MARK).find(b"b"), lines.find(b"--")) if i >= 0]
+        if not hits:  # no character a numeric row cannot hold, no alignment line without colons
+            break
+        start = lines.rfind(b"\n", 0, min(hits)) + 1
+        end = lines.find(b"\n", min(hits))
+        line = lines[start:end]
+        text = line.decode("ascii")
+        if _MD_ALIGN.match(text) or not _MD_ROW.match(text):
+            new = b"\n"  # prev is None before it (every row has the header's width): it does nothing
+        else:
+            trial = Emitter({"header": header, "step_col": st["step_col"], "n": 0})
+            fmt.parse(text, trial)
+            if len(trial) or trial.state.get("n") != 1:
+                return False  # a row that gives points, or one that may become a header
+            new = b"\n" + empty_row + b"\n"
+        needle = b"\n" + line + b"\n"
+        while needle in lines:
+            lines = lines.replace(needle, new)
+    else:
+        return False
+    while b"\n\n" in lines:
+        lines = lines.replace(b"\n\n", b"\n")  # blank lines: not rows
+    n = lines.count(b"\n") - 1
+    if n <= 0:
+        st["prev"] = None
+        return True
+    cls = lines.translate(_CELL_CLASSES)
+    rows = lines.translate(None, b" ")
+    crows = cls.translate(None, b" ")
+    ends = (b"|", b"@", b"\n")
+    if cls.count(b"0 ") + sum(cls.count(b"0" + c) for c in ends) != sum(crows.count(b"0" + c) for c in ends):
+        return False  # a space inside a cell (two runs of number characters become one without the spaces)
+    if rows.count(b"\n|") != n or rows.count(b"|\n") != n or b"\n|\n" in rows or rows.count(b"|") != (k + 1) * n \
+            or rows.count(b"|", 0, rows.find(b"\n", 1)) != k + 1:
+        return False  # each line a row (pipes first and last) of k cells: pandas raises on a later longer row
+    for cell in (b"|@|", b"|-|"):
+        rows = rows.replace(cell, b"||").replace(cell, b"||")  # twice: cells side by side
+    if b"@" in rows:
+        return False  # "No log" inside a cell
+    csv = rows[2:-2].replace(b"|\n|", b"\n") + b"\n"
+    df = read_fields(csv, k, dict.fromkeys(range(k), np.float64), sep="|")
+    if df is None:
+        return False
+    vals = df.to_numpy(dtype=np.float64)
+    if vals.shape != (n, k):
+        return False
+    have = ~np.isnan(vals)  # an empty cell, "-" or "No log": no nan word passes
+    sc = int(st["step_col"])
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + n, dtype=np.int64)
+    if sc >= 0:
+        s = vals[:, sc][have[:, sc]]
+        if not (np.abs(s) < 2.0**53).all():
+            return False
+        steps[have[:, sc]] = np.trunc(s).astype(np.int64)
+    st["n"] = n0 + n
+    st["prev"] = None
+    _extend_rows(em, header, sc, steps, vals, have)
+    return True
+
+
+_CELL_CLASSES = bytes.maketrans(NUMBER_CHARS, b"0" * len(NUMBER_CHARS))
+
+
+def _extend_rows(em: Emitter, header: list[str], sc: int, steps: np.ndarray, vals: np.ndarray,
+                 have: np.ndarray) -> None:
+    """The cells read (``have``) of each column but the step's, as points at ``steps``; new keys in the order the
+    rows first give them (the row-by-row pass's order of appearance)."""
+    cols = [i for i in range(len(header)) if i != sc and have[:, i].any()]
+    cols.sort(key=lambda i: (int(np.argmax(have[:, i])), i))
+    for i in cols:
+        if have[:, i].all():
+            em.extend(header[i], steps, np.ascontiguousarray(vals[:, i]))
+        else:
+            em.extend(header[i], steps[have[:, i]], vals[:, i][have[:, i]])
