@@ -55,9 +55,8 @@ def crlf_to_lf(data: bytes) -> bytes | None:
     elsewhere overwrites a line), else None."""
     if b"\r" not in data:
         return data
-    if data.count(b"\r") != data.count(b"\r\n"):
-        return None
-    return data.replace(b"\r\n", b"\n")
+    lf = data.replace(b"\r\n", b"\n")
+    return None if b"\r" in lf else lf
 
 
 def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",", na_values: tuple[str, ...] = ("",),

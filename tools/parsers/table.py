@@ -15,8 +15,8 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import NUMBER_CHARS, crlf_to_lf, read_fields
-from .text import to_step, to_value
+from .fastpath import NUMBER_CHARS, read_fields
+from .text import clean_text, to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
@@ -64,8 +64,7 @@ class CsvFormat(LineFormat):
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
         """A block of numeric rows (empty cells, blank lines and repeated header lines allowed), read by pandas' C
         reader: the rows' points."""
-        lf = crlf_to_lf(data)
-        return lf is not None and _parse_plain(lf, em, strict=False)
+        return _parse_plain(data, em, strict=False)
 
     def _parse_rows(self, text: str, em: Emitter) -> None:
         """Any block: line by line (the fallback of ``_parse_plain``)."""
@@ -118,6 +117,11 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
     st = em.state
     if not data.endswith(b"\n"):
         return False
+    eol = b"\n"
+    if not strict and b"\r" in data:  # CRLF line ends, every CR in one: pandas reads them, the cleaner drops the CRs
+        if data.count(b"\r") != data.count(b"\r\n"):
+            return False
+        eol = b"\r\n"
     header = st.get("header")
     sep = str(st.get("sep", ","))
     set_header: dict = {}
@@ -125,7 +129,7 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
     if header is None:
         nl = data.find(b"\n")
         try:
-            line = data[:nl].decode("utf-8")
+            line = data[:nl].removesuffix(b"\r").decode("utf-8")
         except UnicodeDecodeError:
             return False
         if strict or not line.strip() or "\r" in line or "\x1b" in line:
@@ -144,41 +148,38 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
         if b"\n\n" in body or body.startswith(b"\n"):
             return False
     else:
-        lines = b"\n" + body  # every line then follows a newline: a header line or a blank one is cut whole
-        again = b"\n" + bsep.join(h.encode() for h in header) + b"\n"
-        while again in lines:
-            lines = lines.replace(again, b"\n")
-        while b"\n\n" in lines:
-            lines = lines.replace(b"\n\n", b"\n")
-        body = lines[1:]
-    if body.translate(None, NUMBER_CHARS + b"\n" + bsep):
-        return False  # a character other than a number's, the separator or a newline
-    n = body.count(b"\n")
-    if not n:
+        again = bsep.join(h.encode() for h in header) + eol
+        if body.startswith(again):
+            body = body[len(again):]
+        if b"\n" + again in body:  # the header again (an appended run): the row-by-row pass skips it; of two in a
+            body = body.replace(b"\n" + again, b"\n")  # row one stays, and its letters leave the block path
+        body = body.lstrip(b"\r\n")  # blank lines: pandas skips them, as the row-by-row pass does
+    if body.translate(None, NUMBER_CHARS + eol + bsep):
+        return False  # a character other than a number's, the separator or a line end
+    if not body:
         st.update(set_header)
         return not strict
+    df = read_fields(body, k, dict.fromkeys(range(k), np.float64), sep=sep)
+    if df is None or df.shape[1] != k:
+        return False
+    n = len(df)
     if body.count(bsep, 0, body.find(b"\n")) != k - 1 or body.count(bsep) != (k - 1) * n:
         return False  # pandas raises on a later row with more cells: then no row has fewer
-    df = read_fields(body, k, dict.fromkeys(range(k), np.float64), sep=sep)
-    if df is None:
-        return False
-    vals = df.to_numpy(dtype=np.float64)
-    if vals.shape != (n, k):
-        return False
-    have = ~np.isnan(vals)  # only an empty cell is NaN: no nan word passes the translate
-    if strict and not have.all():
+    cols = [df[i].to_numpy(dtype=np.float64) for i in range(k)]
+    have = [~np.isnan(c) for c in cols]  # only an empty cell is NaN: no nan word passes the translate
+    if strict and not all(h.all() for h in have):
         return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
     sc = int(set_header.get("step_col", st.get("step_col", -1)))
     n0 = int(st.get("n", 0))
     steps = np.arange(n0, n0 + n, dtype=np.int64)
     if sc >= 0:
-        s = vals[:, sc][have[:, sc]]
+        s = cols[sc][have[sc]]
         if not (np.abs(s) < 2.0**53).all() or (strict and (s != np.floor(s)).any()):
             return False
-        steps[have[:, sc]] = np.trunc(s).astype(np.int64)
+        steps[have[sc]] = np.trunc(s).astype(np.int64)
     st.update(set_header)
     st["n"] = n0 + n
-    _extend_rows(em, header, sc, steps, vals, have)
+    _extend_rows(em, header, sc, steps, cols, have)
     return True
 
 
@@ -261,24 +262,18 @@ def _md_block(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
     by pandas' C reader, else by ``parse`` too. The other lines are cut out when they do nothing there (an alignment
     line after a row, a line that is not a row) or become an empty row when ``parse`` reads them as a row without
     a number (a repeated header: it counts as a row)."""
-    lf = crlf_to_lf(data)
-    if lf is None:
+    if not data.endswith(b"\n"):
         return False
-    data = lf
-    if not data.endswith(b"\n") or b"\r" in data or b"\x1b" in data or not data.isascii():
-        return False  # the cleaner would change it: the reader cleans it for ``parse``
     st = em.state
-    head = b""
-    if st.get("header") is None or st.get("prev") is not None:
-        m = _MD_ALIGN_BYTES.search(data, 0, min(len(data), _MD_HEAD_BYTES))
-        if m is None or data[m.end():m.end() + 1] != b"\n":
-            return False
-        cut = m.end() + 1
-        head, data = data[:cut], data[cut:]
-    if head:
-        fmt.parse(head.decode("ascii"), em)
-    if data and not _md_rows(fmt, data, em):
-        fmt.parse(data.decode("ascii"), em)
+    if st.get("header") is not None and st.get("prev") is None:
+        return _md_rows(fmt, data, em)
+    m = _MD_ALIGN_BYTES.search(data, 0, min(len(data), _MD_HEAD_BYTES))
+    if m is None or data[m.end():m.end() + 1] != b"\n" or b"\x1b" in data[:m.end()]:
+        return False  # no header yet; or an escape code, whose sequence might span the cut: the reader's way
+    cut = m.end() + 1
+    fmt.parse(clean_text(data[:cut].decode("utf-8", "replace")), em)  # what the reader's cleaning gives (the reader
+    if cut < len(data) and not _md_rows(fmt, data[cut:], em):  # passes no line longer than it keeps)
+        fmt.parse(clean_text(data[cut:].decode("utf-8", "replace")), em)
     return True
 
 
@@ -295,15 +290,19 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
         return False
     lines = b"\n" + data
     empty_row = b"|" * (k + 1)
-    lines = lines.replace(b"No log", b"@")  # a cell of its own (checked below): not logged, as "-" and ""
+    dashes = b"--" in lines  # an alignment line without colons (no line this makes holds one)
+    if b"No log" in lines:
+        lines = lines.replace(b"No log", b"@")  # a cell of its own (checked below): not logged, as "-" and ""
     for _ in range(_MD_OTHER_LINES + 1):
-        hits = [i for i in (lines.translate(_MARK).find(b"b"), lines.find(b"--")) if i >= 0]
+        hits = [i for i in (lines.translate(_MARK).find(b"b"), lines.find(b"--") if dashes else -1) if i >= 0]
         if not hits:  # no character a numeric row cannot hold, no alignment line without colons
             break
         start = lines.rfind(b"\n", 0, min(hits)) + 1
         end = lines.find(b"\n", min(hits))
         line = lines[start:end]
-        text = line.decode("ascii")
+        text = line.decode("utf-8", "replace")
+        if not text.isprintable():
+            return False  # a control character (CR, escape code, tab): the cleaner would change it, the reader's way
         if _MD_ALIGN.match(text) or not _MD_ROW.match(text):
             new = b"\n"  # prev is None before it (every row has the header's width): it does nothing
         else:
@@ -313,62 +312,58 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
                 return False  # a row that gives points, or one that may become a header
             new = b"\n" + empty_row + b"\n"
         needle = b"\n" + line + b"\n"
-        while needle in lines:
+        lines = lines.replace(needle, new)
+        while needle in lines:  # side by side: every other one is left
             lines = lines.replace(needle, new)
     else:
         return False
-    while b"\n\n" in lines:
-        lines = lines.replace(b"\n\n", b"\n")  # blank lines: not rows
-    n = lines.count(b"\n") - 1
-    if n <= 0:
+    cls = lines.translate(_CELL_CLASSES)  # number characters as 0; the ends of a cell's content as |
+    if cls.count(b"0 ") + cls.count(b"0|") != cls.translate(None, b" ").count(b"0|"):
+        return False  # a space inside a cell (two runs of number characters become one without the spaces)
+    rows = lines.translate(None, b" ").lstrip(b"\n")  # blank lines (spaces at most) are not rows: pandas skips them
+    if not rows:
         st["prev"] = None
         return True
-    cls = lines.translate(_CELL_CLASSES)
-    rows = lines.translate(None, b" ")
-    crows = cls.translate(None, b" ")
-    ends = (b"|", b"@", b"\n")
-    if cls.count(b"0 ") + sum(cls.count(b"0" + c) for c in ends) != sum(crows.count(b"0" + c) for c in ends):
-        return False  # a space inside a cell (two runs of number characters become one without the spaces)
-    if rows.count(b"\n|") != n or rows.count(b"|\n") != n or b"\n|\n" in rows or rows.count(b"|") != (k + 1) * n \
-            or rows.count(b"|", 0, rows.find(b"\n", 1)) != k + 1:
-        return False  # each line a row (pipes first and last) of k cells: pandas raises on a later longer row
-    for cell in (b"|@|", b"|-|"):
-        rows = rows.replace(cell, b"||").replace(cell, b"||")  # twice: cells side by side
+    if rows.count(b"|", 0, rows.find(b"\n")) != k + 1:
+        return False  # the first row: k cells (pandas raises on a later longer row)
+    if b"|-|" in rows:
+        rows = rows.replace(b"|-|", b"||").replace(b"|-|", b"||")  # twice: cells side by side
     if b"@" in rows:
-        return False  # "No log" inside a cell
-    csv = rows[2:-2].replace(b"|\n|", b"\n") + b"\n"
-    df = read_fields(csv, k, dict.fromkeys(range(k), np.float64), sep="|")
-    if df is None:
-        return False
-    vals = df.to_numpy(dtype=np.float64)
-    if vals.shape != (n, k):
-        return False
-    have = ~np.isnan(vals)  # an empty cell, "-" or "No log": no nan word passes
+        rows = rows.replace(b"|@|", b"||").replace(b"|@|", b"||")
+        if b"@" in rows:
+            return False  # "No log" inside a cell
+    df = read_fields(rows, k + 2, dict.fromkeys(range(k + 2), np.float64), sep="|")
+    n = 0 if df is None else len(df)
+    if df is None or df.shape != (n, k + 2) or rows.count(b"|") != (k + 1) * n or df[0].notna().any() \
+            or df[k + 1].notna().any():
+        return False  # each line a row: k + 1 pipes (none has more: above), the first and last ends of its line
+    cols = [df[i + 1].to_numpy(dtype=np.float64) for i in range(k)]
+    have = [~np.isnan(c) for c in cols]  # an empty cell, "-" or "No log": no nan word passes
     sc = int(st["step_col"])
     n0 = int(st.get("n", 0))
     steps = np.arange(n0, n0 + n, dtype=np.int64)
     if sc >= 0:
-        s = vals[:, sc][have[:, sc]]
+        s = cols[sc][have[sc]]
         if not (np.abs(s) < 2.0**53).all():
             return False
-        steps[have[:, sc]] = np.trunc(s).astype(np.int64)
+        steps[have[sc]] = np.trunc(s).astype(np.int64)
     st["n"] = n0 + n
     st["prev"] = None
-    _extend_rows(em, header, sc, steps, vals, have)
+    _extend_rows(em, header, sc, steps, cols, have)
     return True
 
 
-_CELL_CLASSES = bytes.maketrans(NUMBER_CHARS, b"0" * len(NUMBER_CHARS))
+_CELL_CLASSES = bytes.maketrans(NUMBER_CHARS + b"@\n", b"0" * len(NUMBER_CHARS) + b"||")
 
 
-def _extend_rows(em: Emitter, header: list[str], sc: int, steps: np.ndarray, vals: np.ndarray,
-                 have: np.ndarray) -> None:
+def _extend_rows(em: Emitter, header: list[str], sc: int, steps: np.ndarray, cols: list[np.ndarray],
+                 have: list[np.ndarray]) -> None:
     """The cells read (``have``) of each column but the step's, as points at ``steps``; new keys in the order the
     rows first give them (the row-by-row pass's order of appearance)."""
-    cols = [i for i in range(len(header)) if i != sc and have[:, i].any()]
-    cols.sort(key=lambda i: (int(np.argmax(have[:, i])), i))
-    for i in cols:
-        if have[:, i].all():
-            em.extend(header[i], steps, np.ascontiguousarray(vals[:, i]))
+    read = [i for i in range(len(header)) if i != sc and have[i].any()]
+    read.sort(key=lambda i: (int(np.argmax(have[i])), i))
+    for i in read:
+        if have[i].all():
+            em.extend(header[i], steps, cols[i])
         else:
-            em.extend(header[i], steps[have[:, i]], vals[:, i][have[:, i]])
+            em.extend(header[i], steps[have[i]], cols[i][have[i]])
