@@ -115,6 +115,18 @@ ODD = {  # each must leave the block path (the line pass reads them)
                                              b'{"step": 3, "loss": 2.3, "time": "0:03"}\n'),
     "jsonl: an escaped quote": ("jsonl", b'{"step": 1, "loss": 2.5, "msg": "a:b"}\n'
                                 b'{"step": 2, "loss": 2.4, "msg": "a\\":b"}\n{"step": 3, "loss": 2.3, "msg": "a:b"}\n'),
+    "jsonl: true where a number was (pandas reads 1.0)": ("jsonl", b'{"step": 1, "loss": 2.5, "ok": 1}\n'
+                                                         b'{"step": 2, "loss": 2.4, "ok": true}\n'
+                                                         b'{"step": 3, "loss": 2.3, "ok": false}\n'),
+    "jsonl: inf (not JSON, pandas reads it)": ("jsonl", b'{"step": 1, "loss": 2.5, "t": "0:1"}\n'
+                                              b'{"step": 2, "loss": inf, "t": "0:2"}\n'
+                                              b'{"step": 3, "loss": -Inf, "t": "0:3"}\n'),
+    "jsonl: a sign before a string": ("jsonl", b'{"step": 1, "loss": 2.5, "t": "0:1"}\n'
+                                      b'{"step": 2, "loss": 2.4, "t": -"0:2"}\n'
+                                      b'{"step": 3, "loss": 2.3, "t": "0:3"-}\n'),
+    "jsonl: numbers JSON rejects": ("jsonl", b'{"step": 1, "loss": 2.5, "t": "0:1"}\n'
+                                    b'{"step": 2, "loss": -.5, "t": "0:2"}\n{"step": 3, "loss": 5., "t": "0:3"}\n'
+                                    b'{"step": 04, "loss": +1, "t": "0:3"}\n'),
     "csv: a lone CR": ("csv", b"step,loss\n1,2.5\n2,2.4\r3,2.3\n"),
     "card: a row of another width": ("markdown_table", CARD + b"| 1 | 2 |\n|---|---|\n| 3 | 4 |\n"),
     "card: a space inside a cell": ("markdown_table", CARD + b"| 0.1 2 | 30.5 | 4000 | 0.4 | 0.7 |\n"),
@@ -132,7 +144,7 @@ def test_odd_blocks_leave_the_block_path_or_read_as_the_line_pass(name):
         assert len(fast) == 0 and fast.state == {}
 
 
-POOL = list(b"0123456789.eE+- :,|{}\"\t\n\r\x1b@nulNo-log") + [0xC3]
+POOL = list(b"0123456789.eE+- :,|{}\"\t\n\r\x1b@nulNo-logtfI") + [0xC3]
 
 
 def _check(fmt: str, data: bytes, state: dict | None = None) -> None:

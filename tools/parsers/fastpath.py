@@ -59,16 +59,19 @@ def crlf_to_lf(data: bytes) -> bytes | None:
     return None if b"\r" in lf else lf
 
 
-def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",", na_values: tuple[str, ...] = ("",),
+def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",",
+                na_values: tuple[str, ...] | dict[int, list[str]] = ("",),
                 usecols: list[int] | None = None) -> pd.DataFrame | None:
-    """``csv`` (rows of at most ``width`` fields; only an empty field, or one of ``na_values``, is missing) read by
+    """``csv`` (rows of at most ``width`` fields; only an empty field, or one of ``na_values`` (per column when a
+    dict), is missing) read by
     pandas' C reader with ``dtype`` per column (``"category"`` for words), only the ``usecols`` columns when given;
     None when it refuses."""
     import pandas as pd  # only here: the server starts without it
 
     try:
         return pd.read_csv(io.BytesIO(csv), sep=sep, header=None, names=range(width), engine="c", usecols=usecols,
-                           dtype=dtype, keep_default_na=False, na_values=list(na_values), index_col=False)
+                           dtype=dtype, keep_default_na=False, index_col=False,
+                           na_values=list(na_values) if isinstance(na_values, tuple) else na_values)
     except (ValueError, OverflowError, pd.errors.ParserError):
         return None
 

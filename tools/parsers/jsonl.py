@@ -26,7 +26,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import DIGITS, NUMBER_CHARS, crlf_to_lf, read_fields
+from .fastpath import DIGITS, crlf_to_lf, read_fields
 from .text import to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
@@ -185,10 +185,9 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     tiling), each key segment is there whole in every line (no quote or brace is left once they are cut out), and
     no number has an empty part or a leading zero (JSON rejects them, pandas does not); the segments then become
     commas and pandas' C reader reads the numbers."""
-    n = data.count(b"\n")
-    if n < 2 or not data.endswith(b"\n"):
-        return False
     nl = data.find(b"\n")
+    if nl < 0 or nl == len(data) - 1 or not data.endswith(b"\n"):
+        return False  # fewer than two lines
     try:
         first = data[:nl].decode("ascii")
     except UnicodeDecodeError:
@@ -225,7 +224,7 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     if not metrics:
         return False  # records of a step alone are skipped: the record-by-record pass
     rest = data[nl + 1:]
-    m_lines = n - 1
+    m_lines = rest.count(b"\n")
     shape = data[:nl + 1].translate(None, DIGITS)
     skel = rest.translate(None, DIGITS)
     if skel.count(shape) != m_lines or len(skel) != m_lines * len(shape):
@@ -276,8 +275,57 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
 
 
 # the general block path: records of one key order whose values are numbers, nulls or plain strings
-_SEPS = bytes(b for b in range(1, 32) if b not in (9, 10, 13))  # key segments become these (control bytes: refused)
-_CONTROL = bytes(b for b in range(32) if b != 10) + b"\\\x7f"
+_SEPS = b"\x01\x02"  # what key segments become (control bytes: refused in a record)
+_TO_SEP = bytes.maketrans(b"\x02}", b"\x01\x01")  # a value's start and the record's end as field ends
+# each byte's class: digits 1-9 as 1, 0 as z, "+" and "." as ".", e as e, space and the first letters of inf, true
+# and false (pandas reads them all as numbers) as x, the start of a value as
+# S, its end (or the record's "}") as E, a quote as q, "-" and the line end as themselves, other bytes as a
+_NUMBER_CLASSES = bytes.maketrans(bytes(range(256)), bytes(
+    ord("1") if chr(b) in "123456789" else ord("z") if b == 48 else ord(".") if chr(b) in ".+" else
+    ord("e") if chr(b) in "eE" else ord("x") if chr(b) in "iI tTfF" else ord("S") if b == 2 else
+    ord("E") if b in (1, 125) else ord("q") if b == 34 else b if b in (10, 45) else ord("a") for b in range(256)))
+
+
+def _classes(chars: str) -> np.ndarray:
+    table = np.zeros(256, dtype=bool)
+    table[[ord(c) for c in chars]] = True
+    return table
+
+
+_BAD_FIRST = _classes(".xE")  # a value that starts with "." or "+", inf, true, false, a space, or is empty
+_BAD_SIGNED = _classes(".xE-q")  # after a minus sign: those, or another sign, or a quote
+_BAD_LAST = _classes(".x")  # a value that ends with "." or "+", or a space
+_DIGIT = _classes("1z")
+
+
+def _bad_values(fields: bytes, strings: int) -> bool:
+    """Whether a value of ``fields`` (values between \\x02 and \\x01 or "}") is a number JSON rejects and pandas
+    reads (.5, 5., 5.e3, +5, 05, -05, inf, spaces around it) or is empty, or a key (between \\x01 and \\x02) is
+    empty, or not ``strings`` values open and close with a quote: vectorised over the bytes' classes."""
+    a = np.frombuffer(fields.translate(_NUMBER_CLASSES), dtype=np.uint8)
+    starts = np.flatnonzero(a == ord("S"))  # never the last byte: a line ends with a value's end and a newline
+    after = a[starts + 1]
+    if _BAD_FIRST[after].any() or np.count_nonzero(after == ord("q")) != strings:
+        return True
+    signed = starts[after == ord("-")] + 2  # a minus sign: the same looked for after it
+    signed = signed[signed < len(a)]
+    if _BAD_SIGNED[a[signed]].any():
+        return True
+    zeros = np.concatenate([starts[after == ord("z")] + 2, signed[a[signed] == ord("z")] + 1])
+    if _DIGIT[a[zeros[zeros < len(a)]]].any():
+        return True  # a leading zero
+    ends = np.flatnonzero(a == ord("E"))
+    if len(ends) and (ends[0] == 0 or _BAD_LAST[a[ends - 1]].any()):
+        return True
+    if np.count_nonzero(a[ends - 1] == ord("q")) != strings:
+        return True  # each string's closing quote just before its value's end
+    if (a[ends[ends + 1 < len(a)] + 1] == ord("S")).any():
+        return True  # an empty key
+    dots = np.flatnonzero(a == ord("."))
+    return bool((a[dots[dots + 1 < len(a)] + 1] == ord("e")).any())  # 5.e3
+
+
+_PRINTABLE = bytes(b for b in range(32, 127) if b != 92)  # printable ASCII but the backslash
 _WS = " "
 
 
@@ -354,17 +402,19 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     other block.
 
     The first line goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the others then
-    cannot start a run (their settings are the first line's, no start event) and extend the columns. The proof: each
-    key segment becomes its own control byte and the block without anything else must be those bytes in order on
-    every line (so each line is the first one's segments in order, with the fields between them); a string field
-    starts and ends with a quote and holds no other; with the strings cut out, the fields are number characters or
-    ``null`` only, none empty, none with an empty number part or a leading zero (JSON rejects them, pandas does
-    not); pandas' C reader then reads them, ``null`` as NaN."""
-    n = data.count(b"\n")
-    if n < 2 or not data.endswith(b"\n") or not data.isascii():
-        return False
-    if len(data.translate(None, _CONTROL)) != len(data):
-        return False  # a control character, a tab, a CR or a backslash (an escape): the record-by-record pass
+    cannot start a run (their settings are the first line's, no start event) and extend the columns. The proof: the
+    block is printable ASCII without a backslash (no escape, no control character); the text between a value and the
+    next key, and between a key and its value, become two control bytes (the first line shows the spacing, the same
+    for every key) and the block without anything but them, quotes, braces and line ends is the first line's so
+    made, line by line (each line: the first one's fields in order, quotes only where its strings are); each string
+    value opens and closes with its quotes (counted); pandas' C reader then reads the fields: each key must be the
+    first line's (an NA value of its own), each value a number or ``null`` (NA), a string where the first line has
+    one. What pandas reads and JSON does not (.5, 5., +5, 05, inf, spaces, an empty field) is looked for first in
+    the block's character classes, vectorised."""
+    out = data.translate(None, _PRINTABLE)
+    n = len(out)
+    if n < 2 or not data.endswith(b"\n") or out != b"\n" * n:
+        return False  # a control character, a tab, a CR, a byte not ASCII or a backslash: the record-by-record pass
     nl = data.find(b"\n")
     first = data[:nl].decode("ascii")
     scan = _first_record(first)
@@ -372,7 +422,7 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
         return False
     keys, kinds, segs, end = scan
     k = len(keys)
-    if k < 2 or k > len(_SEPS) or len(set(keys)) != k:
+    if k < 2 or len(set(keys)) != k:
         return False
     try:
         obj = json.loads(first)
@@ -401,56 +451,51 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     metric_cols = [j for j in nums if keys[j] not in (step_key, "total_steps")]
     if not [keys[j] for j in metric_cols if kinds[j] == "num"]:
         return False  # the first record is skipped (no metric): the record-by-record pass
-    bsegs = [g.encode() for g in segs]
-    bend = end.encode()
-    rest = data[nl + 1:]
-    m = n - 1
-    if not rest.startswith(bsegs[0]) or rest.count(b"\n" + bsegs[0]) != m - 1 or rest.count(bend + b"\n") != m:
-        return False  # a line that does not open or close as the first one does
-    csv = rest[len(bsegs[0]):].replace(b"\n" + bsegs[0], b"\n").replace(bend + b"\n", b"\n")
-    for j in range(1, k):
-        csv = csv.replace(bsegs[j], _SEPS[j - 1:j])
-    seps = _SEPS[:k - 1]
-    skel = csv.translate(None, bytes(b for b in range(256) if b != 10 and bytes([b]) not in seps))
-    if skel != (seps + b"\n") * m:
-        return False  # not every line is the first one's segments in order
-    quotes = csv.count(b'"')
-    if str_cols:
-        if quotes != 2 * len(str_cols) * m:
+    glue = []  # (before the key, after it) of each key segment: the first opens the record, the others share theirs
+    for j, g in enumerate(segs):
+        q1 = g.find('"')
+        q2 = g.find('"', q1 + 1)
+        if q1 < 0 or q2 < 0 or g[q1 + 1:q2] != keys[j]:
             return False
-        lined = b"\n" + csv
-        for j in str_cols:
-            before = b"\n" if j == 0 else _SEPS[j - 1:j]
-            after = b"\n" if j == k - 1 else _SEPS[j:j + 1]
-            if lined.count(before + b'"') != m or lined.count(b'"' + after) != m or before + b'"' + after in lined:
-                return False  # each string field opens and closes with a quote of its own: then it holds no other
-        parts = csv.split(b'"')
-        texts = parts[1::2]  # the strings' contents, line by line
-        for c, j in enumerate(str_cols):
-            col = texts[c::len(str_cols)]
-            want = str(obj[keys[j]]).encode()
-            if _VOLATILE.search(keys[j]) and keys[j] not in _EVENT_KEYS:
-                if not all(b":" in t or len(t) > 40 for t in col):
-                    return False  # a string that might read as a number (a ':' never does): the record pass
-            elif col.count(want) != m:
-                return False  # a setting that changes: maybe another run, the record-by-record pass
-        csv = b"0".join(parts[0::2])
-    elif quotes:
+        glue.append((g[:q1 + 1].encode(), g[q2:].encode()))
+    opening, before, after = glue[0][0], glue[1][0], glue[0][1]
+    if any(b != before for b, _ in glue[1:]) or any(a != after for _, a in glue):
+        return False  # spacing that differs from key to key: the record-by-record pass
+    if end != "}":
+        return False  # spacing after the last value: the record-by-record pass
+    sep, start = _SEPS[0:1], _SEPS[1:2]  # after a value, before a value
+
+    def fields(text: bytes) -> bytes:
+        """Each key between ``sep`` and ``start``, each value between ``start`` and ``sep`` (the last one: "}")."""
+        return text.replace(before, sep).replace(after, start)
+
+    rest = fields(data[nl + 1:])
+    m = n - 1
+    skeleton = bytes(b for b in range(256) if b not in (10, 34, 125, sep[0], start[0]))  # \n " } and the two
+    if rest.translate(None, skeleton) != fields(data[:nl + 1]).translate(None, skeleton) * m:
+        return False  # not every line is the first one's keys and values in order, its strings where it has them
+    if _bad_values(rest, len(str_cols) * m):
+        return False  # a number JSON rejects but pandas reads (.5, 5., +5, 05, inf, spaces), an empty key or value,
+        # a string that does not open and close with its quotes
+    width = 2 * k + 1
+    na: dict[int, list[str]] = {0: [opening.decode() + keys[0]], width - 1: [""]}
+    na.update({2 * j: [keys[j]] for j in range(1, k)})
+    na.update({2 * j + 1: ["null"] for j in nums})
+    dtype: dict[int, object] = {c: np.float64 for c in na}
+    dtype.update({2 * j + 1: "category" for j in str_cols})
+    df = read_fields(rest.translate(_TO_SEP), width, dtype, sep=sep.decode(), na_values=na)
+    if df is None or df.shape != (m, width):
         return False
-    if csv.translate(None, NUMBER_CHARS + seps + b"\nnul") or b"-null" in csv:
-        return False  # a character other than a number's outside the strings (true, NaN, a space, a nested record)
-    cls = b"," + csv.translate(_CLASSES, b"-").translate(bytes.maketrans(seps, b"," * len(seps)))
-    cls = cls.replace(b",null,", b",0,").replace(b",null,", b",0,")  # twice: nulls side by side
-    if b",," in cls or b"n" in cls or b"u" in cls or b"l" in cls or cls.count(b"+") != cls.count(b"e+") or any(
-            cls.count(x) for x in _NOT_JSON):
-        return False  # an empty field, a null inside a field, a plus sign JSON rejects, a number JSON rejects
-    df = read_fields(csv.translate(bytes.maketrans(seps, b"," * len(seps))), k,
-                     {j: np.float64 for j in nums}, na_values=("null",), usecols=nums)
-    if df is None:
-        return False
-    vals = df.to_numpy(dtype=np.float64)
-    if vals.shape != (m, len(nums)):
-        return False
+    if any(df[c].notna().any() for c in [0, width - 1] + [2 * j for j in range(1, k)]):
+        return False  # a key that is not the first line's
+    for j in str_cols:
+        cats = [str(c) for c in df[2 * j + 1].cat.categories]
+        if _VOLATILE.search(keys[j]) and keys[j] not in _EVENT_KEYS:
+            if not all(":" in c or len(c) > 40 for c in cats):
+                return False  # a string that might read as a number (a ':' never does): the record pass
+        elif cats != [obj[keys[j]]]:
+            return False  # a setting that changes: maybe another run, the record-by-record pass
+    vals = np.stack([df[2 * j + 1].to_numpy(dtype=np.float64) for j in nums], axis=1)
     at = {j: c for c, j in enumerate(nums)}
     have = ~np.isnan(vals)
     if np.isinf(vals).any() or (np.signbit(vals) & (vals == 0)).any():
