@@ -61,15 +61,16 @@ def crlf_to_lf(data: bytes) -> bytes | None:
 
 def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",",
                 na_values: tuple[str, ...] | dict[int, list[str]] = ("",),
-                usecols: list[int] | None = None) -> pd.DataFrame | None:
+                usecols: list[int] | None = None, skip_spaces: bool = False) -> pd.DataFrame | None:
     """``csv`` (rows of at most ``width`` fields; only an empty field, or one of ``na_values`` (per column when a
     dict), is missing) read by
-    pandas' C reader with ``dtype`` per column (``"category"`` for words), only the ``usecols`` columns when given;
-    None when it refuses."""
+    pandas' C reader with ``dtype`` per column (``"category"`` for words), only the ``usecols`` columns when given,
+    the spaces at a field's start skipped when ``skip_spaces``; None when it refuses."""
     import pandas as pd  # only here: the server starts without it
 
     try:
         return pd.read_csv(io.BytesIO(csv), sep=sep, header=None, names=range(width), engine="c", usecols=usecols,
+                           skipinitialspace=skip_spaces,
                            dtype=dtype, keep_default_na=False, index_col=False,
                            na_values=list(na_values) if isinstance(na_values, tuple) else na_values)
     except (ValueError, OverflowError, pd.errors.ParserError):

@@ -117,11 +117,7 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
     st = em.state
     if not data.endswith(b"\n"):
         return False
-    eol = b"\n"
-    if not strict and b"\r" in data:  # CRLF line ends, every CR in one: pandas reads them, the cleaner drops the CRs
-        if data.count(b"\r") != data.count(b"\r\n"):
-            return False
-        eol = b"\r\n"
+    eol = b"\r\n" if not strict and data[:data.find(b"\n")].endswith(b"\r") else b"\n"  # CRLF: pandas reads them
     header = st.get("header")
     sep = str(st.get("sep", ","))
     set_header: dict = {}
@@ -154,8 +150,10 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
         if b"\n" + again in body:  # the header again (an appended run): the row-by-row pass skips it; of two in a
             body = body.replace(b"\n" + again, b"\n")  # row one stays, and its letters leave the block path
         body = body.lstrip(b"\r\n")  # blank lines: pandas skips them, as the row-by-row pass does
-    if body.translate(None, NUMBER_CHARS + eol + bsep):
-        return False  # a character other than a number's, the separator or a line end
+    other = body.translate(None, NUMBER_CHARS + b"\n" + bsep)
+    if other and (eol == b"\n" or other != b"\r" * len(other) or body.count(b"\r\n") != len(other)):
+        return False  # a character other than a number's, the separator or a line end; a CR not in a CRLF end (the
+        # cleaner drops the text before it: pandas would read it as a line)
     if not body:
         st.update(set_header)
         return not strict
@@ -317,27 +315,15 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
             lines = lines.replace(needle, new)
     else:
         return False
-    cls = lines.translate(_CELL_CLASSES)  # number characters as 0; the ends of a cell's content as |
-    if cls.count(b"0 ") + cls.count(b"0|") != cls.translate(None, b" ").count(b"0|"):
-        return False  # a space inside a cell (two runs of number characters become one without the spaces)
-    rows = lines.translate(None, b" ").lstrip(b"\n")  # blank lines (spaces at most) are not rows: pandas skips them
-    if not rows:
+    cols = _md_fields(lines, k, padded=True)
+    if cols is None:
+        cols = _md_fields(lines, k, padded=False)
+    if cols is None:
+        return False
+    n = len(cols[0])
+    if n == 0:
         st["prev"] = None
         return True
-    if rows.count(b"|", 0, rows.find(b"\n")) != k + 1:
-        return False  # the first row: k cells (pandas raises on a later longer row)
-    if b"|-|" in rows:
-        rows = rows.replace(b"|-|", b"||").replace(b"|-|", b"||")  # twice: cells side by side
-    if b"@" in rows:
-        rows = rows.replace(b"|@|", b"||").replace(b"|@|", b"||")
-        if b"@" in rows:
-            return False  # "No log" inside a cell
-    df = read_fields(rows, k + 2, dict.fromkeys(range(k + 2), np.float64), sep="|")
-    n = 0 if df is None else len(df)
-    if df is None or df.shape != (n, k + 2) or rows.count(b"|") != (k + 1) * n or df[0].notna().any() \
-            or df[k + 1].notna().any():
-        return False  # each line a row: k + 1 pipes (none has more: above), the first and last ends of its line
-    cols = [df[i + 1].to_numpy(dtype=np.float64) for i in range(k)]
     have = [~np.isnan(c) for c in cols]  # an empty cell, "-" or "No log": no nan word passes
     sc = int(st["step_col"])
     n0 = int(st.get("n", 0))
@@ -351,6 +337,37 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
     st["prev"] = None
     _extend_rows(em, header, sc, steps, cols, have)
     return True
+
+
+def _md_fields(lines: bytes, k: int, *, padded: bool) -> list[np.ndarray] | None:
+    """The k columns of the rows of ``lines`` (rows of number characters, spaces and pipes, blank lines, "@" for "No
+    log") as floats, NaN for an empty cell, "-" or "@"; None when a line is not a row of k cells, or a cell not one
+    number. ``padded``: pandas skips the spaces before a cell and reads the number's spaces after it, refusing one
+    between two numbers (and a padded "-" or "@": then not ``padded``); else the spaces are cut first, once proved
+    to be outside the numbers."""
+    if padded:
+        rows = lines.lstrip(b"\n")
+    else:
+        cls = lines.translate(_CELL_CLASSES)  # number characters as 0; the ends of a cell's content as |
+        if cls.count(b"0 ") + cls.count(b"0|") != cls.translate(None, b" ").count(b"0|"):
+            return None  # a space inside a cell (two runs of number characters become one without the spaces)
+        rows = lines.translate(None, b" ").lstrip(b"\n")  # blank lines (spaces at most) are not rows: pandas skips
+        if b"|-|" in rows:
+            rows = rows.replace(b"|-|", b"||").replace(b"|-|", b"||")  # twice: cells side by side
+        if b"@" in rows:
+            rows = rows.replace(b"|@|", b"||").replace(b"|@|", b"||")
+            if b"@" in rows:
+                return None  # "No log" inside a cell
+    if not rows.strip():
+        return [np.empty(0)] * k
+    if rows.count(b"|", 0, rows.find(b"\n")) != k + 1:
+        return None  # the first row: k cells (pandas raises on a later longer row)
+    df = read_fields(rows, k + 2, dict.fromkeys(range(k + 2), np.float64), sep="|", skip_spaces=padded)
+    n = 0 if df is None else len(df)
+    if df is None or df.shape != (n, k + 2) or rows.count(b"|") != (k + 1) * n or df[0].notna().any() \
+            or df[k + 1].notna().any():
+        return None  # each line a row: k + 1 pipes (none has more: above), the first and last ends of its line
+    return [df[i + 1].to_numpy(dtype=np.float64) for i in range(k)]  # 0 and k + 1: the empty ends
 
 
 _CELL_CLASSES = bytes.maketrans(NUMBER_CHARS + b"@\n", b"0" * len(NUMBER_CHARS) + b"||")
