@@ -50,7 +50,7 @@ SHAPES = {  # format, the block as a file starts, how the line pass reads it
     "lightning csv": ("csv", _lightning(120)),
     "lightning csv, CRLF": ("csv", _lightning(120, crlf=True)),
     "csv header again (appended run)": ("csv", _lightning(60) + _lightning(60)),
-    "csv blank lines, fractional step": ("csv", b"epoch,loss\n\n0.5,2.5\n1.5,2.25\n\n,2.0\n"),
+    "csv leading blank line, fractional and empty steps": ("csv", b"epoch,loss\n\n0.5,2.5\n1.5,2.25\n,2.0\n"),
     "llamafactory jsonl with nulls and times": ("jsonl", _llamafactory(200)),
     "llamafactory jsonl, steps restart": ("jsonl", _llamafactory(50) + _llamafactory(50)),
     "jsonl CRLF": ("jsonl", _llamafactory(20).replace(b"\n", b"\r\n")),

@@ -150,19 +150,18 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
         if b"\n" + again in body:  # the header again (an appended run): the row-by-row pass skips it; of two in a
             body = body.replace(b"\n" + again, b"\n")  # row one stays, and its letters leave the block path
         body = body.lstrip(b"\r\n")  # blank lines: pandas skips them, as the row-by-row pass does
-    other = body.translate(None, NUMBER_CHARS + b"\n" + bsep)
-    if other and (eol == b"\n" or other != b"\r" * len(other) or body.count(b"\r\n") != len(other)):
-        return False  # a character other than a number's, the separator or a line end; a CR not in a CRLF end (the
-        # cleaner drops the text before it: pandas would read it as a line)
     if not body:
         st.update(set_header)
         return not strict
+    row = bsep * (k - 1) + eol
+    shape = body.translate(None, NUMBER_CHARS)
+    n = len(shape) // len(row)
+    if shape != row * n:
+        return False  # a character other than a number's, a row of another width, a blank line, a CR not in a CRLF
+        # line end (the cleaner drops the text before it: pandas would read it as a line)
     df = read_fields(body, k, dict.fromkeys(range(k), np.float64), sep=sep)
-    if df is None or df.shape[1] != k:
+    if df is None or df.shape != (n, k):
         return False
-    n = len(df)
-    if body.count(bsep, 0, body.find(b"\n")) != k - 1 or body.count(bsep) != (k - 1) * n:
-        return False  # pandas raises on a later row with more cells: then no row has fewer
     cols = [df[i].to_numpy(dtype=np.float64) for i in range(k)]
     have = [~np.isnan(c) for c in cols]  # only an empty cell is NaN: no nan word passes the translate
     if strict and not all(h.all() for h in have):
@@ -360,13 +359,14 @@ def _md_fields(lines: bytes, k: int, *, padded: bool) -> list[np.ndarray] | None
                 return None  # "No log" inside a cell
     if not rows.strip():
         return [np.empty(0)] * k
-    if rows.count(b"|", 0, rows.find(b"\n")) != k + 1:
-        return None  # the first row: k cells (pandas raises on a later longer row)
+    row = b"|" * (k + 1) + b"\n"
+    shape = rows.translate(None, NUMBER_CHARS + b" ")
+    n = len(shape) // len(row)
+    if shape != row * n:
+        return None  # each line k cells (k + 1 pipes), nothing but numbers and spaces; no blank line between rows
     df = read_fields(rows, k + 2, dict.fromkeys(range(k + 2), np.float64), sep="|", skip_spaces=padded)
-    n = 0 if df is None else len(df)
-    if df is None or df.shape != (n, k + 2) or rows.count(b"|") != (k + 1) * n or df[0].notna().any() \
-            or df[k + 1].notna().any():
-        return None  # each line a row: k + 1 pipes (none has more: above), the first and last ends of its line
+    if df is None or df.shape != (n, k + 2) or df[0].notna().any() or df[k + 1].notna().any():
+        return None  # a cell not one number; a line not opened and closed by its pipes
     return [df[i + 1].to_numpy(dtype=np.float64) for i in range(k)]  # 0 and k + 1: the empty ends
 
 
