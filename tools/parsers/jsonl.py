@@ -275,6 +275,8 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
 
 
 # the general block path: records of one key order whose values are numbers, nulls or plain strings
+_MAX_RECORD = 1 << 14  # bytes of a record the general block path reads (its first line is scanned in Python)
+_MAX_KEYS = 256  # keys of a record it reads (pandas' columns: two a key)
 _SEPS = b"\x01\x02"  # what key segments become (control bytes: refused in a record)
 _TO_SEP = bytes.maketrans(b"\x02}", b"\x01\x01")  # a value's start and the record's end as field ends
 # each byte's class: digits 1-9 as 1, 0 as z, "+" and "." as ".", e as e, space and the first letters of inf, true
@@ -416,13 +418,15 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     if n < 2 or not data.endswith(b"\n") or out != b"\n" * n:
         return False  # a control character, a tab, a CR, a byte not ASCII or a backslash: the record-by-record pass
     nl = data.find(b"\n")
+    if nl > _MAX_RECORD:
+        return False  # a record too long to be worth the columns: the record-by-record pass
     first = data[:nl].decode("ascii")
     scan = _first_record(first)
     if scan is None:
         return False
     keys, kinds, segs, end = scan
     k = len(keys)
-    if k < 2 or len(set(keys)) != k:
+    if k < 2 or k > _MAX_KEYS or len(set(keys)) != k:
         return False
     try:
         obj = json.loads(first)
