@@ -290,28 +290,40 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
     dashes = b"--" in lines  # an alignment line without colons (no line this makes holds one)
     if b"No log" in lines:
         lines = lines.replace(b"No log", b"@")  # a cell of its own (checked below): not logged, as "-" and ""
+    seen: list[bytes] = []
     for _ in range(_MD_OTHER_LINES + 1):
-        hits = [i for i in (lines.translate(_MARK).find(b"b"), lines.find(b"--") if dashes else -1) if i >= 0]
-        if not hits:  # no character a numeric row cannot hold, no alignment line without colons
-            break
-        start = lines.rfind(b"\n", 0, min(hits)) + 1
-        end = lines.find(b"\n", min(hits))
-        line = lines[start:end]
-        text = line.decode("utf-8", "replace")
-        if not text.isprintable():
-            return False  # a control character (CR, escape code, tab): the cleaner would change it, the reader's way
-        if _MD_ALIGN.match(text) or not _MD_ROW.match(text):
-            new = b"\n"  # prev is None before it (every row has the header's width): it does nothing
-        else:
-            trial = Emitter({"header": header, "step_col": st["step_col"], "n": 0})
-            fmt.parse(text, trial)
-            if len(trial) or trial.state.get("n") != 1:
-                return False  # a row that gives points, or one that may become a header
-            new = b"\n" + empty_row + b"\n"
-        needle = b"\n" + line + b"\n"
-        lines = lines.replace(needle, new)
-        while needle in lines:  # side by side: every other one is left
+        marks = lines.translate(_MARK)
+        hit = _other(marks, lines, 0, dashes)
+        if hit < 0:
+            break  # no character a numeric row cannot hold, no alignment line without colons
+        found: list[bytes] = []
+        while hit >= 0:  # the distinct lines met from here, until one comes again (a table repeated)
+            start = lines.rfind(b"\n", 0, hit) + 1
+            end = lines.find(b"\n", hit)
+            line = lines[start:end]
+            if line in found:
+                break
+            found.append(line)
+            if len(seen) + len(found) > _MD_OTHER_LINES:
+                return False
+            hit = _other(marks, lines, end, dashes)
+        for line in found:
+            text = line.decode("utf-8", "replace")
+            if not text.isprintable():
+                return False  # a control character (CR, escape code, tab): the cleaner would change it
+            if _MD_ALIGN.match(text) or not _MD_ROW.match(text):
+                new = b"\n"  # prev is None before it (every row has the header's width): it does nothing
+            else:
+                trial = Emitter({"header": header, "step_col": st["step_col"], "n": 0})
+                fmt.parse(text, trial)
+                if len(trial) or trial.state.get("n") != 1:
+                    return False  # a row that gives points, or one that may become a header
+                new = b"\n" + empty_row + b"\n"
+            needle = b"\n" + line + b"\n"
             lines = lines.replace(needle, new)
+            while needle in lines:  # side by side: every other one is left
+                lines = lines.replace(needle, new)
+        seen += found
     else:
         return False
     cols = _md_fields(lines, k, padded=True)
@@ -336,6 +348,13 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
     st["prev"] = None
     _extend_rows(em, header, sc, steps, cols, have)
     return True
+
+
+def _other(marks: bytes, lines: bytes, at: int, dashes: bool) -> int:
+    """Where the first character a numeric row cannot hold is from ``at`` (``marks``: ``lines`` translated by
+    ``_MARK``), or an alignment line without colons ("--"); -1 when there is none."""
+    hits = [i for i in (marks.find(b"b", at), lines.find(b"--", at) if dashes else -1) if i >= 0]
+    return min(hits) if hits else -1
 
 
 def _md_fields(lines: bytes, k: int, *, padded: bool) -> list[np.ndarray] | None:
