@@ -22,6 +22,7 @@ The proof has the same three parts in every format:
 The mutation test (tests/test_parsers_fast_mutations.py) attacks every fast path with random edits and with every
 single-byte edit of a small block.
 
+- ``crlf_to_lf``: a block with CRLF line ends as the cleaner reads it (LF ends), when no other CR is in it.
 - ``read_fields``: the comma-separated block as a DataFrame, or None when the reader refuses it.
 - ``words``: a category column's codes, when its values are only the given words.
 """
@@ -49,14 +50,29 @@ def two_shapes(shape: bytes, lines: int, a: bytes, b: bytes) -> tuple[int, int] 
     return n_a, n_b
 
 
-def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",") -> pd.DataFrame | None:
-    """``csv`` (rows of at most ``width`` fields; only an empty field is missing) read by pandas' C reader with
-    ``dtype`` per column (``"category"`` for words); None when it refuses."""
+def crlf_to_lf(data: bytes) -> bytes | None:
+    """``data`` with its CRLF line ends as LF when every CR in it ends a line (what the cleaner makes of it: a CR
+    elsewhere overwrites a line), else None."""
+    if b"\r" not in data:
+        return data
+    lf = data.replace(b"\r\n", b"\n")
+    return None if b"\r" in lf else lf
+
+
+def read_fields(csv: bytes, width: int, dtype: dict[int, Any], *, sep: str = ",",
+                na_values: tuple[str, ...] | dict[int, list[str]] = ("",),
+                usecols: list[int] | None = None, skip_spaces: bool = False) -> pd.DataFrame | None:
+    """``csv`` (rows of at most ``width`` fields; only an empty field, or one of ``na_values`` (per column when a
+    dict), is missing) read by
+    pandas' C reader with ``dtype`` per column (``"category"`` for words), only the ``usecols`` columns when given,
+    the spaces at a field's start skipped when ``skip_spaces``; None when it refuses."""
     import pandas as pd  # only here: the server starts without it
 
     try:
-        return pd.read_csv(io.BytesIO(csv), sep=sep, header=None, names=range(width), engine="c",
-                           dtype=dtype, keep_default_na=False, na_values=[""], index_col=False)
+        return pd.read_csv(io.BytesIO(csv), sep=sep, header=None, names=range(width), engine="c", usecols=usecols,
+                           skipinitialspace=skip_spaces,
+                           dtype=dtype, keep_default_na=False, index_col=False,
+                           na_values=list(na_values) if isinstance(na_values, tuple) else na_values)
     except (ValueError, OverflowError, pd.errors.ParserError):
         return None
 

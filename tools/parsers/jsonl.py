@@ -26,7 +26,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
-from .fastpath import DIGITS, read_fields
+from .fastpath import DIGITS, crlf_to_lf, read_fields
 from .text import to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
@@ -96,9 +96,10 @@ class JsonLinesFormat(LineFormat):
         self._parse_lines(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of flat all-number records of one shape, read by pandas' C reader: the points and state of
-        ``_parse_lines``."""
-        return _parse_plain(data, em, self._parse_lines)
+        """A block of flat records of one shape (all numbers; else numbers, nulls and plain strings), read by pandas'
+        C reader: the points and state of ``_parse_lines``."""
+        lf = crlf_to_lf(data)
+        return lf is not None and (_parse_plain(lf, em, self._parse_lines) or _parse_records(lf, em, self._parse_lines))
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block, record by record (the fallback of ``_parse_plain``)."""
@@ -184,10 +185,9 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     tiling), each key segment is there whole in every line (no quote or brace is left once they are cut out), and
     no number has an empty part or a leading zero (JSON rejects them, pandas does not); the segments then become
     commas and pandas' C reader reads the numbers."""
-    n = data.count(b"\n")
-    if n < 2 or not data.endswith(b"\n"):
-        return False
     nl = data.find(b"\n")
+    if nl < 0 or nl == len(data) - 1 or not data.endswith(b"\n"):
+        return False  # fewer than two lines
     try:
         first = data[:nl].decode("ascii")
     except UnicodeDecodeError:
@@ -224,7 +224,7 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     if not metrics:
         return False  # records of a step alone are skipped: the record-by-record pass
     rest = data[nl + 1:]
-    m_lines = n - 1
+    m_lines = rest.count(b"\n")
     shape = data[:nl + 1].translate(None, DIGITS)
     skel = rest.translate(None, DIGITS)
     if skel.count(shape) != m_lines or len(skel) != m_lines * len(shape):
@@ -270,5 +270,276 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
     prev = np.concatenate([[int(st["last_step"])], steps[:-1]])  # the first record set it
     if bool((steps != prev).any()):  # the keys are reset at a new step, then the same keys every record
         st["last_keys"] = sorted(metrics)[:200]
+    st["last_step"] = int(steps[-1])
+    return True
+
+
+# the general block path: records of one key order whose values are numbers, nulls or plain strings
+_MAX_RECORD = 1 << 14  # bytes of a record the general block path reads (its first line is scanned in Python)
+_MAX_KEYS = 256  # keys of a record it reads (pandas' columns: two a key)
+_SEPS = b"\x01\x02"  # what key segments become (control bytes: refused in a record)
+_TO_SEP = bytes.maketrans(b"\x02}", b"\x01\x01")  # a value's start and the record's end as field ends
+# each byte's class: digits 1-9 as 1, 0 as z, "+" and "." as ".", e as e, space and the first letters of inf, true
+# and false (pandas reads them all as numbers) as x, the start of a value as
+# S, its end (or the record's "}") as E, a quote as q, "-" and the line end as themselves, other bytes as a
+_NUMBER_CLASSES = bytes.maketrans(bytes(range(256)), bytes(
+    ord("1") if chr(b) in "123456789" else ord("z") if b == 48 else ord(".") if chr(b) in ".+" else
+    ord("e") if chr(b) in "eE" else ord("x") if chr(b) in "iI tTfF" else ord("S") if b == 2 else
+    ord("E") if b in (1, 125) else ord("q") if b == 34 else b if b in (10, 45) else ord("a") for b in range(256)))
+
+
+def _classes(chars: str) -> np.ndarray:
+    table = np.zeros(256, dtype=bool)
+    table[[ord(c) for c in chars]] = True
+    return table
+
+
+_BAD_FIRST = _classes(".xE")  # a value that starts with "." or "+", inf, true, false, a space, or is empty
+_BAD_SIGNED = _classes(".xE-q")  # after a minus sign: those, or another sign, or a quote
+_BAD_LAST = _classes(".x")  # a value that ends with "." or "+", or a space
+_DIGIT = _classes("1z")
+
+
+def _bad_values(fields: bytes, strings: int) -> bool:
+    """Whether a value of ``fields`` (values between \\x02 and \\x01 or "}") is a number JSON rejects and pandas
+    reads (.5, 5., 5.e3, +5, 05, -05, inf, spaces around it) or is empty, or a key (between \\x01 and \\x02) is
+    empty, or not ``strings`` values open and close with a quote: vectorised over the bytes' classes."""
+    a = np.frombuffer(fields.translate(_NUMBER_CLASSES), dtype=np.uint8)
+    starts = np.flatnonzero(a == ord("S"))  # never the last byte: a line ends with a value's end and a newline
+    after = a[starts + 1]
+    if _BAD_FIRST[after].any() or np.count_nonzero(after == ord("q")) != strings:
+        return True
+    signed = starts[after == ord("-")] + 2  # a minus sign: the same looked for after it
+    signed = signed[signed < len(a)]
+    if _BAD_SIGNED[a[signed]].any():
+        return True
+    zeros = np.concatenate([starts[after == ord("z")] + 2, signed[a[signed] == ord("z")] + 1])
+    if _DIGIT[a[zeros[zeros < len(a)]]].any():
+        return True  # a leading zero
+    ends = np.flatnonzero(a == ord("E"))
+    if len(ends) and (ends[0] == 0 or _BAD_LAST[a[ends - 1]].any()):
+        return True
+    if np.count_nonzero(a[ends - 1] == ord("q")) != strings:
+        return True  # each string's closing quote just before its value's end
+    if (a[ends[ends + 1 < len(a)] + 1] == ord("S")).any():
+        return True  # an empty key
+    dots = np.flatnonzero(a == ord("."))
+    return bool((a[dots[dots + 1 < len(a)] + 1] == ord("e")).any())  # 5.e3
+
+
+_PRINTABLE = bytes(b for b in range(32, 127) if b != 92)  # printable ASCII but the backslash
+_WS = " "
+
+
+def _first_record(line: str) -> tuple[list[str], list[str], list[str], str] | None:
+    """A flat record's keys, each value's kind (``num``, ``null``, ``str``) and the text before each value and after
+    the last, scanned left to right (no backslash, no control character: the caller checked); None for any other
+    line."""
+    i, n = 0, len(line)
+    while i < n and line[i] == _WS:
+        i += 1
+    if i >= n or line[i] != "{":
+        return None
+    i += 1
+    keys: list[str] = []
+    kinds: list[str] = []
+    segs: list[str] = []
+    at = 0
+    while True:
+        while i < n and line[i] == _WS:
+            i += 1
+        if i >= n or line[i] != '"':
+            return None
+        j = line.find('"', i + 1)
+        if j < 0:
+            return None
+        keys.append(line[i + 1:j])
+        i = j + 1
+        while i < n and line[i] == _WS:
+            i += 1
+        if i >= n or line[i] != ":":
+            return None
+        i += 1
+        while i < n and line[i] == _WS:
+            i += 1
+        segs.append(line[at:i])
+        if i < n and line[i] == '"':
+            j = line.find('"', i + 1)
+            if j < 0:
+                return None
+            kinds.append("str")
+            i = j + 1
+        elif line.startswith("null", i):
+            kinds.append("null")
+            i += 4
+        else:
+            j = i
+            while j < n and line[j] in "0123456789.eE+-":
+                j += 1
+            if j == i:
+                return None
+            kinds.append("num")
+            i = j
+        at = i
+        while i < n and line[i] == _WS:
+            i += 1
+        if i < n and line[i] == ",":
+            i += 1
+            continue
+        if i < n and line[i] == "}":
+            i += 1
+            while i < n and line[i] == _WS:
+                i += 1
+            if i != n:
+                return None
+            return keys, kinds, segs, line[at:]
+        return None
+
+
+def _parse_records(data: bytes, em: Emitter, lines) -> bool:
+    """The points and state of a block whose every line is a flat record of the first line's keys, in its order and
+    spacing, each value a JSON number or ``null`` (a column may hold both) or, where the first line holds a string,
+    a string without escapes: one that is the first line's in every line, or one of a volatile key (a time, a
+    message) that cannot read as a number; as the record-by-record pass gives them; False (nothing done) for any
+    other block.
+
+    The first line goes through ``lines`` (the record-by-record pass: run boundary, step key, state); the others then
+    cannot start a run (their settings are the first line's, no start event) and extend the columns. The proof: the
+    block is printable ASCII without a backslash (no escape, no control character); the text between a value and the
+    next key, and between a key and its value, become two control bytes (the first line shows the spacing, the same
+    for every key) and the block without anything but them, quotes, braces and line ends is the first line's so
+    made, line by line (each line: the first one's fields in order, quotes only where its strings are); each string
+    value opens and closes with its quotes (counted); pandas' C reader then reads the fields: each key must be the
+    first line's (an NA value of its own), each value a number or ``null`` (NA), a string where the first line has
+    one. What pandas reads and JSON does not (.5, 5., +5, 05, inf, spaces, an empty field) is looked for first in
+    the block's character classes, vectorised."""
+    out = data.translate(None, _PRINTABLE)
+    n = len(out)
+    if n < 2 or not data.endswith(b"\n") or out != b"\n" * n:
+        return False  # a control character, a tab, a CR, a byte not ASCII or a backslash: the record-by-record pass
+    nl = data.find(b"\n")
+    if nl > _MAX_RECORD:
+        return False  # a record too long to be worth the columns: the record-by-record pass
+    first = data[:nl].decode("ascii")
+    scan = _first_record(first)
+    if scan is None:
+        return False
+    keys, kinds, segs, end = scan
+    k = len(keys)
+    if k < 2 or k > _MAX_KEYS or len(set(keys)) != k:
+        return False
+    try:
+        obj = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(obj, dict) or list(obj) != keys or _event(obj) in _LIFECYCLE:
+        return False
+    str_cols = [j for j in range(k) if kinds[j] == "str"]
+    for j, key in enumerate(keys):
+        v = obj[key]
+        if kinds[j] == "num" and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            return False
+        if kinds[j] == "null" and v is not None:
+            return False
+        if kinds[j] == "str" and (not isinstance(v, str) or len(v) <= 40 and to_value(v) is not None):
+            return False  # a numeric string is a point: the record-by-record pass
+    st = em.state
+    nums = [j for j in range(k) if j not in str_cols]
+    rec_keys = [keys[j] for j in nums if kinds[j] == "num" and keys[j] != "total_steps"]
+    step_key = st.get("step_key")
+    if step_key is None:
+        step_key = next((s for s in STEP_KEYS if s in rec_keys), "")
+    if step_key in keys and kinds[keys.index(step_key)] == "str" or "total_steps" in keys and (
+            kinds[keys.index("total_steps")] == "str"):
+        return False
+    metric_cols = [j for j in nums if keys[j] not in (step_key, "total_steps")]
+    if not [keys[j] for j in metric_cols if kinds[j] == "num"]:
+        return False  # the first record is skipped (no metric): the record-by-record pass
+    glue = []  # (before the key, after it) of each key segment: the first opens the record, the others share theirs
+    for j, g in enumerate(segs):
+        q1 = g.find('"')
+        q2 = g.find('"', q1 + 1)
+        if q1 < 0 or q2 < 0 or g[q1 + 1:q2] != keys[j]:
+            return False
+        glue.append((g[:q1 + 1].encode(), g[q2:].encode()))
+    opening, before, after = glue[0][0], glue[1][0], glue[0][1]
+    if any(b != before for b, _ in glue[1:]) or any(a != after for _, a in glue):
+        return False  # spacing that differs from key to key: the record-by-record pass
+    if end != "}":
+        return False  # spacing after the last value: the record-by-record pass
+    sep, start = _SEPS[0:1], _SEPS[1:2]  # after a value, before a value
+
+    def fields(text: bytes) -> bytes:
+        """Each key between ``sep`` and ``start``, each value between ``start`` and ``sep`` (the last one: "}")."""
+        return text.replace(before, sep).replace(after, start)
+
+    rest = fields(data[nl + 1:])
+    m = n - 1
+    skeleton = bytes(b for b in range(256) if b not in (10, 34, 125, sep[0], start[0]))  # \n " } and the two
+    if rest.translate(None, skeleton) != fields(data[:nl + 1]).translate(None, skeleton) * m:
+        return False  # not every line is the first one's keys and values in order, its strings where it has them
+    if _bad_values(rest, len(str_cols) * m):
+        return False  # a number JSON rejects but pandas reads (.5, 5., +5, 05, inf, spaces), an empty key or value,
+        # a string that does not open and close with its quotes
+    width = 2 * k + 1
+    na: dict[int, list[str]] = {0: [opening.decode() + keys[0]], width - 1: [""]}
+    na.update({2 * j: [keys[j]] for j in range(1, k)})
+    na.update({2 * j + 1: ["null"] for j in nums})
+    dtype: dict[int, object] = {c: np.float64 for c in na}
+    dtype.update({2 * j + 1: "category" for j in str_cols})
+    df = read_fields(rest.translate(_TO_SEP), width, dtype, sep=sep.decode(), na_values=na)
+    if df is None or df.shape != (m, width):
+        return False
+    if any(df[c].notna().any() for c in [0, width - 1] + [2 * j for j in range(1, k)]):
+        return False  # a key that is not the first line's
+    for j in str_cols:
+        cats = [str(c) for c in df[2 * j + 1].cat.categories]
+        if _VOLATILE.search(keys[j]) and keys[j] not in _EVENT_KEYS:
+            if not all(":" in c or len(c) > 40 for c in cats):
+                return False  # a string that might read as a number (a ':' never does): the record pass
+        elif cats != [obj[keys[j]]]:
+            return False  # a setting that changes: maybe another run, the record-by-record pass
+    vals = np.stack([df[2 * j + 1].to_numpy(dtype=np.float64) for j in nums], axis=1)
+    at = {j: c for c, j in enumerate(nums)}
+    have = ~np.isnan(vals)
+    if np.isinf(vals).any() or (np.signbit(vals) & (vals == 0)).any():
+        return False  # -0 is an int 0 in JSON; an overflow: the record-by-record pass
+    sv = vals[:, at[keys.index(step_key)]] if step_key in keys else None
+    if sv is not None and np.abs(np.nan_to_num(sv)).max(initial=0) >= 2.0 ** 63:
+        return False
+    mcols = [at[j] for j in metric_cols]
+    keep = have[:, mcols].any(axis=1)  # a record with no metric (only a step) is skipped
+    lines(first + "\n", em)  # the first record: run boundary, step key, state
+    assert st.get("step_key") == step_key  # the first record chose the step key as above
+    if "total_steps" in keys:
+        t = vals[:, at[keys.index("total_steps")]]
+        ok = np.flatnonzero(~np.isnan(t) & (t > 0) & (t == np.floor(t)))
+        if len(ok):
+            em.total_steps = st["total"] = int(float(t[ok[-1]]))
+    vals, have = vals[keep], have[keep]
+    r = len(vals)
+    if not r:
+        return True
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + r, dtype=np.int64)
+    if sv is not None:
+        s = sv[keep]
+        given = ~np.isnan(s)
+        steps[given] = np.trunc(s[given]).astype(np.int64)
+    order = sorted(metric_cols, key=lambda j: (int(np.argmax(have[:, at[j]])) if have[:, at[j]].any() else r, j))
+    for j in order:
+        h = have[:, at[j]]
+        if h.all():
+            em.extend(keys[j], steps, np.ascontiguousarray(vals[:, at[j]]))
+        elif h.any():
+            em.extend(keys[j], steps[h], vals[:, at[j]][h])
+    st["n"] = n0 + r
+    last = int(st["last_step"])  # the first record set it
+    moved = np.flatnonzero(steps[1:] != steps[:-1])
+    tail = int(moved[-1]) + 1 if len(moved) else 0  # the last run of records of one step
+    tail_keys = {keys[j] for j in metric_cols if have[tail:, at[j]].any()}
+    if tail == 0 and int(steps[0]) == last:
+        tail_keys |= set(st.get("last_keys", []))
+    st["last_keys"] = sorted(tail_keys)[:200]
     st["last_step"] = int(steps[-1])
     return True

@@ -16,7 +16,7 @@ import numpy as np
 
 from .base import Emitter, LineFormat
 from .fastpath import NUMBER_CHARS, read_fields
-from .text import to_step, to_value
+from .text import clean_text, to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
@@ -62,8 +62,9 @@ class CsvFormat(LineFormat):
         self._parse_rows(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of plain numeric rows once the header is known, read by pandas' C reader: the rows' points."""
-        return _parse_plain(data, em)
+        """A block of numeric rows (empty cells, blank lines and repeated header lines allowed), read by pandas' C
+        reader: the rows' points."""
+        return _parse_plain(data, em, strict=False)
 
     def _parse_rows(self, text: str, em: Emitter) -> None:
         """Any block: line by line (the fallback of ``_parse_plain``)."""
@@ -102,43 +103,80 @@ class CsvFormat(LineFormat):
 
 
 
-def _parse_plain(data: bytes, em: Emitter) -> bool:
-    """The points of a block of data rows (the header already read) in which every cell is a plain number (no
-    spaces, no empty cell, no nan/inf word) and every row has the header's width, as the row-by-row pass gives
-    them; False (nothing emitted) for any other block. The check is a translate and a few counts; pandas' C
-    reader then parses the block (its floats equal Python's ``float``); a step that is not an integer below 2**53
-    goes the row-by-row way too."""
+def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
+    """The points of a block of data rows in which every cell is a plain number (no spaces, no nan/inf word) and
+    every row has the header's width, as the row-by-row pass gives them; False (nothing emitted, the state as it
+    was) for any other block. The check is a translate and a few counts; pandas' C reader then parses the block (its
+    floats equal Python's ``float``); a step that is not an integer below 2**53 goes the row-by-row way too.
+
+    ``strict`` (the block alone, the header already read): no empty cell, no blank line, no header line, integer
+    steps. Not strict (what the reader runs): the header is the block's first line when none was read yet; a line
+    that is the header again and blank lines are dropped (the row-by-row pass skips them); an empty cell is "not
+    logged" (no point; an empty step cell: the row's index); a fractional step is cut to its integer part, as
+    ``to_step`` does."""
     st = em.state
+    if not data.endswith(b"\n"):
+        return False
+    eol = b"\r\n" if not strict and data[:data.find(b"\n")].endswith(b"\r") else b"\n"  # CRLF: pandas reads them
     header = st.get("header")
     sep = str(st.get("sep", ","))
-    if header is None or "step_col" not in st or not data.endswith(b"\n") or data.startswith(b"\n"):
+    set_header: dict = {}
+    body = data
+    if header is None:
+        nl = data.find(b"\n")
+        try:
+            line = data[:nl].removesuffix(b"\r").decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        if strict or not line.strip() or "\r" in line or "\x1b" in line:
+            return False  # the header line as the row-by-row pass reads it: a line the cleaner leaves as it is
+        sep = "\t" if line.count("\t") > line.count(",") else ","
+        header = [c.strip() for c in line.split(sep)]
+        set_header = {"header": header, "sep": sep, "step_col": _step_column(header)}
+        body = data[nl + 1:]
+    elif "step_col" not in st:
         return False
     k = len(header)
     bsep = sep.encode()
-    if k < 2 or len(set(header)) != k or b"\n\n" in data or data.translate(None, NUMBER_CHARS + b"\n" + bsep):
-        return False  # a character other than a number's, the separator or a newline (or a blank line)
-    n = data.count(b"\n")
-    if data.count(bsep, 0, data.find(b"\n")) != k - 1 or data.count(bsep) != (k - 1) * n:
-        return False  # pandas raises on a later row with more cells: then no row has fewer
-    df = read_fields(data, k, dict.fromkeys(range(k), np.float64), sep=sep)
-    if df is None:
+    if k < 2 or len(set(header)) != k:
         return False
-    vals = df.to_numpy(dtype=np.float64)
-    if vals.shape != (n, k) or np.isnan(vals).any():
-        return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
-    sc = int(st["step_col"])
-    n0 = int(st.get("n", 0))
-    if sc >= 0:
-        s = vals[:, sc]
-        if not (np.abs(s) < 2.0**53).all() or (s != np.floor(s)).any():
+    if strict:
+        if b"\n\n" in body or body.startswith(b"\n"):
             return False
-        steps = s.astype(np.int64)
     else:
-        steps = np.arange(n0, n0 + n, dtype=np.int64)
+        again = bsep.join(h.encode() for h in header) + eol
+        if body.startswith(again):
+            body = body[len(again):]
+        if b"\n" + again in body:  # the header again (an appended run): the row-by-row pass skips it; of two in a
+            body = body.replace(b"\n" + again, b"\n")  # row one stays, and its letters leave the block path
+        body = body.lstrip(b"\r\n")  # blank lines: pandas skips them, as the row-by-row pass does
+    if not body:
+        st.update(set_header)
+        return not strict
+    row = bsep * (k - 1) + eol
+    shape = body.translate(None, NUMBER_CHARS)
+    n = len(shape) // len(row)
+    if shape != row * n:
+        return False  # a character other than a number's, a row of another width, a blank line, a CR not in a CRLF
+        # line end (the cleaner drops the text before it: pandas would read it as a line)
+    df = read_fields(body, k, dict.fromkeys(range(k), np.float64), sep=sep)
+    if df is None or df.shape != (n, k):
+        return False
+    cols = [df[i].to_numpy(dtype=np.float64) for i in range(k)]
+    have = [~np.isnan(c) for c in cols]  # only an empty cell is NaN: no nan word passes the translate
+    if strict and not all(h.all() for h in have):
+        return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
+    sc = int(set_header.get("step_col", st.get("step_col", -1)))
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + n, dtype=np.int64)
+    if sc >= 0:
+        s = cols[sc][have[sc]]
+        if not (np.abs(s) < 2.0**53).all() or (strict and (s != np.floor(s)).any()):
+            return False
+        steps[have[sc]] = np.trunc(s).astype(np.int64)
+    st.update(set_header)
     st["n"] = n0 + n
-    for i in range(k):
-        if i != sc:
-            em.extend(header[i], steps, np.ascontiguousarray(vals[:, i]))
+    _extend_rows(em, header, sc, steps, cols, have)
     return True
 
 
@@ -150,6 +188,10 @@ class MarkdownTableFormat(LineFormat):
     name = "markdown_table"
     detect_re = _MD_ALIGN
     priority = 4
+
+    def parse_plain(self, data: bytes, em: Emitter) -> bool:
+        """A block of table lines: numeric rows read by pandas' C reader (``_md_block``)."""
+        return _md_block(self, data, em)
 
     def parse(self, text: str, em: Emitter) -> None:
         st = em.state
@@ -200,3 +242,164 @@ class MarkdownTableFormat(LineFormat):
             else:
                 out.append("eval_" + h.lower().replace(" ", "_"))
         return out
+
+
+_MD_ALIGN_BYTES = re.compile(rb"^[ ]*\|(?:[ ]*:?-{2,}:?[ ]*\|)+[ ]*$", re.M)  # an alignment line (ASCII spaces)
+_ROW_CHARS = NUMBER_CHARS + b" |@\n"  # what a plain numeric row holds ("@": "No log", once cut)
+_MARK = bytes.maketrans(bytes(range(256)), bytes(97 if b in _ROW_CHARS else 98 for b in range(256)))  # "b": other
+_MD_HEAD_BYTES = 1 << 16  # the header and alignment lines are looked for this far into a block
+_MD_OTHER_LINES = 8  # distinct lines other than numeric rows a block may hold and stay on the fast path
+
+
+def _md_block(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
+    """The points and state of a block of a markdown table's lines, as ``parse`` gives them: False (nothing done) for
+    a block it cannot read so. Before a header is known (or after a row that may become one), the lines up to the
+    first alignment line are read by ``parse``; the rest, when it is made of numeric rows of the header's width and
+    at most a few other distinct lines (the header and alignment lines of tables repeated further on, blank lines),
+    by pandas' C reader, else by ``parse`` too. The other lines are cut out when they do nothing there (an alignment
+    line after a row, a line that is not a row) or become an empty row when ``parse`` reads them as a row without
+    a number (a repeated header: it counts as a row)."""
+    if not data.endswith(b"\n"):
+        return False
+    st = em.state
+    if st.get("header") is not None and st.get("prev") is None:
+        return _md_rows(fmt, data, em)
+    m = _MD_ALIGN_BYTES.search(data, 0, min(len(data), _MD_HEAD_BYTES))
+    if m is None or data[m.end():m.end() + 1] != b"\n" or b"\x1b" in data[:m.end()]:
+        return False  # no header yet; or an escape code, whose sequence might span the cut: the reader's way
+    cut = m.end() + 1
+    fmt.parse(clean_text(data[:cut].decode("utf-8", "replace")), em)  # what the reader's cleaning gives (the reader
+    if cut < len(data) and not _md_rows(fmt, data[cut:], em):  # passes no line longer than it keeps)
+        fmt.parse(clean_text(data[cut:].decode("utf-8", "replace")), em)
+    return True
+
+
+def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
+    """The points of ``data`` (ASCII lines, no CR or escape) once the header is known, read as numeric rows by
+    pandas' C reader; False (nothing done) when it is not made of them and a few lines that do nothing or count as
+    an empty row."""
+    st = em.state
+    header = st.get("header")
+    if header is None or st.get("prev") is not None or "step_col" not in st:
+        return False
+    k = len(header)
+    if k < 2 or len(set(header)) != k:
+        return False
+    lines = b"\n" + data
+    empty_row = b"|" * (k + 1)
+    dashes = b"--" in lines  # an alignment line without colons (no line this makes holds one)
+    if b"No log" in lines:
+        lines = lines.replace(b"No log", b"@")  # a cell of its own (checked below): not logged, as "-" and ""
+    seen: list[bytes] = []
+    for _ in range(_MD_OTHER_LINES + 1):
+        marks = lines.translate(_MARK)
+        hit = _other(marks, lines, 0, dashes)
+        if hit < 0:
+            break  # no character a numeric row cannot hold, no alignment line without colons
+        found: list[bytes] = []
+        while hit >= 0:  # the distinct lines met from here, until one comes again (a table repeated)
+            start = lines.rfind(b"\n", 0, hit) + 1
+            end = lines.find(b"\n", hit)
+            line = lines[start:end]
+            if line in found:
+                break
+            found.append(line)
+            if len(seen) + len(found) > _MD_OTHER_LINES:
+                return False
+            hit = _other(marks, lines, end, dashes)
+        for line in found:
+            text = line.decode("utf-8", "replace")
+            if not text.isprintable():
+                return False  # a control character (CR, escape code, tab): the cleaner would change it
+            if _MD_ALIGN.match(text) or not _MD_ROW.match(text):
+                new = b"\n"  # prev is None before it (every row has the header's width): it does nothing
+            else:
+                trial = Emitter({"header": header, "step_col": st["step_col"], "n": 0})
+                fmt.parse(text, trial)
+                if len(trial) or trial.state.get("n") != 1:
+                    return False  # a row that gives points, or one that may become a header
+                new = b"\n" + empty_row + b"\n"
+            needle = b"\n" + line + b"\n"
+            lines = lines.replace(needle, new)
+            while needle in lines:  # side by side: every other one is left
+                lines = lines.replace(needle, new)
+        seen += found
+    else:
+        return False
+    cols = _md_fields(lines, k, padded=True)
+    if cols is None:
+        cols = _md_fields(lines, k, padded=False)
+    if cols is None:
+        return False
+    n = len(cols[0])
+    if n == 0:
+        st["prev"] = None
+        return True
+    have = [~np.isnan(c) for c in cols]  # an empty cell, "-" or "No log": no nan word passes
+    sc = int(st["step_col"])
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + n, dtype=np.int64)
+    if sc >= 0:
+        s = cols[sc][have[sc]]
+        if not (np.abs(s) < 2.0**53).all():
+            return False
+        steps[have[sc]] = np.trunc(s).astype(np.int64)
+    st["n"] = n0 + n
+    st["prev"] = None
+    _extend_rows(em, header, sc, steps, cols, have)
+    return True
+
+
+def _other(marks: bytes, lines: bytes, at: int, dashes: bool) -> int:
+    """Where the first character a numeric row cannot hold is from ``at`` (``marks``: ``lines`` translated by
+    ``_MARK``), or an alignment line without colons ("--"); -1 when there is none."""
+    hits = [i for i in (marks.find(b"b", at), lines.find(b"--", at) if dashes else -1) if i >= 0]
+    return min(hits) if hits else -1
+
+
+def _md_fields(lines: bytes, k: int, *, padded: bool) -> list[np.ndarray] | None:
+    """The k columns of the rows of ``lines`` (rows of number characters, spaces and pipes, blank lines, "@" for "No
+    log") as floats, NaN for an empty cell, "-" or "@"; None when a line is not a row of k cells, or a cell not one
+    number. ``padded``: pandas skips the spaces before a cell and reads the number's spaces after it, refusing one
+    between two numbers (and a padded "-" or "@": then not ``padded``); else the spaces are cut first, once proved
+    to be outside the numbers."""
+    if padded:
+        rows = lines.lstrip(b"\n")
+    else:
+        cls = lines.translate(_CELL_CLASSES)  # number characters as 0; the ends of a cell's content as |
+        if cls.count(b"0 ") + cls.count(b"0|") != cls.translate(None, b" ").count(b"0|"):
+            return None  # a space inside a cell (two runs of number characters become one without the spaces)
+        rows = lines.translate(None, b" ").lstrip(b"\n")  # blank lines (spaces at most) are not rows: pandas skips
+        if b"|-|" in rows:
+            rows = rows.replace(b"|-|", b"||").replace(b"|-|", b"||")  # twice: cells side by side
+        if b"@" in rows:
+            rows = rows.replace(b"|@|", b"||").replace(b"|@|", b"||")
+            if b"@" in rows:
+                return None  # "No log" inside a cell
+    if not rows.strip():
+        return [np.empty(0)] * k
+    row = b"|" * (k + 1) + b"\n"
+    shape = rows.translate(None, NUMBER_CHARS + b" ")
+    n = len(shape) // len(row)
+    if shape != row * n:
+        return None  # each line k cells (k + 1 pipes), nothing but numbers and spaces; no blank line between rows
+    df = read_fields(rows, k + 2, dict.fromkeys(range(k + 2), np.float64), sep="|", skip_spaces=padded)
+    if df is None or df.shape != (n, k + 2) or df[0].notna().any() or df[k + 1].notna().any():
+        return None  # a cell not one number; a line not opened and closed by its pipes
+    return [df[i + 1].to_numpy(dtype=np.float64) for i in range(k)]  # 0 and k + 1: the empty ends
+
+
+_CELL_CLASSES = bytes.maketrans(NUMBER_CHARS + b"@\n", b"0" * len(NUMBER_CHARS) + b"||")
+
+
+def _extend_rows(em: Emitter, header: list[str], sc: int, steps: np.ndarray, cols: list[np.ndarray],
+                 have: list[np.ndarray]) -> None:
+    """The cells read (``have``) of each column but the step's, as points at ``steps``; new keys in the order the
+    rows first give them (the row-by-row pass's order of appearance)."""
+    read = [i for i in range(len(header)) if i != sc and have[i].any()]
+    read.sort(key=lambda i: (int(np.argmax(have[i])), i))
+    for i in read:
+        if have[i].all():
+            em.extend(header[i], steps, cols[i])
+        else:
+            em.extend(header[i], steps[have[i]], cols[i][have[i]])
