@@ -315,3 +315,19 @@ def test_lines_parsed_in_small_blocks_give_the_points_of_one_block(tmp_path, mon
     assert _points(small.batch) == _points(one.batch) and len(one.batch.columns["train_loss"]) == 500
     assert small.cursor["offset"] == one.cursor["offset"] == p.stat().st_size
     assert small.notes == ["skipped 1 line(s) longer than 200 bytes"]
+
+
+def test_a_line_longer_than_a_part_is_read_on_not_returned_forever(tmp_path):
+    """A read returns after a part's worth of bytes (``more``), but only of whole lines: with a part smaller than a
+    line, it had returned ``more`` at the same offset for ever."""
+    p = tmp_path / "train.log"
+    p.write_text("".join(f"step {i} loss {1 / (i + 1):.4f} {'x' * 6000}\n" for i in range(5)))
+    src = LogFileSource(LocalFileSystem(), str(p), chunk_bytes=4096, part_bytes=4096, settle_seconds=0)
+    res = src.read(None)
+    offsets = [res.cursor["offset"]]
+    for _ in range(20):
+        if not res.more:
+            break
+        res = src.read(res.cursor)
+        offsets.append(res.cursor["offset"])
+    assert not res.more and offsets == sorted(set(offsets)), offsets

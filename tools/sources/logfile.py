@@ -335,9 +335,9 @@ class LogFileSource:
         read = dropped = 0
         more = False
         while pos < end:
-            if pos - start >= self.part_bytes and not final:
-                more = True  # a part's worth: the caller stores it and reads on from the cursor
-                break
+            if pos - start >= self.part_bytes and not final and pos - len(pending) > start:
+                more = True  # a part's worth (of whole lines: a line longer than a part is read on): the caller
+                break  # stores it and reads on from the cursor
             data = self._read_at(path, pos, min(self.chunk_bytes, end - pos))
             if not data:
                 break
