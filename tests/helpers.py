@@ -48,3 +48,21 @@ def use_wandb_api(monkeypatch, tmp_path: Path, api_key: str) -> None:
     monkeypatch.setenv("WANDB_CACHE_DIR", str(tmp_path / "wandb-cache"))
     monkeypatch.setenv("WANDB_SILENT", "true")
     monkeypatch.delenv("WANDB_MODE", raising=False)
+
+
+def edited(draw, data: bytearray, pool: list[int]) -> bytes:
+    """``data`` after 1 to 3 random edits (insert, replace or delete a byte of ``pool``), drawn with hypothesis'
+    ``draw``: the mutation the fast-path tests attack a reader with."""
+    from hypothesis import strategies as st
+
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(data) - 1))
+        op = draw(st.sampled_from(("insert", "replace", "delete")))
+        ch = draw(st.sampled_from(pool))
+        if op == "insert":
+            data.insert(at, ch)
+        elif op == "replace":
+            data[at] = ch
+        elif len(data) > 2:
+            del data[at]
+    return bytes(data)

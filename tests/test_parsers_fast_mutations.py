@@ -11,7 +11,7 @@ from training_check.tools.parsers.detect import LINE_FORMATS
 from training_check.tools.parsers.engine import TextLogFormat
 from training_check.tools.parsers.text import clean_block
 
-from tests.helpers import emitted_points, same_points
+from tests.helpers import edited, emitted_points, same_points
 
 # the characters a proof must tell apart: number characters, separators, the words' letters, line ends, bytes a
 # cleaner changes (CR, escape codes), a non-ASCII byte
@@ -38,17 +38,7 @@ def _emitter(fmt: str) -> Emitter:
 @st.composite
 def mutated(draw, fmt: str) -> bytes:
     data = bytearray((PLAIN.get(fmt) or ENGINE[fmt]).encode())
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(data) - 1))
-        op = draw(st.sampled_from(("insert", "replace", "delete")))
-        ch = draw(st.sampled_from(POOL))
-        if op == "insert":
-            data.insert(at, ch)
-        elif op == "replace":
-            data[at] = ch
-        elif len(data) > 2:
-            del data[at]
-    return bytes(data)
+    return edited(draw, data, POOL)
 
 
 def _check(fmt: str, data: bytes) -> None:

@@ -65,11 +65,8 @@ def _old(path: str) -> None:
     os.utime(path, (t, t))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(name=st.sampled_from(sorted(LOGS)), data=st.data())
-def test_random_appended_chunks_equal_one_read(name, data):
-    raw = LOGS[name].encode()
-    cuts = sorted(set(data.draw(st.lists(st.integers(1, len(raw) - 1), max_size=8))))
+def _in_parts(raw: bytes, cuts: list[int]) -> tuple[PointBatch, PointBatch]:
+    """(the points of ``raw`` read as it grows, cut at ``cuts`` and then settled; the points of one read)."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "train.log")
         open(path, "wb").close()
@@ -86,9 +83,17 @@ def test_random_appended_chunks_equal_one_read(name, data):
         _old(path)
         res = src.read(cursor)  # the settled file: a final line without newline counts now
         acc = res.batch if res.reset else acc.extend(res.batch)
-        one = LogFileSource(FS, path).read(None)
-        assert _points(acc) == _points(one.batch)
-        assert one.batch.n_points > 0
+        return acc, LogFileSource(FS, path).read(None).batch
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(LOGS)), data=st.data())
+def test_random_appended_chunks_equal_one_read(name, data):
+    raw = LOGS[name].encode()
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, len(raw) - 1), max_size=8))))
+    acc, one = _in_parts(raw, cuts)
+    assert _points(acc) == _points(one)
+    assert one.n_points > 0
 
 
 @settings(max_examples=60, deadline=None)
@@ -123,19 +128,6 @@ def test_random_text_raises_only_training_check_errors(lines):
 def test_a_young_log_of_same_width_records_is_no_wrapping_terminal(cuts):
     """word_language_model's records are all as wide as each other: read young, the record after an epoch's last
     one ('| end of epoch 1 | ...', a record start) had been taken for the rest of a terminal-wrapped line."""
-    raw = LOGS["wordlm"].encode()
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "train.log")
-        open(path, "wb").close()
-        src = LogFileSource(FS, path, chunk_bytes=4096)
-        acc, cursor, prev = PointBatch(), None, 0
-        for cut in cuts + [len(raw)]:
-            with open(path, "ab") as f:
-                f.write(raw[prev:cut])
-            prev = cut
-            res = src.read(cursor)
-            acc = res.batch if res.reset else acc.extend(res.batch)
-            cursor = res.cursor
-        one = LogFileSource(FS, path).read(None)
-        assert _points(acc) == _points(one.batch)
-        assert "epoch_time_s" in one.batch.columns
+    acc, one = _in_parts(LOGS["wordlm"].encode(), cuts)
+    assert _points(acc) == _points(one)
+    assert "epoch_time_s" in one.columns

@@ -15,7 +15,7 @@ from training_check.tools.parsers.text import clean_block
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 
-from tests.helpers import emitted_points, same_points
+from tests.helpers import edited, emitted_points, same_points
 
 
 def _lightning(rows: int, crlf: bool = False) -> bytes:
@@ -170,17 +170,7 @@ def mutated(draw, fmt: str) -> bytes:
     data = bytearray(SHAPES[{"csv": "lightning csv", "jsonl": "llamafactory jsonl with nulls and times",
                              "markdown_table": "model card repeated"}[fmt]][1][:3000])
     data = data[:data.rfind(b"\n") + 1]
-    for _ in range(draw(st.integers(1, 3))):
-        at = draw(st.integers(0, len(data) - 1))
-        op = draw(st.sampled_from(("insert", "replace", "delete")))
-        ch = draw(st.sampled_from(POOL))
-        if op == "insert":
-            data.insert(at, ch)
-        elif op == "replace":
-            data[at] = ch
-        elif len(data) > 2:
-            del data[at]
-    return bytes(data)
+    return edited(draw, data, POOL)
 
 
 @pytest.mark.parametrize("fmt", list(SMALL))
