@@ -152,6 +152,10 @@ def _factorize(templates: bytes, n: int) -> tuple[np.ndarray, list[bytes]]:
     col = pd.read_csv(io.BytesIO(templates), header=None, names=["t"], sep="\x02", quoting=csv.QUOTE_NONE,
                       dtype="category", na_filter=False, skip_blank_lines=False, encoding="latin-1",
                       engine="c")["t"]
+    if len(col) not in (n, n - 1):  # the reader split lines otherwise than at newlines: object by object, then
+        uniq: dict[bytes, int] = {}
+        obj = np.array([uniq.setdefault(t, len(uniq)) for t in templates.split(b"\n")], dtype=np.int64)
+        return obj, list(uniq)
     found = [c.encode("latin-1") for c in col.cat.categories.tolist()]
     codes = col.cat.codes.to_numpy().astype(np.int64)
     if len(codes) < n:  # the text ends with a newline: the last, empty line is no row of the reader
