@@ -18,16 +18,10 @@ from pathlib import Path
 import pytest
 from training_check.server.cli import build_parser
 
+from .cli_runner import TC, tc
 from .mcp_client import server_env
 from .test_faults_ssh import Proxy
 from .test_server import write_llmc_log
-
-TC = str(Path(sys.executable).parent / "training-check")  # the console script pip installed beside this python
-
-
-def tc(tc_home: Path, *args: str, timeout: float = 120, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([TC, *args], capture_output=True, text=True, timeout=timeout,
-                          env=server_env(tc_home, **env), cwd=tc_home.parent)
 
 
 # -- exit codes survive a reader that went away ------------------------------------------------------------------

@@ -9,31 +9,18 @@ import sqlite3
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import anyio
 import pytest
 
+from .cli_runner import tc, trainer_starter
 from .mcp_client import mcp_session, server_env
-from .standins import Trainers
 from .test_server import write_llmc_log
-
-TC = str(Path(sys.executable).parent / "training-check")  # the console script pip installed beside this python
-
-
-def tc(tc_home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([TC, *args], capture_output=True, text=True, timeout=timeout, env=server_env(tc_home),
-                          cwd=tc_home.parent)
 
 
 @pytest.fixture
 def trainers(tmp_path):
-    """Real stand-in trainers, started in a folder of their own (their working folder ties them to no run)."""
-    home = tmp_path / "trainer_home"
-    home.mkdir()
-    t = Trainers(home)
-    yield lambda *args, **popen: t.start(*args, cwd=home, **popen)
-    t.close()
+    yield from trainer_starter(tmp_path)
 
 
 def _assessment_id(out: str) -> str:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from training_check.tools.watch import STATE_PREFIX, Watcher, next_due
 
+from .cli_runner import TC, tc, trainer_starter
 from .fake_openai_server import FakeOpenAI, Reply
 from .mcp_client import server_env
-from .standins import Trainers
 from .test_server import write_llmc_log
 
 CLI = [sys.executable, "-m", "training_check.server.cli"]
@@ -184,22 +184,9 @@ def test_watch_rejects_a_bad_webhook(tc_home, tmp_path):
 
 
 # -- stopping through stop_run's guard, per run; pacing a person can see ----------------------------------------
-TC = str(Path(sys.executable).parent / "training-check")  # the console script pip installed beside this python
-
-
-def tc(tc_home: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([TC, *args], capture_output=True, text=True, timeout=timeout, env=server_env(tc_home),
-                          cwd=tc_home.parent)
-
-
 @pytest.fixture
 def trainers(tmp_path):
-    """Real stand-in trainers, started in a folder of their own (their working folder ties them to no run)."""
-    home = tmp_path / "trainer_home"
-    home.mkdir()
-    t = Trainers(home)
-    yield lambda *args: t.start(*args, cwd=home)
-    t.close()
+    yield from trainer_starter(tmp_path)
 
 
 def test_one_runs_stop_target_is_never_stopped_for_another_run(tc_home, tmp_path, trainers):
