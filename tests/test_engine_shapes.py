@@ -227,3 +227,13 @@ def test_hf_buffered_records_after_a_start_bar_with_text_glued_to_it(tmp_path):
         err.append("Traceback (most recent call last):\nRuntimeError: crash\n" if last == 24 else "")
     res, pts = _read(tmp_path, "".join(err).encode())
     assert pts["loss"][0] == list(range(4, 41, 4))  # step 24, logged in both phases, once
+
+
+def test_an_objective_named_by_its_metric_is_no_missing_loss(tmp_path):
+    """LightGBM's huber objective on data sets the user named ('fit', 'check'): the run's objective, so the read does
+    not say "no loss found" (the judge follows fit huber as the loss)."""
+    lines = "".join(f"[{i}]\tfit's huber: {100 - i:.3f}\tfit's l1: {110 - i:.3f}\tcheck's huber: {101 - i / 2:.3f}\n"
+                    for i in range(3, 60, 3))
+    res, pts = _read(tmp_path, lines.encode())
+    assert pts["fit huber"][0][:2] == [3, 6]
+    assert not any("no loss" in n for n in res.notes), res.notes

@@ -62,10 +62,12 @@ class _Scan:
 
 
 def _has_loss(batch: PointBatch) -> bool:
-    """Whether any column is a train loss or an eval metric (what the judge can follow)."""
-    from ..roles import infer_role
+    """Whether any column is a train loss (by name, or the objective under another name: huber, nll, rmse...) or an
+    eval metric (what the judge can follow)."""
+    from ..roles import assign_roles
 
-    return any(infer_role(k).role in ("train_loss", "eval") or "ppl" in k.lower() for k in batch.columns)
+    roles = assign_roles(list(batch.columns))
+    return any(r.role in ("train_loss", "eval") or "ppl" in k.lower() for k, r in roles.items())
 
 
 def _loss_aside(em: Emitter) -> str:
