@@ -237,3 +237,31 @@ def test_an_objective_named_by_its_metric_is_no_missing_loss(tmp_path):
     res, pts = _read(tmp_path, lines.encode())
     assert pts["fit huber"][0][:2] == [3, 6]
     assert not any("no loss" in n for n in res.notes), res.notes
+
+
+def test_a_templates_numbers_read_alike_by_numpy_and_by_the_c_reader():
+    """Small templates are read by numpy's string-to-float, large ones by pandas' C reader: the same numbers, NaN
+    marks and fields without a number either way (a block's size must not change a point)."""
+    import random
+
+    import numpy as np
+    from training_check.tools.parsers import engine
+    from training_check.tools.parsers.templates import value_text
+
+    rng = random.Random(1)
+    tokens = [b"1.5", b"-", b"+.+", b"", b"2e3", b"1.2.3", b"9e999", b"7", b"-3", b"e", b"1e-5", b".5", b"5.", b"+4"]
+    for _ in range(2000):
+        lines = [b"x " + b" y ".join(rng.choice(tokens) for _ in range(3)) for _ in range(rng.randint(1, 4))]
+        width = {len(value_text([ln]).split(b",")) for ln in lines}
+        if len(width) != 1:
+            continue  # a template's lines have one layout
+        cols = list(range(width.pop()))
+        idx = np.arange(len(lines))
+        few = engine._read_few(value_text(lines), len(lines), cols)
+        old, engine.FEW_LINES = engine.FEW_LINES, 0
+        try:
+            bulk = engine._read(lines, idx, cols)
+        finally:
+            engine.FEW_LINES = old
+        assert all(np.array_equal(few[0][c], bulk[0][c], equal_nan=True) for c in cols), lines
+        assert few[1].keys() == bulk[1].keys() and all(np.array_equal(few[1][c], bulk[1][c]) for c in few[1]), lines
