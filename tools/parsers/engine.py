@@ -43,6 +43,7 @@ MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a yo
 PENDING_LINE = 2048
 SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
+FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
@@ -318,7 +319,7 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
     import pandas as pd
 
     text = (values or BlockValues(lines, None)).text(idx)
-    if len(idx) <= FEW_LINES:
+    if len(idx) <= FEW_LINES and len(idx) * len(cols) <= FEW_CELLS:
         return _read_few(text, len(idx), cols)
     opts = {"header": None, "usecols": cols, "engine": "c", "na_values": [NAN_MARK.decode()],
             "keep_default_na": False, "skip_blank_lines": False}
