@@ -34,7 +34,7 @@ from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import join_wrapped, line_lengths, split_lines
-from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, group_lines, templates_of, value_text
+from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
@@ -118,16 +118,6 @@ def _hold_cut_record(data: bytes, st: dict) -> None:
 
 def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
-    if b"steps" in data:  # HF's run header (one search gates three)
-        m = _find(_TOTAL_STEPS, data, (b"otal optimization steps", b"otal training steps"))
-        if m:
-            em.total_steps = st["total"] = int(m.group(1).replace(b",", b"") or 0) or None
-        m = _find(_LOGGING_STEPS, data, (b"logging_steps",))
-        if m:
-            st["log_every"] = int(m.group(1)) or None
-    m = _find(_NUM_EPOCHS, data, (b"Num Epochs",))
-    if m:
-        st["epochs"] = int(m.group(1).replace(b",", b"") or 0) or None
     split = split_lines(data)
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
@@ -153,6 +143,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if not lines:
         return
     grouping = group_lines(lines, joined)
+    _run_settings(lines, grouping, len(pending), st, em)
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
     order = np.argsort(grouping.codes.astype(np.int16 if len(grouping.templates) < 32768 else np.int64),
@@ -205,17 +196,45 @@ def _read_block(data: bytes, em: Emitter) -> None:
         st["events"] = st["events"][-MAX_EVENTS:]
 
 
-def _find(pattern: re.Pattern[bytes], data: bytes, literals: tuple[bytes, ...]) -> re.Match[bytes] | None:
-    """``pattern``'s first match in ``data``, looked for only near where one of its literal parts is (a search for a
-    literal runs at memchr speed; a pattern that starts with a class is tried at every byte)."""
-    for lit in literals:
-        at = data.find(lit)
-        while at >= 0:
-            m = pattern.search(data, max(0, at - 2), at + len(lit) + 64)
+# HF's run header: (pattern, literals one of which its line holds, the setting it gives)
+_SETTINGS = (
+    (_TOTAL_STEPS, (b"otal optimization steps", b"otal training steps"), "total"),
+    (_LOGGING_STEPS, (b"logging_steps",), "log_every"),
+    (_NUM_EPOCHS, (b"Num Epochs",), "epochs"),
+)
+_SETTING_LITERALS = [(pattern, [templates_of(lit) for lit in lits], key) for pattern, lits, key in _SETTINGS]
+MAX_SETTING_LINES = 64  # lines of one setting's templates looked at per block
+
+
+def _run_settings(lines: list[bytes], grouping: Grouping, first: int, st: dict, em: Emitter) -> None:
+    """The run's settings from HF's header (``Total optimization steps = 300``, ``logging_steps=10``, ``Num Epochs =
+    3``): the first line of the block (from line ``first``: the lines before were carried over) that gives each. Only
+    the lines whose template holds the setting's words are looked at (a search over the block's distinct templates,
+    not its bytes)."""
+    joined = b"\n".join(grouping.templates)
+    starts: np.ndarray | None = None
+    for pattern, literals, key in _SETTING_LITERALS:
+        ks: set[int] = set()
+        for lit in literals:
+            at = joined.find(lit)
+            while at >= 0 and len(ks) < MAX_SETTING_LINES:
+                if starts is None:
+                    starts = np.cumsum([0] + [len(t) + 1 for t in grouping.templates])
+                k = int(np.searchsorted(starts, at, side="right")) - 1
+                ks.add(k)
+                at = joined.find(lit, int(starts[k + 1]))
+        if not ks:
+            continue
+        for i in np.flatnonzero(np.isin(grouping.codes, sorted(ks))).tolist():
+            if i < first:
+                continue
+            m = pattern.search(lines[i])
             if m:
-                return m
-            at = data.find(lit, at + 1)
-    return None
+                value = int(m.group(1).replace(b",", b"") or 0) or None
+                st[key] = value
+                if key == "total":
+                    em.total_steps = value
+                break
 
 
 def _context(i: int, at: tuple[np.ndarray, np.ndarray] | None, ctx: list[tuple[float | None, float | None]],
