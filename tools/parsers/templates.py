@@ -130,15 +130,18 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
     if not masked:
         counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
         return Grouping(codes, uniques, counts)
-    renamed = {k: _masked_template_cached(uniques[k]) for k in masked}
-    plain = [k for k in masked if renamed[k] is not None]
-    if plain and not _replace_words(lines, codes, plain, [uniques[k] for k in plain]):
-        plain = []
-    every = [renamed[k] if k in plain else t for k, t in enumerate(uniques)]
+    renamed: dict[int, bytes] = {}
+    for k in masked:
+        t = _masked_template_cached(uniques[k])
+        if t is not None:
+            renamed[k] = t
+    if renamed and not _replace_words(lines, codes, list(renamed), [uniques[k] for k in renamed]):
+        renamed = {}
+    every = [renamed.get(k, t) for k, t in enumerate(uniques)]
     index: dict[bytes, int] = {}
     remap = np.array([index.setdefault(t, len(index)) for t in every], dtype=np.int64)
     new_codes = remap[codes]
-    rest = [k for k in masked if k not in plain]
+    rest = [k for k in masked if k not in renamed]
     if rest:
         at = np.flatnonzero(np.isin(codes, rest))
         words = [w for w, _ in MASK_WORDS if any(w in uniques[k] for k in rest)]
@@ -148,8 +151,8 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
         sub_codes, sub_uniques = _factorize(templates_of(redone), len(at))
         new_codes[at] = np.array([index.setdefault(t, len(index)) for t in sub_uniques], dtype=np.int64)[sub_codes]
     new_codes, order = _first_appearance(new_codes, len(index))
-    every = list(index)
-    uniques = [every[k] for k in order]
+    distinct = list(index)
+    uniques = [distinct[k] for k in order]
     counts = np.bincount(new_codes, minlength=len(uniques)) if len(new_codes) else np.zeros(0, dtype=np.int64)
     return Grouping(new_codes, uniques, counts, True)
 
