@@ -5,6 +5,9 @@ elsewhere; both must give what the patterns give on every line of a masked templ
 
 from __future__ import annotations
 
+import math
+from collections import deque
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,3 +68,68 @@ def test_many_nan_lines_are_masked_by_plain_replace_in_one_pass() -> None:
     lines = [f"s:{i} trl:{'nan' if i % 2 else '2.5'} lr:0.001 norm:{'nan' if i % 3 else 'inf'}".encode()
              for i in range(5000)]
     _check(lines)
+
+
+# --- the write events a record takes (engine._match_events): in bulk when no epoch says a later one --------------
+
+def _one_by_one(needs, events, glob, plans, gots, steps_of, st) -> None:
+    """What engine._match_events means, record by record (the engine's earlier loop)."""
+    queue = deque(st.get("events", []))
+    lines = np.concatenate([events] + [n[0] for n in needs])
+    kinds = np.concatenate([np.full(len(events), -1)] + [np.full(len(n[0]), k) for k, n in enumerate(needs)])
+    rows = np.concatenate([np.zeros(len(events), dtype=np.int64)] + [n[2] for n in needs]).tolist()
+    epochs = [gots[r][plans[r].epoch][rws].tolist() if plans[r].epoch is not None else [math.nan] * len(rws)
+              for _lines, r, rws in needs]
+    offsets = np.cumsum([len(events)] + [len(n[0]) for n in needs]).tolist()
+    for o in np.argsort(lines * 2 + (kinds >= 0), kind="stable").tolist():
+        k = int(kinds[o])
+        if k < 0:
+            queue.append(float(glob[lines[o]]))
+            continue
+        if not queue:
+            continue
+        ep = epochs[k][o - offsets[k]]
+        spe = st.get("spe")
+        if spe and ep > 0:
+            want = ep * spe
+            while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
+                queue.popleft()
+        step = queue.popleft()
+        if ep > 0 and step > 0:
+            st["spe"] = step / ep
+        steps_of[needs[k][1]][rows[o]] = step
+    st["events"] = list(queue)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from([math.nan, 0.0, 0.5, 1.0, 1.5, 2.0, 3.7])), max_size=300),
+       st.lists(st.floats(0, 50, allow_nan=False), max_size=4), st.sampled_from([None, 0.0, 10.0, 20.0]),
+       st.randoms(use_true_random=False))
+def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd) -> None:
+    from training_check.tools.parsers import engine as E
+    from training_check.tools.parsers.fields import Plan
+
+    n = len(kinds)
+    events = np.array([i for i, (is_event, _) in enumerate(kinds) if is_event], dtype=np.int64)
+    recs = [i for i, (is_event, _) in enumerate(kinds) if not is_event]
+    glob = np.full(n, np.nan)
+    step = 0.0
+    for i in events.tolist():
+        step += rnd.choice([1.0, 5.0, 10.0])
+        glob[i] = step
+    split = rnd.randint(0, len(recs))  # records of two templates, one with an epoch field
+    parts = [np.array(recs[:split], dtype=np.int64), np.array(recs[split:], dtype=np.int64)]
+    plans = [Plan(n_fields=2, epoch=1), Plan(n_fields=1)]
+    gots = [{1: np.array([kinds[i][1] for i in parts[0].tolist()])}, {}]
+    needs = [(p, r, np.arange(len(p))) for r, p in enumerate(parts) if len(p)]
+    if not needs:
+        return  # the engine asks only for records that need a step
+    answers = []
+    for walk in (E._match_events, _one_by_one):
+        steps_of = [np.full(len(p), np.nan) for p in parts]
+        state = {"events": list(carried), **({} if spe is None else {"spe": spe})}
+        walk(needs, events, glob, plans, gots, steps_of, state)
+        answers.append((steps_of, state))
+    (a, sa), (b, sb) = answers
+    assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a, b, strict=True))
+    assert sa == sb

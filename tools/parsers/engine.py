@@ -24,7 +24,6 @@ import io
 import math
 import operator
 import re
-from collections import deque
 from dataclasses import replace
 from typing import ClassVar
 
@@ -430,12 +429,16 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
 
 
 def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
-    """``values`` with each NaN replaced by the last number before it (``start`` before the first)."""
-    have = ~np.isnan(values)
-    pos = np.where(have, np.arange(len(values)), -1)
-    np.maximum.accumulate(pos, out=pos)
-    before = np.nan if start is None else start
-    return np.where(pos >= 0, values[np.maximum(pos, 0)], before)
+    """``values`` with each NaN replaced by the last number before it (``start`` before the first); a new array."""
+    w = np.empty(len(values) + 1)
+    w[0] = np.nan if start is None else start
+    w[1:] = values
+    if len(values) < 4096:  # a few calls' fixed cost (pandas') would outweigh the pass
+        at = np.where(np.isnan(w), 0, np.arange(len(w)))
+        return w[np.maximum.accumulate(at)][1:]
+    import pandas as pd
+
+    return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
 
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
@@ -766,37 +769,85 @@ def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.nd
                   plans: list[Plan], gots: list[dict[int, np.ndarray]], steps_of: list[np.ndarray], st: dict) -> None:
     """Records printed with no step of their own take the bar's write events in line order (a queue, kept in
     ``st`` for the next block): each the next event, unless the record's own epoch (HF's ``'epoch': '1.7'``) times
-    the steps per epoch seen so far says a later one (a bar closing is no write)."""
-    queue: deque[float] = deque(st.get("events", []))
-    lines = np.concatenate([events] + [n[0] for n in needs])
-    kinds = np.concatenate([np.full(len(events), -1)] + [np.full(len(n[0]), k) for k, n in enumerate(needs)])
-    order = np.argsort(lines * 2 + (kinds >= 0), kind="stable").tolist()
-    rows_l = np.concatenate([np.zeros(len(events), dtype=np.int64)] + [n[2] for n in needs]).tolist()
-    steps_at = glob[lines].tolist()
-    epochs = []
-    for _lines, r, rws in needs:
-        ep_col = plans[r].epoch
-        epochs.append(gots[r][ep_col][rws].tolist() if ep_col is not None else [math.nan] * len(rws))
-    kinds_l = kinds.tolist()
-    offsets = np.cumsum([len(events)] + [len(n[0]) for n in needs]).tolist()
-    for o in order:
-        k = kinds_l[o]
-        if k < 0:
-            queue.append(float(steps_at[o]))
+    the steps per epoch seen so far says a later one (a bar closing is no write).
+
+    At array speed: while each record takes the next event, the k-th record of a stretch takes the c_k-th event,
+    c_(k+1) = min(c_k + 1, events written before it) (a running minimum); a record whose epoch says a later event
+    ends the stretch and is walked alone. Stretches are looked at in windows that double while none ends early, so
+    that the work stays linear however many records skip."""
+    queue = np.concatenate((np.array([float(x) for x in st.get("events", [])], dtype=np.float64),
+                            glob[events].astype(np.float64)))
+    lines = np.concatenate([n[0] for n in needs])
+    which = np.concatenate([np.full(len(n[0]), k) for k, n in enumerate(needs)])
+    rows = np.concatenate([n[2] for n in needs])
+    eps = np.concatenate([_epochs_of(plans[r], gots[r], rws) for _l, r, rws in needs]).astype(np.float64)
+    o = np.argsort(lines, kind="stable")
+    lines, which, rows, eps = lines[o], which[o], rows[o], eps[o]
+    avail = len(queue) - len(events) + np.searchsorted(events, lines, side="right")  # events queued before each
+    steps = np.full(len(lines), np.nan)
+    spe: float | None = st.get("spe")
+    head, j, window = 0, 0, 64
+    walk: tuple[list[float], list[int], list[float]] | None = None  # the arrays as lists, for the walk
+    while j < len(lines):
+        end = min(len(lines), j + window)
+        k = np.arange(end - j)
+        after = k + np.minimum(1, np.minimum.accumulate(avail[j:end] - head - k))  # events taken once read
+        before = np.concatenate(([0], after[:-1]))
+        took = after > before
+        at = head + before
+        got = np.where(took, queue[np.minimum(at, len(queue) - 1)] if len(queue) else np.nan, np.nan)
+        ep = eps[j:end]
+        gives = took & (ep > 0) & (got > 0)
+        ratio = np.where(gives, got / np.where(gives, ep, 1.0), np.nan)
+        seen = _ffill(np.concatenate(([np.nan], ratio[:-1])), spe)  # the steps per epoch each record sees
+        looks = took & ~np.isnan(seen) & (seen != 0) & (ep > 0) & (avail[j:end] - at > 1)
+        stop = len(k)
+        if looks.any():
+            cand = np.flatnonzero(looks)
+            want = ep[cand] * seen[cand]
+            later = np.abs(queue[np.minimum(at[cand] + 1, len(queue) - 1)] - want) < np.abs(queue[at[cand]] - want)
+            if later.any():
+                stop = int(cand[np.flatnonzero(later)[0]])
+        steps[j:j + stop] = got[:stop]
+        if stop:
+            head += int(after[stop - 1])
+            given = np.flatnonzero(gives[:stop])
+            if len(given):
+                spe = float(ratio[given[-1]])
+        if stop == len(k):
+            j, window = end, window * 2
             continue
-        if not queue:
-            continue
-        ep = epochs[k][o - offsets[k]]
-        spe = st.get("spe")
-        if spe and ep > 0:
-            want = ep * spe
-            while len(queue) > 1 and abs(queue[1] - want) < abs(queue[0] - want):
-                queue.popleft()
-        step = queue.popleft()
-        if ep > 0 and step > 0:
-            st["spe"] = step / ep
-        steps_of[needs[k][1]][rows_l[o]] = step
-    st["events"] = list(queue)
+        window = max(64, 2 * stop)  # the next such record is likely as far on
+        # the record whose epoch says a later event, and when such records come close together the next few too,
+        # walked one by one (the queue's head moves past the events the epoch skips)
+        last = min(len(lines), j + stop + (1 if stop >= 8 else 32))
+        if walk is None:
+            walk = (queue.tolist(), avail.tolist(), eps.tolist())
+        q, av, el = walk
+        for r in range(j + stop, last):
+            if av[r] <= head:
+                continue  # no event written yet: the record gets no step
+            e = el[r]
+            if spe and e > 0:
+                want = e * spe
+                while av[r] - head > 1 and abs(q[head + 1] - want) < abs(q[head] - want):
+                    head += 1
+            steps[r] = q[head]
+            head += 1
+            if e > 0 and q[head - 1] > 0:
+                spe = q[head - 1] / e
+        j = last
+    for k_need, (_lines, r_read, _rows) in enumerate(needs):
+        sel = (which == k_need) & ~np.isnan(steps)
+        steps_of[r_read][rows[sel]] = steps[sel]
+    if spe is not None:
+        st["spe"] = spe
+    st["events"] = queue[head:].tolist()
+
+
+def _epochs_of(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """The epoch each of ``rows`` gives (NaN for a template without one)."""
+    return got[plan.epoch][rows] if plan.epoch is not None else np.full(len(rows), np.nan)
 
 
 def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
@@ -808,7 +859,8 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     totals = prog_total[~np.isnan(prog_total)]
     if not len(totals):
         return glob
-    main = st["main_total"] if st["main_total"] in set(totals.tolist()) else float(totals.max())
+    main = st["main_total"] if st["main_total"] is not None and bool((totals == st["main_total"]).any()) else float(
+        totals.max())
     st["main_total"] = main
     prog_n = np.where(prog_total == main, prog_n, np.nan)
     pi = np.flatnonzero(~np.isnan(prog_n))
