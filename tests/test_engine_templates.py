@@ -133,3 +133,46 @@ def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd) -> None:
     (a, sa), (b, sb) = answers
     assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(a, b, strict=True))
     assert sa == sb
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.just(math.nan), st.floats(-5, 5)), max_size=9000), st.sampled_from([None, 2.5]))
+def test_forward_fill_is_the_last_number_before(values, start) -> None:
+    from training_check.tools.parsers.engine import _ffill
+
+    v = np.array(values, dtype=np.float64)
+    last = math.nan if start is None else start
+    want = []
+    for x in values:
+        if not math.isnan(x):
+            last = x
+        want.append(last)
+    assert np.array_equal(_ffill(v, start), np.array(want, dtype=np.float64), equal_nan=True)
+
+
+def test_forward_fill_of_a_long_dense_array() -> None:
+    from training_check.tools.parsers.engine import _ffill
+
+    rng = np.random.default_rng(3)
+    v = np.where(rng.random(20000) < 0.8, rng.random(20000), np.nan)
+    v[:5] = np.nan
+    idx = np.where(np.isnan(v), 0, np.arange(len(v)))
+    want = np.where(np.maximum.accumulate(idx) > 0, v[np.maximum.accumulate(idx)], 7.0)
+    assert np.array_equal(_ffill(v, 7.0), want, equal_nan=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.just(math.nan), st.floats(-5, 5)), min_size=1, max_size=300),
+       st.sampled_from([None, 2.5]), st.lists(st.one_of(st.just(math.nan), st.floats(-5, 5)), max_size=5))
+def test_a_fill_looked_up_where_asked_is_the_whole_fill(values, start, head) -> None:
+    from training_check.tools.parsers.engine import _ffill, _Filled
+
+    v = np.array(values, dtype=np.float64)
+    head = head[:len(values)]
+    want = _ffill(v, start)
+    for i, h in enumerate(head):  # lines carried from the block before: their own step where the line has none
+        if math.isnan(v[i]):
+            want[i] = h
+    idx = np.arange(len(v))
+    assert np.array_equal(_Filled(v, start, head)[idx], want, equal_nan=True)
+    assert np.array_equal(_Filled(v, start, head)[idx[::-3]], want[::-3], equal_nan=True)

@@ -185,7 +185,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             known.add(key)
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
-    at: tuple[np.ndarray, np.ndarray] | None = None
+    at: tuple[np.ndarray, _Filled] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
         values = BlockValues(lines, None if grouping.masked else joined)
@@ -236,14 +236,15 @@ def _run_settings(lines: list[bytes], grouping: Grouping, first: int, st: dict, 
                 break
 
 
-def _context(i: int, at: tuple[np.ndarray, np.ndarray] | None, ctx: list[tuple[float | None, float | None]],
+def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[float | None, float | None]],
              st: dict) -> list[float | None]:
     """The progress counter and the train step at line ``i``, kept with a one-off line."""
     if i < len(ctx):
         return list(ctx[i])
     if at is None:
         return [st.get("prog"), st.get("step")]
-    return [None if np.isnan(a[i]) else float(a[i]) for a in at]
+    got = [float(at[0][i]), float(at[1][np.array([i])][0])]
+    return [None if np.isnan(x) else x for x in got]
 
 
 def _header_before(lines: list[bytes], i: int, st: dict, first: int) -> list[str] | None:
@@ -428,22 +429,46 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
     return steps + off
 
 
+class _Filled:
+    """``_ffill(values, start)``, looked up only where asked (a search among the lines that hold a number), the first
+    ``len(head)`` lines (carried from an earlier block) holding ``head``'s value where ``values`` has none."""
+
+    def __init__(self, values: np.ndarray, start: float | None, head: list[float]):
+        self.have = np.flatnonzero(~np.isnan(values))
+        self.numbers = values[self.have]
+        self.start = np.nan if start is None else start
+        self.head = np.array(head, dtype=np.float64)
+
+    def __getitem__(self, idx: np.ndarray) -> np.ndarray:
+        k = np.searchsorted(self.have, idx, side="right") - 1
+        at = self.have[np.maximum(k, 0)] if len(self.have) else np.zeros_like(k)
+        out = np.where(k >= 0, self.numbers[np.maximum(k, 0)] if len(self.numbers) else np.nan, self.start)
+        carried = (idx < len(self.head)) & ~((k >= 0) & (at == idx))
+        if carried.any():
+            out = np.where(carried, self.head[np.minimum(idx, max(len(self.head) - 1, 0))], out)
+        return out
+
+
 def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
-    """``values`` with each NaN replaced by the last number before it (``start`` before the first); a new array."""
+    """``values`` with each NaN replaced by the last number before it (``start`` before the first); a new array.
+    Few numbers (banners, bars among records): each repeated up to the next; many: pandas' forward fill."""
+    have = np.flatnonzero(~np.isnan(values))
+    if len(have) * 4 < len(values) or len(values) < 4096:
+        fill = np.empty(len(have) + 1)
+        fill[0] = np.nan if start is None else start
+        fill[1:] = values[have]
+        return np.repeat(fill, np.diff(np.concatenate(([0], have, [len(values)]))))
+    import pandas as pd
+
     w = np.empty(len(values) + 1)
     w[0] = np.nan if start is None else start
     w[1:] = values
-    if len(values) < 4096:  # a few calls' fixed cost (pandas') would outweigh the pass
-        at = np.where(np.isnan(w), 0, np.arange(len(w)))
-        return w[np.maximum.accumulate(at)][1:]
-    import pandas as pd
-
     return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
 
 
 def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
-          lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, np.ndarray]:
+          lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
@@ -649,10 +674,7 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             carried = st.setdefault("carried", [])
             carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
                            and len(carried) < 64)
-    train_ff = _ffill(train_at, st["step"])
-    for i, (_prog, step) in enumerate(ctx):
-        if np.isnan(train_at[i]):
-            train_ff[i] = np.nan if step is None else step
+    train_ff = _Filled(train_at, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if not np.all(np.isnan(train_at)):
         st["step"] = float(train_at[np.flatnonzero(~np.isnan(train_at))[-1]])
     for r, (plan, idx, got, bad) in enumerate(reads):
@@ -986,7 +1008,7 @@ def _epoch_total(st: dict, em: Emitter) -> None:
         em.total_steps = _count(st["epochs"])
 
 
-def _count_events(name: str, idx: np.ndarray, train_ff: np.ndarray, st: dict,
+def _count_events(name: str, idx: np.ndarray, train_ff: _Filled, st: dict,
                   per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]]) -> None:
     """Event lines (``Dialect.event_markers``) counted, cumulatively over the log, at the train step they happen at
     (the first step before any)."""
