@@ -697,6 +697,11 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     columns = {}
     source: dict[str, np.ndarray] = {}  # which record (template) each point comes from
     for key, parts in per_key.items():
+        if len(parts) == 1:  # one template's lines: in line order already
+            li, s_, v_, src_ = parts[0]
+            columns[key] = (li, s_, v_)
+            source[key] = np.full(len(li), src_)
+            continue
         li = np.concatenate([p[0] for p in parts])
         o = np.argsort(li, kind="stable")
         columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
@@ -716,7 +721,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         src = source[key]  # (another record's point at the same step is a point)
         last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
-        s, v, run = s[last], v[last], run[last]
+        if not last.all():
+            s, v, run = s[last], v[last], run[last]
         if key in st.get("carried", ()):
             changed = _changed(v, st, key)
             s, v, run = s[changed], v[changed], run[changed]
@@ -926,7 +932,9 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
         keep = ok & ~bad[f] if f in bad else ok
         if name in DIALECT.zero_is_absent:
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
-        if keep.any():
+        if keep.all():  # (no copy of what every line keeps)
+            per_key.setdefault(key, []).append((idx, np.round(steps), got[f], source))
+        elif keep.any():
             per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep], source))
 
 
