@@ -265,3 +265,18 @@ def test_a_templates_numbers_read_alike_by_numpy_and_by_the_c_reader():
             engine.FEW_LINES = old
         assert all(np.array_equal(few[0][c], bulk[0][c], equal_nan=True) for c in cols), lines
         assert few[1].keys() == bulk[1].keys() and all(np.array_equal(few[1][c], bulk[1][c]) for c in few[1]), lines
+
+
+def test_hostile_long_line_before_a_carriage_return_is_cleaned_in_linear_time(tmp_path):
+    """The cleaning of the detection sample and of table/JSON-lines text dropped ``\\r``-overwritten segments with an
+    unanchored pattern, retried from every byte of a long line without ``\\r``: a 64 KB sample took seconds, a 1 MB
+    line minutes."""
+    from training_check.tools.parsers.text import clean_text
+
+    t0 = time.perf_counter()
+    assert clean_text("a" * 1_000_000 + "\n\rx\ry\n") == "a" * 1_000_000 + "\ny\n"
+    assert time.perf_counter() - t0 < 5  # a bound, not a benchmark: the old pattern took minutes
+    data = b"x" * 60_000 + b"\n\r" + b"step=1 loss=2.0\nstep=2 loss=1.9\n"
+    t0 = time.perf_counter()
+    res, pts = _read(tmp_path, data)
+    assert time.perf_counter() - t0 < 10 and pts["loss"][0] == [1, 2]

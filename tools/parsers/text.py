@@ -17,8 +17,10 @@ from ..points import parse_number
 
 MAX_LINE = 1 << 20  # bytes; a longer line is skipped (a dumped tensor, a binary blob)
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_CR_SEGMENT = re.compile(r"[^\n\r]*\r")  # a segment a later \r overwrote
+_ANSI = re.compile(r"\x1b\[[0-9;?]*+[ -/]*+[@-~]|\x1b\][^\x07\x1b]*+(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# The segments a later \r overwrote: from a line's start to its last \r. Anchored at line starts and possessive, so
+# each line is scanned once (``[^\n\r]*\r`` unanchored retried every start in a long line without \r: quadratic).
+_CR_SEGMENT = re.compile(r"(?m)^(?:[^\n\r]*+\r)++")
 
 # A number in any spelling the logs use (scientific notation, nan/inf words).
 NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[nN][aA][nN]|[iI]nf(?:inity)?|INF)"
