@@ -20,8 +20,8 @@ from training_check.tools.parsers.templates import (
     templates_of,
 )
 
-PIECES = ["nan", "NaN", "NAN", "inf", "Inf", "INF", "infinity", "Infinity", "-inf", "nan.0", "inf.00", "info",
-          "nanoGPT", "inference", "enan", "5nan", "nan5", "_nan", "xnan", "na\xffn", "\xe9nan", "nan\xe9", "loss",
+PIECES = ["nan", "NaN", "NAN", "inf", "Inf", "INF", "infinity", "Infinity", "-inf", "nan.0", "inf.00", "info", "INFO",
+          "nanoGPT", "inference", "enan", "[", "\xe9", "nan\xe9nan", "5nan", "nan5", "_nan", "xnan", "na\xffn", "\xe9nan", "nan\xe9", "loss",
           "=", ":", " ", "  ", ",", "|", "1", "0.5", "1e-3", "-2", "step", "e", "E", "[", "]", "'", "+"]
 
 
@@ -35,6 +35,7 @@ def _check(lines: list[bytes]) -> None:
     got = list(lines)
     g = group_lines(got)
     assert got == want
+    assert g.joined is None or g.joined == b"\n".join(got)
     # a line's template is the template of what it now holds, and equal templates share a code
     for i, ln in enumerate(got):
         assert g.templates[int(g.codes[i])] == templates_of(ln), (ln, g.templates[int(g.codes[i])])
@@ -49,11 +50,17 @@ def test_masking_by_template_gives_what_the_patterns_give(texts: list[str]) -> N
 
 
 def test_masked_template_only_where_the_template_tells() -> None:
-    assert masked_template(b"s:\x01 trl:nan lr:\x01 norm:nan") == b"s:\x01 trl:\x01 lr:\x01 norm:\x01"
-    assert masked_template(b"loss=Infinity acc=NaN") == b"loss=\x01 acc=\x01"
-    assert masked_template(b"loss=\x01inf") is None  # -inf: the sign's mark is beside the word
-    assert masked_template(b"loss=nan\x01") is None  # nan.0 or nan5: the template cannot tell
-    assert masked_template(b"loss=nan info") is None  # "inf" inside a word
+    def tmpl(t: bytes) -> bytes | None:
+        m = masked_template(t)
+        return None if m is None else m[0]
+
+    assert tmpl(b"s:\x01 trl:nan lr:\x01 norm:nan") == b"s:\x01 trl:\x01 lr:\x01 norm:\x01"
+    assert tmpl(b"loss=Infinity acc=NaN") == b"loss=\x01 acc=\x01"
+    assert tmpl(b"[INFO] loss=inf") == b"[INFO] loss=\x01"  # a word with a letter beside it is none
+    assert tmpl(b"loss=\x01inf") is None  # -inf: the sign's mark is beside the word
+    assert tmpl(b"loss=nan\x01") is None  # nan.0 or nan5: the template cannot tell
+    assert tmpl(b"a nan nan b") is None  # two words sharing the blank between them
+    assert masked_template(b"[INFO] loss=inf")[1] == ((b"=inf\n", b"=9e999\n", 1), (b"[INFO", None, 1))
 
 
 def test_a_word_split_by_a_byte_the_template_drops_goes_to_the_patterns() -> None:

@@ -188,7 +188,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, _Filled] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        values = BlockValues(lines, None if grouping.masked else joined)
+        values = BlockValues(lines, grouping.joined)
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:

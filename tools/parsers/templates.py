@@ -69,23 +69,39 @@ def has_mask_word(template: bytes) -> bool:
 _LETTER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 
 
-def masked_template(template: bytes) -> bytes | None:
-    """The template of a masked template's lines, when the template alone tells: every word ``MASKS`` names stands
-    alone in it (no letter, ``_`` or number mark beside it), so each is a whole word in every line of the template
-    (a line's bytes beside it are the template's, or non-ASCII bytes, which the template drops and which are no
-    letters either) and becomes a number mark. None when a mark beside a word hides what the line has there
-    (``nan.0``, ``-inf``, ``5nan``): its lines are masked by the patterns then."""
-    out = template
-    for word, _ in MASK_WORDS:
-        at = out.find(word)
+Unit = tuple[bytes, bytes | None, int]  # a word with the byte on each side (b"\n" at a line's end), what it becomes
+# (None: no word, a letter is beside it), how often the template holds it
+
+
+def masked_template(template: bytes) -> tuple[bytes, tuple[Unit, ...]] | None:
+    """The template of a masked template's lines, and how their words become numbers, when the template alone tells:
+    a word ``MASKS`` names with no letter, ``_`` or number mark on either side is a whole word; one with a letter
+    beside it (``INFO``, ``inference``) is none. Each is looked for with the byte on each side of it, which a line of
+    the template has too unless a non-ASCII byte the template drops sits there (``nan\\xe9nan``): the counts of
+    these units in the lines then fall short of the template's and the patterns judge (``_replace_words``). Each
+    whole word is replaced with the bytes around it (``=nan,`` -> ``=+.+,``). None when a number mark beside a word
+    hides what a line has there (``nan.0``, ``-inf``, ``5nan``): its lines are masked by the patterns then."""
+    t = b"\n" + template + b"\n"
+    units: list[Unit] = []
+    for word, repl in MASK_WORDS:
+        found: dict[bytes, int] = {}
+        at = t.find(word)
         while at >= 0:
             end = at + len(word)
-            if at and (out[at - 1] in _LETTER_BYTES or out[at - 1] == 1) or end < len(out) and (
-                    out[end] in _LETTER_BYTES or out[end] == 1):
+            if t[at - 1] == 1 or t[end] == 1:
                 return None
-            at = out.find(word, end)
-        out = out.replace(word, _MARK)
-    return out
+            unit = t[at - 1:end + 1]
+            found[unit] = found.get(unit, 0) + 1
+            at = t.find(word, end)
+        for unit, n in found.items():
+            if t.count(unit) != n:
+                return None  # two words sharing a byte between them ("nan nan"): one count would miss one
+            whole = unit[0] not in _LETTER_BYTES and unit[-1] not in _LETTER_BYTES
+            units.append((unit, unit[:1] + repl + unit[-1:] if whole else None, n))
+        for unit, becomes, _n in units[-len(found):] if found else ():
+            if becomes is not None:
+                t = t.replace(unit, unit[:1] + _MARK + unit[-1:])
+    return t[1:-1], tuple(units)
 
 
 _MARK = b"\x01"  # a number's place in a template (control bytes never reach a line)
@@ -118,6 +134,7 @@ class Grouping:
     templates: list[bytes]
     counts: np.ndarray
     masked: bool = False  # lines were rewritten (nan/inf masks): a text of the lines made before is stale
+    joined: bytes | None = None  # ``b"\\n".join(lines)`` as the lines now are, when at hand
 
 
 def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
@@ -125,24 +142,27 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
     has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template):
     a log without them pays nothing. Where the template tells (``masked_template``) the words are replaced as they
     are, and the template with them; the other masked lines go through the patterns and are templated again."""
-    codes, uniques = _factorize(templates_of(b"\n".join(lines) if joined is None else joined), len(lines))
+    if joined is None:
+        joined = b"\n".join(lines)
+    codes, uniques = _factorize(templates_of(joined), len(lines))
     masked = [k for k, t in enumerate(uniques) if _has_mask_word_cached(t)]
     if not masked:
         counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
-        return Grouping(codes, uniques, counts)
-    renamed: dict[int, bytes] = {}
-    for k in masked:
-        t = _masked_template_cached(uniques[k])
-        if t is not None:
-            renamed[k] = t
-    if renamed and not _replace_words(lines, codes, list(renamed), [uniques[k] for k in renamed]):
-        renamed = {}
-    every = [renamed.get(k, t) for k, t in enumerate(uniques)]
+        return Grouping(codes, uniques, counts, joined=joined)
+    plain = {k: m for k in masked if (m := _masked_template_cached(uniques[k])) is not None}
+    rest = [k for k in masked if k not in plain]
+    if plain:
+        done = _replace_words(lines, codes, plain, None if rest else joined)
+        if done is None:
+            plain, rest = {}, masked
+        elif not rest:
+            joined = done
+    every = [plain[k][0] if k in plain else t for k, t in enumerate(uniques)]
     index: dict[bytes, int] = {}
     remap = np.array([index.setdefault(t, len(index)) for t in every], dtype=np.int64)
     new_codes = remap[codes]
-    rest = [k for k in masked if k not in renamed]
     if rest:
+        joined = None
         at = np.flatnonzero(np.isin(codes, rest))
         words = [w for w, _ in MASK_WORDS if any(w in uniques[k] for k in rest)]
         redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]), words)  # masks never touch a newline
@@ -154,33 +174,51 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
     distinct = list(index)
     uniques = [distinct[k] for k in order]
     counts = np.bincount(new_codes, minlength=len(uniques)) if len(new_codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(new_codes, uniques, counts, True)
+    return Grouping(new_codes, uniques, counts, True, joined)
 
 
-def _replace_words(lines: list[bytes], codes: np.ndarray, ks: list[int], templates: list[bytes]) -> bool:
-    """The words of ``MASKS`` replaced as they are in the lines of templates ``ks`` (each a whole word there:
-    ``masked_template``), in place; False, with nothing changed, when a line holds a word its template does not show
-    (a word split by a non-ASCII byte the template drops: ``na\\xffn``), which the patterns then judge."""
-    at = np.flatnonzero(np.isin(codes, ks))
-    text = b"\n".join([lines[i] for i in at.tolist()])
-    per_template = np.bincount(codes[at], minlength=max(ks) + 1)[ks].tolist()
-    for word, repl in MASK_WORDS:  # a line's words are among its template's: equal counts, the same words
-        expected = sum(n * t.count(word) for t, n in zip(templates, per_template, strict=True))
-        if not expected:
-            continue
-        if text.count(word) != expected:
-            return False
-        text = text.replace(word, repl)
-        templates = [t.replace(word, _MARK) for t in templates]
+def _replace_words(lines: list[bytes], codes: np.ndarray, plain: dict[int, tuple[bytes, tuple[Unit, ...]]],
+                   joined: bytes | None) -> bytes | None:
+    """The words of the lines of templates ``plain`` replaced as ``masked_template`` says, in place: in the whole
+    block's text at once when ``joined`` is given (every masked template is one of them: no other line holds such a
+    word), else in those lines' text; the block's new text, or b"" when only those lines were done. None, with nothing
+    changed, when a line holds fewer such words than its template shows (a word split by a non-ASCII byte the
+    template drops: ``na\\xffn``), which the patterns then judge."""
+    ks = list(plain)
+    at: np.ndarray | None = None
+    if joined is None:
+        at = np.flatnonzero(np.isin(codes, ks))
+        joined = b"\n".join([lines[i] for i in at.tolist()])
+    text = b"\n" + joined + b"\n"
+    per_template = np.bincount(codes if at is None else codes[at], minlength=max(ks) + 1)[ks].tolist()
+    expected: dict[bytes, int] = {}
+    replace: dict[bytes, bytes] = {}
+    for k, n in zip(ks, per_template, strict=True):
+        for unit, repl, times in plain[k][1]:
+            expected[unit] = expected.get(unit, 0) + n * times
+            if repl is not None:
+                replace[unit] = repl
+    for unit, n in expected.items():  # a line holds no more of a unit than its template: equal sums, equal lines
+        if text.count(unit) != n:
+            return None
+    for unit in sorted(replace, key=lambda u: _WORD_RANK[u[1:-1]]):  # longer words first (Infinity before Inf)
+        text = text.replace(unit, replace[unit])
+    text = text[1:-1]
+    if at is None:
+        lines[:] = text.split(b"\n")
+        return text
     for i, line in zip(at.tolist(), text.split(b"\n"), strict=True):
         lines[i] = line
-    return True
+    return b""
 
 
-_MASKED_TEMPLATE: dict[bytes, bytes | None] = {}
+_WORD_RANK = {w: i for i, (w, _) in enumerate(MASK_WORDS)}
 
 
-def _masked_template_cached(template: bytes) -> bytes | None:
+_MASKED_TEMPLATE: dict[bytes, tuple[bytes, tuple[Unit, ...]] | None] = {}
+
+
+def _masked_template_cached(template: bytes) -> tuple[bytes, tuple[Unit, ...]] | None:
     if template in _MASKED_TEMPLATE:
         return _MASKED_TEMPLATE[template]
     out = masked_template(template)
