@@ -21,8 +21,9 @@ from training_check.tools.parsers.templates import (
 )
 
 PIECES = ["nan", "NaN", "NAN", "inf", "Inf", "INF", "infinity", "Infinity", "-inf", "nan.0", "inf.00", "info", "INFO",
-          "nanoGPT", "inference", "enan", "[", "\xe9", "nan\xe9nan", "5nan", "nan5", "_nan", "xnan", "na\xffn", "\xe9nan", "nan\xe9", "loss",
-          "=", ":", " ", "  ", ",", "|", "1", "0.5", "1e-3", "-2", "step", "e", "E", "[", "]", "'", "+"]
+          "nanoGPT", "inference", "enan", "[", "\xe9", "nan\xe9nan", "5nan", "nan5", "_nan", "xnan", "na\xffn",
+          "\xe9nan", "nan\xe9", "loss", "=", ":", " ", "  ", ",", "|", "1", "0.5", "1e-3", "-2", "step", "e", "E", "]",
+          "'", "+"]
 
 
 def _expected(lines: list[bytes]) -> list[bytes]:
