@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from training_check.tools.parsers import kernel
 from training_check.tools.parsers.templates import NAN_MARK, _factorize, templates_of, value_text
 
-from .conftest import REPO, require
+from .conftest import CORPUS, REPO, require
 
 try:
     from training_check.tools.parsers import _kernel
@@ -26,8 +26,7 @@ except ImportError:  # a machine without a C compiler: the tests that need it fa
 EXAMPLES = int(os.environ.get("KERNEL_EXAMPLES", "300"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                                   HealthCheck.data_too_large])
-CORPORA = [REPO.parent / "shared" / "corpus" / "real-logs", REPO.parent / "shared" / "corpus" / "real-logs-2",
-           REPO / "examples"]
+CORPORA = [CORPUS, CORPUS.parent / "real-logs-2", REPO / "examples"]
 
 
 @pytest.fixture(scope="module")
@@ -303,6 +302,26 @@ def test_fields_errors_name_what_is_wrong(k):
             wrapper_call()
 
 
+def test_big_blocks_and_long_lines(k):
+    """Megabytes of log-like lines, lines of 16 KB and more (a 200 KB run of digits and separators, a 100 KB word),
+    numbers split by chunk edges: both functions equal the reference."""
+    rng = random.Random(19)
+    pieces = [b"step ", b"loss=", b"1.5e-3", b"42", b" | ", b"\t", b"\xc3\xa9", b"\xff", b"+.+", b"-0", b"nan",
+              b"12345678901234567890123", b"0.30000001192092896", b"e", b"_x", b",", b":", b"[", b"]", b" "]
+    lines = [b"".join(rng.choices(pieces, k=rng.choice([0, 3, 10, 40, 400, 3000]))) for _ in range(3000)]
+    lines.append(b"1 " * 100_000)
+    lines.append(b"x" * 100_000)
+    lines.append(b"".join(rng.choices([b"1", b".", b"e", b"-", b" "], k=200_000)))
+    rng.shuffle(lines)
+    joined, starts, ends = offsets(lines)
+    assert len(joined) > 2_000_000
+    check_templates(k, joined)
+    check_fields(k, joined, starts, ends, [0, 1, 2, 5, 17, 100, 1000, 4999, 20_000])
+    # every line cut at random points (spans that end mid-number, at the block's last byte)
+    cuts = [sorted((rng.randrange(s, e + 1), rng.randrange(s, e + 1))) for s, e in zip(starts, ends, strict=True)]
+    check_fields(k, joined, [a for a, _ in cuts], [b for _, b in cuts], list(range(12)))
+
+
 # ---------------------------------------------------------------- real logs
 
 
@@ -312,7 +331,9 @@ def real_logs() -> list[Path]:
 
 
 def test_real_logs_are_there():
-    assert len(real_logs()) > 50
+    for root in CORPORA:
+        require(root.is_dir(), f"the logs at {root} (set TRAINING_CHECK_CORPUS to the shared real-logs)")
+    assert len(real_logs()) > 100
 
 
 @pytest.mark.parametrize("path", real_logs(), ids=lambda p: f"{p.parent.name}/{p.name}")

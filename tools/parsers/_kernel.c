@@ -174,10 +174,103 @@ tset_code(TemplateSet *t, size_t n)
     return (int64_t)c;
 }
 
-/* codes[i] for every line of data[0:size]; 0 or -1 (out of memory) */
-static int
-templates_scan(const unsigned char *data, size_t size, int64_t *codes, TemplateSet *t)
+/* The template of the line p[0:len] written at out (room for len + 32 bytes); its length. prev_mark: whether the
+   last byte kept so far was a mark (a run of marks goes on across dropped bytes). */
+static inline size_t
+template_tail(const unsigned char *p, size_t len, unsigned char *out, size_t k, int prev_mark)
 {
+    for (const unsigned char *e = p + len; p < e; p++) {
+        unsigned char c = *p;
+        unsigned char cls = TCLASS[c];
+        int num = cls == 1;
+        out[k] = num ? MARK : c;
+        k += (cls == 2) | (num & !prev_mark);
+        prev_mark = num | (prev_mark & (cls == 0));
+    }
+    return k;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* the bytes of v that are number characters (or the mark \x01) */
+static inline __m128i
+number_bytes(__m128i v)
+{
+    __m128i d = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8('0')), _mm_set1_epi8((char)0x80)),
+                               _mm_set1_epi8((char)(10 ^ 0x80)));
+    __m128i o = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')), _mm_cmpeq_epi8(v, _mm_set1_epi8('+')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('e')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8(MARK)));
+    return _mm_or_si128(d, o);
+}
+
+/* 16 bytes a step: a chunk of ASCII bytes (no \x02) is its marks blended in, then written as the runs of bytes it
+   keeps (a mark right after a mark is the only byte dropped); any other chunk byte by byte. Bytes up to limit may
+   be read (past the line: masked off). */
+static size_t
+template_line(const unsigned char *p, size_t len, const unsigned char *limit, unsigned char *out)
+{
+    size_t k = 0, i = 0;
+    unsigned prev = 0; /* the last kept byte was a mark */
+    unsigned char tmp[32];
+    memset(tmp + 16, 0, 16);
+    while (i < len && p + i + 16 <= limit) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        size_t n = len - i < 16 ? len - i : 16;
+        unsigned valid = n == 16 ? 0xFFFFu : (1u << n) - 1;
+        unsigned odd = ((unsigned)_mm_movemask_epi8(v) |
+                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(2)))) & valid;
+        if (odd) {
+            k = template_tail(p + i, n, out, k, (int)prev);
+            /* the state after the chunk: the last byte that counts (not >= 128) */
+            size_t j = n;
+            while (j && p[i + j - 1] >= 128)
+                j--;
+            if (j)
+                prev = TCLASS[p[i + j - 1]] == 1;
+            i += n;
+            continue;
+        }
+        __m128i num = number_bytes(v);
+        unsigned m = (unsigned)_mm_movemask_epi8(num) & valid;
+        unsigned dup = m & ((m << 1) | prev);
+        unsigned keep = ~dup & valid;
+        __m128i o = _mm_or_si128(_mm_andnot_si128(num, v), _mm_and_si128(num, _mm_set1_epi8(MARK)));
+        if (keep == 0xFFFFu) {
+            _mm_storeu_si128((__m128i *)(out + k), o);
+            k += 16;
+        } else {
+            _mm_storeu_si128((__m128i *)tmp, o);
+            while (keep) {
+                unsigned a = (unsigned)__builtin_ctz(keep);
+                unsigned run = (unsigned)__builtin_ctz(~(keep >> a)); /* keep < 2**16: a zero bit above */
+                _mm_storeu_si128((__m128i *)(out + k), _mm_loadu_si128((const __m128i *)(tmp + a)));
+                k += run;
+                keep &= ~((1u << (a + run)) - 1);
+            }
+        }
+        if (n)
+            prev = (m >> (n - 1)) & 1;
+        i += n;
+    }
+    return template_tail(p + i, len - i, out, k, (int)prev);
+}
+#else
+static size_t
+template_line(const unsigned char *p, size_t len, const unsigned char *limit, unsigned char *out)
+{
+    (void)limit;
+    return template_tail(p, len, out, 0, 0);
+}
+#endif
+
+/* the codes of the lines of data[0:size] (*n_lines of them, in *codes, malloc'ed); 0 or -1 (out of memory) */
+static int
+templates_scan(const unsigned char *data, size_t size, int64_t **codes, size_t *n_lines, TemplateSet *t)
+{
+    size_t codes_cap = 0;
     if (tset_rehash(t, 1024) || grow((void **)&t->arena, &t->arena_cap, 4096, 1))
         return -1;
     size_t line = 0, at = 0;
@@ -185,28 +278,21 @@ templates_scan(const unsigned char *data, size_t size, int64_t *codes, TemplateS
         const unsigned char *nl = memchr(data + at, '\n', size - at);
         size_t end = nl ? (size_t)(nl - data) : size;
         size_t len = end - at;
-        if (t->arena_len + len > t->arena_cap &&
-            grow((void **)&t->arena, &t->arena_cap, t->arena_len + len + 1, 1))
+        if (t->arena_len + len + 32 > t->arena_cap &&
+            grow((void **)&t->arena, &t->arena_cap, t->arena_len + len + 32, 1))
             return -1;
-        unsigned char *out = t->arena + t->arena_len;
-        size_t k = 0;
-        int prev_mark = 0;
-        for (const unsigned char *p = data + at, *e = data + end; p < e; p++) {
-            unsigned char c = *p;
-            unsigned char cls = TCLASS[c];
-            int num = cls == 1;
-            out[k] = num ? MARK : c;
-            k += (cls == 2) | (num & !prev_mark);
-            prev_mark = num | (prev_mark & (cls == 0));
-        }
+        if (line + 1 > codes_cap && grow((void **)codes, &codes_cap, line + 1, sizeof(int64_t)))
+            return -1;
+        size_t k = template_line(data + at, len, data + size, t->arena + t->arena_len);
         int64_t code = tset_code(t, k);
         if (code < 0)
             return -1;
-        codes[line++] = code;
+        (*codes)[line++] = code;
         if (nl == NULL)
             break;
         at = end + 1;
     }
+    *n_lines = line;
     return 0;
 }
 
@@ -223,13 +309,10 @@ kernel_templates(PyObject *self, PyObject *arg)
     size_t size = (size_t)PyBytes_GET_SIZE(arg);
     TemplateSet t = {0};
     int64_t *codes = NULL;
-    size_t n = 1;
+    size_t n = 0;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (const unsigned char *p = data, *e = data + size; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
-        n++;
-    codes = malloc(n * sizeof(int64_t));
-    failed = codes == NULL || templates_scan(data, size, codes, &t);
+    failed = templates_scan(data, size, &codes, &n, &t);
     Py_END_ALLOW_THREADS
     PyObject *codes_obj = NULL, *uniques = NULL, *result = NULL;
     if (failed) {
@@ -264,7 +347,7 @@ static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 
 
 /* Eisel-Lemire (as Go's strconv.eiselLemire64): man * 10**e10 correctly rounded, or 0 when it cannot tell (the
    caller then asks PyOS_string_to_double). man != 0. */
-static int
+static __attribute__((noinline)) int
 eisel_lemire(uint64_t man, int64_t e10, int neg, double *out)
 {
     if (e10 < POW5_MIN_Q || e10 > POW5_MAX_Q)
@@ -308,10 +391,90 @@ eisel_lemire(uint64_t man, int64_t e10, int neg, double *out)
 
 enum { NUM_OK = 0, NUM_BAD = 1, NUM_SLOW = 2 };
 
+/* man * 10**e10, signed, when a fast path settles it (man != 0) */
+static inline __attribute__((always_inline)) int
+to_double(uint64_t man, int64_t e10, int neg, double *out)
+{
+    if (man <= (1ULL << 53) && e10 >= -22 && e10 <= 22) { /* Clinger: both exact, one rounding */
+        double v = (double)man;
+        v = e10 < 0 ? v / POW10[-e10] : v * POW10[e10];
+        *out = neg ? -v : v;
+        return 1;
+    }
+    return eisel_lemire(man, e10, neg, out);
+}
+
+static int parse_field_general(const unsigned char *p, size_t n, double *out);
+
 /* The field whose raw bytes are p[0:n] (content bytes and skipped bytes; no separator): its value as float() reads
-   its content. NUM_SLOW when it is a float that needs PyOS_string_to_double. */
-static int
+   its content. NUM_SLOW when it is a float that needs PyOS_string_to_double. The common case first: content bytes
+   only, at most 19 mantissa digits, a short exponent; anything else (skipped bytes, the NaN mark, no number, long
+   numbers) goes to parse_field_general. */
+static inline int
 parse_field(const unsigned char *p, size_t n, double *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (n == 0 || n > 40)
+        return n ? parse_field_general(p, n, out) : NUM_BAD;
+    while (FCLASS[p[i]] == F_SKIP) /* letters before the number: "bf16" */
+        if (++i == n)
+            return NUM_BAD;
+    if (p[i] == '-' || p[i] == '+') {
+        neg = p[i] == '-';
+        i++;
+    }
+    uint64_t man = 0;
+    size_t d0 = i;
+    unsigned d;
+    while (i < n && (d = (unsigned)(p[i] - '0')) < 10) {
+        man = man * 10 + d;
+        i++;
+    }
+    size_t nd = i - d0;
+    int64_t e10 = 0;
+    if (i < n && p[i] == '.') {
+        i++;
+        size_t f0 = i;
+        while (i < n && (d = (unsigned)(p[i] - '0')) < 10) {
+            man = man * 10 + d;
+            i++;
+        }
+        e10 = -(int64_t)(i - f0);
+        nd += i - f0;
+    }
+    if (nd == 0 || nd > 19)
+        return parse_field_general(p, n, out);
+    if (i < n && (p[i] | 0x20) == 'e') {
+        i++;
+        int eneg = 0;
+        if (i < n && (p[i] == '-' || p[i] == '+')) {
+            eneg = p[i] == '-';
+            i++;
+        }
+        size_t x0 = i;
+        int64_t ev = 0;
+        while (i < n && (d = (unsigned)(p[i] - '0')) < 10 && i - x0 < 7) {
+            ev = ev * 10 + d;
+            i++;
+        }
+        if (i == x0 || i - x0 > 6)
+            return parse_field_general(p, n, out);
+        e10 += eneg ? -ev : ev;
+    }
+    while (i < n && FCLASS[p[i]] == F_SKIP) /* letters after it: "1.25z", "216ms" */
+        i++;
+    if (i != n)
+        return parse_field_general(p, n, out);
+    if (man == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return NUM_OK;
+    }
+    return to_double(man, e10, neg, out) ? NUM_OK : NUM_SLOW;
+}
+
+static int
+parse_field_general(const unsigned char *p, size_t n, double *out)
 {
     size_t i = 0;
 #define NEXT() do { while (i < n && FCLASS[p[i]] == F_SKIP) i++; } while (0)
@@ -416,13 +579,7 @@ parse_field(const unsigned char *p, size_t n, double *out)
         *out = neg ? -0.0 : 0.0;
         return NUM_OK;
     }
-    if (man <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
-        double v = (double)man;
-        v = e10 < 0 ? v / POW10[-e10] : v * POW10[e10];
-        *out = neg ? -v : v;
-        return NUM_OK;
-    }
-    return eisel_lemire(man, e10, neg, out) ? NUM_OK : NUM_SLOW;
+    return to_double(man, e10, neg, out) ? NUM_OK : NUM_SLOW;
 #undef NEXT
 }
 
@@ -447,6 +604,108 @@ typedef struct {
     int nomem;
 } FieldJob;
 
+#ifdef __SSE2__
+/* the separators among the 16 bytes at p (bytes that are no number character, letter, '_' or >= 128) */
+static inline unsigned
+separator_bits(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i high = _mm_cmplt_epi8(v, _mm_setzero_si128());
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i alpha = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(lower, _mm_set1_epi8('a')), _mm_set1_epi8((char)0x80)),
+                                   _mm_set1_epi8((char)(26 ^ 0x80)));
+    __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8('0')), _mm_set1_epi8((char)0x80)),
+                                   _mm_set1_epi8((char)(10 ^ 0x80)));
+    __m128i o = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')), _mm_cmpeq_epi8(v, _mm_set1_epi8('+')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    o = _mm_or_si128(_mm_or_si128(o, high), _mm_or_si128(alpha, digit));
+    return ~(unsigned)_mm_movemask_epi8(o) & 0xFFFFu;
+}
+#endif
+
+/* The separators of a line, in order: 16 bytes classified at a time (bytes up to limit may be read; those past
+   the line's end are masked off). */
+typedef struct {
+    const unsigned char *base, *end, *limit;
+    unsigned mask; /* the separators of base[0:16] not yet taken */
+} Seps;
+
+static inline void
+seps_load(Seps *it)
+{
+    size_t left = (size_t)(it->end - it->base);
+    unsigned m = 0;
+#ifdef __SSE2__
+    if (it->limit - it->base >= 16)
+        m = separator_bits(it->base);
+    else
+#endif
+        for (size_t i = 0; i < 16 && i < left; i++)
+            m |= (unsigned)(FCLASS[it->base[i]] == F_SEP) << i;
+    if (left < 16)
+        m &= (1u << left) - 1;
+    it->mask = m;
+}
+
+static inline void
+seps_init(Seps *it, const unsigned char *start, const unsigned char *end, const unsigned char *limit)
+{
+    it->base = start;
+    it->end = end;
+    it->limit = limit;
+    it->mask = 0;
+    if (start < end)
+        seps_load(it);
+}
+
+/* the next separator, or the line's end when none is left */
+static inline const unsigned char *
+seps_next(Seps *it)
+{
+    while (!it->mask) {
+        if (it->end - it->base <= 16)
+            return it->end;
+        it->base += 16;
+        seps_load(it);
+    }
+    unsigned b = (unsigned)__builtin_ctz(it->mask);
+    it->mask &= it->mask - 1;
+    return it->base + b;
+}
+
+/* the bits set in m < 2**16 (no popcnt instruction in the x86-64 baseline: gcc would call libgcc) */
+static inline int64_t
+popcount16(unsigned m)
+{
+    m = m - ((m >> 1) & 0x5555u);
+    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
+    m = (m + (m >> 4)) & 0x0F0Fu;
+    return (int64_t)((m + (m >> 8)) & 0x1Fu);
+}
+
+/* the n-th next separator (n >= 1), or the line's end when fewer are left */
+static inline const unsigned char *
+seps_skip(Seps *it, int64_t n)
+{
+    for (;;) {
+        int64_t c = popcount16(it->mask);
+        if (c >= n) {
+            while (--n)
+                it->mask &= it->mask - 1;
+            unsigned b = (unsigned)__builtin_ctz(it->mask);
+            it->mask &= it->mask - 1;
+            return it->base + b;
+        }
+        n -= c;
+        it->mask = 0;
+        if (it->end - it->base <= 16)
+            return it->end;
+        it->base += 16;
+        seps_load(it);
+    }
+}
+
 static void
 fields_scan(FieldJob *j)
 {
@@ -463,35 +722,39 @@ fields_scan(FieldJob *j)
         double *vals = j->values + r * k;
         unsigned char *bad = j->bad + r * k;
         size_t c = 0;
-        int64_t f = 0;
+        int64_t f = 0; /* the field that starts at p */
         const unsigned char *p = data + s, *end = data + e;
-        while (c < k) {
-            /* the end of field f */
-            const unsigned char *q = p;
-            while (q < end && FCLASS[*q] != F_SEP)
-                q++;
-            if (f == j->cols[c]) {
-                size_t cell = r * k + c;
-                double v = 0.0;
-                int got = parse_field(p, (size_t)(q - p), &v);
-                if (got == NUM_OK) {
-                    vals[c] = v;
-                    bad[c] = 0;
-                } else {
-                    vals[c] = Py_NAN;
-                    bad[c] = got == NUM_BAD;
-                    if (got == NUM_SLOW) {
-                        if (grow((void **)&j->slow, &j->slow_cap, j->n_slow + 1, sizeof(Slow))) {
-                            j->nomem = 1;
-                            return;
-                        }
-                        j->slow[j->n_slow++] = (Slow){cell, (size_t)(p - data), (size_t)(q - data)};
-                    }
-                }
-                c++;
+        Seps it;
+        seps_init(&it, p, end, data + j->size);
+        for (; c < k; c++) {
+            if (j->cols[c] > f) { /* to the start of the next wanted field */
+                const unsigned char *q = seps_skip(&it, j->cols[c] - f);
+                if (q == end)
+                    break; /* the line ends before it */
+                p = q + 1;
+                f = j->cols[c];
             }
-            if (q >= end)
+            const unsigned char *q = seps_next(&it);
+            double v = 0.0;
+            int got = parse_field(p, (size_t)(q - p), &v);
+            if (got == NUM_OK) {
+                vals[c] = v;
+                bad[c] = 0;
+            } else {
+                vals[c] = Py_NAN;
+                bad[c] = got == NUM_BAD;
+                if (got == NUM_SLOW) {
+                    if (grow((void **)&j->slow, &j->slow_cap, j->n_slow + 1, sizeof(Slow))) {
+                        j->nomem = 1;
+                        return;
+                    }
+                    j->slow[j->n_slow++] = (Slow){r * k + c, (size_t)(p - data), (size_t)(q - data)};
+                }
+            }
+            if (q == end) {
+                c++;
                 break;
+            }
             p = q + 1;
             f++;
         }
