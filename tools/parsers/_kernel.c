@@ -34,11 +34,14 @@ enum { F_CONTENT = 0, F_SKIP = 1, F_SEP = 2 };
 static unsigned char FCLASS[256];
 
 static const char NUMBER_CHARS[] = "0123456789.+-eE";
+/* the bits set in each byte value (no popcnt instruction in the x86-64 baseline: gcc would call libgcc) */
+static unsigned char POPCOUNT8[256];
 
 static void
 init_tables(void)
 {
     for (int c = 0; c < 256; c++) {
+        POPCOUNT8[c] = (unsigned char)((c & 1) + POPCOUNT8[c >> 1]);
         int num = c != 0 && strchr(NUMBER_CHARS, c) != NULL;
         int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
         TCLASS[c] = c >= 128 ? 0 : (num || c == MARK) ? 1 : c == 2 ? 3 : 2;
@@ -674,14 +677,10 @@ seps_next(Seps *it)
     return it->base + b;
 }
 
-/* the bits set in m < 2**16 (no popcnt instruction in the x86-64 baseline: gcc would call libgcc) */
 static inline int64_t
 popcount16(unsigned m)
 {
-    m = m - ((m >> 1) & 0x5555u);
-    m = (m & 0x3333u) + ((m >> 2) & 0x3333u);
-    m = (m + (m >> 4)) & 0x0F0Fu;
-    return (int64_t)((m + (m >> 8)) & 0x1Fu);
+    return POPCOUNT8[m & 0xFF] + POPCOUNT8[m >> 8];
 }
 
 /* the n-th next separator (n >= 1), or the line's end when fewer are left */
