@@ -322,6 +322,35 @@ def test_big_blocks_and_long_lines(k):
     check_fields(k, joined, [a for a, _ in cuts], [b for _, b in cuts], list(range(12)))
 
 
+def test_the_scan_lets_other_threads_run(k):
+    """Both functions release the GIL while they scan: a Python thread keeps running during a long call (a server
+    answers other calls during a long read)."""
+    import threading
+    import time
+
+    line = b"step 123 | loss 4.56789 | lr 3e-4 | grad_norm 1.2345 | tok/s 125862\n"
+    joined = line * (40_000_000 // len(line))
+    nl = np.flatnonzero(np.frombuffer(joined, np.uint8) == 10)
+    starts, ends = np.concatenate(([0], nl + 1))[:-1], nl
+    calls = [lambda: k.templates(joined), lambda: k.fields(joined, starts, ends, (1, 3, 5, 7, 9, 11))]
+    for call in calls:
+        t0 = time.perf_counter()
+        call()
+        alone = time.perf_counter() - t0
+        done = threading.Event()
+        worker = threading.Thread(target=lambda c=call, d=done: (c(), d.set()))
+        gaps = []
+        last = time.perf_counter()
+        worker.start()
+        while not done.is_set():
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+        worker.join()
+        assert alone > 0.02  # long enough to tell
+        assert len(gaps) > 100 and max(gaps) < alone / 2, (alone, max(gaps))
+
+
 # ---------------------------------------------------------------- real logs
 
 
