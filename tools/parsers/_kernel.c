@@ -398,6 +398,12 @@ enum { NUM_OK = 0, NUM_BAD = 1, NUM_SLOW = 2 };
 static inline __attribute__((always_inline)) int
 to_double(uint64_t man, int64_t e10, int neg, double *out)
 {
+    /* 1 <= man < 10**20: below 10**-343 rounds to zero (half the least subnormal is 2.47e-324), from 10**310 up
+       overflows (float() gives inf) */
+    if (e10 < -363 || e10 > 309) {
+        *out = neg ? (e10 > 0 ? -Py_HUGE_VAL : -0.0) : (e10 > 0 ? Py_HUGE_VAL : 0.0);
+        return 1;
+    }
     if (man <= (1ULL << 53) && e10 >= -22 && e10 <= 22) { /* Clinger: both exact, one rounding */
         double v = (double)man;
         v = e10 < 0 ? v / POW10[-e10] : v * POW10[e10];
