@@ -6,6 +6,13 @@ Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds t
 - ``read_fields(joined, starts, ends, cols)``: fields ``cols`` of the lines ``joined[starts[i]:ends[i]]``, split as
   ``templates.value_text`` splits them and read as ``float()`` reads them (bitwise); the NaN mark is NaN, any other
   field that holds no number is NaN and bad.
+
+Both scan with the GIL released (another thread, e.g. the server answering a call, runs meanwhile). For lines of a
+block joined by ``\\n``: ``lens = np.fromiter(map(len, lines), np.int64, len(lines)); ends = np.cumsum(lens + 1) - 1;
+starts = ends - lens``; a template's lines are then ``starts[idx], ends[idx]`` of the same ``joined``, no copy. The
+kernel's templates are ``templates_of``'s byte for byte (a \\x01 byte is a mark, a \\x02 byte vanishes), and its
+codes the first-appearance numbering of ``joined.split(b"\\n")`` (``_factorize`` differs only where pandas ends a line
+at a ``\\r``, which lines never hold).
 """
 
 from __future__ import annotations
