@@ -4,7 +4,8 @@ For each log (a real file repeated to --mb MB, whole lines):
 - templates: ``_kernel.templates(joined)`` vs ``_factorize(templates_of(joined), n)`` (templates.py), per MB of the
   block;
 - fields: the lines of the block's most common template, its number fields: ``_kernel.fields`` vs what engine._read
-  does (``value_text`` of the lines, then pandas' C reader, float64), per MB of those lines.
+  does (``value_text`` of the lines, then pandas' C reader, float64), per MB of those lines;
+- lines: ``kernel.line_bounds`` (the lines' offsets) in C vs numpy, per MB of the block.
 
     .venv/bin/python bench/kernel.py [--mb 8] [--repeat 5] [FILE ...]
 """
@@ -76,7 +77,7 @@ def main() -> None:
     if not kernel.HAVE_KERNEL:
         raise SystemExit("bench/kernel.py: the C extension is not built (pip install -e . with gcc and Python headers)")
     print(f"{'log':<44} {'templates C':>11} {'ref':>8} {'x':>5} | {'lines MB':>8} {'cols':>4} "
-          f"{'fields C':>9} {'ref':>8} {'x':>5}   (ms/MB)")
+          f"{'fields C':>9} {'ref':>8} {'x':>5} | {'lines C':>7} {'numpy':>6}   (ms/MB)")
     for path in args.files or DEFAULT_LOGS:
         print(row(path, args.mb, args.repeat))
 
@@ -90,8 +91,9 @@ def row(path: Path, mb_wanted: float, repeat: int) -> str:
     t_ref = best_ms(lambda: _factorize(templates_of(joined), joined.count(b"\n") + 1), repeat) / mb
     codes, _ = kernel.factorize_templates(joined)
     top = int(np.bincount(codes).argmax())
-    nl = np.flatnonzero(np.frombuffer(joined, np.uint8) == 10)
-    starts, ends = np.concatenate(([0], nl + 1)), np.append(nl, len(joined))
+    t_b = best_ms(lambda: kernel.line_bounds(joined), repeat) / mb
+    t_b_ref = best_ms(lambda: kernel.line_bounds(joined, use_kernel=False), repeat) / mb
+    starts, ends = kernel.line_bounds(joined)
     idx = np.flatnonzero(codes == top)
     s, e = starts[idx], ends[idx]
     lines = [joined[a:b] for a, b in zip(s.tolist(), e.tolist(), strict=True)]
@@ -102,7 +104,7 @@ def row(path: Path, mb_wanted: float, repeat: int) -> str:
     f_ref = best_ms(lambda: read_reference(lines, cols), repeat) / lines_mb
     name = f"{path.parent.name}/{path.name}"[-44:]
     return (f"{name:<44} {t_c:>11.3f} {t_ref:>8.2f} {t_ref / t_c:>5.1f} | {lines_mb:>8.2f} {len(cols):>4} "
-            f"{f_c:>9.3f} {f_ref:>8.2f} {f_ref / f_c:>5.1f}")
+            f"{f_c:>9.3f} {f_ref:>8.2f} {f_ref / f_c:>5.1f} | {t_b:>7.3f} {t_b_ref:>6.3f}")
 
 if __name__ == "__main__":
     main()

@@ -206,6 +206,18 @@ def test_templates_equal_the_reference_on_log_like_blocks(k, joined):
     check_templates(k, joined)
 
 
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_line_bounds_are_the_lines_of_any_bytes(k, data):
+    data = data.replace(b"\x00", b"\n")  # more newlines: empty lines, newlines first and last
+    want = data.split(b"\n")
+    ends = np.frombuffer(k.line_ends(data), dtype=np.int64)
+    for use_kernel in (True, False):
+        starts, ends2 = kernel.line_bounds(data, use_kernel=use_kernel)
+        assert ends2.dtype == np.int64 and ends2.tolist() == ends.tolist()
+        assert [data[a:b] for a, b in zip(starts.tolist(), ends2.tolist(), strict=True)] == want
+
+
 def test_templates_edges(k):
     for joined in (b"", b"\n", b"\n\n", b"1\xc3\xa92", b"a1\xff2b\n1.5e-3x", b"\x00\x01\n\x01\x00", b"1" * 100_000,
                    b"x\n" * 5000, b"".join(b"t%d " % i for i in range(5000)), bytes(range(256)) * 40):
@@ -295,6 +307,8 @@ def test_fields_errors_name_what_is_wrong(k):
         k.fields(data, b"\x00" * 7, b"\x00" * 7, (1,))
     with pytest.raises(TypeError, match="templates"):
         k.templates("text")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="line_ends"):
+        k.line_ends(bytearray(b"text"))  # type: ignore[arg-type]
     for wrapper_call in (lambda: kernel.read_fields(data, ok, np.array([3, 8]), [1], use_kernel=False),
                          lambda: kernel.read_fields(data, ok, np.array([3, 7]), [2, 1], use_kernel=False),
                          lambda: kernel.read_fields(data, ok, np.array([3, 7]), [1 << 20], use_kernel=False)):
@@ -372,9 +386,8 @@ def test_real_logs(k, path):
     joined = path.read_bytes()
     check_templates(k, joined)
     codes = np.frombuffer(k.templates(joined)[0], np.int64)
-    nl = np.flatnonzero(np.frombuffer(joined, np.uint8) == 10)
-    starts = np.concatenate(([0], nl + 1))
-    ends = np.append(nl, len(joined))
+    starts, ends = kernel.line_bounds(joined)
+    assert len(starts) == len(codes)
     counts = np.bincount(codes)
     for t in np.argsort(-counts)[:4].tolist():
         if counts[t] < 2:

@@ -7,9 +7,10 @@ Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds t
   ``templates.value_text`` splits them and read as ``float()`` reads them (bitwise); the NaN mark is NaN, any other
   field that holds no number is NaN and bad.
 
-Both scan with the GIL released (another thread, e.g. the server answering a call, runs meanwhile). For lines of a
-block joined by ``\\n``: ``lens = np.fromiter(map(len, lines), np.int64, len(lines)); ends = np.cumsum(lens + 1) - 1;
-starts = ends - lens``; a template's lines are then ``starts[idx], ends[idx]`` of the same ``joined``, no copy. The
+- ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
+  ``joined``, no copy.
+
+All scan with the GIL released (another thread, e.g. the server answering a call, runs meanwhile). The
 kernel's templates are ``templates_of``'s byte for byte (a \\x01 byte is a mark, a \\x02 byte vanishes), and its
 codes the first-appearance numbering of ``joined.split(b"\\n")`` (``_factorize`` differs only where pandas ends a line
 at a ``\\r``, which lines never hold).
@@ -47,6 +48,19 @@ def factorize_templates(joined: bytes, use_kernel: bool = True) -> tuple[np.ndar
     from .templates import _factorize, templates_of
 
     return _factorize(templates_of(joined), joined.count(b"\n") + 1)
+
+
+def line_bounds(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) as int64 arrays of the lines of ``joined`` (``joined.split(b"\\n")``: line i is
+    ``joined[starts[i]:ends[i]]``), one per code of ``factorize_templates``."""
+    if use_kernel and _KERNEL is not None:
+        ends = np.frombuffer(_KERNEL.line_ends(joined), dtype=np.int64)
+    else:
+        ends = np.append(np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == 10), len(joined))
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    return starts, ends
 
 
 def read_fields(joined: bytes, starts: np.ndarray, ends: np.ndarray, cols: Sequence[int],
