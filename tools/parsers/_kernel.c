@@ -1,0 +1,990 @@
+/* The text-log engine's two bulk steps in C (optional: kernel.py falls back to templates.py without it).
+
+   templates(joined) -> (codes, uniques): each line's template as templates.templates_of makes it (bytes >= 128
+   dropped, each run of NUMBER_CHARS one mark \x01) factorised in order of first appearance; codes are the raw bytes
+   of a native int64 array.
+
+   fields(joined, starts, ends, cols) -> (values, bad): the fields `cols` of lines joined[starts[i]:ends[i]], split as
+   templates.value_text splits them, read as Python's float() reads them (bitwise: Clinger's fast path, then
+   Eisel-Lemire, then PyOS_string_to_double); values are float64 n x k row-major, bad uint8 n x k.
+
+   Both scan with the GIL released, in memory they own; linear time, memory O(input). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "_kernel_pow5.h"
+
+#define MARK 1
+
+/* ---------------------------------------------------------------- byte classes */
+
+/* templates: 0 dropped (>= 128: a run of marks goes on across it), 1 a mark (a number character, or the mark \x01
+   itself), 2 kept as is, 3 dropped but ending a run of marks (\x02, which templates_of uses as its own marker of a
+   repeated mark and deletes wherever it is): the bytes templates_of makes, for any bytes */
+static unsigned char TCLASS[256];
+/* fields: 0 number character (content), 1 skipped (letters but e/E, '_', >= 128), 2 separator */
+enum { F_CONTENT = 0, F_SKIP = 1, F_SEP = 2 };
+static unsigned char FCLASS[256];
+
+static const char NUMBER_CHARS[] = "0123456789.+-eE";
+/* the bits set in each byte value (no popcnt instruction in the x86-64 baseline: gcc would call libgcc) */
+static unsigned char POPCOUNT8[256];
+
+static void
+init_tables(void)
+{
+    for (int c = 0; c < 256; c++) {
+        POPCOUNT8[c] = (unsigned char)((c & 1) + POPCOUNT8[c >> 1]);
+        int num = c != 0 && strchr(NUMBER_CHARS, c) != NULL;
+        int letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        TCLASS[c] = c >= 128 ? 0 : (num || c == MARK) ? 1 : c == 2 ? 3 : 2;
+        FCLASS[c] = num ? F_CONTENT : (letter || c >= 128) ? F_SKIP : F_SEP;
+    }
+}
+
+/* ---------------------------------------------------------------- hashing */
+
+static uint64_t hash_seed;
+
+static inline uint64_t
+read64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint64_t
+mix(uint64_t a, uint64_t b)
+{
+    __uint128_t r = (__uint128_t)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* wyhash-like: 8 bytes a step folded by a 128-bit multiply, seeded per process */
+static uint64_t
+hash_bytes(const unsigned char *p, size_t n)
+{
+    uint64_t h = hash_seed ^ (n * 0x9E3779B97F4A7C15ULL);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        h = mix(h ^ read64(p + i), 0xA0761D6478BD642FULL);
+    if (i < n) {
+        uint64_t t = 0;
+        memcpy(&t, p + i, n - i);
+        h = mix(h ^ t, 0xE7037ED1A0B428DBULL);
+    }
+    return mix(h ^ 0x8EBC6AF09C88C6E3ULL, 0x589965CC75374CC3ULL ^ n);
+}
+
+/* ---------------------------------------------------------------- templates */
+
+typedef struct {
+    unsigned char *arena; /* the distinct templates, back to back */
+    size_t arena_len, arena_cap;
+    size_t *off, *len;    /* per distinct template */
+    uint64_t *hash;
+    size_t k, k_cap;
+    int64_t *slots;       /* code + 1, 0 empty */
+    size_t n_slots;       /* a power of two */
+} TemplateSet;
+
+static void
+tset_free(TemplateSet *t)
+{
+    free(t->arena);
+    free(t->off);
+    free(t->len);
+    free(t->hash);
+    free(t->slots);
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t item)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / item)
+            return -1;
+        c *= 2;
+    }
+    void *q = realloc(*p, c * item);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int
+tset_rehash(TemplateSet *t, size_t n_slots)
+{
+    int64_t *s = calloc(n_slots, sizeof(int64_t));
+    if (s == NULL)
+        return -1;
+    size_t mask = n_slots - 1;
+    for (size_t c = 0; c < t->k; c++) {
+        size_t i = (size_t)t->hash[c] & mask;
+        while (s[i])
+            i = (i + 1) & mask;
+        s[i] = (int64_t)c + 1;
+    }
+    free(t->slots);
+    t->slots = s;
+    t->n_slots = n_slots;
+    return 0;
+}
+
+/* the code of the template at arena[arena_len:arena_len + n] (added when new); -1 when out of memory */
+static int64_t
+tset_code(TemplateSet *t, size_t n)
+{
+    const unsigned char *p = t->arena + t->arena_len;
+    uint64_t h = hash_bytes(p, n);
+    size_t mask = t->n_slots - 1;
+    size_t i = (size_t)h & mask;
+    while (t->slots[i]) {
+        size_t c = (size_t)(t->slots[i] - 1);
+        if (t->hash[c] == h && t->len[c] == n && memcmp(t->arena + t->off[c], p, n) == 0)
+            return (int64_t)c;
+        i = (i + 1) & mask;
+    }
+    if (t->k + 1 > t->k_cap) {
+        size_t cap = t->k_cap, cap2 = t->k_cap, cap3 = t->k_cap;
+        if (grow((void **)&t->off, &cap, t->k + 1, sizeof(size_t)) ||
+            grow((void **)&t->len, &cap2, t->k + 1, sizeof(size_t)) ||
+            grow((void **)&t->hash, &cap3, t->k + 1, sizeof(uint64_t)))
+            return -1;
+        t->k_cap = cap < cap2 ? (cap < cap3 ? cap : cap3) : (cap2 < cap3 ? cap2 : cap3);
+    }
+    size_t c = t->k++;
+    t->off[c] = t->arena_len;
+    t->len[c] = n;
+    t->hash[c] = h;
+    t->arena_len += n;
+    t->slots[i] = (int64_t)c + 1;
+    if (t->k * 2 > t->n_slots && tset_rehash(t, t->n_slots * 2))
+        return -1;
+    return (int64_t)c;
+}
+
+/* The template of the line p[0:len] written at out (room for len + 32 bytes); its length. prev_mark: whether the
+   last byte kept so far was a mark (a run of marks goes on across dropped bytes). */
+static inline size_t
+template_tail(const unsigned char *p, size_t len, unsigned char *out, size_t k, int prev_mark)
+{
+    for (const unsigned char *e = p + len; p < e; p++) {
+        unsigned char c = *p;
+        unsigned char cls = TCLASS[c];
+        int num = cls == 1;
+        out[k] = num ? MARK : c;
+        k += (cls == 2) | (num & !prev_mark);
+        prev_mark = num | (prev_mark & (cls == 0));
+    }
+    return k;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* the bytes of v that are number characters (or the mark \x01) */
+static inline __m128i
+number_bytes(__m128i v)
+{
+    __m128i d = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8('0')), _mm_set1_epi8((char)0x80)),
+                               _mm_set1_epi8((char)(10 ^ 0x80)));
+    __m128i o = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')), _mm_cmpeq_epi8(v, _mm_set1_epi8('+')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('e')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8(MARK)));
+    return _mm_or_si128(d, o);
+}
+
+/* 16 bytes a step: a chunk of ASCII bytes (no \x02) is its marks blended in, then written as the runs of bytes it
+   keeps (a mark right after a mark is the only byte dropped); any other chunk byte by byte. Bytes up to limit may
+   be read (past the line: masked off). */
+static size_t
+template_line(const unsigned char *p, size_t len, const unsigned char *limit, unsigned char *out)
+{
+    size_t k = 0, i = 0;
+    unsigned prev = 0; /* the last kept byte was a mark */
+    unsigned char tmp[32];
+    memset(tmp + 16, 0, 16);
+    while (i < len && p + i + 16 <= limit) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        size_t n = len - i < 16 ? len - i : 16;
+        unsigned valid = n == 16 ? 0xFFFFu : (1u << n) - 1;
+        unsigned odd = ((unsigned)_mm_movemask_epi8(v) |
+                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(2)))) & valid;
+        if (odd) {
+            k = template_tail(p + i, n, out, k, (int)prev);
+            /* the state after the chunk: the last byte that counts (not >= 128) */
+            size_t j = n;
+            while (j && p[i + j - 1] >= 128)
+                j--;
+            if (j)
+                prev = TCLASS[p[i + j - 1]] == 1;
+            i += n;
+            continue;
+        }
+        __m128i num = number_bytes(v);
+        unsigned m = (unsigned)_mm_movemask_epi8(num) & valid;
+        unsigned dup = m & ((m << 1) | prev);
+        unsigned keep = ~dup & valid;
+        __m128i o = _mm_or_si128(_mm_andnot_si128(num, v), _mm_and_si128(num, _mm_set1_epi8(MARK)));
+        if (keep == 0xFFFFu) {
+            _mm_storeu_si128((__m128i *)(out + k), o);
+            k += 16;
+        } else {
+            _mm_storeu_si128((__m128i *)tmp, o);
+            while (keep) {
+                unsigned a = (unsigned)__builtin_ctz(keep);
+                unsigned run = (unsigned)__builtin_ctz(~(keep >> a)); /* keep < 2**16: a zero bit above */
+                _mm_storeu_si128((__m128i *)(out + k), _mm_loadu_si128((const __m128i *)(tmp + a)));
+                k += run;
+                keep &= ~((1u << (a + run)) - 1);
+            }
+        }
+        if (n)
+            prev = (m >> (n - 1)) & 1;
+        i += n;
+    }
+    return template_tail(p + i, len - i, out, k, (int)prev);
+}
+#else
+static size_t
+template_line(const unsigned char *p, size_t len, const unsigned char *limit, unsigned char *out)
+{
+    (void)limit;
+    return template_tail(p, len, out, 0, 0);
+}
+#endif
+
+/* the codes of the lines of data[0:size] (*n_lines of them, in *codes, malloc'ed); 0 or -1 (out of memory) */
+static int
+templates_scan(const unsigned char *data, size_t size, int64_t **codes, size_t *n_lines, TemplateSet *t)
+{
+    size_t codes_cap = 0;
+    if (tset_rehash(t, 1024) || grow((void **)&t->arena, &t->arena_cap, 4096, 1))
+        return -1;
+    size_t line = 0, at = 0;
+    for (;;) {
+        const unsigned char *nl = memchr(data + at, '\n', size - at);
+        size_t end = nl ? (size_t)(nl - data) : size;
+        size_t len = end - at;
+        if (t->arena_len + len + 32 > t->arena_cap &&
+            grow((void **)&t->arena, &t->arena_cap, t->arena_len + len + 32, 1))
+            return -1;
+        if (line + 1 > codes_cap && grow((void **)codes, &codes_cap, line + 1, sizeof(int64_t)))
+            return -1;
+        size_t k = template_line(data + at, len, data + size, t->arena + t->arena_len);
+        int64_t code = tset_code(t, k);
+        if (code < 0)
+            return -1;
+        (*codes)[line++] = code;
+        if (nl == NULL)
+            break;
+        at = end + 1;
+    }
+    *n_lines = line;
+    return 0;
+}
+
+static PyObject *
+kernel_templates(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "templates() takes bytes (the lines joined by \\n), not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    TemplateSet t = {0};
+    int64_t *codes = NULL;
+    size_t n = 0;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    failed = templates_scan(data, size, &codes, &n, &t);
+    Py_END_ALLOW_THREADS
+    PyObject *codes_obj = NULL, *uniques = NULL, *result = NULL;
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    codes_obj = PyBytes_FromStringAndSize((const char *)codes, (Py_ssize_t)(n * sizeof(int64_t)));
+    if (codes_obj == NULL)
+        goto done;
+    uniques = PyList_New((Py_ssize_t)t.k);
+    if (uniques == NULL)
+        goto done;
+    for (size_t c = 0; c < t.k; c++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)t.arena + t.off[c], (Py_ssize_t)t.len[c]);
+        if (b == NULL)
+            goto done;
+        PyList_SET_ITEM(uniques, (Py_ssize_t)c, b);
+    }
+    result = PyTuple_Pack(2, codes_obj, uniques);
+done:
+    Py_XDECREF(codes_obj);
+    Py_XDECREF(uniques);
+    free(codes);
+    tset_free(&t);
+    return result;
+}
+
+/* line_ends(joined) -> bytes: the end of each line of joined (int64: the offset of its b"\n", len(joined) for the
+   last line), as many as joined.split(b"\n") has lines */
+static PyObject *
+kernel_line_ends(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "line_ends() takes bytes (the lines joined by \\n), not %.100s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    int64_t *ends = NULL;
+    size_t n = 0, cap = 0;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    size_t i = 0;
+#ifdef __SSE2__
+    /* 16 bytes a step, each newline a bit (short lines: no call per line) */
+    for (; i + 16 <= size && !failed; i += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(data + i)), _mm_set1_epi8('\n')));
+        if (m && n + 16 > cap && grow((void **)&ends, &cap, n + 16, sizeof(int64_t)))
+            failed = 1;
+        for (; m && !failed; m &= m - 1)
+            ends[n++] = (int64_t)(i + (size_t)__builtin_ctz(m));
+    }
+#endif
+    for (; i < size && !failed; i++)
+        if (data[i] == '\n') {
+            if (n + 1 > cap && grow((void **)&ends, &cap, n + 1, sizeof(int64_t)))
+                failed = 1;
+            else
+                ends[n++] = (int64_t)i;
+        }
+    if (!failed && n + 1 > cap && grow((void **)&ends, &cap, n + 1, sizeof(int64_t)))
+        failed = 1;
+    if (!failed)
+        ends[n++] = (int64_t)size; /* the last line ends at the text's end */
+    Py_END_ALLOW_THREADS
+    PyObject *out = failed ? PyErr_NoMemory() : PyBytes_FromStringAndSize((const char *)ends, (Py_ssize_t)(n * 8));
+    free(ends);
+    return out;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Eisel-Lemire (as Go's strconv.eiselLemire64): man * 10**e10 correctly rounded, or 0 when it cannot tell (the
+   caller then asks PyOS_string_to_double). man != 0. */
+static __attribute__((noinline)) int
+eisel_lemire(uint64_t man, int64_t e10, int neg, double *out)
+{
+    if (e10 < POW5_MIN_Q || e10 > POW5_MAX_Q)
+        return 0;
+    int clz = __builtin_clzll(man);
+    man <<= clz;
+    uint64_t ret_exp2 = (uint64_t)(((217706 * e10) >> 16) + 64 + 1023) - (uint64_t)clz;
+    const uint64_t *pw = POW5_128[e10 - POW5_MIN_Q];
+    __uint128_t x = (__uint128_t)man * pw[0];
+    uint64_t x_hi = (uint64_t)(x >> 64), x_lo = (uint64_t)x;
+    if ((x_hi & 0x1FF) == 0x1FF && x_lo + man < man) {
+        __uint128_t y = (__uint128_t)man * pw[1];
+        uint64_t y_hi = (uint64_t)(y >> 64), y_lo = (uint64_t)y;
+        uint64_t merged_hi = x_hi, merged_lo = x_lo + y_hi;
+        if (merged_lo < x_lo)
+            merged_hi++;
+        if ((merged_hi & 0x1FF) == 0x1FF && merged_lo + 1 == 0 && y_lo + man < man)
+            return 0;
+        x_hi = merged_hi;
+        x_lo = merged_lo;
+    }
+    uint64_t msb = x_hi >> 63;
+    uint64_t ret_man = x_hi >> (msb + 9);
+    ret_exp2 -= 1 ^ msb;
+    if (x_lo == 0 && (x_hi & 0x1FF) == 0 && (ret_man & 3) == 1)
+        return 0;
+    ret_man += ret_man & 1;
+    ret_man >>= 1;
+    if (ret_man >> 53) {
+        ret_man >>= 1;
+        ret_exp2 += 1;
+    }
+    if (ret_exp2 - 1 >= 0x7FF - 1)
+        return 0;
+    uint64_t bits = ret_exp2 << 52 | (ret_man & 0x000FFFFFFFFFFFFFULL);
+    if (neg)
+        bits |= 0x8000000000000000ULL;
+    memcpy(out, &bits, 8);
+    return 1;
+}
+
+enum { NUM_OK = 0, NUM_BAD = 1, NUM_SLOW = 2 };
+
+/* man * 10**e10, signed, when a fast path settles it (man != 0) */
+static inline __attribute__((always_inline)) int
+to_double(uint64_t man, int64_t e10, int neg, double *out)
+{
+    /* 1 <= man < 10**20: below 10**-343 rounds to zero (half the least subnormal is 2.47e-324), from 10**310 up
+       overflows (float() gives inf) */
+    if (e10 < -363 || e10 > 309) {
+        *out = neg ? (e10 > 0 ? -Py_HUGE_VAL : -0.0) : (e10 > 0 ? Py_HUGE_VAL : 0.0);
+        return 1;
+    }
+    if (man <= (1ULL << 53) && e10 >= -22 && e10 <= 22) { /* Clinger: both exact, one rounding */
+        double v = (double)man;
+        v = e10 < 0 ? v / POW10[-e10] : v * POW10[e10];
+        *out = neg ? -v : v;
+        return 1;
+    }
+    return eisel_lemire(man, e10, neg, out);
+}
+
+static int parse_field_general(const unsigned char *p, size_t n, double *out);
+
+/* The field whose raw bytes are p[0:n] (content bytes and skipped bytes; no separator): its value as float() reads
+   its content. NUM_SLOW when it is a float that needs PyOS_string_to_double. The common case first: content bytes
+   only, at most 19 mantissa digits, a short exponent; anything else (skipped bytes, the NaN mark, no number, long
+   numbers) goes to parse_field_general. */
+static inline int
+parse_field(const unsigned char *p, size_t n, double *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (n == 0 || n > 40)
+        return n ? parse_field_general(p, n, out) : NUM_BAD;
+    while (FCLASS[p[i]] == F_SKIP) /* letters before the number: "bf16" */
+        if (++i == n)
+            return NUM_BAD;
+    if (p[i] == '-' || p[i] == '+') {
+        neg = p[i] == '-';
+        i++;
+    }
+    uint64_t man = 0;
+    size_t d0 = i;
+    unsigned d;
+    while (i < n && (d = (unsigned)(p[i] - '0')) < 10) {
+        man = man * 10 + d;
+        i++;
+    }
+    size_t nd = i - d0;
+    int64_t e10 = 0;
+    if (i < n && p[i] == '.') {
+        i++;
+        size_t f0 = i;
+        while (i < n && (d = (unsigned)(p[i] - '0')) < 10) {
+            man = man * 10 + d;
+            i++;
+        }
+        e10 = -(int64_t)(i - f0);
+        nd += i - f0;
+    }
+    if (nd == 0 || nd > 19)
+        return parse_field_general(p, n, out);
+    if (i < n && (p[i] | 0x20) == 'e') {
+        i++;
+        int eneg = 0;
+        if (i < n && (p[i] == '-' || p[i] == '+')) {
+            eneg = p[i] == '-';
+            i++;
+        }
+        size_t x0 = i;
+        int64_t ev = 0;
+        while (i < n && (d = (unsigned)(p[i] - '0')) < 10 && i - x0 < 7) {
+            ev = ev * 10 + d;
+            i++;
+        }
+        if (i == x0 || i - x0 > 6)
+            return parse_field_general(p, n, out);
+        e10 += eneg ? -ev : ev;
+    }
+    while (i < n && FCLASS[p[i]] == F_SKIP) /* letters after it: "1.25z", "216ms" */
+        i++;
+    if (i != n)
+        return parse_field_general(p, n, out);
+    if (man == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return NUM_OK;
+    }
+    return to_double(man, e10, neg, out) ? NUM_OK : NUM_SLOW;
+}
+
+static int
+parse_field_general(const unsigned char *p, size_t n, double *out)
+{
+    size_t i = 0;
+#define NEXT() do { while (i < n && FCLASS[p[i]] == F_SKIP) i++; } while (0)
+    NEXT();
+    if (i == n)
+        return NUM_BAD;
+    /* the NaN mark "+.+" */
+    {
+        size_t j = i;
+        unsigned char m[3];
+        int got = 0;
+        while (j < n && got < 4) {
+            if (FCLASS[p[j]] != F_SKIP) {
+                if (got < 3)
+                    m[got] = p[j];
+                got++;
+            }
+            j++;
+        }
+        if (got == 3 && m[0] == '+' && m[1] == '.' && m[2] == '+') {
+            *out = Py_NAN;
+            return NUM_OK;
+        }
+    }
+    int neg = 0;
+    if (p[i] == '+' || p[i] == '-') {
+        neg = p[i] == '-';
+        i++;
+        NEXT();
+    }
+    uint64_t man = 0;
+    int nd = 0;            /* significant digits in man */
+    int digits = 0;        /* a mantissa digit seen */
+    int many = 0;          /* more than 19 significant digits */
+    int64_t e10 = 0;
+    while (i < n && p[i] >= '0' && p[i] <= '9') {
+        unsigned d = p[i] - '0';
+        digits = 1;
+        if (man || d) {
+            if (nd < 19) {
+                man = man * 10 + d;
+                nd++;
+            } else {
+                many = 1;
+            }
+        }
+        i++;
+        NEXT();
+    }
+    if (i < n && p[i] == '.') {
+        i++;
+        NEXT();
+        while (i < n && p[i] >= '0' && p[i] <= '9') {
+            unsigned d = p[i] - '0';
+            digits = 1;
+            if (man || d) {
+                if (nd < 19) {
+                    man = man * 10 + d;
+                    nd++;
+                    e10--;
+                } else {
+                    many = 1;
+                }
+            } else {
+                e10--;
+            }
+            i++;
+            NEXT();
+        }
+    }
+    if (!digits)
+        return NUM_BAD;
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        NEXT();
+        int eneg = 0;
+        if (i < n && (p[i] == '+' || p[i] == '-')) {
+            eneg = p[i] == '-';
+            i++;
+            NEXT();
+        }
+        int edigits = 0;
+        int64_t ev = 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9') {
+            if (ev < 100000000)
+                ev = ev * 10 + (p[i] - '0');
+            else
+                many = 1; /* an exponent this long: PyOS_string_to_double reads it */
+            edigits++;
+            i++;
+            NEXT();
+        }
+        if (!edigits)
+            return NUM_BAD;
+        e10 += eneg ? -ev : ev;
+    }
+    if (i != n)
+        return NUM_BAD; /* a character where none may be: "1.2.3", "1e5e", "++1" */
+    if (many)
+        return NUM_SLOW;
+    if (man == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return NUM_OK;
+    }
+    return to_double(man, e10, neg, out) ? NUM_OK : NUM_SLOW;
+#undef NEXT
+}
+
+/* ---------------------------------------------------------------- fields */
+
+typedef struct {
+    size_t cell, start, end;
+} Slow;
+
+typedef struct {
+    const unsigned char *data;
+    size_t size;
+    const unsigned char *starts, *ends; /* int64, possibly unaligned */
+    size_t n;
+    const int64_t *cols;
+    size_t k;
+    double *values;
+    unsigned char *bad;
+    Slow *slow;
+    size_t n_slow, slow_cap;
+    Py_ssize_t bad_line; /* the first line whose offsets are wrong, or -1 */
+    int nomem;
+} FieldJob;
+
+#ifdef __SSE2__
+/* the separators among the 16 bytes at p (bytes that are no number character, letter, '_' or >= 128) */
+static inline unsigned
+separator_bits(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    __m128i high = _mm_cmplt_epi8(v, _mm_setzero_si128());
+    __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i alpha = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(lower, _mm_set1_epi8('a')), _mm_set1_epi8((char)0x80)),
+                                   _mm_set1_epi8((char)(26 ^ 0x80)));
+    __m128i digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(v, _mm_set1_epi8('0')), _mm_set1_epi8((char)0x80)),
+                                   _mm_set1_epi8((char)(10 ^ 0x80)));
+    __m128i o = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')), _mm_cmpeq_epi8(v, _mm_set1_epi8('+')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    o = _mm_or_si128(o, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    o = _mm_or_si128(_mm_or_si128(o, high), _mm_or_si128(alpha, digit));
+    return ~(unsigned)_mm_movemask_epi8(o) & 0xFFFFu;
+}
+#endif
+
+/* The separators of a line, in order: 16 bytes classified at a time (bytes up to limit may be read; those past
+   the line's end are masked off). */
+typedef struct {
+    const unsigned char *base, *end, *limit;
+    unsigned mask; /* the separators of base[0:16] not yet taken */
+} Seps;
+
+static inline void
+seps_load(Seps *it)
+{
+    size_t left = (size_t)(it->end - it->base);
+    unsigned m = 0;
+#ifdef __SSE2__
+    if (it->limit - it->base >= 16)
+        m = separator_bits(it->base);
+    else
+#endif
+        for (size_t i = 0; i < 16 && i < left; i++)
+            m |= (unsigned)(FCLASS[it->base[i]] == F_SEP) << i;
+    if (left < 16)
+        m &= (1u << left) - 1;
+    it->mask = m;
+}
+
+static inline void
+seps_init(Seps *it, const unsigned char *start, const unsigned char *end, const unsigned char *limit)
+{
+    it->base = start;
+    it->end = end;
+    it->limit = limit;
+    it->mask = 0;
+    if (start < end)
+        seps_load(it);
+}
+
+/* the next separator, or the line's end when none is left */
+static inline const unsigned char *
+seps_next(Seps *it)
+{
+    while (!it->mask) {
+        if (it->end - it->base <= 16)
+            return it->end;
+        it->base += 16;
+        seps_load(it);
+    }
+    unsigned b = (unsigned)__builtin_ctz(it->mask);
+    it->mask &= it->mask - 1;
+    return it->base + b;
+}
+
+static inline int64_t
+popcount16(unsigned m)
+{
+    return POPCOUNT8[m & 0xFF] + POPCOUNT8[m >> 8];
+}
+
+/* the n-th next separator (n >= 1), or the line's end when fewer are left */
+static inline const unsigned char *
+seps_skip(Seps *it, int64_t n)
+{
+    for (;;) {
+        int64_t c = popcount16(it->mask);
+        if (c >= n) {
+            while (--n)
+                it->mask &= it->mask - 1;
+            unsigned b = (unsigned)__builtin_ctz(it->mask);
+            it->mask &= it->mask - 1;
+            return it->base + b;
+        }
+        n -= c;
+        it->mask = 0;
+        if (it->end - it->base <= 16)
+            return it->end;
+        it->base += 16;
+        seps_load(it);
+    }
+}
+
+static void
+fields_scan(FieldJob *j)
+{
+    const unsigned char *data = j->data;
+    size_t k = j->k;
+    for (size_t r = 0; r < j->n; r++) {
+        int64_t s, e;
+        memcpy(&s, j->starts + r * 8, 8);
+        memcpy(&e, j->ends + r * 8, 8);
+        if (s < 0 || e < s || (uint64_t)e > (uint64_t)j->size) {
+            j->bad_line = (Py_ssize_t)r;
+            return;
+        }
+        double *vals = j->values + r * k;
+        unsigned char *bad = j->bad + r * k;
+        size_t c = 0;
+        int64_t f = 0; /* the field that starts at p */
+        const unsigned char *p = data + s, *end = data + e;
+        Seps it;
+        seps_init(&it, p, end, data + j->size);
+        for (; c < k; c++) {
+            if (j->cols[c] > f) { /* to the start of the next wanted field */
+                const unsigned char *q = seps_skip(&it, j->cols[c] - f);
+                if (q == end)
+                    break; /* the line ends before it */
+                p = q + 1;
+                f = j->cols[c];
+            }
+            const unsigned char *q = seps_next(&it);
+            double v = 0.0;
+            int got = parse_field(p, (size_t)(q - p), &v);
+            if (got == NUM_OK) {
+                vals[c] = v;
+                bad[c] = 0;
+            } else {
+                vals[c] = Py_NAN;
+                bad[c] = got == NUM_BAD;
+                if (got == NUM_SLOW) {
+                    if (grow((void **)&j->slow, &j->slow_cap, j->n_slow + 1, sizeof(Slow))) {
+                        j->nomem = 1;
+                        return;
+                    }
+                    j->slow[j->n_slow++] = (Slow){r * k + c, (size_t)(p - data), (size_t)(q - data)};
+                }
+            }
+            if (q == end) {
+                c++;
+                break;
+            }
+            p = q + 1;
+            f++;
+        }
+        for (; c < k; c++) { /* fields past the line's last */
+            vals[c] = Py_NAN;
+            bad[c] = 1;
+        }
+    }
+}
+
+static int
+read_buffer(PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "fields(): %s must be bytes or a contiguous buffer, not %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+kernel_fields(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *joined, *starts_obj, *ends_obj, *cols_obj;
+    if (!PyArg_ParseTuple(args, "SOOO!:fields", &joined, &starts_obj, &ends_obj, &PyTuple_Type, &cols_obj))
+        return NULL;
+    Py_buffer sv = {0}, ev = {0};
+    PyObject *values = NULL, *bad = NULL, *result = NULL;
+    int64_t *cols = NULL;
+    FieldJob j = {0};
+    if (read_buffer(starts_obj, &sv, "starts") < 0)
+        return NULL;
+    if (read_buffer(ends_obj, &ev, "ends") < 0) {
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    if (sv.len % 8 || ev.len % 8 || sv.len != ev.len) {
+        PyErr_Format(PyExc_ValueError,
+                     "fields(): starts and ends must be int64 arrays of one length (got %zd and %zd bytes)",
+                     sv.len, ev.len);
+        goto done;
+    }
+    size_t n = (size_t)sv.len / 8;
+    Py_ssize_t k = PyTuple_GET_SIZE(cols_obj);
+    cols = malloc(((size_t)k + 1) * sizeof(int64_t));
+    if (cols == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *o = PyTuple_GET_ITEM(cols_obj, c);
+        if (!PyLong_Check(o)) {
+            PyErr_Format(PyExc_ValueError, "fields(): cols[%zd] is %.100s, not an int", c, Py_TYPE(o)->tp_name);
+            goto done;
+        }
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            goto done;
+        if (overflow || v < 0 || v >= (1LL << 20)) {
+            PyErr_Format(PyExc_ValueError, "fields(): cols[%zd] = %R is out of range (a field number 0 .. 2**20-1)",
+                         c, o);
+            goto done;
+        }
+        if (c && v <= cols[c - 1]) {
+            PyErr_Format(PyExc_ValueError,
+                         "fields(): cols must be sorted ascending and distinct (cols[%zd] = %lld after %lld)", c, v,
+                         (long long)cols[c - 1]);
+            goto done;
+        }
+        cols[c] = v;
+    }
+    if (k && n > (size_t)PY_SSIZE_T_MAX / 8 / (size_t)k) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    values = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * (size_t)k * 8));
+    bad = values ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * (size_t)k)) : NULL;
+    if (bad == NULL)
+        goto done;
+    j.data = (const unsigned char *)PyBytes_AS_STRING(joined);
+    j.size = (size_t)PyBytes_GET_SIZE(joined);
+    j.starts = sv.buf;
+    j.ends = ev.buf;
+    j.n = n;
+    j.cols = cols;
+    j.k = (size_t)k;
+    j.values = (double *)PyBytes_AS_STRING(values);
+    j.bad = (unsigned char *)PyBytes_AS_STRING(bad);
+    j.bad_line = -1;
+    Py_BEGIN_ALLOW_THREADS
+    fields_scan(&j);
+    Py_END_ALLOW_THREADS
+    if (j.nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (j.bad_line >= 0) {
+        int64_t s, e;
+        memcpy(&s, j.starts + (size_t)j.bad_line * 8, 8);
+        memcpy(&e, j.ends + (size_t)j.bad_line * 8, 8);
+        PyErr_Format(PyExc_ValueError,
+                     "fields(): line %zd has offsets [%lld, %lld), outside 0 <= start <= end <= %zu (len(joined))",
+                     j.bad_line, (long long)s, (long long)e, j.size);
+        goto done;
+    }
+    /* the numbers the fast paths could not settle: PyOS_string_to_double on their content */
+    {
+        char *buf = NULL;
+        size_t buf_cap = 0;
+        for (size_t i = 0; i < j.n_slow; i++) {
+            Slow *sl = &j.slow[i];
+            size_t len = sl->end - sl->start;
+            if (grow((void **)&buf, &buf_cap, len + 1, 1)) {
+                free(buf);
+                PyErr_NoMemory();
+                goto done;
+            }
+            size_t m = 0;
+            for (size_t a = sl->start; a < sl->end; a++)
+                if (FCLASS[j.data[a]] == F_CONTENT)
+                    buf[m++] = (char)j.data[a];
+            buf[m] = 0;
+            double v = PyOS_string_to_double(buf, NULL, NULL);
+            if (v == -1.0 && PyErr_Occurred()) {
+                if (!PyErr_ExceptionMatches(PyExc_ValueError)) {
+                    free(buf);
+                    goto done;
+                }
+                PyErr_Clear();
+                j.values[sl->cell] = Py_NAN;
+                j.bad[sl->cell] = 1;
+            } else {
+                j.values[sl->cell] = v;
+            }
+        }
+        free(buf);
+    }
+    result = PyTuple_Pack(2, values, bad);
+done:
+    Py_XDECREF(values);
+    Py_XDECREF(bad);
+    free(cols);
+    free(j.slow);
+    PyBuffer_Release(&sv);
+    PyBuffer_Release(&ev);
+    return result;
+}
+
+/* ---------------------------------------------------------------- module */
+
+static PyMethodDef kernel_methods[] = {
+    {"templates", kernel_templates, METH_O,
+     "templates(joined: bytes) -> (codes: bytes, uniques: list[bytes])\n\n"
+     "Each line's template (bytes >= 128 dropped, each run of number characters one \\x01 mark), factorised in order "
+     "of first appearance; codes are the raw bytes of a native int64 array."},
+    {"line_ends", kernel_line_ends, METH_O,
+     "line_ends(joined: bytes) -> bytes\n\n"
+     "The end of each line of joined (int64: the offset of its \\n; len(joined) for the last line)."},
+    {"fields", kernel_fields, METH_VARARGS,
+     "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
+     "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "
+     "n x k (1 where a field holds no number; the NaN mark +.+ is NaN, not bad)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel", "The text-log engine's bulk steps in C (templates, fields).", -1,
+    kernel_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__kernel(void)
+{
+    init_tables();
+    uintptr_t addr = (uintptr_t)&hash_seed;
+    hash_seed = mix((uint64_t)time(NULL) ^ 0x2D358DCCAA6C78A5ULL, (uint64_t)addr | 1) ^ (uint64_t)clock();
+    return PyModule_Create(&kernel_module);
+}

@@ -1,0 +1,113 @@
+"""The engine's two bulk steps, in C when the optional extension ``_kernel`` is built (``setup.py``), else by the
+Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds them equal on any bytes).
+
+- ``factorize_templates(joined)``: each ``\\n``-separated line's template (``templates.templates_of``) as a code, in
+  order of first appearance, and the distinct templates.
+- ``read_fields(joined, starts, ends, cols)``: fields ``cols`` of the lines ``joined[starts[i]:ends[i]]``, split as
+  ``templates.value_text`` splits them and read as ``float()`` reads them (bitwise); the NaN mark is NaN, any other
+  field that holds no number is NaN and bad.
+
+- ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
+  ``joined``, no copy.
+
+All scan with the GIL released (another thread, e.g. the server answering a call, runs meanwhile). The
+kernel's templates are ``templates_of``'s byte for byte (a \\x01 byte is a mark, a \\x02 byte vanishes), and its
+codes the first-appearance numbering of ``joined.split(b"\\n")`` (``_factorize`` differs only where pandas ends a line
+at a ``\\r``, which lines never hold).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from types import ModuleType
+
+import numpy as np
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("TRAINING_CHECK_NO_KERNEL"):  # the Python reference, forced (tests, comparisons)
+        return None
+    try:
+        from . import _kernel
+    except ImportError:
+        return None
+    return _kernel
+
+
+_KERNEL = _load()
+HAVE_KERNEL: bool = _KERNEL is not None
+
+
+def factorize_templates(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, list[bytes]]:
+    """(code per line as int64, the distinct templates in order of first appearance) of the lines of ``joined``
+    (``joined.split(b"\\n")``: a final newline ends with an empty line)."""
+    if use_kernel and _KERNEL is not None:
+        codes, uniques = _KERNEL.templates(joined)
+        return np.frombuffer(codes, dtype=np.int64), uniques
+    from .templates import _factorize, templates_of
+
+    return _factorize(templates_of(joined), joined.count(b"\n") + 1)
+
+
+def line_bounds(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) as int64 arrays of the lines of ``joined`` (``joined.split(b"\\n")``: line i is
+    ``joined[starts[i]:ends[i]]``), one per code of ``factorize_templates``."""
+    if use_kernel and _KERNEL is not None:
+        ends = np.frombuffer(_KERNEL.line_ends(joined), dtype=np.int64)
+    else:
+        ends = np.append(np.flatnonzero(np.frombuffer(joined, dtype=np.uint8) == 10), len(joined))
+    starts = np.empty_like(ends)
+    starts[0] = 0
+    starts[1:] = ends[:-1] + 1
+    return starts, ends
+
+
+def read_fields(joined: bytes, starts: np.ndarray, ends: np.ndarray, cols: Sequence[int],
+                use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(values float64 (n, k), bad bool (n, k)) of fields ``cols`` (ascending, distinct, each < 2**20) of the lines
+    ``joined[starts[i]:ends[i]]``; a ValueError names a wrong offset or column. The arrays are read-only views of
+    the kernel's buffers (copy to write)."""
+    starts = np.ascontiguousarray(starts, dtype=np.int64)
+    ends = np.ascontiguousarray(ends, dtype=np.int64)
+    if starts.shape != ends.shape or starts.ndim != 1:
+        raise ValueError(f"read_fields: starts and ends must be 1-d arrays of one length, not {starts.shape} and "
+                         f"{ends.shape}")
+    n, k = len(starts), len(cols)
+    if use_kernel and _KERNEL is not None:
+        values, bad = _KERNEL.fields(joined, starts, ends, tuple(int(c) for c in cols))
+        return (np.frombuffer(values, dtype=np.float64).reshape(n, k),
+                np.frombuffer(bad, dtype=np.uint8).reshape(n, k).view(np.bool_))
+    return _read_fields_reference(joined, starts, ends, [int(c) for c in cols])
+
+
+def _read_fields_reference(joined: bytes, starts: np.ndarray, ends: np.ndarray,
+                           cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    from .templates import NAN_MARK, value_text
+
+    for i, c in enumerate(cols):
+        if not 0 <= c < 1 << 20:
+            raise ValueError(f"read_fields: cols[{i}] = {c} is out of range (a field number 0 .. 2**20-1)")
+        if i and c <= cols[i - 1]:
+            raise ValueError(f"read_fields: cols must be sorted ascending and distinct (cols[{i}] = {c} after "
+                             f"{cols[i - 1]})")
+    wrong = np.flatnonzero((starts < 0) | (ends < starts) | (ends > len(joined)))
+    if len(wrong):
+        i = int(wrong[0])
+        raise ValueError(f"read_fields: line {i} has offsets [{starts[i]}, {ends[i]}), outside 0 <= start <= end <= "
+                         f"{len(joined)} (len(joined))")
+    n, k = len(starts), len(cols)
+    lines = [joined[s:e] for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
+    rows = [ln.split(b",") for ln in value_text(lines).split(b"\n")[:n]]
+    values = np.full((n, k), np.nan)
+    bad = np.zeros((n, k), dtype=bool)
+    for r, row in enumerate(rows):
+        for j, c in enumerate(cols):
+            field = row[c] if c < len(row) else b""
+            if field == NAN_MARK:
+                continue
+            try:
+                values[r, j] = float(field)
+            except ValueError:
+                bad[r, j] = True
+    return values, bad
