@@ -306,13 +306,27 @@ def _has_loss(plan: Plan) -> bool:
 
 
 class BlockValues:
-    """The value text (``templates.value_text``) of a block's lines, made once when a template holds most of them:
-    that template's rows are then cut from it in runs (a few slices, not a gather of every line)."""
+    """The numbers of a block's lines, read per template. With the C kernel (``kernel.py``): each template's fields
+    straight from the block's text, by the lines' offsets in it. Without it: the value text
+    (``templates.value_text``) made once when a template holds most of the lines, that template's rows then cut
+    from it in runs (a few slices, not a gather of every line), and read by numpy or pandas' C reader (``_read``)."""
 
     def __init__(self, lines: list[bytes], joined: bytes | None):
         self.lines = lines
         self.joined = joined  # b"\n".join(lines), when at hand
         self._whole: tuple[bytes, np.ndarray, np.ndarray] | None = None
+        self._bounds: tuple[np.ndarray, np.ndarray] | None = None
+
+    def fields(self, idx: np.ndarray, cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(values (n, k), bad (n, k)) of fields ``cols`` of the lines ``idx``, by the kernel (read-only arrays)."""
+        from .kernel import line_bounds, read_fields
+
+        if self.joined is None:
+            self.joined = b"\n".join(self.lines)
+        if self._bounds is None:
+            self._bounds = line_bounds(self.joined)
+        starts, ends = self._bounds
+        return read_fields(self.joined, starts[idx], ends[idx], cols)
 
     def text(self, idx: np.ndarray) -> bytes:
         n = len(self.lines)
@@ -335,9 +349,16 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
     """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
     number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing; an empty field is none). The NaN mark is a
     NaN value (a point)."""
+    from .kernel import HAVE_KERNEL
+
+    values = values or BlockValues(lines, None)
+    if HAVE_KERNEL:
+        vals, wrong = values.fields(idx, cols)
+        got = {c: vals[:, j].copy() for j, c in enumerate(cols)}  # columns of their own, writable
+        return got, {c: wrong[:, j].copy() for j, c in enumerate(cols) if wrong[:, j].any()}
     import pandas as pd
 
-    text = (values or BlockValues(lines, None)).text(idx)
+    text = values.text(idx)
     if len(idx) <= FEW_LINES and len(idx) * len(cols) <= FEW_CELLS:
         return _read_few(text, len(idx), cols)
     opts = {"header": None, "usecols": cols, "engine": "c", "na_values": [NAN_MARK.decode()],

@@ -142,9 +142,11 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
     has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template):
     a log without them pays nothing. Where the template tells (``masked_template``) the words are replaced as they
     are, and the template with them; the other masked lines go through the patterns and are templated again."""
+    from .kernel import factorize_templates
+
     if joined is None:
         joined = b"\n".join(lines)
-    codes, uniques = _factorize(templates_of(joined), len(lines))
+    codes, uniques = factorize_templates(joined)
     masked = [k for k, t in enumerate(uniques) if _has_mask_word_cached(t)]
     if not masked:
         counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
@@ -168,7 +170,7 @@ def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
         redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]), words)  # masks never touch a newline
         for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):
             lines[i] = line
-        sub_codes, sub_uniques = _factorize(templates_of(redone), len(at))
+        sub_codes, sub_uniques = factorize_templates(redone)
         new_codes[at] = np.array([index.setdefault(t, len(index)) for t in sub_uniques], dtype=np.int64)[sub_codes]
     new_codes, order = _first_appearance(new_codes, len(index))
     distinct = list(index)
