@@ -280,3 +280,13 @@ def test_hostile_long_line_before_a_carriage_return_is_cleaned_in_linear_time(tm
     t0 = time.perf_counter()
     res, pts = _read(tmp_path, data)
     assert time.perf_counter() - t0 < 10 and pts["loss"][0] == [1, 2]
+
+
+def test_a_run_of_backspaces_and_a_windows_line_end_are_one_break_each():
+    """Keras 3's meter erases itself with a run of ~100 backspaces before each redraw: a line per backspace made a
+    20 MB log tens of millions of lines. A CRLF line end is one break, not a line and an empty one."""
+    from training_check.tools.parsers.lines import split_lines
+
+    redraw = b"\x08" * 120 + b" 5/10 - loss: 0.5"
+    assert len(split_lines(b"Epoch 1/2\n" + redraw * 1000 + b"\n").lines) == 1 + 2 * 1000 + 1
+    assert split_lines(b"a 1\r\nb 2\r\n").lines == [b"a 1", b"b 2", b""]

@@ -23,6 +23,7 @@ _BREAKS = bytes(c for c in range(32) if c not in (9, 10, 27)) + b"\x7f"
 _TO_NEWLINE = bytes.maketrans(_BREAKS, b"\n" * len(_BREAKS))
 # ESC [ params intermediates final; ESC ] ... BEL/ST; ESC + one byte. Possessive: no backtracking.
 _ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
+_BACKSPACES = re.compile(rb"\x08++")  # from a literal: the scan for it is a fast search
 # A Keras 2 bar: [=====>.......]
 _KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
 
@@ -68,6 +69,10 @@ def split_lines(data: bytes) -> Lines:
         data = _ANSI.sub(b"", data)
     if b"\x00" in data:
         controls = data.count(b"\x00")
+    if b"\r" in data and _found(b"\r\n", data):  # a Windows line end is one break, not a line and an empty one
+        data = data.replace(b"\r\n", b"\n")
+    if b"\x08" in data:  # a run of backspaces (Keras' meter erasing itself): a break and an empty line, not one each
+        data = _BACKSPACES.sub(b"\n\n", data)
     data = data.translate(_TO_NEWLINE)
     if b"{" in data:
         if _found(b"{'", data):
