@@ -288,5 +288,5 @@ def test_a_run_of_backspaces_and_a_windows_line_end_are_one_break_each():
     from training_check.tools.parsers.lines import split_lines
 
     redraw = b"\x08" * 120 + b" 5/10 - loss: 0.5"
-    assert len(split_lines(b"Epoch 1/2\n" + redraw * 1000 + b"\n").lines) == 1 + 2 * 1000 + 1
+    assert len(split_lines(b"Epoch 1/2\n" + redraw * 1000 + b"\n").lines) == 2003  # not 120,000
     assert split_lines(b"a 1\r\nb 2\r\n").lines == [b"a 1", b"b 2", b""]
