@@ -218,6 +218,39 @@ def test_line_bounds_are_the_lines_of_any_bytes(k, data):
         assert [data[a:b] for a, b in zip(starts.tolist(), ends2.tolist(), strict=True)] == want
 
 
+# ---------------------------------------------------------------- bars
+
+BAR_PIECES = [b"%", b"|", b"%|", b"%||", b"\n", b"#", b" ", b"\xe2\x96\x88", b"37", b"a" * 100, b"b" * 256, b"c" * 255,
+              b"it/s]", b"[00:01<00:02]"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(BAR_PIECES), max_size=40).map(b"".join))
+def test_cut_bars_equals_the_pattern(k, data):
+    from training_check.tools.parsers.lines import BAR
+
+    want = BAR.sub(b"%||", data)
+    assert k.cut_bars(data) == want
+    assert kernel.cut_bars(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=800))
+def test_cut_bars_equals_the_pattern_on_any_bytes(k, data):
+    from training_check.tools.parsers.lines import BAR
+
+    data = data.replace(b"\x00", b"%").replace(b"\x01", b"|")  # more of the bytes that matter
+    assert k.cut_bars(data) == BAR.sub(b"%||", data)
+
+
+def test_cut_bars_edges(k):
+    from training_check.tools.parsers.lines import BAR
+
+    for data in (b"", b"%", b"%|", b"|", b"%||", b"%|" + b"x" * 256 + b"|", b"%|" + b"x" * 257 + b"|",
+                 b"%|" + b"x" * 255 + b"\n|", b"%|%|%|", b"%%||", b"%|" * 10_000, (b"9%|##  | 9/94\r") * 5000):
+        assert k.cut_bars(data) == BAR.sub(b"%||", data), data[:40]
+
+
 def test_templates_edges(k):
     for joined in (b"", b"\n", b"\n\n", b"1\xc3\xa92", b"a1\xff2b\n1.5e-3x", b"\x00\x01\n\x01\x00", b"1" * 100_000,
                    b"x\n" * 5000, b"".join(b"t%d " % i for i in range(5000)), bytes(range(256)) * 40):

@@ -389,6 +389,59 @@ kernel_line_ends(PyObject *self, PyObject *arg)
     return out;
 }
 
+/* cut_bars(data) -> bytes: data with each tqdm bar "%|" + at most 256 bytes that are neither "|" nor "\n" + "|"
+   written "%||", leftmost first, the scan going on after each bar: what re.sub(rb"%\|[^|\n]{0,256}+\|", b"%||")
+   makes (lines.py keeps that pattern as the reference). Linear: each byte is looked at at most twice (the look
+   ahead of a "%|" that is no bar stops at 256 bytes, a newline or a "|", and the scan resumes right after the "%"). */
+#define BAR_MAX 256
+static PyObject *
+kernel_cut_bars(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "cut_bars() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    unsigned char *out = malloc(size ? size : 1);
+    if (out == NULL)
+        return PyErr_NoMemory();
+    size_t o = 0;
+    Py_BEGIN_ALLOW_THREADS
+    size_t i = 0;
+    while (i < size) {
+        const unsigned char *pct = memchr(data + i, '%', size - i);
+        if (pct == NULL) {
+            memcpy(out + o, data + i, size - i);
+            o += size - i;
+            break;
+        }
+        size_t k = (size_t)(pct - data);
+        memcpy(out + o, data + i, k - i);
+        o += k - i;
+        if (k + 1 < size && data[k + 1] == '|') {
+            size_t lim = k + 2 + BAR_MAX < size ? k + 2 + BAR_MAX : size;
+            size_t j = k + 2;
+            while (j < lim && data[j] != '|' && data[j] != '\n')
+                j++;
+            if (j < size && data[j] == '|') { /* at most 256 bytes of bar, then its closing "|" */
+                out[o++] = '%';
+                out[o++] = '|';
+                out[o++] = '|';
+                i = j + 1;
+                continue;
+            }
+        }
+        out[o++] = '%';
+        i = k + 1;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
+    free(out);
+    return result;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -968,6 +1021,9 @@ static PyMethodDef kernel_methods[] = {
     {"line_ends", kernel_line_ends, METH_O,
      "line_ends(joined: bytes) -> bytes\n\n"
      "The end of each line of joined (int64: the offset of its \\n; len(joined) for the last line)."},
+    {"cut_bars", kernel_cut_bars, METH_O,
+     "cut_bars(data: bytes) -> bytes\n\n"
+     "data with each tqdm bar (%| then at most 256 bytes, no | or newline, then |) written %||."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

@@ -1,4 +1,4 @@
-"""The engine's two bulk steps, in C when the optional extension ``_kernel`` is built (``setup.py``), else by the
+"""The engine's bulk steps, in C when the optional extension ``_kernel`` is built (``setup.py``), else by the
 Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds them equal on any bytes).
 
 - ``factorize_templates(joined)``: each ``\\n``-separated line's template (``templates.templates_of``) as a code, in
@@ -7,6 +7,7 @@ Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds t
   ``templates.value_text`` splits them and read as ``float()`` reads them (bitwise); the NaN mark is NaN, any other
   field that holds no number is NaN and bad.
 
+- ``cut_bars(data)``: tqdm's bars written ``%||`` (``lines.BAR``), so that a bar is one template whatever its fill.
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 
@@ -48,6 +49,15 @@ def factorize_templates(joined: bytes, use_kernel: bool = True) -> tuple[np.ndar
     from .templates import _factorize, templates_of
 
     return _factorize(templates_of(joined), joined.count(b"\n") + 1)
+
+
+def cut_bars(data: bytes, use_kernel: bool = True) -> bytes:
+    """``data`` with each tqdm bar (``37%|####      |``) written ``%||``: ``lines.BAR.sub(b"%||", data)``."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.cut_bars(data)
+    from .lines import BAR
+
+    return BAR.sub(b"%||", data)
 
 
 def line_bounds(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -36,14 +36,16 @@ class Lines:
     text: bytes | None = None  # ``b"\n".join(lines)`` when at hand (no line was cut): the next steps work on it whole
 
 
-_BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is a fast search
+BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is a fast search (kernel.cut_bars)
 _GLUED_BAR = re.compile(rb"\]( {1,3}+\d{1,3}+%\|\|)")
 
 
 def _cut_bars(data: bytes) -> bytes:
     """tqdm bars (``37%|####      |``) as ``37%||``, and bars redrawn without ``\\r`` (``...it/s]  38%|``) on lines of
     their own. Bounded patterns from a literal start: linear."""
-    data = _BAR.sub(b"%||", data)
+    from .kernel import cut_bars
+
+    data = cut_bars(data)
     if _found(b"] ", data):
         data = _GLUED_BAR.sub(rb"]\n\1", data)
     return data
