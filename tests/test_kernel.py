@@ -251,6 +251,37 @@ def test_cut_bars_edges(k):
         assert k.cut_bars(data) == BAR.sub(b"%||", data), data[:40]
 
 
+GLUED_PIECES = [b"]", b" ", b"  ", b"   ", b"    ", b"1", b"12", b"123", b"1234", b"%||", b"%|", b"%", b"|", b"\n",
+                 b"it/s", b"x"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(GLUED_PIECES), max_size=60).map(b"".join))
+def test_break_glued_equals_the_pattern(k, data):
+    from training_check.tools.parsers.lines import GLUED_BAR
+
+    want = GLUED_BAR.sub(rb"]\n\1", data)
+    assert k.break_glued(data) == want
+    assert kernel.break_glued(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from([b"{", b"'", b'"', b"{'", b'{"', b"x", b"\n", b"}"]), max_size=60).map(b"".join))
+def test_break_records_equals_the_replaces(k, data):
+    want = data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"')
+    assert k.break_records(data) == want
+    assert kernel.break_records(data, use_kernel=False) == want
+
+
+def test_glued_and_records_edges(k):
+    from training_check.tools.parsers.lines import GLUED_BAR
+
+    for data in (b"", b"]", b"] 1%||", b"]" * 10_000, b"] 1%||" * 50_000, b"]   999%||]  1%|"):
+        assert k.break_glued(data) == GLUED_BAR.sub(rb"]\n\1", data)
+    for data in (b"", b"{", b"{'", b"{'" * 50_000, b"x{" * 10):
+        assert k.break_records(data) == data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"')
+
+
 def test_templates_edges(k):
     for joined in (b"", b"\n", b"\n\n", b"1\xc3\xa92", b"a1\xff2b\n1.5e-3x", b"\x00\x01\n\x01\x00", b"1" * 100_000,
                    b"x\n" * 5000, b"".join(b"t%d " % i for i in range(5000)), bytes(range(256)) * 40):

@@ -442,6 +442,103 @@ kernel_cut_bars(PyObject *self, PyObject *arg)
     return result;
 }
 
+/* break_glued(data) -> bytes: a bar redrawn right after the last one's "...it/s]" without a carriage return
+   ("]  38%||", bars already cut) put on a line of its own: what re.sub(rb"\]( {1,3}+\d{1,3}+%\|\|)", rb"]\n\1")
+   makes (lines.GLUED_BAR). Linear: each "]" looks at most 8 bytes ahead. */
+static PyObject *
+kernel_break_glued(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "break_glued() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    size_t cap = size + size / 6 + 16; /* a break per match, a match is 6 bytes at least ("] 1%||") */
+    unsigned char *out = malloc(cap);
+    if (out == NULL)
+        return PyErr_NoMemory();
+    size_t o = 0;
+    Py_BEGIN_ALLOW_THREADS
+    size_t i = 0;
+    while (i < size) {
+        const unsigned char *br = memchr(data + i, ']', size - i);
+        if (br == NULL) {
+            memcpy(out + o, data + i, size - i);
+            o += size - i;
+            break;
+        }
+        size_t k = (size_t)(br - data);
+        memcpy(out + o, data + i, k + 1 - i);
+        o += k + 1 - i;
+        i = k + 1;
+        size_t j = i, spaces = 0, digits = 0;
+        while (j < size && spaces < 3 && data[j] == ' ') {
+            j++;
+            spaces++;
+        }
+        while (j < size && digits < 3 && data[j] >= '0' && data[j] <= '9') {
+            j++;
+            digits++;
+        }
+        if (spaces && digits && j + 3 <= size && data[j] == '%' && data[j + 1] == '|' && data[j + 2] == '|') {
+            out[o++] = '\n';
+            memcpy(out + o, data + i, j + 3 - i);
+            o += j + 3 - i;
+            i = j + 3;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
+    free(out);
+    return result;
+}
+
+/* break_records(data) -> bytes: a printed record ("{'loss': ..." or '{"loss": ...') on a line of its own: a newline
+   before each "{" followed by a quote, what data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"') makes. */
+static PyObject *
+kernel_break_records(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "break_records() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    size_t n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (const unsigned char *p = data; (p = memchr(p, '{', (size_t)(data + size - p))) != NULL; p++)
+        if (p + 1 < data + size && (p[1] == '\'' || p[1] == '"'))
+            n++;
+    Py_END_ALLOW_THREADS
+    if (n == 0) {
+        Py_INCREF(arg);
+        return arg;
+    }
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(size + n));
+    if (result == NULL)
+        return NULL;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+    Py_BEGIN_ALLOW_THREADS
+    size_t o = 0, i = 0;
+    while (i < size) {
+        const unsigned char *p = memchr(data + i, '{', size - i);
+        size_t k = p == NULL ? size : (size_t)(p - data);
+        memcpy(out + o, data + i, k - i);
+        o += k - i;
+        if (p == NULL)
+            break;
+        if (k + 1 < size && (data[k + 1] == '\'' || data[k + 1] == '"'))
+            out[o++] = '\n';
+        out[o++] = '{';
+        i = k + 1;
+    }
+    Py_END_ALLOW_THREADS
+    return result;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -1024,6 +1121,12 @@ static PyMethodDef kernel_methods[] = {
     {"cut_bars", kernel_cut_bars, METH_O,
      "cut_bars(data: bytes) -> bytes\n\n"
      "data with each tqdm bar (%| then at most 256 bytes, no | or newline, then |) written %||."},
+    {"break_glued", kernel_break_glued, METH_O,
+     "break_glued(data: bytes) -> bytes\n\n"
+     "A newline after each ] followed by 1-3 blanks, 1-3 digits and %|| (a bar redrawn without a carriage return)."},
+    {"break_records", kernel_break_records, METH_O,
+     "break_records(data: bytes) -> bytes\n\n"
+     "A newline before each { followed by a quote (a printed record)."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

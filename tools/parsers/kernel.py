@@ -7,7 +7,9 @@ Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds t
   ``templates.value_text`` splits them and read as ``float()`` reads them (bitwise); the NaN mark is NaN, any other
   field that holds no number is NaN and bad.
 
-- ``cut_bars(data)``: tqdm's bars written ``%||`` (``lines.BAR``), so that a bar is one template whatever its fill.
+- ``cut_bars(data)``: tqdm's bars written ``%||`` (``lines.BAR``), so that a bar is one template whatever its fill;
+  ``break_glued(data)``: a bar redrawn without ``\\r`` on a line of its own; ``break_records(data)``: a printed
+  record on a line of its own.
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 
@@ -58,6 +60,24 @@ def cut_bars(data: bytes, use_kernel: bool = True) -> bytes:
     from .lines import BAR
 
     return BAR.sub(b"%||", data)
+
+
+def break_glued(data: bytes, use_kernel: bool = True) -> bytes:
+    """A bar redrawn without a carriage return (``...it/s]  38%||``) on a line of its own:
+    ``lines.GLUED_BAR.sub(rb"]\\n\\1", data)``."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.break_glued(data)
+    from .lines import GLUED_BAR
+
+    return GLUED_BAR.sub(rb"]\n\1", data)
+
+
+def break_records(data: bytes, use_kernel: bool = True) -> bytes:
+    """A printed record (``{'loss': ...``, ``{"loss": ...``) on a line of its own: a newline before each ``{`` and a
+    quote."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.break_records(data)
+    return data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"')
 
 
 def line_bounds(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:

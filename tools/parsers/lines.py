@@ -37,17 +37,17 @@ class Lines:
 
 
 BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is a fast search (kernel.cut_bars)
-_GLUED_BAR = re.compile(rb"\]( {1,3}+\d{1,3}+%\|\|)")
+GLUED_BAR = re.compile(rb"\]( {1,3}+\d{1,3}+%\|\|)")
 
 
 def _cut_bars(data: bytes) -> bytes:
     """tqdm bars (``37%|####      |``) as ``37%||``, and bars redrawn without ``\\r`` (``...it/s]  38%|``) on lines of
-    their own. Bounded patterns from a literal start: linear."""
-    from .kernel import cut_bars
+    their own (``BAR``, ``GLUED_BAR``; in C by ``kernel``). Bounded patterns from a literal start: linear."""
+    from .kernel import break_glued, cut_bars
 
     data = cut_bars(data)
     if _found(b"] ", data):
-        data = _GLUED_BAR.sub(rb"]\n\1", data)
+        data = break_glued(data)
     return data
 
 
@@ -77,10 +77,9 @@ def split_lines(data: bytes) -> Lines:
         data = _BACKSPACES.sub(b"\n\n", data)
     data = data.translate(_TO_NEWLINE)
     if b"{" in data:
-        if _found(b"{'", data):
-            data = data.replace(b"{'", b"\n{'")
-        if _found(b'{"', data):
-            data = data.replace(b'{"', b'\n{"')
+        from .kernel import break_records
+
+        data = break_records(data)
     if b"%" in data and _found(b"%|", data):
         data = _cut_bars(data)
     if b"[" in data and _KERAS_BAR.search(data):  # a Keras 2 bar: the search tries each "[" and stops at once
