@@ -493,13 +493,18 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     nan = np.full(n, np.nan)
-    explicit = nan.copy()  # explicit steps per line
-    epoch = nan.copy()  # the epoch a line gives
-    banner_epoch = nan.copy()  # ... when the line is an epoch banner (carried to the lines after it)
-    prog_n, prog_total = nan.copy(), nan.copy()
-    zero = np.zeros(n, dtype=bool)
-    bar_line = np.zeros(n, dtype=bool)
-    other_bar = np.zeros(n, dtype=bool)  # any counter line (the main one's are taken out below)
+    nan.flags.writeable = False  # shared by the arrays no plan writes (a block without steps, epochs or counters)
+    no = np.zeros(n, dtype=bool)
+    no.flags.writeable = False
+    steps_given, epochs_given, counters_given = (any(getattr(p, a) is not None for p, _ in plans)
+                                                 for a in ("step", "epoch", "counter"))
+    explicit = nan.copy() if steps_given else nan  # explicit steps per line
+    epoch = nan.copy() if epochs_given else nan  # the epoch a line gives
+    banner_epoch = nan.copy() if epochs_given else nan  # ... when the line is an epoch banner (carried after it)
+    prog_n, prog_total = (nan.copy(), nan.copy()) if counters_given else (nan, nan)
+    zero = no.copy() if counters_given else no
+    bar_line = no.copy() if counters_given else no
+    other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
     for plan, idx in plans:
@@ -552,9 +557,9 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
-    other_bar &= ~is_prog
+    other_bar = other_bar & ~is_prog
     if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
-        other_bar &= prog_total != st["main_total"]
+        other_bar = other_bar & (prog_total != st["main_total"])
     last_prog = _ffill(glob, st["prog"])
     for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog

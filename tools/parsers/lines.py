@@ -112,8 +112,10 @@ def line_lengths(lines: list[bytes], text: bytes | None = None) -> np.ndarray:
     """The length of each line; from ``text`` (``b"\\n".join(lines)``) when given: its newlines, in bulk."""
     if text is None:
         return np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
-    bounds = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == 10)
-    return np.diff(bounds, prepend=-1, append=len(text)) - 1
+    from .kernel import line_bounds
+
+    starts, ends = line_bounds(text)
+    return ends - starts
 
 
 def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None) -> list[bytes]:
