@@ -141,8 +141,8 @@ def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None
                if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
-        if len(cut) < max(3, len(at) // 2):
-            return lines
+        if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
+            return lines  # (one long line printed again and again, a warning, is no terminal's wrap)
         width = st["wrap"] = w
     if lengths is None or len(lengths) != len(lines):
         lengths = line_lengths(lines)
