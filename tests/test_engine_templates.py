@@ -112,10 +112,25 @@ def _one_by_one(needs, events, glob, plans, gots, steps_of, st) -> None:
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.sampled_from([math.nan, 0.0, 0.5, 1.0, 1.5, 2.0, 3.7])), max_size=300),
        st.lists(st.floats(0, 50, allow_nan=False), max_size=4), st.sampled_from([None, 0.0, 10.0, 20.0]),
-       st.randoms(use_true_random=False))
-def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd) -> None:
+       st.randoms(use_true_random=False), st.booleans())
+def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd, in_c) -> None:
+    """The C walk (kernel.match_events) and the Python one in stretches (without the kernel) give what walking
+    record by record gives."""
     from training_check.tools.parsers import engine as E
+    from training_check.tools.parsers import kernel
     from training_check.tools.parsers.fields import Plan
+
+    if in_c and not kernel.HAVE_KERNEL:
+        return  # (tests/test_kernel.py fails in CI without the kernel)
+    have = kernel.HAVE_KERNEL
+    kernel.HAVE_KERNEL = in_c
+    try:
+        _events_check(E, Plan, kinds, carried, spe, rnd)
+    finally:
+        kernel.HAVE_KERNEL = have
+
+
+def _events_check(E, Plan, kinds, carried, spe, rnd) -> None:
 
     n = len(kinds)
     events = np.array([i for i, (is_event, _) in enumerate(kinds) if is_event], dtype=np.int64)

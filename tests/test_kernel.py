@@ -4,6 +4,7 @@ errors it raises; and the wrapper's fallback. KERNEL_EXAMPLES raises the number 
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import struct
@@ -502,3 +503,13 @@ def test_the_wrapper_falls_back_without_the_extension(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_match_events_names_a_wrong_count(k):
+    q = np.array([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"avail\[1\] = 3 is outside 0 .. 2"):
+        k.match_events(q, np.array([1, 3], dtype=np.int64), np.array([np.nan, np.nan]), None)
+    with pytest.raises(ValueError, match="8-byte arrays"):
+        k.match_events(q, np.array([1], dtype=np.int64), np.array([np.nan, np.nan]), None)
+    raw, head, spe = k.match_events(q, np.array([0, 2], dtype=np.int64), np.array([np.nan, 0.5]), None)
+    assert np.frombuffer(raw).tolist()[1] == 1.0 and math.isnan(np.frombuffer(raw)[0]) and (head, spe) == (1, 2.0)

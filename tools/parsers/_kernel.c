@@ -539,6 +539,88 @@ kernel_break_records(PyObject *self, PyObject *arg)
     return result;
 }
 
+/* match_events(queue, avail, eps, spe) -> (steps: bytes, head: int, spe: float | None): the records of a block,
+   in line order, each taking a progress bar's write event from the queue (engine._match_events): the next one,
+   unless the record's epoch times the steps per epoch seen so far is nearer a later one (the head moves on while
+   the next event is strictly nearer); a record with no event queued before it (avail[r] <= head) takes none (NaN).
+   queue: float64, avail: int64 (each 0 <= avail[r] <= len(queue)), eps: float64 (NaN: no epoch), as many as avail.
+   Python's float arithmetic, step for step (IEEE doubles, no reordering): the answer is the Python walk's. */
+static PyObject *
+kernel_match_events(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer qb = {0}, ab = {0}, eb = {0};
+    PyObject *spe_obj;
+    if (!PyArg_ParseTuple(args, "y*y*y*O:match_events", &qb, &ab, &eb, &spe_obj))
+        return NULL;
+    PyObject *result = NULL;
+    double *steps = NULL;
+    if (qb.len % 8 || ab.len % 8 || eb.len % 8 || ab.len != eb.len) {
+        PyErr_SetString(PyExc_ValueError, "match_events: queue, avail and eps must be 8-byte arrays, avail and eps "
+                                          "of one length");
+        goto done;
+    }
+    int has_spe = spe_obj != Py_None;
+    double spe = 0.0;
+    if (has_spe) {
+        spe = PyFloat_AsDouble(spe_obj);
+        if (spe == -1.0 && PyErr_Occurred())
+            goto done;
+    }
+    const double *q = (const double *)qb.buf;
+    const int64_t *avail = (const int64_t *)ab.buf;
+    const double *eps = (const double *)eb.buf;
+    size_t nq = (size_t)qb.len / 8, n = (size_t)ab.len / 8;
+    for (size_t r = 0; r < n; r++)
+        if (avail[r] < 0 || (uint64_t)avail[r] > nq) {
+            PyErr_Format(PyExc_ValueError, "match_events: avail[%zu] = %lld is outside 0 .. %zu (the queue's length)",
+                         r, (long long)avail[r], nq);
+            goto done;
+        }
+    steps = malloc(n ? n * sizeof(double) : 1);
+    if (steps == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t head = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t r = 0; r < n; r++) {
+        size_t av = (size_t)avail[r];
+        if (av <= head) {
+            steps[r] = Py_NAN; /* no event written yet */
+            continue;
+        }
+        double e = eps[r];
+        if (has_spe && spe != 0.0 && e > 0) { /* Python: "if spe and e > 0" (NaN is true) */
+            double want = e * spe;
+            while (av - head > 1 && fabs(q[head + 1] - want) < fabs(q[head] - want))
+                head++;
+        }
+        double step = q[head++];
+        steps[r] = step;
+        if (e > 0 && step > 0) {
+            spe = step / e;
+            has_spe = 1;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    {
+        PyObject *sb = PyBytes_FromStringAndSize((const char *)steps, (Py_ssize_t)(n * sizeof(double)));
+        if (sb != NULL) {
+            if (has_spe)
+                result = Py_BuildValue("(Nnd)", sb, (Py_ssize_t)head, spe);
+            else
+                result = Py_BuildValue("(NnO)", sb, (Py_ssize_t)head, Py_None);
+        }
+    }
+done:
+    free(steps);
+    PyBuffer_Release(&qb);
+    PyBuffer_Release(&ab);
+    PyBuffer_Release(&eb);
+    return result;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -1127,6 +1209,9 @@ static PyMethodDef kernel_methods[] = {
     {"break_records", kernel_break_records, METH_O,
      "break_records(data: bytes) -> bytes\n\n"
      "A newline before each { followed by a quote (a printed record)."},
+    {"match_events", kernel_match_events, METH_VARARGS,
+     "match_events(queue, avail, eps, spe) -> (steps: bytes, head: int, spe: float | None)\n\n"
+     "The write event each record takes (float64, NaN for none), the queue's head after them, the steps per epoch."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

@@ -838,12 +838,29 @@ def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.nd
     o = np.argsort(lines, kind="stable")
     lines, which, rows, eps = lines[o], which[o], rows[o], eps[o]
     avail = len(queue) - len(events) + np.searchsorted(events, lines, side="right")  # events queued before each
-    steps = np.full(len(lines), np.nan)
-    spe: float | None = st.get("spe")
+    steps, head, spe = _walk_records(queue, avail.astype(np.int64), eps, st.get("spe"))
+    for k_need, (_lines, r_read, _rows) in enumerate(needs):
+        sel = (which == k_need) & ~np.isnan(steps)
+        steps_of[r_read][rows[sel]] = steps[sel]
+    if spe is not None:
+        st["spe"] = spe
+    st["events"] = queue[head:].tolist()
+
+
+def _walk_records(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray,
+                  spe: float | None) -> tuple[np.ndarray, int, float | None]:
+    """(the event each record takes, NaN for none; the queue's head after them; the steps per epoch after them), the
+    records in line order, ``avail[r]`` the events queued before record r, ``eps[r]`` its epoch (NaN: none). In C by
+    the kernel (``kernel.match_events``), else as ``_match_events`` says, in stretches at array speed."""
+    from .kernel import HAVE_KERNEL, match_events
+
+    if HAVE_KERNEL:
+        return match_events(queue, avail, eps, spe)
+    steps = np.full(len(eps), np.nan)
     head, j, window = 0, 0, 64
     walk: tuple[list[float], list[int], list[float]] | None = None  # the arrays as lists, for the walk
-    while j < len(lines):
-        end = min(len(lines), j + window)
+    while j < len(eps):
+        end = min(len(eps), j + window)
         k = np.arange(end - j)
         after = k + np.minimum(1, np.minimum.accumulate(avail[j:end] - head - k))  # events taken once read
         before = np.concatenate(([0], after[:-1]))
@@ -874,7 +891,7 @@ def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.nd
         window = max(64, 2 * stop)  # the next such record is likely as far on
         # the record whose epoch says a later event, and when such records come close together the next few too,
         # walked one by one (the queue's head moves past the events the epoch skips)
-        last = min(len(lines), j + stop + (1 if stop >= 8 else 32))
+        last = min(len(eps), j + stop + (1 if stop >= 8 else 32))
         if walk is None:
             walk = (queue.tolist(), avail.tolist(), eps.tolist())
         q, av, el = walk
@@ -891,12 +908,7 @@ def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.nd
             if e > 0 and q[head - 1] > 0:
                 spe = q[head - 1] / e
         j = last
-    for k_need, (_lines, r_read, _rows) in enumerate(needs):
-        sel = (which == k_need) & ~np.isnan(steps)
-        steps_of[r_read][rows[sel]] = steps[sel]
-    if spe is not None:
-        st["spe"] = spe
-    st["events"] = queue[head:].tolist()
+    return steps, head, spe
 
 
 def _epochs_of(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.ndarray:

@@ -80,6 +80,18 @@ def break_records(data: bytes, use_kernel: bool = True) -> bytes:
     return data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"')
 
 
+def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: float | None,
+                 use_kernel: bool = True) -> tuple[np.ndarray, int, float | None]:
+    """(the write event each record takes, NaN for none; the queue's head after them; the steps per epoch after
+    them): ``engine._walk_records``, record by record in C (the kernel must be built: the engine asks only then)."""
+    if not (use_kernel and _KERNEL is not None):
+        raise RuntimeError("match_events: the C kernel is not built (engine._walk_records walks in Python then)")
+    raw, head, spe_after = _KERNEL.match_events(np.ascontiguousarray(queue, dtype=np.float64),
+                                                np.ascontiguousarray(avail, dtype=np.int64),
+                                                np.ascontiguousarray(eps, dtype=np.float64), spe)
+    return np.frombuffer(raw, dtype=np.float64).copy(), head, spe_after
+
+
 def line_bounds(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(starts, ends) as int64 arrays of the lines of ``joined`` (``joined.split(b"\\n")``: line i is
     ``joined[starts[i]:ends[i]]``), one per code of ``factorize_templates``."""
