@@ -1,7 +1,5 @@
-"""The engine's template step (tools/parsers/templates.py): lines grouped by template, nan/inf words masked.
-
-The masks are replaced as plain words where the template shows each is a whole word, and by the patterns
-elsewhere; both must give what the patterns give on every line of a masked template, whatever the line holds."""
+"""The engine's template step (tools/parsers/templates.py): lines grouped by template, nan/inf words masked (on the
+lines whose template holds a word's letters: what the patterns give on every line, whatever the line holds)."""
 
 from __future__ import annotations
 
@@ -11,14 +9,7 @@ from collections import deque
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from training_check.tools.parsers.templates import (
-    NAN_MARK,
-    group_lines,
-    has_mask_word,
-    mask_numbers,
-    masked_template,
-    templates_of,
-)
+from training_check.tools.parsers.templates import NAN_MARK, group_lines, mask_numbers, templates_of
 
 PIECES = ["nan", "NaN", "NAN", "inf", "Inf", "INF", "infinity", "Infinity", "-inf", "nan.0", "inf.00", "info", "INFO",
           "nanoGPT", "inference", "enan", "[", "\xe9", "nan\xe9nan", "5nan", "nan5", "_nan", "xnan", "na\xffn",
@@ -27,8 +18,8 @@ PIECES = ["nan", "NaN", "NAN", "inf", "Inf", "INF", "infinity", "Infinity", "-in
 
 
 def _expected(lines: list[bytes]) -> list[bytes]:
-    """What the patterns make of each line: a line is masked when its template holds a whole mask word."""
-    return [mask_numbers(ln) if has_mask_word(templates_of(ln)) else ln for ln in lines]
+    """What the patterns make of each line."""
+    return [mask_numbers(ln) for ln in lines]
 
 
 def _check(lines: list[bytes]) -> None:
@@ -50,20 +41,6 @@ def test_masking_by_template_gives_what_the_patterns_give(texts: list[str]) -> N
     _check([t.encode("latin-1") for t in texts])
 
 
-def test_masked_template_only_where_the_template_tells() -> None:
-    def tmpl(t: bytes) -> bytes | None:
-        m = masked_template(t)
-        return None if m is None else m[0]
-
-    assert tmpl(b"s:\x01 trl:nan lr:\x01 norm:nan") == b"s:\x01 trl:\x01 lr:\x01 norm:\x01"
-    assert tmpl(b"loss=Infinity acc=NaN") == b"loss=\x01 acc=\x01"
-    assert tmpl(b"[INFO] loss=inf") == b"[INFO] loss=\x01"  # a word with a letter beside it is none
-    assert tmpl(b"loss=\x01inf") is None  # -inf: the sign's mark is beside the word
-    assert tmpl(b"loss=nan\x01") is None  # nan.0 or nan5: the template cannot tell
-    assert tmpl(b"a nan nan b") is None  # two words sharing the blank between them
-    assert masked_template(b"[INFO] loss=inf")[1] == ((b"=inf\n", b"=9e999\n", 1), (b"[INFO", None, 1))
-
-
 def test_a_word_split_by_a_byte_the_template_drops_goes_to_the_patterns() -> None:
     lines = [b"loss: nan", b"loss: na\xffn", b"loss: 0.5"]  # the second line's template is the first's
     _check(lines)
@@ -72,7 +49,7 @@ def test_a_word_split_by_a_byte_the_template_drops_goes_to_the_patterns() -> Non
     assert got == [b"loss: " + NAN_MARK, b"loss: na\xffn", b"loss: 0.5"]
 
 
-def test_many_nan_lines_are_masked_by_plain_replace_in_one_pass() -> None:
+def test_many_nan_lines_are_masked() -> None:
     lines = [f"s:{i} trl:{'nan' if i % 2 else '2.5'} lr:0.001 norm:{'nan' if i % 3 else 'inf'}".encode()
              for i in range(5000)]
     _check(lines)

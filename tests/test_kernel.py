@@ -283,6 +283,38 @@ def test_glued_and_records_edges(k):
         assert k.break_records(data) == data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"')
 
 
+MASK_PIECES = [b"nan", b"NaN", b"NAN", b"inf", b"Inf", b"INF", b"infinity", b"Infinity", b"INFINITY", b".0", b".00",
+               b".", b"0", b"5", b"x", b"_", b" ", b"=", b"\n", b"\xe9", b"e", b"i", b"n", b"N", b"I", b"f", b"a", b"-"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(MASK_PIECES), max_size=40).map(b"".join))
+def test_mask_words_equals_the_patterns(k, data):
+    from training_check.tools.parsers.templates import mask_numbers
+
+    want = mask_numbers(data)
+    assert k.mask_words(data) == want
+    assert kernel.mask_words(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_mask_words_equals_the_patterns_on_any_bytes(k, data):
+    from training_check.tools.parsers.templates import mask_numbers
+
+    assert k.mask_words(data) == mask_numbers(data)
+
+
+def test_mask_words_edges(k):
+    from training_check.tools.parsers.templates import mask_numbers
+
+    for data in (b"", b"nan", b"inf" * 10_000, b" inf" * 50_000, b"nan.0" + b"0" * 100_000, b"NAN.00nan",
+                 b"nan.0inf", b"x\xc3nan", b"Infinity.0 -inf"):
+        assert k.mask_words(data) == mask_numbers(data), data[:40]
+    same = b"no words here"
+    assert k.mask_words(same) is same
+
+
 def test_templates_edges(k):
     for joined in (b"", b"\n", b"\n\n", b"1\xc3\xa92", b"a1\xff2b\n1.5e-3x", b"\x00\x01\n\x01\x00", b"1" * 100_000,
                    b"x\n" * 5000, b"".join(b"t%d " % i for i in range(5000)), bytes(range(256)) * 40):
@@ -513,3 +545,38 @@ def test_match_events_names_a_wrong_count(k):
         k.match_events(q, np.array([1], dtype=np.int64), np.array([np.nan, np.nan]), None)
     raw, head, spe = k.match_events(q, np.array([0, 2], dtype=np.int64), np.array([np.nan, 0.5]), None)
     assert np.frombuffer(raw).tolist()[1] == 1.0 and math.isnan(np.frombuffer(raw)[0]) and (head, spe) == (1, 2.0)
+
+
+def _engine_points(data: bytes) -> dict:
+    from training_check.tools.parsers.base import Emitter
+    from training_check.tools.parsers.engine import TextLogFormat
+
+    em = Emitter()
+    fmt = TextLogFormat()
+    for part in (data[: len(data) // 2], data[len(data) // 2:]):  # two reads: state carried between blocks
+        cut = part.rfind(b"\n") + 1
+        fmt.parse_plain(part[:cut], em)
+        if cut < len(part):
+            fmt.parse_plain(part[cut:], em)
+    fmt.finish(em)
+    return {k: (c.steps.tolist(), np.nan_to_num(c.values, nan=-1.5).tolist()) for k, c in em.build().columns.items()}
+
+
+@pytest.mark.parametrize("name", ["wrapped_nan", "bigscience_wrapped", "nan_and_inf"])
+def test_the_engine_reads_alike_with_and_without_the_kernel(k, name, monkeypatch):
+    """Words are masked on the block's text by the kernel, on the lines of hinted templates without it; a terminal's
+    wrap that cut a word (``number of nan`` | ``iterations``) is masked after the join either way."""
+    if name == "bigscience_wrapped":
+        data = (CORPUS / "bigscience" / "tr11-176B_throughput-drop_wrapped_L257-271.log").read_bytes()
+    elif name == "wrapped_nan":
+        rec = " iteration {i:6d}/ 1000 | lm loss: {v} | grad norm: 1.0 | number of nan iterations:   0 |"
+        rows = [rec.format(i=i, v="nan" if i % 3 == 0 else f"{2 + i / 100:.4E}") for i in range(1, 60)]
+        width = 64
+        data = "".join("".join(r[j:j + width] + "\n" for j in range(0, len(r), width)) for r in rows).encode()
+    else:
+        data = "".join(f"[INFO] step={i} loss={'nan' if i % 4 == 0 else 'inf' if i % 4 == 1 else i / 7} "
+                       f"info=x lr=1e-3\n" for i in range(2000)).encode()
+    with_kernel = _engine_points(data)
+    monkeypatch.setattr(kernel, "_KERNEL", None)
+    monkeypatch.setattr(kernel, "HAVE_KERNEL", False)
+    assert _engine_points(data) == with_kernel and with_kernel

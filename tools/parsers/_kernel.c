@@ -621,6 +621,98 @@ done:
     return result;
 }
 
+/* mask_words(data) -> bytes: the nan/inf words that stand alone written as numbers, what templates.MASKS make
+   (re.sub of each of infinity, Infinity, inf, Inf, INF -> 9e999 and nan, NaN, NAN -> the NaN mark +.+, one after
+   another, each "word(?<![A-Za-z_]word)(?:\.0++)?+(?![A-Za-z_0-9])"): no letter or _ before the word, then ".0..."
+   taken whole if there, then no letter, _ or digit. One scan, the longer word tried first at a place (a rewritten
+   word is never next to a letter, so one after another and all at once are the same). data itself when nothing
+   changes. */
+static inline int
+word_char(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static size_t
+mask_word_at(const unsigned char *data, size_t size, size_t i, const char **repl, size_t *repl_len)
+{
+    static const char *const words[] = {"infinity", "Infinity", "inf", "Inf", "INF", "nan", "NaN", "NAN"};
+    static const size_t lens[] = {8, 8, 3, 3, 3, 3, 3, 3};
+    if (i > 0 && word_char(data[i - 1]))
+        return 0;
+    for (size_t w = 0; w < 8; w++) {
+        size_t n = lens[w];
+        if (i + n > size || memcmp(data + i, words[w], n) != 0)
+            continue;
+        size_t end = i + n;
+        if (end + 1 < size && data[end] == '.' && data[end + 1] == '0') {
+            end += 2;
+            while (end < size && data[end] == '0')
+                end++;
+        }
+        if (end < size && (word_char(data[end]) || (data[end] >= '0' && data[end] <= '9')))
+            return 0; /* possessive: no shorter word and no shorter ".0" is tried (the pattern cannot backtrack) */
+        *repl = w < 5 ? "9e999" : "+.+";
+        *repl_len = w < 5 ? 5 : 3;
+        return end - i;
+    }
+    return 0;
+}
+
+static PyObject *
+kernel_mask_words(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "mask_words() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    size_t cap = size + 2 * (size / 3) + 16; /* "inf" (3 bytes) -> "9e999" (5): at most 2 more per 3 */
+    unsigned char *out = NULL;
+    size_t o = 0, i = 0, done = 0, changed = 0;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (i < size) {
+        unsigned char c = data[i];
+        if (c != 'n' && c != 'N' && c != 'i' && c != 'I') {
+            i++;
+            continue;
+        }
+        const char *repl;
+        size_t repl_len;
+        size_t len = mask_word_at(data, size, i, &repl, &repl_len);
+        if (!len) {
+            i++;
+            continue;
+        }
+        if (out == NULL && (out = malloc(cap)) == NULL) {
+            failed = 1;
+            break;
+        }
+        memcpy(out + o, data + done, i - done);
+        o += i - done;
+        memcpy(out + o, repl, repl_len);
+        o += repl_len;
+        i += len;
+        done = i;
+        changed++;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed)
+        return PyErr_NoMemory();
+    if (!changed) {
+        Py_INCREF(arg);
+        return arg;
+    }
+    memcpy(out + o, data + done, size - done);
+    o += size - done;
+    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
+    free(out);
+    return result;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -1212,6 +1304,9 @@ static PyMethodDef kernel_methods[] = {
     {"match_events", kernel_match_events, METH_VARARGS,
      "match_events(queue, avail, eps, spe) -> (steps: bytes, head: int, spe: float | None)\n\n"
      "The write event each record takes (float64, NaN for none), the queue's head after them, the steps per epoch."},
+    {"mask_words", kernel_mask_words, METH_O,
+     "mask_words(data: bytes) -> bytes\n\n"
+     "The nan/inf words that stand alone written as numbers (templates.MASKS): inf -> 9e999, nan -> +.+."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

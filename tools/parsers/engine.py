@@ -131,7 +131,14 @@ def _read_block(data: bytes, em: Emitter) -> None:
     ctx = [(p[1], p[2]) for p in carried]
     lengths = line_lengths(split.lines, split.text)
     lines = join_wrapped(split.lines, st, lengths)
+    if lines is not split.lines and split.masked:  # a word the wrap cut is whole once joined: masked after the join
+        split = split_lines(data, mask=False)
+        lengths = line_lengths(split.lines, split.text)
+        lines = join_wrapped(split.lines, st, lengths)
     joined = split.text
+    # the words are masked already (the kernel, on the block's text), unless a terminal's wrap joined lines again
+    # (a word cut by the wrap) or the text was not whole (a line cut at LINE_CAP); carried lines were masked before
+    premasked = split.masked and lines is split.lines
     if lines is not split.lines:  # records a terminal had wrapped, joined again
         joined, lengths = None, line_lengths(lines)
     if pending:
@@ -141,7 +148,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     new_pending: list[int] = []
     if not lines:
         return
-    grouping = group_lines(lines, joined)
+    grouping = group_lines(lines, joined, premasked=premasked)
     _run_settings(lines, grouping, len(pending), st, em)
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)

@@ -9,7 +9,7 @@ Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds t
 
 - ``cut_bars(data)``: tqdm's bars written ``%||`` (``lines.BAR``), so that a bar is one template whatever its fill;
   ``break_glued(data)``: a bar redrawn without ``\\r`` on a line of its own; ``break_records(data)``: a printed
-  record on a line of its own.
+  record on a line of its own; ``mask_words(data)``: the nan/inf words written as numbers (``templates.MASKS``).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 
@@ -90,6 +90,16 @@ def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: flo
                                                 np.ascontiguousarray(avail, dtype=np.int64),
                                                 np.ascontiguousarray(eps, dtype=np.float64), spe)
     return np.frombuffer(raw, dtype=np.float64).copy(), head, spe_after
+
+
+def mask_words(data: bytes, use_kernel: bool = True) -> bytes:
+    """The nan/inf words that stand alone written as numbers: ``templates.mask_numbers(data)`` (``data`` itself when
+    none is there)."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.mask_words(data)
+    from .templates import mask_numbers
+
+    return mask_numbers(data)
 
 
 def line_bounds(joined: bytes, use_kernel: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -34,6 +34,7 @@ class Lines:
     cut: int  # lines longer than LINE_CAP, cut
     controls: int  # control bytes (NUL, \x01 ...) that ended a line: not text
     text: bytes | None = None  # ``b"\n".join(lines)`` when at hand (no line was cut): the next steps work on it whole
+    masked: bool = False  # the nan/inf words are masked already (templates.MASKS, by the C kernel, before the split)
 
 
 BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is a fast search (kernel.cut_bars)
@@ -63,7 +64,7 @@ def _found(literal: bytes, data: bytes) -> bool:
     return pattern.search(data) is not None
 
 
-def split_lines(data: bytes) -> Lines:
+def split_lines(data: bytes, mask: bool = True) -> Lines:
     """The lines of ``data`` (complete lines), cleaned as the module docstring says. Each rarer step runs only when
     its byte is in the block (a search at memchr speed)."""
     controls = 0
@@ -84,9 +85,13 @@ def split_lines(data: bytes) -> Lines:
         data = _cut_bars(data)
     if b"[" in data and _KERAS_BAR.search(data):  # a Keras 2 bar: the search tries each "[" and stops at once
         data = _KERAS_BAR.sub(b"[]", data)
-    lines = data.split(b"\n")
     if not _has_long_line(data):
-        return Lines(lines, 0, controls, data)
+        from .kernel import HAVE_KERNEL, mask_words
+
+        if mask and HAVE_KERNEL:  # the block's words at once, before the split (not its lines again after it)
+            data = mask_words(data)
+        return Lines(data.split(b"\n"), 0, controls, data, mask and HAVE_KERNEL)
+    lines = data.split(b"\n")
     cut = 0
     for i, ln in enumerate(lines):
         if len(ln) > LINE_CAP:

@@ -23,20 +23,17 @@ NUMBER_CHARS = b"0123456789.+-eE"
 _NON_ASCII = bytes(range(128, 256))
 WORD_CHARS = bytes(c for c in range(256) if (chr(c).isalpha() and c < 128 and c not in b"eE") or c == ord("_"))
 # Whole words only (never a word's middle: "info", "nanoGPT"; Lightning's "nan.0" is one): nan becomes the sentinel
-# NAN_MARK, which the reader takes as NaN; inf is spelled as a number that overflows to inf. One pattern per spelling,
-# each starting with its word: the scan for it is a fast search for a literal (a pattern opening with an alternation
-# or a class is tried at every byte). Fixed-length words between lookarounds, possessive: linear. Applied one after
-# another they rewrite what one alternation would (a rewritten word is never next to a letter).
+# NAN_MARK, which the reader takes as NaN; inf is spelled as a number that overflows to inf. Fixed-length words
+# between lookarounds, possessive: linear. Each pattern left to right, the inf one first (a word after a rewritten
+# one sees the byte it saw before: the same as all words at once, which is what the C kernel does, kernel.mask_words).
 NAN_MARK = b"+.+"
-INF_NUMBER = b"9e999"
-MASK_WORDS: tuple[tuple[bytes, bytes], ...] = (
-    (b"infinity", INF_NUMBER), (b"Infinity", INF_NUMBER), (b"inf", INF_NUMBER), (b"Inf", INF_NUMBER),
-    (b"INF", INF_NUMBER), (b"nan", NAN_MARK), (b"NaN", NAN_MARK), (b"NAN", NAN_MARK),
+_INF = re.compile(rb"(?:[Ii]nf(?<![A-Za-z_][Ii]nf)(?:inity)?+|INF(?<![A-Za-z_]INF))(?:\.0++)?+(?![A-Za-z_0-9])")
+_NAN = re.compile(rb"(?:nan|NaN|NAN)(?<![A-Za-z_][nN][aA][nN])(?:\.0++)?+(?![A-Za-z_0-9])")
+MASKS: tuple[tuple[tuple[bytes, ...], re.Pattern[bytes], bytes], ...] = (
+    ((b"inf", b"Inf", b"INF"), _INF, b"9e999"),
+    ((b"nan", b"NaN", b"NAN"), _NAN, NAN_MARK),
 )
-MASKS: tuple[tuple[bytes, re.Pattern[bytes], bytes], ...] = tuple(
-    (word, re.compile(re.escape(word) + rb"(?<![A-Za-z_]" + re.escape(word) + rb")(?:\.0++)?+(?![A-Za-z_0-9])"), repl)
-    for word, repl in MASK_WORDS)
-_MASK_FIRST = frozenset(w[:1] for w, _ in MASK_WORDS)  # "i", "I", "n", "N"
+MASK_HINTS = tuple(h for hints, _, _ in MASKS for h in hints)  # a line holding none of these has no word to mask
 
 
 def _value_table() -> bytes:
@@ -52,56 +49,12 @@ VALUE_TABLE = _value_table()
 VALUE_DELETE = WORD_CHARS + _NON_ASCII
 
 
-def mask_numbers(data: bytes, words: Sequence[bytes] | None = None) -> bytes:
-    """``data`` with ``MASKS`` applied (those of ``words`` only, when given; each only when its word is there)."""
-    for word, pattern, repl in MASKS:
-        if (words is None or word in words) and word in data:
+def mask_numbers(data: bytes) -> bytes:
+    """``data`` with ``MASKS`` applied (each only when one of its words is there)."""
+    for hints, pattern, repl in MASKS:
+        if any(h in data for h in hints):
             data = pattern.sub(repl, data)
     return data
-
-
-def has_mask_word(template: bytes) -> bool:
-    """Whether a template holds a word ``MASKS`` rewrites (its lines must be masked and grouped again): the whole
-    word, not ``inference`` or ``nano``."""
-    return any(word in template and pattern.search(template) is not None for word, pattern, _ in MASKS)
-
-
-_LETTER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-
-
-Unit = tuple[bytes, bytes | None, int]  # a word with the byte on each side (b"\n" at a line's end), what it becomes
-# (None: no word, a letter is beside it), how often the template holds it
-
-
-def masked_template(template: bytes) -> tuple[bytes, tuple[Unit, ...]] | None:
-    """The template of a masked template's lines, and how their words become numbers, when the template alone tells:
-    a word ``MASKS`` names with no letter, ``_`` or number mark on either side is a whole word; one with a letter
-    beside it (``INFO``, ``inference``) is none. Each is looked for with the byte on each side of it, which a line of
-    the template has too unless a non-ASCII byte the template drops sits there (``nan\\xe9nan``): the counts of
-    these units in the lines then fall short of the template's and the patterns judge (``_replace_words``). Each
-    whole word is replaced with the bytes around it (``=nan,`` -> ``=+.+,``). None when a number mark beside a word
-    hides what a line has there (``nan.0``, ``-inf``, ``5nan``): its lines are masked by the patterns then."""
-    t = b"\n" + template + b"\n"
-    units: list[Unit] = []
-    for word, repl in MASK_WORDS:
-        found: dict[bytes, int] = {}
-        at = t.find(word)
-        while at >= 0:
-            end = at + len(word)
-            if t[at - 1] == 1 or t[end] == 1:
-                return None
-            unit = t[at - 1:end + 1]
-            found[unit] = found.get(unit, 0) + 1
-            at = t.find(word, end)
-        for unit, n in found.items():
-            if t.count(unit) != n:
-                return None  # two words sharing a byte between them ("nan nan"): one count would miss one
-            whole = unit[0] not in _LETTER_BYTES and unit[-1] not in _LETTER_BYTES
-            units.append((unit, unit[:1] + repl + unit[-1:] if whole else None, n))
-        for unit, becomes, _n in units[-len(found):] if found else ():
-            if becomes is not None:
-                t = t.replace(unit, unit[:1] + _MARK + unit[-1:])
-    return t[1:-1], tuple(units)
 
 
 _MARK = b"\x01"  # a number's place in a template (control bytes never reach a line)
@@ -137,108 +90,46 @@ class Grouping:
     joined: bytes | None = None  # ``b"\\n".join(lines)`` as the lines now are, when at hand
 
 
-def group_lines(lines: list[bytes], joined: bytes | None = None) -> Grouping:
+def group_lines(lines: list[bytes], joined: bytes | None = None, premasked: bool = False) -> Grouping:
     """Lines grouped by template (in order of first appearance); ``joined`` is ``b"\\n".join(lines)`` when the caller
-    has it. Lines holding nan/inf words are masked (``MASKS``), in place, and only theirs (found by their template):
-    a log without them pays nothing. Where the template tells (``masked_template``) the words are replaced as they
-    are, and the template with them; the other masked lines go through the patterns and are templated again."""
+    has it. The nan/inf words of the lines are masked (``MASKS``), in place, unless ``premasked`` (the C kernel did
+    it on the block's text before it was split: ``lines.split_lines``): only the lines whose template holds one of
+    ``MASK_HINTS`` can hold such a word (a line's letters are its template's), so only theirs are looked at, and
+    templated again."""
     from .kernel import factorize_templates
 
     if joined is None:
         joined = b"\n".join(lines)
     codes, uniques = factorize_templates(joined)
-    masked = [k for k, t in enumerate(uniques) if _has_mask_word_cached(t)]
-    if not masked:
+    hinted = [] if premasked else [k for k, t in enumerate(uniques) if _has_hint_cached(t)]
+    if not hinted:
         counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
         return Grouping(codes, uniques, counts, joined=joined)
-    plain = {k: m for k in masked if (m := _masked_template_cached(uniques[k])) is not None}
-    rest = [k for k in masked if k not in plain]
-    if plain:
-        done = _replace_words(lines, codes, plain, None if rest else joined)
-        if done is None:
-            plain, rest = {}, masked
-        elif not rest:
-            joined = done
-    every = [plain[k][0] if k in plain else t for k, t in enumerate(uniques)]
-    index: dict[bytes, int] = {}
-    remap = np.array([index.setdefault(t, len(index)) for t in every], dtype=np.int64)
-    new_codes = remap[codes]
-    if rest:
-        joined = None
-        at = np.flatnonzero(np.isin(codes, rest))
-        words = [w for w, _ in MASK_WORDS if any(w in uniques[k] for k in rest)]
-        redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]), words)  # masks never touch a newline
-        for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):
-            lines[i] = line
-        sub_codes, sub_uniques = factorize_templates(redone)
-        new_codes[at] = np.array([index.setdefault(t, len(index)) for t in sub_uniques], dtype=np.int64)[sub_codes]
-    new_codes, order = _first_appearance(new_codes, len(index))
-    distinct = list(index)
-    uniques = [distinct[k] for k in order]
-    counts = np.bincount(new_codes, minlength=len(uniques)) if len(new_codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(new_codes, uniques, counts, True, joined)
-
-
-def _replace_words(lines: list[bytes], codes: np.ndarray, plain: dict[int, tuple[bytes, tuple[Unit, ...]]],
-                   joined: bytes | None) -> bytes | None:
-    """The words of the lines of templates ``plain`` replaced as ``masked_template`` says, in place: in the whole
-    block's text at once when ``joined`` is given (every masked template is one of them: no other line holds such a
-    word), else in those lines' text; the block's new text, or b"" when only those lines were done. None, with nothing
-    changed, when a line holds fewer such words than its template shows (a word split by a non-ASCII byte the
-    template drops: ``na\\xffn``), which the patterns then judge."""
-    ks = list(plain)
-    at: np.ndarray | None = None
-    if joined is None:
-        at = np.flatnonzero(np.isin(codes, ks))
-        joined = b"\n".join([lines[i] for i in at.tolist()])
-    text = b"\n" + joined + b"\n"
-    per_template = np.bincount(codes if at is None else codes[at], minlength=max(ks) + 1)[ks].tolist()
-    expected: dict[bytes, int] = {}
-    replace: dict[bytes, bytes] = {}
-    for k, n in zip(ks, per_template, strict=True):
-        for unit, repl, times in plain[k][1]:
-            expected[unit] = expected.get(unit, 0) + n * times
-            if repl is not None:
-                replace[unit] = repl
-    for unit, n in expected.items():  # a line holds no more of a unit than its template: equal sums, equal lines
-        if text.count(unit) != n:
-            return None
-    for unit in sorted(replace, key=lambda u: _WORD_RANK[u[1:-1]]):  # longer words first (Infinity before Inf)
-        text = text.replace(unit, replace[unit])
-    text = text[1:-1]
-    if at is None:
-        lines[:] = text.split(b"\n")
-        return text
-    for i, line in zip(at.tolist(), text.split(b"\n"), strict=True):
+    at = np.flatnonzero(np.isin(codes, hinted))
+    redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]))  # masks never touch a newline
+    for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):
         lines[i] = line
-    return b""
+    index = {t: k for k, t in enumerate(uniques)}
+    sub_codes, sub_uniques = factorize_templates(redone)
+    codes = codes.copy()
+    codes[at] = np.array([index.setdefault(t, len(index)) for t in sub_uniques], dtype=np.int64)[sub_codes]
+    codes, order = _first_appearance(codes, len(index))
+    every = list(index)
+    uniques = [every[k] for k in order]
+    counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
+    return Grouping(codes, uniques, counts, True)
 
 
-_WORD_RANK = {w: i for i, (w, _) in enumerate(MASK_WORDS)}
+_HINT: dict[bytes, bool] = {}
+MAX_HINT_CACHE = 8192
 
 
-_MASKED_TEMPLATE: dict[bytes, tuple[bytes, tuple[Unit, ...]] | None] = {}
-
-
-def _masked_template_cached(template: bytes) -> tuple[bytes, tuple[Unit, ...]] | None:
-    if template in _MASKED_TEMPLATE:
-        return _MASKED_TEMPLATE[template]
-    out = masked_template(template)
-    if len(_MASKED_TEMPLATE) < MAX_MASK_WORD_CACHE and len(template) <= 4096:
-        _MASKED_TEMPLATE[template] = out
-    return out
-
-
-_MASK_WORD: dict[bytes, bool] = {}
-MAX_MASK_WORD_CACHE = 8192
-
-
-def _has_mask_word_cached(template: bytes) -> bool:
-    hit = _MASK_WORD.get(template)
+def _has_hint_cached(template: bytes) -> bool:
+    hit = _HINT.get(template)
     if hit is None:
-        hit = has_mask_word(template)
-        if len(_MASK_WORD) < MAX_MASK_WORD_CACHE and len(template) <= 4096:
-            _MASK_WORD[template] = hit
+        hit = any(h in template for h in MASK_HINTS)
+        if len(_HINT) < MAX_HINT_CACHE and len(template) <= 4096:
+            _HINT[template] = hit
     return hit
 
 
