@@ -675,6 +675,33 @@ kernel_mask_words(PyObject *self, PyObject *arg)
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     while (i < size) {
+#ifdef __SSE2__
+        /* 16 places a step: a word can start only where three bytes spell nan, NaN, NAN, inf, Inf or INF */
+        while (i + 18 <= size) {
+            __m128i b0 = _mm_loadu_si128((const __m128i *)(data + i));
+            __m128i b1 = _mm_loadu_si128((const __m128i *)(data + i + 1));
+            __m128i b2 = _mm_loadu_si128((const __m128i *)(data + i + 2));
+            __m128i n0 = _mm_cmpeq_epi8(b0, _mm_set1_epi8('n')), N0 = _mm_cmpeq_epi8(b0, _mm_set1_epi8('N'));
+            __m128i n2 = _mm_cmpeq_epi8(b2, _mm_set1_epi8('n')), N2 = _mm_cmpeq_epi8(b2, _mm_set1_epi8('N'));
+            __m128i a1 = _mm_cmpeq_epi8(b1, _mm_set1_epi8('a')), A1 = _mm_cmpeq_epi8(b1, _mm_set1_epi8('A'));
+            __m128i nan = _mm_or_si128(_mm_and_si128(_mm_and_si128(n0, a1), n2),
+                                       _mm_and_si128(_mm_and_si128(N0, _mm_or_si128(a1, A1)), N2));
+            __m128i i0 = _mm_or_si128(_mm_cmpeq_epi8(b0, _mm_set1_epi8('i')), _mm_cmpeq_epi8(b0, _mm_set1_epi8('I')));
+            __m128i inf = _mm_and_si128(_mm_and_si128(i0, _mm_cmpeq_epi8(b1, _mm_set1_epi8('n'))),
+                                        _mm_cmpeq_epi8(b2, _mm_set1_epi8('f')));
+            __m128i INF = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(b0, _mm_set1_epi8('I')),
+                                                      _mm_cmpeq_epi8(b1, _mm_set1_epi8('N'))),
+                                        _mm_cmpeq_epi8(b2, _mm_set1_epi8('F')));
+            unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(nan, inf), INF));
+            if (m) {
+                i += (size_t)__builtin_ctz(m);
+                break;
+            }
+            i += 16;
+        }
+        if (i >= size)
+            break;
+#endif
         unsigned char c = data[i];
         if (c != 'n' && c != 'N' && c != 'i' && c != 'I') {
             i++;
