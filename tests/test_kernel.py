@@ -315,6 +315,29 @@ def test_mask_words_edges(k):
     assert k.mask_words(same) is same
 
 
+ANSI_PIECES = [b"\x1b", b"[", b"]", b"0", b"9", b";", b"?", b" ", b"/", b"@", b"m", b"~", b"\x07", b"\\", b"\n", b"a",
+               b"\x7f", b"\x1f", b"1" * 70, b"!" * 20, b"x" * 600, b"\x1b[32m", b"\x1b]0;title\x07"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(ANSI_PIECES), max_size=40).map(b"".join))
+def test_strip_ansi_equals_the_pattern(k, data):
+    from training_check.tools.parsers.lines import ANSI
+
+    want = ANSI.sub(b"", data)
+    assert k.strip_ansi(data) == want
+    assert kernel.strip_ansi(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_strip_ansi_equals_the_pattern_on_any_bytes(k, data):
+    from training_check.tools.parsers.lines import ANSI
+
+    data = data.replace(b"\x00", b"\x1b").replace(b"\x01", b"[")
+    assert k.strip_ansi(data) == ANSI.sub(b"", data)
+
+
 def test_templates_edges(k):
     for joined in (b"", b"\n", b"\n\n", b"1\xc3\xa92", b"a1\xff2b\n1.5e-3x", b"\x00\x01\n\x01\x00", b"1" * 100_000,
                    b"x\n" * 5000, b"".join(b"t%d " % i for i in range(5000)), bytes(range(256)) * 40):

@@ -740,6 +740,68 @@ kernel_mask_words(PyObject *self, PyObject *arg)
     return result;
 }
 
+/* strip_ansi(data) -> bytes: data without terminal escape codes, what lines.ANSI's substitution by nothing makes:
+   ESC [ then at most 64 parameter bytes (0x30-0x3f), at most 16 intermediates (0x20-0x2f), an optional final byte
+   (0x40-0x7e); ESC ] then at most 512 bytes that are not BEL, ESC or a newline, then an optional BEL or ESC \;
+   else ESC and an optional printable byte. Possessive, left to right, each byte looked at once. data itself when
+   it holds no ESC. */
+static PyObject *
+kernel_strip_ansi(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "strip_ansi() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t size = (size_t)PyBytes_GET_SIZE(arg);
+    if (memchr(data, 0x1b, size) == NULL) {
+        Py_INCREF(arg);
+        return arg;
+    }
+    unsigned char *out = malloc(size ? size : 1);
+    if (out == NULL)
+        return PyErr_NoMemory();
+    size_t o = 0, i = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (i < size) {
+        const unsigned char *esc = memchr(data + i, 0x1b, size - i);
+        size_t k = esc == NULL ? size : (size_t)(esc - data);
+        memcpy(out + o, data + i, k - i);
+        o += k - i;
+        if (esc == NULL)
+            break;
+        size_t j = k + 1;
+        if (j < size && data[j] == '[') {
+            j++;
+            size_t lim = j + 64;
+            while (j < size && j < lim && data[j] >= 0x30 && data[j] <= 0x3f)
+                j++;
+            lim = j + 16;
+            while (j < size && j < lim && data[j] >= 0x20 && data[j] <= 0x2f)
+                j++;
+            if (j < size && data[j] >= 0x40 && data[j] <= 0x7e)
+                j++;
+        } else if (j < size && data[j] == ']') {
+            j++;
+            size_t lim = j + 512;
+            while (j < size && j < lim && data[j] != 0x07 && data[j] != 0x1b && data[j] != '\n')
+                j++;
+            if (j < size && data[j] == 0x07)
+                j++;
+            else if (j + 1 < size && data[j] == 0x1b && data[j + 1] == '\\')
+                j += 2;
+        } else if (j < size && data[j] >= 0x20 && data[j] <= 0x7e) {
+            j++;
+        }
+        i = j;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
+    free(out);
+    return result;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -1334,6 +1396,9 @@ static PyMethodDef kernel_methods[] = {
     {"mask_words", kernel_mask_words, METH_O,
      "mask_words(data: bytes) -> bytes\n\n"
      "The nan/inf words that stand alone written as numbers (templates.MASKS): inf -> 9e999, nan -> +.+."},
+    {"strip_ansi", kernel_strip_ansi, METH_O,
+     "strip_ansi(data: bytes) -> bytes\n\n"
+     "data without terminal escape codes (lines.ANSI)."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

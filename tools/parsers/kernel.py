@@ -1,15 +1,17 @@
 """The engine's bulk steps, in C when the optional extension ``_kernel`` is built (``setup.py``), else by the
-Python reference in ``templates.py`` (same answers: tests/test_kernel.py holds them equal on any bytes).
+Python reference (the patterns and numpy/pandas steps named below: the same answers, tests/test_kernel.py holds them
+equal on any bytes). The kernel is optional: without a C compiler the package installs and reads in Python, slower.
 
 - ``factorize_templates(joined)``: each ``\\n``-separated line's template (``templates.templates_of``) as a code, in
   order of first appearance, and the distinct templates.
 - ``read_fields(joined, starts, ends, cols)``: fields ``cols`` of the lines ``joined[starts[i]:ends[i]]``, split as
   ``templates.value_text`` splits them and read as ``float()`` reads them (bitwise); the NaN mark is NaN, any other
   field that holds no number is NaN and bad.
-
-- ``cut_bars(data)``: tqdm's bars written ``%||`` (``lines.BAR``), so that a bar is one template whatever its fill;
-  ``break_glued(data)``: a bar redrawn without ``\\r`` on a line of its own; ``break_records(data)``: a printed
-  record on a line of its own; ``mask_words(data)``: the nan/inf words written as numbers (``templates.MASKS``).
+- the cleaning of a block (``lines.split_lines``), each what its pattern in lines.py / templates.py makes:
+  ``cut_bars`` (tqdm's bars written ``%||``: a bar is one template whatever its fill), ``break_glued`` (a bar redrawn
+  without ``\\r`` on a line of its own), ``break_records`` (a printed record on a line of its own), ``strip_ansi``
+  (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``).
+- ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 
@@ -90,6 +92,15 @@ def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: flo
                                                 np.ascontiguousarray(avail, dtype=np.int64),
                                                 np.ascontiguousarray(eps, dtype=np.float64), spe)
     return np.frombuffer(raw, dtype=np.float64).copy(), head, spe_after
+
+
+def strip_ansi(data: bytes, use_kernel: bool = True) -> bytes:
+    """``data`` without terminal escape codes: ``lines.ANSI.sub(b"", data)``."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.strip_ansi(data)
+    from .lines import ANSI
+
+    return ANSI.sub(b"", data)
 
 
 def mask_words(data: bytes, use_kernel: bool = True) -> bytes:

@@ -22,7 +22,7 @@ LINE_CAP = 16 << 10  # bytes: a longer line is cut here (a dumped tensor is no m
 _BREAKS = bytes(c for c in range(32) if c not in (9, 10, 27)) + b"\x7f"
 _TO_NEWLINE = bytes.maketrans(_BREAKS, b"\n" * len(_BREAKS))
 # ESC [ params intermediates final; ESC ] ... BEL/ST; ESC + one byte. Possessive: no backtracking.
-_ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
+ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
 _BACKSPACES = re.compile(rb"\x08++")  # from a literal: the scan for it is a fast search
 # A Keras 2 bar: [=====>.......]
 _KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
@@ -69,7 +69,9 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
     its byte is in the block (a search at memchr speed)."""
     controls = 0
     if b"\x1b" in data:
-        data = _ANSI.sub(b"", data)
+        from .kernel import strip_ansi
+
+        data = strip_ansi(data)
     if b"\x00" in data:
         controls = data.count(b"\x00")
     if b"\r" in data and _found(b"\r\n", data):  # a Windows line end is one break, not a line and an empty one
