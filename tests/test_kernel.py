@@ -1,6 +1,15 @@
-"""The C kernel (tools/parsers/_kernel.c) against its Python reference (templates.py): the same codes and templates,
-the same field values bit for bit (float()'s rounding), the same bad cells, on random bytes and on real logs; the
-errors it raises; and the wrapper's fallback. KERNEL_EXAMPLES raises the number of random examples (fuzzing)."""
+"""The C kernel (tools/parsers/_kernel.c) against its Python reference (the patterns of lines.py and templates.py,
+numpy and pandas): the same codes and templates, the same field values bit for bit (float()'s rounding), the same bad
+cells, the same cleaned text, the same write events taken, on random bytes and on real logs; the errors it raises;
+the wrapper's fallback; the engine's points with and without it. KERNEL_EXAMPLES raises the number of random
+examples (fuzzing). Under ASan/UBSan:
+
+    INC=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['include'])")
+    SO=tools/parsers/_kernel.cpython-311-x86_64-linux-gnu.so
+    gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover -shared -fPIC -I$INC tools/parsers/_kernel.c -o $SO
+    LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" ASAN_OPTIONS=detect_leaks=0 \
+        KERNEL_EXAMPLES=3000 .venv/bin/python -m pytest -q tests/test_kernel.py      # then pip install -e . again
+"""
 
 from __future__ import annotations
 
