@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from training_check.tools.parsers import kernel
-from training_check.tools.parsers.templates import NAN_MARK, _factorize, templates_of, value_text
+from training_check.tools.parsers.templates import _factorize, templates_of, value_text
 
 from .conftest import CORPUS, REPO, require
 
@@ -98,20 +98,9 @@ def check_templates(k, joined: bytes, pandas_too: bool = True) -> None:
 
 
 def fields_reference(joined: bytes, starts: list[int], ends: list[int], cols: list[int]):
-    lines = [joined[s:e] for s, e in zip(starts, ends, strict=True)]
-    rows = [ln.split(b",") for ln in value_text(lines).split(b"\n")[:len(lines)]]
-    values = np.full((len(lines), len(cols)), np.nan)
-    bad = np.zeros((len(lines), len(cols)), dtype=bool)
-    for r, row in enumerate(rows):
-        for j, c in enumerate(cols):
-            field = row[c] if c < len(row) else b""
-            if field == NAN_MARK:
-                continue
-            try:
-                values[r, j] = float(field)
-            except ValueError:
-                bad[r, j] = True
-    return values, bad
+    """What the wrapper reads without the kernel (kernel._read_fields_reference: value_text, then float() per field)."""
+    return kernel._read_fields_reference(joined, np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64),
+                                         cols)
 
 
 def same_floats(a: np.ndarray, b: np.ndarray) -> bool:
