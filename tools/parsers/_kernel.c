@@ -389,6 +389,18 @@ kernel_line_ends(PyObject *self, PyObject *arg)
     return out;
 }
 
+/* the bytes and size of a bytes argument; NULL, with a TypeError naming the function, for anything else */
+static const unsigned char *
+bytes_arg(PyObject *arg, const char *fn, size_t *size)
+{
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes bytes, not %.100s", fn, Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    *size = (size_t)PyBytes_GET_SIZE(arg);
+    return (const unsigned char *)PyBytes_AS_STRING(arg);
+}
+
 /* cut_bars(data) -> bytes: data with each tqdm bar "%|" + at most 256 bytes that are neither "|" nor "\n" + "|"
    written "%||", leftmost first, the scan going on after each bar: what re.sub(rb"%\|[^|\n]{0,256}+\|", b"%||")
    makes (lines.py keeps that pattern as the reference). Linear: each byte is looked at at most twice (the look
@@ -398,12 +410,10 @@ static PyObject *
 kernel_cut_bars(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyBytes_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "cut_bars() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "cut_bars", &size);
+    if (data == NULL)
         return NULL;
-    }
-    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
-    size_t size = (size_t)PyBytes_GET_SIZE(arg);
     unsigned char *out = malloc(size ? size : 1);
     if (out == NULL)
         return PyErr_NoMemory();
@@ -449,12 +459,10 @@ static PyObject *
 kernel_break_glued(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyBytes_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "break_glued() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "break_glued", &size);
+    if (data == NULL)
         return NULL;
-    }
-    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
-    size_t size = (size_t)PyBytes_GET_SIZE(arg);
     size_t cap = size + size / 6 + 16; /* a break per match, a match is 6 bytes at least ("] 1%||") */
     unsigned char *out = malloc(cap);
     if (out == NULL)
@@ -501,12 +509,10 @@ static PyObject *
 kernel_break_records(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyBytes_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "break_records() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "break_records", &size);
+    if (data == NULL)
         return NULL;
-    }
-    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
-    size_t size = (size_t)PyBytes_GET_SIZE(arg);
     size_t n = 0;
     Py_BEGIN_ALLOW_THREADS
     for (const unsigned char *p = data; (p = memchr(p, '{', (size_t)(data + size - p))) != NULL; p++)
@@ -663,12 +669,10 @@ static PyObject *
 kernel_mask_words(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyBytes_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "mask_words() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "mask_words", &size);
+    if (data == NULL)
         return NULL;
-    }
-    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
-    size_t size = (size_t)PyBytes_GET_SIZE(arg);
     size_t cap = size + 2 * (size / 3) + 16; /* "inf" (3 bytes) -> "9e999" (5): at most 2 more per 3 */
     unsigned char *out = NULL;
     size_t o = 0, i = 0, done = 0, changed = 0;
@@ -749,12 +753,10 @@ static PyObject *
 kernel_strip_ansi(PyObject *self, PyObject *arg)
 {
     (void)self;
-    if (!PyBytes_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "strip_ansi() takes bytes, not %.100s", Py_TYPE(arg)->tp_name);
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "strip_ansi", &size);
+    if (data == NULL)
         return NULL;
-    }
-    const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(arg);
-    size_t size = (size_t)PyBytes_GET_SIZE(arg);
     if (memchr(data, 0x1b, size) == NULL) {
         Py_INCREF(arg);
         return arg;
