@@ -91,7 +91,7 @@ def _one_by_one(needs, events, glob, plans, gots, steps_of, st) -> None:
        st.lists(st.floats(0, 50, allow_nan=False), max_size=4), st.sampled_from([None, 0.0, 10.0, 20.0]),
        st.randoms(use_true_random=False), st.booleans())
 def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd, in_c) -> None:
-    """The C walk (kernel.match_events) and the Python one in stretches (without the kernel) give what walking
+    """The C walk (kernel.match_events) and the Python one (without the kernel) give what walking
     record by record gives."""
     from training_check.tools.parsers import engine as E
     from training_check.tools.parsers import kernel

@@ -830,12 +830,7 @@ def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.nd
                   plans: list[Plan], gots: list[dict[int, np.ndarray]], steps_of: list[np.ndarray], st: dict) -> None:
     """Records printed with no step of their own take the bar's write events in line order (a queue, kept in
     ``st`` for the next block): each the next event, unless the record's own epoch (HF's ``'epoch': '1.7'``) times
-    the steps per epoch seen so far says a later one (a bar closing is no write).
-
-    At array speed: while each record takes the next event, the k-th record of a stretch takes the c_k-th event,
-    c_(k+1) = min(c_k + 1, events written before it) (a running minimum); a record whose epoch says a later event
-    ends the stretch and is walked alone. Stretches are looked at in windows that double while none ends early, so
-    that the work stays linear however many records skip."""
+    the steps per epoch seen so far says a later one (a bar closing is no write)."""
     queue = np.concatenate((np.array([float(x) for x in st.get("events", [])], dtype=np.float64),
                             glob[events].astype(np.float64)))
     lines = np.concatenate([n[0] for n in needs])
@@ -858,63 +853,26 @@ def _walk_records(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray,
                   spe: float | None) -> tuple[np.ndarray, int, float | None]:
     """(the event each record takes, NaN for none; the queue's head after them; the steps per epoch after them), the
     records in line order, ``avail[r]`` the events queued before record r, ``eps[r]`` its epoch (NaN: none). In C by
-    the kernel (``kernel.match_events``), else as ``_match_events`` says, in stretches at array speed."""
+    the kernel (``kernel.match_events``); without it, the same walk here, record by record."""
     from .kernel import HAVE_KERNEL, match_events
 
     if HAVE_KERNEL:
         return match_events(queue, avail, eps, spe)
     steps = np.full(len(eps), np.nan)
-    head, j, window = 0, 0, 64
-    walk: tuple[list[float], list[int], list[float]] | None = None  # the arrays as lists, for the walk
-    while j < len(eps):
-        end = min(len(eps), j + window)
-        k = np.arange(end - j)
-        after = k + np.minimum(1, np.minimum.accumulate(avail[j:end] - head - k))  # events taken once read
-        before = np.concatenate(([0], after[:-1]))
-        took = after > before
-        at = head + before
-        got = np.where(took, queue[np.minimum(at, len(queue) - 1)] if len(queue) else np.nan, np.nan)
-        ep = eps[j:end]
-        gives = took & (ep > 0) & (got > 0)
-        ratio = np.where(gives, got / np.where(gives, ep, 1.0), np.nan)
-        seen = _ffill(np.concatenate(([np.nan], ratio[:-1])), spe)  # the steps per epoch each record sees
-        looks = took & ~np.isnan(seen) & (seen != 0) & (ep > 0) & (avail[j:end] - at > 1)
-        stop = len(k)
-        if looks.any():
-            cand = np.flatnonzero(looks)
-            want = ep[cand] * seen[cand]
-            later = np.abs(queue[np.minimum(at[cand] + 1, len(queue) - 1)] - want) < np.abs(queue[at[cand]] - want)
-            if later.any():
-                stop = int(cand[np.flatnonzero(later)[0]])
-        steps[j:j + stop] = got[:stop]
-        if stop:
-            head += int(after[stop - 1])
-            given = np.flatnonzero(gives[:stop])
-            if len(given):
-                spe = float(ratio[given[-1]])
-        if stop == len(k):
-            j, window = end, window * 2
-            continue
-        window = max(64, 2 * stop)  # the next such record is likely as far on
-        # the record whose epoch says a later event, and when such records come close together the next few too,
-        # walked one by one (the queue's head moves past the events the epoch skips)
-        last = min(len(eps), j + stop + (1 if stop >= 8 else 32))
-        if walk is None:
-            walk = (queue.tolist(), avail.tolist(), eps.tolist())
-        q, av, el = walk
-        for r in range(j + stop, last):
-            if av[r] <= head:
-                continue  # no event written yet: the record gets no step
-            e = el[r]
-            if spe and e > 0:
-                want = e * spe
-                while av[r] - head > 1 and abs(q[head + 1] - want) < abs(q[head] - want):
-                    head += 1
-            steps[r] = q[head]
-            head += 1
-            if e > 0 and q[head - 1] > 0:
-                spe = q[head - 1] / e
-        j = last
+    q, av, el = queue.tolist(), avail.tolist(), eps.tolist()
+    head = 0
+    for r in range(len(el)):
+        if av[r] <= head:
+            continue  # no event written yet: the record gets no step
+        e = el[r]
+        if spe and e > 0:
+            want = e * spe
+            while av[r] - head > 1 and abs(q[head + 1] - want) < abs(q[head] - want):
+                head += 1
+        steps[r] = q[head]
+        head += 1
+        if e > 0 and q[head - 1] > 0:
+            spe = q[head - 1] / e
     return steps, head, spe
 
 
