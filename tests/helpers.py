@@ -27,6 +27,17 @@ def emitted_points(em: Emitter) -> list[tuple[str, list[int], list[float]]]:
     return [(k, c.steps.tolist(), c.values.tolist()) for k, c in b.columns.items()]
 
 
+def engine_read(text: str, by_line: bool = False) -> Emitter:
+    """``text`` read by the text-log engine at once, or a line at a time (state carried between the reads)."""
+    from training_check.tools.parsers.engine import TextLogFormat
+
+    em, fmt = Emitter(), TextLogFormat()
+    for block in (text.splitlines(keepends=True) if by_line else [text]):
+        fmt.parse_plain(block.encode(), em)
+    fmt.finish(em)
+    return em
+
+
 def same_points(a: list[tuple[str, list[int], list[float]]], b: list[tuple[str, list[int], list[float]]]) -> bool:
     """Equal ``emitted_points``: the same metrics in the same order, equal steps, values equal with NaN equal NaN."""
     if [k for k, _, _ in a] != [k for k, _, _ in b]:

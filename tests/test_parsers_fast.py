@@ -7,11 +7,10 @@ import math
 
 import pytest
 from training_check.tools.parsers.base import Emitter
-from training_check.tools.parsers.engine import TextLogFormat
 from training_check.tools.parsers.table import CsvFormat
 from training_check.tools.parsers.table import _parse_plain as csv_plain
 
-from tests.helpers import emitted_points, same_points
+from tests.helpers import emitted_points, engine_read, same_points
 
 
 def _plain_llmc(n: int, start: int = 0) -> str:
@@ -66,34 +65,26 @@ def _llmc_expected(text: str) -> dict[str, tuple[list[int], list[float]]]:
     return out
 
 
-def _engine(text: str, by_line: bool = False) -> Emitter:
-    em, fmt = Emitter(), TextLogFormat()
-    for block in (text.splitlines(keepends=True) if by_line else [text]):
-        fmt.parse_plain(block.encode(), em)
-    fmt.finish(em)
-    return em
-
-
 @pytest.mark.parametrize("name", list(LLMC_BLOCKS))
 def test_llmc_blocks_give_the_points_of_their_lines(name):
     """llm.c's lines read by the one text-log engine (no reader of their own), under the usual names."""
     text = LLMC_BLOCKS[name]
-    got = {k: (s, v) for k, s, v in emitted_points(_engine(text))}
+    got = {k: (s, v) for k, s, v in emitted_points(engine_read(text))}
     assert got == _llmc_expected(text)
-    assert same_points(emitted_points(_engine(text)), emitted_points(_engine(text, by_line=True)))
+    assert same_points(emitted_points(engine_read(text)), emitted_points(engine_read(text, by_line=True)))
 
 
 @pytest.mark.parametrize("name", list(LLMC_ODD))
 def test_llmc_odd_blocks_read_alike_whole_or_by_line(name):
     text = LLMC_ODD[name]
-    assert same_points(emitted_points(_engine(text)), emitted_points(_engine(text, by_line=True)))
+    assert same_points(emitted_points(engine_read(text)), emitted_points(engine_read(text, by_line=True)))
 
 
 def test_llmc_values():
-    em = _engine("s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n")
+    em = engine_read("s:1 trl:3.5 lr:1e-3 norm:2\ns:1 tel:3.75\ns:2 trl:3.25 lr:5e-4 norm:1.5\n")
     assert sorted(emitted_points(em)) == [("grad_norm", [1, 2], [2.0, 1.5]), ("lr", [1, 2], [1e-3, 5e-4]),
                                           ("train_loss", [1, 2], [3.5, 3.25]), ("val_loss", [1], [3.75])]
-    odd = {k: (s, v) for k, s, v in emitted_points(_engine(LLMC_ODD["nan value"]))}
+    odd = {k: (s, v) for k, s, v in emitted_points(engine_read(LLMC_ODD["nan value"]))}
     assert odd["train_loss"][0][20] == 20 and math.isnan(odd["train_loss"][1][20])
     assert odd["grad_norm"][1][20] == math.inf
 

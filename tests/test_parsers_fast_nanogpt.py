@@ -10,7 +10,7 @@ import pytest
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.engine import TextLogFormat
 
-from tests.helpers import emitted_points, same_points
+from tests.helpers import emitted_points, engine_read, same_points
 
 
 def _plain(n: int, start: int = 0, every: int = 250) -> str:
@@ -80,24 +80,16 @@ def _expected(text: str) -> dict[str, tuple[list[int], list[float]]]:
     return out
 
 
-def _read(text: str, by_line: bool = False) -> Emitter:
-    em, fmt = Emitter(), TextLogFormat()
-    for block in (text.splitlines(keepends=True) if by_line else [text]):
-        fmt.parse_plain(block.encode(), em)
-    fmt.finish(em)
-    return em
-
-
 @pytest.mark.parametrize("name", list(BLOCKS))
 def test_nanogpt_blocks_give_the_points_of_their_lines(name):
     text = BLOCKS[name]
-    got = {k: (s, v) for k, s, v in emitted_points(_read(text))}
+    got = {k: (s, v) for k, s, v in emitted_points(engine_read(text))}
     want = _expected(text)
     assert set(got) == set(want)
     for key, (steps, values) in want.items():
         assert got[key][0] == steps, key
         assert all(a == b or math.isnan(a) and math.isnan(b) for a, b in zip(got[key][1], values, strict=True)), key
-    assert same_points(emitted_points(_read(text)), emitted_points(_read(text, by_line=True)))
+    assert same_points(emitted_points(engine_read(text)), emitted_points(engine_read(text, by_line=True)))
 
 
 # the two where a line at a time differs: a word with an "e" in it ("timee", one template with "time" when read
@@ -108,8 +100,8 @@ _TEMPLATE_BOUND = {"extra e in a word", "digit before a line"}
 @pytest.mark.parametrize("name", [n for n in ODD if n not in _TEMPLATE_BOUND])
 def test_nanogpt_odd_blocks_read_alike_whole_or_by_line(name):
     text = ODD[name]
-    whole = emitted_points(_read(text))
-    assert same_points(whole, emitted_points(_read(text, by_line=True)))
+    whole = emitted_points(engine_read(text))
+    assert same_points(whole, emitted_points(engine_read(text, by_line=True)))
 
 
 def test_nanogpt_values_across_blocks():
@@ -124,7 +116,7 @@ def test_nanogpt_values_across_blocks():
 
 
 def test_build_nanogpt_validation_printed_before_the_step_lines():
-    em = _read("validation loss: 3.5\n" + _plain(3, start=1))
+    em = engine_read("validation loss: 3.5\n" + _plain(3, start=1))
     points = {k: (s, v) for k, s, v in emitted_points(em)}
     assert points["val_loss"] == ([1], [3.5])  # before any step: at the run's first one
     assert points["loss"][0] == [1, 2, 3]
