@@ -86,7 +86,6 @@ class Grouping:
     codes: np.ndarray  # template index per line
     templates: list[bytes]
     counts: np.ndarray
-    masked: bool = False  # lines were rewritten (nan/inf masks): a text of the lines made before is stale
     joined: bytes | None = None  # ``b"\\n".join(lines)`` as the lines now are, when at hand
 
 
@@ -104,7 +103,7 @@ def group_lines(lines: list[bytes], joined: bytes | None = None, premasked: bool
     hinted = [] if premasked else [k for k, t in enumerate(uniques) if _has_hint_cached(t)]
     if not hinted:
         counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
-        return Grouping(codes, uniques, counts, joined=joined)
+        return Grouping(codes, uniques, counts, joined)
     at = np.flatnonzero(np.isin(codes, hinted))
     redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]))  # masks never touch a newline
     for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):
@@ -117,7 +116,7 @@ def group_lines(lines: list[bytes], joined: bytes | None = None, premasked: bool
     every = list(index)
     uniques = [every[k] for k in order]
     counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
-    return Grouping(codes, uniques, counts, True)
+    return Grouping(codes, uniques, counts)  # (lines rewritten: no text of them at hand)
 
 
 _HINT: dict[bytes, bool] = {}
