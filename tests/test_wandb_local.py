@@ -15,6 +15,8 @@ from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.wandb_local import (
     BLOCK,
     FILE_HEADER_LEN,
+    REC_HEADER,
+    REC_HEADER_LEN,
     WandbLocalSource,
     config_subset,
     find_wandb_file,
@@ -197,6 +199,31 @@ def test_zero_padding_at_the_end_then_filled(runs, tmp_path):
     grow.write_bytes(data[:cut] + b"\0" * (len(data) - cut))  # space reserved, not yet written
     first, r1 = ours(grow)
     assert r1.cursor["offset"] <= cut and not r1.notes
+    grow.write_bytes(data)
+    rest, _ = ours(grow, r1.cursor)
+    assert {k: first.get(k, []) + rest.get(k, []) for k in full} == full
+
+
+@pytest.mark.parametrize("into", [1, 4, 6])
+def test_zero_padding_from_inside_a_record_header_then_filled(runs, tmp_path, into):
+    """The writer's reserved zeros can start inside a record header (its type byte, written last, still zero): that
+    is a record not yet written, not a damaged one (a fresh-clone CI run whose file's middle fell there said
+    "damaged record header")."""
+    src = wandb_file(runs["rich"])
+    full, _ = ours(src)
+    data = src.read_bytes()
+    pos = FILE_HEADER_LEN
+    while True:  # the first record header past the file's middle
+        if BLOCK - pos % BLOCK < REC_HEADER_LEN:
+            pos += BLOCK - pos % BLOCK
+        if pos > len(data) // 2:
+            break
+        pos += REC_HEADER_LEN + REC_HEADER.unpack_from(data, pos)[1]
+    cut = pos + into
+    grow = tmp_path / "run-padded.wandb"
+    grow.write_bytes(data[:cut] + b"\0" * (len(data) - cut))
+    first, r1 = ours(grow)
+    assert r1.cursor["offset"] <= cut and not r1.notes, r1.notes
     grow.write_bytes(data)
     rest, _ = ours(grow, r1.cursor)
     assert {k: first.get(k, []) + rest.get(k, []) for k in full} == full

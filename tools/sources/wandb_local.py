@@ -253,8 +253,8 @@ class WandbLocalSource:
             rel = pos - buf_start
             if rel + REC_HEADER_LEN <= blen:
                 crc, length, rtype = unpack(buf, rel)
-                if rtype == 0 and length == 0 and crc == 0:
-                    break  # zeros where a record header should be: space reserved but not written yet
+                if rtype == 0 and not buf[rel + REC_HEADER_LEN - 1:rel + REC_HEADER_LEN + 64].strip(b"\0"):
+                    break  # zeros from the header's type byte on: space reserved, the header not (all) written yet
                 if length > left_in_block - REC_HEADER_LEN or rtype not in (FULL, FIRST, MIDDLE, LAST):
                     scan.notes.append(f"{where}: damaged record header at byte {pos}; stopped reading there")
                     break
