@@ -217,6 +217,25 @@ def test_line_bounds_are_the_lines_of_any_bytes(k, data):
         assert [data[a:b] for a, b in zip(starts.tolist(), ends2.tolist(), strict=True)] == want
 
 
+@SETTINGS
+@given(st.binary(max_size=300), st.integers(-40, 40), st.integers(-40, 40), st.sampled_from([None, 1, 2, -1]))
+def test_text_lines_are_the_lines_of_the_text(data, i, j, step):
+    """The engine's lines when the kernel reads the block whole (lines.TextLines): a line cut out only when asked
+    for, and every answer a list of the lines would give (an index, a negative one, one past the end, any slice)."""
+    from training_check.tools.parsers.lines import TextLines
+
+    data = data.replace(b"\x00", b"\n")
+    want = data.split(b"\n")
+    got = TextLines(data)
+    assert len(got) == len(want) and list(got) == want
+    assert got[i:j:step] == want[i:j:step]
+    if -len(want) <= i < len(want):
+        assert got[i] == want[i]
+    else:
+        with pytest.raises(IndexError):
+            got[i]
+
+
 # ---------------------------------------------------------------- bars
 
 BAR_PIECES = [b"%", b"|", b"%|", b"%||", b"\n", b"#", b" ", b"\xe2\x96\x88", b"37", b"a" * 100, b"b" * 256, b"c" * 255,
@@ -334,6 +353,76 @@ def test_strip_ansi_equals_the_pattern_on_any_bytes(k, data):
 
     data = data.replace(b"\x00", b"\x1b").replace(b"\x01", b"[")
     assert k.strip_ansi(data) == ANSI.sub(b"", data)
+
+
+BREAK_PIECES = [b"\r", b"\n", b"\r\n", b"\x08", b"\x08" * 3, b"\x00", b"\x01", b"\x1f", b"\x7f", b"\t", b"\x1b", b"a",
+                 b"\x80", b"\xff", b"5", b" ", b"x" * 20]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(BREAK_PIECES), max_size=60).map(b"".join))
+def test_line_breaks_equal_the_reference(k, data):
+    from training_check.tools.parsers.lines import line_breaks_reference
+
+    want = (line_breaks_reference(data), data.count(b"\x00"))
+    assert k.line_breaks(data) == want
+    assert kernel.line_breaks(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_line_breaks_equal_the_reference_on_any_bytes(k, data):
+    from training_check.tools.parsers.lines import line_breaks_reference
+
+    assert k.line_breaks(data) == (line_breaks_reference(data), data.count(b"\x00"))
+
+
+def test_line_breaks_edges(k):
+    """Every byte value at every place of a 16-byte step (the vector scan and its tail), runs of backspaces, a
+    block that is all breaks (the output twice the input), and the input itself back when it holds no break."""
+    from training_check.tools.parsers.lines import line_breaks_reference
+
+    for c in range(256):
+        for at in (0, 1, 15, 16, 17, 31, 40):
+            data = b"y" * at + bytes([c]) + b"z" * 9
+            assert k.line_breaks(data) == (line_breaks_reference(data), c == 0), (c, at)
+    for data in (b"", b"\r", b"\r\n", b"\n\r", b"\x08", b"\x08" * 100_000, b"a\x08" * 50_000, b"\r\r\n\x08\r\n",
+                 b"\r" * 33, b"x\r\n" * 40_000, b"\x00" * 70_000, b"a\x00\r\n\x00\x08\x00"):
+        assert k.line_breaks(data) == (line_breaks_reference(data), data.count(b"\x00")), data[:40]
+    same = b"step 1 loss 2.5\tok\x1b[0m\n" * 100
+    assert k.line_breaks(same)[0] is same
+
+
+KERAS_PIECES = [b"[", b"]", b"=", b"==", b">", b".", b"." * 30, b"=" * 254, b"=" * 256, b"=" * 257, b"\n", b"x", b" "]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(KERAS_PIECES), max_size=40).map(b"".join))
+def test_keras_bars_equal_the_pattern(k, data):
+    from training_check.tools.parsers.lines import KERAS_BAR
+
+    want = KERAS_BAR.sub(b"[]", data)
+    assert k.keras_bars(data) == want
+    assert kernel.keras_bars(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_keras_bars_equal_the_pattern_on_any_bytes(k, data):
+    from training_check.tools.parsers.lines import KERAS_BAR
+
+    data = data.replace(b"\x00", b"[").replace(b"\x01", b"]").replace(b"\x02", b"=").replace(b"\x03", b".")
+    assert k.keras_bars(data) == KERAS_BAR.sub(b"[]", data)
+
+
+def test_keras_bars_edges(k):
+    from training_check.tools.parsers.lines import KERAS_BAR
+
+    for data in (b"", b"[", b"[]", b"[=]", b"[==]", b"[" + b"=" * 256 + b"]", b"[" + b"=" * 257 + b"]", b"[[==]]",
+                 b"[==>...]" * 50_000, b"[" * 100_000, (b"[" + b"." * 300) * 1000, b"1/8 [==>....] - ETA: 0s"):
+        assert k.keras_bars(data) == KERAS_BAR.sub(b"[]", data), data[:40]
+    same = b"[00:01<00:02, 3.5it/s] [x]"
+    assert k.keras_bars(same) is same
 
 
 def test_templates_edges(k):

@@ -24,6 +24,7 @@ import io
 import math
 import operator
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -32,7 +33,7 @@ import numpy as np
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
-from .lines import join_wrapped, line_lengths, split_lines
+from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20
@@ -142,12 +143,18 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if lines is not split.lines:  # records a terminal had wrapped, joined again
         joined, lengths = None, line_lengths(lines)
     if pending:
-        lines = pending + lines
         lengths = np.concatenate((line_lengths(pending), lengths))
-        joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
+        if isinstance(lines, TextLines):
+            joined = b"\n".join(pending) + b"\n" + lines.text
+            lines = TextLines(joined)
+        else:
+            lines = pending + list(lines)
+            joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
     new_pending: list[int] = []
     if not lines:
         return
+    if not premasked and isinstance(lines, TextLines):
+        lines = list(lines)  # masked in place by group_lines
     grouping = group_lines(lines, joined, premasked=premasked)
     _run_settings(lines, grouping, len(pending), st, em)
     known = set(st["known"])
@@ -212,7 +219,7 @@ _SETTING_LITERALS = [(pattern, [templates_of(lit) for lit in lits], key) for pat
 MAX_SETTING_LINES = 64  # lines of one setting's templates looked at per block
 
 
-def _run_settings(lines: list[bytes], grouping: Grouping, first: int, st: dict, em: Emitter) -> None:
+def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict, em: Emitter) -> None:
     """The run's settings from HF's header (``Total optimization steps = 300``, ``logging_steps=10``, ``Num Epochs =
     3``): the first line of the block (from line ``first``: the lines before were carried over) that gives each. Only
     the lines whose template holds the setting's words are looked at (a search over the block's distinct templates,
@@ -254,7 +261,7 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
     return [None if np.isnan(x) else x for x in got]
 
 
-def _header_before(lines: list[bytes], i: int, st: dict, first: int) -> list[str] | None:
+def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
     j = i - 1
@@ -318,11 +325,13 @@ class BlockValues:
     (``templates.value_text``) made once when a template holds most of the lines, that template's rows then cut
     from it in runs (a few slices, not a gather of every line), and read by numpy or pandas' C reader (``_read``)."""
 
-    def __init__(self, lines: list[bytes], joined: bytes | None):
+    def __init__(self, lines: Sequence[bytes], joined: bytes | None):
         self.lines = lines
         self.joined = joined  # b"\n".join(lines), when at hand
         self._whole: tuple[bytes, np.ndarray, np.ndarray] | None = None
         self._bounds: tuple[np.ndarray, np.ndarray] | None = None
+        if isinstance(lines, TextLines) and lines.text is joined:
+            self._bounds = (lines.starts, lines.ends)
 
     def fields(self, idx: np.ndarray, cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """(values (n, k), bad (n, k)) of fields ``cols`` of the lines ``idx``, by the kernel (read-only arrays)."""
@@ -351,7 +360,7 @@ class BlockValues:
         return b"\n".join([vt[s:e] for s, e in zip(starts[a].tolist(), ends[b - 1].tolist(), strict=True)]) + b"\n"
 
 
-def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
+def _read(lines: Sequence[bytes], idx: np.ndarray, cols: list[int],
           values: BlockValues | None = None) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
     number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing; an empty field is none). The NaN mark is a
@@ -390,7 +399,7 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
     return out, bad
 
 
-def _pick(lines: list[bytes], idx: np.ndarray) -> list[bytes]:
+def _pick(lines: Sequence[bytes], idx: np.ndarray) -> list[bytes]:
     """``[lines[i] for i in idx]``, gathered in C."""
     if len(idx) == 1:
         return [lines[int(idx[0])]]
@@ -425,7 +434,7 @@ def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarra
     return out, wrong
 
 
-def _after_summary(lines: list[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
     """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
     (``Dialect.summary_markers``). Only a line whose step went back can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
@@ -494,7 +503,7 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
     return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
 
 
-def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
+def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
           lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
@@ -944,7 +953,7 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
 _Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
 
 
-def _known_again(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
+def _known_again(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
     """A record read once in this block whose names were read in an earlier one recurs across blocks: its template
     is known, as one read of both blocks would know it (a live log read in parts keeps the cursor of one read)."""
     known = st["known"]
@@ -958,7 +967,8 @@ def _known_again(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: d
                 known.sort()
 
 
-def _negative_nans(lines: list[bytes], idx: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray]) -> None:
+def _negative_nans(lines: Sequence[bytes], idx: np.ndarray, got: dict[int, np.ndarray],
+                   bad: dict[int, np.ndarray]) -> None:
     """C's ``-nan`` (a NaN with its sign bit set) is a NaN: the fields read as no number that hold it, in place."""
     for c, mask in bad.items():
         for row in np.flatnonzero(mask)[:MAX_EVENTS].tolist():
@@ -1031,7 +1041,7 @@ def _count_events(name: str, idx: np.ndarray, train_ff: _Filled, st: dict,
                                          before + np.arange(1, len(idx) + 1, dtype=np.float64), -1))
 
 
-def _epochs_setting(lines: list[bytes], st: dict) -> None:
+def _epochs_setting(lines: Sequence[bytes], st: dict) -> None:
     """The run's epoch count from the settings printed at its start (``Namespace(..., epochs=12, ...)``): read once,
     from the first block (bounded)."""
     if st.get("epochs") or st.get("settings_read"):

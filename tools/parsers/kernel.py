@@ -10,7 +10,9 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
 - the cleaning of a block (``lines.split_lines``), each what its pattern in lines.py / templates.py makes:
   ``cut_bars`` (tqdm's bars written ``%||``: a bar is one template whatever its fill), ``break_glued`` (a bar redrawn
   without ``\\r`` on a line of its own), ``break_records`` (a printed record on a line of its own), ``strip_ansi``
-  (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``).
+  (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``),
+  ``line_breaks`` (each line break one newline: ``lines.line_breaks_reference``), ``keras_bars`` (Keras 2 bars
+  written ``[]``).
 - ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
@@ -101,6 +103,26 @@ def strip_ansi(data: bytes, use_kernel: bool = True) -> bytes:
     from .lines import ANSI
 
     return ANSI.sub(b"", data)
+
+
+def line_breaks(data: bytes, use_kernel: bool = True) -> tuple[bytes, int]:
+    """(each line break of ``data`` as one newline: ``lines.line_breaks_reference(data)``, ``data`` itself when it
+    holds no control byte; the NUL bytes in ``data``)."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.line_breaks(data)
+    from .lines import line_breaks_reference
+
+    return line_breaks_reference(data), data.count(b"\x00") if b"\x00" in data else 0
+
+
+def keras_bars(data: bytes, use_kernel: bool = True) -> bytes:
+    """``data`` with each Keras 2 bar written ``[]``: ``lines.KERAS_BAR.sub(b"[]", data)`` (``data`` itself when it
+    holds none)."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.keras_bars(data)
+    from .lines import KERAS_BAR
+
+    return KERAS_BAR.sub(b"[]", data) if KERAS_BAR.search(data) else data
 
 
 def mask_words(data: bytes, use_kernel: bool = True) -> bytes:
