@@ -467,12 +467,13 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
 
 
 class _Filled:
-    """``_ffill(values, start)``, looked up only where asked (a search among the lines that hold a number), the first
-    ``len(head)`` lines (carried from an earlier block) holding ``head``'s value where ``values`` has none."""
+    """``_ffill(values, start)`` of the values ``numbers`` at lines ``have`` (ascending) and NaN elsewhere, looked up
+    only where asked (a search among the lines that hold a number), the first ``len(head)`` lines (carried from an
+    earlier block) holding ``head``'s value where ``values`` has none."""
 
-    def __init__(self, values: np.ndarray, start: float | None, head: list[float]):
-        self.have = np.flatnonzero(~np.isnan(values))
-        self.numbers = values[self.have]
+    def __init__(self, have: np.ndarray, numbers: np.ndarray, start: float | None, head: list[float]):
+        self.have = have
+        self.numbers = numbers
         self.start = np.nan if start is None else start
         self.head = np.array(head, dtype=np.float64)
 
@@ -515,6 +516,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     steps_given, epochs_given, counters_given = (any(getattr(p, a) is not None for p, _ in plans)
                                                  for a in ("step", "epoch", "counter"))
     explicit = nan.copy() if steps_given else nan  # explicit steps per line
+    any_explicit = False
     epoch = nan.copy() if epochs_given else nan  # the epoch a line gives
     banner_epoch = nan.copy() if epochs_given else nan  # ... when the line is an epoch banner (carried after it)
     prog_n, prog_total = (nan.copy(), nan.copy()) if counters_given else (nan, nan)
@@ -550,6 +552,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 v = _continue_steps(v, got[plan.epoch], st)
             ok = ~np.isnan(v)
             explicit[idx[ok]] = v[ok]
+            any_explicit = any_explicit or bool(ok.any())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
                 em.total_steps = st["total"] = _count(got[plan.step_total][-1])
         if plan.epoch is not None:
@@ -566,7 +569,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
     reads = _under_eval_banners(reads, n, nonblank)
-    if not np.isnan(explicit).all():
+    if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
@@ -633,7 +636,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
-    train_at = nan.copy()
     train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
              if plan.metrics and not plan.is_eval and not plan.is_summary]
     placed = {name for r in train if _has_position(reads[r][0]) or reads[r][0].epoch is not None
@@ -671,10 +673,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
-        steps = np.where(np.isnan(steps), last_prog[idx], steps)
+        miss = np.flatnonzero(np.isnan(steps))
+        if len(miss):
+            steps = steps.copy()
+            steps[miss] = last_prog[idx[miss]]
+            miss = miss[np.isnan(steps[miss])]
         steps_of[r] = steps
-        if np.isnan(steps).any():
-            unplaced.append((idx[np.isnan(steps)], r))
+        if len(miss):
+            unplaced.append((idx[miss], r))
     if unplaced:
         # In a log whose records have positions, a record without one sits at the current step; in a log with none,
         # records are numbered by line order (and the read says so).
@@ -706,7 +712,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["order"] += int(numbered.sum())
     for r in train:
         plan, idx, got, bad = reads[r]
-        train_at[idx] = steps_of[r]
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
@@ -716,9 +721,16 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             carried = st.setdefault("carried", [])
             carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
                            and len(carried) < 64)
-    train_ff = _Filled(train_at, st["step"], [np.nan if step is None else step for _prog, step in ctx])
-    if not np.all(np.isnan(train_at)):
-        st["step"] = float(train_at[np.flatnonzero(~np.isnan(train_at))[-1]])
+    # the train step at each line (the train reads' lines are apart: each line is one template's)
+    ok_of = [~np.isnan(steps_of[r]) for r in train]
+    have = np.concatenate([reads[r][1][ok] for r, ok in zip(train, ok_of, strict=True)] or [np.zeros(0, np.int64)])
+    numbers = np.concatenate([steps_of[r][ok] for r, ok in zip(train, ok_of, strict=True)] or [np.zeros(0)])
+    if len(train) > 1:
+        o = np.argsort(have, kind="stable")
+        have, numbers = have[o], numbers[o]
+    train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
+    if len(numbers):
+        st["step"] = float(numbers[-1])
     for r, (plan, idx, got, bad) in enumerate(reads):
         if not plan.is_eval or not plan.metrics:
             continue
@@ -749,12 +761,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
         source[key] = np.concatenate([np.full(len(p[0]), p[3]) for p in parts])[o]
     columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
-    main_at = nan.copy()  # the run's loss, the most logged: a restart shows in it
+    # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
-    if losses:
-        li, steps, _v = columns[max(losses, key=lambda k: len(columns[k][0]))]
-        main_at[li] = steps
-    cuts = np.array(_run_starts(main_at, st), dtype=np.int64)  # each new run sets aside what came before it
+    main_li, main_steps = columns[max(losses, key=lambda k: len(columns[k][0]))][:2] if losses else (
+        np.zeros(0, np.int64), np.zeros(0))
+    cuts = np.array(_run_starts(main_li, main_steps, st), dtype=np.int64)  # each new run sets aside what came before
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
@@ -804,15 +815,15 @@ def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
     return ~same
 
 
-def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
-    """Lines where another run starts in the same log: the train step goes back to (or before) the run's first
-    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less).
-    Only a step lower than the one before can start a run: the loop visits those alone, with the running maximum
-    between them taken in bulk (linear)."""
-    lines = np.flatnonzero(~np.isnan(train_at))
+def _run_starts(at: np.ndarray, train_steps: np.ndarray, st: dict) -> list[int]:
+    """Lines where another run starts in the same log, the train steps ``train_steps`` at lines ``at`` (ascending):
+    the train step goes back to (or before) the run's first step after it had moved on (a job restarted from
+    scratch, appending to its log; a resume goes back less). Only a step lower than the one before can start a run:
+    the loop visits those alone, with the running maximum between them taken in bulk (linear)."""
+    ok = ~np.isnan(train_steps)
+    lines, steps = (at, train_steps) if ok.all() else (at[ok], train_steps[ok])
     if not len(lines):
         return []
-    steps = train_at[lines]
     if st.get("run_first") is None:
         st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
     first, top = float(st["run_first"]), float(st["run_max"])
