@@ -504,6 +504,9 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
     return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
 
 
+EXPLICIT = -1  # the key of a read's explicit steps among its columns (``got``; the columns are fields 0, 1, ...)
+
+
 def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
           lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
@@ -513,9 +516,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     nan.flags.writeable = False  # shared by the arrays no plan writes (a block without steps, epochs or counters)
     no = np.zeros(n, dtype=bool)
     no.flags.writeable = False
-    steps_given, epochs_given, counters_given = (any(getattr(p, a) is not None for p, _ in plans)
-                                                 for a in ("step", "epoch", "counter"))
-    explicit = nan.copy() if steps_given else nan  # explicit steps per line
+    epochs_given, counters_given = (any(getattr(p, a) is not None for p, _ in plans) for a in ("epoch", "counter"))
     any_explicit = False
     epoch = nan.copy() if epochs_given else nan  # the epoch a line gives
     banner_epoch = nan.copy() if epochs_given else nan  # ... when the line is an epoch banner (carried after it)
@@ -550,9 +551,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             v = got[plan.step]
             if plan.epoch is not None:
                 v = _continue_steps(v, got[plan.epoch], st)
-            ok = ~np.isnan(v)
-            explicit[idx[ok]] = v[ok]
-            any_explicit = any_explicit or bool(ok.any())
+            got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
+            any_explicit = any_explicit or not bool(np.isnan(v).all())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
                 em.total_steps = st["total"] = _count(got[plan.step_total][-1])
         if plan.epoch is not None:
@@ -615,13 +615,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     # steps of the records
     needs: list[tuple[np.ndarray, int, np.ndarray]] = []  # (lines, read index, rows) of records with no step
     steps_of: list[np.ndarray] = []
-    for plan, idx, _got, _bad in reads:
+    for plan, idx, got, _bad in reads:
         r = len(steps_of)
-        steps = explicit[idx]
+        explicit = got.get(EXPLICIT)
+        steps = np.full(len(idx), np.nan) if explicit is None else explicit.copy()
         if plan.counter is not None and not plan.is_eval:
             steps = np.where(np.isnan(steps), glob[idx], steps)
             if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
-                steps = np.where(np.isnan(explicit[idx]), at_epoch[idx], steps)
+                steps = np.where(True if explicit is None else np.isnan(explicit), at_epoch[idx], steps)
                 _epoch_total(st, em)
         if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
@@ -721,13 +722,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             carried = st.setdefault("carried", [])
             carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
                            and len(carried) < 64)
-    # the train step at each line (the train reads' lines are apart: each line is one template's)
-    ok_of = [~np.isnan(steps_of[r]) for r in train]
-    have = np.concatenate([reads[r][1][ok] for r, ok in zip(train, ok_of, strict=True)] or [np.zeros(0, np.int64)])
-    numbers = np.concatenate([steps_of[r][ok] for r, ok in zip(train, ok_of, strict=True)] or [np.zeros(0)])
-    if len(train) > 1:
-        o = np.argsort(have, kind="stable")
-        have, numbers = have[o], numbers[o]
+    have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
         st["step"] = float(numbers[-1])
@@ -813,6 +808,21 @@ def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
     if len(values):
         st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
     return ~same
+
+
+def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
+                 n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the lines, ascending, of the train reads that have a step; those steps): one read's own arrays, several
+    reads' (their lines are apart: each line is one template's) through an array of the block's lines."""
+    if len(train) == 1:
+        idx, steps = reads[train[0]][1], steps_of[train[0]]
+        ok = ~np.isnan(steps)
+        return (idx, steps) if ok.all() else (idx[ok], steps[ok])
+    at = np.full(n, np.nan)
+    for r in train:
+        at[reads[r][1]] = steps_of[r]
+    have = np.flatnonzero(~np.isnan(at))
+    return have, at[have]
 
 
 def _run_starts(at: np.ndarray, train_steps: np.ndarray, st: dict) -> list[int]:
