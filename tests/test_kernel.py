@@ -425,6 +425,71 @@ def test_keras_bars_edges(k):
     assert k.keras_bars(same) is same
 
 
+def md_cells_reference(rows: bytes, k: int) -> list[list[float]] | None:
+    """A markdown table's numeric rows cell by cell: each line spaces, a pipe, k cells each closed by a pipe, spaces;
+    a cell blank, "-" or "@" (no number) or one run of number characters read by float(); None for anything else."""
+    if not rows:
+        return []
+    if not rows.endswith(b"\n"):
+        return None
+    out = []
+    for line in rows[:-1].split(b"\n"):
+        line = line.strip(b" ")
+        if len(line) < 2 or not line.startswith(b"|") or not line.endswith(b"|"):
+            return None
+        cells = line[1:-1].split(b"|")
+        if len(cells) != k:
+            return None
+        row = []
+        for cell in cells:
+            token = cell.strip(b" ")
+            if token in (b"", b"-", b"@"):
+                row.append(math.nan)
+                continue
+            if token.strip(b"0123456789.+-eE") or b" " in token:
+                return None
+            try:
+                row.append(float(token))
+            except ValueError:
+                return None
+        out.append(row)
+    return out
+
+
+MD_PIECES = [b"|", b" ", b"  ", b"1", b"0.5", b"-", b"@", b"1e-3", b"+", b".", b"e", b"12345678901234567890", b"x",
+             b"\t", b"\n", b"|\n", b"-1.25", b"inf", b"+.+"]
+
+
+@SETTINGS
+@given(st.lists(st.lists(st.sampled_from(MD_PIECES), max_size=12).map(b"".join), max_size=8), st.integers(1, 5))
+def test_md_cells_read_the_cells_as_the_reference(k, lines, width):
+    from training_check.tools.parsers.table import _md_cells
+
+    rows = b"".join(ln + b"\n" for ln in lines)
+    want = md_cells_reference(rows, width)
+    got = _md_cells(rows, width)
+    assert (got is None) == (want is None), (rows, want, got)
+    if want is None or got is None:
+        return
+    assert len(got) == width
+    table = np.array(want, dtype=np.float64).reshape(-1, width)
+    for i in range(width):
+        assert same_floats(got[i], table[:, i]), (rows, i)
+
+
+def test_md_cells_rows_of_a_card(k):
+    from training_check.tools.parsers.table import _md_cells
+
+    rows = b"| 0.0111        | 7.63  | 1000 | 0.3210          | - |\n|@|1e-3|-0|  |5.|\n" * 3
+    got = _md_cells(rows, 5)
+    assert got is not None and md_cells_reference(rows, 5) is not None
+    assert [c.tolist()[:2] for c in got][1:3] == [[7.63, 0.001], [1000.0, -0.0]]
+    for bad in (b"| 1 2 | 3 |\n", b"| 1 | 2 |3\n", b"| 1 | 2 |\n\n", b"| 1-2 | 3 |\n", b"| 1 | x |\n", b"| 1 |\n"):
+        assert _md_cells(bad, 2) is None, bad
+    with pytest.raises(ValueError, match="out of range"):
+        k.md_cells(b"|1|\n", 0)
+
+
 def test_templates_edges(k):
     for joined in (b"", b"\n", b"\n\n", b"1\xc3\xa92", b"a1\xff2b\n1.5e-3x", b"\x00\x01\n\x01\x00", b"1" * 100_000,
                    b"x\n" * 5000, b"".join(b"t%d " % i for i in range(5000)), bytes(range(256)) * 40):

@@ -1536,6 +1536,93 @@ done:
 
 /* ---------------------------------------------------------------- module */
 
+/* md_cells(rows, k) -> (starts, ends) | None: the number in each of the k cells of each line of rows, a markdown
+   table's numeric rows, as spans (int64 n x k, row-major) for fields(); None when a line is not
+   [spaces] "|" then k times ([spaces] [token] [spaces] "|") then [spaces] "\n" (a blank line, another width, a cell
+   with two tokens or a byte that is no number character). A token is a run of number characters, or "-" or "@"
+   (not logged, "No log" as the caller wrote it: an empty span, as an empty cell). Linear, one pass. */
+static PyObject *
+kernel_md_cells(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rows_obj;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "On:md_cells", &rows_obj, &k))
+        return NULL;
+    size_t size;
+    const unsigned char *data = bytes_arg(rows_obj, "md_cells", &size);
+    if (data == NULL)
+        return NULL;
+    if (k < 1 || k > (1 << 16)) {
+        PyErr_Format(PyExc_ValueError, "md_cells(): k = %zd is out of range (1 .. 65536 cells)", k);
+        return NULL;
+    }
+    size_t n = 0;
+    for (const unsigned char *p = data, *end = data + size; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
+    if (n && n > (size_t)PY_SSIZE_T_MAX / 8 / (size_t)k)
+        return PyErr_NoMemory();
+    PyObject *starts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * (size_t)k * 8));
+    PyObject *ends = starts ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * (size_t)k * 8)) : NULL;
+    if (ends == NULL) {
+        Py_XDECREF(starts);
+        return NULL;
+    }
+    int64_t *s_out = (int64_t *)PyBytes_AS_STRING(starts), *e_out = (int64_t *)PyBytes_AS_STRING(ends);
+    int ok = 1;
+    Py_BEGIN_ALLOW_THREADS
+    size_t i = 0, r = 0;
+    while (i < size && ok) {
+        while (i < size && data[i] == ' ')
+            i++;
+        if (i >= size || data[i] != '|') {
+            ok = 0;
+            break;
+        }
+        i++;
+        for (Py_ssize_t c = 0; c < k; c++) {
+            while (i < size && data[i] == ' ')
+                i++;
+            size_t a = i;
+            while (i < size && FCLASS[data[i]] == F_CONTENT)
+                i++;
+            size_t b = i;
+            if (b == a && i < size && data[i] == '@') {
+                i++;
+                a = b = i; /* not logged: no number */
+            } else if (b == a + 1 && data[a] == '-') {
+                a = b; /* not logged */
+            }
+            while (i < size && data[i] == ' ')
+                i++;
+            if (i >= size || data[i] != '|') {
+                ok = 0;
+                break;
+            }
+            i++;
+            s_out[r * (size_t)k + (size_t)c] = (int64_t)a;
+            e_out[r * (size_t)k + (size_t)c] = (int64_t)b;
+        }
+        if (!ok)
+            break;
+        while (i < size && data[i] == ' ')
+            i++;
+        if (i >= size || data[i] != '\n') {
+            ok = 0;
+            break;
+        }
+        i++;
+        r++;
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        Py_DECREF(starts);
+        Py_DECREF(ends);
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(NN)", starts, ends);
+}
+
 static PyMethodDef kernel_methods[] = {
     {"templates", kernel_templates, METH_O,
      "templates(joined: bytes) -> (codes: bytes, uniques: list[bytes])\n\n"
@@ -1568,6 +1655,9 @@ static PyMethodDef kernel_methods[] = {
     {"keras_bars", kernel_keras_bars, METH_O,
      "keras_bars(data: bytes) -> bytes\n\n"
      "data with each Keras 2 bar ([ then 2 to 256 of =>. then ]) written []."},
+    {"md_cells", kernel_md_cells, METH_VARARGS,
+     "md_cells(rows: bytes, k: int) -> (starts: bytes, ends: bytes) | None\n\n"
+     "The span of the number in each of the k cells of each markdown row (int64 n x k); None for another line."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

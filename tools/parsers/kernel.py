@@ -13,6 +13,7 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
   (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``),
   ``line_breaks`` (each line break one newline: ``lines.line_breaks_reference``), ``keras_bars`` (Keras 2 bars
   written ``[]``).
+- ``md_cells``: where each cell's number is in a markdown table's rows (then read by ``read_fields``).
 - ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
@@ -94,6 +95,18 @@ def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: flo
                                                 np.ascontiguousarray(avail, dtype=np.int64),
                                                 np.ascontiguousarray(eps, dtype=np.float64), spe)
     return np.frombuffer(raw, dtype=np.float64).copy(), head, spe_after
+
+
+def md_cells(rows: bytes, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(starts, ends) int64 (n, k): the span of the number in each of the ``k`` cells of each markdown table row of
+    ``rows`` (empty for an empty cell, ``-`` or ``@``); None when a line is not such a row (``table._md_fields``
+    reads those blocks with pandas when the kernel is not built)."""
+    if _KERNEL is None:
+        raise RuntimeError("md_cells: the C kernel is not built (table._md_fields reads with pandas then)")
+    got = _KERNEL.md_cells(rows, k)
+    if got is None:
+        return None
+    return (np.frombuffer(got[0], dtype=np.int64).reshape(-1, k), np.frombuffer(got[1], dtype=np.int64).reshape(-1, k))
 
 
 def strip_ansi(data: bytes, use_kernel: bool = True) -> bytes:
