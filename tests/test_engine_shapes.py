@@ -301,3 +301,58 @@ def test_a_long_warning_printed_again_and_again_is_no_terminal_wrap():
     sp = split_lines((b"Iteration 1, loss = 2.3\n" + warn + b"\n  warnings.warn(\n") * 5)
     st: dict = {}
     assert join_wrapped(list(sp.lines), st, line_lengths(sp.lines, sp.text)) == list(sp.lines) and "wrap" not in st
+
+
+def _points_in_blocks(data: bytes, block_bytes: int, monkeypatch) -> dict:
+    from training_check.tools.parsers import engine
+    from training_check.tools.parsers.base import Emitter
+
+    monkeypatch.setattr(engine, "BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(engine, "SAMPLE_BYTES", min(engine.SAMPLE_BYTES, block_bytes))
+    em = Emitter()
+    fmt = engine.TextLogFormat()
+    fmt.parse_plain(data, em)
+    fmt.finish(em)
+    return {k: (c.steps.tolist(), c.values.tolist()) for k, c in em.build().columns.items()}
+
+
+def test_a_running_pair_is_no_progress_counter_and_every_record_stays_in_any_blocks(monkeypatch):
+    """``12/05/2026 7/8 ... loss=7``: a pair whose "total" is new on every line is no bar. Read as one, it made only a
+    block's last line a progress line, so the records of every later block sat at the step carried from the block
+    before and all but one were dropped (10 MB: 21,466 of 220,798 points in 1 MB blocks)."""
+    data = b"".join(b"12/05/2026 %d/%d 01/02/03/04 loss=%d\n" % (i, i + 1, i) for i in range(6000))
+    one = _points_in_blocks(data, 1 << 30, monkeypatch)
+    assert one["loss"][0] == list(range(1, 6001)) and one["loss"][1] == [float(i) for i in range(6000)]
+    for block in (4096, 20_000, 65_536):
+        assert _points_in_blocks(data, block, monkeypatch) == one
+
+
+def test_blocks_hold_about_a_set_number_of_lines(monkeypatch):
+    """A block of millions of one-byte lines costs many times its bytes in lines of a few dozen bytes (its arrays of
+    every line spill the caches: a 10 MB file of lone backspaces took 4 s read as one 8 MB block, 1 s in blocks of
+    ~128k lines): blocks are cut by the lines a sample of them holds, the rest in equal parts; a log of prose (its
+    sample holds hundreds of templates) is read in the largest blocks, each block paying for its templates."""
+    from training_check.tools.parsers import engine
+
+    short = b"0 train 10.955010\n" * 500_000  # nanoGPT's log.txt: 18-byte lines
+    size = engine._block_bytes(short, 0)
+    assert engine.BLOCK_LINES * 18 * 0.9 <= size <= engine.BLOCK_LINES * 18 * 1.1
+    assert engine._block_bytes(b"1\x08" * 3_000_000, 0) <= engine.BLOCK_LINES * 2  # a break every byte
+    assert engine._block_bytes(b"x" * 200 + b"\n" * 10, 0) == 210  # the rest, when it is less than a block
+    def word(i: int) -> bytes:
+        return bytes(97 + (i // 26 ** k) % 26 for k in range(4))
+
+    prose = b"".join(b"the %s of the %s\n" % (word(i), word(i * 7)) for i in range(200_000))  # a template a line
+    assert engine._block_bytes(prose, 0) == engine.BLOCK_BYTES
+    wide = (b"step 1 loss 2.5 " + b"x" * 500 + b"\n") * 100_000  # 128k lines: 66 MB, more than a block
+    assert engine.BLOCK_BYTES * 0.8 <= engine._block_bytes(wide, 0) <= engine.BLOCK_BYTES
+
+
+def test_a_log_of_tiny_lines_reads_alike_in_any_blocks(monkeypatch):
+    """Keras' meter erasing itself between numbers, lines of one byte: the blocks' cut changes no point."""
+    data = b"".join(b"Epoch %d/900\n" % e + b"".join(b"\x08" * 30 + b"%d/4 - loss: %.4f" % (n, 1 / (e * 4 + n))
+                                                         for n in range(1, 5)) + b"\n" for e in range(1, 901))
+    one = _points_in_blocks(data, 1 << 30, monkeypatch)
+    assert len(one["loss"][0]) == 3600  # each redraw at its counter (no "- 0s 5ms/step": no Keras meter)
+    for block in (2048, 50_000):
+        assert _points_in_blocks(data, block, monkeypatch) == one

@@ -36,7 +36,10 @@ from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
-BLOCK_BYTES = 8 << 20
+BLOCK_BYTES = 8 << 20  # the most bytes read as one block
+BLOCK_LINES = 1 << 17  # about the most lines read as one block: its arrays of every line stay in the CPU's caches
+SAMPLE_BYTES = 1 << 16  # the bytes a block's line density is judged on (its line breaks counted)
+SAMPLE_TEMPLATES = 128  # more templates than this in a sample: a log of prose, read in the largest blocks
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
@@ -67,8 +70,9 @@ class TextLogFormat(LineFormat):
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
         start = 0
-        while start < len(data):  # blocks of about BLOCK_BYTES: each pass over a block stays in the CPU's caches
-            end = data.rfind(b"\n", start, start + BLOCK_BYTES) + 1 if start + BLOCK_BYTES < len(data) else 0
+        while start < len(data):  # blocks of about BLOCK_LINES lines: each pass over a block stays in the caches
+            size = _block_bytes(data, start)
+            end = data.rfind(b"\n", start, start + size) + 1 if start + size < len(data) else 0
             end = end or len(data)
             read_block(data[start:end], em)
             start = end
@@ -80,6 +84,26 @@ class TextLogFormat(LineFormat):
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
+
+
+def _block_bytes(data: bytes, start: int) -> int:
+    """How many bytes from ``start`` to read as one block: about ``BLOCK_LINES`` lines, judged on the line breaks
+    (newlines, carriage returns, backspaces) of the next ``SAMPLE_BYTES`` (64 KB to ``BLOCK_BYTES``), the rest of
+    ``data`` cut in equal parts. A block of millions of one-byte lines costs many times what its bytes in lines of a
+    few dozen bytes cost (its arrays spill the caches). A log whose sample holds more than ``SAMPLE_TEMPLATES``
+    templates (prose between the records) is read in the largest blocks: each block pays for its templates, whatever
+    its size."""
+    from .kernel import factorize_templates
+
+    left = len(data) - start
+    sample = data[start:start + SAMPLE_BYTES]
+    sample = sample[:sample.rfind(b"\n") + 1] or sample
+    if len(factorize_templates(sample)[1]) > SAMPLE_TEMPLATES:
+        return BLOCK_BYTES
+    breaks = sample.count(b"\n") + sample.count(b"\r") + sample.count(b"\x08") + 1
+    size = min(BLOCK_BYTES, max(SAMPLE_BYTES, BLOCK_LINES * len(sample) // breaks))
+    parts = -(-left // size)
+    return -(-left // parts)
 
 
 def _state(em: Emitter) -> dict:
@@ -564,7 +588,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
             other_bar[idx] = True
-            if not plan.is_eval and not _fixed_count(got[plan.counter[0]], got[plan.counter[1]]):
+            if not plan.is_eval and _counts_progress(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
@@ -1038,10 +1062,14 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> lis
     return out
 
 
-def _fixed_count(n: np.ndarray, total: np.ndarray) -> bool:
-    """``0/200``, ``0/400``, ``0/600``: the count stays while the "total" moves (DeepSpeed's timer prints epoch/step):
-    no progress counter."""
-    return len(n) >= 3 and bool((n == n[0]).all()) and len(np.unique(total)) > 2
+def _counts_progress(n: np.ndarray, total: np.ndarray) -> bool:
+    """Whether ``n/total`` counts progress. Not when the count stays while the "total" moves (``0/200``, ``0/400``,
+    ``0/600``: DeepSpeed's timer prints epoch/step), nor when most lines have a total of their own (``5/6``,
+    ``6/7``: a running pair, no bar): the bars of one template (a run's, its evaluation's) have a few totals."""
+    totals = len(np.unique(total))
+    if len(n) >= 3 and bool((n == n[0]).all()) and totals > 2:
+        return False
+    return not (len(total) >= 8 and totals > max(8, len(total) // 4))
 
 
 def _epoch_total(st: dict, em: Emitter) -> None:
