@@ -89,8 +89,14 @@ def check_log_history(doc: object, where: str) -> None:
     """Refuse a ``trainer_state.json``-like document whose ``log_history`` holds more than ``MAX_LOG_HISTORY``
     entries (a 32 MB file of ``{}`` entries is 8 million of them)."""
     history = doc.get("log_history") if isinstance(doc, dict) else None
-    if isinstance(history, list) and len(history) > MAX_LOG_HISTORY:
-        raise BadInput(f"{where} has {len(history)} log_history entries, over the {MAX_LOG_HISTORY} cap: not a "
+    if isinstance(history, list):
+        check_log_history_count(len(history), where)
+
+
+def check_log_history_count(n: int, where: str) -> None:
+    """``check_log_history`` of a ``log_history`` of ``n`` entries."""
+    if n > MAX_LOG_HISTORY:
+        raise BadInput(f"{where} has {n} log_history entries, over the {MAX_LOG_HISTORY} cap: not a "
                        f"trainer state training-check reads")
 
 
