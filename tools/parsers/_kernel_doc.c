@@ -481,11 +481,18 @@ doc_resolve(const unsigned char *p, DocSlows *s, DocCol *cols)
     return 0;
 }
 
+/* (steps, values) as bytearrays: numpy arrays over them are writable, as the lists' arrays were */
 static PyObject *
 doc_col_tuple(DocCol *c)
 {
-    return Py_BuildValue("(y#y#)", (const char *)c->steps, (Py_ssize_t)(c->n * sizeof(int64_t)),
-                         (const char *)c->values, (Py_ssize_t)(c->n * sizeof(double)));
+    PyObject *steps = PyByteArray_FromStringAndSize(c->n ? (const char *)c->steps : "",
+                                                    (Py_ssize_t)(c->n * sizeof(int64_t)));
+    PyObject *values = PyByteArray_FromStringAndSize(c->n ? (const char *)c->values : "",
+                                                     (Py_ssize_t)(c->n * sizeof(double)));
+    PyObject *t = steps && values ? PyTuple_Pack(2, steps, values) : NULL;
+    Py_XDECREF(steps);
+    Py_XDECREF(values);
+    return t;
 }
 
 /* ---------------------------------------------------------------- doc_values */
@@ -849,10 +856,10 @@ done:
      "members of an object value nest levels down, else None; None when it is not an object of members (values "    \
      "are skipped, not checked)."},                                                                                   \
         {"doc_records", kernel_doc_records, METH_VARARGS,                                                             \
-         "doc_records(data: bytes, start: int, end: int) -> tuple[int, list[tuple[bytes, bytes, bytes]]] | None\n\n"  \
+         "doc_records(data: bytes, start: int, end: int) -> tuple[int, list[tuple[bytes, bytearray, bytearray]]] | None\n\n"  \
          "A trainer_state.json log_history array of flat entries: (entries, [(key, int64 steps, float64 values)]) "   \
          "in the order keys first give a point; None for anything else."},                                            \
         {"doc_values", kernel_doc_values, METH_VARARGS,                                                               \
-         "doc_values(data: bytes, start: int, end: int) -> tuple[bytes, bytes] | None\n\n"                            \
+         "doc_values(data: bytes, start: int, end: int) -> tuple[bytearray, bytearray] | None\n\n"                    \
          "A golden-values \"values\" object of increasing digit keys: (int64 steps, float64 values) of its numbers; " \
          "None for anything else."},

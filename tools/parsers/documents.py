@@ -161,7 +161,7 @@ class _Values:
 
     __slots__ = ("steps", "values")
 
-    def __init__(self, cols: tuple[bytes, bytes]):
+    def __init__(self, cols: tuple[bytearray, bytearray]):
         self.steps = np.frombuffer(cols[0], dtype=np.int64)
         self.values = np.frombuffer(cols[1], dtype=np.float64)
 
