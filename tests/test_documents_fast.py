@@ -376,6 +376,57 @@ def test_odd_but_valid_documents():
     assert answered >= 12  # most of these are still read fast
 
 
+JSON_TEXT = st.text(st.sampled_from('ab"\\/{}[]:, \n\u00e9\x01'), max_size=40)
+JSON_VALUES = st.recursive(st.one_of(st.none(), st.booleans(), st.floats(allow_nan=False), st.integers(), JSON_TEXT),
+                           lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                   st.dictionaries(JSON_TEXT, inner, max_size=4)), max_leaves=30)
+
+
+@SETTINGS
+@given(st.dictionaries(JSON_TEXT, JSON_VALUES, max_size=6), st.sampled_from([None, 0, 2]), st.booleans())
+def test_members_are_split_where_json_loads_splits_them(doc, indent, ascii_only):
+    """doc_members' spans (strings, escapes and brackets skipped 16 bytes at a time) hold each member's key and value
+    exactly, one level down too."""
+    data = json.dumps(doc, indent=indent, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    spans = kernel._KERNEL.doc_members(data, 0, len(data), 1)  # type: ignore[union-attr]
+    assert spans is not None
+    assert [json.loads(data[ks:ke]) for ks, ke, _, _, _ in spans] == list(doc)
+    for (_, _, vs, ve, sub), value in zip(spans, doc.values(), strict=True):
+        assert json.loads(data[vs:ve]) == value
+        assert (sub is not None) == isinstance(value, dict)
+        if sub is not None:
+            assert {json.loads(data[a:b]): json.loads(data[c:d]) for a, b, c, d, _ in sub} == value
+    for cut in range(1, len(data), max(1, len(data) // 7)):  # a cut document is never split
+        assert kernel._KERNEL.doc_members(data[:cut], 0, cut, 1) is None  # type: ignore[union-attr]
+
+
+NUMBER_TEXT = st.one_of(
+    st.from_regex(r"\A-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,25})?([eE][-+]?[0-9]{1,4})?\Z"),
+    st.floats().map(repr).filter(lambda t: t not in ("nan", "inf", "-inf")),
+    st.from_regex(r"\A-?[0-9]{1,30}\Z"),  # not all JSON: 0123
+)
+
+
+@SETTINGS
+@given(st.lists(NUMBER_TEXT, min_size=1, max_size=8))
+def test_numbers_read_as_json_loads_then_float(texts):
+    """Each number of a values object as float(json.loads(text)), bit for bit; a document json.loads refuses (a
+    leading zero) or one whose int float() may not take (19 digits and more) is not answered."""
+    data = ("{" + ", ".join(f'"{i}": {t}' for i, t in enumerate(texts)) + "}").encode()
+    got = kernel._KERNEL.doc_values(data, 0, len(data))  # type: ignore[union-attr]
+    try:
+        want = [float(v) for v in json.loads(data).values()]
+    except (ValueError, OverflowError):
+        assert got is None
+        return
+    if got is None:
+        assert any(t.lstrip("-").isdigit() and len(t.lstrip("-")) > 18 for t in texts)
+        return
+    assert np.frombuffer(got[0], dtype=np.int64).tolist() == list(range(len(texts)))
+    assert np.frombuffer(got[1], dtype=np.float64).view(np.int64).tolist() == \
+        np.array(want, dtype=np.float64).view(np.int64).tolist()
+
+
 # ---------------------------------------------------------------- hostile documents
 
 
