@@ -11,6 +11,7 @@ speed is there. DOC_EXAMPLES raises the number of random examples.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -425,6 +426,18 @@ def test_numbers_read_as_json_loads_then_float(texts):
     assert np.frombuffer(got[0], dtype=np.int64).tolist() == list(range(len(texts)))
     assert np.frombuffer(got[1], dtype=np.float64).view(np.int64).tolist() == \
         np.array(want, dtype=np.float64).view(np.int64).tolist()
+
+
+@SETTINGS
+@given(st.binary(max_size=5000), st.integers(0, 300))
+def test_containers_are_counted_as_bytes_count_counts_them(data, braces):
+    """The containers cap's count in C (documents of 1 MB and more) is bytes.count's."""
+    data = data + b"{" * braces + data[::-1]
+    assert kernel._KERNEL.doc_containers(data) == data.count(b"{") + data.count(b"[")  # type: ignore[union-attr]
+    big = data * ((1 << 20) // max(1, len(data)) + 1) if data else b"[" * (1 << 20)
+    over = big.count(b"{") + big.count(b"[") > limits.MAX_CONTAINERS
+    with pytest.raises(TrainingCheckError, match="objects and arrays") if over else contextlib.nullcontext():
+        limits.check_containers(big, WHERE)
 
 
 # ---------------------------------------------------------------- hostile documents

@@ -847,6 +847,41 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------- doc_containers */
+
+/* data.count(b"{") + data.count(b"[") in one pass, 16 bytes at a time (limits.check_containers) */
+static PyObject *
+kernel_doc_containers(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE))
+        return NULL;
+    const unsigned char *p = buf.buf;
+    size_t n = (size_t)buf.len, i = 0;
+    uint64_t count = 0;
+    Py_BEGIN_ALLOW_THREADS
+#ifdef __SSE2__
+    const __m128i open_brace = _mm_set1_epi8('{'), open_bracket = _mm_set1_epi8('[');
+    while (i + 16 <= n) {
+        /* per byte lane, minus one per hit (a match is 0xFF), for at most 255 blocks; then summed */
+        __m128i acc = _mm_setzero_si128();
+        size_t stop = i + 255 * 16 < n ? i + 255 * 16 : n;
+        for (; i + 16 <= stop; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+            acc = _mm_sub_epi8(acc, _mm_or_si128(_mm_cmpeq_epi8(v, open_brace), _mm_cmpeq_epi8(v, open_bracket)));
+        }
+        __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+        count += (uint64_t)_mm_cvtsi128_si32(sums) + (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+#endif
+    for (; i < n; i++)
+        count += p[i] == '{' || p[i] == '[';
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&buf);
+    return PyLong_FromUnsignedLongLong((unsigned long long)count);
+}
+
 /* the method-table entries (one line in _kernel.c's table) */
 #define DOC_METHODS                                                                                                    \
     {"doc_members", kernel_doc_members, METH_VARARGS,                                                                 \
@@ -859,6 +894,9 @@ done:
          "doc_records(data: bytes, start: int, end: int) -> tuple[int, list[tuple[bytes, bytearray, bytearray]]] | None\n\n"  \
          "A trainer_state.json log_history array of flat entries: (entries, [(key, int64 steps, float64 values)]) "   \
          "in the order keys first give a point; None for anything else."},                                            \
+        {"doc_containers", kernel_doc_containers, METH_O,                                                             \
+         "doc_containers(data: bytes) -> int\n\n"                                                                     \
+         "data.count(b\"{\") + data.count(b\"[\"), in one pass."},                                                     \
         {"doc_values", kernel_doc_values, METH_VARARGS,                                                               \
          "doc_values(data: bytes, start: int, end: int) -> tuple[bytearray, bytearray] | None\n\n"                    \
          "A golden-values \"values\" object of increasing digit keys: (int64 steps, float64 values) of its numbers; " \
