@@ -440,6 +440,43 @@ def test_containers_are_counted_as_bytes_count_counts_them(data, braces):
         limits.check_containers(big, WHERE)
 
 
+def old_check_depth(value: object) -> bool:
+    """limits.check_depth as it was: whether it refused ``value``."""
+    todo: list[tuple[object, int]] = [(value, 1)]
+    while todo:
+        v, d = todo.pop()
+        if not isinstance(v, (dict, list)):
+            continue
+        items = list(v.values()) if isinstance(v, dict) else v
+        if d > limits.MAX_DEPTH:
+            return True
+        todo.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
+    return False
+
+
+@st.composite
+def nested(draw) -> object:
+    """A value nesting about MAX_DEPTH deep, in lists and dicts, with scalars beside."""
+    v: object = draw(st.one_of(st.integers(), st.just([]), st.just({}), st.text(max_size=2)))
+    cap = limits.MAX_DEPTH
+    for _ in range(draw(st.one_of(st.integers(0, cap + 3), st.integers(cap - 3, cap + 3)))):
+        side = draw(st.lists(st.one_of(st.integers(), st.just([]), st.just({"a": []})), max_size=2))
+        v = {"k": v, **{str(i): x for i, x in enumerate(side)}} if draw(st.booleans()) else [*side, v]
+    return v
+
+
+@SETTINGS
+@given(nested())
+def test_the_depth_cap_refuses_what_it_refused(value):
+    refused = False
+    try:
+        limits.check_depth(value, WHERE)
+    except TrainingCheckError as e:
+        refused = True
+        assert str(e) == f"{WHERE} nests JSON deeper than {limits.MAX_DEPTH} levels (the cap): not a metrics document"
+    assert refused == old_check_depth(value)
+
+
 # ---------------------------------------------------------------- hostile documents
 
 

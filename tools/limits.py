@@ -65,16 +65,18 @@ def check_containers(data: bytes, where: str) -> None:
 
 
 def check_depth(value: object, where: str) -> None:
-    """Refuse a parsed JSON value nesting deeper than ``MAX_DEPTH`` (one iterative pass, no recursion)."""
-    todo: list[tuple[object, int]] = [(value, 1)]
-    while todo:
-        v, d = todo.pop()
-        if not isinstance(v, (dict, list)):
-            continue
-        items = list(v.values()) if isinstance(v, dict) else v
-        if d > MAX_DEPTH:
+    """Refuse a parsed JSON value nesting deeper than ``MAX_DEPTH`` (one iterative pass, no recursion): level by
+    level, the containers of each found by comprehensions (a document's scalars cost no Python step each)."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 1
+    while level:
+        if depth > MAX_DEPTH:
             raise BadInput(f"{where} nests JSON deeper than {MAX_DEPTH} levels (the cap): not a metrics document")
-        todo.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
+        children: list = []
+        for v in level:
+            children.extend(v.values() if isinstance(v, dict) else v)
+        level = [x for x in children if isinstance(x, (dict, list))]
+        depth += 1
 
 
 def loads_bounded(data: bytes | str, where: str) -> object:
