@@ -508,15 +508,23 @@ def test_hostile_documents_are_refused_fast_with_the_same_error(tmp_path):
     assert fast(entries) == reference(entries) and fast(entries)[0] == "error"  # type: ignore[index]
     assert fast(many)[0] == "error" and "objects and arrays" in fast(many)[2]  # type: ignore[index]
     assert fast(bad) is None and reference(bad) == ("not json",)
-    # through the source, the same one-line errors
-    for name, data in (("deep", deep), ("deep_golden", deep_golden), ("entries", entries)):
+    # through the source, the same one-line errors, quickly, for 32 MB documents too
+    pad = b'"' + b"x" * (limits.MAX_DOCUMENT_BYTES - max(len(deep), len(deep_golden)) - 64) + b'"'
+    deep32 = deep[:-1] + b', "pad": ' + pad + b"}"
+    golden32 = b'{"pad": {"values": {"1": ' + pad + b'}}, "a": ' + deep_golden[5:]
+    for name, data in (("deep", deep), ("deep_golden", deep_golden), ("entries", entries), ("deep32", deep32),
+                       ("golden32", golden32)):
+        assert len(data) <= limits.MAX_DOCUMENT_BYTES
         path = tmp_path / f"{name}_trainer_state.json"
         path.write_bytes(data)
         src = LogFileSource(LocalFileSystem(), str(path))
         src.settle_seconds = 0
+        t = time.perf_counter()
         with pytest.raises(TrainingCheckError) as e:
             src.read(None)
+        assert time.perf_counter() - t < 3, name
         assert "\n" not in str(e.value) and str(e.value) == reference(data)[2].replace(WHERE, str(path))
+        assert "nests JSON deeper" in str(e.value) or name == "entries"
 
 
 def test_without_the_kernel_the_reading_is_as_before(monkeypatch):
