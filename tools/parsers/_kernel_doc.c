@@ -88,10 +88,11 @@ doc_skip_nested(const unsigned char *p, size_t i, size_t end)
 #ifdef __SSE2__
         if (i + 16 <= end) {
             __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-            __m128i hit = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('{')), _mm_cmpeq_epi8(v, _mm_set1_epi8('}'))),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')), _mm_cmpeq_epi8(v, _mm_set1_epi8(']')))));
+#define DOC_EQ(c) _mm_cmpeq_epi8(v, _mm_set1_epi8(c))
+            __m128i hit = _mm_or_si128(_mm_or_si128(DOC_EQ('"'), DOC_EQ('\\')),
+                                       _mm_or_si128(_mm_or_si128(DOC_EQ('{'), DOC_EQ('}')),
+                                                    _mm_or_si128(DOC_EQ('['), DOC_EQ(']'))));
+#undef DOC_EQ
             unsigned m = (unsigned)_mm_movemask_epi8(hit);
             size_t next = i + 16;
             while (m) {
@@ -884,20 +885,21 @@ kernel_doc_containers(PyObject *self, PyObject *arg)
 
 /* the method-table entries (one line in _kernel.c's table) */
 #define DOC_METHODS                                                                                                    \
-    {"doc_members", kernel_doc_members, METH_VARARGS,                                                                 \
-     "doc_members(data: bytes, start: int, end: int, nest: int) -> list[tuple[int, int, int, int, list | None]] "     \
-     "| None\n\n"                                                                                                      \
-     "The members of the JSON object data[start:end] as (key start, key end, value start, value end, sub), sub the "  \
-     "members of an object value nest levels down, else None; None when it is not an object of members (values "    \
-     "are skipped, not checked)."},                                                                                   \
-        {"doc_records", kernel_doc_records, METH_VARARGS,                                                             \
-         "doc_records(data: bytes, start: int, end: int) -> tuple[int, list[tuple[bytes, bytearray, bytearray]]] | None\n\n"  \
-         "A trainer_state.json log_history array of flat entries: (entries, [(key, int64 steps, float64 values)]) "   \
-         "in the order keys first give a point; None for anything else."},                                            \
-        {"doc_containers", kernel_doc_containers, METH_O,                                                             \
-         "doc_containers(data: bytes) -> int\n\n"                                                                     \
-         "data.count(b\"{\") + data.count(b\"[\"), in one pass."},                                                     \
-        {"doc_values", kernel_doc_values, METH_VARARGS,                                                               \
-         "doc_values(data: bytes, start: int, end: int) -> tuple[bytearray, bytearray] | None\n\n"                    \
-         "A golden-values \"values\" object of increasing digit keys: (int64 steps, float64 values) of its numbers; " \
-         "None for anything else."},
+    {"doc_members", kernel_doc_members, METH_VARARGS,                                                                  \
+     "doc_members(data: bytes, start: int, end: int, nest: int)"                                                       \
+     " -> list[tuple[int, int, int, int, list | None]] | None\n\n"                                                     \
+     "The members of the JSON object data[start:end] as (key start, key end, value start, value end, sub), sub the "   \
+     "members of an object value nest levels down, else None; None when it is not an object of members (values are "   \
+     "skipped, not checked)."},                                                                                        \
+    {"doc_records", kernel_doc_records, METH_VARARGS,                                                                  \
+     "doc_records(data: bytes, start: int, end: int)"                                                                  \
+     " -> tuple[int, list[tuple[bytes, bytearray, bytearray]]] | None\n\n"                                             \
+     "A trainer_state.json log_history array of flat entries: (entries, [(key, int64 steps, float64 values)]) in the " \
+     "order keys first give a point; None for anything else."},                                                        \
+    {"doc_values", kernel_doc_values, METH_VARARGS,                                                                    \
+     "doc_values(data: bytes, start: int, end: int) -> tuple[bytearray, bytearray] | None\n\n"                         \
+     "A golden-values \"values\" object of increasing digit keys: (int64 steps, float64 values) of its numbers; None " \
+     "for anything else."},                                                                                            \
+    {"doc_containers", kernel_doc_containers, METH_O,                                                                  \
+     "doc_containers(data: bytes) -> int\n\n"                                                                          \
+     "data.count(b\"{\") + data.count(b\"[\"), in one pass."},
