@@ -1623,7 +1623,10 @@ kernel_md_cells(PyObject *self, PyObject *args)
     return Py_BuildValue("(NN)", starts, ends);
 }
 
+#include "_kernel_doc.c"
+
 static PyMethodDef kernel_methods[] = {
+    DOC_METHODS
     {"templates", kernel_templates, METH_O,
      "templates(joined: bytes) -> (codes: bytes, uniques: list[bytes])\n\n"
      "Each line's template (bytes >= 128 dropped, each run of number characters one \\x01 mark), factorised in order "

@@ -33,6 +33,7 @@ from ..parsers import (
     detect_format,
     document_format,
 )
+from ..parsers.documents import read_fast
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from ..rundata import is_plain_name, safe_excerpt
@@ -417,6 +418,10 @@ class LogFileSource:
             return ReadResult(PointBatch(), {**cur, "size": st.size, "mtime": st.mtime}, bytes_read=self._bytes)
         where = self.fs.describe(self.path)
         limits.check_containers(data, where)  # caps before the parse: containers, then depth and log_history after
+        fast = read_fast(data, where)  # the common shapes from the bytes in C; None: read below as before
+        if fast is not None:
+            name, em = fast
+            return self._document_result(st, cur, digest, name, em)
         try:
             doc = json.loads(data.decode("utf-8", errors="replace"))
         except RecursionError:
@@ -439,7 +444,10 @@ class LogFileSource:
         f = document_format(doc, self.fs.describe(self.path))
         em = Emitter()
         f.parse_doc(doc, em)
-        new = {"v": CURSOR_VERSION, "kind": "document", "format": f.name, "size": st.size, "mtime": st.mtime,
+        return self._document_result(st, cur, digest, f.name, em)
+
+    def _document_result(self, st: FileStat, cur: dict | None, digest: str, name: str, em: Emitter) -> ReadResult:
+        new = {"v": CURSOR_VERSION, "kind": "document", "format": name, "size": st.size, "mtime": st.mtime,
                "hash": digest, "total_steps": em.total_steps}
         notes = ["JSON document: re-read whole because it changed"] if cur else []
         return ReadResult(em.build(), new, reset=True, info=self._info(em, new), bytes_read=self._bytes, notes=notes)
