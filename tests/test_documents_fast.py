@@ -545,3 +545,17 @@ def test_without_the_kernel_the_reading_is_as_before(monkeypatch, tmp_path):
     monkeypatch.setattr(documents, "_KERNEL", None)
     assert documents.read_fast(body, WHERE) is None
     assert read() == fast_read and fast_read[1]
+
+
+def test_a_document_over_the_cap_is_refused_before_a_byte_is_read(tmp_path):
+    """The source refused only documents over 256 MB (its own cap) while limits caps JSON documents at 32 MB: a
+    200 MB trainer_state.json was parsed whole (gigabytes of Python objects). One cap, checked on the file's size."""
+    path = tmp_path / "trainer_state.json"
+    with open(path, "wb") as f:
+        f.write(b'{"log_history": [')
+        f.truncate(limits.MAX_DOCUMENT_BYTES + 1)  # sparse: nothing to read, only its size
+    src = LogFileSource(LocalFileSystem(), str(path))
+    src.settle_seconds = 0
+    with pytest.raises(TrainingCheckError, match=r"over the 32 MB cap for a JSON document") as e:
+        src.read(None)
+    assert "\n" not in str(e.value)

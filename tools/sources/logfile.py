@@ -47,7 +47,6 @@ PART_BYTES = 16 << 20  # a read returns after about this many bytes (``more``): 
 HEAD_BYTES = 4096
 BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
-MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
 MAX_SAMPLE_LINES = 200
 
@@ -402,9 +401,7 @@ class LogFileSource:
         """A JSON document is re-read whole when its size, mtime or content changed (reset=True with every point)."""
         if cur and cur.get("size") == st.size and cur.get("mtime") == st.mtime:
             return ReadResult(PointBatch(), cur, info=None, bytes_read=self._bytes)
-        if st.size > MAX_DOCUMENT_BYTES:
-            raise BadInput(f"{self.fs.describe(self.path)} is a {st.size >> 20} MB JSON document; "
-                           f"documents over {MAX_DOCUMENT_BYTES >> 20} MB are not read")
+        limits.check_document_size(st.size, self.fs.describe(self.path))  # before a byte is read
         parts, pos = [], 0
         while pos < st.size:
             chunk = self._read_at(self.path, pos, min(self.chunk_bytes, st.size - pos))
