@@ -35,13 +35,14 @@ class TextLines(Sequence[bytes]):
     asked for: the engine looks at a few lines of each template, so a block of a million short lines needs no
     million line objects (their making was a sixth of the read)."""
 
-    __slots__ = ("ends", "starts", "text")
+    __slots__ = ("_at", "_to", "ends", "starts", "text")
 
     def __init__(self, text: bytes, bounds: tuple[np.ndarray, np.ndarray] | None = None):
         from .kernel import line_bounds
 
         self.text = text
         self.starts, self.ends = line_bounds(text) if bounds is None else bounds
+        self._at, self._to = self.starts.data, self.ends.data  # memoryviews: items as ints, at C speed
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -58,7 +59,7 @@ class TextLines(Sequence[bytes]):
             if step != 1:
                 return [self[k] for k in range(a, b, step)]
             return self.text[int(self.starts[a]):int(self.ends[b - 1])].split(b"\n") if a < b else []
-        return self.text[int(self.starts[i]):int(self.ends[i])]  # IndexError past the end, as a list's
+        return self.text[self._at[i]:self._to[i]]  # IndexError past the end, as a list's
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.text.split(b"\n"))
