@@ -356,3 +356,18 @@ def test_a_log_of_tiny_lines_reads_alike_in_any_blocks(monkeypatch):
     assert len(one["loss"][0]) == 3600  # each redraw at its counter (no "- 0s 5ms/step": no Keras meter)
     for block in (2048, 50_000):
         assert _points_in_blocks(data, block, monkeypatch) == one
+
+
+@pytest.mark.parametrize("name", ["hf_log10_steps300", "hf_2ep_ga2_log7", "hf_eval_steps50"])
+def test_an_hf_run_started_again_in_its_log_is_another_run(tmp_path, name):
+    """``python train.py >> train.log`` twice: HF's bar counts the whole run, so its starting again is another run,
+    not an epoch (its steps were read on from the first run's last: 10..300, then 5200..6000 for 10..300)."""
+    import json
+
+    from .conftest import REPO
+
+    run = REPO / "examples" / "frameworks" / name
+    truth = [s for s, _v in json.loads((run / "truth.json").read_text())["train_loss"]]
+    res, cols = _read(tmp_path, (run / "train.log").read_bytes() * 2)
+    assert cols["loss"][0] == truth
+    assert any("holds 2 runs; showing the last one" in n for n in res.notes)

@@ -596,6 +596,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
+    if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
+        st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
@@ -966,9 +968,11 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main * st["epochs"])
     else:
         # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
-        # a resume from a checkpoint: the counter is then the global step it resumed at
+        # a resume from a checkpoint: the counter is then the global step it resumed at. A bar of the whole run
+        # (HF's) that starts again is another run started in the same log: its steps start again too (the run
+        # starts are found on them)
         prev = np.concatenate(([st["last_n"] if st["last_n"] is not None else -1.0], pn[:-1]))
-        restarts = np.cumsum((pn < prev) & (pn <= 1) & (prev >= 0.9 * main))
+        restarts = np.cumsum((pn < prev) & (pn <= 1) & (prev >= 0.9 * main) & (not st.get("run_bar")))
         g = pn + (st["off"] + restarts) * main
         st["off"] = int(st["off"] + restarts[-1])
         st["last_n"] = float(pn[-1])
