@@ -67,6 +67,8 @@ run("pl_loss_tqdm_log1_2ep", "pl_blobs.py", "--name loss --log-every 1 --epochs 
 run("pl_trainslash_default_log3_val4x_logging", "pl_blobs.py",
     "--name train/loss --bar default --log-every 3 --val-check 0.25 --epochs 2 --echo logging "
     "--echo-every 3".split())
+run("pl_trainslash_tqdm_val_every20_log1", "pl_blobs.py",
+    "--name train/loss --bar tqdm --log-every 1 --val-check 20 --epochs 2 --lr 0.003".split())
 run("pl_nll_tqdm5_log20_limit_8ep", "pl_blobs.py",
     "--name nll --bar tqdm5 --log-every 20 --limit-train 0.625 --epochs 8 --lr 0.003".split())
 run("pl_loss_tqdm_onepoch_accum2_log5", "pl_blobs.py",
@@ -134,6 +136,7 @@ run("torch_tsv_nll_header", "plain_torch.py", "--fmt tsv --epochs 4 --every 2".s
 run("torch_tqdm_write_train_loss", "plain_torch.py", "--fmt tqdm_write --epochs 5 --every 10".split())
 run("torch_logging_asctime_step", "plain_torch.py", "--fmt logging --epochs 4 --every 6 --opt adam --lr 3e-3".split())
 run("torch_pipe_ce_loss_ppl", "plain_torch.py", "--fmt pipe --epochs 3 --every 4".split())
+run("torch_cr_inline_status", "plain_torch.py", "--fmt cr_inline --epochs 3 --every 1 --bs 48".split())
 run("torch_iter_bracket_lr_huge_nan", "plain_torch.py", "--fmt iter --epochs 4 --every 5 --loss mse --lr 0.3".split(),
     label="nan", stop=True)
 run("torch_json_lr_huge_nan", "plain_torch.py", "--fmt json --epochs 2 --every 1 --loss mse --lr 0.5".split(),

@@ -24,7 +24,7 @@ p.add_argument("--on-epoch", action="store_true")
 p.add_argument("--bar", default="tqdm")  # tqdm | tqdm5 | rich | default | none
 p.add_argument("--log-every", type=int, default=50)
 p.add_argument("--epochs", type=int, default=3)
-p.add_argument("--val-check", type=float, default=1.0)
+p.add_argument("--val-check", type=float, default=1.0)  # >= 2: every that many batches
 p.add_argument("--limit-train", type=float, default=1.0)
 p.add_argument("--accum", type=int, default=1)
 p.add_argument("--lr", type=float, default=0.01)
@@ -84,6 +84,7 @@ class Blobs(L.LightningModule):
         return {"optimizer": opt, "lr_scheduler": {"scheduler": sched, "interval": "step"}}
 
 
+val_check = int(args.val_check) if args.val_check >= 2 else args.val_check
 callbacks: list = []  # "default": Lightning's own choice (rich when installed)
 if args.bar == "rich":
     callbacks.append(RichProgressBar(leave=True))
@@ -93,7 +94,7 @@ elif args.bar == "tqdm5":
     callbacks.append(TQDMProgressBar(refresh_rate=5))
 trainer = L.Trainer(max_epochs=args.epochs, accelerator="cpu", devices=1, log_every_n_steps=args.log_every,
                     logger=CSVLogger("logs", name="blobs"), enable_progress_bar=args.bar != "none",
-                    callbacks=callbacks, val_check_interval=args.val_check, limit_train_batches=args.limit_train,
+                    callbacks=callbacks, val_check_interval=val_check, limit_train_batches=args.limit_train,
                     accumulate_grad_batches=args.accum, enable_model_summary=args.bar != "tqdm5")
 trainer.fit(Blobs(), torch.utils.data.DataLoader(train, batch_size=16, shuffle=True),
             torch.utils.data.DataLoader(val, batch_size=64))

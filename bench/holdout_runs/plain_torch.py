@@ -136,10 +136,14 @@ for epoch in range(1, args.epochs + 1):
             ela = time.time() - t0
             print(f"it {step:6d} | ce_loss {lval:.4f} | ppl {math.exp(min(lval, 50)):.2f} | "
                   f"{step * args.bs / max(ela, 1e-9):.0f} samples/s", flush=True)
+        elif f == "cr_inline":  # one status line redrawn in place, a newline at the end of each epoch
+            print(f"\rstep {step}/{total}  loss {lval:.4f}  lr {lr:.4f}", end="", flush=True)
         elif f == "acc_print":
             out(f"step {step} | loss {lval:.5f} | lr {lr:.3e}")
         elif f == "acc_logger":
             log.info(f"Epoch {epoch} - global step {step}: nll={lval:.5f} grad_norm={gnorm:.3f}")
+    if args.fmt == "cr_inline":
+        print(f"\nepoch {epoch}/{args.epochs} finished in {time.time() - t0:.1f}s")
     if args.fmt in ("epoch_step", "logging", "acc_logger"):
         # an end-of-epoch accuracy line, as users print one
         with torch.no_grad():
