@@ -69,8 +69,8 @@ run("pl_trainslash_default_log3_val4x_logging", "pl_blobs.py",
     "--echo-every 3".split())
 run("pl_trainslash_tqdm_val_every20_log1", "pl_blobs.py",
     "--name train/loss --bar tqdm --log-every 1 --val-check 20 --epochs 2 --lr 0.003".split())
-run("pl_nll_tqdm5_log20_limit_8ep", "pl_blobs.py",
-    "--name nll --bar tqdm5 --log-every 20 --limit-train 0.625 --epochs 8 --lr 0.003".split())
+run("pl_nll_tqdm5_log25_limit_8ep", "pl_blobs.py",
+    "--name nll --bar tqdm5 --log-every 25 --limit-train 0.625 --epochs 8 --lr 0.003".split())
 run("pl_loss_tqdm_onepoch_accum2_log5", "pl_blobs.py",
     "--name loss --bar tqdm --on-epoch --accum 2 --log-every 5 --epochs 4 --lr 0.003".split())
 run("pl_loss_rich_print_log5", "pl_blobs.py",
