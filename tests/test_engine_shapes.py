@@ -371,3 +371,19 @@ def test_an_hf_run_started_again_in_its_log_is_another_run(tmp_path, name):
     res, cols = _read(tmp_path, (run / "train.log").read_bytes() * 2)
     assert cols["loss"][0] == truth
     assert any("holds 2 runs; showing the last one" in n for n in res.notes)
+
+
+def test_records_of_one_width_between_banners_are_no_terminal_wrap(tmp_path):
+    """Keras ``verbose=2`` prints each epoch's record at one width when its numbers keep their digits (here 101
+    characters): with ``Epoch 2/12`` after each, that looked like a terminal's wrap, the banner glued to the record
+    before it, and the 12 epochs read as one point. A "rest" printed where no wide line comes before it (the first
+    ``Epoch 1/12``) is a line of its own."""
+    out = []
+    for e in range(1, 13):
+        out.append(f"Epoch {e}/12")
+        out.append(f"23/23 - 0s - 2ms/step - loss: {6 - e * 0.4:.4f} - mae_custom: {6.5 - e * 0.4:.4f} - "
+                   f"val_loss: {5.5 - e * 0.3:.4f} - val_mae_custom: {6.0 - e * 0.3:.4f}")
+    assert len({len(x) for x in out[1::2]}) == 1 and len(out[1]) > 80
+    _res, cols = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert cols["loss"][0] == list(range(1, 13))
+    assert cols["val_loss"][1] == pytest.approx([5.5 - e * 0.3 for e in range(1, 13)], abs=1e-4)

@@ -197,6 +197,8 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
             return lines  # (one long line printed again and again, a warning, is no terminal's wrap)
+        if _printed_alone(lines, lengths, w, [i + 1 for i in cut[:WRAP_LOOKS]]):
+            return lines  # the "rest" is a line of its own (Keras' "Epoch 2/12" after a record as wide as the others)
         width = st["wrap"] = w
     if lengths is None or len(lengths) != len(lines):
         lengths = line_lengths(lines)
@@ -229,6 +231,17 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         pos = j
     out.extend(lines[pos:])
     return out
+
+
+def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int]) -> bool:
+    """Whether a line shaped as one of the would-be rests ``rests`` (digits aside) is also printed where no line of
+    the terminal's ``width`` comes before it: then it is a line of its own, not the rest of a cut one (a sample of
+    such places is looked at)."""
+    shapes = {lines[i].translate(_DIGITS_TO_0) for i in rests}
+    after_wide = np.concatenate(([False], lengths[:-1] == width))
+    alone = np.flatnonzero(np.isin(lengths, sorted({len(x) for x in shapes})) & ~after_wide)
+    alone = alone[np.linspace(0, len(alone) - 1, min(len(alone), WRAP_LOOKS)).astype(np.int64)]
+    return any(lines[j].translate(_DIGITS_TO_0) in shapes for j in alone.tolist())
 
 
 def _shape(line: bytes) -> bytes:
