@@ -387,3 +387,36 @@ def test_records_of_one_width_between_banners_are_no_terminal_wrap(tmp_path):
     _res, cols = _read(tmp_path, ("\n".join(out) + "\n").encode())
     assert cols["loss"][0] == list(range(1, 13))
     assert cols["val_loss"][1] == pytest.approx([5.5 - e * 0.3 for e in range(1, 13)], abs=1e-4)
+
+
+@pytest.mark.parametrize(("names", "objective"), [
+    (["train's l1", "train's l2", "holdout's l1", "holdout's l2"], "train's l2"),  # lightgbm metric=["l1", "l2"]
+    (["train-mae", "train-rmse"], "train-rmse"),
+    (["train-rmse", "train-mae"], "train-rmse"),  # xgboost: the objective's metric first
+    (["training's binary_error", "training's binary_logloss"], "training's binary_logloss"),
+    (["train-mae"], "train-mae"),  # alone, it is the objective (reg:absoluteerror)
+])
+def test_among_boosting_metrics_the_objective_is_the_likely_one(names, objective):
+    """LightGBM prints the metrics in the order the user listed them: ``[3] train's l1: 4.6 train's l2: 34.5`` is an
+    l2 regression, judged on l2; a metric seldom trained on (l1, mae, error) stands for the loss only alone."""
+    from training_check.tools.roles import assign_roles
+
+    roles = assign_roles(names)
+    assert [n for n, r in roles.items() if r.primary] == [objective]
+
+
+def test_a_step_that_never_moves_is_no_step(tmp_path):
+    """scikit-learn's ``partial_fit`` called in a loop prints ``Iteration 1, loss = ...`` at every call: the 40 calls
+    were 40 points at step 1, one kept (the last), and every check said WAIT. A step field stuck at its start over
+    eight records or more is none: the records are numbered by line order, and the read says so."""
+    out = []
+    for call in range(1, 41):
+        out.append(f"Iteration 1, loss = {0.75 / call:.8f}")
+        if call % 5 == 0:
+            out.append(f">>> epoch {call}/40 train acc {0.6 + call / 200:.3f}")
+    res, cols = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert cols["loss"][0] == list(range(1, 41))
+    assert cols["loss"][1] == pytest.approx([0.75 / c for c in range(1, 41)], rel=1e-6)
+    assert any("line order" in n for n in res.notes)
+    three = "".join(f"Iteration {i}, loss = {1 / i:.6f}\n" for i in (1, 1, 1))  # fewer: a step as printed
+    assert _read(tmp_path, three.encode(), "three.log")[1]["loss"][0] == [1]

@@ -50,6 +50,7 @@ _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor
 # The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
 # training metrics. Not a perplexity: its exp() scale turns a curriculum's early rise (DeepSpeed's seq_len warmup
 # in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
+_SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
                         r"multi logloss|huber|error)\b")
 
@@ -125,8 +126,10 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
                   and _OBJECTIVE.search(_norm(n)) and not is_regulariser(n)]
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
-        if losses:  # the objective is logged first (xgboost's train-rmse before train-mae)
-            roles[losses[0]] = MetricRole("train_loss", "min", primary=True)
+        if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
+            # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
+            first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(_norm(n))), losses.index(n)))
+            roles[first] = MetricRole("train_loss", "min", primary=True)
             return roles
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.

@@ -575,6 +575,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             v = got[plan.step]
             if plan.epoch is not None:
                 v = _continue_steps(v, got[plan.epoch], st)
+            if _stuck_step(plan, v, st):
+                v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
             got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
             any_explicit = any_explicit or not bool(np.isnan(v).all())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
@@ -1064,6 +1066,26 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> lis
             if part.any():
                 out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
     return out
+
+
+MAX_STUCK = 64  # records' step fields remembered as stuck
+
+
+def _stuck_step(plan: Plan, steps: np.ndarray, st: dict) -> bool:
+    """Whether a template's step field never moves from its start: scikit-learn's ``partial_fit`` called in a loop
+    prints ``Iteration 1, loss = ...`` at every call. Eight records or more at one step of 0 or 1 (or any number of
+    them once a block showed it); then the records have no step of their own."""
+    if plan.is_eval or not plan.metrics or not len(steps) or not (steps == steps[0]).all() or abs(steps[0]) > 1:
+        return False
+    ident = "\x00".join(sorted(plan.metrics.values()))
+    stuck = st.setdefault("stuck", [])
+    if ident in stuck:
+        return True
+    if len(steps) < 8:
+        return False
+    if len(stuck) < MAX_STUCK:
+        stuck.append(ident)
+    return True
 
 
 def _counts_progress(n: np.ndarray, total: np.ndarray) -> bool:
