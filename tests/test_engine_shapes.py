@@ -420,3 +420,16 @@ def test_a_step_that_never_moves_is_no_step(tmp_path):
     assert any("line order" in n for n in res.notes)
     three = "".join(f"Iteration {i}, loss = {1 / i:.6f}\n" for i in (1, 1, 1))  # fewer: a step as printed
     assert _read(tmp_path, three.encode(), "three.log")[1]["loss"][0] == [1]
+
+
+def test_hf_records_without_a_bar_take_their_steps_from_the_summary(tmp_path):
+    """``disable_tqdm=True``: HF's records carry a fractional epoch and no step, and no bar counts the steps; the
+    final summary's ``train_runtime`` x ``train_steps_per_second`` is the run's length (75 steps over 1.25 epochs):
+    each record's epoch x 60 steps per epoch is its step (they were numbered 1..26 by line order)."""
+    out = [f"{{'loss': '{0.7 - k / 100:.4f}', 'grad_norm': '1.5', 'learning_rate': '0.0002', "
+           f"'epoch': '{s / 60:.4g}'}}" for k, s in enumerate([1, *range(3, 76, 3)])]
+    out.append("{'train_runtime': '0.392', 'train_samples_per_second': '1531', 'train_steps_per_second': '191.3', "
+               "'train_loss': '0.5822', 'epoch': '1.25'}")
+    res, cols = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert cols["loss"][0] == [1, *range(3, 76, 3)]
+    assert res.info is not None and res.info.total_steps == 75  # the run's length, from the summary

@@ -571,6 +571,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if not len(idx):
             continue
         reads.append((plan, idx, got, bad))
+        if plan.is_summary:
+            _summary_length(plan, lines[int(idx[-1])], got, st, em)
         if plan.step is not None:
             v = got[plan.step]
             if plan.epoch is not None:
@@ -1066,6 +1068,27 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> lis
             if part.any():
                 out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
     return out
+
+
+_SUMMARY_LENGTH = re.compile(rb"'train_runtime': '?([0-9.eE+-]{1,24}+)'?.{0,200}?'train_steps_per_second': "
+                             rb"'?([0-9.eE+-]{1,24}+)")  # bounded runs after literal keys: linear
+
+
+def _summary_length(plan: Plan, line: bytes, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
+    """The run's length from HF's final summary (``line``) when nothing else gave it (no header, no bar:
+    ``disable_tqdm``): ``train_runtime`` x ``train_steps_per_second`` steps over its ``epoch`` epochs; the records'
+    fractional epochs are then steps (``epoch`` x steps per epoch)."""
+    if plan.epoch is None or st.get("total"):
+        return
+    m = _SUMMARY_LENGTH.search(line[:PENDING_LINE])
+    try:
+        steps = float(m.group(1)) * float(m.group(2)) if m else math.nan
+    except ValueError:
+        return
+    epochs = float(got[plan.epoch][-1])
+    if math.isfinite(steps) and steps >= 1 and math.isfinite(epochs) and epochs > 0:
+        em.total_steps = st["total"] = round(steps)
+        st["epochs"] = st.get("epochs") or epochs
 
 
 MAX_STUCK = 64  # records' step fields remembered as stuck
