@@ -62,9 +62,20 @@ _PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training lo
                   "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
 
 
+_NLL = re.compile(r"\b(neg|negative) log (likelihood|lik|prob|probability)\b")  # a loss by its long name
+_NEGATED = re.compile(r"\b(neg|negative)\b")  # scikit-learn's neg_log_loss, a feval's neg_f1: the other way round
+
+
 def infer_role(name: str) -> MetricRole:
-    """The role a metric plays, from its name alone (no values)."""
-    n = _norm(name)
+    """The role a metric plays, from its name alone (no values). A negated metric (``neg_mean_squared_error``,
+    ``neg_f1``) is better the other way round; a negated loss is no loss."""
+    n = _NLL.sub("nll", _norm(name))
+    if _NEGATED.search(n):
+        base = infer_role(_NEGATED.sub(" ", n))
+        if base.direction is None:
+            return base
+        role = "train_metric" if base.role == "train_loss" else base.role
+        return MetricRole(role, "max" if base.direction == "min" else "min")
     if not n:
         return MetricRole("other")
     if n in {"step", "global step", "iteration", "iter", "epoch", "samples", "consumed samples", "tokens",
