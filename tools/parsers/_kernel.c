@@ -1375,6 +1375,8 @@ done:
 
 /* ---------------------------------------------------------------- module */
 
+#include "_kernel_json.c"
+
 static PyMethodDef kernel_methods[] = {
     {"templates", kernel_templates, METH_O,
      "templates(joined: bytes) -> (codes: bytes, uniques: list[bytes])\n\n"
@@ -1405,6 +1407,10 @@ static PyMethodDef kernel_methods[] = {
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "
      "n x k (1 where a field holds no number; the NaN mark +.+ is NaN, not bad)."},
+    {"json_records", kernel_json_records, METH_VARARGS,
+     "json_records(data: bytes, start: int, keys: tuple[bytes, ...], modes: bytes, fixed: tuple[bytes, ...], "
+     "max_record: int) -> (values: bytes, kinds: bytes, starts: bytes)\n\n"
+     "The flat JSON records of keys in order from start, up to the first line that is not one (_kernel_json.c)."},
     {NULL, NULL, 0, NULL},
 };
 

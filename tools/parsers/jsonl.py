@@ -25,9 +25,10 @@ import re
 
 import numpy as np
 
+from . import kernel
 from .base import Emitter, LineFormat
 from .fastpath import DIGITS, crlf_to_lf, read_fields
-from .text import to_value
+from .text import clean_text, to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
              "epoch")
@@ -46,8 +47,13 @@ def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
         key = f"{prefix}{k}"
         if isinstance(v, bool) or v is None:
             continue
-        if isinstance(v, (int, float)):
-            out[key] = float(v)
+        if isinstance(v, float):
+            out[key] = v
+        elif isinstance(v, int):
+            try:
+                out[key] = float(v)
+            except OverflowError:  # an int past the float range: inf, as float() reads its text
+                out[key] = math.inf if v > 0 else -math.inf
         elif isinstance(v, str):
             if len(v) <= 40:
                 f = to_value(v)
@@ -57,6 +63,7 @@ def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
             _flatten(v, key + "/", out)
 
 
+_INT64 = 1 << 63
 _VOLATILE = re.compile(r"time|date|msg|message|log|text|host|stamp", re.I)
 
 
@@ -96,10 +103,15 @@ class JsonLinesFormat(LineFormat):
         self._parse_lines(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of flat records of one shape (all numbers; else numbers, nulls and plain strings), read by pandas'
-        C reader: the points and state of ``_parse_lines``."""
+        """A block of flat records of one shape: the points and state of ``_parse_lines``. With the C kernel, runs of
+        records of one key order read by it, the other lines by the record pass (``_parse_columns``); without it,
+        a block of all-number records, else of numbers, nulls and plain strings, read by pandas' C reader."""
         lf = crlf_to_lf(data)
-        return lf is not None and (_parse_plain(lf, em, self._parse_lines) or _parse_records(lf, em, self._parse_lines))
+        if lf is None:
+            return False
+        if kernel.HAVE_KERNEL:
+            return _parse_columns(lf, em, self._parse_lines)
+        return _parse_plain(lf, em, self._parse_lines) or _parse_records(lf, em, self._parse_lines)
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block, record by record (the fallback of ``_parse_plain``)."""
@@ -160,7 +172,8 @@ class JsonLinesFormat(LineFormat):
                 st["last_keys"] = []
             st["last_step"] = step
             st["last_keys"] = sorted(set(st.get("last_keys", [])) | set(rec))[:200]
-            em.record(step, rec)
+            if -_INT64 <= step < _INT64:  # a step past int64 is junk the batch drops (points._arrays_of): never
+                em.record(step, rec)  # pending, so that no count (set aside, len) sees it
 
 
 # digits other than 0 alike, line ends as commas, E as e: a leading zero is 0 then a digit at a field's start
@@ -543,3 +556,127 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     st["last_keys"] = sorted(tail_keys)[:200]
     st["last_step"] = int(steps[-1])
     return True
+
+
+# the kernel's block path (kernel.json_records, _kernel_json.c): each key's mode, each cell's kind
+_J_NUM, _J_FIXED, _J_VOLATILE, _J_NOQUOTE, _J_STEP = 0, 1, 2, 4, 8
+_IS_NUM = 0
+_TRIES = 8  # runs of records (or odd lines) a block may cost before the rest takes the record pass at once
+_RUN = 32  # ... unless they average this many lines
+
+
+def _template(line: bytes) -> tuple[list[str], bytes, tuple[bytes, ...]] | None:
+    """The kernel's reading of records like ``line``: (keys, each key's mode, each fixed string); None when
+    ``line`` is no flat record of numbers, nulls and strings (nested, a boolean, a lifecycle event, too long).
+
+    Each key's values then keep the record pass's points and run boundaries: a string the first line holds where a
+    number is not read is that very string in every line (a setting: the signature stays); a volatile key's (a
+    time, a message) may change when it holds ':' or is longer than 40 (never a number); a number may be quoted
+    (fairseq: a point, no setting) but not under an event key (an event is a string there)."""
+    if len(line) > _MAX_RECORD:
+        return None
+    try:
+        obj = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(obj, dict) or not 0 < len(obj) <= _MAX_KEYS or _event(obj) in _LIFECYCLE:
+        return None
+    modes, fixed = bytearray(), []
+    for key, v in obj.items():
+        if isinstance(v, bool) or not (v is None or isinstance(v, (int, float, str))):
+            return None
+        volatile = key not in _EVENT_KEYS and _VOLATILE.search(key) is not None
+        mode, fix = (_J_VOLATILE if volatile else _J_NUM), b""
+        if isinstance(v, str) and not volatile and (len(v) > 40 or to_value(v) is None):
+            mode, fix = _J_FIXED, v.encode()
+        modes.append(mode | (_J_NOQUOTE if key in _EVENT_KEYS else 0) | (_J_STEP if key in STEP_KEYS else 0))
+        fixed.append(fix)
+    return list(obj), bytes(modes), tuple(fixed)
+
+
+def _parse_columns(data: bytes, em: Emitter, lines) -> bool:
+    """The points and state of ``lines`` (the record pass) on any block of complete lines without a lone CR: each
+    run of records of one key order (the first's, ``_template``) read by the C kernel into columns, each other line
+    by the record pass; when runs stay short (odd lines alternate with records), the rest of the block at once."""
+    pos, n = 0, len(data)
+    tries = done = 0
+    while pos < n and (tries < _TRIES or done >= _RUN * tries):
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            break
+        tries += 1
+        tmpl = _template(data[pos:nl])
+        if tmpl is not None:
+            keys, modes, fixed = tmpl
+            vals, kinds, starts = kernel.json_records(data, pos, tuple(k.encode() for k in keys), modes, fixed,
+                                                      _MAX_RECORD)
+            if len(vals):
+                _columns(data, starts, vals, kinds == _IS_NUM, keys, em, lines)
+                done += len(vals)
+                pos = int(starts[-1])
+                nl = data.find(b"\n", pos)
+                if nl < 0:
+                    break
+        if pos < n:  # a line that is no such record: the record pass's
+            line = data[pos:nl + 1]
+            if b"\x1b" in line:
+                break  # an escape code may reach past its line: the rest cleaned at once
+            lines(line.decode("utf-8", "replace"), em)
+            done += 1
+            pos = nl + 1
+    if pos < n:
+        lines(clean_text(data[pos:].decode("utf-8", "replace")), em)
+    return True
+
+
+def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray, keys: list[str], em: Emitter,
+             lines) -> None:
+    """The records ``data[starts[i]:starts[i + 1]]`` (values ``vals``, ``num`` where a cell holds a number), as the
+    record pass gives them: the first, and any before the first with a metric, through ``lines`` (run boundary,
+    step key, state); the others then cannot start a run (their settings are the first's, no event) and extend the
+    columns."""
+    r = len(vals)
+    lines(data[starts[0]:starts[1]].decode("utf-8", "replace"), em)
+    st = em.state
+    step_key = st["step_key"]  # the record pass chose it at the latest on that record
+    metric = [j for j, key in enumerate(keys) if key not in (step_key, "total_steps")]
+    has = np.asarray(num[:, metric].any(axis=1))  # a metric record (else skipped: run_start stays)
+    first = int(np.argmax(has)) if has.any() else r - 1
+    if first > 0:
+        lines(data[starts[1]:starts[first + 1]].decode("utf-8", "replace"), em)
+    if first + 1 >= r:
+        return
+    vals, num, has = vals[first + 1:], num[first + 1:], has[first + 1:]
+    if "total_steps" in keys:
+        c = keys.index("total_steps")
+        t = vals[:, c]
+        ok = np.flatnonzero(num[:, c] & np.isfinite(t) & (t > 0) & (t == np.floor(t)))
+        if len(ok):
+            em.total_steps = st["total"] = int(float(t[ok[-1]]))
+    vals, num = vals[has], num[has]
+    m = len(vals)
+    if not m:
+        return
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + m, dtype=np.int64)
+    if step_key in keys:
+        c = keys.index(step_key)
+        given = num[:, c] & np.isfinite(vals[:, c])  # below 2**63: the kernel refuses a step beyond
+        steps[given] = np.trunc(vals[given, c]).astype(np.int64)
+    seen = np.asarray(num.any(axis=0))
+    at = num.argmax(axis=0)
+    for j in sorted((j for j in metric if seen[j]), key=lambda j: (int(at[j]), j)):  # in order of first appearance
+        h = num[:, j]
+        if h.all():
+            em.extend(keys[j], steps, np.ascontiguousarray(vals[:, j]))
+        else:
+            em.extend(keys[j], steps[h], vals[h, j])
+    st["n"] = n0 + m
+    last = int(st["last_step"])
+    moved = np.flatnonzero(steps[1:] != steps[:-1])
+    tail = int(moved[-1]) + 1 if len(moved) else 0  # the last run of records of one step
+    tail_keys = {keys[j] for j in metric if num[tail:, j].any()}
+    if tail == 0 and int(steps[0]) == last:
+        tail_keys |= set(st.get("last_keys", []))
+    st["last_keys"] = sorted(tail_keys)[:200]
+    st["last_step"] = int(steps[-1])

@@ -12,6 +12,8 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
   without ``\\r`` on a line of its own), ``break_records`` (a printed record on a line of its own), ``strip_ansi``
   (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``).
 - ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
+- ``json_records``: the flat JSON records of one key order in a block, up to the first line that is not one
+  (``jsonl.py``'s block path; the kernel must be built: without it jsonl.py reads with pandas).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 
@@ -92,6 +94,20 @@ def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: flo
                                                 np.ascontiguousarray(avail, dtype=np.int64),
                                                 np.ascontiguousarray(eps, dtype=np.float64), spe)
     return np.frombuffer(raw, dtype=np.float64).copy(), head, spe_after
+
+
+def json_records(data: bytes, start: int, keys: tuple[bytes, ...], modes: bytes, fixed: tuple[bytes, ...],
+                 max_record: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(values float64 (r, k), kinds uint8 (r, k), starts int64 (r + 1)) of the records of ``keys`` read from
+    ``data[start:]`` up to the first line that is not one (``_kernel_json.c`` says what each of ``modes`` takes);
+    row i is ``data[starts[i]:starts[i + 1]]``. Read-only views of the kernel's buffers."""
+    if _KERNEL is None:
+        raise RuntimeError("json_records: the C kernel is not built (jsonl.py reads with pandas then)")
+    values, kinds, starts = _KERNEL.json_records(data, start, keys, modes, fixed, max_record)
+    at = np.frombuffer(starts, dtype=np.int64)
+    r, k = len(at) - 1, len(keys)
+    return (np.frombuffer(values, dtype=np.float64).reshape(r, k), np.frombuffer(kinds, dtype=np.uint8).reshape(r, k),
+            at)
 
 
 def strip_ansi(data: bytes, use_kernel: bool = True) -> bytes:

@@ -1,0 +1,405 @@
+"""The JSON-lines block path in C (kernel.json_records, tools/parsers/_kernel_json.c, read by jsonl._parse_columns)
+against the record-by-record pass (JsonLinesFormat._parse_lines, json.loads per line): the same points (names,
+order, steps, values bit for bit) and the same state, on random blocks of flat records (numbers in every JSON
+spelling and many that are not JSON, nulls, strings, keys of every kind, whitespace, garbage, truncated lines, NUL
+bytes, CRLF) read at once and in pieces, and on every .jsonl file of the corpora; and against the pandas paths the
+reader takes without the kernel. KERNEL_EXAMPLES raises the number of random examples (fuzzing); under ASan/UBSan as
+tests/test_kernel.py's header says, with this file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from training_check.tools.parsers import jsonl, kernel
+from training_check.tools.parsers.base import Emitter
+from training_check.tools.parsers.fastpath import crlf_to_lf
+from training_check.tools.parsers.jsonl import JsonLinesFormat
+from training_check.tools.parsers.text import clean_block
+
+from .conftest import CORPUS, REPO, require
+
+try:
+    from training_check.tools.parsers import _kernel
+except ImportError:  # a machine without a C compiler: the tests that need it fail in CI, skip elsewhere
+    _kernel = None  # type: ignore[assignment]
+
+EXAMPLES = int(os.environ.get("KERNEL_EXAMPLES", "300"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                                  HealthCheck.data_too_large])
+FILES = sorted({*CORPUS.parent.rglob("*.jsonl"), *(REPO / "examples").rglob("*.jsonl")})
+
+
+@pytest.fixture(scope="module")
+def k():
+    require(_kernel is not None and kernel.HAVE_KERNEL,
+            "the C extension training_check.tools.parsers._kernel (pip install -e . builds it)")
+    return _kernel
+
+
+def test_the_extension_is_built():
+    """CI builds the extension: without it every JSON-lines block pays pandas' path."""
+    require(_kernel is not None and kernel.HAVE_KERNEL,
+            "the C extension training_check.tools.parsers._kernel (pip install -e . builds it)")
+
+
+# ---------------------------------------------------------------- what is compared
+
+
+def _points(em: Emitter) -> list[tuple[str, list[int], bytes]]:
+    """(metric, steps, the values' bits) in the emitter's order."""
+    return [(key, c.steps.tolist(), np.ascontiguousarray(c.values, dtype=np.float64).tobytes())
+            for key, c in em.build().columns.items()]
+
+
+def _outcome(em: Emitter) -> tuple:
+    return (_points(em), em.state, em.total_steps, em.runs, em.set_aside, em.started_new_run, em.aside_keys)
+
+
+def _reader(blocks: list[bytes], state: dict | None, plain) -> Emitter:
+    """Each block as the reader gives it to the format: ``plain`` (a block path), else cleaned for the record pass."""
+    em, fmt = Emitter(state), JsonLinesFormat()
+    for b in blocks:
+        if not plain(fmt, b, em):
+            text, _ = clean_block(b)
+            fmt.parse(text, em)
+        em.flush()
+    return em
+
+
+def _by_kernel(fmt: JsonLinesFormat, data: bytes, em: Emitter) -> bool:
+    assert kernel.HAVE_KERNEL
+    return fmt.parse_plain(data, em)
+
+
+def _by_pandas(fmt: JsonLinesFormat, data: bytes, em: Emitter) -> bool:
+    lf = crlf_to_lf(data)
+    return lf is not None and (jsonl._parse_plain(lf, em, fmt._parse_lines) or
+                               jsonl._parse_records(lf, em, fmt._parse_lines))
+
+
+def _by_records(fmt: JsonLinesFormat, data: bytes, em: Emitter) -> bool:
+    return False
+
+
+def _check(blocks: list[bytes], state: dict | None = None) -> None:
+    ref = _outcome(_reader(blocks, state, _by_records))
+    assert _outcome(_reader(blocks, state, _by_kernel)) == ref, blocks
+    assert _outcome(_reader(blocks, state, _by_pandas)) == ref, blocks
+
+
+# ---------------------------------------------------------------- random blocks
+
+KEYS = ["step", "loss", "lr", "epoch", "current_steps", "total_steps", "iter", "elapsed_time", "msg", "event", "type",
+        "run", "l1", "grad norm", "ключ", "x/y", "eval_loss", "status", "a\u00e9b", "timestamp", "config", "_step"]
+VALID_NUMBERS = st.one_of(
+    st.integers(-10**6, 10**6).map(str),
+    st.integers(-2**70, 2**70).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(lambda v: f"{v:.6e}"),
+    st.builds(lambda m, e, c, s: f"{m}{c}{s}{e}", st.sampled_from(["1", "-2.5", "0", "-0", "9.999999999999999",
+                                                                   "12345678901234567", "0.1"]),
+              st.integers(0, 400), st.sampled_from("eE"), st.sampled_from(["", "+", "-", "-0", "0"])),
+    st.sampled_from(["0", "-0", "-0.0", "0.0", "1e400", "-1e400", "1e-400", "2.2250738585072011e-308",
+                     "4.9e-324", "1.7976931348623157e308", "0.30000000000000004", "123456789012345678901234567890",
+                     "1" + "0" * 300, "1" + "0" * 308, "9" * 309, "9" * 25 + ".5", "0.0000000000000000000001",
+                     "9223372036854775807", "9223372036854775808", "-9223372036854775809", "1e19",
+                     "18446744073709551616"]),
+)
+INVALID = [".5", "05", "1.", "+1", "inf", "-inf", "Infinity", "-Infinity", "NaN", "nan", "-",
+                                   "1e", "1e+", "--1", "1.5.2", "0x10", "1_000", "-.5", "-05", "00", "5.e3", "1E",
+           "true", "false", "nul", "NULL", "[]", "{}", "1 2", "- 1", "٣"]
+INVALID_NUMBERS = st.sampled_from(INVALID)
+STRINGS = st.one_of(
+    st.sampled_from(["0:01", "4 days, 5:06:09", "12.5", "-0", "1e5", "x", "", "nan", " 1.5", "1.5ms", "start", "end",
+                     "run-a", "é:1", "a" * 41, "é" * 30, "é" * 41, "1" * 41, "1" * 40, "a\\\"b", "\\u0041", "a\\nb",
+                     "a\x00b", "a\tb", "\x1b[31m", "x\x7fy", "\u2028", "１２", "0:0" + "1" * 40]),
+    st.text(st.characters(codec="utf-8", exclude_characters='"\\\n\r'), max_size=45),
+)
+SPACE = st.sampled_from(["", "", "", " ", " ", "  ", "\t", "\r", "\x0c", "\x00"])
+
+
+@st.composite
+def value(draw, kind: str, noisy: bool) -> str:
+    if noisy and draw(st.integers(0, 29)) == 0:  # anything, now and then
+        kind = draw(st.sampled_from(["num", "null", "str", "qnum", "bad", "fixed:a"]))
+    if kind == "num":
+        return draw(VALID_NUMBERS)
+    if kind == "null":
+        return draw(st.sampled_from(["null", "null", draw(VALID_NUMBERS)]))
+    if kind == "qnum":
+        return '"' + draw(VALID_NUMBERS) + '"'
+    if kind == "bad":
+        return draw(INVALID_NUMBERS)
+    if kind.startswith("fixed:"):
+        return '"' + kind[6:] + '"'
+    if kind.startswith("strs:"):  # one of the block's strings for this key
+        return '"' + draw(st.sampled_from(kind[5:].split("\x00\x00"))) + '"'
+    return '"' + draw(STRINGS) + '"'
+
+
+@st.composite
+def record(draw, keys: list[str], kinds: list[str], spaces: tuple[str, str, str, str], noisy: bool) -> str:
+    pre, before, after, end = spaces
+    if noisy and draw(st.integers(0, 19)) == 0:
+        pre, before, after, end = (draw(SPACE) for _ in range(4))
+    keys, kinds = list(keys), list(kinds)
+    edit = draw(st.integers(0, 19)) if noisy else -1
+    if edit == 0 and len(keys) > 1:  # a key missing
+        i = draw(st.integers(0, len(keys) - 1))
+        del keys[i], kinds[i]
+    elif edit == 1:  # a key more
+        keys.append(draw(st.sampled_from(KEYS)))
+        kinds.append("num")
+    elif edit == 2 and len(keys) > 1:  # two swapped
+        keys[0], keys[1] = keys[1], keys[0]
+    cells = [f'"{key}"{after}:{after}{draw(value(kind, noisy))}' for key, kind in zip(keys, kinds, strict=True)]
+    return pre + "{" + before + (before + "," + before).join(cells) + before + "}" + end
+
+
+@st.composite
+def line(draw, keys: list[str], kinds: list[str], spaces: tuple[str, str, str, str], noisy: bool) -> str:
+    shape = draw(st.integers(0, 29)) if noisy else -1
+    if shape == 0:
+        return draw(st.sampled_from(["", "garbage", "step 3 saved", "{", "}", "{}", "[1, 2]", '"x"', "\x00" * 5,
+                                     '{"event": "start"}', '{"event": "end", "step": 3}', '{"type": "Resume"}',
+                                     '{"step": 1, "loss": {"a": 1}}', '{"step": 2, "ok": true}',
+                                     '{"config": {"lr": 1}, "loss": 2}', "\x1b]0;title", "\x07",
+                                     '{"step": 1, "loss": 2, "loss": 3}', '{"loss": NaN}', '{"loss": -Infinity}']))
+    text = draw(record(keys, kinds, spaces, noisy))
+    if shape == 1:  # truncated
+        text = text[:draw(st.integers(0, len(text)))]
+    elif shape == 2:  # a byte changed
+        i = draw(st.integers(0, len(text)))
+        text = text[:i] + draw(st.sampled_from(["\x00", ",", ":", '"', "}", "{", " ", "\\", "5", "\r", "\x1b"])) + \
+            text[i + 1:]
+    return text
+
+
+@st.composite
+def block(draw) -> tuple[list[bytes], dict | None]:
+    keys = draw(st.lists(st.sampled_from(KEYS), min_size=1, max_size=6, unique=True))
+    kinds = [draw(st.sampled_from(["num", "num", "null", "qnum", "str", "fixed:" + draw(st.sampled_from(
+        ["a", "run-b", "x" * 41, "é"])), "strs:" + "\x00\x00".join(draw(st.lists(STRINGS, min_size=1, max_size=2)))]))
+        for _ in keys]
+    spaces = (draw(st.sampled_from(["", " ", "\t "])), draw(st.sampled_from(["", " "])),
+              draw(st.sampled_from(["", " "])), draw(st.sampled_from(["", " "])))
+    noisy = draw(st.booleans())  # else records only (long runs for the kernel; their values may still stop it)
+    size = draw(st.integers(1, 60))
+    lines = draw(st.lists(line(keys, kinds, spaces, noisy), min_size=size, max_size=size))
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    data = (eol.join(lines) + (eol if draw(st.booleans()) else "")).encode("utf-8", "surrogatepass")
+    if draw(st.integers(0, 9)) == 0:  # bytes that are no UTF-8
+        i = draw(st.integers(0, len(data)))
+        data = data[:i] + draw(st.sampled_from([b"\xff", b"\xc3", b"\x80", b"\xed\xa0\x80"])) + data[i:]
+    # pieces at line ends, as a growing file is read (the last may lack its newline only when the data does)
+    ends = [i + 1 for i, c in enumerate(data) if c == 10]
+    cuts = sorted(draw(st.sets(st.integers(0, len(ends) - 1), max_size=4))) if ends else []
+    bounds = [0] + [ends[c] for c in cuts] + [len(data)]
+    blocks = [data[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+    state = draw(st.sampled_from([None, None, {"sig": "other", "run_start": True, "first_step": 0, "last_step": 400,
+                                               "n": 7, "step_key": "step", "last_keys": ["loss"]},
+                                  {"step_key": "", "n": 2}, {"step_key": "epoch", "last_step": 3, "first_step": 1,
+                                                             "last_keys": ["a", "loss"], "sig": "x"}]))
+    return blocks, state
+
+
+@SETTINGS
+@given(case=block())
+def test_random_blocks_read_as_the_record_pass(k, case):
+    blocks, state = case
+    _check(blocks, state)
+    _check([b"".join(blocks)], state)
+
+
+# ---------------------------------------------------------------- the corpora
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(p.parents[1])))
+def test_every_corpus_file_reads_as_the_record_pass(k, path: Path):
+    data = path.read_bytes()
+    _check([data])
+    ends = [i + 1 for i, c in enumerate(data) if c == 10]
+    _check([data[a:b] for a, b in zip([0, *ends[::7]], [*ends[::7], len(data)], strict=True) if b > a])
+
+
+def test_the_corpora_are_there():
+    require(len(FILES) >= 10 and any("llamafactory" in p.name for p in FILES),
+            f"the shared corpus at {CORPUS.parent} (set TRAINING_CHECK_CORPUS)")
+
+
+# ---------------------------------------------------------------- the kernel itself
+
+
+def _read(data: bytes, keys: list[str], modes: list[int], fixed: list[bytes] | None = None, start: int = 0,
+          max_record: int = 1 << 14):
+    return kernel.json_records(data, start, tuple(x.encode() for x in keys), bytes(modes),
+                               tuple(fixed or [b""] * len(keys)), max_record)
+
+
+@pytest.mark.parametrize("text", ["0", "-0.0", "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072011e-308",
+                                  "0.30000000000000004", "123456789012345678901234567890.5", "1.7976931348623157e308",
+                                  "9" * 300, "1E+5", "1e-05", "3.141592653589793238462643383279", "17.000000000000001"])
+def test_numbers_are_floats_bit_for_bit(k, text):
+    for quoted in (False, True):
+        data = f'{{"a": {json.dumps(text) if quoted else text}}}\n'.encode()
+        vals, kinds, starts = _read(data, ["a"], [0])
+        if quoted and len(text) > 40:  # a string that long is no point (the record pass reads only 40)
+            assert len(vals) == 0
+            continue
+        want = float(text) if quoted or any(c in text for c in ".eE") else float(int(text))
+        assert (len(vals), kinds.tolist()) == (1, [[0]]) and struct.pack("<d", vals[0, 0]) == struct.pack("<d", want)
+
+
+def test_the_int_minus_zero_is_plus_zero_a_quoted_one_is_not(k):
+    vals, _, _ = _read(b'{"a": -0, "b": "-0", "c": -0.0}\n', ["a", "b", "c"], [0, 0, 0])
+    assert np.signbit(vals[0]).tolist() == [False, True, True]
+
+
+@pytest.mark.parametrize("bad", INVALID)
+def test_what_json_rejects_ends_the_run(k, bad):
+    data = b'{"a": 1}\n{"a": ' + bad.encode() + b'}\n{"a": 2}\n'
+    vals, _, starts = _read(data, ["a"], [0])
+    assert len(vals) == 1 and starts.tolist() == [0, 9]
+
+
+@pytest.mark.parametrize(("row", "mode"), [
+    ('{"a": "x\\"y:"}', 2),  # an escape
+    ('{"a": "x\x00y:"}', 2),  # a control byte in a string
+    ('{"a": "0:1"}', 0),  # a string where a number is read
+    ('{"a": "7"}', 4),  # a quoted number under an event key
+    ('{"a": "12"}', 1),  # not the fixed string
+    ('{"a": null}', 1),
+    ('{"a": 11}', 1),
+    ('{"a": "short"}', 2),  # a volatile string that might read as a number
+    ('{"a": "1.5 "}', 2),
+    ('{"a": 1e19}', 8),  # a step past int64
+    ('{"a": -9223372036854775809}', 8),
+    ('{"a": 1' + "0" * 301 + "}", 0),  # float(int) may overflow
+    ('{"a": 1}x', 0),
+    ('{"a": 1,}', 0),
+    ('{"a" 1}', 0),
+    ('{"A": 1}', 0),
+    ('{"a": 1}\r', 0),
+    ('{"a": 1, "a": 2}', 0),
+    ('{"a": [1]}', 0),
+    ('{"a": 1', 0),
+    ('\x00{"a": 1}', 0),
+])
+def test_lines_that_are_no_such_record_end_the_run(k, row, mode):
+    good = {1: b'{"a": "11"}\n', 2: b'{"a": "0:1"}\n'}.get(mode & 3, b'{"a": 7}\n')
+    vals, _, starts = _read(good + row.encode() + b"\n" + good, ["a"], [mode], [b"11"])
+    assert len(vals) == 1 and starts.tolist() == [0, len(good)]
+
+
+def test_the_kinds_and_what_each_mode_takes(k):
+    data = ('{"s": 1, "t": "0:01", "f": "run-a", "q": "2.5", "n": null}\n'
+            '{"s": "2", "t": "' + "é" * 41 + '", "f": "run-a", "q": 3, "n": 1}\n'
+            '{"s": 3, "t": 4, "f": "run-a", "q": null, "n": "-1e-3"}\n').encode()
+    vals, kinds, starts = _read(data, ["s", "t", "f", "q", "n"], [8, 2, 1, 0, 0], [b"", b"", b"run-a", b"", b""])
+    assert kinds.tolist() == [[0, 2, 2, 0, 1], [0, 2, 2, 0, 0], [0, 0, 2, 1, 0]]
+    assert np.array_equal(vals, [[1, np.nan, np.nan, 2.5, np.nan], [2, np.nan, np.nan, 3, 1], [3, 4, np.nan, np.nan,
+                                                                                               -1e-3]], equal_nan=True)
+    assert starts.tolist() == [0, data.index(b"\n") + 1, data.index(b"\n", data.index(b"\n") + 1) + 1, len(data)]
+
+
+def test_start_and_the_record_cap(k):
+    row = b'{"a": 1, "bb": 2}\n'
+    assert _read(row * 3, ["a", "bb"], [0, 0], start=len(row))[2].tolist() == [18, 36, 54]
+    assert len(_read(row * 3, ["a", "bb"], [0, 0], max_record=len(row) - 1)[0]) == 3
+    assert len(_read(row * 3, ["a", "bb"], [0, 0], max_record=len(row) - 2)[0]) == 0
+    assert len(_read(row[:-1], ["a", "bb"], [0, 0])[0]) == 0  # no newline: not a whole line
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((b"{}\n", 5, (b"a",), b"\x00", (b"",), 10), "start 5 is outside 0 .. 3"),
+    ((b"{}\n", 0, (), b"", (), 10), "must be 1 .. 4096 alike"),
+    ((b"{}\n", 0, (b"a",), b"\x00\x00", (b"",), 10), "must be 1 .. 4096 alike"),
+    ((b"{}\n", 0, (b"a",), b"\x03", (b"",), 10), "is no mode"),
+    ((b"{}\n", 0, (b"a",), b"\x00", (b"",), 0), "max_record must be positive"),
+])
+def test_wrong_arguments_are_named(k, args, message):
+    with pytest.raises(ValueError, match=message):
+        k.json_records(*args)
+    with pytest.raises(TypeError, match="must be bytes"):
+        k.json_records(b"{}\n", 0, ("a",), b"\x00", (b"",), 10)
+
+
+def test_without_the_kernel_the_wrapper_says_so(monkeypatch):
+    monkeypatch.setattr(kernel, "_KERNEL", None)
+    with pytest.raises(RuntimeError, match="not built"):
+        kernel.json_records(b"", 0, (b"a",), b"\x00", (b"",), 10)
+
+
+# ---------------------------------------------------------------- which path reads what
+
+
+def _llamafactory(n: int) -> bytes:
+    return "".join(f'{{"current_steps": {5 * i}, "total_steps": 8712, "loss": {1.7 - i / 1e4}, "eval_loss": null, '
+                   f'"learning_rate": {5e-5 * (1 - i / 9000)!r}, "epoch": {i / 1000}, "percentage": {i / 87.12:.2f}, '
+                   f'"elapsed_time": "0:{i // 60:02d}:{i % 60:02d}", "remaining_time": "4 days, 5:06:09"}}\n'
+                   for i in range(1, n + 1)).encode()
+
+
+def test_a_block_of_records_takes_the_kernel_whole(k, monkeypatch):
+    seen: list[str] = []
+    fmt = JsonLinesFormat()
+    real = fmt._parse_lines
+    monkeypatch.setattr(fmt, "_parse_lines", lambda text, em: (seen.append(text), real(text, em)))
+    em = Emitter()
+    data = _llamafactory(2000) + _llamafactory(30)  # steps restart: no new run (same settings, no start event)
+    assert fmt.parse_plain(data, em)
+    assert len(seen) == 1 and seen[0] == data[:data.index(b"\n") + 1].decode()  # only the first record
+    assert _outcome(em) == _outcome(_reader([data], None, _by_records))
+    # fairseq writes numbers as strings: the same points as numbers
+    quoted = b'{"epoch": 1, "update": 5, "loss": "9.12", "lr": "0.0005"}\n{"epoch": 1, "update": 6, "loss": ' \
+        b'"9.01", "lr": "0.0005"}\n'
+    seen.clear()
+    em = Emitter()
+    assert fmt.parse_plain(quoted * 50, em) and len(seen) == 1
+    assert [(key, s[:2]) for key, s, _ in _points(em)] == [("epoch", [5, 6]), ("loss", [5, 6]), ("lr", [5, 6])]
+    assert _outcome(em) == _outcome(_reader([quoted * 50], None, _by_records))
+
+
+def test_odd_lines_cost_their_line_and_runs_go_on(k, monkeypatch):
+    seen: list[str] = []
+    fmt = JsonLinesFormat()
+    real = fmt._parse_lines
+    monkeypatch.setattr(fmt, "_parse_lines", lambda text, em: (seen.append(text), real(text, em)))
+    rows = _llamafactory(100).splitlines(keepends=True)
+    data = b'{"event": "start"}\n' + b"".join(rows[:50]) + b'{"current_steps": 250, "eval_loss": 1.5}\n' + \
+        b"".join(rows[50:])
+    em = Emitter()
+    assert fmt.parse_plain(data, em)
+    assert len(seen) == 4  # the start event, the first record, the eval record, the record after it
+    assert _outcome(em) == _outcome(_reader([data], None, _by_records))
+
+
+def test_hostile_blocks_cost_linear_time(k):
+    """Odd lines alternating with records fall to the record pass at once (a few tries); a giant line, a
+    key-count bomb and deep nesting cost a scan."""
+    fmt = JsonLinesFormat()
+    alternating = b'{"step": 1, "loss": 2}\n{"loss": 2, "step": 1}\n' * 50_000
+    t = time.perf_counter()
+    em = Emitter()
+    fmt.parse_plain(alternating, em)
+    fast = time.perf_counter() - t
+    t = time.perf_counter()
+    fmt._parse_lines(alternating.decode(), Emitter())
+    slow = time.perf_counter() - t
+    assert fast < 2 * slow + 0.2
+    many = b"{" + b", ".join(b'"k%d": 1' % i for i in range(15_000)) + b"}\n"  # under the metric-name cap
+    deep = b"[" * 1_000_000 + b"\n"
+    huge = b'{"a": ' + b"1" * 5_000_000 + b"}\n"
+    for data in (many * 3, deep, huge, b'{"a": 1}\n' + huge):
+        t = time.perf_counter()
+        fmt.parse_plain(data, Emitter())
+        assert time.perf_counter() - t < 3.0

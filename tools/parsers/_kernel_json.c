@@ -1,0 +1,359 @@
+/* JSON lines in C: the flat records of one key order in one linear pass (jsonl.py's block path). #included from
+   _kernel.c (parse_field, grow, Slow are its statics); not a translation unit of its own.
+
+   json_records(data, start, keys, modes, fixed, max_record) -> (values, kinds, starts)
+
+   From offset `start`, each line of `data` (up to its "\n") that is a record of exactly the keys `keys` (bytes, in
+   that order, written without escapes) is read; the first line that is not ends the scan. A record is RFC 8259's
+   grammar restricted to a flat object: JSON whitespace (space, tab) where JSON allows it, "{", then per key
+   `"key"` `:` a value, "," between, "}", nothing else before the newline; the line at most `max_record` bytes. A
+   value (per the key's mode, modes[c]):
+     - a JSON number (no leading zero, no ".5", "5.", "+5", inf, NaN): its float as float() reads it (parse_field;
+       an integer literal as float(int) makes it: "-0" is +0.0, more than 300 digits ends the scan). Any mode but
+       J_FIXED.
+     - null: NaN. Any mode but J_FIXED.
+     - a string without a backslash or a control byte:
+         J_FIXED: exactly fixed[c] (kind string);
+         J_NUM: a JSON number spelled in quotes, at most 40 bytes (float() of it, "-0" is -0.0: to_value's number),
+                unless J_NOQUOTE (no string at all);
+         J_VOLATILE: such a quoted number, else a string that holds ':' or more than 40 characters (kind string:
+                no point, and float() never reads it).
+   J_STEP: a number of magnitude >= 2**63, or one the fast readers cannot settle, ends the scan.
+
+   values: float64 rows x k (NaN where no number); kinds: uint8 rows x k (J_IS_NUM, J_IS_NULL, J_IS_STR); starts:
+   int64 rows + 1 (row i is data[starts[i]:starts[i + 1]], its newline included; starts[rows] is where the scan
+   stopped). Linear time, GIL released; memory O(rows x k). */
+
+enum { J_NUM = 0, J_FIXED = 1, J_VOLATILE = 2, J_BASE = 3, J_NOQUOTE = 4, J_STEP = 8 };
+enum { J_IS_NUM = 0, J_IS_NULL = 1, J_IS_STR = 2 };
+
+typedef struct {
+    const unsigned char *d;
+    size_t size, start, max_record, k;
+    const unsigned char **key;
+    size_t *klen;
+    const unsigned char *mode;
+    const unsigned char **fix;
+    size_t *flen;
+    double *values;
+    unsigned char *kinds;
+    int64_t *starts;
+    size_t rows, cap;
+    Slow *slow;
+    size_t n_slow, slow_cap, row_slow; /* row_slow: the slow cells of the row being read start here */
+    int nomem;
+} JsonJob;
+
+/* a JSON number at d[i:lim]: its end, or 0 when there is none; *is_int: no fraction and no exponent */
+static inline size_t
+json_number(const unsigned char *d, size_t i, size_t lim, int *is_int)
+{
+    if (i < lim && d[i] == '-')
+        i++;
+    if (i >= lim)
+        return 0;
+    if (d[i] == '0')
+        i++;
+    else if (d[i] >= '1' && d[i] <= '9')
+        while (i < lim && (unsigned)(d[i] - '0') < 10)
+            i++;
+    else
+        return 0;
+    *is_int = 1;
+    if (i < lim && d[i] == '.') {
+        i++;
+        if (i >= lim || (unsigned)(d[i] - '0') >= 10)
+            return 0;
+        while (i < lim && (unsigned)(d[i] - '0') < 10)
+            i++;
+        *is_int = 0;
+    }
+    if (i < lim && (d[i] | 0x20) == 'e') {
+        i++;
+        if (i < lim && (d[i] == '+' || d[i] == '-'))
+            i++;
+        if (i >= lim || (unsigned)(d[i] - '0') >= 10)
+            return 0;
+        while (i < lim && (unsigned)(d[i] - '0') < 10)
+            i++;
+        *is_int = 0;
+    }
+    return i;
+}
+
+/* the number d[a:b] (valid JSON) into cell `cell`: 0, or -1 to end the scan (out of memory: j->nomem) */
+static inline int
+json_value(JsonJob *j, size_t a, size_t b, int is_int, int step, size_t cell)
+{
+    if (is_int && b - a > 300 + (j->d[a] == '-'))
+        return -1; /* float(int) may overflow (OverflowError in the record pass): its line is the record pass's */
+    double v = 0.0;
+    int got = parse_field(j->d + a, b - a, &v);
+    if (got == NUM_SLOW) {
+        if (step)
+            return -1;
+        if (grow((void **)&j->slow, &j->slow_cap, j->n_slow + 1, sizeof(Slow))) {
+            j->nomem = 1;
+            return -1;
+        }
+        j->slow[j->n_slow++] = (Slow){cell, a, b};
+        v = Py_NAN;
+    } else if (got != NUM_OK) {
+        return -1;
+    }
+    if (is_int && v == 0.0)
+        v = 0.0; /* JSON's -0 is the int 0 */
+    if (step && fabs(v) >= 9223372036854775808.0 && isfinite(v))
+        return -1;
+    j->values[cell] = v;
+    return 0;
+}
+
+/* the record at d[p:], its cells at row r: the offset after its newline, or 0 when the line is not such a record */
+static size_t
+json_line(JsonJob *j, size_t p, size_t r)
+{
+    const unsigned char *d = j->d;
+    size_t lim = j->size - p > j->max_record ? p + j->max_record + 1 : j->size; /* the newline must be before it */
+    size_t i = p;
+    j->row_slow = j->n_slow;
+#define WS() while (i < lim && (d[i] == ' ' || d[i] == '\t')) i++
+    WS();
+    if (i >= lim || d[i] != '{')
+        return 0;
+    i++;
+    for (size_t c = 0; c < j->k; c++) {
+        size_t cell = r * j->k + c;
+        unsigned mode = j->mode[c], base = mode & J_BASE;
+        size_t kl = j->klen[c];
+        WS();
+        if (lim - i < kl + 2 || d[i] != '"' || memcmp(d + i + 1, j->key[c], kl) != 0 || d[i + 1 + kl] != '"')
+            return 0;
+        i += kl + 2;
+        WS();
+        if (i >= lim || d[i] != ':')
+            return 0;
+        i++;
+        WS();
+        if (i >= lim)
+            return 0;
+        unsigned char ch = d[i];
+        if (ch == '"') {
+            size_t a = ++i;
+            size_t chars = 0;
+            int colon = 0;
+            for (;; i++) {
+                if (i >= lim)
+                    return 0;
+                unsigned char x = d[i];
+                if (x == '"')
+                    break;
+                if (x < 0x20 || x == '\\')
+                    return 0;
+                chars += (x & 0xC0) != 0x80; /* UTF-8 lead bytes: never more than the characters decoded */
+                colon |= x == ':';
+            }
+            size_t b = i++;
+            if (base == J_FIXED) {
+                if (b - a != j->flen[c] || memcmp(d + a, j->fix[c], b - a) != 0)
+                    return 0;
+                j->kinds[cell] = J_IS_STR;
+                j->values[cell] = Py_NAN;
+            } else {
+                int is_int = 0;
+                if (!(mode & J_NOQUOTE) && b - a <= 40 && json_number(d, a, b, &is_int) == b) {
+                    if (json_value(j, a, b, 0, mode & J_STEP, cell)) /* float(str): "-0" is -0.0 */
+                        return 0;
+                    j->kinds[cell] = J_IS_NUM;
+                } else if (base == J_VOLATILE && (colon || chars > 40)) {
+                    j->kinds[cell] = J_IS_STR;
+                    j->values[cell] = Py_NAN;
+                } else {
+                    return 0;
+                }
+            }
+        } else if (base == J_FIXED) {
+            return 0;
+        } else if (ch == 'n') {
+            if (lim - i < 4 || memcmp(d + i, "null", 4) != 0)
+                return 0;
+            i += 4;
+            j->kinds[cell] = J_IS_NULL;
+            j->values[cell] = Py_NAN;
+        } else {
+            int is_int = 0;
+            size_t b = json_number(d, i, lim, &is_int);
+            if (!b || json_value(j, i, b, is_int, mode & J_STEP, cell))
+                return 0;
+            j->kinds[cell] = J_IS_NUM;
+            i = b;
+        }
+        WS();
+        if (i >= lim || d[i] != (c + 1 < j->k ? ',' : '}'))
+            return 0;
+        i++;
+    }
+    WS();
+    if (i >= lim || d[i] != '\n')
+        return 0;
+    return i + 1;
+#undef WS
+}
+
+/* room for row r's cells and start (the three buffers grow together): 0, or -1 out of memory */
+static int
+json_room(JsonJob *j, size_t r)
+{
+    if (r + 2 <= j->cap)
+        return 0;
+    size_t cap = j->cap ? j->cap * 2 : 1024;
+    size_t k = j->k ? j->k : 1;
+    if (cap > SIZE_MAX / 16 / k)
+        return -1;
+    int64_t *s = realloc(j->starts, cap * sizeof(int64_t));
+    if (s == NULL)
+        return -1;
+    j->starts = s;
+    double *v = realloc(j->values, cap * k * sizeof(double));
+    if (v == NULL)
+        return -1;
+    j->values = v;
+    unsigned char *kd = realloc(j->kinds, cap * k);
+    if (kd == NULL)
+        return -1;
+    j->kinds = kd;
+    j->cap = cap;
+    return 0;
+}
+
+static void
+json_scan(JsonJob *j)
+{
+    size_t p = j->start;
+    while (p < j->size) {
+        if (json_room(j, j->rows)) {
+            j->nomem = 1;
+            return;
+        }
+        size_t next = json_line(j, p, j->rows);
+        if (j->nomem)
+            return;
+        if (!next) {
+            j->n_slow = j->row_slow; /* the refused line's slow cells are not read */
+            break;
+        }
+        j->starts[j->rows++] = (int64_t)p;
+        p = next;
+    }
+    if (json_room(j, j->rows)) {
+        j->nomem = 1;
+        return;
+    }
+    j->starts[j->rows] = (int64_t)p;
+}
+
+static PyObject *
+kernel_json_records(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *data, *keys, *modes, *fixed;
+    Py_ssize_t start, max_record;
+    if (!PyArg_ParseTuple(args, "SnO!SO!n:json_records", &data, &start, &PyTuple_Type, &keys, &modes, &PyTuple_Type,
+                          &fixed, &max_record))
+        return NULL;
+    Py_ssize_t k = PyTuple_GET_SIZE(keys);
+    Py_ssize_t size = PyBytes_GET_SIZE(data);
+    if (start < 0 || start > size) {
+        PyErr_Format(PyExc_ValueError, "json_records(): start %zd is outside 0 .. %zd (len(data))", start, size);
+        return NULL;
+    }
+    if (k < 1 || k > 4096 || PyBytes_GET_SIZE(modes) != k || PyTuple_GET_SIZE(fixed) != k) {
+        PyErr_Format(PyExc_ValueError,
+                     "json_records(): keys (%zd), modes (%zd) and fixed (%zd) must be 1 .. 4096 alike, one a key", k,
+                     PyBytes_GET_SIZE(modes), PyTuple_GET_SIZE(fixed));
+        return NULL;
+    }
+    if (max_record < 1) {
+        PyErr_Format(PyExc_ValueError, "json_records(): max_record must be positive, not %zd", max_record);
+        return NULL;
+    }
+    JsonJob j = {0};
+    PyObject *result = NULL, *values = NULL, *kinds = NULL, *starts = NULL;
+    j.key = calloc((size_t)k, sizeof(*j.key));
+    j.fix = calloc((size_t)k, sizeof(*j.fix));
+    j.klen = calloc((size_t)k, sizeof(size_t));
+    j.flen = calloc((size_t)k, sizeof(size_t));
+    if (!j.key || !j.fix || !j.klen || !j.flen) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    j.mode = (const unsigned char *)PyBytes_AS_STRING(modes);
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, c), *fix = PyTuple_GET_ITEM(fixed, c);
+        if (!PyBytes_Check(key) || !PyBytes_Check(fix)) {
+            PyErr_Format(PyExc_TypeError, "json_records(): keys[%zd] and fixed[%zd] must be bytes", c, c);
+            goto done;
+        }
+        if ((j.mode[c] & J_BASE) == J_BASE) {
+            PyErr_Format(PyExc_ValueError, "json_records(): modes[%zd] = %d is no mode", c, j.mode[c]);
+            goto done;
+        }
+        j.key[c] = (const unsigned char *)PyBytes_AS_STRING(key);
+        j.klen[c] = (size_t)PyBytes_GET_SIZE(key);
+        j.fix[c] = (const unsigned char *)PyBytes_AS_STRING(fix);
+        j.flen[c] = (size_t)PyBytes_GET_SIZE(fix);
+    }
+    j.d = (const unsigned char *)PyBytes_AS_STRING(data);
+    j.size = (size_t)size;
+    j.start = (size_t)start;
+    j.max_record = (size_t)max_record;
+    j.k = (size_t)k;
+    Py_BEGIN_ALLOW_THREADS
+    json_scan(&j);
+    Py_END_ALLOW_THREADS
+    if (j.nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* the numbers the fast paths could not settle: PyOS_string_to_double (float()'s reader) on their text */
+    {
+        char *buf = NULL;
+        size_t buf_cap = 0;
+        for (size_t i = 0; i < j.n_slow; i++) {
+            Slow *sl = &j.slow[i];
+            size_t len = sl->end - sl->start;
+            if (grow((void **)&buf, &buf_cap, len + 1, 1)) {
+                free(buf);
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(buf, j.d + sl->start, len);
+            buf[len] = 0;
+            double v = PyOS_string_to_double(buf, NULL, NULL);
+            if (v == -1.0 && PyErr_Occurred()) { /* valid JSON numbers all read: only a MemoryError */
+                free(buf);
+                goto done;
+            }
+            j.values[sl->cell] = v;
+        }
+        free(buf);
+    }
+    values = PyBytes_FromStringAndSize((const char *)j.values, (Py_ssize_t)(j.rows * j.k * sizeof(double)));
+    kinds = values ? PyBytes_FromStringAndSize((const char *)j.kinds, (Py_ssize_t)(j.rows * j.k)) : NULL;
+    starts = kinds ? PyBytes_FromStringAndSize((const char *)j.starts, (Py_ssize_t)((j.rows + 1) * 8)) : NULL;
+    if (starts != NULL)
+        result = PyTuple_Pack(3, values, kinds, starts);
+done:
+    Py_XDECREF(values);
+    Py_XDECREF(kinds);
+    Py_XDECREF(starts);
+    free(j.key);
+    free(j.fix);
+    free(j.klen);
+    free(j.flen);
+    free(j.values);
+    free(j.kinds);
+    free(j.starts);
+    free(j.slow);
+    return result;
+}
