@@ -225,8 +225,11 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
             return False
         segs.append(first[at:m.start()].encode())
         at = m.end()
-    if _END_SEG.fullmatch(first, at) is None or any(float(m.group()) != float(obj[k]) for m, k in zip(nums, keys,
-                                                                                                     strict=True)):
+    try:
+        if _END_SEG.fullmatch(first, at) is None or any(float(m.group()) != float(obj[k]) for m, k in zip(
+                nums, keys, strict=True)):
+            return False
+    except OverflowError:  # an int past the float range: the record-by-record pass
         return False
     end_seg = first[at:].encode()
     st = em.state
