@@ -166,7 +166,8 @@ def record(draw, keys: list[str], kinds: list[str], spaces: tuple[str, str, str,
 
 
 @st.composite
-def line(draw, keys: list[str], kinds: list[str], spaces: tuple[str, str, str, str], noisy: bool) -> str:
+def line(draw, shapes: list[tuple[list[str], list[str]]], spaces: tuple[str, str, str, str], noisy: bool) -> str:
+    keys, kinds = shapes[0] if len(shapes) == 1 or draw(st.integers(0, 3)) else shapes[1]
     shape = draw(st.integers(0, 29)) if noisy else -1
     if shape == 0:
         return draw(st.sampled_from(["", "garbage", "step 3 saved", "{", "}", "{}", "[1, 2]", '"x"', "\x00" * 5,
@@ -186,15 +187,22 @@ def line(draw, keys: list[str], kinds: list[str], spaces: tuple[str, str, str, s
 
 @st.composite
 def block(draw) -> tuple[list[bytes], dict | None]:
-    keys = draw(st.lists(st.sampled_from(KEYS), min_size=1, max_size=6, unique=True))
-    kinds = [draw(st.sampled_from(["num", "num", "null", "qnum", "str", "fixed:" + draw(st.sampled_from(
-        ["a", "run-b", "x" * 41, "é"])), "strs:" + "\x00\x00".join(draw(st.lists(STRINGS, min_size=1, max_size=2)))]))
-        for _ in keys]
+    kind = st.sampled_from(["num", "num", "null", "qnum", "str", "fixed:" + draw(st.sampled_from(
+        ["a", "run-b", "x" * 41, "é"])), "strs:" + "\x00\x00".join(draw(st.lists(STRINGS, min_size=1, max_size=2)))])
+    shapes = []  # one key order, or two (train and eval records: keys shared, in another order, or not)
+    for _ in range(draw(st.integers(1, 2))):
+        keys = draw(st.lists(st.sampled_from(KEYS), min_size=1, max_size=6, unique=True))
+        shapes.append((keys, [draw(kind) for _ in keys]))
+    if len(shapes) == 2 and draw(st.booleans()):  # the first's keys and kinds, reordered, one kept or dropped
+        keys, kinds = shapes[0]
+        pairs = draw(st.permutations(list(zip(keys, kinds, strict=True))))
+        pairs = pairs[:draw(st.integers(1, len(pairs)))] + [(k, "num") for k in shapes[1][0] if k not in keys][:2]
+        shapes[1] = ([k for k, _ in pairs], [c for _, c in pairs])
     spaces = (draw(st.sampled_from(["", " ", "\t "])), draw(st.sampled_from(["", " "])),
               draw(st.sampled_from(["", " "])), draw(st.sampled_from(["", " "])))
     noisy = draw(st.booleans())  # else records only (long runs for the kernel; their values may still stop it)
     size = draw(st.integers(1, 60))
-    lines = draw(st.lists(line(keys, kinds, spaces, noisy), min_size=size, max_size=size))
+    lines = draw(st.lists(line(shapes, spaces, noisy), min_size=size, max_size=size))
     eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
     data = (eol.join(lines) + (eol if draw(st.booleans()) else "")).encode("utf-8", "surrogatepass")
     if draw(st.integers(0, 9)) == 0:  # bytes that are no UTF-8
@@ -241,8 +249,15 @@ def test_the_corpora_are_there():
 
 def _read(data: bytes, keys: list[str], modes: list[int], fixed: list[bytes] | None = None, start: int = 0,
           max_record: int = 1 << 14):
-    return kernel.json_records(data, start, tuple(x.encode() for x in keys), bytes(modes),
-                               tuple(fixed or [b""] * len(keys)), max_record)
+    """json_records with one shape, its keys in columns 0, 1, ...: (values, kinds, starts)."""
+    vals, kinds, starts, which = kernel.json_records(data, start, (_shape(keys, modes, fixed),), len(keys), max_record)
+    assert not which.any()
+    return vals, kinds, starts
+
+
+def _shape(keys: list[str], modes: list[int], fixed: list[bytes] | None = None, cols: list[int] | None = None):
+    return (tuple(x.encode() for x in keys), bytes(modes), tuple(fixed or [b""] * len(keys)),
+            np.array(cols if cols is not None else range(len(keys)), dtype=np.int32).tobytes())
 
 
 @pytest.mark.parametrize("text", ["0", "-0.0", "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072011e-308",
@@ -259,12 +274,27 @@ def test_numbers_are_floats_bit_for_bit(k, text):
         assert (len(vals), kinds.tolist()) == (1, [[0]]) and struct.pack("<d", vals[0, 0]) == struct.pack("<d", want)
 
 
+def test_null_true_and_false_are_no_number_but_where_a_string_is_fixed(k):
+    vals, kinds, _ = _read(b'{"a": null, "b": true, "c": false}\n', ["a", "b", "c"], [0, 2, 8])
+    assert kinds.tolist() == [[1, 1, 1]] and np.isnan(vals).all()
+    assert len(_read(b'{"a": true}\n', ["a"], [1], [b"true"])[0]) == 0
+
+
+def test_quoted_nan_and_inf_are_what_float_reads(k):
+    words = ["NaN", "nan", "-nan", "+NAN", "inf", "-Infinity", "INFINITY", "+inf"]
+    data = ("{" + ", ".join(f'"k{i}": "{w}"' for i, w in enumerate(words)) + "}\n").encode()
+    vals, kinds, _ = _read(data, [f"k{i}" for i in range(len(words))], [0] * len(words))
+    assert not kinds.any() and vals[0].tobytes() == np.array([float(w) for w in words]).tobytes()
+    for word, mode in [("nan", 8), ("nan", 4), ("nan ", 0), ("nana", 0), ("infinit", 0), ("--inf", 0)]:
+        assert len(_read(f'{{"a": "{word}"}}\n'.encode(), ["a"], [mode])[0]) == 0, word
+
+
 def test_the_int_minus_zero_is_plus_zero_a_quoted_one_is_not(k):
     vals, _, _ = _read(b'{"a": -0, "b": "-0", "c": -0.0}\n', ["a", "b", "c"], [0, 0, 0])
     assert np.signbit(vals[0]).tolist() == [False, True, True]
 
 
-@pytest.mark.parametrize("bad", INVALID)
+@pytest.mark.parametrize("bad", [b for b in INVALID if b not in ("true", "false")])
 def test_what_json_rejects_ends_the_run(k, bad):
     data = b'{"a": 1}\n{"a": ' + bad.encode() + b'}\n{"a": 2}\n'
     vals, _, starts = _read(data, ["a"], [0])
@@ -319,24 +349,43 @@ def test_start_and_the_record_cap(k):
     assert len(_read(row[:-1], ["a", "bb"], [0, 0])[0]) == 0  # no newline: not a whole line
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    ((b"{}\n", 5, (b"a",), b"\x00", (b"",), 10), "start 5 is outside 0 .. 3"),
-    ((b"{}\n", 0, (), b"", (), 10), "must be 1 .. 4096 alike"),
-    ((b"{}\n", 0, (b"a",), b"\x00\x00", (b"",), 10), "must be 1 .. 4096 alike"),
-    ((b"{}\n", 0, (b"a",), b"\x03", (b"",), 10), "is no mode"),
-    ((b"{}\n", 0, (b"a",), b"\x00", (b"",), 0), "max_record must be positive"),
+def test_shapes_read_into_their_columns(k):
+    data = b'{"step": 1, "loss": 2.5}\n{"step": 1, "acc": true, "eval": 3}\n{"step": 2, "loss": 2.4}\n{"x": 1}\n'
+    vals, kinds, starts, which = kernel.json_records(data, 0, (_shape(["step", "loss"], [8, 0]), _shape(
+        ["step", "acc", "eval"], [8, 0, 0], cols=[0, 3, 2])), 4, 1 << 14)
+    assert which.tolist() == [0, 1, 0] and starts[-1] == data.index(b'{"x"')
+    assert kinds.tolist() == [[0, 0, 1, 1], [0, 1, 0, 1], [0, 0, 1, 1]]
+    assert np.array_equal(vals, [[1, 2.5, np.nan, np.nan], [1, np.nan, 3, np.nan], [2, 2.4, np.nan, np.nan]],
+                          equal_nan=True)
+
+
+SHAPE = ((b"a",), b"\x00", (b"",), b"\x00" * 4)
+
+
+@pytest.mark.parametrize(("args", "error", "message"), [
+    ((b"{}\n", 5, (SHAPE,), 1, 10), ValueError, "start 5 is outside 0 .. 3"),
+    ((b"{}\n", 0, (), 1, 10), ValueError, "0 shapes"),
+    ((b"{}\n", 0, (SHAPE,), 0, 10), ValueError, "width 0"),
+    ((b"{}\n", 0, (SHAPE,), 1, 0), ValueError, "max_record 0"),
+    ((b"{}\n", 0, (((b"a",), b"\x00\x00", (b"",), b"\x00" * 4),), 1, 10), ValueError, "1 keys .* 2 modes"),
+    ((b"{}\n", 0, (((b"a",), b"\x00", (b"",), b"\x00" * 3),), 1, 10), ValueError, "3 bytes of columns"),
+    ((b"{}\n", 0, (((b"a",), b"\x03", (b"",), b"\x00" * 4),), 1, 10), ValueError, "is no mode"),
+    ((b"{}\n", 0, (((b"a",), b"\x10", (b"",), b"\x00" * 4),), 1, 10), ValueError, "is no mode"),
+    ((b"{}\n", 0, (((b"a",), b"\x00", (b"",), b"\x01\x00\x00\x00"),), 1, 10), ValueError, "cols.0. = 1 is outside"),
+    ((b"{}\n", 0, (((b"a",), b"\x00", (b"",), b"\xff\xff\xff\xff"),), 1, 10), ValueError, "cols.0. = -1 is outside"),
+    ((b"{}\n", 0, ((("a",), b"\x00", (b"",), b"\x00" * 4),), 1, 10), TypeError, "must be bytes"),
+    ((b"{}\n", 0, (([b"a"], b"\x00", (b"",), b"\x00" * 4),), 1, 10), TypeError, "must be \\(keys"),
+    ((b"{}\n", 0, (SHAPE[:3],), 1, 10), TypeError, "must be \\(keys"),
 ])
-def test_wrong_arguments_are_named(k, args, message):
-    with pytest.raises(ValueError, match=message):
+def test_wrong_arguments_are_named(k, args, error, message):
+    with pytest.raises(error, match=message):
         k.json_records(*args)
-    with pytest.raises(TypeError, match="must be bytes"):
-        k.json_records(b"{}\n", 0, ("a",), b"\x00", (b"",), 10)
 
 
 def test_without_the_kernel_the_wrapper_says_so(monkeypatch):
     monkeypatch.setattr(kernel, "_KERNEL", None)
     with pytest.raises(RuntimeError, match="not built"):
-        kernel.json_records(b"", 0, (b"a",), b"\x00", (b"",), 10)
+        kernel.json_records(b"", 0, (SHAPE,), 1, 10)
 
 
 # ---------------------------------------------------------------- which path reads what
@@ -369,6 +418,17 @@ def test_a_block_of_records_takes_the_kernel_whole(k, monkeypatch):
     assert _outcome(em) == _outcome(_reader([quoted * 50], None, _by_records))
 
 
+def test_keys_met_in_one_record_keep_its_order(k):
+    """Keys first numbered in one record are the record pass's in that record's order, whatever the columns'."""
+    data = b'{"step": 1, "a": null, "b": null, "loss": 1}\n{"step": 2, "b": 5, "a": 6, "loss": 2}\n' \
+        b'{"step": 3, "a": null, "b": null, "loss": 1}\n{"step": 4, "b": 5, "a": 6, "loss": 2}\n' \
+        b'{"step": 5, "c": 1, "b": 2, "loss": 0}\n{"step": 6, "c": 1, "b": 2, "loss": 0}\n'
+    em = Emitter()
+    assert JsonLinesFormat().parse_plain(data, em)
+    assert [key for key, _, _ in _points(em)] == ["loss", "b", "a", "c"]
+    assert _outcome(em) == _outcome(_reader([data], None, _by_records))
+
+
 def test_odd_lines_cost_their_line_and_runs_go_on(k, monkeypatch):
     seen: list[str] = []
     fmt = JsonLinesFormat()
@@ -379,15 +439,15 @@ def test_odd_lines_cost_their_line_and_runs_go_on(k, monkeypatch):
         b"".join(rows[50:])
     em = Emitter()
     assert fmt.parse_plain(data, em)
-    assert len(seen) == 4  # the start event, the first record, the eval record, the record after it
+    assert len(seen) == 3  # the start event, the first record, the eval record (then both shapes in one run)
     assert _outcome(em) == _outcome(_reader([data], None, _by_records))
 
 
 def test_hostile_blocks_cost_linear_time(k):
-    """Odd lines alternating with records fall to the record pass at once (a few tries); a giant line, a
-    key-count bomb and deep nesting cost a scan."""
+    """Odd lines alternating with records cost few tries (each miss hands twice as many lines to the record pass);
+    a giant line, a key-count bomb and deep nesting cost a scan."""
     fmt = JsonLinesFormat()
-    alternating = b'{"step": 1, "loss": 2}\n{"loss": 2, "step": 1}\n' * 50_000
+    alternating = b'{"step": 1, "loss": 2}\nnoise\n' * 50_000
     t = time.perf_counter()
     em = Emitter()
     fmt.parse_plain(alternating, em)

@@ -1408,9 +1408,9 @@ static PyMethodDef kernel_methods[] = {
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "
      "n x k (1 where a field holds no number; the NaN mark +.+ is NaN, not bad)."},
     {"json_records", kernel_json_records, METH_VARARGS,
-     "json_records(data: bytes, start: int, keys: tuple[bytes, ...], modes: bytes, fixed: tuple[bytes, ...], "
-     "max_record: int) -> (values: bytes, kinds: bytes, starts: bytes)\n\n"
-     "The flat JSON records of keys in order from start, up to the first line that is not one (_kernel_json.c)."},
+     "json_records(data: bytes, start: int, shapes: tuple, width: int, max_record: int) -> (values: bytes, kinds: "
+     "bytes, starts: bytes, which: bytes)\n\n"
+     "The flat JSON records of the shapes' key orders from start, up to the first line that is none (_kernel_json.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,43 +1,49 @@
-/* JSON lines in C: the flat records of one key order in one linear pass (jsonl.py's block path). #included from
+/* JSON lines in C: the flat records of a few key orders in one linear pass (jsonl.py's block path). #included from
    _kernel.c (parse_field, grow, Slow are its statics); not a translation unit of its own.
 
-   json_records(data, start, keys, modes, fixed, max_record) -> (values, kinds, starts)
+   json_records(data, start, shapes, width, max_record) -> (values, kinds, starts, which)
 
-   From offset `start`, each line of `data` (up to its "\n") that is a record of exactly the keys `keys` (bytes, in
-   that order, written without escapes) is read; the first line that is not ends the scan. A record is RFC 8259's
-   grammar restricted to a flat object: JSON whitespace (space, tab) where JSON allows it, "{", then per key
+   From offset `start`, each line of `data` (up to its "\n") that is a record of one of `shapes` is read; the first
+   line that is none ends the scan. A shape is (keys, modes, fixed, cols): its keys (bytes, in that order, written
+   without escapes), each key's mode, each J_FIXED key's string, and each key's column (int32, < width). A record is
+   RFC 8259's grammar restricted to a flat object: JSON whitespace (space, tab) where JSON allows it, "{", then per key
    `"key"` `:` a value, "," between, "}", nothing else before the newline; the line at most `max_record` bytes. A
-   value (per the key's mode, modes[c]):
+   value (per the key's mode):
      - a JSON number (no leading zero, no ".5", "5.", "+5", inf, NaN): its float as float() reads it (parse_field;
        an integer literal as float(int) makes it: "-0" is +0.0, more than 300 digits ends the scan). Any mode but
        J_FIXED.
-     - null: NaN. Any mode but J_FIXED.
+     - null, true, false: no number (the record pass skips them alike). Any mode but J_FIXED.
      - a string without a backslash or a control byte:
-         J_FIXED: exactly fixed[c] (kind string);
-         J_NUM: a JSON number spelled in quotes, at most 40 bytes (float() of it, "-0" is -0.0: to_value's number),
-                unless J_NOQUOTE (no string at all);
+         J_FIXED: exactly the key's fixed string (kind string);
+         J_NUM: a JSON number spelled in quotes, at most 40 bytes, or nan, inf, infinity (any case, signed; not
+                under J_STEP): float() of it ("-0" is -0.0: to_value's number), unless J_NOQUOTE (no string at all);
          J_VOLATILE: such a quoted number, else a string that holds ':' or more than 40 characters (kind string:
                 no point, and float() never reads it).
    J_STEP: a number of magnitude >= 2**63, or one the fast readers cannot settle, ends the scan.
 
-   values: float64 rows x k (NaN where no number); kinds: uint8 rows x k (J_IS_NUM, J_IS_NULL, J_IS_STR); starts:
-   int64 rows + 1 (row i is data[starts[i]:starts[i + 1]], its newline included; starts[rows] is where the scan
-   stopped). Linear time, GIL released; memory O(rows x k). */
+   values: float64 rows x width (NaN where no number); kinds: uint8 rows x width (J_IS_NUM, J_IS_NULL: null, a
+   boolean or a column the row's shape lacks, J_IS_STR); starts: int64 rows + 1 (row i is data[starts[i]:starts[i +
+   1]], its newline included; starts[rows] is where the scan stopped); which: uint8 rows, each row's shape. Linear time (each line tried against at most
+   every shape, the last one matched first), GIL released; memory O(rows x width). */
 
 enum { J_NUM = 0, J_FIXED = 1, J_VOLATILE = 2, J_BASE = 3, J_NOQUOTE = 4, J_STEP = 8 };
 enum { J_IS_NUM = 0, J_IS_NULL = 1, J_IS_STR = 2 };
 
 typedef struct {
+    size_t k;
+    const unsigned char **key, *mode, **fix;
+    size_t *klen, *flen;
+    int32_t *col;
+} JShape;
+
+typedef struct {
     const unsigned char *d;
-    size_t size, start, max_record, k;
-    const unsigned char **key;
-    size_t *klen;
-    const unsigned char *mode;
-    const unsigned char **fix;
-    size_t *flen;
+    size_t size, start, max_record, width, n_shapes;
+    JShape *shapes;
     double *values;
     unsigned char *kinds;
     int64_t *starts;
+    unsigned char *which;
     size_t rows, cap;
     Slow *slow;
     size_t n_slow, slow_cap, row_slow; /* row_slow: the slow cells of the row being read start here */
@@ -81,6 +87,22 @@ json_number(const unsigned char *d, size_t i, size_t lim, int *is_int)
     return i;
 }
 
+/* whether d[a:b] spells nan, inf or infinity (any case, a sign before): float() reads it */
+static inline int
+json_nonfinite(const unsigned char *d, size_t a, size_t b)
+{
+    if (a < b && (d[a] == '+' || d[a] == '-'))
+        a++;
+    size_t n = b - a;
+    if (n != 3 && n != 8)
+        return 0;
+    const char *word = n == 8 ? "infinity" : (d[a] | 0x20) == 'n' ? "nan" : "inf";
+    for (size_t i = 0; i < n; i++)
+        if ((d[a + i] | 0x20) != word[i])
+            return 0;
+    return 1;
+}
+
 /* the number d[a:b] (valid JSON) into cell `cell`: 0, or -1 to end the scan (out of memory: j->nomem) */
 static inline int
 json_value(JsonJob *j, size_t a, size_t b, int is_int, int step, size_t cell)
@@ -109,25 +131,29 @@ json_value(JsonJob *j, size_t a, size_t b, int is_int, int step, size_t cell)
     return 0;
 }
 
-/* the record at d[p:], its cells at row r: the offset after its newline, or 0 when the line is not such a record */
+/* the record of shape sh at d[p:], its cells at row r: the offset after its newline, or 0 when the line is not one */
 static size_t
-json_line(JsonJob *j, size_t p, size_t r)
+json_line(JsonJob *j, const JShape *sh, size_t p, size_t r)
 {
     const unsigned char *d = j->d;
     size_t lim = j->size - p > j->max_record ? p + j->max_record + 1 : j->size; /* the newline must be before it */
     size_t i = p;
-    j->row_slow = j->n_slow;
+    j->n_slow = j->row_slow; /* an earlier shape's try */
+    for (size_t c = 0; c < j->width; c++) {
+        j->values[r * j->width + c] = Py_NAN;
+        j->kinds[r * j->width + c] = J_IS_NULL;
+    }
 #define WS() while (i < lim && (d[i] == ' ' || d[i] == '\t')) i++
     WS();
     if (i >= lim || d[i] != '{')
         return 0;
     i++;
-    for (size_t c = 0; c < j->k; c++) {
-        size_t cell = r * j->k + c;
-        unsigned mode = j->mode[c], base = mode & J_BASE;
-        size_t kl = j->klen[c];
+    for (size_t c = 0; c < sh->k; c++) {
+        size_t cell = r * j->width + (size_t)sh->col[c];
+        unsigned mode = sh->mode[c], base = mode & J_BASE;
+        size_t kl = sh->klen[c];
         WS();
-        if (lim - i < kl + 2 || d[i] != '"' || memcmp(d + i + 1, j->key[c], kl) != 0 || d[i + 1 + kl] != '"')
+        if (lim - i < kl + 2 || d[i] != '"' || memcmp(d + i + 1, sh->key[c], kl) != 0 || d[i + 1 + kl] != '"')
             return 0;
         i += kl + 2;
         WS();
@@ -155,7 +181,7 @@ json_line(JsonJob *j, size_t p, size_t r)
             }
             size_t b = i++;
             if (base == J_FIXED) {
-                if (b - a != j->flen[c] || memcmp(d + a, j->fix[c], b - a) != 0)
+                if (b - a != sh->flen[c] || memcmp(d + a, sh->fix[c], b - a) != 0)
                     return 0;
                 j->kinds[cell] = J_IS_STR;
                 j->values[cell] = Py_NAN;
@@ -164,6 +190,13 @@ json_line(JsonJob *j, size_t p, size_t r)
                 if (!(mode & J_NOQUOTE) && b - a <= 40 && json_number(d, a, b, &is_int) == b) {
                     if (json_value(j, a, b, 0, mode & J_STEP, cell)) /* float(str): "-0" is -0.0 */
                         return 0;
+                    j->kinds[cell] = J_IS_NUM;
+                } else if (!(mode & (J_NOQUOTE | J_STEP)) && json_nonfinite(d, a, b)) { /* float() reads it after */
+                    if (grow((void **)&j->slow, &j->slow_cap, j->n_slow + 1, sizeof(Slow))) {
+                        j->nomem = 1;
+                        return 0;
+                    }
+                    j->slow[j->n_slow++] = (Slow){cell, a, b};
                     j->kinds[cell] = J_IS_NUM;
                 } else if (base == J_VOLATILE && (colon || chars > 40)) {
                     j->kinds[cell] = J_IS_STR;
@@ -174,12 +207,12 @@ json_line(JsonJob *j, size_t p, size_t r)
             }
         } else if (base == J_FIXED) {
             return 0;
-        } else if (ch == 'n') {
-            if (lim - i < 4 || memcmp(d + i, "null", 4) != 0)
+        } else if (ch == 'n' || ch == 't' || ch == 'f') { /* null, true, false: left as no number */
+            const char *word = ch == 'n' ? "null" : ch == 't' ? "true" : "false";
+            size_t wl = ch == 'f' ? 5 : 4;
+            if (lim - i < wl || memcmp(d + i, word, wl) != 0)
                 return 0;
-            i += 4;
-            j->kinds[cell] = J_IS_NULL;
-            j->values[cell] = Py_NAN;
+            i += wl;
         } else {
             int is_int = 0;
             size_t b = json_number(d, i, lim, &is_int);
@@ -189,7 +222,7 @@ json_line(JsonJob *j, size_t p, size_t r)
             i = b;
         }
         WS();
-        if (i >= lim || d[i] != (c + 1 < j->k ? ',' : '}'))
+        if (i >= lim || d[i] != (c + 1 < sh->k ? ',' : '}'))
             return 0;
         i++;
     }
@@ -207,7 +240,7 @@ json_room(JsonJob *j, size_t r)
     if (r + 2 <= j->cap)
         return 0;
     size_t cap = j->cap ? j->cap * 2 : 1024;
-    size_t k = j->k ? j->k : 1;
+    size_t k = j->width;
     if (cap > SIZE_MAX / 16 / k)
         return -1;
     int64_t *s = realloc(j->starts, cap * sizeof(int64_t));
@@ -222,6 +255,10 @@ json_room(JsonJob *j, size_t r)
     if (kd == NULL)
         return -1;
     j->kinds = kd;
+    unsigned char *w = realloc(j->which, cap);
+    if (w == NULL)
+        return -1;
+    j->which = w;
     j->cap = cap;
     return 0;
 }
@@ -229,19 +266,24 @@ json_room(JsonJob *j, size_t r)
 static void
 json_scan(JsonJob *j)
 {
-    size_t p = j->start;
+    size_t p = j->start, last = 0; /* the shape the last line had: tried first */
     while (p < j->size) {
         if (json_room(j, j->rows)) {
             j->nomem = 1;
             return;
         }
-        size_t next = json_line(j, p, j->rows);
+        j->row_slow = j->n_slow;
+        size_t next = json_line(j, &j->shapes[last], p, j->rows);
+        for (size_t t = 0; !next && !j->nomem && t < j->n_shapes; t++)
+            if (t != last && (next = json_line(j, &j->shapes[t], p, j->rows)) != 0)
+                last = t;
         if (j->nomem)
             return;
         if (!next) {
             j->n_slow = j->row_slow; /* the refused line's slow cells are not read */
             break;
         }
+        j->which[j->rows] = (unsigned char)last;
         j->starts[j->rows++] = (int64_t)p;
         p = next;
     }
@@ -252,62 +294,97 @@ json_scan(JsonJob *j)
     j->starts[j->rows] = (int64_t)p;
 }
 
+/* shape t of json_records' shapes argument into sh (pointers into the argument's bytes): 0, or -1 with an error */
+static int
+json_shape(PyObject *obj, Py_ssize_t t, size_t width, JShape *sh)
+{
+    PyObject *keys, *modes, *fixed, *cols;
+    if (!PyTuple_Check(obj) || !PyArg_ParseTuple(obj, "O!SO!S", &PyTuple_Type, &keys, &modes, &PyTuple_Type, &fixed,
+                                                 &cols)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "json_records(): shapes[%zd] must be (keys: tuple[bytes], modes: bytes, "
+                     "fixed: tuple[bytes], cols: bytes of int32)", t);
+        return -1;
+    }
+    Py_ssize_t k = PyTuple_GET_SIZE(keys);
+    if (k < 1 || k > 4096 || PyBytes_GET_SIZE(modes) != k || PyTuple_GET_SIZE(fixed) != k ||
+        PyBytes_GET_SIZE(cols) != 4 * k) {
+        PyErr_Format(PyExc_ValueError, "json_records(): shapes[%zd] has %zd keys (1 .. 4096), %zd modes, %zd fixed "
+                     "strings and %zd bytes of columns: one a key (4 bytes a column)", t, k, PyBytes_GET_SIZE(modes),
+                     PyTuple_GET_SIZE(fixed), PyBytes_GET_SIZE(cols));
+        return -1;
+    }
+    sh->k = (size_t)k;
+    sh->key = calloc((size_t)k, sizeof(*sh->key));
+    sh->fix = calloc((size_t)k, sizeof(*sh->fix));
+    sh->klen = calloc((size_t)k, sizeof(size_t));
+    sh->flen = calloc((size_t)k, sizeof(size_t));
+    sh->col = malloc((size_t)k * sizeof(int32_t));
+    if (!sh->key || !sh->fix || !sh->klen || !sh->flen || !sh->col) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sh->mode = (const unsigned char *)PyBytes_AS_STRING(modes);
+    memcpy(sh->col, PyBytes_AS_STRING(cols), (size_t)k * sizeof(int32_t));
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, c), *fix = PyTuple_GET_ITEM(fixed, c);
+        if (!PyBytes_Check(key) || !PyBytes_Check(fix)) {
+            PyErr_Format(PyExc_TypeError, "json_records(): shapes[%zd]: keys[%zd] and fixed[%zd] must be bytes", t, c,
+                         c);
+            return -1;
+        }
+        if ((sh->mode[c] & J_BASE) == J_BASE || sh->mode[c] > (J_BASE | J_NOQUOTE | J_STEP)) {
+            PyErr_Format(PyExc_ValueError, "json_records(): shapes[%zd]: modes[%zd] = %d is no mode", t, c,
+                         sh->mode[c]);
+            return -1;
+        }
+        if (sh->col[c] < 0 || (size_t)sh->col[c] >= width) {
+            PyErr_Format(PyExc_ValueError, "json_records(): shapes[%zd]: cols[%zd] = %d is outside 0 .. %zu (width - 1)",
+                         t, c, (int)sh->col[c], width - 1);
+            return -1;
+        }
+        sh->key[c] = (const unsigned char *)PyBytes_AS_STRING(key);
+        sh->klen[c] = (size_t)PyBytes_GET_SIZE(key);
+        sh->fix[c] = (const unsigned char *)PyBytes_AS_STRING(fix);
+        sh->flen[c] = (size_t)PyBytes_GET_SIZE(fix);
+    }
+    return 0;
+}
+
 static PyObject *
 kernel_json_records(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *data, *keys, *modes, *fixed;
-    Py_ssize_t start, max_record;
-    if (!PyArg_ParseTuple(args, "SnO!SO!n:json_records", &data, &start, &PyTuple_Type, &keys, &modes, &PyTuple_Type,
-                          &fixed, &max_record))
+    PyObject *data, *shapes;
+    Py_ssize_t start, width, max_record;
+    if (!PyArg_ParseTuple(args, "SnO!nn:json_records", &data, &start, &PyTuple_Type, &shapes, &width, &max_record))
         return NULL;
-    Py_ssize_t k = PyTuple_GET_SIZE(keys);
-    Py_ssize_t size = PyBytes_GET_SIZE(data);
+    Py_ssize_t size = PyBytes_GET_SIZE(data), n_shapes = PyTuple_GET_SIZE(shapes);
     if (start < 0 || start > size) {
         PyErr_Format(PyExc_ValueError, "json_records(): start %zd is outside 0 .. %zd (len(data))", start, size);
         return NULL;
     }
-    if (k < 1 || k > 4096 || PyBytes_GET_SIZE(modes) != k || PyTuple_GET_SIZE(fixed) != k) {
-        PyErr_Format(PyExc_ValueError,
-                     "json_records(): keys (%zd), modes (%zd) and fixed (%zd) must be 1 .. 4096 alike, one a key", k,
-                     PyBytes_GET_SIZE(modes), PyTuple_GET_SIZE(fixed));
-        return NULL;
-    }
-    if (max_record < 1) {
-        PyErr_Format(PyExc_ValueError, "json_records(): max_record must be positive, not %zd", max_record);
+    if (n_shapes < 1 || n_shapes > 64 || width < 1 || width > 65536 || max_record < 1) {
+        PyErr_Format(PyExc_ValueError, "json_records(): %zd shapes (1 .. 64), width %zd (1 .. 65536), max_record %zd "
+                     "(positive)", n_shapes, width, max_record);
         return NULL;
     }
     JsonJob j = {0};
-    PyObject *result = NULL, *values = NULL, *kinds = NULL, *starts = NULL;
-    j.key = calloc((size_t)k, sizeof(*j.key));
-    j.fix = calloc((size_t)k, sizeof(*j.fix));
-    j.klen = calloc((size_t)k, sizeof(size_t));
-    j.flen = calloc((size_t)k, sizeof(size_t));
-    if (!j.key || !j.fix || !j.klen || !j.flen) {
+    PyObject *result = NULL, *values = NULL, *kinds = NULL, *starts = NULL, *which = NULL;
+    j.shapes = calloc((size_t)n_shapes, sizeof(JShape));
+    if (j.shapes == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    j.mode = (const unsigned char *)PyBytes_AS_STRING(modes);
-    for (Py_ssize_t c = 0; c < k; c++) {
-        PyObject *key = PyTuple_GET_ITEM(keys, c), *fix = PyTuple_GET_ITEM(fixed, c);
-        if (!PyBytes_Check(key) || !PyBytes_Check(fix)) {
-            PyErr_Format(PyExc_TypeError, "json_records(): keys[%zd] and fixed[%zd] must be bytes", c, c);
+    j.n_shapes = (size_t)n_shapes;
+    for (Py_ssize_t t = 0; t < n_shapes; t++)
+        if (json_shape(PyTuple_GET_ITEM(shapes, t), t, (size_t)width, &j.shapes[t]))
             goto done;
-        }
-        if ((j.mode[c] & J_BASE) == J_BASE) {
-            PyErr_Format(PyExc_ValueError, "json_records(): modes[%zd] = %d is no mode", c, j.mode[c]);
-            goto done;
-        }
-        j.key[c] = (const unsigned char *)PyBytes_AS_STRING(key);
-        j.klen[c] = (size_t)PyBytes_GET_SIZE(key);
-        j.fix[c] = (const unsigned char *)PyBytes_AS_STRING(fix);
-        j.flen[c] = (size_t)PyBytes_GET_SIZE(fix);
-    }
     j.d = (const unsigned char *)PyBytes_AS_STRING(data);
     j.size = (size_t)size;
     j.start = (size_t)start;
     j.max_record = (size_t)max_record;
-    j.k = (size_t)k;
+    j.width = (size_t)width;
     Py_BEGIN_ALLOW_THREADS
     json_scan(&j);
     Py_END_ALLOW_THREADS
@@ -338,22 +415,29 @@ kernel_json_records(PyObject *self, PyObject *args)
         }
         free(buf);
     }
-    values = PyBytes_FromStringAndSize((const char *)j.values, (Py_ssize_t)(j.rows * j.k * sizeof(double)));
-    kinds = values ? PyBytes_FromStringAndSize((const char *)j.kinds, (Py_ssize_t)(j.rows * j.k)) : NULL;
+    values = PyBytes_FromStringAndSize((const char *)j.values, (Py_ssize_t)(j.rows * j.width * sizeof(double)));
+    kinds = values ? PyBytes_FromStringAndSize((const char *)j.kinds, (Py_ssize_t)(j.rows * j.width)) : NULL;
     starts = kinds ? PyBytes_FromStringAndSize((const char *)j.starts, (Py_ssize_t)((j.rows + 1) * 8)) : NULL;
-    if (starts != NULL)
-        result = PyTuple_Pack(3, values, kinds, starts);
+    which = starts ? PyBytes_FromStringAndSize((const char *)j.which, (Py_ssize_t)j.rows) : NULL;
+    if (which != NULL)
+        result = PyTuple_Pack(4, values, kinds, starts, which);
 done:
+    Py_XDECREF(which);
     Py_XDECREF(values);
     Py_XDECREF(kinds);
     Py_XDECREF(starts);
-    free(j.key);
-    free(j.fix);
-    free(j.klen);
-    free(j.flen);
+    for (size_t t = 0; j.shapes != NULL && t < j.n_shapes; t++) {
+        free(j.shapes[t].key);
+        free(j.shapes[t].fix);
+        free(j.shapes[t].klen);
+        free(j.shapes[t].flen);
+        free(j.shapes[t].col);
+    }
+    free(j.shapes);
     free(j.values);
     free(j.kinds);
     free(j.starts);
+    free(j.which);
     free(j.slow);
     return result;
 }

@@ -22,6 +22,7 @@ import hashlib
 import json
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -564,16 +565,30 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
 # the kernel's block path (kernel.json_records, _kernel_json.c): each key's mode, each cell's kind
 _J_NUM, _J_FIXED, _J_VOLATILE, _J_NOQUOTE, _J_STEP = 0, 1, 2, 4, 8
 _IS_NUM = 0
-_TRIES = 8  # runs of records (or odd lines) a block may cost before the rest takes the record pass at once
-_RUN = 32  # ... unless they average this many lines
+_MAX_SHAPES = 8  # key orders read at once (train and eval records, ...)
+_RUN = 32  # records read at once that make the next miss cost one line again
+_MAX_SKIP = 4096  # lines a miss may hand to the record pass at once
 
 
-def _template(line: bytes) -> tuple[list[str], bytes, tuple[bytes, ...]] | None:
-    """The kernel's reading of records like ``line``: (keys, each key's mode, each fixed string); None when
-    ``line`` is no flat record of numbers, nulls and strings (nested, a boolean, a lifecycle event, too long).
+@dataclass(frozen=True)
+class _Shape:
+    """Records like one line, as the kernel reads them: the keys, each key's mode, each fixed string; the settings
+    (the fixed strings with their keys: records of shapes with the same settings have one signature) and the
+    shortest such record's length."""
 
-    Each key's values then keep the record pass's points and run boundaries: a string the first line holds where a
-    number is not read is that very string in every line (a setting: the signature stays); a volatile key's (a
+    keys: tuple[str, ...]
+    modes: bytes
+    fixed: tuple[bytes, ...]
+    settings: tuple[tuple[str, bytes], ...]
+    shortest: int
+
+
+def _shape(line: bytes) -> _Shape | None:
+    """The shape of ``line``; None when it is no flat record of numbers, nulls, booleans and strings (nested, a
+    lifecycle event, too long).
+
+    Each key's values then keep the record pass's points and run boundaries: a string the line holds where a
+    number is not read is that very string in every record (a setting: the signature stays); a volatile key's (a
     time, a message) may change when it holds ':' or is longer than 40 (never a number); a number may be quoted
     (fairseq: a point, no setting) but not under an event key (an event is a string there)."""
     if len(line) > _MAX_RECORD:
@@ -586,7 +601,7 @@ def _template(line: bytes) -> tuple[list[str], bytes, tuple[bytes, ...]] | None:
         return None
     modes, fixed = bytearray(), []
     for key, v in obj.items():
-        if isinstance(v, bool) or not (v is None or isinstance(v, (int, float, str))):
+        if not (v is None or isinstance(v, (int, float, str))):  # a bool is an int
             return None
         volatile = key not in _EVENT_KEYS and _VOLATILE.search(key) is not None
         mode, fix = (_J_VOLATILE if volatile else _J_NUM), b""
@@ -594,50 +609,70 @@ def _template(line: bytes) -> tuple[list[str], bytes, tuple[bytes, ...]] | None:
             mode, fix = _J_FIXED, v.encode()
         modes.append(mode | (_J_NOQUOTE if key in _EVENT_KEYS else 0) | (_J_STEP if key in STEP_KEYS else 0))
         fixed.append(fix)
-    return list(obj), bytes(modes), tuple(fixed)
+    keys = tuple(obj)
+    settings = tuple((k, f) for k, m, f in zip(keys, modes, fixed, strict=True) if m & 3 == _J_FIXED)
+    shortest = 2 + sum(len(k.encode()) + len(f) + 5 for k, f in zip(keys, fixed, strict=True))  # at least
+    return _Shape(keys, bytes(modes), tuple(fixed), settings, shortest)
 
 
 def _parse_columns(data: bytes, em: Emitter, lines) -> bool:
-    """The points and state of ``lines`` (the record pass) on any block of complete lines without a lone CR: each
-    run of records of one key order (the first's, ``_template``) read by the C kernel into columns, each other line
-    by the record pass; when runs stay short (odd lines alternate with records), the rest of the block at once."""
+    """The points and state of ``lines`` (the record pass) on any block of complete lines without a lone CR: the
+    runs of records of a few shapes (``_shape``: train and eval records) read by the C kernel into columns, each other
+    line by the record pass; each miss (a line no run reads, or the end of a second short run in a row) hands twice as
+    many lines to the record pass as the one before, until a long run is read again (odd lines alternating with
+    records, or records of ever other settings, cost few tries).
+
+    A run's shapes share their settings (one signature: no record in it but the first can start a run) and its
+    columns (each shape's keys in order of first appearance) cost at most 4/9 of the bytes of its shortest record (its
+    cells fit in about twice the block); a line of another shape starts a new run."""
     pos, n = 0, len(data)
-    tries = done = 0
-    while pos < n and (tries < _TRIES or done >= _RUN * tries):
+    skip = 1  # lines the next miss hands to the record pass (doubled on each miss, 1 again after a long run)
+    short = 0  # runs shorter than _RUN in a row
+    shapes: list[_Shape] = []
+    keys: list[str] = []  # the columns
+    while pos < n:
         nl = data.find(b"\n", pos)
         if nl < 0:
             break
-        tries += 1
-        tmpl = _template(data[pos:nl])
-        if tmpl is not None:
-            keys, modes, fixed = tmpl
-            vals, kinds, starts = kernel.json_records(data, pos, tuple(k.encode() for k in keys), modes, fixed,
-                                                      _MAX_RECORD)
+        shape = _shape(data[pos:nl])
+        if shape is not None and shape not in shapes:
+            width = len({*keys, *shape.keys})
+            if not shapes or shape.settings != shapes[0].settings or len(shapes) == _MAX_SHAPES or (
+                    9 * width > 4 * min(shape.shortest, *(s.shortest for s in shapes))):
+                shapes, keys = [], []
+            shapes.append(shape)
+            keys += [k for k in shape.keys if k not in keys]
+        if shape is not None:
+            col = {k: j for j, k in enumerate(keys)}
+            vals, kinds, starts, which = kernel.json_records(data, pos, tuple(
+                (tuple(k.encode() for k in s.keys), s.modes, s.fixed,
+                 np.array([col[k] for k in s.keys], dtype=np.int32).tobytes()) for s in shapes), len(keys), _MAX_RECORD)
             if len(vals):
-                _columns(data, starts, vals, kinds == _IS_NUM, keys, em, lines)
-                done += len(vals)
+                _columns(data, starts, vals, kinds == _IS_NUM, which, shapes, keys, em, lines)
                 pos = int(starts[-1])
-                nl = data.find(b"\n", pos)
-                if nl < 0:
-                    break
-        if pos < n:  # a line that is no such record: the record pass's
-            line = data[pos:nl + 1]
-            if b"\x1b" in line:
-                break  # an escape code may reach past its line: the rest cleaned at once
-            lines(line.decode("utf-8", "replace"), em)
-            done += 1
-            pos = nl + 1
+                short = short + 1 if len(vals) < _RUN else 0
+                if short < 2 or pos == n:
+                    skip = skip if short else 1
+                    continue  # the line it stopped at: its shape next
+        end = pos  # a miss (or the second short run in a row): the next skip lines by the record pass
+        for _ in range(skip):
+            end = data.find(b"\n", end) + 1 or n
+        if b"\x1b" in data[pos:end]:
+            break  # an escape code may reach past its line: the rest cleaned at once
+        lines(data[pos:end].decode("utf-8", "replace"), em)
+        pos = end
+        skip = min(2 * skip, _MAX_SKIP)
     if pos < n:
         lines(clean_text(data[pos:].decode("utf-8", "replace")), em)
     return True
 
 
-def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray, keys: list[str], em: Emitter,
-             lines) -> None:
-    """The records ``data[starts[i]:starts[i + 1]]`` (values ``vals``, ``num`` where a cell holds a number), as the
-    record pass gives them: the first, and any before the first with a metric, through ``lines`` (run boundary,
-    step key, state); the others then cannot start a run (their settings are the first's, no event) and extend the
-    columns."""
+def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray, which: np.ndarray,
+             shapes: list[_Shape], keys: list[str], em: Emitter, lines) -> None:
+    """The records ``data[starts[i]:starts[i + 1]]`` (values ``vals`` in the columns ``keys``, ``num`` where a cell
+    holds a number, of shape ``shapes[which[i]]``) as the record pass gives them: the first, and any before the first
+    with a metric, through ``lines`` (run boundary, step key, state); the others then cannot start a run (their
+    settings are the first's, no event) and extend the columns."""
     r = len(vals)
     lines(data[starts[0]:starts[1]].decode("utf-8", "replace"), em)
     st = em.state
@@ -649,14 +684,14 @@ def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray,
         lines(data[starts[1]:starts[first + 1]].decode("utf-8", "replace"), em)
     if first + 1 >= r:
         return
-    vals, num, has = vals[first + 1:], num[first + 1:], has[first + 1:]
+    vals, num, has, which = vals[first + 1:], num[first + 1:], has[first + 1:], which[first + 1:]
     if "total_steps" in keys:
         c = keys.index("total_steps")
         t = vals[:, c]
         ok = np.flatnonzero(num[:, c] & np.isfinite(t) & (t > 0) & (t == np.floor(t)))
         if len(ok):
             em.total_steps = st["total"] = int(float(t[ok[-1]]))
-    vals, num = vals[has], num[has]
+    vals, num, which = vals[has], num[has], which[has]
     m = len(vals)
     if not m:
         return
@@ -668,7 +703,13 @@ def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray,
         steps[given] = np.trunc(vals[given, c]).astype(np.int64)
     seen = np.asarray(num.any(axis=0))
     at = num.argmax(axis=0)
-    for j in sorted((j for j in metric if seen[j]), key=lambda j: (int(at[j]), j)):  # in order of first appearance
+    place = [{k: i for i, k in enumerate(s.keys)} for s in shapes]  # a key's place in its record
+
+    def first_seen(j: int) -> tuple[int, int]:
+        row = int(at[j])
+        return row, place[int(which[row])][keys[j]]
+
+    for j in sorted((j for j in metric if seen[j]), key=first_seen):  # in the order the record pass meets them
         h = num[:, j]
         if h.all():
             em.extend(keys[j], steps, np.ascontiguousarray(vals[:, j]))
