@@ -23,8 +23,11 @@
 
    values: float64 rows x width (NaN where no number); kinds: uint8 rows x width (J_IS_NUM, J_IS_NULL: null, a
    boolean or a column the row's shape lacks, J_IS_STR); starts: int64 rows + 1 (row i is data[starts[i]:starts[i +
-   1]], its newline included; starts[rows] is where the scan stopped); which: uint8 rows, each row's shape. Linear time (each line tried against at most
-   every shape, the last one matched first), GIL released; memory O(rows x width). */
+   1]], its newline included; starts[rows] is where the scan stopped); which: uint8 rows, each row's shape.
+
+   GIL released. Each line is tried against the shape the line before had, then the others: time O(bytes x shapes +
+   rows x width x shapes), memory O(rows x width); the caller (jsonl._parse_columns) keeps the shapes few and the
+   width below the bytes of a record, so both are linear in the block. */
 
 enum { J_NUM = 0, J_FIXED = 1, J_VOLATILE = 2, J_BASE = 3, J_NOQUOTE = 4, J_STEP = 8 };
 enum { J_IS_NUM = 0, J_IS_NULL = 1, J_IS_STR = 2 };
@@ -108,7 +111,7 @@ static inline int
 json_value(JsonJob *j, size_t a, size_t b, int is_int, int step, size_t cell)
 {
     if (is_int && b - a > 300 + (j->d[a] == '-'))
-        return -1; /* float(int) may overflow (OverflowError in the record pass): its line is the record pass's */
+        return -1; /* float(int) may overflow (the record pass reads inf then): its line is the record pass's */
     double v = 0.0;
     int got = parse_field(j->d + a, b - a, &v);
     if (got == NUM_SLOW) {

@@ -104,9 +104,10 @@ class JsonLinesFormat(LineFormat):
         self._parse_lines(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of flat records of one shape: the points and state of ``_parse_lines``. With the C kernel, runs of
-        records of one key order read by it, the other lines by the record pass (``_parse_columns``); without it,
-        a block of all-number records, else of numbers, nulls and plain strings, read by pandas' C reader."""
+        """The points and state of ``_parse_lines``. With the C kernel, any block: runs of flat records of a few key
+        orders read by it, the other lines by the record pass (``_parse_columns``); without it, a block of flat
+        records of one shape (all numbers; else numbers, nulls and plain strings) read by pandas' C reader
+        (``_parse_plain``, ``_parse_records``), else False."""
         lf = crlf_to_lf(data)
         if lf is None:
             return False
