@@ -462,3 +462,49 @@ def test_hostile_blocks_cost_what_the_record_pass_costs(k):
                  many * 3, b"[" * 1_000_000 + b"\n", huge, b'{"a": 1}\n' + huge):
         slow = _seconds(lambda d: fmt._parse_lines(d.decode(), Emitter()), data)
         assert _seconds(lambda d: fmt.parse_plain(d, Emitter()), data) < 2 * slow + 0.1
+
+
+def _read_growing(path: Path, pieces: list[bytes]) -> list:
+    """What the reader returns after each piece is appended to ``path`` (a read per piece, from the cursor, each
+    part of a long read taken in turn)."""
+    from training_check.tools.sources.files import LocalFileSystem
+    from training_check.tools.sources.logfile import LogFileSource
+
+    path.write_bytes(b"")
+    src = LogFileSource(LocalFileSystem(), str(path), chunk_bytes=1 << 12, part_bytes=1 << 14)
+    cursor, out = None, []
+    for piece in pieces:
+        with path.open("ab") as f:
+            f.write(piece)
+        while True:
+            r = src.read(cursor)
+            prov = r.provisional
+            same_file = {k: v for k, v in r.cursor.items() if k != "identity"}  # the file's inode
+            out.append((_points_of(r.batch), same_file, r.reset, r.notes,
+                        None if prov is None else (_points_of(prov.batch), prov.reset)))
+            cursor = r.cursor
+            if not r.more:
+                break
+    return out
+
+
+def _points_of(batch) -> list[tuple[str, list[int], bytes]]:
+    return [(key, c.steps.tolist(), np.ascontiguousarray(c.values).tobytes()) for key, c in batch.columns.items()]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_growing_file_reads_as_without_the_kernel(k, tmp_path, monkeypatch, seed):
+    """A log written in pieces (cut anywhere, odd lines among the records) and read after each: the same points,
+    cursors and notes whether the kernel reads its blocks or pandas and the record pass do."""
+    import random
+
+    rnd = random.Random(seed)
+    rows = _llamafactory(3000).splitlines(keepends=True)
+    odd = [b'{"current_steps": 77, "eval_loss": 1.25, "epoch": 0.5}\n', b"noise\n", b'{"event": "start"}\n',
+           b'{"current_steps": 5, "loss": "NaN"}\n', b"\x1b[31mred\x1b[0m\n", b'{"a": 1, "run": "b"}\n']
+    data = b"".join(r if rnd.random() > 0.02 else rnd.choice(odd) + r for r in rows)
+    cuts = sorted(rnd.sample(range(1, len(data)), 12))
+    pieces = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True)]
+    with_kernel = _read_growing(tmp_path / "a.jsonl", pieces)
+    monkeypatch.setattr(kernel, "HAVE_KERNEL", False)
+    assert _read_growing(tmp_path / "b.jsonl", pieces) == with_kernel
