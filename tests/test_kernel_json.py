@@ -9,6 +9,7 @@ tests/test_kernel.py's header says, with this file.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import struct
@@ -445,9 +446,18 @@ def test_odd_lines_cost_their_line_and_runs_go_on(k, monkeypatch):
 
 
 def _seconds(read, data: bytes) -> float:
-    t = time.perf_counter()
-    read(data)
-    return time.perf_counter() - t
+    """The least of three timed reads, the garbage collector held off (a full collection is no cost of the read)."""
+    gc.collect()
+    gc.disable()
+    try:
+        times = []
+        for _ in range(3):
+            t = time.perf_counter()
+            read(data)
+            times.append(time.perf_counter() - t)
+        return min(times)
+    finally:
+        gc.enable()
 
 
 def test_hostile_blocks_cost_what_the_record_pass_costs(k):
