@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 import struct
 import time
@@ -228,6 +229,18 @@ def test_random_blocks_read_as_the_record_pass(k, case):
     blocks, state = case
     _check(blocks, state)
     _check([b"".join(blocks)], state)
+
+
+def test_the_record_pass_reads_an_int_past_the_float_range_as_inf_and_drops_a_step_past_int64():
+    """Two answers of the record pass the block paths are held to: an int too large for a float is inf (as float()
+    reads its text; it raised OverflowError, failing the read), a record whose step is past int64 gives no point (the
+    batch dropped it at its build, yet the run's set-aside count had seen it)."""
+    em = Emitter()
+    JsonLinesFormat().parse(f'{{"step": 1, "loss": {"9" * 400}, "lr": -{"9" * 400}}}\n'
+                            f'{{"step": {2 ** 63}, "loss": 1.5}}\n{{"step": 3, "loss": 2.5}}\n', em)
+    assert [(key, s, np.frombuffer(v).tolist()) for key, s, v in _points(em)] == [
+        ("loss", [1, 3], [math.inf, 2.5]), ("lr", [1], [-math.inf])]
+    assert em.state["n"] == 3 and len(em) == 3
 
 
 # ---------------------------------------------------------------- the corpora
