@@ -56,6 +56,11 @@ def shapes(size: int) -> dict[str, bytes]:
         "every template twice": _fill(lambda i: b"%s loss=%d step=%d\n" % (b"w" * (i // 2 % 3000), i, i), size),
         "thousands of fields": _fill(lambda i: b"a=1 " * 4000 + b"loss=%d\n" % i, size),
         "a block of NULs": b"step=1 loss=2\n" + b"\x00" * size + b"\nstep=2 loss=1\n",
+        "lone backspaces (each two breaks)": _fill(lambda i: b"loss=%d\x08" % i + b"1\x08" * 100 + b"\n", size),
+        "carriage returns and CRLF mixed": _fill(lambda i: b"\r\r\n\r" * 50 + b"step %d loss=1\r\n" % i, size),
+        "unclosed Keras bars": _fill(lambda i: (b"[" + b"=" * 300 + b">") * 10 + b" loss: %d\n" % i, size),
+        "markdown rows of every width": _fill(lambda i: b"| loss | step |\n|---|---|\n" + b"| 1 " * (i % 50)
+                                              + b"|\n", size),
     }
 
 

@@ -289,7 +289,7 @@ def test_a_run_of_backspaces_and_a_windows_line_end_are_one_break_each():
 
     redraw = b"\x08" * 120 + b" 5/10 - loss: 0.5"
     assert len(split_lines(b"Epoch 1/2\n" + redraw * 1000 + b"\n").lines) == 2003  # not 120,000
-    assert split_lines(b"a 1\r\nb 2\r\n").lines == [b"a 1", b"b 2", b""]
+    assert list(split_lines(b"a 1\r\nb 2\r\n").lines) == [b"a 1", b"b 2", b""]
 
 
 def test_a_long_warning_printed_again_and_again_is_no_terminal_wrap():
@@ -300,4 +300,90 @@ def test_a_long_warning_printed_again_and_again_is_no_terminal_wrap():
     warn = b"/venv/sklearn/neural_network/_multilayer_perceptron.py:785: ConvergenceWarning: " + b"y" * 140
     sp = split_lines((b"Iteration 1, loss = 2.3\n" + warn + b"\n  warnings.warn(\n") * 5)
     st: dict = {}
-    assert join_wrapped(list(sp.lines), st, line_lengths(sp.lines, sp.text)) == sp.lines and "wrap" not in st
+    assert join_wrapped(list(sp.lines), st, line_lengths(sp.lines, sp.text)) == list(sp.lines) and "wrap" not in st
+
+
+def _points_in_blocks(data: bytes, block_bytes: int, monkeypatch) -> dict:
+    from training_check.tools.parsers import engine
+    from training_check.tools.parsers.base import Emitter
+
+    monkeypatch.setattr(engine, "BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(engine, "SAMPLE_BYTES", min(engine.SAMPLE_BYTES, block_bytes))
+    em = Emitter()
+    fmt = engine.TextLogFormat()
+    fmt.parse_plain(data, em)
+    fmt.finish(em)
+    return {k: (c.steps.tolist(), c.values.tolist()) for k, c in em.build().columns.items()}
+
+
+def test_a_running_pair_is_no_progress_counter_and_every_record_stays_in_any_blocks(monkeypatch):
+    """``12/05/2026 7/8 ... loss=7``: a pair whose "total" is new on every line is no bar. Read as one, it made only a
+    block's last line a progress line, so the records of every later block sat at the step carried from the block
+    before and all but one were dropped (10 MB: 21,466 of 220,798 points in 1 MB blocks)."""
+    data = b"".join(b"12/05/2026 %d/%d 01/02/03/04 loss=%d\n" % (i, i + 1, i) for i in range(6000))
+    one = _points_in_blocks(data, 1 << 30, monkeypatch)
+    assert one["loss"][0] == list(range(1, 6001)) and one["loss"][1] == [float(i) for i in range(6000)]
+    for block in (4096, 20_000, 65_536):
+        assert _points_in_blocks(data, block, monkeypatch) == one
+
+
+def test_blocks_hold_about_a_set_number_of_lines(monkeypatch):
+    """A block of millions of one-byte lines costs many times its bytes in lines of a few dozen bytes (its arrays of
+    every line spill the caches: a 10 MB file of lone backspaces took 4 s read as one 8 MB block, 1 s in blocks of
+    ~128k lines): blocks are cut by the lines a sample of them holds, the rest in equal parts; a log of prose (its
+    sample holds hundreds of templates) is read in the largest blocks, each block paying for its templates."""
+    from training_check.tools.parsers import engine
+
+    short = b"0 train 10.955010\n" * 500_000  # nanoGPT's log.txt: 18-byte lines
+    size = engine._block_bytes(short, 0)
+    assert engine.BLOCK_LINES * 18 * 0.9 <= size <= engine.BLOCK_LINES * 18 * 1.1
+    assert engine._block_bytes(b"1\x08" * 3_000_000, 0) <= engine.BLOCK_LINES * 2  # a break every byte
+    assert engine._block_bytes(b"x" * 200 + b"\n" * 10, 0) == 210  # the rest, when it is less than a block
+    def word(i: int) -> bytes:
+        return bytes(97 + (i // 26 ** k) % 26 for k in range(4))
+
+    prose = b"".join(b"the %s of the %s\n" % (word(i), word(i * 7)) for i in range(200_000))  # a template a line
+    assert engine._block_bytes(prose, 0) == engine.BLOCK_BYTES
+    wide = (b"step 1 loss 2.5 " + b"x" * 500 + b"\n") * 100_000  # 128k lines: 66 MB, more than a block
+    assert engine.BLOCK_BYTES * 0.8 <= engine._block_bytes(wide, 0) <= engine.BLOCK_BYTES
+
+
+def test_a_log_of_tiny_lines_reads_alike_in_any_blocks(monkeypatch):
+    """Keras' meter erasing itself between numbers, lines of one byte: the blocks' cut changes no point."""
+    data = b"".join(b"Epoch %d/900\n" % e + b"".join(b"\x08" * 30 + b"%d/4 - loss: %.4f" % (n, 1 / (e * 4 + n))
+                                                         for n in range(1, 5)) + b"\n" for e in range(1, 901))
+    one = _points_in_blocks(data, 1 << 30, monkeypatch)
+    assert len(one["loss"][0]) == 3600  # each redraw at its counter (no "- 0s 5ms/step": no Keras meter)
+    for block in (2048, 50_000):
+        assert _points_in_blocks(data, block, monkeypatch) == one
+
+
+@pytest.mark.parametrize("name", ["hf_log10_steps300", "hf_2ep_ga2_log7", "hf_eval_steps50"])
+def test_an_hf_run_started_again_in_its_log_is_another_run(tmp_path, name):
+    """``python train.py >> train.log`` twice: HF's bar counts the whole run, so its starting again is another run,
+    not an epoch (its steps were read on from the first run's last: 10..300, then 5200..6000 for 10..300)."""
+    import json
+
+    from .conftest import REPO
+
+    run = REPO / "examples" / "frameworks" / name
+    truth = [s for s, _v in json.loads((run / "truth.json").read_text())["train_loss"]]
+    res, cols = _read(tmp_path, (run / "train.log").read_bytes() * 2)
+    assert cols["loss"][0] == truth
+    assert any("holds 2 runs; showing the last one" in n for n in res.notes)
+
+
+def test_records_of_one_width_between_banners_are_no_terminal_wrap(tmp_path):
+    """Keras ``verbose=2`` prints each epoch's record at one width when its numbers keep their digits (here 101
+    characters): with ``Epoch 2/12`` after each, that looked like a terminal's wrap, the banner glued to the record
+    before it, and the 12 epochs read as one point. A "rest" printed where no wide line comes before it (the first
+    ``Epoch 1/12``) is a line of its own."""
+    out = []
+    for e in range(1, 13):
+        out.append(f"Epoch {e}/12")
+        out.append(f"23/23 - 0s - 2ms/step - loss: {6 - e * 0.4:.4f} - mae_custom: {6.5 - e * 0.4:.4f} - "
+                   f"val_loss: {5.5 - e * 0.3:.4f} - val_mae_custom: {6.0 - e * 0.3:.4f}")
+    assert len({len(x) for x in out[1::2]}) == 1 and len(out[1]) > 80
+    _res, cols = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert cols["loss"][0] == list(range(1, 13))
+    assert cols["val_loss"][1] == pytest.approx([5.5 - e * 0.3 for e in range(1, 13)], abs=1e-4)

@@ -174,5 +174,6 @@ def test_a_fill_looked_up_where_asked_is_the_whole_fill(values, start, head) -> 
         if math.isnan(v[i]):
             want[i] = h
     idx = np.arange(len(v))
-    assert np.array_equal(_Filled(v, start, head)[idx], want, equal_nan=True)
-    assert np.array_equal(_Filled(v, start, head)[idx[::-3]], want[::-3], equal_nan=True)
+    have = np.flatnonzero(~np.isnan(v))
+    assert np.array_equal(_Filled(have, v[have], start, head)[idx], want, equal_nan=True)
+    assert np.array_equal(_Filled(have, v[have], start, head)[idx[::-3]], want[::-3], equal_nan=True)

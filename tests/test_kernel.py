@@ -217,6 +217,25 @@ def test_line_bounds_are_the_lines_of_any_bytes(k, data):
         assert [data[a:b] for a, b in zip(starts.tolist(), ends2.tolist(), strict=True)] == want
 
 
+@SETTINGS
+@given(st.binary(max_size=300), st.integers(-40, 40), st.integers(-40, 40), st.sampled_from([None, 1, 2, -1]))
+def test_text_lines_are_the_lines_of_the_text(data, i, j, step):
+    """The engine's lines when the kernel reads the block whole (lines.TextLines): a line cut out only when asked
+    for, and every answer a list of the lines would give (an index, a negative one, one past the end, any slice)."""
+    from training_check.tools.parsers.lines import TextLines
+
+    data = data.replace(b"\x00", b"\n")
+    want = data.split(b"\n")
+    got = TextLines(data)
+    assert len(got) == len(want) and list(got) == want
+    assert got[i:j:step] == want[i:j:step]
+    if -len(want) <= i < len(want):
+        assert got[i] == want[i]
+    else:
+        with pytest.raises(IndexError):
+            got[i]
+
+
 # ---------------------------------------------------------------- bars
 
 BAR_PIECES = [b"%", b"|", b"%|", b"%||", b"\n", b"#", b" ", b"\xe2\x96\x88", b"37", b"a" * 100, b"b" * 256, b"c" * 255,
@@ -334,6 +353,141 @@ def test_strip_ansi_equals_the_pattern_on_any_bytes(k, data):
 
     data = data.replace(b"\x00", b"\x1b").replace(b"\x01", b"[")
     assert k.strip_ansi(data) == ANSI.sub(b"", data)
+
+
+BREAK_PIECES = [b"\r", b"\n", b"\r\n", b"\x08", b"\x08" * 3, b"\x00", b"\x01", b"\x1f", b"\x7f", b"\t", b"\x1b", b"a",
+                 b"\x80", b"\xff", b"5", b" ", b"x" * 20]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(BREAK_PIECES), max_size=60).map(b"".join))
+def test_line_breaks_equal_the_reference(k, data):
+    from training_check.tools.parsers.lines import line_breaks_reference
+
+    want = (line_breaks_reference(data), data.count(b"\x00"))
+    assert k.line_breaks(data) == want
+    assert kernel.line_breaks(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_line_breaks_equal_the_reference_on_any_bytes(k, data):
+    from training_check.tools.parsers.lines import line_breaks_reference
+
+    assert k.line_breaks(data) == (line_breaks_reference(data), data.count(b"\x00"))
+
+
+def test_line_breaks_edges(k):
+    """Every byte value at every place of a 16-byte step (the vector scan and its tail), runs of backspaces, a
+    block that is all breaks (the output twice the input), and the input itself back when it holds no break."""
+    from training_check.tools.parsers.lines import line_breaks_reference
+
+    for c in range(256):
+        for at in (0, 1, 15, 16, 17, 31, 40):
+            data = b"y" * at + bytes([c]) + b"z" * 9
+            assert k.line_breaks(data) == (line_breaks_reference(data), c == 0), (c, at)
+    for data in (b"", b"\r", b"\r\n", b"\n\r", b"\x08", b"\x08" * 100_000, b"a\x08" * 50_000, b"\r\r\n\x08\r\n",
+                 b"\r" * 33, b"x\r\n" * 40_000, b"\x00" * 70_000, b"a\x00\r\n\x00\x08\x00"):
+        assert k.line_breaks(data) == (line_breaks_reference(data), data.count(b"\x00")), data[:40]
+    same = b"step 1 loss 2.5\tok\x1b[0m\n" * 100
+    assert k.line_breaks(same)[0] is same
+
+
+KERAS_PIECES = [b"[", b"]", b"=", b"==", b">", b".", b"." * 30, b"=" * 254, b"=" * 256, b"=" * 257, b"\n", b"x", b" "]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(KERAS_PIECES), max_size=40).map(b"".join))
+def test_keras_bars_equal_the_pattern(k, data):
+    from training_check.tools.parsers.lines import KERAS_BAR
+
+    want = KERAS_BAR.sub(b"[]", data)
+    assert k.keras_bars(data) == want
+    assert kernel.keras_bars(data, use_kernel=False) == want
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_keras_bars_equal_the_pattern_on_any_bytes(k, data):
+    from training_check.tools.parsers.lines import KERAS_BAR
+
+    data = data.replace(b"\x00", b"[").replace(b"\x01", b"]").replace(b"\x02", b"=").replace(b"\x03", b".")
+    assert k.keras_bars(data) == KERAS_BAR.sub(b"[]", data)
+
+
+def test_keras_bars_edges(k):
+    from training_check.tools.parsers.lines import KERAS_BAR
+
+    for data in (b"", b"[", b"[]", b"[=]", b"[==]", b"[" + b"=" * 256 + b"]", b"[" + b"=" * 257 + b"]", b"[[==]]",
+                 b"[==>...]" * 50_000, b"[" * 100_000, (b"[" + b"." * 300) * 1000, b"1/8 [==>....] - ETA: 0s"):
+        assert k.keras_bars(data) == KERAS_BAR.sub(b"[]", data), data[:40]
+    same = b"[00:01<00:02, 3.5it/s] [x]"
+    assert k.keras_bars(same) is same
+
+
+def md_cells_reference(rows: bytes, k: int) -> list[list[float]] | None:
+    """A markdown table's numeric rows cell by cell: each line spaces, a pipe, k cells each closed by a pipe, spaces;
+    a cell blank, "-" or "@" (no number) or one run of number characters read by float(); None for anything else."""
+    if not rows:
+        return []
+    if not rows.endswith(b"\n"):
+        return None
+    out = []
+    for line in rows[:-1].split(b"\n"):
+        line = line.strip(b" ")
+        if len(line) < 2 or not line.startswith(b"|") or not line.endswith(b"|"):
+            return None
+        cells = line[1:-1].split(b"|")
+        if len(cells) != k:
+            return None
+        row = []
+        for cell in cells:
+            token = cell.strip(b" ")
+            if token in (b"", b"-", b"@"):
+                row.append(math.nan)
+                continue
+            if token.strip(b"0123456789.+-eE") or b" " in token:
+                return None
+            try:
+                row.append(float(token))
+            except ValueError:
+                return None
+        out.append(row)
+    return out
+
+
+MD_PIECES = [b"|", b" ", b"  ", b"1", b"0.5", b"-", b"@", b"1e-3", b"+", b".", b"e", b"12345678901234567890", b"x",
+             b"\t", b"\n", b"|\n", b"-1.25", b"inf", b"+.+"]
+
+
+@SETTINGS
+@given(st.lists(st.lists(st.sampled_from(MD_PIECES), max_size=12).map(b"".join), max_size=8), st.integers(1, 5))
+def test_md_cells_read_the_cells_as_the_reference(k, lines, width):
+    from training_check.tools.parsers.table import _md_cells
+
+    rows = b"".join(ln + b"\n" for ln in lines)
+    want = md_cells_reference(rows, width)
+    got = _md_cells(rows, width)
+    assert (got is None) == (want is None), (rows, want, got)
+    if want is None or got is None:
+        return
+    assert len(got) == width
+    table = np.array(want, dtype=np.float64).reshape(-1, width)
+    for i in range(width):
+        assert same_floats(got[i], table[:, i]), (rows, i)
+
+
+def test_md_cells_rows_of_a_card(k):
+    from training_check.tools.parsers.table import _md_cells
+
+    rows = b"| 0.0111        | 7.63  | 1000 | 0.3210          | - |\n|@|1e-3|-0|  |5.|\n" * 3
+    got = _md_cells(rows, 5)
+    assert got is not None and md_cells_reference(rows, 5) is not None
+    assert [c.tolist()[:2] for c in got][1:3] == [[7.63, 0.001], [1000.0, -0.0]]
+    for bad in (b"| 1 2 | 3 |\n", b"| 1 | 2 |3\n", b"| 1 | 2 |\n\n", b"| 1-2 | 3 |\n", b"| 1 | x |\n", b"| 1 |\n"):
+        assert _md_cells(bad, 2) is None, bad
+    with pytest.raises(ValueError, match="out of range"):
+        k.md_cells(b"|1|\n", 0)
 
 
 def test_templates_edges(k):

@@ -804,6 +804,167 @@ kernel_strip_ansi(PyObject *self, PyObject *arg)
     return result;
 }
 
+/* line_breaks(data) -> (bytes, nuls): each line break a terminal log holds as one "\n", what
+   lines.line_breaks_reference makes, and the NUL bytes counted (a crash's block of them is said): "\r\n" one break, a run of backspaces (Keras' meter erasing itself) a break and an empty line ("\n\n"),
+   every other C0 control byte but \t, \n and ESC, and DEL, one break. data itself when it holds none of them (a
+   16-byte scan). Linear; the output at most twice the input (a lone backspace is two bytes). */
+static inline int
+is_break(unsigned char c)
+{
+    return (c < 32 && c != '\t' && c != '\n' && c != 0x1b) || c == 0x7f;
+}
+
+#ifdef __SSE2__
+static inline unsigned
+break_mask(__m128i v)
+{
+    __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(31)), v); /* v <= 31 */
+    __m128i kept = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                _mm_cmpeq_epi8(v, _mm_set1_epi8(0x1b)));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_andnot_si128(kept, low),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))));
+}
+#endif
+
+/* one break at data[i] written to out[o]: i and o moved past it, a NUL counted */
+static inline void
+write_break(const unsigned char *data, size_t size, size_t *i, unsigned char *out, size_t *o, size_t *nuls)
+{
+    size_t k = *i;
+    *nuls += data[k] == 0;
+    if (data[k] == '\r' && k + 1 < size && data[k + 1] == '\n') {
+        out[(*o)++] = '\n';
+        k += 2;
+    } else if (data[k] == 0x08) {
+        while (k < size && data[k] == 0x08)
+            k++;
+        out[(*o)++] = '\n';
+        out[(*o)++] = '\n';
+    } else {
+        out[(*o)++] = '\n';
+        k++;
+    }
+    *i = k;
+}
+
+static PyObject *
+kernel_line_breaks(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "line_breaks", &size);
+    if (data == NULL)
+        return NULL;
+    size_t first = 0;
+    Py_BEGIN_ALLOW_THREADS
+#ifdef __SSE2__
+    for (; first + 16 <= size; first += 16) {
+        unsigned m = break_mask(_mm_loadu_si128((const __m128i *)(data + first)));
+        if (m) {
+            first += (unsigned)__builtin_ctz(m);
+            break;
+        }
+    }
+    if (first + 16 > size)
+#endif
+        while (first < size && !is_break(data[first]))
+            first++;
+    Py_END_ALLOW_THREADS
+    if (first == size)
+        return Py_BuildValue("(On)", arg, (Py_ssize_t)0);
+    if (size > (size_t)PY_SSIZE_T_MAX / 2)
+        return PyErr_NoMemory();
+    /* written straight into the result (no copy after): twice the input reserved, only the pages written are
+       touched, the rest given back by the resize */
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(2 * size));
+    if (result == NULL)
+        return NULL;
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+    memcpy(out, data, first);
+    size_t o = first, i = first, nuls = 0;
+    Py_BEGIN_ALLOW_THREADS
+    write_break(data, size, &i, out, &o, &nuls);
+#ifdef __SSE2__
+    /* 16 bytes stored a step (o + 16 <= 2 * i + 16 <= 2 * size: each byte read is at most two written), o moved
+       past the bytes before the step's first break, that break written */
+    while (i + 16 <= size) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(data + i));
+        _mm_storeu_si128((__m128i *)(out + o), v);
+        unsigned m = break_mask(v);
+        if (!m) {
+            i += 16;
+            o += 16;
+            continue;
+        }
+        unsigned b = (unsigned)__builtin_ctz(m);
+        i += b;
+        o += b;
+        write_break(data, size, &i, out, &o, &nuls);
+    }
+#endif
+    while (i < size) {
+        if (is_break(data[i]))
+            write_break(data, size, &i, out, &o, &nuls);
+        else
+            out[o++] = data[i++];
+    }
+    Py_END_ALLOW_THREADS
+    if (_PyBytes_Resize(&result, (Py_ssize_t)o) < 0)
+        return NULL;
+    return Py_BuildValue("(Nn)", result, (Py_ssize_t)nuls);
+}
+
+/* keras_bars(data) -> bytes: each Keras 2 bar "[" + 2 to 256 of "=", ">", "." + "]" written "[]", leftmost first,
+   the scan going on after each bar: what re.sub(rb"\[[=>.]{2,256}+\]", b"[]") makes (lines.KERAS_BAR). A "["
+   followed by a longer run is no bar (the possessive run takes 256 and finds no "]"). data itself when it holds no
+   bar. Linear: a run is looked at from its "[" only, and holds no "[". */
+#define KERAS_BAR_MAX 256
+static PyObject *
+kernel_keras_bars(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    size_t size;
+    const unsigned char *data = bytes_arg(arg, "keras_bars", &size);
+    if (data == NULL)
+        return NULL;
+    unsigned char *out = malloc(size ? size : 1);
+    if (out == NULL)
+        return PyErr_NoMemory();
+    size_t o = 0, i = 0;
+    int changed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (i < size) {
+        const unsigned char *br = memchr(data + i, '[', size - i);
+        size_t k = br == NULL ? size : (size_t)(br - data);
+        memcpy(out + o, data + i, k - i);
+        o += k - i;
+        if (br == NULL)
+            break;
+        size_t j = k + 1, lim = k + 1 + KERAS_BAR_MAX < size ? k + 1 + KERAS_BAR_MAX : size;
+        while (j < lim && (data[j] == '=' || data[j] == '>' || data[j] == '.'))
+            j++;
+        if (j - (k + 1) >= 2 && j < size && data[j] == ']') {
+            out[o++] = '[';
+            out[o++] = ']';
+            i = j + 1;
+            changed = 1;
+        } else {
+            out[o++] = '[';
+            i = k + 1;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (!changed) {
+        free(out);
+        Py_INCREF(arg);
+        return arg;
+    }
+    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
+    free(out);
+    return result;
+}
+
 /* ---------------------------------------------------------------- numbers */
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -1375,9 +1536,99 @@ done:
 
 /* ---------------------------------------------------------------- module */
 
+/* md_cells(rows, k) -> (starts, ends) | None: the number in each of the k cells of each line of rows, a markdown
+   table's numeric rows, as spans (int64 n x k, row-major) for fields(); None when a line is not
+   [spaces] "|" then k times ([spaces] [token] [spaces] "|") then [spaces] "\n" (a blank line, another width, a cell
+   with two tokens or a byte that is no number character). A token is a run of number characters, or "-" or "@"
+   (not logged, "No log" as the caller wrote it: an empty span, as an empty cell). Linear, one pass. */
+static PyObject *
+kernel_md_cells(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *rows_obj;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "On:md_cells", &rows_obj, &k))
+        return NULL;
+    size_t size;
+    const unsigned char *data = bytes_arg(rows_obj, "md_cells", &size);
+    if (data == NULL)
+        return NULL;
+    if (k < 1 || k > (1 << 16)) {
+        PyErr_Format(PyExc_ValueError, "md_cells(): k = %zd is out of range (1 .. 65536 cells)", k);
+        return NULL;
+    }
+    size_t n = 0;
+    for (const unsigned char *p = data, *end = data + size; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
+    if (n && n > (size_t)PY_SSIZE_T_MAX / 8 / (size_t)k)
+        return PyErr_NoMemory();
+    PyObject *starts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * (size_t)k * 8));
+    PyObject *ends = starts ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * (size_t)k * 8)) : NULL;
+    if (ends == NULL) {
+        Py_XDECREF(starts);
+        return NULL;
+    }
+    int64_t *s_out = (int64_t *)PyBytes_AS_STRING(starts), *e_out = (int64_t *)PyBytes_AS_STRING(ends);
+    int ok = 1;
+    Py_BEGIN_ALLOW_THREADS
+    size_t i = 0, r = 0;
+    while (i < size && ok) {
+        while (i < size && data[i] == ' ')
+            i++;
+        if (i >= size || data[i] != '|') {
+            ok = 0;
+            break;
+        }
+        i++;
+        for (Py_ssize_t c = 0; c < k; c++) {
+            while (i < size && data[i] == ' ')
+                i++;
+            size_t a = i;
+            while (i < size && FCLASS[data[i]] == F_CONTENT)
+                i++;
+            size_t b = i;
+            if (b == a && i < size && data[i] == '@') {
+                i++;
+                a = b = i; /* not logged: no number */
+            } else if (b == a + 1 && data[a] == '-') {
+                a = b; /* not logged */
+            }
+            while (i < size && data[i] == ' ')
+                i++;
+            if (i >= size || data[i] != '|') {
+                ok = 0;
+                break;
+            }
+            i++;
+            s_out[r * (size_t)k + (size_t)c] = (int64_t)a;
+            e_out[r * (size_t)k + (size_t)c] = (int64_t)b;
+        }
+        if (!ok)
+            break;
+        while (i < size && data[i] == ' ')
+            i++;
+        if (i >= size || data[i] != '\n') {
+            ok = 0;
+            break;
+        }
+        i++;
+        r++;
+    }
+    Py_END_ALLOW_THREADS
+    if (!ok) {
+        Py_DECREF(starts);
+        Py_DECREF(ends);
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(NN)", starts, ends);
+}
+
+#include "_kernel_doc.c"
+
 #include "_kernel_json.c"
 
 static PyMethodDef kernel_methods[] = {
+    DOC_METHODS
     {"templates", kernel_templates, METH_O,
      "templates(joined: bytes) -> (codes: bytes, uniques: list[bytes])\n\n"
      "Each line's template (bytes >= 128 dropped, each run of number characters one \\x01 mark), factorised in order "
@@ -1403,6 +1654,15 @@ static PyMethodDef kernel_methods[] = {
     {"strip_ansi", kernel_strip_ansi, METH_O,
      "strip_ansi(data: bytes) -> bytes\n\n"
      "data without terminal escape codes (lines.ANSI)."},
+    {"line_breaks", kernel_line_breaks, METH_O,
+     "line_breaks(data: bytes) -> (bytes, nuls: int)\n\n"
+     "The NUL bytes counted, and each line break as one \\n: \\r\\n one, a run of backspaces two, every other control byte but \\t and ESC one."},
+    {"keras_bars", kernel_keras_bars, METH_O,
+     "keras_bars(data: bytes) -> bytes\n\n"
+     "data with each Keras 2 bar ([ then 2 to 256 of =>. then ]) written []."},
+    {"md_cells", kernel_md_cells, METH_VARARGS,
+     "md_cells(rows: bytes, k: int) -> (starts: bytes, ends: bytes) | None\n\n"
+     "The span of the number in each of the k cells of each markdown row (int64 n x k); None for another line."},
     {"fields", kernel_fields, METH_VARARGS,
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "

@@ -24,6 +24,7 @@ import io
 import math
 import operator
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -32,10 +33,13 @@ import numpy as np
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
-from .lines import join_wrapped, line_lengths, split_lines
+from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
-BLOCK_BYTES = 8 << 20
+BLOCK_BYTES = 8 << 20  # the most bytes read as one block
+BLOCK_LINES = 1 << 17  # about the most lines read as one block: its arrays of every line stay in the CPU's caches
+SAMPLE_BYTES = 1 << 16  # the bytes a block's line density is judged on (its line breaks counted)
+SAMPLE_TEMPLATES = 128  # more templates than this in a sample: a log of prose, read in the largest blocks
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
@@ -66,8 +70,9 @@ class TextLogFormat(LineFormat):
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
         start = 0
-        while start < len(data):  # blocks of about BLOCK_BYTES: each pass over a block stays in the CPU's caches
-            end = data.rfind(b"\n", start, start + BLOCK_BYTES) + 1 if start + BLOCK_BYTES < len(data) else 0
+        while start < len(data):  # blocks of about BLOCK_LINES lines: each pass over a block stays in the caches
+            size = _block_bytes(data, start)
+            end = data.rfind(b"\n", start, start + size) + 1 if start + size < len(data) else 0
             end = end or len(data)
             read_block(data[start:end], em)
             start = end
@@ -79,6 +84,26 @@ class TextLogFormat(LineFormat):
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
+
+
+def _block_bytes(data: bytes, start: int) -> int:
+    """How many bytes from ``start`` to read as one block: about ``BLOCK_LINES`` lines, judged on the line breaks
+    (newlines, carriage returns, backspaces) of the next ``SAMPLE_BYTES`` (64 KB to ``BLOCK_BYTES``), the rest of
+    ``data`` cut in equal parts. A block of millions of one-byte lines costs many times what its bytes in lines of a
+    few dozen bytes cost (its arrays spill the caches). A log whose sample holds more than ``SAMPLE_TEMPLATES``
+    templates (prose between the records) is read in the largest blocks: each block pays for its templates, whatever
+    its size."""
+    from .kernel import factorize_templates
+
+    left = len(data) - start
+    sample = data[start:start + SAMPLE_BYTES]
+    sample = sample[:sample.rfind(b"\n") + 1] or sample
+    if len(factorize_templates(sample)[1]) > SAMPLE_TEMPLATES:
+        return BLOCK_BYTES
+    breaks = sample.count(b"\n") + sample.count(b"\r") + sample.count(b"\x08") + 1
+    size = min(BLOCK_BYTES, max(SAMPLE_BYTES, BLOCK_LINES * len(sample) // breaks))
+    parts = -(-left // size)
+    return -(-left // parts)
 
 
 def _state(em: Emitter) -> dict:
@@ -142,12 +167,18 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if lines is not split.lines:  # records a terminal had wrapped, joined again
         joined, lengths = None, line_lengths(lines)
     if pending:
-        lines = pending + lines
         lengths = np.concatenate((line_lengths(pending), lengths))
-        joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
+        if isinstance(lines, TextLines):
+            joined = b"\n".join(pending) + b"\n" + lines.text
+            lines = TextLines(joined)
+        else:
+            lines = pending + list(lines)
+            joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
     new_pending: list[int] = []
     if not lines:
         return
+    if not premasked and isinstance(lines, TextLines):
+        lines = list(lines)  # masked in place by group_lines
     grouping = group_lines(lines, joined, premasked=premasked)
     _run_settings(lines, grouping, len(pending), st, em)
     known = set(st["known"])
@@ -212,7 +243,7 @@ _SETTING_LITERALS = [(pattern, [templates_of(lit) for lit in lits], key) for pat
 MAX_SETTING_LINES = 64  # lines of one setting's templates looked at per block
 
 
-def _run_settings(lines: list[bytes], grouping: Grouping, first: int, st: dict, em: Emitter) -> None:
+def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict, em: Emitter) -> None:
     """The run's settings from HF's header (``Total optimization steps = 300``, ``logging_steps=10``, ``Num Epochs =
     3``): the first line of the block (from line ``first``: the lines before were carried over) that gives each. Only
     the lines whose template holds the setting's words are looked at (a search over the block's distinct templates,
@@ -254,7 +285,7 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
     return [None if np.isnan(x) else x for x in got]
 
 
-def _header_before(lines: list[bytes], i: int, st: dict, first: int) -> list[str] | None:
+def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
     j = i - 1
@@ -318,11 +349,13 @@ class BlockValues:
     (``templates.value_text``) made once when a template holds most of the lines, that template's rows then cut
     from it in runs (a few slices, not a gather of every line), and read by numpy or pandas' C reader (``_read``)."""
 
-    def __init__(self, lines: list[bytes], joined: bytes | None):
+    def __init__(self, lines: Sequence[bytes], joined: bytes | None):
         self.lines = lines
         self.joined = joined  # b"\n".join(lines), when at hand
         self._whole: tuple[bytes, np.ndarray, np.ndarray] | None = None
         self._bounds: tuple[np.ndarray, np.ndarray] | None = None
+        if isinstance(lines, TextLines) and lines.text is joined:
+            self._bounds = (lines.starts, lines.ends)
 
     def fields(self, idx: np.ndarray, cols: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """(values (n, k), bad (n, k)) of fields ``cols`` of the lines ``idx``, by the kernel (read-only arrays)."""
@@ -351,7 +384,7 @@ class BlockValues:
         return b"\n".join([vt[s:e] for s, e in zip(starts[a].tolist(), ends[b - 1].tolist(), strict=True)]) + b"\n"
 
 
-def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
+def _read(lines: Sequence[bytes], idx: np.ndarray, cols: list[int],
           values: BlockValues | None = None) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """The numbers of fields ``cols`` of the lines ``idx`` (one template), and per field the lines where it holds no
     number (NaN there: no point; ``216ms`` is 216, ``nanms`` is nothing; an empty field is none). The NaN mark is a
@@ -390,7 +423,7 @@ def _read(lines: list[bytes], idx: np.ndarray, cols: list[int],
     return out, bad
 
 
-def _pick(lines: list[bytes], idx: np.ndarray) -> list[bytes]:
+def _pick(lines: Sequence[bytes], idx: np.ndarray) -> list[bytes]:
     """``[lines[i] for i in idx]``, gathered in C."""
     if len(idx) == 1:
         return [lines[int(idx[0])]]
@@ -425,7 +458,7 @@ def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarra
     return out, wrong
 
 
-def _after_summary(lines: list[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
     """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
     (``Dialect.summary_markers``). Only a line whose step went back can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
@@ -458,12 +491,13 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
 
 
 class _Filled:
-    """``_ffill(values, start)``, looked up only where asked (a search among the lines that hold a number), the first
-    ``len(head)`` lines (carried from an earlier block) holding ``head``'s value where ``values`` has none."""
+    """``_ffill(values, start)`` of the values ``numbers`` at lines ``have`` (ascending) and NaN elsewhere, looked up
+    only where asked (a search among the lines that hold a number), the first ``len(head)`` lines (carried from an
+    earlier block) holding ``head``'s value where ``values`` has none."""
 
-    def __init__(self, values: np.ndarray, start: float | None, head: list[float]):
-        self.have = np.flatnonzero(~np.isnan(values))
-        self.numbers = values[self.have]
+    def __init__(self, have: np.ndarray, numbers: np.ndarray, start: float | None, head: list[float]):
+        self.have = have
+        self.numbers = numbers
         self.start = np.nan if start is None else start
         self.head = np.array(head, dtype=np.float64)
 
@@ -494,7 +528,10 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
     return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
 
 
-def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
+EXPLICIT = -1  # the key of a read's explicit steps among its columns (``got``; the columns are fields 0, 1, ...)
+
+
+def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
           lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
@@ -503,9 +540,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     nan.flags.writeable = False  # shared by the arrays no plan writes (a block without steps, epochs or counters)
     no = np.zeros(n, dtype=bool)
     no.flags.writeable = False
-    steps_given, epochs_given, counters_given = (any(getattr(p, a) is not None for p, _ in plans)
-                                                 for a in ("step", "epoch", "counter"))
-    explicit = nan.copy() if steps_given else nan  # explicit steps per line
+    epochs_given, counters_given = (any(getattr(p, a) is not None for p, _ in plans) for a in ("epoch", "counter"))
+    any_explicit = False
     epoch = nan.copy() if epochs_given else nan  # the epoch a line gives
     banner_epoch = nan.copy() if epochs_given else nan  # ... when the line is an epoch banner (carried after it)
     prog_n, prog_total = (nan.copy(), nan.copy()) if counters_given else (nan, nan)
@@ -539,8 +575,8 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             v = got[plan.step]
             if plan.epoch is not None:
                 v = _continue_steps(v, got[plan.epoch], st)
-            ok = ~np.isnan(v)
-            explicit[idx[ok]] = v[ok]
+            got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
+            any_explicit = any_explicit or not bool(np.isnan(v).all())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
                 em.total_steps = st["total"] = _count(got[plan.step_total][-1])
         if plan.epoch is not None:
@@ -552,14 +588,16 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
             other_bar[idx] = True
-            if not plan.is_eval and not _fixed_count(got[plan.counter[0]], got[plan.counter[1]]):
+            if not plan.is_eval and _counts_progress(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
     reads = _under_eval_banners(reads, n, nonblank)
-    if not np.isnan(explicit).all():
+    if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
+    if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
+        st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[zero] -= 1
@@ -603,13 +641,14 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     # steps of the records
     needs: list[tuple[np.ndarray, int, np.ndarray]] = []  # (lines, read index, rows) of records with no step
     steps_of: list[np.ndarray] = []
-    for plan, idx, _got, _bad in reads:
+    for plan, idx, got, _bad in reads:
         r = len(steps_of)
-        steps = explicit[idx]
+        explicit = got.get(EXPLICIT)
+        steps = np.full(len(idx), np.nan) if explicit is None else explicit.copy()
         if plan.counter is not None and not plan.is_eval:
             steps = np.where(np.isnan(steps), glob[idx], steps)
             if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
-                steps = np.where(np.isnan(explicit[idx]), at_epoch[idx], steps)
+                steps = np.where(True if explicit is None else np.isnan(explicit), at_epoch[idx], steps)
                 _epoch_total(st, em)
         if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
@@ -624,7 +663,6 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
-    train_at = nan.copy()
     train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
              if plan.metrics and not plan.is_eval and not plan.is_summary]
     placed = {name for r in train if _has_position(reads[r][0]) or reads[r][0].epoch is not None
@@ -662,10 +700,14 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
-        steps = np.where(np.isnan(steps), last_prog[idx], steps)
+        miss = np.flatnonzero(np.isnan(steps))
+        if len(miss):
+            steps = steps.copy()
+            steps[miss] = last_prog[idx[miss]]
+            miss = miss[np.isnan(steps[miss])]
         steps_of[r] = steps
-        if np.isnan(steps).any():
-            unplaced.append((idx[np.isnan(steps)], r))
+        if len(miss):
+            unplaced.append((idx[miss], r))
     if unplaced:
         # In a log whose records have positions, a record without one sits at the current step; in a log with none,
         # records are numbered by line order (and the read says so).
@@ -697,7 +739,6 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         st["order"] += int(numbered.sum())
     for r in train:
         plan, idx, got, bad = reads[r]
-        train_at[idx] = steps_of[r]
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
@@ -707,9 +748,10 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
             carried = st.setdefault("carried", [])
             carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
                            and len(carried) < 64)
-    train_ff = _Filled(train_at, st["step"], [np.nan if step is None else step for _prog, step in ctx])
-    if not np.all(np.isnan(train_at)):
-        st["step"] = float(train_at[np.flatnonzero(~np.isnan(train_at))[-1]])
+    have, numbers = _train_steps(reads, train, steps_of, n)
+    train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
+    if len(numbers):
+        st["step"] = float(numbers[-1])
     for r, (plan, idx, got, bad) in enumerate(reads):
         if not plan.is_eval or not plan.metrics:
             continue
@@ -740,12 +782,11 @@ def _emit(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em
         columns[key] = (li[o], np.concatenate([p[1] for p in parts])[o], np.concatenate([p[2] for p in parts])[o])
         source[key] = np.concatenate([np.full(len(p[0]), p[3]) for p in parts])[o]
     columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
-    main_at = nan.copy()  # the run's loss, the most logged: a restart shows in it
+    # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
-    if losses:
-        li, steps, _v = columns[max(losses, key=lambda k: len(columns[k][0]))]
-        main_at[li] = steps
-    cuts = np.array(_run_starts(main_at, st), dtype=np.int64)  # each new run sets aside what came before it
+    main_li, main_steps = columns[max(losses, key=lambda k: len(columns[k][0]))][:2] if losses else (
+        np.zeros(0, np.int64), np.zeros(0))
+    cuts = np.array(_run_starts(main_li, main_steps, st), dtype=np.int64)  # each new run sets aside what came before
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
@@ -795,15 +836,30 @@ def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
     return ~same
 
 
-def _run_starts(train_at: np.ndarray, st: dict) -> list[int]:
-    """Lines where another run starts in the same log: the train step goes back to (or before) the run's first
-    step after it had moved on (a job restarted from scratch, appending to its log; a resume goes back less).
-    Only a step lower than the one before can start a run: the loop visits those alone, with the running maximum
-    between them taken in bulk (linear)."""
-    lines = np.flatnonzero(~np.isnan(train_at))
+def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
+                 n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the lines, ascending, of the train reads that have a step; those steps): one read's own arrays, several
+    reads' (their lines are apart: each line is one template's) through an array of the block's lines."""
+    if len(train) == 1:
+        idx, steps = reads[train[0]][1], steps_of[train[0]]
+        ok = ~np.isnan(steps)
+        return (idx, steps) if ok.all() else (idx[ok], steps[ok])
+    at = np.full(n, np.nan)
+    for r in train:
+        at[reads[r][1]] = steps_of[r]
+    have = np.flatnonzero(~np.isnan(at))
+    return have, at[have]
+
+
+def _run_starts(at: np.ndarray, train_steps: np.ndarray, st: dict) -> list[int]:
+    """Lines where another run starts in the same log, the train steps ``train_steps`` at lines ``at`` (ascending):
+    the train step goes back to (or before) the run's first step after it had moved on (a job restarted from
+    scratch, appending to its log; a resume goes back less). Only a step lower than the one before can start a run:
+    the loop visits those alone, with the running maximum between them taken in bulk (linear)."""
+    ok = ~np.isnan(train_steps)
+    lines, steps = (at, train_steps) if ok.all() else (at[ok], train_steps[ok])
     if not len(lines):
         return []
-    steps = train_at[lines]
     if st.get("run_first") is None:
         st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
     first, top = float(st["run_first"]), float(st["run_max"])
@@ -912,9 +968,11 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main * st["epochs"])
     else:
         # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
-        # a resume from a checkpoint: the counter is then the global step it resumed at
+        # a resume from a checkpoint: the counter is then the global step it resumed at. A bar of the whole run
+        # (HF's) that starts again is another run started in the same log: its steps start again too (the run
+        # starts are found on them)
         prev = np.concatenate(([st["last_n"] if st["last_n"] is not None else -1.0], pn[:-1]))
-        restarts = np.cumsum((pn < prev) & (pn <= 1) & (prev >= 0.9 * main))
+        restarts = np.cumsum((pn < prev) & (pn <= 1) & (prev >= 0.9 * main) & (not st.get("run_bar")))
         g = pn + (st["off"] + restarts) * main
         st["off"] = int(st["off"] + restarts[-1])
         st["last_n"] = float(pn[-1])
@@ -944,7 +1002,7 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
 _Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
 
 
-def _known_again(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
+def _known_again(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
     """A record read once in this block whose names were read in an earlier one recurs across blocks: its template
     is known, as one read of both blocks would know it (a live log read in parts keeps the cursor of one read)."""
     known = st["known"]
@@ -958,7 +1016,8 @@ def _known_again(lines: list[bytes], plans: list[tuple[Plan, np.ndarray]], st: d
                 known.sort()
 
 
-def _negative_nans(lines: list[bytes], idx: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray]) -> None:
+def _negative_nans(lines: Sequence[bytes], idx: np.ndarray, got: dict[int, np.ndarray],
+                   bad: dict[int, np.ndarray]) -> None:
     """C's ``-nan`` (a NaN with its sign bit set) is a NaN: the fields read as no number that hold it, in place."""
     for c, mask in bad.items():
         for row in np.flatnonzero(mask)[:MAX_EVENTS].tolist():
@@ -1007,10 +1066,14 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> lis
     return out
 
 
-def _fixed_count(n: np.ndarray, total: np.ndarray) -> bool:
-    """``0/200``, ``0/400``, ``0/600``: the count stays while the "total" moves (DeepSpeed's timer prints epoch/step):
-    no progress counter."""
-    return len(n) >= 3 and bool((n == n[0]).all()) and len(np.unique(total)) > 2
+def _counts_progress(n: np.ndarray, total: np.ndarray) -> bool:
+    """Whether ``n/total`` counts progress. Not when the count stays while the "total" moves (``0/200``, ``0/400``,
+    ``0/600``: DeepSpeed's timer prints epoch/step), nor when most lines have a total of their own (``5/6``,
+    ``6/7``: a running pair, no bar): the bars of one template (a run's, its evaluation's) have a few totals."""
+    totals = len(np.unique(total))
+    if len(n) >= 3 and bool((n == n[0]).all()) and totals > 2:
+        return False
+    return not (len(total) >= 8 and totals > max(8, len(total) // 4))
 
 
 def _epoch_total(st: dict, em: Emitter) -> None:
@@ -1031,7 +1094,7 @@ def _count_events(name: str, idx: np.ndarray, train_ff: _Filled, st: dict,
                                          before + np.arange(1, len(idx) + 1, dtype=np.float64), -1))
 
 
-def _epochs_setting(lines: list[bytes], st: dict) -> None:
+def _epochs_setting(lines: Sequence[bytes], st: dict) -> None:
     """The run's epoch count from the settings printed at its start (``Namespace(..., epochs=12, ...)``): read once,
     from the first block (bounded)."""
     if st.get("epochs") or st.get("settings_read"):

@@ -10,7 +10,10 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
 - the cleaning of a block (``lines.split_lines``), each what its pattern in lines.py / templates.py makes:
   ``cut_bars`` (tqdm's bars written ``%||``: a bar is one template whatever its fill), ``break_glued`` (a bar redrawn
   without ``\\r`` on a line of its own), ``break_records`` (a printed record on a line of its own), ``strip_ansi``
-  (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``).
+  (terminal escape codes gone), ``mask_words`` (the nan/inf words written as numbers, ``templates.MASKS``),
+  ``line_breaks`` (each line break one newline: ``lines.line_breaks_reference``), ``keras_bars`` (Keras 2 bars
+  written ``[]``).
+- ``md_cells``: where each cell's number is in a markdown table's rows (then read by ``read_fields``).
 - ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
 - ``json_records``: the flat JSON records of a few key orders in a block, up to the first line that is not one
   (``jsonl.py``'s block path; the kernel must be built: without it jsonl.py reads with pandas).
@@ -96,6 +99,18 @@ def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: flo
     return np.frombuffer(raw, dtype=np.float64).copy(), head, spe_after
 
 
+def md_cells(rows: bytes, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(starts, ends) int64 (n, k): the span of the number in each of the ``k`` cells of each markdown table row of
+    ``rows`` (empty for an empty cell, ``-`` or ``@``); None when a line is not such a row (``table._md_fields``
+    reads those blocks with pandas when the kernel is not built)."""
+    if _KERNEL is None:
+        raise RuntimeError("md_cells: the C kernel is not built (table._md_fields reads with pandas then)")
+    got = _KERNEL.md_cells(rows, k)
+    if got is None:
+        return None
+    return (np.frombuffer(got[0], dtype=np.int64).reshape(-1, k), np.frombuffer(got[1], dtype=np.int64).reshape(-1, k))
+
+
 def json_records(data: bytes, start: int, shapes: tuple[tuple[tuple[bytes, ...], bytes, tuple[bytes, ...], bytes], ...],
                  width: int, max_record: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(values float64 (r, width), kinds uint8 (r, width), starts int64 (r + 1), which uint8 (r)) of the records of
@@ -118,6 +133,26 @@ def strip_ansi(data: bytes, use_kernel: bool = True) -> bytes:
     from .lines import ANSI
 
     return ANSI.sub(b"", data)
+
+
+def line_breaks(data: bytes, use_kernel: bool = True) -> tuple[bytes, int]:
+    """(each line break of ``data`` as one newline: ``lines.line_breaks_reference(data)``, ``data`` itself when it
+    holds no control byte; the NUL bytes in ``data``)."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.line_breaks(data)
+    from .lines import line_breaks_reference
+
+    return line_breaks_reference(data), data.count(b"\x00") if b"\x00" in data else 0
+
+
+def keras_bars(data: bytes, use_kernel: bool = True) -> bytes:
+    """``data`` with each Keras 2 bar written ``[]``: ``lines.KERAS_BAR.sub(b"[]", data)`` (``data`` itself when it
+    holds none)."""
+    if use_kernel and _KERNEL is not None:
+        return _KERNEL.keras_bars(data)
+    from .lines import KERAS_BAR
+
+    return KERAS_BAR.sub(b"[]", data) if KERAS_BAR.search(data) else data
 
 
 def mask_words(data: bytes, use_kernel: bool = True) -> bytes:

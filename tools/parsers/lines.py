@@ -12,7 +12,9 @@ counted. No pattern here can backtrack: the two regular expressions match bounde
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -24,13 +26,48 @@ _TO_NEWLINE = bytes.maketrans(_BREAKS, b"\n" * len(_BREAKS))
 # ESC [ params intermediates final; ESC ] ... BEL/ST; ESC + one byte. Possessive: no backtracking.
 ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
 _BACKSPACES = re.compile(rb"\x08++")  # from a literal: the scan for it is a fast search
-# A Keras 2 bar: [=====>.......]
-_KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
+# A Keras 2 bar: [=====>.......] (kernel.keras_bars)
+KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
+
+
+class TextLines(Sequence[bytes]):
+    """The lines of ``text`` (``text.split(b"\\n")``, line i is ``text[starts[i]:ends[i]]``), each cut out only when
+    asked for: the engine looks at a few lines of each template, so a block of a million short lines needs no
+    million line objects (their making was a sixth of the read)."""
+
+    __slots__ = ("_at", "_to", "ends", "starts", "text")
+
+    def __init__(self, text: bytes, bounds: tuple[np.ndarray, np.ndarray] | None = None):
+        from .kernel import line_bounds
+
+        self.text = text
+        self.starts, self.ends = line_bounds(text) if bounds is None else bounds
+        self._at, self._to = self.starts.data, self.ends.data  # memoryviews: items as ints, at C speed
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, i: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[bytes]: ...
+
+    def __getitem__(self, i: int | slice) -> bytes | list[bytes]:
+        if isinstance(i, slice):
+            a, b, step = i.indices(len(self))
+            if step != 1:
+                return [self[k] for k in range(a, b, step)]
+            return self.text[int(self.starts[a]):int(self.ends[b - 1])].split(b"\n") if a < b else []
+        return self.text[self._at[i]:self._to[i]]  # IndexError past the end, as a list's
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.text.split(b"\n"))
 
 
 @dataclass
 class Lines:
-    lines: list[bytes]
+    lines: Sequence[bytes]  # a list, or the block's text as lines (``TextLines``) when the kernel reads it whole
     cut: int  # lines longer than LINE_CAP, cut
     controls: int  # control bytes (NUL, \x01 ...) that ended a line: not text
     text: bytes | None = None  # ``b"\n".join(lines)`` when at hand (no line was cut): the next steps work on it whole
@@ -67,32 +104,29 @@ def _found(literal: bytes, data: bytes) -> bool:
 def split_lines(data: bytes, mask: bool = True) -> Lines:
     """The lines of ``data`` (complete lines), cleaned as the module docstring says. Each rarer step runs only when
     its byte is in the block (a search at memchr speed)."""
-    controls = 0
     if b"\x1b" in data:
         from .kernel import strip_ansi
 
         data = strip_ansi(data)
-    if b"\x00" in data:
-        controls = data.count(b"\x00")
-    if b"\r" in data and _found(b"\r\n", data):  # a Windows line end is one break, not a line and an empty one
-        data = data.replace(b"\r\n", b"\n")
-    if b"\x08" in data:  # a run of backspaces (Keras' meter erasing itself): a break and an empty line, not one each
-        data = _BACKSPACES.sub(b"\n\n", data)
-    data = data.translate(_TO_NEWLINE)
+    from .kernel import keras_bars, line_breaks
+
+    data, controls = line_breaks(data)
     if b"{" in data:
         from .kernel import break_records
 
         data = break_records(data)
     if b"%" in data and _found(b"%|", data):
         data = _cut_bars(data)
-    if b"[" in data and _KERAS_BAR.search(data):  # a Keras 2 bar: the search tries each "[" and stops at once
-        data = _KERAS_BAR.sub(b"[]", data)
+    if b"[" in data:
+        data = keras_bars(data)
     if not _has_long_line(data):
         from .kernel import HAVE_KERNEL, mask_words
 
-        if mask and HAVE_KERNEL:  # the block's words at once, before the split (not its lines again after it)
+        if not HAVE_KERNEL:
+            return Lines(data.split(b"\n"), 0, controls, data)
+        if mask:  # the block's words at once, before the split (not its lines again after it)
             data = mask_words(data)
-        return Lines(data.split(b"\n"), 0, controls, data, mask and HAVE_KERNEL)
+        return Lines(TextLines(data), 0, controls, data, mask)
     lines = data.split(b"\n")
     cut = 0
     for i, ln in enumerate(lines):
@@ -100,6 +134,17 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
             lines[i] = ln[:LINE_CAP]
             cut += 1
     return Lines(lines, cut, controls, None if cut else data)
+
+
+def line_breaks_reference(data: bytes) -> bytes:
+    """Each line break as one newline (``kernel.line_breaks`` makes the same in one pass): a Windows line end is one
+    break, not a line and an empty one; a run of backspaces (Keras' meter erasing itself) a break and an empty line,
+    not one each; every other control byte (``_BREAKS``) one break."""
+    if b"\r" in data and _found(b"\r\n", data):
+        data = data.replace(b"\r\n", b"\n")
+    if b"\x08" in data:
+        data = _BACKSPACES.sub(b"\n\n", data)
+    return data.translate(_TO_NEWLINE)
 
 
 def _has_long_line(data: bytes) -> bool:
@@ -115,8 +160,10 @@ WRAP_MIN = 80  # a terminal narrower than this does not hard-wrap records worth 
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
 
 
-def line_lengths(lines: list[bytes], text: bytes | None = None) -> np.ndarray:
+def line_lengths(lines: Sequence[bytes], text: bytes | None = None) -> np.ndarray:
     """The length of each line; from ``text`` (``b"\\n".join(lines)``) when given: its newlines, in bulk."""
+    if isinstance(lines, TextLines):
+        return lines.ends - lines.starts
     if text is None:
         return np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     from .kernel import line_bounds
@@ -125,7 +172,7 @@ def line_lengths(lines: list[bytes], text: bytes | None = None) -> np.ndarray:
     return ends - starts
 
 
-def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None) -> list[bytes]:
+def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = None) -> Sequence[bytes]:
     """Lines a terminal hard-wrapped (a copy of a terminal's scrollback: every cut line exactly as wide as the
     terminal) joined again. The width is the longest line length, shared by three or more lines that each go on
     in a line shaped unlike their own start; it is remembered in ``st`` for the blocks after."""
@@ -150,6 +197,8 @@ def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
             return lines  # (one long line printed again and again, a warning, is no terminal's wrap)
+        if _printed_alone(lines, lengths, w, [i + 1 for i in cut[:WRAP_LOOKS]]):
+            return lines  # the "rest" is a line of its own (Keras' "Epoch 2/12" after a record as wide as the others)
         width = st["wrap"] = w
     if lengths is None or len(lengths) != len(lines):
         lengths = line_lengths(lines)
@@ -182,6 +231,17 @@ def join_wrapped(lines: list[bytes], st: dict, lengths: np.ndarray | None = None
         pos = j
     out.extend(lines[pos:])
     return out
+
+
+def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int]) -> bool:
+    """Whether a line shaped as one of the would-be rests ``rests`` (digits aside) is also printed where no line of
+    the terminal's ``width`` comes before it: then it is a line of its own, not the rest of a cut one (a sample of
+    such places is looked at)."""
+    shapes = {lines[i].translate(_DIGITS_TO_0) for i in rests}
+    after_wide = np.concatenate(([False], lengths[:-1] == width))
+    alone = np.flatnonzero(np.isin(lengths, sorted({len(x) for x in shapes})) & ~after_wide)
+    alone = alone[np.linspace(0, len(alone) - 1, min(len(alone), WRAP_LOOKS)).astype(np.int64)]
+    return any(lines[j].translate(_DIGITS_TO_0) in shapes for j in alone.tolist())
 
 
 def _shape(line: bytes) -> bytes:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .base import Emitter, LineFormat
 from .fastpath import NUMBER_CHARS, read_fields
+from .templates import NAN_MARK
 from .text import clean_text, to_step, to_value
 
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
@@ -326,9 +327,14 @@ def _md_rows(fmt: MarkdownTableFormat, data: bytes, em: Emitter) -> bool:
         seen += found
     else:
         return False
-    cols = _md_fields(lines, k, padded=True)
-    if cols is None:
-        cols = _md_fields(lines, k, padded=False)
+    from .kernel import HAVE_KERNEL
+
+    if HAVE_KERNEL:
+        cols = _md_cells(lines.lstrip(b"\n"), k)
+    else:
+        cols = _md_fields(lines, k, padded=True)
+        if cols is None:
+            cols = _md_fields(lines, k, padded=False)
     if cols is None:
         return False
     n = len(cols[0])
@@ -387,6 +393,23 @@ def _md_fields(lines: bytes, k: int, *, padded: bool) -> list[np.ndarray] | None
     if df is None or df.shape != (n, k + 2) or df[0].notna().any() or df[k + 1].notna().any():
         return None  # a cell not one number; a line not opened and closed by its pipes
     return [df[i + 1].to_numpy(dtype=np.float64) for i in range(k)]  # 0 and k + 1: the empty ends
+
+
+def _md_cells(rows: bytes, k: int) -> list[np.ndarray] | None:
+    """What ``_md_fields`` gives, by the C kernel: each cell's number found (``kernel.md_cells``) and read as
+    ``float()`` reads it (what ``parse`` gives); None when a line is not a row of k cells or a cell not one number."""
+    from .kernel import md_cells
+    from .kernel import read_fields as read_cells
+
+    spans = md_cells(rows, k) if NAN_MARK not in rows else None  # "+.+" is no number, yet NaN to the kernel
+    if spans is None:
+        return None
+    starts, ends = spans[0].ravel(), spans[1].ravel()
+    vals, bad = read_cells(rows, starts, ends, [0])
+    if (bad[:, 0] & (ends > starts)).any():
+        return None  # a cell of number characters that is no number ("1-2")
+    table = vals[:, 0].reshape(-1, k)
+    return [table[:, i].copy() for i in range(k)]
 
 
 _CELL_CLASSES = bytes.maketrans(NUMBER_CHARS + b"@\n", b"0" * len(NUMBER_CHARS) + b"||")

@@ -89,7 +89,7 @@ class Grouping:
     joined: bytes | None = None  # ``b"\\n".join(lines)`` as the lines now are, when at hand
 
 
-def group_lines(lines: list[bytes], joined: bytes | None = None, premasked: bool = False) -> Grouping:
+def group_lines(lines: Sequence[bytes], joined: bytes | None = None, premasked: bool = False) -> Grouping:
     """Lines grouped by template (in order of first appearance); ``joined`` is ``b"\\n".join(lines)`` when the caller
     has it. The nan/inf words of the lines are masked (``MASKS``), in place, unless ``premasked`` (the C kernel did
     it on the block's text before it was split: ``lines.split_lines``): only the lines whose template holds one of
@@ -104,6 +104,8 @@ def group_lines(lines: list[bytes], joined: bytes | None = None, premasked: bool
     if not hinted:
         counts = np.bincount(codes, minlength=len(uniques)) if len(codes) else np.zeros(0, dtype=np.int64)
         return Grouping(codes, uniques, counts, joined)
+    if not isinstance(lines, list):
+        raise TypeError("group_lines: lines not masked yet must be a list (their words are masked in place)")
     at = np.flatnonzero(np.isin(codes, hinted))
     redone = mask_numbers(b"\n".join([lines[i] for i in at.tolist()]))  # masks never touch a newline
     for i, line in zip(at.tolist(), redone.split(b"\n"), strict=True):

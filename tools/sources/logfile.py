@@ -33,6 +33,7 @@ from ..parsers import (
     detect_format,
     document_format,
 )
+from ..parsers.documents import read_fast
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from ..rundata import is_plain_name, safe_excerpt
@@ -46,7 +47,6 @@ PART_BYTES = 16 << 20  # a read returns after about this many bytes (``more``): 
 HEAD_BYTES = 4096
 BEHIND_BYTES = 256  # the bytes just before the read position, hashed: a log rewritten in place changes them
 DETECT_LIMIT = 4 << 20  # look this far into a file for its first metric lines
-MAX_DOCUMENT_BYTES = 256 << 20
 ROTATED_SUFFIXES = (".1",)
 MAX_SAMPLE_LINES = 200
 
@@ -401,9 +401,7 @@ class LogFileSource:
         """A JSON document is re-read whole when its size, mtime or content changed (reset=True with every point)."""
         if cur and cur.get("size") == st.size and cur.get("mtime") == st.mtime:
             return ReadResult(PointBatch(), cur, info=None, bytes_read=self._bytes)
-        if st.size > MAX_DOCUMENT_BYTES:
-            raise BadInput(f"{self.fs.describe(self.path)} is a {st.size >> 20} MB JSON document; "
-                           f"documents over {MAX_DOCUMENT_BYTES >> 20} MB are not read")
+        limits.check_document_size(st.size, self.fs.describe(self.path))  # before a byte is read
         parts, pos = [], 0
         while pos < st.size:
             chunk = self._read_at(self.path, pos, min(self.chunk_bytes, st.size - pos))
@@ -417,6 +415,10 @@ class LogFileSource:
             return ReadResult(PointBatch(), {**cur, "size": st.size, "mtime": st.mtime}, bytes_read=self._bytes)
         where = self.fs.describe(self.path)
         limits.check_containers(data, where)  # caps before the parse: containers, then depth and log_history after
+        fast = read_fast(data, where)  # the common shapes from the bytes in C; None: read below as before
+        if fast is not None:
+            name, em = fast
+            return self._document_result(st, cur, digest, name, em)
         try:
             doc = json.loads(data.decode("utf-8", errors="replace"))
         except RecursionError:
@@ -439,7 +441,10 @@ class LogFileSource:
         f = document_format(doc, self.fs.describe(self.path))
         em = Emitter()
         f.parse_doc(doc, em)
-        new = {"v": CURSOR_VERSION, "kind": "document", "format": f.name, "size": st.size, "mtime": st.mtime,
+        return self._document_result(st, cur, digest, f.name, em)
+
+    def _document_result(self, st: FileStat, cur: dict | None, digest: str, name: str, em: Emitter) -> ReadResult:
+        new = {"v": CURSOR_VERSION, "kind": "document", "format": name, "size": st.size, "mtime": st.mtime,
                "hash": digest, "total_steps": em.total_steps}
         notes = ["JSON document: re-read whole because it changed"] if cur else []
         return ReadResult(em.build(), new, reset=True, info=self._info(em, new), bytes_read=self._bytes, notes=notes)
