@@ -1625,6 +1625,8 @@ kernel_md_cells(PyObject *self, PyObject *args)
 
 #include "_kernel_doc.c"
 
+#include "_kernel_json.c"
+
 static PyMethodDef kernel_methods[] = {
     DOC_METHODS
     {"templates", kernel_templates, METH_O,
@@ -1665,6 +1667,10 @@ static PyMethodDef kernel_methods[] = {
      "fields(joined: bytes, starts, ends, cols: tuple[int, ...]) -> (values: bytes, bad: bytes)\n\n"
      "Fields cols of lines joined[starts[i]:ends[i]] (int64 buffers) as float() reads them: float64 n x k and uint8 "
      "n x k (1 where a field holds no number; the NaN mark +.+ is NaN, not bad)."},
+    {"json_records", kernel_json_records, METH_VARARGS,
+     "json_records(data: bytes, start: int, shapes: tuple, width: int, max_record: int) -> (values: bytes, kinds: "
+     "bytes, starts: bytes, which: bytes)\n\n"
+     "The flat JSON records of the shapes' key orders from start, up to the first line that is none (_kernel_json.c)."},
     {NULL, NULL, 0, NULL},
 };
 

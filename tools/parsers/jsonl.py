@@ -22,12 +22,14 @@ import hashlib
 import json
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernel
 from .base import Emitter, LineFormat
 from .fastpath import DIGITS, crlf_to_lf, read_fields
-from .text import to_value
+from .text import clean_text, to_value
 
 STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
              "epoch")
@@ -46,8 +48,13 @@ def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
         key = f"{prefix}{k}"
         if isinstance(v, bool) or v is None:
             continue
-        if isinstance(v, (int, float)):
-            out[key] = float(v)
+        if isinstance(v, float):
+            out[key] = v
+        elif isinstance(v, int):
+            try:
+                out[key] = float(v)
+            except OverflowError:  # an int past the float range: inf, as float() reads its text
+                out[key] = math.inf if v > 0 else -math.inf
         elif isinstance(v, str):
             if len(v) <= 40:
                 f = to_value(v)
@@ -57,6 +64,7 @@ def _flatten(d: dict, prefix: str, out: dict[str, float]) -> None:
             _flatten(v, key + "/", out)
 
 
+_INT64 = 1 << 63
 _VOLATILE = re.compile(r"time|date|msg|message|log|text|host|stamp", re.I)
 
 
@@ -96,10 +104,16 @@ class JsonLinesFormat(LineFormat):
         self._parse_lines(text, em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
-        """A block of flat records of one shape (all numbers; else numbers, nulls and plain strings), read by pandas'
-        C reader: the points and state of ``_parse_lines``."""
+        """The points and state of ``_parse_lines``. With the C kernel, any block: runs of flat records of a few key
+        orders read by it, the other lines by the record pass (``_parse_columns``); without it, a block of flat
+        records of one shape (all numbers; else numbers, nulls and plain strings) read by pandas' C reader
+        (``_parse_plain``, ``_parse_records``), else False."""
         lf = crlf_to_lf(data)
-        return lf is not None and (_parse_plain(lf, em, self._parse_lines) or _parse_records(lf, em, self._parse_lines))
+        if lf is None:
+            return False
+        if kernel.HAVE_KERNEL:
+            return _parse_columns(lf, em, self._parse_lines)
+        return _parse_plain(lf, em, self._parse_lines) or _parse_records(lf, em, self._parse_lines)
 
     def _parse_lines(self, text: str, em: Emitter) -> None:
         """Any block, record by record (the fallback of ``_parse_plain``)."""
@@ -160,7 +174,8 @@ class JsonLinesFormat(LineFormat):
                 st["last_keys"] = []
             st["last_step"] = step
             st["last_keys"] = sorted(set(st.get("last_keys", [])) | set(rec))[:200]
-            em.record(step, rec)
+            if -_INT64 <= step < _INT64:  # a step past int64 is junk the batch drops (points._arrays_of): never
+                em.record(step, rec)  # pending, so that no count (set aside, len) sees it
 
 
 # digits other than 0 alike, line ends as commas, E as e: a leading zero is 0 then a digit at a field's start
@@ -212,8 +227,11 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
             return False
         segs.append(first[at:m.start()].encode())
         at = m.end()
-    if _END_SEG.fullmatch(first, at) is None or any(float(m.group()) != float(obj[k]) for m, k in zip(nums, keys,
-                                                                                                     strict=True)):
+    try:
+        if _END_SEG.fullmatch(first, at) is None or any(float(m.group()) != float(obj[k]) for m, k in zip(
+                nums, keys, strict=True)):
+            return False
+    except OverflowError:  # an int past the float range: the record-by-record pass
         return False
     end_seg = first[at:].encode()
     st = em.state
@@ -543,3 +561,167 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     st["last_keys"] = sorted(tail_keys)[:200]
     st["last_step"] = int(steps[-1])
     return True
+
+
+# the kernel's block path (kernel.json_records, _kernel_json.c): each key's mode, each cell's kind
+_J_NUM, _J_FIXED, _J_VOLATILE, _J_NOQUOTE, _J_STEP = 0, 1, 2, 4, 8
+_IS_NUM = 0
+_MAX_SHAPES = 8  # key orders read at once (train and eval records, ...)
+_RUN = 32  # records read at once that make the next miss cost one line again
+_MAX_SKIP = 4096  # lines a miss may hand to the record pass at once
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """Records like one line, as the kernel reads them: the keys, each key's mode, each fixed string; the settings
+    (the fixed strings with their keys: records of shapes with the same settings have one signature) and the
+    shortest such record's length."""
+
+    keys: tuple[str, ...]
+    modes: bytes
+    fixed: tuple[bytes, ...]
+    settings: tuple[tuple[str, bytes], ...]
+    shortest: int
+
+
+def _shape(line: bytes) -> _Shape | None:
+    """The shape of ``line``; None when it is no flat record of numbers, nulls, booleans and strings (nested, a
+    lifecycle event, too long).
+
+    Each key's values then keep the record pass's points and run boundaries: a string the line holds where a
+    number is not read is that very string in every record (a setting: the signature stays); a volatile key's (a
+    time, a message) may change when it holds ':' or is longer than 40 (never a number); a number may be quoted
+    (fairseq: a point, no setting) but not under an event key (an event is a string there)."""
+    if len(line) > _MAX_RECORD:
+        return None
+    try:
+        obj = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(obj, dict) or not 0 < len(obj) <= _MAX_KEYS or _event(obj) in _LIFECYCLE:
+        return None
+    modes, fixed = bytearray(), []
+    for key, v in obj.items():
+        if not (v is None or isinstance(v, (int, float, str))):  # a bool is an int
+            return None
+        volatile = key not in _EVENT_KEYS and _VOLATILE.search(key) is not None
+        mode, fix = (_J_VOLATILE if volatile else _J_NUM), b""
+        if isinstance(v, str) and not volatile and (len(v) > 40 or to_value(v) is None):
+            mode, fix = _J_FIXED, v.encode()
+        modes.append(mode | (_J_NOQUOTE if key in _EVENT_KEYS else 0) | (_J_STEP if key in STEP_KEYS else 0))
+        fixed.append(fix)
+    keys = tuple(obj)
+    settings = tuple((k, f) for k, m, f in zip(keys, modes, fixed, strict=True) if m & 3 == _J_FIXED)
+    shortest = 2 + sum(len(k.encode()) + len(f) + 5 for k, f in zip(keys, fixed, strict=True))  # at least
+    return _Shape(keys, bytes(modes), tuple(fixed), settings, shortest)
+
+
+def _parse_columns(data: bytes, em: Emitter, lines) -> bool:
+    """The points and state of ``lines`` (the record pass) on any block of complete lines without a lone CR: the
+    runs of records of a few shapes (``_shape``: train and eval records) read by the C kernel into columns, each other
+    line by the record pass; each miss (a line no run reads, or the end of a second short run in a row) hands twice as
+    many lines to the record pass as the one before, until a long run is read again (odd lines alternating with
+    records, or records of ever other settings, cost few tries).
+
+    A run's shapes share their settings (one signature: no record in it but the first can start a run) and its
+    columns (each shape's keys in order of first appearance) cost at most 4/9 of the bytes of its shortest record (its
+    cells fit in about twice the block); a line of another shape starts a new run."""
+    pos, n = 0, len(data)
+    skip = 1  # lines the next miss hands to the record pass (doubled on each miss, 1 again after a long run)
+    short = 0  # runs shorter than _RUN in a row
+    shapes: list[_Shape] = []
+    keys: list[str] = []  # the columns
+    while pos < n:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            break
+        shape = _shape(data[pos:nl])
+        if shape is not None and shape not in shapes:
+            width = len({*keys, *shape.keys})
+            if not shapes or shape.settings != shapes[0].settings or len(shapes) == _MAX_SHAPES or (
+                    9 * width > 4 * min(shape.shortest, *(s.shortest for s in shapes))):
+                shapes, keys = [], []
+            shapes.append(shape)
+            keys += [k for k in shape.keys if k not in keys]
+        if shape is not None:
+            col = {k: j for j, k in enumerate(keys)}
+            vals, kinds, starts, which = kernel.json_records(data, pos, tuple(
+                (tuple(k.encode() for k in s.keys), s.modes, s.fixed,
+                 np.array([col[k] for k in s.keys], dtype=np.int32).tobytes()) for s in shapes), len(keys), _MAX_RECORD)
+            if len(vals):
+                _columns(data, starts, vals, kinds == _IS_NUM, which, shapes, keys, em, lines)
+                pos = int(starts[-1])
+                short = short + 1 if len(vals) < _RUN else 0
+                if short < 2 or pos == n:
+                    skip = skip if short else 1
+                    continue  # the line it stopped at: its shape next
+        end = pos  # a miss (or the second short run in a row): the next skip lines by the record pass
+        for _ in range(skip):
+            end = data.find(b"\n", end) + 1 or n
+        if b"\x1b" in data[pos:end]:
+            break  # an escape code may reach past its line: the rest cleaned at once
+        lines(data[pos:end].decode("utf-8", "replace"), em)
+        pos = end
+        skip = min(2 * skip, _MAX_SKIP)
+    if pos < n:
+        lines(clean_text(data[pos:].decode("utf-8", "replace")), em)
+    return True
+
+
+def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray, which: np.ndarray,
+             shapes: list[_Shape], keys: list[str], em: Emitter, lines) -> None:
+    """The records ``data[starts[i]:starts[i + 1]]`` (values ``vals`` in the columns ``keys``, ``num`` where a cell
+    holds a number, of shape ``shapes[which[i]]``) as the record pass gives them: the first, and any before the first
+    with a metric, through ``lines`` (run boundary, step key, state); the others then cannot start a run (their
+    settings are the first's, no event) and extend the columns."""
+    r = len(vals)
+    lines(data[starts[0]:starts[1]].decode("utf-8", "replace"), em)
+    st = em.state
+    step_key = st["step_key"]  # the record pass chose it at the latest on that record
+    metric = [j for j, key in enumerate(keys) if key not in (step_key, "total_steps")]
+    has = np.asarray(num[:, metric].any(axis=1))  # a metric record (else skipped: run_start stays)
+    first = int(np.argmax(has)) if has.any() else r - 1
+    if first > 0:
+        lines(data[starts[1]:starts[first + 1]].decode("utf-8", "replace"), em)
+    if first + 1 >= r:
+        return
+    vals, num, has, which = vals[first + 1:], num[first + 1:], has[first + 1:], which[first + 1:]
+    if "total_steps" in keys:
+        c = keys.index("total_steps")
+        t = vals[:, c]
+        ok = np.flatnonzero(num[:, c] & np.isfinite(t) & (t > 0) & (t == np.floor(t)))
+        if len(ok):
+            em.total_steps = st["total"] = int(float(t[ok[-1]]))
+    vals, num, which = vals[has], num[has], which[has]
+    m = len(vals)
+    if not m:
+        return
+    n0 = int(st.get("n", 0))
+    steps = np.arange(n0, n0 + m, dtype=np.int64)
+    if step_key in keys:
+        c = keys.index(step_key)
+        given = num[:, c] & np.isfinite(vals[:, c])  # below 2**63: the kernel refuses a step beyond
+        steps[given] = np.trunc(vals[given, c]).astype(np.int64)
+    seen = np.asarray(num.any(axis=0))
+    at = num.argmax(axis=0)
+    place = [{k: i for i, k in enumerate(s.keys)} for s in shapes]  # a key's place in its record
+
+    def first_seen(j: int) -> tuple[int, int]:
+        row = int(at[j])
+        return row, place[int(which[row])][keys[j]]
+
+    for j in sorted((j for j in metric if seen[j]), key=first_seen):  # in the order the record pass meets them
+        h = num[:, j]
+        if h.all():
+            em.extend(keys[j], steps, np.ascontiguousarray(vals[:, j]))
+        else:
+            em.extend(keys[j], steps[h], vals[h, j])
+    st["n"] = n0 + m
+    last = int(st["last_step"])
+    moved = np.flatnonzero(steps[1:] != steps[:-1])
+    tail = int(moved[-1]) + 1 if len(moved) else 0  # the last run of records of one step
+    tail_keys = {keys[j] for j in metric if num[tail:, j].any()}
+    if tail == 0 and int(steps[0]) == last:
+        tail_keys |= set(st.get("last_keys", []))
+    st["last_keys"] = sorted(tail_keys)[:200]
+    st["last_step"] = int(steps[-1])

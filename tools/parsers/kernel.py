@@ -15,6 +15,8 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
   written ``[]``).
 - ``md_cells``: where each cell's number is in a markdown table's rows (then read by ``read_fields``).
 - ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
+- ``json_records``: the flat JSON records of a few key orders in a block, up to the first line that is not one
+  (``jsonl.py``'s block path; the kernel must be built: without it jsonl.py reads with pandas).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 
@@ -107,6 +109,21 @@ def md_cells(rows: bytes, k: int) -> tuple[np.ndarray, np.ndarray] | None:
     if got is None:
         return None
     return (np.frombuffer(got[0], dtype=np.int64).reshape(-1, k), np.frombuffer(got[1], dtype=np.int64).reshape(-1, k))
+
+
+def json_records(data: bytes, start: int, shapes: tuple[tuple[tuple[bytes, ...], bytes, tuple[bytes, ...], bytes], ...],
+                 width: int, max_record: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(values float64 (r, width), kinds uint8 (r, width), starts int64 (r + 1), which uint8 (r)) of the records of
+    ``shapes`` (each (keys, modes, fixed strings, int32 columns): ``_kernel_json.c`` says what each mode takes) read
+    from ``data[start:]`` up to the first line that is none; row i is ``data[starts[i]:starts[i + 1]]``, of shape
+    ``which[i]``. Read-only views of the kernel's buffers."""
+    if _KERNEL is None:
+        raise RuntimeError("json_records: the C kernel is not built (jsonl.py reads with pandas then)")
+    values, kinds, starts, which = _KERNEL.json_records(data, start, shapes, width, max_record)
+    at = np.frombuffer(starts, dtype=np.int64)
+    r = len(at) - 1
+    return (np.frombuffer(values, dtype=np.float64).reshape(r, width),
+            np.frombuffer(kinds, dtype=np.uint8).reshape(r, width), at, np.frombuffer(which, dtype=np.uint8))
 
 
 def strip_ansi(data: bytes, use_kernel: bool = True) -> bytes:
