@@ -438,13 +438,14 @@ def test_hf_records_without_a_bar_take_their_steps_from_the_summary(tmp_path):
 @pytest.mark.parametrize(("name", "role", "direction"), [
     ("valid_0 neg_f1", "eval", "min"),  # a feval's -F1 (is_higher_better=False): lower is better
     ("neg_mean_squared_error", "train_metric", "max"),  # scikit-learn's scorer: higher is better, and no loss
-    ("test_neg_log_loss", "eval", "max"),
+    ("neg_cos_sim_loss", "train_loss", "min"),  # contrastive learning: the loss on negative pairs
+    ("val_neg_loss", "eval", "min"),
     ("negative_log_likelihood", "train_loss", "min"),  # the NLL by its long name is a loss
     ("val_negative_log_likelihood", "eval", "min"),
 ])
 def test_a_negated_metric_is_better_the_other_way_round(name, role, direction):
     """A healthy LightGBM run with a custom ``neg_f1`` eval was escalated: "neg_f1 worsened to -0.8588 from its best
-    -0.7619", an improvement read as higher-is-better F1."""
+    -0.7619", an improvement read as higher-is-better F1. A loss named with ``neg`` stays a loss."""
     from training_check.tools.roles import infer_role
 
     got = infer_role(name)

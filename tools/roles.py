@@ -68,9 +68,10 @@ _NEGATED = re.compile(r"\b(neg|negative)\b")  # scikit-learn's neg_log_loss, a f
 
 def infer_role(name: str) -> MetricRole:
     """The role a metric plays, from its name alone (no values). A negated metric (``neg_mean_squared_error``,
-    ``neg_f1``) is better the other way round; a negated loss is no loss."""
+    ``neg_f1``) is better the other way round; a loss named with ``neg`` is a loss (contrastive learning's loss on
+    negative pairs)."""
     n = _NLL.sub("nll", _norm(name))
-    if _NEGATED.search(n):
+    if _NEGATED.search(n) and "loss" not in n:  # neg_loss, neg_cos_sim_loss: the loss on negative pairs
         base = infer_role(_NEGATED.sub(" ", n))
         if base.direction is None:
             return base
