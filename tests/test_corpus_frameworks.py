@@ -10,84 +10,49 @@ refused or missing file is a miss, never dropped; files the manifest does not na
 
 from __future__ import annotations
 
-import functools
 import json
-import math
-import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from .corpus_checks import Corpus, read_corpus
+
 REPO = Path(__file__).resolve().parents[1]
 FRAMEWORKS = REPO / "examples" / "frameworks"
-sys.path.insert(0, str(REPO / "bench"))
-
-import read_corpus  # noqa: E402
-from read_corpus import ESCALATE, STOP  # noqa: E402
-
-ENTRIES = [json.loads(ln) for ln in (FRAMEWORKS / "manifest.jsonl").read_text().splitlines() if ln.strip()]
-RUNS = [e["file"].split("/")[0] for e in ENTRIES]
-BY_RUN = dict(zip(RUNS, ENTRIES, strict=True))
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
-
-
-@functools.cache
-def result(run: str) -> read_corpus.FileResult:
-    return read_corpus.check_file(FRAMEWORKS, BY_RUN[run], verdicts=True)
+CORPUS = Corpus(FRAMEWORKS)
+RUNS = CORPUS.runs
 
 
 def test_the_corpus_covers_every_framework_and_both_kinds_of_run():
-    frameworks = {json.loads((FRAMEWORKS / e["truth"]).read_text())["framework"].split(" ")[0] for e in ENTRIES}
     assert {"transformers.Trainer", "lightning", "keras", "scikit-learn", "xgboost", "lightgbm", "torch",
-            "accelerate"} <= frameworks
-    assert 40 <= len(ENTRIES) <= 80
-    assert sum(e["should_stop"] for e in ENTRIES) >= 10 and sum(not e["should_stop"] for e in ENTRIES) >= 25
+            "accelerate"} <= CORPUS.frameworks()
+    assert 40 <= len(RUNS) <= 80
+    entries = CORPUS.entries
+    assert sum(e["should_stop"] for e in entries) >= 10 and sum(not e["should_stop"] for e in entries) >= 25
     assert sum(f.stat().st_size for f in FRAMEWORKS.rglob("*") if f.is_file()) < 25 * 2**20
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_every_truth_value_is_printed_in_its_log(run):
-    """The truth is what the log shows: each value appears as a number of the log within the printed precision."""
-    entry = BY_RUN[run]
-    truth = json.loads((FRAMEWORKS / entry["truth"]).read_text())
-    text = (FRAMEWORKS / entry["file"]).read_bytes().decode("utf-8", errors="replace")
-    nums = np.array([float(m) for m in _NUMBER.findall(text)])
-    finite = np.sort(nums[np.isfinite(nums)])
-    assert truth["label"] == entry["label"] and truth["should_stop"] == entry["should_stop"]
-    assert len(truth["train_loss"]) == entry["n_points"] > 0
-    for step, v in truth["train_loss"]:
-        t = float(v)
-        if not math.isfinite(t):
-            assert np.isnan(nums).any() if math.isnan(t) else (nums == t).any(), (run, step, v)
-            continue
-        d = read_corpus._tolerance(t, truth["tolerance"])
-        i = int(np.searchsorted(finite, t - d))
-        assert i < len(finite) and finite[i] <= t + d, f"{run}: truth {v} at step {step} is not in the log"
+    CORPUS.assert_truth_printed(run)
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_every_run_reads_its_loss(run):
-    r = result(run)
+    r = CORPUS.result(run)
     assert r.found is not None, f"{run}: {r.why}"
 
 
 def test_train_loss_read_at_the_truths_steps_in_95_percent_of_runs():
-    """Issue 19's bar: >= 90 % of the truth's points at the truth's steps, in >= 95 % of the files (a run whose
-    steps the log does not print, HF with tqdm disabled, is numbered by line order and said so)."""
-    misses = [f"{run}: {result(run).why}" for run in RUNS
-              if not (result(run).found or 0) >= read_corpus.READ_SHARE * result(run).expected]
+    """Issue 19's bar: >= 90 % of the truth's points at the truth's steps, in >= 95 % of the files."""
+    misses = CORPUS.misses()
     assert len(misses) <= 0.05 * len(RUNS), "\n".join(misses)
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_replayed_checks(run):
-    r = result(run)
-    if r.should_stop:
-        assert r.verdict in (STOP, ESCALATE), f"{run} ({r.label}): {r.verdict} ({r.verdicts}) {r.summary[:200]}"
-    else:
-        assert r.verdict != STOP, f"{run}: a healthy run was stopped ({r.verdicts}): {r.summary[:200]}"
+    CORPUS.assert_replayed_checks(run)
 
 
 def _truth(steps: list[int], values: list, **kw) -> dict:

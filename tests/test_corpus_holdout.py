@@ -10,61 +10,30 @@ so a miss is the reader's.
 
 from __future__ import annotations
 
-import functools
-import json
-import math
-import re
-import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+from .corpus_checks import Corpus, read_corpus
 
 REPO = Path(__file__).resolve().parents[1]
 HOLDOUT = REPO / "examples" / "holdout"
-sys.path.insert(0, str(REPO / "bench"))
-
-import read_corpus  # noqa: E402
-from read_corpus import ESCALATE, STOP  # noqa: E402
-
-ENTRIES = [json.loads(ln) for ln in (HOLDOUT / "manifest.jsonl").read_text().splitlines() if ln.strip()]
-RUNS = [e["file"].split("/")[0] for e in ENTRIES]
-BY_RUN = dict(zip(RUNS, ENTRIES, strict=True))
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
-
-
-@functools.cache
-def result(run: str) -> read_corpus.FileResult:
-    return read_corpus.check_file(HOLDOUT, BY_RUN[run], verdicts=True)
+CORPUS = Corpus(HOLDOUT)
+RUNS = CORPUS.runs
 
 
 def test_the_corpus_covers_every_framework_and_both_kinds_of_run():
-    frameworks = {json.loads((HOLDOUT / e["truth"]).read_text())["framework"].split(" ")[0] for e in ENTRIES}
     assert {"transformers.Trainer", "lightning", "keras", "scikit-learn", "xgboost", "lightgbm", "torch",
-            "accelerate"} <= frameworks
-    assert 30 <= len(ENTRIES) <= 60
-    assert sum(e["should_stop"] for e in ENTRIES) >= 10 and sum(not e["should_stop"] for e in ENTRIES) >= 25
-    assert all((HOLDOUT / e["file"]).stat().st_size < 512 * 1024 for e in ENTRIES)
+            "accelerate"} <= CORPUS.frameworks()
+    assert 30 <= len(RUNS) <= 60
+    entries = CORPUS.entries
+    assert sum(e["should_stop"] for e in entries) >= 10 and sum(not e["should_stop"] for e in entries) >= 25
+    assert all((HOLDOUT / e["file"]).stat().st_size < 512 * 1024 for e in entries)
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_every_truth_value_is_printed_in_its_log(run):
-    """The truth is what the log shows: each value appears as a number of the log within the printed precision."""
-    entry = BY_RUN[run]
-    truth = json.loads((HOLDOUT / entry["truth"]).read_text())
-    text = (HOLDOUT / entry["file"]).read_bytes().decode("utf-8", errors="replace")
-    nums = np.array([float(m) for m in _NUMBER.findall(text)])
-    finite = np.sort(nums[np.isfinite(nums)])
-    assert truth["label"] == entry["label"] and truth["should_stop"] == entry["should_stop"]
-    assert len(truth["train_loss"]) == entry["n_points"] > 0
-    for step, v in truth["train_loss"]:
-        t = float(v)
-        if not math.isfinite(t):
-            assert np.isnan(nums).any() if math.isnan(t) else (nums == t).any(), (run, step, v)
-            continue
-        d = read_corpus._tolerance(t, truth["tolerance"])
-        i = int(np.searchsorted(finite, t - d))
-        assert i < len(finite) and finite[i] <= t + d, f"{run}: truth {v} at step {step} is not in the log"
+    CORPUS.assert_truth_printed(run)
 
 
 # Runs whose log cannot give the truth's steps, and what it gives instead. Lightning with accumulate_grad_batches=2:
@@ -78,34 +47,28 @@ UNSTEPPABLE = {"pl_loss_tqdm_onepoch_accum2_log5": lambda s: 2 * s + 1}
 def test_every_run_reads_its_loss_at_the_truths_steps(run):
     """Issue 19's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps (for a run in
     UNSTEPPABLE: all of them at the steps its log gives)."""
-    r = result(run)
+    r = CORPUS.result(run)
     assert r.found is not None, f"{run}: {r.why}"
     if run in UNSTEPPABLE:
         from training_check.tools.sources.files import LocalFileSystem
         from training_check.tools.sources.logfile import LogFileSource
 
-        truth_doc = json.loads((HOLDOUT / BY_RUN[run]["truth"]).read_text())
-        truth = truth_doc["train_loss"]
-        src = LogFileSource(LocalFileSystem(), str(HOLDOUT / BY_RUN[run]["file"]))
+        truth = CORPUS.truth(run)
+        src = LogFileSource(LocalFileSystem(), str(HOLDOUT / CORPUS.by_run[run]["file"]))
         src.settle_seconds = 0
-        col = src.read(None).batch.columns[BY_RUN[run]["loss_name"]]
+        col = src.read(None).batch.columns[CORPUS.by_run[run]["loss_name"]]
         got = dict(zip(col.steps.tolist(), col.values.tolist(), strict=True))
-        assert all(abs(got[UNSTEPPABLE[run](s)] - float(v)) <= read_corpus._tolerance(float(v), truth_doc["tolerance"])
-                   for s, v in truth), run
+        assert all(abs(got[UNSTEPPABLE[run](s)] - float(v)) <= read_corpus._tolerance(float(v), truth["tolerance"])
+                   for s, v in truth["train_loss"]), run
         return
     assert r.found >= read_corpus.READ_SHARE * r.expected, f"{run}: {r.why}"
 
 
 def test_train_loss_read_at_the_truths_steps_in_95_percent_of_runs():
-    misses = [f"{run}: {result(run).why}" for run in RUNS
-              if not (result(run).found or 0) >= read_corpus.READ_SHARE * result(run).expected]
+    misses = CORPUS.misses()
     assert len(misses) <= 0.05 * len(RUNS), "\n".join(misses)
 
 
 @pytest.mark.parametrize("run", RUNS)
 def test_replayed_checks(run):
-    r = result(run)
-    if r.should_stop:
-        assert r.verdict in (STOP, ESCALATE), f"{run} ({r.label}): {r.verdict} ({r.verdicts}) {r.summary[:200]}"
-    else:
-        assert r.verdict != STOP, f"{run}: a healthy run was stopped ({r.verdicts}): {r.summary[:200]}"
+    CORPUS.assert_replayed_checks(run)

@@ -1,0 +1,76 @@
+"""What the framework corpora's tests check on every run (examples/frameworks, examples/holdout: real runs with
+their frameworks' own records as truth), read the way bench/read_corpus.py reads them."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+import read_corpus  # noqa: E402
+from read_corpus import ESCALATE, STOP  # noqa: E402
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+
+
+class Corpus:
+    """A corpus folder: its manifest's runs, each read (and its checks replayed) once."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.entries = [json.loads(ln) for ln in (folder / "manifest.jsonl").read_text().splitlines() if ln.strip()]
+        self.runs = [e["file"].split("/")[0] for e in self.entries]
+        self.by_run = dict(zip(self.runs, self.entries, strict=True))
+
+    def truth(self, run: str) -> dict:
+        return json.loads((self.folder / self.by_run[run]["truth"]).read_text())
+
+    def frameworks(self) -> set[str]:
+        return {self.truth(run)["framework"].split(" ")[0] for run in self.runs}
+
+    def result(self, run: str) -> read_corpus.FileResult:
+        return _result(self.folder, json.dumps(self.by_run[run]))
+
+    def assert_truth_printed(self, run: str) -> None:
+        """The truth is what the log shows: each value appears as a number of the log within the printed precision."""
+        entry = self.by_run[run]
+        truth = self.truth(run)
+        text = (self.folder / entry["file"]).read_bytes().decode("utf-8", errors="replace")
+        nums = np.array([float(m) for m in _NUMBER.findall(text)])
+        finite = np.sort(nums[np.isfinite(nums)])
+        assert truth["label"] == entry["label"] and truth["should_stop"] == entry["should_stop"]
+        assert len(truth["train_loss"]) == entry["n_points"] > 0
+        for step, v in truth["train_loss"]:
+            t = float(v)
+            if not math.isfinite(t):
+                assert np.isnan(nums).any() if math.isnan(t) else (nums == t).any(), (run, step, v)
+                continue
+            d = read_corpus._tolerance(t, truth["tolerance"])
+            i = int(np.searchsorted(finite, t - d))
+            assert i < len(finite) and finite[i] <= t + d, f"{run}: truth {v} at step {step} is not in the log"
+
+    def misses(self) -> list[str]:
+        """The runs with less than READ_SHARE of the truth's points at the truth's steps, and why."""
+        return [f"{run}: {self.result(run).why}" for run in self.runs
+                if not (self.result(run).found or 0) >= read_corpus.READ_SHARE * self.result(run).expected]
+
+    def assert_replayed_checks(self, run: str) -> None:
+        """The three replayed cron checks never STOP a healthy run and end a should-stop run in STOP or ESCALATE."""
+        r = self.result(run)
+        if r.should_stop:
+            assert r.verdict in (STOP, ESCALATE), f"{run} ({r.label}): {r.verdict} ({r.verdicts}) {r.summary[:200]}"
+        else:
+            assert r.verdict != STOP, f"{run}: a healthy run was stopped ({r.verdicts}): {r.summary[:200]}"
+
+
+@functools.cache
+def _result(folder: Path, entry: str) -> read_corpus.FileResult:
+    return read_corpus.check_file(folder, json.loads(entry), verdicts=True)
