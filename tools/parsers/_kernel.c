@@ -401,148 +401,158 @@ bytes_arg(PyObject *arg, const char *fn, size_t *size)
     return (const unsigned char *)PyBytes_AS_STRING(arg);
 }
 
-/* cut_bars(data) -> bytes: data with each tqdm bar "%|" + at most 256 bytes that are neither "|" nor "\n" + "|"
-   written "%||", leftmost first, the scan going on after each bar: what re.sub(rb"%\|[^|\n]{0,256}+\|", b"%||")
-   makes (lines.py keeps that pattern as the reference). Linear: each byte is looked at at most twice (the look
-   ahead of a "%|" that is no bar stops at 256 bytes, a newline or a "|", and the scan resumes right after the "%"). */
-#define BAR_MAX 256
-static PyObject *
-kernel_cut_bars(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    size_t size;
-    const unsigned char *data = bytes_arg(arg, "cut_bars", &size);
-    if (data == NULL)
-        return NULL;
-    unsigned char *out = malloc(size ? size : 1);
-    if (out == NULL)
-        return PyErr_NoMemory();
-    size_t o = 0;
-    Py_BEGIN_ALLOW_THREADS
-    size_t i = 0;
-    while (i < size) {
-        const unsigned char *pct = memchr(data + i, '%', size - i);
-        if (pct == NULL) {
-            memcpy(out + o, data + i, size - i);
-            o += size - i;
-            break;
-        }
-        size_t k = (size_t)(pct - data);
-        memcpy(out + o, data + i, k - i);
-        o += k - i;
-        if (k + 1 < size && data[k + 1] == '|') {
-            size_t lim = k + 2 + BAR_MAX < size ? k + 2 + BAR_MAX : size;
-            size_t j = k + 2;
-            while (j < lim && data[j] != '|' && data[j] != '\n')
-                j++;
-            if (j < size && data[j] == '|') { /* at most 256 bytes of bar, then its closing "|" */
-                out[o++] = '%';
-                out[o++] = '|';
-                out[o++] = '|';
-                i = j + 1;
-                continue;
-            }
-        }
-        out[o++] = '%';
-        i = k + 1;
-    }
-    Py_END_ALLOW_THREADS
-    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
-    free(out);
-    return result;
-}
+/* ---------------------------------------------------------------- rewrites at a trigger byte */
 
-/* break_glued(data) -> bytes: a bar redrawn right after the last one's "...it/s]" without a carriage return
-   ("]  38%||", bars already cut) put on a line of its own: what re.sub(rb"\]( {1,3}+\d{1,3}+%\|\|)", rb"]\n\1")
-   makes (lines.GLUED_BAR). Linear: each "]" looks at most 8 bytes ahead. */
-static PyObject *
-kernel_break_glued(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    size_t size;
-    const unsigned char *data = bytes_arg(arg, "break_glued", &size);
-    if (data == NULL)
-        return NULL;
-    size_t cap = size + size / 6 + 16; /* a break per match, a match is 6 bytes at least ("] 1%||") */
-    unsigned char *out = malloc(cap);
-    if (out == NULL)
-        return PyErr_NoMemory();
-    size_t o = 0;
-    Py_BEGIN_ALLOW_THREADS
-    size_t i = 0;
-    while (i < size) {
-        const unsigned char *br = memchr(data + i, ']', size - i);
-        if (br == NULL) {
-            memcpy(out + o, data + i, size - i);
-            o += size - i;
-            break;
-        }
-        size_t k = (size_t)(br - data);
-        memcpy(out + o, data + i, k + 1 - i);
-        o += k + 1 - i;
-        i = k + 1;
-        size_t j = i, spaces = 0, digits = 0;
-        while (j < size && spaces < 3 && data[j] == ' ') {
-            j++;
-            spaces++;
-        }
-        while (j < size && digits < 3 && data[j] >= '0' && data[j] <= '9') {
-            j++;
-            digits++;
-        }
-        if (spaces && digits && j + 3 <= size && data[j] == '%' && data[j + 1] == '|' && data[j + 2] == '|') {
-            out[o++] = '\n';
-            memcpy(out + o, data + i, j + 3 - i);
-            o += j + 3 - i;
-            i = j + 3;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
-    free(out);
-    return result;
-}
+/* What replaces a match that starts at data[k] (the trigger byte): written at out[*o], *o moved on; the index right
+   after the match comes back, or k when there is none there (the trigger byte is then kept as it is). */
+typedef size_t (*MatchAt)(const unsigned char *data, size_t size, size_t k, unsigned char *out, size_t *o);
 
-/* break_records(data) -> bytes: a printed record ("{'loss': ..." or '{"loss": ...') on a line of its own: a newline
-   before each "{" followed by a quote, what data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"') makes. */
+/* data rewritten at each `trigger` byte (found by memchr) by `at`, left to right, the scan going on after each
+   match: written straight into the result, which holds at most `cap` bytes (the caller's bound for its matches);
+   data itself when nothing matched. The GIL is released while it scans. Linear when `at` looks a bounded way
+   ahead. */
 static PyObject *
-kernel_break_records(PyObject *self, PyObject *arg)
+rewrite_at(PyObject *arg, const char *fn, unsigned char trigger, size_t (*cap)(size_t), MatchAt at)
 {
-    (void)self;
     size_t size;
-    const unsigned char *data = bytes_arg(arg, "break_records", &size);
+    const unsigned char *data = bytes_arg(arg, fn, &size);
     if (data == NULL)
         return NULL;
-    size_t n = 0;
-    Py_BEGIN_ALLOW_THREADS
-    for (const unsigned char *p = data; (p = memchr(p, '{', (size_t)(data + size - p))) != NULL; p++)
-        if (p + 1 < data + size && (p[1] == '\'' || p[1] == '"'))
-            n++;
-    Py_END_ALLOW_THREADS
-    if (n == 0) {
+    if (memchr(data, trigger, size) == NULL) {
         Py_INCREF(arg);
         return arg;
     }
-    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(size + n));
+    size_t room = cap(size);
+    if (room > (size_t)PY_SSIZE_T_MAX)
+        return PyErr_NoMemory();
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)room);
     if (result == NULL)
         return NULL;
     unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
-    Py_BEGIN_ALLOW_THREADS
     size_t o = 0, i = 0;
+    int changed = 0;
+    Py_BEGIN_ALLOW_THREADS
     while (i < size) {
-        const unsigned char *p = memchr(data + i, '{', size - i);
+        const unsigned char *p = memchr(data + i, trigger, size - i);
         size_t k = p == NULL ? size : (size_t)(p - data);
         memcpy(out + o, data + i, k - i);
         o += k - i;
         if (p == NULL)
             break;
-        if (k + 1 < size && (data[k + 1] == '\'' || data[k + 1] == '"'))
-            out[o++] = '\n';
-        out[o++] = '{';
-        i = k + 1;
+        size_t next = at(data, size, k, out, &o);
+        if (next == k) {
+            out[o++] = trigger;
+            i = k + 1;
+        } else {
+            changed = 1;
+            i = next;
+        }
     }
     Py_END_ALLOW_THREADS
+    if (!changed) {
+        Py_DECREF(result);
+        Py_INCREF(arg);
+        return arg;
+    }
+    if (_PyBytes_Resize(&result, (Py_ssize_t)o) < 0)
+        return NULL;
     return result;
+}
+
+static size_t
+same_size(size_t size)
+{
+    return size;
+}
+
+/* cut_bars(data) -> bytes: data with each tqdm bar "%|" + at most 256 bytes that are neither "|" nor "\n" + "|"
+   written "%||", leftmost first, the scan going on after each bar: what re.sub(rb"%\|[^|\n]{0,256}+\|", b"%||")
+   makes (lines.py keeps that pattern as the reference). Linear: each byte is looked at at most twice (the look
+   ahead of a "%|" that is no bar stops at 256 bytes, a newline or a "|", and the scan resumes right after the "%"). */
+#define BAR_MAX 256
+static size_t
+bar_at(const unsigned char *data, size_t size, size_t k, unsigned char *out, size_t *o)
+{
+    if (k + 1 >= size || data[k + 1] != '|')
+        return k;
+    size_t lim = k + 2 + BAR_MAX < size ? k + 2 + BAR_MAX : size;
+    size_t j = k + 2;
+    while (j < lim && data[j] != '|' && data[j] != '\n')
+        j++;
+    if (j >= size || data[j] != '|')
+        return k;
+    memcpy(out + *o, "%||", 3); /* at most 256 bytes of bar, then its closing "|" */
+    *o += 3;
+    return j + 1;
+}
+
+static PyObject *
+kernel_cut_bars(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    return rewrite_at(arg, "cut_bars", '%', same_size, bar_at);
+}
+
+/* break_glued(data) -> bytes: a bar redrawn right after the last one's "...it/s]" without a carriage return
+   ("]  38%||", bars already cut) put on a line of its own: what re.sub(rb"\]( {1,3}+\d{1,3}+%\|\|)", rb"]\n\1")
+   makes (lines.GLUED_BAR). Linear: each "]" looks at most 8 bytes ahead. */
+static size_t
+glued_at(const unsigned char *data, size_t size, size_t k, unsigned char *out, size_t *o)
+{
+    size_t j = k + 1, spaces = 0, digits = 0;
+    while (j < size && spaces < 3 && data[j] == ' ') {
+        j++;
+        spaces++;
+    }
+    while (j < size && digits < 3 && data[j] >= '0' && data[j] <= '9') {
+        j++;
+        digits++;
+    }
+    if (!spaces || !digits || j + 3 > size || data[j] != '%' || data[j + 1] != '|' || data[j + 2] != '|')
+        return k;
+    out[(*o)++] = ']';
+    out[(*o)++] = '\n';
+    memcpy(out + *o, data + k + 1, j + 3 - (k + 1));
+    *o += j + 3 - (k + 1);
+    return j + 3;
+}
+
+static size_t
+glued_size(size_t size)
+{
+    return size + size / 6 + 16; /* a break per match, a match is 6 bytes at least ("] 1%||") */
+}
+
+static PyObject *
+kernel_break_glued(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    return rewrite_at(arg, "break_glued", ']', glued_size, glued_at);
+}
+
+/* break_records(data) -> bytes: a printed record ("{'loss': ..." or '{"loss": ...') on a line of its own: a newline
+   before each "{" followed by a quote, what data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"') makes. */
+static size_t
+record_at(const unsigned char *data, size_t size, size_t k, unsigned char *out, size_t *o)
+{
+    if (k + 1 >= size || (data[k + 1] != '\'' && data[k + 1] != '"'))
+        return k;
+    out[(*o)++] = '\n';
+    out[(*o)++] = '{';
+    return k + 1;
+}
+
+static size_t
+records_size(size_t size)
+{
+    return size + size / 2 + 1; /* a break per match, a match is 2 bytes ("{'") */
+}
+
+static PyObject *
+kernel_break_records(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    return rewrite_at(arg, "break_records", '{', records_size, record_at);
 }
 
 /* match_events(queue, avail, eps, spe) -> (steps: bytes, head: int, spe: float | None): the records of a block,
@@ -749,59 +759,42 @@ kernel_mask_words(PyObject *self, PyObject *arg)
    (0x40-0x7e); ESC ] then at most 512 bytes that are not BEL, ESC or a newline, then an optional BEL or ESC \;
    else ESC and an optional printable byte. Possessive, left to right, each byte looked at once. data itself when
    it holds no ESC. */
+static size_t
+ansi_at(const unsigned char *data, size_t size, size_t k, unsigned char *out, size_t *o)
+{
+    (void)out;
+    (void)o;
+    size_t j = k + 1;
+    if (j < size && data[j] == '[') {
+        j++;
+        size_t lim = j + 64;
+        while (j < size && j < lim && data[j] >= 0x30 && data[j] <= 0x3f)
+            j++;
+        lim = j + 16;
+        while (j < size && j < lim && data[j] >= 0x20 && data[j] <= 0x2f)
+            j++;
+        if (j < size && data[j] >= 0x40 && data[j] <= 0x7e)
+            j++;
+    } else if (j < size && data[j] == ']') {
+        j++;
+        size_t lim = j + 512;
+        while (j < size && j < lim && data[j] != 0x07 && data[j] != 0x1b && data[j] != '\n')
+            j++;
+        if (j < size && data[j] == 0x07)
+            j++;
+        else if (j + 1 < size && data[j] == 0x1b && data[j + 1] == '\\')
+            j += 2;
+    } else if (j < size && data[j] >= 0x20 && data[j] <= 0x7e) {
+        j++;
+    }
+    return j; /* an escape code always matches: at least its ESC goes */
+}
+
 static PyObject *
 kernel_strip_ansi(PyObject *self, PyObject *arg)
 {
     (void)self;
-    size_t size;
-    const unsigned char *data = bytes_arg(arg, "strip_ansi", &size);
-    if (data == NULL)
-        return NULL;
-    if (memchr(data, 0x1b, size) == NULL) {
-        Py_INCREF(arg);
-        return arg;
-    }
-    unsigned char *out = malloc(size ? size : 1);
-    if (out == NULL)
-        return PyErr_NoMemory();
-    size_t o = 0, i = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (i < size) {
-        const unsigned char *esc = memchr(data + i, 0x1b, size - i);
-        size_t k = esc == NULL ? size : (size_t)(esc - data);
-        memcpy(out + o, data + i, k - i);
-        o += k - i;
-        if (esc == NULL)
-            break;
-        size_t j = k + 1;
-        if (j < size && data[j] == '[') {
-            j++;
-            size_t lim = j + 64;
-            while (j < size && j < lim && data[j] >= 0x30 && data[j] <= 0x3f)
-                j++;
-            lim = j + 16;
-            while (j < size && j < lim && data[j] >= 0x20 && data[j] <= 0x2f)
-                j++;
-            if (j < size && data[j] >= 0x40 && data[j] <= 0x7e)
-                j++;
-        } else if (j < size && data[j] == ']') {
-            j++;
-            size_t lim = j + 512;
-            while (j < size && j < lim && data[j] != 0x07 && data[j] != 0x1b && data[j] != '\n')
-                j++;
-            if (j < size && data[j] == 0x07)
-                j++;
-            else if (j + 1 < size && data[j] == 0x1b && data[j + 1] == '\\')
-                j += 2;
-        } else if (j < size && data[j] >= 0x20 && data[j] <= 0x7e) {
-            j++;
-        }
-        i = j;
-    }
-    Py_END_ALLOW_THREADS
-    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
-    free(out);
-    return result;
+    return rewrite_at(arg, "strip_ansi", 0x1b, same_size, ansi_at);
 }
 
 /* line_breaks(data) -> (bytes, nuls): each line break a terminal log holds as one "\n", what
@@ -920,49 +913,24 @@ kernel_line_breaks(PyObject *self, PyObject *arg)
    followed by a longer run is no bar (the possessive run takes 256 and finds no "]"). data itself when it holds no
    bar. Linear: a run is looked at from its "[" only, and holds no "[". */
 #define KERAS_BAR_MAX 256
+static size_t
+keras_bar_at(const unsigned char *data, size_t size, size_t k, unsigned char *out, size_t *o)
+{
+    size_t j = k + 1, lim = k + 1 + KERAS_BAR_MAX < size ? k + 1 + KERAS_BAR_MAX : size;
+    while (j < lim && (data[j] == '=' || data[j] == '>' || data[j] == '.'))
+        j++;
+    if (j - (k + 1) < 2 || j >= size || data[j] != ']')
+        return k;
+    out[(*o)++] = '[';
+    out[(*o)++] = ']';
+    return j + 1;
+}
+
 static PyObject *
 kernel_keras_bars(PyObject *self, PyObject *arg)
 {
     (void)self;
-    size_t size;
-    const unsigned char *data = bytes_arg(arg, "keras_bars", &size);
-    if (data == NULL)
-        return NULL;
-    unsigned char *out = malloc(size ? size : 1);
-    if (out == NULL)
-        return PyErr_NoMemory();
-    size_t o = 0, i = 0;
-    int changed = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (i < size) {
-        const unsigned char *br = memchr(data + i, '[', size - i);
-        size_t k = br == NULL ? size : (size_t)(br - data);
-        memcpy(out + o, data + i, k - i);
-        o += k - i;
-        if (br == NULL)
-            break;
-        size_t j = k + 1, lim = k + 1 + KERAS_BAR_MAX < size ? k + 1 + KERAS_BAR_MAX : size;
-        while (j < lim && (data[j] == '=' || data[j] == '>' || data[j] == '.'))
-            j++;
-        if (j - (k + 1) >= 2 && j < size && data[j] == ']') {
-            out[o++] = '[';
-            out[o++] = ']';
-            i = j + 1;
-            changed = 1;
-        } else {
-            out[o++] = '[';
-            i = k + 1;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    if (!changed) {
-        free(out);
-        Py_INCREF(arg);
-        return arg;
-    }
-    PyObject *result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)o);
-    free(out);
-    return result;
+    return rewrite_at(arg, "keras_bars", '[', same_size, keras_bar_at);
 }
 
 /* ---------------------------------------------------------------- numbers */
