@@ -17,6 +17,7 @@ import math
 import os
 import random
 import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -242,25 +243,6 @@ BAR_PIECES = [b"%", b"|", b"%|", b"%||", b"\n", b"#", b" ", b"\xe2\x96\x88", b"3
               b"it/s]", b"[00:01<00:02]"]
 
 
-@SETTINGS
-@given(st.lists(st.sampled_from(BAR_PIECES), max_size=40).map(b"".join))
-def test_cut_bars_equals_the_pattern(k, data):
-    from training_check.tools.parsers.lines import BAR
-
-    want = BAR.sub(b"%||", data)
-    assert k.cut_bars(data) == want
-    assert kernel.cut_bars(data, use_kernel=False) == want
-
-
-@SETTINGS
-@given(st.binary(max_size=800))
-def test_cut_bars_equals_the_pattern_on_any_bytes(k, data):
-    from training_check.tools.parsers.lines import BAR
-
-    data = data.replace(b"\x00", b"%").replace(b"\x01", b"|")  # more of the bytes that matter
-    assert k.cut_bars(data) == BAR.sub(b"%||", data)
-
-
 def test_cut_bars_edges(k):
     from training_check.tools.parsers.lines import BAR
 
@@ -269,26 +251,9 @@ def test_cut_bars_edges(k):
         assert k.cut_bars(data) == BAR.sub(b"%||", data), data[:40]
 
 
+RECORD_PIECES = [b"{", b"'", b'"', b"{'", b'{"', b"x", b"\n", b"}"]
 GLUED_PIECES = [b"]", b" ", b"  ", b"   ", b"    ", b"1", b"12", b"123", b"1234", b"%||", b"%|", b"%", b"|", b"\n",
                  b"it/s", b"x"]
-
-
-@SETTINGS
-@given(st.lists(st.sampled_from(GLUED_PIECES), max_size=60).map(b"".join))
-def test_break_glued_equals_the_pattern(k, data):
-    from training_check.tools.parsers.lines import GLUED_BAR
-
-    want = GLUED_BAR.sub(rb"]\n\1", data)
-    assert k.break_glued(data) == want
-    assert kernel.break_glued(data, use_kernel=False) == want
-
-
-@SETTINGS
-@given(st.lists(st.sampled_from([b"{", b"'", b'"', b"{'", b'{"', b"x", b"\n", b"}"]), max_size=60).map(b"".join))
-def test_break_records_equals_the_replaces(k, data):
-    want = data.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"')
-    assert k.break_records(data) == want
-    assert kernel.break_records(data, use_kernel=False) == want
 
 
 def test_glued_and_records_edges(k):
@@ -302,24 +267,6 @@ def test_glued_and_records_edges(k):
 
 MASK_PIECES = [b"nan", b"NaN", b"NAN", b"inf", b"Inf", b"INF", b"infinity", b"Infinity", b"INFINITY", b".0", b".00",
                b".", b"0", b"5", b"x", b"_", b" ", b"=", b"\n", b"\xe9", b"e", b"i", b"n", b"N", b"I", b"f", b"a", b"-"]
-
-
-@SETTINGS
-@given(st.lists(st.sampled_from(MASK_PIECES), max_size=40).map(b"".join))
-def test_mask_words_equals_the_patterns(k, data):
-    from training_check.tools.parsers.templates import mask_numbers
-
-    want = mask_numbers(data)
-    assert k.mask_words(data) == want
-    assert kernel.mask_words(data, use_kernel=False) == want
-
-
-@SETTINGS
-@given(st.binary(max_size=600))
-def test_mask_words_equals_the_patterns_on_any_bytes(k, data):
-    from training_check.tools.parsers.templates import mask_numbers
-
-    assert k.mask_words(data) == mask_numbers(data)
 
 
 def test_mask_words_edges(k):
@@ -336,45 +283,8 @@ ANSI_PIECES = [b"\x1b", b"[", b"]", b"0", b"9", b";", b"?", b" ", b"/", b"@", b"
                b"\x7f", b"\x1f", b"1" * 70, b"!" * 20, b"x" * 600, b"\x1b[32m", b"\x1b]0;title\x07"]
 
 
-@SETTINGS
-@given(st.lists(st.sampled_from(ANSI_PIECES), max_size=40).map(b"".join))
-def test_strip_ansi_equals_the_pattern(k, data):
-    from training_check.tools.parsers.lines import ANSI
-
-    want = ANSI.sub(b"", data)
-    assert k.strip_ansi(data) == want
-    assert kernel.strip_ansi(data, use_kernel=False) == want
-
-
-@SETTINGS
-@given(st.binary(max_size=600))
-def test_strip_ansi_equals_the_pattern_on_any_bytes(k, data):
-    from training_check.tools.parsers.lines import ANSI
-
-    data = data.replace(b"\x00", b"\x1b").replace(b"\x01", b"[")
-    assert k.strip_ansi(data) == ANSI.sub(b"", data)
-
-
 BREAK_PIECES = [b"\r", b"\n", b"\r\n", b"\x08", b"\x08" * 3, b"\x00", b"\x01", b"\x1f", b"\x7f", b"\t", b"\x1b", b"a",
                  b"\x80", b"\xff", b"5", b" ", b"x" * 20]
-
-
-@SETTINGS
-@given(st.lists(st.sampled_from(BREAK_PIECES), max_size=60).map(b"".join))
-def test_line_breaks_equal_the_reference(k, data):
-    from training_check.tools.parsers.lines import line_breaks_reference
-
-    want = (line_breaks_reference(data), data.count(b"\x00"))
-    assert k.line_breaks(data) == want
-    assert kernel.line_breaks(data, use_kernel=False) == want
-
-
-@SETTINGS
-@given(st.binary(max_size=600))
-def test_line_breaks_equal_the_reference_on_any_bytes(k, data):
-    from training_check.tools.parsers.lines import line_breaks_reference
-
-    assert k.line_breaks(data) == (line_breaks_reference(data), data.count(b"\x00"))
 
 
 def test_line_breaks_edges(k):
@@ -394,25 +304,6 @@ def test_line_breaks_edges(k):
 
 
 KERAS_PIECES = [b"[", b"]", b"=", b"==", b">", b".", b"." * 30, b"=" * 254, b"=" * 256, b"=" * 257, b"\n", b"x", b" "]
-
-
-@SETTINGS
-@given(st.lists(st.sampled_from(KERAS_PIECES), max_size=40).map(b"".join))
-def test_keras_bars_equal_the_pattern(k, data):
-    from training_check.tools.parsers.lines import KERAS_BAR
-
-    want = KERAS_BAR.sub(b"[]", data)
-    assert k.keras_bars(data) == want
-    assert kernel.keras_bars(data, use_kernel=False) == want
-
-
-@SETTINGS
-@given(st.binary(max_size=600))
-def test_keras_bars_equal_the_pattern_on_any_bytes(k, data):
-    from training_check.tools.parsers.lines import KERAS_BAR
-
-    data = data.replace(b"\x00", b"[").replace(b"\x01", b"]").replace(b"\x02", b"=").replace(b"\x03", b".")
-    assert k.keras_bars(data) == KERAS_BAR.sub(b"[]", data)
 
 
 def test_keras_bars_edges(k):
@@ -488,6 +379,50 @@ def test_md_cells_rows_of_a_card(k):
         assert _md_cells(bad, 2) is None, bad
     with pytest.raises(ValueError, match="out of range"):
         k.md_cells(b"|1|\n", 0)
+
+
+def _cleaning() -> dict[str, tuple[Callable[[bytes], object], list[bytes], bytes]]:
+    """Each cleaning step of a block: (its reference -- the pattern or Python step in lines.py / templates.py it
+    replaces --, pieces of text that matter to it, the bytes that random bytes' \\x00, \\x01 ... become)."""
+    from training_check.tools.parsers.lines import ANSI, BAR, GLUED_BAR, KERAS_BAR, line_breaks_reference
+    from training_check.tools.parsers.templates import mask_numbers
+
+    return {
+        "cut_bars": (lambda d: BAR.sub(b"%||", d), BAR_PIECES, b"%|"),
+        "break_glued": (lambda d: GLUED_BAR.sub(rb"]\n\1", d), GLUED_PIECES, b"]%| 1"),
+        "break_records": (lambda d: d.replace(b"{'", b"\n{'").replace(b'{"', b'\n{"'), RECORD_PIECES, b"{'\""),
+        "mask_words": (mask_numbers, MASK_PIECES, b""),
+        "strip_ansi": (lambda d: ANSI.sub(b"", d), ANSI_PIECES, b"\x1b["),
+        "line_breaks": (lambda d: (line_breaks_reference(d), d.count(b"\x00")), BREAK_PIECES, b""),
+        "keras_bars": (lambda d: KERAS_BAR.sub(b"[]", d), KERAS_PIECES, b"[]=."),
+    }
+
+
+CLEANING = ["cut_bars", "break_glued", "break_records", "mask_words", "strip_ansi", "line_breaks", "keras_bars"]
+
+
+@pytest.mark.parametrize("step", CLEANING)
+@SETTINGS
+@given(data=st.data())
+def test_a_cleaning_step_equals_its_reference(k, step, data):
+    """The kernel's step and the wrapper's fallback (forced) give what the step's reference gives, on the pieces
+    that matter to it joined at random."""
+    reference, pieces, _swaps = _cleaning()[step]
+    text = b"".join(data.draw(st.lists(st.sampled_from(pieces), max_size=60)))
+    want = reference(text)
+    assert getattr(k, step)(text) == want
+    assert getattr(kernel, step)(text, use_kernel=False) == want
+
+
+@pytest.mark.parametrize("step", CLEANING)
+@SETTINGS
+@given(data=st.binary(max_size=800))
+def test_a_cleaning_step_equals_its_reference_on_any_bytes(k, step, data):
+    """Random bytes, the first few byte values turned into the ones that matter to the step."""
+    reference, _pieces, swaps = _cleaning()[step]
+    for i, b in enumerate(swaps):
+        data = data.replace(bytes([i]), bytes([b]))
+    assert getattr(k, step)(data) == reference(data)
 
 
 def test_templates_edges(k):
