@@ -1188,6 +1188,37 @@ typedef struct {
     size_t cell, start, end;
 } Slow;
 
+/* float() of the text data[start:end] -- its number characters only when `content_only` (a field's letters are
+   skipped) --, for the numbers the fast paths leave (PyOS_string_to_double, float()'s own reader): 0 with *out
+   set, 1 when float() refuses it, -1 with an exception set (MemoryError). With the GIL. */
+static int
+slow_double(const unsigned char *data, size_t start, size_t end, int content_only, double *out)
+{
+    char small[64];
+    size_t len = end - start;
+    char *b = len < sizeof small ? small : malloc(len + 1);
+    if (b == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t m = 0;
+    for (size_t a = start; a < end; a++)
+        if (!content_only || FCLASS[data[a]] == F_CONTENT)
+            b[m++] = (char)data[a];
+    b[m] = 0;
+    double v = PyOS_string_to_double(b, NULL, NULL);
+    if (b != small)
+        free(b);
+    if (v == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError))
+            return -1;
+        PyErr_Clear();
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
 typedef struct {
     const unsigned char *data;
     size_t size;
@@ -1459,37 +1490,14 @@ kernel_fields(PyObject *self, PyObject *args)
                      j.bad_line, (long long)s, (long long)e, j.size);
         goto done;
     }
-    /* the numbers the fast paths could not settle: PyOS_string_to_double on their content */
-    {
-        char *buf = NULL;
-        size_t buf_cap = 0;
-        for (size_t i = 0; i < j.n_slow; i++) {
-            Slow *sl = &j.slow[i];
-            size_t len = sl->end - sl->start;
-            if (grow((void **)&buf, &buf_cap, len + 1, 1)) {
-                free(buf);
-                PyErr_NoMemory();
-                goto done;
-            }
-            size_t m = 0;
-            for (size_t a = sl->start; a < sl->end; a++)
-                if (FCLASS[j.data[a]] == F_CONTENT)
-                    buf[m++] = (char)j.data[a];
-            buf[m] = 0;
-            double v = PyOS_string_to_double(buf, NULL, NULL);
-            if (v == -1.0 && PyErr_Occurred()) {
-                if (!PyErr_ExceptionMatches(PyExc_ValueError)) {
-                    free(buf);
-                    goto done;
-                }
-                PyErr_Clear();
-                j.values[sl->cell] = Py_NAN;
-                j.bad[sl->cell] = 1;
-            } else {
-                j.values[sl->cell] = v;
-            }
-        }
-        free(buf);
+    for (size_t i = 0; i < j.n_slow; i++) { /* the numbers the fast paths could not settle */
+        Slow *sl = &j.slow[i];
+        double v = 0.0;
+        int got = slow_double(j.data, sl->start, sl->end, 1, &v);
+        if (got < 0)
+            goto done;
+        j.values[sl->cell] = got ? Py_NAN : v;
+        j.bad[sl->cell] = got == 1;
     }
     result = PyTuple_Pack(2, values, bad);
 done:

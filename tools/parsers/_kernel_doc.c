@@ -461,23 +461,13 @@ doc_slow_push(DocSlows *s, size_t col, size_t idx, size_t start, size_t end)
 static int
 doc_resolve(const unsigned char *p, DocSlows *s, DocCol *cols)
 {
-    char small[64];
     for (size_t k = 0; k < s->n; k++) {
         DocSlow *sl = &s->v[k];
-        size_t len = sl->end - sl->start;
-        char *b = len < sizeof small ? small : malloc(len + 1);
-        if (!b) {
-            PyErr_NoMemory();
+        int got = slow_double(p, sl->start, sl->end, 0, &cols[sl->col].values[sl->idx]);
+        if (got == 1)
+            PyErr_SetString(PyExc_ValueError, "a JSON number float() refuses");
+        if (got)
             return -1;
-        }
-        memcpy(b, p + sl->start, len);
-        b[len] = 0;
-        double v = PyOS_string_to_double(b, NULL, NULL);
-        if (b != small)
-            free(b);
-        if (v == -1.0 && PyErr_Occurred())
-            return -1;
-        cols[sl->col].values[sl->idx] = v;
     }
     return 0;
 }

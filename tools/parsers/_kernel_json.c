@@ -395,28 +395,13 @@ kernel_json_records(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    /* the numbers the fast paths could not settle: PyOS_string_to_double (float()'s reader) on their text */
-    {
-        char *buf = NULL;
-        size_t buf_cap = 0;
-        for (size_t i = 0; i < j.n_slow; i++) {
-            Slow *sl = &j.slow[i];
-            size_t len = sl->end - sl->start;
-            if (grow((void **)&buf, &buf_cap, len + 1, 1)) {
-                free(buf);
-                PyErr_NoMemory();
-                goto done;
-            }
-            memcpy(buf, j.d + sl->start, len);
-            buf[len] = 0;
-            double v = PyOS_string_to_double(buf, NULL, NULL);
-            if (v == -1.0 && PyErr_Occurred()) { /* valid JSON numbers all read: only a MemoryError */
-                free(buf);
-                goto done;
-            }
-            j.values[sl->cell] = v;
-        }
-        free(buf);
+    for (size_t i = 0; i < j.n_slow; i++) { /* the numbers the fast paths could not settle: float() of their text */
+        Slow *sl = &j.slow[i];
+        int got = slow_double(j.d, sl->start, sl->end, 0, &j.values[sl->cell]);
+        if (got == 1) /* valid JSON numbers all read: never */
+            PyErr_SetString(PyExc_ValueError, "json_records(): a JSON number float() refuses");
+        if (got)
+            goto done;
     }
     values = PyBytes_FromStringAndSize((const char *)j.values, (Py_ssize_t)(j.rows * j.width * sizeof(double)));
     kinds = values ? PyBytes_FromStringAndSize((const char *)j.kinds, (Py_ssize_t)(j.rows * j.width)) : NULL;
