@@ -555,7 +555,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         _negative_nans(lines, idx, got, bad)
         pos_bad = np.zeros(len(idx), dtype=bool)
         for c, mask in bad.items():
-            if c not in plan.metrics:
+            if c not in plan.metrics and c not in plan.summary:
                 pos_bad |= mask  # a position that is no number: the line is not this template's record
         if pos_bad.any():
             keep = ~pos_bad
@@ -572,7 +572,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             continue
         reads.append((plan, idx, got, bad))
         if plan.is_summary:
-            _summary_length(plan, lines[int(idx[-1])], got, st, em)
+            _summary_length(plan, got, st, em)
         if plan.step is not None:
             v = got[plan.step]
             if plan.epoch is not None:
@@ -1070,22 +1070,15 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> lis
     return out
 
 
-_SUMMARY_LENGTH = re.compile(rb"'train_runtime': '?([0-9.eE+-]{1,24}+)'?.{0,200}?'train_steps_per_second': "
-                             rb"'?([0-9.eE+-]{1,24}+)")  # bounded runs after literal keys: linear
-
-
-def _summary_length(plan: Plan, line: bytes, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
-    """The run's length from HF's final summary (``line``) when nothing else gave it (no header, no bar:
-    ``disable_tqdm``): ``train_runtime`` x ``train_steps_per_second`` steps over its ``epoch`` epochs; the records'
-    fractional epochs are then steps (``epoch`` x steps per epoch)."""
-    if plan.epoch is None or st.get("total"):
+def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
+    """The run's length from HF's final summary when nothing else gave it (no header, no bar: ``disable_tqdm``):
+    ``train_runtime`` x ``train_steps_per_second`` steps over its ``epoch`` epochs; the records' fractional epochs
+    are then steps (``epoch`` x steps per epoch)."""
+    fields = {name: f for f, name in plan.summary.items()}
+    runtime, rate = fields.get("train_runtime"), fields.get("train_steps_per_second")
+    if runtime is None or rate is None or plan.epoch is None or st.get("total"):
         return
-    m = _SUMMARY_LENGTH.search(line[:PENDING_LINE])
-    try:
-        steps = float(m.group(1)) * float(m.group(2)) if m else math.nan
-    except ValueError:
-        return
-    epochs = float(got[plan.epoch][-1])
+    steps, epochs = float(got[runtime][-1] * got[rate][-1]), float(got[plan.epoch][-1])
     if math.isfinite(steps) and steps >= 1 and math.isfinite(epochs) and epochs > 0:
         em.total_steps = st["total"] = round(steps)
         st["epochs"] = st.get("epochs") or epochs

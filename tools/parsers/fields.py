@@ -49,11 +49,12 @@ class Plan:
     epoch_end: bool = False  # the record closes its epoch (``end of epoch 3``): it sits at the epoch's last step
     eval_prefix: str = "val_"  # what an eval's names are prefixed with
     per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
+    summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
 
     @property
     def positions(self) -> list[int]:
         """Every field to read, in order."""
-        out = set(self.metrics)
+        out = set(self.metrics) | set(self.summary)
         for f in (self.step, self.epoch, self.epoch_total, self.step_total):
             if f is not None:
                 out.add(f)
@@ -337,6 +338,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     plan.epoch_end = low.startswith("end of")
             elif low in dialect.summary_names:
                 plan.is_summary = True
+                plan.summary[k] = low
             elif _is_setting(name):
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
