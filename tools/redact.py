@@ -45,6 +45,7 @@ KEY_PREFIXES = ("sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "h
                 "wandb_v1_")
 MIN_VALUE = 8  # a value a name marks as secret is redacted from this length (with letters and digits)
 MIN_PREFIXED = 16  # a known key prefix alone marks a value this long (real keys are 20-60 characters)
+MIN_RANDOM = 20  # mixed-case letters alone mark a value this long (a base64 token may hold no digit)
 MIN_NAMED = 6  # a value named a secret outright (OWN_SECRET_ENV, the user's redact_env, a credential file)
 MAX_EXTRA_NAMES = 200
 REDACTED = "[redacted]"
@@ -76,13 +77,15 @@ def _path_like(v: str) -> bool:
 
 def looks_secret(value: str) -> bool:
     """A value that reads as a credential: a known key prefix (16+ characters), or 8+ characters with letters and
-    digits that are not a number, a path or words (no whitespace). ``true``, ``1``, ``us``, ``/home/me``, ``ubuntu``
-    are not."""
+    digits (or 20+ with upper and lower case letters) that are not a number, a path or words (no whitespace).
+    ``true``, ``1``, ``us``, ``/home/me``, ``ubuntu`` are not."""
     v = value.strip()
     if len(v) >= MIN_PREFIXED and v.startswith(KEY_PREFIXES):
         return True
     if len(v) < MIN_VALUE or any(c.isspace() for c in v) or _is_number(v) or _path_like(v):
         return False
+    if len(v) >= MIN_RANDOM and any(c.isupper() for c in v) and any(c.islower() for c in v):
+        return True  # a long random-looking token (base64 without a digit happens)
     return any(c.isalpha() for c in v) and any(c.isdigit() for c in v)
 
 
