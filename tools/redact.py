@@ -341,10 +341,13 @@ def redact_log_records() -> None:
             message = record.getMessage()
         except Exception:  # a malformed %-format: shown as logging shows it
             return record
-        record.msg, record.args = redact(message), None
+        safe = redact(message)
+        if safe != message:  # only then: a formatter that reads record.args (uvicorn's) keeps them otherwise
+            record.msg, record.args = safe, None
         if record.exc_info:
-            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
-            record.exc_info = None
+            trace = logging.Formatter().formatException(record.exc_info)
+            if redact(trace) != trace:
+                record.exc_text, record.exc_info = redact(trace), None
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return record
