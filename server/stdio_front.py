@@ -51,7 +51,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..tools.redact import redact
+from ..tools.redact import redact_json
 
 CACHED_METHODS = ("initialize", "server/discover", "tools/list", "prompts/list", "resources/list",
                   "resources/templates/list")
@@ -218,7 +218,7 @@ class Front:
     def emit(self, data: bytes) -> None:
         """Write one message to the client: every answer, error, notification and resource the client gets over
         stdio passes here, redacted (``tools/redact.py`` finds a secret in JSON-escaped text too)."""
-        data = redact(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+        data = redact_json(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
         with self.lock:
             try:
                 self.wire_out.write(data.rstrip(b"\n") + b"\n")

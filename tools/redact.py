@@ -16,8 +16,8 @@ What is a secret (worked out once per environment and kept, ``current``):
 - the password of a URL (``scheme://user:password@host``), whatever its value (``[redacted]``).
 
 ``redact(text)`` is linear in the text: one scan left to right with ``str.find`` per secret value (a handful), the
-leftmost match taken and, of matches at one place, the longest. Each value is searched in its JSON-escaped forms too,
-so a JSON document (a store record, an MCP message) is redacted as text. ``hide_secrets`` also hides credential
+leftmost match taken and, of matches at one place, the longest. ``redact_json`` redacts a JSON document (a store
+record, an MCP message) as text, each value searched in its JSON-escaped forms. ``hide_secrets`` also hides credential
 SHAPES whatever variable they came from (keys by their format, ``password=...`` pairs, JWTs, private key blocks): for
 what an agent passes on to the reviewer.
 """
@@ -93,9 +93,9 @@ def label(name: str) -> str:
     return f"[redacted {_LABEL_CHARS.sub('_', name)[:80]}]"
 
 
-def _forms(value: str) -> set[str]:
-    """The value as it appears in plain text and inside JSON strings (escaped, with and without ensure_ascii)."""
-    return {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+def _json_forms(value: str) -> set[str]:
+    """The value as it appears inside a JSON string (escaped, with and without ensure_ascii)."""
+    return {json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
 
 
 @dataclass(frozen=True)
@@ -109,16 +109,22 @@ class Redactor:
 
     def __init__(self, secrets: Iterable[Secret]):
         secrets = list(secrets)
-        needles: dict[str, str] = {}
+        plain: dict[str, str] = {}
+        in_json: dict[str, str] = {}
         for s in sorted(secrets, key=lambda s: (-len(s.value), s.name)):
-            for form in _forms(s.value):
-                needles.setdefault(form, label(s.name))
-        self.needles: list[tuple[str, str]] = sorted(needles.items(), key=lambda kv: -len(kv[0]))  # longest first
+            for form in _json_forms(s.value):
+                in_json.setdefault(form, label(s.name))
+                plain.setdefault(form, label(s.name))
+            plain.setdefault(s.value, label(s.name))
+        # longest first; a JSON document is searched for the escaped forms only (a raw value holding a quote could
+        # only match there across two strings)
+        self.needles = sorted(plain.items(), key=lambda kv: -len(kv[0]))
+        self.json_needles = sorted(in_json.items(), key=lambda kv: -len(kv[0]))
         self.secrets = tuple(secrets)
 
-    def values(self, text: str) -> str:
+    def values(self, text: str, needles: list[tuple[str, str]] | None = None) -> str:
         """``text`` with every secret value replaced: leftmost match first, the longest of those at one place."""
-        needles = self.needles
+        needles = self.needles if needles is None else needles
         if not needles or not text:
             return text
         nxt = [text.find(v) for v, _ in needles]
@@ -146,6 +152,10 @@ class Redactor:
 
     def __call__(self, text: str) -> str:
         return hide_url_passwords(self.values(text))
+
+    def json(self, text: str) -> str:
+        """A JSON document's text redacted: each value in its escaped forms, then URL passwords."""
+        return hide_url_passwords(self.values(text, self.json_needles))
 
 
 # -- URL passwords -------------------------------------------------------------------------------------------------
@@ -290,14 +300,19 @@ def redact_tree(value: Any) -> Any:
 def redact_json(text: str) -> str:
     """A JSON document redacted as text (which also reaches what ``default=str`` made of objects); in the odd case
     where a secret holding quotes matched across strings, its strings redacted one by one."""
-    out = redact(text)
+    out = current().json(text)
     if out is text or out == text:
         return text
     try:
         json.loads(out)
+        return out
     except ValueError:
-        return json.dumps(redact_tree(json.loads(text)), separators=(",", ":"), ensure_ascii=False, allow_nan=True)
-    return out
+        pass
+    try:
+        value = json.loads(text)
+    except ValueError:  # not JSON in the first place: redacted as text
+        return out
+    return json.dumps(redact_tree(value), separators=(",", ":"), ensure_ascii=False, allow_nan=True)
 
 
 # -- credential shapes, for an agent's words on the way to the reviewer -----------------------------------------------
