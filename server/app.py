@@ -184,7 +184,7 @@ def _confirm_bridge(ctx: Context | None) -> Callable[[str], bool] | None:
         return None
 
     def confirm(question: str) -> bool:
-        question = escape_controls(question)  # one line: a command line's newlines cannot fake the question
+        question = redact(escape_controls(question))  # one line: a command line's newlines cannot fake the question
         try:
             res = anyio.from_thread.run(functools.partial(asker.elicit, question, StopConfirmation))
         except Exception:  # the client failed or refused to ask: not a yes

@@ -232,7 +232,7 @@ def test_config_names_only_add_and_a_project_cannot_blank_out_paths(tmp_path, mo
     home.mkdir(mode=0o700)
     monkeypatch.setenv("TRAINING_CHECK_HOME", str(home))
     (home / "config.toml").write_text('[security]\nredact_env = ["MYLAB_CLUSTER_PW"]\n'
-                                      '[reviewer]\napi_key = "cfgkey-0a1b2c3d4e"\n')
+                                      '[reviewer]\napi_key = "cfgkey-0a1b2c3d4e"\nkey_file = "/home/me/.keys/k1"\n')
     (home / "config.toml").chmod(0o600)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
@@ -243,9 +243,9 @@ def test_config_names_only_add_and_a_project_cannot_blank_out_paths(tmp_path, mo
     config = load_config(cwd=repo)
     assert set(config.redact_env) == {"MYLAB_CLUSTER_PW", "HOME", "LAB_RUN_SIGNATURE"}
     assert not config.warnings
-    text = f"pw correcthorse sig sig0a9b8c7d6e5f home {os.environ['HOME']} cfg cfgkey-0a1b2c3d4e"
+    text = f"pw correcthorse sig sig0a9b8c7d6e5f home {os.environ['HOME']} cfg cfgkey-0a1b2c3d4e /home/me/.keys/k1"
     assert redact(text) == (f"pw [redacted MYLAB_CLUSTER_PW] sig [redacted LAB_RUN_SIGNATURE] home "
-                            f"{os.environ['HOME']} cfg [redacted config:reviewer.api_key]")
+                            f"{os.environ['HOME']} cfg [redacted config:reviewer.api_key] /home/me/.keys/k1")
 
 
 def test_the_wandb_netrc_entry_is_redacted(tmp_path, monkeypatch):

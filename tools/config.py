@@ -181,11 +181,13 @@ def redact_names(data: dict, path: Path | None, warnings: list[str]) -> tuple[st
 
 
 def config_secrets(data: dict, path: Path | None) -> dict[str, str]:
-    """{value: label} of the user's file's secret-named keys (``[reviewer] api_key``, a ``token`` ...)."""
+    """{value: label} of the user's file's secret-named keys (``[reviewer] api_key``, a ``token`` ...; not a path
+    such as ``key_file = "~/.ssh/id"``, nor a number)."""
     found: dict[str, str] = {}
     for section, table in data.items():
         for key, value in (table.items() if isinstance(table, dict) else [(section, table)]):
-            if isinstance(key, str) and isinstance(value, str) and redact.secret_name(key):
+            if isinstance(key, str) and isinstance(value, str) and redact.secret_name(key) \
+                    and redact.could_be_secret(value):
                 found[value] = f"config:{section}.{key}" if isinstance(table, dict) else f"config:{key}"
     return found
 

@@ -89,6 +89,12 @@ def looks_secret(value: str) -> bool:
     return any(c.isalpha() for c in v) and any(c.isdigit() for c in v)
 
 
+def could_be_secret(value: str) -> bool:
+    """A value a secret-named setting may hold as its secret: 6+ characters, not a number or a path."""
+    v = value.strip()
+    return len(v) >= MIN_NAMED and not _is_number(v) and not _path_like(v)
+
+
 def label(name: str) -> str:
     return f"[redacted {_LABEL_CHARS.sub('_', name)[:80]}]"
 
