@@ -115,7 +115,7 @@ class TrainingCheckServer(MCPServer):
         except ToolError as e:
             cause = e.__cause__
             if isinstance(cause, ValidationError):
-                raise ToolError(validation_message(name, cause)) from cause
+                raise ToolError(redact(validation_message(name, cause))) from cause  # it may quote the argument
             if isinstance(cause, ToolError) and type(cause) is ToolError:
                 raise ToolError(str(cause)) from cause
             raise

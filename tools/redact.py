@@ -6,8 +6,8 @@ What is a secret (worked out once per environment and kept, ``current``):
 
 - an environment variable whose name contains one of ``NAME_WORDS`` (TOKEN, SECRET, PASSWORD, PASS, KEY, AUTH,
   SESSION, DSN ..., any case) and whose value looks like a credential (``looks_secret``: 8+ characters with letters
-  and digits, or a known key prefix; never a number, a path or words with spaces, so ``KEYBOARD_LAYOUT=us`` or
-  ``SESSION_MANAGER=local/host:@/tmp/.ICE-unix/1`` stay as they are), and any name a project's
+  and digits, 20+ with upper and lower case, or a known key prefix; never a number, a path or words with spaces, so
+  ``KEYBOARD_LAYOUT=us`` or ``SESSION_MANAGER=local/host:@/tmp/.ICE-unix/1`` stay as they are), and any name a project's
   ``.training-check.toml`` adds in ``[security] redact_env``, under the same test;
 - the variables the project itself reads keys from (``OWN_SECRET_ENV``) and the names the user's own config lists in
   ``[security] redact_env``: any value of 6+ characters, whatever it looks like;
@@ -197,7 +197,7 @@ class _Known:
 
 
 _known = _Known(set(), set(), {})
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a signal handler that prints (redacted) may run inside a build
 _cache: tuple[object, Redactor] | None = None
 
 
