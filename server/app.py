@@ -41,6 +41,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..tools.config import Config, load_config
 from ..tools.errors import TrainingCheckError
+from ..tools.redact import redact, redact_json
 from ..tools.rundata import escape_controls
 from ..tools.store import Store
 from .prompt_text import prompt_file, slash_command_text
@@ -114,7 +115,7 @@ class TrainingCheckServer(MCPServer):
         except ToolError as e:
             cause = e.__cause__
             if isinstance(cause, ValidationError):
-                raise ToolError(validation_message(name, cause)) from cause
+                raise ToolError(redact(validation_message(name, cause))) from cause  # it may quote the argument
             if isinstance(cause, ToolError) and type(cause) is ToolError:
                 raise ToolError(str(cause)) from cause
             raise
@@ -183,7 +184,7 @@ def _confirm_bridge(ctx: Context | None) -> Callable[[str], bool] | None:
         return None
 
     def confirm(question: str) -> bool:
-        question = escape_controls(question)  # one line: a command line's newlines cannot fake the question
+        question = redact(escape_controls(question))  # one line: a command line's newlines cannot fake the question
         try:
             res = anyio.from_thread.run(functools.partial(asker.elicit, question, StopConfirmation))
         except Exception:  # the client failed or refused to ask: not a yes
@@ -206,7 +207,10 @@ def compact_result(out: BaseModel) -> CallToolResult:
     """Structured content without null fields, and the same JSON without whitespace as the text block (the SDK's
     default would pretty-print every null: twice the bytes in an agent's context for the same facts)."""
     data = out.model_dump(mode="json", by_alias=True, exclude_none=True)
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = redact_json(raw)  # every answer redacted, whichever transport carries it (tools/redact.py)
+    if text is not raw:
+        data = json.loads(text)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
@@ -228,7 +232,7 @@ async def run_tool(tool: str, ctx: Context | None, fn: Callable[..., Any], model
         raise ToolError(e.message) from None
     except Exception as e:  # a bug: say so in one line, keep the server up
         log.exception("%s failed unexpectedly", tool)
-        first = (str(e).splitlines() or [""])[0][:200]
+        first = redact((str(e).splitlines() or [""])[0][:200])
         await _log(ctx, "error", f"{tool}: internal error {type(e).__name__}")
         raise ToolError(f"{tool}: internal error ({type(e).__name__}: {first}); the server is still up — "
                         f"please report this with the arguments used") from None
@@ -480,7 +484,7 @@ def known_runs() -> list[dict]:
 def _json(obj: Any) -> str:
     from .shaping import json_safe
 
-    return json.dumps(json_safe(obj), indent=1, default=str)
+    return redact_json(json.dumps(json_safe(obj), indent=1, default=str))  # a resource: redacted like an answer
 
 
 def _version() -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..tools.errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError, UnknownFormat
+from ..tools.redact import RedactingStream, redact, redact_log_records
 from ..tools.rundata import escape_for_terminal
 
 VERDICT_EXIT = {"CONTINUE": 0, "ESCALATE": 1, "STOP": 2, "WAIT": 3, "UNREACHABLE": 4}
@@ -45,7 +46,8 @@ class Parser(argparse.ArgumentParser):
 class PipeSafe:
     """stdout that outlives its reader: ``training-check check RUN | head -1`` closes the pipe early, and the exit
     code must still be the verdict. The first write that finds the reader gone points the file descriptor at
-    /dev/null (so the interpreter's last flush cannot fail either), and later writes are dropped."""
+    /dev/null (so the interpreter's last flush cannot fail either), and later writes are dropped. Every write is
+    redacted first (``tools/redact.py``): the one place the CLI's answers leave."""
 
     def __init__(self, stream):
         self.stream = stream
@@ -54,7 +56,7 @@ class PipeSafe:
     def write(self, text: str) -> int:
         if not self.reader_gone:
             try:
-                self.stream.write(text)
+                self.stream.write(redact(text))
             except BrokenPipeError:
                 self._gone()
         return len(text)
@@ -614,15 +616,19 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code (never a traceback for an anticipated failure)."""
+    real_stdout, real_stderr = sys.stdout, sys.stderr
+    sys.stderr = RedactingStream(real_stderr)  # errors, warnings, progress: redacted as they are written
+    redact_log_records()  # every log line, whichever handler writes it
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except UsageError as e:
         print(str(e), file=sys.stderr)
+        sys.stderr = real_stderr
         return EXIT_USAGE
     except SystemExit as e:  # --help
+        sys.stderr = real_stderr
         return int(e.code or 0)
-    real_stdout = sys.stdout
     if args.command != "serve":  # the MCP server owns its stdout; every other command survives a closed pipe
         sys.stdout = PipeSafe(real_stdout)
     try:
@@ -656,6 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(sys.stdout, PipeSafe):
             sys.stdout.flush()
             sys.stdout = real_stdout
+        sys.stderr = real_stderr
 
 
 def _interrupted(e: BaseException) -> bool:

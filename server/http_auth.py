@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..tools.errors import BadInput
-from ..tools.rundata import remember_secret
+from ..tools.redact import remember_secret
 
 TOKEN_FILE = "http-token"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
@@ -111,7 +111,7 @@ def load_or_create_token(home: Path, env: Mapping[str, str] | None = None) -> tu
     if given:
         if len(given) < 16:
             raise BadInput("TRAINING_CHECK_HTTP_TOKEN is too short: use at least 16 random characters")
-        remember_secret(given)
+        remember_secret(given, "TRAINING_CHECK_HTTP_TOKEN")
         return given, None, False
     path = home / TOKEN_FILE
     home.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -123,7 +123,7 @@ def load_or_create_token(home: Path, env: Mapping[str, str] | None = None) -> tu
             token = f.read(200).strip()
         if len(token) < 16:
             raise BadInput(f"{path} holds no usable token: delete it to get a new one")
-        remember_secret(token)
+        remember_secret(token, "http-token")
         return token, path, False
     except FileNotFoundError:
         pass
@@ -136,7 +136,7 @@ def load_or_create_token(home: Path, env: Mapping[str, str] | None = None) -> tu
         raise BadInput(f"cannot write the token file {path}: {e.strerror}") from None
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token + "\n")
-    remember_secret(token)
+    remember_secret(token, "http-token")
     return token, path, True
 
 
@@ -187,8 +187,9 @@ def serve_http(server, host: str, port: int, home: Path, no_auth: bool = False, 
     token = None
     if not no_auth:
         token, path, new = load_or_create_token(home)
-        if new:
-            print(f"training-check: bearer token (shown once, saved in {path}): {token}", file=err, flush=True)
+        if new:  # shown to its owner once, on purpose: past the redaction of stderr (tools/redact.py)
+            print(f"training-check: bearer token (shown once, saved in {path}): {token}",
+                  file=getattr(err, "unredacted", err), flush=True)
         else:
             print(f"training-check: clients must send Authorization: Bearer <the token in "
                   f"{path or 'TRAINING_CHECK_HTTP_TOKEN'}>", file=err, flush=True)

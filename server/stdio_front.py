@@ -7,7 +7,8 @@ starts a fresh server for one ``assess_run``. So ``serve`` (stdio) starts a
 small front made of the standard library only:
 
 - it owns the real stdin/stdout (fd 0 is pointed at /dev/null and fd 1 at
-  stderr, so nothing stray reaches the wire) and forwards client messages,
+  stderr, so nothing stray reaches the wire), writes every message to the
+  client redacted (``Front.emit``), and forwards client messages,
   unchanged and in order, to the SDK server through a pipe;
 - one connection speaks one protocol era, decided by the client's first
   request exactly as the SDK decides it: a request carrying the 2026-07-28
@@ -49,6 +50,8 @@ import sys
 import threading
 from pathlib import Path
 from typing import Any
+
+from ..tools.redact import redact_json
 
 CACHED_METHODS = ("initialize", "server/discover", "tools/list", "prompts/list", "resources/list",
                   "resources/templates/list")
@@ -213,6 +216,9 @@ class Front:
         self.need_sdk.set()
 
     def emit(self, data: bytes) -> None:
+        """Write one message to the client: every answer, error, notification and resource the client gets over
+        stdio passes here, redacted (``tools/redact.py`` finds a secret in JSON-escaped text too)."""
+        data = redact_json(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
         with self.lock:
             try:
                 self.wire_out.write(data.rstrip(b"\n") + b"\n")

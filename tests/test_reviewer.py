@@ -372,8 +372,8 @@ def test_429_with_retry_after_then_ok(openai_env, fake, store, config, stored):
     (Reply(status=401, error_message=f"Incorrect API key provided: {API_KEY}"),
      "the reviewer refused the API key (HTTP 401) at {url} (responses API, model gpt-5.4): check OPENAI_API_KEY"),
     (Reply(status=400, error_message=f"bad request for key {API_KEY}"),
-     "reviewer request refused HTTP 400 at {url} (responses API, model gpt-5.4): bad request for key ***; if this "
-     "server lacks the Responses API, set REVIEWER_API=chat"),
+     "reviewer request refused HTTP 400 at {url} (responses API, model gpt-5.4): bad request for key "
+     "[redacted OPENAI_API_KEY]; if this server lacks the Responses API, set REVIEWER_API=chat"),
     (Reply(status=404, error_message="model gpt-5.4 not found"),
      "the reviewer answered HTTP 404 at {url} (responses API, model gpt-5.4) (model gpt-5.4 not found): check "
      "REVIEWER_MODEL and OPENAI_BASE_URL"),

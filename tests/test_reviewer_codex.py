@@ -278,8 +278,10 @@ def test_codex_gets_no_planted_secret_and_an_echoed_one_is_not_stored(codex_env,
     echoed = " ".join(PLANTED.values())
     fake.script(Reply.decision("STOP", f"leaked {echoed} and {PROVIDER_KEY}"))
     review = escalate_to_reviewer(store=store, config=config, concern="plateau", assessment_id=stored[0])
-    assert review.reason == "leaked *** *** *** and ***"
-    assert store.get_review(review.review_id)["reason"] == "leaked *** *** *** and ***"
+    blanked = ("leaked [redacted OPENAI_API_KEY] [redacted WANDB_API_KEY] [redacted HF_TOKEN] and "
+               "[redacted TC_STUB_PROVIDER_KEY]")
+    assert review.reason == blanked
+    assert store.get_review(review.review_id)["reason"] == blanked
     assert_no_planted_secret(fake, store)
     assert PROVIDER_KEY not in store_dump(store)
 
@@ -449,7 +451,7 @@ def test_codex_stderr_quoted_in_errors_has_the_key_blanked(codex_env, tmp_path):
             CodexReviewer(command=[sys.executable, str(script)], base_url="http://127.0.0.1:9/v1",
                           key_env="LOCAL_LLM", timeout_s=10) as reviewer:
         reviewer.ask("s", "t")
-    assert str(err.value) == "the codex reviewer exited during initialize: auth with ***"
+    assert str(err.value) == "the codex reviewer exited during initialize: auth with [redacted LOCAL_LLM]"
 
 
 # Codex never asks its client anything in a review (approvals are "never"), so the requests it could send are

@@ -130,7 +130,7 @@ def test_a_project_cannot_accept_unknown_ssh_hosts(repo, tc_home):
     cfg = load_config(cwd=repo, env={"TRAINING_CHECK_HOME": str(tc_home)})
     assert cfg.ssh_accept_unknown_hosts is False and cfg.wandb_entity == "team"
     expected = (f"{repo / '.training-check.toml'}: ignored [ssh] accept_unknown_hosts: a project file may set only "
-                f"[wandb] entity and project; put other settings in "
+                f"[wandb] entity and project, [metrics] loss_metric and [security] redact_env; put other settings in "
                 f"{Path.home() / '.config' / 'training-check' / 'config.toml'}")
     assert cfg.warnings == [expected]
     tc_home.mkdir(parents=True, exist_ok=True)

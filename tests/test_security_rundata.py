@@ -93,7 +93,7 @@ def test_errors_never_quote_the_file(store, config, tmp_path):
 def test_known_secrets_are_redacted_from_every_error(monkeypatch):
     monkeypatch.setenv("HF_TOKEN", "hf_plantedSECRETtoken123")
     err = TrainingCheckError("cannot reach https://x?token=hf_plantedSECRETtoken123 (401)")
-    assert str(err) == "cannot reach https://x?token=[redacted] (401)"
+    assert str(err) == "cannot reach https://x?token=[redacted HF_TOKEN] (401)"
 
 
 def test_read_metrics_with_10k_metric_names_stays_small(tc_home, tmp_path):

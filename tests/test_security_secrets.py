@@ -73,7 +73,7 @@ def test_concern_and_baseline_secrets_never_reach_the_reviewer(reviewer, store, 
     ("password = 'a b c'", "password = [redacted]"),
 ])
 def test_hide_secrets_keeps_ordinary_text(text, kept):
-    from training_check.tools.rundata import hide_secrets
+    from training_check.tools.redact import hide_secrets
 
     assert hide_secrets(text) == kept
 
@@ -81,7 +81,7 @@ def test_hide_secrets_keeps_ordinary_text(text, kept):
 def test_hide_secrets_is_linear_on_hostile_text():
     import time
 
-    from training_check.tools.rundata import hide_secrets
+    from training_check.tools.redact import hide_secrets
 
     for text in ("a://" + "b" * 200_000, "password=" * 50_000, "-----BEGIN PRIVATE KEY-----" + "x" * 200_000,
                  "eyJ" + "a" * 200_000 + ".", "sk-" + "-" * 200_000):

@@ -232,7 +232,7 @@ def test_error_mapping_shapes():
                             "process is busy and did not respond in time.")) == (
         WandbTimeout, "W&B did not answer in time while x")  # a slow server is not a refused key
     assert mapped(RuntimeError(f"weird failure mentioning {FAKE_KEY}"), FAKE_KEY) == (
-        SourceUnreachable, "W&B API error while x: weird failure mentioning ***")
+        SourceUnreachable, "W&B API error while x: weird failure mentioning [redacted WANDB_API_KEY]")
 
 
 def test_retries_back_off_and_stay_within_the_budget():

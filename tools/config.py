@@ -19,10 +19,19 @@ environment or the user's own config file, ``$TRAINING_CHECK_HOME/config.toml`` 
     base_url = "https://..."    # OpenAI-compatible endpoint (env OPENAI_BASE_URL wins)
     codex_command = "codex"     # (env REVIEWER_CODEX_COMMAND wins)
     timeout_s = 120
+    [security]
+    redact_env = ["MYLAB_CLUSTER_PW"]   # more variables whose values are secrets (tools/redact.py)
 
 The project file ``.training-check.toml`` (the working folder or a parent, up to the repository root, a folder
-holding ``.git``, or HOME) may set names only: ``[wandb] entity`` and ``project``; anything else in it is ignored
-with a warning. A config file is read only when it is owned by this user and nobody else can write it.
+holding ``.git``, or HOME) may set names only: ``[wandb] entity`` and ``project``, ``[metrics] loss_metric``, and
+``[security] redact_env``; anything else in it is ignored with a warning. A config file is read only when it is owned
+by this user and nobody else can write it.
+
+Redaction can only grow: both files may ADD variable names to redact and nothing can remove one. A name in the
+user's own file is redacted whatever its value; a name a project file adds gets the test a secret-looking name gets
+(8+ characters with letters and digits, not a path or a number), so a cloned repository can neither weaken
+redaction nor blank out paths and numbers by naming ``HOME``. The user's file's secret-named keys (``api_key``,
+``token`` ...) are redacted too; a project file's values never are (it could name ``loss``).
 """
 
 from __future__ import annotations
@@ -35,13 +44,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import redact
 from .errors import BadInput
 from .ownership import untrusted_stat
 
 CONFIG_FILE = ".training-check.toml"
 USER_CONFIG = "config.toml"
 DEFAULT_WANDB_BASE_URL = "https://api.wandb.ai"
-PROJECT_KEYS = {"wandb": {"entity", "project"}, "metrics": {"loss_metric"}}  # names only
+PROJECT_KEYS = {"wandb": {"entity", "project"}, "metrics": {"loss_metric"}, "security": {"redact_env"}}  # names only
 log = logging.getLogger("training_check.config")
 
 
@@ -117,6 +127,7 @@ class Config:
     user_file: Path | None = None
     warnings: list[str] = field(default_factory=list)
     loss_metric: str | None = None  # the metric to judge as the loss when none is named one (issue 19)
+    redact_env: tuple[str, ...] = ()  # [security] redact_env of both files (tools/redact.py)
 
     @property
     def store_path(self) -> Path:
@@ -138,11 +149,13 @@ def _names_only(data: dict, path: Path, warnings: list[str]) -> dict:
     for section, value in data.items():
         allowed = PROJECT_KEYS.get(section, set())
         for key in (value if isinstance(value, dict) else {section: value}):
-            if isinstance(value, dict) and key in allowed and isinstance(value[key], str):
+            if isinstance(value, dict) and key in allowed and (
+                    isinstance(value[key], str) or (key == "redact_env" and isinstance(value[key], list))):
                 kept.setdefault(section, {})[key] = value[key]
             else:
                 warnings.append(f"{path}: ignored [{section}] {key}: a project file may set only [wandb] entity "
-                                f"and project; put other settings in {user_config_paths()[1]}")
+                                f"and project, [metrics] loss_metric and [security] redact_env; put other settings "
+                                f"in {user_config_paths()[1]}")
     return kept
 
 
@@ -155,6 +168,28 @@ def _if_trusted(path: Path | None, warnings: list[str]) -> Path | None:
         warnings.append(f"not reading {path}: it {why}")
         return None
     return path
+
+
+def redact_names(data: dict, path: Path | None, warnings: list[str]) -> tuple[str, ...]:
+    """``[security] redact_env``: variable names (a list of strings), at most redact.MAX_EXTRA_NAMES."""
+    names = _table(data, "security").get("redact_env", [])
+    good = tuple(n for n in names if isinstance(n, str) and redact.ENV_NAME.match(n)) if isinstance(names, list) else ()
+    if not isinstance(names, list) or len(good) != len(names) or len(good) > redact.MAX_EXTRA_NAMES:
+        warnings.append(f"{path}: [security] redact_env must be a list of at most {redact.MAX_EXTRA_NAMES} variable "
+                        f"names (letters, digits, _); the others are ignored")
+    return good[: redact.MAX_EXTRA_NAMES]
+
+
+def config_secrets(data: dict, path: Path | None) -> dict[str, str]:
+    """{value: label} of the user's file's secret-named keys (``[reviewer] api_key``, a ``token`` ...; not a path
+    such as ``key_file = "~/.ssh/id"``, nor a number)."""
+    found: dict[str, str] = {}
+    for section, table in data.items():
+        for key, value in (table.items() if isinstance(table, dict) else [(section, table)]):
+            if isinstance(key, str) and isinstance(value, str) and redact.secret_name(key) \
+                    and redact.could_be_secret(value):
+                found[value] = f"config:{section}.{key}" if isinstance(table, dict) else f"config:{key}"
+    return found
 
 
 def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
@@ -171,6 +206,12 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
     loss = env.get("TRAINING_CHECK_LOSS_METRIC") or _table(user_data, "metrics").get("loss_metric") \
         or _table(project, "metrics").get("loss_metric")
     accept = env.get("TRAINING_CHECK_SSH_ACCEPT_UNKNOWN_HOSTS")
+    wandb_base_url = str(env.get("WANDB_BASE_URL") or uwb.get("base_url") or DEFAULT_WANDB_BASE_URL)
+    user_names = redact_names(user_data, user_file, warnings)
+    project_names = redact_names(project, toml_path, warnings)
+    # process-wide: every place text leaves redacts with what any config read so far added (tools/redact.py)
+    redact.configure(user_names=user_names, project_names=project_names,
+                     values=config_secrets(user_data, user_file), wandb_base_url=wandb_base_url)
     for w in warnings:
         log.warning("%s", w)
     return Config(
@@ -183,8 +224,9 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
                                   else ssh.get("accept_unknown_hosts") is True),
         reviewer=dict(rv),
         source_file=toml_path,
-        wandb_base_url=str(env.get("WANDB_BASE_URL") or uwb.get("base_url") or DEFAULT_WANDB_BASE_URL),
+        wandb_base_url=wandb_base_url,
         user_file=user_file,
         warnings=warnings,
         loss_metric=str(loss)[:200] if isinstance(loss, str) and loss.strip() else None,
+        redact_env=(*user_names, *project_names),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rundata import redact
+from .redact import redact
 
 MAX_MESSAGE = 600  # characters: an error quoting a hostile or huge argument stays one readable line
 

@@ -19,6 +19,7 @@ from .errors import BadInput, TrainingCheckError
 from .findings import CRITICAL, OK, WARN
 from .frame import MetricFrame
 from .reading import load_run
+from .redact import redact
 from .store import Store
 
 PANELS = (("train_loss", "training loss"), ("eval", "eval metrics"), ("lr", "learning rate"),
@@ -215,10 +216,23 @@ def draw(frame: MetricFrame, *, title: str, findings: list[dict] | None = None, 
                  fontsize=6, color="#9467bd", va="bottom")
     axes[-1, 0].set_xlabel("step")
     fig.suptitle(f"{title}" + (f" — {verdict}" if verdict else ""), fontsize=10)
+    redact_texts(fig)
     fig.tight_layout(rect=(0, 0.012 * len(events) + (0.01 if events else 0), 1, 1))
     if labels:
         _place_labels(fig, axes[0, 0], sorted(labels, key=lambda t: t.get_position()[0]))
     return fig, [p[0] for p in panels], marked
+
+
+def redact_texts(fig) -> None:
+    """Every text of the figure (title, labels, legends, notes) redacted (``tools/redact.py``): the plot's one gate."""
+    from matplotlib.text import Text
+
+    for t in fig.findobj(Text):
+        text = t.get_text()
+        if text:
+            safe = redact(text)
+            if safe != text:
+                t.set_text(safe)
 
 
 def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: Config,
@@ -228,7 +242,7 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
     if not data.frame.series:
         raise TrainingCheckError(f"{run}: the run has no metrics yet; nothing to plot")
     if out is None:
-        name = data.info.name or os.path.basename(run) or "run"
+        name = redact(data.info.name or os.path.basename(run) or "run")
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
         out = config.home / "plots" / f"{safe[:80]}.png"
     verdict, findings, diagnosis = _latest_findings(store, data.run_key)

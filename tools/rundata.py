@@ -1,79 +1,22 @@
-"""Text the run wrote (metric names, run names, config values, log excerpts) made safe to show, and secrets hidden.
+"""Text the run wrote (metric names, run names, config values, log excerpts) made safe to show.
 
 A run's text is written by whoever controls the run: it may hold control characters (terminal escapes, fake
 newlines and fences), be huge, or be phrased as instructions. ``clean`` makes such a string one printable line of
 bounded length (control characters shown as ``\\xNN`` escapes, so nothing is silently merged); ``run_data`` marks a
-value as run data for an answer. ``redact`` removes every known secret value (the API keys and passphrases in the
-environment) from a message; every error message and every piece of evidence goes through it. ``hide_secrets`` also
-hides text SHAPED like a credential whatever field it came in (W&B, AWS, GitHub, OpenAI/Anthropic, Hugging Face,
-Slack keys, JWTs, private key blocks, ``password=...`` pairs, a password in a URL): what the agent passes on to the
-reviewer goes through it.
+value as run data for an answer; ``safe_excerpt`` also redacts secrets (``tools/redact.py``, which holds every
+secret rule) and masks key-like tokens in a line of the run's text.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterable, Mapping
 
-SECRET_ENV = ("OPENAI_API_KEY", "WANDB_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
-              "SSH_PASSPHRASE", "SSH_KEY_PASSPHRASE", "TRAINING_CHECK_SSH_PASSPHRASE", "TRAINING_CHECK_HTTP_TOKEN",
-              "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY")
-MIN_SECRET = 6  # shorter values would redact ordinary words
-REDACTED = "[redacted]"
+from .redact import redact
+
 NAME_CAP = 200  # metric / run names
 TEXT_CAP = 2000  # config values, log excerpts
 # C0/C1 controls, DEL, and the Unicode format characters that reorder or hide text (bidi overrides, zero width)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-_extra_secrets: set[str] = set()
-
-
-def remember_secret(value: str | None) -> None:
-    """Treat ``value`` as a secret from now on (e.g. a key read from ~/.netrc or a generated token)."""
-    if value and len(value) >= MIN_SECRET:
-        _extra_secrets.add(value)
-
-
-def known_secrets(env: Mapping[str, str] | None = None) -> list[str]:
-    source: Mapping[str, str] = os.environ if env is None else env
-    found = {source[v] for v in SECRET_ENV if source.get(v) and len(source[v]) >= MIN_SECRET} | _extra_secrets
-    return sorted(found, key=len, reverse=True)  # longest first: a key containing another is hidden whole
-
-
-def redact(text: object, extra: Iterable[str | None] = ()) -> str:
-    """``text`` with every known secret value (and each of ``extra``) replaced by [redacted]."""
-    out = str(text)
-    for secret in [*known_secrets(), *(e for e in extra if e and len(e) >= MIN_SECRET)]:
-        if secret in out:
-            out = out.replace(secret, REDACTED)
-    return out
-
-
-# credential shapes: every pattern is linear (no nested quantifiers), and applied to capped text
-_SECRET_SHAPES = [
-    re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\s\S]{0,8000}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE "
-               r"KEY-----|$)"),
-    re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})"),
-    re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}(?![0-9A-Z])"),
-    re.compile(r"(?<![A-Za-z0-9])(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|hf_[A-Za-z0-9]{30,}|"
-               r"xox[abposr]-[A-Za-z0-9\-]{10,}|wandb_v1_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_\-]{20,})"),
-    re.compile(r"(?<![A-Za-z0-9])[0-9a-f]{40}(?![A-Za-z0-9])"),  # a W&B API key (40 hex digits)
-    re.compile(r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),  # a JWT
-]
-# key = value pairs whose value is a secret, and user:password@ in a URL: the value hidden, the key kept
-_SECRET_PAIR = re.compile(r"(?i)((?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|secret[_\-]access"
-                          r"[_\-]key|auth)[\"']?\s{0,3}[=:]\s{0,3})(\"[^\"\n]{0,500}\"|'[^'\n]{0,500}'|[^\s,;&\"']{1,500})")
-_URL_PASSWORD = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]{0,20}://[^\s:/@]{0,200}:)[^\s@/]{1,200}@")
-
-
-def hide_secrets(text: object) -> str:
-    """``redact`` plus every credential-shaped token hidden (keys by their shape, ``password=...`` values, the
-    password of ``scheme://user:password@host``), wherever in the text it is."""
-    out = redact(text)
-    for shape in _SECRET_SHAPES:
-        out = shape.sub(REDACTED, out)
-    out = _SECRET_PAIR.sub(lambda m: m.group(1) + REDACTED, out)
-    return _URL_PASSWORD.sub(lambda m: m.group(1) + REDACTED + "@", out)
 
 
 def _escape(m: re.Match) -> str:

@@ -32,7 +32,7 @@ from .records import (
     StopPlanRecord,
     stored_assessment,
 )
-from .rundata import redact
+from .redact import redact
 from .runref import RunRef, parse_run_ref
 from .stoppers import binding, slurm, tmux
 from .stoppers.base import Stopper, StopPlan
@@ -326,7 +326,7 @@ def evidence_markdown(report: StopReport, ref: RunRef, assessment: AssessmentRec
                   f"- id: {review.review_id}; model: {review.model}",
                   f"- decision: **{review.decision}**", f"- reason: {review.reason}"]
     lines += ["", "## Plan", ""] + [f"{i + 1}. {s}" for i, s in enumerate(report.plan)]
-    return redact("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def _slug(text: str) -> str:
@@ -334,14 +334,15 @@ def _slug(text: str) -> str:
 
 
 def write_private(folder: Path, name: str, text: str) -> Path:
-    """Write a new file readable by this user only (0600) in a 0700 folder; a symlink in the way is refused."""
+    """Write a new file readable by this user only (0600) in a 0700 folder; a symlink in the way is refused. The text
+    is redacted here (``tools/redact.py``), as the outcome appended later is: the evidence file's two writers."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     if folder.is_symlink():
         raise OSError(40, "the folder is a symbolic link (refused)")
     os.chmod(folder, 0o700)
     fd = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+        f.write(redact(text))
     return folder / name
 
 
@@ -350,7 +351,7 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
     now = datetime.now(UTC)
     when = now.isoformat(timespec="seconds")
     folder = Path(config.evidence_dir)
-    name = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{_slug(ref.key)}-{os.urandom(3).hex()}.md"
+    name = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{_slug(redact(ref.key))}-{os.urandom(3).hex()}.md"
     path = folder / name
     text = evidence_markdown(report, ref, assessment, review, when)
     stored = store.get_assessment(assessment.assessment_id) if assessment and assessment.assessment_id else None
@@ -362,7 +363,7 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
                  + (f", onset at step {diagnosis['onset_step']}" if diagnosis.get("onset_step") is not None else "")]
         for key, head in (("events", "event"), ("actions", "action"), ("ruled_out", "ruled out")):
             lines += [f"- {head}: {x}" for x in diagnosis.get(key) or [] if isinstance(x, str)]
-        text = text.rstrip("\n") + "\n" + redact("\n".join(lines)) + "\n"
+        text = text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
     try:
         write_private(folder, name, text)
     except OSError as e:
@@ -370,7 +371,7 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
     a = assessment
     record = StopPlanRecord(
         time=when, run=report.run, url=(a.url if a else None) or ref.url, allowed_by=report.allowed_by,
-        reason=redact(report.reason), method=report.method, target=report.target, host=report.host,
+        reason=report.reason, method=report.method, target=report.target, host=report.host,
         plan=tuple(report.plan), assessment_id=a.assessment_id if a else None, verdict=a.verdict if a else None,
         key_metrics=a.key_metrics if a else None, findings=a.findings if a else None,
         review={"review_id": review.review_id, "model": review.model, "decision": review.decision,

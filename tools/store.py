@@ -2,7 +2,8 @@
 
 Holds each source's read cursor and a cache of the points already read (so a
 check reads only what is new), the assessments, reviews, schedules and
-evidence. Each thread using a Store has its own connection (opened on first use,
+evidence. Every record is written redacted (``_record``, ``_text``): no secret
+reaches the file, its WAL or a dump. Each thread using a Store has its own connection (opened on first use,
 kept while the Store lives: a connection closed is a WAL checkpoint paid), so the
 store is safe to use from the worker threads MCP runs synchronous tools in, and
 from several processes.
@@ -28,6 +29,7 @@ from typing import Any
 
 from .errors import StoreError
 from .points import PointBatch
+from .redact import redact, redact_json
 
 log = logging.getLogger("training_check.store")
 
@@ -145,6 +147,17 @@ class CachedSummary:
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), default=str, allow_nan=True)
+
+
+def _record(obj: Any) -> str:
+    """A record's JSON with every secret redacted (``tools/redact.py``, which also finds a value in its JSON-escaped
+    forms): the one way an assessment, review, schedule or evidence record (or a source's info) is written."""
+    return redact_json(_dumps(obj))
+
+
+def _text(value: str | None) -> str | None:
+    """A record's text column (run key, reason, model, path), redacted like its JSON."""
+    return None if value is None else redact(value)
 
 
 class Store:
@@ -400,7 +413,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(source_id) DO UPDATE SET cursor=excluded.cursor, "
                 "info=COALESCE(excluded.info, sources.info), n_points=excluded.n_points, "
                 "last_step=COALESCE(excluded.last_step, sources.last_step), updated_at=excluded.updated_at",
-                (source_id, run_key, _dumps(new_cursor), _dumps(info) if info else None,
+                (source_id, _text(run_key), _dumps(new_cursor), _record(info) if info else None,
                  n_before + batch.n_points, last, time.time()),
             )
             if not batch.is_empty():
@@ -433,10 +446,11 @@ class Store:
     def add_assessment(self, run_key: str, verdict: str, step: int | None, payload: dict,
                        assessment_id: str | None = None) -> str:
         aid = assessment_id or new_id("asm")
+        run_key = redact(run_key)
         payload = {**payload, "assessment_id": aid, "run_key": run_key}
         with self._write() as c:
             c.execute("INSERT INTO assessments (id, run_key, created_at, step, verdict, payload) VALUES (?,?,?,?,?,?)",
-                      (aid, run_key, time.time(), step, verdict, _dumps(payload)))
+                      (aid, run_key, time.time(), step, verdict, _record(payload)))
         return aid
 
     def get_assessment(self, assessment_id: str) -> dict | None:
@@ -448,18 +462,20 @@ class Store:
         """Newest first."""
         with self._read() as c:
             rows = c.execute("SELECT payload, created_at FROM assessments WHERE run_key=? "
-                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (run_key, limit)).fetchall()
+                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (redact(run_key), limit)).fetchall()
         return [{**json.loads(p), "created_at": t} for p, t in rows]
 
     def add_review(self, run_key: str, assessment_id: str | None, model: str | None, prompt_hash: str | None,
                    decision: str, reason: str, payload: dict) -> str:
         rid = new_id("rev")
+        run_key, model, reason = redact(run_key), _text(model), redact(reason)
         payload = {**payload, "review_id": rid, "run_key": run_key, "assessment_id": assessment_id,
                    "model": model, "prompt_hash": prompt_hash, "decision": decision, "reason": reason}
         with self._write() as c:
             c.execute("INSERT INTO reviews (id, run_key, assessment_id, created_at, model, prompt_hash, decision, "
                       "reason, payload) VALUES (?,?,?,?,?,?,?,?,?)",
-                      (rid, run_key, assessment_id, time.time(), model, prompt_hash, decision, reason, _dumps(payload)))
+                      (rid, run_key, assessment_id, time.time(), model, prompt_hash, decision, reason,
+                       _record(payload)))
         return rid
 
     def get_review(self, review_id: str) -> dict | None:
@@ -470,31 +486,31 @@ class Store:
     def recent_reviews(self, run_key: str, limit: int = 20) -> list[dict]:
         with self._read() as c:
             rows = c.execute("SELECT payload, created_at FROM reviews WHERE run_key=? "
-                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (run_key, limit)).fetchall()
+                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (redact(run_key), limit)).fetchall()
         return [{**json.loads(p), "created_at": t} for p, t in rows]
 
     def get_schedule(self, run_key: str) -> dict | None:
         with self._read() as c:
-            row = c.execute("SELECT payload FROM schedules WHERE run_key=?", (run_key,)).fetchone()
+            row = c.execute("SELECT payload FROM schedules WHERE run_key=?", (redact(run_key),)).fetchone()
         return json.loads(row[0]) if row else None
 
     def put_schedule(self, run_key: str, payload: dict) -> None:
         with self._write() as c:
             c.execute("INSERT INTO schedules (run_key, payload, updated_at) VALUES (?,?,?) ON CONFLICT(run_key) "
                       "DO UPDATE SET payload=excluded.payload, updated_at=excluded.updated_at",
-                      (run_key, _dumps(payload), time.time()))
+                      (redact(run_key), _record(payload), time.time()))
 
     def add_evidence(self, run_key: str, path: str | None, payload: dict) -> str:
         eid = new_id("evd")
         with self._write() as c:
             c.execute("INSERT INTO evidence (id, run_key, created_at, path, payload) VALUES (?,?,?,?,?)",
-                      (eid, run_key, time.time(), path, _dumps({**payload, "evidence_id": eid})))
+                      (eid, redact(run_key), time.time(), _text(path), _record({**payload, "evidence_id": eid})))
         return eid
 
     def evidence_for(self, run_key: str, limit: int = 20) -> list[dict]:
         with self._read() as c:
             rows = c.execute("SELECT payload, created_at, path FROM evidence WHERE run_key=? "
-                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (run_key, limit)).fetchall()
+                             "ORDER BY created_at DESC, rowid DESC LIMIT ?", (redact(run_key), limit)).fetchall()
         return [{**json.loads(p), "created_at": t, "path": path} for p, t, path in rows]
 
     def run_keys(self) -> list[str]:

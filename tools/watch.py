@@ -34,6 +34,7 @@ from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
 from .findings import WARN
 from .judge import ESCALATE, STOP, UNREACHABLE
+from .redact import redact_json
 from .runref import parse_run_ref
 from .sources.base import Progress
 from .stop_target import default_target, remembered
@@ -111,7 +112,7 @@ def post_webhook(url: str, event: WatchEvent, timeout_s: float = WEBHOOK_TIMEOUT
     """POST the event as JSON with a Slack-style ``text`` field; raises SourceUnreachable on failure."""
     if not url.startswith(("http://", "https://")):
         raise BadInput(f"webhook URL must start with http:// or https://, got {url[:40]!r}")
-    body = json.dumps({"text": f"training-check: {event.line}", "event": event.to_dict()}).encode()
+    body = redact_json(json.dumps({"text": f"training-check: {event.line}", "event": event.to_dict()})).encode()
     req = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=timeout_s) as resp:

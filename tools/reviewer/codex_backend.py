@@ -20,7 +20,8 @@ user's model and provider settings, so nothing else of the user's Codex setup
 (``AGENTS.md`` instructions, skills, MCP servers, hooks, plugins, memories)
 reaches the reviewer model; the skills list and bundled skills are switched off
 too. The reviewer reads text and answers, it acts on nothing.
-Every known secret value is blanked from what it returns and from its errors.
+Every secret (``tools/redact.py``, and the provider's key whatever its variable is called) is redacted from what
+it returns and from its errors.
 Why this client is written here rather than taken from a library: ARCHITECTURE.md ("Decisions worth knowing").
 """
 
@@ -45,6 +46,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import ReviewerError
+from ..redact import env_secrets, redact, remember_secret
 from .decision import DECISION_SCHEMA
 from .openai_backend import display_url
 
@@ -72,7 +74,6 @@ PASS_ENV = ("PATH", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
 # (and no login shell started to snapshot its environment). Every name is a feature of the tested Codex versions.
 DISABLED_FEATURES = ("shell_tool", "unified_exec", "shell_snapshot", "multi_agent", "goals", "view_image", "hooks",
                      "plugins", "apps")
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Answers to the requests Codex may send its client: always the refusing one, in the shape its schema asks for.
 REFUSALS: dict[str, dict] = {
@@ -104,20 +105,6 @@ def command_argv(command: str | list[str] | None) -> list[str]:
         raise ReviewerError(f"REVIEWER_CODEX_COMMAND {shlex.join(argv)!r} names a codex subcommand: set it to the "
                             f"codex executable alone (e.g. 'codex'); 'codex mcp-server' was removed in Codex 0.154")
     return argv
-
-
-def secret_values(*envs: Mapping[str, str] | None) -> list[str]:
-    """Every value of a secret-looking variable (KEY, TOKEN, SECRET, PASSWORD ...), 8 characters or more, longest
-    first."""
-    found = {v for env in envs if env for k, v in env.items()
-             if _SECRET_NAME.search(k) and isinstance(v, str) and len(v) >= 8}
-    return sorted(found, key=len, reverse=True)
-
-
-def redact(text: str, secrets_: list[str]) -> str:
-    for s in secrets_:
-        text = text.replace(s, "***")
-    return text
 
 
 def one_line(text: object, limit: int = 300) -> str:
@@ -184,7 +171,7 @@ def version_text(version: tuple[int, int, int]) -> str:
 class CodexAppServer:
     """One ``codex app-server`` child and the JSON-RPC exchange with it (newline-delimited JSON on stdio)."""
 
-    def __init__(self, argv: list[str], *, cwd: str, env: dict[str, str], secrets_: list[str]):
+    def __init__(self, argv: list[str], *, cwd: str, env: dict[str, str], secrets_: Mapping[str, str]):
         self.argv = argv
         self.cwd = cwd
         self.env = env
@@ -369,8 +356,12 @@ class CodexReviewer:
         self._user_config = user_codex_config(source_env)
         self.env = self.child_env(source_env)
         key = self.provider_key_env()
-        # the provider's key is a secret whatever its variable is called
-        self.secrets = secret_values(os.environ, source_env, {"KEY": self.env[key]} if key else None)
+        # the provider's key is a secret whatever its variable is called (redacted everywhere from now on), and so is
+        # every secret of the environment Codex is started from ({name: value}, for ``redact``)
+        self.secrets = {s.name: s.value for s in env_secrets(source_env)}
+        if key:
+            remember_secret(self.env[key], key)
+            self.secrets[key] = self.env[key]
         self.reported_model: str | None = None  # the model Codex said it uses (thread/start, model/rerouted)
         self.provider: str | None = None
         self.codex_version: str | None = None

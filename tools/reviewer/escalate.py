@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from ..config import Config
 from ..errors import BadInput, ReviewerError
 from ..records import stored_assessment
-from ..rundata import hide_secrets
+from ..redact import hide_secrets, redact
 from ..runref import parse_run_ref
 from ..store import Store
 from .codex_backend import DEFAULT_COMMAND, CodexReviewer
@@ -195,7 +195,7 @@ def escalate_to_reviewer(*, store: Store, config: Config, concern: str, assessme
         for attempt in range(1, MAX_ATTEMPTS + 1):
             attempts = attempt
             text = prompt.text if attempt == 1 else prompt.with_retry_note(why)
-            reply = reviewer.ask(prompt.system, text)
+            reply = redact(reviewer.ask(prompt.system, text))  # a reply that echoes a key keeps it to itself
             try:
                 decision = parse_decision(reply)
                 break

@@ -12,6 +12,7 @@ from typing import Final
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ReviewerError
+from ..redact import redact as redact_secrets
 from .decision import DECISION_SCHEMA, DECISION_SCHEMA_NAME
 
 APIS = ("responses", "chat")
@@ -21,12 +22,10 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 REASONING_EFFORT: Final = "high"
 
 
-def redact(text: object, *secrets_: str | None) -> str:
-    """``text`` with every secret replaced by ***, on one line, at most 300 characters."""
-    s = " ".join(str(text).split())
-    for secret in secrets_:
-        if secret and len(secret) >= 4:
-            s = s.replace(secret, "***")
+def redact(text: object, api_key: str | None = None) -> str:
+    """``text`` on one line, at most 300 characters, every secret redacted (``tools/redact.py``; the key this client
+    was given too, as OPENAI_API_KEY)."""
+    s = redact_secrets(" ".join(str(text).split()), {"OPENAI_API_KEY": api_key})
     return s if len(s) <= 300 else s[:299] + "…"
 
 

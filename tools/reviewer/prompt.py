@@ -3,7 +3,9 @@
 Everything that came from the run (run path, metric names, log text, findings,
 the concern) goes inside one fenced block whose boundary carries a random
 token the data cannot contain, and the template says nothing inside it is an
-instruction. Numbers are formatted here, never copied as text.
+instruction. Numbers are formatted here, never copied as text. The whole text
+sent (and hashed) is redacted last (``tools/redact.py``): the one place, for
+both backends, where words reach the reviewer's provider.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from string import Template
 from typing import SupportsIndex, SupportsInt
 
 from ..errors import BadInput
-from ..rundata import hide_secrets
+from ..redact import hide_secrets, redact
 
 TEMPLATE_PACKAGE = "training_check.prompts"
 TEMPLATE_NAME = "reviewer.md"
@@ -48,8 +50,8 @@ class ReviewerPrompt:
 
     def with_retry_note(self, why: str) -> str:
         """The text of the second (last) attempt, telling the model why its first reply was refused."""
-        return (f"{self.text}\n\nYour previous reply was refused: {why}. Reply again with only the JSON object "
-                '{"decision": "STOP" | "CONTINUE" | "WAIT", "reason": "..."}: no other text.')
+        return redact(f"{self.text}\n\nYour previous reply was refused: {why}. Reply again with only the JSON "
+                      'object {"decision": "STOP" | "CONTINUE" | "WAIT", "reason": "..."}: no other text.')
 
 
 def load_template() -> str:
@@ -218,7 +220,7 @@ def build_prompt(payload: dict, concern: str, baseline: dict | str | None = None
         fields["run"] += f" ({clean_untrusted(url)})"
     fence = _new_fence("\n".join(fields.values()) + template)
     try:
-        text = Template(template).substitute(fields, fence=fence).strip()
+        text = redact(Template(template).substitute(fields, fence=fence).strip())
     except (KeyError, ValueError) as e:
         raise BadInput(f"the reviewer prompt template has an unknown or malformed placeholder ({e}); "
                        f"fix prompts/{TEMPLATE_NAME}") from None

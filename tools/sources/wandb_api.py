@@ -26,6 +26,7 @@ from urllib.parse import urlparse
 from ..config import Config
 from ..errors import AuthError, BadInput, SourceUnreachable, TrainingCheckError
 from ..points import BatchBuilder
+from ..redact import redact, remember_secret
 from ..runref import RunRef
 from .base import Progress, ReadResult, RunInfo
 from .wandb_local import config_subset, total_steps_from_config
@@ -90,6 +91,7 @@ def resolve_api_key(base_url: str | None = None, env: Mapping[str, str] | None =
     except (OSError, netrc.NetrcParseError):
         auth = None
     if auth and auth[2]:
+        remember_secret(auth[2], "netrc:wandb")  # a key read from a file is a secret like the variable's
         return auth[2]
     raise AuthError("no W&B API key found: run `wandb login` or set WANDB_API_KEY")
 
@@ -117,9 +119,7 @@ def classify_error(exc: BaseException, what: str, api_key: str | None = None) ->
     """One line for a failed W&B call: AuthError for a refused key, else a SourceUnreachable subclass."""
     if isinstance(exc, SourceUnreachable):
         return exc
-    text = " ".join(str(exc).split())
-    if api_key:
-        text = text.replace(api_key, "***")
+    text = redact(" ".join(str(exc).split()), {"WANDB_API_KEY": api_key})
     low = text.lower()
     status = _http_status(exc)
     short = text if len(text) <= 200 else text[:200] + "..."
