@@ -3,10 +3,11 @@ with, each action derived from the run's own numbers and tied to the evidence it
 
 The cause is one of ``CAUSES``. It is read from the run's series, not from the verdict's words:
 
-- ``loss_scale_overflow``: an fp16 loss scale that halved again and again (``halvings``) before the first non-finite
-  loss, with no loss blow-up before it (the mixed-precision loss-scaling failure: Micikevicius et al. 2018);
+- ``loss_scale_overflow``: an fp16 loss scale that halved again and again (``halvings``), or a burst of steps skipped
+  on overflow, before the first non-finite loss, with no loss blow-up before it (the mixed-precision loss-scaling
+  failure: Micikevicius et al. 2018);
 - ``bad_batch``: a one-step spike of the grad norm (``spike_factor`` x its level before, from a normal step) that
-  comes first: nothing was rising before it;
+  comes first: nothing was rising before it, the loss nor the LR (a spike while a warmup still climbs is the LR's);
 - ``numerical``: NaN/Inf without a preceding blow-up (log(0), 0/0): the loss and the grad norm were at their level
   one log before;
 - ``lr_schedule``: the LR still rising at the newest log, ``WARMUP_PAST`` x its value where the loss was best and
@@ -412,6 +413,9 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         ev.append(Event(f.rise_step, f"{f.loss} rose above its best level {num(f.best)} "
                                      f"to {num(_value_at(_loss_series(f), f.rise_step))}"))
     n_half, first_half, sc0, sc1 = _scale_halvings(f, view.last_step)
+    n_skip, first_skip = _skip_burst(view, f.first_bad)
+    if n_skip:
+        ev.append(Event(first_skip or 0, f"{n_skip} optimizer steps skipped on overflow before step {f.first_bad}"))
     if n_half:
         ev.append(Event(first_half or 0, f"loss scale halved {n_half} times from {num(sc0)} to {num(sc1)} by step "
                                          f"{view.last_step}"))
@@ -440,7 +444,15 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
                               f"the loss scale halved {n_half} times from step {first_half} with no loss blow-up "
                               f"before it"))
-    elif f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0]):
+    elif n_skip >= HALVINGS and first_skip is not None and f.first_bad is not None and (
+            f.rise_step is None or f.rise_step >= first_skip):
+        cause, conf = "loss_scale_overflow", 0.8
+        onset = first_skip
+        actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
+                              f"{n_skip} steps skipped on overflow from step {first_skip} before the first non-finite "
+                              f"{f.loss}, with no loss blow-up before them"))
+    elif (f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0])
+          and not _lr_rising_into(f, f.spike[0])):
         cause, conf = "bad_batch", 0.75
         onset = f.spike[0]
         actions.append(Action(f"skip or inspect the batch at step {f.spike[0]} (its data shard, its inputs' range)",
@@ -601,6 +613,40 @@ def _warmup_never_ends(view: RunView, f: Facts) -> bool:
     lr_best = _lr_at(f, f.best_step)
     return bool(lr_best and lr_best > 0 and lr_end >= WARMUP_PAST * lr_best
                 and _monotone_rise(f.lr, f.best_step, int(f.lr.index[-1])))
+
+
+def _skip_burst(view: RunView, upto: int | None) -> tuple[int, int | None]:
+    """(steps skipped on overflow in the stretch before ``upto``, the step of the first of them): a cumulative count of
+    skipped steps (DeepSpeed's ``skipped``, Megatron's ``number of skipped iterations``) or the counted
+    ``OVERFLOW! ... Skipping step`` lines, over the newest half of the logs before ``upto`` (a scaler's calibration
+    skips its first steps: not a burst)."""
+    if upto is None:
+        return 0, None
+    name = next((n for n in view.frame.series if "skip" in n.lower()), None)
+    if name is None:
+        return 0, None
+    s = view.frame.series[name].dropna().loc[:upto]
+    first_step = view.frame.first_step
+    if not len(s) or first_step is None:
+        return 0, None
+    mid = first_step + (upto - first_step) / 2
+    v, st = s.to_numpy(dtype=float), s.index.to_numpy()
+    before = v[st < mid]
+    base = float(before[-1]) if len(before) else 0.0
+    inc = float(v[-1] - base)
+    if inc < 1:
+        return 0, None
+    first = int(np.flatnonzero((st >= mid) & (v > base))[0])
+    return int(inc), int(st[first])
+
+
+def _lr_rising_into(f: Facts, step: int, logs: int = 5, share: float = 0.05) -> bool:
+    """Whether the LR rose by more than ``share`` over the ``logs`` logs up to ``step`` (a warmup still climbing): a
+    spike then is the LR reaching what the model cannot take, not one bad batch among normal neighbours."""
+    if f.lr is None:
+        return False
+    s = f.lr.loc[:step].to_numpy()[-(logs + 1):]
+    return len(s) >= 2 and float(s[-1]) > (1 + share) * float(s[0])
 
 
 def _runaway_lr(f: Facts) -> bool:
