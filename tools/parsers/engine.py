@@ -598,6 +598,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             other_bar[idx] = True
             if not plan.is_eval and _counts_progress(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
+                st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
     reads = _under_eval_banners(reads, n, nonblank)
@@ -984,8 +985,8 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         g = pn + (st["off"] + restarts) * main
         st["off"] = int(st["off"] + restarts[-1])
         st["last_n"] = float(pn[-1])
-        if not st["off"] and st.get("total") is None and em.total_steps is None:
-            em.total_steps = _count(main)  # a counter of the run's own steps ([120/4500]) until it starts again
+        if not st["off"] and st.get("bare_counter") and st.get("total") is None and em.total_steps is None:
+            em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
 
