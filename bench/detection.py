@@ -80,6 +80,8 @@ class Check:
     kinds: list[str] = field(default_factory=list)  # concern or signal of every warn/critical finding
     concern: str | None = None
     seconds: float = 0.0
+    cause: str | None = None  # the diagnosis on a STOP / ESCALATE
+    confidence: float | None = None
 
 
 @dataclass
@@ -156,7 +158,9 @@ def replay(run: LabelledRun, n_checks: int = 24) -> Replay:
                 out.checks.append(Check(step, "ERROR", [], str(e), time.perf_counter() - t0))
                 continue
             kinds = sorted({f.concern or f.signal for f in a.findings if f.status in (WARN, CRITICAL)})
-            out.checks.append(Check(step, a.verdict, kinds, a.concern, time.perf_counter() - t0))
+            d = a.diagnosis
+            out.checks.append(Check(step, a.verdict, kinds, a.concern, time.perf_counter() - t0,
+                                    d.cause if d else None, d.confidence if d else None))
     return out
 
 

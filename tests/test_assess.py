@@ -305,3 +305,34 @@ def test_a_length_the_log_gave_that_the_run_already_passed_is_not_its_planned_le
     assert a.to_dict()["progress"] == {"step": 300, "total_steps": None, "fraction": None}
     b = assess_run(str(log), store=store, config=config, total_steps=200)
     assert b.to_dict()["progress"] == {"step": 300, "total_steps": 200, "fraction": 1}
+
+
+def test_one_check_enters_assess_py_once_and_builds_the_view_once(tmp_path, store, config):
+    """read -> RunView (built once, the primary eval chosen once, the baseline parsed against it) -> signals -> judge
+    -> answer: assess.py only orchestrates."""
+    import sys
+    from pathlib import Path
+
+    from training_check.tools import assess as assess_module
+    from training_check.tools.signals import view as view_module
+
+    log = tmp_path / "train.log"
+    write_llmc(log, curve(300), evals={i: 3.0 - i / 1000 for i in range(50, 301, 50)})
+    assess_file = Path(assess_module.__file__).resolve()
+    calls: dict[str, int] = {}
+
+    def profile(frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            if Path(code.co_filename).resolve() == assess_file:
+                calls[f"assess.{code.co_name}"] = calls.get(f"assess.{code.co_name}", 0) + 1
+            elif code.co_filename == view_module.__file__ and code.co_name in ("build_view", "choose_primary_eval"):
+                calls[code.co_name] = calls.get(code.co_name, 0) + 1
+
+    sys.setprofile(profile)
+    try:
+        a = assess_run(str(log), store=store, config=config, total_steps=1000, baseline=[[100, 3.0], [200, 2.9]])
+    finally:
+        sys.setprofile(None)
+    assert a.verdict in ("CONTINUE", "ESCALATE", "WAIT"), a.summary
+    assert calls == {"assess.assess_run": 1, "build_view": 1, "choose_primary_eval": 1}, calls

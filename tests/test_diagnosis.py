@@ -143,3 +143,43 @@ def test_the_stop_evidence_carries_the_diagnosis(store, config, tmp_path):
     assert "## Diagnosis" in md and "probable cause: bad_batch" in md
     assert "action: skip or inspect the batch at step 300" in md and "event: step 300:" in md
     assert md.index("## Diagnosis") < md.index("## Outcome")  # written with the evidence, before the signal
+
+
+EXAMPLES = CAUSE_RUNS.parent
+# Unseen shapes (issue 29): (run, its cause, the least confidence it must be given with)
+UNSEEN = [
+    ("frameworks/hf_lr_huge_nan/train.log", "lr_too_high", 0.7),  # NaN from the first log under an LR of ~1e20
+    ("frameworks/torch_tutorial_lr_huge_nan/train.log", "lr_too_high", 0.0),  # NaN from the first log, no LR logged
+    ("holdout/torch_json_lr_huge_nan/train.log", "lr_too_high", 0.0),  # wild finite logs, then NaN: a blow-up
+    ("corpus/nan_fp16_no_loss_scaler/train.log", "numerical", 0.0),  # NaN at once with an fp16 loss scale logged
+    ("stalls/exp_per_iter_1/train.log", "lr_schedule", 0.7),  # ExponentialLR stepped per iteration
+    ("stalls/lr_typo_2/train.log", "lr_too_low", 0.7),  # a peak LR of 3e-7
+]
+
+
+@pytest.mark.parametrize(("run", "cause", "confidence"), UNSEEN, ids=[u[0].split("/")[1] for u in UNSEEN])
+def test_causes_on_runs_the_rules_were_not_made_on(store, config, run, cause, confidence):
+    """Non-finite from the first logs is not called numerical without evidence (nothing finite came before it);
+    an LR schedule that ended at a tenth of the run, or a peak LR typed 1e4 too small, is named as such."""
+    a = assess_run(str(EXAMPLES / run), store=store, config=config)
+    assert a.verdict in (STOP, ESCALATE), a.summary
+    assert a.diagnosis is not None and a.diagnosis.cause == cause, a.diagnosis.lines() if a.diagnosis else None
+    assert a.diagnosis.confidence >= confidence
+
+
+def test_a_burst_of_steps_skipped_on_overflow_before_the_nan_is_a_loss_scale_overflow(tmp_path, store, config):
+    """DeepSpeed prints each step its fp16 scaler skipped; a burst of them right before the first NaN (no loss
+    blow-up first) is the loss scale failing, not log(0)."""
+    lines = []
+    for s in range(1, 81):
+        if 50 <= s <= 55:
+            lines.append(f"[Rank 0] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: {2 ** (21 - s + 50)}, "
+                         f"reducing to {2 ** (20 - s + 50)}")
+        loss = "nan" if s > 55 else f"{2.3 - 0.01 * s:.4f}"
+        lines.append(f"step {s} loss={loss} lr=1.000e-04 grad_norm=0.5")
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    a = assess_run(str(path), store=store, config=config)
+    assert a.verdict == STOP and a.diagnosis is not None
+    assert a.diagnosis.cause == "loss_scale_overflow", a.diagnosis.lines()
+    assert any("skipped on overflow" in str(e) for e in a.diagnosis.events)

@@ -133,3 +133,18 @@ def test_at_glued_digits_name_and_a_fixed_count_is_no_progress_counter(tmp_path)
     assert pts["Recall@10"] == ([500, 1000, 1500, 2000, 2500], [0.41, 0.42, 0.43, 0.44, 0.45])
     assert pts["loss"][0] == [500, 1000, 1500, 2000, 2500]
     assert "Recall@" not in pts
+
+
+def test_the_planned_length_from_a_config_line_or_the_runs_own_counter(tmp_path):
+    """A run states its planned length: a config line (``total_steps=4500``) or a counter of its own steps
+    (``[120/4500]``) that never starts again; a per-epoch counter that starts again is no run length."""
+    body = "".join(f"step {s} loss={2.0 - s / 1000:.4f} lr=1.000e-03\n" for s in range(10, 101, 10))
+    res, cols = _read(tmp_path, "training config: lr=0.001 total_steps=4500 seed=2\n" + body)
+    assert res.info.total_steps == 4500 and cols["loss"][0][:2] == [10, 20]
+    bar = "".join(f"[{s}/4500] loss: {2.0 - s / 1000:.4f} | lr: 1.000e-03\n" for s in range(10, 101, 10))
+    res, cols = _read(tmp_path, bar)
+    assert res.info.total_steps == 4500 and cols["loss"][0][-1] == 100
+    epochs = "".join(f"[{b}/50] loss: {2.0 - (e * 50 + b) / 1000:.4f}\n"
+                     for e in range(3) for b in (1, 10, 20, 30, 40, 50))
+    res, cols = _read(tmp_path, epochs)
+    assert res.info.total_steps is None and cols["loss"][0][-1] == 150

@@ -3,10 +3,11 @@ with, each action derived from the run's own numbers and tied to the evidence it
 
 The cause is one of ``CAUSES``. It is read from the run's series, not from the verdict's words:
 
-- ``loss_scale_overflow``: an fp16 loss scale that halved again and again (``halvings``) before the first non-finite
-  loss, with no loss blow-up before it (the mixed-precision loss-scaling failure: Micikevicius et al. 2018);
+- ``loss_scale_overflow``: an fp16 loss scale that halved again and again (``halvings``), or a burst of steps skipped
+  on overflow, before the first non-finite loss, with no loss blow-up before it (the mixed-precision loss-scaling
+  failure: Micikevicius et al. 2018);
 - ``bad_batch``: a one-step spike of the grad norm (``spike_factor`` x its level before, from a normal step) that
-  comes first: nothing was rising before it;
+  comes first: nothing was rising before it, the loss nor the LR (a spike while a warmup still climbs is the LR's);
 - ``numerical``: NaN/Inf without a preceding blow-up (log(0), 0/0): the loss and the grad norm were at their level
   one log before;
 - ``lr_schedule``: the LR still rising at the newest log, ``WARMUP_PAST`` x its value where the loss was best and
@@ -54,12 +55,17 @@ GRAD_FACTOR = 10.0  # the grad norm this many times its pre-onset level: it expl
 ZERO_SHARE = 0.01  # an LR below this share of its peak is ~0
 IDENTICAL_EVALS = 4  # this many evals in a row equal to 4 decimals: the weights do not change
 LONG_LR_SHARE = 0.5  # the LR unchanged over this share of the logs before the onset: not what changed
+LONG_LR_LOGS = 5  # ...and over at least this many logs
+SCHEDULE_END = 0.9  # an LR reaching ~0 after this share of a run of known length is its schedule's end, not a bug
 SMALL_LR = 3e-5  # a flat loss under an LR at or below this: too low (above it, and no eval drift: not learning)
 GRAD_ELEVATED = 3.0  # under an LR steady for long, a grad norm this many times its level with the blow-up
 STRONG_GRAD = 100.0  # a grad norm this many times its level before any loss rise: it exploded first
 WARMUP_PAST = 3.0  # run length unknown: a still-rising LR this many times its value where the loss was best
 WARMUP_SHARE = 0.5  # run length known: an LR still rising past this share of the run
 CLIP_QUANTILE = 0.95  # clip the grad norm at this quantile of its pre-onset values
+ABSURD_LR = 10.0  # an LR at or above this trains no network: non-finite under it is the LR's doing
+BLOWUP_FACTOR = 10.0  # finite losses before the first NaN that reached this many times the first: a blow-up
+RUNAWAY_LR = 100.0  # an LR that kept rising to this many times its value where the loss was best: a runaway schedule
 
 
 class DiagnosisDict(TypedDict):
@@ -386,7 +392,7 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
     # (an LR that reached its peak and stayed there ended its warmup: too high, not a schedule bug)
     lr_end = float(f.lr.iloc[-1]) if f.lr is not None and len(f.lr) else None
     sched = by_kind.get("lr_schedule")
-    rising = _warmup_never_ends(view, f)
+    rising = _warmup_never_ends(view, f) or _runaway_lr(f)
     jumped = sched if sched is not None and "jumped" in sched.message else None
     if jumped is not None and jumped.steps:
         ev.append(Event(int(jumped.steps[-1]), jumped.message))
@@ -407,6 +413,9 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         ev.append(Event(f.rise_step, f"{f.loss} rose above its best level {num(f.best)} "
                                      f"to {num(_value_at(_loss_series(f), f.rise_step))}"))
     n_half, first_half, sc0, sc1 = _scale_halvings(f, view.last_step)
+    n_skip, first_skip = _skip_burst(view, f.first_bad)
+    if n_skip:
+        ev.append(Event(first_skip or 0, f"{n_skip} optimizer steps skipped on overflow before step {f.first_bad}"))
     if n_half:
         ev.append(Event(first_half or 0, f"loss scale halved {n_half} times from {num(sc0)} to {num(sc1)} by step "
                                          f"{view.last_step}"))
@@ -417,6 +426,13 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
     ev.sort(key=lambda e: e.step)
     blew_up_first = (f.rise_step is not None and (f.first_bad is None or f.rise_step < f.first_bad)) or (
         f.grad_rise is not None and f.spike is None and (f.first_bad is None or f.grad_rise < f.first_bad))
+    pre_bad = _finite_before_first_bad(f)
+    if pre_bad is not None and len(pre_bad) >= 2 and float(np.max(np.abs(pre_bad[1:]))) >= BLOWUP_FACTOR * max(
+            abs(float(pre_bad[0])), 1e-12):
+        blew_up_first = True  # a few wild logs before the NaN: too few for a level, plainly a blow-up
+    no_history = pre_bad is not None and len(pre_bad) < 2  # non-finite from the first log or the second
+    # gradients explode in a run that was training: its loss had gone below its first logs before the blow-up
+    trained = f.best_step is not None and len(f.steps) > 0 and f.best_step > int(f.steps[0])
     # -- decide
     cause, conf = "unknown", 0.0
     actions: list[Action] = []
@@ -428,7 +444,15 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
                               f"the loss scale halved {n_half} times from step {first_half} with no loss blow-up "
                               f"before it"))
-    elif f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0]):
+    elif n_skip >= HALVINGS and first_skip is not None and f.first_bad is not None and (
+            f.rise_step is None or f.rise_step >= first_skip):
+        cause, conf = "loss_scale_overflow", 0.8
+        onset = first_skip
+        actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
+                              f"{n_skip} steps skipped on overflow from step {first_skip} before the first non-finite "
+                              f"{f.loss}, with no loss blow-up before them"))
+    elif (f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0])
+          and not _lr_rising_into(f, f.spike[0])):
         cause, conf = "bad_batch", 0.75
         onset = f.spike[0]
         actions.append(Action(f"skip or inspect the batch at step {f.spike[0]} (its data shard, its inputs' range)",
@@ -437,6 +461,25 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         clip = _clip_action(f, onset, f"the spike at step {f.spike[0]} went unclipped into the weights")
         if clip:
             actions.append(clip)
+    elif no_history and f.first_bad is not None:
+        # nothing finite before it to tell a blow-up from log(0): the LR says what it can; fp16 (a loss scale
+        # logged) points at the arithmetic; else the commonest cause of a NaN from the first steps, an LR far too high
+        onset = f.first_bad
+        lr_first = float(f.lr.iloc[0]) if f.lr is not None and len(f.lr) else None
+        if lr_first is not None and lr_first >= ABSURD_LR:
+            cause, conf = "lr_too_high", 0.8
+            actions.append(Action(f"set the LR to a trainable value (it is {num(lr_first)}; typical peaks are 1e-5 to "
+                                  f"1e-1)", f"non-finite {f.loss} from step {f.first_bad} under an LR of "
+                                            f"{num(lr_first)}"))
+        elif f.scale is not None:
+            cause, conf = "numerical", 0.5
+            actions.append(Action("check the fp16 arithmetic: train in bf16 or fp32, or with a loss scaler and fp32 "
+                                  "master weights", f"non-finite {f.loss} from step {f.first_bad} with a loss scale "
+                                                    f"logged"))
+        else:
+            cause, conf = "lr_too_high", 0.5
+            actions.append(Action("relaunch with the LR 10x lower and look at the first steps' loss", f"non-finite "
+                                  f"{f.loss} from step {f.first_bad}, nothing finite logged before it"))
     elif f.first_bad is not None and not blew_up_first:
         cause, conf = "numerical", 0.75
         onset = f.first_bad
@@ -456,6 +499,7 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
                               f"the LR still rising at the newest log: {num(lr_end or lr_on)}, "
                               f"{(lr_end or lr_on) / lr_best:.2g}x its value where the loss was best"))
     elif (f.grad_rise is not None and lr_since is not None and onset is not None and _long_lr(f, lr_since, onset)
+          and trained
           and ((f.rise_step is None or f.grad_rise < f.rise_step)
                or _grad_max_before(f, (f.first_bad if f.first_bad is not None else (view.last_step or 0) + 1))
                >= STRONG_GRAD)):
@@ -463,7 +507,7 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         actions.append(_clip_action(f, f.grad_rise, f"the grad norm rose {GRAD_FACTOR:g}x at step {f.grad_rise} "
                                                     f"before the loss did") or
                        Action("clip the grad norm (e.g. at 1.0)", f"the grad norm rose at step {f.grad_rise}"))
-    elif (lr_since is not None and onset is not None and _long_lr(f, lr_since, onset) and f.grad_ref
+    elif (lr_since is not None and onset is not None and _long_lr(f, lr_since, onset) and f.grad_ref and trained
           and _grad_max_after(f, onset) >= GRAD_ELEVATED):
         # the LR had been steady for long when the loss blew up, and the grad norm rose with it: the gradients grew
         # (sharpness, weights) rather than the LR being wrong from the start
@@ -571,6 +615,59 @@ def _warmup_never_ends(view: RunView, f: Facts) -> bool:
                 and _monotone_rise(f.lr, f.best_step, int(f.lr.index[-1])))
 
 
+def _skip_burst(view: RunView, upto: int | None) -> tuple[int, int | None]:
+    """(steps skipped on overflow in the stretch before ``upto``, the step of the first of them): a cumulative count of
+    skipped steps (DeepSpeed's ``skipped``, Megatron's ``number of skipped iterations``) or the counted
+    ``OVERFLOW! ... Skipping step`` lines, over the newest half of the logs before ``upto`` (a scaler's calibration
+    skips its first steps: not a burst)."""
+    if upto is None:
+        return 0, None
+    name = next((n for n in view.frame.series if "skip" in n.lower()), None)
+    if name is None:
+        return 0, None
+    s = view.frame.series[name].dropna().loc[:upto]
+    first_step = view.frame.first_step
+    if not len(s) or first_step is None:
+        return 0, None
+    mid = first_step + (upto - first_step) / 2
+    v, st = s.to_numpy(dtype=float), s.index.to_numpy()
+    before = v[st < mid]
+    base = float(before[-1]) if len(before) else 0.0
+    inc = float(v[-1] - base)
+    if inc < 1:
+        return 0, None
+    first = int(np.flatnonzero((st >= mid) & (v > base))[0])
+    return int(inc), int(st[first])
+
+
+def _lr_rising_into(f: Facts, step: int, logs: int = 5, share: float = 0.05) -> bool:
+    """Whether the LR rose by more than ``share`` over the ``logs`` logs up to ``step`` (a warmup still climbing): a
+    spike then is the LR reaching what the model cannot take, not one bad batch among normal neighbours."""
+    if f.lr is None:
+        return False
+    s = f.lr.loc[:step].to_numpy()[-(logs + 1):]
+    return len(s) >= 2 and float(s[-1]) > (1 + share) * float(s[0])
+
+
+def _runaway_lr(f: Facts) -> bool:
+    """An LR that kept rising, every log, to ``RUNAWAY_LR`` x its value where the loss was best (a scheduler
+    multiplying it each step): a schedule bug, not a peak set too high."""
+    if f.lr is None or len(f.lr) < 3 or f.best_step is None:
+        return False
+    lr_best = _lr_at(f, f.best_step)
+    lr_end = float(f.lr.iloc[-1])
+    return bool(lr_best and lr_best > 0 and lr_end >= RUNAWAY_LR * lr_best and lr_end >= 0.999 * float(f.lr.max())
+                and _monotone_rise(f.lr, f.best_step, int(f.lr.index[-1])))
+
+
+def _finite_before_first_bad(f: Facts) -> np.ndarray | None:
+    """The finite loss values logged before the first non-finite one (None: the loss never went non-finite)."""
+    if f.first_bad is None:
+        return None
+    v = f.values[f.steps < f.first_bad]
+    return v[np.isfinite(v)]
+
+
 def _loss_reacts(f: Facts, step: int, logs: int = 3) -> bool:
     """Whether the loss rose or went non-finite within ``logs`` logs of ``step`` (a bad batch hits at once)."""
     after = f.steps[f.steps >= step][:logs + 1]
@@ -613,7 +710,8 @@ def _eval_drifting(view: RunView, min_evals: int = 6, z: float = 2.5) -> bool:
 def _long_lr(f: Facts, lr_since: int, onset: int) -> bool:
     """Whether the LR had been at its value for at least LONG_LR_SHARE of the logs before the onset."""
     first = int(f.steps[0]) if len(f.steps) else lr_since
-    return onset - lr_since >= LONG_LR_SHARE * max(1, onset - first)
+    logs = int(((f.steps >= lr_since) & (f.steps < onset)).sum())  # a blow-up in the first logs had no "long"
+    return logs >= LONG_LR_LOGS and onset - lr_since >= LONG_LR_SHARE * max(1, onset - first)
 
 
 def _lower_lr(f: Facts, lr_best: float | None, peak: float | None) -> tuple[float | None, str]:
@@ -662,7 +760,8 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
     zero_at = None
     if f.lr is not None and peak and peak > 0:
         z = f.lr[(f.lr <= ZERO_SHARE * peak) & (f.lr.index > int(f.lr.idxmax()))]
-        if len(z) and lr_now is not None and lr_now <= ZERO_SHARE * peak:
+        end_of_schedule = bool(len(z) and view.total_steps and int(z.index[0]) >= SCHEDULE_END * view.total_steps)
+        if len(z) and lr_now is not None and lr_now <= ZERO_SHARE * peak and not end_of_schedule:
             zero_at = int(z.index[0])
             ev.append(Event(zero_at, f"LR reached ~0 ({num(float(z.iloc[0]))}, peak {num(peak)}) and stayed there"))
     if same:
@@ -710,7 +809,7 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
                               f"{f.loss} flat from the start at LR {num(lr_now)}"))
         ruled.append(f"lr_too_low: {num(lr_now)} is not a small LR, and the evals do not drift down")
     elif f.lr is not None and lr_now and (g_now is None or g_now > 0) and "plateau" in kinds:
-        cause, conf = "lr_too_low", 0.6
+        cause, conf = "lr_too_low", 0.75 if peak is not None and peak <= SMALL_LR else 0.6
         ev.append(Event(onset or last, f"{f.loss} flat under an LR of {num(lr_now)}"
                                        + (f" with grad norm {num(g_now)}" if g_now else "")))
         actions.append(Action(f"raise the peak LR to {num(10 * (peak or lr_now))} (10x)",

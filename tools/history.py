@@ -176,11 +176,11 @@ class Schedule:
     # first point after the peak at <= 1% of it: [z, step before, step, value before, value, and the point before
     # that: step, value (None, None when there is none)]
     zero: list | None = None
-    dead: list | None = None  # first point after the peak at <= 0.01% of it: [z, step, value]
+    dead: list | None = None  # first point after the peak at <= 0.1% of it: [z, step, value]
     before_last: float = math.nan  # the value before the last one, and its step
     before_last_step: int = 0
 
-    JUMP, ZERO, DEAD = 3.0, 0.01, 1e-4
+    JUMP, ZERO, DEAD = 3.0, 0.01, 1e-3
 
     def update(self, steps: np.ndarray, v: np.ndarray) -> None:
         m = len(v)

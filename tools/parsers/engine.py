@@ -52,6 +52,8 @@ MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered std
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
+_PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|train_iters)"
+                            rb"\s{0,8}+[=:]\s{0,8}+(\d{1,12}+)(?![\d.])")
 _LOSS_WORDS = ("ppl", "perplexity", "reward")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -233,8 +235,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         st["events"] = st["events"][-MAX_EVENTS:]
 
 
-# HF's run header: (pattern, literals one of which its line holds, the setting it gives)
+# HF's run header, and a config line naming the planned length (``total_steps=4500``, HF's header after it wins):
+# (pattern, literals one of which its line holds, the setting it gives)
 _SETTINGS = (
+    (_PLANNED_STEPS, (b"total_steps", b"max_steps", b"num_training_steps", b"train_iters"), "total"),
     (_TOTAL_STEPS, (b"otal optimization steps", b"otal training steps"), "total"),
     (_LOGGING_STEPS, (b"logging_steps",), "log_every"),
     (_NUM_EPOCHS, (b"Num Epochs",), "epochs"),
@@ -594,6 +598,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             other_bar[idx] = True
             if not plan.is_eval and _counts_progress(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
+                st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
     reads = _under_eval_banners(reads, n, nonblank)
@@ -980,6 +985,8 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         g = pn + (st["off"] + restarts) * main
         st["off"] = int(st["off"] + restarts[-1])
         st["last_n"] = float(pn[-1])
+        if not st["off"] and st.get("bare_counter") and st.get("total") is None and em.total_steps is None:
+            em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
 

@@ -39,6 +39,7 @@ class Plan:
     epoch: int | None = None
     epoch_total: int | None = None  # field of the epoch count (``Epoch 1/10``)
     counter: tuple[int, int] | None = None  # fields (n, N) of a progress counter within an epoch or over the run
+    counter_bare: bool = False  # the counter is a nameless [n/N] (not a batch's or an it/s bar's)
     step_total: int | None = None  # field of the run's length (``step:10/5000``)
     is_eval: bool = False
     is_summary: bool = False
@@ -317,6 +318,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.step, plan.step_total = k, n_total
             elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
                 plan.counter = (k, n_total)
+                # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
+                plan.counter_bare = (not low and rep[a - 1:a] == b"["
+                                     and rep[spans[n_total][1]:spans[n_total][1] + 1] == b"]")
             k = j + 1
             continue
         if a == stripped + 1 and rep[stripped:stripped + 1] == b"[" and rep[b:b + 1] == b"]" and _int(rep[a:b]):

@@ -38,6 +38,13 @@ class LossTrendParams(Params):
     decayed_share: float = bound(0.15, 0.0, 1.0)  # the LR below this share of its peak: decayed
     winding_share: float = bound(0.5, 0.0, 1.0)  # the LR at most this share of its peak and not rising: decaying
     small_lr: float = bound(1e-5, 0.0)  # an LR at or below this is a fine-tuning rate: no progress expected
+    collapsed_share: float = bound(1e-3, 0.0, 1.0, above=True)  # an LR below this share of its peak...
+    collapsed_before: float = bound(0.5, 0.0, 1.0)  # ...reached before this share of the run: no convergence
+    early_flat_from: float = bound(0.25, 0.0, 1.0)  # flat since before this share of a run of known length...
+    early_flat_for: float = bound(0.3, 0.0, 1.0)  # ...for this share of its planned steps...
+    high_lr_share: float = bound(0.5, 0.0, 1.0)  # ...under an LR still at this share of its peak...
+    early_flat_z: float = bound(2.5, 0.0, above=True)  # ...no trend since (Mann-Kendall z above -early_flat_z)...
+    early_flat_gain: float = bound(0.15, 0.0, 1.0)  # ...and a gain since below this share of the progress made
     eval_min: int = bound(4, 2)  # evals since the window's start before "the eval still improves" counts
     eval_z: float = bound(1.5, 0.0, above=True)  # Mann-Kendall z of those evals below -eval_z: still improving
 
@@ -75,6 +82,24 @@ def lr_winding_down(view: RunView, since: float, share: float = DEFAULT.winding_
     if v[-1] <= share * v.max() and (len(recent) < 2 or recent[-1] <= recent[0]):
         return f"a decaying learning rate ({v[-1]:.2g}, {v[-1] / v.max():.0%} of its peak)"
     return None
+
+
+def lr_collapsed_early(view: RunView, share: float = DEFAULT.collapsed_share,
+                       before: float = DEFAULT.collapsed_before) -> int | None:
+    """The step where the LR fell below ``share`` of its peak, when that came before ``before`` of a run of known
+    length (a schedule stepped per iteration instead of per epoch): a loss flat after it has not converged."""
+    lr_name = view.frame.first_of("lr")
+    if not lr_name or not view.total_steps:
+        return None
+    s = view.frame.series[lr_name]
+    v = s.to_numpy()
+    ok = np.isfinite(v)
+    v, st = v[ok], s.index.to_numpy()[ok]
+    if len(v) < 3 or v.max() <= 0 or v[-1] > share * v.max():
+        return None
+    low = np.flatnonzero(v[int(np.argmax(v)):] <= share * v.max())
+    at = int(st[int(np.argmax(v)) + int(low[0])])
+    return at if at < before * view.total_steps else None
 
 
 def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
@@ -136,7 +161,8 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     learned = mann_kendall_z(c.b_values) <= -p.z_sig and float(c.b_values[-1]) < float(c.b_values[0])
     never = not late and ((progress <= p.never_noise_k * c.sigma and not learned)
                           or (start > 0 and progress < p.no_learning_share * start))
-    if lr_decayed(view, p.decayed_share) and not never:
+    collapsed = lr_collapsed_early(view, p.collapsed_share, p.collapsed_before)
+    if lr_decayed(view, p.decayed_share) and not never and collapsed is None:
         return Finding("loss_trend", OK, f"{name} has flattened as the learning rate decayed: converged", steps, info)
     flat_since = _flat_since(ss, sv, c.sigma, p.flat_k)
     if (not never and frac is not None and frac >= p.converged_share and view.total_steps
@@ -156,7 +182,7 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
         level = float(np.median(y))
         if level <= p.small_share * start:
             return Finding("loss_trend", OK, f"{name} has converged to {level:.3g} (from {start:.3g})", steps, info)
-        why = lr_winding_down(view, float(x[0]), p.winding_share, p.small_lr)
+        why = lr_winding_down(view, float(x[0]), p.winding_share, p.small_lr) if collapsed is None else None
         if why and level - best <= (1 - p.settled_share) * progress:
             return Finding("loss_trend", OK, f"{name} has flattened at {level:.3g} under {why}: converged", steps, info)
     ev = _eval_improving(view, float(x[0]), p.eval_min, p.eval_z, p.no_learning_share if never else 0.0)
@@ -165,6 +191,10 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     if never:
         return Finding("loss_trend", WARN, f"{name} has not improved since the start (change {sign * change:+.3g} over "
                        f"steps {steps[0]}-{steps[1]}, within noise {c.sigma:.3g})", steps, info, concern="plateau")
+    stopped = _stopped_early(view, flat_since, progress, p)
+    if stopped:
+        return Finding("loss_trend", WARN, f"{name} has been flat at {sign * float(np.median(y)):.4g} {stopped}",
+                       [flat_since, steps[1]], info, concern="plateau")
     if improvement + p.noise_k * se > p.stall_share * progress:
         # The data cannot rule out a slow, healthy improvement: a stall has to be shown, not presumed.
         return Finding("loss_trend", OK, f"{name} improving slowly or flat within noise ({sign * change:+.3g} ± "
@@ -172,6 +202,32 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     return Finding("loss_trend", WARN, f"{name} has stalled at {sign * float(np.median(y)):.4g} (change "
                    f"{sign * change:+.3g} over steps {steps[0]}-{steps[1]}, {progress:.3g} gained before)",
                    steps, info, concern="plateau")
+
+
+def _stopped_early(view: RunView, flat_since: int, progress: float, p: LossTrendParams) -> str | None:
+    """Why a loss flat since early in a run of known length stopped learning long before its end, or None: flat
+    since before ``early_flat_from`` of the planned steps, for ``early_flat_for`` of them, while the LR is still at
+    ``high_lr_share`` of its peak or more (a schedule that wound down explains a flat loss; a high LR does not).
+    Flat means no trend over that whole stretch (a healthy run near its floor still creeps down significantly over
+    half a run) and a gain below ``early_flat_gain`` of the progress made before it."""
+    total, last, c = view.total_steps, view.last_step, view.curve
+    lr_name = view.frame.first_of("lr")
+    if not total or last is None or not lr_name or c is None or flat_since > p.early_flat_from * total:
+        return None
+    if last - flat_since < p.early_flat_for * total:
+        return None
+    m = c.steps >= flat_since
+    if m.sum() < 8 or mann_kendall_z(c.values[m]) <= -p.early_flat_z:
+        return None
+    gain = -theil_sen(c.steps[m].astype(float), c.values[m]) * float(c.steps[m][-1] - c.steps[m][0])
+    if progress <= 0 or gain >= p.early_flat_gain * progress:
+        return None
+    v = view.frame.series[lr_name].to_numpy()
+    v = v[np.isfinite(v)]
+    if len(v) < 3 or v.max() <= 0 or v[-1] < p.high_lr_share * v.max():
+        return None
+    return (f"since step {flat_since} ({flat_since / total:.0%} of its {total} steps) while the LR is still "
+            f"{v[-1]:.3g} ({v[-1] / v.max():.0%} of its peak): it stopped learning long before the run's end")
 
 
 def _flat_since(ss: np.ndarray, sv: np.ndarray, sigma: float, k: float) -> int:

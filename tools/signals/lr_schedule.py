@@ -23,7 +23,7 @@ class LrScheduleParams(Params):
     abrupt_k: float = bound(10.0, 1.0)  # ...reached abruptly: from above abrupt_k x zero_share of the peak...
     drop_factor: float = bound(10.0, 1.0)  # ...falling by more than this factor in one log...
     late_share: float = bound(0.9, 0.0, 1.0)  # ...before this share of the run
-    dead_share: float = bound(1e-4, 0.0, 1.0, above=True)  # an LR below this share of its peak is zero...
+    dead_share: float = bound(1e-3, 0.0, 1.0, above=True)  # an LR below this share of its peak is zero...
     early_zero_share: float = bound(0.5, 0.0, 1.0)  # ...reached before this share of the run...
     zero_span_share: float = bound(0.2, 0.0, 1.0)  # ...or (run length unknown) held for this share of the steps...
     zero_min_points: int = bound(10, 1)  # ...and this many logs
@@ -111,7 +111,8 @@ def check(view: RunView, p: LrScheduleParams = DEFAULT) -> Finding:
         if (z_frac is not None and z_frac < p.early_zero_share) or (z_frac is None and long_zero):
             where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{len(v) - z} logs ago"
             return Finding("lr_schedule", WARN,
-                           f"{name} reached ~0 ({v[z]:.3g}, peak {peak:.3g}) {where} and stays there",
+                           f"{name} reached ~0 ({v[z]:.3g}, peak {peak:.3g}) {where} and stays there: the schedule "
+                           f"ended long before the run (a per-epoch schedule stepped per iteration?)",
                            [int(steps[z]), int(steps[-1])], info, concern="lr_schedule")
     # Warmup that never ends.
     warmup_steps = _config_warmup(view)
@@ -213,7 +214,8 @@ def _from_schedule(view: RunView, name: str, hist, p: LrScheduleParams) -> Findi
         if (z_frac is not None and z_frac < p.early_zero_share) or (z_frac is None and long_zero):
             where = f"at {z_frac:.0%} of the run" if z_frac is not None else f"{n - z} logs ago"
             return Finding("lr_schedule", WARN,
-                           f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there",
+                           f"{name} reached ~0 ({vz:.3g}, peak {peak:.3g}) {where} and stays there: the schedule "
+                           f"ended long before the run (a per-epoch schedule stepped per iteration?)",
                            [sz, last_step], info, concern="lr_schedule")
     warmup_steps = _config_warmup(view)
     warming = sch.peak_i == n - 1

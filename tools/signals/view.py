@@ -34,6 +34,7 @@ class RunView:
     baseline: dict | None = None  # {metric: pd.Series of expected values by step}
     config: dict = field(default_factory=dict)  # the run's config subset (warmup_steps, schedule, ...)
     accepted: Accepted | None = None  # the concerns the latest reviewer CONTINUE accepted
+    notes: list[str] = field(default_factory=list)  # arguments of the check it could not use, and why
 
     @property
     def last_step(self) -> int | None:
@@ -71,7 +72,10 @@ def choose_primary_eval(frame: MetricFrame) -> str | None:
 
 def build_view(frame: MetricFrame, total_steps: int | None = None,
                previous: list[dict] | list[AssessmentRecord] | None = None, new_points: int | None = None,
-               baseline: dict | None = None, config: dict | None = None) -> RunView:
+               baseline: dict | None = None, config: dict | None = None, *,
+               primary_eval: str | None = None) -> RunView:
+    """The view of a frame; ``primary_eval``: the one a view of the same run already chose (a cut of it), else
+    chosen here (``choose_primary_eval``)."""
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
     if objective is not None and not adversarial:
@@ -79,7 +83,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
         # a floor: no monotone-decrease assumption holds for it.
         adversarial = _surrogate(frame, objective)
     constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > CONSTANT_MIN_POINTS
-    primary_eval = choose_primary_eval(frame)
+    if primary_eval is None or primary_eval not in frame.series:
+        primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
         # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
         alt = primary_eval or next((n for n in frame.names("train_metric")

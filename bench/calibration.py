@@ -1,0 +1,396 @@
+"""The calibration table: every labelled run the project has, replayed as cron checks it, one row per label kind.
+
+    .venv/bin/python bench/calibration.py [FOLDER ...] [--checks 24] [--only TEXT] [--json out.json]
+
+Default folders: ``examples/corpus``, ``examples/causes``, ``examples/stalls``, ``examples/frameworks``,
+``examples/holdout`` and the shared corpora beside the checkout (``real-logs``, ``real-logs-2``). Any folder works
+that holds run folders with ``label.json`` (``label`` and/or ``cause``, ``onset_step``, ``total_steps``,
+``source``) or a ``manifest.jsonl`` (``file``, ``label``, optionally ``should_stop``, ``cause``,
+``failure_step``); a missing folder is named and skipped.
+
+Every run is replayed by ``bench/detection.py``'s ``replay``: ``--checks`` checks spread over its logged steps,
+each ``assess_run(..., as_of_step=S, total_steps=T)`` in one fresh store per run, so the judge sees its earlier
+assessments as under cron. What each run must get (its category):
+
+- ``clear`` (nan, diverged, or ``should_stop`` with such a label): a STOP (STOP recall) and a flag;
+- ``flag`` (plateau, overfitting, LR schedule, grad explosion, a run of ``examples/causes`` or ``should_stop``
+  with another label): a STOP or an ESCALATE;
+- ``healthy`` (healthy, spike-recovered, ``should_stop: false``): no STOP ever (a false STOP), few ESCALATEs;
+- ``unscored`` (a manifest entry with neither ``should_stop`` nor a label that says either): shown, not counted.
+
+Figures per label kind and in total (totals last): runs; flagged (STOP or ESCALATE at any check, on clear and flag
+runs); STOP recall (clear runs); false STOPs (healthy runs with a STOP); early STOPs (a STOP more than 10 % of
+the logged span before the labelled onset); delay (median, over runs with an onset, of the steps from the onset to
+the first flag at or after it, and the same as a share of the logged span); ESCALATE share of the checks of
+healthy runs; cause right (on flagged runs with a known cause, the diagnosis of the first STOP, else the last
+ESCALATE, is that cause) and, of the causes given at confidence >= 0.7, the share right.
+
+``FLOORS`` are the totals the code holds (tests/test_calibration.py fails when a change breaks one);
+``floor_breaches`` names every broken floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus_labels import LabelledRun, load_corpus  # noqa: E402
+from detection import LONG_BEFORE_FRACTION, Replay, replay  # noqa: E402
+from diagnosis import SHARED, corpus_cause  # noqa: E402
+from training_check.tools.judge import ESCALATE, STOP  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_FOLDERS = [REPO / "examples" / n for n in ("corpus", "causes", "stalls", "frameworks", "holdout")] + [
+    SHARED / "real-logs", SHARED / "real-logs-2"]
+CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
+CLEAR_LABELS = {"nan", "diverged"}
+HEALTHY_LABELS = {"healthy", "spike-recovered"}
+LABEL_ALIASES = {"overfit": "overfitting", "spike_recovered": "spike-recovered", "lr_schedule": "lr-schedule",
+                 "spike_unrecovered": "spike-unrecovered"}
+TOTAL = "TOTAL"
+
+# The totals the code achieves (every default folder, 24 checks; 2026-12-05: flagged 113/114, STOP recall 53/61, no
+# false or early STOP, ESCALATE 2.2 % of healthy checks, cause right 83/87, at confidence >= 0.7 58/61): a change that
+# breaks one is a regression.
+FLOORS: dict[str, tuple[str, float]] = {
+    "false_stops": ("<=", 0),
+    "early_stops": ("<=", 0),
+    "stop_recall": (">=", 0.85),
+    "flagged_share": (">=", 0.98),
+    "escalate_share_healthy": ("<=", 0.03),
+    "cause_right_share": (">=", 0.93),
+    "confident_right_share": (">=", 0.93),
+}
+
+
+@dataclass
+class CalRun(LabelledRun):
+    kind: str = ""  # the label kind the table groups by
+    cause: str | None = None  # the known cause, when the label names one
+
+
+def _lr_cause(name: str) -> str | None:
+    """A cause a framework corpus names in its run folder's name (``..._lr_huge_nan``, ``..._lr_growth_...``)."""
+    n = name.lower()
+    if any(w in n for w in ("lr_growth", "lr_ramp", "scheduler_growth")):
+        return "lr_schedule"
+    if any(w in n for w in ("lr_huge", "eta_huge", "lr_high", "huge_lr", "_lr50_", "warmup_to_lr")):
+        return "lr_too_high"
+    return None
+
+
+def _from_label_json(folder: Path) -> list[CalRun]:
+    out: list[CalRun] = []
+    for d in sorted(p for p in folder.iterdir() if (p / "label.json").is_file()):
+        lab = json.loads((d / "label.json").read_text())
+        label = LABEL_ALIASES.get(lab.get("label") or lab.get("cause", ""), lab.get("label") or lab.get("cause", ""))
+        if "label" in lab:
+            category = lab.get("category") or ("clear" if label in CLEAR_LABELS else
+                                               "healthy" if label in HEALTHY_LABELS else "flag")
+        else:  # examples/causes: every run fails for its cause and must be flagged
+            category = "flag"
+        why = lab.get("why", "")
+        cause = lab.get("cause") or corpus_cause(d.name, label, why)
+        out.append(CalRun(
+            name=d.name, path=str(d / lab["source"]) if lab.get("source") else str(d), label=label,
+            category=category, onset_step=lab.get("onset_step"), should_stop=category in ("clear", "flag"),
+            total_steps=lab.get("total_steps"), why=why, corpus=folder.name, kind=lab.get("kind") or label,
+            cause=cause if category != "healthy" else None))
+    return out
+
+
+def _from_manifest(folder: Path) -> list[CalRun]:
+    entries = {}
+    for line in (folder / "manifest.jsonl").read_text().splitlines():
+        if line.strip():
+            e = json.loads(line)
+            entries[e["file"]] = e
+    out: list[CalRun] = []
+    for r in load_corpus(folder):  # onsets mapped and total steps read by corpus_labels
+        e = entries.get(r.name, {})
+        label = LABEL_ALIASES.get(e.get("label", r.label), e.get("label", r.label))
+        stop = e.get("should_stop")
+        if stop is True:
+            category = "clear" if label in CLEAR_LABELS else "flag"
+        elif stop is False or label in HEALTHY_LABELS:
+            category = "healthy"
+        elif r.category in ("clear", "flag"):
+            category = r.category
+        else:
+            category = "healthy" if label == "other" else "unscored"
+        why = e.get("why") or e.get("justification") or ""
+        cause = e.get("cause") or (_lr_cause(r.name) or corpus_cause(r.name, label, why) if category in
+                                   ("clear", "flag") else None)
+        out.append(CalRun(**{**asdict(r), "label": label, "category": category, "should_stop": category in
+                             ("clear", "flag"), "corpus": folder.name, "why": why}, kind=label, cause=cause))
+    return out
+
+
+def calibration_runs(folder: str | Path) -> list[CalRun]:
+    """Every labelled run of one folder (label.json run folders or a manifest.jsonl), with its category and cause."""
+    folder = Path(folder)
+    if (folder / "manifest.jsonl").is_file():
+        return _from_manifest(folder)
+    return _from_label_json(folder)
+
+
+# --------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One line of the table: the figures over a group of replayed runs."""
+
+    name: str
+    runs: int = 0
+    must_flag: int = 0  # clear + flag runs
+    flagged: int = 0
+    clear: int = 0
+    stopped: int = 0
+    healthy: int = 0
+    false_stops: int = 0
+    early_stops: int = 0
+    delays_steps: list[int] = field(default_factory=list)
+    delays_share: list[float] = field(default_factory=list)
+    healthy_checks: int = 0
+    healthy_escalates: int = 0
+    known_cause: int = 0  # flagged runs with a known cause
+    cause_right: int = 0
+    confident: int = 0  # ...whose cause was given at confidence >= CONFIDENT
+    confident_right: int = 0
+    unreadable: int = 0
+
+    def share(self, a: int, b: int) -> float | None:
+        return a / b if b else None
+
+    def figures(self) -> dict:
+        return {
+            "runs": self.runs, "flagged": self.flagged, "must_flag": self.must_flag,
+            "flagged_share": self.share(self.flagged, self.must_flag), "stopped": self.stopped, "clear": self.clear,
+            "stop_recall": self.share(self.stopped, self.clear), "false_stops": self.false_stops,
+            "healthy_runs": self.healthy, "early_stops": self.early_stops,
+            "delay_steps": statistics.median(self.delays_steps) if self.delays_steps else None,
+            "delay_share": statistics.median(self.delays_share) if self.delays_share else None,
+            "healthy_checks": self.healthy_checks, "healthy_escalates": self.healthy_escalates,
+            "escalate_share_healthy": self.share(self.healthy_escalates, self.healthy_checks),
+            "known_cause": self.known_cause, "cause_right": self.cause_right,
+            "cause_right_share": self.share(self.cause_right, self.known_cause), "confident": self.confident,
+            "confident_right": self.confident_right,
+            "confident_right_share": self.share(self.confident_right, self.confident), "unreadable": self.unreadable,
+        }
+
+
+@dataclass
+class Outcome:
+    """What the replayed checks did to one run."""
+
+    run: CalRun
+    timeline: str
+    stop: int | None  # the step of the first STOP
+    flag: int | None  # the step of the first STOP or ESCALATE
+    escalates: int
+    checks: int
+    cause: str | None  # the diagnosis of the first STOP, else of the last ESCALATE
+    confidence: float | None
+    delay: int | None  # steps from the onset to the first flag at or after the onset
+    span: int | None
+    error: str | None = None
+
+    @property
+    def early_stop(self) -> bool:
+        onset = self.run.onset_step
+        return (self.stop is not None and onset is not None and self.span is not None
+                and self.stop < onset - LONG_BEFORE_FRACTION * self.span)
+
+
+def outcome(rep: Replay) -> Outcome:
+    run = rep.run
+    assert isinstance(run, CalRun)
+    if rep.error or rep.span is None:
+        return Outcome(run, "", None, None, 0, 0, None, None, None, None, rep.error or "no logged steps")
+    stop = next((c for c in rep.checks if c.verdict == STOP), None)
+    flag = next((c for c in rep.checks if c.verdict in (STOP, ESCALATE)), None)
+    last_esc = next((c for c in reversed(rep.checks) if c.verdict == ESCALATE), None)
+    said = stop or last_esc
+    delay = None
+    if run.onset_step is not None:
+        after = next((c for c in rep.checks if c.verdict in (STOP, ESCALATE) and c.step >= run.onset_step), None)
+        delay = after.step - run.onset_step if after else None
+    return Outcome(run, rep.timeline(), stop.step if stop else None, flag.step if flag else None,
+                   sum(c.verdict == ESCALATE for c in rep.checks), len(rep.checks), said.cause if said else None,
+                   said.confidence if said else None, delay, max(1, rep.span[1] - rep.span[0]))
+
+
+def add(row: Row, o: Outcome) -> None:
+    cat = o.run.category
+    if cat == "unscored":
+        row.runs += 1
+        return
+    row.runs += 1
+    if o.error:
+        row.unreadable += 1
+    if cat in ("clear", "flag"):
+        row.must_flag += 1
+        row.flagged += o.flag is not None
+        if cat == "clear":
+            row.clear += 1
+            row.stopped += o.stop is not None
+        row.early_stops += o.early_stop
+        if o.delay is not None and o.span:
+            row.delays_steps.append(o.delay)
+            row.delays_share.append(o.delay / o.span)
+        if o.run.cause and o.flag is not None:
+            row.known_cause += 1
+            row.cause_right += o.cause == o.run.cause
+            if o.confidence is not None and o.confidence >= CONFIDENT:
+                row.confident += 1
+                row.confident_right += o.cause == o.run.cause
+    else:
+        row.healthy += 1
+        row.false_stops += o.stop is not None
+        row.healthy_checks += o.checks
+        row.healthy_escalates += o.escalates
+
+
+def table(outcomes: list[Outcome]) -> tuple[list[Row], list[Row], Row]:
+    """(one row per label kind, one row per folder, the totals)."""
+    kinds: dict[str, Row] = {}
+    corpora: dict[str, Row] = {}
+    total = Row(TOTAL)
+    for o in outcomes:
+        for rows, key in ((kinds, f"{o.run.kind} ({o.run.category})"), (corpora, o.run.corpus)):
+            add(rows.setdefault(key, Row(key)), o)
+        add(total, o)
+    return sorted(kinds.values(), key=lambda r: r.name), list(corpora.values()), total
+
+
+def floor_breaches(totals: dict, floors: dict[str, tuple[str, float]] | None = None) -> list[str]:
+    """Every floor the totals break, one line each (none: the code holds them)."""
+    out = []
+    for key, (op, bound) in (FLOORS if floors is None else floors).items():
+        v = totals.get(key)
+        if v is None:
+            continue
+        if (op == "<=" and v > bound) or (op == ">=" and v < bound):
+            out.append(f"{key} = {_pct(v) if isinstance(v, float) else v}, floor {op} "
+                       f"{_pct(bound) if isinstance(bound, float) else bound}")
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Printing
+# --------------------------------------------------------------------------------------
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{100 * v:.0f}%"
+
+
+def _frac(a: int, b: int) -> str:
+    return f"{a}/{b}" if b else "-"
+
+
+def print_rows(rows: list[Row], out=None, head: str = "kind") -> None:
+    out = out or sys.stdout
+    print(f"{head:34s} {'runs':>4s} {'flagged':>8s} {'STOP rec':>8s} {'falseS':>6s} {'earlyS':>6s} "
+          f"{'delay st':>8s} {'delay %':>7s} {'ESC/hlth':>9s} {'cause':>7s} {'@>=0.7':>7s}", file=out)
+    for r in rows:
+        f = r.figures()
+        delay = "-" if f["delay_steps"] is None else f"{f['delay_steps']:.0f}"
+        esc = "-" if not r.healthy_checks else f"{100 * f['escalate_share_healthy']:.1f}%"
+        print(f"{r.name[:34]:34s} {r.runs:>4d} {_frac(r.flagged, r.must_flag):>8s} {_frac(r.stopped, r.clear):>8s} "
+              f"{r.false_stops if r.healthy else '-':>6} {r.early_stops if r.must_flag else '-':>6} {delay:>8s} "
+              f"{_pct(f['delay_share']):>7s} {esc:>9s} {_frac(r.cause_right, r.known_cause):>7s} "
+              f"{_frac(r.confident_right, r.confident):>7s}", file=out)
+
+
+def report(outcomes: list[Outcome], out=None) -> dict:
+    out = out or sys.stdout
+    kinds, corpora, total = table(outcomes)
+    print_rows(kinds, out)
+    print("", file=out)
+    print_rows(corpora, out, head="folder")
+    print("", file=out)
+    print_rows([total], out, head="")
+    t = total.figures()
+    print(f"\ntotals: flagged {_frac(total.flagged, total.must_flag)} ({_pct(t['flagged_share'])}), STOP recall "
+          f"{_frac(total.stopped, total.clear)} ({_pct(t['stop_recall'])}), false STOPs {total.false_stops}, early "
+          f"STOPs {total.early_stops}, ESCALATE {total.healthy_escalates}/{total.healthy_checks} healthy checks "
+          f"({100 * (t['escalate_share_healthy'] or 0):.1f}%), cause right "
+          f"{_frac(total.cause_right, total.known_cause)}, at confidence >= {CONFIDENT}: "
+          f"{_frac(total.confident_right, total.confident)}", file=out)
+    misses = [o for o in outcomes if o.run.category in ("clear", "flag") and o.flag is None]
+    wrong_stops = [o for o in outcomes if (o.run.category == "healthy" and o.stop is not None) or o.early_stop]
+    wrong_causes = [o for o in outcomes if o.run.cause and o.flag is not None and o.cause != o.run.cause]
+    noisy = sorted((o for o in outcomes if o.run.category == "healthy" and o.escalates), key=lambda o: -o.escalates)
+    for title, items, fmt in (
+            ("never flagged", misses, lambda o: f"{o.run.kind}: {o.timeline}{' ' + o.error if o.error else ''}"),
+            ("false or early STOPs", wrong_stops, lambda o: f"{o.run.kind}: STOP at {o.stop} (onset "
+                                                            f"{o.run.onset_step}) {o.timeline}"),
+            ("wrong causes", wrong_causes, lambda o: f"known {o.run.cause}, said {o.cause} ({o.confidence})"),
+            ("healthy runs that ESCALATE", noisy[:12], lambda o: f"{o.escalates}/{o.checks} {o.timeline}")):
+        if items:
+            print(f"\n{title}:", file=out)
+            for o in items:
+                print(f"  {o.run.corpus}/{o.run.name[:60]}: {fmt(o)}", file=out)
+    breaches = floor_breaches(t)
+    print("\nfloors: " + ("all held" if not breaches else "BROKEN: " + "; ".join(breaches)), file=out)
+    return {"kinds": {r.name: r.figures() for r in kinds}, "folders": {r.name: r.figures() for r in corpora},
+            "totals": t, "breaches": breaches}
+
+
+def run_folders(folders: list[Path], n_checks: int = 24, only: str | None = None,
+                progress: bool = True) -> list[Outcome]:
+    runs: list[CalRun] = []
+    for folder in folders:
+        if not folder.is_dir():
+            print(f"(skipped {folder}: not found)", file=sys.stderr)
+            continue
+        runs += calibration_runs(folder)
+    if only:
+        runs = [r for r in runs if only in f"{r.corpus}/{r.name}"]
+    outcomes = []
+    for run in runs:
+        t0 = time.perf_counter()
+        o = outcome(replay(run, n_checks))
+        outcomes.append(o)
+        if progress:
+            print(f"  {run.corpus}/{run.name[:60]} [{run.category}] {o.timeline} -> {o.cause} "
+                  f"({time.perf_counter() - t0:.1f}s)", file=sys.stderr, flush=True)
+    return outcomes
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="The calibration table: every labelled run replayed, per label kind.")
+    ap.add_argument("folders", nargs="*", help="corpus folders (default: every labelled folder the project has)")
+    ap.add_argument("--checks", type=int, default=24, help="replayed checks per run")
+    ap.add_argument("--only", help="only runs whose folder/name contains this")
+    ap.add_argument("--json", dest="json_out", help="write the figures and every run's outcome here")
+    ap.add_argument("--quiet", action="store_true", help="no per-run progress lines")
+    args = ap.parse_args(argv)
+    folders = [Path(f) for f in args.folders] if args.folders else DEFAULT_FOLDERS
+    outcomes = run_folders(folders, args.checks, args.only, progress=not args.quiet)
+    result = report(outcomes)
+    if args.json_out:
+        result["runs"] = [{**asdict(o.run), "timeline": o.timeline, "stop": o.stop, "flag": o.flag,
+                           "escalates": o.escalates, "checks": o.checks, "cause_said": o.cause,
+                           "confidence": o.confidence, "delay": o.delay, "span": o.span, "error": o.error}
+                          for o in outcomes]
+        Path(args.json_out).write_text(json.dumps(result, indent=1, default=str))
+    return 1 if result["breaches"] else 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TRAINING_CHECK_HOME", tempfile.gettempdir() + "/tc-bench-home")
+    raise SystemExit(main())
