@@ -1,0 +1,214 @@
+"""Make the library corpus (examples/libraries): every run captured as ``python GEN.py > train.log 2>&1``.
+
+    nice -n 10 /work/venvs/corpus/bin/python bench/library_runs/make_all.py --out examples/libraries [--only NAME ...]
+
+Each run is a generator of this folder started as a subprocess in a fresh temporary working directory, its
+stdout and stderr one file (no TTY, Python's default buffering), 1 CPU thread, seeded. A launcher run (torchrun)
+is the launcher's command line with the generator as its script. The generator writes ``truth.json`` (the
+library's own structured record) after training and copies the library's own small files (an MLflow store,
+``dvclive/``, event files, ``progress.csv``, ``catboost_info`` TSVs) next to the log. The maker then checks the
+truth against the run's intent (label) and that every truth value is printed in the log (for runs whose source is
+a store and print nothing, the store is the truth's own source), and writes ``manifest.jsonl``: one entry per
+file to read (the ``train.log``, and a store the run wrote, by its path in the run's folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+TORCHRUN = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
+
+
+@dataclass
+class Run:
+    gen: str
+    argvs: list[list[str]]
+    label: str = "healthy"
+    stop: bool = False
+    launcher: list[str] = field(default_factory=list)  # a command line that runs the generator (torchrun)
+    stores: list[str] = field(default_factory=list)  # files/folders of the run to read as sources of their own
+    log: bool = True  # the train.log is an entry too (False: the run prints no metric, its store is the source)
+
+
+RUNS: dict[str, Run] = {}
+
+
+def run(name: str, gen: str, *argvs: str, label: str = "healthy", stop: bool = False, **kw) -> None:
+    RUNS[name] = Run(gen, [a.split() for a in argvs], label, stop, **kw)
+
+
+# --- spaCy: `python -m spacy train` (its console table E / # / LOSS ... / SCORE)
+run("spacy_textcat_eval50", "spacy_run.py", "--pipe textcat --steps 600 --eval-freq 50")
+run("spacy_ner_eval25", "spacy_run.py", "--pipe ner --steps 400 --eval-freq 25")
+run("spacy_textcat_ner_eval40", "spacy_run.py", "--pipe textcat,ner --steps 480 --eval-freq 40")
+run("spacy_ner_lr_huge_diverged", "spacy_run.py", "--pipe ner --steps 400 --eval-freq 20 --lr 20",
+    label="diverged", stop=True)
+# --- CatBoost: `0:\tlearn: ...\ttest: ...\tbest: ... (i)\ttotal: ...\tremaining: ...`
+run("catboost_logloss_verbose1_eval", "catboost_run.py", "--task cls --iters 150 --verbose 1 --eval")
+run("catboost_rmse_verbose10_eval", "catboost_run.py", "--task reg --iters 400 --verbose 10 --eval")
+run("catboost_rmse_verbose25_noeval", "catboost_run.py", "--task reg --iters 500 --verbose 25")
+run("catboost_multiclass_verbose5_eval_early", "catboost_run.py",
+    "--task multi --iters 600 --verbose 5 --eval --early 30")
+run("catboost_rmse_lr_huge_diverged", "catboost_run.py", "--task reg --iters 120 --verbose 2 --eval --lr 3 --bootstrap No",
+    label="diverged", stop=True)
+# --- stable-baselines3: a boxed vertical table per logger dump (RL: the reward is higher-is-better)
+run("sb3_ppo_cartpole_log1", "sb3_run.py", "--algo ppo --steps 8192 --n-steps 256 --log-interval 1",
+    stores=["progress.csv"])
+run("sb3_ppo_cartpole_nsteps128_log4", "sb3_run.py", "--algo ppo --steps 12288 --n-steps 128 --log-interval 4")
+run("sb3_a2c_cartpole_log100", "sb3_run.py", "--algo a2c --steps 20000 --n-steps 5 --log-interval 100 --lr 7e-4")
+run("sb3_dqn_cartpole_log10", "sb3_run.py", "--algo dqn --steps 20000 --log-interval 10 --lr 1e-3",
+    stores=["progress.csv"])
+run("sb3_dqn_lr_huge_diverged", "sb3_run.py", "--algo dqn --steps 4000 --log-interval 10 --lr 1000",
+    label="diverged", stop=True)
+run("sb3_a2c_lr_huge_diverged", "sb3_run.py", "--algo a2c --steps 2000 --n-steps 5 --log-interval 50 --lr 1e5",
+    label="diverged", stop=True)
+# --- torchrun DDP on CPU (gloo), 2 ranks, `--tee 3`: every line prefixed `[default0]:` / `[default1]:`
+run("torchrun_tee_local_every5", "ddp_run.py", "--style local --epochs 3 --every 5",
+    launcher=[*TORCHRUN, "--tee", "3"])
+run("torchrun_tee_reduced_every2", "ddp_run.py", "--style reduced --epochs 2 --every 2",
+    launcher=[*TORCHRUN, "--tee", "3"])
+run("torchrun_tee_rank0_every1", "ddp_run.py", "--style rank0 --epochs 2 --every 1 --lr 0.02",
+    launcher=[*TORCHRUN, "--tee", "3"])
+run("torchrun_tee_local_lr_huge_nan", "ddp_run.py", "--style local --epochs 2 --every 3 --lr 3",
+    launcher=[*TORCHRUN, "--tee", "3"], label="nan", stop=True)
+# --- Keras on the TensorFlow backend (tensorflow-cpu)
+run("keras_tf_v1_reg_val20_10ep", "keras_tf_run.py", "--verbose 1 --epochs 10 --val 0.2")
+run("keras_tf_v2_cls_val25_15ep", "keras_tf_run.py", "--verbose 2 --task cls --epochs 15 --val 0.25")
+run("keras_tf_tfkeras_v1_cls_batch64", "keras_tf_run.py", "--verbose 1 --task cls --epochs 8 --batch 64 --tf-keras")
+run("keras_tf_v2_sgd_lr_growth_nan", "keras_tf_run.py", "--verbose 2 --epochs 12 --opt sgd --lr 0.005 --lr-growth 3",
+    label="nan", stop=True)
+# --- end of runs
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+
+
+def _tol(t: float, tol: dict) -> float:
+    a = float(tol.get("rel", 1e-3)) * abs(t)
+    if "sig" in tol and t != 0:
+        a = max(a, 0.5 * 10.0 ** (math.floor(math.log10(abs(t))) - int(tol["sig"]) + 1))
+    return max(a, float(tol.get("abs", 0.0)))
+
+
+def check(log: Path | None, truth: dict, label: str) -> list[str]:
+    """What is wrong with a run: its truth against its intent, and truth values the log does not print."""
+    bad = []
+    vals = [float(v) for _, v in truth["train_loss"]]
+    if not vals:
+        return ["no train-loss point in the truth"]
+    vals = vals[int(truth.get("label_skips_first", 0)):]  # spaCy: its first row is one update's loss, not a sum
+    finite = [v for v in vals if math.isfinite(v)]
+    if label == "nan" and len(finite) == len(vals):
+        bad.append("label nan but every train-loss value is finite")
+    if label == "diverged":
+        q = vals[-max(1, len(vals) // 4):]
+        if len(finite) != len(vals) or not (max(q) >= 2 * min(vals) and max(q) > vals[0]):
+            bad.append(f"label diverged but the loss does not diverge: first {vals[0]} best {min(vals)} "
+                       f"last quarter max {max(q)}")
+    if truth.get("reward"):  # RL: the loss need not fall; the reward says whether the agent learns
+        rew = [float(v) for _, v in truth["reward"]]
+        if label == "healthy" and not (len(finite) == len(vals) and rew[-1] > rew[0]):
+            bad.append(f"label healthy but the reward goes {rew[0]} -> {rew[-1]}")
+        if label == "diverged" and not (len(finite) < len(vals) or (max(vals[-max(1, len(vals) // 4):])
+                                                                     >= 2 * min(vals) and rew[-1] < rew[0])):
+            bad.append(f"label diverged but the loss does not grow and the reward goes {rew[0]} -> {rew[-1]}")
+        bad = [b for b in bad if not b.startswith(("label diverged but the loss does not diverge",))]
+    elif label == "healthy" and (len(finite) != len(vals) or not vals[-1] < vals[0]):
+        bad.append(f"label healthy but first {vals[0]} last {vals[-1]}")
+    if log is None:
+        return bad
+    text = log.read_bytes().decode("utf-8", errors="replace")
+    nums = [float(m) for m in _NUMBER.findall(text)]
+    fin = sorted(x for x in nums if math.isfinite(x))
+    for s, v in truth["train_loss"]:
+        t = float(v)
+        if not math.isfinite(t):
+            if not any((math.isnan(x) if math.isnan(t) else x == t) for x in nums):
+                bad.append(f"truth {v} at step {s} not in the log")
+            continue
+        d = _tol(t, truth["tolerance"])
+        i = bisect.bisect_left(fin, t - d)
+        if not (i < len(fin) and fin[i] <= t + d):
+            bad.append(f"truth {v} at step {s} not in the log")
+    return bad
+
+
+def make(name: str, out: Path) -> list[dict]:
+    r = RUNS[name]
+    dest = out / name
+    if dest.exists():
+        import shutil
+
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "FORCE_COLOR", "COLUMNS")}
+    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", NUMEXPR_NUM_THREADS="1",
+               TF_NUM_INTRAOP_THREADS="1", TF_NUM_INTEROP_THREADS="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false",
+               TOKENIZERS_PARALLELISM="false", LIB_TRUTH=str(dest / "truth.json"), LIB_OUT=str(dest),
+               HF_HUB_OFFLINE="1", PYTHONHASHSEED="0", MLFLOW_ENABLE_ASYNC_LOGGING="false",
+               DVC_NO_ANALYTICS="1", DO_NOT_TRACK="1", MLFLOW_DISABLE_TELEMETRY="true")
+    log = dest / "train.log"
+    with tempfile.TemporaryDirectory(prefix=f"libraries-{name}-") as cwd:
+        for i, argv in enumerate(r.argvs):
+            with open(log, "ab") as f:
+                cmd = [*(r.launcher or [PY]), str(HERE / r.gen), *argv, "--label", r.label,
+                       *(["--should-stop"] if r.stop else [])]
+                rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
+                                    env=env).returncode
+            if rc != 0 and i == len(r.argvs) - 1:
+                raise SystemExit(f"{name}: the generator failed (exit {rc}); see {log}")
+    truth = json.loads((dest / "truth.json").read_text())
+    for problem in check(log if r.log else None, truth, r.label):
+        print(f"  {name}: {problem}", file=sys.stderr)
+    common = {"truth": f"{name}/truth.json", "framework": truth["framework"], "label": truth["label"],
+              "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
+              "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
+    entries = [{"file": f"{name}/train.log", **common}] if r.log else []
+    for s in r.stores:
+        if not (dest / s).exists():
+            raise SystemExit(f"{name}: the run wrote no {s}")
+        entries.append({"file": f"{name}/{s}", **common, "source": "store"})
+    return entries
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="examples/libraries")
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args()
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    mpath = out / "manifest.jsonl"
+    old: dict[str, list[dict]] = {}
+    if mpath.is_file():
+        for ln in mpath.read_text().splitlines():
+            if ln.strip():
+                e = json.loads(ln)
+                old.setdefault(e["file"].split("/")[0], []).append(e)
+    for name in a.only or list(RUNS):
+        if name not in RUNS:
+            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
+        print(f"== {name}", flush=True)
+        old[name] = make(name, out)
+        size = (out / name / "train.log").stat().st_size
+        if size > 512 * 1024:
+            print(f"  {name}: the log is {size / 1024:.0f} KB (> 512 KB)", file=sys.stderr)
+        e = old[name][0]
+        print(f"   {e['n_points']} points, {e['label']}, log {size / 1024:.0f} KB", flush=True)
+        mpath.write_text("".join(json.dumps(e) + "\n" for n in RUNS if n in old for e in old[n]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
