@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
 from _truth import common_args, keep, settings_of, write_truth
 from sklearn.datasets import make_classification, make_regression
 
@@ -30,7 +29,8 @@ from catboost import CatBoostClassifier, CatBoostRegressor  # noqa: E402
 if args.task == "reg":
     X, y = make_regression(n_samples=800, n_features=12, n_informative=6, noise=8.0, random_state=args.seed)
     y = y / 30.0
-    model = CatBoostRegressor(iterations=args.iters, learning_rate=args.lr, depth=4, loss_function="RMSE", bootstrap_type=args.bootstrap,
+    model = CatBoostRegressor(iterations=args.iters, learning_rate=args.lr, depth=4, loss_function="RMSE",
+                              bootstrap_type=args.bootstrap,
                               thread_count=1, random_seed=args.seed, verbose=args.verbose,
                               early_stopping_rounds=args.early or None)
     metric = "RMSE"
@@ -48,7 +48,8 @@ model.fit(Xtr, ytr, eval_set=(Xva, yva) if args.eval else None)
 res = model.get_evals_result()
 curve = res["learn"][metric]
 n = len(curve)
-its = sorted({i for i in range(n) if i % args.verbose == 0} | ({n - 1} if n == args.iters else set()))  # early stop: no last line
+# every verbose-th iteration, and the last unless early stopping ended the fit (then no last line is printed)
+its = sorted({i for i in range(n) if i % args.verbose == 0} | ({n - 1} if n == args.iters else set()))
 val = res.get("validation", {}).get(metric)
 keep("catboost_info/learn_error.tsv")
 if args.eval:

@@ -9,7 +9,6 @@ Truth: the values rank 0 printed, kept at full precision, at the global optimize
 from __future__ import annotations
 
 import argparse
-import os
 
 from _truth import common_args, settings_of, write_truth
 

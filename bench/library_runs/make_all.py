@@ -61,8 +61,8 @@ run("catboost_rmse_verbose10_eval", "catboost_run.py", "--task reg --iters 400 -
 run("catboost_rmse_verbose25_noeval", "catboost_run.py", "--task reg --iters 500 --verbose 25")
 run("catboost_multiclass_verbose5_eval_early", "catboost_run.py",
     "--task multi --iters 600 --verbose 5 --eval --early 30")
-run("catboost_rmse_lr_huge_diverged", "catboost_run.py", "--task reg --iters 120 --verbose 2 --eval --lr 3 --bootstrap No",
-    label="diverged", stop=True)
+run("catboost_rmse_lr_huge_diverged", "catboost_run.py",
+    "--task reg --iters 120 --verbose 2 --eval --lr 3 --bootstrap No", label="diverged", stop=True)
 # --- stable-baselines3: a boxed vertical table per logger dump (RL: the reward is higher-is-better)
 run("sb3_ppo_cartpole_log1", "sb3_run.py", "--algo ppo --steps 8192 --n-steps 256 --log-interval 1",
     stores=["progress.csv"])
@@ -89,6 +89,46 @@ run("keras_tf_v2_cls_val25_15ep", "keras_tf_run.py", "--verbose 2 --task cls --e
 run("keras_tf_tfkeras_v1_cls_batch64", "keras_tf_run.py", "--verbose 1 --task cls --epochs 8 --batch 64 --tf-keras")
 run("keras_tf_v2_sgd_lr_growth_nan", "keras_tf_run.py", "--verbose 2 --epochs 12 --opt sgd --lr 0.005 --lr-growth 3",
     label="nan", stop=True)
+# --- trackers' local stores: the store is a source of its own; a run that also prints has its train.log too
+run("mlflow_sqlite_print_every5", "mlflow_run.py", "--epochs 6 --every 5 --print", stores=["mlflow.db"])
+run("mlflow_sqlite_quiet_every1", "mlflow_run.py", "--epochs 4 --every 1 --lr 0.02", stores=["mlflow.db"],
+    log=False)
+run("mlflow_sqlite_lr_growth_nan", "mlflow_run.py", "--epochs 6 --every 2 --lr 0.01 --growth 1.08",
+    stores=["mlflow.db"], log=False, label="nan", stop=True)
+run("mlflow_filestore_every3_print", "mlflow_run.py", "--store file --epochs 5 --every 3 --print",
+    stores=["mlruns"])
+run("dvclive_print_every4", "dvclive_run.py", "--epochs 6 --every 4 --print", stores=["dvclive"])
+run("dvclive_quiet_every1", "dvclive_run.py", "--epochs 4 --every 1 --lr 0.02", stores=["dvclive"], log=False)
+run("dvclive_lr_growth_nan", "dvclive_run.py", "--epochs 6 --every 2 --lr 0.01 --growth 1.08",
+    stores=["dvclive"], log=False, label="nan", stop=True)
+run("tb_print_every10", "tensorboard_run.py", "--epochs 8 --every 10 --print", stores=["tb/events.out.tfevents.*"])
+run("tb_plain_name_quiet_every1", "tensorboard_run.py", "--epochs 4 --every 1 --plain-name",
+    stores=["events.out.tfevents"], log=False)
+run("tb_plain_name_lr_growth_nan", "tensorboard_run.py", "--epochs 6 --every 2 --lr 0.01 --growth 1.08 --plain-name",
+    stores=["events.out.tfevents"], log=False, label="nan", stop=True)
+# --- skorch: its PrintLog table (header, `-------` rule, ANSI-coloured best values)
+run("skorch_cls_sgd_valid20_15ep", "skorch_run.py", "--task cls --epochs 15 --lr 0.05")
+run("skorch_reg_adam_novalid_20ep", "skorch_run.py", "--task reg --opt adam --lr 0.01 --valid 0 --epochs 20")
+run("skorch_cls_adam_valid30_25ep", "skorch_run.py", "--task cls --opt adam --lr 0.003 --valid 0.3 --epochs 25")
+run("skorch_reg_sgd_lr_huge_nan", "skorch_run.py", "--task reg --lr 0.09 --epochs 10", label="nan", stop=True)
+# --- PyTorch-Ignite: the MNIST example's lines, ProgressBar + log_message, FBResearchLogger
+run("ignite_example_every10_4ep", "ignite_run.py", "--style example --epochs 4 --every 10")
+run("ignite_pbar_logmsg_every5", "ignite_run.py", "--style pbar --epochs 3 --every 5")
+run("ignite_fbr_every20_batch16", "ignite_run.py", "--style fbr --epochs 4 --every 20 --batch 16")
+run("ignite_example_lr_huge_nan", "ignite_run.py", "--style example --epochs 3 --every 5 --lr 40",
+    label="nan", stop=True)
+# --- JAX: a Flax (linen) MLP with optax, logging as the Flax examples do
+run("flax_epoch_absl_sgd_8ep", "flax_run.py", "--style epoch --epochs 8")
+run("flax_epoch_abslhandler_adam_10ep", "flax_run.py", "--style epoch --absl-handler --opt adam --lr 3e-3 --epochs 10")
+run("flax_step_every20_print", "flax_run.py", "--style step --every 20 --epochs 4")
+run("flax_step_lr_huge_diverged", "flax_run.py", "--style step --every 10 --epochs 2 --lr 3",
+    label="diverged", stop=True)
+# --- pytorch-tabnet: `epoch N  | loss: X | val_0_auc: Y |  0:00:01s`
+run("tabnet_cls_eval_verbose1", "tabnet_run.py", "--task cls --epochs 25 --verbose 1 --eval")
+run("tabnet_reg_noeval_verbose3", "tabnet_run.py", "--task reg --epochs 45 --verbose 3")
+run("tabnet_cls_eval_patience5_verbose2", "tabnet_run.py", "--task cls --epochs 60 --verbose 2 --eval --patience 5")
+run("tabnet_reg_lr_huge_diverged", "tabnet_run.py", "--task reg --epochs 30 --verbose 1 --eval --lr 30",
+    label="diverged", stop=True)
 # --- end of runs
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
@@ -168,6 +208,13 @@ def make(name: str, out: Path) -> list[dict]:
                                     env=env).returncode
             if rc != 0 and i == len(r.argvs) - 1:
                 raise SystemExit(f"{name}: the generator failed (exit {rc}); see {log}")
+    return entries_of(name, dest)
+
+
+def entries_of(name: str, dest: Path) -> list[dict]:
+    """The run's manifest entries (its train.log, and each store it wrote), after checking its truth."""
+    r = RUNS[name]
+    log = dest / "train.log"
     truth = json.loads((dest / "truth.json").read_text())
     for problem in check(log if r.log else None, truth, r.label):
         print(f"  {name}: {problem}", file=sys.stderr)
@@ -175,10 +222,11 @@ def make(name: str, out: Path) -> list[dict]:
               "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
               "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
     entries = [{"file": f"{name}/train.log", **common}] if r.log else []
-    for s in r.stores:
-        if not (dest / s).exists():
-            raise SystemExit(f"{name}: the run wrote no {s}")
-        entries.append({"file": f"{name}/{s}", **common, "source": "store"})
+    for pattern in r.stores:
+        found = sorted(p.relative_to(dest).as_posix() for p in dest.glob(pattern))
+        if not found:
+            raise SystemExit(f"{name}: the run wrote no {pattern}")
+        entries += [{"file": f"{name}/{s}", **common, "source": "store"} for s in found]
     return entries
 
 
@@ -186,6 +234,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="examples/libraries")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--manifest-only", action="store_true", help="rewrite manifest.jsonl from the run folders")
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -196,6 +245,11 @@ def main() -> int:
             if ln.strip():
                 e = json.loads(ln)
                 old.setdefault(e["file"].split("/")[0], []).append(e)
+    if a.manifest_only:
+        done = {n: entries_of(n, out / n) for n in RUNS if (out / n / "truth.json").is_file()}
+        mpath.write_text("".join(json.dumps(e) + "\n" for n in RUNS if n in done for e in done[n]))
+        print(f"wrote {mpath}: {sum(map(len, done.values()))} entries of {len(done)} runs")
+        return 0
     for name in a.only or list(RUNS):
         if name not in RUNS:
             raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
