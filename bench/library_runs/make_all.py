@@ -75,7 +75,7 @@ run("sb3_dqn_lr_huge_diverged", "sb3_run.py", "--algo dqn --steps 4000 --log-int
 run("sb3_a2c_lr_huge_diverged", "sb3_run.py", "--algo a2c --steps 2000 --n-steps 5 --log-interval 50 --lr 1e5",
     label="diverged", stop=True)
 # --- torchrun DDP on CPU (gloo), 2 ranks, `--tee 3`: every line prefixed `[default0]:` / `[default1]:`
-run("torchrun_tee_local_every5", "ddp_run.py", "--style local --epochs 3 --every 5",
+run("torchrun_tee_local_every5", "ddp_run.py", "--style local --epochs 3 --every 5 --lr 0.02",
     launcher=[*TORCHRUN, "--tee", "3"])
 run("torchrun_tee_reduced_every2", "ddp_run.py", "--style reduced --epochs 2 --every 2",
     launcher=[*TORCHRUN, "--tee", "3"])
@@ -110,7 +110,8 @@ run("tb_plain_name_lr_growth_nan", "tensorboard_run.py", "--epochs 6 --every 2 -
 run("skorch_cls_sgd_valid20_15ep", "skorch_run.py", "--task cls --epochs 15 --lr 0.05")
 run("skorch_reg_adam_novalid_20ep", "skorch_run.py", "--task reg --opt adam --lr 0.01 --valid 0 --epochs 20")
 run("skorch_cls_adam_valid30_25ep", "skorch_run.py", "--task cls --opt adam --lr 0.003 --valid 0.3 --epochs 25")
-run("skorch_reg_sgd_lr_huge_nan", "skorch_run.py", "--task reg --lr 0.09 --epochs 10", label="nan", stop=True)
+run("skorch_reg_sgd_lr_growth_nan", "skorch_run.py", "--task reg --lr 0.05 --lr-growth 2.5 --epochs 10",
+    label="nan", stop=True)
 # --- PyTorch-Ignite: the MNIST example's lines, ProgressBar + log_message, FBResearchLogger
 run("ignite_example_every10_4ep", "ignite_run.py", "--style example --epochs 4 --every 10")
 run("ignite_pbar_logmsg_every5", "ignite_run.py", "--style pbar --epochs 3 --every 5")
@@ -127,8 +128,8 @@ run("flax_step_lr_huge_diverged", "flax_run.py", "--style step --every 10 --epoc
 run("tabnet_cls_eval_verbose1", "tabnet_run.py", "--task cls --epochs 25 --verbose 1 --eval")
 run("tabnet_reg_noeval_verbose3", "tabnet_run.py", "--task reg --epochs 45 --verbose 3")
 run("tabnet_cls_eval_patience5_verbose2", "tabnet_run.py", "--task cls --epochs 60 --verbose 2 --eval --patience 5")
-run("tabnet_reg_lr_huge_diverged", "tabnet_run.py", "--task reg --epochs 30 --verbose 1 --eval --lr 30",
-    label="diverged", stop=True)
+# (no should-stop TabNet run: Adam at lr 0.5 / 2 / 5 / 30 and SGD with momentum at lr 0.3 / 1 gave a loss that
+# jumps about but neither grows nor turns non-finite: its ghost batch norm and sparse attention keep it bounded)
 # --- end of runs
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)

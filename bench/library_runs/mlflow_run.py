@@ -26,6 +26,7 @@ args = p.parse_args()
 
 if args.store == "file":
     os.environ["MLFLOW_TRACKING_URI"] = "file:./mlruns"
+    os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"  # MLflow 3 keeps the file store in maintenance: opt in
 import mlflow  # noqa: E402
 
 mlflow.set_experiment("tiny-regression")

@@ -18,6 +18,7 @@ p.add_argument("--lr", type=float, default=0.05)
 p.add_argument("--opt", default="sgd")
 p.add_argument("--valid", type=float, default=0.2, help="train_split fraction (0: no validation)")
 p.add_argument("--verbose", type=int, default=1)
+p.add_argument("--lr-growth", type=float, default=0.0, help="multiply the lr by this after every epoch")
 common_args(p)
 args = p.parse_args()
 
@@ -25,24 +26,27 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from sklearn.datasets import make_classification, make_regression  # noqa: E402
 from skorch import NeuralNetClassifier, NeuralNetRegressor  # noqa: E402
+from skorch.callbacks import LRScheduler  # noqa: E402
 from skorch.dataset import ValidSplit  # noqa: E402
 
 torch.set_num_threads(1)
 torch.manual_seed(args.seed)
 opt = torch.optim.Adam if args.opt == "adam" else torch.optim.SGD
+cbs = [LRScheduler(policy=torch.optim.lr_scheduler.ExponentialLR, gamma=args.lr_growth)] if args.lr_growth else []
 split = ValidSplit(args.valid, random_state=args.seed) if args.valid else None
 if args.task == "cls":
     X, y = make_classification(n_samples=1000, n_features=20, n_informative=8, flip_y=0.05, random_state=args.seed)
     X, y = X.astype(np.float32), y.astype(np.int64)
     module = torch.nn.Sequential(torch.nn.Linear(20, 32), torch.nn.ReLU(), torch.nn.Linear(32, 2))
     net = NeuralNetClassifier(module, max_epochs=args.epochs, lr=args.lr, optimizer=opt,
-                              criterion=torch.nn.CrossEntropyLoss, train_split=split, verbose=args.verbose)
+                              criterion=torch.nn.CrossEntropyLoss, train_split=split, verbose=args.verbose,
+                              callbacks=cbs)
 else:
     X, y = make_regression(n_samples=1000, n_features=20, n_informative=8, noise=5.0, random_state=args.seed)
     X, y = X.astype(np.float32), (y / 50).astype(np.float32).reshape(-1, 1)
     module = torch.nn.Sequential(torch.nn.Linear(20, 32), torch.nn.ReLU(), torch.nn.Linear(32, 1))
     net = NeuralNetRegressor(module, max_epochs=args.epochs, lr=args.lr, optimizer=opt, train_split=split,
-                             verbose=args.verbose)
+                             verbose=args.verbose, callbacks=cbs)
 net.fit(X, y)
 h = net.history
 write_truth(framework="skorch", settings=settings_of(args), label=args.label, should_stop=args.should_stop,
