@@ -70,6 +70,7 @@ run("sb3_ppo_cartpole_nsteps128_log4", "sb3_run.py", "--algo ppo --steps 12288 -
 run("sb3_a2c_cartpole_log100", "sb3_run.py", "--algo a2c --steps 20000 --n-steps 5 --log-interval 100 --lr 7e-4")
 run("sb3_dqn_cartpole_log10", "sb3_run.py", "--algo dqn --steps 20000 --log-interval 10 --lr 1e-3",
     stores=["progress.csv"])
+# (PPO on Pendulum-v1 does not learn in the 10k steps a corpus run can afford: its reward does not rise)
 run("sb3_dqn_lr_huge_diverged", "sb3_run.py", "--algo dqn --steps 4000 --log-interval 10 --lr 1000",
     label="diverged", stop=True)
 run("sb3_a2c_lr_huge_diverged", "sb3_run.py", "--algo a2c --steps 2000 --n-steps 5 --log-interval 50 --lr 1e5",
@@ -81,6 +82,8 @@ run("torchrun_tee_reduced_every2", "ddp_run.py", "--style reduced --epochs 2 --e
     launcher=[*TORCHRUN, "--tee", "3"])
 run("torchrun_tee_rank0_every1", "ddp_run.py", "--style rank0 --epochs 2 --every 1 --lr 0.02",
     launcher=[*TORCHRUN, "--tee", "3"])
+run("torchrun_tee_role_trainer_reduced_every3", "ddp_run.py", "--style reduced --epochs 3 --every 3 --lr 0.02",
+    launcher=[*TORCHRUN, "--tee", "3", "--role", "trainer"])
 run("torchrun_tee_local_lr_huge_nan", "ddp_run.py", "--style local --epochs 2 --every 3 --lr 3",
     launcher=[*TORCHRUN, "--tee", "3"], label="nan", stop=True)
 # --- Keras on the TensorFlow backend (tensorflow-cpu)
