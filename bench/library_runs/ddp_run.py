@@ -9,6 +9,7 @@ Truth: the values rank 0 printed, kept at full precision, at the global optimize
 from __future__ import annotations
 
 import argparse
+import math
 
 from _truth import common_args, settings_of, write_truth
 
@@ -17,6 +18,7 @@ p.add_argument("--style", default="local")
 p.add_argument("--epochs", type=int, default=3)
 p.add_argument("--every", type=int, default=5)
 p.add_argument("--lr", type=float, default=0.05)
+p.add_argument("--raise-on-nan", action="store_true", help="each rank raises once its loss is not finite")
 common_args(p)
 args = p.parse_args()
 
@@ -36,6 +38,15 @@ sampler = DistributedSampler(ds, num_replicas=world, rank=rank, shuffle=True, se
 dl = DataLoader(ds, batch_size=32, sampler=sampler)
 model = DDP(torch.nn.Sequential(torch.nn.Linear(10, 32), torch.nn.Tanh(), torch.nn.Linear(32, 1)))
 opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+
+
+def truth_args(printed: list) -> dict:
+    return dict(framework="torch DDP (torchrun --tee 3)", settings=settings_of(args), label=args.label,
+                should_stop=args.should_stop, loss_name="loss", step_unit="global optimizer step (1-based)",
+                tolerance={"abs": 5e-6, "rel": 1e-5}, record="the values rank 0 printed, at full precision",
+                train_loss=printed)
+
+
 print(f"rank {rank}/{world} ready, {len(dl)} batches per epoch", flush=True)
 step, printed = 0, []
 for epoch in range(args.epochs):
@@ -57,12 +68,13 @@ for epoch in range(args.epochs):
             print(f"epoch {epoch} step {step} loss {v:.5f}")
         if rank == 0:
             printed.append((step, v))
+            if args.raise_on_nan and not math.isfinite(v):
+                write_truth(**truth_args(printed))
+        if args.raise_on_nan and not math.isfinite(v):
+            raise FloatingPointError(f"rank {rank}: loss is {v} at step {step}")
     if rank == 0 or args.style == "local":
         print(f"epoch {epoch} done")
 dist.barrier()
 dist.destroy_process_group()
 if rank == 0:
-    write_truth(framework="torch DDP (torchrun --tee 3)", settings=settings_of(args), label=args.label,
-                should_stop=args.should_stop, loss_name="loss", step_unit="global optimizer step (1-based)",
-                tolerance={"abs": 5e-6, "rel": 1e-5}, record="the values rank 0 printed, at full precision",
-                train_loss=printed)
+    write_truth(**truth_args(printed))

@@ -10,14 +10,19 @@ the rows do not (a table's header). A store entry (MLflow, DVCLive, TensorBoard)
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "framework_runs"))
-from formats import escape, window  # noqa: E402
+_spec = importlib.util.spec_from_file_location(
+    "framework_formats", Path(__file__).resolve().parents[1] / "framework_runs" / "formats.py")
+assert _spec is not None and _spec.loader is not None
+_framework_formats = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_framework_formats)
+escape, window = _framework_formats.escape, _framework_formats.window  # the framework corpus' escaping
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
 

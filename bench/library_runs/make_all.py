@@ -40,6 +40,7 @@ class Run:
     launcher: list[str] = field(default_factory=list)  # a command line that runs the generator (torchrun)
     stores: list[str] = field(default_factory=list)  # files/folders of the run to read as sources of their own
     log: bool = True  # the train.log is an entry too (False: the run prints no metric, its store is the source)
+    fails: bool = False  # the training ends with an error on purpose (a rank raising on a NaN loss)
 
 
 RUNS: dict[str, Run] = {}
@@ -71,6 +72,7 @@ run("sb3_a2c_cartpole_log100", "sb3_run.py", "--algo a2c --steps 20000 --n-steps
 run("sb3_dqn_cartpole_log10", "sb3_run.py", "--algo dqn --steps 20000 --log-interval 10 --lr 1e-3",
     stores=["progress.csv"])
 # (PPO on Pendulum-v1 does not learn in the 10k steps a corpus run can afford: its reward does not rise)
+run("sb3_sac_pendulum_log4", "sb3_run.py", "--algo sac --env Pendulum-v1 --steps 6000 --log-interval 4 --lr 1e-3")
 run("sb3_dqn_lr_huge_diverged", "sb3_run.py", "--algo dqn --steps 4000 --log-interval 10 --lr 1000",
     label="diverged", stop=True)
 run("sb3_a2c_lr_huge_diverged", "sb3_run.py", "--algo a2c --steps 2000 --n-steps 5 --log-interval 50 --lr 1e5",
@@ -86,6 +88,8 @@ run("torchrun_tee_role_trainer_reduced_every3", "ddp_run.py", "--style reduced -
     launcher=[*TORCHRUN, "--tee", "3", "--role", "trainer"])
 run("torchrun_tee_local_lr_huge_nan", "ddp_run.py", "--style local --epochs 2 --every 3 --lr 3",
     launcher=[*TORCHRUN, "--tee", "3"], label="nan", stop=True)
+run("torchrun_tee_reduced_lr_huge_raise", "ddp_run.py", "--style reduced --epochs 2 --every 2 --lr 3 --raise-on-nan",
+    launcher=[*TORCHRUN, "--tee", "3"], label="nan", stop=True, fails=True)
 # --- Keras on the TensorFlow backend (tensorflow-cpu)
 run("keras_tf_v1_reg_val20_10ep", "keras_tf_run.py", "--verbose 1 --epochs 10 --val 0.2")
 run("keras_tf_v2_cls_val25_15ep", "keras_tf_run.py", "--verbose 2 --task cls --epochs 15 --val 0.25")
@@ -210,7 +214,7 @@ def make(name: str, out: Path) -> list[dict]:
                        *(["--should-stop"] if r.stop else [])]
                 rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
                                     env=env).returncode
-            if rc != 0 and i == len(r.argvs) - 1:
+            if rc != 0 and i == len(r.argvs) - 1 and not r.fails:
                 raise SystemExit(f"{name}: the generator failed (exit {rc}); see {log}")
     return entries_of(name, dest)
 

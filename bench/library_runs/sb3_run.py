@@ -1,9 +1,10 @@
-"""A user's stable-baselines3 script: PPO / A2C / DQN on a gymnasium task, the default stdout table (a boxed
+"""A user's stable-baselines3 script: PPO / A2C / DQN / SAC on a gymnasium task, the default stdout table (a boxed
 vertical table per dump: ``| rollout/ | |``, ``|    ep_rew_mean | 21.3 |``) plus the CSV format.
 
 Truth: SB3's own ``progress.csv`` (kept beside the log, with the ``Monitor`` file): the train loss
-(``train/loss``; A2C logs none, its ``train/value_loss``) at ``time/total_timesteps``, the step SB3's logger
-dumps at; the episode reward mean (``rollout/ep_rew_mean``, higher is better) as ``reward``.
+(``train/loss``; A2C logs none, its ``train/value_loss``; SAC its ``train/critic_loss``) at
+``time/total_timesteps``, the step SB3's logger dumps at; the episode reward mean (``rollout/ep_rew_mean``, higher
+is better) as ``reward``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ args = p.parse_args()
 
 import gymnasium as gym  # noqa: E402
 import torch  # noqa: E402
-from stable_baselines3 import A2C, DQN, PPO  # noqa: E402
+from stable_baselines3 import A2C, DQN, PPO, SAC  # noqa: E402
 from stable_baselines3.common.logger import configure  # noqa: E402
 from stable_baselines3.common.monitor import Monitor  # noqa: E402
 
@@ -38,6 +39,8 @@ if args.algo == "ppo":
     model = PPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=64, n_epochs=4, **kw)
 elif args.algo == "a2c":
     model = A2C("MlpPolicy", env, n_steps=args.n_steps, **kw)
+elif args.algo == "sac":
+    model = SAC("MlpPolicy", env, learning_starts=500, buffer_size=20000, batch_size=128, **kw)
 else:
     model = DQN("MlpPolicy", env, learning_starts=500, buffer_size=10000, train_freq=4, target_update_interval=250,
                 exploration_fraction=0.3, **kw)
@@ -46,7 +49,7 @@ model.learn(total_timesteps=args.steps, log_interval=args.log_interval)
 
 with open("sb3_log/progress.csv") as f:
     rows = list(csv.DictReader(f))
-loss_key = "train/value_loss" if args.algo == "a2c" else "train/loss"
+loss_key = {"a2c": "train/value_loss", "sac": "train/critic_loss"}.get(args.algo, "train/loss")
 
 
 def pts(key: str) -> list:

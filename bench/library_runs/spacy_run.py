@@ -48,7 +48,7 @@ def example() -> spacy.tokens.Doc:
     for _ in range(2):
         words.insert(rng.randrange(len(words) + 1), rng.choice(GOOD if pos else BAD))
     pos = pos if rng.random() > 0.15 else not pos  # label noise: the loss does not reach 0
-    ents = []
+    ents: list[tuple[int, str]] = []
     if "ner" in pipes:
         for lab, pool in (("PERSON", NAMES), ("GPE", CITIES)):
             if rng.random() < 0.7:
