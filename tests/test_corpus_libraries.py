@@ -72,6 +72,7 @@ KNOWN_MISSES: dict[str, str] = {
     "sb3_a2c_cartpole_log100": SB3_BOXES,
     "sb3_dqn_cartpole_log10": SB3_BOXES,
     "sb3_dqn_cartpole_log10/progress.csv": SB3_CSV_STEPS,
+    "sb3_sac_pendulum_log4": SB3_BOXES,
     "sb3_dqn_lr_huge_diverged": SB3_BOXES,
     "sb3_a2c_lr_huge_diverged": SB3_BOXES,
     "torchrun_tee_local_every5": RANK_PREFIXES,
