@@ -14,6 +14,10 @@ it misses, as a non-strict xfail, so the file shows what the reader gains; shrin
 
 from __future__ import annotations
 
+import csv
+import math
+import sqlite3
+import struct
 from pathlib import Path
 
 import pytest
@@ -25,6 +29,7 @@ LIBRARIES = REPO / "examples" / "libraries"
 CORPUS = Corpus(LIBRARIES)
 RUNS = CORPUS.runs
 LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
+STORES = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") == "store"]
 
 # The shapes today's reader misses (issue 32), named once.
 SPACY_TABLE = (
@@ -122,6 +127,49 @@ def test_the_corpus_covers_twelve_libraries_and_both_kinds_of_run():
 @pytest.mark.parametrize("run", LOGS)
 def test_every_truth_value_is_printed_in_its_log(run):
     CORPUS.assert_truth_printed(run)
+
+
+def _store_points(path: Path, truth: dict) -> list[tuple[int, float]] | None:
+    """The train loss a store holds, read with the standard library (None: a store kind read only by its library,
+    a TensorBoard event file)."""
+    if path.name == "mlflow.db":
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:  # MLflow keeps a NaN as 0 with is_nan set
+            rows = db.execute("SELECT step, value, is_nan FROM metrics WHERE key = ? ORDER BY step, timestamp",
+                              (truth["loss_name"],)).fetchall()
+        return [(int(s), math.nan if nan else float(v)) for s, v, nan in rows]
+    if path.name == "mlruns":
+        (f,) = path.glob(f"*/*/metrics/{truth['loss_name']}")
+        return [(int(s), float(v)) for _, v, s in (ln.split() for ln in f.read_text().splitlines() if ln.strip())]
+    if path.name == "dvclive":
+        with open(path / "plots" / "metrics" / f"{truth['loss_name']}.tsv") as f:
+            key = truth["loss_name"].split("/")[-1]
+            return [(int(r["step"]), float(r[key])) for r in csv.DictReader(f, delimiter="\t")]
+    if path.name == "progress.csv":
+        with open(path) as f:
+            return [(int(r["time/total_timesteps"]), float(r[truth["loss_name"]])) for r in csv.DictReader(f)
+                    if r.get(truth["loss_name"])]
+    return None
+
+
+@pytest.mark.parametrize("run", STORES)
+def test_every_store_holds_its_truth(run):
+    """A store entry's truth is what the store holds (the generator read it back with the library's client): the
+    same steps and values, read here with the standard library."""
+    truth = CORPUS.truth(run)
+    path = LIBRARIES / CORPUS.by_run[run]["file"]
+    got = _store_points(path, truth)
+    if got is None:  # a TensorBoard event file: TFRecord framing (length, crc, data, crc), one scalar per record
+        data, i, tagged = path.read_bytes(), 0, 0
+        while i < len(data):
+            n = struct.unpack_from("<Q", data, i)[0]
+            tagged += truth["loss_name"].encode() in data[i + 12:i + 12 + n]
+            i += 12 + n + 4
+        assert i == len(data) and tagged == len(truth["train_loss"]), run
+        return
+    want = [(int(s), float(v)) for s, v in truth["train_loss"]]
+    assert [s for s, _ in got] == [s for s, _ in want], run
+    assert all((math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-6, abs=1e-9)
+               for (_, a), (_, b) in zip(got, want, strict=True)), run
 
 
 @pytest.mark.parametrize("run", _marked(RUNS, KNOWN_MISSES))
