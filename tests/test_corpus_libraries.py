@@ -82,6 +82,7 @@ KNOWN_MISSES: dict[str, str] = {
     "sb3_a2c_lr_huge_diverged": SB3_BOXES,
     "torchrun_tee_local_every5": RANK_PREFIXES,
     "mlflow_sqlite_print_every5/mlflow.db": MLFLOW_SQLITE,
+    "keras_tf_v1_mlflow_autolog_12ep/mlflow.db": MLFLOW_SQLITE,
     "mlflow_sqlite_quiet_every1/mlflow.db": MLFLOW_SQLITE,
     "mlflow_sqlite_lr_growth_nan/mlflow.db": MLFLOW_SQLITE,
     "mlflow_filestore_every3_print/mlruns": MLFLOW_FILESTORE,

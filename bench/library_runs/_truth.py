@@ -28,10 +28,13 @@ def series(points) -> list:
 
 
 def write_truth(*, framework: str, settings: dict, label: str, should_stop: bool, loss_name: str,
-                step_unit: str, tolerance: dict, record: str, train_loss: list, **extra) -> None:
-    path = os.environ.get("LIB_TRUTH")
-    if not path:
+                step_unit: str, tolerance: dict, record: str, train_loss: list, name: str = "truth.json",
+                **extra) -> None:
+    """Write the run's truth (``name``: another file beside it for a store whose steps differ from the log's)."""
+    out = os.environ.get("LIB_TRUTH")
+    if not out:
         return
+    path = Path(out).with_name(name)
     doc = {"framework": framework, "settings": settings, "label": label, "should_stop": should_stop,
            "loss_name": loss_name, "step_unit": step_unit, "tolerance": tolerance, "record": record,
            "train_loss": series(train_loss)}

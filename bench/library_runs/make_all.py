@@ -38,7 +38,9 @@ class Run:
     label: str = "healthy"
     stop: bool = False
     launcher: list[str] = field(default_factory=list)  # a command line that runs the generator (torchrun)
-    stores: list[str] = field(default_factory=list)  # files/folders of the run to read as sources of their own
+    # files/folders of the run to read as sources of their own; "PATH@TRUTH" when the store has its own truth file
+    # (its steps differ from the log's: MLflow's autolog counts epochs from 0)
+    stores: list[str] = field(default_factory=list)
     log: bool = True  # the train.log is an entry too (False: the run prints no metric, its store is the source)
     fails: bool = False  # the training ends with an error on purpose (a rank raising on a NaN loss)
 
@@ -94,6 +96,8 @@ run("torchrun_tee_reduced_lr_huge_raise", "ddp_run.py", "--style reduced --epoch
 run("keras_tf_v1_reg_val20_10ep", "keras_tf_run.py", "--verbose 1 --epochs 10 --val 0.2")
 run("keras_tf_v2_cls_val25_15ep", "keras_tf_run.py", "--verbose 2 --task cls --epochs 15 --val 0.25")
 run("keras_tf_tfkeras_v1_cls_batch64", "keras_tf_run.py", "--verbose 1 --task cls --epochs 8 --batch 64 --tf-keras")
+run("keras_tf_v1_mlflow_autolog_12ep", "keras_tf_run.py", "--verbose 1 --epochs 12 --val 0.2 --mlflow-autolog",
+    stores=["mlflow.db@truth_mlflow.json"])
 run("keras_tf_v2_sgd_lr_growth_nan", "keras_tf_run.py", "--verbose 2 --epochs 12 --opt sgd --lr 0.005 --lr-growth 3",
     label="nan", stop=True)
 # --- trackers' local stores: the store is a source of its own; a run that also prints has its train.log too
@@ -230,11 +234,19 @@ def entries_of(name: str, dest: Path) -> list[dict]:
               "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
               "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
     entries = [{"file": f"{name}/train.log", **common}] if r.log else []
-    for pattern in r.stores:
+    for store in r.stores:
+        pattern, _, own = store.partition("@")
         found = sorted(p.relative_to(dest).as_posix() for p in dest.glob(pattern))
         if not found:
             raise SystemExit(f"{name}: the run wrote no {pattern}")
-        entries += [{"file": f"{name}/{s}", **common, "source": "store"} for s in found]
+        fields = common
+        if own:
+            t = json.loads((dest / own).read_text())
+            for problem in check(None, t, r.label):
+                print(f"  {name} ({own}): {problem}", file=sys.stderr)
+            fields = {**common, "truth": f"{name}/{own}", "framework": t["framework"], "n_points": len(t["train_loss"]),
+                      "loss_name": t["loss_name"], "step_unit": t["step_unit"]}
+        entries += [{"file": f"{name}/{s}", **fields, "source": "store"} for s in found]
     return entries
 
 
