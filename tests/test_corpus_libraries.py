@@ -184,3 +184,28 @@ def test_every_file_reads_its_loss_at_the_truths_steps(run):
 @pytest.mark.parametrize("run", _marked(RUNS, KNOWN_CHECK_MISSES))
 def test_replayed_checks(run):
     CORPUS.assert_replayed_checks(run)
+
+
+@pytest.mark.parametrize("run", STORES)
+def test_the_bench_reads_a_store_entry_as_a_file_to_read(run):
+    """A store entry (a file or a folder) is read through load_run like a log: never "missing", its outcome one of
+    read, unreadable (a miss) or a verdict."""
+    r = CORPUS.result(run)
+    assert not r.why.startswith("missing"), r.why
+    assert r.read or r.unreadable or r.why, run
+
+
+def test_the_problem_step_is_the_first_non_finite_or_doubled_value():
+    assert read_corpus.problem_step({"train_loss": [[1, 2.0], [2, 1.0], [3, 1.5], [4, "nan"]]}) == 4
+    assert read_corpus.problem_step({"train_loss": [[0, 54.0], [20, 824.0], [40, 161.0]]}) == 20
+    assert read_corpus.problem_step({"train_loss": [[1, 1.0], [2, 0.9], [3, 0.8]]}) is None
+
+
+def test_the_must_show_line_counts_files_stops_and_healthy_checks():
+    results = [CORPUS.result(run) for run in RUNS]
+    t = read_corpus.tally(results, [], len(read_corpus.beside_files(LIBRARIES, CORPUS.entries)))
+    line = t.must_show(verdicts=True)
+    assert line.startswith(f"files read {t.read}/{len(RUNS)} ") and "STOP recall" in line and "early STOPs" in line
+    assert t.stop_files == sum(e["should_stop"] for e in CORPUS.entries)
+    assert t.healthy_checks == sum(len(r.verdicts) for r in results if not r.should_stop)
+    assert read_corpus.skipped_files(LIBRARIES, CORPUS.entries) == [] and t.beside > 0
