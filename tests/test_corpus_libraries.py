@@ -1,8 +1,8 @@
 """The library corpus (examples/libraries), read the way bench/read_corpus.py reads it.
 
 Real runs of libraries that neither examples/frameworks nor examples/holdout hold (spaCy, CatBoost,
-stable-baselines3, Keras on TensorFlow, JAX/Flax, skorch, PyTorch-Ignite, pytorch-tabnet, torchrun DDP with rank
-prefixes, and the MLflow / DVCLive / TensorBoard stores), made by bench/library_runs/ (issue 32, item 6). Per
+stable-baselines3, Keras on TensorFlow, JAX/Flax, skorch, PyTorch-Ignite, pytorch-tabnet, River, torchrun DDP with
+rank prefixes, and the MLflow / DVCLive / TensorBoard stores), made by bench/library_runs/ (issue 32, item 6). Per
 file: its train loss is read with >= 90 % of the truth's points (the library's own record) at the truth's steps,
 and the three replayed cron checks never STOP a healthy run and end a should-stop run in STOP or ESCALATE. The
 corpus itself is checked too: every truth value is printed in its log (a store entry's truth is read back from
@@ -59,6 +59,9 @@ TFEVENTS_NO_SUFFIX = (
 SKORCH_TABLE = (
     "skorch's PrintLog table (header `epoch  train_loss  valid_loss  dur`, a `-------` rule, ANSI per "
     "cell): no metric recognised")
+THOUSANDS_COUNTER = (
+    "River's `[1,000] LogLoss: 0.43`: a sample counter with thousands separators; read up to `[900]` only, or "
+    "at the line's index")
 
 # Files whose train loss the reader does not read at the truth's steps today, and the shape it misses.
 KNOWN_MISSES: dict[str, str] = {
@@ -95,6 +98,9 @@ KNOWN_MISSES: dict[str, str] = {
     "skorch_reg_adam_novalid_20ep": SKORCH_TABLE,
     "skorch_cls_adam_valid30_25ep": SKORCH_TABLE,
     "skorch_reg_sgd_lr_growth_nan": SKORCH_TABLE,
+    "river_logreg_logloss_every500": THOUSANDS_COUNTER,
+    "river_logreg_rolling250_every250": THOUSANDS_COUNTER,
+    "river_linreg_mae_every100": THOUSANDS_COUNTER,
 }
 
 # Should-stop files whose replayed checks end neither STOP nor ESCALATE today (none read), and why.
