@@ -1,6 +1,6 @@
 """Shared by the library generators: the truth file each run writes beside its log, and where to copy its files.
 
-A generator is run as ``python GEN.py ARGS > train.log 2>&1`` by ``make_all.py`` in a fresh temporary working
+A generator is run as ``python GEN.py ARGS > train.log 2>&1`` by ``make_libraries.py`` in a fresh temporary working
 directory; it trains, then writes ``truth.json`` to the path in ``LIB_TRUTH`` (silently: nothing it writes there
 reaches the log) and copies the library's own small files (stores, CSVs, TSVs, event files) into ``LIB_OUT``.
 """

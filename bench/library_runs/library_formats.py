@@ -1,6 +1,6 @@
 """Write ``FORMATS.md`` for the library corpus: per run, 3 representative raw lines of its train.log.
 
-    .venv/bin/python bench/library_runs/formats.py [examples/libraries]
+    .venv/bin/python bench/library_runs/library_formats.py [examples/libraries]
 
 A "line" is a physical line (split on ``\\n`` only, so ``\\r`` redraws stay inside it), shown escaped as in
 ``bench/framework_runs/formats.py``. Picked: the first, a middle and the last line holding a number equal to one
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     root = Path(argv[0] if argv else "examples/libraries")
     entries = [json.loads(ln) for ln in (root / "manifest.jsonl").read_text().splitlines() if ln.strip()]
     doc = ["# Raw line formats of the library corpus", "",
-           "Written by `bench/library_runs/formats.py`. Per file: library, label, loss and its steps, settings, and",
+           "Written by `bench/library_runs/library_formats.py`. Per file: library, label, loss and its steps, settings, and",
            "3 representative physical lines (split on `\\n` only) holding a train-loss value of the truth (the",
            "first, a middle and the last), preceded by the line naming the loss where the rows do not (a table's",
            "header); `\\r`, `\\t`, ANSI `\\x1b` shown escaped, a run of N backspaces as `\\b{N}`, a line over 300",
