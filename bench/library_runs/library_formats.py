@@ -67,9 +67,10 @@ def main(argv: list[str]) -> int:
     root = Path(argv[0] if argv else "examples/libraries")
     entries = [json.loads(ln) for ln in (root / "manifest.jsonl").read_text().splitlines() if ln.strip()]
     doc = ["# Raw line formats of the library corpus", "",
-           "Written by `bench/library_runs/library_formats.py`. Per file: library, label, loss and its steps, settings, and",
-           "3 representative physical lines (split on `\\n` only) holding a train-loss value of the truth (the",
-           "first, a middle and the last), preceded by the line naming the loss where the rows do not (a table's",
+           "Written by `bench/library_runs/library_formats.py`. Per file: library, label, loss and its steps,",
+           "settings, and 3 representative physical lines (split on `\\n` only) holding a train-loss value of",
+           "the truth (the first, a middle and the last), preceded by the line naming the loss where the rows do",
+           "not (a table's",
            "header); `\\r`, `\\t`, ANSI `\\x1b` shown escaped, a run of N backspaces as `\\b{N}`, a line over 300",
            "characters as a 300-character window. A store (MLflow, DVCLive, TensorBoard) is listed by its files.", ""]
     for e in entries:
