@@ -41,6 +41,18 @@ else the last verdict. Should-stop files (manifest or truth ``should_stop``, or 
 neither says) must end STOP or ESCALATE, and the two are counted apart; a healthy file must never end STOP (a
 false STOP), and the share of healthy files that ESCALATE is printed.
 
+A manifest entry may name a tracker's store instead of a text log (``"source": "store"``: an MLflow ``mlflow.db``
+or ``mlruns/`` folder, a ``dvclive/`` folder, a TensorBoard event file): it is read the same way, through
+``load_run``, and a store the reader cannot read today is an unread file. A reader that fails with anything other
+than a ``TrainingCheckError`` is an unread file too ("crashed: ..."), never the end of the bench. Files kept beside
+a scored file in its run folder (the library's own CSVs, TSVs, configs) are counted as kept beside, not skipped.
+
+Per corpus, the issue's figures (issue 32, "Must show"): the share of files read, STOP recall (should-stop files
+that end STOP), flagged (STOP or ESCALATE) among should-stop files, false STOPs (healthy files stopped), early
+STOPs (a should-stop file stopped at a check before the step where its truth's problem shows: the first
+non-finite value, or the first value at least twice the lowest before it; in the read's numbering), and the
+ESCALATE share of the healthy files' replayed checks.
+
 The last lines give the totals: files read (target >= 95 %), should-stop files STOP / ESCALATE / missed,
 healthy files falsely stopped (target: none) and escalated, then the unread files with the reason, the missed
 stops, the false STOPs and the skipped files.
@@ -100,6 +112,9 @@ class FileResult:
     numbering: str = ""  # which step numbering matched (truth scoring)
     truth_steps: tuple | None = None
     verdicts: str = ""
+    check_steps: list[int] = field(default_factory=list)  # the steps the replayed checks ran at (one per letter)
+    problem_step: int | None = None  # a should-stop file: the step where the truth's problem shows (read numbering)
+    early_stop: bool = False  # a STOP at a check before problem_step
     verdict: str | None = None  # the outcome (see the module docstring)
     summary: str = ""
 
@@ -213,6 +228,17 @@ def _truth_for(folder: Path, entry: dict) -> dict | None:
     return None
 
 
+def problem_step(truth: dict) -> int | None:
+    """The truth's first step whose loss is non-finite or at least twice the lowest value before it."""
+    low = math.inf
+    for s, v in truth["train_loss"]:
+        v = float(v)
+        if not math.isfinite(v) or (math.isfinite(low) and low > 0 and v >= 2 * low):
+            return int(s)
+        low = min(low, v)
+    return None
+
+
 def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
     path = folder / entry["file"]
     truth = _truth_for(folder, entry)
@@ -226,13 +252,15 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
         expected, how = int(entry["n_points"]), "manifest n_points"
     elif path.is_file():
         expected, how = count_loss_records(path)
+    elif path.is_dir():
+        expected, how = None, "a store folder: no independent count"
     else:
         expected, how = None, "missing"
     res = FileResult(entry["file"], label, should_stop, expected, how)
     if truth is not None:
         st = [int(s) for s, _ in truth["train_loss"]]
         res.truth_steps = (st[0], st[-1]) if st else None
-    if not path.is_file():
+    if not path.exists():
         res.why, res.unreadable, res.verdict = "missing: the manifest names it, the folder does not hold it", True, "-"
         return res
     at: list[int] = []
@@ -242,6 +270,9 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
             data = load_run(str(path), store=store, config=config)
         except TrainingCheckError as e:
             res.why, res.unreadable = f"unreadable: {e}", True
+            data = None
+        except Exception as e:  # noqa: BLE001 - a reader crash is an unread file, not the end of the bench
+            res.why, res.unreadable = f"crashed: {type(e).__name__}: {str(e)[:200]}", True
             data = None
         if data is not None:
             frame = data.frame
@@ -261,6 +292,9 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                 if truth is not None:
                     steps, values = _all_points(data, res.metric)
                     res.found, res.found_any_step, res.numbering = score_truth(steps, values, truth)
+                    if should_stop and (ps := problem_step(truth)) is not None:
+                        mult = (int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch x") else 1)
+                        res.problem_step = ps * mult
                     res.read = res.found >= READ_SHARE * max(1, len(truth["train_loss"]))
                     if not res.read:
                         res.why = (f"{res.found} of {expected} at the truth's steps, {res.found_any_step} at any "
@@ -291,8 +325,15 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                     res.verdicts += "!"
                     res.summary = str(e)
                     continue
+                except Exception as e:  # noqa: BLE001 - see above
+                    res.verdicts += "!"
+                    res.summary = f"crashed: {type(e).__name__}: {str(e)[:200]}"
+                    continue
                 res.verdicts += a.verdict[0]
+                res.check_steps.append(step)
                 seen.append((a.verdict, a.summary))
+                if a.verdict == STOP and res.problem_step is not None and step < res.problem_step:
+                    res.early_stop = True
             stops = [x for x in seen if x[0] == STOP]
             escs = [x for x in seen if x[0] == ESCALATE]
             pick = stops[0] if stops else escs[0] if escs else seen[-1] if seen else ("UNREADABLE", res.summary)
@@ -300,12 +341,30 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
     return res
 
 
-def skipped_files(folder: Path, entries: list[dict]) -> list[str]:
-    """Files under the folder that the manifest names neither as a file nor as its truth: not scored."""
+def _unnamed(folder: Path, entries: list[dict]) -> list[str]:
     named = {e["file"] for e in entries} | {e["truth"] for e in entries if e.get("truth")}
     named |= {(Path(e["file"]).parent / "truth.json").as_posix() for e in entries}
+    stores = tuple(f"{e['file']}/" for e in entries if (folder / e["file"]).is_dir())
     return [p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.relative_to(folder).as_posix() not in named and p.name not in CORPUS_DOCS]
+            if p.is_file() and p.relative_to(folder).as_posix() not in named and p.name not in CORPUS_DOCS
+            and not p.relative_to(folder).as_posix().startswith(stores)]
+
+
+def _run_folders(entries: list[dict]) -> set[str]:
+    return {Path(e["file"]).parts[0] for e in entries if len(Path(e["file"]).parts) > 1}
+
+
+def skipped_files(folder: Path, entries: list[dict]) -> list[str]:
+    """Files under the folder that the manifest names neither as a file (or inside a store folder it names) nor as
+    a truth, and that are not kept beside a named file in its run folder: not scored."""
+    runs = _run_folders(entries)
+    return [f for f in _unnamed(folder, entries) if not (len(Path(f).parts) > 1 and Path(f).parts[0] in runs)]
+
+
+def beside_files(folder: Path, entries: list[dict]) -> list[str]:
+    """The libraries' own files kept in a scored file's run folder (CSVs, TSVs, configs): not scored."""
+    runs = _run_folders(entries)
+    return [f for f in _unnamed(folder, entries) if len(Path(f).parts) > 1 and Path(f).parts[0] in runs]
 
 
 def run_corpus(folder: Path, verdicts: bool = True) -> list[FileResult]:
@@ -323,11 +382,15 @@ class Totals:
     healthy: int = 0
     false_stops: int = 0
     healthy_escalated: int = 0
+    early_stops: int = 0
+    healthy_checks: int = 0
+    healthy_check_escalates: int = 0
+    beside: int = 0
     skipped: list[str] = field(default_factory=list)
 
     def add(self, other: Totals) -> None:
         for k in ("read", "files", "stop_files", "stopped", "escalated", "healthy", "false_stops",
-                  "healthy_escalated"):
+                  "healthy_escalated", "early_stops", "healthy_checks", "healthy_check_escalates", "beside"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.skipped += other.skipped
 
@@ -341,25 +404,43 @@ class Totals:
             out.append(f"healthy files: false STOP {self.false_stops} (target: none), ESCALATE "
                        f"{self.healthy_escalated} of {self.healthy} "
                        f"({100 * self.healthy_escalated / max(1, self.healthy):.0f} %)")
-        out.append(f"skipped: {len(self.skipped)} file(s)")
+        out.append(f"skipped: {len(self.skipped)} file(s)" + (f"; kept beside: {self.beside} file(s)" if self.beside
+                                                              else ""))
+        return out
+
+    def must_show(self, verdicts: bool) -> str:
+        """The issue's Must-show figures in one line."""
+        share = 100 * self.read / max(1, self.files)
+        out = f"files read {self.read}/{self.files} ({share:.0f} %)"
+        if verdicts:
+            n = max(1, self.stop_files)
+            out += (f"; STOP recall {self.stopped}/{self.stop_files} ({self.stopped / n:.2f}); flagged "
+                    f"{self.stopped + self.escalated}/{self.stop_files} ({(self.stopped + self.escalated) / n:.2f}); "
+                    f"false STOPs {self.false_stops}; early STOPs {self.early_stops}; ESCALATE "
+                    f"{self.healthy_check_escalates}/{self.healthy_checks} healthy checks "
+                    f"({100 * self.healthy_check_escalates / max(1, self.healthy_checks):.0f} %)")
         return out
 
 
-def tally(results: list[FileResult], skipped: list[str]) -> Totals:
-    t = Totals(read=sum(r.read for r in results), files=len(results), skipped=list(skipped))
+def tally(results: list[FileResult], skipped: list[str], beside: int = 0) -> Totals:
+    t = Totals(read=sum(r.read for r in results), files=len(results), skipped=list(skipped), beside=beside)
     for r in results:
         if r.should_stop:
             t.stop_files += 1
             t.stopped += r.verdict == STOP
             t.escalated += r.verdict == ESCALATE
+            t.early_stops += r.early_stop
         else:
+            t.healthy_checks += len(r.verdicts)
+            t.healthy_check_escalates += r.verdicts.count("E")
             t.healthy += 1
             t.false_stops += r.verdict == STOP
             t.healthy_escalated += r.verdict == ESCALATE
     return t
 
 
-def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts: bool = True) -> Totals:
+def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts: bool = True,
+           beside: int = 0) -> Totals:
     print(f"\n== {folder}")
     truth_mode = any(r.found is not None or r.expected_how.startswith("truth") for r in results)
     if truth_mode:
@@ -381,9 +462,10 @@ def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts
             exp = "-" if r.expected is None else str(r.expected)
             pts = f"{r.points}" + (f"+{r.set_aside}" if r.set_aside else "")
             print(f"{r.file[:58]:58s} {str(r.metric)[:22]:22s} {pts:>7s} {exp:>7s} {ok} {v}")
-    t = tally(results, skipped)
+    t = tally(results, skipped, beside)
     for line in t.lines(verdicts):
         print(line)
+    print("must show: " + t.must_show(verdicts))
     for r in results:
         if not r.read:
             print(f"  unread: {r.file}: {r.why}")
@@ -393,6 +475,9 @@ def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts
                 print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
             if not r.should_stop and r.verdict == STOP:
                 print(f"  false STOP: {r.file}: {r.summary[:160]}")
+            if r.early_stop:
+                print(f"  early STOP: {r.file}: checks at {r.check_steps} ({r.verdicts}), the problem shows at step "
+                      f"{r.problem_step}")
     for s in skipped:
         print(f"  skipped (not in the manifest): {s}")
     return t
@@ -414,9 +499,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         entries = [json.loads(ln) for ln in (folder / "manifest.jsonl").read_text().splitlines() if ln.strip()]
         results = [check_file(folder, e, verdicts) for e in entries]
-        total.add(report(folder, results, skipped_files(folder, entries), verdicts))
+        total.add(report(folder, results, skipped_files(folder, entries), verdicts,
+                         len(beside_files(folder, entries))))
         out[str(folder)] = [asdict(r) for r in results]
     print("\nTOTAL " + "; ".join(total.lines(verdicts)))
+    print("TOTAL must show: " + total.must_show(verdicts))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return 0

@@ -27,7 +27,7 @@ class Corpus:
     def __init__(self, folder: Path):
         self.folder = folder
         self.entries = [json.loads(ln) for ln in (folder / "manifest.jsonl").read_text().splitlines() if ln.strip()]
-        self.runs = [e["file"].split("/")[0] for e in self.entries]
+        self.runs = [run_id(e["file"]) for e in self.entries]
         self.by_run = dict(zip(self.runs, self.entries, strict=True))
 
     def truth(self, run: str) -> dict:
@@ -69,6 +69,12 @@ class Corpus:
             assert r.verdict in (STOP, ESCALATE), f"{run} ({r.label}): {r.verdict} ({r.verdicts}) {r.summary[:200]}"
         else:
             assert r.verdict != STOP, f"{run}: a healthy run was stopped ({r.verdicts}): {r.summary[:200]}"
+
+
+def run_id(file: str) -> str:
+    """A manifest entry's name in the tests: its run folder for the run's train.log, else the file's path (a
+    tracker's store, e.g. ``mlflow_sqlite_print_every5/mlflow.db``, read as a source of its own)."""
+    return file[: -len("/train.log")] if file.endswith("/train.log") else file
 
 
 @functools.cache
