@@ -31,13 +31,13 @@ HERE = Path(__file__).resolve().parent
 PY = sys.executable
 
 # name: (argv template, label, should_stop); "{py}" is this interpreter, "{gen}" this folder
-RUNS: dict[str, tuple[list[str], str, bool]] = {}
+RUNS: dict[str, tuple[list[str], str, bool, bool]] = {}
 
 
 def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False,
-        launcher: list[str] | None = None) -> None:
+        launcher: list[str] | None = None, label_in_argv: bool = True) -> None:
     argv = [*(launcher or ["{py}"]), f"{{gen}}/{gen}", *args.split()]
-    RUNS[name] = (argv, label, stop)
+    RUNS[name] = (argv, label, stop, label_in_argv)
 
 
 TORCHRUN = ["{py}", "-m", "torch.distributed.run"]
@@ -81,6 +81,34 @@ run("pyg_gcn_node_sgd_lr8_diverged", "pyg_train.py", "--task node --opt sgd --lr
     label="diverged", stop=True)
 run("pyg_gin_graph_sgd_lr_high_nan", "pyg_train.py", "--task graph --opt sgd --lr 0.4 --epochs 15 --print fstring",
     label="nan", stop=True)
+
+# --- trackers' local stores from a plain loop: tensorboardX event files, MLflow's file store (mlruns/)
+run("tbx_events_loss_per_step", "tracker_loop.py", "--tracker tbx --epochs 6")
+run("tbx_events_every4_train_loss_tag", "tracker_loop.py", "--tracker tbx --epochs 8 --every 4 --tag train_loss")
+run("tbx_events_lr_ramp_nan", "tracker_loop.py", "--tracker tbx --epochs 5 --lr 0.005 --ramp 1.04",
+    label="nan", stop=True)
+run("mlflow_filestore_every5", "tracker_loop.py", "--tracker mlflow --epochs 6 --every 5")
+run("mlflow_filestore_every1", "tracker_loop.py", "--tracker mlflow --epochs 4 --every 1 --lr 0.003")
+run("mlflow_filestore_lr_ramp_nan", "tracker_loop.py", "--tracker mlflow --epochs 5 --every 2 --lr 0.005 --ramp 1.04",
+    label="nan", stop=True)
+
+# --- torchrun --role NAME --tee 3: '[NAME0]:' prefixes, two ranks
+run("torchrun_role_trainer_rank0_prints", "ddp_role.py", "--steps 150 --every 5",
+    launcher=[*TORCHRUN, "--nproc-per-node", "2", "--role", "trainer", "--tee", "3"])
+run("torchrun_role_worker_all_ranks_print", "ddp_role.py", "--steps 120 --every 4 --print-all",
+    launcher=[*TORCHRUN, "--nproc-per-node", "2", "--role", "worker", "--tee", "3"])
+run("torchrun_role_logging_all_ranks", "ddp_role.py", "--steps 100 --every 5 --print-all --fmt logging",
+    launcher=[*TORCHRUN, "--nproc-per-node", "2", "--role", "ddp", "--tee", "3"])
+run("torchrun_role_lr_ramp_diverged", "ddp_role.py", "--steps 150 --every 5 --print-all --lr 0.05 --ramp 1.06",
+    label="diverged", stop=True, launcher=[*TORCHRUN, "--nproc-per-node", "2", "--role", "trainer", "--tee", "3"])
+
+# --- Hydra app + logging ('[date time][__main__][INFO] - ...')
+run("hydra_kv_adam_log10", "hydra_app.py", "train.epochs=4 train.log_every=10", label_in_argv=False)
+run("hydra_epoch_sgd_log5", "hydra_app.py", "optim.name=sgd optim.lr=0.05 train.fmt=epoch train.log_every=5",
+    label_in_argv=False)
+run("hydra_kv_sgd_lr_ramp_diverged", "hydra_app.py",
+    "optim.name=sgd optim.lr=0.01 optim.ramp=1.06 train.epochs=4 train.log_every=5", label="diverged", stop=True,
+    label_in_argv=False)
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
 
@@ -139,7 +167,7 @@ def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
 
 
 def make(name: str, out: Path) -> list[dict]:
-    argv, label, stop = RUNS[name]
+    argv, label, stop, label_in_argv = RUNS[name]
     dest = out / name
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
@@ -148,8 +176,10 @@ def make(name: str, out: Path) -> list[dict]:
                TOKENIZERS_PARALLELISM="false", KERAS_BACKEND="torch", HOLDOUT_DEST=str(dest), HF_HUB_OFFLINE="1",
                PYTHONHASHSEED="0", PYTHONPATH=str(HERE), YOLO_OFFLINE="1", RAY_USAGE_STATS_ENABLED="0",
                MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR="false", DO_NOT_TRACK="1")
-    cmd = ["nice", "-n", "10"] + [a.format(py=PY, gen=HERE) for a in argv] + ["--label", label]
-    cmd += ["--should-stop"] if stop else []
+    env.update(HOLDOUT_LABEL=label, HOLDOUT_SHOULD_STOP="1" if stop else "0")
+    cmd = ["nice", "-n", "10"] + [a.format(py=PY, gen=HERE) for a in argv]
+    if label_in_argv:
+        cmd += ["--label", label] + (["--should-stop"] if stop else [])
     log = dest / "train.log"
     with tempfile.TemporaryDirectory(prefix=f"libho-{name}-") as cwd, open(log, "wb") as f:
         rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
