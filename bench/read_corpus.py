@@ -102,6 +102,8 @@ class FileResult:
     verdicts: str = ""
     verdict: str | None = None  # the outcome (see the module docstring)
     summary: str = ""
+    check_steps: list[int] = field(default_factory=list)  # the replayed checks' steps, in the order of verdicts
+    onset: int | None = None  # where a should-stop run's trouble starts (truth scoring; see onset_step)
 
 
 def _tolerance(t: float, tol: dict) -> float:
@@ -232,7 +234,8 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
     if truth is not None:
         st = [int(s) for s, _ in truth["train_loss"]]
         res.truth_steps = (st[0], st[-1]) if st else None
-    if not path.is_file():
+        res.onset = onset_step(truth) if should_stop else None
+    if not path.exists():  # a file, or a store folder (an MLflow mlruns/)
         res.why, res.unreadable, res.verdict = "missing: the manifest names it, the folder does not hold it", True, "-"
         return res
     at: list[int] = []
@@ -280,6 +283,7 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
         res.verdict = "UNREADABLE"  # nothing to judge: a should-stop file is missed, a healthy one is not stopped
         res.summary = res.why
         return res
+    res.check_steps = at
     if at:
         with tempfile.TemporaryDirectory(prefix="tc-readcorpus-") as tmp:
             config, store = _fresh(tmp)
@@ -304,8 +308,10 @@ def skipped_files(folder: Path, entries: list[dict]) -> list[str]:
     """Files under the folder that the manifest names neither as a file nor as its truth: not scored."""
     named = {e["file"] for e in entries} | {e["truth"] for e in entries if e.get("truth")}
     named |= {(Path(e["file"]).parent / "truth.json").as_posix() for e in entries}
+    stores = [e["file"] + "/" for e in entries if (folder / e["file"]).is_dir()]
     return [p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.relative_to(folder).as_posix() not in named and p.name not in CORPUS_DOCS]
+            if p.is_file() and p.relative_to(folder).as_posix() not in named and p.name not in CORPUS_DOCS
+            and not any(p.relative_to(folder).as_posix().startswith(d) for d in stores)]
 
 
 def run_corpus(folder: Path, verdicts: bool = True) -> list[FileResult]:
@@ -323,11 +329,14 @@ class Totals:
     healthy: int = 0
     false_stops: int = 0
     healthy_escalated: int = 0
+    early_stops: int = 0
+    healthy_checks: int = 0
+    healthy_check_escalates: int = 0
     skipped: list[str] = field(default_factory=list)
 
     def add(self, other: Totals) -> None:
         for k in ("read", "files", "stop_files", "stopped", "escalated", "healthy", "false_stops",
-                  "healthy_escalated"):
+                  "healthy_escalated", "early_stops", "healthy_checks", "healthy_check_escalates"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.skipped += other.skipped
 
@@ -341,6 +350,7 @@ class Totals:
             out.append(f"healthy files: false STOP {self.false_stops} (target: none), ESCALATE "
                        f"{self.healthy_escalated} of {self.healthy} "
                        f"({100 * self.healthy_escalated / max(1, self.healthy):.0f} %)")
+            out += stop_timing_lines(self)
         out.append(f"skipped: {len(self.skipped)} file(s)")
         return out
 
@@ -356,7 +366,48 @@ def tally(results: list[FileResult], skipped: list[str]) -> Totals:
             t.healthy += 1
             t.false_stops += r.verdict == STOP
             t.healthy_escalated += r.verdict == ESCALATE
+    add_stop_timing(t, results)
     return t
+
+
+def onset_step(truth: dict) -> int | None:
+    """Where a should-stop run's trouble starts, from its truth: ``onset_step`` when the truth names it, else the
+    first non-finite train-loss point, else the first point at twice the best value before it (divergence)."""
+    if truth.get("onset_step") is not None:
+        return int(truth["onset_step"])
+    best = math.inf
+    higher = bool(truth.get("higher_is_better"))
+    for s, v in truth["train_loss"]:
+        x = float(v)
+        if not math.isfinite(x):
+            return int(s)
+        x = -x if higher else x
+        if best < math.inf and x >= 2 * best + (abs(best) if best < 0 else 0):
+            return int(s)
+        best = min(best, x)
+    return None
+
+
+def add_stop_timing(t: Totals, results: list[FileResult]) -> None:
+    """Early STOPs (a should-stop file's first STOP at a check more than 10 % of the truth's span before its
+    onset) and the ESCALATE share of the healthy files' checks."""
+    for r in results:
+        if r.should_stop and STOP[0] in r.verdicts and r.onset is not None and r.truth_steps:
+            i = r.verdicts.index(STOP[0])
+            span = max(1, r.truth_steps[1] - r.truth_steps[0])
+            t.early_stops += i < len(r.check_steps) and r.check_steps[i] < r.onset - 0.1 * span
+        elif not r.should_stop:
+            t.healthy_checks += len(r.verdicts)
+            t.healthy_check_escalates += r.verdicts.count(ESCALATE[0])
+
+
+def stop_timing_lines(t: Totals) -> list[str]:
+    flagged = t.stopped + t.escalated
+    return [f"STOP recall {t.stopped}/{t.stop_files} ({100 * t.stopped / max(1, t.stop_files):.0f} %), flagged "
+            f"(STOP or ESCALATE) {flagged}/{t.stop_files} ({100 * flagged / max(1, t.stop_files):.0f} %); "
+            f"early STOPs {t.early_stops} (target: none)",
+            f"ESCALATE on healthy files' checks: {t.healthy_check_escalates} of {t.healthy_checks} "
+            f"({100 * t.healthy_check_escalates / max(1, t.healthy_checks):.1f} %, target <= 5 %)"]
 
 
 def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts: bool = True) -> Totals:

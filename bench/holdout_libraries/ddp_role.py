@@ -1,5 +1,6 @@
-"""torch.distributed (DDP on gloo, CPU) under ``torchrun --role NAME --tee 3``: every line a rank prints gets
-the launcher's ``[NAME<local_rank>]:`` prefix.
+"""torch.distributed (DDP on gloo, CPU) under ``torchrun --role NAME --tee 3`` (every line a rank prints gets
+the launcher's ``[NAME<local_rank>]:`` prefix) or as a Slurm job step under ``srun --label`` (``0: ``, ``1: ``;
+see srun_launch.py).
 
 ``--print-all``: every rank prints its own loss (a common mistake: the ranks' values differ, each a shard's
 loss); otherwise rank 0 only prints. The truth is rank 0's loss values (``loss.item()`` on rank 0, full
@@ -31,6 +32,9 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 from torch.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
 
+if "RANK" not in os.environ and "SLURM_PROCID" in os.environ:  # a Slurm job step (srun): its task ids
+    os.environ.update(RANK=os.environ["SLURM_PROCID"], WORLD_SIZE=os.environ["SLURM_NTASKS"],
+                      LOCAL_RANK=os.environ.get("SLURM_LOCALID", "0"))
 dist.init_process_group("gloo")
 rank, world = dist.get_rank(), dist.get_world_size()
 torch.manual_seed(0)
@@ -61,7 +65,8 @@ for step in range(1, a.steps + 1):
 dist.barrier()
 dist.destroy_process_group()
 if rank == 0:
-    write_truth(framework="torch.distributed (torchrun --role --tee 3)", settings=vars(a) | {"world": world},
+    launcher = "srun --label" if "SLURM_PROCID" in os.environ else "torchrun --role --tee 3"
+    write_truth(framework=f"torch.distributed ({launcher})", settings=vars(a) | {"world": world},
                 label=a.label, should_stop=a.should_stop, loss_name="loss",
                 step_unit="optimizer step, 1-based (rank 0's)",
                 tolerance={"rel": 1e-9, "abs": 5.1e-5 if a.fmt == "step" else 5.1e-6},

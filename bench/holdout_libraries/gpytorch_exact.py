@@ -55,7 +55,7 @@ for i in range(a.iters):
     loss.backward()
     losses.append(loss.item())
     if (i + 1) % a.every == 0 or i == 0:
-        print("Iter %d/%d - Loss: %.3f   lengthscale: %.3f   noise: %.3f" % (
+        print("Iter %d/%d - Loss: %.3f   lengthscale: %.3f   noise: %.3f" % (  # noqa: UP031 (the tutorial's)
             i + 1, a.iters, loss.item(), model.covar_module.base_kernel.lengthscale.item(),
             model.likelihood.noise.item()))
     optimizer.step()

@@ -25,7 +25,7 @@ seed_all(0)
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
-from torch_geometric.datasets import FakeDataset, StochasticBlockModelDataset  # noqa: E402
+from torch_geometric.datasets import FakeDataset  # noqa: E402
 from torch_geometric.loader import DataLoader  # noqa: E402
 from torch_geometric.logging import log  # noqa: E402
 from torch_geometric.nn import GCNConv, GINConv, global_mean_pool  # noqa: E402

@@ -24,6 +24,7 @@ a = ap.parse_args()
 seed_all(0)
 
 import logging  # noqa: E402
+from typing import Any  # noqa: E402
 
 import pyro  # noqa: E402
 import pyro.distributions as dist  # noqa: E402
@@ -65,14 +66,16 @@ def mixture(data=None):
         pyro.sample("obs", dist.Normal(locs[z], scale), obs=data)
 
 
+model: Any
+args: tuple
 if a.model == "regression":
     model = BayesianRegression(3)
     guide = AutoDiagonalNormal(model)
     elbo = Trace_ELBO()
     args = (x, y)
 else:
-    from pyro.infer import TraceEnum_ELBO, config_enumerate  # noqa: F401
     from pyro import poutine
+    from pyro.infer import TraceEnum_ELBO, config_enumerate  # noqa: F401
 
     data = torch.cat([torch.randn(150, generator=g) - 3, torch.randn(150, generator=g) + 3])
     model = mixture
@@ -90,11 +93,11 @@ for j in range(a.steps):
     losses.append(loss)
     if (j + 1) % a.every == 0 or (j == 0 and a.fmt != "elbo"):
         if a.fmt == "tutorial":
-            print("[iteration %04d] loss: %.4f" % (j + 1, loss / N))
+            print("[iteration %04d] loss: %.4f" % (j + 1, loss / N))  # noqa: UP031 (the tutorial's)
         elif a.fmt == "elbo":
-            print("Elbo loss: {}".format(loss))
+            print(f"Elbo loss: {loss}")
         else:
-            logging.info("Step {}\tLoss = {}".format(j + 1, loss))
+            logging.info(f"Step {j + 1}\tLoss = {loss}")
 
 scale = N if a.fmt == "tutorial" else 1
 pts = [(j + 1, v / scale) for j, v in enumerate(losses) if (j + 1) % a.every == 0 or (j == 0 and a.fmt != "elbo")]

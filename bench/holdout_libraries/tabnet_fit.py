@@ -33,6 +33,7 @@ n, d = 1200, 12
 X = rng.normal(size=(n, d)).astype(np.float32)
 w = rng.normal(size=d)
 z = X @ w + 0.5 * np.sin(3 * X[:, 0])
+y: np.ndarray
 if a.task == "reg":
     y = (z + 0.3 * rng.normal(size=n)).reshape(-1, 1).astype(np.float32)
 elif a.task == "multi":

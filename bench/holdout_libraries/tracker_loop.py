@@ -3,7 +3,8 @@
 ``--tracker tbx``: ``tensorboardX.SummaryWriter()`` with its default log dir (``runs/<date>_<host>``), one
 ``add_scalar`` per optimizer step; the script prints one line per epoch (the epoch's mean loss), so the event
 file is the run's natural source and ``train.log`` a coarse echo. ``--tracker mlflow``: ``mlflow.set_tracking_uri(
-"file:./mlruns")`` (the file store of older setups; MLflow 3.x needs ``MLFLOW_ALLOW_FILE_STORE=true``), ``mlflow.log_metrics`` every ``--every`` steps and one
+"file:./mlruns")`` (the file store of older setups; MLflow 3.x needs ``MLFLOW_ALLOW_FILE_STORE=true``),
+``mlflow.log_metrics`` every ``--every`` steps and one
 ``print`` per epoch.
 
 Two truths: ``truth.json`` for ``train.log`` (the epoch means the script prints, at the 1-based epoch) and
@@ -25,6 +26,7 @@ ap.add_argument("--epochs", type=int, default=6)
 ap.add_argument("--lr", type=float, default=0.01)
 ap.add_argument("--ramp", type=float, default=1.0, help="lr multiplied by this every step (a schedule bug)")
 ap.add_argument("--every", type=int, default=1)
+ap.add_argument("--bs", type=int, default=64)
 ap.add_argument("--tag", default="Loss/train")
 ap.add_argument("--label", default="healthy")
 ap.add_argument("--should-stop", action="store_true")
@@ -39,7 +41,7 @@ y = (X[:, :3].sum(1, keepdim=True) + torch.sin(X[:, 3:4]) + 0.1 * torch.randn(10
 model = torch.nn.Sequential(torch.nn.Linear(10, 32), torch.nn.ReLU(), torch.nn.Linear(32, 1))
 opt = torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9)
 sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: a.ramp ** s)
-bs = 32
+bs = a.bs
 steps_per_epoch = len(X) // bs
 
 if a.tracker == "tbx":
