@@ -73,3 +73,25 @@ def test_replayed_checks(file):
 def test_train_loss_read_at_the_truths_steps_in_95_percent_of_files():
     misses = CORPUS.misses()
     assert len(misses) <= 0.05 * len(FILES), "\n".join(misses)
+
+
+def test_the_scorer_counts_early_stops_and_escalates_per_healthy_check():
+    """bench/read_corpus.py's figures for issue 32's bar: a should-stop file's first STOP more than 10 % of its span
+    before the onset (first non-finite point, else twice the best so far) is early; ESCALATE is counted per check
+    of the healthy files."""
+    nan_truth = {"train_loss": [[10, 1.0], [20, 0.8], [30, "nan"], [40, "nan"]]}
+    div_truth = {"train_loss": [[1, 1.0], [2, 0.5], [3, 0.9], [4, 1.2], [5, 3.0]]}
+    assert read_corpus.onset_step(nan_truth) == 30 and read_corpus.onset_step(div_truth) == 4
+    assert read_corpus.onset_step({"train_loss": [[1, 1.0], [2, 0.9]]}) is None
+    assert read_corpus.onset_step({"onset_step": 7, "train_loss": []}) == 7
+    FR = read_corpus.FileResult
+    early = FR("a", "nan", True, 4, "", verdicts="SSS", verdict="STOP", check_steps=[20, 30, 40], onset=30,
+               truth_steps=(10, 40))
+    on_time = FR("b", "nan", True, 4, "", verdicts="CSS", verdict="STOP", check_steps=[20, 30, 40], onset=30,
+                 truth_steps=(10, 40))
+    healthy = FR("c", "healthy", False, 4, "", verdicts="CEC", verdict="ESCALATE", check_steps=[1, 2, 3])
+    t = read_corpus.tally([early, on_time, healthy], [])
+    assert (t.early_stops, t.healthy_checks, t.healthy_check_escalates) == (1, 3, 1)
+    lines = "\n".join(t.lines(verdicts=True))
+    assert "STOP recall 2/2 (100 %)" in lines and "early STOPs 1" in lines
+    assert "ESCALATE on healthy files' checks: 1 of 3 (33.3 %" in lines
