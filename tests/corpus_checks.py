@@ -19,6 +19,7 @@ import read_corpus  # noqa: E402
 from read_corpus import ESCALATE, STOP  # noqa: E402
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+_GROUPED = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 class Corpus:
@@ -44,7 +45,8 @@ class Corpus:
         entry = self.by_run[run]
         truth = self.truth(run)
         text = (self.folder / entry["file"]).read_bytes().decode("utf-8", errors="replace")
-        nums = np.array([float(m) for m in _NUMBER.findall(text)])
+        # numbers as printed, and with thousands separators taken out ("8,680.19" as river prints it)
+        nums = np.array([float(m) for m in _NUMBER.findall(text) + _NUMBER.findall(_GROUPED.sub("", text))])
         finite = np.sort(nums[np.isfinite(nums)])
         assert truth["label"] == entry["label"] and truth["should_stop"] == entry["should_stop"]
         assert len(truth["train_loss"]) == entry["n_points"] > 0
