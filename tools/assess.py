@@ -17,7 +17,7 @@ from .errors import BadInput, SourceUnreachable, TrainingCheckError
 from .findings import CRITICAL, INFO, OK, WARN, Accepted, Finding, FindingDict
 from .frame import MetricFrame
 from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, judge
-from .reading import load_run, loss_override, resolve_ref
+from .reading import REMOTE_KINDS, load_run, loss_override, resolve_ref
 from .signals import (
     chance_level,
     divergence,
@@ -361,9 +361,11 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     diagnosis = diagnose(view, findings, j.verdict) if j.verdict in (STOP, ESCALATE) else None
     if diagnosis is not None and diagnosis.onset_step is not None:
         findings = before_the_event(findings, view, diagnosis.onset_step)
-    notes = ignored_arguments(baseline, expected, frame, as_of_step, total_steps)
-    if fallback_log and ref.kind != "wandb":
-        notes.append(f"fallback_log is read only when the W&B API cannot be; {run} is not a W&B run: not read")
+    notes = ([data.chosen] if data.chosen else []) + ignored_arguments(baseline, expected, frame, as_of_step,
+                                                                       total_steps)
+    if fallback_log and ref.kind not in REMOTE_KINDS:
+        notes.append(f"fallback_log is read only when the W&B API cannot be (or an MLflow server); {run} is not a "
+                     f"W&B or MLflow server run: not read")
     step = frame.last_step
     prog = {"step": step, "total_steps": total,
             "fraction": jnum(view.fraction, 3) if view.fraction is not None else None}

@@ -1,0 +1,232 @@
+"""An MLflow sqlite store (``mlflow.db``, what MLflow 3 writes by default), read-only, while the run writes it.
+
+Read like a journal someone else is writing (SQLite's guidance for readers of a live database): the stdlib's
+``sqlite3``, the file opened read-only (``mode=ro``), autocommit (each statement its own short read transaction),
+rows fetched in chunks of ``CHUNK_ROWS`` (each chunk's statement finished before the next starts: the shared lock
+a rollback-journal reader holds, which would make the writer's commit wait, lasts one chunk, a few ms), nothing
+held between checks. A database in WAL mode with no ``-wal`` file (no writer has it open) is read ``immutable``
+(no ``-shm``/``-wal`` created beside it) and the read kept only if the file did not change meanwhile; with a
+writer (``-wal`` present) it is read with ``mode=ro``, which uses the writer's ``-shm``. In rollback-journal mode
+(MLflow's default) a reader never creates a file.
+
+Incremental: the cursor keeps the last ``rowid`` of the run's ``metrics`` rows that was read (rows are only
+appended, so rowids grow); a check reads the rows after it through the ``(run_uuid)`` index. A database replaced
+(another inode) or whose rowids fell below the cursor is re-read from the start (``reset``).
+
+The run: the one the reference names (``mlflow.db#<run_id>``), else the latest started active run, said in a note.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from urllib.parse import quote
+
+from ..errors import BadInput, RunNotFound, SourceUnreachable, UnknownFormat
+from ..points import BatchBuilder
+from .base import Progress, ReadResult, RunInfo
+from .files import FileSystem
+from .mlflow_common import StepSequencer, chosen_note, config_subset, metric_value, run_state, total_steps_from_config
+
+CURSOR_VERSION = 1
+SQLITE_MAGIC = b"SQLite format 3\x00"
+CHUNK_ROWS = 5000  # rows per statement: one short read transaction each
+PART_ROWS = 2_000_000  # rows in one part of a long first read (stored before the next part is read)
+BUSY_S = 2.0  # how long a read waits for the writer's commit to finish before giving up for this check
+MAX_PARAMS = 2000
+
+
+def is_sqlite(head: bytes) -> bool:
+    return head.startswith(SQLITE_MAGIC)
+
+
+def _is_wal(path: str) -> bool:
+    """Whether the database file's header says WAL (file format numbers 2 at bytes 18-19)."""
+    with open(path, "rb") as f:
+        head = f.read(20)
+    return len(head) == 20 and head[18] == 2 and head[19] == 2
+
+
+def _fingerprint(path: str) -> tuple[int, int, int]:
+    st = os.stat(path)
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+class _Reader:
+    """One read's connection: ``mode=ro``, or ``immutable`` when no writer has a WAL database open; short
+    autocommit statements only."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.immutable = _is_wal(path) and not os.path.exists(path + "-wal")
+        self.before = _fingerprint(path) if self.immutable else None
+        flags = "immutable=1" if self.immutable else "mode=ro"
+        self.con = sqlite3.connect(f"file:{quote(path)}?{flags}", uri=True, timeout=BUSY_S, isolation_level=None,
+                                   check_same_thread=False)
+
+    def rows(self, sql: str, args: tuple = ()) -> list[tuple]:
+        cur = self.con.execute(sql, args)
+        try:
+            return cur.fetchall()  # the statement runs to its end: its read lock is released here
+        finally:
+            cur.close()
+
+    def unchanged(self) -> bool:
+        """An immutable read stands only if the file did not change under it (a writer's checkpoint)."""
+        return self.before is None or (_fingerprint(self.path) == self.before
+                                       and not os.path.exists(self.path + "-wal"))
+
+    def close(self) -> None:
+        self.con.close()
+
+
+def _error(e: Exception, where: str) -> Exception:
+    text = " ".join(str(e).split())[:200]
+    low = text.lower()
+    if "locked" in low or "busy" in low:
+        return SourceUnreachable(f"{where} was locked by its writer for over {BUSY_S:g} s; read again at the next "
+                                 f"check")
+    if "no such table" in low or "no such column" in low:
+        return UnknownFormat(f"{where} is an SQLite database but not an MLflow store ({text}): pass an mlflow.db "
+                             f"written by MLflow")
+    if "not a database" in low or "malformed" in low or "corrupt" in low:
+        return UnknownFormat(f"{where} is not a readable SQLite database ({text}); pass the mlflow.db MLflow writes")
+    if "readonly" in low or "read-only" in low or "unable to open" in low:
+        return SourceUnreachable(f"cannot open {where} read-only ({text}); an unfinished write (a crashed writer's "
+                                 f"journal) is recovered by MLflow's next write")
+    return SourceUnreachable(f"cannot read {where}: {text}")
+
+
+class MlflowSqliteSource:
+    """One MLflow run in an sqlite store on this machine, kind ``"mlflow_sqlite"``."""
+
+    kind = "mlflow_sqlite"
+
+    def __init__(self, path: str, run_id: str | None = None):
+        self.path = path
+        self.run_id, self.chosen = self._choose(run_id)  # chosen: which run was read, said with every answer
+        self.source_id = f"mlflow_sqlite:{path}#{self.run_id}"
+
+    def describe(self) -> str:
+        return f"MLflow run {self.run_id} in {self.path}"
+
+    def _with_reader(self, fn):
+        """``fn(reader)`` on a fresh read-only connection, closed after; an immutable read that a writer's
+        checkpoint overlapped is done again through ``mode=ro``."""
+        for attempt in range(2):
+            try:
+                reader = _Reader(self.path)
+            except (OSError, sqlite3.Error) as e:
+                raise _error(e, self.path) from None
+            try:
+                out = fn(reader)
+                if reader.unchanged() or attempt:
+                    return out
+            except sqlite3.Error as e:
+                raise _error(e, self.path) from None
+            finally:
+                reader.close()
+        raise AssertionError("unreachable")
+
+    def _choose(self, run_id: str | None) -> tuple[str, str]:
+        def pick(r: _Reader) -> tuple[str, str]:
+            n = r.rows("SELECT count(*) FROM runs WHERE lifecycle_stage = 'active'")[0][0]
+            if run_id:
+                rows = r.rows("SELECT r.run_uuid, r.name, e.name FROM runs r LEFT JOIN experiments e "
+                              "ON e.experiment_id = r.experiment_id WHERE r.run_uuid = ?", (run_id,))
+                if not rows:
+                    latest = [x[0] for x in r.rows("SELECT run_uuid FROM runs ORDER BY start_time DESC LIMIT 3")]
+                    raise RunNotFound(f"no MLflow run {run_id} in {self.path} (its latest runs: "
+                                      f"{', '.join(latest) or 'none'})")
+                uuid, name, exp = rows[0]
+                return uuid, chosen_note(uuid, name, exp, self.path, n, None)
+            rows = r.rows("SELECT r.run_uuid, r.name, e.name FROM runs r LEFT JOIN experiments e "
+                          "ON e.experiment_id = r.experiment_id WHERE r.lifecycle_stage = 'active' "
+                          "ORDER BY r.start_time DESC, r.rowid DESC LIMIT 1")
+            if not rows:
+                raise RunNotFound(f"{self.path} holds no MLflow run yet: start one, or check the path")
+            uuid, name, exp = rows[0]
+            return uuid, chosen_note(uuid, name, exp, self.path, n, f"{self.path}#<run_id>")
+
+        return self._with_reader(pick)
+
+    def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
+        cur = cursor if cursor and cursor.get("v") == CURSOR_VERSION and cursor.get("run") == self.run_id else None
+        try:
+            inode = os.stat(self.path).st_ino
+        except OSError as e:
+            raise _error(e, self.path) from None
+        return self._with_reader(lambda r: self._read(r, cur, inode, progress))
+
+    def _read(self, r: _Reader, cur: dict | None, inode: int, progress: Progress | None) -> ReadResult:
+        notes: list[str] = []
+        reset = False
+        after = int(cur["rowid"]) if cur else 0
+        if cur and (cur.get("inode") != inode or (r.rows("SELECT max(rowid) FROM metrics")[0][0] or 0) < after):
+            notes.append(f"{self.path} was replaced or rewritten: run {self.run_id} re-read from the start")
+            cur, after, reset = None, 0, True
+        seq = StepSequencer((cur or {}).get("seq"))
+        builder = BatchBuilder()
+        read = 0
+        more = False
+        while True:
+            rows = r.rows("SELECT rowid, key, value, step, is_nan FROM metrics WHERE run_uuid = ? AND rowid > ? "
+                          "ORDER BY rowid LIMIT ?", (self.run_id, after, CHUNK_ROWS))
+            for rowid, key, value, step, is_nan in rows:
+                try:
+                    builder.add(seq.step(str(key), int(step)), str(key), metric_value(value, is_nan))
+                except (TypeError, ValueError, OverflowError):
+                    pass  # a row that is not a metric costs that row
+                after = rowid
+            read += len(rows)
+            if len(rows) < CHUNK_ROWS:
+                break
+            builder.flush()
+            if read >= PART_ROWS:
+                more = True
+                break
+            if progress is not None:
+                progress(float(read), None, f"reading MLflow run {self.run_id}")
+        info = self._info(r)
+        note = seq.note()
+        if note:
+            notes.append(note)
+        cursor = {"v": CURSOR_VERSION, "run": self.run_id, "rowid": after, "inode": inode, "seq": seq.state}
+        return ReadResult(builder.build(), cursor, reset=reset, info=info, notes=notes, more=more)
+
+    def _info(self, r: _Reader) -> RunInfo:
+        rows = r.rows("SELECT name, status FROM runs WHERE run_uuid = ?", (self.run_id,))
+        if not rows:
+            raise RunNotFound(f"MLflow run {self.run_id} is no longer in {self.path} (deleted?)")
+        params = {str(k): _param(v) for k, v in r.rows("SELECT key, value FROM params WHERE run_uuid = ? LIMIT ?",
+                                                        (self.run_id, MAX_PARAMS))}
+        name, status = rows[0]
+        return RunInfo(name=name, state=run_state(status), config=config_subset(params),
+                       total_steps=total_steps_from_config(params))
+
+
+def _param(text: object) -> object:
+    """A param's text as the number it spells, else the text (MLflow keeps params as strings)."""
+    s = str(text)
+    try:
+        return int(s)
+    except ValueError:
+        pass
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+
+def open_mlflow_sqlite(fs: FileSystem, path: str, run_id: str | None, local: bool) -> MlflowSqliteSource:
+    """The run's source; ``fs.stat`` first: a FIFO, a device or a link out of the run folder is refused as for any
+    run file."""
+    fs.stat(path)
+    if not local:
+        raise BadInput(f"{path} is an MLflow sqlite store on another machine: sqlite reads only local files; run "
+                       f"`mlflow server --backend-store-uri sqlite:///{path}` there and set MLFLOW_TRACKING_URI, or "
+                       f"read a copy")
+    return MlflowSqliteSource(path, run_id)
+
+
+__all__ = ["MlflowSqliteSource", "is_sqlite", "open_mlflow_sqlite", "SQLITE_MAGIC"]
