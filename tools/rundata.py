@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 
 SECRET_ENV = ("OPENAI_API_KEY", "WANDB_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
               "SSH_PASSPHRASE", "SSH_KEY_PASSPHRASE", "TRAINING_CHECK_SSH_PASSPHRASE", "TRAINING_CHECK_HTTP_TOKEN",
-              "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY")
+              "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_PASSWORD")
 MIN_SECRET = 6  # shorter values would redact ordinary words
 REDACTED = "[redacted]"
 NAME_CAP = 200  # metric / run names
