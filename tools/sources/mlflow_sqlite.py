@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from urllib.parse import quote
 
 from ..errors import BadInput, RunNotFound, SourceUnreachable, UnknownFormat
@@ -32,7 +33,9 @@ CURSOR_VERSION = 1
 SQLITE_MAGIC = b"SQLite format 3\x00"
 CHUNK_ROWS = 5000  # rows per statement: one short read transaction each
 PART_ROWS = 2_000_000  # rows in one part of a long first read (stored before the next part is read)
-BUSY_S = 2.0  # how long a read waits for the writer's commit to finish before giving up for this check
+BUSY_S = 10.0  # how long a statement waits for the writer's commits before giving up for this check
+POLL_S = 0.003  # between tries while the writer commits: a short wait, so a busy writer does not starve the read
+SQLITE_TIMEOUT_S = 0.02  # sqlite's own busy handler, before each of our tries
 MAX_PARAMS = 2000
 
 
@@ -61,15 +64,25 @@ class _Reader:
         self.immutable = _is_wal(path) and not os.path.exists(path + "-wal")
         self.before = _fingerprint(path) if self.immutable else None
         flags = "immutable=1" if self.immutable else "mode=ro"
-        self.con = sqlite3.connect(f"file:{quote(path)}?{flags}", uri=True, timeout=BUSY_S, isolation_level=None,
-                                   check_same_thread=False)
+        self.con = sqlite3.connect(f"file:{quote(path)}?{flags}", uri=True, timeout=SQLITE_TIMEOUT_S,
+                                   isolation_level=None, check_same_thread=False)
 
     def rows(self, sql: str, args: tuple = ()) -> list[tuple]:
-        cur = self.con.execute(sql, args)
-        try:
-            return cur.fetchall()  # the statement runs to its end: its read lock is released here
-        finally:
-            cur.close()
+        """Every row of one statement (its read lock released when it returns); while the writer commits
+        ("database is locked"), tried again every few ms for up to ``BUSY_S``: a reader waiting holds no lock."""
+        deadline = time.monotonic() + BUSY_S
+        while True:
+            try:
+                cur = self.con.execute(sql, args)
+                try:
+                    return cur.fetchall()  # the statement runs to its end: its read lock is released here
+                finally:
+                    cur.close()
+            except sqlite3.OperationalError as e:
+                low = str(e).lower()
+                if ("locked" not in low and "busy" not in low) or time.monotonic() > deadline:
+                    raise
+                time.sleep(POLL_S)
 
     def unchanged(self) -> bool:
         """An immutable read stands only if the file did not change under it (a writer's checkpoint)."""
