@@ -138,7 +138,7 @@ def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, lo
         from .wandb_local import WandbLocalSource
 
         return WandbLocalSource(fs, path)
-    if kind == "tfevents" or (is_tfevents_name(name) and st.size < 12):
+    if kind == "tfevents" or is_tfevents_name(name):
         from .tfevents import TfEventsSource
 
         return TfEventsSource(fs, [path])
