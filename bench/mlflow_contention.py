@@ -69,11 +69,56 @@ def make_store(folder: Path, mode: str) -> Path:
     return db
 
 
+STATEMENTS: list[float] = []  # how long each of the reader's statements ran: the longest a writer can wait on it
+
+
+class _TimedConnection:
+    """A read connection whose statements are timed from start to their last row (a statement refused while the
+    writer commits is not counted: it held nothing)."""
+
+    def __init__(self, con: sqlite3.Connection):
+        self._con = con
+
+    def execute(self, sql: str, args: tuple = ()) -> _TimedCursor:
+        t0 = time.perf_counter()
+        return _TimedCursor(self._con.execute(sql, args), t0)
+
+    def close(self) -> None:
+        self._con.close()
+
+
+class _TimedCursor:
+    def __init__(self, cur: sqlite3.Cursor, t0: float):
+        self._cur, self._t0 = cur, t0
+
+    def fetchall(self) -> list:
+        rows = self._cur.fetchall()
+        STATEMENTS.append(time.perf_counter() - self._t0)
+        return rows
+
+    def close(self) -> None:
+        self._cur.close()
+
+
+def _timed_statements() -> None:
+    """Time each read statement: its read lock lasts no longer, so a writer's commit waits no longer on it."""
+    from training_check.tools.sources import mlflow_sqlite
+
+    plain = mlflow_sqlite._Reader.__init__
+
+    def init(self, path: str) -> None:
+        plain(self, path)
+        self.con = _TimedConnection(self.con)
+
+    mlflow_sqlite._Reader.__init__ = init
+
+
 def one_case(mode: str, seconds: float, with_reader: bool, every: float) -> dict:
     from training_check.tools.assess import assess_run
     from training_check.tools.config import load_config
     from training_check.tools.store import Store
 
+    STATEMENTS.clear()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         db = make_store(folder, mode)
@@ -117,6 +162,7 @@ def one_case(mode: str, seconds: float, with_reader: bool, every: float) -> dict
             "check_median_ms": 1000 * statistics.median(checks) if checks else None,
             "check_max_ms": 1000 * max(checks) if checks else None, "verdicts": verdicts,
             "check_errors": check_errors[:3], "files_left": left,
+            "statements": len(STATEMENTS), "statement_max_ms": 1000 * max(STATEMENTS) if STATEMENTS else None,
         }
 
 
@@ -126,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="delete,wal", help="journal modes to try (default delete,wal)")
     ap.add_argument("--every", type=float, default=0.010, help="seconds between logging calls (default 0.010)")
     args = ap.parse_args(argv)
+    _timed_statements()
     rows = []
     for mode in [m.strip().lower() for m in args.modes.split(",") if m.strip()]:
         for with_reader in (True, False):
@@ -137,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['median_ms']:5.1f} ms  calls over 50 ms {r['over_50ms']}"
                   + (f"  | checks {r['checks']} (median {r['check_median_ms']:.0f} ms, max "
                      f"{r['check_max_ms']:.0f} ms) {r['verdicts']}" if with_reader else ""), flush=True)
+            if with_reader:
+                print(f"       reader: {r['statements']} statements, the longest held the database "
+                      f"{r['statement_max_ms']:.1f} ms (a writer's commit waits on a reader no longer)")
             if r["first_error"]:
                 print(f"       first logging error: {r['first_error']}")
             if r["check_errors"]:
