@@ -71,6 +71,16 @@ def test_dvclive_incremental_equals_full_and_garbage_rows_cost_their_row(live, t
     assert load_run(str(folder), store=inc, config=config).new_points == 0
 
 
+def test_dvclive_folder_over_ssh(live, ssh_env, tmp_path, store, config):
+    folder = tmp_path / "dvclive"
+    shutil.copytree(live / "dvclive", folder)
+    remote = load_run(ssh_env.url(str(folder)), store=store, config=config)
+    local = load_run(str(folder), store=Store(tmp_path / "l.sqlite3"), config=config)
+    assert remote.source.kind == "dvclive" and remote.source.id.startswith("dvclive:ssh://")
+    for key in local.frame.series:
+        assert remote.frame.series[key].equals(local.frame.series[key])
+
+
 def test_dvclive_without_plots_reads_metrics_json(tmp_path, store, config):
     folder = tmp_path / "dvclive"
     folder.mkdir()

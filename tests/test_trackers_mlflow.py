@@ -159,15 +159,17 @@ def test_sqlite_bad_input_is_one_line(stores, tmp_path, store, config):
         load_run(f"{log}#abc", store=store, config=config)
 
 
-def test_sqlite_store_over_ssh_is_refused_in_one_line(stores):
-    from training_check.tools.sources.mlflow_sqlite import open_mlflow_sqlite
-
-    class Remote:
-        def stat(self, path):
-            return None
-
-    with pytest.raises(TrainingCheckError, match="sqlite reads only local files"):
-        open_mlflow_sqlite(Remote(), "/x/mlflow.db", None, local=False)  # type: ignore[arg-type]
+def test_file_store_over_ssh_and_sqlite_over_ssh_refused(stores, ssh_env, tmp_path, store, config):
+    root = tmp_path / "mlruns"
+    shutil.copytree(stores["mlruns"], root)
+    remote = load_run(ssh_env.url(f"{root}#{stores['files_healthy']}"), store=store, config=config)
+    local = load_run(f"{root}#{stores['files_healthy']}", store=Store(tmp_path / "l.sqlite3"), config=config)
+    assert remote.source.kind == "mlflow_files" and remote.source.id.startswith("mlflow_files:ssh://")
+    assert remote.frame.series["train_loss"].equals(local.frame.series["train_loss"])
+    db = _copy_db(stores, tmp_path)
+    with pytest.raises(TrainingCheckError, match="is an MLflow sqlite store on another machine: sqlite reads only "
+                                                 "local files"):
+        load_run(ssh_env.url(str(db)), store=store, config=config)
 
 
 def test_file_store_latest_named_incremental_and_bad_lines(stores, tmp_path, config):
@@ -298,3 +300,21 @@ def test_tracking_uri_naming_a_local_store_reads_it(stores, tmp_path, monkeypatc
     config = load_config(cwd=tmp_path)
     data = load_run(f"mlflow:{stores['healthy']}", store=Store(config.store_path), config=config)
     assert data.source.kind == "mlflow_sqlite" and data.frame.last_step == 199
+
+
+def test_reads_in_parts_equal_one_read(stores, tmp_path, config, monkeypatch):
+    """A long first read comes in parts (each stored before the next): the same points as one read."""
+    from training_check.tools.sources import appended, mlflow_sqlite
+
+    db = _copy_db(stores, tmp_path)
+    root = tmp_path / "mlruns"
+    shutil.copytree(stores["mlruns"], root)
+    refs = (f"{db}#{stores['healthy']}", f"{root}#{stores['files_healthy']}")
+    whole = [load_run(r, store=Store(tmp_path / f"w{i}.sqlite3"), config=config) for i, r in enumerate(refs)]
+    monkeypatch.setattr(mlflow_sqlite, "CHUNK_ROWS", 7)
+    monkeypatch.setattr(mlflow_sqlite, "PART_ROWS", 30)
+    monkeypatch.setattr(appended, "PART_BYTES", 300)
+    for i, ref in enumerate(refs):
+        parts = load_run(ref, store=Store(tmp_path / f"p{i}.sqlite3"), config=config)
+        for key in ("train_loss", "val_loss"):
+            assert parts.frame.series[key].equals(whole[i].frame.series[key]), (ref, key)
