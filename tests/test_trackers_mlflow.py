@@ -256,6 +256,24 @@ def test_tracking_server_over_rest_then_stopped_is_unreachable(stores, tmp_path,
         for key in ("train_loss", "val_loss"):
             assert over_rest.frame.series[key].equals(local.frame.series[key])
         assert assess_run(ref, store=s, config=config).verdict == "CONTINUE"
+        # the run goes on: a check asks only the page after the last point read (MLflow's offset page token)
+        run_trackers([{"mlflow": f"sqlite:///{db}", "run_id": stores["healthy"],
+                       "metrics": {"train_loss": _healthy(240, 200)}}], tmp_path)
+        from training_check.tools.sources import mlflow_api
+
+        tokens: list = []
+        plain = mlflow_api.MlflowApiSource._history
+
+        def spy(self, key, progress, token=None):
+            tokens.append((key, token))
+            return plain(self, key, progress, token)
+
+        monkeypatch.setattr(mlflow_api.MlflowApiSource, "_history", spy)
+        grown = load_run(ref, store=s, config=config)
+        assert grown.new_points == 40 and grown.frame.last_step == 239
+        assert tokens == [("train_loss", "eyJvZmZzZXQiOiAxOTl9")]  # {"offset": 199}: one page, the new points
+        full = load_run(ref, store=Store(tmp_path / "full.sqlite3"), config=config)
+        assert grown.frame.series["train_loss"].equals(full.frame.series["train_loss"])
         nan = load_run(f"mlflow:{stores['nan']}", store=s, config=config)
         assert int(nan.frame.series["train_loss"].isna().sum()) == 20
         with pytest.raises(RunNotFound, match="has no such run"):

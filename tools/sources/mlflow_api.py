@@ -8,14 +8,18 @@ A ``sqlite:///...`` or ``file:...`` tracking URI is read as the local store it n
 
 A check asks ``runs/get`` (the run's state and each metric's latest value), then ``metrics/get-history`` only for
 the metrics whose latest value changed since the cursor; the history is ordered by (timestamp, step, value) and
-only appended to, so the points after the count already read are the new ones (the server has no "since" filter:
-a changed metric's history is fetched whole, in pages). Every failure is one line: ``SourceUnreachable`` (server
+only appended to, so the points after the count already read are the new ones. The server has no "since" filter:
+the page that starts at the last point read is asked for (MLflow's page token is an offset) and used when that
+point comes back first; otherwise (another server, a rewritten history) the metric's whole history is fetched, in
+pages, and the points past the count kept. Every failure is one line: ``SourceUnreachable`` (server
 down, timeouts, 5xx, 429 after the retries; an UNREACHABLE verdict, never a training one), ``AuthError`` (401/403),
 ``RunNotFound``.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import time
 from collections.abc import Callable
@@ -174,12 +178,13 @@ class MlflowApiSource:
             if total >= MAX_POINTS_PER_READ:
                 more = True
                 break
-            history = self._history(key, progress)
-            if len(history) < int(state.get("n", 0)):
+            n = int(state.get("n", 0))
+            fresh, count = self._new_points(key, n, state.get("tail"), progress)
+            if count < n:
                 reset = True  # the history shrank: rewritten; every metric re-read from the start
                 break
             seq = StepSequencer({key: int(state.get("seq", 0))})
-            for p in history[int(state.get("n", 0)):]:
+            for p in fresh:
                 value = p.get("value")
                 v = parse_number(value) if isinstance(value, str) else value
                 step = p.get("step", 0)
@@ -189,14 +194,15 @@ class MlflowApiSource:
                     builder.add(seq.step(key, int(step)), key, metric_value(float(v)))
                 except (TypeError, ValueError, OverflowError):
                     continue
-            total += len(history)
-            keys[key] = {"n": len(history), "last": mark, "seq": seq.state.get(key, 0)}
+            total += len(fresh)
+            tail = _mark(fresh[-1]) if fresh else state.get("tail")
+            keys[key] = {"n": count, "last": mark, "seq": seq.state.get(key, 0), "tail": tail}
             builder.flush()
         if reset:
-            fresh = self.read(None, progress)
-            fresh.reset = True
-            fresh.notes.insert(0, f"a metric history of run {self.run_id} shrank: re-read from the start")
-            return fresh
+            again = self.read(None, progress)
+            again.reset = True
+            again.notes.insert(0, f"a metric history of run {self.run_id} shrank: re-read from the start")
+            return again
         params = {str(p.get("key")): _number(p.get("value")) for p in (data.get("params") or [])[:2000]
                   if isinstance(p, dict)}
         info = RunInfo(name=info_d.get("run_name"), state=run_state(info_d.get("status")),
@@ -206,9 +212,25 @@ class MlflowApiSource:
         return ReadResult(builder.build(), {"v": CURSOR_VERSION, "run": self.run_id, "keys": keys}, info=info,
                           notes=notes, more=more)
 
-    def _history(self, key: str, progress: Progress | None) -> list[dict]:
+    def _new_points(self, key: str, n: int, tail: list | None, progress: Progress | None) -> tuple[list[dict], int]:
+        """(the points of ``key``'s history after the ``n`` already read, the history's length). From the page that
+        starts at the last point read (MLflow's page token is an offset) when the server gives that point back
+        there; else the whole history, in pages."""
+        if n > 0 and tail:
+            token = base64.b64encode(json.dumps({"offset": n - 1}).encode()).decode()
+            try:
+                page = self._history(key, progress, token)
+            except (RunNotFound, AuthError):
+                raise
+            except TrainingCheckError:
+                page = []
+            if page and _mark(page[0]) == tail:
+                return page[1:], n - 1 + len(page)
+        whole = self._history(key, progress)
+        return whole[n:], len(whole)
+
+    def _history(self, key: str, progress: Progress | None, token: str | None = None) -> list[dict]:
         out: list[dict] = []
-        token = None
         while True:
             params: dict[str, Any] = {"run_id": self.run_id, "metric_key": key, "max_results": PAGE}
             if token:
@@ -220,6 +242,11 @@ class MlflowApiSource:
                 return out
             if progress is not None:
                 progress(float(len(out)), None, f"reading MLflow history of {key[:60]}")
+
+
+def _mark(point: dict) -> list:
+    """A history point as the cursor keeps it, to know it again."""
+    return [point.get("timestamp"), point.get("step"), str(point.get("value"))]
 
 
 def _number(text: object) -> object:
