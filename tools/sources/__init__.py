@@ -46,15 +46,22 @@ def is_tfevents_name(name: str) -> bool:
 SNIFF_BYTES = 64  # a file's first bytes, enough to tell an event file or an sqlite database from a log
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
 def _sniff(fs: FileSystem, path: str, size: int) -> str | None:
-    """``"tfevents"`` or ``"sqlite"`` from a file's first bytes, else None (a log, or not written yet)."""
+    """``"tfevents"`` or ``"sqlite"`` from a file's first bytes, else None (a log, or not written yet). A text log is
+    told apart without loading either reader: a TFRecord's first 8 bytes are a length under 16 MB (bytes 3-7 zero)."""
     if size < 12:
         return None
-    from .mlflow_sqlite import is_sqlite
+    head = fs.read_at(path, 0, min(size, SNIFF_BYTES))
+    if head.startswith(SQLITE_MAGIC):
+        return "sqlite"
+    if head[3:8] != bytes(5):
+        return None
     from .tfevents import is_tfevents_head
 
-    head = fs.read_at(path, 0, min(size, SNIFF_BYTES))
-    return "sqlite" if is_sqlite(head) else "tfevents" if is_tfevents_head(head) else None
+    return "tfevents" if is_tfevents_head(head) else None
 
 
 def _event_files(fs: FileSystem, path: str, entries: list[DirEntry]) -> list[str]:

@@ -30,17 +30,12 @@ from .files import FileSystem
 from .mlflow_common import StepSequencer, chosen_note, config_subset, metric_value, run_state, total_steps_from_config
 
 CURSOR_VERSION = 1
-SQLITE_MAGIC = b"SQLite format 3\x00"
 CHUNK_ROWS = 5000  # rows per statement: one short read transaction each
 PART_ROWS = 2_000_000  # rows in one part of a long first read (stored before the next part is read)
 BUSY_S = 10.0  # how long a statement waits for the writer's commits before giving up for this check
 POLL_S = 0.003  # between tries while the writer commits: a short wait, so a busy writer does not starve the read
 SQLITE_TIMEOUT_S = 0.02  # sqlite's own busy handler, before each of our tries
 MAX_PARAMS = 2000
-
-
-def is_sqlite(head: bytes) -> bool:
-    return head.startswith(SQLITE_MAGIC)
 
 
 def _is_wal(path: str) -> bool:
@@ -242,4 +237,4 @@ def open_mlflow_sqlite(fs: FileSystem, path: str, run_id: str | None, local: boo
     return MlflowSqliteSource(path, run_id)
 
 
-__all__ = ["MlflowSqliteSource", "is_sqlite", "open_mlflow_sqlite", "SQLITE_MAGIC"]
+__all__ = ["MlflowSqliteSource", "open_mlflow_sqlite"]
