@@ -336,3 +336,27 @@ def test_reads_in_parts_equal_one_read(stores, tmp_path, config, monkeypatch):
         parts = load_run(ref, store=Store(tmp_path / f"p{i}.sqlite3"), config=config)
         for key in ("train_loss", "val_loss"):
             assert parts.frame.series[key].equals(whole[i].frame.series[key]), (ref, key)
+
+
+def test_sqlite_store_whose_table_was_rebuilt_is_read_anew(stores, tmp_path, store, config):
+    """A migration that rebuilds the metrics table (as alembic's batch mode does on sqlite) renumbers the rowids:
+    noticed by the last row read not being where it was, and read again whole; VACUUM keeps them: nothing new."""
+    db = _copy_db(stores, tmp_path)
+    ref = f"{db}#{stores['nan']}"
+    first = load_run(ref, store=store, config=config)
+    con = sqlite3.connect(db)
+    con.execute("VACUUM")
+    con.close()
+    assert load_run(ref, store=store, config=config).new_points == 0
+    con = sqlite3.connect(db)
+    con.executescript(f"""
+        CREATE TABLE m2 AS SELECT key, value, timestamp, run_uuid, step, is_nan FROM metrics
+            ORDER BY run_uuid = '{stores['nan']}' DESC, rowid;
+        DROP TABLE metrics;
+        ALTER TABLE m2 RENAME TO metrics;
+        CREATE INDEX index_metrics_run_uuid ON metrics (run_uuid);""")
+    con.close()
+    again = load_run(ref, store=store, config=config)
+    assert any(n.endswith("re-read from the start") for n in again.notes), again.notes
+    assert again.frame.series["train_loss"].equals(first.frame.series["train_loss"])
+    assert load_run(ref, store=store, config=config).new_points == 0

@@ -10,8 +10,9 @@ writer (``-wal`` present) it is read with ``mode=ro``, which uses the writer's `
 (MLflow's default) a reader never creates a file.
 
 Incremental: the cursor keeps the last ``rowid`` of the run's ``metrics`` rows that was read (rows are only
-appended, so rowids grow); a check reads the rows after it through the ``(run_uuid)`` index. A database replaced
-(another inode) or whose rowids fell below the cursor is re-read from the start (``reset``).
+appended, so rowids grow) and that row; a check reads the rows after it through the ``(run_uuid)`` index. A
+database replaced (another inode) or whose last-read row is not at its rowid any more (a VACUUM renumbers rowids)
+is re-read from the start (``reset``).
 
 The run: the one the reference names (``mlflow.db#<run_id>``), else the latest started active run, said in a note.
 """
@@ -170,10 +171,11 @@ class MlflowSqliteSource:
         notes: list[str] = []
         reset = False
         after = int(cur["rowid"]) if cur else 0
-        if cur and (cur.get("inode") != inode or (r.rows("SELECT max(rowid) FROM metrics")[0][0] or 0) < after):
+        if cur and not self._same_rows(r, cur, inode):
             notes.append(f"{self.path} was replaced or rewritten: run {self.run_id} re-read from the start")
             cur, after, reset = None, 0, True
         seq = StepSequencer((cur or {}).get("seq"))
+        last = (cur or {}).get("last")
         builder = BatchBuilder()
         read = 0
         more = False
@@ -186,6 +188,8 @@ class MlflowSqliteSource:
                 except (TypeError, ValueError, OverflowError):
                     pass  # a row that is not a metric costs that row
                 after = rowid
+            if rows:
+                last = _row_mark(rows[-1][1:])
             read += len(rows)
             if len(rows) < CHUNK_ROWS:
                 break
@@ -199,8 +203,19 @@ class MlflowSqliteSource:
         note = seq.note()
         if note:
             notes.append(note)
-        cursor = {"v": CURSOR_VERSION, "run": self.run_id, "rowid": after, "inode": inode, "seq": seq.state}
+        cursor = {"v": CURSOR_VERSION, "run": self.run_id, "rowid": after, "inode": inode, "seq": seq.state,
+                  "last": last}
         return ReadResult(builder.build(), cursor, reset=reset, info=info, notes=notes, more=more)
+
+    def _same_rows(self, r: _Reader, cur: dict, inode: int) -> bool:
+        """Whether the rows read before are still where the cursor left them: the same file, and the last row read
+        still at its rowid (a VACUUM renumbers rowids; a replaced store has other rows there)."""
+        if cur.get("inode") != inode:
+            return False
+        if not cur.get("last"):
+            return (r.rows("SELECT max(rowid) FROM metrics")[0][0] or 0) >= int(cur["rowid"])
+        rows = r.rows("SELECT key, value, step, is_nan, run_uuid FROM metrics WHERE rowid = ?", (int(cur["rowid"]),))
+        return bool(rows) and rows[0][4] == self.run_id and _row_mark(rows[0][:4]) == cur["last"]
 
     def _info(self, r: _Reader) -> RunInfo:
         rows = r.rows("SELECT name, status FROM runs WHERE run_uuid = ?", (self.run_id,))
@@ -211,6 +226,12 @@ class MlflowSqliteSource:
         name, status = rows[0]
         return RunInfo(name=name, state=run_state(status), config=config_subset(params),
                        total_steps=total_steps_from_config(params))
+
+
+def _row_mark(row: tuple) -> list:
+    """(key, value, step, is_nan) of a row, as the cursor keeps it (JSON: the value as text)."""
+    key, value, step, is_nan = row
+    return [str(key), repr(value), int(step), int(bool(is_nan))]
 
 
 def _param(text: object) -> object:
