@@ -113,6 +113,8 @@ class MlflowSqliteSource:
 
     def __init__(self, path: str, run_id: str | None = None):
         self.path = path
+        self._run_name: str | None = None
+        self._status: str | None = None
         self.run_id, self.chosen = self._choose(run_id)  # chosen: which run was read, said with every answer
         self.source_id = f"mlflow_sqlite:{path}#{self.run_id}"
 
@@ -138,24 +140,24 @@ class MlflowSqliteSource:
         raise AssertionError("unreachable")
 
     def _choose(self, run_id: str | None) -> tuple[str, str]:
+        """The run (named, else the latest started active one) and the sentence saying so; its name and status kept
+        for the read's info. One statement."""
+        which = "r.run_uuid = ?" if run_id else "r.lifecycle_stage = 'active'"
+        sql = ("SELECT r.run_uuid, r.name, e.name, r.status, (SELECT count(*) FROM runs WHERE lifecycle_stage = "
+               "'active') FROM runs r LEFT JOIN experiments e ON e.experiment_id = r.experiment_id "
+               f"WHERE {which} ORDER BY r.start_time DESC, r.rowid DESC LIMIT 1")
+
         def pick(r: _Reader) -> tuple[str, str]:
-            n = r.rows("SELECT count(*) FROM runs WHERE lifecycle_stage = 'active'")[0][0]
-            if run_id:
-                rows = r.rows("SELECT r.run_uuid, r.name, e.name FROM runs r LEFT JOIN experiments e "
-                              "ON e.experiment_id = r.experiment_id WHERE r.run_uuid = ?", (run_id,))
-                if not rows:
-                    latest = [x[0] for x in r.rows("SELECT run_uuid FROM runs ORDER BY start_time DESC LIMIT 3")]
-                    raise RunNotFound(f"no MLflow run {run_id} in {self.path} (its latest runs: "
-                                      f"{', '.join(latest) or 'none'})")
-                uuid, name, exp = rows[0]
-                return uuid, chosen_note(uuid, name, exp, self.path, n, None)
-            rows = r.rows("SELECT r.run_uuid, r.name, e.name FROM runs r LEFT JOIN experiments e "
-                          "ON e.experiment_id = r.experiment_id WHERE r.lifecycle_stage = 'active' "
-                          "ORDER BY r.start_time DESC, r.rowid DESC LIMIT 1")
+            rows = r.rows(sql, (run_id,) if run_id else ())
+            if not rows and run_id:
+                latest = [x[0] for x in r.rows("SELECT run_uuid FROM runs ORDER BY start_time DESC LIMIT 3")]
+                raise RunNotFound(f"no MLflow run {run_id} in {self.path} (its latest runs: "
+                                  f"{', '.join(latest) or 'none'})")
             if not rows:
                 raise RunNotFound(f"{self.path} holds no MLflow run yet: start one, or check the path")
-            uuid, name, exp = rows[0]
-            return uuid, chosen_note(uuid, name, exp, self.path, n, f"{self.path}#<run_id>")
+            uuid, name, exp, status, n = rows[0]
+            self._run_name, self._status = name, status
+            return uuid, chosen_note(uuid, name, exp, self.path, n, None if run_id else f"{self.path}#<run_id>")
 
         return self._with_reader(pick)
 
@@ -165,23 +167,37 @@ class MlflowSqliteSource:
             inode = os.stat(self.path).st_ino
         except OSError as e:
             raise _error(e, self.path) from None
+        if cur and cur.get("inode") != inode:
+            cur = {"replaced": True}
         return self._with_reader(lambda r: self._read(r, cur, inode, progress))
 
     def _read(self, r: _Reader, cur: dict | None, inode: int, progress: Progress | None) -> ReadResult:
+        """The run's rows after the cursor's, in statements of ``CHUNK_ROWS``. The first statement starts at the
+        last row read (``rowid >=``): when that row is not there any more (a table rebuilt, the store replaced),
+        every row is read again (``reset``)."""
         notes: list[str] = []
-        reset = False
-        after = int(cur["rowid"]) if cur else 0
-        if cur and not self._same_rows(r, cur, inode):
-            notes.append(f"{self.path} was replaced or rewritten: run {self.run_id} re-read from the start")
-            cur, after, reset = None, 0, True
+        reset = bool(cur and cur.get("replaced"))
+        if reset:
+            cur = None
+        after = int(cur["rowid"]) if cur and cur.get("last") else 0
         seq = StepSequencer((cur or {}).get("seq"))
         last = (cur or {}).get("last")
         builder = BatchBuilder()
         read = 0
         more = False
+        check = last is not None  # the first row must be the last one read
         while True:
-            rows = r.rows("SELECT rowid, key, value, step, is_nan FROM metrics WHERE run_uuid = ? AND rowid > ? "
-                          "ORDER BY rowid LIMIT ?", (self.run_id, after, CHUNK_ROWS))
+            rows = r.rows("SELECT rowid, key, value, step, is_nan FROM metrics WHERE run_uuid = ? AND rowid >= ? "
+                          "ORDER BY rowid LIMIT ?", (self.run_id, after if check else after + 1, CHUNK_ROWS))
+            if check:
+                check = False
+                if not rows or rows[0][0] != after or _row_mark(rows[0][1:]) != last:
+                    reset, after, last, seq, builder = True, 0, None, StepSequencer(), BatchBuilder()
+                    continue
+                rows = rows[1:]
+                full = len(rows) == CHUNK_ROWS - 1
+            else:
+                full = len(rows) == CHUNK_ROWS
             for rowid, key, value, step, is_nan in rows:
                 try:
                     builder.add(seq.step(str(key), int(step)), str(key), metric_value(value, is_nan))
@@ -191,7 +207,7 @@ class MlflowSqliteSource:
             if rows:
                 last = _row_mark(rows[-1][1:])
             read += len(rows)
-            if len(rows) < CHUNK_ROWS:
+            if not full:
                 break
             builder.flush()
             if read >= PART_ROWS:
@@ -199,7 +215,9 @@ class MlflowSqliteSource:
                 break
             if progress is not None:
                 progress(float(read), None, f"reading MLflow run {self.run_id}")
-        info = self._info(r)
+        if reset:
+            notes.append(f"{self.path} was replaced or rewritten: run {self.run_id} re-read from the start")
+        info = self._info(r, first=cur is None or reset)
         note = seq.note()
         if note:
             notes.append(note)
@@ -207,24 +225,14 @@ class MlflowSqliteSource:
                   "last": last}
         return ReadResult(builder.build(), cursor, reset=reset, info=info, notes=notes, more=more)
 
-    def _same_rows(self, r: _Reader, cur: dict, inode: int) -> bool:
-        """Whether the rows read before are still where the cursor left them: the same file, and the last row read
-        still at its rowid (a VACUUM renumbers rowids; a replaced store has other rows there)."""
-        if cur.get("inode") != inode:
-            return False
-        if not cur.get("last"):
-            return (r.rows("SELECT max(rowid) FROM metrics")[0][0] or 0) >= int(cur["rowid"])
-        rows = r.rows("SELECT key, value, step, is_nan, run_uuid FROM metrics WHERE rowid = ?", (int(cur["rowid"]),))
-        return bool(rows) and rows[0][4] == self.run_id and _row_mark(rows[0][:4]) == cur["last"]
-
-    def _info(self, r: _Reader) -> RunInfo:
-        rows = r.rows("SELECT name, status FROM runs WHERE run_uuid = ?", (self.run_id,))
-        if not rows:
-            raise RunNotFound(f"MLflow run {self.run_id} is no longer in {self.path} (deleted?)")
-        params = {str(k): _param(v) for k, v in r.rows("SELECT key, value FROM params WHERE run_uuid = ? LIMIT ?",
-                                                        (self.run_id, MAX_PARAMS))}
-        name, status = rows[0]
-        return RunInfo(name=name, state=run_state(status), config=config_subset(params),
+    def _info(self, r: _Reader, first: bool) -> RunInfo:
+        """Name and state from the run's row read when choosing it; its params (which do not change) on the first
+        read only."""
+        params: dict = {}
+        if first:
+            params = {str(k): _param(v) for k, v in r.rows("SELECT key, value FROM params WHERE run_uuid = ? LIMIT ?",
+                                                            (self.run_id, MAX_PARAMS))}
+        return RunInfo(name=self._run_name, state=run_state(self._status), config=config_subset(params),
                        total_steps=total_steps_from_config(params))
 
 
