@@ -360,3 +360,27 @@ def test_sqlite_store_whose_table_was_rebuilt_is_read_anew(stores, tmp_path, sto
     assert any(n.endswith("re-read from the start") for n in again.notes), again.notes
     assert again.frame.series["train_loss"].equals(first.frame.series["train_loss"])
     assert load_run(ref, store=store, config=config).new_points == 0
+
+
+def test_sqlite_read_waits_out_a_writers_commit_holding_nothing(stores, tmp_path, store, config):
+    """A writer inside a transaction (its -journal there) or holding the exclusive lock: the read goes through
+    sqlite's locks, waits the commit out without failing, and sees what was committed."""
+    import threading
+
+    db = _copy_db(stores, tmp_path)
+    before = load_run(f"{db}#{stores['nan']}", store=store, config=config).frame.last_step
+    writer = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN EXCLUSIVE")
+    writer.execute("INSERT INTO metrics (key, value, timestamp, run_uuid, step, is_nan) VALUES "
+                   "('train_loss', 0.1, 1, ?, 700, 0)", (stores["nan"],))
+    assert (tmp_path / "mlflow.db-journal").exists()
+    done = threading.Timer(0.5, lambda: writer.execute("COMMIT"))
+    done.start()
+    t0 = time.monotonic()
+    try:
+        data = load_run(f"{db}#{stores['nan']}", store=store, config=config)
+    finally:
+        done.join()
+        writer.close()
+    assert before == 199 and data.frame.last_step == 700 and time.monotonic() - t0 >= 0.4
+    assert _beside(db) == []

@@ -1,13 +1,16 @@
 """An MLflow sqlite store (``mlflow.db``, what MLflow 3 writes by default), read-only, while the run writes it.
 
 Read like a journal someone else is writing (SQLite's guidance for readers of a live database): the stdlib's
-``sqlite3``, the file opened read-only (``mode=ro``), autocommit (each statement its own short read transaction),
-rows fetched in chunks of ``CHUNK_ROWS`` (each chunk's statement finished before the next starts: the shared lock
-a rollback-journal reader holds, which would make the writer's commit wait, lasts one chunk, a few ms), nothing
-held between checks. A database in WAL mode with no ``-wal`` file (no writer has it open) is read ``immutable``
-(no ``-shm``/``-wal`` created beside it) and the read kept only if the file did not change meanwhile; with a
-writer (``-wal`` present) it is read with ``mode=ro``, which uses the writer's ``-shm``. In rollback-journal mode
-(MLflow's default) a reader never creates a file.
+``sqlite3``, never a write, nothing held between checks, two statements a check. A rollback-journal reader's shared
+lock is what makes the writer's commit wait (and MLflow fail with "database is locked" after its 20 s busy
+timeout), so a check first reads without any lock: ``immutable`` while no ``-journal`` (``-wal``) file says a writer
+is in a transaction, and the read stands only if afterwards there still is none and the file's change counter,
+size and mtime are unchanged (a commit writes page 1, which holds the counter, first). After ``OPTIMISTIC_TRIES``
+such tries a few ms apart (a writer busy all the time), or when a WAL writer has the database open (WAL readers
+never make it wait), the read goes through sqlite's locks: ``mode=ro``, autocommit, rows in chunks of
+``CHUNK_ROWS`` (a statement's shared lock lasts one chunk), a statement refused while the writer commits tried
+again every ``POLL_S`` holding nothing. No file is ever created beside the store, but a WAL store's writer's
+``-shm``, which a ``mode=ro`` reader uses.
 
 Incremental: the cursor keeps the last ``rowid`` of the run's ``metrics`` rows that was read (rows are only
 appended, so rowids grow) and that row; a check reads the rows after it through the ``(run_uuid)`` index. A
@@ -36,29 +39,40 @@ PART_ROWS = 2_000_000  # rows in one part of a long first read (stored before th
 BUSY_S = 10.0  # how long a statement waits for the writer's commits before giving up for this check
 POLL_S = 0.003  # between tries while the writer commits: a short wait, so a busy writer does not starve the read
 SQLITE_TIMEOUT_S = 0.02  # sqlite's own busy handler, before each of our tries
+OPTIMISTIC_TRIES = 20  # lock-free reads tried (a few ms apart) before reading through sqlite's locks
 MAX_PARAMS = 2000
 
 
-def _is_wal(path: str) -> bool:
-    """Whether the database file's header says WAL (file format numbers 2 at bytes 18-19)."""
-    with open(path, "rb") as f:
-        head = f.read(20)
-    return len(head) == 20 and head[18] == 2 and head[19] == 2
-
-
-def _fingerprint(path: str) -> tuple[int, int, int]:
-    st = os.stat(path)
-    return st.st_ino, st.st_size, st.st_mtime_ns
+def _fingerprint(path: str) -> tuple[int, int, int, bytes, bytes]:
+    """What any write to the database file changes: inode, size, mtime, and the header's file change counter
+    (bytes 24-27, incremented by every commit in rollback-journal mode, in page 1, which a commit writes first);
+    with the header's format numbers (bytes 18-19: 1 rollback journal, 2 WAL)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        head = os.pread(fd, 28, 0)
+    finally:
+        os.close(fd)
+    return st.st_ino, st.st_size, st.st_mtime_ns, head[24:28], head[18:20]
 
 
 class _Reader:
-    """One read's connection: ``mode=ro``, or ``immutable`` when no writer has a WAL database open; short
-    autocommit statements only."""
+    """One read's connection, short autocommit statements only.
 
-    def __init__(self, path: str):
+    ``optimistic``: read ``immutable`` (no lock taken, no file created) when no writer is in a transaction: a WAL
+    database with no ``-wal`` file, or a rollback-journal one with no ``-journal`` file (the writer's journal lives
+    from its first change to its commit's end); the read stands only if, after it, still no journal is there and
+    the fingerprint (change counter, size, mtime) is the same, so no commit (nor a spilled page) touched the file
+    meanwhile. Otherwise (or not optimistic): ``mode=ro``, sqlite's own locking (a WAL reader uses the writer's
+    ``-shm``; a rollback-journal reader's shared lock lasts one statement)."""
+
+    def __init__(self, path: str, optimistic: bool):
         self.path = path
-        self.immutable = _is_wal(path) and not os.path.exists(path + "-wal")
-        self.before = _fingerprint(path) if self.immutable else None
+        self.before = _fingerprint(path)
+        self.wal = self.before[4] == b"\x02\x02"
+        journal = path + ("-wal" if self.wal else "-journal")
+        self.journal = journal
+        self.immutable = optimistic and not os.path.exists(journal)
         flags = "immutable=1" if self.immutable else "mode=ro"
         self.con = sqlite3.connect(f"file:{quote(path)}?{flags}", uri=True, timeout=SQLITE_TIMEOUT_S,
                                    isolation_level=None, check_same_thread=False)
@@ -80,10 +94,10 @@ class _Reader:
                     raise
                 time.sleep(POLL_S)
 
-    def unchanged(self) -> bool:
-        """An immutable read stands only if the file did not change under it (a writer's checkpoint)."""
-        return self.before is None or (_fingerprint(self.path) == self.before
-                                       and not os.path.exists(self.path + "-wal"))
+    def stands(self) -> bool:
+        """Whether what was read holds: always through sqlite's locks; an immutable read only if no writer began a
+        transaction or touched the file meanwhile."""
+        return not self.immutable or (not os.path.exists(self.journal) and _fingerprint(self.path) == self.before)
 
     def close(self) -> None:
         self.con.close()
@@ -122,22 +136,35 @@ class MlflowSqliteSource:
         return f"MLflow run {self.run_id} in {self.path}"
 
     def _with_reader(self, fn):
-        """``fn(reader)`` on a fresh read-only connection, closed after; an immutable read that a writer's
-        checkpoint overlapped is done again through ``mode=ro``."""
-        for attempt in range(2):
+        """``fn(reader)`` on a fresh read-only connection, closed after: lock-free (immutable) when no writer is in a
+        transaction and none began one meanwhile, tried ``OPTIMISTIC_TRIES`` times a few ms apart; else through
+        sqlite's locks (``mode=ro``), whose shared lock lasts one statement."""
+        tries = OPTIMISTIC_TRIES
+        attempt = 0
+        while True:
+            optimistic = attempt < tries
+            attempt += 1
             try:
-                reader = _Reader(self.path)
+                reader = _Reader(self.path, optimistic)
             except (OSError, sqlite3.Error) as e:
                 raise _error(e, self.path) from None
             try:
+                if optimistic and not reader.immutable:
+                    if reader.wal:  # a WAL writer has it open: its readers never make it wait
+                        tries = 0
+                    else:
+                        time.sleep(POLL_S)  # a writer is in a transaction: look again after it
+                    continue
                 out = fn(reader)
-                if reader.unchanged() or attempt:
+                if reader.stands():
                     return out
             except sqlite3.Error as e:
-                raise _error(e, self.path) from None
+                if not reader.immutable:
+                    raise _error(e, self.path) from None
+                # a torn immutable read may fail any way: read again
             finally:
                 reader.close()
-        raise AssertionError("unreachable")
+            time.sleep(POLL_S)
 
     def _choose(self, run_id: str | None) -> tuple[str, str]:
         """The run (named, else the latest started active one) and the sentence saying so; its name and status kept
