@@ -34,8 +34,10 @@ def _is_live(fs: FileSystem, path: str, names: dict[str, DirEntry]) -> bool:
 
 
 def find_dvclive(fs: FileSystem, path: str, names: dict[str, DirEntry]) -> DvcLiveSource | None:
-    """The DVCLive folder ``path`` is (``plots/metrics`` in it), or holds as ``dvclive/``; None when neither."""
-    if _is_live(fs, path, names) or ("metrics.json" in names and "dvc.yaml" in names):
+    """The DVCLive folder ``path`` is (``plots/metrics`` in it, or named ``dvclive`` with a ``metrics.json``), or
+    holds as ``dvclive/``; None when neither (a DVC pipeline's ``metrics.json`` stays a JSON document)."""
+    named_so = path.rstrip("/").rsplit("/", 1)[-1] == "dvclive"
+    if _is_live(fs, path, names) or (named_so and "metrics.json" in names):
         return DvcLiveSource(fs, path)
     live = names.get("dvclive")
     if live is not None and live.is_dir:
