@@ -191,9 +191,10 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"  | checks {r['checks']} (median {r['check_median_ms']:.0f} ms, max "
                      f"{r['check_max_ms']:.0f} ms) {r['verdicts']}" if with_reader else ""), flush=True)
             if with_reader:
+                why = ("in WAL mode a reader never makes the writer's commit wait" if mode == "wal"
+                       else "a writer's commit waits on a reader no longer")
                 print(f"       reader: {r['lock_free']} connections read lock-free; {r['statements']} statements under "
-                      f"sqlite's locks, the longest {r['statement_max_ms']:.1f} ms (a writer's commit waits on a "
-                      f"reader no longer)")
+                      f"sqlite's locks, the longest {r['statement_max_ms']:.1f} ms ({why})")
             if r["first_error"]:
                 print(f"       first logging error: {r['first_error']}")
             if r["check_errors"]:
