@@ -109,8 +109,8 @@ def _mlflow(raw: str) -> RunRef:
 def _split_run(raw: str, ref: RunRef) -> RunRef:
     """``path#run_id`` (a store holding several runs: ``mlflow.db#<id>``), when the whole text names no file."""
     path, sep, run = (ref.path or "").rpartition("#")
-    if not sep or not path or (ref.kind == "local" and os.path.exists(ref.path or "")):
-        return ref
+    if not sep or not path or "/" in run or (ref.kind == "local" and os.path.exists(ref.path or "")):
+        return ref  # no run named: a "#" inside a folder's name stays part of the path
     return RunRef(raw, ref.kind, path=path, host=ref.host, user=ref.user, port=ref.port, run_id=_store_run(raw, run))
 
 
