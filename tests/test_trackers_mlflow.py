@@ -384,3 +384,22 @@ def test_sqlite_read_waits_out_a_writers_commit_holding_nothing(stores, tmp_path
         writer.close()
     assert before == 199 and data.frame.last_step == 700 and time.monotonic() - t0 >= 0.4
     assert _beside(db) == []
+
+
+def test_sqlite_uncommitted_rows_are_never_read(stores, tmp_path, store, config):
+    """A writer mid-transaction (its -journal there, not committed): the read sees the committed rows only, then the
+    new one once committed, once."""
+    db = _copy_db(stores, tmp_path)
+    ref = f"{db}#{stores['nan']}"
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO metrics (key, value, timestamp, run_uuid, step, is_nan) VALUES "
+                   "('train_loss', 0.1, 1, ?, 800, 0)", (stores["nan"],))
+    assert (tmp_path / "mlflow.db-journal").exists()
+    try:
+        assert load_run(ref, store=store, config=config).frame.last_step == 199
+    finally:
+        writer.execute("COMMIT")
+        writer.close()
+    after = load_run(ref, store=store, config=config)
+    assert after.frame.last_step == 800 and after.new_points == 1
