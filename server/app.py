@@ -69,9 +69,11 @@ to stop or which tool to call."""
 
 # -- argument types (descriptions become the input schema) -------------------------------------------------------
 Run = Annotated[str, Field(description="The run: entity/project/run_id, a W&B run URL, a local log file, a .wandb "
-                                       "file or run/wandb folder, or ssh://[user@]host[:port]/abs/path.")]
+                                       "file or run/wandb folder, an MLflow store (mlflow.db or mlruns/, #<run_id> "
+                                       "for one run), mlflow:<run_id> (the configured MLflow server), a dvclive/ "
+                                       "folder, or ssh://[user@]host[:port]/abs/path.")]
 FallbackLog = Annotated[str | None, Field(description="Log file (local path or ssh://host/path) to read when the W&B "
-                                                      "API cannot be reached.")]
+                                                      "API (or the MLflow server) cannot be reached.")]
 LossMetric = Annotated[str | None, Field(description="The metric to judge as the run's loss, as read_metrics names it, "
                                                      "when none is named a loss (default: the config's loss_metric).",
                                          max_length=200)]

@@ -504,7 +504,8 @@ def build_parser() -> Parser:
     s.set_defaults(fn=cmd_serve)
 
     def run_args(sp, fallback=True):
-        sp.add_argument("run", help="W&B run path/URL, local log/.wandb/wandb dir, or ssh://host/path")
+        sp.add_argument("run", help="W&B run path/URL, local log/.wandb/wandb dir, mlflow.db[#run_id], mlruns/, "
+                                        "mlflow:<run_id>, dvclive/, or ssh://host/path")
         if fallback:
             sp.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
         sp.add_argument("--json", action="store_true", help="print the structured answer as JSON")

@@ -12,7 +12,7 @@ from .diagnosis import diagnose
 from .errors import BadInput, SourceUnreachable
 from .judge import ESCALATE, STOP, UNREACHABLE, judge
 from .measure import before_the_event, run_signals
-from .reading import load_run, loss_override, resolve_ref
+from .reading import REMOTE_KINDS, load_run, loss_override, resolve_ref
 from .run_view import HISTORY_CHECKS, accepted_concerns, view_of_run
 from .sources.base import Progress
 from .store import Store
@@ -47,9 +47,10 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
     diagnosis = diagnose(view, findings, j.verdict) if j.verdict in (STOP, ESCALATE) else None
     if diagnosis is not None and diagnosis.onset_step is not None:
         findings = before_the_event(findings, view, diagnosis.onset_step)
-    notes = list(view.notes)
-    if fallback_log and ref.kind != "wandb":
-        notes.append(f"fallback_log is read only when the W&B API cannot be; {run} is not a W&B run: not read")
+    notes = ([data.chosen] if data.chosen else []) + list(view.notes)
+    if fallback_log and ref.kind not in REMOTE_KINDS:
+        notes.append(f"fallback_log is read only when the W&B API cannot be (or an MLflow server); {run} is not a "
+                     f"W&B or MLflow server run: not read")
     a = answer(run, data, view, j, findings, diagnosis, notes, ref.url)
     record = a.record()
     if j.reviewed:

@@ -12,6 +12,8 @@ environment or the user's own config file, ``$TRAINING_CHECK_HOME/config.toml`` 
     base_url = "https://api.wandb.ai"   # W&B server (env WANDB_BASE_URL wins)
     [ssh]
     accept_unknown_hosts = false
+    [mlflow]
+    tracking_uri = "http://127.0.0.1:5000"   # the MLflow server mlflow:<run_id> reads (env MLFLOW_TRACKING_URI wins)
     [reviewer]
     backend = "openai"          # or "codex"
     model = "gpt-5.4"
@@ -128,6 +130,7 @@ class Config:
     warnings: list[str] = field(default_factory=list)
     loss_metric: str | None = None  # the metric to judge as the loss when none is named one (issue 19)
     redact_env: tuple[str, ...] = ()  # [security] redact_env of both files (tools/redact.py)
+    mlflow_tracking_uri: str | None = None  # env MLFLOW_TRACKING_URI, else [mlflow] tracking_uri in the user's config
 
     @property
     def store_path(self) -> Path:
@@ -203,6 +206,7 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
     claude = _claude_md_values(_find_upwards(start, "CLAUDE.md"))
     uwb, pwb = _table(user_data, "wandb"), _table(project, "wandb")
     ssh, rv = _table(user_data, "ssh"), _table(user_data, "reviewer")
+    mlflow_uri = env.get("MLFLOW_TRACKING_URI") or _table(user_data, "mlflow").get("tracking_uri")
     loss = env.get("TRAINING_CHECK_LOSS_METRIC") or _table(user_data, "metrics").get("loss_metric") \
         or _table(project, "metrics").get("loss_metric")
     accept = env.get("TRAINING_CHECK_SSH_ACCEPT_UNKNOWN_HOSTS")
@@ -229,4 +233,5 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
         warnings=warnings,
         loss_metric=str(loss)[:200] if isinstance(loss, str) and loss.strip() else None,
         redact_env=(*user_names, *project_names),
+        mlflow_tracking_uri=str(mlflow_uri).strip() if isinstance(mlflow_uri, str) and mlflow_uri.strip() else None,
     )

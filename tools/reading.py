@@ -41,6 +41,7 @@ class RunData:
     run_data: dict[str, str] = field(default_factory=dict)  # alias -> a metric name that is not plain (rundata.py)
 
     renamed: dict[str, str] = field(default_factory=dict)  # name the run wrote -> its alias
+    chosen: str | None = None  # which run of a store holding several was read (the latest, or the one named)
 
     def __post_init__(self):
         if not self.run_data:  # names the run wrote enter the frame here: mark the ones that are not plain
@@ -61,6 +62,9 @@ class RunData:
             raw = PointBatch(rename_keys(raw.columns, self.renamed))
         full = MetricFrame(self.frame.series, self.frame.roles, self.frame.history, raw)
         return full.upto(step)
+
+
+REMOTE_KINDS = ("wandb", "mlflow")  # references to a tracking server: a fallback_log is read when it is out of reach
 
 
 def resolve_ref(run: str, config: Config) -> RunRef:
@@ -185,19 +189,21 @@ def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None
         source = open_source(ref, config)
         history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)
         frame = MetricFrame.from_history(history, role_overrides)
+        chosen = getattr(source, "chosen", None)
         return RunData(ref, frame, SourceUsed(source.kind, source.source_id, source.describe()), info, None, new,
-                       before, notes + _missing_loss_note(frame, role_overrides), raw)
+                       before, ([chosen] if chosen else []) + notes + _missing_loss_note(frame, role_overrides), raw,
+                       chosen=chosen)
     except SourceUnreachable as e:
         primary_error = e
     except BadInput as e:
-        if not (fallback_log and ref.kind == "wandb"):
+        if not (fallback_log and ref.kind in REMOTE_KINDS):
             raise
         primary_error = e
     if not fallback_log:
         raise primary_error
     fb_ref = parse_run_ref(fallback_log)
-    if fb_ref.kind == "wandb":
-        raise BadInput(f"fallback_log must be a log file path or ssh://host/path, not a W&B run ({fallback_log!r})")
+    if fb_ref.kind in REMOTE_KINDS:
+        raise BadInput(f"fallback_log must be a log file path or ssh://host/path, not a tracked run ({fallback_log!r})")
     try:
         source = open_source(fb_ref, config)
         history, info, new, before, notes, raw = read_source(source, ref.key, store, progress)

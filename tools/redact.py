@@ -40,7 +40,7 @@ NAME_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "KEY", "CREDENTIA
 # variables the project reads credentials from: redacted whatever their value looks like
 OWN_SECRET_ENV = ("OPENAI_API_KEY", "WANDB_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN",
                   "SSH_PASSPHRASE", "SSH_KEY_PASSPHRASE", "TRAINING_CHECK_SSH_PASSPHRASE", "TRAINING_CHECK_HTTP_TOKEN",
-                  "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY")
+                  "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "MLFLOW_TRACKING_TOKEN", "MLFLOW_TRACKING_PASSWORD")
 KEY_PREFIXES = ("sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "hf_", "xox", "AKIA", "ASIA", "glpat-",
                 "wandb_v1_")
 MIN_VALUE = 8  # a value a name marks as secret is redacted from this length (with letters and digits)

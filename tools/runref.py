@@ -2,7 +2,12 @@
 
 Forms: ``entity/project/run_id``, ``project/run_id``, ``run_id``, a W&B run
 URL; a local path (log file, ``.wandb`` file, run directory, ``wandb/``
-directory); ``ssh://[user@]host[:port]/abs/path`` or ``host:/abs/path``.
+directory, an MLflow store: ``mlflow.db``, ``mlruns/``, a DVCLive folder);
+``ssh://[user@]host[:port]/abs/path`` or ``host:/abs/path``. A path may name
+one run of a store that holds several: ``path/to/mlflow.db#<run_id>``.
+``mlflow:<run_id>`` (or ``mlflow:latest``) names a run of the MLflow tracking
+server that ``MLFLOW_TRACKING_URI`` (or the user's config) points at: a
+reference names a run, never a host to fetch from.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from urllib.parse import unquote, urlparse
 from .errors import BadInput
 
 MAX_REF_LEN = 4096
-LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".jsonl", ".json", ".csv", ".wandb", ".stdout", ".stderr", ".tsv")
+LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".jsonl", ".json", ".csv", ".wandb", ".stdout", ".stderr", ".tsv",
+                ".db", ".sqlite", ".sqlite3")
 _ID = r"[A-Za-z0-9][A-Za-z0-9_.\-]*"
 _WANDB_PATH = re.compile(rf"^(?:({_ID})/)?(?:({_ID})/)?({_ID})$")
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[A-Za-z0-9_.\-]+)@)?(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:]+\]):(?P<path>/.*)$")
@@ -35,17 +41,20 @@ class RunRef:
     port: int | None = None
     entity: str | None = None
     project: str | None = None
-    run_id: str | None = None
+    run_id: str | None = None  # W&B: the run; a store's path or "mlflow": the run named in it (None: the latest)
 
     @property
     def key(self) -> str:
         if self.kind == "wandb":
             return f"wandb:{self.entity or '?'}/{self.project or '?'}/{self.run_id}"
+        if self.kind == "mlflow":
+            return f"mlflow:{self.run_id or 'latest'}"
+        run = f"#{self.run_id}" if self.run_id else ""
         if self.kind == "ssh":
             user = f"{self.user}@" if self.user else ""
             port = f":{self.port}" if self.port else ""
-            return f"ssh://{user}{self.host}{port}{self.path}"
-        return f"file:{self.path}"
+            return f"ssh://{user}{self.host}{port}{self.path}{run}"
+        return f"file:{self.path}{run}"
 
     @property
     def url(self) -> str | None:
@@ -77,12 +86,46 @@ def _remote_path(path: str, raw: str) -> str:
     return posixpath.normpath(path) if path != "/" else path
 
 
+_STORE_RUN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$")  # a tracker's run id (MLflow: 32 hex digits)
+MLFLOW_PREFIX = "mlflow:"
+
+
+def _store_run(raw: str, run_id: str) -> str:
+    if not _STORE_RUN.match(run_id):
+        raise BadInput(f"bad run id {run_id!r} in {raw!r}: letters, digits, '_' and '-' only (an MLflow run id is "
+                       f"32 hex digits)")
+    return run_id
+
+
+def _mlflow(raw: str) -> RunRef:
+    """``mlflow:<run_id>`` / ``mlflow:latest``: a run of the tracking server the user configured."""
+    run = raw[len(MLFLOW_PREFIX):].strip()
+    if "/" in run or ":" in run:
+        raise BadInput(f"{raw!r}: name an MLflow run as mlflow:<run_id> (or mlflow:latest); the server comes from "
+                       f"MLFLOW_TRACKING_URI or your config, never from a run reference")
+    return RunRef(raw, "mlflow", run_id=None if run in ("", "latest") else _store_run(raw, run))
+
+
+def _split_run(raw: str, ref: RunRef) -> RunRef:
+    """``path#run_id`` (a store holding several runs: ``mlflow.db#<id>``), when the whole text names no file."""
+    path, sep, run = (ref.path or "").rpartition("#")
+    if not sep or not path or "/" in run or (ref.kind == "local" and os.path.exists(ref.path or "")):
+        return ref  # no run named: a "#" inside a folder's name stays part of the path
+    return RunRef(raw, ref.kind, path=path, host=ref.host, user=ref.user, port=ref.port, run_id=_store_run(raw, run))
+
+
 def parse_run_ref(ref: str, *, entity: str | None = None, project: str | None = None,
                   cwd: str | None = None) -> RunRef:
     """Parse a reference string. W&B entity/project left out of the string come from ``entity``/``project``."""
     raw = _check_text(ref)
     if raw.startswith("-"):
         raise BadInput(f"run reference {raw!r} looks like an option: pass a run path, or ./{raw} for a local file")
+    if raw.lower().startswith(MLFLOW_PREFIX) and not raw.lower().startswith("mlflow://"):
+        return _mlflow(raw)
+    return _split_run(raw, _parse(raw, entity, project, cwd))
+
+
+def _parse(raw: str, entity: str | None, project: str | None, cwd: str | None) -> RunRef:
     if raw.startswith("ssh://"):
         u = urlparse(raw)
         if not u.hostname:
@@ -94,11 +137,15 @@ def parse_run_ref(ref: str, *, entity: str | None = None, project: str | None = 
         host = u.hostname
         if not _HOST.match(host) and ":" not in host:
             raise BadInput(f"bad host name {host!r} in {raw!r}")
-        return RunRef(raw, "ssh", path=_remote_path(u.path or "", raw), host=host,
+        frag = f"#{u.fragment}" if u.fragment else ""  # path#run_id: split by _split_run
+        return RunRef(raw, "ssh", path=_remote_path((u.path or "") + frag, raw), host=host,
                       user=unquote(u.username) if u.username else None, port=port)
     if re.match(r"^https?://", raw):
         u = urlparse(raw)
         parts = [p for p in u.path.split("/") if p]
+        if "#/experiments/" in raw or u.path.rstrip("/").endswith("/mlflow"):
+            raise BadInput(f"{raw[:120]!r} looks like an MLflow page: a run reference names a run, not a server; "
+                           f"set MLFLOW_TRACKING_URI to the server and pass mlflow:<run_id>")
         # https://wandb.ai/<entity>/<project>/runs/<run_id>[/...]
         if "runs" in parts:
             i = parts.index("runs")
@@ -112,8 +159,10 @@ def parse_run_ref(ref: str, *, entity: str | None = None, project: str | None = 
     if m and not os.path.exists(local):
         host = m.group("host").strip("[]")
         return RunRef(raw, "ssh", path=_remote_path(m.group("path"), raw), host=host, user=m.group("user"))
+    bare = raw.rpartition("#")[0] or raw  # path#run_id
     looks_local = (raw.startswith(("/", "./", "../", "~")) or os.path.exists(local)
-                   or raw.lower().endswith(LOG_SUFFIXES) or os.path.basename(raw) in ("wandb", "trainer_state.json"))
+                   or os.path.exists(local.rpartition("#")[0] or local) or bare.lower().endswith(LOG_SUFFIXES)
+                   or os.path.basename(bare) in ("wandb", "trainer_state.json", "mlruns", "dvclive"))
     if looks_local:
         return RunRef(raw, "local", path=os.path.normpath(local))
     m = _WANDB_PATH.match(raw)

@@ -1,8 +1,10 @@
 """Sources of metrics, chosen from a run reference.
 
 ``open_source`` maps a parsed reference to a Source: the W&B API, a W&B local
-run (``.wandb`` transaction log), TensorBoard event files, or a training log
-file of any common format, each on this machine or over SSH.
+run (``.wandb`` transaction log), TensorBoard event files (recognised by their
+bytes, whatever their name), an MLflow store (sqlite ``mlflow.db``, ``mlruns/``
+files, a tracking server), a DVCLive folder, or a training log file of any
+common format, each on this machine or over SSH (an sqlite store: here only).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from ..config import Config
 from ..errors import BadInput, RunNotFound
 from ..runref import RunRef
 from .base import ReadResult, RunInfo, Source
-from .files import FileSystem, LocalFileSystem
+from .files import DirEntry, FileSystem, LocalFileSystem
 
 __all__ = ["open_source", "open_path_source", "filesystem_for", "Source", "ReadResult", "RunInfo"]
 
@@ -29,7 +31,11 @@ def open_source(ref: RunRef, config: Config) -> Source:
         from .wandb_api import WandbApiSource
 
         return WandbApiSource(ref, config)
-    return open_path_source(filesystem_for(ref, config), ref.path or "")
+    if ref.kind == "mlflow":
+        from .mlflow_api import open_mlflow_server
+
+        return open_mlflow_server(ref, config)
+    return open_path_source(filesystem_for(ref, config), ref.path or "", ref.run_id, local=ref.kind == "local")
 
 
 def is_tfevents_name(name: str) -> bool:
@@ -37,20 +43,76 @@ def is_tfevents_name(name: str) -> bool:
     return name.startswith("events.out.tfevents.")
 
 
-def open_path_source(fs: FileSystem, path: str) -> Source:
-    """The source for a file or folder: a .wandb run, TensorBoard events, or a log file (each reader imported only
-    when it is the one: a log's check never loads the others)."""
+SNIFF_BYTES = 64  # a file's first bytes, enough to tell an event file or an sqlite database from a log
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _sniff(fs: FileSystem, path: str, size: int) -> str | None:
+    """``"tfevents"`` or ``"sqlite"`` from a file's first bytes, else None (a log, or not written yet). A text log is
+    told apart without loading either reader: a TFRecord's first 8 bytes are a length under 16 MB (bytes 3-7 zero)."""
+    if size < 12:
+        return None
+    head = fs.read_at(path, 0, min(size, SNIFF_BYTES))
+    if head.startswith(SQLITE_MAGIC):
+        return "sqlite"
+    if head[3:8] != bytes(5):
+        return None
+    from .tfevents import is_tfevents_head
+
+    return "tfevents" if is_tfevents_head(head) else None
+
+
+def _event_files(fs: FileSystem, path: str, entries: list[DirEntry]) -> list[str]:
+    """A folder's TensorBoard event files: named ``events.out.tfevents.*``, or any name holding ``tfevents`` whose
+    bytes are an event file."""
+    named = [e.name for e in entries if not e.is_dir and is_tfevents_name(e.name)]
+    odd = [e for e in entries if not e.is_dir and "tfevents" in e.name and e.name not in named]
+    named += [e.name for e in odd[:64] if _sniff(fs, fs.join(path, e.name), e.size) == "tfevents"]
+    return sorted(named)
+
+
+def _store_in(fs: FileSystem, path: str, entries: list[DirEntry], run_id: str | None, local: bool) -> Source | None:
+    """A tracker's store in (or as) the folder: DVCLive (``plots/metrics``), MLflow (``mlflow.db``, ``mlruns/``, an
+    ``mlruns`` experiment or run folder)."""
+    names = {e.name: e for e in entries}
+    from .dvclive import find_dvclive
+    from .mlflow_files import find_mlflow_files
+
+    if run_id is None:
+        live = find_dvclive(fs, path, names)
+        if live is not None:
+            return live
+    db = names.get("mlflow.db")
+    if db is not None and not db.is_dir:
+        from .mlflow_sqlite import open_mlflow_sqlite
+
+        return open_mlflow_sqlite(fs, fs.join(path, "mlflow.db"), run_id, local)
+    return find_mlflow_files(fs, path, names, run_id)
+
+
+def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, local: bool = True) -> Source:
+    """The source for a file or folder: a .wandb run, TensorBoard events, a tracker's store, or a log file (each
+    reader imported only when it is the one: a log's check never loads the others). ``run_id``: the run a store's
+    reference names (``mlflow.db#<run_id>``)."""
     st = fs.stat(path)
     name = path.rstrip("/").rsplit("/", 1)[-1]
     if st.is_dir:
         from .wandb_local import WandbLocalSource, find_wandb_file
 
         fs = fs.confined(path)  # a file of the run folder is read only when it really is in the folder
+        entries = fs.listdir(path)
+        store = _store_in(fs, path, entries, run_id, local)
+        if store is not None:
+            return store
+        if run_id is not None:
+            raise BadInput(f"{fs.describe(path)}#{run_id}: #<run_id> names a run of an MLflow store, and "
+                           f"{fs.describe(path)} holds none (no mlflow.db, no mlruns runs)")
         wandb_file = find_wandb_file(fs, path)
         if wandb_file:
             return WandbLocalSource(fs, wandb_file)
-        entries = fs.listdir(path)
-        events = sorted(e.name for e in entries if not e.is_dir and is_tfevents_name(e.name))
+        events = _event_files(fs, path, entries)
         if events:
             from .tfevents import TfEventsSource
 
@@ -71,11 +133,19 @@ def open_path_source(fs: FileSystem, path: str) -> Source:
             names = ", ".join(e.name for e in logs[:5])
             raise BadInput(f"{fs.describe(path)} holds several logs ({names}): name one file")
         raise RunNotFound(f"{fs.describe(path)} holds no run: expected a wandb run, TensorBoard events or a log file")
+    kind = None if name.endswith(".wandb") else _sniff(fs, path, st.size)
+    if kind == "sqlite":
+        from .mlflow_sqlite import open_mlflow_sqlite
+
+        return open_mlflow_sqlite(fs, path, run_id, local)
+    if run_id is not None:
+        raise BadInput(f"{fs.describe(path)}#{run_id}: #<run_id> names a run of an MLflow store (mlflow.db, mlruns/); "
+                       f"{name} is not one")
     if name.endswith(".wandb"):
         from .wandb_local import WandbLocalSource
 
         return WandbLocalSource(fs, path)
-    if is_tfevents_name(name):
+    if kind == "tfevents" or is_tfevents_name(name):
         from .tfevents import TfEventsSource
 
         return TfEventsSource(fs, [path])

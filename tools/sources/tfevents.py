@@ -39,6 +39,47 @@ def is_tfevents_name(name: str) -> bool:
     return bool(_NAME.search(base)) and not base.endswith((".json", ".txt", ".log"))
 
 
+def _crc32c_table() -> list[int]:
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_CRC32C = _crc32c_table()
+
+
+def masked_crc32c(data: bytes) -> int:
+    """TFRecord's checksum: CRC-32C, rotated and offset (``((crc >> 15) | (crc << 17)) + 0xa282ead8``)."""
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc = _CRC32C[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    crc ^= 0xFFFFFFFF
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def is_tfevents_head(head: bytes) -> bool:
+    """Whether a file's first bytes are a TensorBoard event file, whatever its name: a TFRecord frame whose length
+    carries its own checksum, holding an Event whose first record names its version (``brain.Event:``) when it is
+    all there."""
+    if len(head) < 12:
+        return False
+    (length,) = struct.unpack_from("<Q", head, 0)
+    (crc,) = struct.unpack_from("<I", head, 8)
+    if length == 0 or length > MAX_RECORD or masked_crc32c(head[:8]) != crc:
+        return False
+    data = head[12:12 + length]
+    if len(data) < length or b"brain.Event:" in data:
+        return True
+    try:
+        return bool(decode_event(data)[1])
+    except (ValueError, IndexError, struct.error):
+        return False
+
+
 # -- protobuf wire format ------------------------------------------------------------------
 def _fields(buf: bytes | memoryview):
     """(field number, wire type, value) for each field; length-delimited values are bytes."""
