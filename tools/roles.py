@@ -34,7 +34,7 @@ _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
-    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
+    r"score|reward|rewards|rew|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
     r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")

@@ -170,7 +170,16 @@ def _is_name(name: str, dialect: Dialect) -> bool:
         return False
     if words[-1] in dialect.prose_words:
         return False
+    if _class_path(name):
+        return False
     return not (len(words) > 1 and words[0] == "total" and words[-1] in dialect.count_nouns)
+
+
+def _class_path(name: str) -> bool:
+    """A Python class by its module path (``models.common.Conv``, ``torch.nn.modules.conv.Conv2d``: a model
+    summary's row), not a metric."""
+    parts = name.split(".")
+    return len(parts) >= 3 and parts[-1][:1].isupper() and all(p.isidentifier() for p in parts)
 
 
 def _nan_word(line: bytes, a: int, b: int) -> bool:
@@ -324,8 +333,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1
             continue
         if (not name and k == first_field and plan.step is None and _int(rep[a:b])
-                and rep[b:b + 1] in (b" ", b"\t") and b"%||" not in rep):
-            plan.step = k  # a line that opens with its step: "12 train 2.31"
+                and (rep[b:b + 1] in (b" ", b"\t") or rep[b:b + 1] == b":" and rep[b + 1:b + 2] in (b" ", b"\t"))
+                and b"%||" not in rep):
+            plan.step = k  # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69"
             k += 1
             continue
         if name:
@@ -339,7 +349,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif low in dialect.summary_names:
                 plan.is_summary = True
                 plan.summary[k] = low
-            elif _is_setting(name):
+            elif _is_setting(name) and not table:
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
