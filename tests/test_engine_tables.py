@@ -315,3 +315,52 @@ def test_catboost_iteration_at_line_start_is_the_step(tmp_path):
     res, pts = _read(tmp_path, ("\n".join(out) + "\n").encode())
     assert set(pts) == {"train_loss", "test_loss"}
     assert pts["train_loss"][0] == [*range(0, 100, 10), 99] and pts["train_loss"][1][0] == 0.69
+
+
+# -- real runs (tests/fixtures/records, made by its generate.py) -----------------------------------------------
+
+RECORDS = os.path.join(os.path.dirname(__file__), "fixtures", "records")
+
+
+@pytest.mark.parametrize("run", ["sb3_ppo", "sb3_a2c", "sb3_dqn"])
+def test_stable_baselines3_stdout_read_as_its_csv_logger_writes_it(tmp_path, run):
+    """Every value its stdout logger printed, at ``time/total_timesteps``, equals its CSV logger's (to the printed
+    precision: three significant digits)."""
+    import pandas as pd
+
+    folder = os.path.join(RECORDS, run)
+    res, pts = _read(tmp_path, open(os.path.join(folder, "train.log"), "rb").read())
+    truth = pd.read_csv(os.path.join(folder, "progress.csv"))
+    steps = truth["time/total_timesteps"].astype(int)
+    assert set(pts) == set(truth.columns)
+    for key in truth.columns:
+        col = truth[key]
+        want_steps = steps[col.notna()].tolist()
+        assert pts[key][0] == want_steps, key
+        assert pts[key][1] == pytest.approx(col.dropna().tolist(), rel=6e-3, abs=1e-9), key
+    roles = assign_roles(list(pts))
+    assert roles["rollout/ep_rew_mean"].direction == "max"
+
+
+def test_catboost_stdout_read_at_its_iterations_as_its_error_files_say(tmp_path):
+    import pandas as pd
+
+    folder = os.path.join(RECORDS, "catboost_logloss")
+    res, pts = _read(tmp_path, open(os.path.join(folder, "train.log"), "rb").read())
+    learn = pd.read_csv(os.path.join(folder, "learn_error.tsv"), sep="\t").set_index("iter")["Logloss"]
+    test = pd.read_csv(os.path.join(folder, "test_error.tsv"), sep="\t").set_index("iter")["Logloss"]
+    steps, values = pts["train_loss"]
+    assert steps == [*range(0, 200, 10), 199]
+    assert values == pytest.approx(learn.loc[steps].tolist(), abs=1e-7)
+    assert pts["test_loss"][1] == pytest.approx(test.loc[steps].tolist(), abs=1e-7)
+    assert set(pts) == {"train_loss", "test_loss"}
+
+
+def test_spacy_textcat_table_as_printed(tmp_path):
+    res, pts = _read(tmp_path, open(os.path.join(RECORDS, "spacy_textcat", "train.log"), "rb").read())
+    assert set(pts) == {"LOSS TEXTCAT", "CATS_SCORE", "SCORE"}
+    steps, values = pts["LOSS TEXTCAT"]
+    assert steps == list(range(0, 601, 25)) and values[:2] == [0.25, 5.01]
+    from training_check.tools.frame import MetricFrame
+
+    assert MetricFrame.from_batch(res.batch).primary_loss == "LOSS TEXTCAT"

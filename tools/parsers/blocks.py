@@ -36,9 +36,11 @@ from .fields import _spans
 from .templates import Grouping
 
 MAX_ROWS_TEMPLATES = 1024  # distinct row templates read as blocks per read block
-MAX_TAIL_LINES = 512  # rows of a block cut at the end of a read kept for the next one (more: read as they are)
+MAX_TAIL_LINES = 256  # rows of a block cut at the end of a read kept for the next one (more: read as they are)
 MAX_TAIL_BYTES = 1 << 16
 MAX_NAME = 96
+MAX_MIXED_NAMES = 256  # names one row template may hold (digits in the names); more: none read
+MAX_MIXED_LINES = 1 << 18  # rows of such a template read per block
 
 Reader = Callable[[Sequence[bytes], np.ndarray, list[int]], tuple[dict[int, np.ndarray], dict[int, np.ndarray]]]
 
@@ -158,9 +160,7 @@ class Blocks:
                 keep = ~bad[field]
                 idx, v = idx[keep], v[keep]
             if code in self.mixed:
-                own = [(_row_parts(self.lines[i]) or (b"",))[0].decode("utf-8", "replace") for i in idx.tolist()]
-                parts = [(nm, np.array([k for k, x in enumerate(own) if x == nm], dtype=np.int64))
-                         for nm in dict.fromkeys(own) if nm]
+                parts = _names_of(self.lines, idx)
             else:
                 parts = [(name, np.arange(len(idx)))]
             for nm, at in parts:
@@ -208,6 +208,23 @@ class Blocks:
         return steps  # without: a settings dump (llm.c's "| Parameter | Value |"), no series
 
 
+def _names_of(lines: Sequence[bytes], idx: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The rows ``idx`` of one template grouped by their own names (``top1``, ``top5``: digits in the names), in one
+    pass; none when they name more than ``MAX_MIXED_NAMES`` metrics (no training log does)."""
+    by: dict[bytes, list[int]] = {}
+    for k, i in enumerate(idx[:MAX_MIXED_LINES].tolist()):
+        parts = _row_parts(lines[i])
+        if parts is None:
+            continue
+        at = by.get(parts[0])
+        if at is None:
+            if len(by) >= MAX_MIXED_NAMES:
+                return []
+            at = by[parts[0]] = []
+        at.append(k)
+    return [(nm.decode("utf-8", "replace"), np.array(at, dtype=np.int64)) for nm, at in by.items()]
+
+
 def hold_rows(data: bytes) -> tuple[bytes, bytes]:
     """(``data`` without the rows it ends with, those rows): a block that reaches the end of a read may go on in
     the next one, so its rows are read with the rest of it (the same points whatever the reads). At most
@@ -218,7 +235,8 @@ def hold_rows(data: bytes) -> tuple[bytes, bytes]:
     cut = end
     for _ in range(MAX_TAIL_LINES):
         start = data.rfind(b"\n", 0, cut - 1) + 1
-        if _row_parts(data[start:cut]) is None:
+        line = data[start:cut].strip()
+        if line[:1] != b"|" or line[-1:] != b"|" or line.count(b"|") != 3:
             break
         cut = start
         if cut == 0:
