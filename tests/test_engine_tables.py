@@ -82,13 +82,15 @@ def _spacy(rows: int, header_again: bool = False) -> bytes:
 def test_spacy_table_multi_word_columns_under_a_rule_at_the_hash_step(tmp_path):
     """``E    #       LOSS TOK2VEC  LOSS TEXTCAT  CATS_SCORE  SCORE``: a column's name is its words (one blank
     apart; columns two apart, the rule row under it gives them exactly); ``#`` is the step, ``E`` the epoch;
-    ``CATS_SCORE`` is a column's name, not a config constant."""
+    ``CATS_SCORE`` is a column's name, not a config constant. spaCy sums a loss over the updates since the row
+    before: the row at ``#`` 0 holds one update's, no point of a loss (its scores are)."""
     res, pts = _read(tmp_path, _spacy(30))
     assert res.cursor["format"] == "text"
     assert set(pts) == {"LOSS TOK2VEC", "LOSS TEXTCAT", "CATS_SCORE", "SCORE"}
     steps, values = pts["LOSS TEXTCAT"]
-    assert steps == [200 * i for i in range(30)] and values[0] == 40.0 and values[-1] == pytest.approx(1.33)
+    assert steps == [200 * i for i in range(1, 30)] and values[0] == 20.0 and values[-1] == pytest.approx(1.33)
     assert pts["SCORE"][1][-1] == pytest.approx(0.79) and pts["CATS_SCORE"][1][0] == 50.0
+    assert pts["SCORE"][0][0] == 0
     roles = assign_roles(list(pts))
     assert roles["LOSS TEXTCAT"].role == "train_loss"
     assert roles["SCORE"].direction == "max" and roles["CATS_SCORE"].direction == "max"
@@ -99,7 +101,7 @@ def test_a_header_printed_once_and_its_rows_in_later_reads(tmp_path):
     of the bytes into reads gives the same points."""
     data = _spacy(40)
     whole = _same_in_any_reads(data)
-    assert whole["LOSS TEXTCAT"][0] == [200 * i for i in range(40)]
+    assert whole["LOSS TEXTCAT"][0] == [200 * i for i in range(1, 40)]
 
 
 def test_header_then_rule_alone_in_one_read_then_rows():
@@ -144,6 +146,20 @@ def test_without_a_step_column_the_increasing_integer_column_is_the_step(tmp_pat
     res, pts = _read(tmp_path, ("\n".join(out) + "\n").encode())
     assert pts["train_loss"][0] == [50 * i for i in range(1, 16)]
     assert "run" not in pts and "updates" not in pts
+
+
+def test_rows_with_empty_columns_go_to_the_columns_they_sit_under(tmp_path):
+    """Evaluation columns printed only every few rows: a short row's cells go to the columns their characters
+    overlap (``val_loss`` is never read from a train-only row)."""
+    out = ["step  train_loss  val_loss  val_acc"]
+    for i in range(1, 21):
+        row = f"{i * 10:>4}  {2.3 - i / 20:>10.4f}"
+        if i % 5 == 0:
+            row += f"  {2.4 - i / 25:>8.3f}  {0.2 + i / 50:>7.3f}"
+        out.append(row)
+    res, pts = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert pts["train_loss"][0] == [10 * i for i in range(1, 21)]
+    assert pts["val_loss"][0] == [50, 100, 150, 200] and pts["val_acc"][1][-1] == pytest.approx(0.6)
 
 
 def test_header_parsing_and_alignment_of_rows_wider_than_the_header():
@@ -360,7 +376,7 @@ def test_spacy_textcat_table_as_printed(tmp_path):
     res, pts = _read(tmp_path, open(os.path.join(RECORDS, "spacy_textcat", "train.log"), "rb").read())
     assert set(pts) == {"LOSS TEXTCAT", "CATS_SCORE", "SCORE"}
     steps, values = pts["LOSS TEXTCAT"]
-    assert steps == list(range(0, 601, 25)) and values[:2] == [0.25, 5.01]
+    assert steps == list(range(25, 601, 25)) and values[:2] == [5.01, 3.08]
     from training_check.tools.frame import MetricFrame
 
     assert MetricFrame.from_batch(res.batch).primary_loss == "LOSS TEXTCAT"

@@ -34,7 +34,8 @@ _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
-    r"score|reward|rewards|rew|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
+    r"score|reward|rewards|rew|ents [fpr]|sents [fpr]|uas|las|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|"
+    r"ndcg|mrr|win rate|pass 1)\b"
     r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
@@ -104,6 +105,16 @@ def infer_role(name: str) -> MetricRole:
     if _THROUGHPUT.search(n):
         return MetricRole("throughput")
     return MetricRole("other")
+
+
+# An RL run's return (stable-baselines3's rollout/ep_rew_mean, its EvalCallback's eval/mean_reward): the run's
+# objective; its losses (value, policy, their sum) follow the returns, not a descent.
+_RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean)\b")
+
+
+def is_rl_return(name: str) -> bool:
+    """True for an RL run's episode return (higher is better; its losses then are no objective)."""
+    return bool(_RL_RETURN.search(_norm(name)))
 
 
 def is_adversarial(name: str) -> bool:

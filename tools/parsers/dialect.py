@@ -54,6 +54,9 @@ class Dialect:
     #: a table's column names that say what the column is in a framework's own words (spaCy's ``E`` and ``#``),
     #: and the name it is read under (``tables_text.py``)
     table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step"})
+    #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
+    #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
+    partial_first_steps: frozenset[str] = frozenset({"#"})
     #: a table whose header holds one of these words names a model's layers (YOLO's ``from n params module
     #: arguments``, Keras' ``Layer (type)  Output Shape  Param #``, torchinfo, Lightning's summary): no series
     summary_table_words: frozenset[str] = frozenset({"params", "param", "parameters", "module", "arguments", "shape"})

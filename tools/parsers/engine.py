@@ -242,6 +242,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if header is None:
                 header = _header_before(lines, int(idx[0]), st, len(pending))
             plan = _cached_plan(grouping.templates[g], samples, header)
+            if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
+                plan = replace(plan, partial_first=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
                     not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
@@ -1022,6 +1024,8 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
             key = prefix + name
         keep = ok & ~bad[f] if f in bad else ok
+        if plan.partial_first and _role(name) == "train_loss":
+            keep = keep & (steps != 0)  # one update's loss among sums of many (spaCy's first row)
         if name in DIALECT.zero_is_absent:
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.all():  # (no copy of what every line keeps)

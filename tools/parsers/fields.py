@@ -50,6 +50,7 @@ class Plan:
     eval_prefix: str = "val_"  # what an eval's names are prefixed with
     per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
     summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
+    partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
 
     @property
     def positions(self) -> list[int]:

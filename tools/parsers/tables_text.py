@@ -232,7 +232,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     named = [k for k in numeric if names[k]]
     if not named:
         return None
-    names = [str(dialect.table_names.get(n, n)) for n in names]
+    partial = any(n in dialect.partial_first_steps for n in names)
+    names = RowNames(str(dialect.table_names.get(n, n)) for n in names)
+    names.partial_first = partial
     low = [n.lower() for n in names]
     if not any(n in dialect.step_names or n in dialect.epoch_names or n.split()[-1:] == ["epoch"]
                for n in low if n):
@@ -240,6 +242,12 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
         if step is not None:
             names[step] = "step"
     return names
+
+
+class RowNames(list[str]):
+    """The names of a row's cells (``align``), and what the table says of its rows besides."""
+
+    partial_first = False  # its losses sum the steps since the row before: the row at step 0 is one update's
 
 
 def _monotone_column(samples: Sequence[bytes], ints: list[int]) -> int | None:
