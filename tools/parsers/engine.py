@@ -191,9 +191,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     _run_settings(lines, grouping, len(pending), st, em)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
     taken = blocks.taken()
+    values = BlockValues(lines, grouping.joined)
     if taken:
         st["blk"] = True
-        blocks.read(st, em, _read)
+        blocks.read(st, em, lambda ls, idx, cols: _read(ls, idx, cols, values))
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
@@ -255,7 +256,6 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, _Filled] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        values = BlockValues(lines, grouping.joined)
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
