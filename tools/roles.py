@@ -112,6 +112,10 @@ def infer_role(name: str) -> MetricRole:
 _RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean)\b")
 
 
+# An entropy bonus among an RL run's losses (stable-baselines3's train/entropy_loss): a term, never the run's loss.
+_ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b")
+
+
 def is_rl_return(name: str) -> bool:
     """True for an RL run's episode return (higher is better; its losses then are no objective)."""
     return bool(_RL_RETURN.search(_norm(name)))
@@ -173,8 +177,9 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     for want in _PRIMARY_TRAIN:
         if _norm(want) in by_norm:
             return by_norm[_norm(want)]
-    plain = [c for c in candidates if not is_adversarial(c)]
-    pool = plain or candidates
+    terms = [c for c in candidates if not _ENTROPY_TERM.search(_norm(c))] or candidates
+    plain = [c for c in terms if not is_adversarial(c)]
+    pool = plain or terms
     # Prefer names with "total", then "lm", then the shortest.
     pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
     return pool[0]
