@@ -273,6 +273,18 @@ def is_summary(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIA
     return bool(words & dialect.summary_table_words)
 
 
+def names_a_table(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> bool:
+    """Whether a header's columns name a training table: one of them is a step or an epoch, or a metric's name (a
+    loss, a score, a rate...)."""
+    from ..roles import infer_role
+
+    for name, _a, _b in columns:
+        low = str(dialect.table_names.get(name, name)).lower()
+        if low in dialect.step_names or low in dialect.epoch_names or infer_role(name).role != "other":
+            return True
+    return False
+
+
 class Tables:
     """The headers of one block's tables, found on demand (see the module docstring). ``first``: lines before it
     were carried over from earlier blocks (their place is not here)."""
@@ -341,6 +353,8 @@ class Tables:
             return None
         if is_summary(columns):
             return SKIP
+        if not names_a_table(columns):
+            return None  # prose ("Using cpu device"), not the names of a table's columns
         return align(columns, samples, words=header_words(header))
 
     def _rule_below(self, j: int, i: int) -> bytes | None:
