@@ -55,10 +55,19 @@ def is_rule(line: bytes) -> bool:
     return all(ch in _RULE_CHARS for ch in text) and sum(ch in _RULE_DASHES for ch in text) >= 3
 
 
+_ROW_LIKE: dict[bytes, bool] = {}
+
+
 def _row_like_template(template: bytes) -> bool:
     """Whether a template is a table row's: number marks, with at most a few letters (units, ``all``) besides
-    blanks, borders and the punctuation of counters and times (its non-ASCII bytes are gone already)."""
-    return b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+    blanks, borders and the punctuation of counters and times (its non-ASCII bytes are gone already). Remembered
+    per template (a long read meets the same ones in every block)."""
+    hit = _ROW_LIKE.get(template)
+    if hit is None:
+        hit = b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+        if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
+            _ROW_LIKE[template] = hit
+    return hit
 
 
 def _segments(text: str) -> list[tuple[str, int, int]]:
@@ -195,7 +204,7 @@ def header_words(line: bytes) -> tuple[tuple[str, int, int], ...]:
 
 
 def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], dialect: Dialect = DIALECT,
-          words: tuple[tuple[str, int, int], ...] = ()) -> list[str] | None:
+          words: tuple[tuple[str, int, int], ...] = ()) -> RowNames | None:
     """One name per blank-separated cell of the row ``samples[0]`` (``""``: a cell to skip; a border, a word, a
     time), or None when the row does not fit the header. Cells as many as the columns (or as the header's words)
     go to them in order; else each to the column its characters overlap most (the nearest one within two
@@ -232,22 +241,23 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     named = [k for k in numeric if names[k]]
     if not named:
         return None
-    partial = any(n in dialect.partial_first_steps for n in names)
-    names = RowNames(str(dialect.table_names.get(n, n)) for n in names)
-    names.partial_first = partial
-    low = [n.lower() for n in names]
-    if not any(n in dialect.step_names or n in dialect.epoch_names or n.split()[-1:] == ["epoch"]
-               for n in low if n):
+    out = RowNames(str(dialect.table_names.get(n, n)) for n in names)
+    out.partial_first = any(n in dialect.partial_first_steps for n in names)
+    low = [n.lower() for n in out]
+    out.named_step = any(n in dialect.step_names or n in dialect.epoch_names or n.split()[-1:] == ["epoch"]
+                         for n in low if n)
+    if not out.named_step:
         step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
         if step is not None:
-            names[step] = "step"
-    return names
+            out[step] = "step"
+    return out
 
 
 class RowNames(list[str]):
     """The names of a row's cells (``align``), and what the table says of its rows besides."""
 
     partial_first = False  # its losses sum the steps since the row before: the row at step 0 is one update's
+    named_step = False  # its step (or epoch) column is named so (not found from the samples' values)
 
 
 def _monotone_column(samples: Sequence[bytes], ints: list[int]) -> int | None:
@@ -304,7 +314,7 @@ class Tables:
         hit = self._kind.get(code)
         if hit is None:
             t = self.grouping.templates[code]
-            if not t.strip() or _row_like_template(t.translate(None, b" ")) or is_rule(t):
+            if not t.strip() or _row_like_template(t) or is_rule(t):
                 hit = False
             elif b"%||" in t:
                 hit = self._bar_header(code)
@@ -348,14 +358,21 @@ class Tables:
                 return None
             header = last[0].encode("latin-1")
             rule = last[1].encode("latin-1") if last[1] is not None else None
-        columns = _parse_cached(header, rule)
-        if columns is None:
+        parsed = _parse_cached(header, rule)
+        if parsed is None:
             return None
-        if is_summary(columns):
+        columns, kind = parsed
+        if kind == "summary":
             return SKIP
-        if not names_a_table(columns):
+        if kind != "table":
             return None  # prose ("Using cpu device"), not the names of a table's columns
-        return align(columns, samples, words=header_words(header))
+        key = (header, rule, self.grouping.templates[self.grouping.codes[i]])
+        names = _ALIGNED.get(key)
+        if names is None:
+            names = align(columns, samples, words=header_words(header))
+            if names is not None and names.named_step and len(_ALIGNED) < MAX_CACHE:
+                _ALIGNED[key] = names  # its step by name: the same for every block's samples
+        return names
 
     def _rule_below(self, j: int, i: int) -> bytes | None:
         for r in range(j + 1, min(i, j + 3)):
@@ -391,14 +408,20 @@ def _row_like_rows_after(tables: Tables, j: int) -> bool:
     return _parse_cached(tables.lines[j], None) is not None
 
 
-_PARSED: dict[tuple[bytes, bytes | None], tuple[tuple[str, int, int], ...] | None] = {}
+_Columns = tuple[tuple[str, int, int], ...]
+_PARSED: dict[tuple[bytes, bytes | None], tuple[_Columns, str] | None] = {}
+_ALIGNED: dict[tuple[bytes, bytes | None, bytes], RowNames] = {}
 
 
-def _parse_cached(line: bytes, rule: bytes | None) -> tuple[tuple[str, int, int], ...] | None:
+def _parse_cached(line: bytes, rule: bytes | None) -> tuple[_Columns, str] | None:
+    """A header's columns and what they head (``summary``: a model's layers; ``table``: a training table; else
+    ``other``), or None for a line that is no header; remembered per line (headers are printed again)."""
     key = (line, rule)
     if key in _PARSED:
         return _PARSED[key]
-    got = parse_header(line, rule)
-    if len(_PARSED) < MAX_CACHE:
+    columns = parse_header(line, rule)
+    got = None if columns is None else (
+        columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other")
+    if len(_PARSED) < MAX_CACHE and len(line) <= MAX_HEADER:
         _PARSED[key] = got
     return got
