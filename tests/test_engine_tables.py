@@ -258,6 +258,26 @@ def test_yolov5_summary_then_its_training_table(tmp_path):
     assert pts["val/mAP50-95"][1] == pytest.approx([0.35, 0.36, 0.37, 0.38, 0.39])
 
 
+def test_ultralytics_own_bar_rows_and_a_header_bracket_over_four_columns(tmp_path):
+    """ultralytics (8.3+) draws its own bar (``640: 100% ━━━━━━ 8/8 1.4it/s 5.6s``), redrawn with ``\\r``: each
+    redraw at epoch x batches + batch; its validation header's ``Box(P  R  mAP50  mAP50-95):`` names four
+    columns."""
+    out = []
+    for e in range(1, 6):
+        out += ["", "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"]
+        out.append("\r".join(f"        {e}/5         0G      {1.2 - e / 20 + n / 100:.3f}      {1.5 - e / 20:.3f}      "
+                             f"{1.3 - e / 30:.3f}         29        640: {n * 100 // 8:>3}% "
+                             f"\u2501\u2501\u2501\u2501\u2501\u2501 {n}/8 1.4it/s 5.6s" for n in (1, 4, 8)))
+        out.append("                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100% "
+                   "\u2501\u2501\u2501\u2501\u2501\u2501 4/4 2.6it/s 1.5s")
+        out.append(f"                   all        128        929      {0.6 + e / 100:.3f}      {0.5 + e / 100:.3f}"
+                   f"      {0.55 + e / 100:.3f}      {0.4 + e / 100:.3f}")
+    res, pts = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert pts["box_loss"][0] == [8 * (e - 1) + n for e in range(1, 6) for n in (1, 4, 8)]
+    assert pts["val/mAP50-95"] == ([8, 16, 24, 32, 40], pytest.approx([0.41, 0.42, 0.43, 0.44, 0.45]))
+    assert {"val/P", "val/R", "val/mAP50"} <= set(pts)
+
+
 # -- vertical tables ------------------------------------------------------------------------------------------
 
 def _sb3(iterations: int) -> bytes:

@@ -242,8 +242,11 @@ def _is_pair(token: bytes) -> bool:
 
 
 def before_bar(line: bytes) -> bytes:
-    """A table row without the progress bar after it (``... 1280: 100%|| 213/213``: the percent goes too)."""
+    """A table row without the progress bar after it (``... 1280: 100%|| 213/213``, ultralytics' own ``640: 100%
+    ━━━━━━ 8/8 1.4it/s``: the percent goes too)."""
     cut = line.find(b"%||")
+    if cut < 0:
+        cut = line.find(b"% \xe2\x94\x81")
     if cut < 0:
         return line
     parts = line[:cut].rsplit(None, 1)

@@ -44,7 +44,8 @@ _RULE_CHARS = frozenset("-=_+:|.~*#─━│┃═║┄┅┈┉╌╍┌┍┎
 _RULE_DASHES = frozenset("-=_─━═┄┅┈┉╌╍~")
 # bytes a row's template may hold besides its number marks: blanks, borders, a counter's "/", a time's ":", a unit
 _ROW_BYTES = b" \t\x01|/:,%()[]<>+-.*x"
-_ROW_LETTERS = 4  # letters a row's template may hold (units ``G``, ``ms``, a class ``all``)
+_ROW_LETTERS = 10  # letters a row's template may hold (units ``G``, ``ms``, a bar's ``it/s``, a class ``all``)
+_LONG_WORD = re.compile(rb"[A-Za-z_]{5}")  # ... in words of four letters at most
 
 
 def is_rule(line: bytes) -> bool:
@@ -58,13 +59,15 @@ def is_rule(line: bytes) -> bool:
 _ROW_LIKE: dict[bytes, bool] = {}
 
 
-def _row_like_template(template: bytes) -> bool:
-    """Whether a template is a table row's: number marks, with at most a few letters (units, ``all``) besides
-    blanks, borders and the punctuation of counters and times (its non-ASCII bytes are gone already). Remembered
-    per template (a long read meets the same ones in every block)."""
+def _row_like(template: bytes, line: bytes) -> bool:
+    """Whether lines of ``template`` (``line``: one of them) are a table's rows: number marks, with at most a few
+    letters besides blanks, borders and the punctuation of counters and times (units ``G``, ``ms``, a bar's
+    ``it/s``, a class ``all``), in words of four letters at most (the template masks the letter e: the words are
+    looked at in the line). Remembered per template (a long read meets the same ones in every block)."""
     hit = _ROW_LIKE.get(template)
     if hit is None:
-        hit = b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+        hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+               and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None)
         if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
             _ROW_LIKE[template] = hit
     return hit
@@ -93,7 +96,11 @@ def _segments(text: str) -> list[tuple[str, int, int]]:
 
 
 def _is_column_name(name: str, dialect: Dialect) -> bool:
+    """A table column's name: up to ``name_words`` words, a letter among them, none a number (``step: 30`` is a
+    record's field), no ``=``."""
     if not name or len(name) > MAX_NAME or "=" in name or len(name.split()) > dialect.name_words:
+        return False
+    if any(_number_cell(w.encode("utf-8", "replace")) for w in name.split()):
         return False
     if name in dialect.table_names:
         return True
@@ -143,7 +150,18 @@ def parse_header(line: bytes, rule: bytes | None = None,
     if len(segs) == 2 and not any(s in dialect.table_names or s.lower() in dialect.epoch_names
                                   or s.lower() in dialect.step_names for s, _a, _b in segs):
         return None  # two words are a phrase, not a table's header, unless one names the step
-    return tuple((s.rstrip(":"), a, b) for s, a, b in segs)
+    return tuple((_clean(s), a, b) for s, a, b in segs)
+
+
+def _clean(name: str) -> str:
+    """A column's name without what a bracket spanning several columns leaves on it (ultralytics' ``Box(P  R
+    mAP50  mAP50-95):`` heads four columns: ``P`` ... ``mAP50-95``) or a closing colon."""
+    name = name.rstrip(":")
+    if "(" in name and ")" not in name:
+        name = name[name.index("(") + 1:] or name
+    elif ")" in name and "(" not in name:
+        name = name.replace(")", "") or name
+    return name
 
 
 def _rule_spans(text: str) -> list[tuple[int, int]]:
@@ -198,7 +216,7 @@ def header_words(line: bytes) -> tuple[tuple[str, int, int], ...]:
     at = 0
     for w in text.split(" "):
         if w and w not in _BORDERS:
-            out.append((w.strip("\t").rstrip(":"), at, at + len(w)))
+            out.append((_clean(w.strip("\t")), at, at + len(w)))
         at += len(w) + 1
     return tuple(out)
 
@@ -314,7 +332,7 @@ class Tables:
         hit = self._kind.get(code)
         if hit is None:
             t = self.grouping.templates[code]
-            if not t.strip() or _row_like_template(t) or is_rule(t):
+            if not t.strip() or _row_like(t, self._first_line(code)) or is_rule(t):
                 hit = False
             elif b"%||" in t:
                 hit = self._bar_header(code)
@@ -323,13 +341,16 @@ class Tables:
             self._kind[code] = hit
         return hit
 
-    def _bar_header(self, code: int) -> bool:
+    def _first_line(self, code: int) -> bytes:
         if self._first is None:
             codes = self.grouping.codes
             self._first = np.zeros(len(self.grouping.templates), dtype=np.int64)
             at = np.arange(len(codes))
             self._first[codes[::-1]] = at[::-1]
-        return _parse_cached(self.lines[int(self._first[code])], None) is not None
+        return self.lines[int(self._first[code])]
+
+    def _bar_header(self, code: int) -> bool:
+        return _parse_cached(self._first_line(code), None) is not None
 
     def breaks(self) -> np.ndarray:
         if self._breaks is None:
@@ -345,7 +366,7 @@ class Tables:
         """The names of the cells of row template whose first line is ``i`` (samples: a few of its lines, the first
         one first), ``SKIP`` for a model summary's rows, None when no header governs it."""
         rep = samples[0]
-        if len(rep) > MAX_HEADER * 4 or not _row_like_template(self.grouping.templates[self.grouping.codes[i]]):
+        if len(rep) > MAX_HEADER * 4 or not _row_like(self.grouping.templates[self.grouping.codes[i]], rep):
             return None
         breaks = self.breaks()
         k = int(np.searchsorted(breaks, i)) - 1
