@@ -113,7 +113,10 @@ _RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean rewa
 
 
 # An entropy bonus among an RL run's losses (stable-baselines3's train/entropy_loss): a term, never the run's loss.
-_ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b")
+_ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b|\bent coef loss\b")  # SAC's temperature's loss too
+# Among an actor-critic's losses, the critic's (a regression to the returns) stands for the run, not the actor's
+# (minus the critic's value).
+_CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
 
 
 def is_rl_return(name: str) -> bool:
@@ -181,7 +184,8 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     plain = [c for c in terms if not is_adversarial(c)]
     pool = plain or terms
     # Prefer names with "total", then "lm", then the shortest.
-    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
+    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2,
+                                       0 if _CRITIC.search(_norm(c)) else 1, len(c), c))
     return pool[0]
 
 
