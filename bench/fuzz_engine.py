@@ -72,6 +72,8 @@ def shapes(size: int) -> dict[str, bytes]:
         "endless vertical table, a name a row": _fill(lambda i: b"| step | %d |\n| loss%d | %d |\n" % (i, i, i),
                                                       size),
         "endless borders and sections": _fill(lambda i: b"-" * 40 + b"\n| sec%d/ |   |\n" % i, size),
+        "endless box rows, a value a row": _fill(
+            lambda i: f"\u2502 training_iteration  {i}   \u2502\n\u2502 x{i}  {i}  \u2502\n".encode(), size),
         "rule rows of every width": _fill(lambda i: b"E  #  LOSS A  SCORE\n" + b"-" * (i % 500) + b"  --\n"
                                           + b"%d  %d  0.5  0.7\n" % (i, i), size),
     }

@@ -338,6 +338,32 @@ def test_a_block_of_settings_is_no_series_and_a_growing_row_is_a_step(tmp_path):
     assert pts["loss"][0] == [640 * i for i in range(1, 6)] and any("at its seen" in n for n in res.notes)
 
 
+def _ray_result(it: int, loss: float) -> list[str]:
+    rows = [("checkpoint_dir_name", ""), ("time_this_iter_s", f"{1.2 + it / 100:.5f}"),
+            ("time_total_s", f"{1.2 * it:.5f}"), ("training_iteration", str(it)), ("loss", f"{loss:.5f}"),
+            ("accuracy", f"{0.5 + it / 100:.5f}")]
+    w = 40
+    out = [f"Training finished iteration {it} at 2026-12-05 15:0{it % 10}:00. Total running time: {it * 1.2:.1f}s",
+           "\u256d" + "\u2500" * w + "\u256e", "\u2502 Training result" + " " * (w - 16) + "\u2502",
+           "\u251c" + "\u2500" * w + "\u2524"]
+    out += [f"\u2502 {k:<24}{v:>{w - 26}} \u2502" for k, v in rows]
+    out.append("\u2570" + "\u2500" * w + "\u256f")
+    return out
+
+
+def test_ray_train_result_boxes_one_record_each_at_training_iteration(tmp_path):
+    """Ray Train/Tune's result box (``│ training_iteration   3 │`` rows between rounded borders): one record per
+    box, at its ``training_iteration``; a row with no value (``checkpoint_dir_name``) is no section."""
+    out = ["Training started with configuration:"]
+    for it in range(1, 13):
+        out += _ray_result(it, 2 / it)
+    res, pts = _read(tmp_path, ("\n".join(out) + "\n").encode())
+    assert pts["loss"][0] == list(range(1, 13)) and pts["loss"][1][-1] == pytest.approx(2 / 12, abs=1e-5)
+    assert "accuracy" in pts and not [k for k in pts if "/" in k]
+    whole = _same_in_any_reads(("\n".join(out) + "\n").encode(), every=3)
+    assert whole["loss"][0] == list(range(1, 13))
+
+
 # -- counters at line start -----------------------------------------------------------------------------------
 
 def test_catboost_iteration_at_line_start_is_the_step(tmp_path):

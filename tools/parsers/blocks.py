@@ -45,25 +45,61 @@ MAX_MIXED_LINES = 1 << 18  # rows of such a template read per block
 Reader = Callable[[Sequence[bytes], np.ndarray, list[int]], tuple[dict[int, np.ndarray], dict[int, np.ndarray]]]
 
 
-def _row_parts(line: bytes) -> tuple[bytes, bytes] | None:
-    """(name, value) of a ``| name | value |`` row, stripped; None for any other line."""
+_BOX = ("\u2502".encode(), "\u2503".encode(), "\u2551".encode())  # │ ┃ ║: a box's borders (rich, Ray Tune)
+
+
+def _row_parts(line: bytes) -> tuple[bytes, bytes, int] | None:
+    """(name, value, where the value starts in ``line``) of a vertical table's row, stripped: ``| name | value |``,
+    or within a box's borders ``│ name   value │`` (the value after two blanks or a border); None for any other
+    line."""
     s = line.strip()
-    if len(s) < 5 or s[:1] != b"|" or s[-1:] != b"|" or s.count(b"|") != 3:
+    if len(s) < 5:
         return None
-    _, name, value, _ = s.split(b"|")
+    at = len(line) - len(line.lstrip())
+    if s[:1] == b"|":
+        if s[-1:] != b"|" or s.count(b"|") != 3:
+            return None
+        _, name, value, _ = s.split(b"|")
+        start = at + s.find(b"|", 1) + 1
+    else:
+        border = next((b for b in _BOX if s.startswith(b) and s.endswith(b)), None)
+        if border is None or len(s) < 2 * len(border) + 3:
+            return None
+        inner = s[len(border):-len(border)]
+        cut = inner.find(border)
+        if cut >= 0:
+            if inner.find(border, cut + 1) >= 0:
+                return None
+            name, value = inner[:cut], inner[cut + len(border):]
+            start = at + len(border) + cut + len(border)
+        else:
+            body = inner.rstrip()
+            cut = body.rfind(b"  ")
+            if cut < 0:
+                name, value, start = body, b"", len(line)
+            else:
+                name, value = body[:cut], body[cut:]
+                start = at + len(border) + cut
     name, value = name.strip(), value.strip()
     if not name or len(name) > MAX_NAME or not any(65 <= c <= 90 or 97 <= c <= 122 for c in name):
         return None
-    return name, value
+    return name, value, start
 
 
-def _value_field(line: bytes) -> int | None:
-    """The field (``fields._spans``) of the number in a row's value cell: the one after the row's second border."""
-    at = line.find(b"|", line.find(b"|") + 1)
+def _value_field(line: bytes, start: int) -> int | None:
+    """The field (``fields._spans``) of the number in a row's value cell: the first one from ``start``."""
     for k, (a, b) in enumerate(_spans(line)):
-        if a > at and b > a:
+        if a >= start and b > a:
             return k
     return None
+
+
+def _candidate(template: bytes) -> bool:
+    """A template a vertical table's row may have: ``| name | # |``, or a box's row (its borders are gone from the
+    template: `` name   # ``)."""
+    if template.count(b"|") == 3 and template.lstrip()[:1] == b"|":
+        return True
+    return template[:1] == b" " and template[-1:] == b" " and b"  " in template.strip() and b"\x01" in template
 
 
 class Blocks:
@@ -81,9 +117,7 @@ class Blocks:
 
     def _find(self) -> None:
         templates = self.grouping.templates
-        if b"|" not in b"".join(templates):
-            return
-        cand = [c for c, t in enumerate(templates) if t.count(b"|") == 3 and t.lstrip()[:1] == b"|"]
+        cand = [c for c, t in enumerate(templates) if _candidate(t)]
         if len(cand) < 2:
             return
         first, last = _first_last(self.grouping.codes, len(templates))
@@ -92,16 +126,17 @@ class Blocks:
             parts = _row_parts(line)
             if parts is None:
                 continue
-            name, value = parts
+            name, value, start = parts
             text = name.decode("utf-8", "replace")
             if not value:
-                self.sections[c] = text.rstrip("/")
+                if text.endswith("/"):  # a section: "| rollout/ |  |"
+                    self.sections[c] = text.rstrip("/")
             elif _one_number(value):
-                field = _value_field(line)
+                field = _value_field(line, start)
                 if field is None:
                     continue
                 self.rows[c] = (text, field)
-                if b"\x01" in templates[c].split(b"|")[1]:  # number characters in the name ("top5", "ep_len")
+                if any(ch in b"0123456789.+-eE" for ch in name):  # number characters in the name: "top5"
                     other = _row_parts(self.lines[int(last[c])])
                     if other is None or other[0] != name:
                         self.mixed.add(c)  # rows of several names: each line's own
@@ -228,15 +263,16 @@ def _names_of(lines: Sequence[bytes], idx: np.ndarray) -> list[tuple[str, np.nda
 def hold_rows(data: bytes) -> tuple[bytes, bytes]:
     """(``data`` without the rows it ends with, those rows): a block that reaches the end of a read may go on in
     the next one, so its rows are read with the rest of it (the same points whatever the reads). At most
-    ``MAX_TAIL_LINES`` lines and ``MAX_TAIL_BYTES`` bytes wait; a longer run is read as it is."""
+    ``MAX_TAIL_LINES`` lines and ``MAX_TAIL_BYTES`` bytes wait; a longer run is read as it is. Only the last
+    line is looked at unless it is a row."""
     end = len(data)
-    if not data.endswith(b"|\n") and not data.endswith(b"|\r\n"):
+    tail = data[-4:].rstrip(b"\r\n")
+    if not tail.endswith(b"|") and not any(tail.endswith(b) for b in _BOX):
         return data, b""
     cut = end
     for _ in range(MAX_TAIL_LINES):
         start = data.rfind(b"\n", 0, cut - 1) + 1
-        line = data[start:cut].strip()
-        if line[:1] != b"|" or line[-1:] != b"|" or line.count(b"|") != 3:
+        if _row_parts(data[start:cut]) is None:
             break
         cut = start
         if cut == 0:
