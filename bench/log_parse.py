@@ -51,7 +51,7 @@ TOTAL_STEPS = 10**9
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ["TRAINING_CHECK_CORPUS"]).parent if os.environ.get("TRAINING_CHECK_CORPUS") else (
     REPO.parent / "shared" / "corpus")
-NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md", "FORMATS.md", "truth.json"}
+NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md", "FORMATS.md", "truth.json", "generate.py"}
 GENERIC = {"generic", "text"}  # what the reader calls a log no dialect claims (the name before / after its rewrite)
 
 
