@@ -117,6 +117,9 @@ class Blocks:
 
     def _find(self) -> None:
         templates = self.grouping.templates
+        joined = b"\n".join(templates) + b"\n"
+        if b"|" not in joined and b" \n" not in joined:
+            return  # no template a row's: neither a border nor a box's row (a blank at its end)
         cand = [c for c, t in enumerate(templates) if _candidate(t)]
         if len(cand) < 2:
             return
