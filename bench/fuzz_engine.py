@@ -61,6 +61,21 @@ def shapes(size: int) -> dict[str, bytes]:
         "unclosed Keras bars": _fill(lambda i: (b"[" + b"=" * 300 + b">") * 10 + b" loss: %d\n" % i, size),
         "markdown rows of every width": _fill(lambda i: b"| loss | step |\n|---|---|\n" + b"| 1 " * (i % 50)
                                               + b"|\n", size),
+        # record kinds (tables_text.py, blocks.py): headers and tables aimed at their work per template and per block
+        "huge table headers": _fill(lambda i: b" ".join(b"col%d_name" % k for k in range(900)) + b"\n"
+                                    + b" ".join(b"%d.5" % (k + i) for k in range(900)) + b"\n", size),
+        "thousands of cells under a short header": _fill(lambda i: (b"epoch  loss  acc\n" if i % 100 == 0 else b"")
+                                                         + b"%d " % i + b"0.5 " * 4000 + b"\n", size),
+        "a header and a row of its own width each": _fill(
+            lambda i: b"step" + b"  " * (i % 300) + b" loss   acc\n" + b"%d" % i + b" " * (i % 301) + b" 0.5 1.5\n",
+            size),
+        "endless vertical table, a name a row": _fill(lambda i: b"| step | %d |\n| loss%d | %d |\n" % (i, i, i),
+                                                      size),
+        "endless borders and sections": _fill(lambda i: b"-" * 40 + b"\n| sec%d/ |   |\n" % i, size),
+        "endless box rows, a value a row": _fill(
+            lambda i: f"\u2502 training_iteration  {i}   \u2502\n\u2502 x{i}  {i}  \u2502\n".encode(), size),
+        "rule rows of every width": _fill(lambda i: b"E  #  LOSS A  SCORE\n" + b"-" * (i % 500) + b"  --\n"
+                                          + b"%d  %d  0.5  0.7\n" % (i, i), size),
     }
 
 

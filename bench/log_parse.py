@@ -51,7 +51,7 @@ TOTAL_STEPS = 10**9
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ["TRAINING_CHECK_CORPUS"]).parent if os.environ.get("TRAINING_CHECK_CORPUS") else (
     REPO.parent / "shared" / "corpus")
-NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md", "FORMATS.md", "truth.json"}
+NOT_RUNS = {"label.json", "manifest.jsonl", "MANIFEST.md", "README.md", "FORMATS.md", "truth.json", "generate.py"}
 GENERIC = {"generic", "text"}  # what the reader calls a log no dialect claims (the name before / after its rewrite)
 
 
@@ -325,7 +325,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per figure; medians are printed (default 3)")
     ap.add_argument("--corpus", action="append", type=Path, default=None,
                     help=f"folders of real files (repeatable; default examples/corpus, examples/frameworks, "
-                         f"{SHARED}/real-logs, {SHARED}/real-logs-2)")
+                         f"{SHARED}/real-logs, {SHARED}/real-logs-2, tests/fixtures/records: tables)")
     ap.add_argument("--sizes-mb", default="100",
                     help="synthetic file sizes in MB, comma-separated (default 100; 0 skips that table)")
     ap.add_argument("--dir", default=None, help="where to write the temporary logs (default: a temp dir)")
@@ -334,7 +334,7 @@ def main() -> None:
     if args.repeat < 1:
         ap.error(f"--repeat must be at least 1, not {args.repeat}")
     folders = args.corpus or [REPO / "examples" / "corpus", REPO / "examples" / "frameworks", SHARED / "real-logs",
-                              SHARED / "real-logs-2"]
+                              SHARED / "real-logs-2", REPO / "tests" / "fixtures" / "records"]
     for folder in folders:
         if not folder.is_dir():
             ap.error(f"--corpus: {folder} is not a folder (the shared corpora: set TRAINING_CHECK_CORPUS or pass "

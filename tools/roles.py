@@ -34,7 +34,8 @@ _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
-    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
+    r"score|reward|rewards|rew|ents [fpr]|sents [fpr]|uas|las|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|"
+    r"ndcg|mrr|win rate|pass 1)\b"
     r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
@@ -106,6 +107,23 @@ def infer_role(name: str) -> MetricRole:
     return MetricRole("other")
 
 
+# An RL run's return (stable-baselines3's rollout/ep_rew_mean, its EvalCallback's eval/mean_reward): the run's
+# objective; its losses (value, policy, their sum) follow the returns, not a descent.
+_RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean)\b")
+
+
+# An entropy bonus among an RL run's losses (stable-baselines3's train/entropy_loss): a term, never the run's loss.
+_ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b|\bent coef loss\b")  # SAC's temperature's loss too
+# Among an actor-critic's losses, the critic's (a regression to the returns) stands for the run, not the actor's
+# (minus the critic's value).
+_CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
+
+
+def is_rl_return(name: str) -> bool:
+    """True for an RL run's episode return (higher is better; its losses then are no objective)."""
+    return bool(_RL_RETURN.search(_norm(name)))
+
+
 def is_adversarial(name: str) -> bool:
     """True for losses of GAN players or RL actor/critic, which are not meant to fall monotonically."""
     return bool(_ADVERSARIAL.search(_norm(name)))
@@ -162,10 +180,12 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     for want in _PRIMARY_TRAIN:
         if _norm(want) in by_norm:
             return by_norm[_norm(want)]
-    plain = [c for c in candidates if not is_adversarial(c)]
-    pool = plain or candidates
+    terms = [c for c in candidates if not _ENTROPY_TERM.search(_norm(c))] or candidates
+    plain = [c for c in terms if not is_adversarial(c)]
+    pool = plain or terms
     # Prefer names with "total", then "lm", then the shortest.
-    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
+    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2,
+                                       0 if _CRITIC.search(_norm(c)) else 1, len(c), c))
     return pool[0]
 
 

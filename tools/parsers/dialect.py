@@ -25,7 +25,8 @@ class Dialect:
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",
         "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "max_epochs", "epochs",
         "num_epochs", "num_train_epochs",
-        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step"})
+        "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step",
+        "best"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({
@@ -41,7 +42,7 @@ class Dialect:
         "info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main", "root", "log"})
     #: a split's name alone before its number is that split's loss (build-nanogpt's ``12 train 3.10``)
     bare_names: dict = field(default_factory=lambda: {"train": "train_loss", "val": "val_loss", "valid": "val_loss",
-                                                      "test": "test_loss",
+                                                      "test": "test_loss", "learn": "train_loss",
                                                       "hella": "val_hellaswag_acc"})
     #: a progress bar holding one of these is Lightning's, whose logged step is the bar's counter - 1
     zero_based_markers: tuple[bytes, ...] = (b"v_num=",)
@@ -50,6 +51,20 @@ class Dialect:
     loss_table_markers: frozenset[str] = frozenset({"gpu_mem"})
     loss_table_columns: frozenset[str] = frozenset({"box", "obj", "cls", "dfl", "seg", "kobj", "pose"})
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
+    #: a table's column names that say what the column is in a framework's own words (spaCy's ``E`` and ``#``),
+    #: and the name it is read under (``tables_text.py``)
+    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step"})
+    #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
+    #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
+    partial_first_steps: frozenset[str] = frozenset({"#"})
+    #: a table whose header holds one of these words names a model's layers (YOLO's ``from n params module
+    #: arguments``, Keras' ``Layer (type)  Output Shape  Param #``, torchinfo, Lightning's summary): no series
+    summary_table_words: frozenset[str] = frozenset({"params", "param", "parameters", "module", "arguments", "shape"})
+    #: the row of a vertical table (a block per iteration, ``blocks.py``) that is its step, the first one present
+    #: (stable-baselines3's ``time/total_timesteps``; Ray Tune's ``training_iteration``)
+    block_step_names: tuple[str, ...] = (
+        "total_timesteps", "num_timesteps", "timesteps", "timesteps_total", "global_step", "step", "steps",
+        "training_iteration", "iterations", "iteration", "iter", "n_updates", "epoch", "episode", "episodes")
     #: the longest metric name, in words (``number of skipped iterations``)
     name_words: int = 4
     #: names a framework abbreviates or words otherwise, and the name they are read under (llm.c's ``trl``/``tel``/

@@ -31,9 +31,11 @@ from typing import ClassVar
 import numpy as np
 
 from .base import Emitter, LineFormat
+from .blocks import Blocks, hold_rows
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
+from .tables_text import SKIP, Tables
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
@@ -119,9 +121,15 @@ def _state(em: Emitter) -> dict:
 def read_block(data: bytes, em: Emitter) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
     st = _state(em)
-    tail = st.pop("wrap_tail", None)
-    if tail:
-        data = tail.encode("latin-1") + data
+    for held in ("wrap_tail", "blk_tail"):  # a record cut at the end of the last block: read with its rest
+        tail = st.pop(held, None)
+        if tail:
+            data = tail.encode("latin-1") + data
+    data, rows = hold_rows(data)  # a vertical table's block that may go on in the next read
+    if rows:
+        st["blk_tail"] = rows.decode("latin-1")
+        if not data:
+            return
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
     _hold_cut_record(data, st)
@@ -183,6 +191,13 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = list(lines)  # masked in place by group_lines
     grouping = group_lines(lines, joined, premasked=premasked)
     _run_settings(lines, grouping, len(pending), st, em)
+    blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
+    taken = blocks.taken()
+    values = BlockValues(lines, grouping.joined)
+    if taken:
+        st["blk"] = True
+        blocks.read(st, em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
     order = np.argsort(grouping.codes.astype(np.int16 if len(grouping.templates) < 32768 else np.int64),
@@ -196,6 +211,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     for g in np.argsort(-grouping.counts, kind="stable")[:MAX_SERIES]:
+        if taken and int(g) in taken:
+            continue
         idx = order[bounds[g]:bounds[g + 1]]
         tmpl = loose[g]
         first = lines[int(idx[0])]
@@ -208,16 +225,28 @@ def _read_block(data: bytes, em: Emitter) -> None:
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
             if len(new_pending) >= MAX_PENDING or len(first) > PENDING_LINE:
                 continue
-            plan = plan_template([first])
+            header = tables.header_for(int(idx[0]), [first]) if int(idx[0]) >= len(pending) else None
+            if header is SKIP:
+                continue  # a model summary's row
+            plan = plan_template([first], header=header)
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
+            if plan is not None and header is not None and _has_position(plan) and plan.metrics:
+                plan.is_record = True  # a table's row under its header: a record on its face (a young log)
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
                 new_pending.append(int(idx[0]))
                 continue
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
-            header = _header_before(lines, int(idx[0]), st, len(pending))
-            plan = _cached_plan(grouping.templates[g], [lines[i] for i in picks][:SAMPLES], header)
+            samples = [lines[i] for i in picks][:SAMPLES]
+            header = tables.header_for(int(idx[0]), samples)
+            if header is SKIP:
+                continue  # a model summary's rows (a table with no step, printed once)
+            if header is None:
+                header = _header_before(lines, int(idx[0]), st, len(pending))
+            plan = _cached_plan(grouping.templates[g], samples, header)
+            if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
+                plan = replace(plan, partial_first=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
                     not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
@@ -225,10 +254,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
             known.add(key)
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
+    tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        values = BlockValues(lines, grouping.joined)
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
@@ -1002,6 +1031,8 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
             key = prefix + name
         keep = ok & ~bad[f] if f in bad else ok
+        if plan.partial_first and _role(name) == "train_loss":
+            keep = keep & (steps != 0)  # one update's loss among sums of many (spaCy's first row)
         if name in DIALECT.zero_is_absent:
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
         if keep.all():  # (no copy of what every line keeps)

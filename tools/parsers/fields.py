@@ -51,6 +51,7 @@ class Plan:
     eval_prefix: str = "val_"  # what an eval's names are prefixed with
     per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
     summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
+    partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
 
     @property
     def positions(self) -> list[int]:
@@ -171,7 +172,16 @@ def _is_name(name: str, dialect: Dialect) -> bool:
         return False
     if words[-1] in dialect.prose_words:
         return False
+    if _class_path(name):
+        return False
     return not (len(words) > 1 and words[0] == "total" and words[-1] in dialect.count_nouns)
+
+
+def _class_path(name: str) -> bool:
+    """A Python class by its module path (``models.common.Conv``, ``torch.nn.modules.conv.Conv2d``: a model
+    summary's row), not a metric."""
+    parts = name.split(".")
+    return len(parts) >= 3 and parts[-1][:1].isupper() and all(p.isidentifier() for p in parts)
 
 
 def _nan_word(line: bytes, a: int, b: int) -> bool:
@@ -233,8 +243,11 @@ def _is_pair(token: bytes) -> bool:
 
 
 def before_bar(line: bytes) -> bytes:
-    """A table row without the progress bar after it (``... 1280: 100%|| 213/213``: the percent goes too)."""
+    """A table row without the progress bar after it (``... 1280: 100%|| 213/213``, ultralytics' own ``640: 100%
+    ━━━━━━ 8/8 1.4it/s``: the percent goes too)."""
     cut = line.find(b"%||")
+    if cut < 0:
+        cut = line.find(b"% \xe2\x94\x81")
     if cut < 0:
         return line
     parts = line[:cut].rsplit(None, 1)
@@ -328,8 +341,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1
             continue
         if (not name and k == first_field and plan.step is None and _int(rep[a:b])
-                and rep[b:b + 1] in (b" ", b"\t") and b"%||" not in rep):
-            plan.step = k  # a line that opens with its step: "12 train 2.31"
+                and (rep[b:b + 1] in (b" ", b"\t") or rep[b:b + 1] == b":" and rep[b + 1:b + 2] in (b" ", b"\t"))
+                and b"%||" not in rep):
+            plan.step = k  # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69"
             k += 1
             continue
         if name:
@@ -343,7 +357,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif low in dialect.summary_names:
                 plan.is_summary = True
                 plan.summary[k] = low
-            elif _is_setting(name):
+            elif _is_setting(name) and not table:
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))

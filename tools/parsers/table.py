@@ -2,7 +2,8 @@
 markdown pipe tables (the Hugging Face model card's "Training results").
 
 The step column is the first of ``step``, ``global_step``, ``iteration``, ``iter``,
-``epoch``... present, else the row index. Cells are stripped (YOLOv5 pads with
+``epoch``... present, else a step-like column by its last ``/`` part (``time/total_timesteps``), else the row
+index. Cells are stripped (YOLOv5 pads with
 spaces); an empty cell is "not logged" (Lightning writes train and val metrics on
 different rows), ``nan`` is NaN. In a model-card table, ``Training Loss`` becomes
 ``train_loss`` and the other metric columns are validation metrics (``eval_*``).
@@ -15,6 +16,7 @@ import re
 import numpy as np
 
 from .base import Emitter, LineFormat
+from .dialect import DIALECT
 from .fastpath import NUMBER_CHARS, read_fields
 from .templates import NAN_MARK
 from .text import clean_text, to_step, to_value
@@ -24,10 +26,17 @@ _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
 
 
 def _step_column(header: list[str]) -> int:
+    """The step column: the first of ``STEP_COLUMNS`` present, else a column whose last ``/`` part is one of the
+    dialect's step-like rows (stable-baselines3's ``time/total_timesteps``, Ray Tune's ``training_iteration``), in
+    the dialect's order; -1 for none (the row index)."""
     lower = [h.strip().lower() for h in header]
     for name in STEP_COLUMNS:
         if name in lower:
             return lower.index(name)
+    leaves = [h.rsplit("/", 1)[-1] for h in lower]
+    for name in DIALECT.block_step_names:
+        if name in leaves:
+            return leaves.index(name)
     return -1
 
 

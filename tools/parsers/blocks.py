@@ -1,0 +1,306 @@
+"""Vertical tables in a text log: one block of ``| name | value |`` rows per iteration, one record per block
+(DESIGN.md, "Records, not lines": record kind (c)).
+
+stable-baselines3 prints, at every iteration::
+
+    -----------------------------------------
+    | rollout/                |             |
+    |    ep_len_mean          | 27.4        |
+    |    ep_rew_mean          | 27.4        |
+    | time/                   |             |
+    |    total_timesteps      | 4096        |
+    | train/                  |             |
+    |    loss                 | 6.31        |
+    -----------------------------------------
+
+A row with a name and no value opens a section: the rows under it are named ``section/name``
+(``rollout/ep_rew_mean``, ``time/total_timesteps``). A block is a run of rows between other lines (borders); all
+its values are one record, at the step its step-like row gives (``Dialect.block_step_names``, in that order: the
+timesteps before the iterations), else the row of whole numbers that grows from block to block. Blocks without
+either (a table of settings printed once: llm.c's ``| Parameter | Value |``) are no series.
+
+All work is per template (a row's name is its template's: the numbers are masked) or numpy over the block's line
+codes; a block cut at the end of a read waits for the rest of it (its lines are read first with the next block):
+the same bytes give the same points in any reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .base import Emitter
+from .dialect import DIALECT, Dialect
+from .fields import _spans
+from .templates import Grouping
+
+MAX_ROWS_TEMPLATES = 1024  # distinct row templates read as blocks per read block
+MAX_TAIL_LINES = 256  # rows of a block cut at the end of a read kept for the next one (more: read as they are)
+MAX_TAIL_BYTES = 1 << 16
+MAX_NAME = 96
+MAX_MIXED_NAMES = 256  # names one row template may hold (digits in the names); more: none read
+MAX_MIXED_LINES = 1 << 18  # rows of such a template read per block
+
+Reader = Callable[[Sequence[bytes], np.ndarray, list[int]], tuple[dict[int, np.ndarray], dict[int, np.ndarray]]]
+
+
+_BOX = ("\u2502".encode(), "\u2503".encode(), "\u2551".encode())  # │ ┃ ║: a box's borders (rich, Ray Tune)
+
+
+def _row_parts(line: bytes) -> tuple[bytes, bytes, int] | None:
+    """(name, value, where the value starts in ``line``) of a vertical table's row, stripped: ``| name | value |``,
+    or within a box's borders ``│ name   value │`` (the value after two blanks or a border); None for any other
+    line."""
+    s = line.strip()
+    if len(s) < 5:
+        return None
+    at = len(line) - len(line.lstrip())
+    if s[:1] == b"|":
+        if s[-1:] != b"|" or s.count(b"|") != 3:
+            return None
+        _, name, value, _ = s.split(b"|")
+        start = at + s.find(b"|", 1) + 1
+    else:
+        border = next((b for b in _BOX if s.startswith(b) and s.endswith(b)), None)
+        if border is None or len(s) < 2 * len(border) + 3:
+            return None
+        inner = s[len(border):-len(border)]
+        cut = inner.find(border)
+        if cut >= 0:
+            if inner.find(border, cut + 1) >= 0:
+                return None
+            name, value = inner[:cut], inner[cut + len(border):]
+            start = at + len(border) + cut + len(border)
+        else:
+            body = inner.rstrip()
+            cut = body.rfind(b"  ")
+            if cut < 0:
+                name, value, start = body, b"", len(line)
+            else:
+                name, value = body[:cut], body[cut:]
+                start = at + len(border) + cut
+    name, value = name.strip(), value.strip()
+    if not name or len(name) > MAX_NAME or not any(65 <= c <= 90 or 97 <= c <= 122 for c in name):
+        return None
+    return name, value, start
+
+
+def _value_field(line: bytes, start: int) -> int | None:
+    """The field (``fields._spans``) of the number in a row's value cell: the first one from ``start``."""
+    for k, (a, b) in enumerate(_spans(line)):
+        if a >= start and b > a:
+            return k
+    return None
+
+
+def _candidate(template: bytes) -> bool:
+    """A template a vertical table's row may have: ``| name | # |``, or a box's row (its borders are gone from the
+    template: `` name   # ``)."""
+    if template.count(b"|") == 3 and template.lstrip()[:1] == b"|":
+        return True
+    return template[:1] == b" " and template[-1:] == b" " and b"  " in template.strip() and b"\x01" in template
+
+
+class Blocks:
+    """What one read block's vertical tables give (see the module docstring)."""
+
+    def __init__(self, lines: Sequence[bytes], grouping: Grouping, known: bool = False, dialect: Dialect = DIALECT):
+        self.known = known  # an earlier read found vertical tables in this log
+        self.lines = lines
+        self.grouping = grouping
+        self.dialect = dialect
+        self.rows: dict[int, tuple[str, int]] = {}  # template -> (name, value field)
+        self.sections: dict[int, str] = {}  # template -> section name ("rollout")
+        self.mixed: set[int] = set()  # row templates whose lines name several metrics (digits in the names)
+        self._find()
+
+    def _find(self) -> None:
+        templates = self.grouping.templates
+        joined = b"\n".join(templates) + b"\n"
+        if b"|" not in joined and b" \n" not in joined:
+            return  # no template a row's: neither a border nor a box's row (a blank at its end)
+        cand = [c for c, t in enumerate(templates) if _candidate(t)]
+        if len(cand) < 2:
+            return
+        first, last = _first_last(self.grouping.codes, len(templates))
+        for c in cand[:MAX_ROWS_TEMPLATES]:
+            line = self.lines[int(first[c])]
+            parts = _row_parts(line)
+            if parts is None:
+                continue
+            name, value, start = parts
+            text = name.decode("utf-8", "replace")
+            if not value:
+                if text.endswith("/"):  # a section: "| rollout/ |  |"
+                    self.sections[c] = text.rstrip("/")
+            elif _one_number(value):
+                field = _value_field(line, start)
+                if field is None:
+                    continue
+                self.rows[c] = (text, field)
+                if any(ch in b"0123456789.+-eE" for ch in name):  # number characters in the name: "top5"
+                    other = _row_parts(self.lines[int(last[c])])
+                    if other is None or other[0] != name:
+                        self.mixed.add(c)  # rows of several names: each line's own
+
+    @property
+    def found(self) -> bool:
+        return len(self.rows) >= 2 or bool(self.rows) and self.known
+
+
+    def taken(self) -> set[int]:
+        """The templates read here (the engine reads them no further)."""
+        return set(self.rows) | set(self.sections) if self.found else set()
+
+    def read(self, st: dict, em: Emitter, read: Reader) -> None:
+        """Emit one record per block into ``em`` (``read``: the engine's reader of a template's fields). The rows
+        of a block that reaches the end of a read wait for the next one (``hold_rows``)."""
+        codes = self.grouping.codes
+        n = len(codes)
+        n_t = len(self.grouping.templates)
+        is_row = np.zeros(n_t, dtype=bool)
+        is_row[list(self.rows)] = True
+        is_sec = np.zeros(n_t, dtype=bool)
+        if self.sections:
+            is_sec[list(self.sections)] = True
+        row_line = is_row[codes]
+        sec_line = is_sec[codes]
+        in_table = row_line | sec_line
+        prev = np.concatenate(([False], in_table[:-1]))
+        start = in_table & ~prev
+        block = np.cumsum(start) - 1  # the block of each table line
+        n_blocks = int(block[-1]) + 1 if n else 0
+        if not n_blocks:
+            return
+        cut = n
+        rows_at = np.flatnonzero(row_line[:cut])
+        # the section of each row: the last section line above it in its block
+        sec_at = np.where(sec_line[:cut], np.arange(cut), -1)
+        sec_at = np.maximum.accumulate(sec_at) if cut else sec_at
+        r_codes = codes[rows_at]
+        r_sec = sec_at[rows_at]
+        r_sec = np.where((r_sec >= 0) & (block[np.maximum(r_sec, 0)] == block[rows_at]), r_sec, -1)
+        sec_code = np.where(r_sec >= 0, codes[np.maximum(r_sec, 0)], -1)
+        pair = r_codes.astype(np.int64) * (n_t + 1) + (sec_code + 1)
+        order = np.argsort(pair, kind="stable")
+        uniq, first_at, counts = np.unique(pair[order], return_index=True, return_counts=True)
+        values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for u, a, c in zip(uniq.tolist(), first_at.tolist(), counts.tolist(), strict=True):
+            sel = order[a:a + c]
+            code, sc = divmod(u, n_t + 1)
+            name, field = self.rows[code]
+            section = self.sections.get(sc - 1, "") if sc else ""
+            idx = rows_at[sel]
+            got, bad = read(self.lines, idx, [field])
+            v = got[field]
+            if field in bad:
+                keep = ~bad[field]
+                idx, v = idx[keep], v[keep]
+            if code in self.mixed:
+                parts = _names_of(self.lines, idx)
+            else:
+                parts = [(name, np.arange(len(idx)))]
+            for nm, at in parts:
+                key = f"{section}/{nm}" if section else nm
+                i1, v1 = idx[at], v[at]
+                if key in values:  # one name in two templates (its padding): one series
+                    i0, v0 = values[key]
+                    i1, v1 = np.concatenate((i0, i1)), np.concatenate((v0, v1))
+                values[key] = (i1, v1)
+        steps = self._steps(values, block, n_blocks, st, em)
+        for key, (idx, v) in values.items():
+            o = np.argsort(idx, kind="stable")
+            idx, v = idx[o], v[o]
+            s = steps[block[idx]]
+            ok = ~np.isnan(s)
+            if ok.any():
+                em.extend(key, s[ok].astype(np.int64), v[ok])
+
+    def _steps(self, values: dict[str, tuple[np.ndarray, np.ndarray]], block: np.ndarray, n_blocks: int, st: dict,
+               em: Emitter) -> np.ndarray:
+        """The step of each block: its step-like row (the first of ``Dialect.block_step_names`` the blocks hold;
+        chosen once, kept in ``st``), else the whole-number row that grows from block to block; NaN (no record)
+        for a block without it (a table of settings printed once has none)."""
+        leaf = {key: key.rsplit("/", 1)[-1].lower() for key in values}
+        chosen = st.get("blk_step")
+        if chosen not in values:
+            chosen = None
+            for want in self.dialect.block_step_names:
+                hit = [k for k in values if leaf[k] == want]
+                if hit:
+                    chosen = hit[0]
+                    break
+            if chosen is None:
+                for key, (idx, v) in values.items():
+                    if len(v) >= 2 and np.all(v == np.round(v)) and np.all(np.diff(v[np.argsort(idx)]) > 0):
+                        chosen = key
+                        break
+            if chosen is not None and st.get("blk_step") != chosen:
+                st["blk_step"] = chosen
+                em.notes.append(f"vertical tables: one record per block, at its {chosen}")
+        steps = np.full(n_blocks, np.nan)
+        if chosen is not None:
+            idx, v = values[chosen]
+            steps[block[idx]] = v
+        return steps  # without: a settings dump (llm.c's "| Parameter | Value |"), no series
+
+
+def _names_of(lines: Sequence[bytes], idx: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The rows ``idx`` of one template grouped by their own names (``top1``, ``top5``: digits in the names), in one
+    pass; none when they name more than ``MAX_MIXED_NAMES`` metrics (no training log does)."""
+    by: dict[bytes, list[int]] = {}
+    for k, i in enumerate(idx[:MAX_MIXED_LINES].tolist()):
+        parts = _row_parts(lines[i])
+        if parts is None:
+            continue
+        at = by.get(parts[0])
+        if at is None:
+            if len(by) >= MAX_MIXED_NAMES:
+                return []
+            at = by[parts[0]] = []
+        at.append(k)
+    return [(nm.decode("utf-8", "replace"), np.array(at, dtype=np.int64)) for nm, at in by.items()]
+
+
+def hold_rows(data: bytes) -> tuple[bytes, bytes]:
+    """(``data`` without the rows it ends with, those rows): a block that reaches the end of a read may go on in
+    the next one, so its rows are read with the rest of it (the same points whatever the reads). At most
+    ``MAX_TAIL_LINES`` lines and ``MAX_TAIL_BYTES`` bytes wait; a longer run is read as it is. Only the last
+    line is looked at unless it is a row."""
+    end = len(data)
+    tail = data[-4:].rstrip(b"\r\n")
+    if not tail.endswith(b"|") and not any(tail.endswith(b) for b in _BOX):
+        return data, b""
+    cut = end
+    for _ in range(MAX_TAIL_LINES):
+        start = data.rfind(b"\n", 0, cut - 1) + 1
+        if _row_parts(data[start:cut]) is None:
+            break
+        cut = start
+        if cut == 0:
+            break
+    if cut == end or end - cut > MAX_TAIL_BYTES:
+        return data, b""
+    return data[:cut], data[cut:]
+
+
+def _first_last(codes: np.ndarray, n_t: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first and the last line of each template."""
+    first = np.zeros(n_t, dtype=np.int64)
+    last = np.zeros(n_t, dtype=np.int64)
+    at = np.arange(len(codes))
+    last[codes] = at
+    first[codes[::-1]] = at[::-1]
+    return first, last
+
+
+def _one_number(value: bytes) -> bool:
+    v = value.strip()
+    if v in (b"nan", b"NaN", b"inf", b"-inf", b"+.+", b"-+.+", b"9e999", b"-9e999"):
+        return True
+    try:
+        float(v)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,448 @@
+"""Horizontal tables in a text log: a header row naming the columns, then one row of numbers per step (DESIGN.md,
+"Records, not lines": record kind (b)).
+
+``E    #       LOSS TOK2VEC  LOSS TEXTCAT  CATS_SCORE  SCORE`` (spaCy), ``Epoch  GPU_mem  box_loss  cls_loss``
+(YOLO), a hand-written ``epoch | train_loss | val_loss`` - optionally with a rule row under the header (``---
+------``, ``━━━``, ``═══``, ``+----+``) and borders (``│ ┃ |``) - then rows like ``  0     200   0.00   36.43``.
+A column's name is one or several words (columns are apart by two blanks or more, a tab or a border; a rule row
+under the header gives the columns exactly); a row's cells go to the columns by their character alignment (right
+or left aligned numbers) when they are not as many as the columns. A cell that is no number (a time ``0:01:02``, a
+word) is skipped; ``n/N`` is a counter; ``3.2G`` a number with its unit.
+
+The engine (``engine.py``) reads a table as it reads every log: per template, its numbers column-wise. This module
+only names a row template's cells: ``Tables.header_for`` finds the header governing a row (the nearest line above
+that is neither a row, a rule nor blank, through progress-bar redraws; above the block, the one an earlier block
+ended with, kept in the state) and gives one name per blank-separated cell of the row (``""`` for a cell to skip),
+which ``fields.plan_template`` reads as a table's header. The step is the column named like a step (the dialect's
+``step_names``, ``table_names`` such as spaCy's ``#``), else the integer column that increases over the row's
+samples. A table whose header names a model's layers (``params``, ``module``: a model summary printed once) is no
+series: ``SKIP``.
+
+All work is per template (a few of its lines) or a search among the block's line codes: never per line in Python.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from .dialect import DIALECT, Dialect
+from .fields import before_bar
+from .templates import Grouping
+
+SKIP = ["\x00skip"]  # the rows of a table that is no series (a model summary)
+MAX_HEADER = 1024  # bytes: a longer line is no header
+MAX_COLUMNS = 64
+MAX_NAME = 48  # characters of one column's name
+HEADER_LOOKS = 4096  # templates looked at per block to tell rows from breaks
+MAX_CACHE = 4096
+_BORDERS = "|│┃║¦"
+_RULE_CHARS = frozenset("-=_+:|.~*#─━│┃═║┄┅┈┉╌╍┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋"
+                        "╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰ \t")
+_RULE_DASHES = frozenset("-=_─━═┄┅┈┉╌╍~")
+# bytes a row's template may hold besides its number marks: blanks, borders, a counter's "/", a time's ":", a unit
+_ROW_BYTES = b" \t\x01|/:,%()[]<>+-.*x"
+_ROW_LETTERS = 10  # letters a row's template may hold (units ``G``, ``ms``, a bar's ``it/s``, a class ``all``)
+_LONG_WORD = re.compile(rb"[A-Za-z_]{5}")  # ... in words of four letters at most
+
+
+def is_rule(line: bytes) -> bool:
+    """A rule row: dashes, equal signs or box drawing, with blanks, junctions and borders between."""
+    if not line.strip() or len(line) > MAX_HEADER * 4:
+        return False
+    text = line.decode("utf-8", "replace")
+    return all(ch in _RULE_CHARS for ch in text) and sum(ch in _RULE_DASHES for ch in text) >= 3
+
+
+_ROW_LIKE: dict[bytes, bool] = {}
+
+
+def _row_like(template: bytes, line: bytes) -> bool:
+    """Whether lines of ``template`` (``line``: one of them) are a table's rows: number marks, with at most a few
+    letters besides blanks, borders and the punctuation of counters and times (units ``G``, ``ms``, a bar's
+    ``it/s``, a class ``all``), in words of four letters at most (the template masks the letter e: the words are
+    looked at in the line). Remembered per template (a long read meets the same ones in every block)."""
+    hit = _ROW_LIKE.get(template)
+    if hit is None:
+        hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+               and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None)
+        if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
+            _ROW_LIKE[template] = hit
+    return hit
+
+
+def _segments(text: str) -> list[tuple[str, int, int]]:
+    """The columns of a header line: runs apart by two blanks or more, a tab or a border; (name, start, end)."""
+    out: list[tuple[str, int, int]] = []
+    start = -1
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        gap = ch in _BORDERS or ch == "\t" or (ch == " " and (start < 0 or i + 1 == n or text[i + 1] in " \t"))
+        if gap:
+            if start >= 0:
+                seg = text[start:i].rstrip()
+                out.append((seg, start, start + len(seg)))
+                start = -1
+        elif start < 0:
+            start = i
+        i += 1
+    if start >= 0:
+        seg = text[start:].rstrip()
+        out.append((seg, start, start + len(seg)))
+    return out
+
+
+def _is_column_name(name: str, dialect: Dialect) -> bool:
+    """A table column's name: up to ``name_words`` words, a letter among them, none a number (``step: 30`` is a
+    record's field), no ``=``."""
+    if not name or len(name) > MAX_NAME or "=" in name or len(name.split()) > dialect.name_words:
+        return False
+    if any(_number_cell(w.encode("utf-8", "replace")) for w in name.split()):
+        return False
+    if name in dialect.table_names:
+        return True
+    if not any(ch.isalpha() for ch in name):
+        return False
+    word = name.split()[0]
+    return not (word[:1].isdigit() or word[:1] in "-+." and word[1:2].isdigit())  # a number is no name
+
+
+def parse_header(line: bytes, rule: bytes | None = None,
+                 dialect: Dialect = DIALECT) -> tuple[tuple[str, int, int], ...] | None:
+    """The columns (name, start, end; character positions) of a header row, None when the line is none. With the
+    rule row under it (``rule``), the columns are the rule's runs of dashes; else the runs apart by two blanks, a
+    tab or a border; a header of single words apart by one blank each (``epoch train_loss val_loss``) is one
+    column a word."""
+    if len(line) > MAX_HEADER:
+        return None
+    text = before_bar(line).decode("utf-8", "replace").rstrip()
+    segs = _segments(text)
+    if not segs or len(segs) > MAX_COLUMNS:
+        return None
+    if rule is not None:
+        spans = _rule_spans(rule.decode("utf-8", "replace"))
+        if 2 <= len(spans) <= MAX_COLUMNS:
+            by_rule = []
+            for a, b in spans:
+                name = " ".join(s for s, sa, sb in segs if sa < b and sb > a)
+                by_rule.append((name, a, b))
+            if sum(bool(n) for n, _a, _b in by_rule) >= 2 and all(
+                    not n or _is_column_name(n, dialect) for n, _a, _b in by_rule):
+                return tuple(by_rule)
+    if len(segs) == 1 or any(" " in s for s, _a, _b in segs) and len(text.split()) >= 3 and all(
+            _is_column_name(w, dialect) for w in text.split()):
+        words = []
+        for s, a, _b in segs:
+            at = a
+            for w in s.split(" "):
+                if w:
+                    words.append((w, at, at + len(w)))
+                at += len(w) + 1
+        if len(segs) == 1:
+            segs = words
+        elif not all(_is_column_name(s, dialect) for s, _a, _b in segs):
+            segs = words
+    if len(segs) < 2 or not all(_is_column_name(s, dialect) for s, _a, _b in segs):
+        return None
+    if len(segs) == 2 and not any(s in dialect.table_names or s.lower() in dialect.epoch_names
+                                  or s.lower() in dialect.step_names for s, _a, _b in segs):
+        return None  # two words are a phrase, not a table's header, unless one names the step
+    return tuple((_clean(s), a, b) for s, a, b in segs)
+
+
+def _clean(name: str) -> str:
+    """A column's name without what a bracket spanning several columns leaves on it (ultralytics' ``Box(P  R
+    mAP50  mAP50-95):`` heads four columns: ``P`` ... ``mAP50-95``) or a closing colon."""
+    name = name.rstrip(":")
+    if "(" in name and ")" not in name:
+        name = name[name.index("(") + 1:] or name
+    elif ")" in name and "(" not in name:
+        name = name.replace(")", "") or name
+    return name
+
+
+def _rule_spans(text: str) -> list[tuple[int, int]]:
+    """The runs of dashes of a rule row (apart by blanks, junctions or borders)."""
+    out = []
+    start = -1
+    for i, ch in enumerate(text + " "):
+        if ch in _RULE_DASHES:
+            if start < 0:
+                start = i
+        elif start >= 0:
+            out.append((start, i))
+            start = -1
+    return out
+
+
+_TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]++")  # a blank-separated cell, as ``bytes.split`` cuts them: linear
+_TOKEN_STR = re.compile(r"[^ \t\n\r\x0b\x0c]++")
+
+
+def _cells(row: bytes) -> list[tuple[bytes, int, int]]:
+    """The blank-separated cells of a row before its progress bar (``bytes.split``'s), with their character
+    positions."""
+    body = before_bar(row)
+    if body.isascii():
+        return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(body)]
+    text = body.decode("utf-8", "replace")
+    return [(m.group().encode("utf-8"), m.start(), m.end()) for m in _TOKEN_STR.finditer(text)]
+
+
+def _number_cell(tok: bytes) -> bool:
+    """A cell that holds one number (a unit of up to three letters after it, ``3.2G``), or a counter ``n/N``."""
+    tok = tok.rstrip(b":,;")
+    if b"/" in tok:
+        a, _, b = tok.partition(b"/")
+        return a.isdigit() and b.isdigit()
+    core = tok.rstrip(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ%")
+    if not core or len(tok) - len(core) > 3:
+        return False
+    try:
+        float(core)
+    except ValueError:
+        return core in (b"nan", b"NaN", b"+.+", b"inf", b"-inf", b"-nan")
+    return True
+
+
+def header_words(line: bytes) -> tuple[tuple[str, int, int], ...]:
+    """The blank-separated words of a header row (name, start, end), borders aside: its columns when a row has as
+    many cells as it has words (``mAP@.5 mAP@.5:.95`` one blank apart are two columns then)."""
+    text = before_bar(line).decode("utf-8", "replace")
+    out = []
+    at = 0
+    for w in text.split(" "):
+        if w and w not in _BORDERS:
+            out.append((_clean(w.strip("\t")), at, at + len(w)))
+        at += len(w) + 1
+    return tuple(out)
+
+
+def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], dialect: Dialect = DIALECT,
+          words: tuple[tuple[str, int, int], ...] = ()) -> RowNames | None:
+    """One name per blank-separated cell of the row ``samples[0]`` (``""``: a cell to skip; a border, a word, a
+    time), or None when the row does not fit the header. Cells as many as the columns (or as the header's words)
+    go to them in order; else each to the column its characters overlap most (the nearest one within two
+    characters)."""
+    cells = _cells(samples[0])
+    keep = [k for k, (tok, _a, _b) in enumerate(cells) if tok.decode("utf-8", "replace") not in _BORDERS]
+    numeric = [k for k in keep if _number_cell(cells[k][0])]
+    if len(numeric) < 1 or len(keep) > 2 * len(columns) + 2:
+        return None
+    names = [""] * len(cells)
+    if len(keep) != len(columns) and len(keep) == len(words) and all(
+            _is_column_name(w, dialect) for w, _a, _b in words):
+        columns = words
+    if len(keep) == len(columns):
+        for k, (name, _a, _b) in zip(keep, columns, strict=True):
+            names[k] = name
+    else:
+        taken: set[int] = set()
+        for k in keep:
+            _tok, a, b = cells[k]
+            best, score = -1, 0.0
+            for c, (_name, ca, cb) in enumerate(columns):
+                overlap = min(b, cb) - max(a, ca)
+                gap = -overlap if overlap < 0 else 0
+                s = overlap if overlap > 0 else (0.5 - gap / 8 if gap <= 2 else 0.0)
+                if s > score and c not in taken:
+                    best, score = c, s
+            if best >= 0:
+                taken.add(best)
+                names[k] = columns[best][0]
+    for k in range(len(cells)):
+        if k not in numeric:
+            names[k] = ""
+    named = [k for k in numeric if names[k]]
+    if not named:
+        return None
+    out = RowNames(str(dialect.table_names.get(n, n)) for n in names)
+    out.partial_first = any(n in dialect.partial_first_steps for n in names)
+    low = [n.lower() for n in out]
+    out.named_step = any(n in dialect.step_names or n in dialect.epoch_names or n.split()[-1:] == ["epoch"]
+                         for n in low if n)
+    if not out.named_step:
+        step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
+        if step is not None:
+            out[step] = "step"
+    return out
+
+
+class RowNames(list[str]):
+    """The names of a row's cells (``align``), and what the table says of its rows besides."""
+
+    partial_first = False  # its losses sum the steps since the row before: the row at step 0 is one update's
+    named_step = False  # its step (or epoch) column is named so (not found from the samples' values)
+
+
+def _monotone_column(samples: Sequence[bytes], ints: list[int]) -> int | None:
+    """The first of the integer cells ``ints`` whose value increases over the samples (in line order); with a
+    single sample, the first integer cell of the row when it opens the row."""
+    rows = [[tok for tok, _a, _b in _cells(s)] for s in samples]
+    n = len(rows[0])
+    rows = [r for r in rows if len(r) == n]
+    if len(rows) == 1:
+        return ints[0] if ints and ints[0] == 0 else None
+    for k in ints:
+        vals = [r[k] for r in rows]
+        if all(v.isdigit() and len(v) <= 18 for v in vals) and all(
+                int(x) < int(y) for x, y in zip(vals, vals[1:], strict=False)):
+            return k
+    return None
+
+
+def is_summary(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> bool:
+    """A header that names a model's layers (``from  n  params  module  arguments``; ``Layer (type)  Output Shape
+    Param #``): a model summary, printed once, no series."""
+    words = {w.strip("():#").lower() for name, _a, _b in columns for w in name.split()}
+    return bool(words & dialect.summary_table_words)
+
+
+def names_a_table(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> bool:
+    """Whether a header's columns name a training table: one of them is a step or an epoch, or a metric's name (a
+    loss, a score, a rate...)."""
+    from ..roles import infer_role
+
+    for name, _a, _b in columns:
+        low = str(dialect.table_names.get(name, name)).lower()
+        if low in dialect.step_names or low in dialect.epoch_names or infer_role(name).role != "other":
+            return True
+    return False
+
+
+class Tables:
+    """The headers of one block's tables, found on demand (see the module docstring). ``first``: lines before it
+    were carried over from earlier blocks (their place is not here)."""
+
+    def __init__(self, lines: Sequence[bytes], grouping: Grouping, first: int, st: dict):
+        self.lines = lines
+        self.grouping = grouping
+        self.first = first
+        self.st = st
+        self._breaks: np.ndarray | None = None
+        self._kind: dict[int, bool] = {}
+        self._first: np.ndarray | None = None  # the first line of each template
+
+    def _is_break(self, code: int) -> bool:
+        """Whether lines of template ``code`` end a table region above a row: neither a row, a rule, a blank line
+        nor a progress bar's redraw (a bar holding a header, YOLO's ``Class Images ... 100%||``, is a header)."""
+        hit = self._kind.get(code)
+        if hit is None:
+            t = self.grouping.templates[code]
+            if not t.strip() or _row_like(t, self._first_line(code)) or is_rule(t):
+                hit = False
+            elif b"%||" in t:
+                hit = self._bar_header(code)
+            else:
+                hit = True
+            self._kind[code] = hit
+        return hit
+
+    def _first_line(self, code: int) -> bytes:
+        if self._first is None:
+            codes = self.grouping.codes
+            self._first = np.zeros(len(self.grouping.templates), dtype=np.int64)
+            at = np.arange(len(codes))
+            self._first[codes[::-1]] = at[::-1]
+        return self.lines[int(self._first[code])]
+
+    def _bar_header(self, code: int) -> bool:
+        return _parse_cached(self._first_line(code), None) is not None
+
+    def breaks(self) -> np.ndarray:
+        if self._breaks is None:
+            codes = self.grouping.codes
+            n_t = len(self.grouping.templates)
+            is_break = np.ones(n_t, dtype=bool)
+            for c in range(min(n_t, HEADER_LOOKS)):
+                is_break[c] = self._is_break(c)
+            self._breaks = np.flatnonzero(is_break[codes])
+        return self._breaks
+
+    def header_for(self, i: int, samples: Sequence[bytes]) -> list[str] | None:
+        """The names of the cells of row template whose first line is ``i`` (samples: a few of its lines, the first
+        one first), ``SKIP`` for a model summary's rows, None when no header governs it."""
+        rep = samples[0]
+        if len(rep) > MAX_HEADER * 4 or not _row_like(self.grouping.templates[self.grouping.codes[i]], rep):
+            return None
+        breaks = self.breaks()
+        k = int(np.searchsorted(breaks, i)) - 1
+        j = int(breaks[k]) if k >= 0 else -1
+        if j >= self.first:
+            header, rule = self.lines[j], self._rule_below(j, i)
+        else:
+            last = self.st.get("tbl_head")
+            if not last:
+                return None
+            header = last[0].encode("latin-1")
+            rule = last[1].encode("latin-1") if last[1] is not None else None
+        parsed = _parse_cached(header, rule)
+        if parsed is None:
+            return None
+        columns, kind = parsed
+        if kind == "summary":
+            return SKIP
+        if kind != "table":
+            return None  # prose ("Using cpu device"), not the names of a table's columns
+        key = (header, rule, self.grouping.templates[self.grouping.codes[i]])
+        names = _ALIGNED.get(key)
+        if names is None:
+            names = align(columns, samples, words=header_words(header))
+            if names is not None and names.named_step and len(_ALIGNED) < MAX_CACHE:
+                _ALIGNED[key] = names  # its step by name: the same for every block's samples
+        return names
+
+    def _rule_below(self, j: int, i: int) -> bytes | None:
+        for r in range(j + 1, min(i, j + 3)):
+            line = self.lines[r]
+            if line.strip():
+                return line if is_rule(line) else None
+        return None
+
+    def keep_last(self) -> None:
+        """The block's last break line (and the rule under it), for the rows of the next block: at most a few lines
+        from its end are looked at (the rows after it)."""
+        codes = self.grouping.codes
+        n = len(codes)
+        j = n - 1
+        stop = max(self.first, n - 64)
+        while j >= stop and not self._is_break(int(codes[j])):
+            j -= 1
+        if j < stop:  # none among the last lines: the last of the block's breaks
+            breaks = self.breaks()
+            j = int(breaks[-1]) if len(breaks) else -1
+        if j < self.first:
+            return  # no break in the block: the earlier one holds
+        line = self.lines[j]
+        if len(line) > MAX_HEADER or not _row_like_rows_after(self, j):
+            self.st.pop("tbl_head", None)
+            return
+        rule = self._rule_below(j, n)
+        self.st["tbl_head"] = [line.decode("latin-1"), None if rule is None else rule.decode("latin-1")[:MAX_HEADER]]
+
+
+def _row_like_rows_after(tables: Tables, j: int) -> bool:
+    """Whether the line ``j`` may head rows: a header's shape (its rows may come in a later block)."""
+    return _parse_cached(tables.lines[j], None) is not None
+
+
+_Columns = tuple[tuple[str, int, int], ...]
+_PARSED: dict[tuple[bytes, bytes | None], tuple[_Columns, str] | None] = {}
+_ALIGNED: dict[tuple[bytes, bytes | None, bytes], RowNames] = {}
+
+
+def _parse_cached(line: bytes, rule: bytes | None) -> tuple[_Columns, str] | None:
+    """A header's columns and what they head (``summary``: a model's layers; ``table``: a training table; else
+    ``other``), or None for a line that is no header; remembered per line (headers are printed again)."""
+    key = (line, rule)
+    if key in _PARSED:
+        return _PARSED[key]
+    columns = parse_header(line, rule)
+    got = None if columns is None else (
+        columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other")
+    if len(_PARSED) < MAX_CACHE and len(line) <= MAX_HEADER:
+        _PARSED[key] = got
+    return got
