@@ -38,8 +38,8 @@ try:
     from training_check.tools.sweep.projection import ProjectionParams
 except ImportError:  # a checkout not installed: tools/ is importable as a package of the folder above
     sys.path.insert(0, str(ROOT))
-    from tools.sweep import PolicyParams, RunCurve, SweepMemory, SweepPolicy, SweepView, judge_sweep  # type: ignore
-    from tools.sweep.projection import ProjectionParams  # type: ignore
+    from tools.sweep import PolicyParams, RunCurve, SweepMemory, SweepPolicy, SweepView, judge_sweep
+    from tools.sweep.projection import ProjectionParams
 
 HELD_OUT_TASKS = ("charlm", "autoencoder")
 SLOTS = 4
@@ -124,7 +124,7 @@ class OptunaPruner(Controller):
 
         optuna.logging.set_verbosity(optuna.logging.ERROR)
         self.optuna = optuna
-        self.study = optuna.create_study(direction="minimize", pruner=make(),
+        self.study = optuna.create_study(study_name="bench", direction="minimize", pruner=make(),
                                          sampler=optuna.samplers.RandomSampler(seed=0))
         self.trials: dict[str, Any] = {}
         self.sweep: Sweep | None = None

@@ -35,6 +35,7 @@ class Standing:
     behind: float  # (value - median) / noise; positive is behind
     gain: float  # improvement over the last RECENT of the steps, in noise units
     fastest: bool  # the largest recent gain among the runs at this step
+    median_gain: float = 0.0  # the median recent gain of the runs at this step
 
 
 def _run_noise(c: RunCurve, step: float) -> float:
@@ -87,4 +88,6 @@ def standing(view: SweepView, run: RunCurve, step: float | None = None) -> Stand
     gains = [gain(c) for c, ok in zip(peers, here, strict=True) if ok]
     g = gain(run)
     fastest = math.isfinite(g) and g >= max(gains)
-    return Standing(run.run, step, mine, rank, int(here.sum()), median, best, noise, behind, g, fastest)
+    finite_gains = [x for x in gains if math.isfinite(x)]
+    median_gain = float(np.median(finite_gains)) if finite_gains else 0.0
+    return Standing(run.run, step, mine, rank, int(here.sum()), median, best, noise, behind, g, fastest, median_gain)

@@ -9,7 +9,8 @@ recommended ``prune`` when, after a warm-up, for ``patience`` consecutive checks
   (k = ``ceil(top_fraction * runs)``, at least 1: it cannot reach the top k), or
 - a value behind the median by more than ``behind_noise`` of the sweep's noise units while its optimistic
   projection is still worse than the median run's projected final (the median stopping rule of Golovin et al.
-  2017, "Google Vizier", with the projection as a guard against late bloomers).
+  2017, "Google Vizier", with the projection as a guard against late bloomers; a run too young to project
+  instead needs to be improving no faster than the median run).
 
 Never pruned: the best run at its step, the run improving fastest at its step, the projected leader. The memory
 (consecutive counts per run and the step each was last counted at) is plain JSON the caller stores.
@@ -33,12 +34,12 @@ PRUNE = "prune"
 class PolicyParams:
     """The rule's thresholds; every default named here."""
 
-    warmup_fraction: float = 0.15  # no prune before this fraction of the final step
+    warmup_fraction: float = 0.1  # no prune before this fraction of the final step
     min_runs: int = 4  # runs at the step (the run included) for any comparison to count
     patience: int = 2  # consecutive checks, each at a newer step, with evidence
     behind_noise: float = 3.0  # the median rule: behind by more than this many noise units
-    top_fraction: float = 0.2  # the projection rule: k = ceil(top_fraction * runs) best others
-    k_of_all: bool = True  # runs = every run compared (stopped ones too), else only those that will finish
+    top_fraction: float = 0.07  # the projection rule: k = ceil(top_fraction * runs) best others (2 of 16)
+    k_of_all: bool = False  # runs = every run compared (stopped ones too), else only those that will finish
 
     def __post_init__(self) -> None:
         if not 0 <= self.warmup_fraction < 1 or self.min_runs < 2 or self.patience < 1 or self.behind_noise <= 0 \
@@ -144,7 +145,9 @@ class SweepPolicy:
             return "warm-up", {}
         if st.of < p.min_runs:
             return f"only {st.of} runs at this step", {}
-        if pr is None:
+        if pr is None:  # too young to project: only the median rule, and only if it is not catching up
+            if st.behind > p.behind_noise and st.gain <= st.median_gain:
+                return "median", {}
             return "too few points to project", {}
         others = sorted(f.high for r, f in finals.items() if r != run)
         if len(others) >= k:

@@ -26,13 +26,16 @@ class ProjectionParams:
     """The extrapolation's settings; every default named here."""
 
     tail_fraction: float = 0.5  # fit over the points after this fraction of the run's last step ...
-    min_points: int = 4  # ... and at least this many (fewer finite points: no projection, the run is too young)
+    min_points: int = 3  # ... and at least this many (fewer finite points: no projection, the run is too young)
     exponents: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0)  # power-law families a + b (s/s_last)^-c
     timescales: tuple[float, ...] = (0.1, 0.3, 1.0)  # exponential families a + b e^(-s/(tau s_last))
+    log_linear: bool = True  # also a line in log(step) (unbounded: the most optimistic family)
     fit_tolerance: float = 2.0  # families whose squared error is within this factor of the best one count
-    below: float = 1.0  # optimistic side: the remaining gain may be this much larger again
+    below: float = 0.5  # optimistic side: the remaining gain may be this much larger again
     above: float = 0.5  # pessimistic side: the run may keep only this fraction less of its gain
     z: float = 2.0  # noise units added on both sides
+    coverage: float = 0.8  # calibration: the share of finished runs whose final the widened interval must cover
+    max_widen: float = 4.0  # calibration: below/above never above this
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,8 @@ def _fits(u: np.ndarray, y: np.ndarray, u_target: float, params: ProjectionParam
         linear(u ** -c, u_target ** -c, f"power({c:g})", True)
     for tau in params.timescales:
         linear(np.exp(-u / tau), math.exp(-u_target / tau), f"exp({tau:g})", True)
-    linear(np.log(u), math.log(u_target), "log-linear", False)
+    if params.log_linear:
+        linear(np.log(u), math.log(u_target), "log-linear", False)
     ym = float(y.mean())
     out.append(("flat", float(((y - ym) ** 2).sum()), ym))
     return out
@@ -141,17 +145,23 @@ class Calibration:
 def calibrate(finished: Iterable[RunCurve], upto_fraction: float, at_step: float,
               params: ProjectionParams = DEFAULT) -> Calibration:
     """Project each finished run from its first ``upto_fraction`` of ``at_step`` and widen ``below``/``above``
-    until every one of their actual finals lies inside its interval."""
-    below, above, n = params.below, params.above, 0
+    until ``params.coverage`` of their actual finals lie inside their intervals (never narrower than the prior,
+    never wider than ``params.max_widen``)."""
+    need_below: list[float] = []
+    need_above: list[float] = []
     for c in finished:
         actual = c.value_at(at_step)
         p = project(c, at_step, params, upto=upto_fraction * at_step)
         if p is None or not math.isfinite(actual) or not math.isfinite(p.value):
             continue
-        n += 1
         scale = max(abs(p.gain), p.noise, 1e-12)
-        if actual < p.low:  # value - below * scale - z * noise must reach down to actual
-            below = max(below, (p.value - params.z * p.noise - actual) / scale)
-        if actual > p.high:
-            above = max(above, (actual - p.value - params.z * p.noise) / scale)
-    return Calibration(below, above, n)
+        # value - below * scale - z * noise must reach down to actual; value + above * scale + z * noise up to it
+        need_below.append((p.value - params.z * p.noise - actual) / scale)
+        need_above.append((actual - p.value - params.z * p.noise) / scale)
+    if not need_below:
+        return Calibration(params.below, params.above, 0)
+
+    def widen(prior: float, need: list[float]) -> float:
+        return min(max(prior, float(np.quantile(need, params.coverage))), max(prior, params.max_widen))
+
+    return Calibration(widen(params.below, need_below), widen(params.above, need_above), len(need_below))
