@@ -392,14 +392,21 @@ def create_server() -> TrainingCheckServer:
         state: Annotated[str | None, Field(description="With project: only runs in this state (running, finished, "
                                                        "crashed, ...; null for all).")] = "running",
         max_concurrency: Annotated[int, Field(description="Runs checked at once.", ge=1, le=64)] = 8,
+        total_steps: Annotated[int | None, Field(description="The runs' planned length in steps, where each run's "
+                                                             "projection aims (else each run's own, when its "
+                                                             "source says).", ge=1)] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, MultiReportOut]:
         """Check many runs in one call with bounded concurrency: one compact line per run, worst first; a run that
-        fails is reported in its line, not raised."""
+        fails is reported in its line, not raised. With 4 or more runs sharing an objective, each run is also judged
+        against its siblings at equal steps (`relative`: rank of, projected final, keep / lead / prune with the
+        numbers) and `sweep` names the leader and the runs to prune; `prune` is advice, not a STOP. The answer stays
+        within 8 KB: the worst runs, the leaders and the prune list in full, the rest counted in `more`."""
         if not runs and not project:
             raise ToolError("assess_runs: pass runs (a list) or project (entity/project)")
         return await run_tool("assess_runs", ctx, domain("assess_runs", "assess_runs"), MultiReportOut, runs, project,
-                              with_progress=True, max_concurrency=max_concurrency, state=state)
+                              with_progress=True, max_concurrency=max_concurrency, state=state,
+                              total_steps=total_steps)
 
     # -- prompts ----------------------------------------------------------------------------------------------
     @mcp.prompt(name="training-check", title="Check a training run",

@@ -290,7 +290,7 @@ def cmd_sweep(args) -> int:
         raise BadInput("sweep needs runs or --project entity/project")
     rep = assess_runs(args.runs or None, args.project, store=store, config=config,
                       max_concurrency=args.max_concurrency, state=None if args.state == "any" else args.state,
-                      progress=terminal_progress("checking runs"))
+                      progress=terminal_progress("checking runs"), answer_budget=None, total_steps=args.total_steps)
     d = _as_dict(rep)
     clear_progress()
     if args.json:
@@ -298,6 +298,16 @@ def cmd_sweep(args) -> int:
     else:
         for line in rep.runs:
             print(escape_for_terminal(line.line))
+        if rep.sweep is not None:
+            print(f"\nsweep on {rep.sweep['metric']} ({rep.sweep['direction']}), ranked at equal steps:")
+            ranked = sorted((ln for ln in rep.runs if ln.relative is not None),
+                            key=lambda ln: (ln.relative["rank"] or 0) if ln.relative is not None else 0)
+            for ln in ranked:
+                rel = ln.relative
+                assert rel is not None
+                print(escape_for_terminal(f"{rel['rank'] or '-':>4} {rel['recommend']:<5} {ln.run}: {rel['reason']}"))
+            for run, why in rep.sweep["left_out"].items():
+                print(escape_for_terminal(f"   - left out {run}: {why}"))
         print(escape_for_terminal(rep.summary))
     worst = rep.runs[0].verdict if rep.runs else "CONTINUE"
     return VERDICT_EXIT.get(worst, EXIT_FAILURE)
@@ -532,6 +542,8 @@ def build_parser() -> Parser:
     s.add_argument("--project", help="a W&B entity/project: check its runs")
     s.add_argument("--state", default="running", help="with --project: runs in this state (default running; any)")
     s.add_argument("--max-concurrency", type=int, default=8, help="runs checked at once (default 8)")
+    s.add_argument("--total-steps", type=int, default=None,
+                   help="the runs' planned length: where the sweep comparison projects each run")
     s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_sweep)
 

@@ -54,40 +54,64 @@ def _value(c: RunCurve, step: float) -> float:
     return math.nan
 
 
-def standing(view: SweepView, run: RunCurve, step: float | None = None) -> Standing | None:
-    """``run`` at ``step`` (its last step by default) among ``view`` (oriented lower-is-better); None when it has
-    no point yet."""
-    if not run.steps.size:
-        return None
-    step = run.last_step if step is None else step
-    peers = [c for c in view.curves if c is run or c.run != run.run]
-    values = np.array([_value(c, step) for c in peers])
+@dataclass(frozen=True)
+class _AtStep:
+    """Every run's value, noise and recent gain at one step (computed once per distinct step)."""
+
+    runs: list[str]
+    values: np.ndarray  # NaN: not there yet
+    noise: float
+    gains: np.ndarray  # noise units; -inf: not measurable
+    median: float
+    best: float
+    median_gain: float
+    max_gain: float
+
+
+def _at_step(curves: list[RunCurve], step: float) -> _AtStep:
+    values = np.array([_value(c, step) for c in curves])
     here = ~np.isnan(values)
     vals = values[here]
-    mine = run.value_at(step)
-    if math.isnan(mine):
-        return None
-    median = float(np.median(vals))
-    best = float(vals.min())
-    rank = 1 + int((vals < mine).sum())
-    noises = [_run_noise(c, step) for c, ok in zip(peers, here, strict=True) if ok and c.last_step >= step]
+    median = float(np.median(vals)) if vals.size else math.nan
+    best = float(vals.min()) if vals.size else math.nan
+    noises = [_run_noise(c, step) for c, ok in zip(curves, here, strict=True) if ok and c.last_step >= step]
     noises = [x for x in noises if math.isfinite(x) and x > 0]
     noise = float(np.median(noises)) if noises else 0.0
-    if math.isfinite(median):
-        noise = max(noise, NOISE_FLOOR * abs(median), 1e-12)
-    else:
-        noise = max(noise, 1e-12)
-    behind = (mine - median) / noise if math.isfinite(mine) and math.isfinite(median) else (
-        math.inf if not math.isfinite(mine) else -math.inf)
+    floor = NOISE_FLOOR * abs(median) if math.isfinite(median) else 0.0
+    noise = max(noise, floor, 1e-12)
     earlier = (1 - RECENT) * step
+    gains = np.full(len(curves), -math.inf)
+    for i, c in enumerate(curves):
+        if here[i] and c.last_step >= step:
+            a, b = c.value_at(earlier), c.value_at(step)
+            if math.isfinite(a) and math.isfinite(b):
+                gains[i] = (a - b) / noise
+    finite = gains[np.isfinite(gains)]
+    return _AtStep([c.run for c in curves], values, noise, gains, median, best,
+                   float(np.median(finite)) if finite.size else 0.0, float(finite.max()) if finite.size else -math.inf)
 
-    def gain(c: RunCurve) -> float:
-        a, b = c.value_at(earlier), c.value_at(step)
-        return (a - b) / noise if math.isfinite(a) and math.isfinite(b) and c.last_step >= step else -math.inf
 
-    gains = [gain(c) for c, ok in zip(peers, here, strict=True) if ok]
-    g = gain(run)
-    fastest = math.isfinite(g) and g >= max(gains)
-    finite_gains = [x for x in gains if math.isfinite(x)]
-    median_gain = float(np.median(finite_gains)) if finite_gains else 0.0
-    return Standing(run.run, step, mine, rank, int(here.sum()), median, best, noise, behind, g, fastest, median_gain)
+def standings(view: SweepView) -> dict[str, Standing]:
+    """Every run with a point, at its own last step, among ``view`` (oriented lower-is-better)."""
+    curves = [c for c in view.curves if c.steps.size]
+    tables: dict[float, _AtStep] = {}
+    out: dict[str, Standing] = {}
+    for i, c in enumerate(curves):
+        step = c.last_step
+        t = tables.get(step)
+        if t is None:
+            t = tables[step] = _at_step(curves, step)
+        mine = float(t.values[i])
+        if math.isnan(mine):
+            continue
+        vals = t.values[~np.isnan(t.values)]
+        rank = 1 + int((vals < mine).sum())
+        if math.isfinite(mine) and math.isfinite(t.median):
+            behind = (mine - t.median) / t.noise
+        else:
+            behind = math.inf if not math.isfinite(mine) else -math.inf
+        g = float(t.gains[i])
+        fastest = math.isfinite(g) and g >= t.max_gain
+        out[c.run] = Standing(c.run, step, mine, rank, int(vals.size), t.median, t.best, t.noise, behind, g, fastest,
+                              t.median_gain)
+    return out

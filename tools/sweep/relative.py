@@ -8,9 +8,10 @@ numbers. Values are reported in the objective's own direction; the memory comes 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import TypedDict
 
-from .compare import Standing, standing
+from .compare import Standing, standings
 from .policy import KEEP, LEAD, PRUNE, Decision, SweepMemory, SweepPolicy
 from .projection import Calibration, Projection, ProjectionParams, calibrate, project
 from .view import SweepView
@@ -37,6 +38,49 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+class ProjectedFinalDict(TypedDict):
+    """The projected value at ``at_step`` with its interval, in the objective's direction."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    at_step: int
+
+
+class RelativeDict(TypedDict):
+    """A run among its siblings at equal steps: rank of, value, the sweep's median and best there, how far behind
+    in the sweep's noise units, where it is heading, and keep / lead / prune with the numbers."""
+
+    rank: int | None
+    of: int | None
+    step: int | None
+    value: float | None
+    median: float | None
+    best: float | None
+    behind: float | str | None
+    projected_final: ProjectedFinalDict | None
+    recommend: str
+    reason: str
+    consecutive: int
+    state: str
+
+
+class SweepDict(TypedDict):
+    """The sweep: its key in the store, the objective, runs compared at the common step, the runs to prune, the
+    leader, the runs left out and why."""
+
+    key: str
+    metric: str
+    direction: str
+    compared: int
+    common_step: int | None
+    final_step: int
+    prune: list[str]
+    leader: str | None
+    left_out: dict[str, str]
+    calibrated_on: int
+
+
 @dataclass(frozen=True)
 class ProjectedFinal:
     """The projected value at ``at_step`` and its interval, in the objective's own direction (low <= high)."""
@@ -46,7 +90,7 @@ class ProjectedFinal:
     high: float
     at_step: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ProjectedFinalDict:
         return {"value": _num(self.value), "low": _num(self.low), "high": _num(self.high),
                 "at_step": int(self.at_step)}
 
@@ -69,7 +113,7 @@ class Relative:
     consecutive: int = 0
     state: str = "running"  # running | finished | stopped
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> RelativeDict:
         return {"rank": self.rank, "of": self.of, "step": None if self.step is None else int(self.step),
                 "value": _num(self.value), "median": _num(self.median), "best": _num(self.best),
                 "behind": None if self.behind is None else (round(self.behind, 2) if math.isfinite(self.behind)
@@ -93,11 +137,11 @@ class SweepSummary:
     left_out: dict[str, str] = field(default_factory=dict)
     calibrated_on: int = 0
 
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["common_step"] = None if self.common_step is None else int(self.common_step)
-        d["final_step"] = int(self.final_step)
-        return d
+    def to_dict(self, key: str = "") -> SweepDict:
+        return {"key": key, "metric": self.metric, "direction": self.direction, "compared": self.compared,
+                "common_step": None if self.common_step is None else int(self.common_step),
+                "final_step": int(self.final_step), "prune": list(self.prune), "leader": self.leader,
+                "left_out": dict(self.left_out), "calibrated_on": self.calibrated_on}
 
 
 @dataclass(frozen=True)
@@ -139,36 +183,44 @@ def judge_sweep(view: SweepView, memory: SweepMemory | None = None, policy: Swee
             left_out.setdefault(c.run, "no point of the objective yet")
     buckets = sorted({_bucket(c.last_step / target) for c in curves if c.active and target > 0})
     cals = _calibrations(o, target, buckets, params)
-    standings: dict[str, Standing] = {}
+    table = standings(o)
     projections: dict[str, Projection | None] = {}
     for c in curves:
-        st = standing(o, c)
-        if st is not None:
-            standings[c.run] = st
-        if c.active and target > 0:
+        if view.final_step is None:  # the planned length is unknown: nothing to project to
+            projections[c.run] = None
+        elif c.active and target > 0:
             projections[c.run] = project(c, target, cals[_bucket(c.last_step / target)].apply(params))
         else:
             projections[c.run] = project(c, target, params)
     active = {c.run for c in curves if c.active}
     will_finish = {c.run for c in curves if not c.stopped}
-    decisions, new_memory = policy.decide(standings, projections, active, will_finish, target, memory)
+    decisions, new_memory = policy.decide(table, projections, active, will_finish, target, memory)
+    leader = next((r for r, d in decisions.items() if d.recommend == LEAD), None)
+    if leader is None:  # every run finished or stopped: the best projected (or final) value
+        done = {r: p for r, p in projections.items() if p is not None and r in will_finish}
+        leader = min(done, key=lambda r: done[r].value, default=None)
+    if leader is None:  # nothing projected (the planned length unknown): the best at its step
+        ranked = [st for r, st in table.items() if r in will_finish and math.isfinite(st.value)]
+        leader = min(ranked, key=lambda st: (st.rank, -st.step, st.value)).run if ranked else None
     runs: dict[str, Relative] = {}
     for c in curves:
-        st, pr = standings.get(c.run), projections.get(c.run)
+        st, pr = table.get(c.run), projections.get(c.run)
         state = "finished" if c.finished else ("stopped" if c.stopped else "running")
         d = decisions.get(c.run)
         recommend = d.recommend if d else KEEP
+        if d is not None and c.run == leader and recommend == KEEP:
+            d = Decision(d.run, LEAD, d.rule, d.consecutive)
+            recommend = LEAD
         reason = _reason(view.metric, st, pr, d, sign, policy.params.patience, state)
+        if view.final_step is None and d is not None and d.rule == "too few points to project":
+            reason = reason.replace("(too few points to project)", "(no projection: the planned length is unknown, "
+                                    "pass total_steps)")
         runs[c.run] = Relative(
             c.run, st.rank if st else None, st.of if st else None, st.step if st else None,
             None if st is None else st.value * sign, None if st is None else st.median * sign,
             None if st is None else st.best * sign, None if st is None else st.behind,
             _final(pr, sign), recommend, reason, d.consecutive if d else 0, state)
-    leader = next((r for r, d in decisions.items() if d.recommend == LEAD), None)
-    if leader is None:  # every run finished or stopped: the best projected (or final) value
-        done = {r: p for r, p in projections.items() if p is not None and r in will_finish}
-        leader = min(done, key=lambda r: done[r].value, default=None)
-    compared = [c for c in curves if c.run in standings]
+    compared = [c for c in curves if c.run in table]
     common = min((c.last_step for c in compared if not c.stopped), default=None)
     summary = SweepSummary(view.metric, view.direction, len(compared), common, target,
                            sorted(r for r, d in decisions.items() if d.recommend == PRUNE), leader, left_out,
@@ -215,8 +267,13 @@ def _reason(metric: str, st: Standing | None, pr: Projection | None, d: Decision
         return f"lead: {at}{proj}"
     if d.rule.startswith("protected"):
         return f"keep ({d.rule[len('protected: '):]}): {at}{proj}"
-    if d.rule in ("projection", "median"):
-        return f"keep (behind, {d.consecutive} of {patience} checks): {at}{proj}"
+    if d.rule == "projection":
+        kth = None if d.kth_high is None else d.kth_high * sign
+        return (f"keep (its optimistic end is worse than the {_ordinal(d.k or 1)} best's pessimistic {fmt(kth)}: "
+                f"{d.consecutive} of {patience} checks before prune): {at}{proj}")
+    if d.rule == "median":
+        return (f"keep (behind the median beyond its noise: {d.consecutive} of {patience} checks before prune): "
+                f"{at}{proj}")
     if d.rule:
         return f"keep ({d.rule}): {at}{proj}"
     return f"keep: {at}{proj}"
