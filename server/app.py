@@ -338,6 +338,9 @@ def create_server() -> TrainingCheckServer:
         host: Annotated[str | None, Field(description="Stop on this host over SSH (user@host:port or an ssh "
                                                       "alias); default this machine.")] = None,
         dry_run: Annotated[bool, Field(description="Only describe the plan; touch nothing.")] = False,
+        prune: Annotated[bool, Field(description="true ONLY when the user passed prune=true to /training-check: "
+                                                 "their permission to stop a run whose latest sweep comparison "
+                                                 "(assess_runs) recommends prune. Never set it on your own.")] = False,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, StopReportOut]:
         """Stop a training run, guarded: needs the run's LATEST assessment or review, saying STOP and recent (within
@@ -345,11 +348,12 @@ def create_server() -> TrainingCheckServer:
         command line or working folder names the run, or one the user named for this run; otherwise the user is
         asked to confirm (where the client supports it) or the stop is refused. Other users' processes, system
         processes and training-check's own ancestors are never stopped. There is no override here: a person uses
-        `training-check stop --force`. Saves the evidence first, then stops gracefully (harder after a grace period)
-        and confirms."""
+        `training-check stop --force`. A run its latest sweep comparison says to prune is stopped only when a person
+        enabled pruning (prune=true from the user, or [sweep] allow_prune in their config), with the same guard.
+        Saves the evidence first, then stops gracefully (harder after a grace period) and confirms."""
         return await run_tool("stop_run", ctx, domain("stop_run", "stop_run"), StopReportOut, run, reason,
                               assessment_id=assessment_id, review_id=review_id, method=method, target=target,
-                              host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx))
+                              host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx), prune=prune)
 
     # read-only for the client (plan mode runs it): like assess_run it keeps only its own records; the Cron jobs are
     # made by the agent's CronCreate/CronDelete calls, which the client governs itself

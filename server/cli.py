@@ -331,7 +331,8 @@ def cmd_stop(args) -> int:
     config, store = _ctx()
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
                  review_id=args.review_id, method=args.method, target=args.target, host=args.host,
-                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s, named_by_person=True)
+                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s, named_by_person=True,
+                 prune=args.prune)
     _show(s, args.json, _summary_text)
     return 0
 
@@ -573,6 +574,8 @@ def build_parser() -> Parser:
     s.add_argument("--force", action="store_true", help="stop without a STOP verdict (a person's decision; needs "
                                                         "--reason)")
     s.add_argument("--grace-s", type=float, default=30.0, help="seconds before the hard kill (default 30)")
+    s.add_argument("--prune", action="store_true", help="allow stopping a run its latest sweep comparison says to "
+                                                        "prune (a person's decision)")
     s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_stop)
 

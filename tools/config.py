@@ -19,6 +19,8 @@ environment or the user's own config file, ``$TRAINING_CHECK_HOME/config.toml`` 
     base_url = "https://..."    # OpenAI-compatible endpoint (env OPENAI_BASE_URL wins)
     codex_command = "codex"     # (env REVIEWER_CODEX_COMMAND wins)
     timeout_s = 120
+    [sweep]
+    allow_prune = false         # true: stop_run may stop a run its latest sweep comparison says to prune
 
 The project file ``.training-check.toml`` (the working folder or a parent, up to the repository root, a folder
 holding ``.git``, or HOME) may set names only: ``[wandb] entity`` and ``project``; anything else in it is ignored
@@ -117,6 +119,7 @@ class Config:
     user_file: Path | None = None
     warnings: list[str] = field(default_factory=list)
     loss_metric: str | None = None  # the metric to judge as the loss when none is named one (issue 19)
+    sweep_allow_prune: bool = False  # [sweep] allow_prune in the USER's config only: a person enabled pruning
 
     @property
     def store_path(self) -> Path:
@@ -187,4 +190,5 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
         user_file=user_file,
         warnings=warnings,
         loss_metric=str(loss)[:200] if isinstance(loss, str) and loss.strip() else None,
+        sweep_allow_prune=_table(user_data, "sweep").get("allow_prune") is True,
     )
