@@ -378,6 +378,11 @@ def create_server() -> TrainingCheckServer:
         job_lifetime_days: Annotated[int | None, Field(
             description="After how many days the client says recurring jobs auto-expire (CronCreate's 'auto-expire "
                         "after N days'); renewal is timed from it (7 when not given).", ge=1, le=3650)] = None,
+        sweep: Annotated[bool, Field(description="true for a sweep check (several runs or project=...): run is the "
+                                                 "whole run part (the runs apart by spaces, or project=entity/project"
+                                                 "); one job for the sweep, paced by its last assess_runs.")] = False,
+        prune: Annotated[bool, Field(description="With sweep: only when the user passed prune=true (kept in the "
+                                                 "job's prompt).")] = False,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, ScheduleOut]:
         """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly; none after a STOP
@@ -385,7 +390,8 @@ def create_server() -> TrainingCheckServer:
         whether to create one (cron_create: the exact CronCreate arguments), so one job per run remains."""
         return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
                               assessment_id=assessment_id, jobs=jobs, current_job_id=current_job_id, target=target,
-                              host=host, durable=durable, job_lifetime_days=job_lifetime_days)
+                              host=host, durable=durable, job_lifetime_days=job_lifetime_days, sweep=sweep,
+                              prune=prune)
 
     @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", read_only_hint=True, idempotent_hint=False,
                                           open_world_hint=True))

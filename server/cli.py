@@ -393,11 +393,18 @@ def cmd_install_command(args) -> int:
 
 
 def cmd_plot(args) -> int:
-    from ..tools.plot import plot_run
+    from ..tools.plot import plot_run, plot_sweep
 
     config, store = _ctx()
-    res = plot_run(args.run, args.output, store=store, config=config, fallback_log=args.fallback_log,
-                   progress=terminal_progress(f"reading {args.run}"))
+    res: Any
+    if args.sweep:
+        res = plot_sweep(([args.run] if args.run else []) + args.sweep, args.output, store=store, config=config,
+                         total_steps=args.total_steps)
+    elif not args.run:
+        raise BadInput("plot needs a run (or --sweep RUN RUN ...)")
+    else:
+        res = plot_run(args.run, args.output, store=store, config=config, fallback_log=args.fallback_log,
+                       progress=terminal_progress(f"reading {args.run}"))
     if args.json:
         _print_json(res.to_dict())
     else:
@@ -512,8 +519,9 @@ def build_parser() -> Parser:
     s.add_argument("--no-auth", action="store_true", help="with --http on 127.0.0.1 only: no bearer token")
     s.set_defaults(fn=cmd_serve)
 
-    def run_args(sp, fallback=True):
-        sp.add_argument("run", help="W&B run path/URL, local log/.wandb/wandb dir, or ssh://host/path")
+    def run_args(sp, fallback=True, optional=False):
+        sp.add_argument("run", nargs="?" if optional else None,
+                        help="W&B run path/URL, local log/.wandb/wandb dir, or ssh://host/path")
         if fallback:
             sp.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
         sp.add_argument("--json", action="store_true", help="print the structured answer as JSON")
@@ -620,9 +628,12 @@ def build_parser() -> Parser:
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s.set_defaults(fn=cmd_watch)
 
-    s = sub.add_parser("plot", help="draw loss/eval/LR/grad-norm with the latest findings marked")
-    run_args(s)
+    s = sub.add_parser("plot", help="draw loss/eval/LR/grad-norm with the latest findings marked (or --sweep)")
+    run_args(s, optional=True)
     s.add_argument("-o", "--output", help="PNG path (default under TRAINING_CHECK_HOME/plots)")
+    s.add_argument("--sweep", nargs="+", metavar="RUN", help="draw every run's curve with its projection band, the "
+                                                             "runs to prune marked (the runs of a sweep)")
+    s.add_argument("--total-steps", type=int, default=None, help="with --sweep: the runs' planned length")
     s.set_defaults(fn=cmd_plot)
     return p
 

@@ -298,7 +298,7 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
         notes.append(f"only runs in state {state!r} of {project} were checked")
     sweep = None
     if collect:
-        sweep = _judge_sweep(lines, objectives, run_keys, project, store)
+        sweep = _judge_sweep(lines, objectives, run_keys, sweep_key(runs, project, config), store)
         if sweep is not None:
             pr = sweep["prune"]
             named = ", ".join(pr[:3]) + (", ..." if len(pr) > 3 else "")
@@ -309,14 +309,14 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
 
 
 def _judge_sweep(lines: list[RunLine], objectives: list[RunObjectives], run_keys: dict[str, str],
-                 project: str | None, store: Store) -> SweepDict | None:
+                 key: str, store: Store) -> SweepDict | None:
     """The runs judged against each other (tools/sweep), the result stored and written into each line."""
     from .sweep.check import check_sweep
 
     unreadable = {ln.run: f"{ln.verdict.lower()}: {(ln.error or '')[:120]}" for ln in lines
                   if ln.verdict in (ERROR, UNREACHABLE)}
-    key = sweep_key(run_keys.values(), project)
-    done = check_sweep(objectives, unreadable, key, run_keys, store)
+    worst = min((ln.verdict for ln in lines), key=severity, default=CONTINUE)
+    done = check_sweep(objectives, unreadable, key, run_keys, store, {"worst": worst})
     if done is None:
         return None
     for ln in lines:

@@ -3,9 +3,10 @@ run's relative judgement (what ``stop_run`` may act on when a person enabled pru
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
-from ..store import Store
+from ..store import Store, new_id
 from .collect import RunObjectives, build_sweep_view
 from .policy import SweepMemory
 from .relative import SweepJudgement, fmt, judge_sweep
@@ -40,7 +41,7 @@ def ranking_table(j: SweepJudgement, rows: int = TABLE_ROWS) -> list[str]:
 
 
 def check_sweep(objs: list[RunObjectives], unreadable: dict[str, str], key: str, run_keys: dict[str, str],
-                store: Store) -> SweepCheck | None:
+                store: Store, extra: dict | None = None) -> SweepCheck | None:
     """Judge the sweep of ``objs`` with its stored memory and store the result; None when fewer than 4 runs share
     an objective. ``run_keys``: each run reference's store key."""
     stored = store.get_sweep(key) or {}
@@ -52,12 +53,26 @@ def check_sweep(objs: list[RunObjectives], unreadable: dict[str, str], key: str,
     j = judge_sweep(view, memory)
     summary = j.summary.to_dict(key)
     table = ranking_table(j)
-    ids = store.put_sweep(key, {"memory": j.memory.to_dict(), "stopped": sorted(stopped), "summary": summary,
-                                "table": table},
+    ids = store.put_sweep(key, {**(extra or {}), "memory": j.memory.to_dict(), "stopped": sorted(stopped),
+                                "summary": summary, "table": table, "check_id": new_id("swc"),
+                                "checked_at": time.time()},
                           [(run_keys.get(r, r), rel.recommend, {"run": r, "relative": rel.to_dict()})
                            for r, rel in j.runs.items()])
     by_run = {r: ids[run_keys.get(r, r)] for r in j.runs if run_keys.get(r, r) in ids}
     return SweepCheck(key, j, by_run)
+
+
+def sweep_assessment(store: Store, key: str) -> dict | None:
+    """The sweep's last check as an assessment record for the pacing (tools/schedule.py): its worst verdict, and a
+    warning when it recommends pruning (an anomaly: the next check comes sooner)."""
+    stored = store.get_sweep(key)
+    if stored is None:
+        return None
+    prune = (stored.get("summary") or {}).get("prune") or []
+    findings = [{"signal": "sweep", "status": "warn", "message": f"{len(prune)} runs to prune"}] if prune else []
+    return {"assessment_id": stored.get("check_id"), "run_key": key, "verdict": stored.get("worst") or "CONTINUE",
+            "created_at": stored.get("checked_at"), "findings": findings,
+            "summary": f"sweep check: {len(prune)} to prune"}
 
 
 def mark_stopped(store: Store, key: str, run: str) -> None:

@@ -72,11 +72,36 @@ def _eval_loss(o: RunObjectives) -> Series | None:
     return e if e is not None and e.direction == MINIMIZE and "loss" in e.name.lower() else None
 
 
-def sweep_key(runs: Iterable[str], project: str | None = None) -> str:
+def sweep_key(runs: Iterable[str] | None, project: str | None = None, config=None) -> str:
+    """The sweep's key in the store, from the check's arguments (so a later check and its pacing find it): the W&B
+    project when one was given, else a hash of the runs' store keys."""
     if project:
-        return f"project:{project}"
-    digest = hashlib.sha256("\n".join(sorted(runs)).encode()).hexdigest()[:16]
+        return f"project:{project.strip()}"
+    from ..errors import TrainingCheckError
+    from ..runref import parse_run_ref
+
+    keys = set()
+    for r in runs or []:
+        try:
+            keys.add(parse_run_ref(r.strip(), entity=getattr(config, "wandb_entity", None),
+                                   project=getattr(config, "wandb_project", None)).key)
+        except TrainingCheckError:
+            keys.add(r.strip())
+    digest = hashlib.sha256("\n".join(sorted(keys)).encode()).hexdigest()[:16]
     return f"runs:{digest}"
+
+
+def sweep_arguments(text: str) -> tuple[list[str], str | None]:
+    """(runs, project) from a sweep check's run part: ``project=entity/project`` or run references apart by
+    spaces."""
+    runs: list[str] = []
+    project = None
+    for word in text.split():
+        if word.startswith("project="):
+            project = word[len("project="):] or None
+        else:
+            runs.append(word)
+    return runs, project
 
 
 def build_sweep_view(objs: list[RunObjectives], unreadable: dict[str, str],
