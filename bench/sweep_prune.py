@@ -288,10 +288,12 @@ def main() -> int:
     for proto, by_method in results.items():
         print(f"\n== {proto}")
         head = f"{'method':<27}" + "".join(f"{s.name:>17}" for s in sweeps)
-        print(head + f"  | {'tuned: saved  regret best-pruned':>34}  | {'held out: saved  regret best-pruned':>37}")
+        every = [s.name for s in sweeps]
+        print(head + f"  | {'tuned: saved  regret best-pruned':>34}  | {'held out: saved  regret best-pruned':>37}"
+              f"  | {'all: saved  regret best-pruned':>34}")
         for name, by in by_method.items():
             cells = "".join(f"{_cell(by[s.name]):>17}" for s in sweeps)
-            print(f"{name:<27}{cells}  | {_group(by, tuned):>34}  | {_group(by, held):>37}")
+            print(f"{name:<27}{cells}  | {_group(by, tuned):>34}  | {_group(by, held):>37}  | {_group(by, every):>34}")
     return 0
 
 

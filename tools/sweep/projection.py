@@ -36,6 +36,8 @@ class ProjectionParams:
     z: float = 2.0  # noise units added on both sides
     coverage: float = 0.8  # calibration: the share of finished runs whose final the widened interval must cover
     max_widen: float = 4.0  # calibration: below/above never above this
+    narrow_from: int = 0  # calibration on at least this many finished runs may also narrow (0: only widen) ...
+    min_factor: float = 0.1  # ... never below this
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,9 @@ def calibrate(finished: Iterable[RunCurve], upto_fraction: float, at_step: float
         return Calibration(params.below, params.above, 0)
 
     def widen(prior: float, need: list[float]) -> float:
-        return min(max(prior, float(np.quantile(need, params.coverage))), max(prior, params.max_widen))
+        q = float(np.quantile(need, params.coverage))
+        if params.narrow_from and len(need) >= params.narrow_from:  # enough finished runs: their coverage decides
+            return min(max(params.min_factor, q), max(prior, params.max_widen))
+        return min(max(prior, q), max(prior, params.max_widen))
 
     return Calibration(widen(params.below, need_below), widen(params.above, need_above), len(need_below))
