@@ -239,10 +239,12 @@ def check_and_collect(run: str, *, store: Store, config: Config, assess: Callabl
     line = check_one(run, store=store, config=config, assess=assess, total_steps=total_steps)
     if not collect or line.verdict in (ERROR, UNREACHABLE):
         return line, None, None
-    from .reading import load_run, loss_override
+    from .reading import load_run, loss_override, recently_loaded
 
-    try:  # the check just read the run: this read finds nothing new and costs the cached history only
-        data = load_run(run, store=store, config=config, role_overrides=loss_override(None, config.loss_metric))
+    try:  # the read the check just made, on this thread; else a read that finds nothing new
+        overrides = loss_override(None, config.loss_metric)
+        data = recently_loaded(run, overrides) or load_run(run, store=store, config=config,
+                                                           role_overrides=overrides)
         return line, objectives_of(run, data.frame, line.total_steps), data.run_key
     except TrainingCheckError as e:
         line.error = line.error or f"left out of the sweep: {e.message}"
