@@ -57,8 +57,14 @@ def objectives_of(run: str, frame, total_steps: int | None) -> RunObjectives:
     def series(name: str | None) -> Series | None:
         if not name or name not in frame.series:
             return None
-        s = frame.long_series(name)
-        steps, values = _thin(s.index.to_numpy(dtype=np.float64), s.to_numpy(dtype=np.float64))
+        s = frame.series[name]  # the newest points whole; older ones as the history's block medians (long_series)
+        steps, values = s.index.to_numpy(dtype=np.float64), s.to_numpy(dtype=np.float64)
+        h = frame.summarised(name)
+        if h is not None:
+            ok = h.blocks["n_fin"] > 0
+            steps = np.concatenate([h.blocks["lf_step"][ok].astype(np.float64), steps])
+            values = np.concatenate([h.blocks["med"][ok].astype(np.float64), values])
+        steps, values = _thin(steps, values)
         if not steps.size:
             return None
         direction = MAXIMIZE if frame.roles[name].direction == "max" else MINIMIZE
