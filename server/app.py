@@ -344,6 +344,9 @@ def create_server() -> TrainingCheckServer:
         host: Annotated[str | None, Field(description="Stop on this host over SSH (user@host:port or an ssh "
                                                       "alias); default this machine.")] = None,
         dry_run: Annotated[bool, Field(description="Only describe the plan; touch nothing.")] = False,
+        prune: Annotated[bool, Field(description="true ONLY when the user passed prune=true to /training-check: "
+                                                 "their permission to stop a run whose latest sweep comparison "
+                                                 "(assess_runs) recommends prune. Never set it on your own.")] = False,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, StopReportOut]:
         """Stop a training run, guarded: needs the run's LATEST assessment or review, saying STOP and recent (within
@@ -351,11 +354,12 @@ def create_server() -> TrainingCheckServer:
         command line or working folder names the run, or one the user named for this run; otherwise the user is
         asked to confirm (where the client supports it) or the stop is refused. Other users' processes, system
         processes and training-check's own ancestors are never stopped. There is no override here: a person uses
-        `training-check stop --force`. Saves the evidence first, then stops gracefully (harder after a grace period)
-        and confirms."""
+        `training-check stop --force`. A run its latest sweep comparison says to prune is stopped only when a person
+        enabled pruning (prune=true from the user, or [sweep] allow_prune in their config), with the same guard.
+        Saves the evidence first, then stops gracefully (harder after a grace period) and confirms."""
         return await run_tool("stop_run", ctx, domain("stop_run", "stop_run"), StopReportOut, run, reason,
                               assessment_id=assessment_id, review_id=review_id, method=method, target=target,
-                              host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx))
+                              host=host, dry_run=dry_run, confirm=_confirm_bridge(ctx), prune=prune)
 
     # read-only for the client (plan mode runs it): like assess_run it keeps only its own records; the Cron jobs are
     # made by the agent's CronCreate/CronDelete calls, which the client governs itself
@@ -380,6 +384,11 @@ def create_server() -> TrainingCheckServer:
         job_lifetime_days: Annotated[int | None, Field(
             description="After how many days the client says recurring jobs auto-expire (CronCreate's 'auto-expire "
                         "after N days'); renewal is timed from it (7 when not given).", ge=1, le=3650)] = None,
+        sweep: Annotated[bool, Field(description="true for a sweep check (several runs or project=...): run is the "
+                                                 "whole run part (the runs apart by spaces, or project=entity/project"
+                                                 "); one job for the sweep, paced by its last assess_runs.")] = False,
+        prune: Annotated[bool, Field(description="With sweep: only when the user passed prune=true (kept in the "
+                                                 "job's prompt).")] = False,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, ScheduleOut]:
         """Pace the next check (10 -> 20 -> 30 -> 60 min while healthy, back to 10 on any anomaly; none after a STOP
@@ -387,7 +396,8 @@ def create_server() -> TrainingCheckServer:
         whether to create one (cron_create: the exact CronCreate arguments), so one job per run remains."""
         return await run_tool("reschedule", ctx, domain("schedule", "reschedule"), ScheduleOut, run,
                               assessment_id=assessment_id, jobs=jobs, current_job_id=current_job_id, target=target,
-                              host=host, durable=durable, job_lifetime_days=job_lifetime_days)
+                              host=host, durable=durable, job_lifetime_days=job_lifetime_days, sweep=sweep,
+                              prune=prune)
 
     @mcp.tool(annotations=ToolAnnotations(title="Assess many runs", read_only_hint=True, idempotent_hint=False,
                                           open_world_hint=True))
@@ -398,14 +408,21 @@ def create_server() -> TrainingCheckServer:
         state: Annotated[str | None, Field(description="With project: only runs in this state (running, finished, "
                                                        "crashed, ...; null for all).")] = "running",
         max_concurrency: Annotated[int, Field(description="Runs checked at once.", ge=1, le=64)] = 8,
+        total_steps: Annotated[int | None, Field(description="The runs' planned length in steps, where each run's "
+                                                             "projection aims (else each run's own, when its "
+                                                             "source says).", ge=1)] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, MultiReportOut]:
         """Check many runs in one call with bounded concurrency: one compact line per run, worst first; a run that
-        fails is reported in its line, not raised."""
+        fails is reported in its line, not raised. With 4 or more runs sharing an objective, each run is also judged
+        against its siblings at equal steps (`relative`: rank of, projected final, keep / lead / prune with the
+        numbers) and `sweep` names the leader and the runs to prune; `prune` is advice, not a STOP. The answer stays
+        within 8 KB: the worst runs, the leaders and the prune list in full, the rest counted in `more`."""
         if not runs and not project:
             raise ToolError("assess_runs: pass runs (a list) or project (entity/project)")
         return await run_tool("assess_runs", ctx, domain("assess_runs", "assess_runs"), MultiReportOut, runs, project,
-                              with_progress=True, max_concurrency=max_concurrency, state=state)
+                              with_progress=True, max_concurrency=max_concurrency, state=state,
+                              total_steps=total_steps)
 
     # -- prompts ----------------------------------------------------------------------------------------------
     @mcp.prompt(name="training-check", title="Check a training run",

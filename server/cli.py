@@ -292,7 +292,7 @@ def cmd_sweep(args) -> int:
         raise BadInput("sweep needs runs or --project entity/project")
     rep = assess_runs(args.runs or None, args.project, store=store, config=config,
                       max_concurrency=args.max_concurrency, state=None if args.state == "any" else args.state,
-                      progress=terminal_progress("checking runs"))
+                      progress=terminal_progress("checking runs"), answer_budget=None, total_steps=args.total_steps)
     d = _as_dict(rep)
     clear_progress()
     if args.json:
@@ -300,6 +300,16 @@ def cmd_sweep(args) -> int:
     else:
         for line in rep.runs:
             print(escape_for_terminal(line.line))
+        if rep.sweep is not None:
+            print(f"\nsweep on {rep.sweep['metric']} ({rep.sweep['direction']}), ranked at equal steps:")
+            ranked = sorted((ln for ln in rep.runs if ln.relative is not None),
+                            key=lambda ln: (ln.relative["rank"] or 0) if ln.relative is not None else 0)
+            for ln in ranked:
+                rel = ln.relative
+                assert rel is not None
+                print(escape_for_terminal(f"{rel['rank'] or '-':>4} {rel['recommend']:<5} {ln.run}: {rel['reason']}"))
+            for run, why in rep.sweep["left_out"].items():
+                print(escape_for_terminal(f"   - left out {run}: {why}"))
         print(escape_for_terminal(rep.summary))
     worst = rep.runs[0].verdict if rep.runs else "CONTINUE"
     return VERDICT_EXIT.get(worst, EXIT_FAILURE)
@@ -323,7 +333,8 @@ def cmd_stop(args) -> int:
     config, store = _ctx()
     s = stop_run(args.run, args.reason, store=store, config=config, assessment_id=args.assessment_id,
                  review_id=args.review_id, method=args.method, target=args.target, host=args.host,
-                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s, named_by_person=True)
+                 dry_run=args.dry_run, force=args.force, grace_s=args.grace_s, named_by_person=True,
+                 prune=args.prune)
     _show(s, args.json, _summary_text)
     return 0
 
@@ -384,11 +395,18 @@ def cmd_install_command(args) -> int:
 
 
 def cmd_plot(args) -> int:
-    from ..tools.plot import plot_run
+    from ..tools.plot import plot_run, plot_sweep
 
     config, store = _ctx()
-    res = plot_run(args.run, args.output, store=store, config=config, fallback_log=args.fallback_log,
-                   progress=terminal_progress(f"reading {args.run}"))
+    res: Any
+    if args.sweep:
+        res = plot_sweep(([args.run] if args.run else []) + args.sweep, args.output, store=store, config=config,
+                         total_steps=args.total_steps)
+    elif not args.run:
+        raise BadInput("plot needs a run (or --sweep RUN RUN ...)")
+    else:
+        res = plot_run(args.run, args.output, store=store, config=config, fallback_log=args.fallback_log,
+                       progress=terminal_progress(f"reading {args.run}"))
     if args.json:
         _print_json(res.to_dict())
     else:
@@ -503,9 +521,10 @@ def build_parser() -> Parser:
     s.add_argument("--no-auth", action="store_true", help="with --http on 127.0.0.1 only: no bearer token")
     s.set_defaults(fn=cmd_serve)
 
-    def run_args(sp, fallback=True):
-        sp.add_argument("run", help="W&B run path/URL, local log/.wandb/wandb dir, mlflow.db[#run_id], mlruns/, "
-                                        "mlflow:<run_id>, dvclive/, or ssh://host/path")
+    def run_args(sp, fallback=True, optional=False):
+        sp.add_argument("run", nargs="?" if optional else None,
+                        help="W&B run path/URL, local log/.wandb/wandb dir, mlflow.db[#run_id], mlruns/, "
+                             "mlflow:<run_id>, dvclive/, or ssh://host/path")
         if fallback:
             sp.add_argument("--fallback-log", help="log to read when the W&B API is unreachable")
         sp.add_argument("--json", action="store_true", help="print the structured answer as JSON")
@@ -535,6 +554,8 @@ def build_parser() -> Parser:
     s.add_argument("--project", help="a W&B entity/project: check its runs")
     s.add_argument("--state", default="running", help="with --project: runs in this state (default running; any)")
     s.add_argument("--max-concurrency", type=int, default=8, help="runs checked at once (default 8)")
+    s.add_argument("--total-steps", type=int, default=None,
+                   help="the runs' planned length: where the sweep comparison projects each run")
     s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_sweep)
 
@@ -564,6 +585,8 @@ def build_parser() -> Parser:
     s.add_argument("--force", action="store_true", help="stop without a STOP verdict (a person's decision; needs "
                                                         "--reason)")
     s.add_argument("--grace-s", type=float, default=30.0, help="seconds before the hard kill (default 30)")
+    s.add_argument("--prune", action="store_true", help="allow stopping a run its latest sweep comparison says to "
+                                                        "prune (a person's decision)")
     s.add_argument("--json", action="store_true", help="print the structured answer as JSON")
     s.set_defaults(fn=cmd_stop)
 
@@ -608,9 +631,12 @@ def build_parser() -> Parser:
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s.set_defaults(fn=cmd_watch)
 
-    s = sub.add_parser("plot", help="draw loss/eval/LR/grad-norm with the latest findings marked")
-    run_args(s)
+    s = sub.add_parser("plot", help="draw loss/eval/LR/grad-norm with the latest findings marked (or --sweep)")
+    run_args(s, optional=True)
     s.add_argument("-o", "--output", help="PNG path (default under TRAINING_CHECK_HOME/plots)")
+    s.add_argument("--sweep", nargs="+", metavar="RUN", help="draw every run's curve with its projection band, the "
+                                                             "runs to prune marked (the runs of a sweep)")
+    s.add_argument("--total-steps", type=int, default=None, help="with --sweep: the runs' planned length")
     s.set_defaults(fn=cmd_plot)
     return p
 

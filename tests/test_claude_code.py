@@ -544,3 +544,77 @@ def test_e2e_the_mcp_prompt_runs_headless_with_the_documented_allow_rules(e2e, t
     assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"], (inv.final, e2e.stub.requests[:3])
     assert not any("permission" in r.lower() for r in inv.tool_results), inv.tool_results
     assert inv.results["assess_run"]["verdict"] == "CONTINUE" and inv.results["reschedule"]["cron_create"]
+
+
+# -- a sweep check: several runs, one clearly losing (tests/sweep_player.py plays the command's sweep section) -----
+@pytest.fixture
+def e2e_sweep(claude, clone, tmp_path):
+    from .sweep_player import SweepPlayer
+
+    shutil.copy(REPO / ".claude" / "commands" / "training-check.md", clone / ".claude" / "commands")
+    warm_first_answers(tmp_path / "tc-warm")
+    with AnthropicStub(SweepPlayer()) as stub:
+        yield ClaudeE2E(claude, clone, tmp_path, stub)
+
+
+def _sweep_checked_once(e2e: ClaudeE2E, folder: Path) -> tuple[list[str], str]:
+    """Six real runs of a committed sweep (tests/test_sweep_stop.py), their first check made at step 150 in the same
+    store; the logs then grown to step 200, where the check through Claude Code finds the loser (two checks in a
+    row)."""
+    from training_check.tools.assess_runs import assess_runs
+    from training_check.tools.config import load_config
+    from training_check.tools.store import Store
+
+    from .test_sweep_stop import LOSER, RUNS, write_logs
+
+    folder.mkdir()
+    old = os.environ.get("TRAINING_CHECK_HOME")
+    os.environ["TRAINING_CHECK_HOME"] = str(e2e.tc_home)
+    try:
+        config = load_config(cwd=folder)
+        assess_runs(write_logs(folder, 15), store=Store(config.store_path), config=config)
+    finally:
+        if old is None:
+            os.environ.pop("TRAINING_CHECK_HOME")
+        else:
+            os.environ["TRAINING_CHECK_HOME"] = old
+    runs = write_logs(folder, 20)
+    return runs, runs[RUNS.index(LOSER)]
+
+
+def test_e2e_sweep_names_the_losing_run_prune_and_stops_it_with_prune_true(e2e_sweep, tmp_path):
+    runs, loser = _sweep_checked_once(e2e_sweep, tmp_path / "sweep")
+    trainer = holding_log(Path(loser), 300, stderr=subprocess.DEVNULL)  # the loser's own process
+    bystander = holding_log(Path(runs[0]), 300, stderr=subprocess.DEVNULL)
+    try:
+        inv = e2e_sweep.run(f"/training-check {' '.join(runs)} prune=true")
+        assert _names(inv) == ["assess_runs", "stop_run", "CronList", "reschedule", "CronCreate"]
+        report = inv.results["assess_runs"]
+        assert report["sweep"]["prune"] == [loser]
+        rel = next(r for r in report["runs"] if r["run"] == loser)["relative"]
+        assert rel["recommend"] == "prune" and "6th of 6" in rel["reason"] and "at step 200" in rel["reason"]
+        assert _input(inv, "stop_run") == {"run": loser, "prune": True, "reason": rel["reason"][:400]}
+        stop = inv.results["stop_run"]
+        assert stop["stopped"] is True and "pruning enabled by prune=true" in stop["allowed_by"]
+        assert "## Sweep comparison" in Path(stop["evidence_path"]).read_text()
+        assert trainer.wait(15) is not None and bystander.poll() is None
+        sched = inv.results["reschedule"]
+        assert _input(inv, "reschedule")["sweep"] is True and sched["cron_create"]["prompt"].endswith("prune=true")
+        assert f"Prune {loser}: prune: eval_loss" in inv.final and stop["evidence_path"] in inv.final
+    finally:
+        trainer.kill()
+        bystander.kill()
+
+
+def test_e2e_sweep_without_prune_names_the_loser_and_stops_nothing(e2e_sweep, tmp_path):
+    runs, loser = _sweep_checked_once(e2e_sweep, tmp_path / "sweep")
+    trainer = holding_log(Path(loser), 300, stderr=subprocess.DEVNULL)
+    try:
+        inv = e2e_sweep.run(f"/training-check {' '.join(runs)}")
+        assert _names(inv) == ["assess_runs", "CronList", "reschedule", "CronCreate"]
+        assert inv.results["assess_runs"]["sweep"]["prune"] == [loser]
+        assert f"Prune {loser}: prune: eval_loss" in inv.final and "not stopped" in inv.final
+        assert trainer.poll() is None  # nothing was stopped
+        assert "prune" not in _input(inv, "reschedule")
+    finally:
+        trainer.kill()

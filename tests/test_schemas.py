@@ -46,7 +46,7 @@ CONTRACT = {
     "reschedule": ({"run", "interval_minutes", "reason", "next_check_at", "cron", "job_prompt", "cron_delete",
                     "cron_create", "keep_job_id", "renew_by", "stopped", "assessment_id", "summary"},
                    {"run", "reason", "job_prompt", "cron_delete", "stopped", "summary"}),
-    "assess_runs": ({"runs", "counts", "expanded_from", "elapsed_s", "notes", "summary"},
+    "assess_runs": ({"runs", "counts", "expanded_from", "elapsed_s", "notes", "summary", "sweep", "more"},
                     {"runs", "counts", "expanded_from", "elapsed_s", "notes", "summary"}),
 }
 
@@ -97,7 +97,11 @@ def test_listed_schemas_name_exactly_what_answers_carry(tc_home):
         metric = tools["read_metrics"]["$defs"]["MetricSummary"]
         assert set(metric["required"]) == {"name", "role", "count", "last_step", "nan_count", "inf_count", "series"}
         line = tools["assess_runs"]["$defs"]["RunLine"]
-        assert set(line["properties"]) == {"run", "verdict", "line", "assessment_id", "step", "error"}
+        assert set(line["properties"]) == {"run", "verdict", "line", "assessment_id", "step", "error", "relative",
+                                           "total_steps"}
+        relative = tools["assess_runs"]["$defs"]["Relative"]
+        assert {"rank", "of", "projected_final", "recommend", "reason"} <= set(relative["properties"])
+        assert {"recommend", "reason"} <= set(relative["required"])
 
     run(main)
 

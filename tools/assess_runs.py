@@ -5,10 +5,17 @@ fails gets an ERROR or UNREACHABLE line instead of failing the call. Order,
 worst first: STOP > ESCALATE > UNREACHABLE > ERROR > WAIT > CONTINUE — a STOP
 needs action now and an ESCALATE a decision, while an unreachable run is a
 connectivity report (never a judgment of the training) that still needs a look.
+
+When at least 4 runs share an objective, the runs are also judged against each
+other after their own checks (``tools/sweep``): each line gets a ``relative``
+judgement (rank at equal steps, projected final, keep / lead / prune) and the
+report a ``sweep`` summary; the per-run verdicts stay as they are. The answer
+for an agent stays within ``ANSWER_BUDGET`` bytes whatever the number of runs.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -21,11 +28,16 @@ from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
 from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT
 from .sources.base import Progress
 from .store import Store
+from .sweep.collect import MIN_RUNS, RunObjectives, objectives_of, sweep_key
+from .sweep.relative import RelativeDict, SweepDict
 
 ERROR = "ERROR"  # a run whose check failed (not a verdict of the training)
 ORDER = (STOP, ESCALATE, UNREACHABLE, ERROR, WAIT, CONTINUE)
 MAX_RUNS = 1000
 LINE_WIDTH = 160
+ANSWER_BUDGET = 8000  # bytes of JSON an agent's answer may take (the CLI's --json has every run)
+FULL_WORST = 5  # runs with a verdict other than CONTINUE kept in full first, worst first
+FULL_LEADERS = 3  # the sweep's leaders kept in full
 RUN_DIR_PREFIXES = ("run-", "offline-run-")
 
 
@@ -39,6 +51,8 @@ class RunLine:
     assessment_id: str | None = None
     step: int | None = None
     error: str | None = None
+    relative: RelativeDict | None = None  # this run against its siblings (a sweep of >= 4 runs)
+    total_steps: int | None = None
 
     def to_dict(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -54,10 +68,77 @@ class MultiReport:
     elapsed_s: float = 0.0
     notes: list[str] = field(default_factory=list)
     summary: str = ""
+    sweep: SweepDict | None = None  # the runs judged against each other (>= 4 sharing an objective)
+    more: dict[str, int] | None = None  # runs left out of an answer for room, counted per verdict / recommendation
+    _budget: int | None = None  # bytes the answer may take; None: every run in full
 
     def to_dict(self) -> dict:
-        return {"runs": [r.to_dict() for r in self.runs], "counts": self.counts, "expanded_from": self.expanded_from,
-                "elapsed_s": round(self.elapsed_s, 3), "notes": self.notes, "summary": self.summary}
+        full = {"runs": [r.to_dict() for r in self.runs], "counts": self.counts,
+                "expanded_from": self.expanded_from, "elapsed_s": round(self.elapsed_s, 3), "notes": self.notes,
+                "summary": self.summary}
+        if self.sweep is not None:
+            full["sweep"] = self.sweep
+        if self._budget is None or _size(full) <= self._budget:
+            return full
+        return self._within(full, self._budget)
+
+    def _within(self, full: dict, budget: int) -> dict:
+        """The worst runs, the sweep's leaders and its prune list in full (as room allows, in that order); the rest
+        counted in ``more``."""
+        lines = {ln.run: ln for ln in self.runs}
+        prune = list(self.sweep["prune"]) if self.sweep else []
+        ranked = sorted((ln for ln in self.runs if ln.relative is not None and ln.relative["rank"]),
+                        key=lambda ln: (ln.relative["rank"] or 0) if ln.relative is not None else 0)
+        leader = self.sweep["leader"] if self.sweep else None
+        leaders = ([leader] if leader else []) + [ln.run for ln in ranked[:FULL_LEADERS]]
+        worst = [ln.run for ln in self.runs if ln.verdict != CONTINUE][:FULL_WORST]
+        order = list(dict.fromkeys([*worst, *leaders[:FULL_LEADERS], *prune, *(ln.run for ln in self.runs)]))
+        out = {k: v for k, v in full.items() if k != "runs"}
+        if self.sweep is not None:
+            sweep = dict(self.sweep)
+            left = dict(self.sweep["left_out"])
+            if len(left) > 10:
+                sweep["left_out"] = dict(list(left.items())[:10])
+                out["notes"] = [*self.notes, f"{len(left) - 10} more runs left out of the sweep comparison"]
+            out["sweep"] = sweep
+        kept: list[dict] = []
+        out["runs"] = kept
+        for name in order:
+            row = lines[name].to_dict()
+            kept.append(row)
+            out["more"] = _counted(self.runs, {r["run"] for r in kept})
+            if _size(out) > budget:
+                kept.pop()
+                row.pop("line", None)  # the relative judgement's reason says it
+                kept.append(row)
+                if _size(out) > budget:
+                    kept.pop()
+                    break
+        out["more"] = _counted(self.runs, {r["run"] for r in kept})
+        sweep_out = out.get("sweep")
+        if sweep_out is not None and _size(out) > budget:
+            names = sweep_out["prune"] = list(sweep_out["prune"])
+            while names and _size(out) > budget:
+                names.pop()
+            out["notes"] = [*out["notes"], f"the prune list is cut for room: {len(prune)} runs in all (training-check "
+                                           f"sweep --json lists every one)"]
+        return out
+
+
+def _size(d: dict) -> int:
+    return len(json.dumps(d, separators=(",", ":"), ensure_ascii=False, default=str))
+
+
+def _counted(runs: list[RunLine], kept: set[str]) -> dict[str, int]:
+    """Runs left out of the answer: how many, per verdict, and per recommendation."""
+    rest = [ln for ln in runs if ln.run not in kept]
+    out: dict[str, int] = {"runs": len(rest)}
+    for ln in rest:
+        out[ln.verdict] = out.get(ln.verdict, 0) + 1
+        rec = ln.relative["recommend"] if ln.relative is not None else None
+        if rec:
+            out[rec] = out.get(rec, 0) + 1
+    return out
 
 
 def severity(verdict: str) -> int:
@@ -130,10 +211,11 @@ def _line(verdict: str, run: str, step: int | None, text: str) -> str:
     return line if len(line) <= LINE_WIDTH else line[:LINE_WIDTH - 1] + "…"
 
 
-def check_one(run: str, *, store: Store, config: Config, assess: Callable[..., Any]) -> RunLine:
+def check_one(run: str, *, store: Store, config: Config, assess: Callable[..., Any],
+              total_steps: int | None = None) -> RunLine:
     """Assess one run; failures become an ERROR/UNREACHABLE line, never an exception."""
     try:
-        a = assess(run, store=store, config=config)
+        a = assess(run, store=store, config=config, **({"total_steps": total_steps} if total_steps else {}))
     except SourceUnreachable as e:
         return RunLine(run, UNREACHABLE, _line(UNREACHABLE, run, None, e.message), error=e.message)
     except TrainingCheckError as e:
@@ -146,16 +228,45 @@ def check_one(run: str, *, store: Store, config: Config, assess: Callable[..., A
     step = _get(progress, "step") if progress else _get(a, "step")
     summary = _get(a, "summary") or ""
     return RunLine(run, verdict, _line(verdict, run, step, summary), assessment_id=_get(a, "assessment_id"),
-                   step=step)
+                   step=step, total_steps=_get(progress, "total_steps") if progress else None)
+
+
+def check_and_collect(run: str, *, store: Store, config: Config, assess: Callable[..., Any],
+                      collect: bool, total_steps: int | None = None
+                      ) -> tuple[RunLine, RunObjectives | None, str | None]:
+    """``check_one``, then (``collect``) the run's objective curves for the sweep and its store key; a run whose
+    curves cannot be read is left out of the sweep, never failed."""
+    line = check_one(run, store=store, config=config, assess=assess, total_steps=total_steps)
+    if not collect or line.verdict in (ERROR, UNREACHABLE):
+        return line, None, None
+    from .reading import load_run, loss_override, recently_loaded
+
+    try:  # the read the check just made, on this thread; else a read that finds nothing new
+        overrides = loss_override(None, config.loss_metric)
+        data = recently_loaded(run, overrides) or load_run(run, store=store, config=config,
+                                                           role_overrides=overrides)
+        return line, objectives_of(run, data.frame, line.total_steps), data.run_key
+    except TrainingCheckError as e:
+        line.error = line.error or f"left out of the sweep: {e.message}"
+        return line, None, None
+    except Exception as e:  # noqa: BLE001 - one run's curves must not fail the sweep
+        line.error = line.error or f"left out of the sweep: internal error ({type(e).__name__})"
+        return line, None, None
 
 
 def assess_runs(runs: list[str] | None = None, project: str | None = None, *, store: Store, config: Config,
                 max_concurrency: int = 8, state: str | None = "running",
-                progress: Progress | None = None) -> MultiReport:
+                progress: Progress | None = None, answer_budget: int | None = ANSWER_BUDGET,
+                total_steps: int | None = None) -> MultiReport:
     """Assess every run (a list, wandb/ folders, or a W&B project's runs in ``state``) with at most
-    ``max_concurrency`` at once; one line per run, worst first."""
+    ``max_concurrency`` at once; one line per run, worst first; with >= 4 runs sharing an objective, each run
+    judged against its siblings too. ``answer_budget``: bytes the answer may take (None: every run in full);
+    ``total_steps``: the runs' planned length (else each run's own, from its source), where projections aim."""
     if not runs and not project:
         raise BadInput("pass runs (a list of run references) or project (entity/project)")
+    if total_steps is not None and (not isinstance(total_steps, int) or isinstance(total_steps, bool)
+                                    or total_steps < 1):
+        raise BadInput(f"total_steps must be a positive whole number, got {total_steps!r}")
     if not isinstance(max_concurrency, int) or not 1 <= max_concurrency <= 64:
         raise BadInput(f"max_concurrency must be an integer from 1 to 64, got {max_concurrency!r}")
     from .assess import assess_run
@@ -163,10 +274,18 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
     started = time.monotonic()
     targets, expanded = expand_runs(runs, project, config, state)
     lines: list[RunLine] = []
+    objectives: list[RunObjectives] = []
+    run_keys: dict[str, str] = {}
+    collect = len(targets) >= MIN_RUNS
     with ThreadPoolExecutor(max_workers=min(max_concurrency, len(targets)), thread_name_prefix="assess") as pool:
-        futures = {pool.submit(check_one, r, store=store, config=config, assess=assess_run): r for r in targets}
+        futures = {pool.submit(check_and_collect, r, store=store, config=config, assess=assess_run,
+                               collect=collect, total_steps=total_steps): r for r in targets}
         for i, fut in enumerate(as_completed(futures), 1):
-            lines.append(fut.result())
+            line, objective, run_key = fut.result()
+            lines.append(line)
+            if objective is not None and run_key is not None:
+                objectives.append(objective)
+                run_keys[line.run] = run_key
             if progress:
                 progress(i, len(targets), f"checked {futures[fut]}")
     order = {r: i for i, r in enumerate(targets)}
@@ -179,4 +298,31 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
     notes = []
     if project and state:
         notes.append(f"only runs in state {state!r} of {project} were checked")
-    return MultiReport(lines, counts, expanded, time.monotonic() - started, notes, summary + ".")
+    sweep = None
+    if collect:
+        sweep = _judge_sweep(lines, objectives, run_keys, sweep_key(runs, project, config), store)
+        if sweep is not None:
+            pr = sweep["prune"]
+            named = ", ".join(pr[:3]) + (", ..." if len(pr) > 3 else "")
+            summary += (f"; sweep of {sweep['compared']} on {sweep['metric']}: leader {sweep['leader']}, "
+                        + (f"prune {len(pr)} ({named})" if pr else "nothing to prune"))
+    return MultiReport(lines, counts, expanded, time.monotonic() - started, notes, summary + ".", sweep,
+                       _budget=answer_budget)
+
+
+def _judge_sweep(lines: list[RunLine], objectives: list[RunObjectives], run_keys: dict[str, str],
+                 key: str, store: Store) -> SweepDict | None:
+    """The runs judged against each other (tools/sweep), the result stored and written into each line."""
+    from .sweep.check import check_sweep
+
+    unreadable = {ln.run: f"{ln.verdict.lower()}: {(ln.error or '')[:120]}" for ln in lines
+                  if ln.verdict in (ERROR, UNREACHABLE)}
+    worst = min((ln.verdict for ln in lines), key=severity, default=CONTINUE)
+    done = check_sweep(objectives, unreadable, key, run_keys, store, {"worst": worst})
+    if done is None:
+        return None
+    for ln in lines:
+        rel = done.judgement.runs.get(ln.run)
+        if rel is not None:
+            ln.relative = rel.to_dict()
+    return done.judgement.summary.to_dict(key)

@@ -23,6 +23,8 @@ environment or the user's own config file, ``$TRAINING_CHECK_HOME/config.toml`` 
     timeout_s = 120
     [security]
     redact_env = ["MYLAB_CLUSTER_PW"]   # more variables whose values are secrets (tools/redact.py)
+    [sweep]
+    allow_prune = false         # true: stop_run may stop a run its latest sweep comparison says to prune
 
 The project file ``.training-check.toml`` (the working folder or a parent, up to the repository root, a folder
 holding ``.git``, or HOME) may set names only: ``[wandb] entity`` and ``project``, ``[metrics] loss_metric``, and
@@ -131,6 +133,7 @@ class Config:
     loss_metric: str | None = None  # the metric to judge as the loss when none is named one (issue 19)
     redact_env: tuple[str, ...] = ()  # [security] redact_env of both files (tools/redact.py)
     mlflow_tracking_uri: str | None = None  # env MLFLOW_TRACKING_URI, else [mlflow] tracking_uri in the user's config
+    sweep_allow_prune: bool = False  # [sweep] allow_prune in the USER's config only: a person enabled pruning
 
     @property
     def store_path(self) -> Path:
@@ -234,4 +237,5 @@ def load_config(cwd: str | Path | None = None, env: dict[str, str] | None = None
         loss_metric=str(loss)[:200] if isinstance(loss, str) and loss.strip() else None,
         redact_env=(*user_names, *project_names),
         mlflow_tracking_uri=str(mlflow_uri).strip() if isinstance(mlflow_uri, str) and mlflow_uri.strip() else None,
+        sweep_allow_prune=_table(user_data, "sweep").get("allow_prune") is True,
     )

@@ -253,3 +253,110 @@ def plot_run(run: str, out: str | Path | None = None, *, store: Store, config: C
     summary = (f"Plotted {', '.join(panels)} of {run}{upto} to {out}"
                + (f" with {marked} finding{'s' if marked != 1 else ''} marked" if marked else "") + ".")
     return PlotResult(str(out), run, panels, marked, last, verdict, [], summary)
+
+
+@dataclass
+class SweepPlotResult:
+    """Where the sweep's picture went and what it shows."""
+
+    path: str
+    runs: int
+    metric: str | None
+    prune: list[str]
+    leader: str | None
+    left_out: dict[str, str] = field(default_factory=dict)
+    summary: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+MAX_LABELLED = 8  # runs named in the legend: the leader, the runs to prune, then the best ranked
+
+
+def plot_sweep(runs: list[str], out: str | Path | None = None, *, store: Store, config: Config,
+               total_steps: int | None = None, project: str | None = None) -> SweepPlotResult:
+    """Every run's objective curve, each projection's band to the planned final step, the runs to prune marked
+    (crossed, grey) and the leader drawn thick. Judged as ``assess_runs`` judges the sweep, with its stored memory
+    (nothing stored: a picture is not a check)."""
+    from .sweep.collect import build_sweep_view, objectives_of, sweep_key
+    from .sweep.policy import SweepMemory
+    from .sweep.relative import judge_sweep
+
+    if len(runs) < 2:
+        raise BadInput("plot --sweep needs at least two runs (a sweep judgement needs four sharing an objective)")
+    objs, unreadable = [], {}
+    for run in runs:
+        try:
+            data = load_run(run, store=store, config=config)
+        except TrainingCheckError as e:
+            unreadable[run] = e.message
+            continue
+        objs.append(objectives_of(run, data.frame, total_steps or data.info.total_steps))
+    key = sweep_key(runs, project, config)
+    stored = store.get_sweep(key) or {}
+    view = build_sweep_view(objs, unreadable, set(stored.get("stopped") or []))
+    if view is None:
+        raise BadInput(f"fewer than 4 of these {len(runs)} runs share an objective (an eval metric or a train loss): "
+                       f"no sweep to draw")
+    j = judge_sweep(view, SweepMemory.from_dict(stored.get("memory")))
+    plt = _matplotlib()
+    fig, ax = plt.subplots(figsize=(11, 6.5), dpi=110)
+    sign = view.sign()
+    prune = set(j.summary.prune)
+    ranked = sorted(j.runs.values(), key=lambda r: (r.rank is None, r.rank or 0))
+    named = list(dict.fromkeys([*(x for x in [j.summary.leader] if x), *sorted(prune), *(r.run for r in ranked)]))
+    named = named[:MAX_LABELLED]
+    cmap = plt.get_cmap("tab10")
+    values_seen: list[float] = []
+    for i, c in enumerate(view.curves):
+        rel = j.runs.get(c.run)
+        finite = np.isfinite(c.values)
+        values_seen.extend(c.values[finite].tolist())
+        is_pruned = c.run in prune or c.stopped
+        lead = c.run == j.summary.leader
+        colour = "#9e9e9e" if is_pruned else cmap(i % 10)
+        label = None
+        if c.run in named:
+            tag = "prune" if c.run in prune else ("stopped" if c.stopped else ("lead" if lead else
+                                                                                 (rel.recommend if rel else "")))
+            where = f", {rel.rank}/{rel.of}" if rel and rel.rank else ""
+            label = f"{os.path.basename(c.run)[:40]} ({tag}{where})"
+        ax.plot(c.steps[finite], c.values[finite], color=colour, lw=2.6 if lead else 1.2,
+                ls="--" if is_pruned else "-", label=label, alpha=0.9 if (lead or c.run in named) else 0.5)
+        if is_pruned and finite.any():
+            ax.scatter([c.steps[finite][-1]], [c.values[finite][-1]], marker="x", s=80, color="#d62728", zorder=5)
+        pr = j.projections.get(c.run)
+        if pr is not None and rel is not None and rel.projected_final is not None and pr.model != "reached" \
+                and np.isfinite(pr.value) and finite.any():
+            x0, y0 = float(c.steps[finite][-1]), float(c.values[finite][-1])
+            f = rel.projected_final
+            ax.fill_between([x0, f.at_step], [y0, f.low], [y0, f.high], color=colour, alpha=0.12, lw=0)
+            ax.plot([x0, f.at_step], [y0, f.value], color=colour, ls=":", lw=1)
+    fin = np.array([v for v in values_seen if np.isfinite(v)])
+    if fin.size and fin.min() > 0 and spans_decades(fin):
+        ax.set_yscale("log")
+    if fin.size:  # the curves fill the picture; a band reaching further is cut at its edge
+        lo, hi = np.percentile(fin, [0, 98])
+        pad = (hi - lo) * 0.08 or abs(hi) * 0.1 or 1.0
+        log = ax.get_yscale() == "log"
+        ax.set_ylim(lo * 0.8 if log else lo - pad, hi * 1.2 if log else hi + pad)
+    ax.axvline(view.target_step, color="#555555", lw=0.8, ls="-.")
+    ax.set_xlabel("step")
+    ax.set_ylabel(f"{view.metric} ({'lower' if sign > 0 else 'higher'} is better)")
+    ax.set_title(f"sweep of {len(view.curves)} runs on {view.metric}: leader "
+                 f"{os.path.basename(j.summary.leader or '-')}, {len(prune)} to prune "
+                 f"(dashed grey, x); bands: projections to step {int(view.target_step)}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+    if out is None:
+        out = config.home / "plots" / f"sweep-{key.split(':', 1)[-1][:40].replace('/', '_')}.png"
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    summary = (f"Plotted {len(view.curves)} runs of the sweep on {view.metric} to {out}: leader "
+               f"{j.summary.leader}, {len(prune)} to prune" + (f" ({', '.join(sorted(prune)[:5])})" if prune else "")
+               + (f"; {len(view.left_out)} left out" if view.left_out else "") + ".")
+    return SweepPlotResult(str(out), len(view.curves), view.metric, sorted(prune), j.summary.leader,
+                           dict(view.left_out), summary)

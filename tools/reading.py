@@ -5,6 +5,7 @@ Both ``read_metrics`` and ``assess_run`` go through ``load_run``.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -177,9 +178,31 @@ def _missing_loss_note(frame: MetricFrame, role_overrides: dict[str, str] | None
     return [f"loss_metric {clean(named[0], 60)} is not logged (logged: {logged}); judged without it"]
 
 
+_RECENT = threading.local()  # the last run this thread read: (run, role overrides, its RunData)
+
+
+def recently_loaded(run: str, role_overrides: dict[str, str] | None = None) -> RunData | None:
+    """What this thread's last ``load_run`` of ``run`` (with these role overrides) returned, or None: a many-run
+    check (tools/assess_runs.py) takes the run's curves from the read its ``assess_run`` just made instead of
+    reading the run again."""
+    last = getattr(_RECENT, "last", None)
+    if last is None or last[0] != run or last[1] != (role_overrides or {}):
+        return None
+    return last[2]
+
+
 def load_run(run: str, *, store: Store, config: Config, fallback_log: str | None = None,
              progress: Progress | None = None, role_overrides: dict[str, str] | None = None) -> RunData:
     """Read a run, incrementally. Raises SourceUnreachable when no source could be read."""
+    _RECENT.last = None
+    data = _load_run(run, store=store, config=config, fallback_log=fallback_log, progress=progress,
+                     role_overrides=role_overrides)
+    _RECENT.last = (run, dict(role_overrides or {}), data)
+    return data
+
+
+def _load_run(run: str, *, store: Store, config: Config, fallback_log: str | None,
+              progress: Progress | None, role_overrides: dict[str, str] | None) -> RunData:
     ref = resolve_ref(run, config)
     primary_error: TrainingCheckError | None = None
     try:

@@ -58,7 +58,7 @@ RENEW_MARGIN = timedelta(days=1)
 COMMAND = "/training-check"
 AVOID_MINUTES = (0, 30)
 MAX_JOBS = 200
-_ARG_SPLIT = re.compile(r"\s+(?=(?:target|host|durable)=)")
+_ARG_SPLIT = re.compile(r"\s+(?=(?:target|host|durable|prune)=)")
 _TAG = re.compile(r"^#([0-9a-f]{8})(?:\s+|$)")
 SHOWN_PROMPT = 80  # CronList shows a job's prompt cut to 80 characters (ending in an ellipsis)
 
@@ -78,6 +78,7 @@ class CheckArguments:
     host: str | None = None
     durable: bool = False
     tag: str | None = None  # the check job's mark, when a job started the check
+    prune: bool = False  # a sweep check whose prune advice the user allowed stop_run to act on
 
     def prompt(self) -> str:
         """The prompt of a check job for these arguments (what CronCreate gets and CronList shows)."""
@@ -88,6 +89,8 @@ class CheckArguments:
             parts.append(f"host={self.host}")
         if self.durable:
             parts.append("durable=true")
+        if self.prune:
+            parts.append("prune=true")
         return " ".join(parts)
 
 
@@ -104,8 +107,8 @@ def split_arguments(arguments: str) -> CheckArguments:
     for piece in pieces[1:]:
         name, _, value = piece.partition("=")
         value = value.strip()
-        if name == "durable":
-            out.durable = value.lower() in ("1", "true", "yes")
+        if name in ("durable", "prune"):
+            setattr(out, name, value.lower() in ("1", "true", "yes"))
         elif value:
             setattr(out, name, value)
     return out
@@ -356,26 +359,45 @@ def _check_target_host(run: str, target: str | None, host: str | None) -> tuple[
 def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | None = None,
                current_job_id: str | None = None, jobs: list | None = None, target: str | None = None,
                host: str | None = None, durable: bool = False, job_lifetime_days: int | None = None,
-               now: datetime | None = None) -> Schedule:
-    """Pace the next check and say exactly which check jobs of this run to delete and whether to create one."""
+               now: datetime | None = None, sweep: bool = False, prune: bool = False) -> Schedule:
+    """Pace the next check and say exactly which check jobs of this run to delete and whether to create one.
+    ``sweep``: ``run`` is a sweep check's run part (runs apart by spaces, or ``project=entity/project``): one job
+    for the whole sweep, paced by its last ``assess_runs`` check (any run not CONTINUE, or runs to prune, is an
+    anomaly); ``prune``: the user allowed acting on the sweep's prune advice (it rides in the job's prompt)."""
     now = now or datetime.now(UTC)
     stated_days = _lifetime(job_lifetime_days)
-    ref = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project)
-    key = ref.key
+    if sweep:
+        from .sweep.check import sweep_assessment
+        from .sweep.collect import sweep_arguments, sweep_key
+
+        if target or host:
+            raise BadInput("a sweep check takes no target/host: stop_run names each run's target")
+        if not isinstance(run, str) or not run.strip() or any(c in run for c in "\r\n\x00"):
+            raise BadInput("run must be the sweep's run references (apart by spaces) or project=entity/project")
+        names, project = sweep_arguments(run)
+        key = sweep_key(names, project, config)
+    else:
+        key = parse_run_ref(run, entity=config.wandb_entity, project=config.wandb_project).key
     if current_job_id is not None and not _valid_id(current_job_id):
         raise BadInput("current_job_id must be the id CronCreate returned (a short string without control characters)")
     listed = _jobs(jobs)
-    target, host = _check_target_host(run, target, host)
-    args = CheckArguments(run.strip(), target or None, host or None, bool(durable), run_tag(key))
+    if not sweep:
+        target, host = _check_target_host(run, target, host)
+    args = CheckArguments(" ".join(run.split()) if sweep else run.strip(), target or None, host or None,
+                          bool(durable), run_tag(key), bool(prune) and sweep)
     prompt = args.prompt()
     assessment: AssessmentRecord | None = None
-    if assessment_id:
+    if sweep:
+        found = sweep_assessment(store, key)
+        assessment = AssessmentRecord.from_dict(found) if found else None
+    elif assessment_id:
         assessment = AssessmentRecord.from_dict(stored_assessment(store, assessment_id, key))
     else:
         recent = store.recent_assessments(key, 1)
         assessment = AssessmentRecord.from_dict(recent[0]) if recent else None
     aid = assessment.assessment_id if assessment else None
-    reviews = [r for r in map(ReviewRecord.from_dict, store.recent_reviews(key, 10)) if aid and r.assessment_id == aid]
+    reviews = [] if sweep else [r for r in map(ReviewRecord.from_dict, store.recent_reviews(key, 10))
+                                if aid and r.assessment_id == aid]
     review = reviews[0] if reviews else None
     state = ScheduleState.from_dict(store.get_schedule(key))
 
@@ -389,7 +411,7 @@ def reschedule(run: str, *, store: Store, config: Config, assessment_id: str | N
         ids.append(current_job_id)
         mine.append({"id": current_job_id, "prompt": prompt})
 
-    stopped = stop_in_force(key, assessment, review, store)
+    stopped = None if sweep else stop_in_force(key, assessment, review, store)
     if stopped:
         store.put_schedule(key, replace(state, stopped=True, assessment_id=aid, interval=None, awaiting_job_id=False,
                                         jobs_known={}, updated_at=now.isoformat()).to_dict())

@@ -232,6 +232,33 @@ def check_authority(run_key: str, store: Store, *, assessment_id: str | None, re
                       "--reason ...)")
 
 
+def prune_authority(run_key: str, store: Store, config: Config, *, prune: bool,
+                    max_age_h: float | None = None) -> tuple[str, dict] | None:
+    """(who allows the stop, the sweep judgement) when the run's latest sweep comparison says prune, is recent, and
+    a person enabled pruning; None when it does not say prune (the STOP rule's refusal stands); StopRefused when
+    it does but pruning is not enabled or the comparison is too old."""
+    from .sweep.policy import PRUNE
+
+    j = store.latest_sweep_judgement(run_key)
+    rel = (j or {}).get("relative") or {}
+    if j is None or rel.get("recommend") != PRUNE:
+        return None
+    jid = str(j.get("judgement_id") or "?")
+    if not (prune or config.sweep_allow_prune):
+        raise StopRefused(f"run {run_key}'s latest sweep comparison ({jid}) says prune, but pruning is not enabled: "
+                          f"nothing was stopped (a person enables it with prune=true on /training-check, or "
+                          f"[sweep] allow_prune = true in their own config)")
+    if max_age_h is None:
+        max_age_h, limit_text = authority_limit_h(store, run_key)
+    else:
+        limit_text = f"{max_age_h:g} h"
+    if time.time() - float(j.get("created_at") or 0) > max_age_h * 3600:
+        raise StopRefused(f"sweep comparison {jid} is {_age_text(j.get('created_at'))} (limit {limit_text}): check "
+                          f"the sweep again before stopping the run; nothing was stopped")
+    who = "prune=true" if prune else "[sweep] allow_prune in the user's config"
+    return f"sweep comparison {jid} (prune, {_age_text(j.get('created_at'))}; pruning enabled by {who})", j
+
+
 # -- what to stop ------------------------------------------------------------------------------------
 def parse_target(method: str, target: str | None, ref: RunRef) -> tuple[str, str | None]:
     """(target kind, value) from the ``method`` argument and ``target`` (``pid:123``, ``123``, ``tmux:name``,
@@ -346,8 +373,29 @@ def write_private(folder: Path, name: str, text: str) -> Path:
     return folder / name
 
 
+def sweep_evidence(sweep: dict, store: Store) -> str:
+    """The evidence of a prune: the run's comparison, its projection, and the sweep's ranking table."""
+    rel = sweep.get("relative") or {}
+    proj = rel.get("projected_final") or {}
+    stored = store.get_sweep(str(sweep.get("sweep_key") or "")) or {}
+    summary = stored.get("summary") or {}
+    lines = ["", "## Sweep comparison", "",
+             f"- sweep: {sweep.get('sweep_key')}; objective: {summary.get('metric')} ({summary.get('direction')}); "
+             f"runs compared: {summary.get('compared')}; leader: {summary.get('leader')}",
+             f"- this run: rank {rel.get('rank')} of {rel.get('of')} at step {rel.get('step')}; value "
+             f"{_fmt(rel.get('value'))}; median {_fmt(rel.get('median'))}; best {_fmt(rel.get('best'))}; "
+             f"noise units behind {rel.get('behind')}",
+             f"- projected final at step {proj.get('at_step')}: {_fmt(proj.get('value'))} "
+             f"[{_fmt(proj.get('low'))}, {_fmt(proj.get('high'))}]",
+             f"- recommendation: **{rel.get('recommend')}** ({rel.get('consecutive')} checks in a row): "
+             f"{rel.get('reason')}", "", "### Ranking", ""]
+    table = stored.get("table")
+    lines += [str(row) for row in table] if isinstance(table, list) else ["(the ranking table was not kept)"]
+    return redact("\n".join(lines)) + "\n"
+
+
 def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecord | None,
-                    review: ReviewRecord | None, store: Store, config: Config) -> None:
+                    review: ReviewRecord | None, store: Store, config: Config, sweep: dict | None = None) -> None:
     now = datetime.now(UTC)
     when = now.isoformat(timespec="seconds")
     folder = Path(config.evidence_dir)
@@ -364,6 +412,8 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
         for key, head in (("events", "event"), ("actions", "action"), ("ruled_out", "ruled out")):
             lines += [f"- {head}: {x}" for x in diagnosis.get(key) or [] if isinstance(x, str)]
         text = text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+    if sweep is not None:
+        text = text.rstrip("\n") + "\n" + sweep_evidence(sweep, store)
     try:
         write_private(folder, name, text)
     except OSError as e:
@@ -376,7 +426,11 @@ def _write_evidence(report: StopReport, ref: RunRef, assessment: AssessmentRecor
         key_metrics=a.key_metrics if a else None, findings=a.findings if a else None,
         review={"review_id": review.review_id, "model": review.model, "decision": review.decision,
                 "reason": review.reason} if review else None)
-    report.evidence_id = store.add_evidence(ref.key, str(path), record.to_dict())
+    payload = record.to_dict()
+    if sweep is not None:
+        payload["sweep"] = {"judgement_id": sweep.get("judgement_id"), "sweep_key": sweep.get("sweep_key"),
+                            "relative": sweep.get("relative")}
+    report.evidence_id = store.add_evidence(ref.key, str(path), payload)
     report.evidence_path = str(path)
 
 
@@ -483,8 +537,12 @@ def _person_warnings(plan: StopPlan, host: str | None, ref: RunRef, store: Store
 def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_id: str | None = None,
              review_id: str | None = None, method: str = "auto", target: str | None = None, host: str | None = None,
              dry_run: bool = False, force: bool = False, grace_s: float = 30.0, max_age_h: float | None = None,
-             kill_after: bool = True, named_by_person: bool = False, confirm: Confirm | None = None) -> StopReport:
+             kill_after: bool = True, named_by_person: bool = False, confirm: Confirm | None = None,
+             prune: bool = False) -> StopReport:
     """Stop a run only with its latest STOP assessment/review (or a person's force + reason), saving evidence first.
+    Or, when a person enabled pruning (``prune``: the user's ``prune=true``; or ``[sweep] allow_prune = true`` in the
+    user's config), with its latest sweep comparison saying ``prune`` (``prune_authority``): the same age limit,
+    binding and evidence (the ranking table and the projections).
 
     The target must be the run's (see ``stoppers/binding.py``); ``named_by_person`` (the CLI) or a yes to
     ``confirm`` (MCP elicitation) accepts a target that cannot be tied to the run. Never: another user's process,
@@ -507,9 +565,20 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
             target, host, chosen = default.target, default.host, default.short
     kind, value = parse_target(method, target, ref)
     where_host = _host_for(kind, host, ref)
-    allowed_by, assessment, review = check_authority(ref.key, store, assessment_id=assessment_id,
-                                                     review_id=review_id, force=bool(force), reason=reason,
-                                                     max_age_h=max_age_h)
+    sweep: dict | None = None
+    try:
+        allowed_by, assessment, review = check_authority(ref.key, store, assessment_id=assessment_id,
+                                                         review_id=review_id, force=bool(force), reason=reason,
+                                                         max_age_h=max_age_h)
+    except StopRefused:
+        if force or assessment_id is not None or review_id is not None:
+            raise
+        found = prune_authority(ref.key, store, config, prune=bool(prune), max_age_h=max_age_h)
+        if found is None:
+            raise
+        allowed_by, sweep = found
+        assessment, review = None, None
+        reason = reason or str((sweep.get("relative") or {}).get("reason") or "sweep: prune")[:MAX_REASON]
     if not reason and assessment:
         reason = (assessment.summary or "STOP verdict")[:MAX_REASON]
     stopper = make_stopper(kind, where_host, ref, config, kill_after=kill_after)
@@ -529,9 +598,13 @@ def stop_run(run: str, reason: str, *, store: Store, config: Config, assessment_
         report.final_state = "not touched (dry run)"
         return report
 
-    _write_evidence(report, ref, assessment, review, store, config)  # evidence FIRST
+    _write_evidence(report, ref, assessment, review, store, config, sweep)  # evidence FIRST
     _apply(report, stopper.execute(plan))
     _record_outcome(report, ref, store)
+    if sweep is not None and report.stopped:
+        from .sweep.check import mark_stopped
+
+        mark_stopped(store, str(sweep.get("sweep_key") or ""), str(sweep.get("run") or run))
     return report
 
 

@@ -98,6 +98,23 @@ MIGRATIONS: list[str] = [
         data BLOB NOT NULL
     );
     """,
+    # v4: sweeps (tools/sweep): each sweep's memory between checks, each run's latest relative judgement
+    """
+    CREATE TABLE sweeps (
+        sweep_key TEXT PRIMARY KEY,
+        payload TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE sweep_judgements (
+        id TEXT PRIMARY KEY,
+        sweep_key TEXT NOT NULL,
+        run_key TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        recommend TEXT NOT NULL,
+        payload TEXT NOT NULL
+    );
+    CREATE INDEX sweep_judgements_run ON sweep_judgements (run_key, created_at);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 COMPACT_LOOKBACK = 64  # newest chunks a compaction looks at (a binary counter of 1M-point chunks needs about 20)
@@ -512,6 +529,38 @@ class Store:
             rows = c.execute("SELECT payload, created_at, path FROM evidence WHERE run_key=? "
                              "ORDER BY created_at DESC, rowid DESC LIMIT ?", (redact(run_key), limit)).fetchall()
         return [{**json.loads(p), "created_at": t, "path": path} for p, t, path in rows]
+
+    # -- sweeps ------------------------------------------------------------------------------
+    def get_sweep(self, sweep_key: str) -> dict | None:
+        """The sweep's stored memory (tools/sweep/policy.SweepMemory as a dict) and what else was kept with it."""
+        with self._read() as c:
+            row = c.execute("SELECT payload FROM sweeps WHERE sweep_key=?", (sweep_key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put_sweep(self, sweep_key: str, payload: dict, judgements: list[tuple[str, str, dict]]) -> dict[str, str]:
+        """Store the sweep's memory and, per run, its relative judgement ``(run_key, recommend, payload)``, in one
+        transaction; returns each run key's judgement id."""
+        now = time.time()
+        ids: dict[str, str] = {}
+        with self._write() as c:
+            c.execute("INSERT INTO sweeps (sweep_key, payload, updated_at) VALUES (?,?,?) ON CONFLICT(sweep_key) "
+                      "DO UPDATE SET payload=excluded.payload, updated_at=excluded.updated_at",
+                      (sweep_key, _dumps(payload), now))
+            rows = []
+            for run_key, recommend, data in judgements:
+                jid = ids[run_key] = new_id("swp")
+                rows.append((jid, sweep_key, run_key, now, recommend,
+                             _dumps({**data, "judgement_id": jid, "sweep_key": sweep_key, "run_key": run_key})))
+            c.executemany("INSERT INTO sweep_judgements (id, sweep_key, run_key, created_at, recommend, payload) "
+                          "VALUES (?,?,?,?,?,?)", rows)
+        return ids
+
+    def latest_sweep_judgement(self, run_key: str) -> dict | None:
+        """The run's newest relative judgement in any sweep (what ``stop_run`` may act on when pruning is enabled)."""
+        with self._read() as c:
+            row = c.execute("SELECT payload, created_at FROM sweep_judgements WHERE run_key=? "
+                            "ORDER BY created_at DESC, rowid DESC LIMIT 1", (run_key,)).fetchone()
+        return {**json.loads(row[0]), "created_at": row[1]} if row else None
 
     def run_keys(self) -> list[str]:
         with self._read() as c:

@@ -1,0 +1,126 @@
+"""Sweep scale bench: one many-run check (``assess_runs``, the sweep judgement included) over many local JSONL runs.
+
+Writes ``--runs`` runs of ``--steps`` logged JSONL steps each (1,000 x 5,000 is about 400 MB) into a scratch
+folder, then times, in one process on this machine:
+
+- ``json.loads`` merely parsing every line of every run (the reference: Python reading the records, nothing more);
+- the first sweep (a fresh store: every byte read, every run assessed, the sweep judged and stored);
+- a sweep with nothing new (the same runs again: the cursors say nothing was added);
+- the first sweep with one run read at a time (``max_concurrency=1``), to show what concurrent reads buy;
+
+and prints the ratios to the reference, the per-run cost, and the size of the agent's answer (``ANSWER_BUDGET``)
+against the CLI's ``--json`` (every run in full).
+
+    .venv/bin/python bench/sweep_scale.py                      # 1000 runs x 5000 steps (minutes; ~400 MB scratch)
+    .venv/bin/python bench/sweep_scale.py --runs 100 --steps 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write_runs(folder: Path, runs: int, steps: int, seed: int = 0) -> list[str]:
+    """Runs of a sweep: each a power-law loss with noise, its own learning rate, an eval every 100 steps; a few
+    diverge to NaN."""
+    rng = random.Random(seed)
+    paths = []
+    for i in range(runs):
+        lr = 10 ** rng.uniform(-4, -1)
+        floor = 0.5 + rng.random()
+        nan_at = rng.randrange(steps // 4, steps) if rng.random() < 0.05 else None
+        p = folder / f"run-{i:04d}.jsonl"
+        with p.open("w") as f:
+            for s in range(1, steps + 1):
+                loss = floor + 3.0 * (1 + s * lr * 10) ** -0.5 + rng.gauss(0, 0.02)
+                if nan_at is not None and s >= nan_at:
+                    loss = math.nan
+                rec = {"step": s, "train_loss": round(loss, 6), "lr": lr, "grad_norm": round(1 + rng.random(), 4)}
+                if s % 100 == 0:
+                    rec["eval_loss"] = round(loss + 0.05, 6)
+                f.write(json.dumps(rec) + "\n")
+        paths.append(str(p))
+    return paths
+
+
+def json_reference(paths: list[str]) -> float:
+    t = time.perf_counter()
+    loads = json.loads
+    for p in paths:
+        with open(p, "rb") as f:
+            for line in f:
+                loads(line)
+    return time.perf_counter() - t
+
+
+def sweep(paths: list[str], home: Path, concurrency: int, fresh: bool, total: int):
+    from training_check.tools.assess_runs import assess_runs
+    from training_check.tools.config import load_config
+    from training_check.tools.store import Store
+
+    if fresh and home.exists():
+        shutil.rmtree(home)
+    os.environ["TRAINING_CHECK_HOME"] = str(home)
+    config = load_config(cwd=home.parent)
+    store = Store(config.store_path)
+    t = time.perf_counter()
+    rep = assess_runs(paths, store=store, config=config, max_concurrency=concurrency, total_steps=total)
+    return time.perf_counter() - t, rep
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=1000)
+    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--keep", help="scratch folder to keep (default: a temporary one, removed)")
+    ap.add_argument("--skip-serial", action="store_true", help="skip the one-at-a-time first sweep")
+    a = ap.parse_args()
+    scratch = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="sweep-scale-"))
+    runs_dir = scratch / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        t = time.perf_counter()
+        paths = sorted(str(p) for p in runs_dir.glob("*.jsonl"))
+        if len(paths) != a.runs:
+            paths = write_runs(runs_dir, a.runs, a.steps)
+        size = sum(os.path.getsize(p) for p in paths)
+        print(f"{a.runs} runs x {a.steps} steps: {size / 2**20:.0f} MB ({time.perf_counter() - t:.0f} s to have them)")
+        ref = json_reference(paths)
+        print(f"json.loads of every line: {ref:.2f} s")
+        first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps)
+        again, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps)
+        print(f"first sweep ({a.concurrency} at once): {first:.2f} s = {first / ref:.2f}x json.loads, "
+              f"{1000 * first / a.runs:.1f} ms a run")
+        print(f"sweep with nothing new: {again:.2f} s = {again / ref:.2f}x json.loads, "
+              f"{1000 * again / a.runs:.1f} ms a run")
+        if not a.skip_serial:
+            serial, _ = sweep(paths, scratch / "home", 1, True, a.steps)
+            print(f"first sweep one run at a time: {serial:.2f} s ({serial / first:.2f}x the concurrent one)")
+        answer = len(json.dumps(rep2.to_dict(), separators=(",", ":")))
+        rep2._budget = None
+        full = len(json.dumps(rep2.to_dict(), separators=(",", ":")))
+        sw = rep2.sweep or {}
+        print(f"answer for an agent: {answer / 1000:.1f} KB (every run in full, as --json: {full / 1000:.0f} KB); "
+              f"sweep of {sw.get('compared')} on {sw.get('metric')}: {len(sw.get('prune') or [])} to prune, "
+              f"leader {os.path.basename(str(sw.get('leader')))}; counts {rep2.counts}")
+    finally:
+        if not a.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
