@@ -66,6 +66,7 @@ write_truth(framework="keras (tensorflow backend)", settings=settings_of(args), 
             val_loss=[(i + 1, v) for i, v in enumerate(h["val_loss"])] if "val_loss" in h else None)
 if args.mlflow_autolog:
     run = mlflow.active_run()
+    assert run is not None, "autolog left no active run"
     mlflow.end_run()
     hist_m = mlflow.MlflowClient().get_metric_history(run.info.run_id, "loss")
     keep("mlflow.db")
