@@ -34,7 +34,7 @@ _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
-    r"score|reward|rewards|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
+    r"score|reward|rewards|rew|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|ndcg|mrr|win rate|pass 1)\b"
     r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
@@ -162,11 +162,18 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     for want in _PRIMARY_TRAIN:
         if _norm(want) in by_norm:
             return by_norm[_norm(want)]
-    plain = [c for c in candidates if not is_adversarial(c)]
-    pool = plain or candidates
-    # Prefer names with "total", then "lm", then the shortest.
-    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2, len(c), c))
+    # A regulariser's loss (an entropy bonus, SAC's ent_coef_loss) never stands for the run.
+    kept = [c for c in candidates if not _REGULARISER.search(_norm(c))] or candidates
+    plain = [c for c in kept if not is_adversarial(c)]
+    pool = plain or kept
+    # Prefer names with "total", then "lm", then an RL value/critic loss (a regression that stays finite while
+    # training is sound, unlike the policy's), then the shortest.
+    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower()
+                                       else 2 if _VALUE_LOSS.search(_norm(c)) else 3, len(c), c))
     return pool[0]
+
+
+_VALUE_LOSS = re.compile(r"\b(value|critic|qf|q)\b")
 
 
 def is_regulariser(name: str) -> bool:
