@@ -224,3 +224,11 @@ def test_sb3_progress_csv_roles(run):
     roles = assign_roles(header)
     assert [n for n, r in roles.items() if r.primary] == [CORPUS.truth(f"{run}")["loss_name"]]
     assert roles["rollout/ep_rew_mean"].direction == "max"
+
+
+@pytest.mark.parametrize("run", ["torchrun_tee_reduced_lr_huge_raise", "flax_step_lr_huge_diverged"])
+def test_a_loss_blown_up_by_orders_of_magnitude_is_stopped(run):
+    """A loss 1000 x its best and above its start for 5 logs in a row diverged, however few logs the run has (the
+    blow-up's own growth swamps a noise estimate in linear units): STOP, never before the problem shows."""
+    r = CORPUS.result(run)
+    assert r.verdict == "STOP" and not r.early_stop, (r.verdicts, r.summary)
