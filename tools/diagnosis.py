@@ -7,7 +7,8 @@ The cause is one of ``CAUSES``. It is read from the run's series, not from the v
   on overflow, before the first non-finite loss, with no loss blow-up before it (the mixed-precision loss-scaling
   failure: Micikevicius et al. 2018);
 - ``bad_batch``: a one-step spike of the grad norm (``spike_factor`` x its level before, from a normal step) that
-  comes first: nothing was rising before it, the loss nor the LR (a spike while a warmup still climbs is the LR's);
+  comes first: nothing was rising before it, the loss nor the LR (a spike while a warmup still climbs is the LR's),
+  the loss before it under ``BLOWUP_FACTOR`` x its first log (a run already blowing up has no normal neighbours);
 - ``numerical``: NaN/Inf without a preceding blow-up (log(0), 0/0): the loss and the grad norm were at their level
   one log before;
 - ``lr_schedule``: the LR still rising at the newest log, ``WARMUP_PAST`` x its value where the loss was best and
@@ -452,7 +453,7 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
                               f"{n_skip} steps skipped on overflow from step {first_skip} before the first non-finite "
                               f"{f.loss}, with no loss blow-up before them"))
     elif (f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0])
-          and not _lr_rising_into(f, f.spike[0])):
+          and not _lr_rising_into(f, f.spike[0]) and _loss_calm_before(f, f.spike[0])):
         cause, conf = "bad_batch", 0.75
         onset = f.spike[0]
         actions.append(Action(f"skip or inspect the batch at step {f.spike[0]} (its data shard, its inputs' range)",
@@ -666,6 +667,14 @@ def _finite_before_first_bad(f: Facts) -> np.ndarray | None:
         return None
     v = f.values[f.steps < f.first_bad]
     return v[np.isfinite(v)]
+
+
+def _loss_calm_before(f: Facts, step: int) -> bool:
+    """Whether the loss logged before ``step`` stayed under ``BLOWUP_FACTOR`` x its first value: a bad batch hits a
+    run whose neighbouring steps are normal, not one already blowing up."""
+    v = f.values[f.steps < step]
+    v = v[np.isfinite(v)]
+    return len(v) < 2 or float(np.max(np.abs(v[1:]))) < BLOWUP_FACTOR * max(abs(float(v[0])), 1e-12)
 
 
 def _loss_reacts(f: Facts, step: int, logs: int = 3) -> bool:

@@ -21,7 +21,11 @@ from .fastpath import NUMBER_CHARS, read_fields
 from .templates import NAN_MARK
 from .text import clean_text, to_step, to_value
 
-STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps", "epoch", "epochs")
+# The step column by name, first present wins: a name whole, else its last ``/`` segment (stable-baselines3's
+# ``time/total_timesteps``, a tracker's ``trainer/global_step``). Environment timesteps come before iterations
+# (stable-baselines3 dumps at ``time/total_timesteps``; ``time/iterations`` counts rollouts).
+STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps",
+                "total_timesteps", "timesteps", "training_iteration", "iterations", "epoch", "epochs", "#")
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
 
 
@@ -30,14 +34,30 @@ def _step_column(header: list[str]) -> int:
     dialect's step-like rows (stable-baselines3's ``time/total_timesteps``, Ray Tune's ``training_iteration``), in
     the dialect's order; -1 for none (the row index)."""
     lower = [h.strip().lower() for h in header]
+    last = [h.rsplit("/", 1)[-1] for h in lower]
     for name in STEP_COLUMNS:
         if name in lower:
             return lower.index(name)
-    leaves = [h.rsplit("/", 1)[-1] for h in lower]
+        if name in last:
+            return last.index(name)
     for name in DIALECT.block_step_names:
-        if name in leaves:
-            return leaves.index(name)
+        if name in last:
+            return last.index(name)
     return -1
+
+
+def _say_steps(em: Emitter) -> None:
+    """Once per file: which column the table's steps come from (or that it has none)."""
+    st = em.state
+    header = st.get("header")
+    if header is None or st.get("said_step"):
+        return
+    st["said_step"] = True
+    sc = int(st.get("step_col", -1))
+    if sc < 0:
+        em.notes.append("the table has no step column: rows are numbered by order")
+    elif header[sc].strip().lower() != "step":
+        em.notes.append(f"steps from the table's `{header[sc].strip()[:60]}` column")
 
 
 class CsvFormat(LineFormat):
@@ -70,6 +90,9 @@ class CsvFormat(LineFormat):
     def parse(self, text: str, em: Emitter) -> None:
         """Row by row (the reader tries ``parse_plain`` on a block first)."""
         self._parse_rows(text, em)
+
+    def finish(self, em: Emitter) -> None:
+        _say_steps(em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:
         """A block of numeric rows (empty cells, blank lines and repeated header lines allowed), read by pandas' C

@@ -47,6 +47,9 @@ class DivergenceParams(Params):
     regime_min_points: int = bound(30, 4)  # below this many points the whole curve's noise is the noise
     regime_window_min: int = bound(10, 4)  # the recent / around-best noise windows hold this many logs at least...
     regime_window_w: int = bound(3, 1)  # ...or this many "now" windows
+    blowup_ratio: float = bound(1000.0, 10.0)  # a positive loss this many times its best level and above its
+    # start for sustain_massive logs in a row has blown up: orders of magnitude no noise estimate can explain (the
+    # blow-up's own growth swamps the noise in linear units)
 
 
 DEFAULT = DivergenceParams()
@@ -80,6 +83,15 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
         threshold = max(min(threshold, p.rel_jump * best), p.floor_k * sigma / np.sqrt(w), p.min_rise_noise * sigma)
     sign = orientation(view.direction)
     shown = dict(now=sign * now, best=sign * best, best_step=best_step, start=sign * start, noise=sigma)
+    blown = _blown_up(c, best, start, p) if _is_loss(view) and sign > 0 else 0
+    if blown:
+        since = int(c.steps[-blown])
+        shown.update(rise=now - best, above_since=since, points_above=blown, ratio=now / best)
+        return Finding("divergence", CRITICAL,
+                       f"{name} diverged: {readable(now, 4)} now vs best {best:.4g} at step {best_step} "
+                       f"({now / best:.2g} times its best, above where it started), "
+                       f"sustained for {blown} logs since step {since}",
+                       [since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
     if rise <= threshold:
         return Finding("divergence", OK,
                        f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
@@ -140,6 +152,17 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
                    [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop",
                    sustained=sustained_points and is_loss,
                    fresh=recovering or (not long_enough and n_raw_above < p.fresh_points))
+
+
+def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
+    """How many newest logs in a row a positive loss has been over ``blowup_ratio`` times its best level and above
+    its start (0 when fewer than ``sustain_massive``): a blow-up measured in orders of magnitude. The start is the
+    first log when lower than the start level (a blow-up from the second log inflates the median of the first few)."""
+    if best <= 0 or len(c.values) < p.sustain_massive:
+        return 0
+    over = (c.values > p.blowup_ratio * best) & (c.values > min(start, float(c.first(1)[0])))
+    k = len(over) - 1 - int(np.flatnonzero(~over)[-1]) if not over.all() else len(over)
+    return k if k >= p.sustain_massive else 0
 
 
 def _regime_noise(c: Curve, w: int, best_step: int, p: DivergenceParams) -> float:

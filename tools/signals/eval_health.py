@@ -67,6 +67,8 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
         now = float(np.median(o[-k:]))
         tail = o[len(o) // 2:]  # the early evals fall fast: their differences are trend, not noise
         noise = robust_sigma(np.diff(tail)) / np.sqrt(2) if len(tail) > 3 else 0.0
+        if len(tail) <= 3 and len(o) - ib >= 3:  # too few evals to measure the noise: the typical step between the
+            noise = float(np.median(np.abs(np.diff(o[ib:])))) / np.sqrt(2)  # evals from the best on stands for it
         worse = now - sm[ib]
         margin = max(p.rel_margin * abs(sm[ib]), p.noise_k * noise / np.sqrt(k), 1e-12)
         best_val, last_val = (sm[ib] if lower else -sm[ib]), vals[-1]
