@@ -31,6 +31,7 @@ from typing import ClassVar
 import numpy as np
 
 from .base import Emitter, LineFormat
+from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
@@ -64,6 +65,7 @@ class TextLogFormat(LineFormat):
     name: ClassVar[str] = "text"
     detect_re = re.compile(r"\d")
     generic = True
+    cr_records = True  # each \r redraw is a line: a read may stop after one (breaks.py)
 
     def parse(self, text: str, em: Emitter) -> None:
         self.parse_plain(text.encode("utf-8", "replace"), em)
@@ -72,7 +74,7 @@ class TextLogFormat(LineFormat):
         start = 0
         while start < len(data):  # blocks of about BLOCK_LINES lines: each pass over a block stays in the caches
             size = _block_bytes(data, start)
-            end = data.rfind(b"\n", start, start + size) + 1 if start + size < len(data) else 0
+            end = record_end(data, start, start + size) if start + size < len(data) else 0
             end = end or len(data)
             read_block(data[start:end], em)
             start = end
@@ -97,7 +99,7 @@ def _block_bytes(data: bytes, start: int) -> int:
 
     left = len(data) - start
     sample = data[start:start + SAMPLE_BYTES]
-    sample = sample[:sample.rfind(b"\n") + 1] or sample
+    sample = sample[:record_end(sample)] or sample
     if len(factorize_templates(sample)[1]) > SAMPLE_TEMPLATES:
         return BLOCK_BYTES
     breaks = sample.count(b"\n") + sample.count(b"\r") + sample.count(b"\x08") + 1
