@@ -35,6 +35,7 @@ from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
+from .streams import select_stream
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
@@ -119,6 +120,7 @@ def _state(em: Emitter) -> dict:
 def read_block(data: bytes, em: Emitter) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
     st = _state(em)
+    data = select_stream(data, st, em)  # several processes' lines: the lowest rank's (streams.py)
     tail = st.pop("wrap_tail", None)
     if tail:
         data = tail.encode("latin-1") + data

@@ -1,0 +1,144 @@
+"""Several processes in one log: each line a launcher's prefix naming its rank, the lowest rank read as the run.
+
+A distributed launch prints every rank's lines into one log, each line led by its rank:
+
+- ``[default0]:`` (``torchrun --tee``: the role and the local rank), ``[rank0]:`` (torch's own prefix on a rank's
+  errors), both ``[<word><rank>]:``;
+- ``[1,0]<stdout>:`` (``mpirun --tag-output``: the job and the rank);
+- ``0: `` (``srun --label``: the task, right-aligned to the widest).
+
+A line without a prefix is the launcher's own (its warnings, a process's unprefixed prints): it is read. Of the
+prefixed lines, those of the lowest rank seen so far are read (prefix stripped) and every other rank's are not: a
+record each rank prints is one point, not one per rank, and the interleaving (at any line) changes nothing. The
+choice depends only on the lines before (the lowest rank *so far*), so a log read in parts of any size reads the
+same. ``srun``'s bare ``N: `` is also how some loops print a counter at a line's start; it is taken as a rank only
+once the labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only climbs), and until
+then such lines are read as they are.
+
+Only a block that holds a prefix's mark (``]:``, ``>:``, a ``0: `` at a line start, or a log already known to be
+labelled) is looked at line by line; any other costs a few finds. Linear: one pass over the block's line starts.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .base import Emitter
+
+# anchored at a line's start (``match`` at an offset), bounded runs: no backtracking
+_TAGGED = re.compile(rb"\[([A-Za-z_]{1,32}+)(\d{1,6}+)\]:")
+_MPI = re.compile(rb"\[\d{1,9}+,(\d{1,6}+)\]<std(?:out|err)>: ?+")
+_SRUN = re.compile(rb" {0,5}+(\d{1,5}+): ")
+SRUN_BACKS = 3  # bare labels going back to a lower one this many times: ranks, not a counter
+NONE = -1
+
+
+def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
+    """``data`` (a block: whole lines, or a line's rest after a ``\\r`` the block before ended at) with only the lines
+    read as the run: the launcher's own and the lowest rank's (prefix gone). ``st`` (JSON) carries the lowest rank,
+    the rank of a line left open at the block's end and the bare labels' history."""
+    s = st.get("streams")
+    if s is None and not _has_marks(data):
+        return data
+    fresh = s is None
+    if s is None:
+        s = {"low": None, "open": None, "srun": False, "last": None, "backs": 0, "example": None}
+    out = _select(data, s, em)
+    if fresh and (s["low"] is not None or s["last"] is not None):
+        st["streams"] = s  # a labelled log: every block after is looked at
+    return out
+
+
+def _has_marks(data: bytes) -> bool:
+    """Whether ``data`` may hold rank 0's prefix (every launcher counts ranks from 0): a few finds."""
+    if b"0]:" in data or b",0]<std" in data:
+        return True
+    if data.startswith((b"0: ", b" 0: ", b"  0: ")):
+        return True
+    return b"\n0: " in data or b"\n 0: " in data or b"\n  0: " in data
+
+
+def _select(data: bytes, s: dict, em: Emitter) -> bytes:
+    from .kernel import line_bounds
+
+    starts, ends = line_bounds(data)
+    raw = np.frombuffer(data, dtype=np.uint8)
+    n = len(starts)
+    first = np.full(n, 10, dtype=np.uint8)  # the first byte of each line (a newline for an empty one)
+    nonempty = starts < ends
+    first[nonempty] = raw[starts[nonempty]]
+    cand = np.flatnonzero((first == 91) | (first == 32) | ((first >= 48) & (first <= 57)))  # "[", " ", a digit
+    ranks = np.full(n, NONE, dtype=np.int64)
+    cut = np.zeros(n, dtype=np.int64)  # the prefix's length
+    bare = np.zeros(n, dtype=bool)
+    for i in cand.tolist():
+        at = int(starts[i])
+        if data[at] == 91:
+            m = _TAGGED.match(data, at) or _MPI.match(data, at)
+            if m is None:
+                continue
+            ranks[i] = int(m.group(m.lastindex or 1))
+        else:
+            m = _SRUN.match(data, at)
+            if m is None:
+                continue
+            ranks[i] = int(m.group(1))
+            bare[i] = True
+        cut[i] = m.end() - at
+        if s.get("example") is None:
+            s["example"] = m.group(0).decode("latin-1").strip()  # the log's first prefix: the note names it
+    opened = s.get("open")
+    if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r)
+        ranks[0], cut[0], bare[0] = int(opened), 0, False
+    keep = np.ones(n, dtype=bool)
+    labelled = np.flatnonzero(ranks != NONE)
+    if len(labelled):
+        keep, ranks = _keep(ranks, bare, labelled, s)
+        cut[ranks == NONE] = 0  # a bare counter not (yet) known as a rank: the line as it is
+    s["open"] = None if not n or data.endswith(b"\n") or ranks[-1] == NONE else int(ranks[-1])
+    if not (~keep).any() and not cut.any():
+        return data
+    if (~keep).any():
+        em.notes.append(f"the log interleaves several processes' lines (launcher prefixes such as {s['example']}): "
+                        f"read the lowest rank's ({s['low']}) as the run; the other ranks' lines are not points")
+    return _joined(data, starts, ends, keep, cut)
+
+
+def _keep(ranks: np.ndarray, bare: np.ndarray, labelled: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
+    lowest seen up to it. Bare ``N: `` labels count as ranks from the line where they went back ``SRUN_BACKS`` times
+    (carried in ``s``)."""
+    n = len(ranks)
+    if bare[labelled].any():
+        b = labelled[bare[labelled]]
+        labs = ranks[b]
+        prev = np.concatenate(([NONE if s.get("last") is None else int(s["last"])], labs[:-1]))
+        backs = int(s.get("backs", 0)) + np.cumsum((labs < prev) & (prev != NONE))
+        on = np.ones(len(b), dtype=bool) if s.get("srun") else backs >= SRUN_BACKS
+        s["last"], s["backs"] = int(labs[-1]), min(int(backs[-1]), SRUN_BACKS)
+        s["srun"] = bool(s.get("srun")) or bool(on[-1])
+        ranks = ranks.copy()
+        ranks[b[~on]] = NONE  # not (yet) known as ranks: a counter's line, read as it is
+        labelled = np.flatnonzero(ranks != NONE)
+    keep = np.ones(n, dtype=bool)
+    if not len(labelled):
+        return keep, ranks
+    r = ranks[labelled]
+    low = np.minimum.accumulate(r)
+    if s.get("low") is not None:
+        low = np.minimum(low, int(s["low"]))
+    s["low"] = int(low[-1])
+    keep[labelled] = r <= low
+    return keep, ranks
+
+
+def _joined(data: bytes, starts: np.ndarray, ends: np.ndarray, keep: np.ndarray, cut: np.ndarray) -> bytes:
+    """The kept lines, each without its prefix, joined as they were (a newline after each but an open last one)."""
+    pieces = []
+    last = len(starts) - 1
+    for i in np.flatnonzero(keep).tolist():
+        a, e = int(starts[i]) + int(cut[i]), int(ends[i])
+        pieces.append(data[a:e + 1] if i < last else data[a:e])
+    return b"".join(pieces)
