@@ -752,10 +752,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
-        if plan.bar:  # an eval in a bar's postfix is redrawn with every step until the next eval: only changes count
+        if plan.bar:  # a value in a bar's postfix is redrawn with every step until it is logged again: only its
+            # changes are points, each at the step it changed at (Lightning's bar, tqdm's set_postfix)
             carried = st.setdefault("carried", [])
-            carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
-                           and len(carried) < 64)
+            carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
+                           if k not in carried and len(carried) < 64)
     have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
@@ -835,10 +836,12 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
 
 def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
     """Where a carried value changed (the first one, and each new value); the last value is kept in ``st`` for the
-    next block."""
+    next block. A train value that is no number is a point at every step it is shown (a diverged run stays so)."""
     before = st.setdefault("carried_last", {}).get(key)
     prev = np.concatenate(([np.nan if before is None else before], values[:-1]))
     same = (values == prev) | (np.isnan(values) & np.isnan(prev))
+    if _role(key) != "eval":
+        same &= np.isfinite(values)
     if len(values):
         st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
     return ~same
@@ -971,9 +974,14 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         first = ep_at[~np.isnan(ep_at)]
         if st["e0"] is None:
             st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
-        g = (np.floor(np.nan_to_num(ep_at, nan=st["e0"])) - st["e0"]) * main + pn
-        if st.get("epochs"):
-            em.total_steps = _count(main * st["epochs"])
+        ep_whole = np.floor(np.nan_to_num(ep_at, nan=st["e0"]))
+        if _counter_is_global(pn, ep_whole, st):  # it climbs on across epochs: the global step already
+            g = pn.copy()
+            em.total_steps = _count(main)
+        else:
+            g = (ep_whole - st["e0"]) * main + pn
+            if st.get("epochs"):
+                em.total_steps = _count(main * st["epochs"])
     else:
         # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
         # a resume from a checkpoint: the counter is then the global step it resumed at. A bar of the whole run
@@ -986,6 +994,23 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         st["last_n"] = float(pn[-1])
     glob[pi] = g
     return glob
+
+
+def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool:
+    """Whether a counter ``n/N`` printed under an epoch counts the whole run: decided at the first epoch change it
+    is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
+    global step. Before any change the two readings agree (the first epoch is at offset 0)."""
+    if st.get("ctr_global") is None:
+        last = st.get("ctr_last")
+        prev_n = np.concatenate(([np.nan if last is None else last[1]], pn[:-1]))
+        prev_e = np.concatenate(([np.nan if last is None else last[0]], ep[:-1]))
+        change = np.flatnonzero(ep > prev_e)
+        if len(change):
+            k = int(change[0])
+            st["ctr_global"] = bool(pn[k] > prev_n[k])
+        else:
+            st["ctr_last"] = [float(ep[-1]), float(pn[-1])]
+    return bool(st.get("ctr_global"))
 
 
 def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],

@@ -8,12 +8,12 @@ A distributed launch prints every rank's lines into one log, each line led by it
 - ``0: `` (``srun --label``: the task, right-aligned to the widest).
 
 A line without a prefix is the launcher's own (its warnings, a process's unprefixed prints): it is read. Of the
-prefixed lines, those of the lowest rank seen so far are read (prefix stripped) and every other rank's are not: a
-record each rank prints is one point, not one per rank, and the interleaving (at any line) changes nothing. The
-choice depends only on the lines before (the lowest rank *so far*), so a log read in parts of any size reads the
-same. ``srun``'s bare ``N: `` is also how some loops print a counter at a line's start; it is taken as a rank only
-once the labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only climbs), and until
-then such lines are read as they are.
+prefixed lines, those of the lowest rank, 0 (every launcher counts from it), are read (prefix stripped) and every
+other rank's are not, wherever they come (another rank's whole output may come first: mpirun): a record each rank
+prints is one point, not one per rank, and the interleaving (at any line) changes nothing; a log read in parts of any
+size reads the same. ``srun``'s bare ``N: `` is also how some loops print a counter at a line's start; it is taken
+as a rank only once the labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only
+climbs), and until then such lines are read as they are.
 
 Only a block that holds a prefix's mark (``]:``, ``>:``, a ``0: `` at a line start, or a log already known to be
 labelled) is looked at line by line; any other costs a few finds. Linear: one pass over the block's line starts.
@@ -33,6 +33,7 @@ _MPI = re.compile(rb"\[\d{1,9}+,(\d{1,6}+)\]<std(?:out|err)>: ?+")
 _SRUN = re.compile(rb" {0,5}+(\d{1,5}+): ")
 SRUN_BACKS = 3  # bare labels going back to a lower one this many times: ranks, not a counter
 NONE = -1
+RUN_RANK = 0  # the lowest rank: every launcher counts from 0 (its lines may come after another rank's)
 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
@@ -40,27 +41,29 @@ def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
     read as the run: the launcher's own and the lowest rank's (prefix gone). ``st`` (JSON) carries the lowest rank,
     the rank of a line left open at the block's end and the bare labels' history."""
     s = st.get("streams")
-    if s is None and not _has_marks(data):
+    tagged, bare = _marks(data, s)
+    if not (tagged or bare or s and s.get("open") is not None):
         return data
     fresh = s is None
     if s is None:
         s = {"low": None, "open": None, "srun": False, "last": None, "backs": 0, "example": None}
-    out = _select(data, s, em)
+    out = _select(data, s, em, tagged, bare)
     if fresh and (s["low"] is not None or s["last"] is not None):
         st["streams"] = s  # a labelled log: every block after is looked at
     return out
 
 
-def _has_marks(data: bytes) -> bool:
-    """Whether ``data`` may hold rank 0's prefix (every launcher counts ranks from 0): a few finds."""
-    if b"0]:" in data or b",0]<std" in data:
-        return True
-    if data.startswith((b"0: ", b" 0: ", b"  0: ")):
-        return True
-    return b"\n0: " in data or b"\n 0: " in data or b"\n  0: " in data
+def _marks(data: bytes, s: dict | None) -> tuple[bool, bool]:
+    """(whether ``data`` may hold a bracketed prefix, a bare ``N: `` label): a few finds. A bare label is looked for
+    in a log already seen with them, else where rank 0's is at a line's start."""
+    tagged = b"]:" in data or b"]<std" in data
+    if s is not None and s.get("last") is not None:
+        return tagged, True
+    bare = data.startswith((b"0: ", b" 0: ", b"  0: ")) or b"\n0: " in data or b"\n 0: " in data or b"\n  0: " in data
+    return tagged, bare
 
 
-def _select(data: bytes, s: dict, em: Emitter) -> bytes:
+def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -> bytes:
     from .kernel import line_bounds
 
     starts, ends = line_bounds(data)
@@ -69,7 +72,10 @@ def _select(data: bytes, s: dict, em: Emitter) -> bytes:
     first = np.full(n, 10, dtype=np.uint8)  # the first byte of each line (a newline for an empty one)
     nonempty = starts < ends
     first[nonempty] = raw[starts[nonempty]]
-    cand = np.flatnonzero((first == 91) | (first == 32) | ((first >= 48) & (first <= 57)))  # "[", " ", a digit
+    look = (first == 91) if tagged else np.zeros(n, dtype=bool)  # "["
+    if bare_marks:
+        look |= (first == 32) | ((first >= 48) & (first <= 57))  # " ", a digit
+    cand = np.flatnonzero(look)
     ranks = np.full(n, NONE, dtype=np.int64)
     cut = np.zeros(n, dtype=np.int64)  # the prefix's length
     bare = np.zeros(n, dtype=bool)
@@ -102,14 +108,13 @@ def _select(data: bytes, s: dict, em: Emitter) -> bytes:
         return data
     if (~keep).any():
         em.notes.append(f"the log interleaves several processes' lines (launcher prefixes such as {s['example']}): "
-                        f"read the lowest rank's ({s['low']}) as the run; the other ranks' lines are not points")
+                        f"read the lowest rank's ({RUN_RANK}) as the run; the other ranks' lines are not points")
     return _joined(data, starts, ends, keep, cut)
 
 
 def _keep(ranks: np.ndarray, bare: np.ndarray, labelled: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
-    """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
-    lowest seen up to it. Bare ``N: `` labels count as ranks from the line where they went back ``SRUN_BACKS`` times
-    (carried in ``s``)."""
+    """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one of rank 0. Bare
+    ``N: `` labels count as ranks from the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
     n = len(ranks)
     if bare[labelled].any():
         b = labelled[bare[labelled]]
@@ -125,12 +130,8 @@ def _keep(ranks: np.ndarray, bare: np.ndarray, labelled: np.ndarray, s: dict) ->
     keep = np.ones(n, dtype=bool)
     if not len(labelled):
         return keep, ranks
-    r = ranks[labelled]
-    low = np.minimum.accumulate(r)
-    if s.get("low") is not None:
-        low = np.minimum(low, int(s["low"]))
-    s["low"] = int(low[-1])
-    keep[labelled] = r <= low
+    keep[labelled] = ranks[labelled] == RUN_RANK
+    s["low"] = RUN_RANK
     return keep, ranks
 
 
