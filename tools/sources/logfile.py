@@ -349,6 +349,8 @@ class LogFileSource:
             if skip:
                 i = first_end(buf, 0, cr)
                 if not i:
+                    if progress is not None:
+                        progress(float(pos), float(end), f"reading {self.fs.describe(path)}")
                     continue  # still inside the giant line
                 buf = buf[i:]
                 skip = False
