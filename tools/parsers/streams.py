@@ -15,8 +15,8 @@ size reads the same. ``srun``'s bare ``N: `` is also how some loops print a coun
 as a rank only once the labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only
 climbs), and until then such lines are read as they are.
 
-Only a block that holds a prefix's mark (``]:``, ``>:``, a ``0: `` at a line start, or a log already known to be
-labelled) is looked at line by line; any other costs a few finds. Linear: one pass over the block's line starts.
+A block is looked at line by line once the log is known to be labelled, or when a few of its first or last lines
+start with a prefix (``_marks``); any other costs those few lines. Linear: one pass over the block's line starts.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from .base import Emitter
 _TAGGED = re.compile(rb"\[([A-Za-z_]{1,32}+)(\d{1,6}+)\]:")
 _MPI = re.compile(rb"\[\d{1,9}+,(\d{1,6}+)\]<std(?:out|err)>: ?+")
 _SRUN = re.compile(rb" {0,5}+(\d{1,5}+): ")
+HEAD_LINES, TAIL_LINES, HEAD_BYTES = 64, 16, 1 << 16  # the lines a block is first looked at in
 SRUN_BACKS = 3  # bare labels going back to a lower one this many times: ranks, not a counter
 NONE = -1
 RUN_RANK = 0  # the lowest rank: every launcher counts from 0 (its lines may come after another rank's)
@@ -48,18 +49,28 @@ def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
     if s is None:
         s = {"low": None, "open": None, "srun": False, "last": None, "backs": 0, "example": None}
     out = _select(data, s, em, tagged, bare)
+    if s["low"] is not None:
+        s["tagged"] = s.get("tagged") or tagged
     if fresh and (s["low"] is not None or s["last"] is not None):
         st["streams"] = s  # a labelled log: every block after is looked at
     return out
 
 
 def _marks(data: bytes, s: dict | None) -> tuple[bool, bool]:
-    """(whether ``data`` may hold a bracketed prefix, a bare ``N: `` label): a few finds. A bare label is looked for
-    in a log already seen with them, else where rank 0's is at a line's start."""
-    tagged = b"]:" in data or b"]<std" in data
-    if s is not None and s.get("last") is not None:
-        return tagged, True
-    bare = data.startswith((b"0: ", b" 0: ", b"  0: ")) or b"\n0: " in data or b"\n 0: " in data or b"\n  0: " in data
+    """(whether ``data`` is looked at for bracketed prefixes, for bare ``N: `` labels): in a log seen with them, every
+    block; else a block one of whose first ``HEAD_LINES`` or last ``TAIL_LINES`` lines starts with one (a launcher
+    prefixes every line of its processes: a few of its own lines come first). No pass over the whole block."""
+    tagged = s is not None and s.get("tagged", False)
+    bare = s is not None and s.get("last") is not None
+    if tagged and bare:
+        return True, True
+    head = data[:HEAD_BYTES].split(b"\n")[:HEAD_LINES]
+    tail = data[-HEAD_BYTES:].split(b"\n")[-TAIL_LINES:] if len(data) > HEAD_BYTES else []
+    for line in head + tail:
+        if not tagged and line[:1] == b"[" and (_TAGGED.match(line) or _MPI.match(line)):
+            tagged = True
+        elif not bare and _SRUN.match(line):
+            bare = True
     return tagged, bare
 
 
