@@ -68,6 +68,24 @@ def test_mpirun_rank_0_is_read_though_another_rank_prints_first(tmp_path):
     assert any("several processes" in n for n in notes)
 
 
+def test_lightning_ddp_under_torchrun_reads_every_logged_point_at_its_step(tmp_path):
+    log = FIX / "lightning_ddp_torchrun_tee.log"
+    assert "[default1]:" in log.read_text()
+    truth = {int(r["step"]): float(r["train_loss"])
+             for r in csv.DictReader(open(FIX / "lightning_ddp_torchrun_tee.metrics.csv")) if r["train_loss"]}
+    pts, notes = _points(_settled_copy(tmp_path, log.read_bytes()))
+    for step, v in truth.items():  # rank 0's value (the logger's), as the bar prints it (3 significant digits)
+        assert math.isclose(pts["train_loss"][step], v, rel_tol=5e-3), step
+    assert max(pts["train_loss"]) == 79 and any("several processes" in n for n in notes)
+
+
+def test_a_rank_s_line_of_redraws_read_in_pieces_stays_that_rank_s(tmp_path):
+    data = _fixture_bytes("prefixed_bars")
+    pts = _split_read(tmp_path / "p.log", data, [len(data) // 7 * k for k in range(1, 7)], chunk_bytes=4096,
+                      part_bytes=4096)
+    assert len(pts["loss"]) > 850 and max(pts["loss"].values()) < 9  # rank 1's loss=9... is never read
+
+
 def _interleave(ranks: dict[int, list[str]], seed: int) -> list[str]:
     """The ranks' lines merged at random (each rank's in its order): any interleaving a launcher may write."""
     rng = random.Random(seed)
@@ -265,13 +283,19 @@ def _fixture_bytes(name: str) -> bytes:
             p = Path(d) / "bars.log"
             _bar_log(p, 3, 300)
             return p.read_bytes()
+    if name == "prefixed_bars":  # each rank's epoch line of \\r redraws behind its prefix (a launcher that prefixes
+        # each \\n line), rank 1's lines between rank 0's
+        lines = _fixture_bytes("tqdm_bars").split(b"\n")[:-1]
+        return b"".join(b"[default0]:" + ln + b"\n[default1]:" + ln.replace(b"loss=", b"loss=9") + b"\n"
+                        for ln in lines)
     return (FIX / name).read_bytes()
 
 
-_LOGS = ["torchrun_tee_2ranks.log", "mpirun_tag_output_3ranks.log", "lightning_epoch_loss_in_bar.log", "tqdm_bars"]
+_LOGS = ["torchrun_tee_2ranks.log", "mpirun_tag_output_3ranks.log", "lightning_epoch_loss_in_bar.log", "tqdm_bars",
+         "lightning_ddp_torchrun_tee.log", "prefixed_bars"]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(which=st.sampled_from(_LOGS), cuts=st.lists(st.floats(0, 1), min_size=1, max_size=6),
        chunk=st.sampled_from([4096, 8192, 1 << 16]))
 def test_split_reads_give_the_points_of_one_read(tmp_path, which, cuts, chunk):
