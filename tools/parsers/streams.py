@@ -1,4 +1,4 @@
-"""Several processes in one log: each line a launcher's prefix naming its rank, the lowest rank read as the run.
+"""Several processes in one log: each line a launcher's prefix naming its rank, each record read from one rank.
 
 A distributed launch prints every rank's lines into one log, each line led by its rank:
 
@@ -8,12 +8,14 @@ A distributed launch prints every rank's lines into one log, each line led by it
 - ``0: `` (``srun --label``: the task, right-aligned to the widest).
 
 A line without a prefix is the launcher's own (its warnings, a process's unprefixed prints): it is read. Of the
-prefixed lines, those of the lowest rank, 0 (every launcher counts from it), are read (prefix stripped) and every
-other rank's are not, wherever they come (another rank's whole output may come first: mpirun): a record each rank
-prints is one point, not one per rank, and the interleaving (at any line) changes nothing; a log read in parts of any
-size reads the same. ``srun``'s bare ``N: `` is also how some loops print a counter at a line's start; it is taken
-as a rank only once the labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only
-climbs), and until then such lines are read as they are.
+prefixed lines, each kind of record (its template) is read from the lowest rank seen printing it so far (prefix
+stripped), every other rank's copy not: a record each rank prints is one point, not one per rank, and a record only
+one rank prints (Megatron's loss, on the last pipeline stage) is read from that rank. The choice depends only on the
+lines before, so the interleaving (at any line) and a read in parts of any size change nothing.
+
+``srun``'s bare ``N: `` is also how some loops print a counter at a line's start; it is taken as a rank only once the
+labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only climbs), and until then such
+lines are read as they are.
 
 A block is looked at line by line once the log is known to be labelled, or when a few of its first or last lines
 start with a prefix (``_marks``); any other costs those few lines. Linear: one pass over the block's line starts.
@@ -34,7 +36,8 @@ _SRUN = re.compile(rb" {0,5}+(\d{1,5}+): ")
 HEAD_LINES, TAIL_LINES, HEAD_BYTES = 64, 16, 1 << 16  # the lines a block is first looked at in
 SRUN_BACKS = 3  # bare labels going back to a lower one this many times: ranks, not a counter
 NONE = -1
-RUN_RANK = 0  # the lowest rank: every launcher counts from 0 (its lines may come after another rank's)
+MAX_KINDS = 2048  # kinds of record whose lowest rank is remembered
+KIND_BYTES = 256  # a line's start that tells its kind
 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
@@ -107,25 +110,27 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
         if s.get("example") is None:
             s["example"] = m.group(0).decode("latin-1").strip()  # the log's first prefix: the note names it
     opened = s.get("open")
-    if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r)
-        ranks[0], cut[0], bare[0] = int(opened), 0, False
     keep = np.ones(n, dtype=bool)
     labelled = np.flatnonzero(ranks != NONE)
     if len(labelled):
-        keep, ranks = _keep(ranks, bare, labelled, s)
+        keep, ranks = _keep(data, starts, ends, cut, ranks, bare, labelled, s)
         cut[ranks == NONE] = 0  # a bare counter not (yet) known as a rank: the line as it is
-    s["open"] = None if not n or data.endswith(b"\n") or ranks[-1] == NONE else int(ranks[-1])
+    if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r): its rest
+        ranks[0], cut[0], keep[0] = int(opened[0]), 0, bool(opened[1])
+    s["open"] = None if not n or data.endswith(b"\n") or ranks[-1] == NONE else [int(ranks[-1]), bool(keep[-1])]
     if not (~keep).any() and not cut.any():
         return data
     if (~keep).any():
         em.notes.append(f"the log interleaves several processes' lines (launcher prefixes such as {s['example']}): "
-                        f"read the lowest rank's ({RUN_RANK}) as the run; the other ranks' lines are not points")
+                        f"each record is read from the lowest rank printing it; other ranks' copies are not points")
     return _joined(data, starts, ends, keep, cut)
 
 
-def _keep(ranks: np.ndarray, bare: np.ndarray, labelled: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
-    """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one of rank 0. Bare
-    ``N: `` labels count as ranks from the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
+def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, cut: np.ndarray, ranks: np.ndarray, bare: np.ndarray,
+          labelled: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
+    lowest seen so far printing its kind of record (its template: ``_kinds``). Bare ``N: `` labels count as ranks from
+    the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
     n = len(ranks)
     if bare[labelled].any():
         b = labelled[bare[labelled]]
@@ -141,9 +146,38 @@ def _keep(ranks: np.ndarray, bare: np.ndarray, labelled: np.ndarray, s: dict) ->
     keep = np.ones(n, dtype=bool)
     if not len(labelled):
         return keep, ranks
-    keep[labelled] = ranks[labelled] == RUN_RANK
-    s["low"] = RUN_RANK
+    codes, kinds = _kinds(data, starts[labelled] + cut[labelled], ends[labelled])
+    lows = s.setdefault("lows", {})
+    r = ranks[labelled]
+    ok = np.zeros(len(labelled), dtype=bool)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    for group in np.split(order, bounds):  # per kind of record, in line order: the lowest rank so far
+        kind = kinds[int(codes[group[0]])].decode("latin-1")
+        low = np.minimum.accumulate(r[group])
+        if kind in lows:
+            low = np.minimum(low, int(lows[kind]))
+        ok[group] = r[group] <= low
+        if kind in lows or len(lows) < MAX_KINDS:
+            lows[kind] = int(low[-1])
+    keep[labelled] = ok
+    s["low"] = int(r.min()) if s.get("low") is None else min(int(s["low"]), int(r.min()))
     return keep, ranks
+
+
+def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    """(a code per line, the kinds): the template (numbers masked: ``kernel.factorize_templates``) of each line's
+    start after its prefix, up to its first ``\\r`` and at most ``KIND_BYTES``: ranks print the same record alike
+    (a bar's line of redraws is known by its first)."""
+    from .kernel import factorize_templates
+
+    heads = []
+    for a, e in zip(starts.tolist(), ends.tolist(), strict=True):
+        stop = min(e, a + KIND_BYTES)
+        r = data.find(b"\r", a, stop)
+        heads.append(data[a:r if r >= 0 else stop])
+    codes, kinds = factorize_templates(b"\n".join(heads))
+    return codes, kinds
 
 
 def _joined(data: bytes, starts: np.ndarray, ends: np.ndarray, keep: np.ndarray, cut: np.ndarray) -> bytes:
