@@ -306,3 +306,19 @@ def test_split_reads_give_the_points_of_one_read(tmp_path, which, cuts, chunk):
     got = _split_read(tmp_path / "split.log", data, [int(c * len(data)) for c in cuts], chunk_bytes=chunk,
                       part_bytes=chunk)
     assert got == once
+
+
+@given(data=st.binary(max_size=64).map(lambda b: b.translate(bytes.maketrans(b"\x00\x01\x02", b"\r\n\r"))),
+       start=st.integers(0, 70), stop=st.integers(0, 70))
+def test_a_record_ends_after_a_newline_or_a_lone_carriage_return(data, start, stop):
+    from training_check.tools.parsers.breaks import first_end, record_end
+
+    def is_end(i: int, upto: int) -> bool:  # data[i] ends a record, the byte after it known when before ``upto``
+        return data[i:i + 1] == b"\n" or data[i:i + 1] == b"\r" and i + 1 < upto and data[i + 1:i + 2] != b"\n"
+
+    stop = min(stop, len(data))
+    ends = [i + 1 for i in range(start, stop) if is_end(i, stop)]
+    assert record_end(data, start, stop) == (ends[-1] if ends else 0)
+    firsts = [i + 1 for i in range(start, len(data)) if is_end(i, len(data))]
+    assert first_end(data, start) == (firsts[0] if firsts else 0)
+    assert record_end(data, start, stop, cr=False) == data.rfind(b"\n", start, stop) + 1
