@@ -8,8 +8,8 @@ A distributed launch prints every rank's lines into one log, each line led by it
 - ``0: `` (``srun --label``: the task, right-aligned to the widest).
 
 A line without a prefix is the launcher's own (its warnings, a process's unprefixed prints): it is read. Of the
-prefixed lines, each kind of record (its template) is read from the lowest rank seen printing it so far (prefix
-stripped), every other rank's copy not: a record each rank prints is one point, not one per rank, and a record only
+prefixed lines, each kind of record (its template) is read from the lowest rank seen printing it so far, every
+other rank's copy not: a record each rank prints is one point, not one per rank, and a record only
 one rank prints (Megatron's loss, on the last pipeline stage) is read from that rank. The choice depends only on the
 lines before, so the interleaving (at any line) and a read in parts of any size change nothing.
 
@@ -91,7 +91,8 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
         look |= (first == 32) | ((first >= 48) & (first <= 57))  # " ", a digit
     cand = np.flatnonzero(look)
     ranks = np.full(n, NONE, dtype=np.int64)
-    cut = np.zeros(n, dtype=np.int64)  # the prefix's length
+    cut = np.zeros(n, dtype=np.int64)  # the prefix's length, where it is cut off
+    skip = np.zeros(n, dtype=np.int64)  # ... where the line's kind starts (after any prefix)
     bare = np.zeros(n, dtype=bool)
     for i in cand.tolist():
         at = int(starts[i])
@@ -106,14 +107,17 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
                 continue
             ranks[i] = int(m.group(1))
             bare[i] = True
-        cut[i] = m.end() - at
+        skip[i] = m.end() - at
+        if bare[i]:  # a bare label goes (it reads as a counter); a bracketed prefix stays, the line as long as it
+            cut[i] = m.end() - at  # was (a terminal's hard wrap is found by lines' lengths), its rank masked with
+            # the numbers like any other (one kind of record, whatever the rank)
         if s.get("example") is None:
             s["example"] = m.group(0).decode("latin-1").strip()  # the log's first prefix: the note names it
     opened = s.get("open")
     keep = np.ones(n, dtype=bool)
     labelled = np.flatnonzero(ranks != NONE)
     if len(labelled):
-        keep, ranks = _keep(data, starts, ends, cut, ranks, bare, labelled, s)
+        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s)
         cut[ranks == NONE] = 0  # a bare counter not (yet) known as a rank: the line as it is
     if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r): its rest
         ranks[0], cut[0], keep[0] = int(opened[0]), 0, bool(opened[1])
@@ -126,7 +130,7 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
     return _joined(data, starts, ends, keep, cut)
 
 
-def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, cut: np.ndarray, ranks: np.ndarray, bare: np.ndarray,
+def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, ranks: np.ndarray, bare: np.ndarray,
           labelled: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
     """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
     lowest seen so far printing its kind of record (its template: ``_kinds``). Bare ``N: `` labels count as ranks from
@@ -146,7 +150,7 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, cut: np.ndarray, ra
     keep = np.ones(n, dtype=bool)
     if not len(labelled):
         return keep, ranks
-    codes, kinds = _kinds(data, starts[labelled] + cut[labelled], ends[labelled])
+    codes, kinds = _kinds(data, starts[labelled] + skip[labelled], ends[labelled])
     lows = s.setdefault("lows", {})
     r = ranks[labelled]
     ok = np.zeros(len(labelled), dtype=bool)
