@@ -155,9 +155,12 @@ def test_lightning_epoch_value_in_the_bar_is_one_point_per_change_at_its_step(tm
     got = pts["train_loss"]
     shown = [float(x) for x in re.findall(r"train_loss=([\d.]+)", log.read_text())]
     changes = sum(1 for a, b in zip([math.nan, *shown], shown, strict=False) if a != b)
-    assert len(got) == changes < 80  # 750 redraws before: one point per redraw
+    # 750 redraws: one point per redraw before; now one per change (and the first few repeats, before the repeats
+    # show the value is logged less often than the bar redraws)
+    early = sorted(got)[:3]
+    assert changes <= len(got) <= changes + 3 and len(got) < 80
     for step, v in got.items():  # each at the logger's step, with the logged value (as printed: 3 digits)
-        assert step in truth and math.isclose(v, truth[step], rel_tol=5e-3), (step, v, truth.get(step))
+        assert step in early or step in truth and math.isclose(v, truth[step], rel_tol=5e-3), (step, v)
 
 
 def test_tqdm_postfix_set_every_10_steps_gives_one_point_per_set(tmp_path):
@@ -173,7 +176,8 @@ def test_tqdm_postfix_set_every_10_steps_gives_one_point_per_set(tmp_path):
         bar.close()
     os.utime(p, OLD)
     pts, _ = _points(p)
-    assert sorted(pts["loss"]) == list(range(1, 201, 10))
+    # one point per set (and the first repeats, until repeats are half the points: steps 2 and 3)
+    assert sorted(pts["loss"]) == [1, 2, 3, *range(11, 201, 10)]
     assert pts["loss"][11] == round(2.0 / 11, 4)
 
 
@@ -207,9 +211,8 @@ def test_a_bar_log_with_one_newline_an_epoch_is_read_in_pieces(tmp_path):
             pts.setdefault(k, {}).update(zip(c.steps.tolist(), c.values.tolist(), strict=True))
         if not res.more:
             break
-    # every step's value, but where the printed value did not change (a bar's value is one point per change)
-    assert pts["loss"] == {s: loss_at(s) for s in range(1, 6001) if s == 1 or loss_at(s) != loss_at(s - 1)}
-    assert len(pts["loss"]) > 0.99 * 6000
+    # every step's value (one printed as the step before by chance too: it changes with almost every step)
+    assert pts["loss"] == {s: loss_at(s) for s in range(1, 6001)}
     assert len(seen) > 100 and not any("skipped" in n for n in res.notes)
 
 
@@ -241,9 +244,14 @@ def test_the_same_bytes_read_the_same_at_any_age(tmp_path):
     young = LogFileSource(FS, str(p), settle_seconds=3600).read(None)
     os.utime(p, OLD)
     old = LogFileSource(FS, str(p), settle_seconds=3600).read(None)
-    both = young.batch.columns["loss"].steps.tolist()
-    assert both == old.batch.columns["loss"].steps.tolist() and len(both) >= 999
-    assert young.notes == old.notes
+    def points(*batches) -> dict[int, float]:  # a later point at a step replaces an earlier one (as the frame does)
+        return {s: v for b in batches for s, v in zip(b.columns["loss"].steps.tolist(),
+                                                     b.columns["loss"].values.tolist(), strict=True)}
+
+    # young: the last, unterminated redraw is provisional (a redraw at the bar's last step again, on close)
+    assert young.provisional is not None
+    assert points(young.batch, young.provisional.batch) == points(old.batch)
+    assert sorted(points(old.batch)) == list(range(1, 1001)) and young.notes == old.notes
 
 
 def test_a_young_log_of_noise_waits_and_the_same_old_log_waits_too(tmp_path):

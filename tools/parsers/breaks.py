@@ -15,7 +15,7 @@ def record_end(data: bytes, start: int = 0, stop: int | None = None, cr: bool = 
     """The index just after the last record break in ``data[start:stop]``; 0 when there is none."""
     stop = len(data) if stop is None else min(stop, len(data))
     nl = data.rfind(b"\n", start, stop)
-    if cr:  # a \r after the last \n only (a find over the last line, not the block)
+    if cr and stop - 1 > max(start, nl):  # a \r after the last \n only (a find over the last line, not the block)
         nl = max(nl, data.rfind(b"\r", max(start, nl), stop - 1))
     return nl + 1
 

@@ -50,6 +50,7 @@ SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
+MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -835,16 +836,25 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
 
 
 def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
-    """Where a carried value changed (the first one, and each new value); the last value is kept in ``st`` for the
-    next block. A train value that is no number is a point at every step it is shown (a diverged run stays so)."""
+    """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
+    block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
+    is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
+    Lightning's ``on_epoch`` loss: one point per change, at the step it changed at); a value that changes with every
+    step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
+    diverged run stays so). Each point's fate depends only on the points before it: the same at any read size."""
     before = st.setdefault("carried_last", {}).get(key)
     prev = np.concatenate(([np.nan if before is None else before], values[:-1]))
     same = (values == prev) | (np.isnan(values) & np.isnan(prev))
-    if _role(key) != "eval":
-        same &= np.isfinite(values)
     if len(values):
         st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
-    return ~same
+    if _role(key) == "eval":
+        return ~same
+    n0, reps0 = st.setdefault("carried_counts", {}).get(key, (0, 0))
+    n = n0 + np.arange(1, len(values) + 1)
+    reps = reps0 + np.cumsum(same)
+    if len(values):
+        st["carried_counts"][key] = (int(n[-1]), int(reps[-1]))
+    return ~(same & np.isfinite(values) & (n >= MIN_CARRIED) & (2 * reps >= n))
 
 
 def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
