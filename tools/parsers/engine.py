@@ -35,7 +35,7 @@ from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
-from .streams import select_stream
+from .streams import release_held, select_stream
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
@@ -84,6 +84,9 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter) -> None:
         st = _state(em)
+        held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
+        if held:
+            read_block(held, em, streams=False)
         _final_evals(st, em)
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
@@ -118,10 +121,11 @@ def _state(em: Emitter) -> dict:
     return st
 
 
-def read_block(data: bytes, em: Emitter) -> None:
+def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
     st = _state(em)
-    data = select_stream(data, st, em)  # several processes' lines: the lowest rank's (streams.py)
+    if streams:
+        data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
     tail = st.pop("wrap_tail", None)
     if tail:
         data = tail.encode("latin-1") + data

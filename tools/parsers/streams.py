@@ -37,6 +37,10 @@ HEAD_LINES, TAIL_LINES, HEAD_BYTES = 64, 16, 1 << 16  # the lines a block is fir
 SRUN_BACKS = 3  # bare labels going back to a lower one this many times: ranks, not a counter
 NONE = -1
 MAX_KINDS = 2048  # kinds of record whose lowest rank is remembered
+HOLD_LINES = 64  # a rank above 0 is held back for this many lines of a kind, in case a lower one prints it too
+MAX_HELD = 256  # lines held back in all, each of at most HOLD_BYTES (a read's state stays small)
+HOLD_BYTES = 4096
+HOLD_REST = 8  # unlabelled lines held with a held line (its rest, wrapped by a terminal)
 KIND_BYTES = 256  # a line's start that tells its kind
 
 
@@ -116,22 +120,23 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
     opened = s.get("open")
     keep = np.ones(n, dtype=bool)
     labelled = np.flatnonzero(ranks != NONE)
+    inserts: dict[int, bytes] = {}  # held lines let go, before the line that let them go
     if len(labelled):
-        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s)
+        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s, inserts)
         cut[ranks == NONE] = 0  # a bare counter not (yet) known as a rank: the line as it is
     if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r): its rest
         ranks[0], cut[0], keep[0] = int(opened[0]), 0, bool(opened[1])
     s["open"] = None if not n or data.endswith(b"\n") or ranks[-1] == NONE else [int(ranks[-1]), bool(keep[-1])]
-    if not (~keep).any() and not cut.any():
+    if not (~keep).any() and not cut.any() and not inserts:
         return data
-    if (~keep).any():
+    if s.get("copies"):
         em.notes.append(f"the log interleaves several processes' lines (launcher prefixes such as {s['example']}): "
                         f"each record is read from the lowest rank printing it; other ranks' copies are not points")
-    return _joined(data, starts, ends, keep, cut)
+    return _joined(data, starts, ends, keep, cut, inserts)
 
 
 def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, ranks: np.ndarray, bare: np.ndarray,
-          labelled: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
+          labelled: np.ndarray, s: dict, inserts: dict[int, bytes]) -> tuple[np.ndarray, np.ndarray]:
     """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
     lowest seen so far printing its kind of record (its template: ``_kinds``). Bare ``N: `` labels count as ranks from
     the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
@@ -151,22 +156,88 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
     if not len(labelled):
         return keep, ranks
     codes, kinds = _kinds(data, starts[labelled] + skip[labelled], ends[labelled])
-    lows = s.setdefault("lows", {})
+    lows = s.setdefault("lows", {})  # kind -> [its lowest rank so far, whether that rank is taken (no more held)]
     r = ranks[labelled]
     ok = np.zeros(len(labelled), dtype=bool)
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    open_last = not data.endswith(b"\n")
+    gone: list[int] = []  # unlabelled lines held with the labelled one they go on (a terminal's wrap)
     for group in np.split(order, bounds):  # per kind of record, in line order: the lowest rank so far
         kind = kinds[int(codes[group[0]])].decode("latin-1")
-        low = np.minimum.accumulate(r[group])
+        if kind not in lows and len(lows) >= MAX_KINDS:
+            lows[kind] = [int(r[group].min()), True]  # (more kinds than are remembered: no holding back)
+        at = _hold(data, starts + np.where(bare, skip, 0), ends, labelled, group, r, kind, lows, s, inserts,
+                   open_last, ranks, gone)
+        rest = group[at:]
+        if not len(rest):
+            continue
+        low = np.minimum.accumulate(r[rest])
         if kind in lows:
-            low = np.minimum(low, int(lows[kind]))
-        ok[group] = r[group] <= low
-        if kind in lows or len(lows) < MAX_KINDS:
-            lows[kind] = int(low[-1])
+            low = np.minimum(low, int(lows[kind][0]))
+        ok[rest] = r[rest] <= low
+        lows[kind] = [int(low[-1]), True]
     keep[labelled] = ok
+    keep[gone] = False
+    s["copies"] = int(s.get("copies", 0)) + int((~ok).sum()) - int(s.pop("held_now", 0))
     s["low"] = int(r.min()) if s.get("low") is None else min(int(s["low"]), int(r.min()))
     return keep, ranks
+
+
+def _hold(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray, group: np.ndarray, r: np.ndarray,
+          kind: str, lows: dict, s: dict, inserts: dict[int, bytes], open_last: bool, ranks: np.ndarray,
+          gone: list[int]) -> int:
+    """The lines of ``group`` (one kind, in line order) up to the one where the kind's rank is taken: until then a
+    rank above 0 is held back (``s["held"]``), as another, lower rank may print the same record a little later (rank
+    1's first lines before rank 0's: they are dropped then); its ``HOLD_LINES``-th line of the kind takes it (the
+    held ones go in before that line: Megatron's loss, printed by the last stage only). Rank 0 is taken at once.
+    Returns where the taken part of ``group`` starts (all of it once the kind is taken)."""
+    state = lows.get(kind)
+    if state is not None and state[1]:
+        return 0
+    held = s.setdefault("held", [])
+    low = NONE if state is None else int(state[0])
+    n = len(starts)
+    for k, g in enumerate(group.tolist()):
+        rank, line = int(r[g]), int(labelled[g])
+        if low != NONE and rank > low:
+            continue  # another rank's copy
+        if low == NONE or rank < low:
+            held[:] = [h for h in held if h[0] != kind]  # a lower rank prints it: the held lines were copies
+            low = rank
+        mine = [h for h in held if h[0] == kind]
+        last_open = open_last and line == n - 1  # a line the next block goes on with: never held
+        long = int(ends[line]) - int(starts[line]) > HOLD_BYTES
+        if rank == 0 or len(mine) + 1 >= HOLD_LINES or last_open or long or len(held) >= MAX_HELD:
+            if mine:
+                inserts[line] = inserts.get(line, b"") + b"".join(h[1].encode("latin-1") for h in mine)
+                held[:] = [h for h in held if h[0] != kind]
+            lows[kind] = [low, True]
+            return k
+        stop = line + 1  # the unlabelled lines right after it are its rest (a terminal's wrap): held with it
+        while stop < n - 1 and ranks[stop] == NONE and stop - line <= HOLD_REST and \
+                int(ends[stop]) - int(starts[line]) < HOLD_BYTES:
+            stop += 1
+        gone.extend(range(line + 1, stop))
+        held.append([kind, data[int(starts[line]):int(ends[stop - 1]) + 1].decode("latin-1")])
+        s["held_now"] = int(s.get("held_now", 0)) + 1
+        lows[kind] = [low, False]
+    return len(group)
+
+
+def release_held(st: dict) -> bytes:
+    """The lines still held back at the end of a read (``_hold``), in their order: the rank that printed them is taken
+    (no lower one printed the same record)."""
+    s = st.get("streams")
+    if not s or not s.get("held"):
+        return b""
+    lows = s.setdefault("lows", {})
+    for kind, _line in s["held"]:
+        if kind in lows:
+            lows[kind][1] = True
+    out = b"".join(h[1].encode("latin-1") for h in s["held"])
+    s["held"] = []
+    return out
 
 
 def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
@@ -184,11 +255,15 @@ def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarra
     return codes, kinds
 
 
-def _joined(data: bytes, starts: np.ndarray, ends: np.ndarray, keep: np.ndarray, cut: np.ndarray) -> bytes:
-    """The kept lines, each without its prefix, joined as they were (a newline after each but an open last one)."""
+def _joined(data: bytes, starts: np.ndarray, ends: np.ndarray, keep: np.ndarray, cut: np.ndarray,
+            inserts: dict[int, bytes]) -> bytes:
+    """The kept lines, each without a bare label, joined as they were (a newline after each but an open last one),
+    the held lines let go before the line that let them go."""
     pieces = []
     last = len(starts) - 1
     for i in np.flatnonzero(keep).tolist():
+        if i in inserts:
+            pieces.append(inserts[i])
         a, e = int(starts[i]) + int(cut[i]), int(ends[i])
         pieces.append(data[a:e + 1] if i < last else data[a:e])
     return b"".join(pieces)

@@ -316,8 +316,8 @@ class LogFileSource:
                 # numbers but no loss in this window (a config dump, a dataset table): look further first
                 no_loss = no_loss or det
             window += SAMPLE_BYTES
-        if no_loss is not None:  # numbers but no loss: read (the read says "no loss found"), whatever the file's age
-            return no_loss.format
+        if no_loss is not None:  # numbers but no loss: read past start-up (the read says "no loss found"); until then
+            return no_loss.format if st.size >= SAMPLE_BYTES else None  # wait for a loss line: the same at any age
         if first_error is not None:
             if st.size < SAMPLE_BYTES:
                 return None  # only start-up noise so far: no points yet, not an error (the same at any age)
