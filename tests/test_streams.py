@@ -330,3 +330,27 @@ def test_a_record_ends_after_a_newline_or_a_lone_carriage_return(data, start, st
     firsts = [i + 1 for i in range(start, len(data)) if is_end(i, len(data))]
     assert first_end(data, start) == (firsts[0] if firsts else 0)
     assert record_end(data, start, stop, cr=False) == data.rfind(b"\n", start, stop) + 1
+
+
+@given(lines=st.lists(st.one_of(
+    st.builds(lambda role, r, rest: f"[{role}{r}]:{rest}", st.sampled_from(["default", "rank", "trainer", "a_b", "x"]),
+              st.integers(0, 10**7), st.text("ab 1]:[<", max_size=12)),
+    st.builds(lambda j, r, which, sp, rest: f"[{j},{r}]<std{which}>:{sp}{rest}", st.integers(0, 10**10),
+              st.integers(0, 10**7), st.sampled_from(["out", "err", "in"]), st.sampled_from(["", " "]),
+              st.text("ab 1]", max_size=8)),
+    st.text("[]:,<>dstoure0123456789 ab", max_size=50)), min_size=1, max_size=20))
+def test_prefixes_read_in_bulk_as_the_patterns_read_them(lines):
+    import numpy as np
+    from training_check.tools.parsers.kernel import line_bounds
+    from training_check.tools.parsers.streams import _MPI, _TAGGED, NONE, bracketed
+
+    data = "\n".join(lines).encode()
+    starts, ends = line_bounds(data)
+    sel = np.array([i for i in range(len(starts)) if data[starts[i]:starts[i] + 1] == b"["], dtype=np.int64)
+    if not len(sel):
+        return
+    ranks, lengths = bracketed(np.frombuffer(data, dtype=np.uint8), starts[sel], ends[sel])
+    for i, r, n in zip(sel.tolist(), ranks.tolist(), lengths.tolist(), strict=True):
+        line = data[starts[i]:ends[i]]
+        m = _TAGGED.match(line) or _MPI.match(line)
+        assert (r, n) == ((int(m.group(m.lastindex or 1)), m.end()) if m else (NONE, 0)), line

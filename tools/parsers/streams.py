@@ -36,12 +36,16 @@ _SRUN = re.compile(rb" {0,5}+(\d{1,5}+): ")
 HEAD_LINES, TAIL_LINES, HEAD_BYTES = 64, 16, 1 << 16  # the lines a block is first looked at in
 SRUN_BACKS = 3  # bare labels going back to a lower one this many times: ranks, not a counter
 NONE = -1
+WINDOW = 48  # bytes of a line that hold any prefix (``[`` 32 letters 6 digits ``]:``; mpirun's 28)
+_CLASS = np.zeros(256, dtype=np.uint8)
+_CLASS[list(range(65, 91)) + list(range(97, 123)) + [95]] = 1
+_CLASS[48:58], _CLASS[93] = 2, 3
+_STDOUT, _STDERR = np.frombuffer(b"<stdout>:", dtype=np.uint8), np.frombuffer(b"<stderr>:", dtype=np.uint8)
 MAX_KINDS = 2048  # kinds of record whose lowest rank is remembered
 HOLD_LINES = 64  # a rank above 0 is held back for this many lines of a kind, in case a lower one prints it too
 MAX_HELD = 256  # lines held back in all, each of at most HOLD_BYTES (a read's state stays small)
 HOLD_BYTES = 4096
 HOLD_REST = 8  # unlabelled lines held with a held line (its rest, wrapped by a terminal)
-KIND_BYTES = 256  # a line's start that tells its kind
 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
@@ -93,30 +97,25 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
     look = (first == 91) if tagged else np.zeros(n, dtype=bool)  # "["
     if bare_marks:
         look |= (first == 32) | ((first >= 48) & (first <= 57))  # " ", a digit
-    cand = np.flatnonzero(look)
     ranks = np.full(n, NONE, dtype=np.int64)
     cut = np.zeros(n, dtype=np.int64)  # the prefix's length, where it is cut off
     skip = np.zeros(n, dtype=np.int64)  # ... where the line's kind starts (after any prefix)
     bare = np.zeros(n, dtype=bool)
-    for i in cand.tolist():
+    brackets = np.flatnonzero(look & (first == 91))
+    if len(brackets):  # every line at once (numpy): the prefixes' ranks and lengths
+        ranks[brackets], skip[brackets] = bracketed(raw, starts[brackets], ends[brackets])
+    for i in np.flatnonzero(look & (first != 91)).tolist():  # bare labels, line by line (srun's logs only)
         at = int(starts[i])
-        if data[at] == 91:
-            m = _TAGGED.match(data, at) or _MPI.match(data, at)
-            if m is None:
-                continue
-            ranks[i] = int(m.group(m.lastindex or 1))
-        else:
-            m = _SRUN.match(data, at)
-            if m is None:
-                continue
-            ranks[i] = int(m.group(1))
-            bare[i] = True
-        skip[i] = m.end() - at
-        if bare[i]:  # a bare label goes (it reads as a counter); a bracketed prefix stays, the line as long as it
-            cut[i] = m.end() - at  # was (a terminal's hard wrap is found by lines' lengths), its rank masked with
-            # the numbers like any other (one kind of record, whatever the rank)
-        if s.get("example") is None:
-            s["example"] = m.group(0).decode("latin-1").strip()  # the log's first prefix: the note names it
+        m = _SRUN.match(data, at)
+        if m is None:
+            continue
+        ranks[i] = int(m.group(1))
+        bare[i] = True
+        skip[i] = cut[i] = m.end() - at  # a bare label goes (it reads as a counter); a bracketed prefix stays, the
+        # line as long as it was (a terminal's wrap is found by lines' lengths), its rank masked with the numbers
+    if s.get("example") is None and (ranks != NONE).any():
+        i = int(np.flatnonzero(ranks != NONE)[0])  # the log's first prefix: the note names it
+        s["example"] = data[int(starts[i]):int(starts[i] + skip[i])].decode("latin-1").strip()
     opened = s.get("open")
     keep = np.ones(n, dtype=bool)
     labelled = np.flatnonzero(ranks != NONE)
@@ -155,7 +154,7 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
     keep = np.ones(n, dtype=bool)
     if not len(labelled):
         return keep, ranks
-    codes, kinds = _kinds(data, starts[labelled] + skip[labelled], ends[labelled])
+    codes, kinds = _kinds(data, starts, ends, labelled)
     lows = s.setdefault("lows", {})  # kind -> [its lowest rank so far, whether that rank is taken (no more held)]
     r = ranks[labelled]
     ok = np.zeros(len(labelled), dtype=bool)
@@ -240,18 +239,67 @@ def release_held(st: dict) -> bytes:
     return out
 
 
-def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
-    """(a code per line, the kinds): the template (numbers masked: ``kernel.factorize_templates``) of each line's
-    start after its prefix, up to its first ``\\r`` and at most ``KIND_BYTES``: ranks print the same record alike
-    (a bar's line of redraws is known by its first)."""
+def bracketed(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rank, prefix length) of each line ``raw[starts[i]:ends[i]]`` (each starting with ``[``) that ``_TAGGED`` or
+    ``_MPI`` matches at its start; (NONE, 0) for the others. The patterns' answers, for all lines at once: each line's
+    first ``WINDOW`` bytes as a row (a view's rows gathered), its first ``]``, the digits before it, what is before
+    them and after it (no pattern crosses a newline: a newline is neither a letter, a digit nor a comma)."""
+    k = len(starts)
+    rows = np.arange(k)
+    padded = np.concatenate((raw, np.zeros(WINDOW + 16, dtype=np.uint8)))
+    win = np.lib.stride_tricks.sliding_window_view(padded, WINDOW + 11)[starts]
+    cls = _CLASS[win[:, :WINDOW]]  # 1 a letter, 2 a digit, 3 "]", 0 any other byte
+    c = (cls == 3).argmax(1)  # the first "]" (0 when none: byte 0 is "[")
+    dig = cls == 2
+    rank = np.zeros(k, dtype=np.int64)
+    ndig = np.zeros(k, dtype=np.int64)
+    run = c > 1
+    for d in range(1, 7):  # the digits right before "]", from the last: at most 6
+        p = np.maximum(c - d, 0)
+        run &= (c - d >= 1) & dig[rows, p]
+        rank += np.where(run, (win[rows, p].astype(np.int64) - 48) * 10 ** (d - 1), 0)
+        ndig += run
+    head = c - ndig  # where the rank's digits start
+    first_other = (cls[:, 1:] != 1).argmax(1) + 1  # the first byte after "[" that is no letter
+    tagged = (ndig >= 1) & (head - 1 >= 1) & (head - 1 <= 32) & (first_other == head) & (win[rows, c + 1] == 58)
+    first_nondig = (cls[:, 1:] != 2).argmax(1) + 1  # "[" digits "," digits "]<stdout>:"
+    job = first_nondig - 1
+    after = win[:, :, None][rows[:, None], c[:, None] + 1 + np.arange(9), 0]
+    std = (after == _STDOUT).all(1) | (after == _STDERR).all(1)
+    mpi = (ndig >= 1) & (job >= 1) & (job <= 9) & (head - 2 == job) & (win[rows, first_nondig] == 44) & std
+    space = win[rows, c + 10] == 32
+    length = np.where(tagged, c + 2, np.where(mpi, c + 10 + space, 0))
+    return np.where(tagged | mpi, rank, NONE), length
+
+
+def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    """(a code per labelled line, the kinds): each line's template (numbers masked, the rank in its prefix too: one
+    kind whatever the rank; ``kernel.factorize_templates``, the block's lines at once); a line holding a ``\\r`` (a
+    bar's redraws) by its start up to the first one: ranks print the same record alike."""
     from .kernel import factorize_templates
 
+    codes, kinds = factorize_templates(data)
+    codes = codes[labelled]
+    if b"\r" not in data:
+        return codes, kinds
+    cr = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 13)
+    lines = np.unique(np.searchsorted(ends, cr))  # the lines holding a \r
+    at = np.flatnonzero(np.isin(labelled, lines))
+    if not len(at):
+        return codes, kinds
     heads = []
-    for a, e in zip(starts.tolist(), ends.tolist(), strict=True):
-        stop = min(e, a + KIND_BYTES)
-        r = data.find(b"\r", a, stop)
-        heads.append(data[a:r if r >= 0 else stop])
-    codes, kinds = factorize_templates(b"\n".join(heads))
+    for i in labelled[at].tolist():
+        a = int(starts[i])
+        heads.append(data[a:data.find(b"\r", a, int(ends[i]))])
+    head_codes, head_kinds = factorize_templates(b"\n".join(heads))
+    index = {k: j for j, k in enumerate(kinds)}
+    for k in head_kinds:
+        if k not in index:
+            index[k] = len(kinds)
+            kinds.append(k)
+    remap = np.array([index[k] for k in head_kinds], dtype=np.int64)
+    codes = codes.copy()
+    codes[at] = remap[head_codes[:len(at)]]
     return codes, kinds
 
 
@@ -259,8 +307,13 @@ def _joined(data: bytes, starts: np.ndarray, ends: np.ndarray, keep: np.ndarray,
             inserts: dict[int, bytes]) -> bytes:
     """The kept lines, each without a bare label, joined as they were (a newline after each but an open last one),
     the held lines let go before the line that let them go."""
-    pieces = []
     last = len(starts) - 1
+    if not inserts and not cut.any():  # runs of kept lines, each one slice
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.view(np.int8), [0]))))
+        first_kept, last_kept = edges[0::2], edges[1::2] - 1  # runs of lines kept
+        stop = np.minimum(ends[last_kept] + 1, len(data))
+        return b"".join([data[x:y] for x, y in zip(starts[first_kept].tolist(), stop.tolist(), strict=True)])
+    pieces = []
     for i in np.flatnonzero(keep).tolist():
         if i in inserts:
             pieces.append(inserts[i])
