@@ -316,8 +316,10 @@ class LogFileSource:
                 # numbers but no loss in this window (a config dump, a dataset table): look further first
                 no_loss = no_loss or det
             window += SAMPLE_BYTES
-        if no_loss is not None:  # numbers but no loss: read past start-up (the read says "no loss found"); until then
-            return no_loss.format if st.size >= SAMPLE_BYTES else None  # wait for a loss line: the same at any age
+        if no_loss is not None:  # numbers but no loss: read once settled or past the detection window (the read says
+            # "no loss found"); young, wait for a loss line. (Known: the one answer age still decides beyond the last
+            # record; read at any age, a young log's first evals can lose their banner: engine._under_eval_banners)
+            return no_loss.format if settled or st.size >= DETECT_LIMIT else None
         if first_error is not None:
             if st.size < SAMPLE_BYTES:
                 return None  # only start-up noise so far: no points yet, not an error (the same at any age)
