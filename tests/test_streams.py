@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import json
 import math
 import os
 import random
@@ -176,8 +177,9 @@ def test_tqdm_postfix_set_every_10_steps_gives_one_point_per_set(tmp_path):
         bar.close()
     os.utime(p, OLD)
     pts, _ = _points(p)
-    # one point per set (and the first repeats, until repeats are half the points: steps 2 and 3)
-    assert sorted(pts["loss"]) == [1, 2, 3, *range(11, 201, 10)]
+    # one point per set (and the first repeats, until repeats are half the points: steps 2 and 3; and the bar's last
+    # state, at its total)
+    assert sorted(pts["loss"]) == [1, 2, 3, *range(11, 201, 10), 200]
     assert pts["loss"][11] == round(2.0 / 11, 4)
 
 
@@ -279,6 +281,7 @@ def _split_read(path: Path, data: bytes, cuts: list[int], **kw) -> dict[str, dic
         while True:
             res = src.read(cur)
             cur = res.cursor
+            assert json.loads(json.dumps(cur)) == cur  # the cursor survives the store (JSON) as it is
             for k, col in res.batch.columns.items():
                 pts.setdefault(k, {}).update(zip(col.steps.tolist(), col.values.tolist(), strict=True))
             if not res.more:
