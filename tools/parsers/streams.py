@@ -50,8 +50,9 @@ HOLD_REST = 8  # unlabelled lines held with a held line (its rest, wrapped by a 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
     """``data`` (a block: whole lines, or a line's rest after a ``\\r`` the block before ended at) with only the lines
-    read as the run: the launcher's own and the lowest rank's (prefix gone). ``st`` (JSON) carries the lowest rank,
-    the rank of a line left open at the block's end and the bare labels' history."""
+    read as the run: the launcher's own and, of each kind of record, the lowest rank's (a bracketed prefix stays, a
+    bare label goes), held-back lines let go where they are taken. ``st`` (JSON) carries each kind's lowest rank, the
+    lines held back, the rank of a line left open at the block's end and the bare labels' history."""
     s = st.get("streams")
     tagged, bare = _marks(data, s)
     if not (tagged or bare or s and s.get("open") is not None):
