@@ -613,7 +613,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
-    bar_final = bar_line & (prog_n == prog_total)  # a bar at its total: its last state
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
     other_bar = other_bar & ~is_prog
@@ -813,7 +812,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if not last.all():
             s, v, run, li = s[last], v[last], run[last], li[last]
         if key in st.get("carried", ()):
-            changed = _changed(v, st, key, bar_final[li], run)  # (bar_final: a bar's last state, n = N)
+            changed = _changed(v, st, key, run)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -840,15 +839,14 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return o[np.searchsorted(idx[o], lines)]
 
 
-def _changed(values: np.ndarray, st: dict, key: str, final: np.ndarray, run: np.ndarray) -> np.ndarray:
+def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndarray:
     """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
     block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
     is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
     Lightning's ``on_epoch`` loss: one point per change, at the step it changed at); a value that changes with every
-    step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), one that is no number is always kept (a
-    diverged run stays so), and so is a bar's last state (``final``: a bar left at its total, once an epoch). Each
-    point's fate depends only on the points before it in its run (``run``: another run started in the log owes
-    nothing to the one before): the same at any read size."""
+    step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
+    diverged run stays so). Each point's fate depends only on the points before it in its run (``run``: another
+    run started in the log owes nothing to the one before): the same at any read size."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
@@ -868,7 +866,7 @@ def _changed(values: np.ndarray, st: dict, key: str, final: np.ndarray, run: np.
     n = idx - seg_start + 1 + np.where(carry, n0, 0)
     reps = csum - np.concatenate(([0], csum))[seg_start] + np.where(carry, reps0, 0)
     st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
-    return ~(same & np.isfinite(values) & (n >= MIN_CARRIED) & (2 * reps >= n) & ~final)
+    return ~(same & np.isfinite(values) & (n >= MIN_CARRIED) & (2 * reps >= n))
 
 
 def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
