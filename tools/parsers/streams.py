@@ -45,7 +45,8 @@ MAX_KINDS = 2048  # kinds of record whose lowest rank is remembered
 HOLD_LINES = 64  # a rank above 0 is held back for this many lines of a kind, in case a lower one prints it too
 MAX_HELD = 256  # lines held back in all, each of at most HOLD_BYTES (a read's state stays small)
 HOLD_BYTES = 4096
-HOLD_REST = 8  # unlabelled lines held with a held line (its rest, wrapped by a terminal)
+HOLD_REST = 8
+MAX_RANKS = 4096  # ranks remembered as seen  # unlabelled lines held with a held line (its rest, wrapped by a terminal)
 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
@@ -162,12 +163,20 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     open_last = not data.endswith(b"\n")
+    seen = s.setdefault("ranks", [])  # the ranks seen so far (a few)
+    new = [x for x in dict.fromkeys(r.tolist()) if x not in seen]
+    firsts = {x: int(np.argmax(r == x)) for x in new[:MAX_RANKS]}
+    # how many ranks were seen up to each labelled line: holding back needs two (a log of one rank's lines, a
+    # Megatron excerpt's last stage, is read as it comes)
+    many = len(seen) + np.searchsorted(np.sort(np.array(list(firsts.values()), dtype=np.int64)), np.arange(len(r)),
+                                       side="right") >= 2
+    seen.extend(list(firsts)[:max(0, MAX_RANKS - len(seen))])
     gone: list[int] = []  # unlabelled lines held with the labelled one they go on (a terminal's wrap)
     for group in np.split(order, bounds):  # per kind of record, in line order: the lowest rank so far
         kind = kinds[int(codes[group[0]])].decode("latin-1")
         if kind not in lows and len(lows) >= MAX_KINDS:
             lows[kind] = [int(r[group].min()), True]  # (more kinds than are remembered: no holding back)
-        at = _hold(data, starts + np.where(bare, skip, 0), ends, labelled, group, r, kind, lows, s, inserts,
+        at = _hold(data, starts + np.where(bare, skip, 0), ends, labelled, group, r, many, kind, lows, s, inserts,
                    open_last, ranks, gone)
         rest = group[at:]
         if not len(rest):
@@ -185,12 +194,13 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
 
 
 def _hold(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray, group: np.ndarray, r: np.ndarray,
-          kind: str, lows: dict, s: dict, inserts: dict[int, bytes], open_last: bool, ranks: np.ndarray,
-          gone: list[int]) -> int:
+          many: np.ndarray, kind: str, lows: dict, s: dict, inserts: dict[int, bytes], open_last: bool,
+          ranks: np.ndarray, gone: list[int]) -> int:
     """The lines of ``group`` (one kind, in line order) up to the one where the kind's rank is taken: until then a
     rank above 0 is held back (``s["held"]``), as another, lower rank may print the same record a little later (rank
     1's first lines before rank 0's: they are dropped then); its ``HOLD_LINES``-th line of the kind takes it (the
-    held ones go in before that line: Megatron's loss, printed by the last stage only). Rank 0 is taken at once.
+    held ones go in before that line: Megatron's loss, printed by the last stage only). Rank 0 is taken at once, and
+    so is a rank while it is the only one seen (``many``: a log of one rank's lines reads as it comes).
     Returns where the taken part of ``group`` starts (all of it once the kind is taken)."""
     state = lows.get(kind)
     if state is not None and state[1]:
@@ -208,7 +218,8 @@ def _hold(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarra
         mine = [h for h in held if h[0] == kind]
         last_open = open_last and line == n - 1  # a line the next block goes on with: never held
         long = int(ends[line]) - int(starts[line]) > HOLD_BYTES
-        if rank == 0 or len(mine) + 1 >= HOLD_LINES or last_open or long or len(held) >= MAX_HELD:
+        alone = not many[g]  # the only rank seen so far: nothing to hold it back for
+        if rank == 0 or alone or len(mine) + 1 >= HOLD_LINES or last_open or long or len(held) >= MAX_HELD:
             if mine:
                 inserts[line] = inserts.get(line, b"") + b"".join(h[1].encode("latin-1") for h in mine)
                 held[:] = [h for h in held if h[0] != kind]
