@@ -253,6 +253,61 @@ def release_held(st: dict) -> bytes:
 
 def bracketed(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rank, prefix length) of each line ``raw[starts[i]:ends[i]]`` (each starting with ``[``) that ``_TAGGED`` or
+    ``_MPI`` matches at its start; (NONE, 0) for the others. The lines shaped as the first one that matches (one
+    launcher's one role or job: nearly all of them) are read a byte column at a time (``_shaped``); the rest by
+    ``_bracketed``."""
+    rank = np.full(len(starts), NONE, dtype=np.int64)
+    length = np.zeros(len(starts), dtype=np.int64)
+    rest = np.arange(len(starts))
+    for i in range(min(len(starts), 8)):
+        line = raw[int(starts[i]):int(ends[i])].tobytes()
+        m = _TAGGED.match(line) or _MPI.match(line)
+        if m is not None:
+            tagged = m.re is _TAGGED
+            head = line[:m.start(2 if tagged else 1)]  # "[default" / "[1,"
+            suffixes = (b"]:",) if tagged else (b"]<stdout>:", b"]<stderr>:")
+            r, n, done = _shaped(raw, starts, ends, head, suffixes, space=not tagged)
+            rank[done], length[done] = r[done], n[done]
+            rest = np.flatnonzero(~done)
+            break
+    if len(rest):
+        rank[rest], length[rest] = _bracketed(raw, starts[rest], ends[rest])
+    return rank, length
+
+
+def _shaped(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, head: bytes, suffixes: tuple[bytes, ...],
+            space: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rank, length, matched) of the lines that start with ``head``, then 1 to 6 digits, then one of ``suffixes``
+    (and one optional space, for mpirun's): a few comparisons of one byte of every line at a time."""
+    k, h = len(starts), len(head)
+    pad = np.concatenate((raw, np.zeros(h + 32, dtype=np.uint8)))
+    ok = ends - starts >= h + 1 + min(len(x) for x in suffixes)
+    for j, b in enumerate(head):
+        ok &= pad[starts + j] == b
+    rank = np.zeros(k, dtype=np.int64)
+    length = np.zeros(k, dtype=np.int64)
+    done = np.zeros(k, dtype=bool)
+    value = np.zeros(k, dtype=np.int64)
+    digits = ok.copy()
+    for d in range(1, 7):
+        c = pad[starts + h + d - 1]
+        digits &= (c >= 48) & (c <= 57)
+        if not digits.any():
+            break
+        value = value * 10 + c.astype(np.int64) - 48
+        for suffix in suffixes:
+            hit = digits & ~done
+            for j, b in enumerate(suffix):
+                hit &= pad[starts + h + d + j] == b
+            rank[hit], length[hit] = value[hit], h + d + len(suffix)
+            done |= hit
+    if space:
+        length += done & (pad[starts + length] == 32) & (starts + length < ends)
+    return rank, length, done
+
+
+def _bracketed(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rank, prefix length) of each line ``raw[starts[i]:ends[i]]`` (each starting with ``[``) that ``_TAGGED`` or
     ``_MPI`` matches at its start; (NONE, 0) for the others. The patterns' answers, for all lines at once: each line's
     first ``WINDOW`` bytes as a row (a view's rows gathered), its first ``]``, the digits before it, what is before
     them and after it (no pattern crosses a newline: a newline is neither a letter, a digit nor a comma)."""
