@@ -281,6 +281,15 @@ def real_table(folders: list[Path], target_mb: float, repeat: int, tmp: str) -> 
               f"{r['check_mb_s']:7.1f} | {r['reader_s']:7.2f}s {r['reader_mb_s']:7.1f} {r['reader_cpu_mb_s']:8.1f} | "
               f"{r['verdict']:9s} "
               f"{r['seed'][:48]}{as_is}", flush=True)
+    bars = bar_row(tmp, repeat)
+    if bars is not None:
+        rows.append(bars)
+        nano = next((r for r in rows if r["format"] == "text:modded-nanogpt"), None)
+        vs = f"; {bars['reader_cpu_mb_s'] / nano['reader_cpu_mb_s']:.2f} x the nanoGPT row's cpu MB/s" if nano else ""
+        print(f"{bars['format']:>22} {bars['size_mb']:6.1f}MB {1:>6} {bars['points']:>10,d} | {bars['check_s']:10.2f}s "
+              f"{bars['check_mb_s']:7.1f} | {bars['reader_s']:7.2f}s {bars['reader_mb_s']:7.1f} "
+              f"{bars['reader_cpu_mb_s']:8.1f} | {bars['verdict']:9s} real tqdm, {BAR_EPOCHS} epochs of {BAR_STEPS} "
+              f"steps, one \\n an epoch: {bars['points'] / (BAR_EPOCHS * BAR_STEPS):.1%} of its points{vs}", flush=True)
     if not GENERIC & {f.split(":")[0] for f in found}:
         print("  (no file read through the generic path in these folders)")
     for u in unread:
@@ -289,6 +298,31 @@ def real_table(folders: list[Path], target_mb: float, repeat: int, tmp: str) -> 
     if rows:
         print(f"  all rows: {total_mb:.0f} MB; first check {total_mb / sum(r['check_s'] for r in rows):.1f} MB/s, "
               f"reader {total_mb / sum(r['reader_s'] for r in rows):.1f} MB/s (bytes-weighted)")
+
+
+BAR_EPOCHS, BAR_STEPS = 300, 1000  # issue 32: a 25 MB bar log, 300k steps in 1,000-step epochs
+
+
+def bar_row(tmp: str, repeat: int) -> dict | None:
+    """The bar-log row: a real tqdm's bar redrawn every step with its loss, one ``\\n`` an epoch (bench/bar_log.py);
+    None (said) without tqdm."""
+    try:
+        from bar_log import write_bar_log
+    except ImportError as e:
+        print(f"  (no bar-log row: {e}; pip install tqdm)")
+        return None
+    path = Path(tmp) / "bars.log"
+    write_bar_log(str(path), BAR_EPOCHS, BAR_STEPS)
+    size = path.stat().st_size / 2**20
+    _fmt, points, _ = read_all(str(path))
+    reader_s = median_s(lambda: read_all(str(path)), repeat)
+    reader_cpu = statistics.median(cpu_s(lambda: read_all(str(path))) for _ in range(repeat))
+    verdict = first_check(str(path))
+    check_s = median_s(lambda: first_check(str(path)), repeat)
+    path.unlink()
+    return {"format": "text:tqdm_bars", "size_mb": size, "points": points, "reader_s": reader_s,
+            "reader_mb_s": size / reader_s, "reader_cpu_mb_s": size / max(reader_cpu, 1e-9), "check_s": check_s,
+            "check_mb_s": size / check_s, "verdict": verdict}
 
 
 def bench(size_mb: int, tmp: str, fmt: str = "modded", repeat: int = 1) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from training_check.tools.errors import TrainingCheckError, UnknownFormat
-from training_check.tools.parsers import detect_format
+from training_check.tools.parsers import SAMPLE_BYTES, detect_format
 from training_check.tools.parsers.text import clean_text, drop_giant_lines, to_value
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
@@ -264,15 +264,31 @@ def test_a_sample_line_is_run_data_with_keys_masked(tmp_path):
 
 def test_text_with_no_metric_is_refused_without_quoting_the_file(tmp_path):
     """Issue 10: the file may be any file the caller names (a .env, /etc/shadow): its text is never quoted."""
-    raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
+    raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n" * 1000  # 70 KB: past start-up
     with pytest.raises(UnknownFormat) as e:
         _read_file(tmp_path, "prose.log", raw)
-    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no metric recognised: none of its first 4 lines reads as a "
+    n = _sample_lines(raw)
+    assert str(e.value) == (f"{tmp_path / 'prose.log'}: no metric recognised: none of its first {n} lines reads as a "
                             f"name and a number; pass a training log with metric lines")
+    words = b"hello world\nthe model is training nicely\n" * 2000
     with pytest.raises(UnknownFormat) as e:
-        _read_file(tmp_path, "words.log", b"hello world\nthe model is training nicely\n")
-    assert str(e.value) == (f"{tmp_path / 'words.log'}: no number in its first 3 lines to read as a metric; "
-                            f"pass a training log with metric lines")
+        _read_file(tmp_path, "words.log", words)
+    assert str(e.value) == (f"{tmp_path / 'words.log'}: no number in its first {_sample_lines(words)} lines to read "
+                            f"as a metric; pass a training log with metric lines")
+
+
+def _sample_lines(data: bytes) -> int:
+    """The lines of the first window the detection looks at (its complete lines, and the empty one after them)."""
+    window = data[:SAMPLE_BYTES]
+    return window[:window.rfind(b"\n") + 1].count(b"\n") + 1
+
+
+def test_a_short_file_of_prose_waits_at_any_age(tmp_path):
+    """Issue 32: the same bytes read alike young or old: a few lines of start-up noise are no points yet, never an
+    error that a minute more would have spared (the file's age decides only its last unterminated record)."""
+    raw = b"hello world\nthe model is training nicely 42 widgets\nno metrics here\n"
+    young, old = (_read_file(tmp_path, f"{age}.log", raw, settled=age == "old") for age in ("young", "old"))
+    assert young.batch.is_empty() and old.batch.is_empty() and young.notes == old.notes
 
 
 def test_detect_needs_complete_lines_only():

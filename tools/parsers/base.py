@@ -79,6 +79,8 @@ class LineFormat:
     generic: ClassVar[bool] = False
     #: tie-break: higher wins among equal evidence
     priority: ClassVar[int] = 0
+    #: a read may stop after a ``\\r`` (a bar's redraw is a record: ``breaks.py``); the format parses raw bytes
+    cr_records: ClassVar[bool] = False
 
     def score(self, lines: list[str]) -> int:
         """How many sample lines look like this format."""

@@ -32,9 +32,11 @@ import numpy as np
 
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
+from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
+from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables
 from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
 
@@ -50,6 +52,7 @@ SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
+MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -68,6 +71,7 @@ class TextLogFormat(LineFormat):
     name: ClassVar[str] = "text"
     detect_re = re.compile(r"\d")
     generic = True
+    cr_records = True  # each \r redraw is a line: a read may stop after one (breaks.py)
 
     def parse(self, text: str, em: Emitter) -> None:
         self.parse_plain(text.encode("utf-8", "replace"), em)
@@ -76,7 +80,7 @@ class TextLogFormat(LineFormat):
         start = 0
         while start < len(data):  # blocks of about BLOCK_LINES lines: each pass over a block stays in the caches
             size = _block_bytes(data, start)
-            end = data.rfind(b"\n", start, start + size) + 1 if start + size < len(data) else 0
+            end = record_end(data, start, start + size) if start + size < len(data) else 0
             end = end or len(data)
             read_block(data[start:end], em)
             start = end
@@ -84,6 +88,9 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter) -> None:
         st = _state(em)
+        held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
+        if held:
+            read_block(held, em, streams=False)
         _final_evals(st, em)
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
@@ -101,7 +108,7 @@ def _block_bytes(data: bytes, start: int) -> int:
 
     left = len(data) - start
     sample = data[start:start + SAMPLE_BYTES]
-    sample = sample[:sample.rfind(b"\n") + 1] or sample
+    sample = sample[:record_end(sample)] or sample
     if len(factorize_templates(sample)[1]) > SAMPLE_TEMPLATES:
         return BLOCK_BYTES
     breaks = sample.count(b"\n") + sample.count(b"\r") + sample.count(b"\x08") + 1
@@ -118,9 +125,11 @@ def _state(em: Emitter) -> dict:
     return st
 
 
-def read_block(data: bytes, em: Emitter) -> None:
+def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     """Read one block of complete lines into ``em`` (see the module docstring)."""
     st = _state(em)
+    if streams:
+        data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
     for held in ("wrap_tail", "blk_tail"):  # a record cut at the end of the last block: read with its rest
         tail = st.pop(held, None)
         if tail:
@@ -782,10 +791,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
-        if plan.bar:  # an eval in a bar's postfix is redrawn with every step until the next eval: only changes count
+        if plan.bar:  # a value in a bar's postfix is redrawn with every step until it is logged again: only its
+            # changes are points, each at the step it changed at (Lightning's bar, tqdm's set_postfix)
             carried = st.setdefault("carried", [])
-            carried.extend(k for k in plan.metrics.values() if _role(k) == "eval" and k not in carried
-                           and len(carried) < 64)
+            carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
+                           if k not in carried and len(carried) < 64)
     have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
@@ -834,9 +844,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         src = source[key]  # (another record's point at the same step is a point)
         last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
         if not last.all():
-            s, v, run = s[last], v[last], run[last]
+            s, v, run, li = s[last], v[last], run[last], li[last]
         if key in st.get("carried", ()):
-            changed = _changed(v, st, key)
+            changed = _changed(v, st, key, run)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -863,15 +873,34 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return o[np.searchsorted(idx[o], lines)]
 
 
-def _changed(values: np.ndarray, st: dict, key: str) -> np.ndarray:
-    """Where a carried value changed (the first one, and each new value); the last value is kept in ``st`` for the
-    next block."""
+def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndarray:
+    """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
+    block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
+    is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
+    Lightning's ``on_epoch`` loss: one point per change, at the step it changed at); a value that changes with every
+    step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
+    diverged run stays so). Each point's fate depends only on the points before it in its run (``run``: another
+    run started in the log owes nothing to the one before): the same at any read size."""
+    k = len(values)
+    if not k:
+        return np.ones(0, dtype=bool)
     before = st.setdefault("carried_last", {}).get(key)
-    prev = np.concatenate(([np.nan if before is None else before], values[:-1]))
-    same = (values == prev) | (np.isnan(values) & np.isnan(prev))
-    if len(values):
-        st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
-    return ~same
+    n0, reps0 = st.setdefault("carried_counts", {}).get(key, [0, 0])
+    fresh = np.concatenate(([run[0] > 0], run[1:] != run[:-1]))  # the first point of a run started in this block
+    seg = np.concatenate(([True], run[1:] != run[:-1]))  # the first point of each stretch of one run
+    prev = np.concatenate(([np.nan if before is None or run[0] > 0 else before], values[:-1]))
+    same = ((values == prev) | (np.isnan(values) & np.isnan(prev))) & ~fresh
+    st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
+    if _role(key) == "eval":
+        return ~same
+    idx = np.arange(k)
+    seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
+    carry = run[seg_start] == 0  # the stretch goes on from the blocks before
+    csum = np.cumsum(same)
+    n = idx - seg_start + 1 + np.where(carry, n0, 0)
+    reps = csum - np.concatenate(([0], csum))[seg_start] + np.where(carry, reps0, 0)
+    st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
+    return ~(same & np.isfinite(values) & (n >= MIN_CARRIED) & (2 * reps >= n))
 
 
 def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
@@ -1001,9 +1030,14 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         first = ep_at[~np.isnan(ep_at)]
         if st["e0"] is None:
             st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
-        g = (np.floor(np.nan_to_num(ep_at, nan=st["e0"])) - st["e0"]) * main + pn
-        if st.get("epochs"):
-            em.total_steps = _count(main * st["epochs"])
+        ep_whole = np.floor(np.nan_to_num(ep_at, nan=st["e0"]))
+        if _counter_is_global(pn, ep_whole, st):  # it climbs on across epochs: the global step already
+            g = pn.copy()
+            em.total_steps = _count(main)
+        else:
+            g = (ep_whole - st["e0"]) * main + pn
+            if st.get("epochs"):
+                em.total_steps = _count(main * st["epochs"])
     else:
         # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
         # a resume from a checkpoint: the counter is then the global step it resumed at. A bar of the whole run
@@ -1018,6 +1052,23 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
+
+
+def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool:
+    """Whether a counter ``n/N`` printed under an epoch counts the whole run: decided at the first epoch change it
+    is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
+    global step. Before any change the two readings agree (the first epoch is at offset 0)."""
+    if st.get("ctr_global") is None:
+        last = st.get("ctr_last")
+        prev_n = np.concatenate(([np.nan if last is None else last[1]], pn[:-1]))
+        prev_e = np.concatenate(([np.nan if last is None else last[0]], ep[:-1]))
+        change = np.flatnonzero(ep > prev_e)
+        if len(change):
+            k = int(change[0])
+            st["ctr_global"] = bool(pn[k] > prev_n[k])
+        else:
+            st["ctr_last"] = [float(ep[-1]), float(pn[-1])]
+    return bool(st.get("ctr_global"))
 
 
 def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],

@@ -302,6 +302,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
     stripped = len(rep) - len(rep.lstrip())
+    opening_step = False
     while k < len(spans):
         if not numeric[k] or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
             k += 1
@@ -344,12 +345,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 and (rep[b:b + 1] in (b" ", b"\t") or rep[b:b + 1] == b":" and rep[b + 1:b + 2] in (b" ", b"\t"))
                 and b"%||" not in rep):
             plan.step = k  # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69"
+            opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
         if name:
             if low in dialect.step_names or low.split()[-1] in dialect.step_names:
-                if plan.step is None:
-                    plan.step = k
+                if plan.step is None or opening_step:
+                    plan.step, opening_step = k, False
             elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:
                 if plan.epoch is None:
                     plan.epoch = k

@@ -33,6 +33,7 @@ from ..parsers import (
     detect_format,
     document_format,
 )
+from ..parsers.breaks import breaks_within, first_end, record_end
 from ..parsers.documents import read_fast
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
@@ -294,15 +295,14 @@ class LogFileSource:
         while window < min(st.size, DETECT_LIMIT):
             data = self._read_at(self.path, window, SAMPLE_BYTES)
             if window:
-                nl = data.find(b"\n")
-                data = data[nl + 1:] if nl >= 0 else b""
+                nl = first_end(data)
+                data = data[nl:] if nl else b""
             end_of_file = window + SAMPLE_BYTES >= st.size
             if (window == 0 and data.lstrip().startswith(b"{") and b"\n" not in data.strip()
                     and (settled or len(data) >= SAMPLE_BYTES)):
                 return JSON_DOCUMENT  # one long JSON line: a compact document (golden values)
-            if not (end_of_file and settled):
-                cut = data.rfind(b"\n")
-                data = data[: cut + 1] if cut >= 0 else b""
+            if not (end_of_file and settled):  # age decides only whether the last unterminated record is read
+                data = data[:record_end(data)]
             try:
                 det = detect_format(data, self.fs.describe(self.path))
             except UnknownFormat as e:
@@ -316,19 +316,20 @@ class LogFileSource:
                 # numbers but no loss in this window (a config dump, a dataset table): look further first
                 no_loss = no_loss or det
             window += SAMPLE_BYTES
-        if no_loss is not None:
-            if settled or st.size >= DETECT_LIMIT:
-                return no_loss.format
-            return None  # no loss line yet: decide once one is written (or the log settles)
+        if no_loss is not None:  # numbers but no loss: read once settled or past the detection window (the read says
+            # "no loss found"); young, wait for a loss line. (Known: the one answer age still decides beyond the last
+            # record; read at any age, a young log's first evals can lose their banner: engine._under_eval_banners)
+            return no_loss.format if settled or st.size >= DETECT_LIMIT else None
         if first_error is not None:
-            if not settled and st.size < SAMPLE_BYTES:
-                return None  # a young log with only start-up noise so far: no points yet, not an error
+            if st.size < SAMPLE_BYTES:
+                return None  # only start-up noise so far: no points yet, not an error (the same at any age)
             raise first_error
         return None
 
     def _scan(self, path: str, st: FileStat, cur: dict, progress: Progress | None, final: bool = False) -> _Scan:
         """Parse complete lines from the cursor's offset to the size seen at stat time, chunk by chunk."""
         fmt = LINE_FORMATS.get(cur["format"]) or LINE_FORMATS[TEXT]  # a cursor of a reader since folded in
+        cr = fmt.cr_records  # a bar's \r redraw ends a record too (breaks.py): a line of any length is read in pieces
         em = Emitter(cur.get("state") or {})
         pos = start = int(cur.get("offset", 0))
         end = st.size
@@ -348,40 +349,44 @@ class LogFileSource:
             buf = pending + data if pending else data
             pending = b""
             if skip:
-                i = buf.find(b"\n")
-                if i < 0:
+                i = first_end(buf, 0, cr)
+                if not i:
+                    if progress is not None:
+                        progress(float(pos), float(end), f"reading {self.fs.describe(path)}")
                     continue  # still inside the giant line
-                buf = buf[i + 1:]
+                buf = buf[i:]
                 skip = False
-            cut = buf.rfind(b"\n")
-            if cut < 0:
+            cut = record_end(buf, 0, None, cr)
+            if not cut:
                 pending = buf
             else:
-                dropped += self._parse_lines(buf, cut + 1, fmt, em)
+                dropped += self._parse_lines(buf, cut, fmt, em)
                 em.flush()
-                pending = buf[cut + 1:]
+                pending = buf[cut:]
             if len(pending) > self.max_line:
                 pending, skip = b"", True
                 dropped += 1
             if progress is not None:  # bytes of the file: counts on across the parts of a long read
                 progress(float(pos), float(end), f"reading {self.fs.describe(path)}")
         if pending and pos >= end and (final or self._settled(st)):
-            text, n = clean_block(pending + b"\n", self.max_line)
-            fmt.parse(text, em)
+            # the last record, unterminated: read as if its line ended (the way every other line is read)
+            dropped += self._parse_lines(pending + b"\n", len(pending) + 1, fmt, em)
             pending = b""
         fmt.finish(em)
         return _Scan(em, pos - len(pending), skip, read, dropped, more=more)
 
     def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
         """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""
-        if self._no_long_line(buf, end) and fmt.parse_plain(buf[:end], em):
+        cr = fmt.cr_records
+        if breaks_within(buf, end, max(1, self.max_line // 2), cr) and fmt.parse_plain(buf[:end], em):
             return 0  # the whole chunk at once: a fast path's fixed costs spread over megabytes
         dropped = start = 0
         limit = min(PARSE_BYTES, self.max_line)  # a block within it holds no line too long to keep
         while start < end:
             stop = end
             if end - start > limit:
-                stop = buf.rfind(b"\n", start, start + limit) + 1 or buf.find(b"\n", start + limit) + 1
+                stop = record_end(buf, start, start + limit, cr) or first_end(buf, start + limit, cr) or end
+                stop = min(stop, end)
             block = buf[start:stop]
             if len(block) > limit or not fmt.parse_plain(block, em):
                 text, n = clean_block(block, self.max_line)
@@ -389,12 +394,6 @@ class LogFileSource:
                 fmt.parse(text, em)
             start = stop
         return dropped
-
-    def _no_long_line(self, buf: bytes, end: int) -> bool:
-        """Whether no line of ``buf[:end]`` is longer than ``max_line``: every aligned window of half that size holds
-        a newline (a longer line would hold a whole window). A few finds that stop at the first newline."""
-        half = max(1, self.max_line // 2)
-        return all(buf.find(b"\n", i, min(i + half, end)) >= 0 for i in range(0, end, half))
 
     # -- whole JSON documents -------------------------------------------------------------
     def _read_document(self, st: FileStat, cur: dict | None) -> ReadResult:
