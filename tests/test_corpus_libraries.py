@@ -31,83 +31,27 @@ RUNS = CORPUS.runs
 LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
 STORES = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") == "store"]
 
-# The shapes today's reader misses (issue 32), named once.
-SPACY_TABLE = (
-    "spaCy's table (header `E  #  LOSS TOK2VEC  LOSS NER ... SCORE`, a `---` rule, rows of numbers): no "
-    "metric recognised")
-CATBOOST_COUNTER = (
-    "CatBoost's counter at line start (`0:\\tlearn: X\\ttest: Y\\tbest: ..`): read at the line's index, its "
-    "`test` value taken as the loss, `learn` not")
-CATBOOST_COUNTER_NOEVAL = (
-    "CatBoost's counter at line start (`0:\\tlearn: X\\ttotal: ..`): no metric recognised")
-SB3_BOXES = (
-    "stable-baselines3's boxed vertical table (`|    loss | 46.6 |` rows between `---` borders, a record "
-    "per dump): no metric recognised")
-RANK_PREFIXES = (
-    "two ranks' lines (`[default0]:` / `[default1]:`), each printing its own loss: both ranks' points "
-    "read as one series")
-MLFLOW_SQLITE = (
-    "MLflow's sqlite store (mlflow.db) is not a source today: read as text")
-MLFLOW_FILESTORE = (
-    "MLflow's file store (an mlruns/ folder) is not a source today")
-DVCLIVE_FOLDER = (
-    "DVCLive's folder (metrics.json, plots/metrics/**.tsv) is not a source today")
-TFEVENTS_NO_SUFFIX = (
-    "a TensorBoard event file named `events.out.tfevents` (no suffix) is read as text")
-SKORCH_TABLE = (
-    "skorch's PrintLog table (header `epoch  train_loss  valid_loss  dur`, a `-------` rule, ANSI per "
-    "cell): no metric recognised")
+# The shapes the reader still misses (issue 32), named once. When this corpus was made (before the reader learnt
+# tables, vertical tables, counters at line start, rank prefixes and the trackers' stores) it read 26 of its 62 files;
+# every shape then missed (spaCy's and skorch's tables, stable-baselines3's boxes, CatBoost's `N:` counter, two ranks'
+# lines, MLflow's and DVCLive's stores, an event file named plainly) is read now, and its run left this list.
 THOUSANDS_COUNTER = (
     "River's `[1,000] LogLoss: 0.43`: a sample counter with thousands separators; read up to `[900]` only, or "
     "at the line's index")
+SPACY_FIRST_ROW = (
+    "spaCy's first row holds one update's loss, later rows the sum over eval_frequency updates: it is no point, and "
+    "the diverged run's remaining rows are too few for a trend (CONTINUE, 'too few points')")
 
 # Files whose train loss the reader does not read at the truth's steps today, and the shape it misses.
 KNOWN_MISSES: dict[str, str] = {
-    "spacy_textcat_eval50": SPACY_TABLE,
-    "spacy_ner_eval25": SPACY_TABLE,
-    "spacy_textcat_ner_eval40": SPACY_TABLE,
-    "spacy_ner_lr_huge_diverged": SPACY_TABLE,
-    "catboost_logloss_verbose1_eval": CATBOOST_COUNTER,
-    "catboost_rmse_verbose10_eval": CATBOOST_COUNTER,
-    "catboost_rmse_verbose25_noeval": CATBOOST_COUNTER_NOEVAL,
-    "catboost_multiclass_verbose5_eval_early": CATBOOST_COUNTER,
-    "catboost_rmse_lr_huge_diverged": CATBOOST_COUNTER,
-    "sb3_ppo_cartpole_log1": SB3_BOXES,
-    "sb3_ppo_cartpole_nsteps128_log4": SB3_BOXES,
-    "sb3_a2c_cartpole_log100": SB3_BOXES,
-    "sb3_dqn_cartpole_log10": SB3_BOXES,
-    "sb3_sac_pendulum_log4": SB3_BOXES,
-    "sb3_dqn_lr_huge_diverged": SB3_BOXES,
-    "sb3_a2c_lr_huge_diverged": SB3_BOXES,
-    "torchrun_tee_local_every5": RANK_PREFIXES,
-    "mlflow_sqlite_print_every5/mlflow.db": MLFLOW_SQLITE,
-    "keras_tf_v1_mlflow_autolog_12ep/mlflow.db": MLFLOW_SQLITE,
-    "mlflow_sqlite_quiet_every1/mlflow.db": MLFLOW_SQLITE,
-    "mlflow_sqlite_lr_growth_nan/mlflow.db": MLFLOW_SQLITE,
-    "mlflow_filestore_every3_print/mlruns": MLFLOW_FILESTORE,
-    "dvclive_print_every4/dvclive": DVCLIVE_FOLDER,
-    "dvclive_quiet_every1/dvclive": DVCLIVE_FOLDER,
-    "dvclive_lr_growth_nan/dvclive": DVCLIVE_FOLDER,
-    "tb_plain_name_quiet_every1/events.out.tfevents": TFEVENTS_NO_SUFFIX,
-    "tb_plain_name_lr_growth_nan/events.out.tfevents": TFEVENTS_NO_SUFFIX,
-    "skorch_cls_sgd_valid20_15ep": SKORCH_TABLE,
-    "skorch_reg_adam_novalid_20ep": SKORCH_TABLE,
-    "skorch_cls_adam_valid30_25ep": SKORCH_TABLE,
-    "skorch_reg_sgd_lr_growth_nan": SKORCH_TABLE,
     "river_logreg_logloss_every500": THOUSANDS_COUNTER,
     "river_logreg_rolling250_every250": THOUSANDS_COUNTER,
     "river_linreg_mae_every100": THOUSANDS_COUNTER,
 }
 
-# Should-stop files whose replayed checks end neither STOP nor ESCALATE today (none read), and why.
+# Should-stop files whose replayed checks end neither STOP nor ESCALATE today, and why.
 KNOWN_CHECK_MISSES: dict[str, str] = {
-    "spacy_ner_lr_huge_diverged": SPACY_TABLE,
-    "sb3_dqn_lr_huge_diverged": SB3_BOXES,
-    "sb3_a2c_lr_huge_diverged": SB3_BOXES,
-    "mlflow_sqlite_lr_growth_nan/mlflow.db": MLFLOW_SQLITE,
-    "dvclive_lr_growth_nan/dvclive": DVCLIVE_FOLDER,
-    "tb_plain_name_lr_growth_nan/events.out.tfevents": TFEVENTS_NO_SUFFIX,
-    "skorch_reg_sgd_lr_growth_nan": SKORCH_TABLE,
+    "spacy_ner_lr_huge_diverged": SPACY_FIRST_ROW,
 }
 
 
