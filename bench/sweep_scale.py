@@ -5,7 +5,9 @@ folder, then times, in one process on this machine:
 
 - ``json.loads`` merely parsing every line of every run (the reference: Python reading the records, nothing more);
 - the first sweep (a fresh store: every byte read, every run assessed, the sweep judged and stored);
-- a sweep with nothing new (the same runs again: the cursors say nothing was added);
+- a sweep with nothing new (the same runs again: the cursors say nothing was added; each run judged in full, as
+  its staleness finding now says "no new steps since the last check");
+- another sweep with nothing new (each run's last judgement stands: tools/recheck.py);
 - the first sweep with one run read at a time (``max_concurrency=1``), to show what concurrent reads buy;
 
 and prints the ratios to the reference, the per-run cost, and the size of the agent's answer (``ANSWER_BUDGET``)
@@ -100,11 +102,14 @@ def main() -> int:
         ref = json_reference(paths)
         print(f"json.loads of every line: {ref:.2f} s")
         first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps)
-        again, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps)
+        again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps)
+        steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps)
         print(f"first sweep ({a.concurrency} at once): {first:.2f} s = {first / ref:.2f}x json.loads, "
               f"{1000 * first / a.runs:.1f} ms a run")
-        print(f"sweep with nothing new: {again:.2f} s = {again / ref:.2f}x json.loads, "
+        print(f"sweep with nothing new (judged in full): {again:.2f} s = {again / ref:.2f}x json.loads, "
               f"{1000 * again / a.runs:.1f} ms a run")
+        print(f"another sweep with nothing new (judgements stand): {steady:.2f} s = {steady / ref:.2f}x json.loads, "
+              f"{1000 * steady / a.runs:.1f} ms a run")
         if not a.skip_serial:
             serial, _ = sweep(paths, scratch / "home", 1, True, a.steps)
             print(f"first sweep one run at a time: {serial:.2f} s ({serial / first:.2f}x the concurrent one)")

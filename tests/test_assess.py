@@ -335,4 +335,5 @@ def test_one_check_enters_assess_py_once_and_builds_the_view_once(tmp_path, stor
     finally:
         sys.setprofile(None)
     assert a.verdict in ("CONTINUE", "ESCALATE", "WAIT"), a.summary
-    assert calls == {"assess.assess_run": 1, "build_view": 1, "choose_primary_eval": 1}, calls
+    # assess_run reads, judge_read judges what was read (a many-run check calls it with its own read)
+    assert calls == {"assess.assess_run": 1, "assess.judge_read": 1, "build_view": 1, "choose_primary_eval": 1}, calls

@@ -169,6 +169,24 @@ def test_runs_started_later_are_compared_at_equal_steps():
     assert rel.step == 150 and rel.recommend != PRUNE and rel.rank is not None and rel.rank <= 3
 
 
+def test_an_early_leader_beaten_by_runs_started_later_loses_its_protection():
+    from training_check.tools.sweep.compare import standings
+
+    # four early runs, the leader a slow one; four runs started later are far better at every step they reached
+    early = {"lead": 3.0 - STEPS / 400, **{f"e{i}": 3.2 - STEPS / 1000 + 0.01 * i for i in range(3)}}
+    late = {f"l{i}": power(0.6 + 0.01 * i, 1.0, 1.0, 0.002, seed=i) for i in range(4)}
+    curves = [RunCurve(r, STEPS[:10], v[:10]) for r, v in early.items()]
+    curves += [RunCurve(r, STEPS[:4], v[:4]) for r, v in late.items()]
+    table = standings(SweepView(curves, final_step=800))
+    assert table["lead"].rank == 1 and table["lead"].step == 500  # first among the runs that reached its step...
+    assert table["lead"].beaten_before == 200  # ...but worse at 200 than the runs that stand there now
+    assert all(table[f"l{i}"].beaten_before is None for i in range(4))
+    assert SweepPolicy()._protected("lead", table["lead"], None) == ""
+    alone = standings(SweepView([c for c in curves if c.run in early], final_step=800))
+    assert alone["lead"].beaten_before is None
+    assert SweepPolicy()._protected("lead", alone["lead"], None) == "the best at its step"
+
+
 def test_a_nan_run_is_pruned_after_persisting_and_the_memory_round_trips():
     sweep = sweep_with_a_loser()
     sweep["nan"] = np.where(STEPS < 100, 2.0, math.nan)

@@ -12,7 +12,8 @@ from .diagnosis import diagnose
 from .errors import BadInput, SourceUnreachable
 from .judge import ESCALATE, STOP, UNREACHABLE, judge
 from .measure import before_the_event, run_signals
-from .reading import REMOTE_KINDS, load_run, loss_override, resolve_ref
+from .reading import REMOTE_KINDS, RunData, load_run, loss_override, resolve_ref
+from .recheck import inputs_key, is_steady
 from .run_view import HISTORY_CHECKS, accepted_concerns, view_of_run
 from .sources.base import Progress
 from .store import Store
@@ -40,6 +41,16 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
                        {"step": None, "total_steps": total_steps}, url=ref.url, elapsed_s=time.perf_counter() - t0)
         a.assessment_id = store.add_assessment(ref.key, UNREACHABLE, None, a.record())
         return a
+    return judge_read(run, data, store=store, config=config, fallback_log=fallback_log, baseline=baseline,
+                      total_steps=total_steps, as_of_step=as_of_step, t0=t0)
+
+
+def judge_read(run: str, data: RunData, *, store: Store, config: Config, fallback_log: str | None = None,
+               baseline=None, total_steps: int | None = None, as_of_step: int | None = None,
+               t0: float | None = None) -> Assessment:
+    """``assess_run`` after the read: judge ``data``, store the assessment and return it."""
+    t0 = time.perf_counter() if t0 is None else t0
+    ref = data.ref
     view = view_of_run(data, store=store, config=config, baseline=baseline, total_steps=total_steps,
                        as_of_step=as_of_step)
     findings = run_signals(view)
@@ -59,6 +70,10 @@ def assess_run(run: str, *, store: Store, config: Config, fallback_log: str | No
         record["as_of_step"] = as_of_step  # a replay: never authorises a stop (stop_run.check_authority)
     if baseline is not None:
         record["baseline"] = baseline if not isinstance(baseline, str) or len(baseline) < 2000 else baseline[:2000]
+    if as_of_step is None and baseline is None and not fallback_log and is_steady(
+            data, j.verdict, j.summary, view.previous[0].last_step if view.previous else None, view.last_step):
+        record["recheck"] = {"steady": True, "key": inputs_key(data, store=store, config=config,
+                                                               total_steps=total_steps)}
     a.elapsed_s = time.perf_counter() - t0
     a.assessment_id = store.add_assessment(data.run_key, j.verdict, view.last_step, record)
     return a

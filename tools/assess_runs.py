@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
@@ -30,6 +30,9 @@ from .sources.base import Progress
 from .store import Store
 from .sweep.collect import MIN_RUNS, RunObjectives, objectives_of, sweep_key
 from .sweep.relative import RelativeDict, SweepDict
+
+if TYPE_CHECKING:
+    from .reading import RunData
 
 ERROR = "ERROR"  # a run whose check failed (not a verdict of the training)
 ORDER = (STOP, ESCALATE, UNREACHABLE, ERROR, WAIT, CONTINUE)
@@ -214,8 +217,13 @@ def _line(verdict: str, run: str, step: int | None, text: str) -> str:
 def check_one(run: str, *, store: Store, config: Config, assess: Callable[..., Any],
               total_steps: int | None = None) -> RunLine:
     """Assess one run; failures become an ERROR/UNREACHABLE line, never an exception."""
+    return _line_of(run, lambda: assess(run, store=store, config=config,
+                                        **({"total_steps": total_steps} if total_steps else {})))
+
+
+def _line_of(run: str, check: Callable[[], Any]) -> RunLine:
     try:
-        a = assess(run, store=store, config=config, **({"total_steps": total_steps} if total_steps else {}))
+        a = check()
     except SourceUnreachable as e:
         return RunLine(run, UNREACHABLE, _line(UNREACHABLE, run, None, e.message), error=e.message)
     except TrainingCheckError as e:
@@ -231,20 +239,41 @@ def check_one(run: str, *, store: Store, config: Config, assess: Callable[..., A
                    step=step, total_steps=_get(progress, "total_steps") if progress else None)
 
 
+def check_read_first(run: str, *, store: Store, config: Config, total_steps: int | None = None
+                     ) -> tuple[RunLine, RunData] | None:
+    """Read the run, then judge what was read - or, when its source added nothing since a check that already saw
+    nothing new, let that judgement stand (tools/recheck.py: the same answer, without judging again). None when
+    the read failed (the caller checks the run the ordinary way, which says why)."""
+    from .assess import judge_read
+    from .reading import load_run, loss_override
+    from .recheck import steady_record
+
+    try:
+        data = load_run(run, store=store, config=config, role_overrides=loss_override(None, config.loss_metric))
+    except Exception:  # noqa: BLE001 - the ordinary check reads again and reports the failure in its line
+        return None
+    return _line_of(run, lambda: steady_record(data, store=store, config=config, total_steps=total_steps)
+                    or judge_read(run, data, store=store, config=config, total_steps=total_steps)), data
+
+
 def check_and_collect(run: str, *, store: Store, config: Config, assess: Callable[..., Any],
                       collect: bool, total_steps: int | None = None
                       ) -> tuple[RunLine, RunObjectives | None, str | None]:
-    """``check_one``, then (``collect``) the run's objective curves for the sweep and its store key; a run whose
-    curves cannot be read is left out of the sweep, never failed."""
-    line = check_one(run, store=store, config=config, assess=assess, total_steps=total_steps)
+    """``check_one`` (reading first: ``check_read_first``), then (``collect``) the run's objective curves for the
+    sweep and its store key; a run whose curves cannot be read is left out of the sweep, never failed."""
+    from .assess import assess_run
+
+    first = check_read_first(run, store=store, config=config, total_steps=total_steps) if assess is assess_run \
+        else None
+    line = first[0] if first else check_one(run, store=store, config=config, assess=assess, total_steps=total_steps)
     if not collect or line.verdict in (ERROR, UNREACHABLE):
         return line, None, None
     from .reading import load_run, loss_override, recently_loaded
 
     try:  # the read the check just made, on this thread; else a read that finds nothing new
         overrides = loss_override(None, config.loss_metric)
-        data = recently_loaded(run, overrides) or load_run(run, store=store, config=config,
-                                                           role_overrides=overrides)
+        data = first[1] if first else (recently_loaded(run, overrides) or load_run(run, store=store, config=config,
+                                                                                 role_overrides=overrides))
         return line, objectives_of(run, data.frame, line.total_steps), data.run_key
     except TrainingCheckError as e:
         line.error = line.error or f"left out of the sweep: {e.message}"

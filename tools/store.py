@@ -388,6 +388,13 @@ class Store:
         batch = PointBatch.concat([PointBatch.from_bytes(b) for b in blobs]) if blobs else PointBatch()
         return CachedSource(json.loads(row[0]) if row[0] else None, batch, json.loads(row[1] or "{}"), row[2])
 
+    def source_state(self, source_id: str) -> tuple[str, int] | None:
+        """The source's stored cursor (as stored) and point count, without its history: what says whether two
+        checks read the same points."""
+        with self._read() as c:
+            row = c.execute("SELECT cursor, n_points FROM sources WHERE source_id=?", (source_id,)).fetchone()
+        return (str(row[0] or ""), int(row[1])) if row else None
+
     def load_summary(self, source_id: str) -> CachedSummary:
         with self._read() as c:
             row = c.execute("SELECT cursor, info, n_points FROM sources WHERE source_id=?", (source_id,)).fetchone()

@@ -45,8 +45,9 @@ class RunObjectives:
 def _thin(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if steps.size <= MAX_POINTS:
         return steps, values
-    keep = np.unique(np.concatenate([np.linspace(0, steps.size - 1, MAX_POINTS // 2).astype(int),
-                                     np.arange(steps.size - MAX_POINTS // 2, steps.size)]))
+    keep = np.zeros(steps.size, dtype=bool)  # the same indices as a sorted union, without sorting
+    keep[np.linspace(0, steps.size - 1, MAX_POINTS // 2).astype(int)] = True
+    keep[steps.size - MAX_POINTS // 2:] = True
     return steps[keep], values[keep]
 
 

@@ -36,6 +36,7 @@ class Standing:
     gain: float  # improvement over the last RECENT of the steps, in noise units
     fastest: bool  # the largest recent gain among the runs at this step
     median_gain: float = 0.0  # the median recent gain of the runs at this step
+    beaten_before: float | None = None  # an earlier step where an active run stands and was better than this run
 
 
 def _run_noise(c: RunCurve, step: float) -> float:
@@ -92,15 +93,21 @@ def _at_step(curves: list[RunCurve], step: float) -> _AtStep:
 
 
 def standings(view: SweepView) -> dict[str, Standing]:
-    """Every run with a point, at its own last step, among ``view`` (oriented lower-is-better)."""
+    """Every run with a point, at its own last step, among ``view`` (oriented lower-is-better).
+
+    A run ahead of the others is also compared at the steps where the runs behind it stand now: ``beaten_before``
+    names the first such step where one of them was better than it was there (a run that leads only because the
+    better runs started later is not "the best at its step")."""
     curves = [c for c in view.curves if c.steps.size]
     tables: dict[float, _AtStep] = {}
+    for c in curves:
+        if c.last_step not in tables:
+            tables[c.last_step] = _at_step(curves, c.last_step)
+    live = sorted({c.last_step for c in curves if c.active})
     out: dict[str, Standing] = {}
     for i, c in enumerate(curves):
         step = c.last_step
-        t = tables.get(step)
-        if t is None:
-            t = tables[step] = _at_step(curves, step)
+        t = tables[step]
         mine = float(t.values[i])
         if math.isnan(mine):
             continue
@@ -112,6 +119,7 @@ def standings(view: SweepView) -> dict[str, Standing]:
             behind = math.inf if not math.isfinite(mine) else -math.inf
         g = float(t.gains[i])
         fastest = math.isfinite(g) and g >= t.max_gain
+        beaten = next((s for s in live if s < step and float(tables[s].values[i]) > tables[s].best), None)
         out[c.run] = Standing(c.run, step, mine, rank, int(vals.size), t.median, t.best, t.noise, behind, g, fastest,
-                              t.median_gain)
+                              t.median_gain, beaten)
     return out

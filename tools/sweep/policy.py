@@ -12,8 +12,10 @@ recommended ``prune`` when, after a warm-up, for ``patience`` consecutive checks
   2017, "Google Vizier", with the projection as a guard against late bloomers; a run too young to project
   instead needs to be improving no faster than the median run).
 
-Never pruned: the best run at its step, the run improving fastest at its step, the projected leader. The memory
-(consecutive counts per run and the step each was last counted at) is plain JSON the caller stores.
+Never pruned: the best run at its step, the run improving fastest at its step, the projected leader. The first
+two hold only for a run no run behind it in steps beat where that run stands now (``Standing.beaten_before``): a
+run that leads the first runs of a sweep is not "the best" once better runs started later pass its old values.
+The memory (consecutive counts per run and the step each was last counted at) is plain JSON the caller stores.
 """
 
 from __future__ import annotations
@@ -128,9 +130,11 @@ class SweepPolicy:
     def _protected(self, run: str, st: Standing | None, leader: str | None) -> str:
         if run == leader:
             return "the projected leader"
-        if st is not None and st.rank == 1:
+        if st is None or st.beaten_before is not None:  # a run behind it in steps was better where it stands
+            return ""
+        if st.rank == 1:
             return "the best at its step"
-        if st is not None and st.fastest and st.gain > 0:
+        if st.fastest and st.gain > 0:
             return "the fastest improver"
         return ""
 
