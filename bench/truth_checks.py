@@ -13,7 +13,8 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
@@ -90,3 +91,23 @@ def read_manifest(path: Path) -> dict[str, list[dict]]:
 def write_manifest(path: Path, order: Iterable[str], entries: dict[str, list[dict]]) -> None:
     """``manifest.jsonl``: the entries of each run in ``order`` that has some, a JSON object a line."""
     path.write_text("".join(json.dumps(e) + "\n" for n in order if n in entries for e in entries[n]))
+
+
+def remake(out: Path, names: list[str] | None, runs: Collection[str], make: Callable[[str, Path], list[dict]],
+           old: dict[str, list[dict]], *, count_entries: bool = False, warn_over: int | None = None) -> None:
+    """Make each run named (every run when none) into ``out``, saying each, and rewrite ``manifest.jsonl`` after
+    each (``old``: the entries of runs not remade). ``count_entries``: say how many entries a run has;
+    ``warn_over``: warn of a log larger than that many bytes."""
+    mpath = out / "manifest.jsonl"
+    for name in names or list(runs):
+        if name not in runs:
+            raise SystemExit(f"unknown run {name!r}; known: {', '.join(runs)}")
+        print(f"== {name}", flush=True)
+        old[name] = make(name, out)
+        size = (out / name / "train.log").stat().st_size
+        if warn_over is not None and size > warn_over:
+            print(f"  {name}: the log is {size / 1024:.0f} KB (> {warn_over // 1024} KB)", file=sys.stderr)
+        e, n = old[name][0], len(old[name])
+        print(f"   {e['n_points']} points, {e['label']}, log {size / 1024:.0f} KB"
+              + (f", {n} entr{'y' if n == 1 else 'ies'}" if count_entries else ""), flush=True)
+        write_manifest(mpath, runs, old)

@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 PY = sys.executable
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import child_env, label_problems, read_manifest, unprinted, write_manifest  # noqa: E402
+from truth_checks import child_env, label_problems, read_manifest, remake, unprinted  # noqa: E402
 
 # name: (argv template, label, should_stop); "{py}" is this interpreter, "{gen}" this folder
 RUNS: dict[str, tuple[list[str], str, bool, bool]] = {}
@@ -194,17 +194,8 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    mpath = out / "manifest.jsonl"
-    old = read_manifest(mpath)
-    for name in a.only or list(RUNS):
-        if name not in RUNS:
-            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
-        print(f"== {name}", flush=True)
-        old[name] = make(name, out)
-        size = (out / name / "train.log").stat().st_size
-        print(f"   {old[name][0]['n_points']} points, {old[name][0]['label']}, log {size / 1024:.0f} KB, "
-              f"{len(old[name])} entr{'y' if len(old[name]) == 1 else 'ies'}", flush=True)
-        write_manifest(mpath, RUNS, old)
+    old = read_manifest(out / "manifest.jsonl")
+    remake(out, a.only, RUNS, make, old, count_entries=True)
     return 0
 
 

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 PY = sys.executable
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import child_env, label_problems, unprinted  # noqa: E402
+from truth_checks import child_env, label_problems, read_manifest, remake, unprinted  # noqa: E402
 
 # name: (generator, [argv of each invocation appended to the log], label, should_stop)
 RUNS: dict[str, tuple[str, list[list[str]], str, bool]] = {}
@@ -191,18 +191,7 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    mpath = out / "manifest.jsonl"
-    old = {}
-    if mpath.is_file():
-        old = {json.loads(ln)["file"].split("/")[0]: json.loads(ln) for ln in mpath.read_text().splitlines() if ln}
-    for name in a.only or list(RUNS):
-        if name not in RUNS:
-            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
-        print(f"== {name}", flush=True)
-        old[name] = make(name, out)
-        size = (out / name / "train.log").stat().st_size
-        print(f"   {old[name]['n_points']} points, {old[name]['label']}, log {size / 1024:.0f} KB", flush=True)
-        mpath.write_text("".join(json.dumps(old[n]) + "\n" for n in RUNS if n in old))
+    remake(out, a.only, RUNS, lambda name, out: [make(name, out)], read_manifest(out / "manifest.jsonl"))
     return 0
 
 

@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 PY = sys.executable
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import child_env, label_problems, read_manifest, unprinted, write_manifest  # noqa: E402
+from truth_checks import child_env, label_problems, read_manifest, remake, unprinted, write_manifest  # noqa: E402
 
 TORCHRUN = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
 
@@ -240,17 +240,7 @@ def main() -> int:
         write_manifest(mpath, RUNS, done)
         print(f"wrote {mpath}: {sum(map(len, done.values()))} entries of {len(done)} runs")
         return 0
-    for name in a.only or list(RUNS):
-        if name not in RUNS:
-            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
-        print(f"== {name}", flush=True)
-        old[name] = make(name, out)
-        size = (out / name / "train.log").stat().st_size
-        if size > 512 * 1024:
-            print(f"  {name}: the log is {size / 1024:.0f} KB (> 512 KB)", file=sys.stderr)
-        e = old[name][0]
-        print(f"   {e['n_points']} points, {e['label']}, log {size / 1024:.0f} KB", flush=True)
-        write_manifest(mpath, RUNS, old)
+    remake(out, a.only, RUNS, make, old, warn_over=512 * 1024)
     return 0
 
 
