@@ -126,6 +126,18 @@ def cron_jobs(result: Any) -> list[dict]:
     return [{"line": line} for line in str(result).splitlines() if re.match(r"^\S+ \u2014 ", line)]
 
 
+def cron_step(check: Check, sched: dict) -> tuple[str, dict] | None:
+    """The cron call a reschedule answer asks for next: each of its ``cron_delete`` jobs not deleted yet, then its
+    ``cron_create`` once; None when all are made."""
+    deleted = [inp.get("id") for name, inp, _ in check.steps if name == "CronDelete"]
+    for d in sched.get("cron_delete") or []:
+        if d.get("id") not in deleted:
+            return "CronDelete", dict(d)
+    if sched.get("cron_create") and all(s[0] != "CronCreate" for s in check.steps):
+        return "CronCreate", dict(sched["cron_create"])
+    return None
+
+
 def fired_job(body: dict) -> str | None:
     """The arguments of a fired job's prompt Claude Code asks to run through the Skill tool (2.1.332), or None."""
     messages = body.get("messages") or []
@@ -201,12 +213,9 @@ class Player:
             if check.durable:
                 args["durable"] = True
             return MCP + "reschedule", args
-        deleted = [inp.get("id") for name, inp, _ in check.steps if name == "CronDelete"]
-        for d in sched.get("cron_delete") or []:
-            if d.get("id") not in deleted:
-                return "CronDelete", dict(d)
-        if sched.get("cron_create") and "CronCreate" not in done:
-            return "CronCreate", dict(sched["cron_create"])
+        cron = cron_step(check, sched)
+        if cron is not None:
+            return cron
         stop = last.get(MCP + "stop_run")
         parts = [f"Verdict {verdict}."]
         if review is not None:

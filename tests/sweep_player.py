@@ -6,7 +6,7 @@ that names the runs to prune with their numbers."""
 
 from __future__ import annotations
 
-from .anthropic_stub import MCP, NEEDED, Check, Player, cron_jobs
+from .anthropic_stub import MCP, NEEDED, Check, Player, cron_jobs, cron_step
 
 SWEEP_NEEDED = [*NEEDED, MCP + "assess_runs"]
 
@@ -53,12 +53,9 @@ class SweepPlayer(Player):
             if self.lifetime:
                 args["job_lifetime_days"] = self.lifetime
             return MCP + "reschedule", args
-        deleted = [inp.get("id") for name, inp, _ in check.steps if name == "CronDelete"]
-        for d in sched.get("cron_delete") or []:
-            if d.get("id") not in deleted:
-                return "CronDelete", dict(d)
-        if sched.get("cron_create") and "CronCreate" not in done:
-            return "CronCreate", dict(sched["cron_create"])
+        cron = cron_step(check, sched)
+        if cron is not None:
+            return cron
         parts = [f"Sweep: leader {sweep.get('leader')}."]
         for run in sweep.get("prune") or []:
             stopped = [res for name, inp, res in check.steps if name == MCP + "stop_run" and inp.get("run") == run]

@@ -20,6 +20,9 @@ from tests.conftest import require
 from tests.sshd_fixture import sshd  # noqa: F401  (fixture)
 from tests.standins import Trainers
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from slurm_cluster import SlurmNotUp, private_slurm  # noqa: E402
+
 
 @pytest.fixture
 def trainers(tmp_path):
@@ -257,83 +260,24 @@ def test_remote_missing_pid_refused(remote_procs):
 
 
 # -- Slurm (a real single-node slurmctld + slurmd, as root) --------------------------------------------------
-SLURM_CONF = """ClusterName=tc
-SlurmctldHost={host}(127.0.0.1)
-AuthType=auth/munge
-AuthInfo=socket={d}/munge.sock
-CredType=cred/munge
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort={p1}
-SlurmdPort={p2}
-StateSaveLocation={d}/ctld
-SlurmdSpoolDir={d}/d
-SlurmctldPidFile={d}/slurmctld.pid
-SlurmdPidFile={d}/slurmd.pid
-SlurmctldLogFile={d}/ctld.log
-SlurmdLogFile={d}/d.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-ReturnToService=2
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-KillWait=2
-NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
-PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
-"""
-
-
 @pytest.fixture(scope="module")
 def slurm_cluster(tmp_path_factory):
-    from tests.sshd_fixture import free_port
-
     require(all(shutil.which(b) for b in ("slurmctld", "slurmd", "munged", "mungekey", "scancel", "sbatch")),
             "slurm (apt-get install slurmctld slurmd slurm-client munge)")
     require(os.geteuid() == 0, "root (the single-node Slurm test runs slurmd as root)")
     d = tmp_path_factory.mktemp("slurm")
-    os.chmod(d, 0o700)
-    (d / "ctld").mkdir()
-    (d / "d").mkdir()
-    subprocess.run(["mungekey", "--create", f"--keyfile={d}/munge.key"], check=True, capture_output=True)
-    host = subprocess.run(["hostname", "-s"], capture_output=True, text=True, check=True).stdout.strip()
-    conf = d / "slurm.conf"
-    conf.write_text(SLURM_CONF.format(host=host, d=d, p1=free_port(), p2=free_port(), cpus=os.cpu_count() or 1))
-    started: list[subprocess.Popen] = []
-    env = {**os.environ, "SLURM_CONF": str(conf)}
-    started.append(subprocess.Popen(["munged", "-F", f"--socket={d}/munge.sock", f"--key-file={d}/munge.key",
-                                     f"--pid-file={d}/munged.pid", f"--log-file={d}/munged.log",
-                                     f"--seed-file={d}/seed", "--force"]))
-    time.sleep(0.5)
-    started.append(subprocess.Popen(["slurmctld", "-D", "-i", "-f", str(conf)], env=env))
-    started.append(subprocess.Popen(["slurmd", "-D", "-f", str(conf)], env=env))
     old = os.environ.get("SLURM_CONF")
-    os.environ["SLURM_CONF"] = str(conf)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            r = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True)
-            if r.returncode == 0 and r.stdout.strip() in ("idle", "mix", "alloc"):
-                break
-            time.sleep(0.5)
-        else:
-            log = (d / "ctld.log").read_text()[-1500:] if (d / "ctld.log").exists() else ""
-            pytest.fail(f"slurm did not come up: {log}")
-        yield d
+        with private_slurm(d, name="tc", cpus=os.cpu_count() or 1, wait_s=30, quiet=False) as env:
+            os.environ["SLURM_CONF"] = env["SLURM_CONF"]
+            yield d
+    except SlurmNotUp as e:
+        pytest.fail(str(e))
     finally:
         if old is None:
             os.environ.pop("SLURM_CONF", None)
         else:
             os.environ["SLURM_CONF"] = old
-        for p in reversed(started):  # only the daemons this fixture started
-            p.terminate()
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
 
 
 def test_real_scancel(slurm_cluster):

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import random
+import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # bench/: truth_file (after the installed packages)
+
+from truth_file import seed_all as seed_python_numpy_torch  # noqa: E402
+from truth_file import series  # noqa: E402
 
 
 def parse_args() -> tuple[Path, dict[str, Any], Path]:
@@ -29,31 +33,9 @@ def parse_args() -> tuple[Path, dict[str, Any], Path]:
 
 
 def seed_all(seed: int) -> None:
-    random.seed(seed)
-    try:
-        import numpy as np
-
-        np.random.seed(seed)
-    except ImportError:
-        pass
-    try:
-        import torch
-
-        torch.manual_seed(seed)
-        torch.set_num_threads(1)
-    except ImportError:
-        pass
+    """The shared seeding (truth_file.seed_all), and PYTHONHASHSEED for what this run starts."""
+    seed_python_numpy_torch(seed)
     os.environ.setdefault("PYTHONHASHSEED", str(seed))
-
-
-def num(v: Any) -> float | str:
-    """A JSON-safe number: NaN and infinities as the strings 'nan', 'inf', '-inf'."""
-    f = float(v)
-    if math.isnan(f):
-        return "nan"
-    if math.isinf(f):
-        return "inf" if f > 0 else "-inf"
-    return f
 
 
 def write_truth(out: Path, *, framework: str, settings: dict[str, Any], train_loss: list[tuple[int, float]],
@@ -67,7 +49,7 @@ def write_truth(out: Path, *, framework: str, settings: dict[str, Any], train_lo
         "step_unit": step_unit,
         "tolerance": tolerance,
         "record": record,
-        "train_loss": [[int(s), num(v)] for s, v in train_loss],
+        "train_loss": series(train_loss),
     }
     if steps_per_epoch is not None:
         doc["steps_per_epoch"] = int(steps_per_epoch)

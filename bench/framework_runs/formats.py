@@ -61,6 +61,14 @@ def picks(text: str, key: str) -> list[str]:
     return [lines[i] for i in idx]
 
 
+def section(title: str, truth: dict, settings: dict, lines: list[str], notes: list[str] | tuple = ()) -> list[str]:
+    """One run's part of a FORMATS.md: its title, what the truth says of it, ``notes``, then ``lines`` as code."""
+    return [f"## {title}",
+            f"{truth['framework']}, label {truth['label']}, loss `{truth['loss_name']}`, steps: "
+            f"{truth['step_unit']}; settings `{json.dumps(settings)}`",
+            *notes, "", "```", *lines, "```", ""]
+
+
 def main(argv: list[str]) -> int:
     root = Path(argv[0] if argv else "examples/frameworks")
     entries = [json.loads(ln) for ln in (root / "manifest.jsonl").read_text().splitlines() if ln.strip()]
@@ -92,14 +100,8 @@ def main(argv: list[str]) -> int:
         key = name.split("'s ")[-1].split("-")[-1] if "'s " in name or name.startswith("train-") else name
         text = (root / e["file"]).read_bytes().decode("utf-8", errors="replace")
         st = {k: v for k, v in truth["settings"].items() if k != "phase"}
-        doc.append(f"## {run}")
-        doc.append(f"{truth['framework']}, label {truth['label']}, loss `{name}`, steps: {truth['step_unit']}; "
-                   f"settings `{json.dumps(st)}`")
-        doc.append("")
-        doc.append("```")
-        doc.extend(escape(window(ln, key)) for ln in picks(text, key) or ["(no line holds the loss name)"])
-        doc.append("```")
-        doc.append("")
+        doc += section(run, truth, st, [escape(window(ln, key)) for ln in picks(text, key)
+                                        or ["(no line holds the loss name)"]])
     (root / "FORMATS.md").write_text("\n".join(doc))
     print(f"wrote {root / 'FORMATS.md'} ({len(entries)} runs)")
     return 0

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "framework_runs"))
-from formats import escape, picks, window  # noqa: E402
+from formats import escape, picks, section, window  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -35,19 +35,14 @@ def main(argv: list[str]) -> int:
             else truth["loss_name"]
         text = (root / log["file"]).read_bytes().decode("utf-8", errors="replace")
         st = {k: v for k, v in truth["settings"].items() if k not in ("label", "should_stop")}
-        doc.append(f"## {run}")
-        doc.append(f"{truth['framework']}, label {truth['label']}, loss `{truth['loss_name']}`, steps: "
-                   f"{truth['step_unit']}; settings `{json.dumps(st)}`")
+        notes = []
         for e in es:
             if e is not log:
                 t = json.loads((root / e["truth"]).read_text())
-                doc.append(f"; store `{e['file'].split('/', 1)[1]}` ({t['record']}, {len(t['train_loss'])} points "
-                           f"of `{t['loss_name']}`)")
-        doc.append("")
-        doc.append("```")
-        doc.extend(escape(window(ln, key)) for ln in picks(text, key) or ["(no line holds the loss name)"])
-        doc.append("```")
-        doc.append("")
+                notes.append(f"; store `{e['file'].split('/', 1)[1]}` ({t['record']}, {len(t['train_loss'])} points "
+                             f"of `{t['loss_name']}`)")
+        doc += section(run, truth, st, [escape(window(ln, key)) for ln in picks(text, key)
+                                        or ["(no line holds the loss name)"]], notes)
     (root / "FORMATS.md").write_text("\n".join(doc))
     print(f"wrote {root / 'FORMATS.md'} ({len(by_run)} runs)")
     return 0

@@ -9,28 +9,15 @@ there with ``keep``. Nothing written here reaches the log.
 from __future__ import annotations
 
 import json
-import math
 import os
-import random
-import shutil
+import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # bench/: truth_file (after the installed packages)
 
-def seed_all(seed: int) -> None:
-    random.seed(seed)
-    try:
-        import numpy as np
+from truth_file import copy_into, seed_all, truth_doc  # noqa: E402
 
-        np.random.seed(seed)
-    except ImportError:
-        pass
-    try:
-        import torch
-
-        torch.manual_seed(seed)
-        torch.set_num_threads(1)
-    except ImportError:
-        pass
+__all__ = ["dest", "keep", "seed_all", "store_entry", "write_truth"]
 
 
 def dest() -> Path | None:
@@ -38,31 +25,12 @@ def dest() -> Path | None:
     return Path(d) if d else None
 
 
-def num(v: float) -> float | str:
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def write_truth(*, framework: str, settings: dict, label: str, should_stop: bool, loss_name: str,
-                step_unit: str, tolerance: dict, record: str, train_loss: list, name: str = "truth.json",
-                **extra) -> None:
+def write_truth(*, name: str = "truth.json", **fields) -> None:
+    """Write the run's truth (``name``: a second truth, for a store)."""
     d = dest()
     if d is None:
         return
-    doc = {"framework": framework, "settings": settings, "label": label, "should_stop": should_stop,
-           "loss_name": loss_name, "step_unit": step_unit, "tolerance": tolerance, "record": record,
-           "train_loss": [[int(s), num(v)] for s, v in train_loss]}
-    for k, v in extra.items():
-        if v is None:
-            continue
-        if isinstance(v, list) and v and isinstance(v[0], (list, tuple)):
-            v = [[int(s), num(x)] for s, x in v]
-        doc[k] = v
-    (d / name).write_text(json.dumps(doc, indent=1) + "\n")
+    (d / name).write_text(json.dumps(truth_doc(**fields), indent=1) + "\n")
 
 
 def keep(src: str | Path, as_name: str | None = None) -> None:
@@ -70,14 +38,7 @@ def keep(src: str | Path, as_name: str | None = None) -> None:
     d = dest()
     if d is None:
         return
-    src = Path(src)
-    target = d / (as_name or src.name)
-    if src.is_dir():
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(src, target)
-    else:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, target)
+    copy_into(src, d / (as_name or Path(src).name))
 
 
 def store_entry(file: str, truth: str) -> None:

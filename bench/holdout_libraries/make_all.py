@@ -16,11 +16,7 @@ one more entry whose ``file`` is that store, with its own truth.
 from __future__ import annotations
 
 import argparse
-import bisect
 import json
-import math
-import os
-import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +25,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+
+from truth_checks import child_env, label_problems, read_manifest, remake, unprinted  # noqa: E402
 
 # name: (argv template, label, should_stop); "{py}" is this interpreter, "{gen}" this folder
 RUNS: dict[str, tuple[list[str], str, bool, bool]] = {}
@@ -136,54 +135,13 @@ LABEL_EXCEPTIONS = {
     "yolo_v8n_sgd_batch16_12ep": "as yolo11n_auto_optimizer_15ep",
 }
 
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
-
-
-def _tol(t: float, tol: dict) -> float:
-    a = float(tol.get("rel", 1e-3)) * abs(t)
-    if "sig" in tol and t != 0:
-        a = max(a, 0.5 * 10.0 ** (math.floor(math.log10(abs(t))) - int(tol["sig"]) + 1))
-    return max(a, float(tol.get("abs", 0.0)))
-
-
 def check_label(truth: dict, label: str) -> list[str]:
     vals = [float(v) for _, v in truth["train_loss"]]
     if not vals:
         return ["no train-loss point in the truth"]
-    bad = []
-    finite = [v for v in vals if math.isfinite(v)]
-    lower = truth.get("higher_is_better", False)
-    if lower:
+    if truth.get("higher_is_better", False):
         vals = [-v for v in vals]
-        finite = [-v for v in finite]
-    if label == "nan" and len(finite) == len(vals):
-        bad.append("label nan but every train-loss value is finite")
-    if label == "diverged":
-        q = vals[-max(1, len(vals) // 4):]
-        if len(finite) != len(vals) or not (max(q) >= 2 * min(vals) and max(q) > vals[0]):
-            bad.append(f"label diverged but the loss does not diverge: first {vals[0]} best {min(vals)} "
-                       f"last quarter max {max(q)}")
-    if label == "healthy" and (len(finite) != len(vals) or not vals[-1] < vals[0]):
-        bad.append(f"label healthy but first {vals[0]} last {vals[-1]}")
-    return bad
-
-
-def check_printed(log: Path, truth: dict) -> list[str]:
-    text = log.read_bytes().decode("utf-8", errors="replace")
-    nums = [float(m) for m in _NUMBER.findall(text.replace(",", ""))] + [float(m) for m in _NUMBER.findall(text)]
-    fin = sorted(x for x in nums if math.isfinite(x))
-    bad = []
-    for s, v in truth["train_loss"]:
-        t = float(v)
-        if not math.isfinite(t):
-            if not any((math.isnan(x) if math.isnan(t) else x == t) for x in nums):
-                bad.append(f"truth {v} at step {s} not in the log")
-            continue
-        d = _tol(t, truth["tolerance"])
-        i = bisect.bisect_left(fin, t - d)
-        if not (i < len(fin) and fin[i] <= t + d):
-            bad.append(f"truth {v} at step {s} not in the log")
-    return bad
+    return label_problems(vals, label)
 
 
 def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
@@ -197,13 +155,10 @@ def make(name: str, out: Path) -> list[dict]:
     dest = out / name
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "FORCE_COLOR", "COLUMNS", "TERM")}
-    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", NUMEXPR_NUM_THREADS="1",
-               TOKENIZERS_PARALLELISM="false", KERAS_BACKEND="torch", HOLDOUT_DEST=str(dest), HF_HUB_OFFLINE="1",
-               PYTHONHASHSEED="0", PYTHONPATH=str(HERE), YOLO_OFFLINE="1",
-               RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled",
-               MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR="false", DO_NOT_TRACK="1")
-    env.update(HOLDOUT_LABEL=label, HOLDOUT_SHOULD_STOP="1" if stop else "0")
+    env = child_env(strip=["TERM"], KERAS_BACKEND="torch", HOLDOUT_DEST=str(dest), PYTHONPATH=str(HERE),
+                    YOLO_OFFLINE="1", RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled",
+                    MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR="false", DO_NOT_TRACK="1",
+                    HOLDOUT_LABEL=label, HOLDOUT_SHOULD_STOP="1" if stop else "0")
     cmd = ["nice", "-n", "10"] + [a.format(py=PY, gen=HERE) for a in argv]
     if label_in_argv:
         cmd += ["--label", label] + (["--should-stop"] if stop else [])
@@ -216,7 +171,8 @@ def make(name: str, out: Path) -> list[dict]:
     if not (dest / "truth.json").is_file():
         raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
     truth = json.loads((dest / "truth.json").read_text())
-    for problem in (check_label(truth, label) if name not in LABEL_EXCEPTIONS else []) + check_printed(log, truth):
+    problems = check_label(truth, label) if name not in LABEL_EXCEPTIONS else []
+    for problem in problems + unprinted(log, truth, without_commas=True):
         print(f"  {name}: {problem}", file=sys.stderr)
     entries = [_entry(name, "train.log", "truth.json", truth)]
     extra = dest / "extra_entries.json"
@@ -238,22 +194,8 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    mpath = out / "manifest.jsonl"
-    old: dict[str, list[dict]] = {}
-    if mpath.is_file():
-        for ln in mpath.read_text().splitlines():
-            if ln.strip():
-                e = json.loads(ln)
-                old.setdefault(e["file"].split("/")[0], []).append(e)
-    for name in a.only or list(RUNS):
-        if name not in RUNS:
-            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
-        print(f"== {name}", flush=True)
-        old[name] = make(name, out)
-        size = (out / name / "train.log").stat().st_size
-        print(f"   {old[name][0]['n_points']} points, {old[name][0]['label']}, log {size / 1024:.0f} KB, "
-              f"{len(old[name])} entr{'y' if len(old[name]) == 1 else 'ies'}", flush=True)
-        mpath.write_text("".join(json.dumps(e) + "\n" for n in RUNS if n in old for e in old[n]))
+    old = read_manifest(out / "manifest.jsonl")
+    remake(out, a.only, RUNS, make, old, count_entries=True)
     return 0
 
 

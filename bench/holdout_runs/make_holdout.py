@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -23,6 +20,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+
+from truth_checks import child_env, label_problems, read_manifest, remake, unprinted  # noqa: E402
 
 # name: (generator, [argv of each invocation appended to the log], label, should_stop)
 RUNS: dict[str, tuple[str, list[list[str]], str, bool]] = {}
@@ -152,57 +152,19 @@ run("accelerate_ga2_lr_huge_nan", "plain_torch.py",
     "--fmt acc_print --accelerate --ga 2 --epochs 3 --every 2 --loss mse --lr 0.2 --bs 16".split(), label="nan",
     stop=True)
 
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
-
-
-def _tol(t: float, tol: dict) -> float:
-    a = float(tol.get("rel", 1e-3)) * abs(t)
-    if "sig" in tol and t != 0:
-        a = max(a, 0.5 * 10.0 ** (math.floor(math.log10(abs(t))) - int(tol["sig"]) + 1))
-    return max(a, float(tol.get("abs", 0.0)))
-
-
 def check(name: str, log: Path, truth: dict, label: str) -> list[str]:
     """What is wrong with a run: its truth against its intent, and truth values the log does not print."""
-    bad = []
     vals = [float(v) for _, v in truth["train_loss"]]
     if not vals:
         return ["no train-loss point in the truth"]
-    finite = [v for v in vals if math.isfinite(v)]
-    if label == "nan" and len(finite) == len(vals):
-        bad.append("label nan but every train-loss value is finite")
-    if label == "diverged":
-        q = vals[-max(1, len(vals) // 4):]
-        if len(finite) != len(vals) or not (max(q) >= 2 * min(vals) and max(q) > vals[0]):
-            bad.append(f"label diverged but the loss does not diverge: first {vals[0]} best {min(vals)} "
-                       f"last quarter max {max(q)}")
-    if label == "healthy" and (len(finite) != len(vals) or not vals[-1] < vals[0]):
-        bad.append(f"label healthy but first {vals[0]} last {vals[-1]}")
-    text = log.read_bytes().decode("utf-8", errors="replace")
-    nums = [float(m) for m in _NUMBER.findall(text)]
-    fin = sorted(x for x in nums if math.isfinite(x))
-    import bisect
-    for s, v in truth["train_loss"]:
-        t = float(v)
-        if not math.isfinite(t):
-            if not any((math.isnan(x) if math.isnan(t) else x == t) for x in nums):
-                bad.append(f"truth {v} at step {s} not in the log")
-            continue
-        d = _tol(t, truth["tolerance"])
-        i = bisect.bisect_left(fin, t - d)
-        if not (i < len(fin) and fin[i] <= t + d):
-            bad.append(f"truth {v} at step {s} not in the log")
-    return bad
+    return label_problems(vals, label) + unprinted(log, truth)
 
 
 def make(name: str, out: Path) -> dict:
     gen, argvs, label, stop = RUNS[name]
     dest = out / name
     dest.mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "FORCE_COLOR", "COLUMNS")}
-    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", NUMEXPR_NUM_THREADS="1",
-               TOKENIZERS_PARALLELISM="false", KERAS_BACKEND="torch", HOLDOUT_TRUTH=str(dest / "truth.json"),
-               HF_HUB_OFFLINE="1", PYTHONHASHSEED="0")
+    env = child_env(KERAS_BACKEND="torch", HOLDOUT_TRUTH=str(dest / "truth.json"))
     log = dest / "train.log"
     with tempfile.TemporaryDirectory(prefix=f"holdout-{name}-") as cwd:
         log.unlink(missing_ok=True)
@@ -229,18 +191,7 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    mpath = out / "manifest.jsonl"
-    old = {}
-    if mpath.is_file():
-        old = {json.loads(ln)["file"].split("/")[0]: json.loads(ln) for ln in mpath.read_text().splitlines() if ln}
-    for name in a.only or list(RUNS):
-        if name not in RUNS:
-            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
-        print(f"== {name}", flush=True)
-        old[name] = make(name, out)
-        size = (out / name / "train.log").stat().st_size
-        print(f"   {old[name]['n_points']} points, {old[name]['label']}, log {size / 1024:.0f} KB", flush=True)
-        mpath.write_text("".join(json.dumps(old[n]) + "\n" for n in RUNS if n in old))
+    remake(out, a.only, RUNS, lambda name, out: [make(name, out)], read_manifest(out / "manifest.jsonl"))
     return 0
 
 

@@ -3,9 +3,19 @@ each calls ``train(log)`` with its own logging call; ``log(step, loss)`` gets th
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 
 import torch
+
+
+def toy_args(p: argparse.ArgumentParser) -> None:
+    """The loop's arguments, as each tracker generator takes them (``--print``: it also prints each logged loss)."""
+    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--every", type=int, default=1)
+    p.add_argument("--print", action="store_true", help="also print every logged loss")
+    p.add_argument("--lr", type=float, default=0.01)
+    p.add_argument("--growth", type=float, default=1.0)
 
 
 def train(log: Callable[[int, float], None], *, epochs: int, lr: float, seed: int = 0, every: int = 1,

@@ -8,44 +8,22 @@ reaches the log) and copies the library's own small files (stores, CSVs, TSVs, e
 from __future__ import annotations
 
 import json
-import math
 import os
-import shutil
+import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # bench/: truth_file (after the installed packages)
 
-def num(v: float) -> float | str:
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
+from truth_file import copy_into, truth_doc  # noqa: E402
 
 
-def series(points) -> list:
-    return [[int(s), num(v)] for s, v in points]
-
-
-def write_truth(*, framework: str, settings: dict, label: str, should_stop: bool, loss_name: str,
-                step_unit: str, tolerance: dict, record: str, train_loss: list, name: str = "truth.json",
-                **extra) -> None:
+def write_truth(*, name: str = "truth.json", **fields) -> None:
     """Write the run's truth (``name``: another file beside it for a store whose steps differ from the log's)."""
     out = os.environ.get("LIB_TRUTH")
     if not out:
         return
-    path = Path(out).with_name(name)
-    doc = {"framework": framework, "settings": settings, "label": label, "should_stop": should_stop,
-           "loss_name": loss_name, "step_unit": step_unit, "tolerance": tolerance, "record": record,
-           "train_loss": series(train_loss)}
-    for k, v in extra.items():
-        if v is None:
-            continue
-        if isinstance(v, list) and v and isinstance(v[0], (list, tuple)):
-            v = series(v)
-        doc[k] = v
-    with open(path, "w") as f:
-        json.dump(doc, f, indent=1)
+    with open(Path(out).with_name(name), "w") as f:
+        json.dump(truth_doc(**fields), f, indent=1)
 
 
 def keep(src: str | Path, name: str | None = None) -> None:
@@ -53,14 +31,7 @@ def keep(src: str | Path, name: str | None = None) -> None:
     out = os.environ.get("LIB_OUT")
     if not out:
         return
-    src = Path(src)
-    dest = Path(out) / (name or src.name)
-    if src.is_dir():
-        shutil.rmtree(dest, ignore_errors=True)
-        shutil.copytree(src, dest)
-    else:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dest)
+    copy_into(src, Path(out) / (name or Path(src).name))
 
 
 def common_args(p) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -23,26 +22,21 @@ assert _spec is not None and _spec.loader is not None
 _framework_formats = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_framework_formats)
 escape, window = _framework_formats.escape, _framework_formats.window  # the framework corpus' escaping
+section = _framework_formats.section
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
-
-
-def _tol(t: float, tol: dict) -> float:
-    a = float(tol.get("rel", 1e-3)) * abs(t)
-    if "sig" in tol and t != 0:
-        a = max(a, 0.5 * 10.0 ** (math.floor(math.log10(abs(t))) - int(tol["sig"]) + 1))
-    return max(a, float(tol.get("abs", 0.0)))
+from truth_checks import NUMBER, tolerance  # noqa: E402
 
 
 def holds_truth(line: str, truth: dict, values: list[float]) -> bool:
-    for m in _NUMBER.findall(line):
+    for m in NUMBER.findall(line):
         x = float(m)
         if not math.isfinite(x):
             if any(not math.isfinite(v) for v in values):
                 return True
             continue
         for v in values:
-            if math.isfinite(v) and abs(x - v) <= _tol(v, truth["tolerance"]) and len(m) > 2:
+            if math.isfinite(v) and abs(x - v) <= tolerance(v, truth["tolerance"]) and len(m) > 2:
                 return True
     return False
 
@@ -76,21 +70,14 @@ def main(argv: list[str]) -> int:
     for e in entries:
         truth = json.loads((root / e["truth"]).read_text())
         path = root / e["file"]
-        st = truth["settings"]
-        doc.append(f"## {e['file']}")
-        doc.append(f"{truth['framework']}, label {truth['label']}, loss `{truth['loss_name']}`, steps: "
-                   f"{truth['step_unit']}; settings `{json.dumps(st)}`")
-        doc.append("")
-        doc.append("```")
         if e.get("source") == "store":
             files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
-            doc.extend(f"{p.relative_to(root).as_posix()}  ({p.stat().st_size} bytes)" for p in files[:12])
+            lines = [f"{p.relative_to(root).as_posix()}  ({p.stat().st_size} bytes)" for p in files[:12]]
         else:
             text = path.read_bytes().decode("utf-8", errors="replace")
             key = truth["loss_name"].split("/")[-1].split(" ")[-1]
-            doc.extend(escape(window(ln, key)) for ln in picks(text, truth) or ["(no line holds a truth value)"])
-        doc.append("```")
-        doc.append("")
+            lines = [escape(window(ln, key)) for ln in picks(text, truth) or ["(no line holds a truth value)"]]
+        doc += section(e["file"], truth, truth["settings"], lines)
     (root / "FORMATS.md").write_text("\n".join(doc))
     print(f"wrote {root / 'FORMATS.md'} ({len(entries)} files)")
     return 0

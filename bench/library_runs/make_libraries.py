@@ -16,11 +16,8 @@ file to read (the ``train.log``, and a store the run wrote, by its path in the r
 from __future__ import annotations
 
 import argparse
-import bisect
 import json
 import math
-import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -29,6 +26,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+
+from truth_checks import child_env, label_problems, read_manifest, remake, unprinted, write_manifest  # noqa: E402
+
 TORCHRUN = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
 
 
@@ -151,32 +152,15 @@ run("river_linreg_mae_every100", "river_run.py", "--task reg --n 3000 --every 10
 # corpus' own check that every truth value is printed cannot read)
 # --- end of runs
 
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
-
-
-def _tol(t: float, tol: dict) -> float:
-    a = float(tol.get("rel", 1e-3)) * abs(t)
-    if "sig" in tol and t != 0:
-        a = max(a, 0.5 * 10.0 ** (math.floor(math.log10(abs(t))) - int(tol["sig"]) + 1))
-    return max(a, float(tol.get("abs", 0.0)))
-
-
 def check(log: Path | None, truth: dict, label: str) -> list[str]:
     """What is wrong with a run: its truth against its intent, and truth values the log does not print."""
-    bad = []
     vals = [float(v) for _, v in truth["train_loss"]]
     if not vals:
         return ["no train-loss point in the truth"]
     vals = vals[int(truth.get("label_skips_first", 0)):]  # spaCy: its first row is one update's loss, not a sum
-    finite = [v for v in vals if math.isfinite(v)]
-    if label == "nan" and len(finite) == len(vals):
-        bad.append("label nan but every train-loss value is finite")
-    if label == "diverged":
-        q = vals[-max(1, len(vals) // 4):]
-        if len(finite) != len(vals) or not (max(q) >= 2 * min(vals) and max(q) > vals[0]):
-            bad.append(f"label diverged but the loss does not diverge: first {vals[0]} best {min(vals)} "
-                       f"last quarter max {max(q)}")
+    bad = label_problems(vals, label, healthy=not truth.get("reward"))
     if truth.get("reward"):  # RL: the loss need not fall; the reward says whether the agent learns
+        finite = [v for v in vals if math.isfinite(v)]
         rew = [float(v) for _, v in truth["reward"]]
         if label == "healthy" and not (len(finite) == len(vals) and rew[-1] > rew[0]):
             bad.append(f"label healthy but the reward goes {rew[0]} -> {rew[-1]}")
@@ -184,24 +168,9 @@ def check(log: Path | None, truth: dict, label: str) -> list[str]:
                                                                      >= 2 * min(vals) and rew[-1] < rew[0])):
             bad.append(f"label diverged but the loss does not grow and the reward goes {rew[0]} -> {rew[-1]}")
         bad = [b for b in bad if not b.startswith(("label diverged but the loss does not diverge",))]
-    elif label == "healthy" and (len(finite) != len(vals) or not vals[-1] < vals[0]):
-        bad.append(f"label healthy but first {vals[0]} last {vals[-1]}")
     if log is None:
         return bad
-    text = log.read_bytes().decode("utf-8", errors="replace")
-    nums = [float(m) for m in _NUMBER.findall(text)]
-    fin = sorted(x for x in nums if math.isfinite(x))
-    for s, v in truth["train_loss"]:
-        t = float(v)
-        if not math.isfinite(t):
-            if not any((math.isnan(x) if math.isnan(t) else x == t) for x in nums):
-                bad.append(f"truth {v} at step {s} not in the log")
-            continue
-        d = _tol(t, truth["tolerance"])
-        i = bisect.bisect_left(fin, t - d)
-        if not (i < len(fin) and fin[i] <= t + d):
-            bad.append(f"truth {v} at step {s} not in the log")
-    return bad
+    return bad + unprinted(log, truth)
 
 
 def make(name: str, out: Path) -> list[dict]:
@@ -212,12 +181,10 @@ def make(name: str, out: Path) -> list[dict]:
 
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONUNBUFFERED", "FORCE_COLOR", "COLUMNS")}
-    env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", NUMEXPR_NUM_THREADS="1",
-               TF_NUM_INTRAOP_THREADS="1", TF_NUM_INTEROP_THREADS="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false",
-               TOKENIZERS_PARALLELISM="false", LIB_TRUTH=str(dest / "truth.json"), LIB_OUT=str(dest),
-               HF_HUB_OFFLINE="1", PYTHONHASHSEED="0", MLFLOW_ENABLE_ASYNC_LOGGING="false",
-               DVC_NO_ANALYTICS="1", DO_NOT_TRACK="1", MLFLOW_DISABLE_TELEMETRY="true")
+    env = child_env(TF_NUM_INTRAOP_THREADS="1", TF_NUM_INTEROP_THREADS="1",
+                    XLA_FLAGS="--xla_cpu_multi_thread_eigen=false", LIB_TRUTH=str(dest / "truth.json"),
+                    LIB_OUT=str(dest), MLFLOW_ENABLE_ASYNC_LOGGING="false", DVC_NO_ANALYTICS="1", DO_NOT_TRACK="1",
+                    MLFLOW_DISABLE_TELEMETRY="true")
     log = dest / "train.log"
     with tempfile.TemporaryDirectory(prefix=f"libraries-{name}-") as cwd:
         for i, argv in enumerate(r.argvs):
@@ -267,28 +234,13 @@ def main() -> int:
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     mpath = out / "manifest.jsonl"
-    old: dict[str, list[dict]] = {}
-    if mpath.is_file():
-        for ln in mpath.read_text().splitlines():
-            if ln.strip():
-                e = json.loads(ln)
-                old.setdefault(e["file"].split("/")[0], []).append(e)
+    old = read_manifest(mpath)
     if a.manifest_only:
         done = {n: entries_of(n, out / n) for n in RUNS if (out / n / "truth.json").is_file()}
-        mpath.write_text("".join(json.dumps(e) + "\n" for n in RUNS if n in done for e in done[n]))
+        write_manifest(mpath, RUNS, done)
         print(f"wrote {mpath}: {sum(map(len, done.values()))} entries of {len(done)} runs")
         return 0
-    for name in a.only or list(RUNS):
-        if name not in RUNS:
-            raise SystemExit(f"unknown run {name!r}; known: {', '.join(RUNS)}")
-        print(f"== {name}", flush=True)
-        old[name] = make(name, out)
-        size = (out / name / "train.log").stat().st_size
-        if size > 512 * 1024:
-            print(f"  {name}: the log is {size / 1024:.0f} KB (> 512 KB)", file=sys.stderr)
-        e = old[name][0]
-        print(f"   {e['n_points']} points, {e['label']}, log {size / 1024:.0f} KB", flush=True)
-        mpath.write_text("".join(json.dumps(e) + "\n" for n in RUNS if n in old for e in old[n]))
+    remake(out, a.only, RUNS, make, old, warn_over=512 * 1024)
     return 0
 
 

@@ -11,16 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 
-from _toy import train
+from _toy import toy_args, train
 from _truth import common_args, keep, settings_of, write_truth
 
 p = argparse.ArgumentParser()
 p.add_argument("--store", default="sqlite", help="sqlite (the default mlflow.db) / file (mlruns/)")
-p.add_argument("--epochs", type=int, default=5)
-p.add_argument("--every", type=int, default=1)
-p.add_argument("--print", action="store_true", help="also print every logged loss")
-p.add_argument("--lr", type=float, default=0.01)
-p.add_argument("--growth", type=float, default=1.0)
+toy_args(p)
 common_args(p)
 args = p.parse_args()
 

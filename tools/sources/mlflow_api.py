@@ -23,7 +23,6 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
@@ -33,23 +32,13 @@ from ..points import BatchBuilder, parse_number
 from ..runref import RunRef
 from .base import Progress, ReadResult, RunInfo, Source
 from .mlflow_common import StepSequencer, chosen_note, config_subset, metric_value, run_state, total_steps_from_config
+from .retry import DEFAULT_POLICY, RetryPolicy, with_retries
 
 CURSOR_VERSION = 1
 PAGE = 25_000  # points per get-history page (the server's own cap for bulk reads)
 MAX_POINTS_PER_READ = 2_000_000  # points of one part of a long first read
 MAX_EXPERIMENTS = 100
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """At most ``attempts`` tries, none started after ``total_s``; waits double from ``backoff_s``."""
-
-    attempts: int = 3
-    total_s: float = 8.0
-    attempt_timeout_s: float = 3.0
-    backoff_s: float = 0.25
-    max_backoff_s: float = 2.0
 
 
 class _Retryable(SourceUnreachable):
@@ -85,7 +74,7 @@ class MlflowApiSource:
 
     kind = "mlflow_api"
 
-    def __init__(self, base_url: str, run_id: str | None, *, policy: RetryPolicy = RetryPolicy()):
+    def __init__(self, base_url: str, run_id: str | None, *, policy: RetryPolicy = DEFAULT_POLICY):
         import httpx
 
         u = urlparse(base_url)
@@ -261,21 +250,5 @@ def _number(text: object) -> object:
 
 def _with_retries(fn: Callable[[], T], policy: RetryPolicy, sleep: Callable[[float], None] = time.sleep) -> T:
     """``fn()``, tried again on a retryable failure with doubling waits, within ``policy``'s tries and time."""
-    start = time.monotonic()
-    delay = policy.backoff_s
-    last: _Retryable | None = None
-    attempt = 0
-    for attempt in range(max(1, policy.attempts)):
-        try:
-            return fn()
-        except _Retryable as e:
-            last = e
-        except TrainingCheckError:
-            raise
-        elapsed = time.monotonic() - start
-        if attempt + 1 >= policy.attempts or elapsed + delay + policy.attempt_timeout_s > policy.total_s:
-            break
-        sleep(delay)
-        delay = min(delay * 2, policy.max_backoff_s)
-    assert last is not None
-    raise SourceUnreachable(f"{last} (gave up after {attempt + 1} tries in {time.monotonic() - start:.1f} s)")
+    return with_retries(fn, policy, lambda e: (e, isinstance(e, _Retryable)), gave_up_as=SourceUnreachable,
+                        sleep=sleep)

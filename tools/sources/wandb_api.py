@@ -29,6 +29,7 @@ from ..points import BatchBuilder
 from ..redact import redact, remember_secret
 from ..runref import RunRef
 from .base import Progress, ReadResult, RunInfo
+from .retry import DEFAULT_POLICY, RetryPolicy, with_retries
 from .wandb_local import config_subset, total_steps_from_config
 
 DEFAULT_BASE_URL = "https://api.wandb.ai"
@@ -50,17 +51,6 @@ class WandbServerError(SourceUnreachable):
 
 class WandbRateLimited(SourceUnreachable):
     """W&B asked us to slow down (HTTP 429)."""
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Bounded retries: at most ``attempts`` tries, none started after ``total_s``; waits double from ``backoff_s``."""
-
-    attempts: int = 3
-    total_s: float = 8.0
-    attempt_timeout_s: int = 3
-    backoff_s: float = 0.25
-    max_backoff_s: float = 2.0
 
 
 @dataclass
@@ -148,27 +138,15 @@ _RETRYABLE = (WandbTimeout, WandbServerError, WandbRateLimited)
 def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str, api_key: str | None = None,
                       sleep: Callable[[float], None] = time.sleep) -> T:
     """``fn()``, retried on timeouts, 5xx and 429 with doubling waits, within ``policy``'s attempts and time."""
-    start = time.monotonic()
-    delay = policy.backoff_s
-    last: SourceUnreachable | None = None
-    for attempt in range(max(1, policy.attempts)):
-        try:
-            return fn()
-        except TrainingCheckError as e:
-            if not isinstance(e, SourceUnreachable):
-                raise
-            last = e
-        except Exception as e:  # wandb raises CommError, ValueError, requests errors... map them all
-            last = classify_error(e, what, api_key)
-        if not isinstance(last, _RETRYABLE):
-            raise last
-        elapsed = time.monotonic() - start
-        if attempt + 1 >= policy.attempts or elapsed + delay + policy.attempt_timeout_s > policy.total_s:
-            break
-        sleep(delay)
-        delay = min(delay * 2, policy.max_backoff_s)
-    assert last is not None
-    raise type(last)(f"{last} (gave up after {attempt + 1} tries in {time.monotonic() - start:.1f} s)")
+
+    def failure(e: Exception) -> tuple[Exception, bool]:
+        if isinstance(e, TrainingCheckError) and not isinstance(e, SourceUnreachable):
+            return e, False
+        # wandb raises CommError, ValueError, requests errors... map them all
+        err = e if isinstance(e, SourceUnreachable) else classify_error(e, what, api_key)
+        return err, isinstance(err, _RETRYABLE)
+
+    return with_retries(fn, policy, failure, sleep=sleep)
 
 
 # -- the adapter: the only code that touches wandb.Api -----------------------------------------------
@@ -176,7 +154,7 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str, api_k
 class WandbClient:
     """A thin adapter over ``wandb.Api``: run metadata, history rows after a step, and stop."""
 
-    def __init__(self, api_key: str, base_url: str | None = None, timeout_s: int = 3):
+    def __init__(self, api_key: str, base_url: str | None = None, timeout_s: float = 3):
         import wandb
 
         self.api_key = api_key
@@ -184,7 +162,8 @@ class WandbClient:
         # folder (a cloned repository's), and send the key there.
         overrides = {"base_url": base_url or os.environ.get("WANDB_BASE_URL") or DEFAULT_BASE_URL}
         try:
-            self._api = wandb.Api(overrides=overrides, api_key=api_key, timeout=timeout_s)
+            # wandb.Api takes whole seconds
+            self._api = wandb.Api(overrides=overrides, api_key=api_key, timeout=math.ceil(timeout_s))
         except Exception as e:
             raise classify_error(e, "connecting to W&B", api_key) from None
         self._runs: dict[str, Any] = {}
@@ -229,11 +208,11 @@ class WandbClient:
         return out
 
 
-_CLIENTS: dict[tuple[str | None, str, int], WandbClient] = {}
+_CLIENTS: dict[tuple[str | None, str, float], WandbClient] = {}
 _CLIENTS_LOCK = threading.Lock()
 
 
-def client_for(api_key: str, base_url: str | None = None, timeout_s: int = 3) -> WandbClient:
+def client_for(api_key: str, base_url: str | None = None, timeout_s: float = 3) -> WandbClient:
     """One client per (base URL, key, timeout) in this process: ``wandb.Api()`` verifies the key on creation."""
     key = (base_url or os.environ.get("WANDB_BASE_URL"), api_key, timeout_s)
     with _CLIENTS_LOCK:
@@ -286,7 +265,7 @@ class WandbApiSource:
     kind = "wandb_api"
 
     def __init__(self, ref: RunRef, config: Config, *, client: WandbClient | None = None,
-                 policy: RetryPolicy = RetryPolicy(), base_url: str | None = None):
+                 policy: RetryPolicy = DEFAULT_POLICY, base_url: str | None = None):
         if not (ref.entity and ref.project and ref.run_id):
             raise BadInput(f"W&B run {ref.run_id!r} needs an entity and a project: pass entity/project/run_id, "
                            f"or set WANDB_ENTITY and WANDB_PROJECT (or .training-check.toml)")
@@ -343,7 +322,7 @@ class WandbApiSource:
 
 
 def stop_wandb_run(ref: RunRef, config: Config, *, client: WandbClient | None = None,
-                   policy: RetryPolicy = RetryPolicy(), base_url: str | None = None) -> str:
+                   policy: RetryPolicy = DEFAULT_POLICY, base_url: str | None = None) -> str:
     """Ask W&B to stop a run (``Run.stop()``: the App's "Stop run" flag, picked up by the run's heartbeat)."""
     source = WandbApiSource(ref, config, client=client, policy=policy, base_url=base_url)
     c = source.client()
@@ -355,7 +334,7 @@ def stop_wandb_run(ref: RunRef, config: Config, *, client: WandbClient | None = 
 
 
 def list_project_runs(project: str, config: Config, state: str | None = "running", *,
-                      policy: RetryPolicy = RetryPolicy(), base_url: str | None = None) -> list[str]:
+                      policy: RetryPolicy = DEFAULT_POLICY, base_url: str | None = None) -> list[str]:
     """``entity/project/run_id`` of the project's runs in ``state`` (all when None), for sweeps of many runs."""
     parts = [p for p in project.strip().strip("/").split("/") if p]
     if len(parts) == 1 and config.wandb_entity:
