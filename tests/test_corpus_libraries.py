@@ -57,10 +57,6 @@ TFEVENTS_NO_SUFFIX = (
 SKORCH_TABLE = (
     "skorch's PrintLog table (header `epoch  train_loss  valid_loss  dur`, a `-------` rule, ANSI per "
     "cell): no metric recognised")
-THOUSANDS_COUNTER = (
-    "River's `[1,000] LogLoss: 0.43`: a sample counter with thousands separators; read up to `[900]` only, or "
-    "at the line's index")
-
 # Files whose train loss the reader does not read at the truth's steps today, and the shape it misses.
 KNOWN_MISSES: dict[str, str] = {
     "spacy_textcat_eval50": SPACY_TABLE,
@@ -94,9 +90,6 @@ KNOWN_MISSES: dict[str, str] = {
     "skorch_reg_adam_novalid_20ep": SKORCH_TABLE,
     "skorch_cls_adam_valid30_25ep": SKORCH_TABLE,
     "skorch_reg_sgd_lr_growth_nan": SKORCH_TABLE,
-    "river_logreg_logloss_every500": THOUSANDS_COUNTER,
-    "river_logreg_rolling250_every250": THOUSANDS_COUNTER,
-    "river_linreg_mae_every100": THOUSANDS_COUNTER,
 }
 
 # Should-stop files whose replayed checks end neither STOP nor ESCALATE today (none read), and why.
