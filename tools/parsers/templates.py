@@ -229,7 +229,16 @@ def ungroup_numbers(lines: list[bytes], grouping: Grouping) -> bool:
     hinted = [k for k, t in enumerate(grouping.templates) if GROUPED in t]
     if not hinted:
         return False
-    at = np.flatnonzero(np.isin(grouping.codes, hinted)).tolist()
+    # a template's first and last lines first: one holding a list there is no grouped template (its lines not read)
+    where = np.flatnonzero(np.isin(grouping.codes, hinted))
+    of = grouping.codes[where]
+    ks, first = np.unique(of, return_index=True)
+    _, last = np.unique(of[::-1], return_index=True)
+    kept = [int(k) for k, a, b in zip(ks.tolist(), where[first].tolist(), where[::-1][last].tolist(), strict=True)
+            if _grouped_alike([lines[a], lines[b]])]
+    if not kept:
+        return False
+    at = np.flatnonzero(np.isin(grouping.codes, kept)).tolist()
     new = [ungroup(lines[i]) for i in at]
     codes, uniques = factorize_templates(b"\n".join(new))
     became: dict[int, int] = {}  # old template -> its one new template, or -1 (none, or several)
@@ -245,3 +254,13 @@ def ungroup_numbers(lines: list[bytes], grouping: Grouping) -> bool:
             lines[i] = line
             changed = True
     return changed
+
+
+def _grouped_alike(lines: list[bytes]) -> bool:
+    """Whether ``lines`` (of one template) lose the same separators in ``ungroup``, and some."""
+    from .kernel import factorize_templates
+
+    if not lines:
+        return True
+    new = [ungroup(line) for line in lines]
+    return new[0] != lines[0] and len(factorize_templates(b"\n".join(new))[1]) == 1
