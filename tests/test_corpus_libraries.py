@@ -34,20 +34,14 @@ STORES = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("sou
 # The shapes the reader still misses (issue 32), named once. When this corpus was made (before the reader learnt
 # tables, vertical tables, counters at line start, rank prefixes and the trackers' stores) it read 26 of its 62 files;
 # every shape then missed (spaCy's and skorch's tables, stable-baselines3's boxes, CatBoost's `N:` counter, two ranks'
-# lines, MLflow's and DVCLive's stores, an event file named plainly) is read now, and its run left this list.
-THOUSANDS_COUNTER = (
-    "River's `[1,000] LogLoss: 0.43`: a sample counter with thousands separators; read up to `[900]` only, or "
-    "at the line's index")
+# lines, MLflow's and DVCLive's stores, an event file named plainly, River's grouped `[1,000]` counters) is read now,
+# and its runs left this list.
 SPACY_FIRST_ROW = (
     "spaCy's first row holds one update's loss, later rows the sum over eval_frequency updates: it is no point, and "
     "the diverged run's remaining rows are too few for a trend (CONTINUE, 'too few points')")
 
 # Files whose train loss the reader does not read at the truth's steps today, and the shape it misses.
-KNOWN_MISSES: dict[str, str] = {
-    "river_logreg_logloss_every500": THOUSANDS_COUNTER,
-    "river_logreg_rolling250_every250": THOUSANDS_COUNTER,
-    "river_linreg_mae_every100": THOUSANDS_COUNTER,
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 # Should-stop files whose replayed checks end neither STOP nor ESCALATE today, and why.
 KNOWN_CHECK_MISSES: dict[str, str] = {

@@ -12,6 +12,7 @@ import pytest
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import UnknownFormat
 from training_check.tools.read_metrics import read_metrics
+from training_check.tools.roles import assign_roles
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 
@@ -450,3 +451,29 @@ def test_a_negated_metric_is_better_the_other_way_round(name, role, direction):
 
     got = infer_role(name)
     assert (got.role, got.direction) == (role, direction)
+
+
+def test_a_counter_with_thousands_separators_is_one_number_and_a_list_stays_a_list(tmp_path):
+    """River prints its sample counter grouped (`[1,000] MAE: 0.48`, values like `8,680.19`): one number, so the
+    run reads past `[900]`; a comma-separated list (`3,14`, `0.5,0.6`) is not regrouped."""
+    lines = [f"[{n:,}] MAE: {1.0 / n * 1000 + 0.25:.6f}  total: {n * 8.68019:,.2f}" for n in range(100, 3100, 100)]
+    res, cols = _read(tmp_path, ("\n".join(lines) + "\n").encode())
+    assert cols["MAE"][0] == list(range(100, 3100, 100)), cols
+    assert cols["MAE"][1][-1] == pytest.approx(1.0 / 3000 * 1000 + 0.25, abs=1e-6)
+    # a list whose second item is sometimes three digits long (`3,135`) is grouped in no line of its template
+    listed = [f"step {s} loss {1.0 / s:.4f} pos 3,{s * 25 + 10} ratio 0.5,0.{s % 9}" for s in range(1, 40)]
+    res, cols = _read(tmp_path, ("\n".join(listed) + "\n").encode(), name="list.log")
+    assert cols["loss"][0] == list(range(1, 40)), cols
+    assert all(v < 1000 for _, vs in cols.values() for v in vs), cols
+
+
+def test_an_explicit_loss_is_the_train_loss_over_a_bare_train_accuracy(tmp_path):
+    """PyTorch Geometric's examples: `Epoch: 001, Loss: 1.5812, Train: 0.3000, Val: 0.2667, Test: 0.4000` where
+    Train/Val/Test are accuracies: `Loss` is the train loss, and the bare names are not losses."""
+    lines = [f"Epoch: {e:03d}, Loss: {2.0 / e:.4f}, Train: {1 - 0.5 / e:.4f}, Val: {0.9 - 0.4 / e:.4f}, "
+             f"Test: {0.88 - 0.4 / e:.4f}" for e in range(1, 31)]
+    res, cols = _read(tmp_path, ("\n".join(lines) + "\n").encode())
+    roles = assign_roles(list(cols), counts={k: len(v[0]) for k, v in cols.items()})
+    assert [k for k, r in roles.items() if r.primary] == ["Loss"], sorted(cols)
+    assert not any(r.role == "train_loss" for k, r in roles.items() if k != "Loss"), roles
+    assert cols["Loss"][0] == list(range(1, 31)) and len(cols) >= 4, cols

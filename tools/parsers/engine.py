@@ -38,7 +38,17 @@ from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables
-from .templates import NAN_MARK, VALUE_DELETE, VALUE_TABLE, Grouping, group_lines, templates_of, value_text
+from .templates import (
+    GROUPED,
+    NAN_MARK,
+    VALUE_DELETE,
+    VALUE_TABLE,
+    Grouping,
+    group_lines,
+    templates_of,
+    ungroup_numbers,
+    value_text,
+)
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
 BLOCK_LINES = 1 << 17  # about the most lines read as one block: its arrays of every line stay in the CPU's caches
@@ -199,6 +209,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if not premasked and isinstance(lines, TextLines):
         lines = list(lines)  # masked in place by group_lines
     grouping = group_lines(lines, joined, premasked=premasked)
+    if any(GROUPED in t for t in grouping.templates):  # River's "[1,000] MAE:": one number, as "[900] MAE:" is
+        lines = list(lines)
+        if ungroup_numbers(lines, grouping):
+            grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
     taken = blocks.taken()

@@ -299,6 +299,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             return plan
     table = header is not None and len(before_bar(rep).split()) == len(header)  # a table row: the header names it
     used_words: set[str] = set()
+    bare: dict[int, str] = {}  # field -> the split's bare name it was read under a loss for (``Train:``)
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
     stripped = len(rep) - len(rep.lstrip())
@@ -363,8 +364,14 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
+                if low in dialect.bare_names:
+                    bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if bare and any(k not in bare and infer_role(n).role == "train_loss" for k, n in plan.metrics.items()):
+        # a bare split's name next to a field named a loss (PyTorch Geometric's "Loss: 1.58, Train: 0.30, Val: 0.27"
+        # where Train/Val are accuracies) is no loss: read under its own name, its direction unknown
+        plan.metrics.update(bare)
     if plan.epoch_end:  # "| end of epoch 3 | time: 35.58s |": the time is the epoch's
         plan.metrics = {k: "epoch_" + n if n.split("_")[0].lower() == "time" else n for k, n in plan.metrics.items()}
     plan.per_epoch = plan.counter is not None and any(m in rep for m in dialect.epoch_bar_markers)

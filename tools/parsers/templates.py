@@ -172,3 +172,95 @@ def _factorize(templates: bytes, n: int) -> tuple[np.ndarray, list[bytes]]:
         codes = np.concatenate((codes, np.full(n - len(codes), found.index(b""), dtype=np.int64)))
     codes, order = _first_appearance(codes, len(found))  # pandas sorts categories
     return codes, [found[k] for k in order]
+
+
+GROUPED = b"\x01,\x01"  # a template holding this may hold a number with thousands separators (``[1,000]``)
+_DIGITS = b"0123456789"
+
+
+def ungroup(line: bytes) -> bytes:
+    """``line`` with the separators of its grouped numbers dropped (River's ``[1,000]``, ``8,680.19``): a first group
+    of 1-3 digits (no digit, ``.`` or ``,`` before it), then groups of exactly three digits each after a ``,``, then
+    an optional decimal part, and no ``,`` and digit after it (``1,2,3``, ``0.5,0.6``, ``3,14``: a list, kept).
+    Linear: each comma is looked at once, and at most three bytes before it."""
+    c = line.find(b",")
+    if c < 0:
+        return line
+    n = len(line)
+    parts: list[bytes] = []
+    last = 0
+    while c >= 0:
+        s = c
+        while s > 0 and c - s < 4 and line[s - 1] in _DIGITS:
+            s -= 1
+        j = c
+        cuts: list[int] = []
+        if 1 <= c - s <= 3 and (s == 0 or line[s - 1] not in b"0123456789.,"):
+            while line[j:j + 1] == b"," and line[j + 1:j + 4].isdigit() and len(line[j + 1:j + 4]) == 3 \
+                    and line[j + 4:j + 5] not in (b"0", b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9"):
+                cuts.append(j)
+                j += 4
+        if not cuts:
+            c = line.find(b",", c + 1)
+            continue
+        k = j
+        if line[k:k + 1] == b"." and line[k + 1:k + 2].isdigit():
+            k += 1
+            while k < n and line[k] in _DIGITS:
+                k += 1
+        if not (line[k:k + 1] == b"," and line[k + 1:k + 2].isdigit()):  # else a list: kept as printed
+            for cut in cuts:
+                parts.append(line[last:cut])
+                last = cut + 1
+        c = line.find(b",", k)
+    if not parts:
+        return line
+    parts.append(line[last:])
+    return b"".join(parts)
+
+
+def ungroup_numbers(lines: list[bytes], grouping: Grouping) -> bool:
+    """Rewrite, in place, the lines of each template whose grouped numbers (``ungroup``) are grouped the same way in
+    every line of it (``[1,000] MAE:`` … ``[10,000] MAE:``: one number each); a template where the same places hold
+    a list in some line (``pos 3,14`` beside ``pos 3,140``) is kept as printed. True when a line changed (the lines
+    are then to be grouped again)."""
+    from .kernel import factorize_templates
+
+    hinted = [k for k, t in enumerate(grouping.templates) if GROUPED in t]
+    if not hinted:
+        return False
+    # a template's first and last lines first: one holding a list there is no grouped template (its lines not read)
+    where = np.flatnonzero(np.isin(grouping.codes, hinted))
+    of = grouping.codes[where]
+    ks, first = np.unique(of, return_index=True)
+    _, last = np.unique(of[::-1], return_index=True)
+    kept = [int(k) for k, a, b in zip(ks.tolist(), where[first].tolist(), where[::-1][last].tolist(), strict=True)
+            if _grouped_alike([lines[a], lines[b]])]
+    if not kept:
+        return False
+    at = np.flatnonzero(np.isin(grouping.codes, kept)).tolist()
+    new = [ungroup(lines[i]) for i in at]
+    codes, uniques = factorize_templates(b"\n".join(new))
+    became: dict[int, int] = {}  # old template -> its one new template, or -1 (none, or several)
+    for i, code in zip(at, codes.tolist(), strict=True):
+        old = int(grouping.codes[i])
+        was = became.setdefault(old, code)
+        if was != code:
+            became[old] = -1
+    changed = False
+    for i, line in zip(at, new, strict=True):
+        k = became[int(grouping.codes[i])]
+        if k >= 0 and uniques[k] != grouping.templates[int(grouping.codes[i])]:
+            lines[i] = line
+            changed = True
+    return changed
+
+
+def _grouped_alike(lines: list[bytes]) -> bool:
+    """Whether ``lines`` (of one template) lose the same separators in ``ungroup``, and some."""
+    from .kernel import factorize_templates
+
+    if not lines:
+        return True
+    new = [ungroup(line) for line in lines]
+    return new[0] != lines[0] and len(factorize_templates(b"\n".join(new))[1]) == 1
