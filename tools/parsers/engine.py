@@ -139,6 +139,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         st["blk_tail"] = rows.decode("latin-1")
         if not data:
             return
+    st["cr_end"] = data.endswith(b"\r")  # the read stops in a bar's redraws: the last one shown is redrawn again
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
     _hold_cut_record(data, st)
@@ -248,7 +249,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
             samples = [lines[i] for i in picks][:SAMPLES]
-            header = tables.header_for(int(idx[0]), samples)
+            own = idx[idx >= len(pending)]  # a line carried from the block before has its header there, not here
+            header = tables.header_for(int(own[0]), [lines[int(own[0])], *samples]) if len(own) and int(
+                idx[0]) < len(pending) else tables.header_for(int(idx[0]), samples)
             if header is SKIP:
                 continue  # a model summary's rows (a table with no step, printed once)
             if header is None:
@@ -619,7 +622,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             v = got[plan.step]
             if plan.epoch is not None:
                 v = _continue_steps(v, got[plan.epoch], st)
-            if _stuck_step(plan, v, st):
+            if not plan.epoch_row and _stuck_step(plan, v, st):  # (an epoch's redraws share its step)
                 v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
             got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
             any_explicit = any_explicit or not bool(np.isnan(v).all())
@@ -786,6 +789,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["order"] += int(numbered.sum())
     for r in train:
         plan, idx, got, bad = reads[r]
+        if plan.epoch_row and st.get("cr_end") and nonblank[int(idx[-1]) + 1:].sum() == 0:
+            # the read ends in the epoch's row redrawn (a \r after it): its last redraw, the epoch's, is to come
+            steps_of[r] = np.where(steps_of[r] == steps_of[r][-1], np.nan, steps_of[r])
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
