@@ -139,7 +139,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         st["blk_tail"] = rows.decode("latin-1")
         if not data:
             return
-    st["cr_end"] = data.endswith(b"\r")  # the read stops in a bar's redraws: the last one shown is redrawn again
+    # the read stops in a bar's redraws (a \r after a line the \n before it did not end): the last one shown is
+    # drawn again
+    st["cr_end"] = data.endswith(b"\r") and bool(data[data.rfind(b"\n") + 1:].strip(b"\r\x1b[K \t"))
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
     _hold_cut_record(data, st)
@@ -789,9 +791,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["order"] += int(numbered.sum())
     for r in train:
         plan, idx, got, bad = reads[r]
-        if plan.epoch_row and st.get("cr_end") and nonblank[int(idx[-1]) + 1:].sum() == 0:
-            # the read ends in the epoch's row redrawn (a \r after it): its last redraw, the epoch's, is to come
-            steps_of[r] = np.where(steps_of[r] == steps_of[r][-1], np.nan, steps_of[r])
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
@@ -802,6 +801,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             carried = st.setdefault("carried", [])
             carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
                            if k not in carried and len(carried) < 64)
+    held = _held_epoch(reads, train, steps_of, nonblank, st)
     have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
@@ -851,6 +851,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
         if not last.all():
             s, v, run, li = s[last], v[last], run[last], li[last]
+        if held is not None and key in held[1]:
+            keep = s != held[0]  # the epoch's row still redrawn: its last redraw comes with the next read
+            s, v, run, li = s[keep], v[keep], run[keep], li[keep]
         if key in st.get("carried", ()):
             changed = _changed(v, st, key, run)
             s, v, run = s[changed], v[changed], run[changed]
@@ -869,6 +872,22 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _held_epoch(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], nonblank: np.ndarray,
+                st: dict) -> tuple[float, set[str]] | None:
+    """(the epoch, the names) of a table's epoch row that the read ends in while it is redrawn (the block ends at a
+    ``\\r`` after it): that epoch's point is its last redraw, which the next read brings (its redraws may be of
+    several templates: ``0/8  0.2s``, ``1/8 2.1s/it``, ``2/8 1.0it/s``). None when the read ends otherwise."""
+    if not st.get("cr_end") or not nonblank.any():
+        return None
+    last = int(np.flatnonzero(nonblank)[-1])
+    for r in train:
+        plan, idx = reads[r][0], reads[r][1]
+        if plan.epoch_row and int(idx[-1]) == last and not np.isnan(steps_of[r][-1]):
+            names = {n for k in train if reads[k][0].epoch_row for n in reads[k][0].metrics.values()}
+            return float(np.round(steps_of[r][-1])), names
+    return None
 
 
 def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
