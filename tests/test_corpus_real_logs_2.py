@@ -37,7 +37,7 @@ CASES = [
     ("12_detectron2-frcnn-initial-156-loss.txt", "text", "total_loss", 2097, (19, 156.1), (41999, 0.2228)),
     ("13_t5-qa-batchloss-no-step.log", "text", "Batch loss", 7760, (1, 12.1336), (7760, 0.0004)),
     ("14_image-captioning-step-loss-ppl.txt", "text", "Loss", 3000, (12943, 2.3066), (15942, 2.167)),
-    ("15_yolov5-terminal-stdout-300ep.log", "text", "train/box_loss", 246, (213, 0.06359), (52398, 0.01268)),
+    ("15_yolov5-terminal-stdout-300ep.log", "text", "train/box_loss", 246, (0, 0.06359), (245, 0.01268)),  # epochs
     ("16_keras-v2-wordlstm-500ep-slowstart.txt", "text", "loss", 500, (1, 5.1131), (500, 0.3091)),
     ("17_torchvision-detection-metriclogger.log", "text", "loss", 60, (0, 8.2773), (59, 1.4391)),
     ("18_gpt2-shakespeare-5000steps-elided.log", "text", "loss", 100, (1, 9.502789), (4999, 0.012582)),

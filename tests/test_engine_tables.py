@@ -254,28 +254,52 @@ def test_yolov5_summary_then_its_training_table(tmp_path):
                    f"      {0.55 + e / 100:.3f}      {0.35 + e / 100:.3f}\n")
     res, pts = _read(tmp_path, "".join(out).encode())
     assert not [k for k in pts if "models" in k or "Conv" in k]
-    assert pts["box_loss"][0] == [8, 16, 24, 32, 40]
+    assert pts["box_loss"][0] == [0, 1, 2, 3, 4]  # the epoch column ``0/4``: YOLOv5's results.csv counts from 0
     assert pts["val/mAP50-95"][1] == pytest.approx([0.35, 0.36, 0.37, 0.38, 0.39])
 
 
-def test_ultralytics_own_bar_rows_and_a_header_bracket_over_four_columns(tmp_path):
-    """ultralytics (8.3+) draws its own bar (``640: 100% ━━━━━━ 8/8 1.4it/s 5.6s``), redrawn with ``\\r``: each
-    redraw at epoch x batches + batch; its validation header's ``Box(P  R  mAP50  mAP50-95):`` names four
-    columns."""
-    out = []
-    for e in range(1, 6):
+def _ultralytics(epochs: int, batches: int = 8) -> bytes:
+    """ultralytics 8.4 (``yolo train``, stdout redirected): per epoch a header, the row redrawn by its own bar after
+    ``\\r\\x1b[K`` at each batch (0/8 first; the last redraw, at 8/8, holds the epoch's mean losses, which
+    results.csv keeps), then the validation table whose ``Box(P  R  mAP50  mAP50-95):`` heads four columns."""
+    bar = "\u2501" * 12
+    out = [f"Starting training for {epochs} epochs..."]
+    for e in range(1, epochs + 1):
         out += ["", "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"]
-        out.append("\r".join(f"        {e}/5         0G      {1.2 - e / 20 + n / 100:.3f}      {1.5 - e / 20:.3f}      "
-                             f"{1.3 - e / 30:.3f}         29        640: {n * 100 // 8:>3}% "
-                             f"\u2501\u2501\u2501\u2501\u2501\u2501 {n}/8 1.4it/s 5.6s" for n in (1, 4, 8)))
-        out.append("                 Class     Images  Instances      Box(P          R      mAP50  mAP50-95): 100% "
-                   "\u2501\u2501\u2501\u2501\u2501\u2501 4/4 2.6it/s 1.5s")
-        out.append(f"                   all        128        929      {0.6 + e / 100:.3f}      {0.5 + e / 100:.3f}"
-                   f"      {0.55 + e / 100:.3f}      {0.4 + e / 100:.3f}")
-    res, pts = _read(tmp_path, ("\n".join(out) + "\n").encode())
-    assert pts["box_loss"][0] == [8 * (e - 1) + n for e in range(1, 6) for n in (1, 4, 8)]
-    assert pts["val/mAP50-95"] == ([8, 16, 24, 32, 40], pytest.approx([0.41, 0.42, 0.43, 0.44, 0.45]))
+        rates = ["  0.8s", " 1.8s/it 1.3s<12.4s"] + [" 2.3it/s 2.7s<1.3s"] * batches  # as the bar prints them
+        redraws = [f"\r\x1b[K       {e}/{epochs}         0G      {1.2 - e / 20 + n / 100:.4g}      "
+                   f"{1.5 - e / 20 + n / 50:.4g}     {1.3 - e / 30:.4g}         {20 + n}         64: "
+                   f"{n * 100 // batches}% {bar} {n}/{batches}{rates[n]}" for n in range(batches + 1)]
+        redraws.append(redraws[-1].replace("<1.3s", ""))  # the bar closing: the 100% state drawn once more
+        out.append("".join(redraws))
+        out.append(f"\r\x1b[K                 Class     Images  Instances      Box(P          R      mAP50  "
+                   f"mAP50-95): 100% {bar} 1/1 7.0it/s 0.1s")
+        out.append(f"                   all          8         11      {0.6 + e / 100:.3g}      {0.5 + e / 100:.3g}"
+                   f"      {0.55 + e / 100:.3g}      {0.4 + e / 100:.3g}")
+    return ("\n".join(out) + "\n").encode()
+
+
+def test_ultralytics_bar_rows_are_one_point_an_epoch_at_the_epoch_cell(tmp_path):
+    """The row's epoch cell ``n/N`` under ``Epoch`` is its step (results.csv's ``epoch``); the bar's batch counter
+    ``8/8`` is no step: the redraws of one epoch are one point, the last redraw's (the epoch's mean)."""
+    res, pts = _read(tmp_path, _ultralytics(5))
+    assert pts["box_loss"] == ([1, 2, 3, 4, 5], pytest.approx([float(f"{1.2 - e / 20 + 0.08:.4g}")
+                                                               for e in range(1, 6)]))
+    assert pts["cls_loss"][1] == pytest.approx([float(f"{1.5 - e / 20 + 0.16:.4g}") for e in range(1, 6)])
+    assert pts["val/mAP50-95"] == ([1, 2, 3, 4, 5], pytest.approx([0.41, 0.42, 0.43, 0.44, 0.45]))
     assert {"val/P", "val/R", "val/mAP50"} <= set(pts)
+
+
+def test_ultralytics_rows_read_live_between_redraws_give_the_same_points():
+    """A live read stops after any ``\\r`` (a redraw is a record): the redraw shown last is drawn again, so the epoch's
+    point waits for its last redraw; reads cut anywhere give the points of one read."""
+    data = _ultralytics(3, batches=4)
+    whole = _in_reads(data, [])
+    assert whole["box_loss"][0] == [1, 2, 3]
+    crs = [i + 1 for i, c in enumerate(data) if c == 13]
+    for cut in crs:
+        assert _in_reads(data, [cut]) == whole, f"a read ending at byte {cut}"
+    assert _in_reads(data, crs[::3]) == whole
 
 
 # -- vertical tables ------------------------------------------------------------------------------------------

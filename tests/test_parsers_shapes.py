@@ -113,8 +113,9 @@ def test_yolov5_terminal_table(tmp_path):
     assert res.notes == [] and res.cursor["format"] == "text"
     assert f.primary_loss == "train/box_loss" and f.roles["train/obj_loss"].role == "train_loss"
     steps, vals = series(f, "train/box_loss")
-    assert steps == [213 * (e + 1) for e in range(12)] and vals[0] == 0.064 and vals[-1] == pytest.approx(0.042)
-    assert series(f, "val/mAP@.5") == ([852, 1704, 2556], [0.13, 0.17, 0.21])
+    # the epoch column ``e/299`` is the row's step (YOLOv5's results.csv: one row an epoch, from 0)
+    assert steps == list(range(12)) and vals[0] == 0.064 and vals[-1] == pytest.approx(0.042)
+    assert series(f, "val/mAP@.5") == ([3, 7, 11], [0.13, 0.17, 0.21])
     assert "val/Images" in f.series and "train/box_loss" not in [k for k in f.series if k.startswith("val/")]
 
 

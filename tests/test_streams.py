@@ -128,6 +128,28 @@ def test_srun_labels_are_ranks_and_a_counter_at_line_start_is_not(tmp_path):
     assert len(pts["loss"]) == 200 and not any("processes" in n for n in notes)
 
 
+def test_srun_labels_of_tasks_that_print_one_after_the_other_are_ranks(tmp_path):
+    """``srun --label -n 2`` over a script whose stdout is a file: each task's buffered lines come in one piece at its
+    exit, task 0's then task 1's, so the labels never go back; a label leading the same record on line after line is
+    still a task's (a counter numbers each record anew). Task 0's records are the run, task 1's copies are not read
+    as a second run, in one read or in parts."""
+    lines = (FIX / "torchrun_tee_2ranks.log").read_text().splitlines(keepends=True)
+    ranks = {r: [ln.replace(f"[default{r}]:", "") for ln in lines if ln.startswith(f"[default{r}]:")] for r in (0, 1)}
+    want = {int(m.group(1)): float(m.group(2)) for m in (re.search(r"step (\d+) loss ([\d.]+)", ln)
+                                                          for ln in ranks[0]) if m}
+    data = "".join(f"{r}: {ln}" for r in (0, 1) for ln in ranks[r]).encode()
+    pts, notes = _points(_settled_copy(tmp_path, data, "srun.log"))
+    assert pts["loss"] == want
+    assert any("several processes" in n and re.search(r"such as \d+:", n) for n in notes)
+    pts, _ = _points(_settled_copy(tmp_path, data, "srun_parts.log"), chunk_bytes=777)
+    assert pts["loss"] == want
+    # a counter at line start that leads two kinds of line each (a train and an eval line per iteration) climbs:
+    # no ranks, every iteration read at its number
+    counter = "".join(f"{i}: loss {1 / (i + 1):.4f}\n{i}: val_loss {2 / (i + 1):.4f}\n" for i in range(50))
+    pts, notes = _points(_settled_copy(tmp_path, counter.encode(), "counter.log"))
+    assert sorted(pts["loss"]) == list(range(50)) and not any("processes" in n for n in notes)
+
+
 def _label_order(ranks: dict[int, list[str]]) -> tuple[list[int], list[str]]:
     merged = _interleave({r: [(r, ln) for ln in v] for r, v in ranks.items()}, 7)  # type: ignore[misc]
     return [r for r, _ in merged], [ln for _, ln in merged]

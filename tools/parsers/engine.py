@@ -149,6 +149,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         st["blk_tail"] = rows.decode("latin-1")
         if not data:
             return
+    # the read stops in a bar's redraws (a \r after a line the \n before it did not end): the last one shown is
+    # drawn again
+    st["cr_end"] = data.endswith(b"\r") and bool(data[data.rfind(b"\n") + 1:].strip(b"\r\x1b[K \t"))
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
     _hold_cut_record(data, st)
@@ -262,7 +265,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
             samples = [lines[i] for i in picks][:SAMPLES]
-            header = tables.header_for(int(idx[0]), samples)
+            own = idx[idx >= len(pending)]  # a line carried from the block before has its header there, not here
+            header = tables.header_for(int(own[0]), [lines[int(own[0])], *samples]) if len(own) and int(
+                idx[0]) < len(pending) else tables.header_for(int(idx[0]), samples)
             if header is SKIP:
                 continue  # a model summary's rows (a table with no step, printed once)
             if header is None:
@@ -633,7 +638,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             v = got[plan.step]
             if plan.epoch is not None:
                 v = _continue_steps(v, got[plan.epoch], st)
-            if _stuck_step(plan, v, st):
+            if not plan.epoch_row and _stuck_step(plan, v, st):  # (an epoch's redraws share its step)
                 v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
             got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
             any_explicit = any_explicit or not bool(np.isnan(v).all())
@@ -810,6 +815,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             carried = st.setdefault("carried", [])
             carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
                            if k not in carried and len(carried) < 64)
+    held = _held_epoch(reads, train, steps_of, nonblank, st)
     have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
@@ -859,6 +865,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
         if not last.all():
             s, v, run, li = s[last], v[last], run[last], li[last]
+        if held is not None and key in held[1]:
+            keep = s != held[0]  # the epoch's row still redrawn: its last redraw comes with the next read
+            s, v, run, li = s[keep], v[keep], run[keep], li[keep]
         if key in st.get("carried", ()):
             changed = _changed(v, st, key, run)
             s, v, run = s[changed], v[changed], run[changed]
@@ -877,6 +886,22 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _held_epoch(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], nonblank: np.ndarray,
+                st: dict) -> tuple[float, set[str]] | None:
+    """(the epoch, the names) of a table's epoch row that the read ends in while it is redrawn (the block ends at a
+    ``\\r`` after it): that epoch's point is its last redraw, which the next read brings (its redraws may be of
+    several templates: ``0/8  0.2s``, ``1/8 2.1s/it``, ``2/8 1.0it/s``). None when the read ends otherwise."""
+    if not st.get("cr_end") or not nonblank.any():
+        return None
+    last = int(np.flatnonzero(nonblank)[-1])
+    for r in train:
+        plan, idx = reads[r][0], reads[r][1]
+        if plan.epoch_row and int(idx[-1]) == last and not np.isnan(steps_of[r][-1]):
+            names = {n for k in train if reads[k][0].epoch_row for n in reads[k][0].metrics.values()}
+            return float(np.round(steps_of[r][-1])), names
+    return None
 
 
 def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:

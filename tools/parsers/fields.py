@@ -52,6 +52,7 @@ class Plan:
     per_epoch: bool = False  # a meter of the epoch's running averages (``Dialect.epoch_bar_markers``): step = epoch
     summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
     partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
+    epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
 
     @property
     def positions(self) -> list[int]:
@@ -304,6 +305,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     k = 0
     stripped = len(rep) - len(rep.lstrip())
     opening_step = False
+    epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     while k < len(spans):
         if not numeric[k] or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
             k += 1
@@ -329,6 +331,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             n_total = j
             if low in dialect.epoch_names or low.endswith(" epoch"):
                 plan.epoch, plan.epoch_total = k, n_total
+                epoch_cell = epoch_cell or table
             elif low in dialect.step_names:
                 plan.step, plan.step_total = k, n_total
             elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
@@ -375,6 +378,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     if plan.epoch_end:  # "| end of epoch 3 | time: 35.58s |": the time is the epoch's
         plan.metrics = {k: "epoch_" + n if n.split("_")[0].lower() == "time" else n for k, n in plan.metrics.items()}
     plan.per_epoch = plan.counter is not None and any(m in rep for m in dialect.epoch_bar_markers)
+    if epoch_cell and plan.step is None and plan.epoch is not None:
+        # a table's row under an epoch column ``n/N`` (ultralytics' ``1/15  0G  1.234 ... 640: 100% ━━ 8/8``): the
+        # epoch is the row's step, the bar's batch counter after it is no step; the redraws of one epoch are one point
+        plan.step, plan.step_total, plan.epoch, plan.epoch_total = plan.epoch, plan.epoch_total, None, None
+        plan.counter, plan.counter_bare, plan.epoch_row = None, False, True
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
     context = rep.decode("utf-8", "replace").lower()

@@ -142,21 +142,32 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
     lowest seen so far printing its kind of record (its template: ``_kinds``). Bare ``N: `` labels count as ranks from
     the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
     n = len(ranks)
+    all_codes, kinds = _kinds(data, starts, ends, labelled)
     if bare[labelled].any():
         b = labelled[bare[labelled]]
         labs = ranks[b]
         prev = np.concatenate(([NONE if s.get("last") is None else int(s["last"])], labs[:-1]))
         backs = int(s.get("backs", 0)) + np.cumsum((labs < prev) & (prev != NONE))
-        on = np.ones(len(b), dtype=bool) if s.get("srun") else backs >= SRUN_BACKS
+        # ... or once one label led the same kind of record on consecutive lines SRUN_BACKS times: a counter numbers
+        # each record anew, a task's label stays (a task printing all its lines before the next one's, as a buffered
+        # stdout flushed at exit leaves them, never goes back)
+        codes_b = all_codes[bare[labelled]]
+        same = np.concatenate(([kinds[int(codes_b[0])].decode("latin-1") == s.get("last_kind")],
+                               codes_b[1:] == codes_b[:-1])) & (labs == prev)
+        repeats = int(s.get("repeats", 0)) + np.cumsum(same)
+        on = np.ones(len(b), dtype=bool) if s.get("srun") else (backs >= SRUN_BACKS) | (repeats >= SRUN_BACKS)
         s["last"], s["backs"] = int(labs[-1]), min(int(backs[-1]), SRUN_BACKS)
+        s["repeats"] = min(int(repeats[-1]), SRUN_BACKS)
+        s["last_kind"] = kinds[int(codes_b[-1])].decode("latin-1")[:HOLD_BYTES]
         s["srun"] = bool(s.get("srun")) or bool(on[-1])
         ranks = ranks.copy()
         ranks[b[~on]] = NONE  # not (yet) known as ranks: a counter's line, read as it is
+        all_codes = all_codes[ranks[labelled] != NONE]
         labelled = np.flatnonzero(ranks != NONE)
     keep = np.ones(n, dtype=bool)
     if not len(labelled):
         return keep, ranks
-    codes, kinds = _kinds(data, starts, ends, labelled)
+    codes = all_codes
     lows = s.setdefault("lows", {})  # kind -> [its lowest rank so far, whether that rank is taken (no more held)]
     r = ranks[labelled]
     ok = np.zeros(len(labelled), dtype=bool)
