@@ -8,8 +8,8 @@ reader on runs you made after it was built"). Per file: its train loss is read w
 end a should-stop run in STOP or ESCALATE. Nothing is marked xfail: a failure here is the reader's real miss. The
 per-file reading carries ``holdout_score``: it reports the reader's real score file by file and is left out of the
 default run (pyproject's addopts; ``pytest -m holdout_score tests/test_corpus_libraries_holdout.py`` shows it).
-What gates is ``test_the_first_reading_holds``: the totals of the first reading of this set by the reader built
-for issue 32 (2026-12-05, before any correction against it) may not get worse.
+What gates is ``test_the_held_out_totals_hold``: the totals after the corrections the first reading called for
+(2026-12-05; the first reading itself is kept beside them) may not get worse.
 The corpus itself is checked too: every truth value of a log is printed in that log, so a miss is the reader's.
 """
 
@@ -74,14 +74,20 @@ def test_train_loss_read_at_the_truths_steps_in_95_percent_of_files():
 # same set read 29/51 files, STOP recall 11/16, 4 false STOPs.
 FIRST_READING = {"read": 39, "stopped": 14, "flagged": 14, "false_stops": 4, "early_stops": 0,
                  "healthy_check_escalates": 9}
+# After the corrections in general terms the first reading called for (grouped numbers, an explicit Loss: over a bare
+# Train:, a table row at its epoch cell, srun tasks printing one after the other): what may not get worse now. The one
+# false STOP left is a healthy YOLO run whose train losses rise for real (see the corpus README's label exceptions).
+CORRECTED = {"read": 51, "stopped": 15, "flagged": 16, "false_stops": 1, "early_stops": 0,
+             "healthy_check_escalates": 6}
 
 
-def test_the_first_reading_holds():
-    """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop files;
-    false and early STOPs; ESCALATEs of healthy checks)."""
+def test_the_held_out_totals_hold():
+    """The held-out totals never get worse than after the corrections (files read, STOPs and flags on should-stop
+    files; false and early STOPs; ESCALATEs of healthy checks), which are all better than the first reading."""
     t = read_corpus.tally([CORPUS.result(f) for f in FILES], [])
     got = {"read": t.read, "stopped": t.stopped, "flagged": t.stopped + t.escalated, "false_stops": t.false_stops,
            "early_stops": t.early_stops, "healthy_check_escalates": t.healthy_check_escalates}
-    worse = {k: (got[k], v) for k, v in FIRST_READING.items()
-             if (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)}
-    assert not worse, f"worse than the first reading (now, then): {worse}"
+    for floor in (FIRST_READING, CORRECTED):
+        worse = {k: (got[k], v) for k, v in floor.items()
+                 if (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)}
+        assert not worse, f"worse than {'the first reading' if floor is FIRST_READING else 'corrected'}: {worse}"
