@@ -50,6 +50,24 @@ class FileSystem(Protocol):
 
 
 SPECIAL_ROOTS = ("/proc/", "/sys/", "/dev/")  # kernel and device files are never run files
+# Where credentials live, by their place: never a run file, so a reference an agent was talked into (``../../etc/
+# shadow``, ``~/.ssh/id_ed25519``) reads nothing, and no sample line of it reaches an answer.
+CREDENTIAL_FILES = ("/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
+                    "/etc/master.passwd")
+CREDENTIAL_ROOTS = ("/etc/ssl/private/", "/etc/sudoers.d/", "/etc/ssh/")
+CREDENTIAL_PARTS = frozenset({".ssh", ".gnupg", ".aws", ".netrc", ".pgpass", ".git-credentials", ".kube", ".docker",
+                              ".azure", ".password-store"})
+
+
+def credential_place(real: str) -> bool:
+    """Whether a real path is where credentials are kept (system password files, SSH/GnuPG/cloud folders)."""
+    return (real in CREDENTIAL_FILES or real.startswith(CREDENTIAL_ROOTS)
+            or not CREDENTIAL_PARTS.isdisjoint(real.split("/")))
+
+
+def credential_refused(where: str) -> BadInput:
+    return BadInput(f"{where} is where credentials are kept, not a run file: training-check never reads it (name the "
+                    f"run's log or folder)")
 
 
 def kind_of(mode: int) -> str | None:
@@ -94,6 +112,8 @@ class LocalFileSystem:
     def _check_real(self, path: str, real: str) -> None:
         if real.startswith(SPECIAL_ROOTS) or real in ("/proc", "/sys", "/dev"):
             raise BadInput(f"{path} is a kernel or device file ({real}), not a run file")
+        if credential_place(real):
+            raise credential_refused(path)
         if self.root is not None and not is_inside(real, self.root):
             raise outside(path, real, self.root)
 

@@ -32,7 +32,7 @@ import paramiko
 from ..config import Config
 from ..errors import AuthError, BadInput, HostKeyError, RunNotFound, SourceUnreachable
 from ..runref import RunRef
-from .files import DirEntry, FileStat, is_inside, kind_of, not_regular, outside
+from .files import DirEntry, FileStat, credential_place, credential_refused, is_inside, kind_of, not_regular, outside
 
 SYSTEM_KNOWN_HOSTS = ("/etc/ssh/ssh_known_hosts",)
 DEFAULT_CONNECT_TIMEOUT_S = 10.0
@@ -460,8 +460,12 @@ class SftpFileSystem:
         kind = kind_of(st.st_mode or 0)
         if kind:
             raise not_regular(self.describe(path), kind)
+        if credential_place(path):
+            raise credential_refused(self.describe(path))
         if self.root is not None:
             real = sftp.normalize(path)
+            if credential_place(real):
+                raise credential_refused(self.describe(path))
             if not is_inside(real, self.root):
                 raise outside(self.describe(path), real, self.root)
 
