@@ -45,3 +45,22 @@ def test_a_wandb_project_is_one_sweep_read_concurrently_and_the_loser_named(swee
     line = next(ln for ln in rep.runs if ln.run == f"ent/proj/run{LOSER}")
     assert line.relative is not None and line.relative["rank"] == 6 and "6th of 6" in line.relative["reason"]
     assert store.get_sweep("project:ent/proj") is not None
+
+
+def test_a_project_sweep_reads_its_runs_concurrently_within_the_bound_and_only_what_is_new(sweep_stand_in, store,
+                                                                                          config):
+    s = sweep_stand_in
+    s.delay_s = 0.05  # each answer takes a while, as over a network: concurrent reads overlap
+    assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert 2 <= s.most_in_flight <= 3  # runs read at once, never more than max_concurrency
+    pages = [v for _, op, v in s.requests if op == "page"]
+    assert pages and min(v["minStep"] for v in pages) <= 1
+    s.requests.clear()
+    s.upto = 200
+    rep = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    pages = [v for _, op, v in s.requests if op == "page"]
+    assert pages and min(v["minStep"] for v in pages) == 151  # each run's history from after its last step read
+    assert all(ln.step == 200 for ln in rep.runs)
+    s.requests.clear()
+    again = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert "page" not in s.ops() and all(ln.step == 200 for ln in again.runs)  # nothing new: no history fetched

@@ -13,6 +13,7 @@ import bisect
 import json
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +24,8 @@ History = list[tuple[int, str]]  # (step, the row as JSON text with its "_step")
 
 class ProjectStandIn(StandIn):
     """The project ``ent/proj`` of the runs ``names`` (all running), each with the rows ``history(name)`` up to
-    ``upto`` steps (None: all); ``config`` is every run's W&B config."""
+    ``upto`` steps (None: all); ``config`` is every run's W&B config. Each answer takes ``delay_s`` at least; the
+    most requests answered at once is ``most_in_flight``."""
 
     def __init__(self, names: list[str], history: Callable[[str], History], config: dict | None = None) -> None:
         super().__init__()
@@ -33,6 +35,9 @@ class ProjectStandIn(StandIn):
         if config is not None:
             self.run = dict(self.run, config=json.dumps({k: {"value": v, "desc": None} for k, v in config.items()}))
         self._known = set(self.names)
+        self.delay_s = 0.0
+        self.in_flight = self.most_in_flight = 0
+        self._lock = threading.Lock()
 
     def _rows(self, name: str) -> History:
         rows = self.history(name)
@@ -41,6 +46,17 @@ class ProjectStandIn(StandIn):
         return rows[:bisect.bisect_right(rows, (self.upto, "\uffff"))]  # read per request: runs grow between checks
 
     def answer(self, op: str, variables: dict):
+        with self._lock:
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            time.sleep(self.delay_s)
+            return self._answer(op, variables)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _answer(self, op: str, variables: dict):
         if op == "runs":
             start = int(variables["cursor"]) + 1 if variables.get("cursor") else 0
             names = self.names[start:start + int(variables.get("perPage") or 50)]
