@@ -51,16 +51,21 @@ def test_a_project_sweep_reads_its_runs_concurrently_within_the_bound_and_only_w
                                                                                           config):
     s = sweep_stand_in
     s.delay_s = 0.05  # each answer takes a while, as over a network: concurrent reads overlap
-    assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    everyone, s.names = s.names, s.names[:5]  # one run starts after the first sweep
+    first = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert len(first.runs) == 5
     assert 2 <= s.most_in_flight <= 3  # runs read at once, never more than max_concurrency
     pages = [v for _, op, v in s.requests if op == "page"]
     assert pages and min(v["minStep"] for v in pages) <= 1
     s.requests.clear()
-    s.upto = 200
+    s.upto, s.names = 200, everyone
     rep = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert len(rep.runs) == 6  # a later listing sees the new run
     pages = [v for _, op, v in s.requests if op == "page"]
-    assert pages and min(v["minStep"] for v in pages) == 151  # each run's history from after its last step read
+    starts = {v["run"]: v["minStep"] for v in reversed(pages)}  # each run's first page
+    assert starts == {**{n: 151 for n in everyone[:5]}, everyone[5]: 0}  # after the last step read; a new run whole
     assert all(ln.step == 200 for ln in rep.runs)
     s.requests.clear()
     again = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
-    assert "page" not in s.ops() and all(ln.step == 200 for ln in again.runs)  # nothing new: no history fetched
+    assert all(ln.step == 200 for ln in again.runs)
+    assert "runs" in s.ops() and not {"page", "run", "keys"} & set(s.ops())  # nothing new: the listing says so

@@ -60,8 +60,7 @@ class ProjectStandIn(StandIn):
         if op == "runs":
             start = int(variables["cursor"]) + 1 if variables.get("cursor") else 0
             names = self.names[start:start + int(variables.get("perPage") or 50)]
-            edges = [{"node": dict(self.run, id=f"id{n}", name=n, displayName=n), "cursor": str(start + i)}
-                     for i, n in enumerate(names)]
+            edges = [{"node": self._node(n), "cursor": str(start + i)} for i, n in enumerate(names)]
             return {"project": {"internalId": "UHJvamVjdDox", "runCount": len(self.names), "readOnly": False,
                                 "runs": {"edges": edges,
                                          "pageInfo": {"endCursor": edges[-1]["cursor"] if edges else None,
@@ -69,15 +68,19 @@ class ProjectStandIn(StandIn):
         name = variables.get("name") or variables.get("run")
         if name not in self._known or op not in ("page", "run", "keys"):
             return super().answer(op, variables)
-        rows = self._rows(name)
         if op == "page":
+            rows = self._rows(name)
             lo, hi, n = variables["minStep"], variables["maxStep"], variables["pageSize"]
             i = bisect.bisect_left(rows, (lo, ""))
             return {"project": {"run": {"history": [text for step, text in rows[i:i + n] if step < hi]}}}
+        return {"project": {"run": self._node(name)}}
+
+    def _node(self, name: str) -> dict:
+        """The run as W&B describes it (RunFragment), its history's last step and count included."""
+        rows = self._rows(name)
         keys = {k: {"typeCounts": [{"type": "number", "count": len(rows)}]} for k in ("train_loss", "eval_loss")}
-        last = rows[-1][0] if rows else 0
-        return {"project": {"run": dict(self.run, name=name, displayName=name, historyLineCount=len(rows),
-                                        historyKeys={"lastStep": last, "keys": keys})}}
+        return dict(self.run, id=f"id{name}", name=name, displayName=name, historyLineCount=len(rows),
+                    historyKeys={"lastStep": rows[-1][0] if rows else 0, "keys": keys})
 
 
 def jsonl_history(path: Path) -> History:

@@ -34,6 +34,7 @@ from .wandb_local import config_subset, total_steps_from_config
 
 DEFAULT_BASE_URL = "https://api.wandb.ai"
 AUTH_MESSAGE = "W&B refused the API key: run `wandb login` or set WANDB_API_KEY"
+LISTED_FRESH_S = 30.0  # a run's metadata from a project listing this recent stands in for its own request
 T = TypeVar("T")
 
 
@@ -167,6 +168,7 @@ class WandbClient:
         except Exception as e:
             raise classify_error(e, "connecting to W&B", api_key) from None
         self._runs: dict[str, Any] = {}
+        self._listed: dict[str, float] = {}  # path -> when a project listing brought the run's metadata
 
     def _run(self, path: str, refresh: bool = False):
         run = self._runs.get(path)
@@ -177,7 +179,12 @@ class WandbClient:
         return run
 
     def run_meta(self, entity: str, project: str, run_id: str) -> WandbRunMeta:
-        run = self._run(f"{entity}/{project}/{run_id}", refresh=True)
+        """The run's metadata: from the project listing that just named it (once, within ``LISTED_FRESH_S``), else
+        asked for afresh - so a sweep of a project costs the listing's pages, not a request per run, when nothing
+        is new."""
+        path = f"{entity}/{project}/{run_id}"
+        listed = self._listed.pop(path, None)
+        run = self._run(path, refresh=listed is None or time.monotonic() - listed > LISTED_FRESH_S)
         summary = {}
         try:
             summary = {k: v for k, v in dict(run.summary).items() if isinstance(v, (int, float, str, bool))}
@@ -198,11 +205,18 @@ class WandbClient:
         self._run(f"{entity}/{project}/{run_id}").stop()
 
     def run_ids(self, entity: str, project: str, state: str | None = None, limit: int = 1000) -> list[str]:
-        """Ids of a project's runs (only those in ``state`` when given), newest first, at most ``limit``."""
+        """Ids of a project's runs (only those in ``state`` when given), newest first, at most ``limit``. Each run's
+        full metadata comes with the listing (its pages instead of a request per run) and stands for the next
+        ``run_meta`` of the run."""
         filters = {"state": state} if state else {}
         out: list[str] = []
-        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(200, limit), lazy=True):
+        now = time.monotonic()
+        self._api.flush()  # wandb.Api keeps each listing it made: a later one would never see new runs or steps
+        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(200, limit), lazy=False):
             out.append(run.id)
+            path = f"{entity}/{project}/{run.id}"
+            self._runs[path] = run
+            self._listed[path] = now
             if len(out) >= limit:
                 break
         return out
