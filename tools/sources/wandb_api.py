@@ -256,17 +256,25 @@ def row_value(value: Any) -> float | None:
 def add_history_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: int = -1) -> int:
     """Add each row's metrics at its ``_step`` (rows at or before ``after_step`` skipped); returns the last step."""
     last = after_step
+    columns: dict[str, tuple[list[int], list[float]]] = {}  # each metric's lists, looked up once a read
+    ignored: set[str] = set()  # W&B's own keys (_runtime, _timestamp...) and system metrics
     for row in rows:
         step = row.get("_step")
         if not isinstance(step, (int, float)) or isinstance(step, bool) or step <= after_step:
             continue
         step = int(step)
         for key, value in row.items():
-            if key[:1] == "_" or key.startswith("system/") or key.startswith("system."):
+            v = value if type(value) is float else row_value(value)
+            if v is None or key in ignored:
                 continue
-            v = row_value(value)
-            if v is not None:
-                builder.add(step, key, v)
+            c = columns.get(key)
+            if c is None:
+                if key[:1] == "_" or key.startswith(("system/", "system.")):
+                    ignored.add(key)
+                    continue
+                c = columns[key] = builder.column(key)
+            c[0].append(step)
+            c[1].append(v)
         last = max(last, step)
     return last
 
