@@ -84,9 +84,14 @@ class ProjectStandIn(StandIn):
 
 
 def jsonl_history(path: Path) -> History:
-    """A JSONL run (one record a line, its step under ``step``) as history rows."""
+    """A JSONL run (one record a line, its step under ``step``) as history rows; lines that start with the step are
+    renamed as they are, the others through ``json``."""
     rows = []
     for line in path.read_text().splitlines():
+        head, sep, rest = line.partition(", ")
+        if head.startswith('{"step": ') and head[9:].isdigit() and sep:
+            rows.append((int(head[9:]), '{"_step": ' + head[9:] + ", " + rest))
+            continue
         rec = json.loads(line)
         step = rec.pop("step")
         rows.append((int(step), json.dumps({"_step": step, **rec})))
@@ -94,20 +99,10 @@ def jsonl_history(path: Path) -> History:
 
 
 def folder_project(folder: Path, config: dict | None = None) -> ProjectStandIn:
-    """The JSONL runs of ``folder`` (``NAME.jsonl`` is run ``ent/proj/NAME``) as a project; each run's rows are read
-    once, on first request."""
-    cache: dict[str, History] = {}
-    lock = threading.Lock()
-
-    def history(name: str) -> History:
-        rows = cache.get(name)
-        if rows is None:
-            rows = jsonl_history(folder / f"{name}.jsonl")
-            with lock:
-                cache[name] = rows
-        return rows
-
-    return ProjectStandIn(sorted(p.stem for p in folder.glob("*.jsonl")), history, config)
+    """The JSONL runs of ``folder`` (``NAME.jsonl`` is run ``ent/proj/NAME``) as a project, every run read first (a
+    listing describes each run's history, as W&B's does, in no time)."""
+    runs = {p.stem: jsonl_history(p) for p in sorted(folder.glob("*.jsonl"))}
+    return ProjectStandIn(list(runs), runs.__getitem__, config)
 
 
 def main(argv: list[str]) -> int:
