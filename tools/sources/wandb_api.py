@@ -206,13 +206,13 @@ class WandbClient:
 
     def run_ids(self, entity: str, project: str, state: str | None = None, limit: int = 1000) -> list[str]:
         """Ids of a project's runs (only those in ``state`` when given), newest first, at most ``limit``. Each run's
-        full metadata comes with the listing (its pages instead of a request per run) and stands for the next
-        ``run_meta`` of the run."""
+        full metadata comes with the listing (50 runs a page, W&B's default, not a request per run) and stands for
+        the next ``run_meta`` of the run."""
         filters = {"state": state} if state else {}
         out: list[str] = []
         now = time.monotonic()
         self._api.flush()  # wandb.Api keeps each listing it made: a later one would never see new runs or steps
-        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(200, limit), lazy=False):
+        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(50, limit), lazy=False):
             out.append(run.id)
             path = f"{entity}/{project}/{run.id}"
             self._runs[path] = run
