@@ -13,8 +13,13 @@ folder, then times, in one process on this machine:
 and prints the ratios to the reference, the per-run cost, and the size of the agent's answer (``ANSWER_BUDGET``)
 against the CLI's ``--json`` (every run in full).
 
+``--source wandb``: the same runs as a W&B project (``ent/proj``) on the stand-in W&B server of the tests
+(tests/wandb_project.py, in its own process on 127.0.0.1), read by the real ``wandb.Api`` through
+tools/sources/wandb_api.py: the sweeps are ``assess_runs(project="ent/proj")``.
+
     .venv/bin/python bench/sweep_scale.py                      # 1000 runs x 5000 steps (minutes; ~400 MB scratch)
     .venv/bin/python bench/sweep_scale.py --runs 100 --steps 2000
+    .venv/bin/python bench/sweep_scale.py --source wandb       # the same through a stand-in W&B project
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,7 +72,7 @@ def json_reference(paths: list[str]) -> float:
     return time.perf_counter() - t
 
 
-def sweep(paths: list[str], home: Path, concurrency: int, fresh: bool, total: int):
+def sweep(paths: list[str] | None, home: Path, concurrency: int, fresh: bool, total: int, project: str | None = None):
     from training_check.tools.assess_runs import assess_runs
     from training_check.tools.config import load_config
     from training_check.tools.store import Store
@@ -77,8 +83,22 @@ def sweep(paths: list[str], home: Path, concurrency: int, fresh: bool, total: in
     config = load_config(cwd=home.parent)
     store = Store(config.store_path)
     t = time.perf_counter()
-    rep = assess_runs(paths, store=store, config=config, max_concurrency=concurrency, total_steps=total)
+    rep = assess_runs(paths, project, store=store, config=config, max_concurrency=concurrency, total_steps=total)
     return time.perf_counter() - t, rep
+
+
+def serve_project(runs_dir: Path, scratch: Path, steps: int) -> subprocess.Popen:
+    """The runs of ``runs_dir`` as the W&B project ``ent/proj`` on the tests' stand-in server, in its own process;
+    the real wandb client pointed at it the way the tests do (tests/helpers.use_wandb_api)."""
+    server = subprocess.Popen([sys.executable, "-m", "tests.wandb_project", str(runs_dir),
+                               json.dumps({"max_steps": steps})], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    os.environ.update(WANDB_BASE_URL=server.stdout.readline().strip(), WANDB_API_KEY="tcbench" + "0" * 33,
+                      WANDB_CONFIG_DIR=str(scratch / "wandb-config"), WANDB_CACHE_DIR=str(scratch / "wandb-cache"),
+                      WANDB_SILENT="true")
+    os.environ.pop("WANDB_MODE", None)
+    return server
 
 
 def main() -> int:
@@ -88,10 +108,13 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=8)
     ap.add_argument("--keep", help="scratch folder to keep (default: a temporary one, removed)")
     ap.add_argument("--skip-serial", action="store_true", help="skip the one-at-a-time first sweep")
+    ap.add_argument("--source", choices=("local", "wandb"), default="local",
+                    help="read the runs as local files, or as a W&B project on the stand-in server")
     a = ap.parse_args()
     scratch = Path(a.keep) if a.keep else Path(tempfile.mkdtemp(prefix="sweep-scale-"))
     runs_dir = scratch / "runs"
     runs_dir.mkdir(parents=True, exist_ok=True)
+    server = None
     try:
         t = time.perf_counter()
         paths = sorted(str(p) for p in runs_dir.glob("*.jsonl"))
@@ -101,9 +124,14 @@ def main() -> int:
         print(f"{a.runs} runs x {a.steps} steps: {size / 2**20:.0f} MB ({time.perf_counter() - t:.0f} s to have them)")
         ref = json_reference(paths)
         print(f"json.loads of every line: {ref:.2f} s")
-        first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps)
-        again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps)
-        steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps)
+        project = None
+        if a.source == "wandb":
+            server = serve_project(runs_dir, scratch, a.steps)
+            project, paths = "ent/proj", None  # type: ignore[assignment]
+            print(f"through the stand-in W&B project {project} at {os.environ['WANDB_BASE_URL']} (real wandb.Api)")
+        first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project)
+        again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
+        steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
         print(f"first sweep ({a.concurrency} at once): {first:.2f} s = {first / ref:.2f}x json.loads, "
               f"{1000 * first / a.runs:.1f} ms a run")
         print(f"sweep with nothing new (judged in full): {again:.2f} s = {again / ref:.2f}x json.loads, "
@@ -111,7 +139,7 @@ def main() -> int:
         print(f"another sweep with nothing new (judgements stand): {steady:.2f} s = {steady / ref:.2f}x json.loads, "
               f"{1000 * steady / a.runs:.1f} ms a run")
         if not a.skip_serial:
-            serial, _ = sweep(paths, scratch / "home", 1, True, a.steps)
+            serial, _ = sweep(paths, scratch / "home", 1, True, a.steps, project)
             print(f"first sweep one run at a time: {serial:.2f} s ({serial / first:.2f}x the concurrent one)")
         answer = len(json.dumps(rep2.to_dict(), separators=(",", ":")))
         rep2._budget = None
@@ -121,6 +149,8 @@ def main() -> int:
               f"sweep of {sw.get('compared')} on {sw.get('metric')}: {len(sw.get('prune') or [])} to prune, "
               f"leader {os.path.basename(str(sw.get('leader')))}; counts {rep2.counts}")
     finally:
+        if server is not None:
+            server.communicate(timeout=30)  # closing its stdin ends it
         if not a.keep:
             shutil.rmtree(scratch, ignore_errors=True)
     return 0

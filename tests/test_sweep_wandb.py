@@ -4,8 +4,6 @@ each other; the project is the sweep's key in the store."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from training_check.tools.assess_runs import assess_runs
 
@@ -13,47 +11,25 @@ from tests.helpers import use_wandb_api
 
 from .conftest import REPO
 from .test_sweep_stop import LOSER, RUNS
-from .test_wandb_api import FAKE_KEY, StandIn
+from .test_wandb_api import FAKE_KEY
+from .wandb_project import ProjectStandIn, jsonl_history
 
 SWEEP = REPO / "examples" / "sweeps" / "mlp_cls-s2"
 
 
-class SweepStandIn(StandIn):
+def sweep_project() -> ProjectStandIn:
     """The stand-in serving six runs of a committed sweep (their real curves), up to ``upto`` steps."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.upto = 150
-        self.curves = {}
-        for r in RUNS:
-            recs = [json.loads(line) for line in (SWEEP / f"mlp_cls-s2-{r}.jsonl").read_text().splitlines()]
-            self.curves[f"run{r}"] = [{"_step": rec["step"], **{k: v for k, v in rec.items() if k != "step"}}
-                                      for rec in recs]
-        config = json.dumps({"max_steps": {"value": 800, "desc": None}})
-        self.run = dict(self.run, config=config)
-
-    def answer(self, op: str, variables: dict):
-        name = variables.get("name") or variables.get("run")
-        if op == "runs":
-            nodes = [dict(self.run, id=f"id{n}", name=n, displayName=n) for n in self.curves]
-            return {"project": {"internalId": "UHJvamVjdDox", "runCount": len(nodes), "readOnly": False,
-                                "runs": {"edges": [{"node": n, "cursor": str(i)} for i, n in enumerate(nodes)],
-                                         "pageInfo": {"endCursor": None, "hasNextPage": False}}}}
-        if name not in self.curves or op not in ("page", "run", "keys"):
-            return super().answer(op, variables)
-        rows = [r for r in self.curves[name] if r["_step"] <= self.upto]  # per request: runs are read at once
-        if op == "page":
-            lo, hi, n = variables["minStep"], variables["maxStep"], variables["pageSize"]
-            return {"project": {"run": {"history": [json.dumps(r) for r in rows if lo <= r["_step"] < hi][:n]}}}
-        keys = {k: {"typeCounts": [{"type": "number", "count": len(rows)}]} for k in ("train_loss", "eval_loss")}
-        return {"project": {"run": dict(self.run, name=name, displayName=name, historyLineCount=len(rows),
-                                        historyKeys={"lastStep": rows[-1]["_step"], "keys": keys})}}
+    files = {f"run{r}": SWEEP / f"mlp_cls-s2-{r}.jsonl" for r in RUNS}
+    curves = {name: jsonl_history(path) for name, path in files.items()}
+    s = ProjectStandIn(list(curves), curves.__getitem__, config={"max_steps": 800})
+    s.upto = 150
+    return s
 
 
 @pytest.fixture
 def sweep_stand_in(tmp_path, monkeypatch):
     use_wandb_api(monkeypatch, tmp_path, FAKE_KEY)
-    s = SweepStandIn()
+    s = sweep_project()
     monkeypatch.setenv("WANDB_BASE_URL", s.url)
     yield s
     s.close()
@@ -69,3 +45,27 @@ def test_a_wandb_project_is_one_sweep_read_concurrently_and_the_loser_named(swee
     line = next(ln for ln in rep.runs if ln.run == f"ent/proj/run{LOSER}")
     assert line.relative is not None and line.relative["rank"] == 6 and "6th of 6" in line.relative["reason"]
     assert store.get_sweep("project:ent/proj") is not None
+
+
+def test_a_project_sweep_reads_its_runs_concurrently_within_the_bound_and_only_what_is_new(sweep_stand_in, store,
+                                                                                          config):
+    s = sweep_stand_in
+    s.delay_s = 0.05  # each answer takes a while, as over a network: concurrent reads overlap
+    everyone, s.names = s.names, s.names[:5]  # one run starts after the first sweep
+    first = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert len(first.runs) == 5
+    assert 2 <= s.most_in_flight <= 3  # runs read at once, never more than max_concurrency
+    pages = [v for _, op, v in s.requests if op == "page"]
+    assert pages and min(v["minStep"] for v in pages) <= 1
+    s.requests.clear()
+    s.upto, s.names = 200, everyone
+    rep = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert len(rep.runs) == 6  # a later listing sees the new run
+    pages = [v for _, op, v in s.requests if op == "page"]
+    starts = {v["run"]: v["minStep"] for v in reversed(pages)}  # each run's first page
+    assert starts == {**{n: 151 for n in everyone[:5]}, everyone[5]: 0}  # after the last step read; a new run whole
+    assert all(ln.step == 200 for ln in rep.runs)
+    s.requests.clear()
+    again = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
+    assert all(ln.step == 200 for ln in again.runs)
+    assert "runs" in s.ops() and not {"page", "run", "keys"} & set(s.ops())  # nothing new: the listing says so

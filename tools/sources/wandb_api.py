@@ -34,6 +34,7 @@ from .wandb_local import config_subset, total_steps_from_config
 
 DEFAULT_BASE_URL = "https://api.wandb.ai"
 AUTH_MESSAGE = "W&B refused the API key: run `wandb login` or set WANDB_API_KEY"
+LISTED_FRESH_S = 30.0  # a run's metadata from a project listing this recent stands in for its own request
 T = TypeVar("T")
 
 
@@ -167,6 +168,7 @@ class WandbClient:
         except Exception as e:
             raise classify_error(e, "connecting to W&B", api_key) from None
         self._runs: dict[str, Any] = {}
+        self._listed: dict[str, float] = {}  # path -> when a project listing brought the run's metadata
 
     def _run(self, path: str, refresh: bool = False):
         run = self._runs.get(path)
@@ -177,7 +179,12 @@ class WandbClient:
         return run
 
     def run_meta(self, entity: str, project: str, run_id: str) -> WandbRunMeta:
-        run = self._run(f"{entity}/{project}/{run_id}", refresh=True)
+        """The run's metadata: from the project listing that just named it (once, within ``LISTED_FRESH_S``), else
+        asked for afresh - so a sweep of a project costs the listing's pages, not a request per run, when nothing
+        is new."""
+        path = f"{entity}/{project}/{run_id}"
+        listed = self._listed.pop(path, None)
+        run = self._run(path, refresh=listed is None or time.monotonic() - listed > LISTED_FRESH_S)
         summary = {}
         try:
             summary = {k: v for k, v in dict(run.summary).items() if isinstance(v, (int, float, str, bool))}
@@ -198,11 +205,18 @@ class WandbClient:
         self._run(f"{entity}/{project}/{run_id}").stop()
 
     def run_ids(self, entity: str, project: str, state: str | None = None, limit: int = 1000) -> list[str]:
-        """Ids of a project's runs (only those in ``state`` when given), newest first, at most ``limit``."""
+        """Ids of a project's runs (only those in ``state`` when given), newest first, at most ``limit``. Each run's
+        full metadata comes with the listing (50 runs a page, W&B's default, not a request per run) and stands for
+        the next ``run_meta`` of the run."""
         filters = {"state": state} if state else {}
         out: list[str] = []
-        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(200, limit), lazy=True):
+        now = time.monotonic()
+        self._api.flush()  # wandb.Api keeps each listing it made: a later one would never see new runs or steps
+        for run in self._api.runs(f"{entity}/{project}", filters=filters, per_page=min(50, limit), lazy=False):
             out.append(run.id)
+            path = f"{entity}/{project}/{run.id}"
+            self._runs[path] = run
+            self._listed[path] = now
             if len(out) >= limit:
                 break
         return out
@@ -242,17 +256,25 @@ def row_value(value: Any) -> float | None:
 def add_history_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: int = -1) -> int:
     """Add each row's metrics at its ``_step`` (rows at or before ``after_step`` skipped); returns the last step."""
     last = after_step
+    columns: dict[str, tuple[list[int], list[float]]] = {}  # each metric's lists, looked up once a read
+    ignored: set[str] = set()  # W&B's own keys (_runtime, _timestamp...) and system metrics
     for row in rows:
         step = row.get("_step")
         if not isinstance(step, (int, float)) or isinstance(step, bool) or step <= after_step:
             continue
         step = int(step)
         for key, value in row.items():
-            if key[:1] == "_" or key.startswith("system/") or key.startswith("system."):
+            v = value if type(value) is float else row_value(value)
+            if v is None or key in ignored:
                 continue
-            v = row_value(value)
-            if v is not None:
-                builder.add(step, key, v)
+            c = columns.get(key)
+            if c is None:
+                if key[:1] == "_" or key.startswith(("system/", "system.")):
+                    ignored.add(key)
+                    continue
+                c = columns[key] = builder.column(key)
+            c[0].append(step)
+            c[1].append(v)
         last = max(last, step)
     return last
 
