@@ -59,19 +59,20 @@ LABEL_ALIASES = {"overfit": "overfitting", "spike_recovered": "spike-recovered",
                  "spike_unrecovered": "spike-unrecovered"}
 TOTAL = "TOTAL"
 
-# The totals the code achieves (every default folder, 24 checks; 2026-12-05 with examples/libraries: flagged 119/127,
-# STOP recall 59/74, no false or early STOP, ESCALATE 2.4 % of healthy checks, cause right 88/93, at confidence >= 0.7
-# 59/63): a change that breaks one is a regression. STOP recall and flagged are lower than without examples/libraries
-# (53/61, 113/114) because 7 of its should-stop files are not read yet (spaCy/skorch tables, sb3 boxes, the tracker
-# stores: issue 32); raise them as the reader reads those.
+# The totals the code achieves (every default folder, 24 checks, 2026-12-05, 384 runs: flagged 142/143, STOP recall
+# 78/90, false STOPs 2, no early STOP, ESCALATE 2.2 % of healthy checks, cause right 95/113, at confidence >= 0.7
+# 62/70): a change that breaks one is a regression. The two false STOPs are examples/libraries_holdout's healthy YOLO
+# runs whose train losses really rise 2x over their first epochs while their evals improve (its README's label
+# exceptions); the causes missed are mostly lr_schedule (a ramp to a huge LR) called lr_too_high and RL runs with no
+# cause found. Tighten these as the judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
-    "false_stops": ("<=", 0),
+    "false_stops": ("<=", 2),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.79),
-    "flagged_share": (">=", 0.93),
-    "escalate_share_healthy": ("<=", 0.03),
-    "cause_right_share": (">=", 0.93),
-    "confident_right_share": (">=", 0.93),
+    "stop_recall": (">=", 0.86),
+    "flagged_share": (">=", 0.99),
+    "escalate_share_healthy": ("<=", 0.025),
+    "cause_right_share": (">=", 0.84),
+    "confident_right_share": (">=", 0.88),
 }
 
 
