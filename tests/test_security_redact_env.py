@@ -21,7 +21,7 @@ import anyio
 import pytest
 from training_check.tools import redact as redact_mod
 from training_check.tools.config import load_config
-from training_check.tools.redact import Redactor, Secret, hide_url_passwords, looks_secret, redact
+from training_check.tools.redact import Redactor, Secret, hide_secrets, hide_url_passwords, looks_secret, redact
 
 from .cli_runner import tc
 from .clients import CODEX, binary
@@ -223,6 +223,14 @@ def test_redaction_is_linear_on_hostile_text(monkeypatch):
         assert time.perf_counter() - t < 3.0, text[:20]
         if text.startswith("hunter2-Pa55word "):
             assert out == "[redacted MY_DB_PASSWORD] " * 200_000
+    # (a private key's body is looked for within 8,000 characters of its BEGIN line: linear, with that window as its
+    # constant, so that case is 62 KB: about what one answer may hold)
+    for text in ("eyJ" * 200_000, "sk-" * 200_000, "-----BEGIN RSA PRIVATE KEY-----" * 2_000):
+        t = time.perf_counter()
+        hide_secrets(text)  # the credential shapes on an agent's words: no shape retried at each repeat
+        assert time.perf_counter() - t < 3.0, text[:20]
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpM"
+    assert jwt not in hide_secrets(f"Bearer {jwt} and token={jwt}")
 
 
 def test_config_names_only_add_and_a_project_cannot_blank_out_paths(tmp_path, monkeypatch):

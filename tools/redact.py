@@ -331,7 +331,8 @@ _SECRET_SHAPES = [
     re.compile(r"(?<![A-Za-z0-9])(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}|hf_[A-Za-z0-9]{30,}|"
                r"xox[abposr]-[A-Za-z0-9\-]{10,}|wandb_v1_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_\-]{20,})"),
     re.compile(r"(?<![A-Za-z0-9])[0-9a-f]{40}(?![A-Za-z0-9])"),  # a W&B API key (40 hex digits)
-    re.compile(r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),  # a JWT
+    # a JWT, starting only where no token character comes before ("eyJeyJ..." would otherwise be tried at each eyJ)
+    re.compile(r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
 ]
 # key = value pairs whose value is a secret: the value hidden, the key kept (a value already redacted stays as it is)
 _SECRET_PAIR = re.compile(r"(?i)((?:password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|secret[_\-]access"
