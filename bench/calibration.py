@@ -60,19 +60,21 @@ LABEL_ALIASES = {"overfit": "overfitting", "spike_recovered": "spike-recovered",
 TOTAL = "TOTAL"
 
 # The totals the code achieves (every default folder, 24 checks, 2026-12-05, 384 runs: flagged 142/143, STOP recall
-# 78/90, false STOPs 2, no early STOP, ESCALATE 2.2 % of healthy checks, cause right 95/113, at confidence >= 0.7
-# 62/70): a change that breaks one is a regression. The two false STOPs are examples/libraries_holdout's healthy YOLO
-# runs whose train losses really rise 2x over their first epochs while their evals improve (its README's label
-# exceptions); the causes missed are mostly lr_schedule (a ramp to a huge LR) called lr_too_high and RL runs with no
-# cause found. Tighten these as the judgement improves (the bench prints what each floor is at).
+# 81/90, no false or early STOP, ESCALATE 2.3 % of healthy checks, cause right 102/113, at confidence >= 0.7 60/60):
+# a change that breaks one is a regression. The STOPs missed are short excerpts of an established run's glitch
+# (bigscience, 2-8 logs), rises of a few x without non-finite values (ESCALATE by design: a BERT warmup to 0.3, PyG
+# at lr 8, an A2C policy at its floor over 8 logs) and spaCy's loss sums; the causes missed are ramps to a huge LR
+# with no LR logged (lr_too_high at 0.45: nothing tells a peak from a schedule). Tighten these as the judgement
+# improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
-    "false_stops": ("<=", 2),
+    "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.86),
+    "stop_recall": (">=", 0.9),
     "flagged_share": (">=", 0.99),
     "escalate_share_healthy": ("<=", 0.025),
-    "cause_right_share": (">=", 0.84),
-    "confident_right_share": (">=", 0.88),
+    "cause_right_share": (">=", 0.9),
+    "confident_right_share": (">=", 0.9),
+    "confident": (">=", 60),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 

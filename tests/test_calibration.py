@@ -33,7 +33,9 @@ SUBSET_FLOORS = {
     "flagged_share": (">=", 1.0),
     "stop_recall": (">=", 1.0),
     "escalate_share_healthy": ("<=", 0.05),
-    "cause_right_share": (">=", 0.85),
+    "cause_right_share": (">=", 0.95),  # 17/17 on 2026-12-05
+    "confident_right_share": (">=", 0.9),  # 12/12
+    "confident": (">=", 12),
 }
 STALL_KINDS = ("exp_per_iter", "bias_only", "lr_typo", "ddp_per_iter")
 

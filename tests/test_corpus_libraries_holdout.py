@@ -76,9 +76,11 @@ FIRST_READING = {"read": 39, "stopped": 14, "flagged": 14, "false_stops": 4, "ea
                  "healthy_check_escalates": 9}
 # After the corrections in general terms the first reading called for (grouped numbers, an explicit Loss: over a bare
 # Train:, a table row at its epoch cell, srun tasks printing one after the other): what may not get worse now. The one
-# false STOP left is a healthy YOLO run whose train losses rise for real (see the corpus README's label exceptions).
-CORRECTED = {"read": 51, "stopped": 15, "flagged": 16, "false_stops": 1, "early_stops": 0,
-             "healthy_check_escalates": 6}
+# false STOP left was a healthy YOLO run whose train losses rise for real (see the corpus README's label exceptions):
+# since a rise under an order of magnitude in a run's first logs is a question, not a STOP (tools/judge.py
+# `_early_modest_rise`), it ESCALATEs instead (one more healthy check escalated, no false STOP).
+CORRECTED = {"read": 51, "stopped": 15, "flagged": 16, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 7}
 
 
 def test_the_held_out_totals_hold():

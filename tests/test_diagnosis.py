@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from training_check.tools.assess import RESPONSE_BUDGET, assess_run
-from training_check.tools.diagnosis import CAUSES
+from training_check.tools.diagnosis import CAUSES, CONFIDENCE, confidence
 from training_check.tools.findings import OK
 from training_check.tools.judge import ESCALATE, STOP
 from training_check.tools.reviewer.prompt import build_prompt
@@ -183,3 +183,36 @@ def test_a_burst_of_steps_skipped_on_overflow_before_the_nan_is_a_loss_scale_ove
     assert a.verdict == STOP and a.diagnosis is not None
     assert a.diagnosis.cause == "loss_scale_overflow", a.diagnosis.lines()
     assert any("skipped on overflow" in str(e) for e in a.diagnosis.events)
+
+
+# The confidence says which evidence was there (issue 29): >= 0.7 only when the evidence that tells the cause from its
+# nearest rival was logged; (run, cause, the confidence at least, or below)
+EVIDENCE = [
+    ("libraries_holdout/ray_tune_v2_lr_ramp_nan/train.log", "lr_schedule", 0.7, None),  # LR x1.5 per log into the NaN
+    ("libraries/keras_tf_v2_sgd_lr_growth_nan/train.log", "lr_schedule", 0.7, None),  # LR x3 per epoch into the NaN
+    ("frameworks/hf_warmup_to_lr3_diverged/train.log", "lr_too_high", 0.0, 0.7),  # a linear warmup still rising
+    ("libraries_holdout/tabnet_reg_lr_ramp_diverged/train.log", "lr_too_high", 0.0, 0.7),  # no LR logged
+    ("libraries/sb3_dqn_lr_huge_diverged/train.log", "lr_too_high", 0.7, None),  # reward collapsed under an LR of 1000
+]
+
+
+@pytest.mark.parametrize(("run", "cause", "least", "below"), EVIDENCE, ids=[e[0].split("/")[1] for e in EVIDENCE])
+def test_the_confidence_follows_the_evidence_logged(store, config, run, cause, least, below):
+    a = assess_run(str(EXAMPLES / run), store=store, config=config)
+    assert a.verdict == STOP, a.summary
+    d = a.diagnosis
+    assert d is not None and d.cause == cause, d.lines() if d else None
+    assert d.confidence >= least and (below is None or d.confidence < below), d.lines()
+
+
+def test_one_table_says_how_sure_each_cause_is():
+    """Every cause but unknown has a row; where the evidence that separates a cause from its rival is missing, the
+    confidence is below 0.7; rows are found by the evidence present, the first match winning."""
+    assert {c for c, _, _ in CONFIDENCE} == set(CAUSES) - {"unknown"}
+    assert all(0 < v <= 1 for _, _, v in CONFIDENCE)
+    assert confidence("unknown", set()) == 0.0
+    for missing in ({"lr_absent"}, {"lr_rising"}, {"lr_steady"}, {"nan_at_once"}):
+        assert confidence("lr_too_high", missing) < 0.7, missing
+    assert confidence("lr_too_high", {"lr_rising", "lr_absurd"}) >= 0.7  # an LR of 100+ is the cause whatever rose
+    assert confidence("numerical", {"nan_from_level", "lr_rising"}) < 0.7 <= confidence("numerical", {"nan_from_level"})
+    assert confidence("lr_schedule", {"lr_multiplied"}) >= 0.7

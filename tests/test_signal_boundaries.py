@@ -45,7 +45,18 @@ def test_nonfinite_persist_points(trailing, status):
     if status == "critical":
         assert f.message == "train_loss is NaN for the last 3 logged values (since step 48)"
     else:
-        assert f.message == "train_loss: 2 non-finite (first at step 49), recovered"
+        assert f.message == "train_loss: 2 non-finite (first at step 49), the newest 2"  # not yet persistent
+
+
+def test_nonfinite_right_after_a_blowup_is_critical_at_once():
+    """One non-finite log right after finite logs 1000x the loss's best is the end of a blow-up, not a transient."""
+    y = falling(50)
+    y[-4:-1] = [40.0, 900.0, 5e4]
+    y[-1] = np.inf
+    f = nonfinite.check(view_of({"train_loss": y}))[0]
+    assert f.status == "critical" and f.message == "train_loss is +Inf for the last 1 logged values (since step 50)"
+    y[-2] = 30.0  # the log before the NaN back at ~10x: not a blow-up's end
+    assert nonfinite.check(view_of({"train_loss": y}))[0].status == "ok"
 
 
 @pytest.mark.parametrize(("scattered", "status"), [(4, "ok"), (5, "critical")])
@@ -100,6 +111,25 @@ def test_divergence_sustain_massive(n_high, status, sustained):
                              "for 5 logs since step 56")
     else:
         assert f.message == "train_loss is 10, above its best 2 (step 31) by 8 for 4 logs"
+
+
+@pytest.mark.parametrize(("newest", "status"), [(900.0, "warn"), (1100.0, "critical")])
+def test_divergence_an_order_of_magnitude_growing_to_blowup_ratio(newest, status):
+    # three logs over order_ratio (10) x the best, the newest at blowup_ratio (1000) x: a blow-up still growing
+    y = plateau_then(0.0, 1, 30, 30)
+    y[-3:] = [25.0, 40.0, 2.0 * newest]
+    f = divergence.check(view_of({"train_loss": y}))
+    assert f.status == status, f.message
+
+
+@pytest.mark.parametrize(("n_low", "status"), [(19, "warn"), (20, "critical")])
+def test_divergence_a_reward_worse_than_its_start_for_long_collapsed(n_low, status):
+    # a reward that rose from 20 to 25, then fell to 12 (below where it started) for the newest n_low of 38 logs
+    y = np.concatenate([np.linspace(20, 25, 38 - n_low), np.full(n_low, 12.0)])
+    f = divergence.check(view_of({"reward": y}))
+    assert f.status == status and f.concern == "objective_drop", f.message
+    if status == "critical":
+        assert f.message.startswith("reward collapsed: 12 now, worse than where it started")
 
 
 @pytest.mark.parametrize("n", [3, 4])

@@ -24,8 +24,14 @@ The cause is one of ``CAUSES``. It is read from the run's series, not from the v
 - ``overfitting``: the eval worsened while the train loss kept falling;
 - ``unknown``: none of these fits what was logged.
 
-The confidence is fixed per rule: how directly the logged evidence names the cause (a loss scale halving before
-the NaN, identical evals: high; a loss that rose under an LR that had been steady for long, a flat loss: lower).
+- ``lr_schedule`` also when the LR was multiplied by the same factor log after log into the failure
+  (``MULTIPLIED_LOGS``, ``MULTIPLIED_RISE``): a scheduler growing it, where a warmup adds equal steps.
+
+The confidence is a function of which evidence was present, in one place (``CONFIDENCE``, ``confidence``): each rule
+names the evidence it saw (the LR's shape before the onset: absent, rising by equal steps, steady, multiplied; a loss
+scale halving; identical evals ...), and 0.7 or more means the evidence that tells the cause from its nearest rival
+was logged and points to it. No LR logged, or an LR still rising by equal steps into the failure, leaves a peak set
+too high and a schedule gone wrong apart by nothing: ``lr_too_high`` below 0.7 then.
 Every action is built from the run's own numbers (the LR where the loss was last improving, a quantile of the
 pre-onset grad norms, the last logged checkpoint before the onset, the best-eval step, the run's length) and says
 which evidence it answers; a rule with no such number gives no action rather than a guess.
@@ -65,8 +71,47 @@ WARMUP_PAST = 3.0  # run length unknown: a still-rising LR this many times its v
 WARMUP_SHARE = 0.5  # run length known: an LR still rising past this share of the run
 CLIP_QUANTILE = 0.95  # clip the grad norm at this quantile of its pre-onset values
 ABSURD_LR = 10.0  # an LR at or above this trains no network: non-finite under it is the LR's doing
+HOPELESS_LR = 100.0  # any failure under an LR this high is the LR's (SGD on an LSTM trains at 20; nothing at 100)
 BLOWUP_FACTOR = 10.0  # finite losses before the first NaN that reached this many times the first: a blow-up
 RUNAWAY_LR = 100.0  # an LR that kept rising to this many times its value where the loss was best: a runaway schedule
+MULTIPLIED_LOGS = 3  # the LR multiplied by the same factor over at least this many consecutive logs: a growing schedule
+MULTIPLIED_RISE = 3.0  # ...and by at least this much in all
+MULTIPLIED_SPREAD = 0.25  # ...the per-log factors' logarithms within this share of their mean (a constant factor)
+
+# How sure a cause is, from which evidence was present when it was chosen: rows (cause, evidence, confidence), the
+# first row of the cause whose evidence was all present wins. >= 0.7 means the evidence that tells this cause from its
+# nearest rival was logged and points here; below it, a rival the logs cannot rule out (no LR logged: a peak too high
+# or a schedule growing it; an LR still rising into the failure: its peak or its schedule; nothing finite before the
+# NaN). bench/calibration.py measures it: causes given at >= 0.7 are right >= 90 % of the time.
+CONFIDENCE: tuple[tuple[str, frozenset[str], float], ...] = tuple((c, frozenset(e), v) for c, e, v in (
+    ("loss_scale_overflow", {"scale_halved"}, 0.85),  # the fp16 scale halved again and again before the NaN
+    ("loss_scale_overflow", {"skip_burst"}, 0.8),  # a burst of steps skipped on overflow before the NaN
+    ("bad_batch", {"grad_spike_from_calm"}, 0.75),  # one grad norm spike among normal neighbours, the loss reacting
+    ("lr_schedule", {"lr_jumped"}, 0.85),  # the LR jumped above its peak before the failure
+    ("lr_schedule", {"lr_multiplied"}, 0.8),  # the LR multiplied by a constant factor log after log into it
+    ("lr_schedule", {"lr_never_peaks"}, 0.8),  # still rising at the newest log, far past where the loss was best
+    ("lr_schedule", {"lr_zero_early"}, 0.8),  # ~0 long before the run's end
+    ("lr_schedule", {"lr_schedule_flagged"}, 0.8),  # the schedule signal's finding, the loss not flat
+    ("lr_schedule", {"lr_rising_past_best"}, 0.7),  # the eval stopped improving while the LR still rises
+    ("lr_too_high", {"lr_absurd"}, 0.8),  # an LR of HOPELESS_LR, or ABSURD_LR with nothing finite logged
+    ("lr_too_high", {"nan_at_once"}, 0.5),  # nothing finite before the NaN to tell a blow-up from log(0)
+    ("lr_too_high", {"lr_absent"}, 0.45),  # no LR logged: its peak or its schedule, nothing tells
+    ("lr_too_high", {"lr_rising"}, 0.6),  # the LR still rising into the failure: its peak, or a ramp that should end
+    ("lr_too_high", {"lr_steady"}, 0.55),  # the LR steady long before the failure: nothing in it changed then
+    ("lr_too_high", {"lr_logged"}, 0.7),  # the loss rose under the LR at its peak, reached not long before
+    ("numerical", {"scale_logged"}, 0.5),  # NaN at once under fp16
+    ("numerical", {"nan_from_level", "lr_rising"}, 0.55),  # the LR rising into the NaN is a rival
+    ("numerical", {"nan_from_level"}, 0.75),  # NaN with the loss and grad norm at their level one log before
+    ("exploding_gradients", {"grad_rose_first"}, 0.7),  # the grad norm rose first, under an LR steady for long
+    ("exploding_gradients", {"grad_with_loss"}, 0.6),  # ...rose with the loss
+    ("lr_too_low", {"lr_zero"}, 0.9),
+    ("lr_too_low", {"lr_small"}, 0.75),  # a flat loss under an LR at most SMALL_LR
+    ("lr_too_low", {"flat_under_lr"}, 0.6),
+    ("no_learning", {"weights_frozen"}, 0.85),  # identical evals or a grad norm of 0
+    ("no_learning", {"grads_vanish"}, 0.6),
+    ("no_learning", {"flat_under_usual_lr"}, 0.5),
+    ("overfitting", {"eval_worse_train_better"}, 0.8),
+))
 
 
 class DiagnosisDict(TypedDict):
@@ -128,6 +173,12 @@ class Diagnosis:
         out += [f"action: {a}" for a in self.actions]
         out += [f"ruled out: {r}" for r in self.ruled_out]
         return out
+
+
+def confidence(cause: str, evidence: set[str] | frozenset[str]) -> float:
+    """How sure ``cause`` is, given the evidence present when it was chosen (the first matching row of
+    ``CONFIDENCE``; none: 0)."""
+    return next((v for c, need, v in CONFIDENCE if c == cause and need <= evidence), 0.0)
 
 
 def _cut(text: str, n: int) -> str:
@@ -362,7 +413,7 @@ def diagnose(view: RunView, findings: list[Finding], verdict: str) -> Diagnosis:
     if kinds & FLAT_KINDS or "lr_schedule" in kinds or "eval_degradation" in kinds:
         return _flat(view, f, kinds, by_kind)
     flagged = ", ".join(sorted(kinds)) or "none"
-    return Diagnosis("unknown", 0.0, None, [Event(view.last_step or 0, f"flagged: {flagged}")],
+    return Diagnosis("unknown", confidence("unknown", set()), None, [Event(view.last_step or 0, f"flagged: {flagged}")],
                      [], [f"{c}: nothing in the logged series points to it" for c in ("lr_too_high", "numerical")])
 
 
@@ -434,27 +485,36 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
     no_history = pre_bad is not None and len(pre_bad) < 2  # non-finite from the first log or the second
     # gradients explode in a run that was training: its loss had gone below its first logs before the blow-up
     trained = f.best_step is not None and len(f.steps) > 0 and f.best_step > int(f.steps[0])
+    # what the LR did up to the onset: the evidence that tells a peak set too high from a schedule gone wrong
+    lr_shape = _lr_shape(f, onset)
+    multiplied = _lr_multiplied(f, onset)
     # -- decide
-    cause, conf = "unknown", 0.0
+    cause = "unknown"
+    evidence: set[str] = {lr_shape}
+    if lr_on is not None and lr_on >= HOPELESS_LR:
+        evidence.add("lr_absurd")
     actions: list[Action] = []
     first_event = min((s for s in (f.rise_step, f.grad_rise, f.first_bad) if s is not None), default=onset)
     if n_half >= HALVINGS and first_half is not None and (f.rise_step is None or f.rise_step >= first_half) \
             and (f.first_bad is not None or sc1 < 1):
-        cause, conf = "loss_scale_overflow", 0.85
+        cause = "loss_scale_overflow"
+        evidence.add("scale_halved")
         onset = first_half
         actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
                               f"the loss scale halved {n_half} times from step {first_half} with no loss blow-up "
                               f"before it"))
     elif n_skip >= HALVINGS and first_skip is not None and f.first_bad is not None and (
             f.rise_step is None or f.rise_step >= first_skip):
-        cause, conf = "loss_scale_overflow", 0.8
+        cause = "loss_scale_overflow"
+        evidence.add("skip_burst")
         onset = first_skip
         actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
                               f"{n_skip} steps skipped on overflow from step {first_skip} before the first non-finite "
                               f"{f.loss}, with no loss blow-up before them"))
     elif (f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0])
           and not _lr_rising_into(f, f.spike[0]) and _loss_calm_before(f, f.spike[0])):
-        cause, conf = "bad_batch", 0.75
+        cause = "bad_batch"
+        evidence.add("grad_spike_from_calm")
         onset = f.spike[0]
         actions.append(Action(f"skip or inspect the batch at step {f.spike[0]} (its data shard, its inputs' range)",
                               f"the one-step grad norm spike to {num(f.spike[1])} at step {f.spike[0]} from a normal "
@@ -462,39 +522,57 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         clip = _clip_action(f, onset, f"the spike at step {f.spike[0]} went unclipped into the weights")
         if clip:
             actions.append(clip)
+    elif multiplied is not None and onset is not None and (f.first_bad is not None or f.rise_step is not None):
+        # the LR multiplied by the same factor log after log into the failure: a scheduler growing it (gamma > 1, a
+        # factor meant per epoch applied per step), not a warmup (which adds) to a peak
+        cause = "lr_schedule"
+        evidence.add("lr_multiplied")
+        since, factor, times_up = multiplied
+        ev.append(Event(since, f"LR multiplied by {factor:.3g} per log from here ({times(times_up)} by step {onset})"))
+        ev.sort(key=lambda e: e.step)
+        actions.append(Action("check the scheduler's factor and step unit: the LR must not grow by a constant factor "
+                              "(an ExponentialLR/LambdaLR gamma above 1, a per-epoch factor stepped per step)",
+                              f"the LR multiplied by {factor:.3g} per log from step {since} into the failure at step "
+                              f"{onset}"))
     elif no_history and f.first_bad is not None:
         # nothing finite before it to tell a blow-up from log(0): the LR says what it can; fp16 (a loss scale
         # logged) points at the arithmetic; else the commonest cause of a NaN from the first steps, an LR far too high
         onset = f.first_bad
         lr_first = float(f.lr.iloc[0]) if f.lr is not None and len(f.lr) else None
+        evidence.add("nan_at_once")
         if lr_first is not None and lr_first >= ABSURD_LR:
-            cause, conf = "lr_too_high", 0.8
+            cause = "lr_too_high"
+            evidence.add("lr_absurd")
             actions.append(Action(f"set the LR to a trainable value (it is {num(lr_first)}; typical peaks are 1e-5 to "
                                   f"1e-1)", f"non-finite {f.loss} from step {f.first_bad} under an LR of "
                                             f"{num(lr_first)}"))
         elif f.scale is not None:
-            cause, conf = "numerical", 0.5
+            cause = "numerical"
+            evidence.add("scale_logged")
             actions.append(Action("check the fp16 arithmetic: train in bf16 or fp32, or with a loss scaler and fp32 "
                                   "master weights", f"non-finite {f.loss} from step {f.first_bad} with a loss scale "
                                                     f"logged"))
         else:
-            cause, conf = "lr_too_high", 0.5
+            cause = "lr_too_high"
             actions.append(Action("relaunch with the LR 10x lower and look at the first steps' loss", f"non-finite "
                                   f"{f.loss} from step {f.first_bad}, nothing finite logged before it"))
     elif f.first_bad is not None and not blew_up_first:
-        cause, conf = "numerical", 0.75
+        cause = "numerical"
+        evidence.add("nan_from_level")
         onset = f.first_bad
         actions.append(Action("compute the loss from logits (log_softmax / BCE-with-logits) or clamp what goes into "
                               "log / sqrt / a division",
                               f"NaN at step {f.first_bad} with no blow-up before it (loss and grad norm at their "
                               f"level)"))
     elif jumped is not None and jumped.steps and onset is not None and jumped.steps[-1] <= max(onset, first_event or 0):
-        cause, conf = "lr_schedule", 0.85
+        cause = "lr_schedule"
+        evidence.add("lr_jumped")
         onset = min(onset, int(jumped.steps[-1]))
         actions.append(Action("check the scheduler's state and step unit (a resumed scheduler, epochs counted as "
                               "steps): the LR must not jump above its peak", jumped.message))
     elif rising and onset is not None and lr_best is not None and lr_on is not None:
-        cause, conf = "lr_schedule", 0.8
+        cause = "lr_schedule"
+        evidence.add("lr_never_peaks")
         actions.append(Action(f"cap the warmup: lr = peak * min(1, step / warmup_steps), with the peak at most "
                               f"{num(lr_best)} (the LR at step {f.best_step}, where {f.loss} was best)",
                               f"the LR still rising at the newest log: {num(lr_end or lr_on)}, "
@@ -504,7 +582,8 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
           and ((f.rise_step is None or f.grad_rise < f.rise_step)
                or _grad_max_before(f, (f.first_bad if f.first_bad is not None else (view.last_step or 0) + 1))
                >= STRONG_GRAD)):
-        cause, conf = "exploding_gradients", 0.7
+        cause = "exploding_gradients"
+        evidence.add("grad_rose_first")
         actions.append(_clip_action(f, f.grad_rise, f"the grad norm rose {GRAD_FACTOR:g}x at step {f.grad_rise} "
                                                     f"before the loss did") or
                        Action("clip the grad norm (e.g. at 1.0)", f"the grad norm rose at step {f.grad_rise}"))
@@ -512,17 +591,16 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
           and _grad_max_after(f, onset) >= GRAD_ELEVATED):
         # the LR had been steady for long when the loss blew up, and the grad norm rose with it: the gradients grew
         # (sharpness, weights) rather than the LR being wrong from the start
-        cause, conf = "exploding_gradients", 0.6
+        cause = "exploding_gradients"
+        evidence.add("grad_with_loss")
         g = _grad_max_after(f, onset)
         ev.append(Event(onset, f"grad norm up to {times(g)} its level {num(f.grad_ref)} from here"))
         actions.append(_clip_action(f, onset, f"the grad norm rose {times(g)} its level with the loss at step "
                                               f"{onset}, under an LR steady since step {lr_since}") or
                        Action("clip the grad norm", f"the grad norm rose at step {onset}"))
-    elif f.rise_step is not None or f.first_bad is not None or kinds & {"divergence", "chance_level", "loss_jump"}:
+    elif f.rise_step is not None or f.first_bad is not None or kinds & {"divergence", "chance_level", "loss_jump"} \
+            or ("objective_drop" in kinds and f.lr is not None):
         cause = "lr_too_high"
-        # less sure when the LR had been steady long before the blow-up (nothing changed in the LR when it came)
-        steady = lr_since is not None and onset is not None and _long_lr(f, lr_since, onset)
-        conf = 0.45 if f.lr is None else 0.55 if steady else 0.7
         target, why = _lower_lr(f, lr_best, peak)
         if target is not None:
             actions.append(Action(f"lower the peak LR to {num(target)} ({why})",
@@ -536,8 +614,8 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         r = _resume_action(f, onset, f"the weights after step {onset} carry the failure")
         if r:
             actions.append(r)
-    ruled = _ruled_out(cause, f, n_half, rising, blew_up_first, lr_since, onset)
-    return Diagnosis(cause, conf, onset, ev, actions, ruled)
+    ruled = _ruled_out(cause, f, n_half, rising or multiplied is not None, blew_up_first, lr_since, onset)
+    return Diagnosis(cause, confidence(cause, evidence), onset, ev, actions, ruled)
 
 
 def _ruled_out(cause: str, f: Facts, n_half: int, rising: bool, blew_up_first: bool, lr_since: int | None,
@@ -557,8 +635,10 @@ def _ruled_out(cause: str, f: Facts, n_half: int, rising: bool, blew_up_first: b
         out.append("bad_batch: " + ("no one-step grad norm spike" if f.spike is None
                                     else f"the spike at step {f.spike[0]} came after the trouble began"))
     if cause != "lr_schedule" and f.lr is not None:
-        out.append("lr_schedule: " + (f"the LR was steady since step {lr_since}" if lr_since is not None and not rising
-                                      else "the LR was not rising at the onset"))
+        out.append("lr_schedule: " + (
+            "the LR rose by equal steps into the onset (a warmup to its peak), not multiplied" if onset is not None
+            and _lr_rising_into(f, onset) else f"the LR was steady since step {lr_since}" if lr_since is not None
+            and lr_since < (onset or 0) and not rising else "the LR was not rising at the onset"))
     if cause == "lr_too_high" and f.grad is not None and f.grad_rise is None:
         out.append("exploding_gradients: the grad norm stayed within 10x its level")
     return out
@@ -639,6 +719,44 @@ def _skip_burst(view: RunView, upto: int | None) -> tuple[int, int | None]:
         return 0, None
     first = int(np.flatnonzero((st >= mid) & (v > base))[0])
     return int(inc), int(st[first])
+
+
+def _lr_shape(f: Facts, onset: int | None) -> str:
+    """What the LR did before ``onset``: ``lr_absent`` (not logged), ``lr_rising`` (it rose over the logs into the
+    onset: a warmup or a ramp not over), ``lr_steady`` (at its value for LONG_LR_SHARE of the logs before), else
+    ``lr_logged``."""
+    if f.lr is None or not len(f.lr) or onset is None:
+        return "lr_absent"
+    if _lr_rising_into(f, onset):
+        return "lr_rising"
+    since = _lr_since(f, onset)
+    return "lr_steady" if since is not None and _long_lr(f, since, onset) else "lr_logged"
+
+
+def _lr_multiplied(f: Facts, upto: int | None) -> tuple[int, float, float] | None:
+    """(the step it began, the per-log factor, the rise in all) when the LR logged up to ``upto`` was multiplied by
+    the same factor over its newest MULTIPLIED_LOGS logs or more, MULTIPLIED_RISE x or more in all, and its increments
+    grew with it (a warmup adds the same amount each log; a schedule with a factor above 1 multiplies)."""
+    if f.lr is None or upto is None:
+        return None
+    s = f.lr.loc[:upto]
+    v, st = s.to_numpy(dtype=float), s.index.to_numpy()
+    if len(v) < MULTIPLIED_LOGS + 1 or not (v[-1] > 0):
+        return None
+    i = len(v) - 1
+    while i > 0 and v[i - 1] > 0 and v[i] > v[i - 1] * (1 + 1e-9):
+        i -= 1
+    r = np.log(v[i + 1:] / v[i:-1])
+    if len(r) < MULTIPLIED_LOGS:
+        return None
+    r = r[-50:]
+    mean = float(np.mean(r))
+    rise = float(v[-1] / v[-1 - len(r)])
+    d = np.diff(v[-1 - len(r):])
+    grew = float(np.mean(d[-max(1, len(d) // 3):])) >= 1.5 * float(np.mean(d[:max(1, len(d) // 3)]))
+    if rise < MULTIPLIED_RISE or not grew or float(np.max(np.abs(r - mean))) > MULTIPLIED_SPREAD * mean:
+        return None
+    return int(st[-1 - len(r)]), float(math.exp(mean)), rise
 
 
 def _lr_rising_into(f: Facts, step: int, logs: int = 5, share: float = 0.05) -> bool:
@@ -782,13 +900,13 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
     ev.sort(key=lambda e: e.step)
     total = view.total_steps or last
     if f.lr is not None and peak is not None and peak <= 0:
-        cause, conf = "lr_too_low", 0.9
+        cause, evidence = "lr_too_low", {"lr_zero"}
         ev.append(Event(int(f.lr.index[0]), f"LR is {num(peak)} throughout"))
         actions.append(Action("set a non-zero learning rate (the config's lr, or the scheduler's base lr)",
                               f"the LR is {num(peak)} at every logged step"))
         ruled.append("no_learning: the weights cannot move under an LR of 0, whatever else is right")
     elif zero_at is not None or (sched is not None and "plateau" not in kinds):
-        cause, conf = "lr_schedule", 0.8
+        cause, evidence = "lr_schedule", {"lr_zero_early" if zero_at is not None else "lr_schedule_flagged"}
         if zero_at is not None:
             actions.append(Action(f"set the schedule's length (decay steps / T_max) to the run's {total} steps, and "
                                   f"step it per optimizer step only if its length is counted in steps",
@@ -800,7 +918,7 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
                                   sched.message))
         ruled.append("no_learning: " + ("the LR itself is ~0" if zero_at is not None else "the LR schedule changed"))
     elif same or (g_now is not None and g_now == 0):
-        cause, conf = "no_learning", 0.85
+        cause, evidence = "no_learning", {"weights_frozen"}
         what = (f"{same[0]} identical over {same[1]} evals" if same else "") + \
                ("; " if same and g_now == 0 else "") + ("grad norm 0" if g_now == 0 else "")
         actions.append(Action("check that the optimizer steps the model's own trainable parameters (requires_grad, "
@@ -810,7 +928,7 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
     elif "overfitting" in kinds:
         return _overfitting(view, f, by_kind["overfitting"])
     elif "plateau" in kinds and lr_now and not _eval_drifting(view) and lr_now > SMALL_LR:
-        cause, conf = "no_learning", 0.5
+        cause, evidence = "no_learning", {"flat_under_usual_lr"}
         ev.append(Event(onset or last, f"{f.loss} has not moved from its start under an LR of {num(lr_now)}, a rate "
                                        f"that trains most networks"))
         actions.append(Action("check which parameters train: frozen layers (requires_grad), the optimizer's parameter "
@@ -818,7 +936,7 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
                               f"{f.loss} flat from the start at LR {num(lr_now)}"))
         ruled.append(f"lr_too_low: {num(lr_now)} is not a small LR, and the evals do not drift down")
     elif f.lr is not None and lr_now and (g_now is None or g_now > 0) and "plateau" in kinds:
-        cause, conf = "lr_too_low", 0.75 if peak is not None and peak <= SMALL_LR else 0.6
+        cause, evidence = "lr_too_low", {"lr_small" if peak is not None and peak <= SMALL_LR else "flat_under_lr"}
         ev.append(Event(onset or last, f"{f.loss} flat under an LR of {num(lr_now)}"
                                        + (f" with grad norm {num(g_now)}" if g_now else "")))
         actions.append(Action(f"raise the peak LR to {num(10 * (peak or lr_now))} (10x)",
@@ -827,13 +945,13 @@ def _flat(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding])
         ruled.append("no_learning: the evals change and the grad norm is not 0")
         ruled.append("lr_schedule: the LR is not ~0")
     elif "vanishing_gradients" in kinds:
-        cause, conf = "no_learning", 0.6
+        cause, evidence = "no_learning", {"grads_vanish"}
         actions.append(Action("check the activations and the initialisation (dead units, saturated gates)",
                               by_kind["vanishing_gradients"].message))
     else:
-        cause, conf = "unknown", 0.0
+        cause, evidence = "unknown", set()
     ev.sort(key=lambda e: e.step)
-    return Diagnosis(cause, conf, onset, ev, actions, ruled)
+    return Diagnosis(cause, confidence(cause, evidence), onset, ev, actions, ruled)
 
 
 def _never_ending_warmup(view: RunView, f: Facts, kinds: set[str]) -> Diagnosis:
@@ -852,7 +970,8 @@ def _never_ending_warmup(view: RunView, f: Facts, kinds: set[str]) -> Diagnosis:
                       f"the LR still rising at step {last}, {', '.join(sorted(kinds))} flagged")]
     ruled = [f"overfitting: the LR rose {lr_end / lr_best:.2g}x since the best step" if lr_best else
              "overfitting: the LR kept rising"]
-    return Diagnosis("lr_schedule", 0.7, f.best_step, ev, actions, ruled)
+    return Diagnosis("lr_schedule", confidence("lr_schedule", {"lr_rising_past_best"}), f.best_step, ev, actions,
+                     ruled)
 
 
 def _int(x: object) -> int | None:
@@ -883,4 +1002,5 @@ def _overfitting(view: RunView, f: Facts, finding: Finding) -> Diagnosis:
         actions.append(Action(f"train for about {best_step} steps, or add data / regularisation (weight decay, "
                               f"dropout)", f"the train loss kept falling after step {best_step} while the eval rose"))
     ruled = ["lr_too_high: the train loss kept falling", "numerical: every loss finite"]
-    return Diagnosis("overfitting", 0.8, int(best_step) if isinstance(best_step, int) else None, ev, actions, ruled)
+    return Diagnosis("overfitting", confidence("overfitting", {"eval_worse_train_better"}),
+                     int(best_step) if isinstance(best_step, int) else None, ev, actions, ruled)

@@ -2,6 +2,9 @@
 
 - STOP: non-finite loss that persists, or divergence sustained over a long
   window by itself, or seen on two checks in a row. Never on one noisy point.
+  In a run's first logs (fewer than ``CONFIRM_POINTS``, its start logged) a finite rise must be an order of
+  magnitude (``ORDER`` x its best, in the objective or a sibling train loss) to STOP: a rise of a few x there is
+  ESCALATE until more of the run confirms it (``_early_modest_rise``).
 - ESCALATE: an ambiguous warning (plateau, overfitting, eval worse than the
   baseline, LR schedule oddity, exploding or vanishing gradients, instability).
 - WAIT: too little data, or a fresh anomaly at the very end that may resolve.
@@ -30,6 +33,8 @@ UNRECOVERED_SHARE = 0.05  # a jumped loss still this share above its level befor
 MIN_POINTS = 8  # below this many finite objective points, a run is too young to judge (except non-finite)
 SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm", "nonfinite", "chance_level"}
 TWICE_STOPS = ("divergence", "chance_level")  # a sustained warning from these on two checks in a row stops the run
+CONFIRM_POINTS = 16  # a run's first logs (fewer than this many points, its start logged): a rise there must be
+ORDER = 10.0  # ...an order of magnitude (in the objective or a sibling train loss) to stop it by itself
 
 
 @dataclass
@@ -107,22 +112,49 @@ def _young_jump(view: RunView, factor: float = JUMP_FACTOR, late_start: float = 
             f"level before the jump), with only {len(v)} points logged: too few to judge the trend, worth a look")
 
 
+def _early_modest_rise(view: RunView, confirm: int = CONFIRM_POINTS, order: float = ORDER,
+                       late_start: float = 2.0) -> bool:
+    """Whether a finite rise is in a run's first logs and under an order of magnitude: fewer than ``confirm`` finite
+    objective points with the run's start logged (its first step under ``late_start`` x the logged span), the
+    objective under ``order`` x its best so far, and no other train loss at ``order`` x its best or non-finite.
+    Losses that rise a few x over a run's first epochs and come back are common (a detector's assigner matching more
+    anchors, a warmup): that is a question for a reviewer, not a STOP, until more of the run confirms it."""
+    c = view.curve
+    if c is None or c.n >= confirm or view.direction != "min" or c.n < 2:
+        return False
+    st = c.steps
+    if st[0] >= late_start * max(1, st[-1] - st[0]):
+        return False  # an established run caught in a short log: its rise is not the start's swing
+    for name in {view.objective, *view.frame.names("train_loss")}:
+        if name is None or name not in view.frame.series:
+            continue
+        v = view.frame.series[name].to_numpy(dtype=float)
+        if (~np.isfinite(v)).any():
+            return False
+        best = float(np.min(v)) if len(v) else 0.0
+        if best <= 0 or float(v[-1]) >= order * best:
+            return False
+    return True
+
+
 def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
     crit = [f for f in findings if f.status == CRITICAL]
     warns = [f for f in findings if f.status == WARN]
     for f in crit:
         if f.signal == "nonfinite":
             return Judgment(STOP, f"STOP: {f.message}", f.message)
+    early = _early_modest_rise(view)  # a rise in the run's first logs, under an order of magnitude: ESCALATE
     for f in crit:
-        if f.signal == "divergence":
+        if f.signal == "divergence" and not early:
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
-        if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal):
+        if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \
+                and not early:
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
         return _no_loss(findings, view)
     n = view.curve.n if view.curve else 0
-    firm = [f for f in warns if not f.fresh]
+    firm = [f for f in crit if f.signal == "divergence"] + [f for f in warns if not f.fresh]  # a held STOP asks
     if n < min_points:
         # Trend signals need points; the others (evals with their own patience, the LR schedule, gradient norms,
         # non-finite evals, a sustained rise) carry their own evidence and may speak early (epoch-level logs).

@@ -47,9 +47,13 @@ class DivergenceParams(Params):
     regime_min_points: int = bound(30, 4)  # below this many points the whole curve's noise is the noise
     regime_window_min: int = bound(10, 4)  # the recent / around-best noise windows hold this many logs at least...
     regime_window_w: int = bound(3, 1)  # ...or this many "now" windows
+    collapse_logs: int = bound(20, 4)  # a reward/accuracy worse than where it started for this many logs...
+    collapse_share: float = bound(0.5, 0.0, 1.0)  # ...and this share of the logged run has collapsed: a STOP
     blowup_ratio: float = bound(1000.0, 10.0)  # a positive loss this many times its best level and above its
     # start for sustain_massive logs in a row has blown up: orders of magnitude no noise estimate can explain (the
     # blow-up's own growth swamps the noise in linear units)
+    order_ratio: float = bound(10.0, 2.0)  # ...or this many times its best for sustain_order logs in a row...
+    sustain_order: int = bound(3, 1)  # ...the newest of them at blowup_ratio x: a blow-up still growing
 
 
 DEFAULT = DivergenceParams()
@@ -127,6 +131,16 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
                        f"and has been coming down since step {raw_since}",
                        [raw_since, int(c.steps[-1])], nums(**shown),
                        concern="divergence" if is_loss else "objective_drop")
+    below_start = now > start + threshold  # oriented: worse than the untrained model's level
+    if sign < 0 and not recovering and below_start and n_raw_above >= max(p.collapse_logs,
+                                                                              p.collapse_share * c.n):
+        # A higher-is-better objective (reward, accuracy) worse than the run began with, over half the run and many
+        # logs: the policy or model collapsed below its untrained self (RL's exploration dips come back sooner)
+        return Finding("divergence", CRITICAL,
+                       f"{name} collapsed: {sign * now:.4g} now, worse than where it started ({sign * start:.4g}) and "
+                       f"than its best {sign * best:.4g} (step {best_step}), for {n_raw_above} logs since step "
+                       f"{raw_since}", [raw_since, int(c.steps[-1])], nums(**shown), concern="objective_drop",
+                       sustained=True)
     if long_enough and not recovering and (big or worse_than_start or from_start_rising) and not is_loss:
         # A reward, accuracy or perplexity that fell back is worth a reviewer's look, not an automatic stop:
         # curricula and RL make such objectives move for reasons a loss does not.
@@ -156,13 +170,21 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
 
 def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     """How many newest logs in a row a positive loss has been over ``blowup_ratio`` times its best level and above
-    its start (0 when fewer than ``sustain_massive``): a blow-up measured in orders of magnitude. The start is the
-    first log when lower than the start level (a blow-up from the second log inflates the median of the first few)."""
+    its start (0 when fewer than ``sustain_massive``), or over ``order_ratio`` times for ``sustain_order`` logs with
+    the newest at ``blowup_ratio`` times (a blow-up still growing): a blow-up measured in orders of magnitude. The
+    start is the first log when lower than the start level (a blow-up from the second log inflates the median of the
+    first few)."""
     if best <= 0 or len(c.values) < p.sustain_massive:
         return 0
-    over = (c.values > p.blowup_ratio * best) & (c.values > min(start, float(c.first(1)[0])))
+    above_start = c.values > min(start, float(c.first(1)[0]))
+    over = (c.values > p.blowup_ratio * best) & above_start
     k = len(over) - 1 - int(np.flatnonzero(~over)[-1]) if not over.all() else len(over)
-    return k if k >= p.sustain_massive else 0
+    if k >= p.sustain_massive:
+        return k
+    # an order of magnitude over its best for sustain_order logs, growing to blowup_ratio x at the newest
+    order = (c.values > p.order_ratio * best) & above_start
+    k = len(order) - 1 - int(np.flatnonzero(~order)[-1]) if not order.all() else len(order)
+    return k if k >= p.sustain_order and over[-1] else 0
 
 
 def _regime_noise(c: Curve, w: int, best_step: int, p: DivergenceParams) -> float:

@@ -32,6 +32,8 @@ class NonfiniteParams(Params):
     zero_points: int = bound(3, 1)  # a loss logged as exactly 0.0 this many times in a row after being positive...
     zero_min_points: int = bound(6, 2)  # ...in a loss of at least this many logs...
     zero_positive: float = bound(1e-2, 0.0)  # ...whose earlier values were all above this: a NaN-filtered loss
+    blowup_ratio: float = bound(1000.0, 10.0)  # a loss non-finite at its newest log right after a finite log this
+    # many times its best: the end of a blow-up of orders of magnitude, not a transient NaN (one log is enough)
     message_chars: int = bound(200, 20)  # the "all finite / recovered" note is cut to this many characters
 
 
@@ -44,6 +46,17 @@ def _trailing_nonfinite(v: np.ndarray) -> int:
         return 0
     good = np.flatnonzero(~bad)
     return int(len(v) - (good[-1] + 1 if len(good) else 0))
+
+
+def _after_blowup(v: np.ndarray, trail: int, ratio: float) -> bool:
+    """Whether the last finite log before the trailing non-finite stretch was ``ratio`` x the best (smallest positive)
+    finite log before it: the loss went non-finite at the end of a blow-up."""
+    if trail < 1 or trail >= len(v):
+        return False
+    before = v[: len(v) - trail]
+    fin = before[np.isfinite(before)]
+    pos = fin[fin > 0]
+    return bool(len(fin) >= 2 and len(pos) and np.isfinite(before[-1]) and before[-1] >= ratio * float(pos.min()))
 
 
 def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
@@ -69,7 +82,8 @@ def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
         share = float((~np.isfinite(tail)).mean())
         is_eval = frame.roles[name].role == "eval"
         need = p.eval_persist_points if is_eval else p.persist_points
-        if trail >= need or (trail >= 1 and share > p.recent_share and len(tail) >= need):
+        if trail >= need or (trail >= 1 and share > p.recent_share and len(tail) >= need) or (
+                not is_eval and _after_blowup(v, trail, p.blowup_ratio)):
             bad_steps = [trail_from]
             if is_eval and train_finite:
                 # The model still trains to finite losses: a broken eval (empty split, fp16 overflow in eval) is as
@@ -87,7 +101,8 @@ def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
             if worst is None or (name == view.objective):
                 worst = f
         else:
-            isolated.append(f"{name}: {n_bad} non-finite (first at step {first_bad}), recovered")
+            isolated.append(f"{name}: {n_bad} non-finite (first at step {first_bad})"
+                            + (f", the newest {trail}" if trail else ", recovered"))
     if worst:
         out.append(worst)
     elif eval_only:
