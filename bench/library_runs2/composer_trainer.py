@@ -35,8 +35,9 @@ opt = (torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9) if a.opt == "s
        else torch.optim.Adam(model.parameters(), lr=a.lr))
 mem = InMemoryLogger()
 kw = {"log_to_console": True, "console_log_interval": a.console} if a.console else {}
+loggers = [mem, *([FileLogger(filename="composer.log", flush_interval=1)] if a.file else [])]
 trainer = Trainer(model=model, train_dataloader=tr, eval_dataloader=va if a.eval else None,
-                  max_duration=f"{a.epochs}ep", optimizers=opt, loggers=[mem, *([FileLogger(filename="composer.log", flush_interval=1)] if a.file else [])], progress_bar=a.bar, device="cpu",
+                  max_duration=f"{a.epochs}ep", optimizers=opt, loggers=loggers, progress_bar=a.bar, device="cpu",
                   seed=0, **kw)
 trainer.fit()
 pts = [(ts.batch.value, v) for ts, v in mem.data["loss/train/total"]]
