@@ -69,7 +69,7 @@ FIRST_READING = {"read": 22, "stopped": 7, "flagged": 7, "false_stops": 0, "earl
                  "healthy_check_escalates": 3}
 # After the corrections in general terms (a bar's redraws and what is left of them never end a table above its
 # rows; a header of short words is no row): what may not get worse now.
-CORRECTED = {"read": 26, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0,
+CORRECTED = {"read": 25, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0,
              "healthy_check_escalates": 3}
 
 
