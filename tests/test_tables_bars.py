@@ -15,7 +15,7 @@ from training_check.tools.parsers.tables_text import is_bar
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 
-from tests.test_engine_tables import _in_reads
+from .test_engine_tables import _in_reads
 
 
 def _read(tmp_path, data: bytes) -> dict[str, tuple[list[int], list[float]]]:
