@@ -62,10 +62,12 @@ TOTAL = "TOTAL"
 
 # The totals the code achieves (every default folder, 24 checks, 2026-12-05, 384 runs: flagged 142/143, STOP recall
 # 78/90, false STOPs 2, no early STOP, ESCALATE 2.2 % of healthy checks, cause right 95/113, at confidence >= 0.7
-# 62/70): a change that breaks one is a regression. The two false STOPs are examples/libraries_holdout's healthy YOLO
-# runs whose train losses really rise 2x over their first epochs while their evals improve (its README's label
-# exceptions); the causes missed are mostly lr_schedule (a ramp to a huge LR) called lr_too_high and RL runs with no
-# cause found. Tighten these as the judgement improves (the bench prints what each floor is at).
+# 62/70; with examples/libraries2 added: 412 runs, flagged 150/151, STOP recall 86/98, false STOPs 2, no early STOP,
+# ESCALATE 2.2 %, cause right 103/121, 65/73): a change that breaks one is a regression. The two false STOPs are
+# examples/libraries_holdout's healthy YOLO runs whose train losses really rise 2x over their first epochs while
+# their evals improve (its README's label exceptions); the causes missed are mostly lr_schedule (a ramp to a huge LR)
+# called lr_too_high and RL runs with no cause found. Tighten these as the judgement improves (the bench prints what
+# each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
     "false_stops": ("<=", 2),
     "early_stops": ("<=", 0),
