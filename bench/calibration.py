@@ -3,8 +3,9 @@
     .venv/bin/python bench/calibration.py [FOLDER ...] [--checks 24] [--only TEXT] [--json out.json]
 
 Default folders: ``examples/corpus``, ``examples/causes``, ``examples/stalls``, ``examples/frameworks``,
-``examples/holdout``, ``examples/libraries`` and the shared corpora beside the checkout (``real-logs``,
-``real-logs-2``). Any folder works that holds run folders with ``label.json`` (``label`` and/or ``cause``,
+``examples/holdout``, ``examples/libraries``, ``examples/libraries_holdout``, ``examples/libraries2`` and the
+shared corpora beside the checkout (``real-logs``, ``real-logs-2``). Any folder works that holds run folders with
+``label.json`` (``label`` and/or ``cause``,
 ``onset_step``, ``total_steps``, ``source``) or a ``manifest.jsonl`` (``file``, ``label``, optionally
 ``should_stop``, ``cause``, ``failure_step``); a missing folder is named and skipped.
 
@@ -50,7 +51,7 @@ from training_check.tools.judge import ESCALATE, STOP  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
-    "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout")] + [
+    "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout", "libraries2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}

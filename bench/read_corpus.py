@@ -14,7 +14,8 @@ the judge follows when the file logs no train loss) and scores it one of two way
   whose value matches: within max(rel × |value|, half a unit of the ``sig``-th significant digit, ``abs``), or
   both NaN, or both the same infinity. Where the truth counts in epochs (``step_unit`` starting with
   ``epoch``, Keras) a reader numbering by batches is equally right, so the point may also be found at
-  epoch × ``steps_per_epoch``; the better of the two numberings counts (never a mix). A file is read when
+  epoch × ``steps_per_epoch`` (with 0-based epochs also (epoch + 1) × ``steps_per_epoch``, the batches done at the
+  epoch's end); the best of the numberings counts (never a mix). A file is read when
   >= 90 % of its truth's points are found. The row also says how many truth values the read has at any step
   (so a wrong step numbering shows as "values right, steps wrong") and the read's step range.
 - **By count** (the shared corpora ``real-logs`` and ``real-logs-2``): the read's point count against
@@ -139,12 +140,14 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
         by_step.setdefault(int(s), []).append(float(v))
     pts = [(int(s), float(v)) for s, v in truth["train_loss"]]
     tol = truth.get("tolerance", {"rel": 1e-3})
-    numberings = [("truth", 1)]
+    numberings = [("truth", 1, 0)]
     if str(truth.get("step_unit", "")).startswith("epoch") and truth.get("steps_per_epoch"):
-        numberings.append((f"epoch x {truth['steps_per_epoch']}", int(truth["steps_per_epoch"])))
+        numberings.append((f"epoch x {truth['steps_per_epoch']}", int(truth["steps_per_epoch"]), 0))
+        if pts and pts[0][0] == 0:  # 0-based epochs: epoch e ends after (e + 1) x steps_per_epoch batches
+            numberings.append((f"epoch x {truth['steps_per_epoch']} (end)", int(truth["steps_per_epoch"]), 1))
     best, how = -1, ""
-    for name, mult in numberings:
-        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(s * mult, ())))
+    for name, mult, end in numberings:
+        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get((s + end) * mult, ())))
         if n > best:
             best, how = n, name
     vals = np.sort(values[np.isfinite(values)])
@@ -294,7 +297,7 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                     res.found, res.found_any_step, res.numbering = score_truth(steps, values, truth)
                     if should_stop and (ps := problem_step(truth)) is not None:
                         mult = (int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch x") else 1)
-                        res.problem_step = ps * mult
+                        res.problem_step = (ps + res.numbering.endswith("(end)")) * mult
                     res.read = res.found >= READ_SHARE * max(1, len(truth["train_loss"]))
                     if not res.read:
                         res.why = (f"{res.found} of {expected} at the truth's steps, {res.found_any_step} at any "

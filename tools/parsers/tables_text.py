@@ -56,6 +56,31 @@ def is_rule(line: bytes) -> bool:
     return all(ch in _RULE_CHARS for ch in text) and sum(ch in _RULE_DASHES for ch in text) >= 3
 
 
+_BAR_GLYPHS = "█▉▊▋▌▍▎▏━╸╺■□▮▯#"
+_CLEARED = 16  # trailing blanks of a redraw erased by blanks (a bar's label printed over its own width)
+
+
+def is_bar(line: bytes) -> bool:
+    """A progress bar's redraw or what is left of one, which never ends a table above its rows (fastprogress
+    prints a table's header once, then a bar per epoch, then the epoch's row): a bar (a percent with ``|`` or bar
+    glyphs: ``|███---| 12.50% [4/32 00:00<00:01]``, ``45%|███``), a line of bar glyphs only (``█``), or a short
+    label over blanks (``Epoch 1/6 :`` and the blanks that erased its bar)."""
+    if len(line) > MAX_HEADER * 4:
+        return False
+    text = line.decode("utf-8", "replace")
+    body = text.strip()
+    if not body:
+        return False
+    if all(ch in _BAR_GLYPHS or ch == " " for ch in body):
+        return True
+    if len(text) - len(text.rstrip(" ")) >= _CLEARED and len(body.split()) <= 4 and body.endswith(":"):
+        return True
+    pct = text.find("%")
+    if pct <= 0 or not text[pct - 1].isdigit():
+        return False
+    return "|" in text or any(ch in _BAR_GLYPHS[:-1] for ch in text)
+
+
 _ROW_LIKE: dict[bytes, bool] = {}
 
 
@@ -63,11 +88,13 @@ def _row_like(template: bytes, line: bytes) -> bool:
     """Whether lines of ``template`` (``line``: one of them) are a table's rows: number marks, with at most a few
     letters besides blanks, borders and the punctuation of counters and times (units ``G``, ``ms``, a bar's
     ``it/s``, a class ``all``), in words of four letters at most (the template masks the letter e: the words are
-    looked at in the line). Remembered per template (a long read meets the same ones in every block)."""
+    looked at in the line), and a cell of the line a number (``step  loss  lr``, short words whose e's the
+    template masks, is a header). Remembered per template (a long read meets the same ones in every block)."""
     hit = _ROW_LIKE.get(template)
     if hit is None:
         hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
-               and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None)
+               and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None
+               and any(_number_cell(tok) for tok in before_bar(line[:MAX_HEADER * 4]).split()[:MAX_COLUMNS]))
         if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
             _ROW_LIKE[template] = hit
     return hit
@@ -332,9 +359,10 @@ class Tables:
         hit = self._kind.get(code)
         if hit is None:
             t = self.grouping.templates[code]
-            if not t.strip() or _row_like(t, self._first_line(code)) or is_rule(t):
+            line = self._first_line(code)
+            if not t.strip() or _row_like(t, line) or is_rule(t) or is_rule(line):  # (dashes are number marks)
                 hit = False
-            elif b"%||" in t:
+            elif b"%||" in t or is_bar(line):  # a bar ends a table only when it holds a header (YOLO's Class ...)
                 hit = self._bar_header(code)
             else:
                 hit = True

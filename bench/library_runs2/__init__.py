@@ -1,0 +1,1 @@
+"""Generators of examples/libraries2 (issue 32's second dev set of library runs)."""
