@@ -85,6 +85,8 @@ def keep(src: str | Path, as_name: str | None = None) -> None:
         return
     src = Path(src)
     target = d / (as_name or src.name)
+    if target.resolve() == src.resolve():
+        return
     if src.is_dir():
         shutil.copytree(src, target, dirs_exist_ok=True)
     else:

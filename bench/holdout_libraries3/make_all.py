@@ -46,6 +46,38 @@ run("vw_squared_sgd_const_lr2_diverged", "vw_online.py",
     "--task squared --n 4000 --scale 3 --vw=--sgd --vw=-l --vw=2 --vw=--power_t --vw=0",
     label="diverged", stop=True)
 
+# --- Poutyne (Model.fit's progression: '\rEpoch: 1/15 Step: 3/32 ... loss: 0.949919 acc: 68.75', an epoch summary)
+run("poutyne_cls_val_csvlogger_15ep", "poutyne_fit.py", "--task cls --epochs 15 --csv")
+run("poutyne_reg_noval_20ep", "poutyne_fit.py", "--task reg --epochs 20 --no-val --lr 0.005")
+run("poutyne_cls_show_every10_csvlogger_12ep", "poutyne_fit.py",
+    "--task cls --epochs 12 --progress steps --csv --batch 16")
+run("poutyne_reg_sgd_lr_ramp_nan", "poutyne_fit.py", "--task reg --opt sgd --lr 0.005 --ramp 1.8 --epochs 14 --csv",
+    label="nan", stop=True)
+run("poutyne_cls_sgd_lr_ramp_diverged", "poutyne_fit.py", "--task cls --opt sgd --lr 0.05 --ramp 2 --epochs 9",
+    label="diverged", stop=True)
+
+# --- NGBoost ('[iter 10] loss=6.2884 val_loss=6.4348 scale=1.0000 norm=107.1929', every verbose_eval iterations)
+run("ngboost_reg_normal_val_every10", "ngboost_fit.py", "--task reg --n-estimators 200 --lr 0.02 --every 10")
+run("ngboost_cls_bernoulli_val_every20", "ngboost_fit.py", "--task cls --n-estimators 200 --every 20")
+run("ngboost_reg_crps_noval_every5", "ngboost_fit.py", "--task reg --score crps --n-estimators 80 --lr 0.05 --every 5 "
+    "--no-val")
+run("ngboost_exp_earlystop_every25", "ngboost_fit.py", "--task exp --n-estimators 500 --lr 0.05 --every 25 "
+    "--early-stopping 20")
+run("ngboost_reg_lr1p5_diverged", "ngboost_fit.py", "--task reg --lr 1.5 --n-estimators 60 --every 5",
+    label="diverged", stop=True)
+run("ngboost_cls_lr4_inf", "ngboost_fit.py", "--task cls --lr 4 --n-estimators 60 --every 5", label="nan", stop=True)
+
+# --- DeepXDE, PyTorch backend (its table: 'Step  Train loss  Test loss  Test metric', '100  [1.52e-01]  ...')
+run("dde_function_adam_every100_2000it", "deepxde_train.py", "--iters 2000 --every 100")
+run("dde_poisson_hardbc_adam_every200", "deepxde_train.py", "--problem poisson --iters 2000 --every 200 --lr 0.005")
+run("dde_function_nometric_every50_1000it", "deepxde_train.py", "--no-metric --iters 1000 --every 50 --width 32")
+run("dde_function_sgd_lr1_every5_nan", "deepxde_train.py", "--opt sgd --lr 1.0 --iters 400 --every 5",
+    label="nan", stop=True)
+run("dde_poisson_sgd_lr0p02_every5_nan", "deepxde_train.py", "--opt sgd --lr 0.02 --problem poisson --iters 600 --every 5",
+    label="nan", stop=True)
+run("dde_function_adam_step_gamma2p5_diverged", "deepxde_train.py",
+    "--lr 0.002 --decay-gamma 2.5 --iters 1500 --every 50", label="diverged", stop=True)
+
 # Runs labelled by their intent where the label rule does not hold, and why
 LABEL_EXCEPTIONS: dict[str, str] = {}
 
@@ -129,7 +161,7 @@ def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
             "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
 
 
-def make(name: str, out: Path) -> list[dict]:
+def make(name: str, out: Path) -> None:
     gen, args, label, stop = RUNS[name]
     dest = out / name
     shutil.rmtree(dest, ignore_errors=True)
@@ -151,47 +183,49 @@ def make(name: str, out: Path) -> list[dict]:
     truth = json.loads((dest / "truth.json").read_text())
     for problem in check(name, truth, label, log):
         print(f"  {name}: {problem}", file=sys.stderr)
-    entries = [_entry(name, "train.log", "truth.json", truth)]
-    extra = dest / "extra_entries.json"
-    if extra.is_file():
-        for ln in extra.read_text().splitlines():
-            e = json.loads(ln)
-            t = json.loads((dest / e["truth"]).read_text())
-            for problem in check(name, t, label, dest / e["file"] if e["file"].endswith((".log", ".txt")) else
-                                 Path("/nonexistent")):
-                print(f"  {name} ({e['file']}): {problem}", file=sys.stderr)
-            entries.append(_entry(name, e["file"], e["truth"], t))
-        extra.unlink()
+    store = dest / "truth_store.json"
+    if store.is_file():
+        t = json.loads(store.read_text())
+        for problem in check(name, t, label, Path("/nonexistent")):
+            print(f"  {name} ({t['file']}): {problem}", file=sys.stderr)
+
+
+def entries_of(name: str, out: Path) -> list[dict]:
+    """The manifest entries of a made run: its train.log, and a store with its own truth (``truth_store.json``
+    naming the store in its ``file``)."""
+    d = out / name
+    entries = [_entry(name, "train.log", "truth.json", json.loads((d / "truth.json").read_text()))]
+    store = d / "truth_store.json"
+    if store.is_file():
+        t = json.loads(store.read_text())
+        entries.append(_entry(name, t["file"], "truth_store.json", t))
     return entries
 
 
-def read_manifest(p: Path) -> list[dict]:
-    return [json.loads(ln) for ln in p.read_text().splitlines() if ln.strip()] if p.is_file() else []
+def write_manifest(out: Path) -> int:
+    """manifest.jsonl from the run folders, in RUNS order (written whole at the end, so makers of different runs
+    that overlap in time never lose each other's entries)."""
+    lines = [json.dumps(e) for n in RUNS if (out / n / "truth.json").is_file() for e in entries_of(n, out)]
+    (out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    return len(lines)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default="examples/libraries_holdout3")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--manifest-only", action="store_true", help="only rewrite manifest.jsonl from the folders")
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    names = a.only or list(RUNS)
+    names = [] if a.manifest_only else (a.only or list(RUNS))
     for n in names:
         if n not in RUNS:
             raise SystemExit(f"unknown run {n}")
-    old = [e for e in read_manifest(out / "manifest.jsonl") if e["file"].split("/")[0] not in names]
-    new = {}
     for n in names:
         print(f"{n} ...", file=sys.stderr, flush=True)
-        new[n] = make(n, out)
-    # manifest in RUNS order; runs not (re)made keep their old entries
-    by_run: dict[str, list[dict]] = {}
-    for e in old:
-        by_run.setdefault(e["file"].split("/")[0], []).append(e)
-    by_run.update(new)
-    lines = [json.dumps(e) for n in RUNS if n in by_run for e in by_run[n]]
-    (out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+        make(n, out)
+    print(f"manifest.jsonl: {write_manifest(out)} entries", file=sys.stderr)
     return 0
 
 

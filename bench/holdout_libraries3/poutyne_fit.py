@@ -7,7 +7,7 @@ import argparse
 import os
 
 import torch
-from poutyne import CSVLogger, Model
+from poutyne import CSVLogger, ExponentialLR, Model
 from torch import nn
 
 from h3_truth import keep, seed_all, tol_decimals, write_truth
@@ -18,6 +18,7 @@ ap.add_argument("--epochs", type=int, default=15)
 ap.add_argument("--lr", type=float, default=0.01)
 ap.add_argument("--opt", default="adam")
 ap.add_argument("--batch", type=int, default=32)
+ap.add_argument("--ramp", type=float, default=0.0, help="poutyne ExponentialLR gamma per epoch")
 ap.add_argument("--no-val", action="store_true")
 ap.add_argument("--csv", action="store_true")
 ap.add_argument("--verbose", type=int, default=1)
@@ -44,6 +45,8 @@ xtr, ytr, xva, yva = x[:1000], y[:1000], x[1000:], y[1000:]
 opt = torch.optim.Adam(net.parameters(), lr=a.lr) if a.opt == "adam" else torch.optim.SGD(net.parameters(), lr=a.lr)
 model = Model(net, opt, loss_fn, batch_metrics=metrics)
 callbacks = [CSVLogger("log.csv")] if a.csv else []
+if a.ramp:
+    callbacks.append(ExponentialLR(gamma=a.ramp))
 kw = {} if a.progress == "default" else {"progress_options": {"show_every_n_train_steps": 10}}
 history = model.fit(xtr, ytr, validation_data=None if a.no_val else (xva, yva), epochs=a.epochs,
                     batch_size=a.batch, callbacks=callbacks, verbose=bool(a.verbose), **kw)
