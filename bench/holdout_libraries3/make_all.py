@@ -78,6 +78,42 @@ run("dde_poisson_sgd_lr0p02_every5_nan", "deepxde_train.py", "--opt sgd --lr 0.0
 run("dde_function_adam_step_gamma2p5_diverged", "deepxde_train.py",
     "--lr 0.002 --decay-gamma 2.5 --iters 1500 --every 50", label="diverged", stop=True)
 
+# --- DeepCTR-Torch (Keras-like: 'Epoch 3/10' then '0s - loss:  0.6625 - binary_crossentropy:  0.6623 - auc: ...')
+run("deepctr_deepfm_binary_val_v2_10ep", "deepctr_fit.py", "--model DeepFM --task binary --epochs 10")
+run("deepctr_dcn_regression_val_v1_bar_12ep", "deepctr_fit.py", "--model DCN --task regression --epochs 12 --verbose 1")
+run("deepctr_xdeepfm_binary_noval_v2_8ep", "deepctr_fit.py", "--model xDeepFM --task binary --epochs 8 --val 0")
+run("deepctr_wdl_regression_sgd_v2_8ep", "deepctr_fit.py",
+    "--model WDL --task regression --opt sgd --lr 0.003 --epochs 8")
+run("deepctr_deepfm_binary_sgd_lr50_diverged", "deepctr_fit.py", "--task binary --opt sgd --lr 50 --epochs 8",
+    label="diverged", stop=True)
+
+# --- pykan (a tqdm bar whose description is '| train_loss: 3.57e-02 | test_loss: 3.63e-02 | reg: 1.78e+01 |')
+run("kan_lbfgs_expsin_log1_30steps", "pykan_fit.py", "--steps 30 --log 1")
+run("kan_adam_poly_log5_60steps", "pykan_fit.py", "--opt Adam --lr 0.05 --steps 60 --log 5 --func poly")
+run("kan_lbfgs_bessel_width8_lamb_log3", "pykan_fit.py",
+    "--func bessel --width 2,8,1 --steps 24 --log 3 --lamb 0.0005")
+run("kan_adam_lr3_log2_diverged", "pykan_fit.py", "--opt Adam --lr 3 --steps 40 --log 2", label="diverged", stop=True)
+run("kan_adam_lr50_bessel_diverged", "pykan_fit.py", "--opt Adam --lr 50 --steps 30 --log 1 --func bessel",
+    label="diverged", stop=True)
+
+# --- PaddlePaddle hapi (ProgBarLogger: 'Epoch 1/5', 'step 10/20 - loss: 0.6182 - acc: 0.5594 - 32ms/step')
+run("paddle_cls_adam_v2_log10_eval_5ep", "paddle_hapi.py", "--task cls --epochs 5 --log-freq 10")
+run("paddle_reg_adam_v1_bar_log5_noeval_5ep", "paddle_hapi.py",
+    "--task reg --epochs 5 --verbose 1 --log-freq 5 --no-eval --lr 0.005")
+run("paddle_cls_sgd_v2_log1_3ep", "paddle_hapi.py", "--task cls --opt sgd --lr 0.1 --log-freq 1 --epochs 3")
+run("paddle_cls_sgd_lr40_v1_log5_nan", "paddle_hapi.py", "--task cls --opt sgd --lr 40 --epochs 4 --verbose 1 --log-freq 5",
+    label="nan", stop=True)
+run("paddle_reg_sgd_lr_ramp_v2_diverged", "paddle_hapi.py", "--task reg --opt sgd --lr 0.002 --gamma 1.08 --epochs 4",
+    label="diverged", stop=True)
+
+# --- flair ModelTrainer ('epoch 1 - iter 3/13 - loss 0.74620189 - ...', 'EPOCH 1 done: loss 0.7413 - lr: 0.100000')
+run("flair_textclf_sgd_lr0p5_10ep", "flair_train.py", "--lr 0.5 --epochs 10")
+run("flair_textclf_adam_lr0p01_8ep", "flair_train.py", "--opt adam --lr 0.01 --epochs 8")
+run("flair_textclf_train_with_dev_8ep", "flair_train.py", "--lr 0.3 --epochs 8 --train-with-dev")
+run("flair_textclf_sgd_lr10_diverged", "flair_train.py", "--lr 10 --epochs 8 --no-anneal", label="diverged", stop=True)
+run("flair_textclf_sgd_lr8_batch16_diverged", "flair_train.py", "--lr 8 --epochs 8 --no-anneal --batch 16",
+    label="diverged", stop=True)
+
 # Runs labelled by their intent where the label rule does not hold, and why
 LABEL_EXCEPTIONS: dict[str, str] = {}
 
@@ -215,9 +251,22 @@ def main() -> int:
     ap.add_argument("--out", default="examples/libraries_holdout3")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--manifest-only", action="store_true", help="only rewrite manifest.jsonl from the folders")
+    ap.add_argument("--check", action="store_true", help="only re-check the made runs' truths (no run)")
     a = ap.parse_args()
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if a.check:
+        bad = 0
+        for n, (_, _, label, _) in RUNS.items():
+            if not (out / n / "truth.json").is_file():
+                print(f"  {n}: not made", file=sys.stderr)
+                continue
+            probs = check(n, json.loads((out / n / "truth.json").read_text()), label, out / n / "train.log")
+            for p in probs:
+                print(f"  {n}: {p}", file=sys.stderr)
+            bad += bool(probs)
+        print(f"{len(RUNS)} runs, {bad} with problems", file=sys.stderr)
+        return 0
     names = [] if a.manifest_only else (a.only or list(RUNS))
     for n in names:
         if n not in RUNS:
