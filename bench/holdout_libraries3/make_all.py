@@ -111,7 +111,16 @@ run("flair_textclf_sgd_lr0p5_10ep", "flair_train.py", "--lr 0.5 --epochs 10")
 run("flair_textclf_adam_lr0p01_8ep", "flair_train.py", "--opt adam --lr 0.01 --epochs 8")
 run("flair_textclf_train_with_dev_8ep", "flair_train.py", "--lr 0.3 --epochs 8 --train-with-dev")
 run("flair_textclf_sgd_lr10_diverged", "flair_train.py", "--lr 10 --epochs 8 --no-anneal", label="diverged", stop=True)
-run("flair_textclf_sgd_lr8_batch16_diverged", "flair_train.py", "--lr 8 --epochs 8 --no-anneal --batch 16",
+run("flair_textclf_sgd_lr12_600sent_diverged", "flair_train.py", "--lr 12 --epochs 10 --no-anneal --n 600",
+    label="diverged", stop=True)
+
+# --- Avalanche (InteractiveLogger / TextLogger: 'Epoch 3 ended.', '\tLoss_Epoch/train_phase/train_stream = 0.4312')
+run("av_naive_sgd_1exp_interactive_10ep", "avalanche_cl.py", "--epochs 10")
+run("av_naive_2exp_csv_interactive_6ep", "avalanche_cl.py", "--experiences 2 --epochs 6 --logger csv+interactive")
+run("av_naive_adam_text_minibatch_8ep", "avalanche_cl.py", "--opt adam --lr 0.005 --logger text --minibatch --epochs 8")
+run("av_naive_sgd_lr50_nan", "avalanche_cl.py", "--lr 50 --epochs 8", label="nan", stop=True)
+run("av_naive_sgd_lr_ramp_nan", "avalanche_cl.py", "--lr 0.05 --gamma 2.5 --epochs 10", label="nan", stop=True)
+run("av_naive_adam_lr_ramp_text_diverged", "avalanche_cl.py", "--lr 0.02 --gamma 3 --epochs 10 --opt adam --logger text",
     label="diverged", stop=True)
 
 # Runs labelled by their intent where the label rule does not hold, and why
