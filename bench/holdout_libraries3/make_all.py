@@ -111,8 +111,6 @@ run("flair_textclf_sgd_lr0p5_10ep", "flair_train.py", "--lr 0.5 --epochs 10")
 run("flair_textclf_adam_lr0p01_8ep", "flair_train.py", "--opt adam --lr 0.01 --epochs 8")
 run("flair_textclf_train_with_dev_8ep", "flair_train.py", "--lr 0.3 --epochs 8 --train-with-dev")
 run("flair_textclf_sgd_lr10_diverged", "flair_train.py", "--lr 10 --epochs 8 --no-anneal", label="diverged", stop=True)
-run("flair_textclf_sgd_lr12_600sent_diverged", "flair_train.py", "--lr 12 --epochs 10 --no-anneal --n 600",
-    label="diverged", stop=True)
 
 # --- Avalanche (InteractiveLogger / TextLogger: 'Epoch 3 ended.', '\tLoss_Epoch/train_phase/train_stream = 0.4312')
 run("av_naive_sgd_1exp_interactive_10ep", "avalanche_cl.py", "--epochs 10")
@@ -121,6 +119,17 @@ run("av_naive_adam_text_minibatch_8ep", "avalanche_cl.py", "--opt adam --lr 0.00
 run("av_naive_sgd_lr50_nan", "avalanche_cl.py", "--lr 50 --epochs 8", label="nan", stop=True)
 run("av_naive_sgd_lr_ramp_nan", "avalanche_cl.py", "--lr 0.05 --gamma 2.5 --epochs 10", label="nan", stop=True)
 run("av_naive_adam_lr_ramp_text_diverged", "avalanche_cl.py", "--lr 0.02 --gamma 3 --epochs 10 --opt adam --logger text",
+    label="diverged", stop=True)
+
+# --- torchtuples (one line per epoch, a counter first: '3:\t[0s / 0s],\t\ttrain_loss: 0.1546,\tval_loss: 0.0674')
+run("tt_mlp_reg_val_20ep", "torchtuples_fit.py", "--epochs 20")
+run("tt_mlp_cls_noval_15ep", "torchtuples_fit.py", "--task cls --epochs 15 --no-val")
+run("tt_mlp_reg_adamwr_earlystop_30ep", "torchtuples_fit.py", "--cycle --epochs 30 --lr 0.01 --early-stopping")
+run("tt_mlp_cls_sgd_lr30_noval_nan", "torchtuples_fit.py", "--task cls --opt sgd --lr 30 --epochs 12 --no-val",
+    label="nan", stop=True)
+run("tt_mlp_cls_sgd_lr_ramp_nan", "torchtuples_fit.py", "--task cls --opt sgd --lr 0.05 --ramp 2 --epochs 12",
+    label="nan", stop=True)
+run("tt_mlp_reg_adam_lr_ramp_diverged", "torchtuples_fit.py", "--task reg --opt adam --lr 0.005 --ramp 1.8 --epochs 14",
     label="diverged", stop=True)
 
 # Runs labelled by their intent where the label rule does not hold, and why
