@@ -1,7 +1,9 @@
 """torchtuples (the training layer under pycox): ``Model.fit(x, y, batch_size, epochs, callbacks, verbose,
 val_data)`` prints one line per epoch with a counter first:
 ``3:\\t[0s / 0s],\\t\\ttrain_loss: 0.1546,\\tval_loss: 0.0674``. Truth: the ``TrainingLogger`` ``fit`` returns
-(``log.to_pandas()['train_loss']``)."""
+(``log.to_pandas()['train_loss']``) at the epochs whose train loss the line prints: torchtuples leaves a NaN score
+out of its line (``10:\t[0s / 0s],\t`` and nothing more), so a NaN epoch is kept apart, in
+``nan_epochs_not_printed``."""
 
 from __future__ import annotations
 
@@ -64,8 +66,10 @@ val = None if a.no_val else (x[1000:], y[1000:])
 log = model.fit(x[:1000], y[:1000], batch_size=a.batch, epochs=a.epochs, callbacks=cbs or None, verbose=True, val_data=val)
 
 df = log.to_pandas()
-train = list(zip(df.index.tolist(), df["train_loss"].tolist()))
+allpts = list(zip(df.index.tolist(), df["train_loss"].tolist()))
+train = [(e, v) for e, v in allpts if not np.isnan(v)]
+unprinted = [e for e, v in allpts if np.isnan(v)]
 ev = list(zip(df.index.tolist(), df["val_loss"].tolist())) if "val_loss" in df else None
 write_truth(framework="torchtuples", settings=vars(a), loss_name="train_loss", step_unit="epoch, 0-based (the counter first on the line)",
-            tolerance=tol_decimals(4), record="the TrainingLogger fit returns: log.to_pandas()['train_loss']",
-            train_loss=train, eval_loss=ev, eval_name="val_loss" if ev else None)
+            tolerance=tol_decimals(4), record="the TrainingLogger fit returns: log.to_pandas()['train_loss'], at the epochs it prints (not NaN)",
+            train_loss=train, eval_loss=ev, eval_name="val_loss" if ev else None, nan_epochs_not_printed=unprinted)
