@@ -13,7 +13,6 @@ import argparse
 import os
 
 import torch
-
 from h3_truth import keep, seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()

@@ -9,7 +9,6 @@ import argparse
 import numpy as np
 import pandas as pd
 import torch
-
 from h3_truth import seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()

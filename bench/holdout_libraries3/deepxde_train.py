@@ -14,7 +14,6 @@ os.environ.setdefault("DDE_BACKEND", "pytorch")
 import deepxde as dde  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-
 from h3_truth import keep, seed_all, tol_sig, write_truth  # noqa: E402
 
 ap = argparse.ArgumentParser()
@@ -56,8 +55,8 @@ losshistory, train_state = model.train(iterations=a.iters, display_every=a.every
 dde.saveplot(losshistory, train_state, issave=True, isplot=False)
 keep("loss.dat")
 
-train = [(s, float(np.sum(l))) for s, l in zip(losshistory.steps, losshistory.loss_train)]
-ev = [(s, float(np.sum(l))) for s, l in zip(losshistory.steps, losshistory.loss_test)]
+train = [(s, float(np.sum(v))) for s, v in zip(losshistory.steps, losshistory.loss_train, strict=True)]
+ev = [(s, float(np.sum(v))) for s, v in zip(losshistory.steps, losshistory.loss_test, strict=True)]
 write_truth(framework="deepxde", settings=vars(a), loss_name="Train loss", step_unit="iteration (Step column, 0-based)",
             tolerance=tol_sig(3), record="LossHistory.steps / loss_train returned by Model.train (= loss.dat)",
             train_loss=train, eval_loss=ev, eval_name="Test loss")

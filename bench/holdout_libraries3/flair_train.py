@@ -11,7 +11,6 @@ import csv
 import random
 
 import torch
-
 from h3_truth import keep, seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()

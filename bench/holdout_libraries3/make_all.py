@@ -73,7 +73,8 @@ run("dde_poisson_hardbc_adam_every200", "deepxde_train.py", "--problem poisson -
 run("dde_function_nometric_every50_1000it", "deepxde_train.py", "--no-metric --iters 1000 --every 50 --width 32")
 run("dde_function_sgd_lr1_every5_nan", "deepxde_train.py", "--opt sgd --lr 1.0 --iters 400 --every 5",
     label="nan", stop=True)
-run("dde_poisson_sgd_lr0p02_every5_nan", "deepxde_train.py", "--opt sgd --lr 0.02 --problem poisson --iters 600 --every 5",
+run("dde_poisson_sgd_lr0p02_every5_nan", "deepxde_train.py",
+    "--opt sgd --lr 0.02 --problem poisson --iters 600 --every 5",
     label="nan", stop=True)
 run("dde_function_adam_step_gamma2p5_diverged", "deepxde_train.py",
     "--lr 0.002 --decay-gamma 2.5 --iters 1500 --every 50", label="diverged", stop=True)
@@ -101,7 +102,8 @@ run("paddle_cls_adam_v2_log10_eval_5ep", "paddle_hapi.py", "--task cls --epochs 
 run("paddle_reg_adam_v1_bar_log5_noeval_5ep", "paddle_hapi.py",
     "--task reg --epochs 5 --verbose 1 --log-freq 5 --no-eval --lr 0.005")
 run("paddle_cls_sgd_v2_log1_3ep", "paddle_hapi.py", "--task cls --opt sgd --lr 0.1 --log-freq 1 --epochs 3")
-run("paddle_cls_sgd_lr40_v1_log5_nan", "paddle_hapi.py", "--task cls --opt sgd --lr 40 --epochs 4 --verbose 1 --log-freq 5",
+run("paddle_cls_sgd_lr40_v1_log5_nan", "paddle_hapi.py",
+    "--task cls --opt sgd --lr 40 --epochs 4 --verbose 1 --log-freq 5",
     label="nan", stop=True)
 run("paddle_reg_sgd_lr_ramp_v2_diverged", "paddle_hapi.py", "--task reg --opt sgd --lr 0.002 --gamma 1.08 --epochs 4",
     label="diverged", stop=True)
@@ -118,7 +120,8 @@ run("av_naive_2exp_csv_interactive_6ep", "avalanche_cl.py", "--experiences 2 --e
 run("av_naive_adam_text_minibatch_8ep", "avalanche_cl.py", "--opt adam --lr 0.005 --logger text --minibatch --epochs 8")
 run("av_naive_sgd_lr50_nan", "avalanche_cl.py", "--lr 50 --epochs 8", label="nan", stop=True)
 run("av_naive_sgd_lr_ramp_nan", "avalanche_cl.py", "--lr 0.05 --gamma 2.5 --epochs 10", label="nan", stop=True)
-run("av_naive_adam_lr_ramp_text_diverged", "avalanche_cl.py", "--lr 0.02 --gamma 3 --epochs 10 --opt adam --logger text",
+run("av_naive_adam_lr_ramp_text_diverged", "avalanche_cl.py",
+    "--lr 0.02 --gamma 3 --epochs 10 --opt adam --logger text",
     label="diverged", stop=True)
 
 # --- torchtuples (one line per epoch, a counter first: '3:\t[0s / 0s],\t\ttrain_loss: 0.1546,\tval_loss: 0.0674')

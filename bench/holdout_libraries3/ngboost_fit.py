@@ -7,12 +7,11 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from h3_truth import seed_all, tol_decimals, write_truth
 from ngboost import NGBClassifier, NGBRegressor
 from ngboost.distns import Bernoulli, Exponential, Normal
 from ngboost.scores import CRPScore, LogScore
 from sklearn.datasets import make_classification, make_regression
-
-from h3_truth import seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--task", default="reg", choices=["reg", "cls", "exp"])

@@ -7,10 +7,8 @@ steps the logger prints, numbered globally: (epoch - 1) x steps_per_epoch + step
 from __future__ import annotations
 
 import argparse
-import os
 
 import numpy as np
-
 from h3_truth import seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()

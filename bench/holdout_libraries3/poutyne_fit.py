@@ -7,10 +7,9 @@ import argparse
 import os
 
 import torch
+from h3_truth import keep, seed_all, tol_decimals, write_truth
 from poutyne import CSVLogger, ExponentialLR, Model
 from torch import nn
-
-from h3_truth import keep, seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--task", default="cls", choices=["cls", "reg"])

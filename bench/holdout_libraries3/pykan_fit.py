@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 
 import torch
-
 from h3_truth import seed_all, tol_sig, write_truth
 
 ap = argparse.ArgumentParser()

@@ -11,7 +11,6 @@ import argparse
 
 import numpy as np
 import torch
-
 from h3_truth import seed_all, tol_decimals, write_truth
 
 ap = argparse.ArgumentParser()
@@ -61,15 +60,21 @@ class Ramp(tt.callbacks.Callback):
             g["lr"] *= a.ramp
 
 
-cbs = ([tt.callbacks.EarlyStopping(patience=5)] if a.early_stopping else []) + ([Ramp()] if a.ramp else [])
+cbs = [tt.callbacks.EarlyStopping(patience=5)] if a.early_stopping else []
+if a.ramp:
+    cbs.append(Ramp())
 val = None if a.no_val else (x[1000:], y[1000:])
-log = model.fit(x[:1000], y[:1000], batch_size=a.batch, epochs=a.epochs, callbacks=cbs or None, verbose=True, val_data=val)
+log = model.fit(x[:1000], y[:1000], batch_size=a.batch, epochs=a.epochs, callbacks=cbs or None, verbose=True,
+                val_data=val)
 
 df = log.to_pandas()
-allpts = list(zip(df.index.tolist(), df["train_loss"].tolist()))
+allpts = list(zip(df.index.tolist(), df["train_loss"].tolist(), strict=True))
 train = [(e, v) for e, v in allpts if not np.isnan(v)]
 unprinted = [e for e, v in allpts if np.isnan(v)]
-ev = list(zip(df.index.tolist(), df["val_loss"].tolist())) if "val_loss" in df else None
-write_truth(framework="torchtuples", settings=vars(a), loss_name="train_loss", step_unit="epoch, 0-based (the counter first on the line)",
-            tolerance=tol_decimals(4), record="the TrainingLogger fit returns: log.to_pandas()['train_loss'], at the epochs it prints (not NaN)",
-            train_loss=train, eval_loss=ev, eval_name="val_loss" if ev else None, nan_epochs_not_printed=unprinted)
+ev = list(zip(df.index.tolist(), df["val_loss"].tolist(), strict=True)) if "val_loss" in df else None
+write_truth(framework="torchtuples", settings=vars(a), loss_name="train_loss",
+            step_unit="epoch, 0-based (the counter first on the line)",
+            tolerance=tol_decimals(4),
+            record="the TrainingLogger fit returns: log.to_pandas()['train_loss'], at the epochs it prints (not NaN)",
+            train_loss=train, eval_loss=ev, eval_name="val_loss" if ev else None,
+            nan_epochs_not_printed=unprinted)

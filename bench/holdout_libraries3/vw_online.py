@@ -10,7 +10,6 @@ import math
 import random
 
 import vowpalwabbit
-
 from h3_truth import seed_all, write_truth
 
 ap = argparse.ArgumentParser()
@@ -34,7 +33,7 @@ w = [rng.gauss(0, 1) for _ in range(8)]
 record = []
 for i in range(a.n):
     x = [rng.gauss(0, 1) * a.scale for _ in range(8)]
-    z = sum(wi * xi for wi, xi in zip(w, x)) / a.scale
+    z = sum(wi * xi for wi, xi in zip(w, x, strict=True)) / a.scale
     if a.task == "logistic":
         y = "1" if z + rng.gauss(0, 0.5) > 0 else "-1"
     elif a.task == "squared":
