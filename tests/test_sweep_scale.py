@@ -15,10 +15,9 @@ from training_check.tools.config import load_config
 from training_check.tools.redact import remember_secret
 from training_check.tools.store import Store
 
-from .conftest import REPO, require
+from .conftest import REPO
 
 SWEEP = REPO / "examples" / "sweeps" / "mlp_cls-s2"
-THREADS_ONLY = 10**6  # process_min_runs no call reaches: every run on the caller's threads
 
 
 def write_sweep(folder: Path, lines: int) -> list[str]:
@@ -40,7 +39,7 @@ def comparable(report) -> dict:
     return d
 
 
-def sweep_twice(runs_dir: Path, home: Path, process_min_runs: int) -> list[dict]:
+def sweep_twice(runs_dir: Path, home: Path, workers: int) -> list[dict]:
     """Two checks of the sweep (20 then 40 records a run: a prune needs two in a row), into a store of its own."""
     os.environ["TRAINING_CHECK_HOME"] = str(home)
     config = load_config(cwd=home.parent)
@@ -49,18 +48,17 @@ def sweep_twice(runs_dir: Path, home: Path, process_min_runs: int) -> list[dict]
     for lines in (20, 40):
         runs = write_sweep(runs_dir, lines)
         out.append(comparable(assess_runs(runs, store=store, config=config, total_steps=800,
-                                          process_min_runs=process_min_runs)))
+                                          workers=workers)))
     return out
 
 
 def test_the_sweep_answer_from_worker_processes_is_the_one_from_threads(tmp_path, monkeypatch):
-    require(check_pool.cores() >= 2, "two or more cores (worker processes are used only then)")
     monkeypatch.setenv("TRAINING_CHECK_HOME", str(tmp_path / "unused"))
     runs_dir = tmp_path / "sweep"
     config = load_config(cwd=tmp_path)
-    assert check_pool.pool_size(write_sweep(runs_dir, 20), config, 8, min_runs=4) >= 2
-    on_threads = sweep_twice(runs_dir, tmp_path / "threads", THREADS_ONLY)
-    on_processes = sweep_twice(runs_dir, tmp_path / "processes", 4)
+    assert check_pool.pool_size(write_sweep(runs_dir, 20), config, 8, workers=2) == 2
+    on_threads = sweep_twice(runs_dir, tmp_path / "threads", 0)
+    on_processes = sweep_twice(runs_dir, tmp_path / "processes", 2)
     assert on_processes == on_threads
     second = on_processes[1]
     assert second["sweep"]["compared"] == 16 and len(second["runs"]) + second.get("more", {}).get("runs", 0) == 16
@@ -69,7 +67,6 @@ def test_the_sweep_answer_from_worker_processes_is_the_one_from_threads(tmp_path
 
 def test_a_worker_process_checks_in_a_process_of_its_own_with_the_callers_environment(tmp_path, monkeypatch, store,
                                                                                       config):
-    require(check_pool.cores() >= 2, "two or more cores")
     monkeypatch.setenv("TC_POOL_PROBE", "from-the-caller")
     runs = write_sweep(tmp_path / "sweep", 20)
     pool = check_pool.open_pool(2, store, config)
@@ -89,11 +86,10 @@ def test_a_worker_process_checks_in_a_process_of_its_own_with_the_callers_enviro
 
 def test_what_a_worker_process_stores_is_redacted_with_the_secrets_the_caller_learnt(tmp_path, monkeypatch, store,
                                                                                     config):
-    require(check_pool.cores() >= 2, "two or more cores")
     secret = "tcPool" + secrets.token_hex(12)
     remember_secret(secret, "probe")  # learnt at run time (as a key read from a file is), not in the environment
     runs = write_sweep(tmp_path / secret, 20)
-    rep = assess_runs(runs, store=store, config=config, total_steps=800, process_min_runs=4)
+    rep = assess_runs(runs, store=store, config=config, total_steps=800, workers=2)
     assert rep.sweep is not None and rep.sweep["compared"] == 16
     with sqlite3.connect(store.path) as c:  # the workers' records: each run's assessment
         rows = c.execute("SELECT run_key, payload FROM assessments").fetchall()

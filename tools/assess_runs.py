@@ -24,7 +24,6 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import check_pool
-from .check_pool import POOL_MIN_RUNS
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
 from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT
@@ -288,12 +287,13 @@ def check_and_collect(run: str, *, store: Store, config: Config, assess: Callabl
 def assess_runs(runs: list[str] | None = None, project: str | None = None, *, store: Store, config: Config,
                 max_concurrency: int = 8, state: str | None = "running",
                 progress: Progress | None = None, answer_budget: int | None = ANSWER_BUDGET,
-                total_steps: int | None = None, process_min_runs: int = POOL_MIN_RUNS) -> MultiReport:
+                total_steps: int | None = None, workers: int | None = None) -> MultiReport:
     """Assess every run (a list, wandb/ folders, or a W&B project's runs in ``state``) with at most
     ``max_concurrency`` at once; one line per run, worst first; with >= 4 runs sharing an objective, each run
     judged against its siblings too. ``answer_budget``: bytes the answer may take (None: every run in full);
     ``total_steps``: the runs' planned length (else each run's own, from its source), where projections aim;
-    ``process_min_runs``: local runs from which their checks go to worker processes (tools/check_pool.py)."""
+    ``workers``: worker processes for the local runs (tools/check_pool.py; None: one per idle core when there are
+    many, 0: none)."""
     if not runs and not project:
         raise BadInput("pass runs (a list of run references) or project (entity/project)")
     if total_steps is not None and (not isinstance(total_steps, int) or isinstance(total_steps, bool)
@@ -309,7 +309,7 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
     collect = len(targets) >= MIN_RUNS
     order = {r: i for i, r in enumerate(targets)}
     for line, objective, run_key in _checked(targets, store, config, collect, total_steps, max_concurrency,
-                                             progress, process_min_runs):
+                                             progress, workers):
         lines.append(line)
         if objective is not None and run_key is not None:
             objectives.append(objective)
@@ -340,14 +340,15 @@ Checked = tuple[RunLine, RunObjectives | None, str | None]
 
 
 def _checked(targets: list[str], store: Store, config: Config, collect: bool, total_steps: int | None,
-             max_concurrency: int, progress: Progress | None, process_min_runs: int) -> Iterator[Checked]:
+             max_concurrency: int, progress: Progress | None, workers: int | None) -> Iterator[Checked]:
     """Every run checked (``check_and_collect``), as each finishes: local runs on worker processes when there are
-    many (tools/check_pool.py), the others on at most ``max_concurrency`` threads; a run a worker could not return
+    many and cores are idle (tools/check_pool.py; ``workers`` processes when given), the others on at most
+    ``max_concurrency`` threads; a run a worker could not return
     is checked on a thread."""
     from .assess import assess_run
 
-    workers = check_pool.pool_size(targets, config, max_concurrency, process_min_runs)
-    procs = check_pool.open_pool(workers, store, config) if workers else None
+    n = check_pool.pool_size(targets, config, max_concurrency, workers)
+    procs = check_pool.open_pool(n, store, config) if n else None
     threads = ThreadPoolExecutor(max_workers=min(max_concurrency, len(targets)), thread_name_prefix="assess")
 
     def on_thread(run: str) -> Future:

@@ -1,9 +1,9 @@
 """Many local runs checked on every core: worker processes for a many-run check (``assess_runs``).
 
 Checking a local run is mostly Python (the format's detection, the history, the signals), so threads share one
-core; a call that covers at least ``POOL_MIN_RUNS`` local runs on a machine with two or more cores hands each local
-run's check to a pool of worker processes instead (remote runs stay on the caller's threads: their time is the
-network's). A worker makes the very check a thread makes (``assess_runs.check_and_collect``) with:
+core; a call that covers at least ``POOL_MIN_RUNS`` local runs while two or more cores are idle hands each local
+run's check to a pool of worker processes instead, one per idle core (remote runs stay on the caller's threads:
+their time is the network's). A worker makes the very check a thread makes (``assess_runs.check_and_collect``) with:
 
 - its own store connection to the same file (SQLite in WAL mode serves several processes; each write is one
   transaction, as in a thread);
@@ -57,14 +57,26 @@ def is_local(run: str, config: Config) -> bool:
         return False
 
 
-def pool_size(targets: Iterable[str], config: Config, max_concurrency: int, min_runs: int = POOL_MIN_RUNS) -> int:
-    """Worker processes for a check of ``targets`` (0: none, every run on the caller's threads): one per core, at
-    most ``max_concurrency``, when at least ``min_runs`` of them are local."""
-    n = min(cores(), max_concurrency)
-    if n < 2:
-        return 0
+def idle_cores() -> float:
+    """Cores no process is waiting for now (the 1-minute load average under the cores), this call's own thread
+    counted as idle."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float(cores())
+    return cores() - load + 1.0
+
+
+def pool_size(targets: Iterable[str], config: Config, max_concurrency: int, workers: int | None = None) -> int:
+    """Worker processes for a check of ``targets`` (0: none, every run on the caller's threads). ``workers`` given:
+    that many (0: none) when any run is local. Else one per idle core, at most ``max_concurrency``, when at least
+    ``POOL_MIN_RUNS`` runs are local and two or more cores are idle: a busy machine (a training's data loaders, other
+    users) gains nothing from more processes, and the check must not take the cores of the training it watches."""
     local = sum(1 for r in targets if is_local(r, config))
-    return n if local >= min_runs else 0
+    if workers is not None:
+        return max(0, workers) if local else 0
+    n = min(cores(), max_concurrency, int(idle_cores()))
+    return n if n >= 2 and local >= POOL_MIN_RUNS else 0
 
 
 # -- the worker side ----------------------------------------------------------------------------------------------
