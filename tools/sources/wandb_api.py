@@ -5,8 +5,8 @@ History is every logged row at full resolution after the last step read, without
 ``history()`` is sampled (spikes lost). The rows are asked for with the very GraphQL query ``Run.scan_history`` has
 wandb-core send (``HistoryPage``: ``history(minStep, maxStep, samples: pageSize)`` over windows of ``pageSize`` steps,
 so no window can hold more rows than it returns), sent through the same ``wandb.Api`` client
-(``ServiceApi.execute_graphql``), each page's rows parsed as one JSON array: ``scan_history`` would hand every value
-of every row over one by one (about 8 times the cost a row). Without that client call (another wandb) or the run's
+(``ServiceApi.execute_graphql``), each row parsed from its line: ``scan_history`` would hand every value of every
+row over one by one (about 8 times the cost a row). Without that client call (another wandb) or the run's
 last step, ``scan_history`` reads them. Only ``WandbClient`` touches ``wandb.Api``; everything else works on plain
 rows.
 Every failure becomes a one-line ``SourceUnreachable`` (``AuthError`` for a
@@ -281,24 +281,25 @@ def row_value(value: Any) -> float | None:
     return None
 
 
+_DECODE = json.JSONDecoder().raw_decode  # one row's object from its line, without json.loads' checks per call
+
+
 def history_page_rows(lines: Any) -> list[dict]:
-    """A ``HistoryPage`` answer's rows (each a JSON object as text): parsed as one JSON array, else line by line; a
-    line that is no JSON object costs that line only."""
+    """A ``HistoryPage`` answer's rows, each line one JSON object; a line that is not exactly one costs that line
+    only."""
     if not isinstance(lines, list):
         return []
-    texts = [t for t in lines if isinstance(t, str)]
-    try:  # W&B writes each row as one JSON object: the page is then one array of as many
-        rows = json.loads("[" + ",".join(texts) + "]")
-        if not isinstance(rows, list) or len(rows) != len(texts):
-            raise ValueError("a line held more or less than one row")
-    except (ValueError, RecursionError):  # a bad line: each line read on its own
-        rows = []
-        for t in texts:
-            try:
-                rows.append(json.loads(t))
-            except (ValueError, RecursionError):
-                continue
-    return [r for r in rows if isinstance(r, dict)]
+    rows = []
+    for t in lines:
+        if not isinstance(t, str):
+            continue
+        try:
+            row, end = _DECODE(t)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(row, dict) and (end == len(t) or not t[end:].strip()):
+            rows.append(row)
+    return rows
 
 
 def add_history_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: int = -1) -> int:
