@@ -138,8 +138,9 @@ def main() -> int:
         from training_check.tools.check_pool import pool_size
         from training_check.tools.config import load_config
 
-        auto = pool_size(paths or [], load_config(cwd=scratch), a.concurrency) if paths else 0
-        print(f"the first sweep's local runs go to {auto or 'no'} worker processes (idle cores decide)")
+        if paths:
+            auto = pool_size(paths, load_config(cwd=scratch), a.concurrency)
+            print(f"the first sweep's local runs go to {auto or 'no'} worker processes (idle cores decide)")
         first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project)
         again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
         steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)

@@ -118,7 +118,6 @@ MIGRATIONS: list[str] = [
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 COMPACT_LOOKBACK = 64  # newest chunks a compaction looks at (a binary counter of 1M-point chunks needs about 20)
-WRITE_WAIT_S = 30.0  # how long a write waits for this process's other writes of the file (SQLite's busy_timeout too)
 CHUNK_POINTS = 1 << 20  # points per stored chunk at most (a long first read is split: SQLite caps a blob near 1 GB)
 
 
@@ -176,19 +175,6 @@ def _record(obj: Any) -> str:
 def _text(value: str | None) -> str | None:
     """A record's text column (run key, reason, model, path), redacted like its JSON."""
     return None if value is None else redact(value)
-
-
-_WRITERS: dict[str, threading.Lock] = {}  # one per store file: this process's writers queue here, not in SQLite
-_WRITERS_LOCK = threading.Lock()
-
-
-def _writers(path: Path) -> threading.Lock:
-    """The lock this process's writers of ``path`` take around a write transaction: a waiting thread takes it the
-    moment it is free (SQLite's own wait polls, sleeping up to 100 ms at a time), and holds no connection open in a
-    transaction while it waits for the GIL. Other processes still queue in SQLite (``busy_timeout``)."""
-    key = os.path.realpath(path)
-    with _WRITERS_LOCK:
-        return _WRITERS.setdefault(key, threading.Lock())
 
 
 class Store:
@@ -332,20 +318,8 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write transaction (BEGIN IMMEDIATE: writers queue instead of failing), this process's writers
-        of the file one at a time (``_writers``)."""
-        writers = _writers(self.path)
-        if not writers.acquire(timeout=WRITE_WAIT_S):
-            raise StoreError(f"store write failed ({self.path}): another write of this process held the store for "
-                             f"{WRITE_WAIT_S:.0f} s; nothing was changed; try again")
-        try:
-            with self._transaction() as conn:
-                yield conn
-        finally:
-            writers.release()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic write transaction (BEGIN IMMEDIATE: writers queue instead of failing). Callers make their
+        blobs and JSON before it: a transaction holds every other writer of the file."""
         conn = self._connect()
         try:
             conn.execute("BEGIN IMMEDIATE")
