@@ -9,7 +9,7 @@ folder, then times, in one process on this machine:
   its staleness finding now says "no new steps since the last check");
 - another sweep with nothing new (each run's last judgement stands: tools/recheck.py);
 - the first sweep with the local runs on the caller's threads only, then on 2 worker processes (the first sweep
-  uses processes only while cores are idle: tools/check_pool.py);
+  uses processes unless the cores are crowded: tools/check_pool.py);
 - the first sweep with one run read at a time (``max_concurrency=1``), to show what concurrent reads buy;
 
 and prints the ratios to the reference, the per-run cost, and the size of the agent's answer (``ANSWER_BUDGET``)
@@ -140,7 +140,7 @@ def main() -> int:
 
         if paths:
             auto = pool_size(paths, load_config(cwd=scratch), a.concurrency)
-            print(f"the first sweep's local runs go to {auto or 'no'} worker processes (idle cores decide)")
+            print(f"the first sweep's local runs go to {auto or 'no'} worker processes (the load decides)")
         first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project)
         again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
         steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)

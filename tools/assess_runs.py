@@ -292,8 +292,8 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
     ``max_concurrency`` at once; one line per run, worst first; with >= 4 runs sharing an objective, each run
     judged against its siblings too. ``answer_budget``: bytes the answer may take (None: every run in full);
     ``total_steps``: the runs' planned length (else each run's own, from its source), where projections aim;
-    ``workers``: worker processes for the local runs (tools/check_pool.py; None: one per idle core when there are
-    many, 0: none)."""
+    ``workers``: worker processes for the local runs (tools/check_pool.py; None: one per core when there are many
+    and the machine is not crowded, 0: none)."""
     if not runs and not project:
         raise BadInput("pass runs (a list of run references) or project (entity/project)")
     if total_steps is not None and (not isinstance(total_steps, int) or isinstance(total_steps, bool)
@@ -342,7 +342,7 @@ Checked = tuple[RunLine, RunObjectives | None, str | None]
 def _checked(targets: list[str], store: Store, config: Config, collect: bool, total_steps: int | None,
              max_concurrency: int, progress: Progress | None, workers: int | None) -> Iterator[Checked]:
     """Every run checked (``check_and_collect``), as each finishes: local runs on worker processes when there are
-    many and cores are idle (tools/check_pool.py; ``workers`` processes when given), the others on at most
+    many and the cores are not crowded (tools/check_pool.py; ``workers`` processes when given), the others on at most
     ``max_concurrency`` threads; a run a worker could not return
     is checked on a thread."""
     from .assess import assess_run

@@ -1,8 +1,8 @@
 """Many local runs checked on every core: worker processes for a many-run check (``assess_runs``).
 
 Checking a local run is mostly Python (the format's detection, the history, the signals), so threads share one
-core; a call that covers at least ``POOL_MIN_RUNS`` local runs while two or more cores are idle hands each local
-run's check to a pool of worker processes instead, one per idle core (remote runs stay on the caller's threads:
+core; a call that covers at least ``POOL_MIN_RUNS`` local runs on two or more cores that are not crowded hands each
+local run's check to a pool of worker processes instead, one per core (remote runs stay on the caller's threads:
 their time is the network's). A worker makes the very check a thread makes (``assess_runs.check_and_collect``) with:
 
 - its own store connection to the same file (SQLite in WAL mode serves several processes; each write is one
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from .sweep.collect import RunObjectives
 
 POOL_MIN_RUNS = 64  # local runs in one call before worker processes pay for their start (about 0.5 s of imports)
+BUSY_LIMIT = 3.0  # load per core from which a sweep stays on threads (bench/sweep_scale.py, 2 shared cores: two
+# workers took 0.42-0.79x the threads' time at load 4-5, 1.4-2x at load 8-14)
 PRELOAD = ["training_check.tools.assess_runs", "training_check.tools.assess", "training_check.tools.measure",
            "training_check.tools.sources.logfile"]  # imported once by the fork server, not by every worker
 
@@ -57,26 +59,25 @@ def is_local(run: str, config: Config) -> bool:
         return False
 
 
-def idle_cores() -> float:
-    """Cores no process is waiting for now (the 1-minute load average under the cores), this call's own thread
-    counted as idle."""
+def busy() -> float:
+    """Processes waiting for a core, per core (the 1-minute load average over the cores); 0.0 where unknown."""
     try:
-        load = os.getloadavg()[0]
+        return os.getloadavg()[0] / cores()
     except (AttributeError, OSError):
-        return float(cores())
-    return cores() - load + 1.0
+        return 0.0
 
 
 def pool_size(targets: Iterable[str], config: Config, max_concurrency: int, workers: int | None = None) -> int:
     """Worker processes for a check of ``targets`` (0: none, every run on the caller's threads). ``workers`` given:
-    that many (0: none) when any run is local. Else one per idle core, at most ``max_concurrency``, when at least
-    ``POOL_MIN_RUNS`` runs are local and two or more cores are idle: a busy machine (a training's data loaders, other
-    users) gains nothing from more processes, and the check must not take the cores of the training it watches."""
+    that many (0: none) when any run is local. Else one per core, at most ``max_concurrency``, when at least
+    ``POOL_MIN_RUNS`` runs are local, there are two or more cores and the machine is not crowded (``BUSY_LIMIT``):
+    on cores every process already waits for, more processes only wait longer (and take more of the cores of the
+    training a check watches)."""
     local = sum(1 for r in targets if is_local(r, config))
     if workers is not None:
         return max(0, workers) if local else 0
-    n = min(cores(), max_concurrency, int(idle_cores()))
-    return n if n >= 2 and local >= POOL_MIN_RUNS else 0
+    n = min(cores(), max_concurrency)
+    return n if n >= 2 and local >= POOL_MIN_RUNS and busy() < BUSY_LIMIT else 0
 
 
 # -- the worker side ----------------------------------------------------------------------------------------------
