@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 POOL_MIN_RUNS = 64  # local runs in one call before worker processes pay for their start (about 0.5 s of imports)
 BUSY_LIMIT = 3.0  # load per core from which a sweep stays on threads (bench/sweep_scale.py, 2 shared cores: two
-# workers took 0.42-0.79x the threads' time at load 4-5, 1.4-2x at load 8-14)
+# workers took 0.4-1.2x the threads' time at load 4-5 (median 1.0x), 1.4-2x at load 8-14)
 PRELOAD = ["training_check.tools.assess_runs", "training_check.tools.assess", "training_check.tools.measure",
            "training_check.tools.sources.logfile"]  # imported once by the fork server, not by every worker
 
