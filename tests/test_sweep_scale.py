@@ -15,7 +15,7 @@ from training_check.tools.config import load_config
 from training_check.tools.redact import remember_secret
 from training_check.tools.store import Store
 
-from .conftest import REPO
+from .conftest import REPO, require
 
 SWEEP = REPO / "examples" / "sweeps" / "mlp_cls-s2"
 
@@ -95,3 +95,39 @@ def test_what_a_worker_process_stores_is_redacted_with_the_secrets_the_caller_le
         rows = c.execute("SELECT run_key, payload FROM assessments").fetchall()
     assert len(rows) == 16 and all(k.startswith("file:") and "[redacted probe]" in k for k, _ in rows)
     assert all(secret not in k and secret not in p and "[redacted probe]" in p for k, p in rows)
+
+
+def _grandchildren() -> list[int]:
+    """Processes whose parent is a child of this one (the fork server's workers), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    children = {p for p, pp in parents.items() if pp == os.getpid()}
+    return [p for p, pp in parents.items() if pp in children]
+
+
+def test_runs_a_killed_worker_had_not_returned_are_checked_on_threads(tmp_path, monkeypatch):
+    require(Path("/proc/self/stat").is_file(), "/proc (the workers are found there)")
+    monkeypatch.setenv("TRAINING_CHECK_HOME", str(tmp_path / "unused"))
+    expected = sweep_twice(tmp_path / "sweep", tmp_path / "threads", 0)[1]  # 20 then 40 records a run, on threads
+    monkeypatch.setenv("TRAINING_CHECK_HOME", str(tmp_path / "killed"))
+    config = load_config(cwd=tmp_path)
+    store = Store(config.store_path)
+    assess_runs(write_sweep(tmp_path / "sweep", 20), store=store, config=config, total_steps=800, workers=0)
+    runs = write_sweep(tmp_path / "sweep", 40)
+    killed: list[int] = []
+
+    def kill_the_workers(done: float, total: float | None, what: str) -> None:
+        if not killed:
+            killed.extend(_grandchildren())
+            for pid in killed:
+                os.kill(pid, 9)  # the workers this call started (the fork server's children), by their ids
+
+    rep = assess_runs(runs, store=store, config=config, total_steps=800, workers=2, progress=kill_the_workers)
+    assert killed, "no worker process was running"
+    assert comparable(rep) == expected

@@ -357,9 +357,12 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
 
     try:
         futures: dict[Future, str] = {}
+        on_worker: set[Future] = set()
         for r in targets:
             fut = check_pool.submit(procs, r, collect, total_steps) if procs and check_pool.is_local(r, config) \
                 else None
+            if fut is not None:
+                on_worker.add(fut)
             futures[fut or on_thread(r)] = r
         done = 0
         pending = set(futures)
@@ -369,7 +372,9 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
                 run = futures.pop(fut)
                 try:
                     result = fut.result()
-                except Exception:  # noqa: BLE001 - a worker that died: the run is checked here instead
+                except Exception:  # a worker that died: the run is checked here instead (a thread's error stands)
+                    if fut not in on_worker:
+                        raise
                     retry = on_thread(run)
                     futures[retry] = run
                     pending.add(retry)
