@@ -8,6 +8,8 @@ folder, then times, in one process on this machine:
 - a sweep with nothing new (the same runs again: the cursors say nothing was added; each run judged in full, as
   its staleness finding now says "no new steps since the last check");
 - another sweep with nothing new (each run's last judgement stands: tools/recheck.py);
+- the first sweep with the local runs on the caller's threads only, then on 2 worker processes (the first sweep
+  uses processes unless the cores are crowded: tools/check_pool.py);
 - the first sweep with one run read at a time (``max_concurrency=1``), to show what concurrent reads buy;
 
 and prints the ratios to the reference, the per-run cost, and the size of the agent's answer (``ANSWER_BUDGET``)
@@ -72,7 +74,8 @@ def json_reference(paths: list[str]) -> float:
     return time.perf_counter() - t
 
 
-def sweep(paths: list[str] | None, home: Path, concurrency: int, fresh: bool, total: int, project: str | None = None):
+def sweep(paths: list[str] | None, home: Path, concurrency: int, fresh: bool, total: int, project: str | None = None,
+          workers: int | None = None):
     from training_check.tools.assess_runs import assess_runs
     from training_check.tools.config import load_config
     from training_check.tools.store import Store
@@ -83,7 +86,9 @@ def sweep(paths: list[str] | None, home: Path, concurrency: int, fresh: bool, to
     config = load_config(cwd=home.parent)
     store = Store(config.store_path)
     t = time.perf_counter()
-    rep = assess_runs(paths, project, store=store, config=config, max_concurrency=concurrency, total_steps=total)
+    more = {} if workers is None else {"workers": workers}
+    rep = assess_runs(paths, project, store=store, config=config, max_concurrency=concurrency, total_steps=total,
+                      **more)
     return time.perf_counter() - t, rep
 
 
@@ -122,6 +127,7 @@ def main() -> int:
             paths = write_runs(runs_dir, a.runs, a.steps)
         size = sum(os.path.getsize(p) for p in paths)
         print(f"{a.runs} runs x {a.steps} steps: {size / 2**20:.0f} MB ({time.perf_counter() - t:.0f} s to have them)")
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         ref = json_reference(paths)
         print(f"json.loads of every line: {ref:.2f} s")
         project = None
@@ -129,6 +135,12 @@ def main() -> int:
             server = serve_project(runs_dir, scratch, a.steps)
             project, paths = "ent/proj", None  # type: ignore[assignment]
             print(f"through the stand-in W&B project {project} at {os.environ['WANDB_BASE_URL']} (real wandb.Api)")
+        from training_check.tools.check_pool import pool_size
+        from training_check.tools.config import load_config
+
+        if paths:
+            auto = pool_size(paths, load_config(cwd=scratch), a.concurrency)
+            print(f"the first sweep's local runs go to {auto or 'no'} worker processes (the load decides)")
         first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project)
         again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
         steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
@@ -138,6 +150,10 @@ def main() -> int:
               f"{1000 * again / a.runs:.1f} ms a run")
         print(f"another sweep with nothing new (judgements stand): {steady:.2f} s = {steady / ref:.2f}x json.loads, "
               f"{1000 * steady / a.runs:.1f} ms a run")
+        if a.source == "local":
+            for workers, what in ((0, "on threads only (no worker processes)"), (2, "on 2 worker processes")):
+                t, _ = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project, workers)
+                print(f"first sweep {what}: {t:.2f} s = {t / ref:.2f}x json.loads ({t / first:.2f}x the first)")
         if not a.skip_serial:
             serial, _ = sweep(paths, scratch / "home", 1, True, a.steps, project)
             print(f"first sweep one run at a time: {serial:.2f} s ({serial / first:.2f}x the concurrent one)")
@@ -148,6 +164,7 @@ def main() -> int:
         print(f"answer for an agent: {answer / 1000:.1f} KB (every run in full, as --json: {full / 1000:.0f} KB); "
               f"sweep of {sw.get('compared')} on {sw.get('metric')}: {len(sw.get('prune') or [])} to prune, "
               f"leader {os.path.basename(str(sw.get('leader')))}; counts {rep2.counts}")
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
     finally:
         if server is not None:
             server.communicate(timeout=30)  # closing its stdin ends it

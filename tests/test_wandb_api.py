@@ -36,6 +36,7 @@ from training_check.tools.sources.wandb_api import (
     add_history_rows,
     call_with_retries,
     classify_error,
+    history_page_rows,
     resolve_api_key,
     row_value,
     stop_wandb_run,
@@ -435,3 +436,42 @@ def test_project_runs_are_listed_by_state_through_the_real_api(stand_in, config)
     with pytest.raises(BadInput, match=whole("project must be entity/project, got 'just-one-part; rm -rf /' "
                                              "(or set WANDB_ENTITY)")):
         list_project_runs("just-one-part; rm -rf /", config)
+
+
+# -- history pages: the query wandb-core sends for scan_history, parsed a page at a time --------------------------
+
+def test_history_pages_are_the_rows_scan_history_gives(stand_in, config):
+    """The HistoryPage path and wandb's own scan_history read the same rows from the same server; the pages ask for
+    windows of steps from the cursor up to the run's last step."""
+    src = WandbApiSource(ref(), config, policy=FAST)
+    client = src.client()
+    stand_in.requests.clear()
+    paged = list(client.history_rows("ent", "proj", "runabc123", 0, last_step=7, page_size=3))
+    windows = [(v["minStep"], v["maxStep"], v["pageSize"], v.get("run")) for _, op, v in stand_in.requests
+               if op == "page"]
+    assert windows == [(0, 3, 3, "runabc123"), (3, 6, 3, "runabc123"), (6, 9, 3, "runabc123")]
+    scanned = list(client.history_rows("ent", "proj", "runabc123", 0))  # no last step: wandb's scan_history
+    assert paged == scanned == stand_in.rows
+    assert list(client.history_rows("ent", "proj", "runabc123", 5, last_step=7)) == [r for r in stand_in.rows
+                                                                                  if r["_step"] >= 5]
+
+
+def test_a_history_page_line_that_is_no_row_costs_that_line_only():
+    good = [json.dumps({"_step": i, "loss": 1.0 / (i + 1)}) for i in range(3)]
+    assert history_page_rows(good) == [json.loads(t) for t in good]
+    # two rows on one line and a row cut in two: no line is read with another
+    merged = [good[0] + "," + good[1], '{"_step": 9, "loss": "', '"}', good[2], good[0] + " trailing"]
+    assert history_page_rows(merged) == [json.loads(good[2])]
+    deep = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert history_page_rows([good[0], deep, "not json", '"a string"', good[1] + "  ", None]) == [
+        json.loads(good[0]), json.loads(good[1])]
+    assert history_page_rows(None) == [] and history_page_rows([]) == []
+
+
+def test_a_run_gone_between_listing_and_history_is_said_so(stand_in, config):
+    src = WandbApiSource(ref(), config, policy=FAST)
+    client = src.client()
+    stand_in.deleted = True
+    with pytest.raises(SourceUnreachable, match="no such run"):
+        call_with_retries(lambda: list(client.history_rows("ent", "proj", "runabc123", 0, last_step=7)), FAST,
+                          "reading W&B run ent/proj/runabc123", FAKE_KEY)

@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import check_pool
 from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
 from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT
@@ -286,11 +287,13 @@ def check_and_collect(run: str, *, store: Store, config: Config, assess: Callabl
 def assess_runs(runs: list[str] | None = None, project: str | None = None, *, store: Store, config: Config,
                 max_concurrency: int = 8, state: str | None = "running",
                 progress: Progress | None = None, answer_budget: int | None = ANSWER_BUDGET,
-                total_steps: int | None = None) -> MultiReport:
+                total_steps: int | None = None, workers: int | None = None) -> MultiReport:
     """Assess every run (a list, wandb/ folders, or a W&B project's runs in ``state``) with at most
     ``max_concurrency`` at once; one line per run, worst first; with >= 4 runs sharing an objective, each run
     judged against its siblings too. ``answer_budget``: bytes the answer may take (None: every run in full);
-    ``total_steps``: the runs' planned length (else each run's own, from its source), where projections aim."""
+    ``total_steps``: the runs' planned length (else each run's own, from its source), where projections aim;
+    ``workers``: worker processes for the local runs (tools/check_pool.py; None: one per core when there are many
+    and the machine is not crowded, 0: none)."""
     if not runs and not project:
         raise BadInput("pass runs (a list of run references) or project (entity/project)")
     if total_steps is not None and (not isinstance(total_steps, int) or isinstance(total_steps, bool)
@@ -298,26 +301,20 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
         raise BadInput(f"total_steps must be a positive whole number, got {total_steps!r}")
     if not isinstance(max_concurrency, int) or not 1 <= max_concurrency <= 64:
         raise BadInput(f"max_concurrency must be an integer from 1 to 64, got {max_concurrency!r}")
-    from .assess import assess_run
-
     started = time.monotonic()
     targets, expanded = expand_runs(runs, project, config, state)
     lines: list[RunLine] = []
     objectives: list[RunObjectives] = []
     run_keys: dict[str, str] = {}
     collect = len(targets) >= MIN_RUNS
-    with ThreadPoolExecutor(max_workers=min(max_concurrency, len(targets)), thread_name_prefix="assess") as pool:
-        futures = {pool.submit(check_and_collect, r, store=store, config=config, assess=assess_run,
-                               collect=collect, total_steps=total_steps): r for r in targets}
-        for i, fut in enumerate(as_completed(futures), 1):
-            line, objective, run_key = fut.result()
-            lines.append(line)
-            if objective is not None and run_key is not None:
-                objectives.append(objective)
-                run_keys[line.run] = run_key
-            if progress:
-                progress(i, len(targets), f"checked {futures[fut]}")
     order = {r: i for i, r in enumerate(targets)}
+    for line, objective, run_key in _checked(targets, store, config, collect, total_steps, max_concurrency,
+                                             progress, workers):
+        lines.append(line)
+        if objective is not None and run_key is not None:
+            objectives.append(objective)
+            run_keys[line.run] = run_key
+    objectives.sort(key=lambda o: order[o.run])  # the sweep sees its runs in the call's order, however they finished
     lines.sort(key=lambda ln: (severity(ln.verdict), order[ln.run]))
     counts = {v: n for v in ORDER if (n := sum(1 for ln in lines if ln.verdict == v))}
     worst = lines[0].verdict
@@ -337,6 +334,59 @@ def assess_runs(runs: list[str] | None = None, project: str | None = None, *, st
                         + (f"prune {len(pr)} ({named})" if pr else "nothing to prune"))
     return MultiReport(lines, counts, expanded, time.monotonic() - started, notes, summary + ".", sweep,
                        _budget=answer_budget)
+
+
+Checked = tuple[RunLine, RunObjectives | None, str | None]
+
+
+def _checked(targets: list[str], store: Store, config: Config, collect: bool, total_steps: int | None,
+             max_concurrency: int, progress: Progress | None, workers: int | None) -> Iterator[Checked]:
+    """Every run checked (``check_and_collect``), as each finishes: local runs on worker processes when there are
+    many and the cores are not crowded (tools/check_pool.py; ``workers`` processes when given), the others on at most
+    ``max_concurrency`` threads; a run a worker could not return
+    is checked on a thread."""
+    from .assess import assess_run
+
+    n = check_pool.pool_size(targets, config, max_concurrency, workers)
+    procs = check_pool.open_pool(n, store, config) if n else None
+    threads = ThreadPoolExecutor(max_workers=min(max_concurrency, len(targets)), thread_name_prefix="assess")
+
+    def on_thread(run: str) -> Future:
+        return threads.submit(check_and_collect, run, store=store, config=config, assess=assess_run,
+                              collect=collect, total_steps=total_steps)
+
+    try:
+        futures: dict[Future, str] = {}
+        on_worker: set[Future] = set()
+        for r in targets:
+            fut = check_pool.submit(procs, r, collect, total_steps) if procs and check_pool.is_local(r, config) \
+                else None
+            if fut is not None:
+                on_worker.add(fut)
+            futures[fut or on_thread(r)] = r
+        done = 0
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                run = futures.pop(fut)
+                try:
+                    result = fut.result()
+                except Exception:  # a worker that died: the run is checked here instead (a thread's error stands)
+                    if fut not in on_worker:
+                        raise
+                    retry = on_thread(run)
+                    futures[retry] = run
+                    pending.add(retry)
+                    continue
+                done += 1
+                if progress:
+                    progress(done, len(targets), f"checked {run}")
+                yield result
+    finally:
+        threads.shutdown(wait=True, cancel_futures=True)
+        if procs is not None:
+            procs.shutdown(wait=True, cancel_futures=True)
 
 
 def _judge_sweep(lines: list[RunLine], objectives: list[RunObjectives], run_keys: dict[str, str],

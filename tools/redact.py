@@ -226,6 +226,14 @@ def configure(*, user_names: Iterable[str] = (), project_names: Iterable[str] = 
             _known.generation += 1
 
 
+def known_state() -> dict:
+    """What this process learnt beyond its environment (config names, remembered values), as ``configure``'s
+    arguments: a worker process given it redacts as this one does (tools/check_pool.py)."""
+    with _lock:
+        return {"user_names": sorted(_known.user_names), "project_names": sorted(_known.project_names),
+                "values": dict(_known.values), "wandb_base_url": _known.wandb_base_url}
+
+
 def netrc_secret(env: Mapping[str, str], base_url: str | None = None) -> str | None:
     """The password of the ``~/.netrc`` entry ``wandb login`` wrote for the W&B host (``$NETRC`` if set)."""
     host = urlparse(base_url or env.get("WANDB_BASE_URL") or "").hostname or DEFAULT_WANDB_HOST

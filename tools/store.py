@@ -318,7 +318,8 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One atomic write transaction (BEGIN IMMEDIATE: writers queue instead of failing)."""
+        """One atomic write transaction (BEGIN IMMEDIATE: writers queue instead of failing). Callers make their
+        blobs and JSON before it: a transaction holds every other writer of the file."""
         conn = self._connect()
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -412,7 +413,10 @@ class Store:
         Returns False (and changes nothing) when another process moved the cursor
         first: the caller then reloads the cache, which already holds those points.
         """
-        with self._write() as c:
+        pieces = [(piece.n_points, piece.to_bytes()) for piece in _pieces(batch)] if not batch.is_empty() else []
+        cursor_text, info_text, key_text = _dumps(new_cursor), _record(info) if info else None, _text(run_key)
+        last = batch.max_step()
+        with self._write() as c:  # what is computed is computed before: the transaction holds the file's writers
             row = c.execute("SELECT cursor, n_points FROM sources WHERE source_id=?", (source_id,)).fetchone()
             current = json.loads(row[0]) if row and row[0] else None
             if current != expected_cursor:
@@ -420,25 +424,23 @@ class Store:
             if reset:
                 c.execute("DELETE FROM chunks WHERE source_id=?", (source_id,))
             n_before = 0 if (reset or not row) else int(row[1])
-            if not batch.is_empty():
+            if pieces:
                 seq = c.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM chunks WHERE source_id=?",
                                 (source_id,)).fetchone()[0]
-                for piece in _pieces(batch):
+                for n_points, blob in pieces:
                     c.execute("INSERT INTO chunks (source_id, seq, n_points, data) VALUES (?, ?, ?, ?)",
-                              (source_id, seq, piece.n_points, piece.to_bytes()))
+                              (source_id, seq, n_points, blob))
                     seq += 1
             if history is not None:  # None: the stored history stands (nothing new)
                 c.execute("INSERT OR REPLACE INTO summaries (source_id, data) VALUES (?, ?)", (source_id, history))
             elif reset:
                 c.execute("DELETE FROM summaries WHERE source_id=?", (source_id,))
-            last = batch.max_step()
             c.execute(
                 "INSERT INTO sources (source_id, run_key, cursor, info, n_points, last_step, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(source_id) DO UPDATE SET cursor=excluded.cursor, "
                 "info=COALESCE(excluded.info, sources.info), n_points=excluded.n_points, "
                 "last_step=COALESCE(excluded.last_step, sources.last_step), updated_at=excluded.updated_at",
-                (source_id, _text(run_key), _dumps(new_cursor), _record(info) if info else None,
-                 n_before + batch.n_points, last, time.time()),
+                (source_id, key_text, cursor_text, info_text, n_before + batch.n_points, last, time.time()),
             )
             if not batch.is_empty():
                 self._compact(c, source_id)
@@ -471,10 +473,10 @@ class Store:
                        assessment_id: str | None = None) -> str:
         aid = assessment_id or new_id("asm")
         run_key = redact(run_key)
-        payload = {**payload, "assessment_id": aid, "run_key": run_key}
+        text = _record({**payload, "assessment_id": aid, "run_key": run_key})
         with self._write() as c:
             c.execute("INSERT INTO assessments (id, run_key, created_at, step, verdict, payload) VALUES (?,?,?,?,?,?)",
-                      (aid, run_key, time.time(), step, verdict, _record(payload)))
+                      (aid, run_key, time.time(), step, verdict, text))
         return aid
 
     def get_assessment(self, assessment_id: str) -> dict | None:
@@ -549,15 +551,16 @@ class Store:
         transaction; returns each run key's judgement id."""
         now = time.time()
         ids: dict[str, str] = {}
+        rows = []
+        for run_key, recommend, data in judgements:
+            jid = ids[run_key] = new_id("swp")
+            rows.append((jid, sweep_key, run_key, now, recommend,
+                         _dumps({**data, "judgement_id": jid, "sweep_key": sweep_key, "run_key": run_key})))
+        text = _dumps(payload)
         with self._write() as c:
             c.execute("INSERT INTO sweeps (sweep_key, payload, updated_at) VALUES (?,?,?) ON CONFLICT(sweep_key) "
                       "DO UPDATE SET payload=excluded.payload, updated_at=excluded.updated_at",
-                      (sweep_key, _dumps(payload), now))
-            rows = []
-            for run_key, recommend, data in judgements:
-                jid = ids[run_key] = new_id("swp")
-                rows.append((jid, sweep_key, run_key, now, recommend,
-                             _dumps({**data, "judgement_id": jid, "sweep_key": sweep_key, "run_key": run_key})))
+                      (sweep_key, text, now))
             c.executemany("INSERT INTO sweep_judgements (id, sweep_key, run_key, created_at, recommend, payload) "
                           "VALUES (?,?,?,?,?,?)", rows)
         return ids
