@@ -119,7 +119,7 @@ def trial_parse(name: str, text: str | bytes) -> tuple[int, int, int]:
     try:
         if isinstance(text, bytes):
             f.parse_plain(text, em)
-        else:
+        elif not f.parse_plain(text.encode("utf-8", "surrogatepass"), em):  # the fast path gives parse's points
             f.parse(text, em)
         f.finish(em)
     except Exception:  # noqa: BLE001 - a parser that chokes on a foreign format simply does not read it
