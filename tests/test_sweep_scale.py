@@ -97,6 +97,24 @@ def test_what_a_worker_process_stores_is_redacted_with_the_secrets_the_caller_le
     assert all(secret not in k and secret not in p and "[redacted probe]" in p for k, p in rows)
 
 
+
+def test_the_sweep_records_are_redacted_and_still_found_by_their_runs(tmp_path, store, config):
+    """A secret in the runs' folder reaches neither the sweep's memory nor its per-run judgements (raw rows), and the
+    judgement is still found by the run it belongs to (what stop_run's prune guard reads)."""
+    secret = "tcSweep" + secrets.token_hex(12)
+    remember_secret(secret, "probe")
+    for lines in (20, 40):
+        runs = write_sweep(tmp_path / secret, lines)
+        rep = assess_runs(runs, store=store, config=config, total_steps=800, workers=0)
+    assert rep.sweep is not None and rep.sweep["compared"] == 16
+    with sqlite3.connect(store.path) as c:
+        rows = c.execute("SELECT sweep_key, payload FROM sweeps").fetchall()
+        rows += c.execute("SELECT sweep_key || run_key, payload FROM sweep_judgements").fetchall()
+    assert len(rows) >= 17 and all(secret not in k and secret not in p for k, p in rows)
+    assert any("[redacted probe]" in p for _, p in rows)
+    found = store.latest_sweep_judgement(f"file:{runs[0]}")
+    assert found is not None and found["judgement_id"].startswith("swp") and secret not in str(found)
+
 def _grandchildren() -> list[int]:
     """Processes whose parent is a child of this one (the fork server's workers), from /proc."""
     parents: dict[int, int] = {}

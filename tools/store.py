@@ -543,7 +543,7 @@ class Store:
     def get_sweep(self, sweep_key: str) -> dict | None:
         """The sweep's stored memory (tools/sweep/policy.SweepMemory as a dict) and what else was kept with it."""
         with self._read() as c:
-            row = c.execute("SELECT payload FROM sweeps WHERE sweep_key=?", (sweep_key,)).fetchone()
+            row = c.execute("SELECT payload FROM sweeps WHERE sweep_key=?", (redact(sweep_key),)).fetchone()
         return json.loads(row[0]) if row else None
 
     def put_sweep(self, sweep_key: str, payload: dict, judgements: list[tuple[str, str, dict]]) -> dict[str, str]:
@@ -554,13 +554,13 @@ class Store:
         rows = []
         for run_key, recommend, data in judgements:
             jid = ids[run_key] = new_id("swp")
-            rows.append((jid, sweep_key, run_key, now, recommend,
-                         _dumps({**data, "judgement_id": jid, "sweep_key": sweep_key, "run_key": run_key})))
-        text = _dumps(payload)
+            rows.append((jid, _text(sweep_key), _text(run_key), now, recommend,
+                         _record({**data, "judgement_id": jid, "sweep_key": sweep_key, "run_key": run_key})))
+        text = _record(payload)  # a run's path or a reason may hold a secret: redacted like every record
         with self._write() as c:
             c.execute("INSERT INTO sweeps (sweep_key, payload, updated_at) VALUES (?,?,?) ON CONFLICT(sweep_key) "
                       "DO UPDATE SET payload=excluded.payload, updated_at=excluded.updated_at",
-                      (sweep_key, text, now))
+                      (_text(sweep_key), text, now))
             c.executemany("INSERT INTO sweep_judgements (id, sweep_key, run_key, created_at, recommend, payload) "
                           "VALUES (?,?,?,?,?,?)", rows)
         return ids
@@ -569,7 +569,7 @@ class Store:
         """The run's newest relative judgement in any sweep (what ``stop_run`` may act on when pruning is enabled)."""
         with self._read() as c:
             row = c.execute("SELECT payload, created_at FROM sweep_judgements WHERE run_key=? "
-                            "ORDER BY created_at DESC, rowid DESC LIMIT 1", (run_key,)).fetchone()
+                            "ORDER BY created_at DESC, rowid DESC LIMIT 1", (redact(run_key),)).fetchone()
         return {**json.loads(row[0]), "created_at": row[1]} if row else None
 
     def run_keys(self) -> list[str]:
