@@ -65,6 +65,9 @@ class Dialect:
     block_step_names: tuple[str, ...] = (
         "total_timesteps", "num_timesteps", "timesteps", "timesteps_total", "global_step", "step", "steps",
         "training_iteration", "iterations", "iteration", "iter", "n_updates", "epoch", "episode", "episodes")
+    #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
+    #: step 2000: 4.52``): the value after the position is named by the words before it
+    position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})
     #: the longest metric name, in words (``number of skipped iterations``)
     name_words: int = 4
     #: names a framework abbreviates or words otherwise, and the name they are read under (llm.c's ``trl``/``tel``/

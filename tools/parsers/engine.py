@@ -35,6 +35,7 @@ from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .kv_blocks import KeyBlocks, hold_open
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables
@@ -140,13 +141,18 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     st = _state(em)
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
-    for held in ("wrap_tail", "blk_tail"):  # a record cut at the end of the last block: read with its rest
+    for held in ("wrap_tail", "blk_tail", "kvb_tail"):  # a record cut at the end of the last block: read with its rest
         tail = st.pop(held, None)
         if tail:
             data = tail.encode("latin-1") + data
     data, rows = hold_rows(data)  # a vertical table's block that may go on in the next read
     if rows:
         st["blk_tail"] = rows.decode("latin-1")
+        if not data:
+            return
+    data, rows = hold_open(data, bool(st.get("kvb_step")))  # a "name: value" block or a dict that may go on
+    if rows:
+        st["kvb_tail"] = rows.decode("latin-1")
         if not data:
             return
     # the read stops in a bar's redraws (a \r after a line the \n before it did not end): the last one shown is
@@ -223,6 +229,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if taken:
         st["blk"] = True
         blocks.read(st, em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    keyed = KeyBlocks(lines, grouping, st)  # borderless blocks of "name: value" lines: a record per block
+    if keyed.taken():
+        taken = taken | keyed.taken()
+        keyed.read(em)
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
@@ -611,6 +621,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
+    first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
     for plan, idx in plans:
         got, bad = _read(lines, idx, plan.positions, values) if plan.positions else ({}, {})
         _negative_nans(lines, idx, got, bad)
@@ -658,6 +669,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
+                if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
+                    first_value = min(first_value, _postfix_first(plan, idx, got))
+    if first_value[0] < n:
+        st["first_state"] = first_value[1]
     reads = _under_eval_banners(reads, n, nonblank)
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
@@ -862,7 +877,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         src = source[key]  # (another record's point at the same step is a point)
-        last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
+        moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
+        if st.get("first_state") and key in st.get("carried", ()):
+            last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
+        else:
+            last[:-1] = moved
         if not last.all():
             s, v, run, li = s[last], v[last], run[last], li[last]
         if held is not None and key in held[1]:
@@ -886,6 +905,24 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> tuple[int, bool]:
+    """(the first of ``idx`` where the bar's postfix holds a value, whether its counter reads 0 there), or past every
+    line. Decided once per log on the first such line of any of the bar's templates: a postfix drawn before its
+    counter moves (``set_postfix`` then ``update``, or ``set_postfix`` in a ``for x in tqdm(...)`` body; PyKEEN's
+    epoch bar) shows its first value while the counter still reads 0; then the value of unit n is drawn at n-1 and
+    again at n, and the one drawn next at n is unit n+1's: a step's first state is its own. Otherwise (``update``
+    then ``set_postfix``, Lightning) its last state is."""
+    have = np.zeros(len(idx), dtype=bool)
+    for c in plan.metrics:
+        if c in got:
+            have |= np.isfinite(got[c])
+    if not have.any():
+        return (1 << 62, False)
+    k = int(np.argmax(have))
+    counter = plan.counter
+    return int(idx[k]), counter is not None and bool(got[counter[0]][k] == 0)
 
 
 def _held_epoch(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], nonblank: np.ndarray,

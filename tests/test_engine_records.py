@@ -1,0 +1,155 @@
+"""Issue 32, record kinds of the text-log engine beyond line templates and bordered tables: borderless blocks of
+``name: value`` lines nested by indentation (Ray RLlib's ``pretty_print`` of a result), dicts printed over several
+lines (``pprint``), a value named before its position (``Loss after epoch 3: 0.5``), a bar whose postfix is drawn
+before its counter moves (PyKEEN's epoch bar), a bar described by words with a postfix, structlog's key=value
+records. Each input is written as the library prints it, read by the one engine through the real LogFileSource;
+and the same bytes read in any number of reads give the same points."""
+
+from __future__ import annotations
+
+import json
+import pprint
+
+from .test_engine_tables import _in_reads, _line_starts, _read
+
+
+def _same_in_reads(data: bytes, every: int) -> dict:
+    """The points of ``data`` read whole, checked equal (NaN as NaN) to its reads in two parts cut at every
+    ``every``-th line start."""
+    whole = _in_reads(data, [])
+    for cut in _line_starts(data)[::every]:
+        assert json.dumps(_in_reads(data, [cut])) == json.dumps(whole), f"one cut at byte {cut}"
+    return whole
+
+
+def _rllib_result(it: int, nested_iteration: bool = True) -> str:
+    """An RLlib result as ``print(pretty_print(result))`` prints it (YAML, two spaces a level, a blank after)."""
+    loss = 8.0 - 0.5 * it
+    return (
+        "config:\n  lr: 0.0003\n  num_epochs: 4\n"
+        "env_runners:\n"
+        f"  episode_len_mean: {20 + it}\n"
+        f"  episode_return_mean: {20.5 + 3 * it}\n"
+        "  module_episode_return_mean:\n"
+        f"    default_policy: {20.5 + 3 * it}\n"
+        "  num_env_steps_sampled: 1000\n"
+        f"  num_env_steps_sampled_lifetime: {1000.0 * it}\n"
+        "hostname: vm\n"
+        "learners:\n"
+        "  __all_modules__:\n"
+        "    num_trainable_parameters: .nan\n"
+        "  default_policy:\n"
+        f"    entropy: {0.69 - 0.01 * it}\n"
+        f"    policy_loss: {-0.01 * it}\n"
+        f"    total_loss: {loss}\n"
+        f"    vf_loss: {loss - 0.1}\n"
+        "node_ip: 192.0.2.2\n"
+        + (f"timers:\n  training_iteration: {3.44 + it / 100}\n  training_step: 3.4\n" if nested_iteration else "")
+        + f"training_iteration: {it}\n"
+        "trial_id: default\n\n")
+
+
+RLLIB = ("2026-12-05 17:16:04,123\tINFO worker.py:1917 -- Started a local Ray instance.\n"
+         + "".join(_rllib_result(i) for i in range(1, 6))).encode()
+
+
+def test_rllib_pretty_print_blocks_one_record_each_at_training_iteration(tmp_path):
+    res, pts = _read(tmp_path, RLLIB)
+    assert pts["learners/default_policy/total_loss"] == ([1, 2, 3, 4, 5], [7.5, 7.0, 6.5, 6.0, 5.5])
+    assert pts["env_runners/episode_return_mean"][0] == [1, 2, 3, 4, 5]
+    assert pts["env_runners/module_episode_return_mean/default_policy"][1][0] == 23.5
+    assert pts["timers/training_iteration"][0] == [1, 2, 3, 4, 5]  # a time under a step's name: a metric, no step
+    assert any("at its training_iteration" in n for n in res.notes)
+
+
+def test_rllib_blocks_read_alike_in_any_reads():
+    whole = _same_in_reads(RLLIB, 5)
+    assert whole["learners/default_policy/total_loss"][0] == [1, 2, 3, 4, 5]
+
+
+def test_records_printed_without_a_line_between_are_split_where_a_name_comes_again(tmp_path):
+    text = "".join(f"epoch: {e}\ntrain:\n  loss: {1.0 / e}\n  acc: {0.5 + e / 100}\n" for e in range(1, 7))
+    _res, pts = _read(tmp_path, ("starting\n" + text + "finished\n").encode())
+    assert pts["train/loss"][0] == [1, 2, 3, 4, 5, 6]
+    assert pts["train/loss"][1][1] == 0.5
+    # the last record of a log that ends in it may go on: it waits for the next line (only it)
+    _res, pts = _read(tmp_path, ("starting\n" + text).encode(), name="open.log")
+    assert pts["train/loss"][0] == [1, 2, 3, 4, 5]
+
+
+def test_a_block_of_settings_printed_once_is_no_series(tmp_path):
+    settings = "config:\n  lr: 0.001\n  batch_size: 64\n  model:\n    hidden: 256\n    layers: 2\n\n"
+    body = "".join(f"step {s} loss {2.0 / s:.4f}\n" for s in range(1, 30))
+    _res, pts = _read(tmp_path, (settings + body).encode())
+    assert pts["loss"][0][:3] == [1, 2, 3]
+    assert not any(k.startswith("config") for k in pts)
+
+
+def test_pprint_dicts_over_several_lines_one_record_each(tmp_path):
+    out = ["2026-12-05 17:16:04,123\tINFO worker.py:1917 -- Started a local Ray instance."]
+    for it in range(1, 6):
+        r = {"config": {"lr": 0.0003, "model": {"fcnet_hiddens": [256, 256]}, "name": "PPO"},
+             "date": "2026-12-05_17-16-14",
+             "env_runners": {"episode_return_mean": 20.5 + it, "hist_stats": {"episode_lengths": [10, 12, 9]},
+                             "module_episode_return_mean": {"default_policy": 20.5 + it}},
+             "learners": {"default_policy": {"total_loss": 8.0 - 0.5 * it, "vf_loss": float("nan")}},
+             "num_env_steps_sampled_lifetime": 1000.0 * it, "training_iteration": it}
+        out.append(pprint.pformat(r))
+    data = ("\n".join(out) + "\n").encode()
+    _res, pts = _read(tmp_path, data)
+    assert pts["learners/default_policy/total_loss"] == ([1, 2, 3, 4, 5], [7.5, 7.0, 6.5, 6.0, 5.5])
+    assert pts["env_runners/episode_return_mean"][0] == [1, 2, 3, 4, 5]
+    assert not any("episode_lengths" in k for k in pts)  # numbers in a list are no metric
+    _same_in_reads(data, 4)
+
+
+def test_a_value_named_before_its_position(tmp_path):
+    """gensim's tutorials' callback (``Loss after epoch 0: 541516.9``) and TensorFlow's word2vec (``Average loss at
+    step 2000: 4.52``): the words before the position name the value after ``N:``."""
+    lines = "".join(f"Loss after epoch {e}: {500000.0 / (e + 1):.4f}\n" for e in range(8))
+    _res, pts = _read(tmp_path, ("collecting all words\n" + lines).encode())
+    assert pts["Loss"][0] == list(range(8))
+    lines = "".join(f"Average loss at step {s}: {5.0 - s / 1000:.3f}\n" for s in range(2000, 20001, 2000))
+    _res, pts = _read(tmp_path, lines.encode(), name="w2v.log")
+    assert pts["Average loss"][0] == list(range(2000, 20001, 2000))
+
+
+def _pykeen_bar(n_epochs: int) -> bytes:
+    """PyKEEN's epoch bar (``set_postfix`` then ``update``: a value first shown while the counter still reads the
+    unit before) with its inner batch bar, as a redirected stdout holds it."""
+    losses = [1.5 / (e + 1) + 0.3 for e in range(n_epochs)]
+    out = [f"\rTraining epochs on cpu:   0%|          | 0/{n_epochs} [00:00<?, ?epoch/s]\n"]
+    prev = "nan"
+    for e in range(n_epochs):
+        out.append("\rTraining batches on cpu:   0%|          | 0.00/7.00 [00:00<?, ?batch/s]\x1b[A\n")
+        done = 100 * e // n_epochs
+        rate = "00:00<?, ?epoch/s" if e == 0 else "00:00<00:17,  2.24epoch/s"  # tqdm has no rate at 0 yet
+        out.append(f"\r{' ' * 71}\x1b[A\rTraining epochs on cpu: {done:3d}%|#         | {e}/{n_epochs} "
+                   f"[{rate}, loss={losses[e]:.3g}, prev_loss={prev}]")
+        done = 100 * (e + 1) // n_epochs
+        out.append(f"\rTraining epochs on cpu: {done:3d}%|#         | {e + 1}/{n_epochs} "
+                   f"[00:00<00:17,  2.24epoch/s, loss={losses[e]:.3g}, prev_loss={prev}]")
+        prev = f"{losses[e]:.3g}"
+    out.append("\n")
+    return "".join(out).encode()
+
+
+def test_a_postfix_drawn_before_its_counter_moves_is_at_the_next_count(tmp_path):
+    data = _pykeen_bar(12)
+    _res, pts = _read(tmp_path, data)
+    want = [float(f"{1.5 / (e + 1) + 0.3:.3g}") for e in range(12)]
+    assert pts["loss"] == (list(range(1, 13)), want)
+
+
+def test_structlog_key_value_records_at_their_step(tmp_path):
+    """d3rlpy's structlog records (colours as its ConsoleRenderer writes them to a redirected stdout)."""
+    out = []
+    for e in range(1, 7):
+        step = 500 * e
+        out.append(f"\x1b[2m2026-12-05 17:13.{e:02d}\x1b[0m [\x1b[32m\x1b[1minfo     \x1b[0m] \x1b[1mrun: epoch={e} "
+                   f"step={step}        \x1b[0m \x1b[36mepoch\x1b[0m=\x1b[35m{e}\x1b[0m \x1b[36mmetrics\x1b[0m="
+                   f"\x1b[35m{{'time_sample_batch': 0.0012, 'loss': {1.0 / e:.12f}, 'time_step': 0.0053}}\x1b[0m "
+                   f"\x1b[36mstep\x1b[0m=\x1b[35m{step}\x1b[0m\n")
+    _res, pts = _read(tmp_path, "".join(out).encode())
+    assert pts["loss"][0] == [500 * e for e in range(1, 7)]
+    assert pts["loss"][1][1] == 0.5
