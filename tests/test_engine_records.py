@@ -153,3 +153,45 @@ def test_structlog_key_value_records_at_their_step(tmp_path):
     _res, pts = _read(tmp_path, "".join(out).encode())
     assert pts["loss"][0] == [500 * e for e in range(1, 7)]
     assert pts["loss"][1][1] == 0.5
+
+
+def test_a_record_printed_with_its_step_is_the_value_a_bar_displays(tmp_path):
+    """d3rlpy: a bar's postfix shows a rounded running loss; the epoch's record after the bar, with its step, is the
+    value logged at that step."""
+    out = []
+    for e in range(1, 5):
+        for n in range(0, 101, 20):
+            out.append(f"\rEpoch {e}/4: {n}%|#   | {n}/100 [00:01<00:00, 90.0it/s, loss={0.5 / e + n / 1e4:.3g}]")
+        out.append(f"\n2026-12-05 17:13.{e:02d} [info     ] run: epoch={e} step={100 * e} epoch={e} "
+                   f"metrics={{'time_step': 0.005, 'loss': {0.5 / e + 0.001:.12f}}} step={100 * e}\n")
+    _res, pts = _read(tmp_path, "".join(out).encode())
+    steps, values = pts["loss"]
+    at = dict(zip(steps, values, strict=True))
+    assert [at[100 * e] for e in range(1, 5)] == [float(f"{0.5 / e + 0.001:.12f}") for e in range(1, 5)]
+
+
+def test_a_line_read_once_before_its_series_is_its_first_point(tmp_path):
+    """tianshou's ``Initial test step: test_reward: ...`` before its ``Epoch #N: test_reward: ...`` records; a line
+    after the series naming the same (a final summary) stays no point."""
+    lines = ["Initial test step: test_reward: 10.600000 ± 1.019804, best_reward: 10.600000 ± 1.019804 in #0"]
+    for e in range(1, 7):
+        lines.append(f"step {e * 100} loss {1.0 / e:.4f}")
+        lines.append(f"Epoch #{e}: test_reward: {10.0 + 5 * e:.6f} ± 1.0, best_reward: {10.0 + 5 * e:.6f} ± 1.0 "
+                     f"in #{e}")
+    lines.append("Final: test_reward: 99.000000 ± 1.0, best_reward: 99.000000 ± 1.0 in #6")
+    _res, pts = _read(tmp_path, ("\n".join(lines) + "\n").encode())
+    values = pts["test_reward"][1]
+    assert values[0] == 10.6 and len(values) == 7 and 99.0 not in values
+
+
+def test_a_table_in_long_form_one_value_a_row(tmp_path):
+    """PyKEEN's CSV result tracker: ``type,step,key,value``, settings' rows (with quoted commas and line breaks)
+    first, then one metric a row."""
+    rows = ["type,step,key,value", "parameter,0,dataset,nations", "parameter,0,model_kwargs.embedding_dim,32",
+            'parameter,0,model_kwargs.loss,"MarginRankingLoss(', '  (margin_activation): ReLU()', ')"',
+            'parameter,0,optimizer_kwargs.betas,"(0.9, 0.999)"']
+    rows += [f"metric,{e},loss,{1.0 / e}" for e in range(1, 21)]
+    rows += ["metric,20,validation.both.realistic.hits_at_10,0.93"]
+    _res, pts = _read(tmp_path, ("\n".join(rows) + "\n").encode(), name="tracker.csv")
+    assert pts["loss"] == (list(range(1, 21)), [1.0 / e for e in range(1, 21)])
+    assert "model_kwargs.embedding_dim" not in pts and pts["validation.both.realistic.hits_at_10"] == ([20], [0.93])

@@ -22,6 +22,7 @@ ap.add_argument("--algo", default="dqn")
 ap.add_argument("--steps", type=int, default=5000)
 ap.add_argument("--per-epoch", type=int, default=500)
 ap.add_argument("--lr", type=float, default=3e-4)
+ap.add_argument("--optim", default="adam", choices=["adam", "sgd"])
 ap.add_argument("--label", default="healthy")
 ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
@@ -33,7 +34,7 @@ import torch  # noqa: E402
 
 torch.set_num_threads(1)
 d3rlpy.seed(0)
-optim = d3rlpy.optimizers.AdamFactory()
+optim = d3rlpy.optimizers.AdamFactory() if a.optim == "adam" else d3rlpy.optimizers.SGDFactory(momentum=0.9)
 if a.algo == "dqn":
     algo = d3rlpy.algos.DQNConfig(learning_rate=a.lr, batch_size=64, target_update_interval=200,
                                   optim_factory=optim).create(device="cpu")

@@ -3,8 +3,8 @@
 The trainer prints, per epoch, a tqdm bar ``Epoch #1: 100%|##| 2000/2000 [00:03<00:00, ..., loss=0.5, rew=21.0,
 update_step=200]`` (ascii, its postfix the last update's stats) and a line ``Epoch #1: test_reward: 21.0 ± 3.1,
 best_reward: ...``. Truth: the logger's own event file (the train loss the logger records at each update step, its
-``update/loss`` when logged every update; the test returns at env steps). The log's truth: the per-epoch record the
-trainer returns, i.e. ``test/returns_stat/mean`` per epoch, read back from the event file in logging order.
+``update/loss`` when logged every update; the test returns at env steps). The log's truth: the test returns the logger
+records (``test/returns_stat/mean``) at its ``env_step``, the step the bars' postfix prints.
 """
 
 from __future__ import annotations
@@ -92,12 +92,12 @@ train = [(e.step, e.value) for e in acc.Scalars(loss_tag)] if loss_tag in tags e
 keep(ev, "events.out.tfevents.tianshou")
 common = dict(framework=f"tianshou {a.algo.upper()}", settings=vars(a), label=a.label, should_stop=a.should_stop,
               higher_is_better=["test_reward"], tolerance={"rel": 1e-6, "sig": 6, "abs": 5.1e-7})
-# the log: 'Epoch #N: test_reward: R' once per epoch (the test after each epoch, in order)
+# the log: 'Epoch #N: test_reward: R' once per epoch (and 'Initial test step: test_reward: R' before training), the
+# test the logger records at its env_step (test/env_step): the library's own step for its test data
 write_truth(**common, loss_name="test_reward",
-            step_unit="epoch (Epoch #N; the initial test before training is epoch 0, as 'best_reward ... in #0' says)",
-            record="the logger's event file, test/returns_stat/mean, one test per epoch in order (the first: the "
-                   "initial test)",
-            train_loss=[[i, v] for i, (_, v) in enumerate(test)], tags=tags)
+            step_unit="env step (the logger's test/env_step; the bars' postfix prints env_step=N)",
+            record="the logger's event file, test/returns_stat/mean at its env_step (the first: the initial test)",
+            train_loss=test, tags=tags)
 if train:
     store_entry("events.out.tfevents.tianshou", "truth_store.json")
     write_truth(name="truth_store.json", **{**common, "higher_is_better": []}, loss_name=loss_tag,

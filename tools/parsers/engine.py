@@ -246,6 +246,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     for t, c in zip(loose, grouping.counts.tolist(), strict=True):
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
+    series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
     for g in np.argsort(-grouping.counts, kind="stable")[:MAX_SERIES]:
         if taken and int(g) in taken:
             continue
@@ -268,6 +269,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is not None and header is not None and _has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
+            if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
+                    int(idx[0]), set(plan.metrics.values()), series_at):
+                plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
                 new_pending.append(int(idx[0]))
@@ -290,6 +294,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
+        if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
+            series_at.append((int(idx[0]), frozenset(plan.metrics.values())))
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     tables.keep_last()
@@ -387,6 +393,13 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
     if plan is not None and len(_PLANS) < MAX_CACHED_PLANS and len(template) <= 4096:
         _PLANS[key] = plan
     return plan
+
+
+def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, frozenset[str]]]) -> bool:
+    """Whether a line read once names what a recurring record names, every name, before that record's first line:
+    the first of the series printed in other words (tianshou's ``Initial test step: test_reward: 10.6`` before its
+    ``Epoch #1: test_reward: 9.0``). A line after the series (a final or best summary) is none."""
+    return any(line < first and names <= have for first, have in series_at)
 
 
 def _has_position(plan: Plan) -> bool:
@@ -781,6 +794,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
+        if plan.initial and st.get("step") is None:  # before any training step: at step 0
+            steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         miss = np.flatnonzero(np.isnan(steps))
         if len(miss):
             steps = steps.copy()
@@ -818,6 +833,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if (numbered & has_loss[u_read]).any():
             st["by_order"] = True
         st["order"] += int(numbered.sum())
+    bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
+    line_sources: set[int] = set()
     for r in train:
         plan, idx, got, bad = reads[r]
         prefix = ""
@@ -825,6 +842,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
+        if plan.bar and not prefix:
+            bar_sources.add(hash(tuple(sorted(plan.metrics.values()))))
+        elif plan.metrics:
+            line_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         if plan.bar:  # a value in a bar's postfix is redrawn with every step until it is logged again: only its
             # changes are points, each at the step it changed at (Lightning's bar, tqdm's set_postfix)
             carried = st.setdefault("carried", [])
@@ -873,7 +894,15 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
+    bar_only = bar_sources - line_sources
     for key, (li, s, v) in columns.items():
+        if bar_only and key in st.get("carried", ()) and len(set(source[key].tolist())) > 1:
+            # a record printed with its step (d3rlpy's epoch record) and a bar's postfix at that step: the record is
+            # the value logged, the bar a display of it (a running mean, rounded)
+            on_bar = np.isin(source[key], list(bar_only))
+            drop = on_bar & np.isin(s, s[~on_bar])
+            if drop.any():
+                li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         src = source[key]  # (another record's point at the same step is a point)

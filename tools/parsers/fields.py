@@ -53,6 +53,7 @@ class Plan:
     summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
     partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
     epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
+    initial: bool = False  # read once before a recurring record naming the same: that series' first point
 
     @property
     def positions(self) -> list[int]:
