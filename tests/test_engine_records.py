@@ -195,3 +195,13 @@ def test_a_table_in_long_form_one_value_a_row(tmp_path):
     _res, pts = _read(tmp_path, ("\n".join(rows) + "\n").encode(), name="tracker.csv")
     assert pts["loss"] == (list(range(1, 21)), [1.0 / e for e in range(1, 21)])
     assert "model_kwargs.embedding_dim" not in pts and pts["validation.both.realistic.hits_at_10"] == ([20], [0.93])
+
+
+def test_numbers_in_a_wrappers_repr_are_numbers_of_a_printed_dict():
+    """numpy 2 prints ``np.float64(6.13)`` in a dict's repr (RLlib's results through pprint), torch ``tensor(0.5,
+    grad_fn=...)``; a number in a list or a call of other arguments is none."""
+    from training_check.tools.parsers.kv_blocks import _dict_values
+
+    got = _dict_values(b"{'a': {'x': np.float64(6.13), 'y': np.int64(3), 't': tensor(0.5, grad_fn=<AddBackward0>),"
+                       b" 'z': [1, 2], 'w': 'str'}, 'c': Foo(Bar(1)), 'b': 4.5}")
+    assert got == {"a/x": 6.13, "a/y": 3.0, "a/t": 0.5, "b": 4.5}

@@ -49,6 +49,7 @@ MAX_INDENT = 64
 
 _KEY_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-[]()@#")
 _KEY_START = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_WRAPPER_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 _YAML_NAN = (b".nan", b".NaN", b".NAN", b"." + NAN_MARK)
 
 
@@ -371,9 +372,22 @@ def _dict_values(text: bytes) -> dict[str, float]:
             key = None
         elif c not in (0x20, 0x0A, 0x09) and key is not None:
             j = i
-            while j < n and text[j] not in (0x2C, 0x7D, 0x5D, 0x29):
+            while j < n and text[j] in _WRAPPER_CHARS:
                 j += 1
-            v = _number(text[i:j].strip())
+            if j > i and j < n and text[j] == 0x28 and text[i] in _KEY_START and j - i <= 32:
+                # a number in a wrapper's repr: numpy 2's np.float64(6.13), torch's tensor(0.5, grad_fn=...)
+                i = j + 1
+                depth, j = 1, i
+                while j < n and depth:  # to the parenthesis closing it (quotes not looked into)
+                    depth += (text[j] == 0x28) - (text[j] == 0x29)
+                    j += 1
+                inner = text[i:j - 1]
+                comma = inner.find(b",")
+                v = _number((inner if comma < 0 else inner[:comma]).strip())
+            else:
+                while j < n and text[j] not in (0x2C, 0x7D, 0x5D, 0x29):
+                    j += 1
+                v = _number(text[i:j].strip())
             if v is not None and all(p is not None for p in path):
                 parts = [p for p in path if p] + [key]
                 out["/".join(parts[:MAX_DEPTH + 1])[:MAX_FULL_NAME]] = v
