@@ -205,3 +205,30 @@ def test_numbers_in_a_wrappers_repr_are_numbers_of_a_printed_dict():
     got = _dict_values(b"{'a': {'x': np.float64(6.13), 'y': np.int64(3), 't': tensor(0.5, grad_fn=<AddBackward0>),"
                        b" 'z': [1, 2], 'w': 'str'}, 'c': Foo(Bar(1)), 'b': 4.5}")
     assert got == {"a/x": 6.13, "a/y": 3.0, "a/t": 0.5, "b": 4.5}
+
+
+def _tianshou_epoch(epoch: int, total: int, start: int, reward: float) -> str:
+    """One epoch as tianshou 2's trainer prints it: an ascii bar whose postfix prints env_step, past its total at the
+    end (``1008it``), then the test record."""
+    out = []
+    for n in range(12, total + 13, 12):
+        env = start + n
+        post = f"env_episode={env // 10}, env_step={env}, n_ep=1, n_st=12, rew=9.50, update_step={env // 12}"
+        if n <= total:
+            out.append(f"\rEpoch #{epoch}: {100 * n // total:3d}%|#####     | {n}/{total} "
+                       f"[00:01<00:00, 861.08it/s, {post}]\x1b[A")
+        else:
+            out.append(f"\rEpoch #{epoch}: {n}it [00:01, 710.98it/s, {post}]\x1b[A")
+    out.append("\n")
+    best = f"best_reward: {reward:.6f} ± 1.000000 in #{epoch}"
+    out.append(f"Epoch #{epoch}: test_reward: {reward:.6f} ± 1.000000, {best}\n")
+    return "".join(out)
+
+
+def test_a_record_after_a_bar_printing_its_step_is_at_that_step(tmp_path):
+    """tianshou: the bar counts to its total and past it (``1008it``); its postfix prints the step the framework's
+    logger counts (env_step): the test record after it is at that step, not at the bar's counter."""
+    text = "Initial test step: test_reward: 9.400000 ± 0.800000, best_reward: 9.400000 ± 0.800000 in #0\n"
+    text += "".join(_tianshou_epoch(e, 996, (e - 1) * 1008, 9.0 + 10 * e) for e in range(1, 5))
+    _res, pts = _read(tmp_path, text.encode())
+    assert pts["test_reward"][0] == [0, 1008, 2016, 3024, 4032]

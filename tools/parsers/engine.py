@@ -700,6 +700,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
         other_bar = other_bar & (prog_total != st["main_total"])
     last_prog = _ffill(glob, st["prog"])
+    bar_step = _bar_steps(reads, n, st)
     for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog
     st["prog_before"] = st["prog"]
@@ -799,7 +800,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         miss = np.flatnonzero(np.isnan(steps))
         if len(miss):
             steps = steps.copy()
-            steps[miss] = last_prog[idx[miss]]
+            steps[miss] = last_prog[idx[miss]] if bar_step is None else np.where(
+                np.isnan(bar_step[idx[miss]]), last_prog[idx[miss]], bar_step[idx[miss]])
             miss = miss[np.isnan(steps[miss])]
         steps_of[r] = steps
         if len(miss):
@@ -934,6 +936,34 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _bar_steps(reads: list[_Read], n: int, st: dict) -> np.ndarray | None:
+    """The step a bar's postfix printed last at each line (tianshou's ``env_step=2004``), carried over blocks; None
+    when no bar prints one. A record with no step after such a bar is at that step: the step the framework counts,
+    where the bar's counter is its display (it overshoots its total, counts per epoch)."""
+    at: np.ndarray | None = None
+    bar_like = {frozenset(p.metrics.values()) for p, _i, g, _b in reads if p.bar and g.get(EXPLICIT) is not None}
+    for plan, idx, got, _bad in reads:
+        explicit = got.get(EXPLICIT)
+        if explicit is not None and not plan.is_eval and (plan.bar or _bar_after(plan, bar_like)):
+            if at is None:
+                at = np.full(n, np.nan)
+            at[idx] = explicit
+    if at is None:
+        if st.get("bar_step") is None:
+            return None
+        return np.full(n, float(st["bar_step"]))
+    filled = _ffill(at, st.get("bar_step"))
+    if not np.isnan(filled[-1]):
+        st["bar_step"] = float(filled[-1])
+    return filled
+
+
+def _bar_after(plan: Plan, bar_like: set[frozenset[str]]) -> bool:
+    """A bar's last redraw past its total (tqdm's ``2004it [00:03, ..., env_step=2004]``: no percent, no total) names
+    what the bar's redraws name."""
+    return frozenset(plan.metrics.values()) in bar_like
 
 
 def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> tuple[int, bool]:
