@@ -15,8 +15,9 @@ A line ``name:`` with nothing after it opens a section: the lines indented under
 other values) between other lines; a name met again starts the next block (two records printed without a line
 between). Each block is one record, at the step its step-like row gives (``Dialect.block_step_names``, the
 shallowest first: ``timers/training_iteration`` is a time, ``training_iteration`` the step), else the whole-number
-row that grows from block to block. Blocks without either (a settings dump printed once) are left to the engine's
-line templates, as are logs where fewer than two blocks carry a step.
+row that grows from block to block. Blocks are read only where a row named like a step is printed (a settings dump,
+printed once or repeated, has none: it is left to the engine's line templates), and only from two blocks on, or one
+nested block with its step row at the top level.
 
 Only lines whose template is such a row are looked at (a test per distinct template), then each of those lines once
 (a plain split at the first ``:``): linear. A block that reaches the end of a read waits for the rest of it (its
@@ -74,6 +75,13 @@ def _kv(line: bytes) -> tuple[int, bytes, bytes] | None:
 
 
 
+def _row(line: bytes) -> bool:
+    """A line a block's row may be: ``key: number``, ``key:`` (a section), or ``key: word`` (one token: a host name,
+    a date); a line whose value has blanks is a record of its own (``Epoch: [0/520] Iter: ...``)."""
+    got = _kv(line)
+    return got is not None and b" " not in got[2] and len(got[2]) <= 64
+
+
 def _number(value: bytes) -> float | None:
     """The number a row's value is (YAML's ``.nan`` / ``.inf`` too), else None."""
     if not value or len(value) > 40:
@@ -106,10 +114,12 @@ class KeyBlocks:
         if not any(b":" in t for t in templates[:MAX_TEMPLATES]):
             return
         first, _last = _first_last(self.grouping.codes, len(templates))
-        cand = [c for c, t in enumerate(templates[:MAX_TEMPLATES]) if b":" in t and _kv(self.lines[int(first[c])])]
-        opens = [c for c, t in enumerate(templates[:MAX_TEMPLATES]) if t[:2] in (b"{'", b'{"')]
+        cand = [c for c, t in enumerate(templates[:MAX_TEMPLATES]) if b":" in t and _row(self.lines[int(first[c])])]
+        opens = [c for c, t in enumerate(templates[:MAX_TEMPLATES]) if t[:2] in (b"{'", b'{"') and _depth(t) > 0]
         if not cand and not opens:
             return
+        if cand and not self.st.get("kvb_step") and not self._step_row(cand, first):
+            cand = []  # no row named like a step recurs: no block here is a record (a config dump, repeated or not)
         if opens:
             cand = cand + self._dicts(opens)
         if cand:
@@ -127,6 +137,18 @@ class KeyBlocks:
             self.records = []
             return
         self.templates = cand
+
+    def _step_row(self, cand: list[int], first: np.ndarray) -> bool:
+        """Whether a row template named like a step (``Dialect.block_step_names``) with a number recurs, or one is
+        in a section (a result's first block, read alone): the test that lets the rows be read one by one."""
+        counts = self.grouping.counts
+        names = set(self.dialect.block_step_names)
+        for c in cand:
+            got = _kv(self.lines[int(first[c])])
+            if got is not None and got[1].decode("latin-1").lower() in names and _number(got[2]) is not None and (
+                    counts[c] >= 2 or got[0] == 0):
+                return True
+        return False
 
     def _alone(self) -> bool:
         """Whether the one record of a read that knows of none before is a record on its face: nested (a name holds a
