@@ -28,14 +28,29 @@ CORPUS = Corpus(FOLDER)
 RUNS = CORPUS.runs
 LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
 
-TIANSHOU_STEPS = ("the test record sits at the bar's counter (epoch x its total + n, 1992) where tianshou's logger "
-                  "and the bar's postfix count env_step (2004): an explicit step in a bar's postfix does not yet place "
-                  "the stepless record after it")
-D3RLPY_CSV = "d3rlpy's per-metric CSV has no header (epoch,step,value): no reader names its columns"
+D3RLPY_CSV = ("d3rlpy's per-metric CSV has no header (epoch,step,value, the file's name the metric): no reader takes a "
+              "file's name for a column's yet")
+RL_LOSS = ("an RL loss that follows the returns (they grow) is judged as a loss that rises: the run logs no return "
+           "name the judge knows beside it")
 # Files whose loss the reader does not read at the truth's steps today, and the shape it misses.
-KNOWN_MISSES: dict[str, str] = {}
-# Should-stop files whose replayed checks end neither STOP nor ESCALATE today, and why.
-KNOWN_CHECK_MISSES: dict[str, str] = {}
+KNOWN_MISSES: dict[str, str] = {
+    "d3rlpy_bc_offline_8ep/d3rlpy_logs/loss.csv": D3RLPY_CSV,
+    "d3rlpy_cql_offline_6ep/d3rlpy_logs/loss.csv": D3RLPY_CSV,
+    "d3rlpy_dqn_online_cartpole_6ep/d3rlpy_logs/loss.csv": D3RLPY_CSV,
+    "d3rlpy_dqn_offline_sgd_lr_huge_nan/d3rlpy_logs/loss.csv": D3RLPY_CSV,
+}
+# Files whose replayed checks go against their label today (a should-stop file not flagged, a healthy one
+# STOPped), and why: the judgement's, not the reader's (each is read at its truth's steps but the d3rlpy CSVs).
+KNOWN_CHECK_MISSES: dict[str, str] = {
+    "tianshou_dqn_lr_huge_collapse/events.out.tfevents.tianshou": (
+        "the store holds the TD loss, which falls while the test reward collapses (the reward is in the log)"),
+    "d3rlpy_dqn_offline_sgd_lr_huge_nan/d3rlpy_logs/loss.csv": D3RLPY_CSV,
+    "rllib_ppo_lr_huge_pretty_nonfinite": (
+        "one infinite total loss at the first iteration, then a flat one: too few points for the judge, the returns' "
+        "collapse (18 -> 9) not taken as the objective"),
+    "d3rlpy_dqn_online_cartpole_6ep": RL_LOSS,
+    "rllib_ppo_line_10it": RL_LOSS,
+}
 
 
 def _marked(runs: list[str], known: dict[str, str]) -> list:
@@ -48,7 +63,8 @@ def test_the_corpus_covers_five_libraries_and_both_kinds_of_run():
     assert {"tianshou", "d3rlpy", "pykeen", "gensim", "ray[rllib]"} <= libraries, sorted(libraries)
     entries = CORPUS.entries
     assert sum(e["should_stop"] for e in entries) >= 6 and sum(not e["should_stop"] for e in entries) >= 15
-    assert all((FOLDER / e["file"]).stat().st_size < 512 * 1024 for e in entries)
+    assert all((FOLDER / e["file"]).stat().st_size < (2048 if e.get("source") == "store" else 512) * 1024
+               for e in entries)
     assert sum(p.stat().st_size for p in FOLDER.rglob("*") if p.is_file()) < 10 * 1024 * 1024
     assert set(KNOWN_MISSES) <= set(RUNS) and set(KNOWN_CHECK_MISSES) <= set(RUNS)
 
@@ -73,8 +89,9 @@ def test_replayed_checks(run):
 
 # The first reading (bench/read_corpus.py examples/libraries3, 2026-12-05, the reader at e24e07e before any
 # correction against this set) and the totals after the corrections: what may not get worse.
-FIRST_READING: dict[str, int] = {}
-CORRECTED: dict[str, int] = {}
+FIRST_READING = {"read": 6, "stopped": 1, "flagged": 1, "false_stops": 3, "early_stops": 0,
+                 "healthy_check_escalates": 5}
+CORRECTED = {"read": 23, "stopped": 2, "flagged": 4, "false_stops": 2, "early_stops": 0, "healthy_check_escalates": 3}
 
 
 def test_the_totals_hold():
