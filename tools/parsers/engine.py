@@ -396,10 +396,11 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
 
 
 def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, frozenset[str]]]) -> bool:
-    """Whether a line read once names what a recurring record names, every name, before that record's first line:
-    the first of the series printed in other words (tianshou's ``Initial test step: test_reward: 10.6`` before its
-    ``Epoch #1: test_reward: 9.0``). A line after the series (a final or best summary) is none."""
-    return any(line < first and names <= have for first, have in series_at)
+    """Whether a line read once names exactly what a recurring record names, two names or more, before that record's
+    first line: the first of the series printed in other words (tianshou's ``Initial test step: test_reward: 10.6,
+    best_reward: ...`` before its ``Epoch #1: test_reward: 9.0, best_reward: ...``). A line after the series (a final
+    or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting)."""
+    return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
 
 
 def _has_position(plan: Plan) -> bool:

@@ -134,7 +134,9 @@ class CsvFormat(LineFormat):
                 header = [c.strip() for c in line.split(sep)]
                 st["header"], st["sep"] = header, sep
                 st["step_col"] = _step_column(header)
-                st["long"] = _long_columns(header)
+                long = _long_columns(header)
+                if long:  # (the state stays the block path's for any other table)
+                    st["long"] = long
                 continue
             cells = line.split(sep)
             if [c.strip() for c in cells] == header:
