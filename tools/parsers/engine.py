@@ -899,7 +899,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
     bar_only = bar_sources - line_sources
     for key, (li, s, v) in columns.items():
-        if bar_only and key in st.get("carried", ()) and len(set(source[key].tolist())) > 1:
+        src_k = source[key]
+        if bar_only and len(src_k) > 1 and bool((src_k != src_k[0]).any()) and key in st.get("carried", ()):
             # a record printed with its step (d3rlpy's epoch record) and a bar's postfix at that step: the record is
             # the value logged, the bar a display of it (a running mean, rounded)
             on_bar = np.isin(source[key], list(bar_only))

@@ -47,6 +47,7 @@ MAX_TAIL_LINES = 4096  # lines of a block cut at a read's end kept for the next 
 MAX_TAIL_BYTES = 1 << 18
 MIN_ROWS = 2  # numeric rows a block needs to be a record
 MAX_INDENT = 64
+MAX_ROW_BYTES = 4096  # a longer line is no row of a block and no line of a printed dict (hold_open looks no further)
 
 _KEY_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-[]()@#")
 _KEY_START = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
@@ -318,6 +319,8 @@ def hold_open(data: bytes, known: bool) -> tuple[bytes, bytes]:
     top_at = end
     for _ in range(MAX_TAIL_LINES):
         start = data.rfind(b"\n", 0, cut - 1) + 1
+        if cut - start > MAX_ROW_BYTES:
+            break  # a long line (a bar's redraws): no row of a block, no line of a printed dict
         line = data[start:cut].rstrip(b"\r\n")
         depth += _depth(line)
         if line[:1] == b"{":  # a dict opened on a line of its own: still open, or closed before the end
