@@ -45,6 +45,7 @@ MAX_BLOCK_ROWS = 4096  # rows of one block; a longer run is no record (a dump)
 MAX_NAMES = 4096  # distinct joined names per read
 MAX_TAIL_LINES = 4096  # lines of a block cut at a read's end kept for the next read (more: read as they are)
 MAX_TAIL_BYTES = 1 << 18
+MAX_GROWING_TRIES = 64  # rows tried as the one that grows from record to record
 MIN_ROWS = 2  # numeric rows a block needs to be a record
 MAX_INDENT = 64
 MAX_ROW_BYTES = 4096  # a longer line is no row of a block and no line of a printed dict (hold_open looks no further)
@@ -273,9 +274,14 @@ class KeyBlocks:
             for name in hit:
                 if whole(series(name), strict=False):
                     return name
-        for name in counts:
-            if counts[name] >= 2 and whole(series(name), strict=True):
-                return name
+        tried = 0
+        for name in counts:  # the first MAX_GROWING_TRIES names on two records or more: bounded work
+            if counts[name] >= 2:
+                tried += 1
+                if whole(series(name), strict=True):
+                    return name
+                if tried >= MAX_GROWING_TRIES:
+                    break
         return None
 
     def taken(self) -> set[int]:
