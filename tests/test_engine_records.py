@@ -232,3 +232,13 @@ def test_a_record_after_a_bar_printing_its_step_is_at_that_step(tmp_path):
     text += "".join(_tianshou_epoch(e, 996, (e - 1) * 1008, 9.0 + 10 * e) for e in range(1, 5))
     _res, pts = _read(tmp_path, text.encode())
     assert pts["test_reward"][0] == [0, 1008, 2016, 3024, 4032]
+
+
+def test_a_table_without_a_header_named_after_its_metric(tmp_path):
+    """d3rlpy's per-metric CSVs (``d3rlpy_logs/<run>/loss.csv``: ``epoch,step,value`` rows, no header): the file's
+    name is the metric, the middle column its step; a CSV of other columns stays unread as before."""
+    rows = "".join(f"{e},{250 * e},{1.0 / e}\n" for e in range(1, 9))
+    _res, pts = _read(tmp_path, rows.encode(), name="loss.csv")
+    assert pts["loss"] == ([250 * e for e in range(1, 9)], [1.0 / e for e in range(1, 9)])
+    _res, pts = _read(tmp_path, "".join(f"{s},{2.0 / s}\n" for s in range(1, 6)).encode(), name="td_error.csv")
+    assert pts["td_error"][0] == [1, 2, 3, 4, 5]

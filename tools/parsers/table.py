@@ -38,6 +38,24 @@ LONG_KIND_COLUMNS = ("type", "kind")
 LONG_SETTING_KINDS = ("parameter", "param", "params", "hparam", "hyperparameter", "config")
 
 
+# A table without a header whose file is named after its one metric (d3rlpy's ``d3rlpy_logs/<run>/loss.csv``:
+# ``epoch,step,value`` rows): its columns by their count.
+HEADERLESS_COLUMNS = {2: ("step", None), 3: ("epoch", "step", None)}
+
+
+def headerless_state(first_line: str, stem: str) -> dict | None:
+    """The reader's state for a CSV/TSV table with no header, named after its metric ``stem``: its first line is
+    only numbers, two (step, value) or three (epoch, step, value); None for any other table."""
+    sep = "\t" if first_line.count("\t") > first_line.count(",") else ","
+    cells = [c.strip() for c in first_line.split(sep)]
+    names = HEADERLESS_COLUMNS.get(len(cells))
+    name = stem.strip()[:MAX_LONG_NAME]
+    if names is None or not name or not all(to_value(c) is not None for c in cells):
+        return None
+    header = [n or name for n in names]
+    return {"header": header, "sep": sep, "step_col": header.index("step")}
+
+
 def _long_columns(header: list[str]) -> tuple[int, int, int] | None:
     """(name column, value column, kind column or -1) of a table in long form, else None."""
     lower = [h.strip().lower() for h in header]
