@@ -15,7 +15,7 @@ class Dialect:
     step_names: frozenset[str] = frozenset({
         "step", "steps", "global_step", "global step", "globalstep", "iter", "iters", "iteration", "it", "update",
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
-        "optimizer step", "optimization step", "train step", "training step", "total_steps_done"})
+        "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
     #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too
@@ -65,6 +65,9 @@ class Dialect:
     block_step_names: tuple[str, ...] = (
         "total_timesteps", "num_timesteps", "timesteps", "timesteps_total", "global_step", "step", "steps",
         "training_iteration", "iterations", "iteration", "iter", "n_updates", "epoch", "episode", "episodes")
+    #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
+    #: step 2000: 4.52``): the value after the position is named by the words before it
+    position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})
     #: the longest metric name, in words (``number of skipped iterations``)
     name_words: int = 4
     #: names a framework abbreviates or words otherwise, and the name they are read under (llm.c's ``trl``/``tel``/

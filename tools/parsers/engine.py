@@ -35,6 +35,7 @@ from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .kv_blocks import KeyBlocks, hold_open
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables
@@ -140,13 +141,18 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     st = _state(em)
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
-    for held in ("wrap_tail", "blk_tail"):  # a record cut at the end of the last block: read with its rest
+    for held in ("wrap_tail", "blk_tail", "kvb_tail"):  # a record cut at the end of the last block: read with its rest
         tail = st.pop(held, None)
         if tail:
             data = tail.encode("latin-1") + data
     data, rows = hold_rows(data)  # a vertical table's block that may go on in the next read
     if rows:
         st["blk_tail"] = rows.decode("latin-1")
+        if not data:
+            return
+    data, rows = hold_open(data, bool(st.get("kvb_step")))  # a "name: value" block or a dict that may go on
+    if rows:
+        st["kvb_tail"] = rows.decode("latin-1")
         if not data:
             return
     # the read stops in a bar's redraws (a \r after a line the \n before it did not end): the last one shown is
@@ -223,6 +229,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if taken:
         st["blk"] = True
         blocks.read(st, em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    keyed = KeyBlocks(lines, grouping, st)  # borderless blocks of "name: value" lines: a record per block
+    if keyed.taken():
+        taken = taken | keyed.taken()
+        keyed.read(em)
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
@@ -236,6 +246,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     for t, c in zip(loose, grouping.counts.tolist(), strict=True):
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
+    series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
     for g in np.argsort(-grouping.counts, kind="stable")[:MAX_SERIES]:
         if taken and int(g) in taken:
             continue
@@ -258,6 +269,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is not None and header is not None and _has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
+            if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
+                    int(idx[0]), set(plan.metrics.values()), series_at):
+                plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
                 new_pending.append(int(idx[0]))
@@ -280,6 +294,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
+        if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
+            series_at.append((int(idx[0]), frozenset(plan.metrics.values())))
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     tables.keep_last()
@@ -377,6 +393,14 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
     if plan is not None and len(_PLANS) < MAX_CACHED_PLANS and len(template) <= 4096:
         _PLANS[key] = plan
     return plan
+
+
+def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, frozenset[str]]]) -> bool:
+    """Whether a line read once names exactly what a recurring record names, two names or more, before that record's
+    first line: the first of the series printed in other words (tianshou's ``Initial test step: test_reward: 10.6,
+    best_reward: ...`` before its ``Epoch #1: test_reward: 9.0, best_reward: ...``). A line after the series (a final
+    or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting)."""
+    return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
 
 
 def _has_position(plan: Plan) -> bool:
@@ -611,6 +635,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
+    first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
     for plan, idx in plans:
         got, bad = _read(lines, idx, plan.positions, values) if plan.positions else ({}, {})
         _negative_nans(lines, idx, got, bad)
@@ -658,6 +683,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
+                if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
+                    first_value = min(first_value, _postfix_first(plan, idx, got))
+    if first_value[0] < n:
+        st["first_state"] = first_value[1]
     reads = _under_eval_banners(reads, n, nonblank)
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
@@ -672,6 +701,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
         other_bar = other_bar & (prog_total != st["main_total"])
     last_prog = _ffill(glob, st["prog"])
+    bar_step = _bar_steps(reads, n, st)
     for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog
     st["prog_before"] = st["prog"]
@@ -766,10 +796,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
+        if plan.initial and st.get("step") is None:  # before any training step: at step 0
+            steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         miss = np.flatnonzero(np.isnan(steps))
         if len(miss):
             steps = steps.copy()
-            steps[miss] = last_prog[idx[miss]]
+            steps[miss] = last_prog[idx[miss]] if bar_step is None else np.where(
+                np.isnan(bar_step[idx[miss]]), last_prog[idx[miss]], bar_step[idx[miss]])
             miss = miss[np.isnan(steps[miss])]
         steps_of[r] = steps
         if len(miss):
@@ -803,6 +836,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if (numbered & has_loss[u_read]).any():
             st["by_order"] = True
         st["order"] += int(numbered.sum())
+    bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
+    line_sources: set[int] = set()
     for r in train:
         plan, idx, got, bad = reads[r]
         prefix = ""
@@ -810,6 +845,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
+        if plan.bar and not prefix:
+            bar_sources.add(hash(tuple(sorted(plan.metrics.values()))))
+        elif plan.metrics:
+            line_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         if plan.bar:  # a value in a bar's postfix is redrawn with every step until it is logged again: only its
             # changes are points, each at the step it changed at (Lightning's bar, tqdm's set_postfix)
             carried = st.setdefault("carried", [])
@@ -858,11 +897,24 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
+    bar_only = bar_sources - line_sources
     for key, (li, s, v) in columns.items():
+        src_k = source[key]
+        if bar_only and len(src_k) > 1 and bool((src_k != src_k[0]).any()) and key in st.get("carried", ()):
+            # a record printed with its step (d3rlpy's epoch record) and a bar's postfix at that step: the record is
+            # the value logged, the bar a display of it (a running mean, rounded)
+            on_bar = np.isin(source[key], list(bar_only))
+            drop = on_bar & np.isin(s, s[~on_bar])
+            if drop.any():
+                li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         src = source[key]  # (another record's point at the same step is a point)
-        last[:-1] = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
+        moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
+        if st.get("first_state") and key in st.get("carried", ()):
+            last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
+        else:
+            last[:-1] = moved
         if not last.all():
             s, v, run, li = s[last], v[last], run[last], li[last]
         if held is not None and key in held[1]:
@@ -886,6 +938,52 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _bar_steps(reads: list[_Read], n: int, st: dict) -> np.ndarray | None:
+    """The step a bar's postfix printed last at each line (tianshou's ``env_step=2004``), carried over blocks; None
+    when no bar prints one. A record with no step after such a bar is at that step: the step the framework counts,
+    where the bar's counter is its display (it overshoots its total, counts per epoch)."""
+    at: np.ndarray | None = None
+    bar_like = {frozenset(p.metrics.values()) for p, _i, g, _b in reads if p.bar and g.get(EXPLICIT) is not None}
+    for plan, idx, got, _bad in reads:
+        explicit = got.get(EXPLICIT)
+        if explicit is not None and not plan.is_eval and (plan.bar or _bar_after(plan, bar_like)):
+            if at is None:
+                at = np.full(n, np.nan)
+            at[idx] = explicit
+    if at is None:
+        if st.get("bar_step") is None:
+            return None
+        return np.full(n, float(st["bar_step"]))
+    filled = _ffill(at, st.get("bar_step"))
+    if not np.isnan(filled[-1]):
+        st["bar_step"] = float(filled[-1])
+    return filled
+
+
+def _bar_after(plan: Plan, bar_like: set[frozenset[str]]) -> bool:
+    """A bar's last redraw past its total (tqdm's ``2004it [00:03, ..., env_step=2004]``: no percent, no total) names
+    what the bar's redraws name."""
+    return frozenset(plan.metrics.values()) in bar_like
+
+
+def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> tuple[int, bool]:
+    """(the first of ``idx`` where the bar's postfix holds a value, whether its counter reads 0 there), or past every
+    line. Decided once per log on the first such line of any of the bar's templates: a postfix drawn before its
+    counter moves (``set_postfix`` then ``update``, or ``set_postfix`` in a ``for x in tqdm(...)`` body; PyKEEN's
+    epoch bar) shows its first value while the counter still reads 0; then the value of unit n is drawn at n-1 and
+    again at n, and the one drawn next at n is unit n+1's: a step's first state is its own. Otherwise (``update``
+    then ``set_postfix``, Lightning) its last state is."""
+    have = np.zeros(len(idx), dtype=bool)
+    for c in plan.metrics:
+        if c in got:
+            have |= np.isfinite(got[c])
+    if not have.any():
+        return (1 << 62, False)
+    k = int(np.argmax(have))
+    counter = plan.counter
+    return int(idx[k]), counter is not None and bool(got[counter[0]][k] == 0)
 
 
 def _held_epoch(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], nonblank: np.ndarray,

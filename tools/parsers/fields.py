@@ -53,6 +53,7 @@ class Plan:
     summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
     partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
     epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
+    initial: bool = False  # read once before a recurring record naming the same: that series' first point
 
     @property
     def positions(self) -> list[int]:
@@ -229,6 +230,9 @@ def metric_name(name: str, dialect: Dialect = DIALECT, unit: str = "") -> str:
 def header_names(line: bytes) -> list[str] | None:
     """The column names of a table's header row (``Epoch  gpu_mem  box ...``; a progress bar after it is cut), or
     None when the line is no header: three or more blank-separated names, each starting with a letter."""
+    bar = line.find(b"%||")
+    if bar >= 0 and b"=" in line[bar:]:
+        return None  # a bar whose description is words (``Training epochs on cpu: 5%|| 2/40 [.., loss=1.1]``)
     tokens = before_bar(line).split()
     if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t and not _is_pair(t)
                                              for t in tokens):
@@ -253,6 +257,25 @@ def before_bar(line: bytes) -> bytes:
         return line
     parts = line[:cut].rsplit(None, 1)
     return parts[0] if len(parts) > 1 else b""
+
+
+def _name_over_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan,
+                        dialect: Dialect) -> str | None:
+    """The name of a value that has none of its own after a position: ``Loss after epoch 3: 0.52`` (gensim's
+    tutorials), ``Average loss at step 2000: 4.52`` (TensorFlow's word2vec): the words before the position's name,
+    a preposition last (``after``, ``at``, ``for``, ``in``, ``of``), name the value after ``N:``. None otherwise."""
+    pos = plan.epoch if plan.epoch is not None else plan.step
+    if pos is None or pos >= k or plan.metrics or any(spans[j][1] > spans[j][0] for j in range(pos + 1, k)):
+        return None  # only empty fields (the separators) between the position and the value
+    end, a = spans[pos][1], spans[k][0]
+    if rep[end:a].strip() != b":":
+        return None
+    head = rep[:spans[pos][0]].rstrip()
+    words = head.split()  # ... "Loss", "after", "epoch": the position's name last, a preposition before it
+    if len(words) < 3 or words[-2].decode("utf-8", "replace").lower() not in dialect.position_words:
+        return None
+    name = _name_before(head, head.rfind(words[-2]), dialect)
+    return None if name == NOT_A_NAME else name
 
 
 def _column_of(line: bytes, pos: int) -> int:
@@ -320,6 +343,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             continue
         if name is None and header is not None:
             name = _header_name(header, rep, a, dialect)
+        if name is None and not table:
+            name = _name_over_position(rep, spans, k, plan, dialect)
         low = name.lower() if name else ""
         # a counter: two integers around a "/"
         j = k + 1

@@ -26,7 +26,44 @@ from .text import clean_text, to_step, to_value
 # (stable-baselines3 dumps at ``time/total_timesteps``; ``time/iterations`` counts rollouts).
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps",
                 "total_timesteps", "timesteps", "training_iteration", "iterations", "epoch", "epochs", "#")
+MAX_LONG_NAME = 200  # characters of a metric's name from a long table's cell
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
+
+
+# A table in long form, one value a row named by a cell (PyKEEN's CSV result tracker: ``type,step,key,value``): the
+# column naming the metric, the one holding its value, and the row kinds that are settings, not metrics.
+LONG_NAME_COLUMNS = ("key", "metric", "name", "tag", "metric_name")
+LONG_VALUE_COLUMNS = ("value", "metric_value")
+LONG_KIND_COLUMNS = ("type", "kind")
+LONG_SETTING_KINDS = ("parameter", "param", "params", "hparam", "hyperparameter", "config")
+
+
+# A table without a header whose file is named after its one metric (d3rlpy's ``d3rlpy_logs/<run>/loss.csv``:
+# ``epoch,step,value`` rows): its columns by their count.
+HEADERLESS_COLUMNS = {2: ("step", None), 3: ("epoch", "step", None)}
+
+
+def headerless_state(first_line: str, stem: str) -> dict | None:
+    """The reader's state for a CSV/TSV table with no header, named after its metric ``stem``: its first line is
+    only numbers, two (step, value) or three (epoch, step, value); None for any other table."""
+    sep = "\t" if first_line.count("\t") > first_line.count(",") else ","
+    cells = [c.strip() for c in first_line.split(sep)]
+    names = HEADERLESS_COLUMNS.get(len(cells))
+    name = stem.strip()[:MAX_LONG_NAME]
+    if names is None or not name or not all(to_value(c) is not None for c in cells):
+        return None
+    header = [n or name for n in names]
+    return {"header": header, "sep": sep, "step_col": header.index("step")}
+
+
+def _long_columns(header: list[str]) -> tuple[int, int, int] | None:
+    """(name column, value column, kind column or -1) of a table in long form, else None."""
+    lower = [h.strip().lower() for h in header]
+    name = next((lower.index(c) for c in LONG_NAME_COLUMNS if c in lower), -1)
+    value = next((lower.index(c) for c in LONG_VALUE_COLUMNS if c in lower), -1)
+    if name < 0 or value < 0:
+        return None
+    return name, value, next((lower.index(c) for c in LONG_KIND_COLUMNS if c in lower), -1)
 
 
 def _step_column(header: list[str]) -> int:
@@ -78,9 +115,12 @@ class CsvFormat(LineFormat):
         if len(lines) == 1:  # a header alone (the run just started): only with a step column
             return 1 if _step_column(cols) >= 0 else 0
         n = 0
+        long = _long_columns(cols) is not None  # settings' rows may hold quoted commas and line breaks: not counted
         for ln in lines[1:50]:
             cells = ln.split(sep)
             if len(cells) != len(cols):
+                if long:
+                    continue
                 return 0
             if not any(to_value(c.strip()) is not None for c in cells):
                 return 0
@@ -112,6 +152,9 @@ class CsvFormat(LineFormat):
                 header = [c.strip() for c in line.split(sep)]
                 st["header"], st["sep"] = header, sep
                 st["step_col"] = _step_column(header)
+                long = _long_columns(header)
+                if long:  # (the state stays the block path's for any other table)
+                    st["long"] = long
                 continue
             cells = line.split(sep)
             if [c.strip() for c in cells] == header:
@@ -123,6 +166,13 @@ class CsvFormat(LineFormat):
             if step is None:
                 step = int(st.get("n", 0))
             st["n"] = int(st.get("n", 0)) + 1
+            long = st.get("long")
+            if long:  # one value a row, named by its name cell; a setting's row is no point
+                name, v = cells[long[0]].strip(), to_value(cells[long[1]].strip())
+                if name and v is not None and (long[2] < 0 or cells[long[2]].strip().lower()
+                                               not in LONG_SETTING_KINDS):
+                    em.add(step, name[:MAX_LONG_NAME], v)
+                continue
             for i, cell in enumerate(cells):
                 if i == sc:
                     continue
@@ -165,9 +215,11 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
             return False  # the header line as the row-by-row pass reads it: a line the cleaner leaves as it is
         sep = "\t" if line.count("\t") > line.count(",") else ","
         header = [c.strip() for c in line.split(sep)]
+        if _long_columns(header):
+            return False  # a table in long form: read row by row
         set_header = {"header": header, "sep": sep, "step_col": _step_column(header)}
         body = data[nl + 1:]
-    elif "step_col" not in st:
+    elif "step_col" not in st or st.get("long"):
         return False
     k = len(header)
     bsep = sep.encode()

@@ -35,6 +35,7 @@ from ..parsers import (
 )
 from ..parsers.breaks import breaks_within, first_end, record_end
 from ..parsers.documents import read_fast
+from ..parsers.table import headerless_state
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
 from ..rundata import is_plain_name, safe_excerpt
@@ -166,6 +167,8 @@ class LogFileSource:
                 notes.append(f"{self.fs.describe(self.path)} {what}: re-read from the start")
                 cur, reset = None, True
         if not cur or not cur.get("format"):
+            cur = self._headerless(st)
+        if not cur or not cur.get("format"):
             fmt = self._detect(st)
             if fmt is None:
                 empty = {"v": CURSOR_VERSION, "kind": "lines", "format": None, "offset": 0}
@@ -283,6 +286,21 @@ class LogFileSource:
             prefix = None
         new.bytes_read += old.bytes_read
         return self._result(new, st, cont, reset, notes, prefix=prefix)
+
+    def _headerless(self, st: FileStat) -> dict | None:
+        """The cursor of a CSV/TSV table with no header named after its metric (d3rlpy's ``loss.csv``), else None."""
+        name = self.path.rsplit("/", 1)[-1]
+        stem, dot, ext = name.rpartition(".")
+        if not dot or ext.lower() not in ("csv", "tsv") or st.size == 0:
+            return None
+        head = self._read_at(self.path, 0, min(st.size, 4096))
+        nl = head.find(b"\n")
+        if nl < 0:
+            return None
+        state = headerless_state(head[:nl].decode("utf-8", "replace").rstrip("\r"), stem)
+        if state is None:
+            return None
+        return {"v": CURSOR_VERSION, "kind": "lines", "format": "csv", "offset": 0, "state": state}
 
     def _detect(self, st: FileStat) -> str | None:
         """The format from the first metric lines within ``DETECT_LIMIT`` bytes; None while no line is complete."""

@@ -1,0 +1,97 @@
+"""The third library corpus (examples/libraries3), read the way bench/read_corpus.py reads it.
+
+Real runs of RL, offline-RL, knowledge-graph and embedding libraries that no earlier corpus holds (tianshou, d3rlpy,
+PyKEEN, gensim, Ray RLlib), made by bench/library_runs3/ (issue 32: "records, not lines"): tqdm bars with postfixes,
+structlog key=value records, ``Loss after epoch N:`` callbacks, RLlib results printed as nested ``name: value``
+blocks and as multi-line dicts, the libraries' own files (a TensorBoard event file, d3rlpy's per-metric CSVs, a
+long-form CSV tracker). Per file: its train loss (or, for a run that logs no loss, its objective) is read with >= 90 %
+of the truth's points (the library's own record) at the truth's steps, and the three replayed cron checks never STOP
+a healthy run and end a should-stop run in STOP or ESCALATE. The corpus itself is checked too: every truth value of a
+log is printed in it, so a miss is the reader's.
+
+The reader's first reading of this set (before any correction) stands in its README; the files it still misses are
+named in KNOWN_MISSES / KNOWN_CHECK_MISSES with the shape missed, as non-strict xfails; shrink the lists as the
+reader gains. ``test_the_totals_hold`` keeps the totals from getting worse.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .corpus_checks import Corpus, read_corpus
+
+REPO = Path(__file__).resolve().parents[1]
+FOLDER = REPO / "examples" / "libraries3"
+CORPUS = Corpus(FOLDER)
+RUNS = CORPUS.runs
+LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
+
+RL_LOSS = ("an RL loss that follows the returns (they grow) is judged as a loss that rises: the run logs no return "
+           "name the judge knows beside it")
+# Files whose loss the reader does not read at the truth's steps today, and the shape it misses.
+KNOWN_MISSES: dict[str, str] = {}
+# Files whose replayed checks go against their label today (a should-stop file not flagged, a healthy one
+# STOPped), and why: the judgement's, not the reader's (each is read at its truth's steps).
+KNOWN_CHECK_MISSES: dict[str, str] = {
+    "tianshou_dqn_lr_huge_collapse/events.out.tfevents.tianshou": (
+        "the store holds the TD loss, which falls while the test reward collapses (the reward is in the log)"),
+    "rllib_ppo_lr_huge_pretty_nonfinite": (
+        "one infinite total loss at the first iteration, then a flat one: too few points for the judge, the returns' "
+        "collapse (18 -> 9) not taken as the objective"),
+    "d3rlpy_dqn_online_cartpole_6ep": RL_LOSS,
+    "d3rlpy_dqn_online_cartpole_6ep/d3rlpy_logs/loss.csv": RL_LOSS,
+    "rllib_ppo_line_10it": RL_LOSS,
+}
+
+
+def _marked(runs: list[str], known: dict[str, str]) -> list:
+    return [pytest.param(r, marks=pytest.mark.xfail(reason=known[r], strict=False)) if r in known else r
+            for r in runs]
+
+
+def test_the_corpus_covers_five_libraries_and_both_kinds_of_run():
+    libraries = CORPUS.frameworks()
+    assert {"tianshou", "d3rlpy", "pykeen", "gensim", "ray[rllib]"} <= libraries, sorted(libraries)
+    entries = CORPUS.entries
+    assert sum(e["should_stop"] for e in entries) >= 6 and sum(not e["should_stop"] for e in entries) >= 15
+    assert all((FOLDER / e["file"]).stat().st_size < (2048 if e.get("source") == "store" else 512) * 1024
+               for e in entries)
+    assert sum(p.stat().st_size for p in FOLDER.rglob("*") if p.is_file()) < 10 * 1024 * 1024
+    assert set(KNOWN_MISSES) <= set(RUNS) and set(KNOWN_CHECK_MISSES) <= set(RUNS)
+
+
+@pytest.mark.parametrize("run", LOGS)
+def test_every_truth_value_is_printed_in_its_log(run):
+    CORPUS.assert_truth_printed(run)
+
+
+@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_MISSES))
+def test_every_file_reads_its_loss_at_the_truths_steps(run):
+    """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
+    r = CORPUS.result(run)
+    assert r.found is not None, f"{run}: {r.why}"
+    assert r.found >= read_corpus.READ_SHARE * r.expected, f"{run}: {r.why}"
+
+
+@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_CHECK_MISSES))
+def test_replayed_checks(run):
+    CORPUS.assert_replayed_checks(run)
+
+
+# The first reading (bench/read_corpus.py examples/libraries3, 2026-12-05, the reader at e24e07e before any
+# correction against this set) and the totals after the corrections: what may not get worse.
+FIRST_READING = {"read": 6, "stopped": 1, "flagged": 1, "false_stops": 3, "early_stops": 0,
+                 "healthy_check_escalates": 5}
+CORRECTED = {"read": 27, "stopped": 3, "flagged": 5, "false_stops": 3, "early_stops": 0, "healthy_check_escalates": 4}
+
+
+def test_the_totals_hold():
+    t = read_corpus.tally([CORPUS.result(r) for r in RUNS], [])
+    got = {"read": t.read, "stopped": t.stopped, "flagged": t.stopped + t.escalated, "false_stops": t.false_stops,
+           "early_stops": t.early_stops, "healthy_check_escalates": t.healthy_check_escalates}
+    for floor in (FIRST_READING, CORRECTED):
+        worse = {k: (got[k], v) for k, v in floor.items()
+                 if (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)}
+        assert not worse, f"worse than {'the first reading' if floor is FIRST_READING else 'corrected'}: {worse}"
