@@ -145,6 +145,8 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
         numberings.append((f"epoch x {truth['steps_per_epoch']}", int(truth["steps_per_epoch"]), 0))
         if pts and pts[0][0] == 0:  # 0-based epochs: epoch e ends after (e + 1) x steps_per_epoch batches
             numberings.append((f"epoch x {truth['steps_per_epoch']} (end)", int(truth["steps_per_epoch"]), 1))
+    if pts and pts[0][0] == 0:  # a 0-based index: the count done once it is done (index + 1: a bar's "n/N", Composer's
+        numberings.append(("count done (index + 1)", 1, 1))  # "[batch=n/N]") numbers the same points
     best, how = -1, ""
     for name, mult, end in numberings:
         n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get((s + end) * mult, ())))

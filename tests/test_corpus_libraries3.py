@@ -28,8 +28,6 @@ CORPUS = Corpus(FOLDER)
 RUNS = CORPUS.runs
 LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
 
-RL_LOSS = ("an RL loss that follows the returns (they grow) is judged as a loss that rises: the run logs no return "
-           "name the judge knows beside it")
 # Files whose loss the reader does not read at the truth's steps today, and the shape it misses.
 KNOWN_MISSES: dict[str, str] = {}
 # Files whose replayed checks go against their label today (a should-stop file not flagged, a healthy one
@@ -40,9 +38,6 @@ KNOWN_CHECK_MISSES: dict[str, str] = {
     "rllib_ppo_lr_huge_pretty_nonfinite": (
         "one infinite total loss at the first iteration, then a flat one: too few points for the judge, the returns' "
         "collapse (18 -> 9) not taken as the objective"),
-    "d3rlpy_dqn_online_cartpole_6ep": RL_LOSS,
-    "d3rlpy_dqn_online_cartpole_6ep/d3rlpy_logs/loss.csv": RL_LOSS,
-    "rllib_ppo_line_10it": RL_LOSS,
 }
 
 
@@ -84,7 +79,10 @@ def test_replayed_checks(run):
 # correction against this set) and the totals after the corrections: what may not get worse.
 FIRST_READING = {"read": 6, "stopped": 1, "flagged": 1, "false_stops": 3, "early_stops": 0,
                  "healthy_check_escalates": 5}
-CORRECTED = {"read": 27, "stopped": 3, "flagged": 5, "false_stops": 3, "early_stops": 0, "healthy_check_escalates": 4}
+# With issue 29's early-rise rule merged (a finite rise of a few x in a run's first logs ESCALATEs until confirmed),
+# the three RL runs whose losses rise with their returns (d3rlpy online DQN, log and CSV; RLlib's one-line print)
+# ESCALATE instead of STOP: 0 false STOPs for 3 more escalated healthy checks.
+CORRECTED = {"read": 27, "stopped": 3, "flagged": 5, "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 8}
 
 
 def test_the_totals_hold():
@@ -93,5 +91,6 @@ def test_the_totals_hold():
            "early_stops": t.early_stops, "healthy_check_escalates": t.healthy_check_escalates}
     for floor in (FIRST_READING, CORRECTED):
         worse = {k: (got[k], v) for k, v in floor.items()
-                 if (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)}
+                 if (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)
+                 and not (floor is FIRST_READING and k == "healthy_check_escalates")}  # false STOPs became these
         assert not worse, f"worse than {'the first reading' if floor is FIRST_READING else 'corrected'}: {worse}"
