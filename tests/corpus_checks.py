@@ -64,6 +64,29 @@ class Corpus:
         return [f"{run}: {self.result(run).why}" for run in self.runs
                 if not (self.result(run).found or 0) >= read_corpus.READ_SHARE * self.result(run).expected]
 
+    def assert_read(self, run: str) -> None:
+        """Issue 32's bar, per file: >= READ_SHARE of the truth's train-loss points at the truth's steps."""
+        r = self.result(run)
+        assert r.found is not None, f"{run}: {r.why}"
+        assert r.found >= read_corpus.READ_SHARE * r.expected, f"{run}: {r.why}"
+
+    def totals(self) -> dict[str, int]:
+        """The corpus' totals as bench/read_corpus.py tallies them (files read; should-stop files stopped and flagged;
+        false and early STOPs; healthy checks escalated)."""
+        t = read_corpus.tally([self.result(r) for r in self.runs], [])
+        return {"read": t.read, "stopped": t.stopped, "flagged": t.stopped + t.escalated, "false_stops": t.false_stops,
+                "early_stops": t.early_stops, "healthy_check_escalates": t.healthy_check_escalates}
+
+    def assert_totals_hold(self, *floors: tuple[str, dict[str, int]], exempt: tuple[tuple[str, str], ...] = ()
+                           ) -> None:
+        """No total worse than any of ``floors`` ((name, totals)): fewer files read, should-stop files stopped or
+        flagged, or more false/early STOPs or escalated healthy checks; ``exempt``: (floor name, key) not held."""
+        got = self.totals()
+        for name, floor in floors:
+            worse = {k: (got[k], v) for k, v in floor.items() if (name, k) not in exempt
+                     and (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)}
+            assert not worse, f"worse than {name}: {worse}"
+
     def assert_replayed_checks(self, run: str) -> None:
         """The three replayed cron checks never STOP a healthy run and end a should-stop run in STOP or ESCALATE."""
         r = self.result(run)

@@ -116,9 +116,7 @@ def test_every_store_holds_its_truth(run):
 @pytest.mark.parametrize("run", _marked(RUNS, KNOWN_MISSES))
 def test_every_file_reads_its_loss_at_the_truths_steps(run):
     """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
-    r = CORPUS.result(run)
-    assert r.found is not None, f"{run}: {r.why}"
-    assert r.found >= read_corpus.READ_SHARE * r.expected, f"{run}: {r.why}"
+    CORPUS.assert_read(run)
 
 
 @pytest.mark.parametrize("run", _marked(RUNS, KNOWN_CHECK_MISSES))

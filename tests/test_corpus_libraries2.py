@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .corpus_checks import Corpus, read_corpus
+from .corpus_checks import Corpus
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries2"
@@ -51,9 +51,7 @@ def test_every_truth_value_is_printed_in_its_log(file):
 @pytest.mark.parametrize("file", [f for f in FILES if f not in KNOWN_MISSES])
 def test_every_file_reads_its_loss_at_the_truths_steps(file):
     """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
-    r = CORPUS.result(file)
-    assert r.found is not None, f"{file}: {r.why}"
-    assert r.found >= read_corpus.READ_SHARE * r.expected, f"{file}: {r.why}"
+    CORPUS.assert_read(file)
 
 
 @pytest.mark.parametrize("file", FILES)
@@ -76,11 +74,5 @@ CORRECTED = {"read": 26, "stopped": 8, "flagged": 8, "false_stops": 0, "early_st
 
 
 def test_the_totals_hold():
-    t = read_corpus.tally([CORPUS.result(f) for f in FILES], [])
-    got = {"read": t.read, "stopped": t.stopped, "flagged": t.stopped + t.escalated, "false_stops": t.false_stops,
-           "early_stops": t.early_stops, "healthy_check_escalates": t.healthy_check_escalates}
-    for floor in (FIRST_READING, CORRECTED):
-        worse = {k: (got[k], v) for k, v in floor.items()
-                 if (got[k] < v if k in ("read", "stopped", "flagged") else got[k] > v)
-                 and not (floor is FIRST_READING and k == "healthy_check_escalates")}
-        assert not worse, f"worse than {'the first reading' if floor is FIRST_READING else 'corrected'}: {worse}"
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED),
+                              exempt=(("the first reading", "healthy_check_escalates"),))
