@@ -17,6 +17,9 @@ from typing import ClassVar
 from ..points import BatchBuilder
 
 
+MAX_ASIDE_KEYS = 64  # keys whose set-aside points the state counts (a file's earlier runs)
+
+
 class Emitter(BatchBuilder):
     """The points of one read (a BatchBuilder) with what a parser finds besides: its state between blocks, the run
     count, the total steps, the config and notes."""
@@ -41,6 +44,7 @@ class Emitter(BatchBuilder):
                 per_key[k] = per_key.get(k, 0) + len(col)
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
         self.aside_keys = {k: self.aside_keys.get(k, 0) + n for k, n in per_key.items()}
+        self._aside_in_state(per_key)
         self._cols = {}
         self._arrays = {}
         self.parts = []
@@ -55,8 +59,22 @@ class Emitter(BatchBuilder):
         self.state["runs"] = self.state.get("runs", 1) + runs
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
         self.aside_keys = {k: self.aside_keys.get(k, 0) + per_key.get(k, 0) for k in {*self.aside_keys, *per_key}}
+        self._aside_in_state(per_key)
         self.started_new_run = True
         self.total_steps = None
+
+    def _aside_in_state(self, per_key: dict[str, int]) -> None:
+        """The points set aside per key over every read of the file (the notes say them the same whatever the
+        reads' sizes), for at most ``MAX_ASIDE_KEYS`` keys."""
+        kept = self.state.setdefault("aside", {})
+        for k, n in per_key.items():
+            if n and (k in kept or len(kept) < MAX_ASIDE_KEYS):
+                kept[k] = int(kept.get(k, 0)) + int(n)
+
+    @property
+    def aside_so_far(self) -> dict[str, int]:
+        """Points per key set aside with earlier runs, over every read of the file so far."""
+        return dict(self.state.get("aside") or {})
 
     @property
     def set_aside(self) -> int:
