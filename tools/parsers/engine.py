@@ -132,7 +132,24 @@ def _state(em: Emitter) -> dict:
     if st is None:
         st = em.state["eng"] = {"known": [], "pending": [], "epoch": None, "e0": None, "main_total": None,
                                 "prog": None, "prog_before": None, "last_n": None, "off": 0, "step": None, "order": 0}
+        st.update(em.state.get("pin") or {})  # facts a later part of the file taught a read before this one
+        if st.get("total"):
+            em.total_steps = int(st["total"])
     return st
+
+
+def _revise(st: dict, em: Emitter) -> None:
+    """A fact learned late that changes how earlier lines read (the run's length from HF's final summary, a
+    terminal's wrap refuted): the reader reads the file again from its start with the fact known (``pin``), so the
+    same bytes give the same points whatever the reads' sizes. Each fact is pinned once: no loop."""
+    facts = st.pop("revise", None)
+    if not facts:
+        return
+    pins = em.state.setdefault("pin", {})
+    if all(pins.get(k) == v for k, v in facts.items()):
+        return
+    pins.update(facts)
+    em.state["reread"] = True
 
 
 def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
@@ -155,6 +172,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
     _hold_cut_record(data, st)
+    _revise(st, em)
 
 
 def _hold_cut_record(data: bytes, st: dict) -> None:
@@ -1210,6 +1228,8 @@ def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitte
     if math.isfinite(steps) and steps >= 1 and math.isfinite(epochs) and epochs > 0:
         em.total_steps = st["total"] = round(steps)
         st["epochs"] = st.get("epochs") or epochs
+        if st.get("order"):  # records of earlier reads numbered by line order: they are at epoch x steps per epoch
+            st["revise"] = {"total": st["total"], "epochs": st["epochs"]}
 
 
 MAX_STUCK = 64  # records' step fields remembered as stuck

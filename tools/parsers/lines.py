@@ -177,6 +177,10 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
     terminal) joined again. The width is the longest line length, shared by three or more lines that each go on
     in a line shaped unlike their own start; it is remembered in ``st`` for the blocks after."""
     width = int(st.get("wrap", 0))
+    if st.get("no_wrap"):
+        return lines
+    if width and _refuted(lines, st, width, lengths):
+        return lines
     if not width:
         if lengths is None:
             lengths = line_lengths(lines)
@@ -185,7 +189,10 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
             return lines
         common = np.bincount(long)
         w = int(common.argmax())
-        if common[w] < 3 or w < int(long.max()):
+        if common[w] < 3:
+            return lines
+        if w < int(long.max()):  # a line longer than the width: no terminal wrapped this log (remembered, so that
+            st["no_wrap"] = True  # a later block whose long lines are all alike does not read as wrapped)
             return lines
         at = np.flatnonzero(lengths == w)
         at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]  # a sample, evenly spread
@@ -196,8 +203,10 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
-            return lines  # (one long line printed again and again, a warning, is no terminal's wrap)
+            st["no_wrap"] = True  # decided once, on the first block with long lines to judge: the same answer at any
+            return lines  # read size (one long line printed again and again, a warning, is no terminal's wrap)
         if _printed_alone(lines, lengths, w, [i + 1 for i in cut[:WRAP_LOOKS]]):
+            st["no_wrap"] = True
             return lines  # the "rest" is a line of its own (Keras' "Epoch 2/12" after a record as wide as the others)
         width = st["wrap"] = w
     if lengths is None or len(lengths) != len(lines):
@@ -231,6 +240,23 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         pos = j
     out.extend(lines[pos:])
     return out
+
+
+def _refuted(lines: Sequence[bytes], st: dict, width: int, lengths: np.ndarray | None) -> bool:
+    """Whether this block shows that the width an earlier block took for a terminal's wrap is none: a would-be rest
+    of a cut line is printed alone (Keras' ``Epoch 6/20`` after records that were all as wide so far). Then the
+    file is read again without joining (``st["revise"]``, engine.py)."""
+    if lengths is None or len(lengths) != len(lines):
+        lengths = line_lengths(lines)
+    at = np.flatnonzero(lengths[:-1] == width)
+    if not len(at):
+        return False
+    at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]
+    rests = [i + 1 for i in at.tolist() if lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])]
+    if not rests or not _printed_alone(lines, lengths, width, rests):
+        return False
+    st["revise"] = {"wrap": 0, "no_wrap": True}
+    return True
 
 
 def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int]) -> bool:

@@ -60,6 +60,7 @@ class _Scan:
     bytes_read: int
     dropped_lines: int
     more: bool = False  # stopped after PART_BYTES, before the size seen at stat time
+    reread: bool = False  # read again from the file's start with a fact learned late (``Emitter.state["pin"]``)
 
 
 def _has_loss(batch: PointBatch) -> bool:
@@ -229,6 +230,8 @@ class LogFileSource:
                 prefix: PointBatch | None = None) -> ReadResult:
         em = scan.emitter
         batch = em.build()
+        if scan.reread:  # every point again, from the file's start: the notes too
+            reset, prefix, cur = True, None, {**cur, "said": [], "dropped": 0}
         if em.started_new_run:
             reset = True
         elif prefix is not None:
@@ -375,7 +378,7 @@ class LogFileSource:
         skip = bool(cur.get("skip_line"))
         pending = b""
         read = dropped = 0
-        more = False
+        more = reread = False
         while pos < end:
             if pos - start >= self.part_bytes and not final and pos - len(pending) > start:
                 more = True  # a part's worth (of whole lines: a line longer than a part is read on): the caller
@@ -402,6 +405,10 @@ class LogFileSource:
                 dropped += self._parse_lines(buf, cut, fmt, em)
                 em.flush()
                 pending = buf[cut:]
+                if em.state.pop("reread", None):  # a fact learned late: the file again from its start, knowing it
+                    em, pos, start, pending, skip, dropped, reread = Emitter({"pin": em.state["pin"]}), 0, 0, b"", \
+                        False, 0, True
+                    continue
             if len(pending) > self.max_line:
                 pending, skip = b"", True
                 dropped += 1
@@ -412,7 +419,7 @@ class LogFileSource:
             dropped += self._parse_lines(pending + b"\n", len(pending) + 1, fmt, em)
             pending = b""
         fmt.finish(em)
-        return _Scan(em, pos - len(pending), skip, read, dropped, more=more)
+        return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread)
 
     def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
         """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""
