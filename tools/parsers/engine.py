@@ -173,6 +173,8 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         _read_block(data, em)
     _hold_cut_record(data, st)
     _revise(st, em)
+    body = data.rstrip()
+    st["marker_end"] = _marks_summary(body[body.rfind(b"\n") + 1:])  # the next read's first record may be a report
 
 
 def _hold_cut_record(data: bytes, st: dict) -> None:
@@ -537,18 +539,26 @@ def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarra
     return out, wrong
 
 
-def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray, before: float | None, first: int,
+                   marker_before: bool) -> np.ndarray:
     """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
-    (``Dialect.summary_markers``). Only a line whose step went back can be one: those are looked at, a few lines up."""
+    (``Dialect.summary_markers``). Only a line whose step went back (from the one before it, or for the first from
+    ``before``, the last step of the reads before) can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
     back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    if before is not None and len(steps) and steps[0] < before:
+        back = np.concatenate(([0], back))
     for k in back[:MAX_SUMMARY_LOOKS].tolist():
         j = int(idx[k]) - 1
-        while j >= 0 and j > idx[k] - 8 and not lines[j].strip():
+        while j >= first and j > idx[k] - 8 and not lines[j].strip():
             j -= 1
-        if j >= 0 and any(m in lines[j][:PENDING_LINE].lower() for m in DIALECT.summary_markers):
-            out[k] = True
+        if j >= first and _marks_summary(lines[j]) or j < first and marker_before:  # (the lines before ``first``
+            out[k] = True  # were carried from earlier reads: the one just before is the last read's last line)
     return out
+
+
+def _marks_summary(line: bytes) -> bool:
+    return any(m in line[:PENDING_LINE].lower() for m in DIALECT.summary_markers)
 
 
 def _count(x: float) -> int | None:
@@ -641,9 +651,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             idx = idx[keep]
             got = {c: v[keep] for c, v in got.items()}
             bad = {c: v[keep] for c, v in bad.items()}
-        if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
-            # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
-            again = _after_summary(lines, idx, got[plan.step])
+        before = st.get("step")
+        if plan.step is not None and len(idx) and ((np.diff(got[plan.step]) < 0).any() or (
+                before is not None and got[plan.step][0] < before)):
+            # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point (the
+            # step it went back from may be an earlier read's)
+            again = _after_summary(lines, idx, got[plan.step], before, len(ctx), bool(st.get("marker_end")))
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}

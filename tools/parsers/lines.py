@@ -185,11 +185,10 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         if lengths is None:
             lengths = line_lengths(lines)
         long = lengths[lengths >= WRAP_MIN]
-        if len(long) < 3:
-            return lines
-        common = np.bincount(long)
+        common = np.bincount(long) if len(long) else np.zeros(1, dtype=np.int64)
         w = int(common.argmax())
         if common[w] < 3:
+            _keep_alone(lines, lengths, st)  # undecided: lines printed alone so far, for the block that decides
             return lines
         if w < int(long.max()):  # a line longer than the width: no terminal wrapped this log (remembered, so that
             st["no_wrap"] = True  # a later block whose long lines are all alike does not read as wrapped)
@@ -205,7 +204,10 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
             st["no_wrap"] = True  # decided once, on the first block with long lines to judge: the same answer at any
             return lines  # read size (one long line printed again and again, a warning, is no terminal's wrap)
-        if _printed_alone(lines, lengths, w, [i + 1 for i in cut[:WRAP_LOOKS]]):
+        rests = [i + 1 for i in cut[:WRAP_LOOKS]]
+        earlier = set(st.pop("alone", ()))
+        if _printed_alone(lines, lengths, w, rests) or any(
+                lines[i].translate(_DIGITS_TO_0).decode("latin-1") in earlier for i in rests):
             st["no_wrap"] = True
             return lines  # the "rest" is a line of its own (Keras' "Epoch 2/12" after a record as wide as the others)
         width = st["wrap"] = w
@@ -240,6 +242,24 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         pos = j
     out.extend(lines[pos:])
     return out
+
+
+MAX_ALONE = 64  # shapes of short lines printed alone kept while the wrap is undecided
+ALONE_LOOKS = 4096  # lines of a block looked at for them
+
+
+def _keep_alone(lines: Sequence[bytes], lengths: np.ndarray, st: dict) -> None:
+    """The shapes (digits as 0) of short lines printed after a short line, in the blocks read before the wrap is
+    decided: the block that decides knows a would-be rest printed alone earlier (Keras' first ``Epoch 1/12``)."""
+    kept = st.setdefault("alone", [])
+    n = min(len(lines), ALONE_LOOKS)
+    for i in np.flatnonzero(lengths[:n] < WRAP_MIN).tolist():
+        if len(kept) >= MAX_ALONE:
+            return
+        if (i == 0 or lengths[i - 1] < WRAP_MIN) and lines[i].strip():
+            shape = lines[i].translate(_DIGITS_TO_0).decode("latin-1")
+            if shape not in kept:
+                kept.append(shape)
 
 
 def _refuted(lines: Sequence[bytes], st: dict, width: int, lengths: np.ndarray | None) -> bool:
