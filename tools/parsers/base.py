@@ -16,7 +16,6 @@ from typing import ClassVar
 
 from ..points import BatchBuilder
 
-
 MAX_ASIDE_KEYS = 64  # keys whose set-aside points the state counts (a file's earlier runs)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fastpath import NUMBER_CHARS, read_fields
+from .step_column import MAX_TRACKED, column_standing, monotone_column
 from .templates import NAN_MARK
 from .text import clean_text, to_step, to_value
 
@@ -25,7 +26,9 @@ from .text import clean_text, to_step, to_value
 # ``time/total_timesteps``, a tracker's ``trainer/global_step``). Environment timesteps come before iterations
 # (stable-baselines3 dumps at ``time/total_timesteps``; ``time/iterations`` counts rollouts).
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps",
-                "total_timesteps", "timesteps", "training_iteration", "iterations", "epoch", "epochs", "#")
+                "total_timesteps", "timesteps", "num_env_steps_sampled", "training_iteration", "iterations", "epoch",
+                "epochs", "samples", "#")
+MAX_STEP_TRIES = 8  # columns a file is read again for (a later row showing another column is the step)
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
 
 
@@ -100,10 +103,12 @@ class CsvFormat(LineFormat):
         return _parse_plain(data, em, strict=False)
 
     def _parse_rows(self, text: str, em: Emitter) -> None:
-        """Any block: line by line (the fallback of ``_parse_plain``)."""
+        """Any block: line by line (the fallback of ``_parse_plain``); the step column decided on the block's rows
+        before they are emitted (``_choose_step``)."""
         st = em.state
         header = st.get("header")
         sep = st.get("sep", ",")
+        rows: list[list[str]] = []
         for line in text.split("\n"):
             if not line.strip():
                 continue
@@ -111,29 +116,74 @@ class CsvFormat(LineFormat):
                 sep = "\t" if line.count("\t") > line.count(",") else ","
                 header = [c.strip() for c in line.split(sep)]
                 st["header"], st["sep"] = header, sep
-                st["step_col"] = _step_column(header)
+                _start_steps(st, header, st.get("pin"))
                 continue
-            cells = line.split(sep)
-            if [c.strip() for c in cells] == header:
+            cells = [c.strip() for c in line.split(sep)]
+            if cells == header:
                 continue  # a repeated header (appended run)
             if len(cells) != len(header):
                 continue
-            sc = st["step_col"]
-            step = to_step(cells[sc].strip()) if sc >= 0 else None
+            rows.append(cells)
+        if not rows:
+            return
+        k = len(header)
+        values = [np.array([_step_value(r[i]) for r in rows]) for i in range(min(k, MAX_TRACKED))]
+        _choose_step(st, values, len(rows))
+        sc = st["step_col"]
+        for cells in rows:
+            step = to_step(cells[sc]) if sc >= 0 else None
             if step is None:
                 step = int(st.get("n", 0))
             st["n"] = int(st.get("n", 0)) + 1
-            for i, cell in enumerate(cells):
-                if i == sc:
-                    continue
-                c = cell.strip()
-                if not c:
+            for i, c in enumerate(cells):
+                if i == sc or not c:
                     continue
                 v = to_value(c)
                 if v is not None:
                     em.add(step, header[i], v)
 
 
+def _step_value(cell: str) -> float:
+    """A cell as the step rule sees it: its number, NaN when empty, inf (never a step) when no number."""
+    if not cell:
+        return float("nan")
+    v = to_value(cell)
+    return float("inf") if v is None or v != v else float(v)
+
+
+def _start_steps(st: dict, header: list[str], pin: dict | None) -> None:
+    """The step column by the header's names; else (``named_step`` False) from the rows (``_choose_step``), or the
+    one a later part of the file showed (``pin``: the reader read the file again from its start)."""
+    named = _step_column(header)
+    st["named_step"] = named >= 0
+    at = (pin or {}).get("step_col")
+    st["step_col"] = named if named >= 0 or at is None else int(at)
+
+
+def _choose_step(st: dict, values: list[np.ndarray], rows: int) -> None:
+    """With no column named like a step: each column's standing over the rows so far (``step_column``), the step
+    column chosen from it before this block's rows are emitted. When rows of earlier blocks were emitted at another
+    column, the file is read again from its start at this one (``Emitter.state["reread"]``, handled by the reader),
+    once per column (no loop)."""
+    if st.get("named_step", True):
+        return
+    standing = list(st.get("standing") or [None] * len(values))
+    standing = [column_standing(v, s) for v, s in zip(values, standing, strict=False)]
+    st["standing"] = standing
+    st["rows_seen"] = int(st.get("rows_seen", 0)) + rows
+    found = monotone_column(standing, st["rows_seen"])
+    choice = -1 if found is None else found
+    if choice == st["step_col"]:
+        return
+    if int(st.get("n", 0)) == 0:
+        st["step_col"] = choice  # nothing emitted yet: no earlier row stands at another step
+        return
+    pin = dict(st.get("pin") or {})
+    tried = list(pin.get("tried") or [])
+    if choice in tried or len(tried) >= MAX_STEP_TRIES:
+        return  # (never read again twice for one column)
+    st["pin"] = {**pin, "tried": [*tried, choice], "step_col": choice}
+    st["reread"] = True
 
 
 def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
@@ -165,7 +215,8 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
             return False  # the header line as the row-by-row pass reads it: a line the cleaner leaves as it is
         sep = "\t" if line.count("\t") > line.count(",") else ","
         header = [c.strip() for c in line.split(sep)]
-        set_header = {"header": header, "sep": sep, "step_col": _step_column(header)}
+        set_header = {"header": header, "sep": sep}
+        _start_steps(set_header, header, st.get("pin"))
         body = data[nl + 1:]
     elif "step_col" not in st:
         return False
@@ -199,7 +250,10 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
     have = [~np.isnan(c) for c in cols]  # only an empty cell is NaN: no nan word passes the translate
     if strict and not all(h.all() for h in have):
         return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
-    sc = int(set_header.get("step_col", st.get("step_col", -1)))
+    work = {**st, **set_header}
+    if not strict:
+        _choose_step(work, cols[:MAX_TRACKED], n)
+    sc = int(work.get("step_col", -1))
     n0 = int(st.get("n", 0))
     steps = np.arange(n0, n0 + n, dtype=np.int64)
     if sc >= 0:
@@ -207,7 +261,7 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
         if not (np.abs(s) < 2.0**53).all() or (strict and (s != np.floor(s)).any()):
             return False
         steps[have[sc]] = np.trunc(s).astype(np.int64)
-    st.update(set_header)
+    st.update(work)
     st["n"] = n0 + n
     _extend_rows(em, header, sc, steps, cols, have)
     return True
