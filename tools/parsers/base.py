@@ -41,6 +41,8 @@ class Emitter(BatchBuilder):
         for p in self.parts:
             for k, col in p.columns.items():
                 per_key[k] = per_key.get(k, 0) + len(col)
+        for k, n in (self.state.pop("run_points", None) or {}).items():  # the run's points earlier reads gave
+            per_key[k] = per_key.get(k, 0) + int(n)
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
         self.aside_keys = {k: self.aside_keys.get(k, 0) + n for k, n in per_key.items()}
         self._aside_in_state(per_key)
@@ -61,6 +63,17 @@ class Emitter(BatchBuilder):
         self._aside_in_state(per_key)
         self.started_new_run = True
         self.total_steps = None
+
+    def build(self):  # type: ignore[override]
+        """The read's points; their count per key kept in the state with the run's (set aside, should a later read
+        find a new run: the same count whatever the reads' sizes)."""
+        batch = super().build()
+        if self.state.get("runs", 1) > 1 or batch.columns:
+            kept = self.state.setdefault("run_points", {})
+            for k, col in batch.columns.items():
+                if k in kept or len(kept) < MAX_ASIDE_KEYS:
+                    kept[k] = int(kept.get(k, 0)) + len(col)
+        return batch
 
     def _aside_in_state(self, per_key: dict[str, int]) -> None:
         """The points set aside per key over every read of the file (the notes say them the same whatever the

@@ -914,6 +914,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         em.new_run()
         em.skip_runs(last_run - 1, between)
         st["events"], st["order"] = [], 0
+        if st.get("total") and per_run[1]:  # the last run's lines gave its length too (``step 5/150``)
+            em.total_steps = int(st["total"])
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff

@@ -165,7 +165,7 @@ class LogFileSource:
 
     def _info(self, em: Emitter, cur: dict) -> RunInfo:
         name = self.path.rstrip("/").rsplit("/", 1)[-1]
-        total = em.total_steps or cur.get("total_steps")
+        total = em.total_steps or (None if em.started_new_run else cur.get("total_steps"))
         return RunInfo(name=name, total_steps=total, config=dict(em.config))
 
     # -- the read ----------------------------------------------------------------------
@@ -260,7 +260,8 @@ class LogFileSource:
         new = {"v": CURSOR_VERSION, "kind": "lines", "format": cur["format"], "offset": scan.offset,
                "state": em.state, "skip_line": scan.skip_line, "head_len": head_len, "head_hash": head_hash,
                "identity": st.identity, "size": st.size,
-               "total_steps": em.total_steps or cur.get("total_steps"), "said": said, "dropped": dropped}
+               "total_steps": em.total_steps or (None if em.started_new_run else cur.get("total_steps")),
+               "said": said, "dropped": dropped}
         same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
         new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
         return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes,
