@@ -689,7 +689,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
-    reads = _under_eval_banners(reads, n, nonblank)
+    reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
@@ -1206,22 +1206,28 @@ def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
     return out
 
 
-def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> list[_Read]:
+def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: dict, first: int) -> list[_Read]:
     """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
-    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``)."""
+    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``). The lines before ``first`` were carried from earlier
+    reads: the line before the block's first is the last read's last, whose being a banner the state keeps."""
     banner = np.zeros(n, dtype=bool)
     for plan, idx, _got, _bad in reads:
         if plan.is_eval and not plan.metrics and plan.step is None:
             banner[idx] = True
-    if not banner.any():
-        return reads
     nb = np.flatnonzero(nonblank)
+    before = bool(st.pop("banner_end", False))
+    st["banner_end"] = bool(banner[nb[-1]]) and nb[-1] >= first if len(nb) else before
+    if not banner.any() and not before:
+        return reads
     prev = np.full(n, -1)
     prev[nb[1:]] = nb[:-1]
+    own = nb[nb >= first]
+    if len(own):
+        prev[own[0]] = -2  # the first line of this read: under the last read's last line
     out = []
     for plan, idx, got, bad in reads:
         p = prev[idx]
-        under = (p >= 0) & banner[np.maximum(p, 0)]
+        under = (p >= 0) & banner[np.maximum(p, 0)] | (p == -2) & before
         if plan.is_eval or not plan.metrics or _has_position(plan) or not under.any():
             out.append((plan, idx, got, bad))
             continue

@@ -189,8 +189,10 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         w = int(common.argmax())
         if common[w] < 3:
             _keep_alone(lines, lengths, st)  # undecided: lines printed alone so far, for the block that decides
+            st["longest"] = max(int(st.get("longest", 0)), int(long.max()) if len(long) else 0)
             return lines
-        if w < int(long.max()):  # a line longer than the width: no terminal wrapped this log (remembered, so that
+        if w < max(int(long.max()), int(st.pop("longest", 0))):  # a line longer than the width (here or in an earlier
+            # read): no terminal wrapped this log (remembered, so that
             st["no_wrap"] = True  # a later block whose long lines are all alike does not read as wrapped)
             return lines
         at = np.flatnonzero(lengths == w)
