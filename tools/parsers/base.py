@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..points import BatchBuilder
+from ..points import BatchBuilder, PointBatch
 
 MAX_ASIDE_KEYS = 64  # keys whose set-aside points the state counts (a file's earlier runs)
 
@@ -64,16 +64,13 @@ class Emitter(BatchBuilder):
         self.started_new_run = True
         self.total_steps = None
 
-    def build(self):  # type: ignore[override]
-        """The read's points; their count per key kept in the state with the run's (set aside, should a later read
-        find a new run: the same count whatever the reads' sizes)."""
-        batch = super().build()
-        if self.state.get("runs", 1) > 1 or batch.columns:
-            kept = self.state.setdefault("run_points", {})
-            for k, col in batch.columns.items():
-                if k in kept or len(kept) < MAX_ASIDE_KEYS:
-                    kept[k] = int(kept.get(k, 0)) + len(col)
-        return batch
+    def count_read(self, batch: PointBatch) -> None:
+        """Keep in the state the count per key of a read's points (``batch``, what ``build`` gave at the read's end)
+        with the run's: set aside, should a later read find a new run, they are counted whatever the reads' sizes."""
+        kept = self.state.setdefault("run_points", {})
+        for k, col in batch.columns.items():
+            if k in kept or len(kept) < MAX_ASIDE_KEYS:
+                kept[k] = int(kept.get(k, 0)) + len(col)
 
     def _aside_in_state(self, per_key: dict[str, int]) -> None:
         """The points set aside per key over every read of the file (the notes say them the same whatever the

@@ -47,7 +47,7 @@ def monotone_column(standing: Sequence[list | None], rows: int) -> int | None:
     return None
 
 
-def monotone_cells(rows: Sequence[Sequence[str]], ints: Sequence[int]) -> int | None:
+def monotone_cells(rows: Sequence[Sequence[str]] | Sequence[Sequence[bytes]], ints: Sequence[int]) -> int | None:
     """The step among the cells ``ints`` of text rows (``tables_text.py``: a template's sample rows, in line order),
     by ``monotone_column``'s rule."""
     standing: list[list | None] = []

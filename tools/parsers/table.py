@@ -124,7 +124,7 @@ class CsvFormat(LineFormat):
             if len(cells) != len(header):
                 continue
             rows.append(cells)
-        if not rows:
+        if not rows or header is None:
             return
         k = len(header)
         values = [np.array([_step_value(r[i]) for r in rows]) for i in range(min(k, MAX_TRACKED))]

@@ -230,6 +230,7 @@ class LogFileSource:
                 prefix: PointBatch | None = None) -> ReadResult:
         em = scan.emitter
         batch = em.build()
+        em.count_read(batch)
         if scan.reread:  # every point again, from the file's start: the notes too
             reset, prefix, cur = True, None, {**cur, "said": [], "dropped": 0}
         if em.started_new_run:
