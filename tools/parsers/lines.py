@@ -204,8 +204,9 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
-            st["no_wrap"] = True  # decided once, on the first block with long lines to judge: the same answer at any
-            return lines  # read size (one long line printed again and again, a warning, is no terminal's wrap)
+            _keep_alone(lines, lengths, st)  # (one long line printed again and again, a warning, is no terminal's
+            st["longest"] = int(long.max())  # wrap): undecided, what this block showed kept for the next
+            return lines
         rests = [i + 1 for i in cut[:WRAP_LOOKS]]
         earlier = set(st.pop("alone", ()))
         if _printed_alone(lines, lengths, w, rests) or any(
@@ -275,19 +276,21 @@ def _refuted(lines: Sequence[bytes], st: dict, width: int, lengths: np.ndarray |
         return False
     at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]
     rests = [i + 1 for i in at.tolist() if lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])]
-    if not rests or not _printed_alone(lines, lengths, width, rests):
+    # (the block's first line is left out: what came before it, the last read's end, is not here)
+    if not rests or not _printed_alone(lines, lengths, width, rests, first=1):
         return False
     st["revise"] = {"wrap": 0, "no_wrap": True}
     return True
 
 
-def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int]) -> bool:
+def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int], first: int = 0) -> bool:
     """Whether a line shaped as one of the would-be rests ``rests`` (digits aside) is also printed where no line of
     the terminal's ``width`` comes before it: then it is a line of its own, not the rest of a cut one (a sample of
     such places is looked at)."""
     shapes = {lines[i].translate(_DIGITS_TO_0) for i in rests}
     after_wide = np.concatenate(([False], lengths[:-1] == width))
     alone = np.flatnonzero(np.isin(lengths, sorted({len(x) for x in shapes})) & ~after_wide)
+    alone = alone[alone >= first]
     alone = alone[np.linspace(0, len(alone) - 1, min(len(alone), WRAP_LOOKS)).astype(np.int64)]
     return any(lines[j].translate(_DIGITS_TO_0) in shapes for j in alone.tolist())
 

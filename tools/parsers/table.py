@@ -80,15 +80,14 @@ class CsvFormat(LineFormat):
             return 0
         if len(lines) == 1:  # a header alone (the run just started): only with a step column
             return 1 if _step_column(cols) >= 0 else 0
-        n = 0
+        n = bad = 0
         for ln in lines[1:50]:
             cells = ln.split(sep)
-            if len(cells) != len(cols):
-                return 0
-            if not any(to_value(c.strip()) is not None for c in cells):
-                return 0
+            if len(cells) != len(cols) or not any(to_value(c.strip()) is not None for c in cells):
+                bad += 1  # a row cut by a crash, garbage: costs that row (the read skips it), not the table
+                continue
             n += 1
-        return n * 2
+        return n * 2 if n > bad else 0
 
     def parse(self, text: str, em: Emitter) -> None:
         """Row by row (the reader tries ``parse_plain`` on a block first)."""
@@ -109,6 +108,7 @@ class CsvFormat(LineFormat):
         header = st.get("header")
         sep = st.get("sep", ",")
         rows: list[list[str]] = []
+        bad = 0
         for line in text.split("\n"):
             if not line.strip():
                 continue
@@ -122,8 +122,13 @@ class CsvFormat(LineFormat):
             if cells == header:
                 continue  # a repeated header (appended run)
             if len(cells) != len(header):
+                bad += 1  # a row cut by a crash, or garbage: it costs itself, said in a note
                 continue
             rows.append(cells)
+        if bad:
+            st["bad_rows"] = int(st.get("bad_rows", 0)) + bad
+            em.notes.append(f"skipped {st['bad_rows']} row(s) of the table that do not have its header's "
+                            f"{len(header or ())} columns")
         if not rows or header is None:
             return
         k = len(header)
