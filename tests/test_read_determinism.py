@@ -170,6 +170,7 @@ def test_every_corpus_file_reads_the_same_at_any_age_and_read_size(tmp_path):
         if why:
             differ[rel] = " | ".join(why)
         shutil.rmtree(work)
+    print(f"\n{len(differ)} of {len(files)} corpus files read differently by age or read size")  # the figure (-s)
     new = {k: v for k, v in differ.items() if k not in KNOWN}
     fixed = sorted(k for k in KNOWN if k not in differ)
     assert not new, f"{len(new)} file(s) read differently by age or read size:\n" + "\n".join(
