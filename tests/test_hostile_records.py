@@ -57,6 +57,15 @@ def _line_records(kind: str) -> tuple[list[bytes], bytes, bytes]:
     raise AssertionError(kind)
 
 
+def _wide(kind: str) -> bytes:
+    """A record of 10,000 columns, in the kind's own shape."""
+    if kind in ("csv", "tsv"):
+        return (b"," if kind == "csv" else b"\t").join(b"%d" % i for i in range(10000))
+    if kind == "jsonl":
+        return b"{" + b",".join(b'"k%d": %d' % (i, i) for i in range(10000)) + b"}"
+    return b" ".join(b"c%d=%d" % (i, i) for i in range(10000))
+
+
 HOSTILE = {
     "truncated": lambda kind: {"csv": b"13,1.8\n", "tsv": b"13\t1.8\n", "jsonl": b'{"step": 13, "loss": 1.\n',
                                "text": b"step 13 | loss\n", "table": b"  2  13\n",
@@ -64,10 +73,7 @@ HOSTILE = {
     "10MB line": lambda kind: b"x" * BIG + b"\n",
     "NUL bytes": lambda kind: b"\x00" * 4096 + b"\n",
     "invalid UTF-8": lambda kind: b"\xff\xfe\xc3\x28 loss \xe2\x82 step \xf0\x28\x8c\x28\n",
-    "10,000 columns": lambda kind: (b",".join(b"%d" % i for i in range(10000)) if kind == "csv"
-                                    else b"\t".join(b"%d" % i for i in range(10000)) if kind == "tsv"
-                                    else b"{" + b",".join(b'"k%d": %d' % (i, i) for i in range(10000)) + b"}"
-                                    if kind == "jsonl" else b" ".join(b"c%d=%d" % (i, i) for i in range(10000))) + b"\n",
+    "10,000 columns": lambda kind: _wide(kind) + b"\n",
     "nested JSON": lambda kind: b'{"a": ' * 100000 + b"1" + b"}" * 100000 + b"\n",
     "10,000 digits": lambda kind: {"csv": b"13," + b"9" * 10000 + b",0.001\n",
                                    "tsv": b"13\t" + b"9" * 10000 + b"\t0.001\n",
