@@ -173,7 +173,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         _read_block(data, em)
     _hold_cut_record(data, st)
     _revise(st, em)
-    body = data.rstrip()
+    body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
     st["marker_end"] = _marks_summary(body[body.rfind(b"\n") + 1:])  # the next read's first record may be a report
 
 
