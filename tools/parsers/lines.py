@@ -248,14 +248,18 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
 
 
 MAX_ALONE = 64  # shapes of short lines printed alone kept while the wrap is undecided
-ALONE_LOOKS = 4096  # lines of a block looked at for them
+ALONE_LOOKS = 1024  # lines of the file looked at for them (a log without long lines never decides: its cost bounded)
 
 
 def _keep_alone(lines: Sequence[bytes], lengths: np.ndarray, st: dict) -> None:
     """The shapes (digits as 0) of short lines printed after a short line, in the blocks read before the wrap is
     decided: the block that decides knows a would-be rest printed alone earlier (Keras' first ``Epoch 1/12``)."""
+    seen = int(st.get("alone_seen", 0))
+    n = min(len(lines), ALONE_LOOKS - seen)  # the file's first ALONE_LOOKS lines, whatever the reads' sizes
+    if n <= 0:
+        return
+    st["alone_seen"] = seen + n
     kept = st.setdefault("alone", [])
-    n = min(len(lines), ALONE_LOOKS)
     for i in np.flatnonzero(lengths[:n] < WRAP_MIN).tolist():
         if len(kept) >= MAX_ALONE:
             return
