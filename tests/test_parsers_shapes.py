@@ -116,7 +116,9 @@ def test_yolov5_terminal_table(tmp_path):
     # the epoch column ``e/299`` is the row's step (YOLOv5's results.csv: one row an epoch, from 0)
     assert steps == list(range(12)) and vals[0] == 0.064 and vals[-1] == pytest.approx(0.042)
     assert series(f, "val/mAP@.5") == ([3, 7, 11], [0.13, 0.17, 0.21])
-    assert "val/Images" in f.series and "train/box_loss" not in [k for k in f.series if k.startswith("val/")]
+    # the columns counting things (Images, Labels) are counts, no metrics (issue 32: a count is not a metric)
+    assert "val/Images" not in f.series and "val/Labels" not in f.series and "val/P" in f.series
+    assert "train/box_loss" not in [k for k in f.series if k.startswith("val/")]
 
 
 def test_tqdm_description_lines_with_a_nan_loss_and_test_lines_apart(tmp_path, store, config):

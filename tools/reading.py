@@ -118,7 +118,8 @@ def read_source(source: Source, run_key: str, store: Store, progress: Progress |
     notes: list[str] = []
     while True:  # one read, or the parts of a long one (each stored before the next is read: memory stays bounded)
         result = source.read(cursor, progress)
-        info = info.merged(result.info)
+        # a reset read gives everything again (a new run in the file, a re-read): what earlier reads said is void
+        info = result.info if result.reset and result.info is not None else info.merged(result.info)
         if progress is not None and result.batch.n_points > 1_000_000:
             progress(0.0, None, f"summarising {result.batch.n_points:,} new points")
         if result.reset:

@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..points import BatchBuilder
+from ..points import BatchBuilder, PointBatch
+
+MAX_ASIDE_KEYS = 64  # keys whose set-aside points the state counts (a file's earlier runs)
 
 
 class Emitter(BatchBuilder):
@@ -39,8 +41,11 @@ class Emitter(BatchBuilder):
         for p in self.parts:
             for k, col in p.columns.items():
                 per_key[k] = per_key.get(k, 0) + len(col)
+        for k, n in (self.state.pop("run_points", None) or {}).items():  # the run's points earlier reads gave
+            per_key[k] = per_key.get(k, 0) + int(n)
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
         self.aside_keys = {k: self.aside_keys.get(k, 0) + n for k, n in per_key.items()}
+        self._aside_in_state(per_key)
         self._cols = {}
         self._arrays = {}
         self.parts = []
@@ -55,8 +60,30 @@ class Emitter(BatchBuilder):
         self.state["runs"] = self.state.get("runs", 1) + runs
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
         self.aside_keys = {k: self.aside_keys.get(k, 0) + per_key.get(k, 0) for k in {*self.aside_keys, *per_key}}
+        self._aside_in_state(per_key)
         self.started_new_run = True
         self.total_steps = None
+
+    def count_read(self, batch: PointBatch) -> None:
+        """Keep in the state the count per key of a read's points (``batch``, what ``build`` gave at the read's end)
+        with the run's: set aside, should a later read find a new run, they are counted whatever the reads' sizes."""
+        kept = self.state.setdefault("run_points", {})
+        for k, col in batch.columns.items():
+            if k in kept or len(kept) < MAX_ASIDE_KEYS:
+                kept[k] = int(kept.get(k, 0)) + len(col)
+
+    def _aside_in_state(self, per_key: dict[str, int]) -> None:
+        """The points set aside per key over every read of the file (the notes say them the same whatever the
+        reads' sizes), for at most ``MAX_ASIDE_KEYS`` keys."""
+        kept = self.state.setdefault("aside", {})
+        for k, n in per_key.items():
+            if n and (k in kept or len(kept) < MAX_ASIDE_KEYS):
+                kept[k] = int(kept.get(k, 0)) + int(n)
+
+    @property
+    def aside_so_far(self) -> dict[str, int]:
+        """Points per key set aside with earlier runs, over every read of the file so far."""
+        return dict(self.state.get("aside") or {})
 
     @property
     def set_aside(self) -> int:

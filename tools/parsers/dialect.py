@@ -98,6 +98,16 @@ class Dialect:
     count_nouns: frozenset[str] = frozenset({
         "batches", "samples", "steps", "iterations", "iters", "epochs", "examples", "tokens", "params", "parameters",
         "images", "sequences", "updates"})
+    #: a number followed by one of these words counts things (``8 images, 0 backgrounds``, ``Found 100 samples``,
+    #: ``3 batches``): a count, not the value of the name before it; the word names no number after it either
+    #: (``0 corrupt: 100%``), and a table's column named so (ultralytics' ``Images``, ``Instances``) is no metric
+    counted_nouns: frozenset[str] = frozenset({
+        "image", "images", "sample", "samples", "example", "examples", "file", "files", "batch", "batches", "item",
+        "items", "instance", "instances", "token", "tokens", "label", "labels", "background", "backgrounds",
+        "corrupt", "duplicate", "duplicates", "missing", "empty", "class", "classes", "sequence", "sequences",
+        "sentence", "sentences", "document", "documents", "record", "records", "row", "rows", "word", "words",
+        "shard", "shards", "object", "objects", "box", "boxes", "video", "videos", "clip", "clips", "frame",
+        "frames", "pair", "pairs", "user", "users", "node", "nodes", "edge", "edges", "graph", "graphs"})
     #: a line holding one of these is an event, counted under the name (cumulative) at the step it happens at
     #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
     event_markers: tuple[tuple[bytes, str], ...] = (

@@ -133,7 +133,24 @@ def _state(em: Emitter) -> dict:
     if st is None:
         st = em.state["eng"] = {"known": [], "pending": [], "epoch": None, "e0": None, "main_total": None,
                                 "prog": None, "prog_before": None, "last_n": None, "off": 0, "step": None, "order": 0}
+        st.update(em.state.get("pin") or {})  # facts a later part of the file taught a read before this one
+        if st.get("total"):
+            em.total_steps = int(st["total"])
     return st
+
+
+def _revise(st: dict, em: Emitter) -> None:
+    """A fact learned late that changes how earlier lines read (the run's length from HF's final summary, a
+    terminal's wrap refuted): the reader reads the file again from its start with the fact known (``pin``), so the
+    same bytes give the same points whatever the reads' sizes. Each fact is pinned once: no loop."""
+    facts = st.pop("revise", None)
+    if not facts:
+        return
+    pins = em.state.setdefault("pin", {})
+    if all(pins.get(k) == v for k, v in facts.items()):
+        return
+    pins.update(facts)
+    em.state["reread"] = True
 
 
 def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
@@ -161,6 +178,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
     _hold_cut_record(data, st)
+    _revise(st, em)
+    body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
+    st["marker_end"] = _marks_summary(body[body.rfind(b"\n") + 1:])  # the next read's first record may be a report
 
 
 def _hold_cut_record(data: bytes, st: dict) -> None:
@@ -543,18 +563,26 @@ def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarra
     return out, wrong
 
 
-def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray, before: float | None, first: int,
+                   marker_before: bool) -> np.ndarray:
     """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
-    (``Dialect.summary_markers``). Only a line whose step went back can be one: those are looked at, a few lines up."""
+    (``Dialect.summary_markers``). Only a line whose step went back (from the one before it, or for the first from
+    ``before``, the last step of the reads before) can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
     back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
+    if before is not None and len(steps) and steps[0] < before:
+        back = np.concatenate(([0], back))
     for k in back[:MAX_SUMMARY_LOOKS].tolist():
         j = int(idx[k]) - 1
-        while j >= 0 and j > idx[k] - 8 and not lines[j].strip():
+        while j >= first and j > idx[k] - 8 and not lines[j].strip():
             j -= 1
-        if j >= 0 and any(m in lines[j][:PENDING_LINE].lower() for m in DIALECT.summary_markers):
-            out[k] = True
+        if j >= first and _marks_summary(lines[j]) or j < first and marker_before:  # (the lines before ``first``
+            out[k] = True  # were carried from earlier reads: the one just before is the last read's last line)
     return out
+
+
+def _marks_summary(line: bytes) -> bool:
+    return any(m in line[:PENDING_LINE].lower() for m in DIALECT.summary_markers)
 
 
 def _count(x: float) -> int | None:
@@ -648,9 +676,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             idx = idx[keep]
             got = {c: v[keep] for c, v in got.items()}
             bad = {c: v[keep] for c, v in bad.items()}
-        if plan.step is not None and len(idx) > 1 and (np.diff(got[plan.step]) < 0).any():
-            # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point
-            again = _after_summary(lines, idx, got[plan.step])
+        before = st.get("step")
+        if plan.step is not None and len(idx) and ((np.diff(got[plan.step]) < 0).any() or (
+                before is not None and got[plan.step][0] < before)):
+            # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point (the
+            # step it went back from may be an earlier read's)
+            again = _after_summary(lines, idx, got[plan.step], before, len(ctx), bool(st.get("marker_end")))
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
                     {c: v[~again] for c, v in bad.items()}
@@ -687,7 +718,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
-    reads = _under_eval_banners(reads, n, nonblank)
+    reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
@@ -935,6 +966,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         em.new_run()
         em.skip_runs(last_run - 1, between)
         st["events"], st["order"] = [], 0
+        if st.get("total") and per_run[1]:  # the last run's lines gave its length too (``step 5/150``)
+            em.total_steps = int(st["total"])
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
@@ -1271,22 +1304,28 @@ def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
     return out
 
 
-def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray) -> list[_Read]:
+def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: dict, first: int) -> list[_Read]:
     """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
-    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``)."""
+    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``). The lines before ``first`` were carried from earlier
+    reads: the line before the block's first is the last read's last, whose being a banner the state keeps."""
     banner = np.zeros(n, dtype=bool)
     for plan, idx, _got, _bad in reads:
         if plan.is_eval and not plan.metrics and plan.step is None:
             banner[idx] = True
-    if not banner.any():
-        return reads
     nb = np.flatnonzero(nonblank)
+    before = bool(st.pop("banner_end", False))
+    st["banner_end"] = bool(banner[nb[-1]]) and nb[-1] >= first if len(nb) else before
+    if not banner.any() and not before:
+        return reads
     prev = np.full(n, -1)
     prev[nb[1:]] = nb[:-1]
+    own = nb[nb >= first]
+    if len(own):
+        prev[own[0]] = -2  # the first line of this read: under the last read's last line
     out = []
     for plan, idx, got, bad in reads:
         p = prev[idx]
-        under = (p >= 0) & banner[np.maximum(p, 0)]
+        under = (p >= 0) & banner[np.maximum(p, 0)] | (p == -2) & before
         if plan.is_eval or not plan.metrics or _has_position(plan) or not under.any():
             out.append((plan, idx, got, bad))
             continue
@@ -1308,6 +1347,8 @@ def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitte
     if math.isfinite(steps) and steps >= 1 and math.isfinite(epochs) and epochs > 0:
         em.total_steps = st["total"] = round(steps)
         st["epochs"] = st.get("epochs") or epochs
+        if st.get("order"):  # records of earlier reads numbered by line order: they are at epoch x steps per epoch
+            st["revise"] = {"total": st["total"], "epochs": st["epochs"]}
 
 
 MAX_STUCK = 64  # records' step fields remembered as stuck

@@ -179,6 +179,23 @@ def _is_name(name: str, dialect: Dialect) -> bool:
     return not (len(words) > 1 and words[0] == "total" and words[-1] in dialect.count_nouns)
 
 
+def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
+    """Where the counted noun right after a number ending at ``end`` ends (``8 images,``: one blank, then a word of
+    ``Dialect.counted_nouns`` closed by a blank, a comma, a colon or the line's end, and not followed by a number
+    it names), else 0."""
+    if line[end:end + 1] != b" ":
+        return 0
+    i = end + 1
+    j = i
+    while j < len(line) and j - i <= 16 and line[j] in _LETTERS:
+        j += 1
+    if j == i or j < len(line) and line[j] not in b" \t,:;.)]":
+        return 0
+    if line[j:j + 1] in (b" ", b"\t") and line[j + 1:j + 2].isdigit():
+        return 0  # "epoch 0 batch 9/64": the word names the number after it
+    return j if line[i:j].decode("latin-1").lower() in dialect.counted_nouns else 0
+
+
 def _class_path(name: str) -> bool:
     """A Python class by its module path (``models.common.Conv``, ``torch.nn.modules.conv.Conv2d``: a model
     summary's row), not a metric."""
@@ -291,6 +308,8 @@ def _header_name(header: list[str], rep: bytes, a: int, dialect: Dialect) -> str
     lower = {h.lower() for h in header}
     if lower & dialect.loss_table_markers and name.lower() in dialect.loss_table_columns:
         return f"train/{name.lower()}_loss"  # YOLOv5's "box obj cls" under "gpu_mem"
+    if name.lower() in dialect.counted_nouns:
+        return NOT_A_NAME  # a column counting things (ultralytics' Images, Instances): no metric
     if lower & dialect.eval_table_markers and name.lower() not in dialect.epoch_names:
         return f"val/{name}"
     return name
@@ -328,6 +347,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     k = 0
     stripped = len(rep) - len(rep.lstrip())
     opening_step = False
+    counted_end = 0  # where the last count's noun ended ("0 corrupt: 100%": ``corrupt`` names no number after it)
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     while k < len(spans):
         if not numeric[k] or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
@@ -337,12 +357,20 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if rep[b:b + 3] == b"%||":
             k += 1  # a progress bar's percent
             continue
+        noun = _counted_noun(rep, b, dialect)
+        if noun and _int(rep[a:b]):  # "8 images": a count of things, no metric's value; its noun names nothing after
+            counted_end = noun
+            k += 1
+            continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
-        if name == NOT_A_NAME:
+        if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1
             continue
         if name is None and header is not None:
             name = _header_name(header, rep, a, dialect)
+            if name == NOT_A_NAME:
+                k += 1
+                continue
         if name is None and not table:
             name = _name_over_position(rep, spans, k, plan, dialect)
         low = name.lower() if name else ""

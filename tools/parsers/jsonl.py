@@ -119,13 +119,16 @@ class JsonLinesFormat(LineFormat):
         """Any block, record by record (the fallback of ``_parse_plain``)."""
         st = em.state
         loads = json.loads
+        bad = 0
         for line in text.split("\n"):
             s = line.strip()
             if not s.startswith("{"):
+                bad += bool(s)  # garbage between records (a crash's NULs, a cut line): costs its line, said
                 continue
             try:
                 obj = loads(s)
             except (ValueError, RecursionError):  # garbage, or nested past the interpreter's depth: costs its line
+                bad += 1
                 continue
             if not isinstance(obj, dict):
                 continue
@@ -176,6 +179,10 @@ class JsonLinesFormat(LineFormat):
             st["last_keys"] = sorted(set(st.get("last_keys", [])) | set(rec))[:200]
             if -_INT64 <= step < _INT64:  # a step past int64 is junk the batch drops (points._arrays_of): never
                 em.record(step, rec)  # pending, so that no count (set aside, len) sees it
+        if bad:
+            st["bad_lines"] = int(st.get("bad_lines", 0)) + bad
+            em.notes.append(f"skipped {st['bad_lines']} line(s) that are not JSON records (garbage, cut, or nested "
+                            f"past the interpreter's depth)")
 
 
 # digits other than 0 alike, line ends as commas, E as e: a leading zero is 0 then a digit at a field's start

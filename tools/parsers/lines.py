@@ -177,15 +177,23 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
     terminal) joined again. The width is the longest line length, shared by three or more lines that each go on
     in a line shaped unlike their own start; it is remembered in ``st`` for the blocks after."""
     width = int(st.get("wrap", 0))
+    if st.get("no_wrap"):
+        return lines
+    if width and _refuted(lines, st, width, lengths):
+        return lines
     if not width:
         if lengths is None:
             lengths = line_lengths(lines)
         long = lengths[lengths >= WRAP_MIN]
-        if len(long) < 3:
-            return lines
-        common = np.bincount(long)
+        common = np.bincount(long) if len(long) else np.zeros(1, dtype=np.int64)
         w = int(common.argmax())
-        if common[w] < 3 or w < int(long.max()):
+        if common[w] < 3:
+            _keep_alone(lines, lengths, st)  # undecided: lines printed alone so far, for the block that decides
+            st["longest"] = max(int(st.get("longest", 0)), int(long.max()) if len(long) else 0)
+            return lines
+        if w < max(int(long.max()), int(st.pop("longest", 0))):  # a line longer than the width (here or in an earlier
+            # read): no terminal wrapped this log (remembered, so that
+            st["no_wrap"] = True  # a later block whose long lines are all alike does not read as wrapped)
             return lines
         at = np.flatnonzero(lengths == w)
         at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]  # a sample, evenly spread
@@ -196,8 +204,14 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
-            return lines  # (one long line printed again and again, a warning, is no terminal's wrap)
-        if _printed_alone(lines, lengths, w, [i + 1 for i in cut[:WRAP_LOOKS]]):
+            _keep_alone(lines, lengths, st)  # (one long line printed again and again, a warning, is no terminal's
+            st["longest"] = int(long.max())  # wrap): undecided, what this block showed kept for the next
+            return lines
+        rests = [i + 1 for i in cut[:WRAP_LOOKS]]
+        earlier = set(st.pop("alone", ()))
+        if _printed_alone(lines, lengths, w, rests) or any(
+                lines[i].translate(_DIGITS_TO_0).decode("latin-1") in earlier for i in rests):
+            st["no_wrap"] = True
             return lines  # the "rest" is a line of its own (Keras' "Epoch 2/12" after a record as wide as the others)
         width = st["wrap"] = w
     if lengths is None or len(lengths) != len(lines):
@@ -233,13 +247,54 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
     return out
 
 
-def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int]) -> bool:
+MAX_ALONE = 64  # shapes of short lines printed alone kept while the wrap is undecided
+ALONE_LOOKS = 1024  # lines of the file looked at for them (a log without long lines never decides: its cost bounded)
+
+
+def _keep_alone(lines: Sequence[bytes], lengths: np.ndarray, st: dict) -> None:
+    """The shapes (digits as 0) of short lines printed after a short line, in the blocks read before the wrap is
+    decided: the block that decides knows a would-be rest printed alone earlier (Keras' first ``Epoch 1/12``)."""
+    seen = int(st.get("alone_seen", 0))
+    n = min(len(lines), ALONE_LOOKS - seen)  # the file's first ALONE_LOOKS lines, whatever the reads' sizes
+    if n <= 0:
+        return
+    st["alone_seen"] = seen + n
+    kept = st.setdefault("alone", [])
+    for i in np.flatnonzero(lengths[:n] < WRAP_MIN).tolist():
+        if len(kept) >= MAX_ALONE:
+            return
+        if (i == 0 or lengths[i - 1] < WRAP_MIN) and lines[i].strip():
+            shape = lines[i].translate(_DIGITS_TO_0).decode("latin-1")
+            if shape not in kept:
+                kept.append(shape)
+
+
+def _refuted(lines: Sequence[bytes], st: dict, width: int, lengths: np.ndarray | None) -> bool:
+    """Whether this block shows that the width an earlier block took for a terminal's wrap is none: a would-be rest
+    of a cut line is printed alone (Keras' ``Epoch 6/20`` after records that were all as wide so far). Then the
+    file is read again without joining (``st["revise"]``, engine.py)."""
+    if lengths is None or len(lengths) != len(lines):
+        lengths = line_lengths(lines)
+    at = np.flatnonzero(lengths[:-1] == width)
+    if not len(at):
+        return False
+    at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]
+    rests = [i + 1 for i in at.tolist() if lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])]
+    # (the block's first line is left out: what came before it, the last read's end, is not here)
+    if not rests or not _printed_alone(lines, lengths, width, rests, first=1):
+        return False
+    st["revise"] = {"wrap": 0, "no_wrap": True}
+    return True
+
+
+def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rests: list[int], first: int = 0) -> bool:
     """Whether a line shaped as one of the would-be rests ``rests`` (digits aside) is also printed where no line of
     the terminal's ``width`` comes before it: then it is a line of its own, not the rest of a cut one (a sample of
     such places is looked at)."""
     shapes = {lines[i].translate(_DIGITS_TO_0) for i in rests}
     after_wide = np.concatenate(([False], lengths[:-1] == width))
     alone = np.flatnonzero(np.isin(lengths, sorted({len(x) for x in shapes})) & ~after_wide)
+    alone = alone[alone >= first]
     alone = alone[np.linspace(0, len(alone) - 1, min(len(alone), WRAP_LOOKS)).astype(np.int64)]
     return any(lines[j].translate(_DIGITS_TO_0) in shapes for j in alone.tolist())
 

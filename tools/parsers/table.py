@@ -18,6 +18,7 @@ import numpy as np
 from .base import Emitter, LineFormat
 from .dialect import DIALECT
 from .fastpath import NUMBER_CHARS, read_fields
+from .step_column import MAX_TRACKED, column_standing, monotone_column
 from .templates import NAN_MARK
 from .text import clean_text, to_step, to_value
 
@@ -25,8 +26,10 @@ from .text import clean_text, to_step, to_value
 # ``time/total_timesteps``, a tracker's ``trainer/global_step``). Environment timesteps come before iterations
 # (stable-baselines3 dumps at ``time/total_timesteps``; ``time/iterations`` counts rollouts).
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps",
-                "total_timesteps", "timesteps", "training_iteration", "iterations", "epoch", "epochs", "#")
+                "total_timesteps", "timesteps", "num_env_steps_sampled", "training_iteration", "iterations", "epoch",
+                "epochs", "samples", "#")
 MAX_LONG_NAME = 200  # characters of a metric's name from a long table's cell
+MAX_STEP_TRIES = 8  # columns a file is read again for (a later row showing another column is the step)
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
 
 
@@ -114,18 +117,17 @@ class CsvFormat(LineFormat):
             return 0
         if len(lines) == 1:  # a header alone (the run just started): only with a step column
             return 1 if _step_column(cols) >= 0 else 0
-        n = 0
+        n = bad = 0
         long = _long_columns(cols) is not None  # settings' rows may hold quoted commas and line breaks: not counted
         for ln in lines[1:50]:
             cells = ln.split(sep)
-            if len(cells) != len(cols):
-                if long:
-                    continue
-                return 0
-            if not any(to_value(c.strip()) is not None for c in cells):
-                return 0
+            if len(cells) != len(cols) and long:
+                continue
+            if len(cells) != len(cols) or not any(to_value(c.strip()) is not None for c in cells):
+                bad += 1  # a row cut by a crash, garbage: costs that row (the read skips it), not the table
+                continue
             n += 1
-        return n * 2
+        return n * 2 if n > bad else 0
 
     def parse(self, text: str, em: Emitter) -> None:
         """Row by row (the reader tries ``parse_plain`` on a block first)."""
@@ -140,10 +142,13 @@ class CsvFormat(LineFormat):
         return _parse_plain(data, em, strict=False)
 
     def _parse_rows(self, text: str, em: Emitter) -> None:
-        """Any block: line by line (the fallback of ``_parse_plain``)."""
+        """Any block: line by line (the fallback of ``_parse_plain``); the step column decided on the block's rows
+        before they are emitted (``_choose_step``)."""
         st = em.state
         header = st.get("header")
         sep = st.get("sep", ",")
+        rows: list[list[str]] = []
+        bad = 0
         for line in text.split("\n"):
             if not line.strip():
                 continue
@@ -151,39 +156,89 @@ class CsvFormat(LineFormat):
                 sep = "\t" if line.count("\t") > line.count(",") else ","
                 header = [c.strip() for c in line.split(sep)]
                 st["header"], st["sep"] = header, sep
-                st["step_col"] = _step_column(header)
+                _start_steps(st, header, st.get("pin"))
                 long = _long_columns(header)
                 if long:  # (the state stays the block path's for any other table)
                     st["long"] = long
                 continue
-            cells = line.split(sep)
-            if [c.strip() for c in cells] == header:
+            cells = [c.strip() for c in line.split(sep)]
+            if cells == header:
                 continue  # a repeated header (appended run)
             if len(cells) != len(header):
+                if not st.get("long"):  # (a long table's settings rows hold quoted commas: no point, no note)
+                    bad += 1  # a row cut by a crash, or garbage: it costs itself, said in a note
                 continue
-            sc = st["step_col"]
-            step = to_step(cells[sc].strip()) if sc >= 0 else None
+            rows.append(cells)
+        if bad:
+            st["bad_rows"] = int(st.get("bad_rows", 0)) + bad
+            em.notes.append(f"skipped {st['bad_rows']} row(s) of the table that do not have its header's "
+                            f"{len(header or ())} columns")
+        if not rows or header is None:
+            return
+        k = len(header)
+        values = [np.array([_step_value(r[i]) for r in rows]) for i in range(min(k, MAX_TRACKED))]
+        _choose_step(st, values, len(rows))
+        sc = st["step_col"]
+        for cells in rows:
+            step = to_step(cells[sc]) if sc >= 0 else None
             if step is None:
                 step = int(st.get("n", 0))
             st["n"] = int(st.get("n", 0)) + 1
             long = st.get("long")
             if long:  # one value a row, named by its name cell; a setting's row is no point
-                name, v = cells[long[0]].strip(), to_value(cells[long[1]].strip())
-                if name and v is not None and (long[2] < 0 or cells[long[2]].strip().lower()
-                                               not in LONG_SETTING_KINDS):
+                name, v = cells[long[0]], to_value(cells[long[1]])
+                if name and v is not None and (long[2] < 0 or cells[long[2]].lower() not in LONG_SETTING_KINDS):
                     em.add(step, name[:MAX_LONG_NAME], v)
                 continue
-            for i, cell in enumerate(cells):
-                if i == sc:
-                    continue
-                c = cell.strip()
-                if not c:
+            for i, c in enumerate(cells):
+                if i == sc or not c:
                     continue
                 v = to_value(c)
                 if v is not None:
                     em.add(step, header[i], v)
 
 
+def _step_value(cell: str) -> float:
+    """A cell as the step rule sees it: its number, NaN when empty, inf (never a step) when no number."""
+    if not cell:
+        return float("nan")
+    v = to_value(cell)
+    return float("inf") if v is None or v != v else float(v)
+
+
+def _start_steps(st: dict, header: list[str], pin: dict | None) -> None:
+    """The step column by the header's names; else (``named_step`` False) from the rows (``_choose_step``), or the
+    one a later part of the file showed (``pin``: the reader read the file again from its start)."""
+    named = _step_column(header)
+    st["named_step"] = named >= 0
+    at = (pin or {}).get("step_col")
+    st["step_col"] = named if named >= 0 or at is None else int(at)
+
+
+def _choose_step(st: dict, values: list[np.ndarray], rows: int) -> None:
+    """With no column named like a step: each column's standing over the rows so far (``step_column``), the step
+    column chosen from it before this block's rows are emitted. When rows of earlier blocks were emitted at another
+    column, the file is read again from its start at this one (``Emitter.state["reread"]``, handled by the reader),
+    once per column (no loop)."""
+    if st.get("named_step", True):
+        return
+    standing = list(st.get("standing") or [None] * len(values))
+    standing = [column_standing(v, s) for v, s in zip(values, standing, strict=False)]
+    st["standing"] = standing
+    st["rows_seen"] = int(st.get("rows_seen", 0)) + rows
+    found = monotone_column(standing, st["rows_seen"])
+    choice = -1 if found is None else found
+    if choice == st["step_col"]:
+        return
+    if int(st.get("n", 0)) == 0:
+        st["step_col"] = choice  # nothing emitted yet: no earlier row stands at another step
+        return
+    pin = dict(st.get("pin") or {})
+    tried = list(pin.get("tried") or [])
+    if choice in tried or len(tried) >= MAX_STEP_TRIES:
+        return  # (never read again twice for one column)
+    st["pin"] = {**pin, "tried": [*tried, choice], "step_col": choice}
+    st["reread"] = True
 
 
 def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
@@ -217,7 +272,8 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
         header = [c.strip() for c in line.split(sep)]
         if _long_columns(header):
             return False  # a table in long form: read row by row
-        set_header = {"header": header, "sep": sep, "step_col": _step_column(header)}
+        set_header = {"header": header, "sep": sep}
+        _start_steps(set_header, header, st.get("pin"))
         body = data[nl + 1:]
     elif "step_col" not in st or st.get("long"):
         return False
@@ -251,7 +307,10 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
     have = [~np.isnan(c) for c in cols]  # only an empty cell is NaN: no nan word passes the translate
     if strict and not all(h.all() for h in have):
         return False  # an empty cell ("not logged": the row-by-row pass keeps the keys' order of appearance)
-    sc = int(set_header.get("step_col", st.get("step_col", -1)))
+    work = {**st, **set_header}
+    if not strict:
+        _choose_step(work, cols[:MAX_TRACKED], n)
+    sc = int(work.get("step_col", -1))
     n0 = int(st.get("n", 0))
     steps = np.arange(n0, n0 + n, dtype=np.int64)
     if sc >= 0:
@@ -259,7 +318,7 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
         if not (np.abs(s) < 2.0**53).all() or (strict and (s != np.floor(s)).any()):
             return False
         steps[have[sc]] = np.trunc(s).astype(np.int64)
-    st.update(set_header)
+    st.update(work)
     st["n"] = n0 + n
     _extend_rows(em, header, sc, steps, cols, have)
     return True

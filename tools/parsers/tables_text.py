@@ -30,6 +30,7 @@ import numpy as np
 
 from .dialect import DIALECT, Dialect
 from .fields import before_bar
+from .step_column import monotone_cells
 from .templates import Grouping
 
 SKIP = ["\x00skip"]  # the rows of a table that is no series (a model summary)
@@ -306,19 +307,12 @@ class RowNames(list[str]):
 
 
 def _monotone_column(samples: Sequence[bytes], ints: list[int]) -> int | None:
-    """The first of the integer cells ``ints`` whose value increases over the samples (in line order); with a
-    single sample, the first integer cell of the row when it opens the row."""
+    """The step among the integer cells ``ints`` of the samples (in line order), by the one rule of every table
+    (``step_column.monotone_cells``)."""
     rows = [[tok for tok, _a, _b in _cells(s)] for s in samples]
     n = len(rows[0])
     rows = [r for r in rows if len(r) == n]
-    if len(rows) == 1:
-        return ints[0] if ints and ints[0] == 0 else None
-    for k in ints:
-        vals = [r[k] for r in rows]
-        if all(v.isdigit() and len(v) <= 18 for v in vals) and all(
-                int(x) < int(y) for x, y in zip(vals, vals[1:], strict=False)):
-            return k
-    return None
+    return monotone_cells(rows, ints)
 
 
 def is_summary(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> bool:

@@ -61,6 +61,7 @@ class _Scan:
     bytes_read: int
     dropped_lines: int
     more: bool = False  # stopped after PART_BYTES, before the size seen at stat time
+    reread: bool = False  # read again from the file's start with a fact learned late (``Emitter.state["pin"]``)
 
 
 def _has_loss(batch: PointBatch) -> bool:
@@ -76,11 +77,50 @@ def _loss_aside(em: Emitter) -> str:
     """" (N of <loss>)": how many of the set-aside points were train-loss points, for the loss set aside most."""
     from ..roles import infer_role
 
-    losses = [(n, k) for k, n in em.aside_keys.items() if infer_role(k).role == "train_loss"]
+    losses = [(n, k) for k, n in em.aside_so_far.items() if infer_role(k).role == "train_loss"]
     if not losses:
         return ""
     n, k = max(losses)
     return f" ({n} of {k})"
+
+
+MAX_STANDING = 16  # notes on what the file holds, kept in the cursor and said by every read
+MAX_NAMES_SAID = 8
+
+
+def _shape(note: str) -> str:
+    return note.translate(_DIGITS)
+
+
+_DIGITS = str.maketrans("0123456789", "##########")
+
+
+def _standing(said: list[str], new: list[str]) -> list[str]:
+    """The notes on what the file holds (runs, skipped lines, how its steps are read ...): every read says them all,
+    whatever the reads' sizes, a newer note replacing the one of the same shape (its counts grown). Notes on the
+    read itself (a re-read, a rotation) are not kept."""
+    out = list(said)
+    shapes = [_shape(n) for n in out]
+    for n in new:
+        k = _shape(n)
+        if k in shapes:
+            out[shapes.index(k)] = n
+        elif len(out) < MAX_STANDING:
+            out.append(n)
+            shapes.append(k)
+    return out
+
+
+def _names_seen(state: dict, batch: PointBatch) -> list[str]:
+    """The first metric names read from the file (over every read so far), in the order they came."""
+    seen = list(state.get("seen_names") or [])
+    for k in batch.columns:
+        if len(seen) >= MAX_NAMES_SAID:
+            break
+        if k not in seen:
+            seen.append(k)
+    state["seen_names"] = seen
+    return seen
 
 
 class LogFileSource:
@@ -126,7 +166,7 @@ class LogFileSource:
 
     def _info(self, em: Emitter, cur: dict) -> RunInfo:
         name = self.path.rstrip("/").rsplit("/", 1)[-1]
-        total = em.total_steps or cur.get("total_steps")
+        total = em.total_steps or (None if em.started_new_run else cur.get("total_steps"))
         return RunInfo(name=name, total_steps=total, config=dict(em.config))
 
     # -- the read ----------------------------------------------------------------------
@@ -193,6 +233,9 @@ class LogFileSource:
                 prefix: PointBatch | None = None) -> ReadResult:
         em = scan.emitter
         batch = em.build()
+        em.count_read(batch)
+        if scan.reread:  # every point again, from the file's start: the notes too
+            reset, prefix, cur = True, None, {**cur, "said": [], "dropped": 0}
         if em.started_new_run:
             reset = True
         elif prefix is not None:
@@ -200,18 +243,20 @@ class LogFileSource:
         if em.runs > 1:
             aside = f"; set aside {em.set_aside} point(s) of the earlier runs{_loss_aside(em)}" if em.set_aside else ""
             notes.append(f"this file holds {em.runs} runs; showing the last one (run {em.runs}){aside}")
-        notes.extend(n for n in em.notes if n not in notes)
+        said = _standing(cur.get("said") or [], em.notes)
         if em.state.get("loss_seen") or _has_loss(batch):
             em.state["loss_seen"] = True
         elif st.size:
             sample = self._sample_line(st)
-            names = ", ".join(n if is_plain_name(n) else "(a metric with an unusual name)"
-                              for n in list(batch.columns)[:8]) or "no metric"
+            seen = _names_seen(em.state, batch)
+            names = ", ".join(n if is_plain_name(n) else "(a metric with an unusual name)" for n in seen) or "no metric"
             notes.append(f"no loss found yet: read {names}" + ("; a sample line is in run_data" if sample else ""))
             if sample:
                 em.config["log_sample_line"] = sample
-        if scan.dropped_lines:
-            notes.append(f"skipped {scan.dropped_lines} line(s) longer than {self.max_line} bytes")
+        dropped = int(cur.get("dropped", 0)) + scan.dropped_lines
+        if dropped:
+            said = _standing(said, [f"skipped {dropped} line(s) longer than {self.max_line} bytes"])
+        notes.extend(n for n in said if n not in notes)
         if cur.get("head_len") == HEAD_BYTES and cur.get("head_hash") and cur.get("offset", 0) > 0:
             head_len, head_hash = HEAD_BYTES, cur["head_hash"]  # verified by _continuity this read
         else:
@@ -219,7 +264,8 @@ class LogFileSource:
         new = {"v": CURSOR_VERSION, "kind": "lines", "format": cur["format"], "offset": scan.offset,
                "state": em.state, "skip_line": scan.skip_line, "head_len": head_len, "head_hash": head_hash,
                "identity": st.identity, "size": st.size,
-               "total_steps": em.total_steps or cur.get("total_steps")}
+               "total_steps": em.total_steps or (None if em.started_new_run else cur.get("total_steps")),
+               "said": said, "dropped": dropped}
         same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
         new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
         return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes,
@@ -334,10 +380,8 @@ class LogFileSource:
                 # numbers but no loss in this window (a config dump, a dataset table): look further first
                 no_loss = no_loss or det
             window += SAMPLE_BYTES
-        if no_loss is not None:  # numbers but no loss: read once settled or past the detection window (the read says
-            # "no loss found"); young, wait for a loss line. (Known: the one answer age still decides beyond the last
-            # record; read at any age, a young log's first evals can lose their banner: engine._under_eval_banners)
-            return no_loss.format if settled or st.size >= DETECT_LIMIT else None
+        if no_loss is not None:  # numbers but no loss (a config dump, a dataset table, a run that logs no loss): read
+            return no_loss.format  # at any age (the read says "no loss found yet")
         if first_error is not None:
             if st.size < SAMPLE_BYTES:
                 return None  # only start-up noise so far: no points yet, not an error (the same at any age)
@@ -354,7 +398,7 @@ class LogFileSource:
         skip = bool(cur.get("skip_line"))
         pending = b""
         read = dropped = 0
-        more = False
+        more = reread = False
         while pos < end:
             if pos - start >= self.part_bytes and not final and pos - len(pending) > start:
                 more = True  # a part's worth (of whole lines: a line longer than a part is read on): the caller
@@ -381,6 +425,10 @@ class LogFileSource:
                 dropped += self._parse_lines(buf, cut, fmt, em)
                 em.flush()
                 pending = buf[cut:]
+                if em.state.pop("reread", None):  # a fact learned late: the file again from its start, knowing it
+                    em, pos, start, pending, skip, dropped, reread = Emitter({"pin": em.state["pin"]}), 0, 0, b"", \
+                        False, 0, True
+                    continue
             if len(pending) > self.max_line:
                 pending, skip = b"", True
                 dropped += 1
@@ -391,7 +439,7 @@ class LogFileSource:
             dropped += self._parse_lines(pending + b"\n", len(pending) + 1, fmt, em)
             pending = b""
         fmt.finish(em)
-        return _Scan(em, pos - len(pending), skip, read, dropped, more=more)
+        return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread)
 
     def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
         """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""

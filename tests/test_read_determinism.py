@@ -1,0 +1,173 @@
+"""Issue 32 item 5: the same bytes give the same points, notes and verdict whatever the file's age or the size of the
+reads they came in. Every run file of every corpus the project has (examples/frameworks, holdout, libraries,
+libraries_holdout, corpus, causes, stalls, and the shared real-logs and real-logs-2 at TRAINING_CHECK_CORPUS) is
+read three ways through ``load_run`` and judged by ``assess_run``, each in a fresh store:
+
+(a) whole, as an old file (its mtime long past: settled);
+(b) whole, as a fresh file (mtime now: its last unterminated record is provisional);
+(c) live: appended in pieces of random sizes (cut mid-line, mid-record), a read after each piece, then judged.
+
+The points (names, steps, values; a later point at a step replacing an earlier one, as the frame does), the notes on
+what the file holds, the planned length and the verdict must be the same. Age may only decide whether the last
+unterminated record counts, provisionally; a file written in full ends with its records complete or is read the
+same young or old.
+
+Files known to differ still (each with why) are listed in ``KNOWN``: the test fails when another file differs, and
+when a listed one reads the same now (the list only shrinks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from training_check.tools.assess import assess_run
+from training_check.tools.config import load_config
+from training_check.tools.errors import TrainingCheckError
+from training_check.tools.reading import load_run
+from training_check.tools.store import Store
+
+from tests.conftest import CORPUS, REPO, require
+
+EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus", "causes", "stalls")
+DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
+STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
+PIECES = 4  # cuts per file (random, mid-line): five reads
+# notes on the read itself, not on what the file holds
+READ_NOTES = ("no complete metric line recognised yet", "the file's last, unterminated part was read provisionally",
+              "JSON document: re-read whole because it changed")
+
+# file (relative to its corpus root) -> why it still reads differently in the test's pieces (a known limit, each to
+# fix). The same shapes show in other files for other cuts (HF's write events, line-order numbering, the terminal
+# wrap): 66 of 451 files differed with these cuts before issue 32's fixes.
+KNOWN = {
+    # HF's tqdm write events (records a buffered stdout prints after the bar's redraws) matched across reads
+    "frameworks/hf_eval_steps50/train.log": "HF write events across reads",
+    # numbering by line order of records whose template is decided per read
+    "holdout/sklearn_mlpcls_partial_fit_loop/train.log": "line-order numbering across reads",
+    # a multi-run file whose run boundary is seen differently when a piece ends near it
+    "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",
+    "real-logs-2/22_detectron2-hardwrapped-terminal-copy.txt": "run boundary at a read's end",
+    # one-off lines carried between reads (at most 64) and templates seen once per read
+    "real-logs-2/11_detectron2-fewshot-log.txt": "one-off lines beyond the carried 64",
+    "real-logs-2/12_detectron2-frcnn-initial-156-loss.txt": "one-off lines beyond the carried 64",
+    "real-logs-2/20_gpt2-finetune-python-logging.log": "one-off lines beyond the carried 64",
+    "real-logs-2/21_ppo-llm-small-step-loss-kl.log": "one-off lines beyond the carried 64",
+    "real-logs/deepspeed-examples/data_efficiency_vit_cifar_training.log": "one-off lines",
+    "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
+    "real-logs-2/06_chatglm-hf-trainer-tqdm-stdout.txt": "NUL-byte note said only by the line path",
+}
+
+
+def _roots() -> list[tuple[str, Path]]:
+    roots = [(name, REPO / "examples" / name) for name in EXAMPLES]
+    shared = [("real-logs", CORPUS), ("real-logs-2", CORPUS.parent / "real-logs-2")]
+    for _name, path in shared:
+        require(path.is_dir(), f"the shared corpus at {path} (set TRAINING_CHECK_CORPUS)")
+    return roots + shared
+
+
+def _run_files() -> list[tuple[str, Path]]:
+    out = []
+    for name, root in _roots():
+        for p in sorted(root.rglob("*")):
+            if (p.is_file() and p.name not in DOCS and not (p.name.startswith("truth") and p.suffix == ".json")
+                    and not any(s in p.parts for s in STORES) and p.suffix != ".db"):
+                out.append((f"{name}/{p.relative_to(root)}", p))
+    return out
+
+
+def _fresh(tmp: Path):
+    tmp.mkdir(parents=True, exist_ok=True)
+    config = load_config(cwd=str(tmp), env={"TRAINING_CHECK_HOME": str(tmp)})
+    return config, Store(config.store_path)
+
+
+def _reading(data, notes: list[str], verdict: str | None) -> tuple:
+    """What a check says of the file: points, notes on the file, planned length, verdict."""
+    pts: dict[str, dict[int, object]] = {}
+    for k, c in data.raw().columns.items():
+        pts.setdefault(k, {}).update(zip(c.steps.tolist(), [v if v == v else "nan" for v in c.values.tolist()],
+                                         strict=True))
+    said = sorted({n for n in notes if not n.startswith(READ_NOTES)})
+    return pts, said, data.info.total_steps, verdict
+
+
+def _read(path: Path, tmp: Path, judge: bool) -> tuple:
+    config, store = _fresh(tmp)
+    try:
+        data = load_run(str(path), store=store, config=config)
+    except TrainingCheckError as e:
+        return ("error", type(e).__name__, str(e).replace(str(path), "FILE"))
+    verdict = assess_run(str(path), store=store, config=config).verdict if judge else None
+    return _reading(data, data.notes, verdict)
+
+
+def _read_live(src: Path, path: Path, tmp: Path, cuts: list[int], judge: bool) -> tuple:
+    data = src.read_bytes()
+    path.write_bytes(b"")
+    config, store = _fresh(tmp)
+    prev, last = 0, None
+    for c in [*cuts, len(data)]:
+        with open(path, "ab") as f:
+            f.write(data[prev:c])
+        prev = c
+        try:
+            last = load_run(str(path), store=store, config=config)
+        except TrainingCheckError as e:
+            last = ("error", type(e).__name__, str(e).replace(str(path), "FILE"))
+    if isinstance(last, tuple):
+        return last
+    verdict = assess_run(str(path), store=store, config=config).verdict if judge else None
+    return _reading(last, last.notes, verdict)
+
+
+def _cuts(rel: str, size: int) -> list[int]:
+    rng = random.Random(int(hashlib.sha1(rel.encode()).hexdigest()[:8], 16))
+    return sorted(rng.randrange(1, size) for _ in range(PIECES)) if size > 1 else []
+
+
+def _differs(a: tuple, b: tuple) -> str:
+    if a == b:
+        return ""
+    if a[0] == "error" or b[0] == "error":
+        return f"{a if a[0] == 'error' else 'read'} vs {b if b[0] == 'error' else 'read'}"
+    what = ["points", "notes", "planned length", "verdict"]
+    return "; ".join(f"{w}: {x!r:.300} vs {y!r:.300}" for w, x, y in zip(what, a, b, strict=True) if x != y)
+
+
+def test_every_corpus_file_reads_the_same_at_any_age_and_read_size(tmp_path):
+    files = _run_files()
+    assert len(files) > 400  # every corpus is there
+    differ: dict[str, str] = {}
+    for i, (rel, src) in enumerate(files):
+        work = tmp_path / str(i)
+        work.mkdir()
+        path = work / src.name
+        shutil.copyfile(src, path)
+        os.utime(path, (1.0, 1.0))
+        old = _read(path, work / "a", True)
+        now = time.time()
+        os.utime(path, (now, now))
+        fresh = _read(path, work / "b", False)  # judged only when read differently (the verdict is the reading's)
+        fresh = old if fresh[:3] == old[:3] else _read(path, work / "b2", True)
+        live = _read_live(src, work / f"live_{src.name}", work / "c", _cuts(rel, src.stat().st_size), True)
+        why = [f"{m}: {d}" for m, d in (("fresh", _differs(old, fresh)), ("in pieces", _differs(old, live))) if d]
+        if why:
+            differ[rel] = " | ".join(why)
+        shutil.rmtree(work)
+    print(f"\n{len(differ)} of {len(files)} corpus files read differently by age or read size")  # the figure (-s)
+    new = {k: v for k, v in differ.items() if k not in KNOWN}
+    fixed = sorted(k for k in KNOWN if k not in differ)
+    assert not new, f"{len(new)} file(s) read differently by age or read size:\n" + "\n".join(
+        f"{k}: {v}" for k, v in new.items())
+    assert not fixed, f"read the same now, remove from KNOWN: {fixed}"
+
+
+if __name__ == "__main__":  # pragma: no cover - the figure for a report
+    pytest.main([__file__, "-q"])
