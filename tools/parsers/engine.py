@@ -324,6 +324,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
+    under = st.pop("_ub_lines", None)
+    st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
+                                                   for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
 
@@ -649,6 +652,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
           lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
+    plans = _counters_under_banners(plans, st)
     nan = np.full(n, np.nan)
     nan.flags.writeable = False  # shared by the arrays no plan writes (a block without steps, epochs or counters)
     no = np.zeros(n, dtype=bool)
@@ -719,6 +723,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if first_value[0] < n:
         st["first_state"] = first_value[1]
     reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
+    reads, short = _shorter_counts_eval(reads, prog_total, st)
+    if len(short):
+        prog_n[short], prog_total[short] = np.nan, np.nan
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
@@ -803,9 +810,15 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["spe"] = float(steps[known][-1] / ep[known][-1])
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
+    under = _records_under_banners(reads, n, len(ctx), st)
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
+        if under is not None and _has_no_position(plan) and not plan.bar:
+            u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
+            has = np.isnan(steps) & ~np.isnan(u)
+            if has.any() and (np.diff(u[has]) != 0).all():  # (one record an epoch)
+                steps = np.where(has, u, steps)
         if plan.epoch is not None and plan.epoch_end and st["main_total"] and st["e0"] is not None:  # "end of epoch 3"
             steps = np.where(np.isnan(steps), (got[plan.epoch] - st["e0"] + 1) * st["main_total"], steps)
         if plan.epoch is not None and np.isnan(steps).any():
@@ -1222,6 +1235,85 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
+
+
+def _is_banner(plan: Plan) -> bool:
+    """An epoch banner on its own line (``Epoch 1/5``): an epoch and its count, no metric."""
+    return plan.epoch is not None and plan.epoch_total is not None and not plan.metrics
+
+
+def _counters_under_banners(plans: list[tuple[Plan, np.ndarray]], st: dict) -> list[tuple[Plan, np.ndarray]]:
+    """Under epoch banners printed on their own line, a named step ``n/N`` with no epoch of its own (``step 10/20 -
+    loss: ...`` after ``Epoch 2/5``) is a counter within the epoch, as it is when the epoch is on its line: its global
+    step is (epoch - first epoch) x N + n, unless it climbs on across epochs (then it is the global step already)."""
+    if st.get("banner_epoch") is None and not any(_is_banner(p) for p, _ in plans):
+        return plans
+    return [(replace(p, counter=(p.step, p.step_total), step=None, step_total=None, under_banner=True)
+             if p.step is not None and p.step_total is not None and p.epoch is None and p.counter is None else p, idx)
+            for p, idx in plans]
+
+
+def _shorter_counts_eval(reads: list[_Read], prog_total: np.ndarray, st: dict) -> tuple[list[_Read], np.ndarray]:
+    """The records of a counter under epoch banners whose counter counts a shorter set than the run's main counter
+    (``step 5/5`` between ``step 20/20`` and ``Epoch 2/5``: an evaluation over its own batches) are that evaluation's;
+    and their lines (no progress of the run)."""
+    own = [idx for p, idx, _g, _b in reads if p.under_banner and p.metrics and not p.is_eval]
+    if not own or np.isnan(prog_total[np.concatenate(own)]).all():
+        return reads, np.zeros(0, dtype=np.int64)
+    main = max(float(np.nanmax(prog_total[np.concatenate(own)])), st["main_total"] or 0.0)
+    out: list[_Read] = []
+    short_at: list[np.ndarray] = []
+    for plan, idx, got, bad in reads:
+        short = prog_total[idx] < main if plan.under_banner and plan.metrics and not plan.is_eval else None
+        if short is None or not short.any():
+            out.append((plan, idx, got, bad))
+            continue
+        short_at.append(idx[short])
+        for part, pl in ((~short, plan), (short, replace(plan, is_eval=True))):
+            if part.any():
+                out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
+    return out, np.concatenate(short_at) if short_at else np.zeros(0, dtype=np.int64)
+
+
+def _has_no_position(plan: Plan) -> bool:
+    return plan.step is None and plan.counter is None and plan.epoch is None
+
+
+def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict) -> np.ndarray | None:
+    """The epoch of the banner each line sits under when only lines of records with no position of their own came
+    between (an epoch banner on its own line with no epoch count, ``Epoch 3 ended.``; any other record, a bar, ends
+    it), NaN elsewhere; None when the block has no banner and none is carried. An epoch that goes back (a new
+    experience, task or stage counting its epochs again) continues after the last one (kept in ``st``); a banner
+    with the run's epoch count (``Epoch 1/15``) starting again is a new run (``_banner_epochs``). The lines
+    before ``first`` were carried from the read before: each under the banner it was under there."""
+    mark = np.full(n, np.nan)
+    have = False
+    for plan, idx, got, _bad in reads:
+        if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
+                and plan.counter is None):
+            mark[idx], have = got[plan.epoch], True
+        elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
+            mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
+    carried = st.get("ub_carried") or []
+    st["_ub_lines"] = None
+    if not have and st.get("ub") is None:
+        return None
+    at = np.flatnonzero(np.isfinite(mark))
+    if len(at):
+        b = mark[at]
+        prev = np.concatenate(([st.get("ub_raw", -np.inf)], b[:-1]))
+        off = float(st.get("ub_off", 0.0)) + np.cumsum(np.where(b < prev, prev - b + 1, 0.0))
+        st["ub_raw"], st["ub_off"] = float(b[-1]), float(off[-1])
+        mark[at] = b + off
+    ub = st.get("ub")
+    out = _ffill(mark, np.nan if ub is None else ub)
+    st["ub"] = None if np.isinf(out[-1]) or np.isnan(out[-1]) else float(out[-1])
+    if len(carried) == first:
+        was = np.array([np.nan if u is None else u for u in carried], dtype=float)
+        out[:first] = np.where(np.isnan(mark[:first]), was, out[:first])
+    out[np.isinf(out)] = np.nan
+    st["_ub_lines"] = out  # (for the lines carried on to the next read; taken out of the state by the block's read)
+    return out
 
 
 def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool:

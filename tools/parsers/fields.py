@@ -54,6 +54,7 @@ class Plan:
     partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
     epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
     initial: bool = False  # read once before a recurring record naming the same: that series' first point
+    under_banner: bool = False  # a named step n/N read as the counter of the epoch banner it is printed under
 
     @property
     def positions(self) -> list[int]:
