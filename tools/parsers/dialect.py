@@ -15,7 +15,8 @@ class Dialect:
     step_names: frozenset[str] = frozenset({
         "step", "steps", "global_step", "global step", "globalstep", "iter", "iters", "iteration", "it", "update",
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
-        "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step"})
+        "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
+        "example counter"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
     #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too

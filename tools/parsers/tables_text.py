@@ -18,6 +18,16 @@ which ``fields.plan_template`` reads as a table's header. The step is the column
 samples. A table whose header names a model's layers (``params``, ``module``: a model summary printed once) is no
 series: ``SKIP``.
 
+Three more shapes, each tried on every log: a cell holding an array as numpy and torch print it is its number
+(DeepXDE's ``[2.57e-01]``; ``[]`` is no value), and one of several numbers (``[1.2e-01, 3.4e-02]``, one loss term
+each) is aligned to its column as one cell and not read (its total is their sum, which the engine does not make from
+fields: reading any one term as the column would be wrong). A header of two lines (``join_two``: Vowpal Wabbit's
+``average  since  example`` over ``loss  last  counter``) names each column by the upper word over it and its own,
+``average loss``, ``example counter``; a notice line between a header and its rows (``[info] ...``) is passed over.
+A few lines heading nothing between two rows (``_INTERRUPTION_LINES``: a ``RuntimeWarning`` and its source line)
+do not end the table: the rows after them are the same table's, in one read or split over several (the state keeps
+how many such lines the block ended with, ``tbl_open``, and its last two lines, ``tbl_last``).
+
 All work is per template (a few of its lines) or a search among the block's line codes: never per line in Python.
 """
 
@@ -40,6 +50,8 @@ MAX_NAME = 48  # characters of one column's name
 HEADER_LOOKS = 4096  # templates looked at per block to tell rows from breaks
 MAX_CACHE = 4096
 _BORDERS = "|│┃║¦"
+_INTERRUPTIONS = 4  # runs of lines heading nothing passed over between a table's rows
+_INTERRUPTION_LINES = 4  # ... of at most this many lines each
 _RULE_CHARS = frozenset("-=_+:|.~*#─━│┃═║┄┅┈┉╌╍┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋"
                         "╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰ \t")
 _RULE_DASHES = frozenset("-=_─━═┄┅┈┉╌╍~")
@@ -223,6 +235,10 @@ def _cells(row: bytes) -> list[tuple[bytes, int, int]]:
 def _number_cell(tok: bytes) -> bool:
     """A cell that holds one number (a unit of up to three letters after it, ``3.2G``), or a counter ``n/N``."""
     tok = tok.rstrip(b":,;")
+    if tok[:1] == b"[" and tok[-1:] == b"]":
+        tok = tok[1:-1]  # an array of one number as numpy and torch print it (DeepXDE's ``[2.57e-01]``)
+        if not tok or b"," in tok or b"[" in tok:
+            return False
     if b"/" in tok:
         a, _, b = tok.partition(b"/")
         return a.isdigit() and b.isdigit()
@@ -256,7 +272,7 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     go to them in order; else each to the column its characters overlap most (the nearest one within two
     characters)."""
     cells = _cells(samples[0])
-    keep = [k for k, (tok, _a, _b) in enumerate(cells) if tok.decode("utf-8", "replace") not in _BORDERS]
+    keep = [k for k in _list_heads(cells) if cells[k][0].decode("utf-8", "replace") not in _BORDERS]
     numeric = [k for k in keep if _number_cell(cells[k][0])]
     if len(numeric) < 1 or len(keep) > 2 * len(columns) + 2:
         return None
@@ -296,6 +312,21 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
         step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
         if step is not None:
             out[step] = "step"
+    return out
+
+
+def _list_heads(cells: list[tuple[bytes, int, int]]) -> list[int]:
+    """The cells of a row with a bracketed list of several numbers as one (numpy's and torch's ``[1.2e-01,
+    3.4e-02]``, DeepXDE's loss terms): its first blank-separated piece stands for it (no number alone: the list is
+    aligned to its column, then skipped - its total is a sum the reader does not make from fields)."""
+    out = []
+    inside = False
+    for k, (tok, _a, _b) in enumerate(cells):
+        if not inside:
+            out.append(k)
+            inside = tok[:1] == b"[" and not tok.endswith(b"]")
+        elif tok.rstrip(b",;:").endswith(b"]"):
+            inside = False
     return out
 
 
@@ -346,6 +377,9 @@ class Tables:
         self._breaks: np.ndarray | None = None
         self._kind: dict[int, bool] = {}
         self._first: np.ndarray | None = None  # the first line of each template
+        self._open_before = int(st.get("tbl_open", -1))  # lines heading nothing since the earlier block's last row
+        # the earlier block's last two lines
+        self._last_before = [str(x).encode("latin-1") for x in st.get("tbl_last", ["", ""])]
 
     def _is_break(self, code: int) -> bool:
         """Whether lines of template ``code`` end a table region above a row: neither a row, a rule, a blank line
@@ -394,14 +428,17 @@ class Tables:
         k = int(np.searchsorted(breaks, i)) - 1
         j = int(breaks[k]) if k >= 0 else -1
         if j >= self.first:
-            header, rule = self.lines[j], self._rule_below(j, i)
+            j = self._over_interruption(j, i)
+        if j >= self.first:
+            header, rule, top = self._head_at(j, i)
         else:
             last = self.st.get("tbl_head")
             if not last:
                 return None
             header = last[0].encode("latin-1")
             rule = last[1].encode("latin-1") if last[1] is not None else None
-        parsed = _parse_cached(header, rule)
+            top = last[2].encode("latin-1") if len(last) > 2 and last[2] is not None else None
+        parsed = _parse_cached(header, rule) if top is None else _parse_two(top, header)
         if parsed is None:
             return None
         columns, kind = parsed
@@ -409,13 +446,93 @@ class Tables:
             return SKIP
         if kind != "table":
             return None  # prose ("Using cpu device"), not the names of a table's columns
-        key = (header, rule, self.grouping.templates[self.grouping.codes[i]])
+        key = (header, rule if top is None else b"\x00" + top, self.grouping.templates[self.grouping.codes[i]])
         names = _ALIGNED.get(key)
         if names is None:
-            names = align(columns, samples, words=header_words(header))
+            names = align(columns, samples, words=header_words(header) if top is None else columns)
             if names is not None and names.named_step and len(_ALIGNED) < MAX_CACHE:
                 _ALIGNED[key] = names  # its step by name: the same for every block's samples
         return names
+
+    def _over_interruption(self, j: int, i: int) -> int:
+        """The break line heading the rows above ``j`` when the lines from ``j`` up are a few that head nothing
+        between two rows (a warning printed amid a table's rows: ``...: RuntimeWarning: overflow`` and its source
+        line), else ``j``; below ``first`` when the header is an earlier block's."""
+        breaks = self.breaks()
+        for _hop in range(_INTERRUPTIONS):
+            line, rule, top = self._head_at(j, i)
+            if (_parse_cached(line, rule) if top is None else _parse_two(top, line)) is not None:
+                return j
+            k = int(np.searchsorted(breaks, j))
+            m = self._run_start(k)
+            r = int(breaks[m]) - 1  # the line over the run of breaks: a row of the table?
+            if r < self.first:  # the block opens with the run: a row of the table ended the earlier block?
+                return -1 if 0 <= self._open_before <= _INTERRUPTION_LINES - (k - m + 1) else j
+            if (m > 0 and int(breaks[m - 1]) == r) or not self.lines[r].strip() or not _row_like(
+                    self.grouping.templates[self.grouping.codes[r]], self.lines[r]):
+                return j
+            j = int(breaks[m - 1]) if m > 0 else -1
+            if j < self.first:
+                return j
+        return j
+
+    def _run_start(self, k: int) -> int:
+        """The first of the run of adjacent break lines ending at ``breaks[k]`` (up to ``_INTERRUPTION_LINES``)."""
+        breaks = self.breaks()
+        m = k
+        while m > 0 and int(breaks[m - 1]) == int(breaks[m]) - 1 >= self.first and k - m < _INTERRUPTION_LINES - 1:
+            m -= 1
+        return m
+
+    def _open_after(self) -> int:
+        """How many lines heading nothing the block ends with after a table's row (0: it ends with a row), or -1 (no
+        table's rows may follow): the next block's rows after a few such lines are the same table's."""
+        codes = self.grouping.codes
+        last = len(codes) - 1
+        if last > self.first and self.lines[last] == b"":
+            last -= 1  # what follows the block's last newline
+        if last < self.first or not self.lines[last].strip():
+            return -1
+        code = int(codes[last])
+        if not self._is_break(code):
+            return 0 if _row_like(self.grouping.templates[code], self.lines[last]) else -1
+        breaks = self.breaks()
+        k = len(breaks) - 1
+        m = self._run_start(k)
+        run = k - m + 1
+        r = int(breaks[m]) - 1
+        if r < self.first:
+            before = self._open_before
+        elif (m > 0 and int(breaks[m - 1]) == r) or not self.lines[r].strip() or not _row_like(
+                self.grouping.templates[int(codes[r])], self.lines[r]):
+            return -1
+        else:
+            before = 0
+        return before + run if before >= 0 and before + run <= _INTERRUPTION_LINES else -1
+
+    def _head_at(self, j: int, i: int) -> tuple[bytes, bytes | None, bytes | None]:
+        """The header governing rows below the break line ``j`` (before line ``i``): (header, rule under it, the
+        line over it when the header is two lines, a name's words one over the other per column: Vowpal Wabbit's
+        ``average  since ...`` over ``loss  last ...``). A line between the header and the rows that is no header
+        (a notice ``[info] ...``) is passed over: the line over it heads the rows when it is a header."""
+        line = self.lines[j]
+        above = self._above(j, 1)
+        if above.strip() and _parse_cached(line, None) is None and not is_rule(line) \
+                and _parse_cached(above, None) is not None:
+            j, line = j - 1, above
+            above = self._above(j + 1, 2)
+        rule = self._rule_below(j, i) if j >= 0 else None
+        if rule is None and above.strip() and _parse_two(above, line) is not None:
+            return line, None, above
+        return line, rule, None
+
+    def _above(self, j: int, up: int) -> bytes:
+        """The line ``up`` (1 or 2) lines over line ``j`` (over the block's first ones: the earlier block's last
+        lines, kept in the state)."""
+        at = j - up
+        if at < self.first <= j:
+            return self._last_before[at - self.first] if at - self.first >= -len(self._last_before) else b""
+        return self.lines[at] if at >= 0 else b""
 
     def _rule_below(self, j: int, i: int) -> bytes | None:
         for r in range(j + 1, min(i, j + 3)):
@@ -429,6 +546,11 @@ class Tables:
         from its end are looked at (the rows after it)."""
         codes = self.grouping.codes
         n = len(codes)
+        if n > self.first:
+            self.st["tbl_open"] = self._open_after()
+            end = n - 1 if self.lines[n - 1] == b"" else n  # (what follows the block's last newline aside)
+            kept = [self._above(end, 2), self._above(end, 1)]
+            self.st["tbl_last"] = [x.decode("latin-1") if len(x) <= MAX_HEADER else "" for x in kept]
         j = n - 1
         stop = max(self.first, n - 64)
         while j >= stop and not self._is_break(int(codes[j])):
@@ -436,24 +558,66 @@ class Tables:
         if j < stop:  # none among the last lines: the last of the block's breaks
             breaks = self.breaks()
             j = int(breaks[-1]) if len(breaks) else -1
+        if j >= self.first:
+            j = self._over_interruption(j, n)
         if j < self.first:
             return  # no break in the block: the earlier one holds
-        line = self.lines[j]
-        if len(line) > MAX_HEADER or not _row_like_rows_after(self, j):
+        line, rule, top = self._head_at(j, n)
+        if len(line) > MAX_HEADER or (top is None and _parse_cached(line, None) is None):
             self.st.pop("tbl_head", None)
             return
-        rule = self._rule_below(j, n)
-        self.st["tbl_head"] = [line.decode("latin-1"), None if rule is None else rule.decode("latin-1")[:MAX_HEADER]]
-
-
-def _row_like_rows_after(tables: Tables, j: int) -> bool:
-    """Whether the line ``j`` may head rows: a header's shape (its rows may come in a later block)."""
-    return _parse_cached(tables.lines[j], None) is not None
+        self.st["tbl_head"] = [line.decode("latin-1"), None if rule is None else rule.decode("latin-1")[:MAX_HEADER],
+                               None if top is None else top.decode("latin-1")]
 
 
 _Columns = tuple[tuple[str, int, int], ...]
 _PARSED: dict[tuple[bytes, bytes | None], tuple[_Columns, str] | None] = {}
 _ALIGNED: dict[tuple[bytes, bytes | None, bytes], RowNames] = {}
+
+
+def join_two(top: bytes, bottom: bytes, dialect: Dialect = DIALECT) -> _Columns | None:
+    """The columns of a header of two lines, a column's name in words one over the other (``average  since`` over
+    ``loss     last``: ``average loss``, ``since last``): the bottom line's words, each with the top line's word over
+    it (overlapping its characters) in front; None unless the bottom line is a header, the top line's words are apart
+    by two blanks or more, every one of them is over exactly one of the bottom line's, and both lines are names
+    only."""
+    if len(top) > MAX_HEADER or len(bottom) > MAX_HEADER or parse_header(bottom, None, dialect) is None:
+        return None
+    upper, lower = header_words(top), header_words(bottom)
+    if len(_segments(before_bar(top).decode("utf-8", "replace"))) != len(upper):
+        return None  # the upper words are apart by two blanks or more, as columns are (no phrase)
+    if not 2 <= len(upper) <= len(lower) <= MAX_COLUMNS or not all(
+            _is_column_name(w, dialect) for w, _a, _b in upper + lower):
+        return None
+    over: dict[int, str] = {}
+    c = 0
+    for name, a, b in upper:
+        while c < len(lower) and lower[c][2] <= a:
+            c += 1  # the bottom words ending before this top word
+        if c == len(lower) or lower[c][1] >= b or c in over:
+            return None  # no bottom word under it, or two top words over one
+        if c + 1 < len(lower) and lower[c + 1][1] < b:
+            return None  # a top word over two bottom words
+        over[c] = name
+    return tuple((f"{over[k]} {name}" if k in over else name, a, b) for k, (name, a, b) in enumerate(lower))
+
+
+_TWO: dict[tuple[bytes, bytes], tuple[_Columns, str] | None] = {}
+
+
+def _parse_two(top: bytes, bottom: bytes) -> tuple[_Columns, str] | None:
+    """``_parse_cached`` for a header of two lines (``join_two``); remembered per pair of lines."""
+    if len(top) > MAX_HEADER or len(bottom) > MAX_HEADER:
+        return None
+    key = (top, bottom)
+    if key in _TWO:
+        return _TWO[key]
+    columns = join_two(top, bottom)
+    got = None if columns is None else (
+        columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other")
+    if len(_TWO) < MAX_CACHE:
+        _TWO[key] = got
+    return got
 
 
 def _parse_cached(line: bytes, rule: bytes | None) -> tuple[_Columns, str] | None:
