@@ -154,7 +154,8 @@ def _described_bar(losses: list[float], counts: list[int]) -> bytes:
         out.append(f"\r{desc}: {100 * counts[k] // n:3d}%|#   | {counts[k]}/{n} [00:01<00:09, 2.00it/s]")
         if k + 1 < n and counts[k + 1] > counts[k]:  # the bar redrawn when its counter moved on (not at every step)
             out.append(f"\r{desc}: {100 * counts[k + 1] // n:3d}%|#   | {counts[k + 1]}/{n} [00:01<00:09, 2.00it/s]")
-    out.append(f"\r{desc}: 100%|####| {n}/{n} [00:02<00:00, 2.00it/s]\n")
+    end = f"\r{desc}: 100%|####| {n}/{n} [00:02<00:00, 2.00it/s]"
+    out.append(end + end + "\n")  # the last update's redraw, then close()'s (at its total: no unit after it)
     return "".join(out).encode()
 
 

@@ -742,7 +742,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
-    ahead = _redrawn_ahead(glob, bar_line, st) if st.get("first_state") else no
+    ahead = _redrawn_ahead(glob, bar_line & (prog_n < prog_total), st) if st.get("first_state") else no
     glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[ahead] += 1
     glob[zero] -= 1
