@@ -25,10 +25,6 @@ FILES = CORPUS.runs
 LOGS = [f for f in FILES if CORPUS.by_run[f]["file"].endswith("/train.log")]
 # Files the reader misses at the truth's steps, and why (kept out of the per-file gate; the totals hold them).
 KNOWN_MISSES = {
-    # Composer's bar draws batch 0's loss while its counter reads 0, then each count's last redraw holds that count's
-    # batch (update, then set_postfix); the reader takes a postfix first drawn at count 0 as "set_postfix, then
-    # update" (PyKEEN, tianshou: a count's first redraw is its own) and keeps 138 of 160 values
-    "composer_bar_only_adam",
     # its first row's values are wider than their columns and run into each other with no blank between
     # (``381127566817363723550720.00000036742151...``): 5 of its 6 rows read
     "fastai_fit_lr_huge_nan",

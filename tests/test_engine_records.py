@@ -141,6 +141,59 @@ def test_a_postfix_drawn_before_its_counter_moves_is_at_the_next_count(tmp_path)
     assert pts["loss"] == (list(range(1, 13)), want)
 
 
+def _described_bar(losses: list[float], counts: list[int]) -> bytes:
+    """A ``for _ in tqdm(range(N))`` bar whose description holds the values (``set_description`` in the loop body,
+    before the step ends; pykan's ``fit``): the description's redraw shows the count of the bar's last redraw, and
+    the bar skips redraws (``miniters``). ``counts[k]`` is the count shown while step k + 1's values are set (each
+    set at the step's start, one per step)."""
+    n = len(losses)
+    out = [f"\rdescription:   0%|          | 0/{n} [00:00<?, ?it/s]"]
+    desc = ""
+    for k, loss in enumerate(losses):
+        desc = f"| train_loss: {loss:.2e} | test_loss: {loss / 2:.2e} | "
+        out.append(f"\r{desc}: {100 * counts[k] // n:3d}%|#   | {counts[k]}/{n} [00:01<00:09, 2.00it/s]")
+        if k + 1 < n and counts[k + 1] > counts[k]:  # the bar redrawn when its counter moved on (not at every step)
+            out.append(f"\r{desc}: {100 * counts[k + 1] // n:3d}%|#   | {counts[k + 1]}/{n} [00:01<00:09, 2.00it/s]")
+    end = f"\r{desc}: 100%|####| {n}/{n} [00:02<00:00, 2.00it/s]"
+    out.append(end + end + "\n")  # the last update's redraw, then close()'s (at its total: no unit after it)
+    return "".join(out).encode()
+
+
+def test_values_in_a_bar_description_set_before_the_step_are_at_the_next_count(tmp_path):
+    # one value a step, the bar redrawn every other step: the second and third states at one count are the next
+    # units' (the description is set before the counter moves, so the count it shows is the step before)
+    losses = [round(1.0 / (k + 1), 3) for k in range(12)]
+    counts = [0, 1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11]
+    data = _described_bar(losses, counts)
+    _res, pts = _read(tmp_path, data)
+    want = [float(f"{v:.2e}") for v in losses]
+    assert pts["train_loss"] == (list(range(1, 13)), want)
+    assert tuple(_same_in_reads(data, 2)["train_loss"]) == (list(range(1, 13)), want)
+
+
+def _epoch_step_bar(epochs: int, steps: int) -> bytes:
+    """An epoch's step bar redrawn with each batch's loss, then the epoch's summary line (Poutyne's default
+    progress): the epoch's number right-aligned, so ``Epoch:  9/20`` and ``Epoch: 10/20`` are two templates."""
+    out = []
+    for e in range(1, epochs + 1):
+        for s in range(1, steps + 1):
+            out.append(f"\rEpoch: {e:2d}/{epochs} Step: {s:2d}/{steps} {100 * s / steps:6.2f}% |##   |ETA: 0.01s "
+                       f"loss: {10 / e + s / 100:.6f}")
+        out.append(f"\rEpoch: {e:2d}/{epochs} Train steps: {steps} 0.20s loss: {10 / e:.6f}          \n")
+    return "".join(out).encode()
+
+
+def test_epoch_summaries_of_two_templates_continue_in_line_order(tmp_path):
+    # the batch values at the global batch step; each epoch's summary at the epoch's last batch (its record)
+    data = _epoch_step_bar(20, 8)
+    _res, pts = _read(tmp_path, data)
+    steps, values = pts["loss"]
+    assert steps == list(range(1, 161))
+    assert [values[8 * e - 1] for e in range(1, 21)] == [round(10 / e, 6) for e in range(1, 21)]
+    assert values[:7] == [round(10 + s / 100, 6) for s in range(1, 8)]
+    assert tuple(_same_in_reads(data, 37)["loss"]) == (steps, values)
+
+
 def test_structlog_key_value_records_at_their_step(tmp_path):
     """d3rlpy's structlog records (colours as its ConsoleRenderer writes them to a redirected stdout)."""
     out = []

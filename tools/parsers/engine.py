@@ -593,6 +593,23 @@ def _count(x: float) -> int | None:
     return int(x) if math.isfinite(x) and 0 < x < 1e15 else None
 
 
+def _continued_steps(reads: list, st: dict) -> dict[int, np.ndarray]:
+    """The steps of the reads that give a step and an epoch, continued across epochs (``_continue_steps``) in line
+    order over all of them: one record printed by several templates (``Epoch:  9/20 ...`` and ``Epoch: 10/20 ...``
+    align differently) is one sequence. By read index."""
+    with_epoch = [r for r, rd in enumerate(reads) if rd[0].step is not None and rd[0].epoch is not None]
+    if not with_epoch:
+        return {}
+    lines = np.concatenate([reads[r][1] for r in with_epoch])
+    steps = np.concatenate([reads[r][2][reads[r][0].step] for r in with_epoch])
+    epochs = np.concatenate([reads[r][2][reads[r][0].epoch] for r in with_epoch])
+    order = np.argsort(lines, kind="stable")
+    out = np.empty(len(steps))
+    out[order] = _continue_steps(steps[order], epochs[order], st)
+    bounds = np.cumsum([0] + [len(reads[r][1]) for r in with_epoch])
+    return {r: out[bounds[k]:bounds[k + 1]] for k, r in enumerate(with_epoch)}
+
+
 def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarray:
     """Steps that restart each epoch (``Epoch: 2 | Step: 5000`` after ``Epoch: 1 | Step: 20000``) continue from the
     last step of the epoch before."""
@@ -694,16 +711,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         reads.append((plan, idx, got, bad))
         if plan.is_summary:
             _summary_length(plan, got, st, em)
-        if plan.step is not None:
-            v = got[plan.step]
-            if plan.epoch is not None:
-                v = _continue_steps(v, got[plan.epoch], st)
-            if not plan.epoch_row and _stuck_step(plan, v, st):  # (an epoch's redraws share its step)
-                v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
-            got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
-            any_explicit = any_explicit or not bool(np.isnan(v).all())
-            if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
-                em.total_steps = st["total"] = _count(got[plan.step_total][-1])
         if plan.epoch is not None:
             v = got[plan.epoch]
             epoch[idx] = v
@@ -722,6 +729,16 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    continued = _continued_steps(reads, st)
+    for r, (plan, _idx, got, _bad) in enumerate(reads):
+        if plan.step is not None:
+            v = continued.get(r, got[plan.step])
+            if not plan.epoch_row and _stuck_step(plan, v, st):  # (an epoch's redraws share its step)
+                v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
+            got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
+            any_explicit = any_explicit or not bool(np.isnan(v).all())
+            if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
+                em.total_steps = st["total"] = _count(got[plan.step_total][-1])
     reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
     reads, short = _shorter_counts_eval(reads, prog_total, st)
     if len(short):
@@ -732,7 +749,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
-    glob[(prog_n == 0) & bar_line] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
+    ahead = _redrawn_ahead(glob, bar_line & (prog_n < prog_total), st) if st.get("first_state") else no
+    glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
+    glob[ahead] += 1
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
     other_bar = other_bar & ~is_prog
@@ -1012,6 +1031,22 @@ def _bar_after(plan: Plan, bar_like: set[frozenset[str]]) -> bool:
     """A bar's last redraw past its total (tqdm's ``2004it [00:03, ..., env_step=2004]``: no percent, no total) names
     what the bar's redraws name."""
     return frozenset(plan.metrics.values()) in bar_like
+
+
+def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarray:
+    """Which of the bar's lines are redrawn at the count of its previous redraw (its counter did not move): with
+    values set before the counter moves (``st["first_state"]``: in the postfix or in the description), such a redraw
+    shows the next unit's values, so it is at count + 1; then a bar that skips redraws (tqdm's ``miniters``) still
+    puts each value at its unit. The previous redraw's count is kept in ``st`` (the same at any read size)."""
+    at = np.flatnonzero(bar_line & ~np.isnan(glob))
+    ahead = np.zeros(len(glob), dtype=bool)
+    if not len(at):
+        return ahead
+    g = glob[at]
+    prev = np.concatenate(([np.nan if st.get("bar_prev") is None else st["bar_prev"]], g[:-1]))
+    ahead[at] = g == prev
+    st["bar_prev"] = float(g[-1])
+    return ahead
 
 
 def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> tuple[int, bool]:
