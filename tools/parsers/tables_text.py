@@ -605,6 +605,14 @@ def join_two(top: bytes, bottom: bytes, dialect: Dialect = DIALECT) -> _Columns 
 _TWO: dict[tuple[bytes, bytes], tuple[_Columns, str] | None] = {}
 
 
+def _headed(columns: _Columns | None) -> tuple[_Columns, str] | None:
+    """A header's columns and what they head (``summary``: a model's layers; ``table``: a training table; else
+    ``other``), or None for no header."""
+    if columns is None:
+        return None
+    return columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other"
+
+
 def _parse_two(top: bytes, bottom: bytes) -> tuple[_Columns, str] | None:
     """``_parse_cached`` for a header of two lines (``join_two``); remembered per pair of lines."""
     if len(top) > MAX_HEADER or len(bottom) > MAX_HEADER:
@@ -612,9 +620,7 @@ def _parse_two(top: bytes, bottom: bytes) -> tuple[_Columns, str] | None:
     key = (top, bottom)
     if key in _TWO:
         return _TWO[key]
-    columns = join_two(top, bottom)
-    got = None if columns is None else (
-        columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other")
+    got = _headed(join_two(top, bottom))
     if len(_TWO) < MAX_CACHE:
         _TWO[key] = got
     return got
@@ -626,9 +632,7 @@ def _parse_cached(line: bytes, rule: bytes | None) -> tuple[_Columns, str] | Non
     key = (line, rule)
     if key in _PARSED:
         return _PARSED[key]
-    columns = parse_header(line, rule)
-    got = None if columns is None else (
-        columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other")
+    got = _headed(parse_header(line, rule))
     if len(_PARSED) < MAX_CACHE and len(line) <= MAX_HEADER:
         _PARSED[key] = got
     return got
