@@ -175,6 +175,9 @@ class Diagnosis:
         return out
 
 
+# the action for a loss scale that keeps overflowing
+BF16 = "train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)"
+
 def confidence(cause: str, evidence: set[str] | frozenset[str]) -> float:
     """How sure ``cause`` is, given the evidence present when it was chosen (the first matching row of
     ``CONFIDENCE``; none: 0)."""
@@ -500,7 +503,7 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         cause = "loss_scale_overflow"
         evidence.add("scale_halved")
         onset = first_half
-        actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
+        actions.append(Action(BF16,
                               f"the loss scale halved {n_half} times from step {first_half} with no loss blow-up "
                               f"before it"))
     elif n_skip >= HALVINGS and first_skip is not None and f.first_bad is not None and (
@@ -508,7 +511,7 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         cause = "loss_scale_overflow"
         evidence.add("skip_burst")
         onset = first_skip
-        actions.append(Action("train in bf16 instead of fp16 (bf16 has fp32's range; fp16 overflows above 65504)",
+        actions.append(Action(BF16,
                               f"{n_skip} steps skipped on overflow from step {first_skip} before the first non-finite "
                               f"{f.loss}, with no loss blow-up before them"))
     elif (f.spike is not None and (first_event is None or f.spike[0] <= first_event) and _loss_reacts(f, f.spike[0])
