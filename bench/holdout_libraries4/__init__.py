@@ -1,0 +1,1 @@
+"""Generators of examples/libraries_holdout4 (run as scripts: python bench/holdout_libraries4/make_all.py)."""

@@ -1,0 +1,288 @@
+"""Make the fourth held-out library corpus (examples/libraries_holdout4): real runs of training libraries nobody on
+the project had used.
+
+    /work/venvs/holdout4/bin/python bench/holdout_libraries4/make_all.py --out examples/libraries_holdout4 \
+        [--only NAME ...]
+
+Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
+working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
+generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
+the run folder (``HOLDOUT_DEST``). This maker then checks the truth against the run's intent (its label), that the
+truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
+``manifest.jsonl`` (one entry per scored file) and ``FORMATS.md``. Self-contained: it uses no project code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+
+# name: (generator, args, label, should_stop)
+RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
+
+
+def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
+    RUNS[name] = (gen, args.split(), label, stop)
+
+
+# --- torchbearer (Trial's Tqdm printer: '0/10(t): 100%|...| 32/32 [..., acc=0.915, loss=0.2225, running_acc=...]')
+run("tb_cls_val_v2_csv_10ep", "torchbearer_trial.py", "--task cls --epochs 10 --csv")
+run("tb_reg_noval_v1_12ep", "torchbearer_trial.py", "--task reg --epochs 12 --no-val --verbose 1 --lr 0.005")
+run("tb_cls_sgd_v1_csv_8ep", "torchbearer_trial.py", "--task cls --opt sgd --lr 0.1 --epochs 8 --verbose 1 --csv")
+run("tb_reg_sgd_lr_ramp_nan", "torchbearer_trial.py", "--task reg --opt sgd --lr 0.01 --ramp 3 --epochs 10",
+    label="nan", stop=True)
+run("tb_cls_adam_lr_ramp_v1_diverged", "torchbearer_trial.py",
+    "--task cls --opt adam --lr 0.01 --ramp 2.2 --epochs 10 --verbose 1", label="diverged", stop=True)
+run("tb_reg_val_v2_csv_15ep", "torchbearer_trial.py", "--task reg --epochs 15 --csv --lr 0.003")
+run("tb_reg_adam_lr_ramp_v2_diverged", "torchbearer_trial.py", "--task reg --opt adam --lr 0.005 --ramp 2.5 --epochs 12",
+    label="diverged", stop=True)
+
+# --- DeepChem (logging at INFO: 'INFO:deepchem.models.torch_models.torch_model:Ending global_step 100: Average loss ...')
+run("dc_reg_adam_log50_20ep", "deepchem_fit.py", "--task reg --epochs 20 --log-frequency 50")
+run("dc_cls_adam_log20_valcb_time_15ep", "deepchem_fit.py",
+    "--task cls --epochs 15 --log-frequency 20 --validate 40 --log-format time")
+run("dc_reg_sgd_log100_valcb_40ep", "deepchem_fit.py",
+    "--task reg --optimizer sgd --lr 0.001 --epochs 40 --log-frequency 100 --validate 200")
+run("dc_reg_sgd_lr_high_log20_nan", "deepchem_fit.py",
+    "--task reg --optimizer sgd --lr 0.2 --epochs 10 --log-frequency 20", label="nan", stop=True)
+run("dc_cls_adam_lr_growth_log25_diverged", "deepchem_fit.py",
+    "--task cls --lr 0.001 --lr-growth 2 --epochs 12 --log-frequency 25 --log-format time", label="diverged", stop=True)
+run("dc_cls_adam_log10_10ep", "deepchem_fit.py", "--task cls --epochs 10 --log-frequency 10")
+run("dc_reg_adam_lr_growth_log50_valcb_diverged", "deepchem_fit.py",
+    "--task reg --lr 0.001 --lr-growth 3 --epochs 20 --log-frequency 50 --validate 100", label="diverged", stop=True)
+
+# --- RecBole (its logger: 'epoch 3 training [time: 0.01s, train loss: 6.8343]', its log file under log/)
+run("rb_bpr_adam_20ep", "recbole_run.py", "--model BPR --epochs 20 --lr 0.005")
+run("rb_neumf_adam_eval2_15ep", "recbole_run.py", "--model NeuMF --epochs 15 --eval-step 2")
+run("rb_bpr_adam_progress_b128_12ep", "recbole_run.py", "--model BPR --epochs 12 --lr 0.002 --batch 128 --show-progress")
+run("rb_bpr_sgd_lr_high_diverged", "recbole_run.py", "--model BPR --optimizer sgd --lr 200 --epochs 15",
+    label="diverged", stop=True)
+run("rb_bpr_sgd_lr1000_b512_eval3_diverged", "recbole_run.py",
+    "--model BPR --optimizer sgd --lr 1000 --epochs 12 --batch 512 --eval-step 3", label="diverged", stop=True)
+
+# --- implicit (ALS's tqdm bar: '\r 53%|...| 8/15 [00:00<00:00, 37.97it/s, loss=0.0913]'; or 'INFO:implicit:loss 0.0913')
+run("implicit_als_bar_15it", "implicit_als.py", "--iterations 15")
+run("implicit_als_cg_bar_f32_25it", "implicit_als.py", "--iterations 25 --cg --factors 32 --regularization 0.1")
+run("implicit_als_nobar_info_12it", "implicit_als.py", "--iterations 12 --no-progress --alpha 4")
+run("implicit_als_cg_nobar_info_20it", "implicit_als.py", "--iterations 20 --no-progress --cg --factors 8")
+run("implicit_als_bar_alpha10_f8_10it", "implicit_als.py", "--iterations 10 --alpha 10 --factors 8")
+
+# --- Darts (its TFMProgressBar, a Lightning tqdm bar: 'Epoch 2:  40%|...| 6/15 [..., v_num=0, train_loss=0.217]')
+run("darts_nbeats_val_8ep", "darts_fit.py", "--model NBEATS --epochs 8")
+run("darts_tcn_noval_trainbar_10ep", "darts_fit.py", "--model TCN --epochs 10 --no-val --train-bar-only --lr 0.003")
+run("darts_dlinear_val_trainbar_6ep", "darts_fit.py", "--model DLinear --epochs 6 --train-bar-only --lr 0.005")
+run("darts_rnn_lstm_val_6ep", "darts_fit.py", "--model RNN --epochs 6 --lr 0.005")
+run("darts_nbeats_sgd_lr_high_nan", "darts_fit.py", "--model NBEATS --optimizer sgd --lr 3 --epochs 4",
+    label="nan", stop=True)
+run("darts_tcn_adam_lr_ramp_diverged", "darts_fit.py", "--model TCN --lr 0.003 --gamma 3 --epochs 8 --no-val",
+    label="diverged", stop=True)
+run("darts_dlinear_sgd_lr_ramp_trainbar_diverged", "darts_fit.py",
+    "--model DLinear --optimizer sgd --lr 0.01 --gamma 4 --epochs 6 --train-bar-only", label="diverged", stop=True)
+
+# --- PyPOTS (its logger: '2026-12-05 20:10:08 [INFO]: Epoch 003 - training loss (MAE): 1.4617, validation MSE: 0.8571')
+run("pypots_saits_val_12ep", "pypots_fit.py", "--model SAITS --epochs 12")
+run("pypots_brits_val_8ep", "pypots_fit.py", "--model BRITS --epochs 8 --lr 0.005")
+run("pypots_transformer_noval_10ep", "pypots_fit.py", "--model Transformer --epochs 10 --no-val")
+run("pypots_dlinear_noval_15ep", "pypots_fit.py", "--model DLinear --epochs 15 --no-val --lr 0.01")
+run("pypots_saits_lr_ramp_diverged", "pypots_fit.py", "--model SAITS --epochs 12 --lr 0.002 --gamma 3",
+    label="diverged", stop=True)
+run("pypots_transformer_lr_high_diverged", "pypots_fit.py", "--model Transformer --epochs 10 --lr 1 --no-val",
+    label="diverged", stop=True)
+run("pypots_brits_lr_ramp_nan", "pypots_fit.py", "--model BRITS --lr 0.005 --gamma 4 --epochs 10", label="nan",
+    stop=True)
+
+# --- PFRL (train_agent_with_evaluation at INFO: 'INFO:pfrl.experiments.train_agent:statistics:[('average_q', ...),
+# ('average_loss', 0.0498...), ...]' at every episode end; scores.txt per evaluation)
+run("pfrl_ddqn_cartpole_g0p9_8k", "pfrl_dqn.py", "--steps 8000 --eval-interval 800 --gamma 0.9")
+run("pfrl_dqn_cartpole_g0p9_6k", "pfrl_dqn.py", "--agent DQN --steps 6000 --eval-interval 600 --gamma 0.9")
+run("pfrl_ddqn_cartpole_g0p8_lr3e-4_6k", "pfrl_dqn.py", "--steps 6000 --eval-interval 500 --gamma 0.8 --lr 3e-4")
+run("pfrl_dqn_sgd_lr_high_diverged", "pfrl_dqn.py", "--agent DQN --optimizer sgd --lr 0.5 --steps 5000 "
+    "--eval-interval 500", label="diverged", stop=True)
+run("pfrl_ddqn_adam_lr_high_diverged", "pfrl_dqn.py", "--lr 0.05 --steps 5000 --eval-interval 500",
+    label="diverged", stop=True)
+
+# --- GluonTS, PyTorch estimators (no validation: ModelCheckpoint on train_loss prints, per epoch,
+# "Epoch 3, global step 80: 'train_loss' reached -0.05511 (best -0.05511), saving model to ..." or "... was not in top 1")
+run("gluonts_deepar_20b_10ep", "gluonts_train.py", "--model DeepAR --epochs 10 --batches 20")
+run("gluonts_sff_10b_12ep", "gluonts_train.py", "--model SimpleFeedForward --epochs 12 --batches 10")
+run("gluonts_dlinear_lr5e-3_15b_10ep", "gluonts_train.py", "--model DLinear --epochs 10 --batches 15 --lr 0.005")
+run("gluonts_deepar_lr1e-2_10b_14ep", "gluonts_train.py", "--model DeepAR --epochs 14 --batches 10 --lr 0.01")
+run("gluonts_dlinear_20b_8ep", "gluonts_train.py", "--model DLinear --epochs 8 --batches 20")
+
+# Runs labelled by their intent where the label rule does not hold, and why
+LABEL_EXCEPTIONS: dict[str, str] = {}
+
+NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.IGNORECASE)
+
+
+def _f(v) -> float:
+    return float(v)
+
+
+def label_problems(vals: list[float], label: str) -> list[str]:
+    finite = all(math.isfinite(v) for v in vals)
+    if label == "nan":
+        return [] if not finite else ["label nan but every train-loss value is finite"]
+    if not finite:
+        return [f"label {label} but the train loss has a non-finite value"]
+    if label == "healthy":
+        return [] if vals[-1] < vals[0] else [f"label healthy but it ends at {vals[-1]:.4g} >= start {vals[0]:.4g}"]
+    if label == "diverged":
+        tail = vals[len(vals) * 3 // 4:]
+        best = min(vals)
+        ok = max(tail) >= 2 * best and max(tail) > vals[0]
+        return [] if ok else [f"label diverged but the last quarter peaks at {max(tail):.4g} (best {best:.4g}, "
+                              f"first {vals[0]:.4g})"]
+    return []
+
+
+def unprinted(log: Path, truth: dict) -> list[str]:
+    """Truth values that no number printed in the log matches within the tolerance."""
+    text = log.read_text(errors="replace").replace(",", "")
+    nums = []
+    for m in NUM.finditer(text):
+        try:
+            nums.append(float(m.group()))
+        except ValueError:
+            pass
+    finite = sorted(x for x in nums if math.isfinite(x))
+    has_nan = any(math.isnan(x) for x in nums)
+    has_inf = any(math.isinf(x) for x in nums)
+    tol = truth["tolerance"]
+    rel, ab = tol.get("rel", 1e-9), tol.get("abs", 0.0)
+    import bisect
+    missing = []
+    for step, v in truth["train_loss"]:
+        if v == "nan":
+            if not has_nan:
+                missing.append((step, v))
+            continue
+        if v in ("inf", "-inf"):
+            if not (has_inf or has_nan):
+                missing.append((step, v))
+            continue
+        v = float(v)
+        allow = max(ab, rel * abs(v)) * 1.0001 + 1e-15
+        i = bisect.bisect_left(finite, v - allow)
+        if not (i < len(finite) and finite[i] <= v + allow):
+            missing.append((step, v))
+    if missing:
+        return [f"{len(missing)} of {len(truth['train_loss'])} truth values not printed, e.g. {missing[:3]}"]
+    return []
+
+
+def check(name: str, truth: dict, label: str, log: Path) -> list[str]:
+    vals = [_f(v) for _, v in truth["train_loss"]]
+    out = []
+    if len(vals) < 5:
+        out.append(f"only {len(vals)} truth points")
+    steps = [s for s, _ in truth["train_loss"]]
+    if steps != sorted(steps) or len(set(steps)) != len(steps):
+        out.append("truth steps not strictly increasing")
+    if vals and name not in LABEL_EXCEPTIONS:
+        out += label_problems(vals, label)
+    if log.is_file():
+        out += unprinted(log, truth)
+    return out
+
+
+def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
+    return {"file": f"{name}/{file}", "truth": f"{name}/{truth_file}", "framework": truth["framework"],
+            "label": truth["label"], "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
+            "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
+
+
+def make(name: str, out: Path) -> None:
+    gen, args, label, stop = RUNS[name]
+    dest = out / name
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("TERM", "PYTHONUNBUFFERED", "COLUMNS", "FORCE_COLOR")}
+    env.update(HOLDOUT_DEST=str(dest), PYTHONPATH=str(HERE), HOLDOUT_LABEL=label,
+               HOLDOUT_SHOULD_STOP="1" if stop else "0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0", DDE_BACKEND="pytorch", HF_HUB_OFFLINE="1",
+               TRANSFORMERS_OFFLINE="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+    cmd = ["nice", "-n", "10", PY, str(HERE / gen), *args, "--label", label] + (["--should-stop"] if stop else [])
+    log = dest / "train.log"
+    with tempfile.TemporaryDirectory(prefix=f"libho4-{name}-") as cwd, open(log, "wb") as f:
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
+                            env=env).returncode
+    if rc != 0:
+        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
+    if not (dest / "truth.json").is_file():
+        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
+    truth = json.loads((dest / "truth.json").read_text())
+    for problem in check(name, truth, label, log):
+        print(f"  {name}: {problem}", file=sys.stderr)
+    store = dest / "truth_store.json"
+    if store.is_file():
+        t = json.loads(store.read_text())
+        for problem in check(name, t, label, Path("/nonexistent")):
+            print(f"  {name} ({t['file']}): {problem}", file=sys.stderr)
+
+
+def entries_of(name: str, out: Path) -> list[dict]:
+    """The manifest entries of a made run: its train.log, and a store with its own truth (``truth_store.json``
+    naming the store in its ``file``)."""
+    d = out / name
+    entries = [_entry(name, "train.log", "truth.json", json.loads((d / "truth.json").read_text()))]
+    store = d / "truth_store.json"
+    if store.is_file():
+        t = json.loads(store.read_text())
+        entries.append(_entry(name, t["file"], "truth_store.json", t))
+    return entries
+
+
+def write_manifest(out: Path) -> int:
+    """manifest.jsonl from the run folders, in RUNS order (written whole at the end, so makers of different runs
+    that overlap in time never lose each other's entries)."""
+    lines = [json.dumps(e) for n in RUNS if (out / n / "truth.json").is_file() for e in entries_of(n, out)]
+    (out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="examples/libraries_holdout4")
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--manifest-only", action="store_true", help="only rewrite manifest.jsonl from the folders")
+    ap.add_argument("--check", action="store_true", help="only re-check the made runs' truths (no run)")
+    a = ap.parse_args()
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    if a.check:
+        bad = 0
+        for n, (_, _, label, _) in RUNS.items():
+            if not (out / n / "truth.json").is_file():
+                print(f"  {n}: not made", file=sys.stderr)
+                continue
+            probs = check(n, json.loads((out / n / "truth.json").read_text()), label, out / n / "train.log")
+            for p in probs:
+                print(f"  {n}: {p}", file=sys.stderr)
+            bad += bool(probs)
+        print(f"{len(RUNS)} runs, {bad} with problems", file=sys.stderr)
+        return 0
+    names = [] if a.manifest_only else (a.only or list(RUNS))
+    for n in names:
+        if n not in RUNS:
+            raise SystemExit(f"unknown run {n}")
+    for n in names:
+        print(f"{n} ...", file=sys.stderr, flush=True)
+        make(n, out)
+    print(f"manifest.jsonl: {write_manifest(out)} entries", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
