@@ -53,7 +53,8 @@ acc.Reload()
 epochs = {int(s.step): int(s.value) for s in acc.Scalars("epoch")}
 series = [(epochs.get(int(s.step), int(s.step) // a.batches - 1), s.value) for s in acc.Scalars("train_loss")]
 printed, best = [], float("inf")
-for e, v in series:  # ModelCheckpoint(monitor="train_loss", mode="min", save_top_k=1) prints a value when it is a new best
+# ModelCheckpoint(monitor="train_loss", mode="min", save_top_k=1) prints a value when it is a new best
+for e, v in series:
     if v < best:
         printed.append((e, v))
         best = v

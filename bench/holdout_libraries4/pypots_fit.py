@@ -16,7 +16,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--model", default="SAITS", choices=["SAITS", "BRITS", "Transformer", "DLinear"])
 ap.add_argument("--epochs", type=int, default=10)
 ap.add_argument("--lr", type=float, default=1e-3)
-ap.add_argument("--gamma", type=float, default=0.0, help="pypots ExponentialLR gamma per epoch")
+ap.add_argument("--gamma", type=float, default=0.0,
+                help="pypots ExponentialLR gamma (PyPOTS steps its scheduler every optimizer step)")
 ap.add_argument("--no-val", action="store_true")
 ap.add_argument("--batch", type=int, default=32)
 ap.add_argument("--label", default="healthy")
@@ -57,8 +58,9 @@ elif a.model == "BRITS":
 elif a.model == "Transformer":
     model = Transformer(n_layers=1, d_model=32, n_heads=2, d_k=16, d_v=16, d_ffn=32, dropout=0.0, **common)
 else:
-    model = DLinear(moving_avg_window_size=5, **common)
+    model = DLinear(moving_avg_window_size=5, individual=False, d_model=32, **common)
 model.fit(train, None if a.no_val else val)
+model.summary_writer.flush()  # its last events are otherwise still in the writer's queue
 
 import pypots  # noqa: E402
 
@@ -67,8 +69,13 @@ acc = EventAccumulator(events[-1], size_guidance={"scalars": 0})
 acc.Reload()
 steps = acc.Scalars("training/loss")
 per_epoch = -(-256 // a.batch)
+done = len(steps) // per_epoch  # an epoch cut short by an exception (PyPOTS logs it and ends fit) is not printed
+if not a.no_val and done < a.epochs:
+    # its validation (not in the TensorBoard file) may have failed after the epoch's steps: which epochs were printed
+    # is not known from the record, so such a run is not made
+    raise SystemExit("a run with validation that ended early; not used")
 means = []
-for e in range(len(steps) // per_epoch):
+for e in range(done):
     vals = [s.value for s in steps[e * per_epoch:(e + 1) * per_epoch]]
     means.append((e + 1, float(np.mean(vals))))
 write_truth(framework=f"pypots {pypots.__version__}", settings=vars(a), loss_name="training loss",

@@ -41,7 +41,8 @@ with open("data/syn/syn.inter", "w") as f:
             f.write(f"{u + 1}\t{i + 1}\t{int(rng.integers(1, 6))}\t{t}\n")
 
 # RecBole 1.2.1's Config aliases numpy names that numpy 2 removed; the usual user shim, before it runs
-np.float_, np.complex_, np.unicode_ = np.float64, np.complex128, np.str_
+for _old, _new in (("float_", np.float64), ("complex_", np.complex128), ("unicode_", np.str_)):
+    setattr(np, _old, _new)
 
 from recbole.config import Config  # noqa: E402
 from recbole.data import create_dataset, data_preparation  # noqa: E402

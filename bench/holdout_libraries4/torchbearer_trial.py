@@ -1,6 +1,6 @@
 """torchbearer: a ``Trial`` run with its default ``Tqdm`` printer (``verbose=2``: a bar per epoch redrawn every
-step; ``verbose=1``: one bar per epoch) and, optionally, its ``CSVLogger`` callback. Truth: the history
-``Trial.run`` returns (one dict per epoch: ``loss``, ``val_loss``)."""
+step, labelled ``0/10(t)``; ``verbose=1``: one bar over the epochs, redrawn after each) and, optionally, its
+``CSVLogger`` callback. Truth: the history ``Trial.run`` returns (one dict per epoch: ``loss``, ``val_loss``)."""
 
 from __future__ import annotations
 
@@ -56,9 +56,13 @@ history = trial.run(epochs=a.epochs)
 
 if a.csv and os.path.exists("log.csv"):
     keep("log.csv")
-tr = [(i, h["loss"]) for i, h in enumerate(history)]
-ev = None if a.no_val else [(i, h["val_loss"]) for i, h in enumerate(history)]
+# verbose=2 labels each epoch's bar `e/E(t)` (0-based); verbose=1 draws one bar over the epochs, whose count after an
+# epoch is that epoch counted from 1
+first = 1 if a.verbose == 1 else 0
+tr = [(i + first, h["loss"]) for i, h in enumerate(history)]
+ev = None if a.no_val else [(i + first, h["val_loss"]) for i, h in enumerate(history)]
 write_truth(framework=f"torchbearer {torchbearer.__version__}", settings=vars(a), loss_name="loss",
-            step_unit="epoch, 0-based (the bar's `e/E(t)`)", tolerance=tol_decimals(4),
+            step_unit="epoch, 0-based (the bar's `e/E(t)`)" if first == 0 else
+            "epoch, 1-based (the count of the one bar over the epochs)", tolerance=tol_decimals(4),
             record="the history Trial.run returns (h['loss'] per epoch)",
             train_loss=tr, eval_loss=ev, eval_name=None if ev is None else "val_loss")
