@@ -48,6 +48,8 @@ run("tb_reg_val_v2_csv_15ep", "torchbearer_trial.py", "--task reg --epochs 15 --
 run("tb_reg_adam_lr_ramp_v2_diverged", "torchbearer_trial.py",
     "--task reg --opt adam --lr 0.005 --ramp 2.5 --epochs 12",
     label="diverged", stop=True)
+run("tb_cls_sgd_lr_ramp4_v2_nan", "torchbearer_trial.py", "--task cls --opt sgd --lr 0.1 --ramp 4 --epochs 10",
+    label="nan", stop=True)
 
 # --- DeepChem (logging at INFO: 'INFO:deepchem.models.torch_models.torch_model:Ending global_step 100: Average loss
 # 14.45')
@@ -65,6 +67,8 @@ run("dc_cls_adam_lr_growth_log25_diverged", "deepchem_fit.py",
 run("dc_cls_adam_log10_10ep", "deepchem_fit.py", "--task cls --epochs 10 --log-frequency 10")
 run("dc_reg_adam_lr_growth_log50_valcb_diverged", "deepchem_fit.py",
     "--task reg --lr 0.001 --lr-growth 3 --epochs 20 --log-frequency 50 --validate 100", label="diverged", stop=True)
+run("dc_cls_sgd_lr_growth_log20_diverged", "deepchem_fit.py",
+    "--task cls --optimizer sgd --lr 0.05 --lr-growth 2 --epochs 12 --log-frequency 20", label="diverged", stop=True)
 
 # --- RecBole (its logger: 'epoch 3 training [time: 0.01s, train loss: 6.8343]', its log file under log/)
 run("rb_bpr_adam_20ep", "recbole_run.py", "--model BPR --epochs 20 --lr 0.005")
@@ -95,6 +99,8 @@ run("darts_tcn_adam_lr_ramp_diverged", "darts_fit.py", "--model TCN --lr 0.003 -
     label="diverged", stop=True)
 run("darts_dlinear_sgd_lr_ramp_trainbar_nan", "darts_fit.py",
     "--model DLinear --optimizer sgd --lr 0.01 --gamma 4 --epochs 6 --train-bar-only", label="nan", stop=True)
+run("darts_rnn_lstm_lr_ramp_diverged", "darts_fit.py", "--model RNN --lr 0.005 --gamma 4 --epochs 6",
+    label="diverged", stop=True)
 
 # --- PyPOTS (its logger: '2026-12-05 20:10:08 [INFO]: Epoch 003 - training loss (MAE): 1.4617, validation MSE: 0.8571')
 run("pypots_saits_val_12ep", "pypots_fit.py", "--model SAITS --epochs 12")
@@ -129,6 +135,15 @@ run("gluonts_sff_10b_12ep", "gluonts_train.py", "--model SimpleFeedForward --epo
 run("gluonts_dlinear_lr5e-3_15b_10ep", "gluonts_train.py", "--model DLinear --epochs 10 --batches 15 --lr 0.005")
 run("gluonts_deepar_lr1e-2_10b_14ep", "gluonts_train.py", "--model DeepAR --epochs 14 --batches 10 --lr 0.01")
 run("gluonts_dlinear_20b_8ep", "gluonts_train.py", "--model DLinear --epochs 8 --batches 20")
+
+# --- SetFit (transformers 5's log dicts with string values between tqdm redraws:
+# "{'embedding_loss': '0.4376', 'grad_norm': '0.8483', 'learning_rate': '2e-05', 'epoch': '0.125'}"); made with the
+# holdout4-setfit venv's python running this maker (--only setfit_...): its transformers 5 conflicts with PyPOTS'
+run("setfit_cosine_lr1e-3_log5_2ep", "setfit_train.py", "--lr 1e-3 --epochs 2")
+run("setfit_cosine_lr1e-3_eval10_2ep", "setfit_train.py", "--lr 1e-3 --epochs 2 --eval-steps 10")
+run("setfit_contrastive_lr3e-4_iter20_log10", "setfit_train.py",
+    "--lr 3e-4 --iterations 20 --logging-steps 10 --loss contrastive")
+run("setfit_cosine_lr5e-4_b8_log4_eval20", "setfit_train.py", "--lr 5e-4 --batch 8 --logging-steps 4 --eval-steps 20")
 
 # Runs labelled by their intent where the label rule does not hold, and why
 LABEL_EXCEPTIONS: dict[str, str] = {}
