@@ -257,7 +257,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     stats = StatRows(lines, grouping, st, len(pending))  # a series' running statistics (min, max, cur) under headings
     if stats.taken():
         taken = taken | stats.taken()
-        stats.read(em)
+        stats.read(em, lambda ls, idx, cols: _read(ls, idx, cols, values))
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
