@@ -74,6 +74,11 @@ def shapes(size: int) -> dict[str, bytes]:
         "endless borders and sections": _fill(lambda i: b"-" * 40 + b"\n| sec%d/ |   |\n" % i, size),
         "endless box rows, a value a row": _fill(
             lambda i: f"\u2502 training_iteration  {i}   \u2502\n\u2502 x{i}  {i}  \u2502\n".encode(), size),
+        # statistics rows (stat_rows.py): a heading and a row of a new name each, and rows of many parentheses
+        "statistics rows, a new name each": _fill(
+            lambda i: b"Metric%d\n\tsplit%d \t (min: %d, max: %d, cur: %d)\n" % (i, i, i, i, i), size),
+        "statistics rows with many parentheses": _fill(
+            lambda i: b"\tloss (min: 1, cur: %d)" % i + b" (cur: 1)" * 200 + b"\n", size),
         "rule rows of every width": _fill(lambda i: b"E  #  LOSS A  SCORE\n" + b"-" * (i % 500) + b"  --\n"
                                           + b"%d  %d  0.5  0.7\n" % (i, i), size),
     }

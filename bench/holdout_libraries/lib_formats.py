@@ -38,10 +38,10 @@ def write_formats(root: Path, intro: list[str], key_of: Callable[[dict], str]) -
     for e in entries:
         by_run.setdefault(e["file"].split("/")[0], []).append(e)
     for run, es in by_run.items():
-        log = next(e for e in es if e["file"].endswith("train.log"))
-        truth = json.loads((root / log["truth"]).read_text())
+        log = next((e for e in es if e["file"].endswith("train.log")), None)  # none: the log prints no loss
+        truth = json.loads((root / (log or es[0])["truth"]).read_text())
         key = key_of(truth)
-        text = (root / log["file"]).read_bytes().decode("utf-8", errors="replace")
+        text = (root / run / "train.log").read_bytes().decode("utf-8", errors="replace") if log else ""
         st = {k: v for k, v in truth["settings"].items() if k not in ("label", "should_stop")}
         notes = []
         for e in es:
@@ -49,8 +49,9 @@ def write_formats(root: Path, intro: list[str], key_of: Callable[[dict], str]) -
                 t = json.loads((root / e["truth"]).read_text())
                 notes.append(f"; store `{e['file'].split('/', 1)[1]}` ({t['record']}, {len(t['train_loss'])} points "
                              f"of `{t['loss_name']}`)")
-        doc += section(run, truth, st, [escape(window(ln, key)) for ln in picks(text, key)
-                                        or ["(no line holds the loss name)"]], notes)
+        shown = [escape(window(ln, key)) for ln in picks(text, key)] if log else [
+            "(the log prints no loss: only the store is scored)"]
+        doc += section(run, truth, st, shown or ["(no line holds the loss name)"], notes)
     (root / "FORMATS.md").write_text("\n".join(doc))
     print(f"wrote {root / 'FORMATS.md'} ({len(by_run)} runs)")
     return 0

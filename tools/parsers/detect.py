@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import UnknownFormat
 from .base import Detected, DocumentFormat, Emitter, LineFormat
-from .documents import GoldenValuesFormat, TrainerStateFormat
+from .documents import GoldenValuesFormat, SeriesArraysFormat, TrainerStateFormat
 from .engine import TextLogFormat
 from .jsonl import JsonLinesFormat
 from .lines import split_lines
@@ -35,7 +35,8 @@ LINE_FORMATS: dict[str, LineFormat] = {
     for f in (MarkdownTableFormat(), JsonLinesFormat(), CsvFormat(), TextLogFormat())
 }
 TEXT = TextLogFormat.name
-DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat())}
+DOCUMENT_FORMATS: dict[str, DocumentFormat] = {f.name: f for f in (TrainerStateFormat(), GoldenValuesFormat(),
+                                                                  SeriesArraysFormat())}
 
 
 def looks_binary(sample: bytes) -> bool:
@@ -152,4 +153,4 @@ def document_format(doc: object, where: str = "the file") -> DocumentFormat:
             return f
     keys = f"an object with {len(doc)} keys" if isinstance(doc, dict) else f"a JSON {type(doc).__name__}"
     raise UnknownFormat(f"{where} is a JSON document of unknown shape ({keys}); expected trainer_state.json "
-                        f"(log_history) or Megatron golden values")
+                        f"(log_history), Megatron golden values or series as arrays ({{name: {{steps, values}}}})")

@@ -19,6 +19,9 @@ class Dialect:
         "example counter"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
+    #: a split's name before a counter in parentheses ``name (n/N)`` counts that split's passes over its data: the
+    #: epoch (catalyst's ``train (3/8) loss: 0.52 | ...`` and ``valid (3/8) ...``; ``val[ 0/40]`` counts batches)
+    pass_names: frozenset[str] = frozenset({"train", "training", "valid", "validation", "val", "test", "eval"})
     #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too
     inner_names: frozenset[str] = frozenset({"batch", "batches", "minibatch", "mini-batch", "batch_idx"})
     #: numbers that are neither metrics nor positions
@@ -66,6 +69,14 @@ class Dialect:
     block_step_names: tuple[str, ...] = (
         "total_timesteps", "num_timesteps", "timesteps", "timesteps_total", "global_step", "step", "steps",
         "training_iteration", "iterations", "iteration", "iter", "n_updates", "epoch", "episode", "episodes")
+    #: the key of a statistics row naming its current value (livelossplot's ``training (min: .., max: .., cur: ..)``,
+    #: ``stat_rows.py``); the other keys summarise the points so far
+    current_words: frozenset[str] = frozenset({"cur", "current", "last", "latest", "now"})
+    #: a statistics row named by a split under a metric's heading (``Loss`` / ``validation``) is that split's value
+    #: of the metric: the prefix its name takes (``val_loss``); any other row keeps its own name
+    split_rows: dict = field(default_factory=lambda: {
+        "training": "", "train": "", "validation": "val_", "valid": "val_", "val": "val_", "test": "test_",
+        "testing": "test_"})
     #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
     #: step 2000: 4.52``): the value after the position is named by the words before it
     position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})

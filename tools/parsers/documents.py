@@ -1,4 +1,5 @@
-"""Whole-file JSON documents: Hugging Face ``trainer_state.json`` and Megatron-LM golden values.
+"""Whole-file JSON documents: Hugging Face ``trainer_state.json``, Megatron-LM golden values, and series kept as
+parallel arrays.
 
 They are small and rewritten in place, so they are re-read whole whenever the
 file changes (the source returns ``reset=True`` with all points).
@@ -9,6 +10,9 @@ file changes (the source returns ``reset=True`` with all points).
 - golden values ``{metric: {start_step, end_step, step_interval, values: {"step": v}}}``:
   the STRING ``"nan"`` marks a step that was not recorded (the same steps are
   ``"nan"`` in the memory metrics too), so it is skipped; a JSON number NaN is kept.
+- series as parallel arrays ``{metric: {"steps": [...], "values": [...], ...}}`` (Sacred's ``metrics.json``, the
+  FileStorageObserver's record of ``log_scalar``; other members such as ``timestamps`` ignored): each value at the
+  step at its index; a value that is no number (``null``, a string) or a step that is no whole number is skipped.
 
 ``read_fast`` reads both from the bytes with the C kernel when they have their common shape (``log_history`` entries
 of numbers, golden values' digit steps in order): the same points, totals, config and cap errors as ``json.loads``
@@ -90,6 +94,40 @@ def _golden_total(doc: dict, em: Emitter) -> None:
     if end:
         em.total_steps = end
 
+
+_ARRAY_STEPS = ("steps", "step")
+_ARRAY_VALUES = ("values", "value")
+
+
+def _arrays(spec: object) -> tuple[list, list] | None:
+    """(steps, values) of one metric's parallel arrays, or None when ``spec`` is not such an object."""
+    if not isinstance(spec, dict):
+        return None
+    steps = next((spec[k] for k in _ARRAY_STEPS if k in spec), None)
+    values = next((spec[k] for k in _ARRAY_VALUES if k in spec), None)
+    if not isinstance(steps, list) or not isinstance(values, list) or len(steps) != len(values):
+        return None
+    return steps, values
+
+
+class SeriesArraysFormat(DocumentFormat):
+    name = "series_arrays"
+
+    def accepts(self, doc: object) -> bool:
+        return isinstance(doc, dict) and bool(doc) and all(_arrays(v) is not None for v in doc.values())
+
+    def parse_doc(self, doc: object, em: Emitter) -> None:
+        assert isinstance(doc, dict)
+        for metric, spec in doc.items():
+            got = _arrays(spec)
+            assert got is not None
+            for s, v in zip(*got, strict=True):
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    continue
+                if isinstance(s, float) and s.is_integer():
+                    s = int(s)
+                if isinstance(s, int) and not isinstance(s, bool):
+                    em.add(s, str(metric), float(v))
 
 
 class _Unread(Exception):

@@ -37,6 +37,7 @@ from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .kv_blocks import KeyBlocks, hold_open
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
+from .stat_rows import StatRows
 from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables
 from .templates import (
@@ -253,6 +254,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if keyed.taken():
         taken = taken | keyed.taken()
         keyed.read(em)
+    stats = StatRows(lines, grouping, st, len(pending))  # a series' running statistics (min, max, cur) under headings
+    if stats.taken():
+        taken = taken | stats.taken()
+        stats.read(em, lambda ls, idx, cols: _read(ls, idx, cols, values))
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)

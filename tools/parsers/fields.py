@@ -383,7 +383,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 and rep[b:spans[j][0]].strip() == b"/" and int(rep[a:b]) <= int(rep[spans[j][0]:spans[j][1]])
                 and rep[a - 1:a] != b"/" and rep[spans[j][1]:spans[j][1] + 1] != b"/"):  # not a date
             n_total = j
-            if low in dialect.epoch_names or low.endswith(" epoch"):
+            if low in dialect.epoch_names or low.endswith(" epoch") or (
+                    low in dialect.pass_names and rep[a - 2:a] == b" (" and rep[spans[n_total][1]:][:1] == b")"):
                 plan.epoch, plan.epoch_total = k, n_total
                 epoch_cell = epoch_cell or table
             elif low in dialect.step_names:
