@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
 from training_check.tools.assess import assess_run
 from training_check.tools.judge import STOP
 from training_check.tools.reading import load_run
