@@ -70,3 +70,4 @@ def test_a_diverging_flair_run_still_stops(store, config):
     path = str(HOLDOUT3 / "flair_textclf_sgd_lr10_diverged" / "train.log")
     got = [assess_run(path, store=store, config=config, as_of_step=s).verdict for s in (5, 11, 33, 39)]
     assert STOP in got, got
+
