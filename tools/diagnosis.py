@@ -604,9 +604,11 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         actions.append(_clip_action(f, onset, f"the grad norm rose {times(g)} its level with the loss at step "
                                               f"{onset}, under an LR steady since step {lr_since}") or
                        Action("clip the grad norm", f"the grad norm rose at step {onset}"))
-    elif lr_shape == "lr_absent" and onset is not None and (fell := _fell_long_before(f, onset)) is not None:
-        # no LR logged, but the loss fell for most of the run before it rose: the LR was trainable then, so what
-        # changed is likelier the LR grown by its schedule (a ramp, a factor above 1) than a peak too high from step 1
+    elif (lr_shape == "lr_absent" and onset is not None and f.loss == view.objective
+          and (fell := _fell_long_before(f, onset)) is not None):
+        # no LR logged, but the loss (the run's objective, not an RL run's surrogate) fell for most of the run before
+        # it rose: the LR was trainable then, so what changed is likelier the LR grown by its schedule (a ramp, a
+        # factor above 1) than a peak too high from step 1
         cause = "lr_schedule"
         evidence.add("fell_before_rise")
         logs, before = fell

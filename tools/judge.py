@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .findings import CRITICAL, WARN, Finding
-from .signals.divergence import other_losses
+from .signals.divergence import blown_up_beside
 from .signals.view import RunView
 
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
@@ -117,8 +117,7 @@ def _early_modest_rise(view: RunView, confirm: int = CONFIRM_POINTS, order: floa
                        late_start: float = 2.0) -> bool:
     """Whether a finite rise is in a run's first logs and under an order of magnitude: fewer than ``confirm`` finite
     objective points with the run's start logged (its first step under ``late_start`` x the logged span), the
-    objective under ``order`` x its best so far, and no other loss (train or eval) at ``order`` x its best or
-    non-finite.
+    objective under ``order`` x its best so far, and no other train loss at ``order`` x its best or non-finite.
     Losses that rise a few x over a run's first epochs and come back are common (a detector's assigner matching more
     anchors, a warmup): that is a question for a reviewer, not a STOP, until more of the run confirms it."""
     c = view.curve
@@ -127,7 +126,7 @@ def _early_modest_rise(view: RunView, confirm: int = CONFIRM_POINTS, order: floa
     st = c.steps
     if st[0] >= late_start * max(1, st[-1] - st[0]):
         return False  # an established run caught in a short log: its rise is not the start's swing
-    for name in {view.objective, *other_losses(view)}:
+    for name in {view.objective, *view.frame.names("train_loss")}:
         if name is None or name not in view.frame.series:
             continue
         v = view.frame.series[name].to_numpy(dtype=float)
@@ -147,7 +146,7 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     early = _early_modest_rise(view)  # a rise in the run's first logs, under an order of magnitude: ESCALATE
     for f in crit:
-        if f.signal == "divergence" and not early:
+        if f.signal == "divergence" and (not early or blown_up_beside(f)):  # another loss wrecked: no start's swing
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
         if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \

@@ -65,10 +65,7 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
     start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points), or when another loss blew up by
     orders of magnitude while the objective rose too (``_blown_up_beside``)."""
-    f = _check(view, p)
-    if f.status != CRITICAL:
-        return _blown_up_beside(view, p) or f
-    return f
+    return _blown_up_beside(view, p) or _check(view, p)
 
 
 def _check(view: RunView, p: DivergenceParams) -> Finding:
@@ -201,6 +198,11 @@ def other_losses(view: RunView) -> list[str]:
     fr = view.frame
     return [n for n in fr.series if n != view.objective and (fr.roles[n].role == "train_loss" or (
         fr.roles[n].role == "eval" and fr.roles[n].direction == "min" and "loss" in n.lower()))]
+
+
+def blown_up_beside(f: Finding) -> bool:
+    """Whether ``f`` is ``_blown_up_beside``'s: another loss wrecked by orders of magnitude, the objective risen."""
+    return f.signal == "divergence" and "other_best" in (f.numbers or {})
 
 
 def _blown_up_beside(view: RunView, p: DivergenceParams) -> Finding | None:
