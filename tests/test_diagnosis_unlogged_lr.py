@@ -29,3 +29,12 @@ def test_a_loss_that_rose_from_its_first_logs_is_an_lr_too_high(store, config):
     # XGBoost with eta far too high: its best is its first log
     cause, conf = _stop_cause("frameworks/xgb_eta_huge_diverged", 40, store, config)
     assert (cause, conf) == ("lr_too_high", 0.45)
+
+
+def test_an_rl_return_that_collapsed_is_a_step_too_large(store, config):
+    # tianshou's PPO under lr=huge, no LR logged: its test reward fell from 21.8 to 9 (its losses are no evidence)
+    a = assess_run(str(EXAMPLES / "libraries3/tianshou_ppo_lr_huge_collapse/train.log"), store=store, config=config,
+                   as_of_step=24000)
+    d = a.diagnosis
+    assert d is not None and (d.cause, d.confidence) == ("lr_too_high", 0.45), a.summary
+    assert d.onset_step == 4000 and any("lower" in str(x) for x in d.actions)

@@ -617,13 +617,21 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
                               f"{f.loss} fell over its first {logs} of {before} logs to step {f.best_step}, then rose "
                               f"at step {onset}, with no LR logged"))
     elif f.rise_step is not None or f.first_bad is not None or kinds & {"divergence", "chance_level", "loss_jump"} \
-            or ("objective_drop" in kinds and f.lr is not None):
+            or ("objective_drop" in kinds and (f.lr is not None or view.direction == "max")):
+        # a reward or accuracy that fell back (an RL return collapsing: its losses are no evidence) is the commonest
+        # doing of a step too large; with no LR logged, at lr_absent's confidence
         cause = "lr_too_high"
         target, why = _lower_lr(f, lr_best, peak)
+        drop = by_kind.get("objective_drop")
         if target is not None:
             actions.append(Action(f"lower the peak LR to {num(target)} ({why})",
                                   f"{f.loss} rose at step {f.rise_step or f.first_bad} under an LR of "
                                   f"{num(lr_on or 0.0)}"))
+        elif f.lr is None and drop is not None and drop.steps and view.objective and view.direction == "max":
+            onset = int(drop.steps[0])
+            ev.append(Event(onset, drop.message))
+            actions.append(Action("relaunch with the LR (or the policy's step size: PPO's clip range, the target "
+                                  "network's update rate) 3-10x lower, and log the LR", drop.message))
         if f.grad_rise is not None:
             clip = _clip_action(f, f.grad_rise, f"the grad norm rose at step {f.grad_rise}")
             if clip:
