@@ -33,8 +33,10 @@ def test_a_restarting_running_mean_is_judged_by_its_epochs_means():
     assert got is not None
     series, note = got
     assert series.index.tolist() == [13, 26, 39]  # complete epochs only
+    done = running_mean.undone(printed.iloc[:39], 13)  # the last epoch finished: its last print is its mean
+    assert done is not None and done[0].index.tolist() == [13, 26, 39]
     np.testing.assert_allclose(series.to_numpy(), batches[:39].reshape(3, 13).mean(axis=1))
-    assert "running mean" in note and "13 steps" in note
+    assert "loss is printed as the epoch's running mean" in note and "13 steps" in note
     # a counter from 0 (``Step 0/6501``) bounds its epochs the same way
     from0 = pd.Series(printed.to_numpy(), index=np.arange(0, 45))
     assert running_mean.undone(from0, 13)[0].index.tolist() == [12, 25, 38]

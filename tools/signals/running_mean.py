@@ -70,7 +70,7 @@ def _evidence(a: np.ndarray, j: np.ndarray) -> float:
     return float(np.log(j).sum() + len(a) * (np.log(a.mean()) - np.log((a * j).mean()))) if len(a) else 0.0
 
 
-def undone(series: pd.Series, steps_per_epoch: int | None) -> tuple[pd.Series, str] | None:
+def undone(series: pd.Series, steps_per_epoch: int | None, name: str = "the loss") -> tuple[pd.Series, str] | None:
     """The series a restarting running mean stands for (its epochs' complete means: each epoch's last print, at its
     step) and a note saying so; None when ``series`` is no such running mean (or its epochs are not known)."""
     if not steps_per_epoch or steps_per_epoch < MIN_PERIOD:
@@ -82,8 +82,10 @@ def undone(series: pd.Series, steps_per_epoch: int | None) -> tuple[pd.Series, s
     j = positions(s.index.to_numpy(), steps_per_epoch)
     if j is None or not is_running_mean(v, j):
         return None
-    ends = np.concatenate((j[1:] == 1, [False]))  # the print before a restart: its epoch's complete mean
+    # the print before a restart: its epoch's complete mean; the newest print too once its epoch has as many prints
+    # as the complete ones (the run's last epoch, finished)
+    ends = np.concatenate((j[1:] == 1, [bool(j[-1] >= np.max(j[:-1][j[1:] == 1]))]))
     out = pd.Series(v[ends], index=s.index[ends], dtype=np.float64)
-    note = (f"{series.name or 'the loss'} is printed as the epoch's running mean, restarting every epoch of "
+    note = (f"{name} is printed as the epoch's running mean, restarting every epoch of "
             f"{steps_per_epoch} steps: judged by its epochs' complete means (each epoch's last print)")
     return out, note

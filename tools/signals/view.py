@@ -99,7 +99,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     notes: list[str] = []
     if objective is not None and frame.roles[objective].role == "train_loss" and frame.summarised(objective) is None:
         per_epoch = (config or {}).get("steps_per_epoch")
-        undone = running_mean.undone(frame.series[objective], per_epoch if isinstance(per_epoch, int) else None)
+        undone = running_mean.undone(frame.series[objective], per_epoch if isinstance(per_epoch, int) else None,
+                                     objective)
         if undone is not None:  # the epoch's running mean, restarting each epoch: judged as what it averages
             frame = frame.replaced(objective, undone[0])
             notes.append(undone[1])
