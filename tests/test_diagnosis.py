@@ -191,7 +191,7 @@ EVIDENCE = [
     ("libraries_holdout/ray_tune_v2_lr_ramp_nan/train.log", "lr_schedule", 0.7, None),  # LR x1.5 per log into the NaN
     ("libraries/keras_tf_v2_sgd_lr_growth_nan/train.log", "lr_schedule", 0.7, None),  # LR x3 per epoch into the NaN
     ("frameworks/hf_warmup_to_lr3_diverged/train.log", "lr_too_high", 0.0, 0.7),  # a linear warmup still rising
-    ("libraries_holdout/tabnet_reg_lr_ramp_diverged/train.log", "lr_too_high", 0.0, 0.7),  # no LR logged
+    ("libraries_holdout/tabnet_reg_lr_ramp_diverged/train.log", "lr_schedule", 0.0, 0.7),  # no LR logged, best late
     ("libraries/sb3_dqn_lr_huge_diverged/train.log", "lr_too_high", 0.7, None),  # reward collapsed under an LR of 1000
 ]
 

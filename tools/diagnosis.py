@@ -77,6 +77,8 @@ RUNAWAY_LR = 100.0  # an LR that kept rising to this many times its value where 
 MULTIPLIED_LOGS = 3  # the LR multiplied by the same factor over at least this many consecutive logs: a growing schedule
 MULTIPLIED_RISE = 3.0  # ...and by at least this much in all
 MULTIPLIED_SPREAD = 0.25  # ...the per-log factors' logarithms within this share of their mean (a constant factor)
+FELL_LOGS = 4  # no LR logged: a loss best at this finite log or later...
+FELL_SHARE = 0.5  # ...and this share of the way to its rise trained under a workable LR first: a schedule grew it
 
 # How sure a cause is, from which evidence was present when it was chosen: rows (cause, evidence, confidence), the
 # first row of the cause whose evidence was all present wins. >= 0.7 means the evidence that tells this cause from its
@@ -93,6 +95,7 @@ CONFIDENCE: tuple[tuple[str, frozenset[str], float], ...] = tuple((c, frozenset(
     ("lr_schedule", {"lr_zero_early"}, 0.8),  # ~0 long before the run's end
     ("lr_schedule", {"lr_schedule_flagged"}, 0.8),  # the schedule signal's finding, the loss not flat
     ("lr_schedule", {"lr_rising_past_best"}, 0.7),  # the eval stopped improving while the LR still rises
+    ("lr_schedule", {"fell_before_rise"}, 0.5),  # no LR logged; the loss fell for most of the run, then rose
     ("lr_too_high", {"lr_absurd"}, 0.8),  # an LR of HOPELESS_LR, or ABSURD_LR with nothing finite logged
     ("lr_too_high", {"nan_at_once"}, 0.5),  # nothing finite before the NaN to tell a blow-up from log(0)
     ("lr_too_high", {"lr_absent"}, 0.45),  # no LR logged: its peak or its schedule, nothing tells
@@ -601,14 +604,34 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
         actions.append(_clip_action(f, onset, f"the grad norm rose {times(g)} its level with the loss at step "
                                               f"{onset}, under an LR steady since step {lr_since}") or
                        Action("clip the grad norm", f"the grad norm rose at step {onset}"))
+    elif (lr_shape == "lr_absent" and onset is not None and f.loss == view.objective
+          and (fell := _fell_long_before(f, onset)) is not None):
+        # no LR logged, but the loss (the run's objective, not an RL run's surrogate) fell for most of the run before
+        # it rose: the LR was trainable then, so what changed is likelier the LR grown by its schedule (a ramp, a
+        # factor above 1) than a peak too high from step 1
+        cause = "lr_schedule"
+        evidence.add("fell_before_rise")
+        logs, before = fell
+        actions.append(Action("log the LR and check the scheduler (warmup length and peak, a factor above 1, its step "
+                              "unit); if the LR is constant, lower it",
+                              f"{f.loss} fell over its first {logs} of {before} logs to step {f.best_step}, then rose "
+                              f"at step {onset}, with no LR logged"))
     elif f.rise_step is not None or f.first_bad is not None or kinds & {"divergence", "chance_level", "loss_jump"} \
-            or ("objective_drop" in kinds and f.lr is not None):
+            or ("objective_drop" in kinds and (f.lr is not None or view.direction == "max")):
+        # a reward or accuracy that fell back (an RL return collapsing: its losses are no evidence) is the commonest
+        # doing of a step too large; with no LR logged, at lr_absent's confidence
         cause = "lr_too_high"
         target, why = _lower_lr(f, lr_best, peak)
+        drop = by_kind.get("objective_drop")
         if target is not None:
             actions.append(Action(f"lower the peak LR to {num(target)} ({why})",
                                   f"{f.loss} rose at step {f.rise_step or f.first_bad} under an LR of "
                                   f"{num(lr_on or 0.0)}"))
+        elif f.lr is None and drop is not None and drop.steps and view.objective and view.direction == "max":
+            onset = int(drop.steps[0])
+            ev.append(Event(onset, drop.message))
+            actions.append(Action("relaunch with the LR (or the policy's step size: PPO's clip range, the target "
+                                  "network's update rate) 3-10x lower, and log the LR", drop.message))
         if f.grad_rise is not None:
             clip = _clip_action(f, f.grad_rise, f"the grad norm rose at step {f.grad_rise}")
             if clip:
@@ -734,6 +757,16 @@ def _lr_shape(f: Facts, onset: int | None) -> str:
         return "lr_rising"
     since = _lr_since(f, onset)
     return "lr_steady" if since is not None and _long_lr(f, since, onset) else "lr_logged"
+
+
+def _fell_long_before(f: Facts, onset: int) -> tuple[int, int] | None:
+    """(the logs up to the loss's best, the logs before ``onset``) when the loss was best at its FELL_LOGS-th finite
+    log or later and at least FELL_SHARE of the way to the onset: it trained for a while before it rose."""
+    if f.best_step is None:
+        return None
+    st = f.steps[np.isfinite(f.values)]
+    to_best, before = int((st <= f.best_step).sum()), int((st < onset).sum())
+    return (to_best, before) if to_best >= FELL_LOGS and before and to_best >= FELL_SHARE * before else None
 
 
 def _lr_multiplied(f: Facts, upto: int | None) -> tuple[int, float, float] | None:

@@ -174,6 +174,12 @@ class MetricFrame:
         out.roles = {k: self.roles[k] for k in keep}
         return out
 
+    def replaced(self, name: str, series: pd.Series) -> MetricFrame:
+        """This frame with ``name``'s points replaced by ``series`` (a metric not summarised), its role kept."""
+        batch = PointBatch({name: Column(series.index.to_numpy(), series.to_numpy())})
+        return MetricFrame({**self.series, name: series}, dict(self.roles),
+                           {**self.history, name: RunHistory.build(batch).metrics[name]}, self.raw)
+
     def select(self, keys: list[str]) -> MetricFrame:
         return MetricFrame({k: self.series[k] for k in keys if k in self.series},
                            {k: self.roles[k] for k in keys if k in self.series},

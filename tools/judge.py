@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .findings import CRITICAL, WARN, Finding
+from .signals.divergence import blown_up_beside
 from .signals.view import RunView
 
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
@@ -145,7 +146,7 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     early = _early_modest_rise(view)  # a rise in the run's first logs, under an order of magnitude: ESCALATE
     for f in crit:
-        if f.signal == "divergence" and not early:
+        if f.signal == "divergence" and (not early or blown_up_beside(f)):  # another loss wrecked: no start's swing
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
         if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \

@@ -1259,6 +1259,8 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main)
         else:
             g = (ep_whole - st["e0"]) * main + pn
+            if st.get("ctr_global") is False and _count(main):
+                em.config["steps_per_epoch"] = _count(main)  # the epochs' bounds: a judge's running mean restarts
             if st.get("epochs"):
                 em.total_steps = _count(main * st["epochs"])
     else:

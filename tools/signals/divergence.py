@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import CRITICAL, OK, WARN, Finding, nums, readable
-from .curve import Curve, mann_kendall_z, short_noise, theil_sen
+from .curve import Curve, make_curve, mann_kendall_z, short_noise, theil_sen
 from .params import Params, bound, orientation, start_level
 from .view import RunView, recent_len
 
@@ -54,6 +54,7 @@ class DivergenceParams(Params):
     # blow-up's own growth swamps the noise in linear units)
     order_ratio: float = bound(10.0, 2.0)  # ...or this many times its best for sustain_order logs in a row...
     sustain_order: int = bound(3, 1)  # ...the newest of them at blowup_ratio x: a blow-up still growing
+    beside_ratio: float = bound(2.0, 1.0)  # another loss blown up counts while the objective is this many x its best
 
 
 DEFAULT = DivergenceParams()
@@ -62,7 +63,12 @@ DEFAULT = DivergenceParams()
 def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     """Warn when the recent median is above the best smoothed level by more than ``noise_k`` noise units and
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
-    start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points)."""
+    start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points), or when another loss blew up by
+    orders of magnitude while the objective rose too (``_blown_up_beside``)."""
+    return _blown_up_beside(view, p) or _check(view, p)
+
+
+def _check(view: RunView, p: DivergenceParams) -> Finding:
     c = view.curve
     name = view.objective
     if c is None or c.n < p.min_points or view.adversarial:
@@ -185,6 +191,55 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     order = (c.values > p.order_ratio * best) & above_start
     k = len(order) - 1 - int(np.flatnonzero(~order)[-1]) if not order.all() else len(order)
     return k if k >= p.sustain_order and over[-1] else 0
+
+
+def other_losses(view: RunView) -> list[str]:
+    """The run's losses beside its objective: its other train losses and its eval losses."""
+    fr = view.frame
+    return [n for n in fr.series if n != view.objective and (fr.roles[n].role == "train_loss" or (
+        fr.roles[n].role == "eval" and fr.roles[n].direction == "min" and "loss" in n.lower()))]
+
+
+def blown_up_beside(f: Finding) -> bool:
+    """Whether ``f`` is ``_blown_up_beside``'s: another loss wrecked by orders of magnitude, the objective risen."""
+    return f.signal == "divergence" and "other_best" in (f.numbers or {})
+
+
+def _blown_up_beside(view: RunView, p: DivergenceParams) -> Finding | None:
+    """Critical when another loss (an eval loss, a sibling train loss) blew up by orders of magnitude while the
+    objective itself is at ``beside_ratio`` x its best and above its start: ``_blown_up`` on that loss (sustained), or
+    its newest log and the objective's newest both at ``blowup_ratio`` x their best (two measurements of one model
+    wrecked at once). An eval that blows up while the train loss holds stays a question (a broken eval split)."""
+    c = view.curve
+    if c is None or view.adversarial or not _is_loss(view) or view.direction != "min" or len(c.values) < 2:
+        return None
+    v = c.values
+    pos = v[v > 0]
+    if not len(pos):
+        return None
+    best, now, start = float(pos.min()), float(v[-1]), float(start_level(c))
+    if not (now >= p.beside_ratio * best and now > start):
+        return None
+    for name in other_losses(view):
+        s = view.frame.series[name]
+        cx = make_curve(s, view.frame.summarised(name))
+        xv = cx.values
+        xpos = xv[xv > 0]
+        if len(xv) < 2 or not len(xpos):
+            continue
+        xbest = float(xpos.min())
+        sustained = _blown_up(cx, xbest, start_level(cx), p)
+        at_once = xv[-1] >= p.blowup_ratio * xbest and now >= p.blowup_ratio * best
+        if sustained or at_once:
+            how = f"for {sustained} logs" if sustained else "on its newest log, as the objective's"
+            return Finding("divergence", CRITICAL,
+                           f"{name} blew up to {readable(float(xv[-1]), 4)} ({xv[-1] / xbest:.3g} times its best "
+                           f"{xbest:.4g}) {how}, while {view.objective} rose to {readable(now, 4)} "
+                           f"({now / best:.3g} times its best)",
+                           [int(cx.steps[-max(1, sustained)]), int(c.steps[-1])],
+                           nums(now=now, best=best, start=start, other_now=float(xv[-1]), other_best=xbest),
+                           concern="divergence", sustained=True)
+    return None
 
 
 def _regime_noise(c: Curve, w: int, best_step: int, p: DivergenceParams) -> float:

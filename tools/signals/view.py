@@ -11,6 +11,7 @@ from ..findings import Accepted
 from ..frame import MetricFrame
 from ..records import AssessmentRecord
 from ..roles import is_adversarial, is_regulariser, is_rl_return
+from . import running_mean
 from .curve import Curve, make_curve
 
 SURROGATE_MIN_POINTS = 5  # a loss needs this many finite points before it can be called a surrogate
@@ -95,13 +96,21 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
             # a constant loss (a disabled term) stays only when nothing else is there
             objective, adversarial = alt, False
     direction = (frame.roles[objective].direction or "min") if objective else "min"
+    notes: list[str] = []
+    if objective is not None and frame.roles[objective].role == "train_loss" and frame.summarised(objective) is None:
+        per_epoch = (config or {}).get("steps_per_epoch")
+        undone = running_mean.undone(frame.series[objective], per_epoch if isinstance(per_epoch, int) else None,
+                                     objective)
+        if undone is not None:  # the epoch's running mean, restarting each epoch: judged as what it averages
+            frame = frame.replaced(objective, undone[0])
+            notes.append(undone[1])
     curve = None
     if objective is not None:
         s = frame.series[objective]
         curve = make_curve(-s if direction == "max" else s, frame.summarised(objective), direction == "max")
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
                    [p if isinstance(p, AssessmentRecord) else AssessmentRecord.from_dict(p) for p in previous or []],
-                   new_points, baseline, dict(config or {}))
+                   new_points, baseline, dict(config or {}), notes=notes)
 
 
 def _surrogate(frame: MetricFrame, name: str) -> bool:
