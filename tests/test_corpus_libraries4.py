@@ -32,11 +32,7 @@ LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("sourc
 KNOWN_MISSES: dict[str, str] = {}
 # Files whose replayed checks go against their label today, and why: the judgement's, not the reader's (each is read
 # at its truth's steps).
-_RL = "an RL loss that rises with the returns (skrl's {}), judged as a loss; the reward beside it is not the objective"
-KNOWN_CHECK_MISSES: dict[str, str] = {
-    "skrl_ppo_cartpole/events.out.tfevents.skrl": _RL.format("PPO value loss"),
-    "skrl_dqn_cartpole/events.out.tfevents.skrl": _RL.format("DQN Q-network loss"),
-}
+KNOWN_CHECK_MISSES: dict[str, str] = {}
 
 
 def _marked(runs: list[str], known: dict[str, str]) -> list:
@@ -74,8 +70,12 @@ def test_replayed_checks(run):
 # correction against this set) and the totals after the corrections: what may not get worse.
 FIRST_READING = {"read": 21, "stopped": 5, "flagged": 5, "false_stops": 2, "early_stops": 0,
                  "healthy_check_escalates": 2}
-CORRECTED = {"read": 31, "stopped": 8, "flagged": 8, "false_stops": 2, "early_stops": 0, "healthy_check_escalates": 2}
+# skrl's healthy PPO and DQN runs: their rising value / Q losses were STOPped until an episode return named
+# `Reward / Total reward (mean)` was known as one (the return is then the objective): 2 false STOPs gone; their
+# returns fall back or stall late in the run (DQN 56 -> 16.5), which now asks a reviewer (3 more checks).
+CORRECTED = {"read": 31, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 5}
 
 
 def test_the_totals_hold():
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED))
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED),
+                              exempt=(("the first reading", "healthy_check_escalates"),))

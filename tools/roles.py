@@ -110,7 +110,9 @@ def infer_role(name: str) -> MetricRole:
 # An RL run's return (stable-baselines3's rollout/ep_rew_mean, its EvalCallback's eval/mean_reward): the run's
 # objective; its losses (value, policy, their sum) follow the returns, not a descent.
 _RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean|"
-                        r"returns stat mean)\b")  # tianshou's logger: test/returns_stat/mean
+                        r"returns stat mean|(total|average|avg|mean|episodic|cumulative|ep) (reward|return)s?)\b")
+# tianshou's logger: test/returns_stat/mean; skrl's `Reward / Total reward (mean)`. A bare `rewards/chosen` (a DPO
+# run's implicit reward) is no episode return: its loss stays the objective.
 
 
 # An entropy bonus among an RL run's losses (stable-baselines3's train/entropy_loss): a term, never the run's loss.

@@ -70,7 +70,8 @@ def is_plain_name(name: str) -> bool:
     """A name that reads as a metric name (``train/loss``, ``lm loss``, ``val_acc@1``), not as text to an agent."""
     if not isinstance(name, str) or not name or len(name) > PLAIN_NAME_MAX or not _PLAIN.match(name):
         return False
-    if name.count(" ") > 2 or ": " in name:
+    # a separator spaced out (skrl's `Reward / Total reward (mean)`) is one separator, not two words
+    if name.replace(" / ", "/").count(" ") > 2 or ": " in name:
         return False
     return not any(w.lower() in _STEERING for w in _WORDS.findall(name))
 

@@ -90,8 +90,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
         primary_eval = choose_primary_eval(frame)
     if objective is None or adversarial or constant:
         # No usable train loss: follow the primary eval, or a train metric with a direction (reward, accuracy).
-        alt = primary_eval or next((n for n in frame.names("train_metric")
-                                    if frame.roles[n].direction and not is_regulariser(n)), None)
+        alt = primary_eval or _rl_return(frame) or next(
+            (n for n in frame.names("train_metric") if frame.roles[n].direction and not is_regulariser(n)), None)
         if alt is not None:
             # a constant loss (a disabled term) stays only when nothing else is there
             objective, adversarial = alt, False
@@ -111,6 +111,15 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
                    [p if isinstance(p, AssessmentRecord) else AssessmentRecord.from_dict(p) for p in previous or []],
                    new_points, baseline, dict(config or {}), notes=notes)
+
+
+def _rl_return(frame: MetricFrame) -> str | None:
+    """The episode return a run logs, its mean before its other statistics (skrl's `(mean)` beside `(max)`/`(min)`)."""
+    returns = [n for n in frame.names("train_metric") if is_rl_return(n)]
+    if not returns:
+        return None
+    return min(returns, key=lambda n: (0 if "mean" in n.lower() else 2 if ("max" in n.lower() or "min" in n.lower())
+                                       else 1))
 
 
 def _surrogate(frame: MetricFrame, name: str) -> bool:
