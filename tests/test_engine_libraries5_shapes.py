@@ -89,3 +89,23 @@ def test_a_list_after_a_name_is_no_value_of_it():
     assert "policy_weights" not in pts
     assert pts["gain"] == (list(range(6)), [0.5 * e for e in range(6)])
     assert pts["eval_discounted_return"][0] == list(range(6))
+
+
+def _trainer_with_bars(epochs: int) -> bytes:
+    """pytorch-accelerated's default callbacks: a train bar and an eval bar per epoch (no epoch of their own), each
+    under a banner, then the epoch's records after blank lines."""
+    bar = "".join(f"\r{100 * i // 24:3d}%|#  | {i}/24 [00:00<00:00, 68.53it/s]" for i in (0, 12, 24))
+    ebar = "".join(f"\r{100 * i // 8:3d}%|#  | {i}/8 [00:00<00:00, 68.53it/s]" for i in (0, 8))
+    out = "\nStarting training run\n"
+    for e in range(1, epochs + 1):
+        out += (f"\nStarting epoch {e}\n{bar}\n\ntrain_loss_epoch: {1.0 / e}\n\nStarting eval epoch\n{ebar}\n\n"
+                f"eval_loss_epoch: {2.0 / e}\n")
+    return out.encode()
+
+
+def test_a_bars_numbers_are_never_named_by_a_header_of_words_above_it_in_a_later_read():
+    """``Starting eval epoch`` (three words) reads like a header; a bar drawn under it in a later read (``0/8
+    [00:00<00:00, 68.53it/s]``) keeps its numbers the bar's, never a column "epoch": every read size gives the
+    records at the bars' running count."""
+    pts = _same_in_reads(_trainer_with_bars(4), every=1)
+    assert pts["train_loss_epoch"][0] == [24, 48, 72, 96]

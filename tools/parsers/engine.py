@@ -832,7 +832,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["spe"] = float(steps[known][-1] / ep[known][-1])
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
-    under = _records_under_banners(reads, n, len(ctx), st)
+    under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
@@ -1235,8 +1235,9 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     totals = prog_total[~np.isnan(prog_total)]
     if not len(totals):
         return glob
-    main = st["main_total"] if st["main_total"] is not None and bool((totals == st["main_total"]).any()) else float(
-        totals.max())
+    # (a read whose only bar is a shorter one, an eval bar, keeps the main one: the largest total seen so far)
+    main = st["main_total"] if st["main_total"] is not None and (bool((totals == st["main_total"]).any()) or float(
+        totals.max()) < st["main_total"]) else float(totals.max())
     st["main_total"] = main
     prog_n = np.where(prog_total == main, prog_n, np.nan)
     pi = np.flatnonzero(~np.isnan(prog_n))
@@ -1318,19 +1319,29 @@ def _has_no_position(plan: Plan) -> bool:
     return plan.step is None and plan.counter is None and plan.epoch is None
 
 
-def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict) -> np.ndarray | None:
+def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
+                           carried_prog: np.ndarray) -> np.ndarray | None:
     """The epoch of the banner each line sits under when only lines of records with no position of their own came
     between (an epoch banner on its own line with no epoch count, ``Epoch 3 ended.``; any other record, a bar, ends
     it), NaN elsewhere; None when the block has no banner and none is carried. An epoch that goes back (a new
     experience, task or stage counting its epochs again) continues after the last one (kept in ``st``); a banner
     with the run's epoch count (``Epoch 1/15``) starting again is a new run (``_banner_epochs``). The lines
-    before ``first`` were carried from the read before: each under the banner it was under there."""
+    before ``first`` were carried from the read before: each under the banner it was under there; a banner carried
+    so (``carried_prog``: the progress step each carried line was printed at) that a bar moved past in that read has
+    ended there."""
     mark = np.full(n, np.nan)
     have = False
     for plan, idx, got, _bad in reads:
         if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
                 and plan.counter is None):
-            mark[idx], have = got[plan.epoch], True
+            v = got[plan.epoch]
+            if st.get("prog_before") is not None and first and (idx < first).any():
+                # a banner carried from an earlier read, after which a progress bar moved there: it has ended
+                cp = carried_prog[np.minimum(idx, first - 1)]
+                moved = (idx < first) & (np.isnan(cp) | (cp < float(st["prog_before"])))
+                v = np.where(moved, np.inf, v)
+            mark[idx] = v
+            have = have or bool(np.isfinite(v).any())
         elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
             mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
     carried = st.get("ub_carried") or []

@@ -380,7 +380,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1
             continue
-        if name is None and header is not None:
+        if name is None and header is not None and not 0 <= rep.find(b"%||") < a:
+            # (a number of a progress bar after its percent, ``| 0/8 [00:00<00:00, 68.53it/s]``, is the bar's, never
+            # a column the line above names: a header of words over a bar redrawn in a later read)
             name = _header_name(header, rep, a, dialect)
             if name == NOT_A_NAME:
                 k += 1
