@@ -35,7 +35,7 @@ _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
     r"score|reward|rewards|rew|ents [fpr]|sents [fpr]|uas|las|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|"
-    r"ndcg|mrr|win rate|pass 1|returns stat mean)\b"
+    r"ndcg|mrr|win rate|pass 1|returns stat mean|discounted return)\b"
     r"|acc$|accuracy$"
 )
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
@@ -110,7 +110,8 @@ def infer_role(name: str) -> MetricRole:
 # An RL run's return (stable-baselines3's rollout/ep_rew_mean, its EvalCallback's eval/mean_reward): the run's
 # objective; its losses (value, policy, their sum) follow the returns, not a descent.
 _RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean|"
-                        r"returns stat mean|(total|average|avg|mean|episodic|cumulative|ep) (reward|return)s?)\b")
+                        r"returns stat mean|discounted return|"
+                        r"(total|average|avg|mean|episodic|cumulative|ep) (reward|return)s?)\b")
 # tianshou's logger: test/returns_stat/mean; skrl's `Reward / Total reward (mean)`. A bare `rewards/chosen` (a DPO
 # run's implicit reward) is no episode return: its loss stays the objective.
 
@@ -125,6 +126,18 @@ _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
 def is_rl_return(name: str) -> bool:
     """True for an RL run's episode return (higher is better; its losses then are no objective)."""
     return bool(_RL_RETURN.search(_norm(name)))
+
+
+# An RL run's episode length (stable-baselines3's rollout/ep_len_mean, TorchRL's tutorials' ``max step count``,
+# ``max num steps``): no objective of its own (longer is better in CartPole, worse in MountainCar), but it says the
+# run is an RL run, whose TD or value losses follow the returns and grow while the agent learns.
+_RL_EPISODE_LENGTH = re.compile(r"\b(ep len mean|episode length|episode len|mean episode length|"
+                                r"(max|mean|avg) num steps|(max|mean|avg) step count|step count)\b")
+
+
+def is_rl_episode_length(name: str) -> bool:
+    """True for an RL run's episode length, a statistic over its episodes (``max step count``, ``ep_len_mean``)."""
+    return bool(_RL_EPISODE_LENGTH.search(_norm(name)))
 
 
 def is_adversarial(name: str) -> bool:

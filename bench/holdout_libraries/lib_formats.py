@@ -38,8 +38,10 @@ def write_formats(root: Path, intro: list[str], key_of: Callable[[dict], str]) -
     for e in entries:
         by_run.setdefault(e["file"].split("/")[0], []).append(e)
     for run, es in by_run.items():
-        log = next((e for e in es if e["file"].endswith("train.log")), None)  # none: the log prints no loss
-        truth = json.loads((root / (log or es[0])["truth"]).read_text())
+        # a run scored by its store alone (its log holds no series) still shows its log's lines, the store's truth
+        log = next((e for e in es if e["file"].endswith("train.log")),
+                   {"file": f"{run}/train.log", "truth": es[0]["truth"]})
+        truth = json.loads((root / log["truth"]).read_text())
         key = key_of(truth)
         text = (root / run / "train.log").read_bytes().decode("utf-8", errors="replace") if log else ""
         st = {k: v for k, v in truth["settings"].items() if k not in ("label", "should_stop")}

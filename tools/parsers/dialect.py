@@ -16,7 +16,12 @@ class Dialect:
         "step", "steps", "global_step", "global step", "globalstep", "iter", "iters", "iteration", "it", "update",
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
-        "example counter"})
+        "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
+        "env steps"})
+    #: a name opening with one of these words is a statistic of what its last word counts (``max num steps 43``: an
+    #: RL episode's length), never the step even when that word names one (unless a position word comes between:
+    #: ``Average loss at step 2000: 4.52`` names the step)
+    statistic_words: frozenset[str] = frozenset({"max", "min", "mean", "avg", "average", "median", "std"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
     #: a split's name before a counter in parentheses ``name (n/N)`` counts that split's passes over its data: the
@@ -90,7 +95,9 @@ class Dialect:
         "tok/sec": "tokens_per_sec", "LR": "lr", "average reward score": "average_reward", "valid loss": "valid_loss",
         "val loss": "val_loss",
         "valid ppl": "valid_ppl", "test loss": "test_loss", "test ppl": "test_ppl",
-        "chosen_last_scores": "reward_score"})
+        "chosen_last_scores": "reward_score",
+        # MushroomRL's ``Epoch 3 | J: -91.6``: J, the mean discounted return of its evaluation episodes (RL's objective)
+        "J": "eval_discounted_return"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})

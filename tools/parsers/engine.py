@@ -725,6 +725,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
             other_bar[idx] = True
+            if plan.epoch is not None or not plan.bar:
+                st["epoch_counter"] = True  # a counter under an epoch, or not a bar's: ``_epoch_by_epoch`` stays off
             if not plan.is_eval and _counts_progress(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
@@ -734,6 +736,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    _bars_restart(prog_n, bar_line, st)
     continued = _continued_steps(reads, st)
     for r, (plan, _idx, got, _bad) in enumerate(reads):
         if plan.step is not None:
@@ -834,7 +837,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["spe"] = float(steps[known][-1] / ep[known][-1])
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
-    under = _records_under_banners(reads, n, len(ctx), st)
+    under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
@@ -856,7 +859,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
-            if whole.any() and np.isnan(last_prog[idx]).all() and len(np.unique(ep[whole])) == int(whole.sum()):
+            if whole.any() and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
+                    ep[whole], plan, lines[int(idx[0])], st)) and len(np.unique(ep[whole])) == int(whole.sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
         if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record
                 and np.isnan(last_prog[idx]).all() and np.isnan(steps).all()):
@@ -1236,8 +1240,9 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     totals = prog_total[~np.isnan(prog_total)]
     if not len(totals):
         return glob
-    main = st["main_total"] if st["main_total"] is not None and bool((totals == st["main_total"]).any()) else float(
-        totals.max())
+    # (a read whose only bar is a shorter one, an eval bar, keeps the main one: the largest total seen so far)
+    main = st["main_total"] if st["main_total"] is not None and (bool((totals == st["main_total"]).any()) or float(
+        totals.max()) < st["main_total"]) else float(totals.max())
     st["main_total"] = main
     prog_n = np.where(prog_total == main, prog_n, np.nan)
     pi = np.flatnonzero(~np.isnan(prog_n))
@@ -1321,19 +1326,29 @@ def _has_no_position(plan: Plan) -> bool:
     return plan.step is None and plan.counter is None and plan.epoch is None
 
 
-def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict) -> np.ndarray | None:
+def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
+                           carried_prog: np.ndarray) -> np.ndarray | None:
     """The epoch of the banner each line sits under when only lines of records with no position of their own came
     between (an epoch banner on its own line with no epoch count, ``Epoch 3 ended.``; any other record, a bar, ends
     it), NaN elsewhere; None when the block has no banner and none is carried. An epoch that goes back (a new
     experience, task or stage counting its epochs again) continues after the last one (kept in ``st``); a banner
     with the run's epoch count (``Epoch 1/15``) starting again is a new run (``_banner_epochs``). The lines
-    before ``first`` were carried from the read before: each under the banner it was under there."""
+    before ``first`` were carried from the read before: each under the banner it was under there; a banner carried
+    so (``carried_prog``: the progress step each carried line was printed at) that a bar moved past in that read has
+    ended there."""
     mark = np.full(n, np.nan)
     have = False
     for plan, idx, got, _bad in reads:
         if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
                 and plan.counter is None):
-            mark[idx], have = got[plan.epoch], True
+            v = got[plan.epoch]
+            if st.get("prog_before") is not None and first and (idx < first).any():
+                # a banner carried from an earlier read, after which a progress bar moved there: it has ended
+                cp = carried_prog[np.minimum(idx, first - 1)]
+                moved = (idx < first) & (np.isnan(cp) | (cp < float(st["prog_before"])))
+                v = np.where(moved, np.inf, v)
+            mark[idx] = v
+            have = have or bool(np.isfinite(v).any())
         elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
             mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
     carried = st.get("ub_carried") or []
@@ -1356,6 +1371,56 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict) -> 
     out[np.isinf(out)] = np.nan
     st["_ub_lines"] = out  # (for the lines carried on to the next read; taken out of the state by the block's read)
     return out
+
+
+MAX_EPOCH_KINDS = 64  # record kinds whose epochs ``_epoch_by_epoch`` follows
+
+
+def _bars_restart(prog_n: np.ndarray, bar_line: np.ndarray, st: dict) -> None:
+    """Whether progress bars start again (a bar per call: a counter that goes back), kept in ``st`` with the last
+    bar count; learnt after a record ``_epoch_by_epoch`` would have placed at its epoch, it is pinned and the file read
+    again from its start (the same points whatever the reads' sizes)."""
+    if st.get("bars_restart"):
+        return
+    at = np.flatnonzero(bar_line & ~np.isnan(prog_n))
+    if not len(at):
+        return
+    seq = prog_n[at]
+    last = st.get("bar_n")
+    if last is not None:
+        seq = np.concatenate(([float(last)], seq))
+    if (np.diff(seq) < 0).any():
+        st["bars_restart"] = True
+        if st.get("ebe_waits"):
+            st["revise"] = {**(st.get("revise") or {}), "bars_restart": True}
+    else:
+        st["bar_n"] = float(seq[-1])
+
+
+def _epoch_by_epoch(ep: np.ndarray, plan: Plan, line: bytes, st: dict) -> bool:
+    """A record opening with its own whole epoch as an integer, one an epoch counted by one (``Epoch 3 | J: -91.6``;
+    ``line``: one of its lines), with only progress bars of no epoch drawn between the records (an RL library's
+    rollouts and evaluation episodes, restarting per call): the epoch it prints is its step, not the bars' running
+    count. Not where a counter under an epoch was seen (``Epoch[1] Iteration[10/30]``: the run counts batches in
+    epochs; ``st["epoch_counter"]``). Kept in ``st`` per record kind across reads (its last epoch, and whether every
+    epoch so far came one after the other)."""
+    if plan.bar or plan.counter is not None or not len(ep) or st.get("epoch_counter") or plan.epoch is None or (
+            plan.metrics and plan.epoch > min(plan.metrics)):
+        return False  # (a record that opens with its epoch: HF's dict names its epoch last, where a bar wrote it)
+    spans = _spans(line[:4096])
+    if plan.epoch >= len(spans) or b"." in line[spans[plan.epoch][0]:spans[plan.epoch][1]]:
+        return False  # an epoch printed with a decimal point (HF's ``'epoch': 2.0``) counts in fractions
+    if not st.get("bars_restart"):
+        st["ebe_waits"] = True  # placed by the bars until they restart: then read again (``_bars_restart``)
+        return False
+    seen = st.setdefault("ebe", {})
+    key = ",".join(sorted(plan.metrics.values()))[:128]
+    last, ok = seen.get(key, (None, True))
+    seq = ep if last is None else np.concatenate(([last], ep))
+    ok = bool(ok) and bool((np.diff(seq) == 1).all())
+    if key in seen or len(seen) < MAX_EPOCH_KINDS:
+        seen[key] = (float(ep[-1]), ok)
+    return ok
 
 
 def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool:

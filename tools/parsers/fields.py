@@ -258,6 +258,14 @@ def header_names(line: bytes) -> list[str] | None:
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
 
 
+def _mostly_values(row: bytes) -> bool:
+    """At least half the blank-separated cells of ``row`` are values (a number, ``n/N``, a bracketed array, a time
+    ``0:01:02``, NaN): a table's row, not a line of words that happens to have a header's cell count."""
+    cells = row.split()
+    values = sum(1 for c in cells if c[:1] in b"0123456789+-.[" or c.lower() in (b"nan", b"inf", b"-", b"--"))
+    return 2 * values >= len(cells)
+
+
 def _is_pair(token: bytes) -> bool:
     """``name:value`` in one token (``step:10/1000``, ``train_loss:3.2``): a record's pair, not a column name."""
     i = token.find(b":")
@@ -341,7 +349,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if marker in rep:  # an event: its numbers (a loss scale, a timestamp) are no metrics
             plan.event, plan.is_record = event, True  # counted even when it happens once
             return plan
-    table = header is not None and len(before_bar(rep).split()) == len(header)  # a table row: the header names it
+    # a table row: the header names it (a line as many words as a header above it is one only when its cells are
+    # mostly values: ``Starting epoch 3`` under ``Starting training run`` names its own number)
+    table = header is not None and len(before_bar(rep).split()) == len(header) and _mostly_values(before_bar(rep))
     used_words: set[str] = set()
     bare: dict[int, str] = {}  # field -> the split's bare name it was read under a loss for (``Train:``)
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
@@ -363,11 +373,16 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             counted_end = noun
             k += 1
             continue
+        if not table and rep[a - 1:a] == b"[" and rep[b:b + 1] == b",":
+            k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
+            continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
         if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1
             continue
-        if name is None and header is not None:
+        if name is None and header is not None and not 0 <= rep.find(b"%||") < a:
+            # (a number of a progress bar after its percent, ``| 0/8 [00:00<00:00, 68.53it/s]``, is the bar's, never
+            # a column the line above names: a header of words over a bar redrawn in a later read)
             name = _header_name(header, rep, a, dialect)
             if name == NOT_A_NAME:
                 k += 1
@@ -408,7 +423,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1
             continue
         if name:
-            if low in dialect.step_names or low.split()[-1] in dialect.step_names:
+            if low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
+                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)):
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
             elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:

@@ -10,7 +10,7 @@ import pandas as pd
 from ..findings import Accepted
 from ..frame import MetricFrame
 from ..records import AssessmentRecord
-from ..roles import is_adversarial, is_regulariser, is_rl_return
+from ..roles import is_adversarial, is_regulariser, is_rl_episode_length, is_rl_return
 from . import running_mean
 from .curve import Curve, make_curve
 
@@ -79,8 +79,9 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     chosen here (``choose_primary_eval``)."""
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
-    if objective is not None and not adversarial and any(is_rl_return(n) for n in frame.roles):
-        adversarial = True  # an RL run (its episode return logged): its losses follow the returns, no descent
+    if objective is not None and not adversarial and any(is_rl_return(n) or is_rl_episode_length(n)
+                                                         for n in frame.roles):
+        adversarial = True  # an RL run (its episode return or length logged): its losses follow the returns
     if objective is not None and not adversarial:
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
         # a floor: no monotone-decrease assumption holds for it.

@@ -1,0 +1,88 @@
+"""The fifth library corpus (examples/libraries5), read the way bench/read_corpus.py reads it.
+
+Real runs of six libraries no earlier corpus holds (TorchRL, pytorch-accelerated, tinygrad, MushroomRL, PyTorch
+Tabular, normflows), made by bench/library_runs5/ (issue 32: "records, not lines"): tqdm bars whose description or
+postfix holds the loss (set by hand, or tinygrad's own bar), a trainer's per-epoch ``name: value`` lines around its
+banners, ``logging`` records in colour (``[torchrl][INFO]``), MushroomRL's ``Epoch N | J: ...`` between its rollout
+bars, and the libraries' own stores (TorchRL's headerless per-metric CSVs, Lightning's TensorBoard event file under
+PyTorch Tabular). Per file: its train loss (or, for a run that logs no loss, its objective) is read with >= 90 % of
+the truth's points (the library's own record) at the truth's steps, and the three replayed cron checks never STOP a
+healthy run and end a should-stop run in STOP or ESCALATE. The corpus itself is checked too: every truth value of a
+log is printed in it, so a miss is the reader's.
+
+The reader's first reading of this set (before any correction) stands in its README; the files it still misses are
+named in KNOWN_MISSES / KNOWN_CHECK_MISSES with the shape missed, as non-strict xfails; shrink the lists as the
+reader gains. ``test_the_totals_hold`` keeps the totals from getting worse.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .corpus_checks import Corpus
+
+REPO = Path(__file__).resolve().parents[1]
+FOLDER = REPO / "examples" / "libraries5"
+CORPUS = Corpus(FOLDER)
+RUNS = CORPUS.runs
+LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
+
+# Files whose loss the reader does not read at the truth's steps today, and the shape it misses.
+KNOWN_MISSES: dict[str, str] = {}
+# Files whose replayed checks go against their label today (a should-stop file not flagged, a healthy one
+# STOPped), and why: the judgement's, not the reader's (each is read at its truth's steps).
+_TD_LOSS = ("a DQN's TD loss grows while the episodes grow longer; the CSV holds the loss alone (the episode length "
+            "is in its own file, max_steps.csv), so nothing tells the judge the run is an RL run")
+KNOWN_CHECK_MISSES: dict[str, str] = {
+    "accelerated_sgd_lr_huge_diverged": (
+        "18 points, the last two 2.7e5 and 1e36, then the trainer's 'Stopping training due to NaN loss' (no number): "
+        "a rise of two logs is confirmed later, and the run has ended by then"),
+    "torchrl_dqn_cartpole_bar/scalars/loss.csv": _TD_LOSS,
+    "torchrl_dqn_cartpole_info/scalars/loss.csv": _TD_LOSS,
+}
+
+
+def _marked(runs: list[str], known: dict[str, str]) -> list:
+    return [pytest.param(r, marks=pytest.mark.xfail(reason=known[r], strict=False)) if r in known else r
+            for r in runs]
+
+
+def test_the_corpus_covers_six_libraries_and_both_kinds_of_run():
+    libraries = CORPUS.frameworks()
+    assert {"torchrl", "pytorch-accelerated", "tinygrad", "mushroom-rl", "pytorch-tabular", "normflows"} <= libraries, \
+        sorted(libraries)
+    entries = CORPUS.entries
+    assert sum(e["should_stop"] for e in entries) >= 8 and sum(not e["should_stop"] for e in entries) >= 15
+    assert all((FOLDER / e["file"]).stat().st_size < (2048 if e.get("source") == "store" else 512) * 1024
+               for e in entries)
+    assert sum(p.stat().st_size for p in FOLDER.rglob("*") if p.is_file()) < 10 * 1024 * 1024
+    assert set(KNOWN_MISSES) <= set(RUNS) and set(KNOWN_CHECK_MISSES) <= set(RUNS)
+
+
+@pytest.mark.parametrize("run", LOGS)
+def test_every_truth_value_is_printed_in_its_log(run):
+    CORPUS.assert_truth_printed(run)
+
+
+@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_MISSES))
+def test_every_file_reads_its_loss_at_the_truths_steps(run):
+    """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
+    CORPUS.assert_read(run)
+
+
+@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_CHECK_MISSES))
+def test_replayed_checks(run):
+    CORPUS.assert_replayed_checks(run)
+
+
+# The first reading (bench/read_corpus.py examples/libraries5, 2026-12-05, the reader at 280eded before any
+# correction against this set) and the totals after the corrections: what may not get worse.
+FIRST_READING = {"read": 20, "stopped": 7, "flagged": 8, "false_stops": 3, "early_stops": 0,
+                 "healthy_check_escalates": 5}
+CORRECTED = {"read": 26, "stopped": 8, "flagged": 8, "false_stops": 2, "early_stops": 0, "healthy_check_escalates": 2}
+
+
+def test_the_totals_hold():
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED))
