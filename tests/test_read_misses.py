@@ -148,3 +148,41 @@ def test_a_bar_value_set_every_d_units_is_at_its_unit_though_the_bar_lags(tmp_pa
         assert all(abs(v - t) <= 0.006 * t for (_s, v), (_u, t) in zip(got, truth, strict=True)), (every, got)
         third = len(data) // 3
         assert _live(tmp_path, data, [third, third + 7, 2 * third], name=f"live_{every}.log") == whole
+
+
+def test_a_series_first_record_after_a_long_banner_is_carried_to_the_next_read(tmp_path):
+    """Item 5: a young log's first record read once (its template recurs only in the next read) is carried to that
+    read, as one read of the whole file reads it; a long banner of settings printed once before it (DeepSpeed's
+    config dump: more one-off lines than the reader carries, and a timer's lines read already) no longer pushes it out:
+    the one-off lines nearest the read's end are the ones carried."""
+    import itertools
+    import string
+
+    names = ("".join(p) for p in itertools.product(string.ascii_lowercase, repeat=3))
+    banner = [f"  {next(names)}_setting ...... {k % 7}" for k in range(150)]
+    records = [f"Epoch: [{e}][  0/10]\tTime  1.5 ( 1.5)\tLoss {3.0 / (e + 1):.4e} ({3.0 / (e + 1):.4e})"
+               for e in range(6)]
+    timer = [f"[INFO] [logging.py:68:log_dist] step={s}, skipped=0, lr=[0.0001], mom=[0.9]" for s in (100, 200)]
+    first = ("\n".join([*banner, *timer, records[0]]) + "\n").encode()
+    data = first + ("\n".join(records[1:]) + "\n").encode()
+    whole = _read(tmp_path, data)
+    assert whole["Loss"][0] == [0, 10, 20, 30, 40, 50], whole.get("Loss")
+    assert _live(tmp_path, data, [len(first)]) == whole
+
+
+def test_a_table_printed_again_and_again_is_runs_not_a_stuck_step(tmp_path):
+    """A spaCy table printed by many runs in one file (its first row at step 0 each time): each restart is a run,
+    the last one shown at its own steps; the rows at step 0 are no stuck step of the other rows (which move)."""
+    from pathlib import Path
+
+    one = (Path(__file__).parent / "fixtures" / "records" / "spacy_textcat" / "train.log").read_bytes()
+    p = tmp_path / "runs.log"
+    p.write_bytes(one * 12)
+    os.utime(p, (1.0, 1.0))
+    res = LogFileSource(LocalFileSystem(), str(p)).read(None)
+    assert any("holds 12 runs" in n for n in res.notes) and not any("line order" in n for n in res.notes), res.notes
+    single = _read(tmp_path, one, name="one.log")
+    got = {k: (c.steps.tolist(), c.values.tolist()) for k, c in res.batch.columns.items()}
+    assert got["LOSS TEXTCAT"] == single["LOSS TEXTCAT"]
+    live = _live(tmp_path, one * 12, [len(one) * 9])  # the rows at 0 seen stuck by the first read
+    assert live["LOSS TEXTCAT"] == single["LOSS TEXTCAT"], live["LOSS TEXTCAT"]

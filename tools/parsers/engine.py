@@ -272,7 +272,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
-    for g in np.argsort(-grouping.counts, kind="stable")[:MAX_SERIES]:
+    for g in _series_order(grouping.counts)[:MAX_SERIES]:
         if taken and int(g) in taken:
             continue
         idx = order[bounds[g]:bounds[g + 1]]
@@ -334,6 +334,17 @@ def _read_block(data: bytes, em: Emitter) -> None:
                                                    for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _series_order(counts: np.ndarray) -> np.ndarray:
+    """The order templates are looked at in: the most lines first, then (a line seen once each) the block's last
+    one-off lines first: the ``MAX_PENDING`` carried to the next read are the ones nearest its end (a young series'
+    first record after a long banner, whose template recurs in the next read), as one read of both would read them."""
+    order = np.argsort(-counts, kind="stable")
+    ones = counts[order] == 1
+    if not ones.any():
+        return order
+    return np.concatenate((order[~ones], order[ones][::-1]))
 
 
 # HF's run header, and a config line naming the planned length (``total_steps=4500``, HF's header after it wins):
@@ -1611,13 +1622,13 @@ def _stuck_step(plan: Plan, steps: np.ndarray, st: dict) -> bool:
     if plan.is_eval or not plan.metrics or not len(steps):
         return False
     ident = "\x00".join(sorted(plan.metrics.values()))
-    stuck = st.setdefault("stuck", [])
-    if ident in stuck:
-        return True
     seen = st.setdefault("stuck_seen", {})  # per record's names: [its one step, records at it so far]
     if not (steps == steps[0]).all() or abs(steps[0]) > 1:
         seen.pop(ident, None)
         return False
+    stuck = st.setdefault("stuck", [])
+    if ident in stuck:
+        return True
     before = seen.get(ident)
     if before is not None and before[0] != float(steps[0]):
         before = None
