@@ -186,3 +186,22 @@ def test_a_table_printed_again_and_again_is_runs_not_a_stuck_step(tmp_path):
     assert got["LOSS TEXTCAT"] == single["LOSS TEXTCAT"]
     live = _live(tmp_path, one * 12, [len(one) * 9])  # the rows at 0 seen stuck by the first read
     assert live["LOSS TEXTCAT"] == single["LOSS TEXTCAT"], live["LOSS TEXTCAT"]
+
+
+def test_an_evaluation_at_step_0_of_each_run_restarted_in_one_log_is_no_stuck_step(tmp_path):
+    """A job restarted ten times appending to its log (modded-nanogpt's ``step:0/50 val_loss:...`` before each run's
+    training): the records at step 0 come with other records between them whose steps move, so their step is no
+    stuck one; each restart is a run, the last one at its own steps, at any read size."""
+    one = ["step:0/50 val_loss:10.8254 train_time:0ms"]
+    one += [f"step:{s}/50 train_loss:{10 / s:.4f} train_time:{s * 90}ms step_avg:90.00ms" for s in range(1, 51)]
+    one += ["step:50/50 val_loss:3.2811 train_time:4500ms"]
+    data = ("\n".join(one * 10) + "\n").encode()
+    p = tmp_path / "runs.log"
+    p.write_bytes(data)
+    os.utime(p, (1.0, 1.0))
+    res = LogFileSource(LocalFileSystem(), str(p)).read(None)
+    assert not any("line order" in n for n in res.notes), res.notes
+    whole = {k: (c.steps.tolist(), c.values.tolist()) for k, c in res.batch.columns.items()}
+    assert whole["val_loss"][0][-1] == 50 and whole["train_loss"][0] == list(range(1, 51)), whole["val_loss"]
+    live = _live(tmp_path, data, [len(data) // 3, len(data) // 2])
+    assert [live[k] for k in ("val_loss", "train_loss")] == [whole[k] for k in ("val_loss", "train_loss")]

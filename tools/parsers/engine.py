@@ -746,10 +746,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if first_value[0] < n:
         st["first_state"] = first_value[1]
     continued = _continued_steps(reads, st)
-    for r, (plan, _idx, got, _bad) in enumerate(reads):
+    stepped = [rd[1] for rd in reads if rd[0].step is not None]
+    stepped_at = np.sort(np.concatenate(stepped)) if stepped else np.zeros(0, dtype=np.int64)
+    for r, (plan, idx_r, got, _bad) in enumerate(reads):
         if plan.step is not None:
             v = continued.get(r, got[plan.step])
-            if not plan.epoch_row and _stuck_step(plan, v, st):  # (an epoch's redraws share its step)
+            if not plan.epoch_row and _stuck_step(plan, v, st, _between(stepped_at, idx_r)):  # (an epoch's
+                # redraws share its step)
                 v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
             got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
             any_explicit = any_explicit or not bool(np.isnan(v).all())
@@ -1613,12 +1616,24 @@ def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitte
 MAX_STUCK = 64  # records' step fields remembered as stuck
 
 
-def _stuck_step(plan: Plan, steps: np.ndarray, st: dict) -> bool:
+def _between(stepped_at: np.ndarray, idx: np.ndarray) -> tuple[int, int, int]:
+    """How many lines of other records with a step of their own come before ``idx``'s first line, between its lines,
+    and after its last line in the block (``stepped_at``: every such line, ``idx``'s among them)."""
+    if not len(idx):
+        return 0, 0, 0
+    lo, hi = int(np.searchsorted(stepped_at, idx[0])), int(np.searchsorted(stepped_at, idx[-1], side="right"))
+    return lo, hi - lo - len(idx), len(stepped_at) - hi
+
+
+def _stuck_step(plan: Plan, steps: np.ndarray, st: dict, others: tuple[int, int, int] = (0, 0, 0)) -> bool:
     """Whether a template's step field never moves from its start: scikit-learn's ``partial_fit`` called in a loop
     prints ``Iteration 1, loss = ...`` at every call. Eight records or more at one step of 0 or 1, over the reads so
     far (or any number of them once that was seen); then the records have no step of their own. Seen after earlier
     reads placed some of them at that step, it is a fact learned late: the file is read again from its start knowing
-    it (``_revise``), so that its records are numbered as one read of the whole file numbers them."""
+    it (``_revise``), so that its records are numbered as one read of the whole file numbers them. Only records
+    printed one after the other count: another record with a step of its own between them (``others``: such lines
+    before, between and after them in the block) means the run goes on around them (a run restarted in the same
+    log, its evaluation at step 0 each time), and the count starts again."""
     if plan.is_eval or not plan.metrics or not len(steps):
         return False
     ident = "\x00".join(sorted(plan.metrics.values()))
@@ -1629,12 +1644,17 @@ def _stuck_step(plan: Plan, steps: np.ndarray, st: dict) -> bool:
     stuck = st.setdefault("stuck", [])
     if ident in stuck:
         return True
+    if others[1]:  # other records with steps among them: no stuck step
+        seen.pop(ident, None)
+        return False
     before = seen.get(ident)
-    if before is not None and before[0] != float(steps[0]):
+    if before is not None and (before[0] != float(steps[0]) or others[0]):
         before = None
     n = len(steps) + (int(before[1]) if before is not None else 0)
     if n < 8:
-        if ident in seen or len(seen) < MAX_STUCK:
+        if others[2]:
+            seen.pop(ident, None)
+        elif ident in seen or len(seen) < MAX_STUCK:
             seen[ident] = [float(steps[0]), n]
         return False
     seen.pop(ident, None)
