@@ -54,7 +54,6 @@ KNOWN = {
     # one-off lines carried between reads (at most 64) and templates seen once per read
     "real-logs-2/11_detectron2-fewshot-log.txt": "one-off lines beyond the carried 64",
     "real-logs-2/12_detectron2-frcnn-initial-156-loss.txt": "one-off lines beyond the carried 64",
-    "real-logs-2/20_gpt2-finetune-python-logging.log": "one-off lines beyond the carried 64",
     "real-logs-2/21_ppo-llm-small-step-loss-kl.log": "one-off lines beyond the carried 64",
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
 }

@@ -205,3 +205,19 @@ def test_an_evaluation_at_step_0_of_each_run_restarted_in_one_log_is_no_stuck_st
     assert whole["val_loss"][0][-1] == 50 and whole["train_loss"][0] == list(range(1, 51)), whole["val_loss"]
     live = _live(tmp_path, data, [len(data) // 3, len(data) // 2])
     assert [live[k] for k in ("val_loss", "train_loss")] == [whole[k] for k in ("val_loss", "train_loss")]
+
+
+def test_a_named_value_under_a_line_of_words_is_no_table_row(tmp_path):
+    """python logging's ``INFO:__main__:   Loss: 0.5301`` under ``INFO:__main__:📊 Evaluation Results:``: the value has
+    its name on its line, so the words above are no table header naming it ``Results``; read as one read of the whole
+    file and as reads in pieces read it."""
+    out = []
+    for e in range(3):
+        out += [f"INFO:__main__:Epoch {e} | Step {s:4d}/100 | Loss: {2.0 / (e * 100 + s + 1):.4f} | PPL: 1.70"
+                for s in range(0, 101, 10)]
+        out += ["INFO:__main__:📊 Evaluation Results:", f"INFO:__main__:   Loss: {0.5 - e * 0.01:.4f}",
+                f"INFO:__main__:   Perplexity: {1.7 - e * 0.01:.2f}"]
+    data = ("\n".join(out) + "\n").encode()
+    whole = _read(tmp_path, data)
+    assert "Results" not in whole and any(k != "Loss" and "Loss" in k for k in whole), sorted(whole)
+    assert _live(tmp_path, data, [len(data) // 2 + 5]) == whole

@@ -404,6 +404,8 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
 def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
+    if _all_named(lines[i]):
+        return None  # each number has its name on the line (``Loss: 0.53``): a record, no table's row
     j = i - 1
     while j >= first and not lines[j].strip():
         j -= 1
@@ -416,6 +418,22 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
     if j >= first:
         return None
     return headers.get(str(len(before_bar(lines[i]).split())))
+
+
+def _all_named(line: bytes) -> bool:
+    """Whether every number cell of ``line`` comes right after a name ending in ``:`` or ``=`` (``INFO:__main__:
+    Loss: 0.5301`` under ``INFO:__main__:📊 Evaluation Results:``): a record of named values, which a line of words
+    above does not name."""
+    tokens = before_bar(line[:PENDING_LINE]).split()
+    named = False
+    for k, tok in enumerate(tokens):
+        if not tok[:1].isdigit() and not (tok[:1] in b"-+." and tok[1:2].isdigit()):
+            continue
+        prev = tokens[k - 1] if k else b""
+        if not (prev[-1:] in (b":", b"=") and any(c.isalpha() for c in prev.decode("latin-1"))):
+            return False
+        named = True
+    return named
 
 
 _PLANS: dict[tuple[bytes, tuple[str, ...] | None], Plan | None] = {}
