@@ -71,7 +71,10 @@ FIRST_READING = {"read": 21, "stopped": 11, "flagged": 13, "false_stops": 2, "ea
 # epoch summaries are read at each epoch's last batch. 46/53; left: flair's epoch losses (read at iterations: its
 # per-iteration running mean, restarting each epoch, is also what the 2 false STOPs judge), 2 pykan runs logged every
 # 2/5 steps (the log does not say which step a value is), Avalanche's minibatch run (Loss_MB taken for the loss).
-CORRECTED = {"read": 46, "stopped": 17, "flagged": 19, "false_stops": 2, "early_stops": 0,
+# Then 49/53 (readfix2): a batch's loss logged no more often than its epoch's twin (Avalanche's `Loss_MB` beside
+# `Loss_Epoch`) is a sample of it, the epoch's loss the run's; a bar's value set every d units, drawn at the count a
+# lagging bar last printed, is on its grid (pykan's 2 runs; the diverged one now flagged).
+CORRECTED = {"read": 49, "stopped": 17, "flagged": 20, "false_stops": 2, "early_stops": 0,
              "healthy_check_escalates": 2}
 # Then judged in general terms (judge3): a loss printed as the epoch's restarting running mean judged by its epochs'
 # complete means (flair: no false STOP), another loss blown up by orders of magnitude while the objective doubled

@@ -48,8 +48,6 @@ READ_NOTES = ("no complete metric line recognised yet", "the file's last, unterm
 KNOWN = {
     # HF's tqdm write events (records a buffered stdout prints after the bar's redraws) matched across reads
     "frameworks/hf_eval_steps50/train.log": "HF write events across reads",
-    # numbering by line order of records whose template is decided per read
-    "holdout/sklearn_mlpcls_partial_fit_loop/train.log": "line-order numbering across reads",
     # a multi-run file whose run boundary is seen differently when a piece ends near it
     "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",
     "real-logs-2/22_detectron2-hardwrapped-terminal-copy.txt": "run boundary at a read's end",
@@ -57,9 +55,7 @@ KNOWN = {
     "real-logs-2/11_detectron2-fewshot-log.txt": "one-off lines beyond the carried 64",
     "real-logs-2/12_detectron2-frcnn-initial-156-loss.txt": "one-off lines beyond the carried 64",
     "real-logs-2/21_ppo-llm-small-step-loss-kl.log": "one-off lines beyond the carried 64",
-    "real-logs/deepspeed-examples/data_efficiency_vit_cifar_training.log": "one-off lines",
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
-    "real-logs-2/06_chatglm-hf-trainer-tqdm-stdout.txt": "NUL-byte note said only by the line path",
 }
 
 

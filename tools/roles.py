@@ -182,10 +182,32 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
         most = max(counts.get(n, 0) for n in losses)
         if most > 0:
             losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
+        losses = _without_batch_samples(losses, counts)
     primary = choose_primary_loss(losses)
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return roles
+
+
+# The granularity a loss is named with: one batch's (a sample) or the epoch's (its mean).
+_BATCH_WORD = re.compile(r"\b(mb|minibatch|batch|step|iter|iteration)\b")
+_EPOCH_WORD = re.compile(r"\b(epoch|ep)\b")
+
+
+def _without_batch_samples(losses: list[str], counts: dict[str, int]) -> list[str]:
+    """A batch's loss logged no more often than the epoch's loss of the same name (Avalanche's ``Loss_MB/...`` beside
+    ``Loss_Epoch/...``, both printed once an epoch: the last minibatch's loss) is one batch's sample of the epoch's
+    mean: the epoch's loss stands for the run. Logged more often (Lightning's ``train_loss_step`` beside
+    ``train_loss_epoch``), it is the finer curve and stays."""
+    epochs = {_EPOCH_WORD.sub("\x00", _norm(n)): n for n in losses if _EPOCH_WORD.search(_norm(n))}
+    if not epochs:
+        return losses
+    out = []
+    for n in losses:
+        twin = epochs.get(_BATCH_WORD.sub("\x00", _norm(n))) if _BATCH_WORD.search(_norm(n)) else None
+        if twin is None or counts.get(n, 0) > counts.get(twin, 0):
+            out.append(n)
+    return out or losses
 
 
 def choose_primary_loss(candidates: list[str]) -> str | None:

@@ -47,6 +47,7 @@ from .templates import (
     VALUE_TABLE,
     Grouping,
     group_lines,
+    split_run_together_numbers,
     templates_of,
     ungroup_numbers,
     value_text,
@@ -243,6 +244,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = list(lines)
         if ungroup_numbers(lines, grouping):
             grouping = group_lines(lines, None, premasked=True)
+    apart = split_run_together_numbers(lines, grouping)  # a row's wide values that ran together: a number each
+    if apart is not None:
+        lines = apart
+        grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
     taken = blocks.taken()
@@ -272,7 +277,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
-    for g in np.argsort(-grouping.counts, kind="stable")[:MAX_SERIES]:
+    for g in _series_order(grouping.counts)[:MAX_SERIES]:
         if taken and int(g) in taken:
             continue
         idx = order[bounds[g]:bounds[g + 1]]
@@ -336,6 +341,17 @@ def _read_block(data: bytes, em: Emitter) -> None:
         st["events"] = st["events"][-MAX_EVENTS:]
 
 
+def _series_order(counts: np.ndarray) -> np.ndarray:
+    """The order templates are looked at in: the most lines first, then (a line seen once each) the block's last
+    one-off lines first: the ``MAX_PENDING`` carried to the next read are the ones nearest its end (a young series'
+    first record after a long banner, whose template recurs in the next read), as one read of both would read them."""
+    order = np.argsort(-counts, kind="stable")
+    ones = counts[order] == 1
+    if not ones.any():
+        return order
+    return np.concatenate((order[~ones], order[ones][::-1]))
+
+
 # HF's run header, and a config line naming the planned length (``total_steps=4500``, HF's header after it wins):
 # (pattern, literals one of which its line holds, the setting it gives)
 _SETTINGS = (
@@ -393,6 +409,8 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
 def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
+    if _all_named(lines[i]):
+        return None  # each number has its name on the line (``Loss: 0.53``): a record, no table's row
     j = i - 1
     while j >= first and not lines[j].strip():
         j -= 1
@@ -405,6 +423,22 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
     if j >= first:
         return None
     return headers.get(str(len(before_bar(lines[i]).split())))
+
+
+def _all_named(line: bytes) -> bool:
+    """Whether every number cell of ``line`` comes right after a name ending in ``:`` or ``=`` (``INFO:__main__:
+    Loss: 0.5301`` under ``INFO:__main__:📊 Evaluation Results:``): a record of named values, which a line of words
+    above does not name."""
+    tokens = before_bar(line[:PENDING_LINE]).split()
+    named = False
+    for k, tok in enumerate(tokens):
+        if not tok[:1].isdigit() and not (tok[:1] in b"-+." and tok[1:2].isdigit()):
+            continue
+        prev = tokens[k - 1] if k else b""
+        if not (prev[-1:] in (b":", b"=") and any(c.isalpha() for c in prev.decode("latin-1"))):
+            return False
+        named = True
+    return named
 
 
 _PLANS: dict[tuple[bytes, tuple[str, ...] | None], Plan | None] = {}
@@ -738,10 +772,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["first_state"] = first_value[1]
     _bars_restart(prog_n, bar_line, st)
     continued = _continued_steps(reads, st)
-    for r, (plan, _idx, got, _bad) in enumerate(reads):
+    stepped = [rd[1] for rd in reads if rd[0].step is not None]
+    stepped_at = np.sort(np.concatenate(stepped)) if stepped else np.zeros(0, dtype=np.int64)
+    for r, (plan, idx_r, got, _bad) in enumerate(reads):
         if plan.step is not None:
             v = continued.get(r, got[plan.step])
-            if not plan.epoch_row and _stuck_step(plan, v, st):  # (an epoch's redraws share its step)
+            if not plan.epoch_row and _stuck_step(plan, v, st, _between(stepped_at, idx_r)):  # (an epoch's
+                # redraws share its step)
                 v = np.full(len(v), np.nan)  # no step: the records are placed as records without one
             got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
             any_explicit = any_explicit or not bool(np.isnan(v).all())
@@ -758,6 +795,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
     ahead = _redrawn_ahead(glob, bar_line & (prog_n < prog_total), st) if st.get("first_state") else no
+    if st.get("first_state"):  # a value drawn at 0 before the counter moves is the first unit's
+        ahead = ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))
+    bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
+    bar_counts = glob[bar_at]
     glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[ahead] += 1
     glob[zero] -= 1
@@ -979,9 +1020,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             drop = on_bar & np.isin(s, s[~on_bar])
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
+        src = source[key]  # (another record's point at the same step is a point)
+        if st.get("first_state") and bar_sources and key in st.get("carried", ()):
+            on_bar = np.isin(src, list(bar_sources))  # a value set every d units, drawn by a lagging bar: its grid
+            if on_bar.any():
+                li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st)
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
-        src = source[key]  # (another record's point at the same step is a point)
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
         if st.get("first_state") and key in st.get("carried", ()):
             last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
@@ -1056,6 +1101,114 @@ def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarr
     ahead[at] = g == prev
     st["bar_prev"] = float(g[-1])
     return ahead
+
+
+GRID_CHANGES = 8  # changes of a bar's value that decide the grid it is set on
+GRID_LOOKS = 64  # redraws looked at after a change for the count that bounds it
+GRID_MAX_POINTS = 1 << 14  # a bar's points looked at for the changes that decide its grid
+MAX_GRIDS = 16  # values whose grid is kept
+
+
+def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, on_bar: np.ndarray,
+                 bar: tuple[np.ndarray, np.ndarray],
+                 st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value set before the bar's counter moves, every d units (pykan's ``if _ % log == 0:
+    pbar.set_description(...)`` in a ``for _ in pbar``): tqdm draws it at the count it last printed, which lags
+    behind the unit when the bar skips redraws (``miniters``), so its change drawn at count c is at a unit in
+    [c + 1, the next count drawn]. The changes fall on one grid, first unit + m x d: d is the largest step that puts
+    each of the first ``GRID_CHANGES`` changes on a grid point in its range, after the change before it (values set
+    twice between two redraws: d3rlpy's ``set_postfix`` every 10 steps), decided once and kept in ``st``. Then each
+    change is at the grid's first point at or after its count + 1 and after the change before it, and a redraw of an
+    unchanged value is no point. Until d is decided (or when it is 1) the points are as the bar shows them; decided
+    after earlier reads gave points of the value, the file is read again from its start knowing it (``_revise``):
+    the same points at any read size. Only the points the bar drew (``on_bar``) are its; a record printed otherwise
+    keeps its step. ``bar``: the bar's redraw lines and the counts they show. (points' lines, steps, values,
+    sources) kept."""
+    grids = st.setdefault("grid", {})
+    spec = grids.get(key)
+    if spec is None:
+        if len(grids) >= MAX_GRIDS:
+            return li, s, v, src
+        spec = grids[key] = {"last": None, "ch": [], "pts": False}
+    if isinstance(spec, dict):  # still learning the grid
+        _grid_changes(spec, li[on_bar], s[on_bar], v[on_bar], bar)
+        ch = spec["ch"][:GRID_CHANGES]
+        if len(ch) < GRID_CHANGES or any(u is None for _l, u, _n in ch):
+            if spec["n"] < GRID_MAX_POINTS:
+                spec["pts"] = True
+                return li, s, v, src
+            ch = []  # a value that seldom changes: no grid
+        grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
+        if grids[key][1] > 1 and spec["pts"]:  # earlier reads gave points of the value as the bar showed them
+            st.setdefault("revise", {})["grid"] = {k: g for k, g in grids.items() if isinstance(g, list)}
+        spec = grids[key]
+    first, step = float(spec[0]), float(spec[1])
+    if step <= 1:
+        return li, s, v, src
+    drawn = np.flatnonzero(on_bar)
+    vb = v[drawn]
+    last = st.setdefault("grid_last", {}).get(key)
+    prev = np.concatenate(([np.nan if last is None else last], vb[:-1]))
+    keep = np.ones(len(s), dtype=bool)
+    keep[drawn] = ~((vb == prev) | (np.isnan(vb) & np.isnan(prev)))  # a redraw of an unchanged value: no point
+    st["grid_last"][key] = None if np.isnan(vb[-1]) else float(vb[-1])
+    s = s.copy()
+    new = drawn[keep[drawn]]
+    if len(new):  # each change at the grid's first point at or after it and after the change before it
+        at = first + np.ceil(np.maximum(s[new] - first, 0) / step) * step
+        j = np.arange(1, len(new) + 1) * step
+        before = st.setdefault("grid_at", {}).get(key)
+        floor = -np.inf if before is None else float(before)
+        s[new] = j + np.maximum.accumulate(np.maximum(at - j, floor))
+        st["grid_at"][key] = float(s[new[-1]])
+    return li[keep], s[keep], v[keep], src[keep]
+
+
+def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
+                  bar: tuple[np.ndarray, np.ndarray]) -> None:
+    """The changes of a bar's value (its step as drawn, the first count drawn at or after it within
+    ``GRID_LOOKS`` redraws: the range its unit is in), the first ``GRID_CHANGES`` over the reads; a change whose
+    bounding count the read ended before looks on in the next read's redraws. Counted in points (``spec["n"]``)."""
+    at, counts = bar
+    ch = spec["ch"]
+    if ch and ch[-1][1] is None:  # bounded by the first redraw at or after it in this read
+        looked = int(ch[-1][2])
+        later = np.flatnonzero(counts[:max(GRID_LOOKS - looked, 0)] >= ch[-1][0])
+        ch[-1][1] = float(counts[int(later[0])]) if len(later) else None
+        ch[-1][2] = looked + min(len(counts), GRID_LOOKS)
+        if ch[-1][1] is None and ch[-1][2] >= GRID_LOOKS:
+            ch[-1][1] = np.inf  # no bound: any unit after it
+    spec["n"] = int(spec.get("n", 0)) + len(v)
+    if not len(v) or len(ch) >= GRID_CHANGES:
+        return
+    last = spec["last"]
+    prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
+    same = (v == prev) | (np.isnan(v) & np.isnan(prev))
+    if not spec.get("seen"):
+        same[0] = False
+    spec["last"], spec["seen"] = (None if np.isnan(v[-1]) else float(v[-1])), True
+    for k in np.flatnonzero(~same)[:GRID_CHANGES - len(ch)].tolist():
+        j = int(np.searchsorted(at, li[k], side="right"))
+        window = counts[j:j + GRID_LOOKS]
+        later = np.flatnonzero(window >= s[k])
+        bound = float(window[int(later[0])]) if len(later) else (None if len(window) < GRID_LOOKS else np.inf)
+        ch.append([float(s[k]), bound, len(window)])
+
+
+def _grid_step(ch: list[list]) -> int:
+    """The largest d that puts each change on its own point of the grid first + m x d (first: the first change's
+    unit), in its range [drawn, bound], after the change before it; 1 when none larger does."""
+    first = ch[0][0]
+    top = int(max([u for _l, u, _n in ch if u != np.inf] or [first]) - first)
+    for d in range(min(top, 1 << 12), 1, -1):
+        at = first
+        for lo, hi, _n in ch[1:]:
+            at = max(first + math.ceil(max(lo - first, 0) / d) * d, at + d)
+            if at > hi:
+                break
+        else:
+            return d
+    return 1
 
 
 def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> tuple[int, bool]:
@@ -1547,26 +1700,58 @@ def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitte
         em.total_steps = st["total"] = round(steps)
         st["epochs"] = st.get("epochs") or epochs
         if st.get("order"):  # records of earlier reads numbered by line order: they are at epoch x steps per epoch
-            st["revise"] = {"total": st["total"], "epochs": st["epochs"]}
+            st.setdefault("revise", {}).update({"total": st["total"], "epochs": st["epochs"]})
 
 
 MAX_STUCK = 64  # records' step fields remembered as stuck
 
 
-def _stuck_step(plan: Plan, steps: np.ndarray, st: dict) -> bool:
+def _between(stepped_at: np.ndarray, idx: np.ndarray) -> tuple[int, int, int]:
+    """How many lines of other records with a step of their own come before ``idx``'s first line, between its lines,
+    and after its last line in the block (``stepped_at``: every such line, ``idx``'s among them)."""
+    if not len(idx):
+        return 0, 0, 0
+    lo, hi = int(np.searchsorted(stepped_at, idx[0])), int(np.searchsorted(stepped_at, idx[-1], side="right"))
+    return lo, hi - lo - len(idx), len(stepped_at) - hi
+
+
+def _stuck_step(plan: Plan, steps: np.ndarray, st: dict, others: tuple[int, int, int] = (0, 0, 0)) -> bool:
     """Whether a template's step field never moves from its start: scikit-learn's ``partial_fit`` called in a loop
-    prints ``Iteration 1, loss = ...`` at every call. Eight records or more at one step of 0 or 1 (or any number of
-    them once a block showed it); then the records have no step of their own."""
-    if plan.is_eval or not plan.metrics or not len(steps) or not (steps == steps[0]).all() or abs(steps[0]) > 1:
+    prints ``Iteration 1, loss = ...`` at every call. Eight records or more at one step of 0 or 1, over the reads so
+    far (or any number of them once that was seen); then the records have no step of their own. Seen after earlier
+    reads placed some of them at that step, it is a fact learned late: the file is read again from its start knowing
+    it (``_revise``), so that its records are numbered as one read of the whole file numbers them. Only records
+    printed one after the other count: another record with a step of its own between them (``others``: such lines
+    before, between and after them in the block) means the run goes on around them (a run restarted in the same
+    log, its evaluation at step 0 each time), and the count starts again."""
+    if plan.is_eval or not plan.metrics or not len(steps):
         return False
     ident = "\x00".join(sorted(plan.metrics.values()))
+    seen = st.setdefault("stuck_seen", {})  # per record's names: [its one step, records at it so far]
+    if not (steps == steps[0]).all() or abs(steps[0]) > 1:
+        seen.pop(ident, None)
+        return False
     stuck = st.setdefault("stuck", [])
     if ident in stuck:
         return True
-    if len(steps) < 8:
+    if others[1]:  # other records with steps among them: no stuck step
+        seen.pop(ident, None)
         return False
+    before = seen.get(ident)
+    if before is not None and (before[0] != float(steps[0]) or others[0]):
+        before = None
+    n = len(steps) + (int(before[1]) if before is not None else 0)
+    if n < 8:
+        if others[2]:
+            seen.pop(ident, None)
+        elif ident in seen or len(seen) < MAX_STUCK:
+            seen[ident] = [float(steps[0]), n]
+        return False
+    seen.pop(ident, None)
     if len(stuck) < MAX_STUCK:
         stuck.append(ident)
+    if before is not None:  # earlier reads placed some of these records at that step
+        st.setdefault("revise", {})["stuck"] = list(stuck)
     return True
 
 

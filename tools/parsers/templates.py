@@ -264,3 +264,69 @@ def _grouped_alike(lines: list[bytes]) -> bool:
         return True
     new = [ungroup(line) for line in lines]
     return new[0] != lines[0] and len(factorize_templates(b"\n".join(new))[1]) == 1
+
+
+RUN_TOGETHER_DECIMALS = 4  # the fewest decimals of numbers printed with a fixed precision that may run together
+
+
+def _signed_digits(s: bytes) -> bool:
+    return s.isdigit() or s[:1] == b"-" and s[1:].isdigit()
+
+
+def _split_cell(tok: bytes) -> bytes:
+    """A cell of several numbers printed with one fixed number of decimals and no blank between them (a value wider
+    than its column: fastai's ``381127566817363723550720.00000036742151059038390070542336.0000000.308594``), the
+    numbers apart by a blank; else the cell as it is. Each number's decimals are as many as the last one's (at least
+    ``RUN_TOGETHER_DECIMALS``), and each number after the first has an integer part: ``1.2.3``, ``2024.01.15``,
+    ``192.168.1.1``, ``1.0.20240101`` stay."""
+    segs = tok.split(b".")
+    d = len(segs[-1])
+    if len(segs) < 3 or d < RUN_TOGETHER_DECIMALS or not segs[-1].isdigit() or not _signed_digits(segs[0]):
+        return tok
+    nums = []
+    whole = segs[0]
+    for s in segs[1:-1]:
+        if len(s) <= d or not s[:d].isdigit() or not _signed_digits(s[d:]):
+            return tok
+        nums.append(whole + b"." + s[:d])
+        whole = s[d:]
+    nums.append(whole + b"." + segs[-1])
+    return b" ".join(nums)
+
+
+def split_run_together(line: bytes) -> bytes:
+    """``line`` with each blank-separated cell of numbers that ran together (``_split_cell``) apart; linear."""
+    if line.count(b".") < 2:
+        return line
+    parts = line.split(b" ")
+    out = [_split_cell(p) if p.count(b".") >= 2 else p for p in parts]
+    return line if out == parts else b" ".join(out)
+
+
+RUN_TOGETHER_LOOKS = 4096  # templates looked at per block for numbers that ran together
+
+
+def split_run_together_numbers(lines: Sequence[bytes], grouping: Grouping) -> list[bytes] | None:
+    """The lines, as a new list, with the numbers that ran together in the lines of each template whose first line
+    holds such numbers (``split_run_together``) apart, each a number (one field of a table's row, as in the rows
+    whose values fit their columns); None when no template's first line holds any (the lines are then as they were).
+    A template is looked at by its first line (the first ``RUN_TOGETHER_LOOKS`` templates): a row whose numbers ran
+    together has fewer cells than the table's other rows, so it never shares their template."""
+    codes = grouping.codes
+    n_t = min(len(grouping.templates), RUN_TOGETHER_LOOKS)
+    if not len(codes) or not n_t:
+        return None
+    firsts = np.zeros(len(grouping.templates), dtype=np.int64)
+    at = np.arange(len(codes))
+    firsts[codes[::-1]] = at[::-1]
+    hit = []
+    for k in range(n_t):
+        line = lines[int(firsts[k])]
+        if line.count(b".") >= 2 and split_run_together(line) is not line:
+            hit.append(k)
+    if not hit:
+        return None
+    out = list(lines)
+    for i in np.flatnonzero(np.isin(codes, hit)).tolist():
+        out[i] = split_run_together(out[i])
+    return out

@@ -89,7 +89,11 @@ MAX_NAMES_SAID = 8
 
 
 def _shape(note: str) -> str:
-    return note.translate(_DIGITS)
+    """A note with each run of digits one ``#``: a count that grew by a digit (``60`` then ``190``) keeps its shape."""
+    marked = note.translate(_DIGITS)
+    while "##" in marked:
+        marked = marked.replace("##", "#")
+    return marked
 
 
 _DIGITS = str.maketrans("0123456789", "##########")
