@@ -79,3 +79,76 @@ def test_a_run_without_a_loss_is_always_judged_in_full(store, config, tmp_path):
         summaries.append(line.line)
     assert "recheck" not in _last(store, _keys(rep)[str(bare)])
     assert summaries[-1] != summaries[0]  # the count of checks without a loss moves: WAIT, then ESCALATE
+
+
+def _settled(paths: list[str], ago: float = 120.0) -> None:
+    """The logs as last written ``ago`` seconds back (a live run that paused; a later write moves the time)."""
+    import os
+    import time
+
+    for p in paths:
+        os.utime(p, (time.time() - ago, time.time() - ago))
+
+
+def _read_at(store, key: str) -> float:
+    """When the run's source was last read (every read stores its cursor, even one that finds nothing)."""
+    import sqlite3
+
+    with sqlite3.connect(store.path) as c:
+        return c.execute("SELECT updated_at FROM sources WHERE run_key=?", (key,)).fetchone()[0]
+
+
+def test_an_unchanged_log_keeps_its_judgement_without_a_read_and_the_answer_is_a_full_rejudgements(
+        store, config, tmp_path):
+    import sqlite3
+
+    runs = write_logs(tmp_path, 20)
+    _settled(runs)
+    assess_runs(runs, store=store, config=config, total_steps=800)
+    second = assess_runs(runs, store=store, config=config, total_steps=800)  # nothing new: judged in full, marked
+    keys = _keys(second)
+    assert all(_last(store, k)["recheck"]["quick"]["path"] == r for r, k in keys.items())
+    read = {k: _read_at(store, k) for k in keys.values()}
+    third = assess_runs(runs, store=store, config=config, total_steps=800)  # stands without a read
+    assert {k: _read_at(store, k) for k in keys.values()} == read  # no run was read
+    assert [ln.to_dict() | {"assessment_id": None} for ln in third.runs] == \
+        [ln.to_dict() | {"assessment_id": None} for ln in second.runs]
+    assert third.sweep == second.sweep and third.summary == second.summary
+    assert {ln.assessment_id for ln in third.runs}.isdisjoint({ln.assessment_id for ln in second.runs})
+    assert all(store.recent_assessments(k, 1)[0]["assessment_id"] == ln.assessment_id
+               for ln in third.runs for k in [keys[ln.run]])
+    # the curves gone: the runs are read and judged again, with the same answer
+    with sqlite3.connect(store.path) as c:
+        c.execute("DELETE FROM steady_curves")
+    fourth = assess_runs(runs, store=store, config=config, total_steps=800)
+    assert all(_read_at(store, k) > read[k] for k in keys.values())
+    assert [ln.to_dict() | {"assessment_id": None} for ln in fourth.runs] == \
+        [ln.to_dict() | {"assessment_id": None} for ln in second.runs] and fourth.sweep == second.sweep
+    for run, key in keys.items():  # what stands is what a run's own full check says
+        kept = _last(store, key)
+        full = assess_run(run, store=store, config=config, total_steps=800)
+        assert {k: v for k, v in full.record().items() if k not in VOLATILE} == \
+            {k: v for k, v in kept.items() if k not in ("recheck", "reviewed_concerns")}
+
+
+def test_a_write_a_touch_or_other_arguments_mean_a_read(store, config, tmp_path):
+    runs = write_logs(tmp_path, 20)
+    _settled(runs)
+    for _ in range(3):
+        rep = assess_runs(runs, store=store, config=config, total_steps=800)
+    keys = _keys(rep)
+    read = {k: _read_at(store, k) for k in keys.values()}
+    grown, touched = runs[0], runs[1]
+    with open(grown, "a") as f:  # a new record: read and judged in full
+        f.write(open(grown).read().splitlines()[-1].replace('"step": 200', '"step": 210') + "\n")
+    _settled([grown])
+    _settled([touched], ago=60.0)  # the same bytes, another time: read (nothing new), the judgement stands
+    rep = assess_runs(runs, store=store, config=config, total_steps=800)
+    after = {k: _read_at(store, k) for k in keys.values()}
+    assert after[keys[grown]] > read[keys[grown]] and after[keys[touched]] > read[keys[touched]]
+    assert all(after[k] == read[k] for r, k in keys.items() if r not in (grown, touched))
+    assert "recheck" not in _last(store, keys[grown])
+    assert _last(store, keys[touched])["recheck"]["quick"]["path"] == touched  # found again quickly next time
+    other = assess_runs(runs, store=store, config=config, total_steps=1600)  # another planned length: read
+    assert all(_read_at(store, k) > after[k] for k in keys.values())
+    assert all(ln.to_dict().get("total_steps") in (1600, None) for ln in other.runs)

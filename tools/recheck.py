@@ -7,18 +7,33 @@ finding says "no new steps since the last check" both times; the "twice in a row
 data). Only the count of checks in a row without a loss moves, so a run without one is always judged in full.
 ``inputs_key`` names those inputs; ``judge_read`` (tools/assess.py) stores it with a judgement made on nothing new
 (``steady``), and ``steady_record`` finds that judgement again. A run's own ``assess_run`` always judges in full.
+
+A local log file goes quicker still (``steady_quick``): the steady judgement also keeps the file's identity, size
+and modification time (``quick_mark``: only when the cursor has read every byte as complete lines and the file was
+last written ``SETTLED_S`` ago or more, so a later write moves its time) and a digest of what else the read would
+start from (the stored cursor, the latest review, the config, ``total_steps``). When all of them are the same, the
+read would find nothing and hand the judgement the very same data: the judgement stands without reading the run or
+building its frame, and the sweep's curves of the run come from the store (``steady_curves``, written by the check
+that made the judgement) - a stat and a few small lookups a run.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat as stat_mod
+import time
+from dataclasses import dataclass
 
 from .config import Config
+from .errors import TrainingCheckError
 from .judge import NO_LOSS, UNREACHABLE
-from .reading import RunData
+from .reading import RunData, resolve_ref
 from .store import Store
+from .sweep.collect import RunObjectives, curves_from_bytes
 
+SETTLED_S = 2.0  # a file last written this long ago: a later write gives it a later modification time
 RECHECK_VERSION = 1  # bump when what a judgement reads changes: stored fixed points of older versions never match
 
 
@@ -55,6 +70,92 @@ def steady_record(data: RunData, *, store: Store, config: Config, total_steps: i
     if mark.get("key") != inputs_key(data, store=store, config=config, total_steps=total_steps):
         return None
     payload = {k: v for k, v in record.items() if k not in ("assessment_id", "created_at")}
+    payload["recheck"] = {**mark, "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
     payload["assessment_id"] = store.add_assessment(data.run_key, str(record.get("verdict")), data.frame.last_step,
                                                     payload)
     return payload
+
+
+def _quick_key(source_id: str, state: tuple[str, int], stat: list[int], run_key: str, *, store: Store,
+               config_text: str, total_steps: int | None) -> str:
+    review = store.recent_reviews(run_key, 1)
+    parts = [RECHECK_VERSION, source_id, state[0], state[1], stat, total_steps, config_text,
+             review[0].get("review_id") if review else None]
+    return hashlib.sha256(json.dumps(parts, default=repr).encode()).hexdigest()
+
+
+def _file_stat(path: str) -> list[int] | None:
+    """(device, inode, size, mtime in ns) of a regular file; None otherwise."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns] if stat_mod.S_ISREG(st.st_mode) else None
+
+
+def quick_mark(data: RunData, *, store: Store, config: Config, total_steps: int | None) -> dict | None:
+    """What lets ``steady_quick`` find a steady judgement of ``data`` again without reading: a local log file read
+    to its end in complete lines, last written ``SETTLED_S`` ago or more; None for any other source."""
+    path = data.ref.path
+    if data.ref.kind != "local" or data.source.kind != "log" or not path or data.source.id != f"log:{path}" \
+            or data.fallback_reason:
+        return None
+    state = store.source_state(data.source.id)
+    st = _file_stat(path)
+    if state is None or st is None or time.time() - st[3] / 1e9 < SETTLED_S:
+        return None
+    try:
+        cursor = json.loads(state[0])
+    except ValueError:
+        return None
+    if not isinstance(cursor, dict) or cursor.get("kind") != "lines" or cursor.get("offset") != st[2]:
+        return None  # an unterminated tail, or a document: what a read would say may change with time
+    return {"source": data.source.id, "path": path,
+            "key": _quick_key(data.source.id, state, st, data.run_key, store=store, config_text=repr(config),
+                              total_steps=total_steps)}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A steady judgement found again without a read: the record to store again, and the sweep's curves of the run
+    (None when none were asked for)."""
+
+    run_key: str
+    record: dict
+    curves: RunObjectives | None
+
+
+def steady_quick(run: str, *, store: Store, config: Config, total_steps: int | None, curves: bool,
+                 config_text: str | None = None) -> Standing | None:
+    """The run's last judgement when it stands by ``quick_mark`` (its file, cursor, review, config and
+    ``total_steps`` unchanged), with its stored curves when ``curves``; else None (the run is read and judged)."""
+    try:
+        ref = resolve_ref(run, config)
+    except TrainingCheckError:
+        return None
+    if ref.kind != "local":
+        return None
+    last = store.recent_assessments(ref.key, 1)
+    if not last:
+        return None
+    record = last[0]
+    mark = record.get("recheck")
+    quick = mark.get("quick") if isinstance(mark, dict) and mark.get("steady") else None
+    if not isinstance(quick, dict) or quick.get("path") != ref.path or "as_of_step" in record \
+            or "baseline" in record:
+        return None
+    sid = str(quick.get("source"))
+    st = _file_stat(ref.path or "")
+    state = store.source_state(sid)
+    if st is None or state is None or quick.get("key") != _quick_key(
+            sid, state, st, ref.key, store=store, config_text=repr(config) if config_text is None else config_text,
+            total_steps=total_steps):
+        return None
+    objectives = None
+    if curves:
+        blob = store.get_curves(sid, str(quick["key"]))
+        objectives = curves_from_bytes(run, blob) if blob is not None else None
+        if objectives is None:
+            return None
+    return Standing(ref.key, {k: v for k, v in record.items() if k not in ("assessment_id", "created_at")},
+                    objectives)
