@@ -249,7 +249,7 @@ def check_read_first(run: str, *, store: Store, config: Config, total_steps: int
     checks the run the ordinary way, which says why)."""
     from .assess import judge_read
     from .reading import load_run, loss_override
-    from .recheck import steady_record
+    from .recheck import derived_record, steady_record
 
     try:
         data = load_run(run, store=store, config=config, role_overrides=loss_override(None, config.loss_metric))
@@ -259,6 +259,7 @@ def check_read_first(run: str, *, store: Store, config: Config, total_steps: int
 
     def check() -> Any:
         a = steady_record(data, store=store, config=config, total_steps=total_steps) \
+            or derived_record(data, store=store, config=config, total_steps=total_steps) \
             or judge_read(run, data, store=store, config=config, total_steps=total_steps)
         marks.append(_get(a, "recheck"))
         return a

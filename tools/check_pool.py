@@ -2,8 +2,11 @@
 
 Checking a local run is mostly Python (the format's detection, the history, the signals), so threads share one
 core; a call that covers at least ``POOL_MIN_RUNS`` local runs on two or more cores that are not crowded hands each
-local run's check to a pool of worker processes instead, one per core (remote runs stay on the caller's threads:
-their time is the network's). A worker makes the very check a thread makes (``assess_runs.check_and_collect``) with:
+local run's check to a pool of worker processes instead, one per core; a W&B run whose project listing says it
+logged new steps goes there too, a few at a time on a worker's threads, with the listing's description of the run
+(reading its history and judging it is this machine's work; one run parses while the others wait for W&B). Other
+remote runs, and W&B runs with nothing new, stay on the caller's threads (their time is the network's). A worker
+makes the very check a thread makes (``assess_runs.check_and_collect``) with:
 
 - its own store connection to the same file (SQLite in WAL mode serves several processes; each write is one
   transaction, as in a thread);

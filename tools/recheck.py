@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from .config import Config
 from .errors import TrainingCheckError
-from .judge import NO_LOSS, UNREACHABLE
+from .judge import CONTINUE, NO_LOSS, UNREACHABLE, WAIT
 from .reading import RunData, resolve_ref
 from .store import Store
 from .sweep.collect import RunObjectives, curves_from_bytes
@@ -53,6 +53,52 @@ def is_steady(data: RunData, verdict: str, summary: str, previous_step: int | No
     """Whether a judgement is a fixed point: made on nothing new, after a check at the same last step, with a loss."""
     return (data.new_points == 0 and previous_step is not None and previous_step == last_step
             and verdict != UNREACHABLE and NO_LOSS not in summary)
+
+
+DERIVABLE = (CONTINUE, WAIT)  # verdicts whose judgement reads the earlier checks only through the staleness finding
+
+
+def derivable(verdict: str, summary: str) -> bool:
+    """Whether a judgement on new data gives the next one on the same data by its staleness finding alone: a
+    CONTINUE or WAIT with a loss (no diagnosis; the judge's only other use of the earlier checks, "flagged on the
+    previous check too", can only make a STOP, and a check after one at the same step never counts it)."""
+    return verdict in DERIVABLE and NO_LOSS not in summary
+
+
+def derived_record(data: RunData, *, store: Store, config: Config, total_steps: int | None) -> dict | None:
+    """The judgement of ``data`` (nothing new) when the last check judged the very same inputs on new data
+    (``derivable``; its mark holds their ``inputs_key``): that check's record with the staleness finding a check
+    on nothing new makes - what judging again gives -, marked steady and stored as this check's; else None."""
+    if data.new_points:
+        return None
+    last = store.recent_assessments(data.run_key, 1)
+    if not last:
+        return None
+    record = last[0]
+    mark = record.get("recheck")
+    if not isinstance(mark, dict) or mark.get("steady") is not False or "as_of_step" in record \
+            or "baseline" in record or not derivable(str(record.get("verdict")), str(record.get("summary") or "")):
+        return None
+    step = (record.get("progress") or {}).get("step")
+    if step is None or step != data.frame.last_step:
+        return None
+    key = inputs_key(data, store=store, config=config, total_steps=total_steps)
+    if key is None or mark.get("key") != key:
+        return None
+    from .signals.staleness import nothing_new
+
+    findings = record.get("findings")
+    if not isinstance(findings, list) or sum(1 for f in findings if isinstance(f, dict)
+                                             and f.get("signal") == "staleness") != 1:
+        return None
+    payload = {k: v for k, v in record.items() if k not in ("assessment_id", "created_at")}
+    payload["findings"] = [nothing_new(step).to_dict() if isinstance(f, dict) and f.get("signal") == "staleness"
+                           else f for f in findings]
+    payload["recheck"] = {"steady": True, "key": key,
+                          "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
+    payload["assessment_id"] = store.add_assessment(data.run_key, str(record.get("verdict")), data.frame.last_step,
+                                                    payload)
+    return payload
 
 
 def steady_record(data: RunData, *, store: Store, config: Config, total_steps: int | None) -> dict | None:
