@@ -330,15 +330,16 @@ def history_page_rows(lines: Any) -> list[dict]:
     if not isinstance(lines, list):
         return []
     rows = []
+    add = rows.append
     for t in lines:
-        if not isinstance(t, str):
+        if type(t) is not str and not isinstance(t, str):
             continue
         try:
             row, end = _DECODE(t)
         except (ValueError, RecursionError):
             continue
-        if isinstance(row, dict) and (end == len(t) or not t[end:].strip()):
-            rows.append(row)
+        if type(row) is dict and (end == len(t) or not t[end:].strip()):
+            add(row)
     return rows
 
 
@@ -366,12 +367,12 @@ def _add_columns(rows: list[dict], builder: BatchBuilder, after_step: int) -> in
     the row-by-row pass names it (its first row, then its place in that row); None (nothing added) for any other
     rows."""
     shapes: dict[tuple[str, ...], list[int]] = {}
-    for i, row in enumerate(rows):
-        shape = shapes.get(tuple(row))
+    for i, keys in enumerate(map(tuple, rows)):
+        shape = shapes.get(keys)
         if shape is None:
             if len(shapes) >= MAX_SHAPES:
                 return None
-            shape = shapes[tuple(row)] = []
+            shape = shapes[keys] = []
         shape.append(i)
     last = after_step
     found: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}  # key -> (row index, step, value) pieces
@@ -379,7 +380,7 @@ def _add_columns(rows: list[dict], builder: BatchBuilder, after_step: int) -> in
     for keys, index in shapes.items():
         if "_step" not in keys:
             continue  # rows without a step add nothing
-        cols = list(zip(*(rows[i].values() for i in index), strict=True))
+        cols = list(zip(*[rows[i].values() for i in index], strict=True))
         steps_col = cols[keys.index("_step")]
         if set(map(type, steps_col)) != {int}:
             return None  # a float, a bool or no number as the step: the row-by-row pass
