@@ -329,7 +329,7 @@ def history_page_rows(lines: Any) -> list[dict]:
     only."""
     if not isinstance(lines, list):
         return []
-    rows = []
+    rows: list[dict] = []
     add = rows.append
     for t in lines:
         if type(t) is not str and not isinstance(t, str):
