@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
@@ -380,7 +381,8 @@ def _add_columns(rows: list[dict], builder: BatchBuilder, after_step: int) -> in
     for keys, index in shapes.items():
         if "_step" not in keys:
             continue  # rows without a step add nothing
-        cols = list(zip(*[rows[i].values() for i in index], strict=True))
+        group = [rows[i] for i in index]
+        cols = [list(map(itemgetter(k), group)) for k in keys]
         steps_col = cols[keys.index("_step")]
         if set(map(type, steps_col)) != {int}:
             return None  # a float, a bool or no number as the step: the row-by-row pass
