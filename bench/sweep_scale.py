@@ -180,6 +180,8 @@ def main() -> int:
               f"json.loads, "
               f"{1000 * steady / a.runs:.1f} ms a run")
         for workers, what in ((0, "on threads only (no worker processes)"), (2, "on 2 worker processes")):
+            if a.source != "local":
+                break  # remote runs are always on the caller's threads (tools/check_pool.py)
             t, _ = timed(True, workers)
             print(f"first sweep {what}: {t:.2f} s = {t / ref:.2f}x json.loads ({t / first:.2f}x the first)"
                   + (f"; the server's CPU {served[-1]:.2f} s" if server is not None and served else ""))

@@ -69,34 +69,3 @@ def test_a_project_sweep_reads_its_runs_concurrently_within_the_bound_and_only_w
     again = assess_runs(project="ent/proj", store=store, config=config, max_concurrency=3)
     assert all(ln.step == 200 for ln in again.runs)
     assert "runs" in s.ops() and not {"page", "run", "keys"} & set(s.ops())  # nothing new: the listing says so
-
-
-def test_a_project_sweep_on_worker_processes_gives_the_answer_from_threads(sweep_stand_in, tmp_path, monkeypatch):
-    """W&B runs with new steps listed go to worker processes (tools/check_pool.py) with the listing's description of
-    each run: the same answers and records as on the caller's threads, no metadata request of a run's own; a sweep
-    with nothing new stays on the caller's threads."""
-    from training_check.tools.config import load_config
-    from training_check.tools.store import Store
-
-    from .test_sweep_scale import comparable
-
-    s = sweep_stand_in
-    answers, ops = [], []
-    for workers in (0, 2):
-        monkeypatch.setenv("TRAINING_CHECK_HOME", str(tmp_path / f"home{workers}"))
-        config = load_config(cwd=tmp_path)
-        store = Store(config.store_path)
-        out, seen = [], []
-        for upto in (150, 200, 200):
-            s.upto = upto
-            s.requests.clear()
-            out.append(comparable(assess_runs(project="ent/proj", store=store, config=config, max_concurrency=6,
-                                              workers=workers)))
-            seen.append(s.ops())
-        answers.append(out)
-        ops.append(seen)
-    assert answers[1] == answers[0]
-    assert answers[1][1]["sweep"]["prune"] == [f"ent/proj/run{LOSER}"]
-    for seen in ops[1][:2]:  # new steps: the runs checked by workers, each making its client after the listing
-        assert "viewer" in seen[seen.index("runs"):] and "run" not in seen  # a run's metadata: from the listing
-    assert ops[1][2] == ["runs"]  # nothing new: the listing says so, on the caller's threads

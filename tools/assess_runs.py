@@ -413,8 +413,7 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
         if not targets:
             return
     n = check_pool.pool_size(targets, config, max_concurrency, workers)
-    procs = check_pool.open_pool(n, store, config, wandb=any(not check_pool.is_local(r, config) for r in targets)) \
-        if n else None
+    procs = check_pool.open_pool(n, store, config) if n else None
     threads = ThreadPoolExecutor(max_workers=min(max_concurrency, len(targets)), thread_name_prefix="assess")
 
     def on_thread(run: str) -> Future:
@@ -422,55 +421,33 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
                               collect=collect, total_steps=total_steps)
 
     try:
-        futures: dict[Future, list[str]] = {}  # each future's runs (a worker takes W&B runs a few at a time)
+        futures: dict[Future, str] = {}
         on_worker: set[Future] = set()
-        remote: list[tuple[str, dict | None]] = []
-
-        def to_worker(items: list[tuple[str, dict | None]]) -> list[str]:
-            fut = check_pool.submit_many(procs, items, collect, total_steps) if procs else None
-            if fut is None:
-                return [r for r, _ in items]
-            on_worker.add(fut)
-            futures[fut] = [r for r, _ in items]
-            return []
-
         for r in targets:
-            pooled, listed = check_pool.for_worker(r, config, store) if procs else (False, None)
-            if procs and pooled and listed is not None:  # a W&B run: its reads wait on the network
-                remote.append((r, listed))
-                if len(remote) >= check_pool.WORKER_THREADS:
-                    left_over = to_worker(remote)
-                    remote = []
-                    for rr in left_over:
-                        futures[on_thread(rr)] = [rr]
-                continue
-            fut = check_pool.submit(procs, r, collect, total_steps) if procs and pooled else None
+            fut = check_pool.submit(procs, r, collect, total_steps) if procs and check_pool.is_local(r, config) \
+                else None
             if fut is not None:
                 on_worker.add(fut)
-            futures[fut or on_thread(r)] = [r]
-        for rr in to_worker(remote) if remote else []:
-            futures[on_thread(rr)] = [rr]
+            futures[fut or on_thread(r)] = r
         done = len(standing)
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                runs = futures.pop(fut)
+                run = futures.pop(fut)
                 try:
                     result = fut.result()
-                except Exception:  # a worker that died: its runs are checked here instead (a thread's error stands)
+                except Exception:  # a worker that died: the run is checked here instead (a thread's error stands)
                     if fut not in on_worker:
                         raise
-                    for run in runs:
-                        retry = on_thread(run)
-                        futures[retry] = [run]
-                        pending.add(retry)
+                    retry = on_thread(run)
+                    futures[retry] = run
+                    pending.add(retry)
                     continue
-                for one in (result if isinstance(result, list) else [result]):
-                    done += 1
-                    if progress:
-                        progress(done, total, f"checked {one[0].run}")
-                    yield one
+                done += 1
+                if progress:
+                    progress(done, total, f"checked {run}")
+                yield result
     finally:
         threads.shutdown(wait=True, cancel_futures=True)
         if procs is not None:

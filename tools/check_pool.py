@@ -2,11 +2,10 @@
 
 Checking a local run is mostly Python (the format's detection, the history, the signals), so threads share one
 core; a call that covers at least ``POOL_MIN_RUNS`` local runs on two or more cores that are not crowded hands each
-local run's check to a pool of worker processes instead, one per core; a W&B run whose project listing says it
-logged new steps goes there too, a few at a time on a worker's threads, with the listing's description of the run
-(reading its history and judging it is this machine's work; one run parses while the others wait for W&B). Other
-remote runs, and W&B runs with nothing new, stay on the caller's threads (their time is the network's). A worker
-makes the very check a thread makes (``assess_runs.check_and_collect``) with:
+local run's check to a pool of worker processes instead, one per core (remote runs stay on the caller's threads:
+their time is the network's, and a W&B run's reading shares the cores with wandb-core - on two shared cores, W&B
+runs on two workers took longer than on the threads, bench/sweep_scale.py). A worker makes the very check a thread
+makes (``assess_runs.check_and_collect``) with:
 
 - its own store connection to the same file (SQLite in WAL mode serves several processes; each write is one
   transaction, as in a thread);
@@ -21,12 +20,11 @@ not returned to the caller's threads: no run is lost, the answers are the same.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import sys
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +43,6 @@ BUSY_LIMIT = 3.0  # load per core from which a sweep stays on threads (bench/swe
 # workers took 0.4-1.2x the threads' time at load 4-5 (median 1.0x), 1.4-2x at load 8-14)
 PRELOAD = ["training_check.tools.assess_runs", "training_check.tools.assess", "training_check.tools.measure",
            "training_check.tools.sources.logfile"]  # imported once by the fork server, not by every worker
-WORKER_THREADS = 4  # W&B runs a worker checks at once (one parses while the others wait for W&B's answers)
-PRELOAD_WANDB = ["training_check.tools.sources.wandb_api", "wandb", "wandb.apis.public"]  # a second or two each
 
 
 def cores() -> int:
@@ -57,44 +53,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _kind(run: str, config: Config) -> str | None:
-    try:
-        return parse_run_ref(run.strip(), entity=config.wandb_entity, project=config.wandb_project).kind
-    except TrainingCheckError:
-        return None
-
-
 def is_local(run: str, config: Config) -> bool:
     """Whether ``run`` names a run on this machine (a file or folder here), the kind a worker process speeds up."""
-    return _kind(run, config) == "local"
-
-
-POOLED_KINDS = ("local", "wandb")  # runs whose check is mostly this machine's work when there is much to read
-
-
-def for_worker(run: str, config: Config, store: Store) -> tuple[bool, dict | None]:
-    """(whether a worker process should check ``run``, what it needs besides the reference): a local run, always;
-    a W&B run only when the project listing this process just made says it logged new steps (its reading and
-    judging is then this machine's work, the server's answers waited for on the worker's threads), with the
-    listing's description of the run (so the worker asks for no metadata); any other run stays on the caller's
-    threads (its time is the network's)."""
     try:
-        ref = parse_run_ref(run.strip(), entity=config.wandb_entity, project=config.wandb_project)
+        return parse_run_ref(run.strip(), entity=config.wandb_entity, project=config.wandb_project).kind == "local"
     except TrainingCheckError:
-        return False, None
-    if ref.kind == "local":
-        return True, None
-    if ref.kind != "wandb" or not (ref.entity and ref.project and ref.run_id):
-        return False, None
-    from .sources.wandb_api import listed_news
-
-    try:
-        state = store.source_state(f"wandb_api:{ref.entity}/{ref.project}/{ref.run_id}")
-        last = json.loads(state[0]).get("last_step") if state and state[0] else None
-    except (TrainingCheckError, ValueError, AttributeError):
-        return False, None
-    attrs = listed_news(ref, int(last) if isinstance(last, (int, float)) else None)
-    return attrs is not None, attrs
+        return False
 
 
 def busy() -> float:
@@ -111,7 +75,7 @@ def pool_size(targets: Iterable[str], config: Config, max_concurrency: int, work
     ``POOL_MIN_RUNS`` runs are local, there are two or more cores and the machine is not crowded (``BUSY_LIMIT``):
     on cores every process already waits for, more processes only wait longer (and take more of the cores of the
     training a check watches)."""
-    local = sum(1 for r in targets if _kind(r, config) in POOLED_KINDS)
+    local = sum(1 for r in targets if is_local(r, config))
     if workers is not None:
         return max(0, workers) if local else 0
     n = min(cores(), max_concurrency)
@@ -139,66 +103,36 @@ def _start(store_path: str, config: Config, env: dict[str, str], known: dict) ->
     _Worker.store, _Worker.config = Store(store_path), config
 
 
-def _check(run: str, collect: bool, total_steps: int | None, listed: dict | None = None
-           ) -> tuple[RunLine, RunObjectives | None, str | None]:
+def _check(run: str, collect: bool, total_steps: int | None) -> tuple[RunLine, RunObjectives | None, str | None]:
     from .assess import assess_run
     from .assess_runs import check_and_collect
 
     assert _Worker.store is not None and _Worker.config is not None
-    if listed is not None:
-        from .sources.wandb_api import adopt_listed
-
-        try:
-            adopt_listed(parse_run_ref(run.strip(), entity=_Worker.config.wandb_entity,
-                                       project=_Worker.config.wandb_project), _Worker.config, listed)
-        except Exception:  # noqa: BLE001 - the check asks W&B for the run's metadata itself (and says what fails)
-            pass
     return check_and_collect(run, store=_Worker.store, config=_Worker.config, assess=assess_run, collect=collect,
                              total_steps=total_steps)
 
 
-def _check_many(items: list[tuple[str, dict | None]], collect: bool, total_steps: int | None
-                ) -> list[tuple[RunLine, RunObjectives | None, str | None]]:
-    """``_check`` of several runs on this worker's threads (W&B runs: one parses while the others wait for W&B)."""
-    with ThreadPoolExecutor(max_workers=min(len(items), WORKER_THREADS), thread_name_prefix="worker") as threads:
-        return list(threads.map(lambda item: _check(item[0], collect, total_steps, item[1]), items))
-
-
 # -- the caller's side ----------------------------------------------------------------------------------------------
-def _context(preload: list[str]):
+def _context():
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(preload)  # only before this process's fork server starts
+        ctx.set_forkserver_preload(PRELOAD)
     return ctx
 
 
-def open_pool(workers: int, store: Store, config: Config, wandb: bool = False) -> ProcessPoolExecutor | None:
-    """A pool of ``workers`` processes checking runs into ``store``; None when one cannot start here. ``wandb``:
-    W&B runs may come (the fork server imports ``wandb`` once, if it is the one that starts it)."""
+def open_pool(workers: int, store: Store, config: Config) -> ProcessPoolExecutor | None:
+    """A pool of ``workers`` processes checking runs into ``store``; None when one cannot start here."""
     try:
-        preload = PRELOAD + (PRELOAD_WANDB if wandb else [])
-        return ProcessPoolExecutor(max_workers=workers, mp_context=_context(preload), initializer=_start,
+        return ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_start,
                                    initargs=(str(Path(store.path)), config, dict(os.environ), redact.known_state()))
     except (OSError, ValueError, NotImplementedError):
         return None
 
 
-def submit_many(pool: ProcessPoolExecutor, items: list[tuple[str, dict | None]], collect: bool,
-                total_steps: int | None) -> Future | None:
-    """The checks of several W&B runs ``(run, as listed)`` on one worker's threads (a list of their results); None
-    when the pool no longer takes work."""
+def submit(pool: ProcessPoolExecutor, run: str, collect: bool, total_steps: int | None) -> Future | None:
+    """The check of ``run`` on a worker; None when the pool no longer takes work (the caller checks it itself)."""
     try:
-        return pool.submit(_check_many, items, collect, total_steps)
-    except (RuntimeError, OSError):
-        return None
-
-
-def submit(pool: ProcessPoolExecutor, run: str, collect: bool, total_steps: int | None,
-           listed: dict | None = None) -> Future | None:
-    """The check of ``run`` on a worker (``listed``: a W&B run as this process's listing described it,
-    ``for_worker``); None when the pool no longer takes work (the caller checks it itself)."""
-    try:
-        return pool.submit(_check, run, collect, total_steps, listed)
+        return pool.submit(_check, run, collect, total_steps)
     except (RuntimeError, OSError):  # broken or shut down
         return None

@@ -232,16 +232,6 @@ class WandbClient:
                 raise LookupError(f"could not find run {entity}/{project}/{run_id}")
             yield from history_page_rows(run.get("history"))
 
-    def adopt(self, entity: str, project: str, run_id: str, attrs: dict) -> None:
-        """The run as a project listing just described it in another process (``listed_news``): its next
-        ``run_meta`` takes it instead of a request of its own, as after a listing here."""
-        from wandb.apis.public import Run
-
-        path = f"{entity}/{project}/{run_id}"
-        self._runs[path] = Run(self._api._service_api, entity, project, run_id, attrs, lazy=False,
-                               api_key=self.api_key)
-        self._listed[path] = time.monotonic()
-
     def stop(self, entity: str, project: str, run_id: str) -> None:
         self._run(f"{entity}/{project}/{run_id}").stop()
 
@@ -258,37 +248,9 @@ class WandbClient:
             path = f"{entity}/{project}/{run.id}"
             self._runs[path] = run
             self._listed[path] = now
-            attrs = getattr(run, "_attrs", None)
-            if isinstance(attrs, dict):
-                _LISTED[path] = (now, attrs)
             if len(out) >= limit:
                 break
         return out
-
-
-_LISTED: dict[str, tuple[float, dict]] = {}  # entity/project/run_id -> (when, the run as the last listing described it)
-
-
-def listed_news(ref: RunRef, last_read: int | None) -> dict | None:
-    """The run as a project listing of this process described it (within ``LISTED_FRESH_S``) when that listing
-    says it logged steps after ``last_read`` (the stored cursor's step; None: never read); else None. A worker
-    process given it reads the run without asking for its metadata again (``adopt_listed``)."""
-    got = _LISTED.get(f"{ref.entity}/{ref.project}/{ref.run_id}")
-    if got is None or time.monotonic() - got[0] > LISTED_FRESH_S:
-        return None
-    hk = got[1].get("historyKeys")
-    last = hk.get("lastStep") if isinstance(hk, dict) else None
-    if isinstance(last, (int, float)) and last_read is not None and last <= last_read:
-        return None
-    return got[1]
-
-
-def adopt_listed(ref: RunRef, config: Config, attrs: dict) -> None:
-    """Give this process's client the run as another process's listing described it (``listed_news``)."""
-    source = WandbApiSource(ref, config)
-    e, p, r = ref.entity, ref.project, ref.run_id
-    assert e and p and r
-    source.client().adopt(e, p, r, attrs)
 
 
 _CLIENTS: dict[tuple[str | None, str, float], WandbClient] = {}
