@@ -190,3 +190,41 @@ def test_the_first_check_on_nothing_new_gives_what_judging_again_gives(tmp_path)
             assert got["recheck"]["steady"] == _last(alone_store, key).get("recheck", {}).get("steady", False)
             derived_somewhere |= before[key].get("recheck", {}).get("steady") is False
     assert derived_somewhere
+
+
+def test_the_first_check_on_an_unchanged_log_takes_the_judgement_unread_as_judging_again_would(tmp_path):
+    """Logs that stopped growing: the check after the one on new data reads none of them (a CONTINUE or WAIT is
+    taken with a check on nothing new's staleness finding, recheck.steady_quick) and its records and answers are
+    those of a full judgement on a store of its own."""
+    import os
+
+    from training_check.tools.config import load_config
+    from training_check.tools.store import Store
+
+    runs = write_logs(tmp_path, 20)
+    _settled(runs)
+    stores = []
+    for name in ("sweep", "alone"):
+        os.environ["TRAINING_CHECK_HOME"] = str(tmp_path / name)
+        config = load_config(cwd=tmp_path)
+        stores.append((Store(config.store_path), config))
+    (sweep_store, config), (alone_store, _) = stores
+    first = assess_runs(runs, store=sweep_store, config=config, total_steps=800)
+    assess_runs(runs, store=alone_store, config=config, total_steps=800)
+    keys = _keys(first)
+    read = {k: _read_at(sweep_store, k) for k in keys.values()}
+    taken = {k for k in keys.values() if _last(sweep_store, k)["recheck"].get("steady") is False}
+    assert taken  # CONTINUE and WAIT judgements on new data, marked to be taken
+    second = assess_runs(runs, store=sweep_store, config=config, total_steps=800)
+    assert all(_read_at(sweep_store, k) == read[k] for k in taken)  # not read
+    for ln in second.runs:
+        key = keys[ln.run]
+        full = assess_run(ln.run, store=alone_store, config=config, total_steps=800)
+        got = _last(sweep_store, key)
+        assert {k: v for k, v in full.record().items() if k not in VOLATILE} == \
+            {k: v for k, v in got.items() if k not in ("recheck", "reviewed_concerns")}
+        assert ln.line == _line(full.verdict, ln.run, full.progress["step"], full.summary)
+        assert got["recheck"]["steady"]
+    third = assess_runs(runs, store=sweep_store, config=config, total_steps=800)
+    assert [ln.to_dict() | {"assessment_id": None} for ln in third.runs] == \
+        [ln.to_dict() | {"assessment_id": None} for ln in second.runs] and third.sweep == second.sweep

@@ -77,8 +77,9 @@ def judge_read(run: str, data: RunData, *, store: Store, config: Config, fallbac
             "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
     elif as_of_step is None and baseline is None and not fallback_log and data.new_points \
             and derivable(j.verdict, j.summary):  # the next check on nothing new takes it (recheck.derived_record)
-        record["recheck"] = {"steady": False, "key": inputs_key(data, store=store, config=config,
-                                                                total_steps=total_steps)}
+        record["recheck"] = a.recheck = {
+            "steady": False, "key": inputs_key(data, store=store, config=config, total_steps=total_steps),
+            "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
     a.elapsed_s = time.perf_counter() - t0
     a.assessment_id = store.add_assessment(data.run_key, j.verdict, view.last_step, record)
     return a

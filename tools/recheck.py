@@ -14,7 +14,8 @@ last written ``SETTLED_S`` ago or more, so a later write moves its time) and a d
 start from (the stored cursor, the latest review, the config, ``total_steps``). When all of them are the same, the
 read would find nothing and hand the judgement the very same data: the judgement stands without reading the run or
 building its frame, and the sweep's curves of the run come from the store (``steady_curves``, written by the check
-that made the judgement) - a stat and a few small lookups a run.
+that made the judgement) - a stat and a few small lookups a run. The same holds for a derivable judgement made on
+new data: the first check on nothing new takes it (``on_nothing_new``) without a read.
 """
 
 from __future__ import annotations
@@ -85,6 +86,19 @@ def derived_record(data: RunData, *, store: Store, config: Config, total_steps: 
     key = inputs_key(data, store=store, config=config, total_steps=total_steps)
     if key is None or mark.get("key") != key:
         return None
+    payload = on_nothing_new(record, step, key, quick_mark(data, store=store, config=config,
+                                                           total_steps=total_steps))
+    if payload is None:
+        return None
+    payload["assessment_id"] = store.add_assessment(data.run_key, str(record.get("verdict")), data.frame.last_step,
+                                                    payload)
+    return payload
+
+
+def on_nothing_new(record: dict, step: int, key: str, quick: dict | None) -> dict | None:
+    """A derivable judgement's record as the next check on the same data makes it: the staleness finding of a check
+    on nothing new at ``step``, marked steady (``key``, ``quick``); None when the record has not exactly one
+    staleness finding."""
     from .signals.staleness import nothing_new
 
     findings = record.get("findings")
@@ -94,10 +108,7 @@ def derived_record(data: RunData, *, store: Store, config: Config, total_steps: 
     payload = {k: v for k, v in record.items() if k not in ("assessment_id", "created_at")}
     payload["findings"] = [nothing_new(step).to_dict() if isinstance(f, dict) and f.get("signal") == "staleness"
                            else f for f in findings]
-    payload["recheck"] = {"steady": True, "key": key,
-                          "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
-    payload["assessment_id"] = store.add_assessment(data.run_key, str(record.get("verdict")), data.frame.last_step,
-                                                    payload)
+    payload["recheck"] = {"steady": True, "key": key, "quick": quick}
     return payload
 
 
@@ -174,7 +185,9 @@ class Standing:
 def steady_quick(run: str, *, store: Store, config: Config, total_steps: int | None, curves: bool,
                  config_text: str | None = None) -> Standing | None:
     """The run's last judgement when it stands by ``quick_mark`` (its file, cursor, review, config and
-    ``total_steps`` unchanged), with its stored curves when ``curves``; else None (the run is read and judged)."""
+    ``total_steps`` unchanged) - or, when that judgement was made on new data and is ``derivable``, the one the
+    next check on the same data makes (``on_nothing_new``) - with its stored curves when ``curves``; else None (the
+    run is read and judged)."""
     try:
         ref = resolve_ref(run, config)
     except TrainingCheckError:
@@ -186,7 +199,13 @@ def steady_quick(run: str, *, store: Store, config: Config, total_steps: int | N
         return None
     record = last[0]
     mark = record.get("recheck")
-    quick = mark.get("quick") if isinstance(mark, dict) and mark.get("steady") else None
+    if not isinstance(mark, dict):
+        return None
+    derive = mark.get("steady") is False  # a judgement on new data this check takes on nothing new (derived_record)
+    step = (record.get("progress") or {}).get("step")
+    if derive and (step is None or not derivable(str(record.get("verdict")), str(record.get("summary") or ""))):
+        return None
+    quick = mark.get("quick") if mark.get("steady") or derive else None
     if not isinstance(quick, dict) or quick.get("path") != ref.path or "as_of_step" in record \
             or "baseline" in record:
         return None
@@ -203,5 +222,6 @@ def steady_quick(run: str, *, store: Store, config: Config, total_steps: int | N
         objectives = curves_from_bytes(run, blob) if blob is not None else None
         if objectives is None:
             return None
-    return Standing(ref.key, {k: v for k, v in record.items() if k not in ("assessment_id", "created_at")},
-                    objectives)
+    payload = on_nothing_new(record, int(step), str(mark.get("key")), quick) if derive and step is not None else \
+        {k: v for k, v in record.items() if k not in ("assessment_id", "created_at")}
+    return Standing(ref.key, payload, objectives) if payload is not None else None
