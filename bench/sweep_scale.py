@@ -5,9 +5,11 @@ folder, then times, in one process on this machine:
 
 - ``json.loads`` merely parsing every line of every run (the reference: Python reading the records, nothing more);
 - the first sweep (a fresh store: every byte read, every run assessed, the sweep judged and stored);
-- a sweep with nothing new (the same runs again: the cursors say nothing was added; each run judged in full, as
-  its staleness finding now says "no new steps since the last check");
-- another sweep with nothing new (each run's last judgement stands: tools/recheck.py);
+- a sweep with nothing new (the same runs again: each run read, the cursors say nothing was added; a CONTINUE or
+  WAIT judged on the same inputs is taken with the staleness finding a check on nothing new makes, the others
+  judged in full: tools/recheck.derived_record);
+- another sweep with nothing new (each run's last judgement stands; a local log unchanged since is not even read:
+  a stat and a few store lookups a run, tools/recheck.steady_quick);
 - the first sweep with the local runs on the caller's threads only, then on 2 worker processes (the first sweep
   uses processes unless the cores are crowded: tools/check_pool.py);
 - the first sweep with one run read at a time (``max_concurrency=1``), to show what concurrent reads buy;
@@ -92,6 +94,17 @@ def sweep(paths: list[str] | None, home: Path, concurrency: int, fresh: bool, to
     return time.perf_counter() - t, rep
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) a process has used so far, from /proc; None where unknown."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def serve_project(runs_dir: Path, scratch: Path, steps: int) -> subprocess.Popen:
     """The runs of ``runs_dir`` as the W&B project ``ent/proj`` on the tests' stand-in server, in its own process;
     the real wandb client pointed at it the way the tests do (tests/helpers.use_wandb_api)."""
@@ -141,21 +154,39 @@ def main() -> int:
         if paths:
             auto = pool_size(paths, load_config(cwd=scratch), a.concurrency)
             print(f"the first sweep's local runs go to {auto or 'no'} worker processes (the load decides)")
-        first, rep = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project)
-        again, _ = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
-        steady, rep2 = sweep(paths, scratch / "home", a.concurrency, False, a.steps, project)
+        pid = server.pid if server is not None else None
+        served: list[float] = []  # the stand-in server's CPU seconds in each sweep (its cost, not the reader's)
+
+        def timed(fresh: bool, workers: int | None = None, concurrency: int = a.concurrency):
+            before = cpu_seconds(pid)
+            out = sweep(paths, scratch / "home", concurrency, fresh, a.steps, project, workers)
+            after = cpu_seconds(pid)
+            if before is not None and after is not None:
+                served.append(after - before)
+            return out
+
+        first, rep = timed(True)
+        again, _ = timed(False)
+        steady, rep2 = timed(False)
+        if served:
+            print("the stand-in server's own CPU in those sweeps (not the reader's): "
+                  + ", ".join(f"{x:.2f} s" for x in served))
         print(f"first sweep ({a.concurrency} at once): {first:.2f} s = {first / ref:.2f}x json.loads, "
               f"{1000 * first / a.runs:.1f} ms a run")
-        print(f"sweep with nothing new (judged in full): {again:.2f} s = {again / ref:.2f}x json.loads, "
+        print(f"sweep with nothing new (read; judgements taken or made): {again:.2f} s = {again / ref:.2f}x "
+              f"json.loads, "
               f"{1000 * again / a.runs:.1f} ms a run")
-        print(f"another sweep with nothing new (judgements stand): {steady:.2f} s = {steady / ref:.2f}x json.loads, "
+        print(f"another sweep with nothing new (judgements stand, unread): {steady:.2f} s = {steady / ref:.2f}x "
+              f"json.loads, "
               f"{1000 * steady / a.runs:.1f} ms a run")
-        if a.source == "local":
-            for workers, what in ((0, "on threads only (no worker processes)"), (2, "on 2 worker processes")):
-                t, _ = sweep(paths, scratch / "home", a.concurrency, True, a.steps, project, workers)
-                print(f"first sweep {what}: {t:.2f} s = {t / ref:.2f}x json.loads ({t / first:.2f}x the first)")
+        for workers, what in ((0, "on threads only (no worker processes)"), (2, "on 2 worker processes")):
+            if a.source != "local":
+                break  # remote runs are always on the caller's threads (tools/check_pool.py)
+            t, _ = timed(True, workers)
+            print(f"first sweep {what}: {t:.2f} s = {t / ref:.2f}x json.loads ({t / first:.2f}x the first)"
+                  + (f"; the server's CPU {served[-1]:.2f} s" if server is not None and served else ""))
         if not a.skip_serial:
-            serial, _ = sweep(paths, scratch / "home", 1, True, a.steps, project)
+            serial, _ = timed(True, concurrency=1)
             print(f"first sweep one run at a time: {serial:.2f} s ({serial / first:.2f}x the concurrent one)")
         answer = len(json.dumps(rep2.to_dict(), separators=(",", ":")))
         rep2._budget = None

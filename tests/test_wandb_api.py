@@ -188,6 +188,45 @@ EXPECTED = {
 
 # -- recorded shapes, no server ------------------------------------------------------------------------
 
+def _built(add, rows: list[dict], after: int) -> tuple[int, list[tuple[str, list, list]]]:
+    b = BatchBuilder()
+    last = add(rows, b, after)
+    batch = b.build()
+    return last, [(k, c.steps.tolist(), [repr(v) for v in c.values.tolist()]) for k, c in batch.columns.items()]
+
+
+def test_rows_taken_column_by_column_give_the_row_by_row_points_names_and_order():
+    """Pages of a few shapes go column by column (``_add_columns``): the same points, in the same order per metric,
+    the metrics named in the same order, the same last step as the row-by-row pass - including sparse eval rows,
+    rows of W&B's own and system keys, steps out of order, repeated or at or before the cursor; any other rows (a
+    string, a bool, a null, a float step) take the row-by-row pass itself."""
+    import random
+
+    from training_check.tools.sources.wandb_api import _add_columns, _add_rows
+
+    rng = random.Random(7)
+    taken = 0
+    for case in range(300):
+        rows = []
+        for i in range(rng.randrange(0, 60)):
+            step = rng.choice([i, i, i, rng.randrange(-3, 80)])
+            row: dict = {"_step": step} if rng.random() > 0.03 else {}
+            for key in rng.sample(["loss", "lr", "_runtime", "system/gpu", "eval/acc", "z", "a"], rng.randrange(1, 5)):
+                row[key] = rng.choice([rng.random(), rng.randrange(-5, 5), float("nan"), float("inf")])
+            if rng.random() < 0.3:
+                row = dict(reversed(list(row.items())))
+            if case % 5 == 0 and rng.random() < 0.05:
+                row["loss"] = rng.choice(["NaN", None, True, {"_type": "histogram"}, 1.5])
+            if case % 7 == 0 and rng.random() < 0.05:
+                row["_step"] = float(step)
+            rows.append(row)
+        after = rng.choice([-1, -1, 5, 30])
+        expected = _built(_add_rows, rows, after)
+        assert _built(add_history_rows, rows, after) == expected
+        b = BatchBuilder()
+        taken += _add_columns(rows, b, after) is not None
+    assert taken > 50  # many cases took the columns (the others: more shapes, a string, a float step)
+
 def test_recorded_rows_become_points_by_step():
     rows = [json.loads(line) for line in (FIXTURES / "history_rows.jsonl").read_text().splitlines() if line]
     b = BatchBuilder()

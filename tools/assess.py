@@ -13,7 +13,7 @@ from .errors import BadInput, SourceUnreachable
 from .judge import ESCALATE, STOP, UNREACHABLE, judge
 from .measure import before_the_event, run_signals
 from .reading import REMOTE_KINDS, RunData, load_run, loss_override, resolve_ref
-from .recheck import inputs_key, is_steady
+from .recheck import derivable, inputs_key, is_steady, quick_mark
 from .run_view import HISTORY_CHECKS, accepted_concerns, view_of_run
 from .sources.base import Progress
 from .store import Store
@@ -72,8 +72,14 @@ def judge_read(run: str, data: RunData, *, store: Store, config: Config, fallbac
         record["baseline"] = baseline if not isinstance(baseline, str) or len(baseline) < 2000 else baseline[:2000]
     if as_of_step is None and baseline is None and not fallback_log and is_steady(
             data, j.verdict, j.summary, view.previous[0].last_step if view.previous else None, view.last_step):
-        record["recheck"] = {"steady": True, "key": inputs_key(data, store=store, config=config,
-                                                               total_steps=total_steps)}
+        record["recheck"] = a.recheck = {
+            "steady": True, "key": inputs_key(data, store=store, config=config, total_steps=total_steps),
+            "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
+    elif as_of_step is None and baseline is None and not fallback_log and data.new_points \
+            and derivable(j.verdict, j.summary):  # the next check on nothing new takes it (recheck.derived_record)
+        record["recheck"] = a.recheck = {
+            "steady": False, "key": inputs_key(data, store=store, config=config, total_steps=total_steps),
+            "quick": quick_mark(data, store=store, config=config, total_steps=total_steps)}
     a.elapsed_s = time.perf_counter() - t0
     a.assessment_id = store.add_assessment(data.run_key, j.verdict, view.last_step, record)
     return a

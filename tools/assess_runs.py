@@ -15,6 +15,7 @@ for an agent stays within ``ANSWER_BUDGET`` bytes whatever the number of runs.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -28,8 +29,8 @@ from .config import Config
 from .errors import BadInput, RunNotFound, SourceUnreachable, TrainingCheckError
 from .judge import CONTINUE, ESCALATE, STOP, UNREACHABLE, WAIT
 from .sources.base import Progress
-from .store import Store
-from .sweep.collect import MIN_RUNS, RunObjectives, objectives_of, sweep_key
+from .store import Store, new_id
+from .sweep.collect import MIN_RUNS, RunObjectives, curves_to_bytes, objectives_of, sweep_key
 from .sweep.relative import RelativeDict, SweepDict
 
 if TYPE_CHECKING:
@@ -241,20 +242,40 @@ def _line_of(run: str, check: Callable[[], Any]) -> RunLine:
 
 
 def check_read_first(run: str, *, store: Store, config: Config, total_steps: int | None = None
-                     ) -> tuple[RunLine, RunData] | None:
+                     ) -> tuple[RunLine, RunData, dict | None] | None:
     """Read the run, then judge what was read - or, when its source added nothing since a check that already saw
-    nothing new, let that judgement stand (tools/recheck.py: the same answer, without judging again). None when
-    the read failed (the caller checks the run the ordinary way, which says why)."""
+    nothing new, let that judgement stand (tools/recheck.py: the same answer, without judging again); with the
+    steady mark of the judgement stored (None when it is not a fixed point). None when the read failed (the caller
+    checks the run the ordinary way, which says why)."""
     from .assess import judge_read
     from .reading import load_run, loss_override
-    from .recheck import steady_record
+    from .recheck import derived_record, steady_record
 
     try:
         data = load_run(run, store=store, config=config, role_overrides=loss_override(None, config.loss_metric))
     except Exception:  # noqa: BLE001 - the ordinary check reads again and reports the failure in its line
         return None
-    return _line_of(run, lambda: steady_record(data, store=store, config=config, total_steps=total_steps)
-                    or judge_read(run, data, store=store, config=config, total_steps=total_steps)), data
+    marks: list[dict | None] = []
+
+    def check() -> Any:
+        a = steady_record(data, store=store, config=config, total_steps=total_steps) \
+            or derived_record(data, store=store, config=config, total_steps=total_steps) \
+            or judge_read(run, data, store=store, config=config, total_steps=total_steps)
+        marks.append(_get(a, "recheck"))
+        return a
+
+    return _line_of(run, check), data, (marks[0] if marks else None)
+
+
+def _keep_curves(store: Store, mark: dict | None, objectives: RunObjectives) -> None:
+    """A steady judgement's curves, stored for the checks it will stand for (tools/recheck.steady_quick)."""
+    quick = mark.get("quick") if isinstance(mark, dict) else None
+    if not isinstance(quick, dict):
+        return
+    try:
+        store.put_curves(str(quick["source"]), str(quick["key"]), curves_to_bytes(objectives))
+    except TrainingCheckError:  # the curves only save a later check a read; it reads the run instead
+        pass
 
 
 def check_and_collect(run: str, *, store: Store, config: Config, assess: Callable[..., Any],
@@ -275,13 +296,46 @@ def check_and_collect(run: str, *, store: Store, config: Config, assess: Callabl
         overrides = loss_override(None, config.loss_metric)
         data = first[1] if first else (recently_loaded(run, overrides) or load_run(run, store=store, config=config,
                                                                                  role_overrides=overrides))
-        return line, objectives_of(run, data.frame, line.total_steps), data.run_key
+        objectives = objectives_of(run, data.frame, line.total_steps)
+        if first:
+            _keep_curves(store, first[2], objectives)
+        return line, objectives, data.run_key
     except TrainingCheckError as e:
         line.error = line.error or f"left out of the sweep: {e.message}"
         return line, None, None
     except Exception as e:  # noqa: BLE001 - one run's curves must not fail the sweep
         line.error = line.error or f"left out of the sweep: internal error ({type(e).__name__})"
         return line, None, None
+
+
+def standing_checks(targets: list[str], store: Store, config: Config, collect: bool, total_steps: int | None
+                    ) -> list[Checked]:
+    """The runs whose last judgement stands without a read (tools/recheck.steady_quick: a local log unchanged since a
+    check that saw nothing new), each stored again as this check's - all in one transaction - with its curves.
+    The other runs are checked the ordinary way."""
+    from .recheck import steady_quick
+
+    config_text = repr(config)
+    found = []
+    for run in targets:
+        try:
+            s = steady_quick(run, store=store, config=config, total_steps=total_steps, curves=collect,
+                             config_text=config_text)
+        except Exception:  # noqa: BLE001 - the ordinary check of the run says what is wrong
+            s = None
+        if s is not None:
+            found.append((run, s, new_id("asm")))
+    try:
+        store.add_assessments([(aid, s.run_key, str(s.record.get("verdict")), (s.record.get("progress") or {})
+                                .get("step"), s.record) for _, s, aid in found])
+    except TrainingCheckError:
+        return []
+    out: list[Checked] = []
+    for run, s, aid in found:
+        record = {**s.record, "assessment_id": aid}
+        out.append((_line_of(run, functools.partial(dict, record)), s.curves,
+                    s.run_key if s.curves is not None else None))
+    return out
 
 
 def assess_runs(runs: list[str] | None = None, project: str | None = None, *, store: Store, config: Config,
@@ -347,6 +401,17 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
     is checked on a thread."""
     from .assess import assess_run
 
+    total = len(targets)
+    standing = standing_checks(targets, store, config, collect, total_steps)
+    for done, checked in enumerate(standing, 1):
+        if progress:
+            progress(done, total, f"checked {checked[0].run} (nothing new)")
+        yield checked
+    if standing:
+        left = {c[0].run for c in standing}
+        targets = [r for r in targets if r not in left]
+        if not targets:
+            return
     n = check_pool.pool_size(targets, config, max_concurrency, workers)
     procs = check_pool.open_pool(n, store, config) if n else None
     threads = ThreadPoolExecutor(max_workers=min(max_concurrency, len(targets)), thread_name_prefix="assess")
@@ -364,7 +429,7 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
             if fut is not None:
                 on_worker.add(fut)
             futures[fut or on_thread(r)] = r
-        done = 0
+        done = len(standing)
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -381,7 +446,7 @@ def _checked(targets: list[str], store: Store, config: Config, collect: bool, to
                     continue
                 done += 1
                 if progress:
-                    progress(done, len(targets), f"checked {run}")
+                    progress(done, total, f"checked {run}")
                 yield result
     finally:
         threads.shutdown(wait=True, cancel_futures=True)

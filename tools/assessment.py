@@ -53,6 +53,7 @@ class Assessment:
     elapsed_s: float = 0.0
     diagnosis: Diagnosis | None = None
     notes: list[str] = field(default_factory=list)
+    recheck: dict | None = None  # the steady mark stored with the record (tools/recheck.py), when there is one
 
     def record(self) -> dict:
         """Everything, as stored (the reviewer and the evidence read this)."""

@@ -3,7 +3,9 @@
 Checking a local run is mostly Python (the format's detection, the history, the signals), so threads share one
 core; a call that covers at least ``POOL_MIN_RUNS`` local runs on two or more cores that are not crowded hands each
 local run's check to a pool of worker processes instead, one per core (remote runs stay on the caller's threads:
-their time is the network's). A worker makes the very check a thread makes (``assess_runs.check_and_collect``) with:
+their time is the network's, and a W&B run's reading shares the cores with wandb-core - on two shared cores, W&B
+runs on two workers took longer than on the threads, bench/sweep_scale.py). A worker makes the very check a thread
+makes (``assess_runs.check_and_collect``) with:
 
 - its own store connection to the same file (SQLite in WAL mode serves several processes; each write is one
   transaction, as in a thread);

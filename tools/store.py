@@ -115,6 +115,14 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX sweep_judgements_run ON sweep_judgements (run_key, created_at);
     """,
+    # v5: a steady run's sweep curves (tools/recheck.py): what a sweep compares, kept while its judgement stands
+    """
+    CREATE TABLE steady_curves (
+        source_id TEXT PRIMARY KEY,
+        key TEXT NOT NULL,
+        data BLOB NOT NULL
+    );
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 COMPACT_LOOKBACK = 64  # newest chunks a compaction looks at (a binary counter of 1M-point chunks needs about 20)
@@ -479,6 +487,21 @@ class Store:
                       (aid, run_key, time.time(), step, verdict, text))
         return aid
 
+    def add_assessments(self, rows: list[tuple[str, str, str, int | None, dict]]) -> None:
+        """Several assessments ``(assessment_id, run_key, verdict, step, payload)`` in one transaction (a many-run
+        check's judgements that stand, stored again as its own)."""
+        now = time.time()
+        values = []
+        for aid, run_key, verdict, step, payload in rows:
+            run_key = redact(run_key)
+            values.append((aid, run_key, now, step, verdict,
+                           _record({**payload, "assessment_id": aid, "run_key": run_key})))
+        if not values:
+            return
+        with self._write() as c:
+            c.executemany("INSERT INTO assessments (id, run_key, created_at, step, verdict, payload) "
+                          "VALUES (?,?,?,?,?,?)", values)
+
     def get_assessment(self, assessment_id: str) -> dict | None:
         with self._read() as c:
             row = c.execute("SELECT payload, created_at FROM assessments WHERE id=?", (assessment_id,)).fetchone()
@@ -571,6 +594,20 @@ class Store:
             row = c.execute("SELECT payload, created_at FROM sweep_judgements WHERE run_key=? "
                             "ORDER BY created_at DESC, rowid DESC LIMIT 1", (redact(run_key),)).fetchone()
         return {**json.loads(row[0]), "created_at": row[1]} if row else None
+
+    # -- a steady run's curves (tools/recheck.py) ----------------------------------------------
+    def put_curves(self, source_id: str, key: str, data: bytes) -> None:
+        """What a sweep compares of the source's run, for the judgement ``key`` names (one per source)."""
+        with self._write() as c:
+            c.execute("INSERT INTO steady_curves (source_id, key, data) VALUES (?,?,?) ON CONFLICT(source_id) "
+                      "DO UPDATE SET key=excluded.key, data=excluded.data", (_text(source_id), key, data))
+
+    def get_curves(self, source_id: str, key: str) -> bytes | None:
+        """The source's curves stored for ``key``; None when none are, or they are for another judgement."""
+        with self._read() as c:
+            row = c.execute("SELECT data FROM steady_curves WHERE source_id=? AND key=?",
+                            (_text(source_id), key)).fetchone()
+        return bytes(row[0]) if row else None
 
     def run_keys(self) -> list[str]:
         with self._read() as c:

@@ -11,9 +11,13 @@ def check(view: RunView) -> Finding:
     prev_step = view.previous[0].last_step if view.previous else None
     last = view.last_step
     if prev_step is not None and last is not None and last <= prev_step:
-        return Finding("staleness", OK,
-                       f"no new steps since the last check (still step {last}); a watchdog owns process health",
-                       [int(last), int(last)], nums(new_steps=0, last_step=last))
+        return nothing_new(last)
     was = f" (was {prev_step})" if prev_step is not None else ""
     return Finding("staleness", OK, f"new data up to step {last}{was}",
                    numbers=nums(last_step=last, previous_step=prev_step))
+
+
+def nothing_new(last: int) -> Finding:
+    """The finding of a check that found no step after ``last``, the step the previous check ended at."""
+    return Finding("staleness", OK, f"no new steps since the last check (still step {last}); a watchdog owns process "
+                   f"health", [int(last), int(last)], nums(new_steps=0, last_step=last))

@@ -25,8 +25,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, TypeVar
 from urllib.parse import urlparse
+
+import numpy as np
 
 from ..config import Config
 from ..errors import AuthError, BadInput, SourceUnreachable, TrainingCheckError
@@ -289,21 +292,98 @@ def history_page_rows(lines: Any) -> list[dict]:
     only."""
     if not isinstance(lines, list):
         return []
-    rows = []
+    rows: list[dict] = []
+    add = rows.append
     for t in lines:
-        if not isinstance(t, str):
+        if type(t) is not str and not isinstance(t, str):
             continue
         try:
             row, end = _DECODE(t)
         except (ValueError, RecursionError):
             continue
-        if isinstance(row, dict) and (end == len(t) or not t[end:].strip()):
-            rows.append(row)
+        if type(row) is dict and (end == len(t) or not t[end:].strip()):
+            add(row)
     return rows
 
 
 def add_history_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: int = -1) -> int:
-    """Add each row's metrics at its ``_step`` (rows at or before ``after_step`` skipped); returns the last step."""
+    """Add each row's metrics at its ``_step`` (rows at or before ``after_step`` skipped); returns the last step.
+    Rows of a few shapes (the same keys, whole-number steps, numbers only: a page as W&B keeps it) go column by
+    column (``_add_columns``); any other rows one by one, with the very same points, order and names."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    last = _add_columns(rows, builder, after_step)
+    return last if last is not None else _add_rows(rows, builder, after_step)
+
+
+_IGNORED_PREFIXES = ("system/", "system.")
+MAX_SHAPES = 16  # key sets of one read's rows taken column by column (train rows, eval rows, ...)
+
+
+def _ignored(key: str) -> bool:
+    """W&B's own keys (_runtime, _timestamp...) and system metrics: never points."""
+    return key[:1] == "_" or key.startswith(_IGNORED_PREFIXES)
+
+
+def _add_columns(rows: list[dict], builder: BatchBuilder, after_step: int) -> int | None:
+    """``_add_rows`` for rows of at most ``MAX_SHAPES`` key sets, each holding an int ``_step`` and only ints and
+    floats: each shape's rows transposed at once, each metric's points in row order, each metric named in the order
+    the row-by-row pass names it (its first row, then its place in that row); None (nothing added) for any other
+    rows."""
+    shapes: dict[tuple[str, ...], list[int]] = {}
+    for i, keys in enumerate(map(tuple, rows)):
+        shape = shapes.get(keys)
+        if shape is None:
+            if len(shapes) >= MAX_SHAPES:
+                return None
+            shape = shapes[keys] = []
+        shape.append(i)
+    last = after_step
+    found: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}  # key -> (row index, step, value) pieces
+    first: dict[str, tuple[int, int]] = {}  # key -> (its first row, its place there)
+    for keys, index in shapes.items():
+        if "_step" not in keys:
+            continue  # rows without a step add nothing
+        group = [rows[i] for i in index]
+        cols = [list(map(itemgetter(k), group)) for k in keys]
+        steps_col = cols[keys.index("_step")]
+        if set(map(type, steps_col)) != {int}:
+            return None  # a float, a bool or no number as the step: the row-by-row pass
+        try:
+            steps = np.fromiter(steps_col, np.int64, len(steps_col))
+        except OverflowError:
+            return None
+        valid = steps > after_step
+        if not valid.any():
+            continue
+        last = max(last, int(steps[valid].max()))
+        at = np.asarray(index, dtype=np.int64)[valid]
+        first_row = int(at[0])
+        for j, key in enumerate(keys):
+            if key == "_step" or _ignored(key):
+                continue
+            col = cols[j]
+            if not set(map(type, col)) <= {float, int}:
+                return None  # a string, a bool, a null, a table: the row-by-row pass
+            try:
+                values = np.fromiter(map(float, col), np.float64, len(col))
+            except OverflowError:
+                return None
+            found.setdefault(key, []).append((at, steps[valid], values[valid]))
+            if key not in first or first[key] > (first_row, j):
+                first[key] = (first_row, j)
+    for key in sorted(first, key=first.__getitem__):
+        pieces = found[key]
+        if len(pieces) == 1:
+            builder.extend(key, pieces[0][1], pieces[0][2])
+            continue
+        order = np.argsort(np.concatenate([p[0] for p in pieces]), kind="stable")
+        builder.extend(key, np.concatenate([p[1] for p in pieces])[order],
+                       np.concatenate([p[2] for p in pieces])[order])
+    return last
+
+
+def _add_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: int = -1) -> int:
+    """``add_history_rows`` row by row, value by value (any rows)."""
     last = after_step
     columns: dict[str, tuple[list[int], list[float]]] = {}  # each metric's lists, looked up once a read
     ignored: set[str] = set()  # W&B's own keys (_runtime, _timestamp...) and system metrics
@@ -318,7 +398,7 @@ def add_history_rows(rows: Iterable[dict], builder: BatchBuilder, after_step: in
                 continue
             c = columns.get(key)
             if c is None:
-                if key[:1] == "_" or key.startswith(("system/", "system.")):
+                if _ignored(key):
                     ignored.add(key)
                     continue
                 c = columns[key] = builder.column(key)

@@ -10,6 +10,7 @@ else a hash of its runs.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections import Counter
 from collections.abc import Collection, Iterable
@@ -40,6 +41,38 @@ class RunObjectives:
     eval: Series | None
     loss: Series | None
     total_steps: int | None = None
+
+
+def curves_to_bytes(o: RunObjectives) -> bytes:
+    """A run's objectives as bytes (a JSON head, then each series' steps and values as float64, exactly)."""
+    series = [s for s in (o.eval, o.loss) if s is not None]
+    head = json.dumps({"total_steps": o.total_steps,
+                       "series": [{"slot": "eval" if s is o.eval else "loss", "name": s.name, "direction": s.direction,
+                                   "n": int(s.steps.size)} for s in series]}).encode()
+    body = b"".join(np.ascontiguousarray(a, dtype=np.float64).tobytes() for s in series for a in (s.steps, s.values))
+    return len(head).to_bytes(4, "little") + head + body
+
+
+def curves_from_bytes(run: str, blob: bytes) -> RunObjectives | None:
+    """``curves_to_bytes`` read back as ``run``'s objectives; None when the bytes are not what it wrote."""
+    try:
+        n = int.from_bytes(blob[:4], "little")
+        head = json.loads(blob[4:4 + n])
+        at = 4 + n
+        slots: dict[str, Series] = {}
+        for d in head["series"]:
+            size = int(d["n"])
+            arrays = []
+            for _ in range(2):
+                arrays.append(np.frombuffer(blob, dtype=np.float64, count=size, offset=at).copy())
+                at += 8 * size
+            slots[str(d["slot"])] = Series(str(d["name"]), str(d["direction"]), arrays[0], arrays[1])
+        if at != len(blob):
+            return None
+        total = head.get("total_steps")
+        return RunObjectives(run, slots.get("eval"), slots.get("loss"), int(total) if total is not None else None)
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _thin(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
