@@ -15,7 +15,9 @@ the judge follows when the file logs no train loss) and scores it one of two way
   both NaN, or both the same infinity. Where the truth counts in epochs (``step_unit`` starting with
   ``epoch``, Keras) a reader numbering by batches is equally right, so the point may also be found at
   epoch × ``steps_per_epoch`` (with 0-based epochs also (epoch + 1) × ``steps_per_epoch``, the batches done at the
-  epoch's end); the best of the numberings counts (never a mix). A file is read when
+  epoch's end); a 0-based truth may be read at index + 1 (the count done), and a truth whose ``record`` says it
+  numbers that record's 0-based step + 1 at that step; the best of the numberings counts (never a mix). A file is
+  read when
   >= 90 % of its truth's points are found. The row also says how many truth values the read has at any step
   (so a wrong step numbering shows as "values right, steps wrong") and the read's step range.
 - **By count** (the shared corpora ``real-logs`` and ``real-logs-2``): the read's point count against
@@ -147,6 +149,9 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
             numberings.append((f"epoch x {truth['steps_per_epoch']} (end)", int(truth["steps_per_epoch"]), 1))
     if pts and pts[0][0] == 0:  # a 0-based index: the count done once it is done (index + 1: a bar's "n/N", Composer's
         numberings.append(("count done (index + 1)", 1, 1))  # "[batch=n/N]") numbers the same points
+    if pts and pts[0][0] == 1 and "step + 1" in str(truth.get("record", "")):
+        # a truth that says it numbers its record's 0-based step + 1 (a bar's count n of Lightning's step n - 1)
+        numberings.append(("the record's own step (truth - 1)", 1, -1))  # numbers the same points
     best, how = -1, ""
     for name, mult, end in numberings:
         n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get((s + end) * mult, ())))
@@ -299,7 +304,8 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                     res.found, res.found_any_step, res.numbering = score_truth(steps, values, truth)
                     if should_stop and (ps := problem_step(truth)) is not None:
                         mult = (int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch x") else 1)
-                        res.problem_step = (ps + res.numbering.endswith("(end)")) * mult
+                        shift = res.numbering.endswith("(end)") - res.numbering.endswith("(truth - 1)")
+                        res.problem_step = (ps + shift) * mult
                     res.read = res.found >= READ_SHARE * max(1, len(truth["train_loss"]))
                     if not res.read:
                         res.why = (f"{res.found} of {expected} at the truth's steps, {res.found_any_step} at any "

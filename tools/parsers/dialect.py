@@ -127,6 +127,13 @@ class Dialect:
         "sentence", "sentences", "document", "documents", "record", "records", "row", "rows", "word", "words",
         "shard", "shards", "object", "objects", "box", "boxes", "video", "videos", "clip", "clips", "frame",
         "frames", "pair", "pairs", "user", "users", "node", "nodes", "edge", "edges", "graph", "graphs"})
+    #: words of a date printed before a clock at a line's start (``05 Dec 20:28 INFO ...``, ``Sat 05 Dec 2026
+    #: 20:28:13``): with the clock they are a time stamp, whose numbers (the day, the year, the hour) are no fields
+    date_words: frozenset[str] = frozenset({
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january",
+        "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
+        "mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday", "wednesday", "thursday", "friday",
+        "saturday", "sunday"})
     #: a line holding one of these is an event, counted under the name (cumulative) at the step it happens at
     #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
     event_markers: tuple[tuple[bytes, str], ...] = (

@@ -324,6 +324,49 @@ def _header_name(header: list[str], rep: bytes, a: int, dialect: Dialect) -> str
     return name
 
 
+_DIGITS = frozenset(b"0123456789")
+_DATE_CHARS = frozenset(b"0123456789-/.,:T")
+
+
+def _clock(tok: bytes) -> bool:
+    """``20:28``, ``20:28:13``, ``20:28:13,123``: digits, a colon, two digits, and so on."""
+    parts = tok.split(b":")
+    return (1 < len(parts) <= 3 and all(p[:2].isdigit() for p in parts) and parts[0].isdigit()
+            and all(len(p) == 2 or p[2:3] in (b".", b",") and p[3:].isdigit() for p in parts[1:]))
+
+
+def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
+    """Where a date-time stamp opening ``rep`` ends (0: none). A stamp is blank-separated words from the line's
+    start (brackets around it allowed), each a date word (``Dec``, ``Sat``), a day or year (an integer of up to four
+    digits), a date (``2026-12-05``) or a clock (``20:28:13``), holding a clock and a date word or a date: its
+    numbers are no fields (``05 Dec 20:28    INFO  epoch 0 ...``: the day is no step, ``Dec 20`` no metric)."""
+    i, n, end = 0, len(rep), 0
+    clock = dated = False
+    while i < n:
+        while i < n and rep[i] in b" \t[(":
+            i += 1
+        j = i
+        while j < n and rep[j] not in b" \t":
+            j += 1
+        tok = rep[i:j].rstrip(b"])")
+        if not tok:
+            break
+        word = tok.rstrip(b",").lower()
+        if word.decode("latin-1") in dialect.date_words:
+            dated = True
+        elif _clock(tok):
+            clock = True
+        elif word.isdigit() and len(word) <= 4:
+            pass
+        elif (len(word) >= 8 and not set(word) - _DATE_CHARS and word[:1].isdigit()
+              and (word.count(b"-") == 2 or word.count(b"/") == 2)):
+            dated = True  # 2026-12-05, 12/05/2026
+        else:
+            break
+        end, i = j, j
+    return end if clock and dated else 0
+
+
 def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list[str] | None = None) -> Plan | None:
     """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
     names of a table's columns, for numbers with no name of their own."""
@@ -360,8 +403,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     opening_step = False
     counted_end = 0  # where the last count's noun ended ("0 corrupt: 100%": ``corrupt`` names no number after it)
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
+    stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     while k < len(spans):
-        if not numeric[k] or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
+        if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
             k += 1
             continue
         a, b = spans[k]
