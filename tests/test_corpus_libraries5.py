@@ -36,9 +36,6 @@ KNOWN_MISSES: dict[str, str] = {}
 _TD_LOSS = ("a DQN's TD loss grows while the episodes grow longer; the CSV holds the loss alone (the episode length "
             "is in its own file, max_steps.csv), so nothing tells the judge the run is an RL run")
 KNOWN_CHECK_MISSES: dict[str, str] = {
-    "accelerated_sgd_lr_huge_diverged": (
-        "18 points, the last two 2.7e5 and 1e36, then the trainer's 'Stopping training due to NaN loss' (no number): "
-        "a rise of two logs is confirmed later, and the run has ended by then"),
     "torchrl_dqn_cartpole_bar/scalars/loss.csv": _TD_LOSS,
     "torchrl_dqn_cartpole_info/scalars/loss.csv": _TD_LOSS,
 }

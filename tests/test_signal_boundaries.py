@@ -122,6 +122,19 @@ def test_divergence_an_order_of_magnitude_growing_to_blowup_ratio(newest, status
     assert f.status == status, f.message
 
 
+@pytest.mark.parametrize(("before", "newest", "status"), [
+    (900.0, 1e21, "warn"),  # the log before is under blowup_ratio (1000) x the best: one huge log
+    (2e6, 1e8, "warn"),  # two logs over blowup_ratio x, but the newest only 50 x the one before: not growing so
+    (2e6, 1e21, "critical"),  # two logs over blowup_ratio x, orders of magnitude a log (2e6 then 1e21)
+])
+def test_divergence_two_logs_growing_by_orders_of_magnitude(before, newest, status):
+    # DeepChem's lr-growth run (libraries_holdout4): a best of 2, then 2 * 1e6 and 2 * 1e21 as its last two logs
+    y = plateau_then(0.0, 1, 30, 30)
+    y[-3:] = [4.0, 2.0 * before, 2.0 * newest]
+    f = divergence.check(view_of({"train_loss": y}))
+    assert f.status == status, f.message
+
+
 @pytest.mark.parametrize(("n_low", "status"), [(19, "warn"), (20, "critical")])
 def test_divergence_a_reward_worse_than_its_start_for_long_collapsed(n_low, status):
     # a reward that rose from 20 to 25, then fell to 12 (below where it started) for the newest n_low of 38 logs

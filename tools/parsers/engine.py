@@ -1608,6 +1608,8 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
             keep = keep & (steps != 0)  # one update's loss among sums of many (spaCy's first row)
         if name in DIALECT.zero_is_absent:
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
+        if plan.updates is not None and plan.updates != f:
+            keep = keep & ~(np.isnan(got[f]) & (got[plan.updates] == 0))  # a mean over no update yet: no value
         if keep.all():  # (no copy of what every line keeps)
             per_key.setdefault(key, []).append((idx, np.round(steps), got[f], source))
         elif keep.any():

@@ -55,12 +55,13 @@ class Plan:
     epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
     initial: bool = False  # read once before a recurring record naming the same: that series' first point
     under_banner: bool = False  # a named step n/N read as the counter of the epoch banner it is printed under
+    updates: int | None = None  # field of the updates count (``Dialect.update_counts``): at 0, a NaN is no value
 
     @property
     def positions(self) -> list[int]:
         """Every field to read, in order."""
         out = set(self.metrics) | set(self.summary)
-        for f in (self.step, self.epoch, self.epoch_total, self.step_total):
+        for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates):
             if f is not None:
                 out.add(f)
         if self.counter:
@@ -466,6 +467,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
+        if name and low in dialect.update_counts and plan.updates is None:
+            plan.updates = k  # (and read as what it otherwise is)
         if name:
             if low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)):

@@ -101,6 +101,34 @@ def _found(literal: bytes, data: bytes) -> bool:
     return pattern.search(data) is not None
 
 
+_NUMBER_TEXT = rb"[-+]?+(?:[0-9.][0-9.eE+-]{0,39}+|nan|NaN|inf)"
+# a (name, value) pair of a printed list of tuples (``[('average_q', 4.6), ('average_loss', nan)]``, a statistics
+# API's repr; a lone tuple in prose is left as printed): its comma after the quoted name becomes ``:`` so the name is
+# the value's key, as in a dict; bounded, anchored on a literal ``('``: linear
+_PAIR = re.compile(rb"(?:(?<=\[)|(?<=, ))\('([A-Za-z_][A-Za-z0-9_./@-]{0,63}+)', (?=" + _NUMBER_TEXT + rb"\))")
+_WRAPPERS: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _wrapper(opening: bytes) -> re.Pattern[bytes]:
+    pattern = _WRAPPERS.get(opening)
+    if pattern is None:  # the wrapper, its number, an optional rest after a comma (``, grad_fn=<..>``), the ``)``
+        pattern = _WRAPPERS[opening] = re.compile(
+            rb"(?<![A-Za-z0-9_.])" + re.escape(opening) + rb"(" + _NUMBER_TEXT + rb")(?:,[^()\n]{0,128}+)?+\)")
+    return pattern
+
+
+def unwrap_reprs(data: bytes, openings: Sequence[bytes]) -> bytes:
+    """``data`` with each number printed in a wrapper's repr (``np.float64(0.53)``: ``Dialect.wrapper_reprs``) as
+    the number alone, and the pairs of a printed tuple list (``('loss', 0.53)``) as ``('loss': 0.53)``: a name then
+    its value, as the engine reads a key. Each pattern bounded from a literal start: linear; no newline touched."""
+    for opening in openings:
+        if opening in data:
+            data = _wrapper(opening).sub(rb"\1", data)
+    if b"('" in data:
+        data = _PAIR.sub(rb"('\1': ", data)
+    return data
+
+
 def split_lines(data: bytes, mask: bool = True) -> Lines:
     """The lines of ``data`` (complete lines), cleaned as the module docstring says. Each rarer step runs only when
     its byte is in the block (a search at memchr speed)."""
@@ -111,6 +139,10 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
     from .kernel import keras_bars, line_breaks
 
     data, controls = line_breaks(data)
+    if b"(" in data:
+        from .dialect import DIALECT
+
+        data = unwrap_reprs(data, DIALECT.wrapper_reprs)
     if b"{" in data:
         from .kernel import break_records
 

@@ -54,6 +54,8 @@ class DivergenceParams(Params):
     # blow-up's own growth swamps the noise in linear units)
     order_ratio: float = bound(10.0, 2.0)  # ...or this many times its best for sustain_order logs in a row...
     sustain_order: int = bound(3, 1)  # ...the newest of them at blowup_ratio x: a blow-up still growing
+    sustain_growing: int = bound(2, 2)  # ...or this many logs over blowup_ratio x, each blowup_ratio x the one
+    # before: a loss growing by orders of magnitude a log (a spike is one log; no noise rises twice like this)
     beside_ratio: float = bound(2.0, 1.0)  # another loss blown up counts while the objective is this many x its best
 
 
@@ -176,8 +178,9 @@ def _check(view: RunView, p: DivergenceParams) -> Finding:
 
 def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     """How many newest logs in a row a positive loss has been over ``blowup_ratio`` times its best level and above
-    its start (0 when fewer than ``sustain_massive``), or over ``order_ratio`` times for ``sustain_order`` logs with
-    the newest at ``blowup_ratio`` times (a blow-up still growing): a blow-up measured in orders of magnitude. The
+    its start (0 when fewer than ``sustain_massive``, unless ``sustain_growing`` of them each grew ``blowup_ratio``
+    times over the one before), or over ``order_ratio`` times for ``sustain_order`` logs with the newest at
+    ``blowup_ratio`` times (a blow-up still growing): a blow-up measured in orders of magnitude. The
     start is the first log when lower than the start level (a blow-up from the second log inflates the median of the
     first few)."""
     if best <= 0 or len(c.values) < p.sustain_massive:
@@ -187,6 +190,9 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     k = len(over) - 1 - int(np.flatnonzero(~over)[-1]) if not over.all() else len(over)
     if k >= p.sustain_massive:
         return k
+    g = p.sustain_growing
+    if k >= g and (c.values[-g + 1:] >= p.blowup_ratio * c.values[-g:-1]).all():
+        return k  # orders of magnitude a log, sustain_growing logs in a row (2e6 then 1e21 over a best of 0.4)
     # an order of magnitude over its best for sustain_order logs, growing to blowup_ratio x at the newest
     order = (c.values > p.order_ratio * best) & above_start
     k = len(order) - 1 - int(np.flatnonzero(~order)[-1]) if not order.all() else len(order)
