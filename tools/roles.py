@@ -132,7 +132,7 @@ def is_rl_return(name: str) -> bool:
 # ``max num steps``): no objective of its own (longer is better in CartPole, worse in MountainCar), but it says the
 # run is an RL run, whose TD or value losses follow the returns and grow while the agent learns.
 _RL_EPISODE_LENGTH = re.compile(r"\b(ep len mean|episode length|episode len|mean episode length|"
-                                r"(max|mean|avg) num steps|(max|mean|avg) step count|step count)\b")
+                                r"(max|mean|avg) num steps|(max|mean|avg) step count|step count|max steps)\b")
 
 
 def is_rl_episode_length(name: str) -> bool:

@@ -79,7 +79,7 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     chosen here (``choose_primary_eval``)."""
     objective = frame.primary_loss
     adversarial = bool(objective and is_adversarial(objective))
-    if objective is not None and not adversarial and any(is_rl_return(n) or is_rl_episode_length(n)
+    if objective is not None and not adversarial and any(is_rl_return(n) or _episode_lengths(frame, n)
                                                          for n in frame.roles):
         adversarial = True  # an RL run (its episode return or length logged): its losses follow the returns
     if objective is not None and not adversarial:
@@ -112,6 +112,12 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
                    [p if isinstance(p, AssessmentRecord) else AssessmentRecord.from_dict(p) for p in previous or []],
                    new_points, baseline, dict(config or {}), notes=notes)
+
+
+def _episode_lengths(frame: MetricFrame, name: str) -> bool:
+    """An RL run's episode length, logged as a series that moves (TorchRL's `max_steps` beside its loss); a constant
+    (a setting printed once or repeated, as `max_steps: 1000`) says nothing."""
+    return is_rl_episode_length(name) and frame.count(name) >= 3 and not frame.is_constant(name)
 
 
 def _rl_return(frame: MetricFrame) -> str | None:

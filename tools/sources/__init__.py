@@ -117,6 +117,11 @@ def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, lo
             from .tfevents import TfEventsSource
 
             return TfEventsSource(fs, [fs.join(path, e) for e in events])
+        from .metric_csvs import find_metric_csvs
+
+        per_metric = find_metric_csvs(fs, path, entries)
+        if per_metric is not None:
+            return per_metric
         for candidate in ("metrics.csv", "trainer_state.json", "metrics.json", "results.csv", "train.log", "log.txt"):
             if any(e.name == candidate and not e.is_dir for e in entries):
                 from .logfile import LogFileSource
@@ -149,6 +154,12 @@ def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, lo
         from .tfevents import TfEventsSource
 
         return TfEventsSource(fs, [path])
+    if name.lower().endswith(".csv"):
+        from .metric_csvs import metric_csvs_around
+
+        per_metric = metric_csvs_around(fs, path, st.size)  # one metric of a folder of them: the run is the folder
+        if per_metric is not None:
+            return per_metric
     from .logfile import LogFileSource
 
     return LogFileSource(fs, path)

@@ -62,7 +62,7 @@ class Source(Protocol):
     """A place metrics come from. ``source_id`` is stable across processes (it keys the cursor)."""
 
     source_id: str
-    kind: str  # "wandb_api" | "wandb_local" | "log" | "tfevents"
+    kind: str  # "wandb_api" | "wandb_local" | "log" | "tfevents" | "mlflow_*" | "dvclive" | "metric_csvs"
 
     def describe(self) -> str: ...
 
