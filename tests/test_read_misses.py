@@ -221,3 +221,27 @@ def test_a_named_value_under_a_line_of_words_is_no_table_row(tmp_path):
     whole = _read(tmp_path, data)
     assert "Results" not in whole and any(k != "Loss" and "Loss" in k for k in whole), sorted(whole)
     assert _live(tmp_path, data, [len(data) // 2 + 5]) == whole
+
+
+def test_a_value_at_step_0_before_a_long_banner_is_read_in_pieces_as_whole(tmp_path):
+    """Item 5: DeepSpeed prints its timer's first record (``step=0, skipped=0, lr=[0.0001], mom=[0.9]``) before a
+    config dump longer than the one-off lines the reader carries, then a printed dict of the optimizer's settings;
+    its next timer record comes only in the next read. The record with a step is carried before the dump's lines,
+    and the dict after it with it: read in two pieces, the LR's first point is at step 0 and the dict's values are
+    placed as one read of the whole file places them."""
+    import itertools
+    import string
+
+    names = ("".join(p) for p in itertools.product(string.ascii_lowercase, repeat=3))
+    timer = "[INFO] [logging.py:68:log_dist] [Rank 0] step={}, skipped=0, lr=[0.0001], mom=[0.9]"
+    banner = [f"  {next(names)}_setting ...... {k % 7}" for k in range(80)]
+    banner += [f'    "{next(names)}_size": {k + 2}, ' for k in range(80)]
+    settings = "[INFO] [config.py:999:print]   optimizer_params {'lr': 0.0001, 'eps': 1e-08, 'weight_decay': 3e-07}"
+    epochs = [f"Epoch: [{e}][  0/10]\tTime  1.5 ( 1.5)\tLoss {3.0 / (e + 1):.4e} ({3.0 / (e + 1):.4e})"
+              for e in range(6)]
+    first = ("\n".join([timer.format(0), *banner, settings, *banner[:3]]) + "\n").encode()
+    rest = [line for e, ep in enumerate(epochs) for line in (ep, timer.format(200 * (e + 1)))]
+    data = first + ("\n".join(rest) + "\n").encode()
+    whole = _read(tmp_path, data)
+    assert whole["lr"][0][:2] == [0, 200], whole.get("lr")
+    assert _live(tmp_path, data, [len(first)]) == whole

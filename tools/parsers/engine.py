@@ -235,6 +235,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
             lines = pending + list(lines)
             joined = None if joined is None else b"\n".join(pending) + b"\n" + joined
     new_pending: list[int] = []
+    placed: set[int] = set()  # of new_pending, the lines with a step and a value (a series' first record)
+    late: list[int] = []  # such lines beyond the carried MAX_PENDING
+    faced: list[int] = []  # of plans, the one-off records on their face with no step of their own
     if not lines:
         return
     if not premasked and isinstance(lines, TextLines):
@@ -290,7 +293,11 @@ def _read_block(data: bytes, em: Emitter) -> None:
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
-            if len(new_pending) >= MAX_PENDING or len(first) > PENDING_LINE:
+            if len(first) > PENDING_LINE:
+                continue
+            if len(new_pending) >= MAX_PENDING:
+                if len(late) < MAX_PENDING and _positioned(first):
+                    late.append(int(idx[0]))  # beyond the cap, but a step's record: carried before a banner's lines
                 continue
             header = tables.header_for(int(idx[0]), [first]) if int(idx[0]) >= len(pending) else None
             if header is SKIP:
@@ -305,7 +312,11 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
                 new_pending.append(int(idx[0]))
+                if plan is not None and _has_position(plan) and plan.metrics:
+                    placed.add(int(idx[0]))
                 continue
+            if not _has_position(plan):
+                faced.append(len(plans))  # a record on its face placed by the records before it
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
             samples = [lines[i] for i in picks][:SAMPLES]
@@ -328,17 +339,45 @@ def _read_block(data: bytes, em: Emitter) -> None:
             series_at.append((int(idx[0]), frozenset(plan.metrics.values())))
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
+    if faced and (placed or late):  # after a carried step's record: carried with it, read when it is read
+        lead = min([*placed, *late])
+        held = {k for k in faced if int(plans[k][1][0]) > lead}
+        for k in sorted(held):
+            new_pending.append(int(plans[k][1][0]))
+            placed.add(int(plans[k][1][0]))
+        plans = [pl for k, pl in enumerate(plans) if k not in held]
     tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
+    new_pending = _carried(new_pending, placed, late)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     under = st.pop("_ub_lines", None)
     st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
                                                    for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _positioned(line: bytes) -> bool:
+    """Whether a one-off line reads as a record with a step of its own and a value (DeepSpeed's ``step=0, skipped=0,
+    lr=[0.0001]``): a series' first record, whose template may recur in the next read."""
+    plan = plan_template([line])
+    return plan is not None and _has_position(plan) and bool(plan.metrics)
+
+
+def _carried(pending: list[int], placed: set[int], late: list[int]) -> list[int]:
+    """The one-off lines carried to the next read, at most ``MAX_PENDING``: every one with a step and a value first
+    (``placed`` of ``pending``, then ``late``: those the cap left out), then the others nearest the block's end
+    (``pending`` is in that order). A series' first record is carried wherever a long banner of one-off lines puts
+    it (before it: DeepSpeed's ``step=0`` line; after it: the first epoch's), as one read of both reads would read
+    it. A one-off record on its face with no step of its own after such a line (a printed dict of settings) is
+    ``placed`` too: held back with it, it is placed once that line's template is known to recur or not."""
+    if not late and len(pending) <= MAX_PENDING:
+        return pending
+    first = [i for i in pending if i in placed] + late
+    return (first + [i for i in pending if i not in placed])[:MAX_PENDING]
 
 
 def _series_order(counts: np.ndarray) -> np.ndarray:
