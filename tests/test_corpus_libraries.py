@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from .corpus_checks import Corpus, read_corpus
+from .corpus_checks import Corpus, marked, read_corpus
 
 REPO = Path(__file__).resolve().parents[1]
 LIBRARIES = REPO / "examples" / "libraries"
@@ -48,10 +48,6 @@ KNOWN_CHECK_MISSES: dict[str, str] = {
     "spacy_ner_lr_huge_diverged": SPACY_FIRST_ROW,
 }
 
-
-def _marked(runs: list[str], known: dict[str, str]) -> list:
-    return [pytest.param(r, marks=pytest.mark.xfail(reason=known[r], strict=False)) if r in known else r
-            for r in runs]
 
 
 def test_the_corpus_covers_twelve_libraries_and_both_kinds_of_run():
@@ -113,13 +109,13 @@ def test_every_store_holds_its_truth(run):
                for (_, a), (_, b) in zip(got, want, strict=True)), run
 
 
-@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_MISSES))
+@pytest.mark.parametrize("run", marked(RUNS, KNOWN_MISSES))
 def test_every_file_reads_its_loss_at_the_truths_steps(run):
     """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
     CORPUS.assert_read(run)
 
 
-@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_CHECK_MISSES))
+@pytest.mark.parametrize("run", marked(RUNS, KNOWN_CHECK_MISSES))
 def test_replayed_checks(run):
     CORPUS.assert_replayed_checks(run)
 

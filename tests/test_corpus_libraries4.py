@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .corpus_checks import Corpus
+from .corpus_checks import Corpus, marked
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries4"
@@ -34,10 +34,6 @@ KNOWN_MISSES: dict[str, str] = {}
 # at its truth's steps).
 KNOWN_CHECK_MISSES: dict[str, str] = {}
 
-
-def _marked(runs: list[str], known: dict[str, str]) -> list:
-    return [pytest.param(r, marks=pytest.mark.xfail(reason=known[r], strict=False)) if r in known else r
-            for r in runs]
 
 
 def test_the_corpus_covers_six_libraries_and_both_kinds_of_run():
@@ -55,13 +51,13 @@ def test_every_truth_value_is_printed_in_its_log(run):
     CORPUS.assert_truth_printed(run)
 
 
-@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_MISSES))
+@pytest.mark.parametrize("run", marked(RUNS, KNOWN_MISSES))
 def test_every_file_reads_its_loss_at_the_truths_steps(run):
     """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
     CORPUS.assert_read(run)
 
 
-@pytest.mark.parametrize("run", _marked(RUNS, KNOWN_CHECK_MISSES))
+@pytest.mark.parametrize("run", marked(RUNS, KNOWN_CHECK_MISSES))
 def test_replayed_checks(run):
     CORPUS.assert_replayed_checks(run)
 

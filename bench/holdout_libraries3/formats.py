@@ -50,10 +50,11 @@ def window(line: str, at: int, width: int = 300) -> str:
     return ("…" if start > 0 else "") + line[start:start + width] + ("…" if start + width < len(line) else "")
 
 
-def main(root: str) -> int:
+def main(root: str, which: str = "third", script: str = "bench/holdout_libraries3/formats.py") -> int:
+    """FORMATS.md of the held-out corpus at ``root`` (the ``which`` one, written by ``script``)."""
     out = Path(root)
-    parts = ["# Raw line formats of the third held-out library corpus", "",
-             "Written by `bench/holdout_libraries3/formats.py`. Per run: library, label, the loss and its step unit,",
+    parts = [f"# Raw line formats of the {which} held-out library corpus", "",
+             f"Written by `{script}`. Per run: library, label, the loss and its step unit,",
              "the settings, and 3 representative physical lines of `train.log` (split on `\\n` only): the first, a",
              "middle and the last line holding a train-loss value of the truth; `\\r`, `\\t`, ANSI `\\x1b` shown",
              "escaped, a run of N backspaces as `\\b{N}`, a line over 300 characters as a window around the value",
