@@ -290,7 +290,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
-            if len(new_pending) >= MAX_PENDING or len(first) > PENDING_LINE:
+            if len(first) > PENDING_LINE:
                 continue
             header = tables.header_for(int(idx[0]), [first]) if int(idx[0]) >= len(pending) else None
             if header is SKIP:
@@ -304,7 +304,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
-                new_pending.append(int(idx[0]))
+                if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
+                    new_pending.append(int(idx[0]))
                 continue
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
@@ -951,6 +952,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["order"] += int(numbered.sum())
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
+    stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     for r in train:
         plan, idx, got, bad = reads[r]
         prefix = ""
@@ -958,6 +960,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
+        if plan.step is not None:
+            stepped_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         if plan.bar and not prefix:
             bar_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         elif plan.metrics:
@@ -1011,6 +1015,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
     bar_only = bar_sources - line_sources
+    lagging = bar_sources - stepped_sources  # a bar's values with no step printed beside them: drawn where it lags
     for key, (li, s, v) in columns.items():
         src_k = source[key]
         if bar_only and len(src_k) > 1 and bool((src_k != src_k[0]).any()) and key in st.get("carried", ()):
@@ -1021,8 +1026,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
-        if st.get("first_state") and bar_sources and key in st.get("carried", ()):
-            on_bar = np.isin(src, list(bar_sources))  # a value set every d units, drawn by a lagging bar: its grid
+        if st.get("first_state") and lagging and key in st.get("carried", ()):
+            on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
                 li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st)
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
