@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import string
 
-from .test_engine_records import _pykeen_bar
-from .test_engine_tables import _read
+from .test_engine_records import _pykeen_bar, _same_in_reads
+from .test_engine_tables import _in_reads, _line_starts, _read
 
 
 def _final_metrics(n: int) -> bytes:
@@ -24,6 +24,7 @@ def test_a_bars_first_redraw_is_read_when_many_one_off_lines_follow_it(tmp_path)
     _res, pts = _read(tmp_path, data)
     want = [float(f"{1.5 / (e + 1) + 0.3:.3g}") for e in range(12)]
     assert pts["loss"] == (list(range(1, 13)), want)
+    assert tuple(_same_in_reads(data, 3)["loss"]) == (list(range(1, 13)), want)
 
 
 def _trainer_steps(epochs: int, batches: int, every: int) -> bytes:
@@ -55,3 +56,5 @@ def test_records_printing_their_own_step_are_not_put_on_a_bars_grid(tmp_path):
     data = _trainer_steps(2, 24, 2)
     _res, pts = _read(tmp_path, data)
     assert pts["loss"][0] == list(range(2, 49, 2))
+    for cut in _line_starts(data)[::3]:  # (the loss's points; the epoch's record is another shape)
+        assert _in_reads(data, [cut])["loss"][0] == pts["loss"][0], f"one cut at byte {cut}"
