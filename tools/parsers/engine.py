@@ -295,10 +295,6 @@ def _read_block(data: bytes, em: Emitter) -> None:
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
             if len(first) > PENDING_LINE:
                 continue
-            if len(new_pending) >= MAX_PENDING:
-                if len(late) < MAX_PENDING and _positioned(first):
-                    late.append(int(idx[0]))  # beyond the cap, but a step's record: carried before a banner's lines
-                continue
             header = tables.header_for(int(idx[0]), [first]) if int(idx[0]) >= len(pending) else None
             if header is SKIP:
                 continue  # a model summary's row
@@ -311,9 +307,13 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
-                new_pending.append(int(idx[0]))
-                if plan is not None and _has_position(plan) and plan.metrics:
-                    placed.add(int(idx[0]))
+                stepped = plan is not None and _has_position(plan) and bool(plan.metrics)
+                if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
+                    new_pending.append(int(idx[0]))
+                    if stepped:
+                        placed.add(int(idx[0]))
+                elif stepped and len(late) < MAX_PENDING:
+                    late.append(int(idx[0]))  # beyond the cap, but a step's record: carried before a banner's lines
                 continue
             if not _has_position(plan):
                 faced.append(len(plans))  # a record on its face placed by the records before it
@@ -358,13 +358,6 @@ def _read_block(data: bytes, em: Emitter) -> None:
                                                    for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
-
-
-def _positioned(line: bytes) -> bool:
-    """Whether a one-off line reads as a record with a step of its own and a value (DeepSpeed's ``step=0, skipped=0,
-    lr=[0.0001]``): a series' first record, whose template may recur in the next read."""
-    plan = plan_template([line])
-    return plan is not None and _has_position(plan) and bool(plan.metrics)
 
 
 def _carried(pending: list[int], placed: set[int], late: list[int]) -> list[int]:
@@ -990,6 +983,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["order"] += int(numbered.sum())
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
+    stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     for r in train:
         plan, idx, got, bad = reads[r]
         prefix = ""
@@ -997,6 +991,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
+        if plan.step is not None:
+            stepped_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         if plan.bar and not prefix:
             bar_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         elif plan.metrics:
@@ -1050,6 +1046,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
     bar_only = bar_sources - line_sources
+    lagging = bar_sources - stepped_sources  # a bar's values with no step printed beside them: drawn where it lags
     for key, (li, s, v) in columns.items():
         src_k = source[key]
         if bar_only and len(src_k) > 1 and bool((src_k != src_k[0]).any()) and key in st.get("carried", ()):
@@ -1060,8 +1057,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
-        if st.get("first_state") and bar_sources and key in st.get("carried", ()):
-            on_bar = np.isin(src, list(bar_sources))  # a value set every d units, drawn by a lagging bar: its grid
+        if st.get("first_state") and lagging and key in st.get("carried", ()):
+            on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
                 li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st)
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
