@@ -58,3 +58,16 @@ def test_records_printing_their_own_step_are_not_put_on_a_bars_grid(tmp_path):
     assert pts["loss"][0] == list(range(2, 49, 2))
     for cut in _line_starts(data)[::3]:  # (the loss's points; the epoch's record is another shape)
         assert _in_reads(data, [cut])["loss"][0] == pts["loss"][0], f"one cut at byte {cut}"
+
+
+def test_a_loss_word_is_a_word_of_the_name_not_any_substring():
+    """``apples per bag`` holds ``ppl`` and is no perplexity: a prose line of a model's generated answer
+    (``1200 apples / 120 apples per bag = 10 bags``) is no record on its face, whatever the read it falls in."""
+    from training_check.tools.parsers.engine import _has_loss
+    from training_check.tools.parsers.fields import plan_template
+
+    prose = plan_template([b"1200 apples / 120 apples per bag = 10 bags"])
+    assert prose is None or not _has_loss(prose)
+    for line in (b"step 3 val_ppl 12.3", b"iter 5 episode_reward 3.0", b"step 2 perplexity: 30"):
+        plan = plan_template([line])
+        assert plan is not None and _has_loss(plan), line

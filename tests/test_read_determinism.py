@@ -50,6 +50,7 @@ KNOWN = {
     "frameworks/hf_eval_steps50/train.log": "HF write events across reads",
     # a multi-run file whose run boundary is seen differently when a piece ends near it
     "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",
+    "real-logs-2/22_detectron2-hardwrapped-terminal-copy.txt": "run boundary at a read's end",
     # one-off lines carried between reads (at most 64) and templates seen once per read
     "real-logs-2/11_detectron2-fewshot-log.txt": "one-off lines beyond the carried 64",
     "real-logs-2/12_detectron2-frcnn-initial-156-loss.txt": "one-off lines beyond the carried 64",

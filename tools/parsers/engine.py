@@ -72,7 +72,8 @@ _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
 _PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|train_iters)"
                             rb"\s{0,8}+[=:]\s{0,8}+(\d{1,12}+)(?![\d.])")
-_LOSS_WORDS = ("ppl", "perplexity", "reward")
+_LOSS_WORDS = ("ppl", "perplexity", "reward")  # a name's word opening with one (``val_ppl``, ``rewards``; ``apples`` no)
+_NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
@@ -518,8 +519,8 @@ def _has_loss(plan: Plan) -> bool:
     metrics."""
     from ..roles import infer_role
 
-    return any(infer_role(n).role in ("train_loss", "eval") or any(w in n.lower() for w in _LOSS_WORDS)
-               for n in plan.metrics.values())
+    return any(infer_role(n).role in ("train_loss", "eval") or any(
+        part.startswith(_LOSS_WORDS) for part in _NAME_PARTS.split(n.lower())) for n in plan.metrics.values())
 
 
 class BlockValues:
