@@ -72,7 +72,7 @@ _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
 _PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|train_iters)"
                             rb"\s{0,8}+[=:]\s{0,8}+(\d{1,12}+)(?![\d.])")
-_LOSS_WORDS = ("ppl", "perplexity", "reward")  # a name's word opening with one (``val_ppl``, ``rewards``; ``apples`` no)
+_LOSS_WORDS = ("ppl", "perplexity", "reward")  # opening a word of the name (`val_ppl`, `rewards`; not `apples`)
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
