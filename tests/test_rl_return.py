@@ -56,3 +56,20 @@ def test_skrl_healthy_runs_are_not_stopped(store, config):
         got = assess_run(str(LIBRARIES4 / run / "events.out.tfevents.skrl"), store=store, config=config)
         assert got.verdict != STOP, (run, got.summary)
         assert "Reward / Total reward (mean)" in got.summary or got.verdict == "CONTINUE", (run, got.summary)
+
+
+def test_a_count_of_episodes_says_an_rl_run():
+    """PFRL logs `episode:16 R:23.0` beside its statistics: a run counting its episodes is an RL run, its TD loss
+    (`average_loss`, rising while the agent learns) no objective to stop on; a constant count says nothing."""
+    from training_check.tools.roles import is_rl_episode_length
+
+    assert is_rl_episode_length("episode") and is_rl_episode_length("num_episodes")
+    assert not is_rl_episode_length("episode_reward_scale_factor") and not is_rl_episode_length("epoch")
+    steps = np.arange(1, 41) * 100
+    td = np.linspace(0.05, 0.5, 40)  # a DQN's TD loss grows with the values it regresses to
+    moving = MetricFrame.from_batch(PointBatch({"average_loss": Column(steps, td),
+                                                "episode": Column(steps, np.arange(40.0))}))
+    assert build_view(moving).adversarial
+    still = MetricFrame.from_batch(PointBatch({"average_loss": Column(steps, td),
+                                               "episode": Column(steps, np.full(40, 3.0))}))
+    assert not build_view(still).adversarial

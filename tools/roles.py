@@ -135,9 +135,14 @@ _RL_EPISODE_LENGTH = re.compile(r"\b(ep len mean|episode length|episode len|mean
                                 r"(max|mean|avg) num steps|(max|mean|avg) step count|step count|max steps)\b")
 
 
+_RL_EPISODE_COUNT = re.compile(r"(num |total |n )?episodes?( count| done| num)?")
+
+
 def is_rl_episode_length(name: str) -> bool:
-    """True for an RL run's episode length, a statistic over its episodes (``max step count``, ``ep_len_mean``)."""
-    return bool(_RL_EPISODE_LENGTH.search(_norm(name)))
+    """True for an RL run's episode length, a statistic over its episodes (``max step count``, ``ep_len_mean``), or its
+    count of episodes (PFRL's ``episode:16``): either says the run is an RL run."""
+    n = _norm(name)
+    return bool(_RL_EPISODE_LENGTH.search(n) or _RL_EPISODE_COUNT.fullmatch(n))
 
 
 def is_adversarial(name: str) -> bool:
