@@ -56,6 +56,7 @@ run("clu_reg_momentum_log50_eval100_logging", "clu_loop.py",
     "--task reg --optimizer momentum --lr 0.01 --steps 1000 --log_every 50 --eval_every 100 --writer logging")
 run("clu_cls_sgd_collection_log10_async", "clu_loop.py",
     "--optimizer sgd --lr 0.1 --steps 300 --log_every 10 --collection train --writer default_async")
+run("clu_reg_sgd_lr6e-1_log10", "clu_loop.py", "--task reg --optimizer sgd --lr 0.6 --steps 300 --log_every 10")
 run("clu_reg_adam_log25_600", "clu_loop.py", "--task reg --steps 600 --log_every 25 --progress_every 200")
 run("clu_cls_adam_lr_growth_diverged", "clu_loop.py", "--lr 0.003 --growth 2 --steps 600 --log_every 20",
     label="diverged", stop=True)
@@ -86,6 +87,9 @@ run("rechub_dcn_val_steplr_8ep", "rechub_ctr.py", "--model DCN --epochs 8 --gamm
 run("rechub_deepfm_sgd_b128_15ep", "rechub_ctr.py", "--model DeepFM --optimizer sgd --lr 0.5 --batch 128 --epochs 15")
 run("rechub_dcn_adam_lr_ramp_diverged", "rechub_ctr.py", "--model DCN --lr 3e-3 --gamma 4 --epochs 10 --no-val",
     label="diverged", stop=True)
+run("rechub_deepfm_adam_lr3e-1_10ep", "rechub_ctr.py", "--model DeepFM --lr 0.3 --epochs 10")
+run("rechub_deepfm_sgd_b128_lr_ramp_diverged", "rechub_ctr.py",
+    "--model DeepFM --optimizer sgd --lr 0.5 --batch 128 --gamma 2.5 --epochs 12", label="diverged", stop=True)
 run("rechub_widedeep_sgd_lr_ramp_diverged", "rechub_ctr.py",
     "--model WideDeep --optimizer sgd --lr 0.05 --gamma 3 --epochs 10", label="diverged", stop=True)
 
@@ -96,11 +100,13 @@ run("pml_contrastive_classifier_3ep", "pml_trainer.py",
     "--epochs 3 --iters 60 --loss contrastive --trainer TrainWithClassifier")
 run("pml_arcface_logfreq20_tester_4ep", "pml_trainer.py", "--epochs 4 --iters 60 --loss arcface --log-freq 20 --tester")
 run("pml_ntxent_b32_logfreq5_3ep", "pml_trainer.py", "--epochs 3 --iters 40 --loss ntxent --batch 32 --log-freq 5")
+run("pml_classifier_adam_lr_ramp_tester_diverged", "pml_trainer.py",
+    "--epochs 4 --iters 60 --trainer TrainWithClassifier --lr 0.003 --gamma 1.03 --tester", label="diverged",
+    stop=True)
 run("pml_classifier_sgd_lr_ramp_diverged", "pml_trainer.py",
     "--epochs 4 --iters 60 --trainer TrainWithClassifier --optimizer sgd --lr 0.05 --gamma 1.02", label="diverged",
     stop=True)
-run("pml_arcface_adam_lr_ramp_tester_diverged", "pml_trainer.py",
-    "--epochs 5 --iters 60 --loss arcface --lr 0.01 --gamma 1.03 --tester", label="diverged", stop=True)
+
 
 # --- PyMC (ADVI fit + refine calls: "Finished [100%]: Average Loss = 1,176.5" after the rich bar's final state)
 run("pymc_linreg_advi_8x1000", "pymc_advi.py", "--chunks 8")
@@ -109,6 +115,8 @@ run("pymc_logreg_adam_10x500", "pymc_advi.py", "--model logreg --optimizer adam 
 run("pymc_linreg_sgd_8x1000", "pymc_advi.py", "--optimizer sgd --lr 1e-3 --chunks 8")
 run("pymc_linreg_adam_lr_growth_diverged", "pymc_advi.py", "--optimizer adam --lr 0.01 --growth 4",
     label="diverged", stop=True)
+run("pymc_logreg_adam_lr_growth_diverged", "pymc_advi.py",
+    "--model logreg --optimizer adam --lr 0.01 --growth 4 --chunk 500 --chunks 10", label="diverged", stop=True)
 
 # --- FuxiCTR (its logger: "2026-12-05 23:26:23,093 P11859 INFO Train loss: 0.680591", then
 # "Evaluation @epoch 1 - batch 32: ", "[Metrics] AUC: 0.702789"; its own log file under checkpoints/)
@@ -120,6 +128,8 @@ run("fuxictr_adam_lr5e-2_eval4_nopatience_6ep", "fuxictr_fit.py",
     "--lr 0.05 --eval-steps 4 --patience 20 --no-reduce-lr --epochs 6")
 run("fuxictr_adam_lr_high_eval8_diverged", "fuxictr_fit.py",
     "--lr 0.5 --patience 20 --no-reduce-lr --epochs 10 --eval-steps 8", label="diverged", stop=True)
+run("fuxictr_adam_lr_high_v0_eval8_diverged", "fuxictr_fit.py",
+    "--lr 0.2 --eval-steps 8 --patience 20 --no-reduce-lr --epochs 8 --verbose 0", label="diverged", stop=True)
 
 # Runs labelled by their intent where the label rule does not hold, and why
 LABEL_EXCEPTIONS: dict[str, str] = {}
