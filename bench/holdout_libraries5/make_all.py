@@ -46,8 +46,9 @@ run("numpyro_hier_adam_lr_growth_nan", "numpyro_svi.py", "--model hier --lr 0.00
     label="nan", stop=True)
 run("numpyro_logreg_sgd_lr_growth_diverged", "numpyro_svi.py",
     "--model logreg --optimizer sgd --lr 1e-6 --growth 3 --steps 1000", label="diverged", stop=True)
-run("numpyro_linreg_adam_lr_growth_diverged", "numpyro_svi.py", "--lr 0.01 --growth 1.6 --steps 2000",
-    label="diverged", stop=True)
+# made first as `diverged`, it reached NaN: made again under the label nan
+run("numpyro_linreg_adam_lr_growth_nan", "numpyro_svi.py", "--lr 0.01 --growth 1.6 --steps 2000",
+    label="nan", stop=True)
 
 
 # --- CLU (absl INFO lines of its LoggingWriter: "I1205 ... logging_writer.py:48] [100] accuracy=0.8125, loss=0.4467")
@@ -102,6 +103,9 @@ run("pml_arcface_logfreq20_tester_4ep", "pml_trainer.py", "--epochs 4 --iters 60
 run("pml_ntxent_b32_logfreq5_3ep", "pml_trainer.py", "--epochs 3 --iters 40 --loss ntxent --batch 32 --log-freq 5")
 run("pml_classifier_adam_lr_ramp_tester_diverged", "pml_trainer.py",
     "--epochs 4 --iters 60 --trainer TrainWithClassifier --lr 0.003 --gamma 1.03 --tester", label="diverged",
+    stop=True)
+run("pml_classifier_sgd_lr_ramp3_nan", "pml_trainer.py",
+    "--epochs 4 --iters 60 --trainer TrainWithClassifier --optimizer sgd --lr 0.05 --gamma 1.03", label="nan",
     stop=True)
 run("pml_classifier_sgd_lr_ramp_diverged", "pml_trainer.py",
     "--epochs 4 --iters 60 --trainer TrainWithClassifier --optimizer sgd --lr 0.05 --gamma 1.02", label="diverged",
