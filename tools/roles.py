@@ -104,6 +104,8 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole("eval" if is_eval else "train_metric", "max")
     if _THROUGHPUT.search(n):
         return MetricRole("throughput")
+    if is_rl_return(n):  # an episode return by its RL name (rllib's ``env_runners/episode_return_mean``)
+        return MetricRole("eval" if is_eval else "train_metric", "max")
     return MetricRole("other")
 
 
@@ -111,7 +113,9 @@ def infer_role(name: str) -> MetricRole:
 # objective; its losses (value, policy, their sum) follow the returns, not a descent.
 _RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean|"
                         r"returns stat mean|discounted return|"
-                        r"(total|average|avg|mean|episodic|cumulative|ep) (reward|return)s?)\b")
+                        r"(total|average|avg|mean|episodic|cumulative|ep|rollout) (reward|return)s?)\b")
+# ...or a name that is the word alone (d3rlpy's online ``rollout_return``, a plain ``reward`` column of an RL loop)
+_RL_RETURN_ALONE = frozenset({"reward", "return", "episode return"})
 # tianshou's logger: test/returns_stat/mean; skrl's `Reward / Total reward (mean)`. A bare `rewards/chosen` (a DPO
 # run's implicit reward) is no episode return: its loss stays the objective.
 
@@ -125,7 +129,8 @@ _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
 
 def is_rl_return(name: str) -> bool:
     """True for an RL run's episode return (higher is better; its losses then are no objective)."""
-    return bool(_RL_RETURN.search(_norm(name)))
+    n = _norm(name)
+    return bool(_RL_RETURN.search(n)) or n in _RL_RETURN_ALONE
 
 
 # An RL run's episode length (stable-baselines3's rollout/ep_len_mean, TorchRL's tutorials' ``max step count``,
