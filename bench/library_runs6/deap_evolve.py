@@ -102,4 +102,4 @@ write_truth(framework=f"deap {a.algo}", settings=vars(a), label=a.label, should_
             loss_name="min", step_unit="generation, 0 = the initial population (the logbook's gen)",
             tolerance={"rel": 1e-5, "abs": 1e-12},
             record="the Logbook's min of the fitness (the MSE of the evolved network's weights)",
-            train_loss=list(zip(gens, mins)))
+            train_loss=list(zip(gens, mins, strict=True)))

@@ -28,8 +28,8 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import gym  # noqa: E402
 import elegantrl.train.run as run  # noqa: E402
+import gym  # noqa: E402
 from elegantrl import Config, get_gym_env_args, train_agent  # noqa: E402
 from elegantrl.agents import AgentDDPG, AgentDQN, AgentPPO, AgentSAC, AgentTD3  # noqa: E402
 from elegantrl.envs.CustomGymEnv import PendulumEnv  # noqa: E402

@@ -85,9 +85,9 @@ run("cma_sigma_boost_disp1_diverged", "cma_evolve.py", "--iters 40 --verb-disp 1
 
 # Runs labelled by their intent where the label rule does not hold, and why
 LABEL_EXCEPTIONS: dict[str, str] = {
-    "neuralprophet_lr_huge_blowup": "the loss blows up by 20 orders of magnitude (195 -> 9.6e21 at epoch 8) before the "
-                                    "one-cycle schedule anneals the rate; it ends at 13, 4000x the healthy runs' 0.003: "
-                                    "a run to stop, though its last value is its best",
+    "neuralprophet_lr_huge_blowup": "the loss blows up by 20 orders of magnitude (195 -> 9.6e21 at epoch 8) before "
+                                    "the one-cycle schedule anneals the rate; it ends at 13, 4000x the healthy runs' "
+                                    "0.003: a run to stop, though its last value is its best",
 }
 
 

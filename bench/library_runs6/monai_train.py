@@ -32,7 +32,7 @@ seed_all(0)
 import torch  # noqa: E402
 from monai.data import DataLoader, Dataset  # noqa: E402
 from monai.losses import DiceLoss  # noqa: E402
-from monai.networks.nets import UNet, Classifier  # noqa: E402
+from monai.networks.nets import Classifier, UNet  # noqa: E402
 from monai.utils import set_determinism  # noqa: E402
 
 set_determinism(0)
@@ -41,7 +41,7 @@ g = torch.Generator().manual_seed(0)
 n, size = 96, 32
 yy, xx = torch.meshgrid(torch.arange(size), torch.arange(size), indexing="ij")
 items = []
-for i in range(n):
+for _i in range(n):
     cy, cx = torch.randint(8, 24, (2,), generator=g)
     r = 3 + int(torch.randint(0, 6, (1,), generator=g))
     mask = (((yy - cy) ** 2 + (xx - cx) ** 2) <= r * r).float()[None]

@@ -49,4 +49,4 @@ write_truth(framework="neuralprophet", settings=vars(a), label=a.label, should_s
             # the bar's postfix prints 3 significant digits (``train_loss=0.0774``); the table 6 decimals
             tolerance={"rel": 5.1e-3, "abs": 5.1e-7},
             record="the DataFrame fit() returns: its train_loss per epoch",
-            train_loss=[(int(e), float(v)) for e, v in zip(metrics["epoch"], metrics["train_loss"])])
+            train_loss=[(int(e), float(v)) for e, v in zip(metrics["epoch"], metrics["train_loss"], strict=True)])
