@@ -30,7 +30,7 @@ _EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|hold
                           r"|\b(val|valid|validation|eval|test|dev)$")
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
 _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|"
-                           r"cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj)\b"
+                           r"cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj|function value|f value|fval)\b"
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
@@ -53,7 +53,7 @@ _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor
 # in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
 _SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
-                        r"multi logloss|huber|error)\b")
+                        r"multi logloss|huber|error|function value|f value|fval)\b")
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
@@ -187,6 +187,9 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
             first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(_norm(n))), losses.index(n)))
             roles[first] = MetricRole("train_loss", "min", primary=True)
             return roles
+    if not losses and (best := population_best(names)) is not None:
+        roles[best] = MetricRole("train_loss", "min", primary=True)
+        return roles
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
         most = max(counts.get(n, 0) for n in losses)
@@ -197,6 +200,26 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return roles
+
+
+# The statistics of a population's values, one column each (an evolutionary algorithm's table: DEAP's Logbook
+# ``gen nevals avg std min max``, a chapter's ``fitness avg`` ... ``fitness max``): the population's best is its
+# objective, its lowest value when nothing else names one (a loss, an error: minimised).
+_POPULATION_STATS = ("avg", "mean", "std", "min", "max")
+
+
+def population_best(names: list[str]) -> str | None:
+    """The column holding a population's lowest value (``min``, ``fitness min``) when the columns beside it hold the
+    same quantity's ``max`` and ``avg``/``mean`` under the same prefix; the first such quantity."""
+    by_prefix: dict[str, dict[str, str]] = {}
+    for n in names:
+        words = _norm(n).split()
+        if words and words[-1] in _POPULATION_STATS:
+            by_prefix.setdefault(" ".join(words[:-1]), {})[words[-1]] = n
+    for stats in by_prefix.values():
+        if "min" in stats and "max" in stats and ("avg" in stats or "mean" in stats):
+            return stats["min"]
+    return None
 
 
 # The granularity a loss is named with: one batch's (a sample) or the epoch's (its mean).

@@ -70,8 +70,8 @@ class Dialect:
     loss_table_columns: frozenset[str] = frozenset({"box", "obj", "cls", "dfl", "seg", "kobj", "pose"})
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: a table's column names that say what the column is in a framework's own words (spaCy's ``E`` and ``#``),
-    #: and the name it is read under (``tables_text.py``)
-    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step"})
+    #: and the name it is read under (``tables_text.py``; pycma's display abbreviates its ``Iterat``ion)
+    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step", "Iterat": "iteration"})
     #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
     #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
     partial_first_steps: frozenset[str] = frozenset({"#"})
@@ -106,7 +106,11 @@ class Dialect:
         "valid ppl": "valid_ppl", "test loss": "test_loss", "test ppl": "test_ppl",
         "chosen_last_scores": "reward_score",
         # MushroomRL's ``Epoch 3 | J: -91.6``: J, the mean discounted return of its evaluation episodes (RL's objective)
-        "J": "eval_discounted_return"})
+        "J": "eval_discounted_return",
+        # ElegantRL's evaluator table: the mean / spread of its evaluation episodes' returns (``avgR``, ``stdR``) and
+        # lengths (``avgS``, ``stdS``), the critic's loss and the actor's objective (``objC``, ``objA``)
+        "avgR": "avg_return", "stdR": "std_return", "avgS": "mean_episode_length", "stdS": "std_episode_length",
+        "objC": "critic_loss", "objA": "actor_objective"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})
