@@ -37,13 +37,22 @@ def _points(b: BatchBuilder) -> list:
     return [(k, c.steps.tolist(), [repr(v) for v in c.values.tolist()]) for k, c in b.build().columns.items()]
 
 
-def _read(pages: list[list], after: int, use_kernel: bool) -> tuple[int, list, int | None]:
+def _read(pages: list[list], after: int, use_kernel: bool, texts: bool = False) -> tuple[int, list, int | None]:
+    """The pages read by HistoryPoints: as lists of lines, or (``texts``) as the answers' JSON text W&B sends."""
     h = HistoryPoints(after, use_kernel=use_kernel)
-    for lines in pages:
-        h.add_page(lines)
+    for i, lines in enumerate(pages):
+        h.add_page(_answer(lines, i) if texts else lines)
     b = BatchBuilder()
     last = h.into(b)
     return last, _points(b), h.resume
+
+
+def _answer(lines: list, i: int) -> str:
+    """A HistoryPage answer's text, spelled a few ways (compact, spaced, non-ASCII as is)."""
+    answer = {"project": {"run": {"history": lines}}}
+    if i % 3 == 0:
+        return json.dumps(answer)
+    return json.dumps(answer, separators=(",", ":"), ensure_ascii=i % 3 == 1)
 
 
 def _line(rng: random.Random, i: int) -> object:
@@ -69,8 +78,8 @@ def _line(rng: random.Random, i: int) -> object:
     return "{" + ws + body + ws + "}" + rng.choice(["", "", "", " ", "\n"])
 
 
-@pytest.mark.parametrize("use_kernel", [True, False])
-def test_pages_give_the_row_by_row_points_names_order_and_last_step(use_kernel):
+@pytest.mark.parametrize("use_kernel,texts", [(True, False), (True, True), (False, False), (False, True)])
+def test_pages_give_the_row_by_row_points_names_order_and_last_step(use_kernel, texts):
     if use_kernel and not HAVE_KERNEL:
         if os.environ.get("CI") == "true":
             pytest.fail("the C kernel is not built")
@@ -79,10 +88,12 @@ def test_pages_give_the_row_by_row_points_names_order_and_last_step(use_kernel):
     for case in range(400):
         n = rng.randrange(0, 120)
         lines = [_line(rng, i) for i in range(n)]
+        if texts:
+            lines = [x.decode() if isinstance(x, bytes) else x for x in lines]
         cuts = sorted(rng.sample(range(n + 1), min(n + 1, rng.randrange(1, 4))))
         pages = [lines[a:b] for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
         after = rng.choice([-1, -1, 5, 30])
-        assert _outcome(lambda: _read(pages, after, use_kernel)[:2]) == _outcome(lambda: _expected(pages, after)), (
+        assert _outcome(lambda: _read(pages, after, use_kernel, texts)[:2]) == _outcome(lambda: _expected(pages, after)), (
             case, pages)
 
 
@@ -92,6 +103,23 @@ def _outcome(read):
         return read()
     except (ValueError, OverflowError) as e:
         return type(e).__name__
+
+
+def test_an_answer_of_another_shape_is_read_by_json_and_one_naming_no_run_says_so():
+    lines = [json.dumps({"_step": i, "loss": 1.0 / (i + 1)}) for i in range(3)]
+    expected = _expected([lines], -1)
+    for text in (json.dumps({"project": {"run": {"history": lines, "more": 1}}}),
+                 json.dumps({"project": {"run": {"history": lines + [None, 5]}}}),
+                 ' {"project" :{ "run":{"history" : %s } } }\n' % json.dumps(lines)):
+        h = HistoryPoints(-1)
+        assert h.add_page(text) == len(json.loads(text)["project"]["run"]["history"])
+        b = BatchBuilder()
+        assert (h.into(b), _points(b)) == expected
+    for gone in ('{"project": {"run": null}}', '{"project": null}', "null"):
+        with pytest.raises(LookupError, match="could not find run"):
+            HistoryPoints(-1).add_page(gone)
+    with pytest.raises(ValueError):
+        HistoryPoints(-1).add_page('{"project": {"run": {"history": ["{}"]}}')
 
 
 def test_a_retry_resumes_after_the_last_row_with_a_step():

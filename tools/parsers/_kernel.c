@@ -1654,6 +1654,10 @@ static PyMethodDef kernel_methods[] = {
      "points: list[tuple[bytes, bytes]])\n\n"
      "W&B history rows (each a str holding one flat JSON object) as each metric's points; the rows it leaves are "
      "Python's (_kernel_wandb.c)."},
+    {"history_page", kernel_history_page, METH_VARARGS,
+     "history_page(text: str, after_step: int) -> None | (kinds, steps, names, first, points, slow: list[str])\n\n"
+     "A HistoryPage answer's text ({\"project\": {\"run\": {\"history\": [...]}}}) read as history_rows reads its "
+     "lines, the lines it leaves as str; None for any other text (_kernel_wandb.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -361,12 +361,80 @@ h_scan(HJob *j)
     }
 }
 
+static void
+h_free(HJob *j)
+{
+    for (size_t t = 0; t < j->k; t++) {
+        free(j->keys[t].rows);
+        free(j->keys[t].vals);
+    }
+    free(j->keys);
+    free(j->slots);
+    free(j->order);
+    free(j->cells);
+    free(j->prev);
+    free(j->slow);
+    free(j->slow_row);
+    free(j->slow_at);
+    free(j->text);
+    free(j->len);
+    free(j->kinds);
+    free(j->steps);
+}
+
+/* the scanned job as (kinds, steps, names, first, points), `extra` appended when given (a new reference, or NULL
+   with an error set) */
+static PyObject *
+h_result(HJob *j, PyObject *extra)
+{
+    PyObject *result = NULL, *kinds = NULL, *steps = NULL, *names = NULL, *first = NULL, *points = NULL;
+    for (size_t s = 0; s < j->n_slow; s++) { /* the numbers the fast paths could not settle: float() of their text */
+        Slow *sl = &j->slow[s];
+        HKey *k = &j->keys[sl->cell];
+        int got = slow_double(j->text[j->slow_row[s]], sl->start, sl->end, 0, &k->vals[j->slow_at[s]]);
+        if (got == 1)
+            PyErr_SetString(PyExc_ValueError, "history_rows(): a JSON number float() refuses");
+        if (got)
+            return NULL;
+    }
+    kinds = PyBytes_FromStringAndSize((const char *)j->kinds, (Py_ssize_t)j->n);
+    steps = kinds ? PyBytes_FromStringAndSize((const char *)j->steps, (Py_ssize_t)(j->n * sizeof(int64_t))) : NULL;
+    first = steps ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(j->n_named * 2 * sizeof(int64_t))) : NULL;
+    names = first ? PyList_New((Py_ssize_t)j->n_named) : NULL;
+    points = names ? PyList_New((Py_ssize_t)j->n_named) : NULL;
+    if (points == NULL)
+        goto done;
+    int64_t *fp = (int64_t *)PyBytes_AS_STRING(first);
+    for (size_t t = 0; t < j->n_named; t++) {
+        HKey *k = &j->keys[j->order[t]];
+        fp[2 * t] = k->first_row;
+        fp[2 * t + 1] = k->first_pos;
+        PyObject *name = PyUnicode_DecodeUTF8((const char *)k->p, (Py_ssize_t)k->n, "strict");
+        if (name == NULL)
+            goto done;
+        PyList_SET_ITEM(names, (Py_ssize_t)t, name);
+        PyObject *pair = Py_BuildValue("(y#y#)", (const char *)k->rows, (Py_ssize_t)(k->np * sizeof(int64_t)),
+                                       (const char *)k->vals, (Py_ssize_t)(k->np * sizeof(double)));
+        if (pair == NULL)
+            goto done;
+        PyList_SET_ITEM(points, (Py_ssize_t)t, pair);
+    }
+    result = extra ? PyTuple_Pack(6, kinds, steps, names, first, points, extra)
+                   : PyTuple_Pack(5, kinds, steps, names, first, points);
+done:
+    Py_XDECREF(kinds);
+    Py_XDECREF(steps);
+    Py_XDECREF(names);
+    Py_XDECREF(first);
+    Py_XDECREF(points);
+    return result;
+}
+
 static PyObject *
 kernel_history_rows(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *lines, *items = NULL, *result = NULL, *kinds = NULL, *steps = NULL, *names = NULL, *first = NULL,
-             *points = NULL;
+    PyObject *lines, *items = NULL, *result = NULL;
     long long after;
     if (!PyArg_ParseTuple(args, "O!L:history_rows", &PyList_Type, &lines, &after))
         return NULL;
@@ -401,64 +469,260 @@ kernel_history_rows(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     h_scan(&j);
     Py_END_ALLOW_THREADS
-    if (j.nomem) {
+    if (j.nomem)
+        PyErr_NoMemory();
+    else
+        result = h_result(&j, NULL);
+done:
+    Py_XDECREF(items);
+    h_free(&j);
+    return result;
+}
+
+/* ---------------------------------------------------------------- a HistoryPage answer's text
+
+   history_page(text, after_step) -> None | (kinds, steps, names, first, points, slow)
+
+   The answer as W&B (through wandb-core) hands it over, before any JSON decoding: exactly
+   {"project": {"run": {"history": [STRING, ...]}}} (JSON whitespace anywhere JSON allows it), each STRING a row's
+   line, its escapes (\" \\ \/ \b \f \n \r \t \uXXXX, surrogate pairs joined) undone; then history_rows' reading of
+   the lines, the rows it leaves as str in `slow` (in their order). None for any other text (another shape, a run
+   that is null, an element that is no string, a lone surrogate, no JSON): the caller decodes it with json. */
+
+static size_t
+h_ws_skip(const unsigned char *d, size_t i, size_t n)
+{
+    while (i < n && h_ws(d[i]))
+        i++;
+    return i;
+}
+
+/* `{ "name" :` at d[i:]: the offset after the colon's whitespace, or 0 */
+static size_t
+h_member(const unsigned char *d, size_t i, size_t n, const char *name)
+{
+    size_t l = strlen(name);
+    i = h_ws_skip(d, i, n);
+    if (i >= n || d[i] != '{')
+        return 0;
+    i = h_ws_skip(d, i + 1, n);
+    if (n - i < l + 2 || d[i] != '"' || memcmp(d + i + 1, name, l) != 0 || d[i + 1 + l] != '"')
+        return 0;
+    i = h_ws_skip(d, i + l + 2, n);
+    if (i >= n || d[i] != ':')
+        return 0;
+    return h_ws_skip(d, i + 1, n);
+}
+
+static int
+h_hex4(const unsigned char *d, size_t i, size_t n, unsigned *out)
+{
+    unsigned v = 0;
+    if (n - i < 4)
+        return 0;
+    for (size_t t = i; t < i + 4; t++) {
+        unsigned c = d[t], x = c - '0' < 10 ? c - '0' : (c | 0x20) - 'a' < 6 ? (c | 0x20) - 'a' + 10 : 16;
+        if (x > 15)
+            return 0;
+        v = v * 16 + x;
+    }
+    *out = v;
+    return 1;
+}
+
+/* the string at d[i] (its opening quote) unescaped into out (at *o): the offset after its closing quote, or 0 */
+static size_t
+h_string(const unsigned char *d, size_t i, size_t n, unsigned char *out, size_t *o)
+{
+    i++;
+    while (i < n) {
+        unsigned char c = d[i];
+        if (c == '"')
+            return i + 1;
+        if (c < 0x20)
+            return 0;
+        if (c != '\\') {
+            out[(*o)++] = c;
+            i++;
+            continue;
+        }
+        if (++i >= n)
+            return 0;
+        c = d[i++];
+        switch (c) {
+        case '"': case '\\': case '/': out[(*o)++] = c; break;
+        case 'b': out[(*o)++] = '\b'; break;
+        case 'f': out[(*o)++] = '\f'; break;
+        case 'n': out[(*o)++] = '\n'; break;
+        case 'r': out[(*o)++] = '\r'; break;
+        case 't': out[(*o)++] = '\t'; break;
+        case 'u': {
+            unsigned u;
+            if (!h_hex4(d, i, n, &u))
+                return 0;
+            i += 4;
+            if (u >= 0xDC00 && u <= 0xDFFF)
+                return 0; /* a lone low surrogate */
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                unsigned lo;
+                if (n - i < 6 || d[i] != '\\' || d[i + 1] != 'u' || !h_hex4(d, i + 2, n, &lo) || lo < 0xDC00 ||
+                    lo > 0xDFFF)
+                    return 0; /* a lone high surrogate */
+                i += 6;
+                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            if (u < 0x80) {
+                out[(*o)++] = (unsigned char)u;
+            } else if (u < 0x800) {
+                out[(*o)++] = (unsigned char)(0xC0 | (u >> 6));
+                out[(*o)++] = (unsigned char)(0x80 | (u & 0x3F));
+            } else if (u < 0x10000) {
+                out[(*o)++] = (unsigned char)(0xE0 | (u >> 12));
+                out[(*o)++] = (unsigned char)(0x80 | ((u >> 6) & 0x3F));
+                out[(*o)++] = (unsigned char)(0x80 | (u & 0x3F));
+            } else {
+                out[(*o)++] = (unsigned char)(0xF0 | (u >> 18));
+                out[(*o)++] = (unsigned char)(0x80 | ((u >> 12) & 0x3F));
+                out[(*o)++] = (unsigned char)(0x80 | ((u >> 6) & 0x3F));
+                out[(*o)++] = (unsigned char)(0x80 | (u & 0x3F));
+            }
+            break;
+        }
+        default:
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* the lines of the answer d[0:n] into j (text/len into `arena`, at most n bytes): 0, 1 when the text is no such
+   answer, -1 out of memory */
+static int
+h_lines(HJob *j, const unsigned char *d, size_t n, unsigned char *arena)
+{
+    size_t i = h_member(d, 0, n, "project");
+    if (i)
+        i = h_member(d, i, n, "run");
+    if (i)
+        i = h_member(d, i, n, "history");
+    if (!i || i >= n || d[i] != '[')
+        return 1;
+    i = h_ws_skip(d, i + 1, n);
+    size_t o = 0, cap = 0, k = 0;
+    size_t *offs = NULL;
+    if (i < n && d[i] == ']') {
+        i++;
+    } else {
+        for (;;) {
+            if (i >= n || d[i] != '"') {
+                free(offs);
+                return 1;
+            }
+            if (grow((void **)&offs, &cap, 2 * (k + 1), sizeof(size_t))) {
+                free(offs);
+                return -1;
+            }
+            offs[2 * k] = o;
+            i = h_string(d, i, n, arena, &o);
+            if (!i) {
+                free(offs);
+                return 1;
+            }
+            offs[2 * k + 1] = o;
+            k++;
+            i = h_ws_skip(d, i, n);
+            if (i < n && d[i] == ',') {
+                i = h_ws_skip(d, i + 1, n);
+                continue;
+            }
+            if (i < n && d[i] == ']') {
+                i++;
+                break;
+            }
+            free(offs);
+            return 1;
+        }
+    }
+    for (int t = 0; t < 3; t++) {
+        i = h_ws_skip(d, i, n);
+        if (i >= n || d[i] != '}') {
+            free(offs);
+            return 1;
+        }
+        i++;
+    }
+    if (h_ws_skip(d, i, n) != n) {
+        free(offs);
+        return 1;
+    }
+    j->n = k;
+    j->text = calloc(k + 1, sizeof(*j->text));
+    j->len = calloc(k + 1, sizeof(Py_ssize_t));
+    j->kinds = malloc(k + 1);
+    j->steps = calloc(k + 1, sizeof(int64_t));
+    if (!j->text || !j->len || !j->kinds || !j->steps) {
+        free(offs);
+        return -1;
+    }
+    for (size_t r = 0; r < k; r++) {
+        j->text[r] = arena + offs[2 * r];
+        j->len[r] = (Py_ssize_t)(offs[2 * r + 1] - offs[2 * r]);
+    }
+    free(offs);
+    return 0;
+}
+
+static PyObject *
+kernel_history_page(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *text, *result = NULL, *slow = NULL;
+    long long after;
+    if (!PyArg_ParseTuple(args, "UL:history_page", &text, &after))
+        return NULL;
+    Py_ssize_t size;
+    const char *d = PyUnicode_AsUTF8AndSize(text, &size);
+    if (d == NULL) { /* a lone surrogate: json's */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    HJob j = {0};
+    j.after = (int64_t)after;
+    unsigned char *arena = malloc((size_t)size + 1);
+    if (arena == NULL)
+        return PyErr_NoMemory();
+    int got;
+    Py_BEGIN_ALLOW_THREADS
+    got = h_lines(&j, (const unsigned char *)d, (size_t)size, arena);
+    if (got == 0)
+        h_scan(&j);
+    Py_END_ALLOW_THREADS
+    if (got == 1) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    if (got < 0 || j.nomem) {
         PyErr_NoMemory();
         goto done;
     }
-    for (size_t s = 0; s < j.n_slow; s++) { /* the numbers the fast paths could not settle: float() of their text */
-        Slow *sl = &j.slow[s];
-        HKey *k = &j.keys[sl->cell];
-        int got = slow_double(j.text[j.slow_row[s]], sl->start, sl->end, 0, &k->vals[j.slow_at[s]]);
-        if (got == 1)
-            PyErr_SetString(PyExc_ValueError, "history_rows(): a JSON number float() refuses");
-        if (got)
-            goto done;
-    }
-    kinds = PyBytes_FromStringAndSize((const char *)j.kinds, (Py_ssize_t)j.n);
-    steps = kinds ? PyBytes_FromStringAndSize((const char *)j.steps, (Py_ssize_t)(j.n * sizeof(int64_t))) : NULL;
-    first = steps ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(j.n_named * 2 * sizeof(int64_t))) : NULL;
-    names = first ? PyList_New((Py_ssize_t)j.n_named) : NULL;
-    points = names ? PyList_New((Py_ssize_t)j.n_named) : NULL;
-    if (points == NULL)
+    slow = PyList_New(0);
+    if (slow == NULL)
         goto done;
-    int64_t *fp = (int64_t *)PyBytes_AS_STRING(first);
-    for (size_t t = 0; t < j.n_named; t++) {
-        HKey *k = &j.keys[j.order[t]];
-        fp[2 * t] = k->first_row;
-        fp[2 * t + 1] = k->first_pos;
-        PyObject *name = PyUnicode_DecodeUTF8((const char *)k->p, (Py_ssize_t)k->n, "strict");
-        if (name == NULL)
+    for (size_t r = 0; r < j.n; r++) {
+        if (j.kinds[r] != H_SLOW)
+            continue;
+        PyObject *line = PyUnicode_DecodeUTF8((const char *)j.text[r], j.len[r], "strict");
+        if (line == NULL || PyList_Append(slow, line)) {
+            Py_XDECREF(line);
             goto done;
-        PyList_SET_ITEM(names, (Py_ssize_t)t, name);
-        PyObject *pair = Py_BuildValue("(y#y#)", (const char *)k->rows, (Py_ssize_t)(k->np * sizeof(int64_t)),
-                                       (const char *)k->vals, (Py_ssize_t)(k->np * sizeof(double)));
-        if (pair == NULL)
-            goto done;
-        PyList_SET_ITEM(points, (Py_ssize_t)t, pair);
+        }
+        Py_DECREF(line);
     }
-    result = PyTuple_Pack(5, kinds, steps, names, first, points);
+    result = h_result(&j, slow);
 done:
-    Py_XDECREF(kinds);
-    Py_XDECREF(steps);
-    Py_XDECREF(names);
-    Py_XDECREF(first);
-    Py_XDECREF(points);
-    Py_XDECREF(items);
-    for (size_t t = 0; t < j.k; t++) {
-        free(j.keys[t].rows);
-        free(j.keys[t].vals);
-    }
-    free(j.keys);
-    free(j.slots);
-    free(j.order);
-    free(j.cells);
-    free(j.prev);
-    free(j.slow);
-    free(j.slow_row);
-    free(j.slow_at);
-    free(j.text);
-    free(j.len);
-    free(j.kinds);
-    free(j.steps);
+    Py_XDECREF(slow);
+    free(arena);
+    h_free(&j);
     return result;
 }

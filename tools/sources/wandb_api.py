@@ -16,6 +16,7 @@ in a message.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import netrc
@@ -33,6 +34,7 @@ import numpy as np
 
 from ..config import Config
 from ..errors import AuthError, BadInput, SourceUnreachable, TrainingCheckError
+from ..parsers.kernel import _KERNEL
 from ..points import BatchBuilder
 from ..redact import redact, remember_secret
 from ..runref import RunRef
@@ -219,7 +221,8 @@ class WandbClient:
         if pages is None:
             run = self._run(f"{entity}/{project}/{run_id}")
             return iter(run.scan_history(min_step=min_step, page_size=page_size, use_cache=False))
-        return (row for lines in pages for row in history_page_rows(lines))
+        return (row for page in pages for row in history_page_rows(page_history(json.loads(page))
+                                                                   if isinstance(page, str) else page))
 
     def history_pages(self, entity: str, project: str, run_id: str, min_step: int, last_step: int | None,
                       page_size: int = PAGE_STEPS) -> Iterator[Any] | None:
@@ -233,13 +236,13 @@ class WandbClient:
     @staticmethod
     def _pages(execute: Callable[..., Any], entity: str, project: str, run_id: str, min_step: int, last_step: int,
                page_size: int) -> Iterator[Any]:
+        """Each answer's history lines; with the kernel, each answer's text as it came (``parse=str``: the kernel
+        reads it, wandb_history.HistoryPoints.add_page, else ``page_history`` of its JSON)."""
+        raw = {"parse": str} if _KERNEL is not None and _takes_parse(execute) else {}
         for lo in range(max(min_step, 0), last_step + 1, page_size):
             data = execute(HISTORY_PAGE, {"entity": entity, "project": project, "run": run_id, "minStep": lo,
-                                          "maxStep": lo + page_size, "pageSize": page_size})
-            run = ((data or {}).get("project") or {}).get("run") if isinstance(data, dict) else None
-            if not isinstance(run, dict):
-                raise LookupError(f"could not find run {entity}/{project}/{run_id}")
-            yield run.get("history")
+                                          "maxStep": lo + page_size, "pageSize": page_size}, **raw)
+            yield data if raw and isinstance(data, str) else page_history(data)
 
     def stop(self, entity: str, project: str, run_id: str) -> None:
         self._run(f"{entity}/{project}/{run_id}").stop()
@@ -260,6 +263,22 @@ class WandbClient:
             if len(out) >= limit:
                 break
         return out
+
+
+def _takes_parse(execute: Callable[..., Any]) -> bool:
+    """Whether wandb's ``execute_graphql`` hands the answer's text to a ``parse`` of ours (wandb 0.31)."""
+    try:
+        return "parse" in inspect.signature(execute).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def page_history(data: Any) -> Any:
+    """A decoded ``HistoryPage`` answer's history lines; LookupError when it names no run (deleted, a wrong id)."""
+    run = ((data or {}).get("project") or {}).get("run") if isinstance(data, dict) else None
+    if not isinstance(run, dict):
+        raise LookupError("could not find run")
+    return run.get("history")
 
 
 _CLIENTS: dict[tuple[str | None, str, float], WandbClient] = {}

@@ -10,6 +10,7 @@ read; a read of many pages never holds its rows as dicts."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -18,7 +19,7 @@ import numpy as np
 from ..limits import MAX_METRICS, too_many_metrics
 from ..parsers.kernel import _KERNEL
 from ..points import BatchBuilder
-from .wandb_api import _ignored, add_history_rows, history_page_rows, row_value
+from .wandb_api import _ignored, add_history_rows, history_page_rows, page_history, row_value
 
 _TAKEN, _OLD, _NOSTEP, _SLOW = 0, 1, 2, 3  # the kernel's kind of each row
 _INT64 = (-(1 << 63), 1 << 63)
@@ -44,15 +45,28 @@ class HistoryPoints:
         self._last = after_step
         self._pieces: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}  # key -> (rows, steps, values)
         self._first: dict[str, tuple[int, int]] = {}  # key -> (its first row with a point, its place in that row)
-        self._dicts: list[dict] = []  # decoded rows, when no page went through the kernel
+        self._slow: list[tuple[int, dict]] = []  # the rows Python takes (decoded), each with its index
 
-    def add_page(self, lines: Any) -> int:
-        """The rows of one page (each a line of JSON text; anything else is no row); returns how many came."""
-        if not isinstance(lines, list):
+    def add_page(self, page: Any) -> int:
+        """The rows of one page - its lines (each a line of JSON text; anything else is no row), or the answer's text
+        as W&B sent it (``{"project": {"run": {"history": [...]}}}``: the kernel reads it at once, else json and
+        ``page_history``, LookupError for a run that is not there); returns how many rows came."""
+        if isinstance(page, str):
+            got = self._kernel.history_page(page, self.after) if self._kernel is not None else None
+            if got is None:
+                return self.add_page(page_history(json.loads(page)))
+            *read, slow_lines = got
+            return self._read(read, slow_lines)
+        if not isinstance(page, list):
             return 0
         if self._kernel is None:
-            return self.add_rows(history_page_rows(lines))
-        kinds_b, steps_b, names, first_b, points = self._kernel.history_rows(lines, self.after)
+            return self.add_rows(history_page_rows(page))
+        return self._read(self._kernel.history_rows(page, self.after), page)
+
+    def _read(self, read: Any, lines: list) -> int:
+        """The kernel's reading of a page's rows (history_rows), the rows it left taken from ``lines`` (each row's
+        line, or the left rows' lines in order)."""
+        kinds_b, steps_b, names, first_b, points = read
         kinds = np.frombuffer(kinds_b, dtype=np.uint8)
         steps = np.frombuffer(steps_b, dtype=np.int64)
         first = np.frombuffer(first_b, dtype=np.int64).reshape(-1, 2)
@@ -68,12 +82,13 @@ class HistoryPoints:
         decoded: dict[int, dict] = {}
         slow = np.flatnonzero(kinds == _SLOW)
         if len(slow):
-            for i in slow.tolist():
-                row = history_page_rows([lines[i]])
+            whole = len(lines) == len(kinds)  # each row's line, else the left rows' only
+            for n, i in enumerate(slow.tolist()):
+                row = history_page_rows([lines[i if whole else n]])
                 if row:
                     decoded[i] = row[0]
-            self._take([(i + base, row) for i, row in decoded.items()])
-        for i in range(len(lines) - 1, -1, -1):  # the last row with a step: a retry reads the steps after it
+            self._slow.extend((i + base, row) for i, row in decoded.items())
+        for i in range(len(kinds) - 1, -1, -1):  # the last row with a step: a retry reads the steps after it
             if kinds[i] in (_TAKEN, _OLD):
                 self.resume = int(steps[i])
                 break
@@ -81,8 +96,8 @@ class HistoryPoints:
             if step is not None:
                 self.resume = step
                 break
-        self.rows += len(lines)
-        return len(lines)
+        self.rows += len(kinds)
+        return len(kinds)
 
     def add_rows(self, rows: list[dict]) -> int:
         """Rows already decoded (``scan_history``'s, or a page's without the kernel); returns how many came."""
@@ -90,10 +105,7 @@ class HistoryPoints:
             step = _step_of(row)
             if step is not None:
                 self.resume = step
-        if self._pieces:
-            self._take([(self.rows + i, row) for i, row in enumerate(rows)])
-        else:
-            self._dicts.extend(rows)
+        self._slow.extend((self.rows + i, row) for i, row in enumerate(rows))
         self.rows += len(rows)
         return len(rows)
 
@@ -110,9 +122,6 @@ class HistoryPoints:
 
     def _take(self, rows: list[tuple[int, dict]]) -> None:
         """Decoded rows (each with its index) as the row-by-row pass takes them (wandb_api._add_rows)."""
-        if self._dicts:  # rows decoded before the first page read by the kernel: theirs first
-            earlier, self._dicts = self._dicts, []
-            self._take(list(enumerate(earlier)))
         cols: dict[str, tuple[list[int], list[int], list[float], tuple[int, int]]] = {}
         after = self.after
         for index, row in rows:
@@ -139,8 +148,9 @@ class HistoryPoints:
 
     def into(self, builder: BatchBuilder) -> int:
         """Every point gathered, added to ``builder`` as the row-by-row pass adds them; returns the last step."""
-        if not self._pieces:
-            return max(add_history_rows(self._dicts, builder, self.after), self._last)
+        if not self._pieces:  # no row the kernel read had a point: the rows Python decoded, as they always went
+            return max(add_history_rows([row for _, row in self._slow], builder, self.after), self._last)
+        self._take(self._slow)
         for key in sorted(self._first, key=self._first.__getitem__):
             pieces = [p for p in self._pieces[key] if len(p[0])]
             if not pieces:
