@@ -20,8 +20,8 @@ from training_check.tools.sources.wandb_history import HistoryPoints
 KEYS = ["loss", "lr", "_runtime", "_timestamp", "system/gpu", "system.cpu", "eval/acc", "z", "a", "", "é", "sys"]
 VALUES = ["1", "-0", "-0.0", "2.5", "1e400", "-1e400", "1E-400", "12345678901234567890123", "0.1000000000000000055511",
           "NaN", "Infinity", "-Infinity", "null", "true", "false", '"NaN"', '"-nan"', '"+nan"', '"inf"', '"+inf"',
-          '"-inf"', '"+Infinity"', '" nan "', '"12"', '"hello"', '"x\\u00e9"', '"caf\u00e9"', '{"_type": "h"}', "[1, 2]",
-          "9" * 301, "-" + "9" * 310, "01", "1.", ".5", "+1", "nan", "-NaN", '"\\n"']
+          '"-inf"', '"+Infinity"', '" nan "', '"12"', '"hello"', '"x\\u00e9"', '"caf\u00e9"', '{"_type": "h"}',
+          "[1, 2]", "9" * 301, "-" + "9" * 310, "01", "1.", ".5", "+1", "nan", "-NaN", '"\\n"']
 STEPS = ["0", "1", "7", "-3", "5.0", "5.5", "1e2", '"5"', "null", "true", "NaN", "-Infinity", "99999999999999999999",
          "123456789012345678", "-123456789012345678", "1234567890123456789"]
 
@@ -65,8 +65,8 @@ def _line(rng: random.Random, i: int) -> object:
         parts.append(("_step", rng.choice(STEPS) if rng.random() < 0.08 else str(rng.choice([i, i, i, rng.randrange(
             -3, 80)]))))
     for key in rng.sample(KEYS, rng.randrange(0, 6)):
-        v = rng.choice(VALUES) if rng.random() < 0.2 else repr(rng.choice([rng.random(), rng.randrange(-5, 5),
-                                                                            rng.random() * 10 ** rng.randrange(-30, 30)]))
+        number = rng.choice([rng.random(), rng.randrange(-5, 5), rng.random() * 10 ** rng.randrange(-30, 30)])
+        v = rng.choice(VALUES) if rng.random() < 0.2 else repr(number)
         parts.append((key, v))
     if rng.random() < 0.03 and parts:
         parts.append(rng.choice(parts))  # a repeated key
@@ -93,8 +93,8 @@ def test_pages_give_the_row_by_row_points_names_order_and_last_step(use_kernel, 
         cuts = sorted(rng.sample(range(n + 1), min(n + 1, rng.randrange(1, 4))))
         pages = [lines[a:b] for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
         after = rng.choice([-1, -1, 5, 30])
-        assert _outcome(lambda: _read(pages, after, use_kernel, texts)[:2]) == _outcome(lambda: _expected(pages, after)), (
-            case, pages)
+        got = _outcome(lambda p=pages, a=after: _read(p, a, use_kernel, texts)[:2])
+        assert got == _outcome(lambda p=pages, a=after: _expected(p, a)), (case, pages)
 
 
 def _outcome(read):
@@ -110,7 +110,7 @@ def test_an_answer_of_another_shape_is_read_by_json_and_one_naming_no_run_says_s
     expected = _expected([lines], -1)
     for text in (json.dumps({"project": {"run": {"history": lines, "more": 1}}}),
                  json.dumps({"project": {"run": {"history": lines + [None, 5]}}}),
-                 ' {"project" :{ "run":{"history" : %s } } }\n' % json.dumps(lines)):
+                 ' {"project" :{ "run":{"history" : ' + json.dumps(lines) + ' } } }\n'):
         h = HistoryPoints(-1)
         assert h.add_page(text) == len(json.loads(text)["project"]["run"]["history"])
         b = BatchBuilder()
@@ -141,8 +141,8 @@ def test_points_of_a_clean_page_are_the_json_values():
 
 def test_too_many_metric_names_is_refused_in_one_line():
     h = HistoryPoints(-1)
-    lines = [json.dumps({"_step": 1, **{f"m{i}": 1.0 for i in range(k, k + 1000)}}) for k in range(0, MAX_METRICS + 1000,
-                                                                                                   1000)]
+    lines = [json.dumps({"_step": 1, **{f"m{i}": 1.0 for i in range(k, k + 1000)}})
+             for k in range(0, MAX_METRICS + 1000, 1000)]
     with pytest.raises(BadInput, match="metric"):
         h.add_page(lines)
         h.into(BatchBuilder())
