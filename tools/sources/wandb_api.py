@@ -5,7 +5,8 @@ History is every logged row at full resolution after the last step read, without
 ``history()`` is sampled (spikes lost). The rows are asked for with the very GraphQL query ``Run.scan_history`` has
 wandb-core send (``HistoryPage``: ``history(minStep, maxStep, samples: pageSize)`` over windows of ``pageSize`` steps,
 so no window can hold more rows than it returns), sent through the same ``wandb.Api`` client
-(``ServiceApi.execute_graphql``), each row parsed from its line: ``scan_history`` would hand every value of every
+(``ServiceApi.execute_graphql``), each answer's text read into points by the C kernel as it comes
+(wandb_history.py; without the kernel each row parsed from its line): ``scan_history`` would hand every value of every
 row over one by one (about 8 times the cost a row). Without that client call (another wandb) or the run's
 last step, ``scan_history`` reads them. Only ``WandbClient`` touches ``wandb.Api``; everything else works on plain
 rows.
