@@ -29,7 +29,8 @@ It also prints the reader's own CPU in the first three sweeps (this process's th
 server's or worker processes'), a figure the machine's load hardly moves. Figures (2 shared cores, 2026-12-05, medians
 of 3, load 10-19; README "Sweeps" has the rest): W&B first sweep, 1,000 runs 49.5 s = 1.55x before (078aa55) -> 36.9 s
 = 0.97x after the history pages went to the C kernel (tools/sources/wandb_history.py), 29.4 s = 1.28x at load 10-12;
-200 runs 10.3 s = 1.57x -> 7.9 s = 1.25x; the reader's CPU 26-27 -> 16 ms a run. Local first sweep, 1,000 runs, load
+200 runs 10.3 s = 1.57x -> 7.9 s = 1.25x (at load 6-7: 7.8 s = 2.18x -> 5.4 s = 1.95x); the reader's CPU 26-27 -> 16-17
+ms a run. Local first sweep, 1,000 runs, load
 10-12: 23.5 s = 0.96x.
 """
 
