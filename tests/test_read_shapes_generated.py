@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .shape_gen import SHAPES, matches
+from .shape_gen import SHAPES, matches, table_between_bars
 from .test_read_shapes_general import _pieces, _read
 
 EXAMPLES = 12  # per shape and test (a read costs milliseconds: the file stays small)
@@ -54,3 +54,22 @@ def test_the_generator_draws_every_variation_it_names():
     assert {d["prefix"] for d in drawn["launcher_prefixes"]} == {0, 1, 2, 3}
     assert {d["glob"] for d in drawn["epoch_counters"]} == {True, False}
     assert {d["every"] for d in drawn["bar_postfix"]} == {1, 2, 5}
+
+
+# Shapes the generator finds read wrong still (each to fix, then moved into SHAPES): a table whose step column is
+# named (``epoch``) with each row printed after a progress bar's ``\r`` redraws: some rows are read at the bar's
+# counted step (epoch x batches), others at their own epoch (after a repeated header, or in a read after a cut).
+KNOWN = {"table_between_bars": "rows between \\r bars read at the bar's step or at their own epoch, by the read"}
+
+
+@pytest.mark.xfail(reason=KNOWN["table_between_bars"], strict=False)
+def test_a_table_between_bar_redraws_reads_its_rows_at_their_own_steps(tmp_path):
+    wrong = []
+    for seed in range(30):
+        shape = table_between_bars(random.Random(seed))
+        path = tmp_path / f"{seed}.log"
+        path.write_bytes(shape.data)
+        read, _notes = _read(path)
+        pieces = _pieces(tmp_path / f"p{seed}.log", shape.data, [len(shape.data) // 3])
+        wrong += [f"{seed} {shape.drawn}: {w}" for w in matches(shape.truth, read) + matches(shape.truth, pieces)]
+    assert not wrong, wrong[:3]
