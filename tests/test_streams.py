@@ -289,7 +289,8 @@ def test_a_young_log_of_noise_waits_and_the_same_old_log_waits_too(tmp_path):
 
 def _split_read(path: Path, data: bytes, cuts: list[int], **kw) -> dict[str, dict[int, float]]:
     """``data`` appended to ``path`` piece by piece (a live run), read after each piece by a young-file reader
-    (only complete records count), then once the file settled: every point, later ones replacing earlier ones."""
+    (only complete records count), then once the file settled: every point, later ones replacing earlier ones (a
+    read that reset, the file read again from its start, replacing all)."""
     path.write_bytes(b"")
     src = LogFileSource(FS, str(path), settle_seconds=3600, **kw)
     cur, pts = None, {}
@@ -304,6 +305,8 @@ def _split_read(path: Path, data: bytes, cuts: list[int], **kw) -> dict[str, dic
             res = src.read(cur)
             cur = res.cursor
             assert json.loads(json.dumps(cur)) == cur  # the cursor survives the store (JSON) as it is
+            if res.reset:  # the file read again from its start (a fact learned late): its points replace all
+                pts = {}
             for k, col in res.batch.columns.items():
                 pts.setdefault(k, {}).update(zip(col.steps.tolist(), col.values.tolist(), strict=True))
             if not res.more:
