@@ -44,7 +44,19 @@ class Dialect:
         "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "max_epochs", "epochs",
         "num_epochs", "num_train_epochs",
         "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step",
-        "best"})
+        "best",
+        # how many best checkpoints are kept (Lightning's ``saving model to '...' as top 1``, ``was not in top 3``)
+        "top"})
+    #: words between a quoted name and its value that say the value is the name's (Lightning's ModelCheckpoint:
+    #: ``'train_loss' reached -0.05``): the name is the quoted one (``'train' took 1.3 s`` keeps its words)
+    value_verbs: frozenset[str] = frozenset({
+        "reached", "is", "was", "became", "now", "improved to", "changed to", "equals", "decreased to",
+        "increased to"})
+    #: a number in parentheses after a metric's value under one of these words is a statistic of that metric so
+    #: far (Lightning's ``'train_loss' reached -0.05 (best -0.05)``, ``loss 0.52 (avg 0.61)``): no point of its own
+    aside_words: frozenset[str] = frozenset({
+        "best", "avg", "average", "mean", "running", "run avg", "running avg", "running mean", "moving avg", "ema",
+        "smoothed", "min", "max", "median", "prev", "previous", "last best"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({

@@ -20,6 +20,7 @@ that may yet recur (a young log), the epoch, the main progress counter, the last
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import operator
@@ -60,12 +61,15 @@ SAMPLE_TEMPLATES = 128  # more templates than this in a sample: a log of prose, 
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
+MAX_ONCE = 2048  # digests of one-off templates not carried (the cap above): if one recurs, the file is read again
+MAX_RECUR = 8  # pins of recurring templates a file (each reads the file again from its start: a bounded cost)
 PENDING_LINE = 2048
 SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
+MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -281,6 +285,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
+    once, recur = set(st.get("once", ())), set(st.get("recur", ()))
+    lost: list[str] = []  # of this block's one-off templates with metrics, the ones not carried to the next read
+    again: set[str] = set()  # templates seen once in an earlier read, not carried, seen again here
     for g in _series_order(grouping.counts)[:MAX_SERIES]:
         if taken and int(g) in taken:
             continue
@@ -290,7 +297,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         if not first.strip() or not any(48 <= c <= 57 for c in first[:PENDING_LINE]) and NAN_MARK not in first:
             continue
         key = tmpl.decode("latin-1")
-        one_off = loose_count[tmpl] < 2 and key not in known
+        digest = _digest(tmpl) if key not in known and (once or recur or loose_count[tmpl] < 2) else ""
+        if digest and digest in once and digest not in recur and int(idx[-1]) >= len(pending):
+            again.add(digest)
+        one_off = loose_count[tmpl] < 2 and key not in known and not (digest and digest in recur)
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
@@ -315,9 +325,13 @@ def _read_block(data: bytes, em: Emitter) -> None:
                         placed.add(int(idx[0]))
                 elif stepped and len(late) < MAX_PENDING:
                     late.append(int(idx[0]))  # beyond the cap, but a step's record: carried before a banner's lines
+                if plan is not None and plan.metrics:
+                    lost.append(digest)  # (taken out below for the lines carried after all)
                 continue
             if not _has_position(plan):
                 faced.append(len(plans))  # a record on its face placed by the records before it
+                if plan.metrics:  # (placed otherwise when its template recurs: a series' record)
+                    lost.append(digest)
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
             samples = [lines[i] for i in picks][:SAMPLES]
@@ -354,11 +368,32 @@ def _read_block(data: bytes, em: Emitter) -> None:
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
     new_pending = _carried(new_pending, placed, late)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
+    _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     under = st.pop("_ub_lines", None)
     st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
                                                    for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _digest(template: bytes) -> str:
+    """A short, stable digest of a loose template (the state keeps these, not the lines)."""
+    return hashlib.blake2b(template, digest_size=6).hexdigest()
+
+
+def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]) -> None:
+    """Templates seen once and not carried to the next read (beyond ``MAX_PENDING``, or read as a record on its face)
+    are remembered by digest (at most ``MAX_ONCE``, the newest). When one is seen again in a later read, one read of
+    the whole file would have read both lines as a series: the template is pinned as recurring and the file is read
+    again from its start knowing it (``_revise``), at most ``MAX_RECUR`` times a file. So which one-off lines are a
+    series does not depend on where the reads' pieces fall."""
+    recur = list(st.get("recur", ()))
+    if again and len(recur) < MAX_RECUR:
+        st.setdefault("revise", {})["recur"] = sorted(set(recur) | set(sorted(again)[:MAX_RECUR - len(recur)]))
+    new = [d for d in dict.fromkeys(lost) if d and d not in carried]
+    if new or again:
+        once = [d for d in st.get("once", ()) if d not in again and d not in carried]
+        st["once"] = [*once, *[d for d in new if d not in once]][-MAX_ONCE:]
 
 
 def _carried(pending: list[int], placed: set[int], late: list[int]) -> list[int]:
@@ -1297,7 +1332,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     Lightning's ``on_epoch`` loss: one point per change, at the step it changed at); a value that changes with every
     step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
     diverged run stays so). Each point's fate depends only on the points before it in its run (``run``: another
-    run started in the log owes nothing to the one before): the same at any read size."""
+    run started in the log owes nothing to the one before): the same at any read size. The first repeats, kept
+    before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``)."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
@@ -1317,7 +1353,19 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     n = idx - seg_start + 1 + np.where(carry, n0, 0)
     reps = csum - np.concatenate(([0], csum))[seg_start] + np.where(carry, reps0, 0)
     st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
-    return ~(same & np.isfinite(values) & (n >= MIN_CARRIED) & (2 * reps >= n))
+    pinned = key in st.get("redrawn", ())
+    repeat = same & np.isfinite(values)
+    if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
+        if key not in st["early_reps"]:
+            st["early_reps"].append(key)  # a repeat kept before the rule below could tell
+    if (not pinned and key in st.get("early_reps", ()) and n[-1] >= MIN_CARRIED and 2 * reps[-1] >= n[-1]
+            and reps[-1] < n[-1] - 1):
+        # the value is logged less often than the bar redraws after all (and it changed: a constant tells no
+        # redraw from a log): its first repeats were redraws too. The file is read again from its start knowing it
+        # (``_revise``, once a key), as one read of it all would
+        redrawn = sorted({*st.get("redrawn", ()), *st.get("revise", {}).get("redrawn", ()), key})[:MAX_REDRAWN]
+        st.setdefault("revise", {})["redrawn"] = redrawn
+    return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
 
 
 def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
@@ -1834,9 +1882,16 @@ def _epochs_setting(lines: Sequence[bytes], st: dict) -> None:
         st["epochs"] = int(m.group(1)) or None
 
 
+def _epoch_loss(name: str) -> bool:
+    """A train loss named an epoch's (``train_loss_epoch``, ``epoch_loss``): among records with steps of their own,
+    a one-off line of it is the epoch's mean at the step it was printed at (a run cut short in its second epoch)."""
+    return _role(name) == "train_loss" and "epoch" in _NAME_PARTS.split(name.lower())
+
+
 def _final_evals(st: dict, em: Emitter) -> None:
-    """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``):
-    points at the step they were printed at, once the read ends (a line seen once is otherwise no series)."""
+    """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``) or an
+    epoch's train loss among stepped records (``_epoch_loss``): points at the step they were printed at, once the read
+    ends (a line seen once is otherwise no series)."""
     keep = []
     for p in st.get("pending", []):
         at = p[2] if isinstance(p, list) and p[2] is not None else st.get("run_first")  # before any: the first
@@ -1851,7 +1906,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
         summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
         if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
                 _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
-                for n in plan.metrics.values()):
+                or _epoch_loss(n) and bool(st.get("explicit")) for n in plan.metrics.values()):
             keep.append(p)
             continue
         got, bad = _read([line], np.zeros(1, dtype=np.int64), plan.positions)

@@ -123,13 +123,15 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     i = start - 1
     while i >= 0 and line[i] in _SKIP_BEFORE:
         i -= 1
-    unit = ""
+    unit = split = ""
     if i >= 0 and line[i] == 0x29:  # ")": a qualifier, "Epoch(train) [2]", names the word before it
         j = line.rfind(b"(", max(0, i - 32), i)
         if j > 0:
             qualifier = line[j + 1:i].decode("utf-8", "replace")
             if qualifier in dialect.time_units:
                 unit = f" ({qualifier})"  # a unit stays: "elapsed time per iteration (ms)"
+            elif qualifier.lower() in dialect.split_rows:
+                split = dialect.split_rows[qualifier.lower()]  # a split: "loss(val)" is val_loss, "loss(train)" loss
             i = j - 1
             while i >= 0 and line[i] in b" \t":
                 i -= 1
@@ -154,7 +156,11 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         i = j - 1
     if not words:
         return None
-    names = [w.decode("utf-8", "replace").strip("'.-/") for w in reversed(words)]
+    words.reverse()
+    quoted = [k for k, w in enumerate(words[:-1]) if len(w) > 2 and w[:1] == w[-1:] == b"'" and w[1] in _NAME_START]
+    if quoted and b" ".join(words[quoted[-1] + 1:]).decode("latin-1").lower() in dialect.value_verbs:
+        words = [words[quoted[-1]]]  # a quoted name, then a verb (Lightning's ``'train_loss' reached -0.05``)
+    names = [w.decode("utf-8", "replace").strip("'.-/") for w in words]
     while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)
                               or names[0].lower() in dialect.prose_words):
         names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
@@ -163,7 +169,21 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         return None
     if not _is_name(name, dialect):
         return NOT_A_NAME
+    if split and name.lower() not in dialect.epoch_names | dialect.step_names and not name.lower().startswith(split):
+        name = split + name
     return (name + unit)[:80]
+
+
+def _aside(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
+    """The number at ``line[start]`` is named by a word of ``Dialect.aside_words`` right after a ``(`` that follows
+    another number (``reached -0.05 (best -0.05)``, ``loss 0.52 (avg: 0.61)``): a statistic of that value."""
+    if name.lower() not in dialect.aside_words:
+        return False
+    p = line.rfind(b"(", max(0, start - 24), start)
+    if p < 1 or line[p + 1:start].strip(b" \t:='\"").lower() != name.lower().encode("utf-8", "replace"):
+        return False
+    before = line[:p].rstrip(b" \t,")
+    return bool(before) and (before[-1:].isdigit() or before.endswith((b"%", NAN_MARK)))
 
 
 def _is_name(name: str, dialect: Dialect) -> bool:
@@ -259,10 +279,13 @@ def header_names(line: bytes) -> list[str] | None:
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
 
 
+_BORDER_CELLS = frozenset(ch.encode() for ch in "|\u2502\u2503\u2551\u00a6")  # | │ ┃ ║ ¦
+
+
 def _mostly_values(row: bytes) -> bool:
     """At least half the blank-separated cells of ``row`` are values (a number, ``n/N``, a bracketed array, a time
     ``0:01:02``, NaN): a table's row, not a line of words that happens to have a header's cell count."""
-    cells = row.split()
+    cells = [c for c in row.split() if c not in _BORDER_CELLS]  # a table's borders are no cells
     values = sum(1 for c in cells if c[:1] in b"0123456789+-.[" or c.lower() in (b"nan", b"inf", b"-", b"--"))
     return 2 * values >= len(cells)
 
@@ -422,6 +445,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
             continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name and not table and _aside(rep, a, name, dialect):
+            k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
+            continue
         if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1
             continue
