@@ -126,3 +126,18 @@ def test_metric_name_cap(runs, tmp_path, store, config):
     with pytest.raises(BadInput, match="more than 20000 distinct metric names") as e:
         load_run(str(folder), store=store, config=config)
     assert "\n" not in str(e.value)
+
+
+def test_member_size_cap_checked_before_reading(runs, tmp_path, store, config):
+    archive = next((runs["healthy"][0] / "comet").glob("*.zip"))
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w") as zf:
+        zf.writestr("experiment.json", zipfile.ZipFile(archive).read("experiment.json"))
+        zf.writestr("messages.json", b"{}\n")
+    data = bytearray(bomb.read_bytes())
+    at = data.rfind(b"PK\x01\x02")  # the central directory entry of messages.json (written last)
+    data[at + 24:at + 28] = (3 << 30).to_bytes(4, "little")  # its declared uncompressed size: 3 GB
+    bomb.write_bytes(bytes(data))
+    with pytest.raises(BadInput, match="uncompressed, over the 1024 MB cap") as e:
+        load_run(str(bomb), store=store, config=config)
+    assert "\n" not in str(e.value)

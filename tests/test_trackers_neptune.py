@@ -132,3 +132,4 @@ def test_foreign_and_broken_files_in_one_line(tmp_path, store, config):
     with pytest.raises(BadInput) as e:
         load_run(f"{run / 'metadata.json'}#abc", store=store, config=config)
     assert "\n" not in str(e.value)
+

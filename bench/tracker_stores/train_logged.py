@@ -69,7 +69,12 @@ class Tracker:
             from clearml import Task
 
             Task.set_offline(offline_mode=True)
-            self.task = Task.init(project_name="tracker-stores", task_name=name, auto_connect_frameworks=False,
+            # no framework hooks, and no repository / package analysis: under load its background thread can hold
+            # task.close() for minutes (the corpus stores were made with it; the points are the same)
+            frameworks = {k: False for k in ("matplotlib", "tensorflow", "tensorboard", "pytorch", "xgboost",
+                                             "scikit", "fastai", "lightgbm", "hydra", "joblib", "megengine",
+                                             "catboost", "gradio", "jsonargparse", "detect_repository")}
+            self.task = Task.init(project_name="tracker-stores", task_name=name, auto_connect_frameworks=frameworks,
                                   auto_resource_monitoring=False, auto_connect_streams=False,
                                   auto_connect_arg_parser=False)
             self.task.connect(params)

@@ -98,7 +98,8 @@ def _store_in(fs: FileSystem, path: str, entries: list[DirEntry], run_id: str | 
 
 
 def _offline_store_in(fs: FileSystem, path: str, names: dict[str, DirEntry], run_id: str | None) -> Source | None:
-    """A Comet, Neptune or ClearML offline store in (or as) the folder, each told by its layout and content."""
+    """A Comet, Neptune or ClearML offline store in (or as) the folder, each told by its layout and content; an Aim
+    repository is refused in one line."""
     from .clearml_offline import find_clearml
     from .comet_offline import find_comet
     from .neptune_offline import find_neptune
@@ -107,6 +108,9 @@ def _offline_store_in(fs: FileSystem, path: str, names: dict[str, DirEntry], run
         found = find(fs, path, names, run_id)
         if found is not None:
             return found
+    from .aim_repo import refuse_aim
+
+    refuse_aim(fs, path, names)  # recognised, not read: one line saying so
     return None
 
 

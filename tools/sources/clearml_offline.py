@@ -50,6 +50,13 @@ def _session_id(name: str) -> str:
     return name.removesuffix(".zip")
 
 
+def _is_session_name(name: str) -> bool:
+    """``offline-<32 hex digits>`` (ClearML's offline task id), a folder or its ``.zip``; not W&B's
+    ``offline-run-*``."""
+    tail = _session_id(name).removeprefix("offline-")
+    return name.startswith("offline-") and len(tail) == 32 and all(c in "0123456789abcdef" for c in tail)
+
+
 def find_clearml(fs: FileSystem, path: str, names: dict[str, DirEntry], run_id: str | None
                  ) -> ClearmlOfflineSource | None:
     """The ClearML session a folder is, or the one it holds (session folders ``offline-<id>`` and their zips)."""
@@ -63,8 +70,8 @@ def find_clearml(fs: FileSystem, path: str, names: dict[str, DirEntry], run_id: 
             raise
         except Exception:
             return None
-    sessions = newest(list(names.values()), lambda e: e.name.startswith("offline-")
-                      and (e.is_dir or e.name.endswith(".zip")))
+    sessions = newest(list(names.values()),
+                      lambda e: _is_session_name(e.name) and (e.is_dir or e.name.endswith(".zip")))
     if not sessions:
         return None
     if run_id:
