@@ -52,7 +52,8 @@ from training_check.tools.judge import ESCALATE, STOP  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout", "libraries2",
-    "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4")] + [
+    "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4", "libraries6",
+    "libraries_holdout5", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
