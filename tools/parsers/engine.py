@@ -1616,6 +1616,7 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     ended there."""
     mark = np.full(n, np.nan)
     have = False
+    rec = np.zeros(n, dtype=bool)  # the lines of records with no position of their own
     for plan, idx, got, _bad in reads:
         if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
                 and plan.counter is None):
@@ -1629,8 +1630,22 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
             have = have or bool(np.isfinite(v).any())
         elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
             mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
+        else:
+            rec[idx] = True
     carried = st.get("ub_carried") or []
     st["_ub_lines"] = None
+    lead = None  # the first banner of the log, when in this read
+    if st.get("ub_close") is None:
+        if have:  # decided at the log's first banner: records before it (FuxiCTR's ``Train loss: ...`` then
+            at0 = int(np.flatnonzero(np.isfinite(mark))[0])  # ``Epoch=1 end``): each banner closes its epoch
+            # (numbering the first epoch: a later one first seen so is a start banner whose first was a one-off)
+            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(mark[at0]) <= 1
+            if st["ub_close"]:
+                lead = at0
+                if st.get("ub_rec_seen"):  # an earlier read placed them otherwise: read again knowing it
+                    st["revise"] = {**(st.get("revise") or {}), "ub_close": True}
+        elif rec.any():
+            st["ub_rec_seen"] = True
     if not have and st.get("ub") is None:
         return None
     at = np.flatnonzero(np.isfinite(mark))
@@ -1648,6 +1663,10 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         out[:first] = np.where(np.isnan(mark[:first]), was, out[:first])
     out[np.isinf(out)] = np.nan
     st["_ub_lines"] = out  # (for the lines carried on to the next read; taken out of the state by the block's read)
+    if st.get("ub_close"):  # a banner closing its epoch: the records after it are the next epoch's, those before
+        out = out + 1  # the log's first banner its own
+        if lead is not None:
+            out[:lead] = np.where(rec[:lead], mark[lead], out[:lead])
     return out
 
 
