@@ -57,6 +57,15 @@ def test_value_set_once_per_epoch_bar_repeated_across_epochs_is_a_point_each_epo
     assert pts["loss"] == ([25 * (e + 1) for e in range(12)], values)
 
 
+def test_value_set_once_per_epoch_bar_repeated_from_the_first_epochs_is_a_point_each_epoch(tmp_path):
+    """Repeats before the redraw rule could tell (``engine._changed``'s early repeats, pinned by a read in pieces):
+    the grid put the value once per epoch, so each repeat is the epoch's value, with or without validation."""
+    values = [0.6, 0.6, 0.6, 0.6, 0.5, 0.5, 0.4, 0.3, 0.3, 0.3, 0.2, 0.2] + [0.19 - e / 100 for e in range(10)]
+    for val in (False, True):
+        pts = _read_live(tmp_path, _per_epoch_bar(22, 25, values, val=val), f"early_{val}")
+        assert pts["loss"] == ([25 * (e + 1) for e in range(22)], values), val
+
+
 def _lagging_descriptions(epochs: int, iters: int, seed: int, nan_from: int | None = None) -> tuple[bytes, list]:
     """``TRAINING EPOCH e``, then per epoch a bar: each iteration sets the description (``total_loss=...``) and it is
     drawn at the count tqdm last showed; now and then (a random interval) the count moves to the iteration, redrawn

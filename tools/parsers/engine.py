@@ -1115,10 +1115,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
+        by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
         if st.get("first_state") and lagging and key in st.get("carried", ()):
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
                 li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st)
+                by_unit = _one_per_unit(key, st) & np.isin(src, list(lagging))
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
@@ -1127,12 +1129,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         else:
             last[:-1] = moved
         if not last.all():
-            s, v, run, li = s[last], v[last], run[last], li[last]
+            s, v, run, li, by_unit = s[last], v[last], run[last], li[last], by_unit[last]
         if held is not None and key in held[1]:
             keep = s != held[0]  # the epoch's row still redrawn: its last redraw comes with the next read
-            s, v, run, li = s[keep], v[keep], run[keep], li[keep]
+            s, v, run, li, by_unit = s[keep], v[keep], run[keep], li[keep], by_unit[keep]
         if key in st.get("carried", ()):
-            changed = _changed(v, st, key, run)
+            changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
+            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit])
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -1271,6 +1274,14 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
         s[new] = j + np.maximum.accumulate(np.maximum(at - j, floor))
         st["grid_at"][key] = float(s[new[-1]])
     return li[keep], s[keep], v[keep], src[keep]
+
+
+def _one_per_unit(key: str, st: dict) -> bool:
+    """Whether ``_on_log_grid`` decided that a train value is drawn once per unit it is set at (a bar per epoch's
+    value, a description set every iteration): each of its points is a value as set, a repeat too (a run saturated
+    at one loss for epochs), so ``_changed``'s rule for redraws is not its. An eval keeps that rule."""
+    spec = st.get("grid", {}).get(key)
+    return isinstance(spec, list) and len(spec) > 2 and _role(key) != "eval"
 
 
 def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
