@@ -96,6 +96,18 @@ def test_description_drawn_every_iteration_at_a_lagging_count_is_each_iteration(
     assert pts["total_loss"] == (list(range(1, 181)), losses)
 
 
+def test_description_read_while_its_first_window_is_drawn_is_each_iteration(tmp_path):
+    """A read that ends among the drawings at one stale count (the log appended mid-bar): the window goes on in the
+    next read, its drawings counted across both (``engine._unit_windows``), so the same points at any cut."""
+    data, losses = _lagging_descriptions(3, 60, seed=4)
+    whole = _live(tmp_path, data, [], name="pml_whole")
+    assert whole["total_loss"] == (list(range(1, 181)), losses)
+    first = data.index(b"total_loss=")
+    for k, at in enumerate(range(first + 40, first + 2000, 97)):
+        assert _live(tmp_path, data, [at], name=f"pml_cut{k}") == whole, at
+        assert _live(tmp_path, data, [first + 5, at, at + 300], name=f"pml_cuts{k}") == whole, at
+
+
 def test_description_drawn_every_iteration_other_sizes(tmp_path):
     for epochs, iters, seed in ((2, 40, 1), (4, 30, 7)):
         data, losses = _lagging_descriptions(epochs, iters, seed)

