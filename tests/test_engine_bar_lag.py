@@ -66,6 +66,16 @@ def test_value_set_once_per_epoch_bar_repeated_from_the_first_epochs_is_a_point_
         assert pts["loss"] == ([25 * (e + 1) for e in range(22)], values), val
 
 
+def test_value_set_once_per_epoch_bar_read_ending_after_its_epoch_banner(tmp_path):
+    """A read that ends after ``epoch: N`` and before its bar: the banner's epoch carries to the next read's bar."""
+    values = [0.666 - 0.03 * e for e in range(10)]
+    data = _per_epoch_bar(10, 10, values, val=True)
+    whole = _live(tmp_path, data, [], name="banner_whole")
+    for e in (2, 5, 9):  # (a cut in the first epoch, its lines still one-offs, may read otherwise: not yet)
+        at = data.index(f"epoch: {e}\n".encode()) + len(f"epoch: {e}\n")
+        assert _live(tmp_path, data, [at - 40, at], name=f"banner_{e}") == whole, e
+
+
 def _lagging_descriptions(epochs: int, iters: int, seed: int, nan_from: int | None = None) -> tuple[bytes, list]:
     """``TRAINING EPOCH e``, then per epoch a bar: each iteration sets the description (``total_loss=...``) and it is
     drawn at the count tqdm last showed; now and then (a random interval) the count moves to the iteration, redrawn

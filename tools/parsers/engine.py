@@ -1610,6 +1610,9 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
     restart of the counter is an epoch of ``total``."""
     glob = np.full(len(prog_n), np.nan)
+    ep_ff = _ffill(banner_epoch, st["epoch"])  # (a read of banners and no bar carries its last epoch to the next)
+    if not np.all(np.isnan(ep_ff)):
+        st["epoch"] = float(ep_ff[-1])
     totals = prog_total[~np.isnan(prog_total)]
     if not len(totals):
         return glob
@@ -1623,9 +1626,6 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         return glob
     pn = prog_n[pi]
     ep_line = np.where(np.isnan(epoch), banner_epoch, epoch)
-    ep_ff = _ffill(banner_epoch, st["epoch"])
-    if not np.all(np.isnan(ep_ff)):
-        st["epoch"] = float(ep_ff[-1])
     ep_at = np.where(np.isnan(ep_line), ep_ff, ep_line)[pi]
     if not np.all(np.isnan(ep_at)):
         first = ep_at[~np.isnan(ep_at)]
