@@ -309,8 +309,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
         if k not in numeric:
             names[k] = ""
     named = [k for k in numeric if names[k]]
-    if not named:
-        return None
+    positions = dialect.step_names | dialect.epoch_names
+    if not named or len(keep) < len(columns) and all(names[k].lower() in positions for k in named):
+        return None  # a short row naming only positions (a truncated row's cells under the epoch): no record
     out = RowNames(str(dialect.table_names.get(n, n)) for n in names)
     out.partial_first = any(n in dialect.partial_first_steps for n in names)
     low = [n.lower() for n in out]
