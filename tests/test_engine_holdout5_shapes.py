@@ -15,6 +15,7 @@ from training_check.tools.points import Column, PointBatch
 from training_check.tools.roles import assign_roles, population_objective
 
 from .test_engine_records import _same_in_reads
+from .test_engine_tables import _in_reads
 
 # -- a glog/absl header, then "[N] name=value, ..." ------------------------------------------------------------------
 
@@ -56,6 +57,8 @@ def test_variants_of_the_glog_header():
     # no source location closing it, or a level letter with no date: no glog header
     assert stamp_end(b"I1205 train [5] loss=1.0") == 0
     assert stamp_end(b"X1205 23:15:10.1 1 a.py:3] [5] loss=1.0") == 0
+    # a long number after another stamp's clock is no thread id: the step it may be stays a field
+    assert stamp_end(b"2026-12-05 20:09:24 15000 loss=0.5") == len(b"2026-12-05 20:09:24")
 
 
 # -- a value named with the range of steps it averages --------------------------------------------------------------
@@ -80,6 +83,27 @@ def test_a_range_named_value_is_at_the_ranges_end():
     pts = _same_in_reads(_svi_bar(2000, 100, printed), every=1)
     assert pts["avg loss"][0] == printed
     assert math.isclose(pts["avg loss"][1][1], 1000.0 / 300, rel_tol=1e-4)
+
+
+def test_redraws_of_one_state_cut_by_a_reads_end_are_one_point():
+    """A read ending between two redraws of one range (``[1-100]`` drawn at counts 103 and 150): the same points as
+    the whole read, the constant ``init loss`` too (its repeats are counted once)."""
+    data = _svi_bar(2000, 100, [100, 300, 400, 700, 800, 1000, 1300, 1500, 1900, 2000])
+    whole = _in_reads(data, [])
+    for cut in [i + 1 for i, c in enumerate(data) if c == 13]:
+        assert _in_reads(data, [cut]) == whole, f"one cut at byte {cut}"
+
+
+def test_another_records_point_at_that_step_after_a_reads_end_stays():
+    """An eval record repeating the train record's ``train_time`` at its step, the read cut between them: two points,
+    as in one read (only a redraw of the same record is the same state)."""
+    data = b"".join(b"step:%d/40 train_loss:%.4f train_time:%dms\n" % (i, 5 - i / 10, i)
+                    + (b"step:%d/40 val_loss:%.4f train_time:%dms\n" % (i, 5 - i / 9, i) if i % 10 == 0 else b"")
+                    for i in range(40))
+    whole = _in_reads(data, [])
+    assert whole["train_time_ms"][0][:2] == [0, 0]
+    for cut in [i + 1 for i, c in enumerate(data) if c == 10]:
+        assert _in_reads(data, [cut]) == whole, f"one cut at byte {cut}"
 
 
 def test_a_range_named_nan_and_odd_ranges():

@@ -360,7 +360,7 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     too: its level letter glued to the date, after the clock a thread id of any length, and a source location
     closing it."""
     i, n, end = 0, len(rep), 0
-    clock = dated = False
+    clock = dated = glog = False
     while i < n:
         while i < n and rep[i] in b" \t[(":
             i += 1
@@ -375,10 +375,10 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             dated = True
         elif _clock(tok):
             clock = True
-        elif word.isdigit() and (len(word) <= 4 or clock):
-            pass
+        elif word.isdigit() and (len(word) <= 4 or clock and glog):
+            pass  # (glog's thread id after its clock)
         elif not end and _level_date(word):
-            dated = True
+            dated = glog = True
         elif clock and dated and _source_location(rep[i:j], dialect):
             end = j
             break
