@@ -34,7 +34,7 @@ ap.add_argument("--label", default="healthy")
 ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 
-np.Inf = np.inf  # the usual numpy-2 shim: fuxictr 2.3.9 still names np.Inf
+np.Inf = np.inf  # type: ignore[attr-defined]  # the usual numpy-2 shim: fuxictr 2.3.9 still names np.Inf
 import fuxictr  # noqa: E402
 import torch  # noqa: E402
 from fuxictr.features import FeatureMap  # noqa: E402
