@@ -8,7 +8,8 @@ setup(
         Extension(
             "training_check.tools.parsers._kernel",
             sources=["tools/parsers/_kernel.c"],
-            depends=["tools/parsers/_kernel_pow5.h", "tools/parsers/_kernel_doc.c", "tools/parsers/_kernel_json.c"],
+            depends=["tools/parsers/_kernel_pow5.h", "tools/parsers/_kernel_doc.c", "tools/parsers/_kernel_json.c",
+                     "tools/parsers/_kernel_wandb.c"],
             extra_compile_args=["-O2", "-Wall", "-Wextra"],
             optional=True,
         )

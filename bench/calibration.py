@@ -52,7 +52,8 @@ from training_check.tools.judge import ESCALATE, STOP  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout", "libraries2",
-    "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4")] + [
+    "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4", "libraries6",
+    "libraries_holdout5", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -71,16 +72,17 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
-    # the 610-run table of 2026-12-05 (with libraries4, libraries5 and the blind libraries_holdout4 added): the new
-    # sets brought RL runs labelled by their TD loss and LR ramps with no LR logged (causes said at 0.45-0.5)
+    # the 610-run table of 2026-12-05 after judge4's rules (a rise held over 3/4 of the planned run, a loss compounding
+    # log after log, RL returns by their plain names, a loss that fell over its first epoch then rose under no logged
+    # LR is lr_schedule); before them: STOP recall 146/165, flagged 215/218, ESCALATE 201/7329, cause right 156/173
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.88),  # 146/165
-    "flagged_share": (">=", 0.98),  # 215/218
-    "escalate_share_healthy": ("<=", 0.028),  # 201/7329
-    "cause_right_share": (">=", 0.90),  # 156/173
-    "confident_right_share": (">=", 0.9),  # 66/68
-    "confident": (">=", 66),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.90),  # 149/165
+    "flagged_share": (">=", 0.99),  # 216/218
+    "escalate_share_healthy": ("<=", 0.027),  # 191/7329
+    "cause_right_share": (">=", 0.93),  # 162/174
+    "confident_right_share": (">=", 0.9),  # 68/70
+    "confident": (">=", 68),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 

@@ -42,7 +42,9 @@ Verdicts (unless ``--no-verdicts``): for every file, healthy or not, three cron 
 STOP when any check says STOP (the run would have been stopped there), else ESCALATE when any says ESCALATE,
 else the last verdict. Should-stop files (manifest or truth ``should_stop``, or label ``nan``/``diverged`` where
 neither says) must end STOP or ESCALATE, and the two are counted apart; a healthy file must never end STOP (a
-false STOP), and the share of healthy files that ESCALATE is printed.
+false STOP), and the share of healthy files that ESCALATE is printed. A real-logs-2 entry whose ``should_stop`` is
+null (its curators' "unclear": an overfit, a plateau, a spike never recovered) is unscored, as in
+``bench/calibration.py``: read and shown, in neither count.
 
 A manifest entry may name a tracker's store instead of a text log (``"source": "store"``: an MLflow ``mlflow.db``
 or ``mlruns/`` folder, a ``dvclive/`` folder, a TensorBoard event file): it is read the same way, through
@@ -98,7 +100,7 @@ CORPUS_DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md"}  # a 
 class FileResult:
     file: str
     label: str
-    should_stop: bool
+    should_stop: bool | None  # None: unscored (a shared-corpus entry whose curators left ``should_stop`` null)
     expected: int | None  # points the file holds (truth, manifest or independent count); None: no count (binary)
     expected_how: str
     metric: str | None = None
@@ -254,7 +256,11 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
     truth = _truth_for(folder, entry)
     stop = entry.get("should_stop", truth.get("should_stop") if truth else None)
     label = entry.get("label", truth.get("label", "") if truth else "")
-    should_stop = bool(stop) if stop is not None or "n_points" in entry else label in STOP_LABELS
+    should_stop: bool | None = label in STOP_LABELS
+    if stop is not None:
+        should_stop = bool(stop)
+    elif "n_points" in entry:  # real-logs-2 says should_stop for each entry: null is its curators' "unclear"
+        should_stop = None
     expected: int | None
     if truth is not None:
         expected, how = len(truth["train_loss"]), "truth points at the truth's steps"
@@ -396,12 +402,14 @@ class Totals:
     early_stops: int = 0
     healthy_checks: int = 0
     healthy_check_escalates: int = 0
+    unscored: int = 0
     beside: int = 0
     skipped: list[str] = field(default_factory=list)
 
     def add(self, other: Totals) -> None:
         for k in ("read", "files", "stop_files", "stopped", "escalated", "healthy", "false_stops",
-                  "healthy_escalated", "early_stops", "healthy_checks", "healthy_check_escalates", "beside"):
+                  "healthy_escalated", "early_stops", "healthy_checks", "healthy_check_escalates", "unscored",
+                  "beside"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.skipped += other.skipped
 
@@ -414,7 +422,8 @@ class Totals:
                        f"of {self.stop_files} (target: none missed)")
             out.append(f"healthy files: false STOP {self.false_stops} (target: none), ESCALATE "
                        f"{self.healthy_escalated} of {self.healthy} "
-                       f"({100 * self.healthy_escalated / max(1, self.healthy):.0f} %)")
+                       f"({100 * self.healthy_escalated / max(1, self.healthy):.0f} %)"
+                       + (f"; unscored: {self.unscored}" if self.unscored else ""))
         out.append(f"skipped: {len(self.skipped)} file(s)" + (f"; kept beside: {self.beside} file(s)" if self.beside
                                                               else ""))
         return out
@@ -436,6 +445,9 @@ class Totals:
 def tally(results: list[FileResult], skipped: list[str], beside: int = 0) -> Totals:
     t = Totals(read=sum(r.read for r in results), files=len(results), skipped=list(skipped), beside=beside)
     for r in results:
+        if r.should_stop is None:  # unscored: read, but in neither count
+            t.unscored += 1
+            continue
         if r.should_stop:
             t.stop_files += 1
             t.stopped += r.verdict == STOP
@@ -484,7 +496,7 @@ def report(folder: Path, results: list[FileResult], skipped: list[str], verdicts
         for r in results:
             if r.should_stop and r.verdict not in (STOP, ESCALATE):
                 print(f"  missed stop: {r.file}: {r.verdict} ({r.summary[:160]})")
-            if not r.should_stop and r.verdict == STOP:
+            if r.should_stop is False and r.verdict == STOP:
                 print(f"  false STOP: {r.file}: {r.summary[:160]}")
             if r.early_stop:
                 print(f"  early STOP: {r.file}: checks at {r.check_steps} ({r.verdicts}), the problem shows at step "

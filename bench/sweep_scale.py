@@ -24,6 +24,14 @@ tools/sources/wandb_api.py: the sweeps are ``assess_runs(project="ent/proj")``.
     .venv/bin/python bench/sweep_scale.py                      # 1000 runs x 5000 steps (minutes; ~400 MB scratch)
     .venv/bin/python bench/sweep_scale.py --runs 100 --steps 2000
     .venv/bin/python bench/sweep_scale.py --source wandb       # the same through a stand-in W&B project
+
+It also prints the reader's own CPU in the first three sweeps (this process's threads: not wandb-core's, the stand-in
+server's or worker processes'), a figure the machine's load hardly moves. Figures (2 shared cores, 2026-12-05, medians
+of 3, load 10-19; README "Sweeps" has the rest): W&B first sweep, 1,000 runs 49.5 s = 1.55x before (078aa55) -> 36.9 s
+= 0.97x after the history pages went to the C kernel (tools/sources/wandb_history.py), 29.4 s = 1.28x at load 10-12;
+200 runs 10.3 s = 1.57x -> 7.9 s = 1.25x (at load 6-7: 7.8 s = 2.18x -> 5.4 s = 1.95x); the reader's CPU 26-27 -> 16-17
+ms a run. Local first sweep, 1,000 runs, load
+10-12: 23.5 s = 0.96x.
 """
 
 from __future__ import annotations
@@ -156,11 +164,13 @@ def main() -> int:
             print(f"the first sweep's local runs go to {auto or 'no'} worker processes (the load decides)")
         pid = server.pid if server is not None else None
         served: list[float] = []  # the stand-in server's CPU seconds in each sweep (its cost, not the reader's)
+        own: list[float] = []  # this process's CPU seconds in each sweep (every thread; not wandb-core's)
 
         def timed(fresh: bool, workers: int | None = None, concurrency: int = a.concurrency):
-            before = cpu_seconds(pid)
+            before, mine = cpu_seconds(pid), time.process_time()
             out = sweep(paths, scratch / "home", concurrency, fresh, a.steps, project, workers)
             after = cpu_seconds(pid)
+            own.append(time.process_time() - mine)
             if before is not None and after is not None:
                 served.append(after - before)
             return out
@@ -171,6 +181,8 @@ def main() -> int:
         if served:
             print("the stand-in server's own CPU in those sweeps (not the reader's): "
                   + ", ".join(f"{x:.2f} s" for x in served))
+        print("the reader's own CPU in those sweeps (this process's threads, not wandb-core's or workers'): "
+              + ", ".join(f"{x:.2f} s = {1000 * x / a.runs:.1f} ms a run" for x in own[:3]))
         print(f"first sweep ({a.concurrency} at once): {first:.2f} s = {first / ref:.2f}x json.loads, "
               f"{1000 * first / a.runs:.1f} ms a run")
         print(f"sweep with nothing new (read; judgements taken or made): {again:.2f} s = {again / ref:.2f}x "

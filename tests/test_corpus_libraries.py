@@ -141,7 +141,7 @@ def test_the_must_show_line_counts_files_stops_and_healthy_checks():
     line = t.must_show(verdicts=True)
     assert line.startswith(f"files read {t.read}/{len(RUNS)} ") and "STOP recall" in line and "early STOPs" in line
     assert t.stop_files == sum(e["should_stop"] for e in CORPUS.entries)
-    assert t.healthy_checks == sum(len(r.verdicts) for r in results if not r.should_stop)
+    assert t.healthy_checks == sum(len(r.verdicts) for r in results if r.should_stop is False)
     assert read_corpus.skipped_files(LIBRARIES, CORPUS.entries) == [] and t.beside > 0
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from training_check.tools.frame import MetricFrame
 from training_check.tools.points import Column, PointBatch
-from training_check.tools.roles import is_rl_return
+from training_check.tools.roles import infer_role, is_rl_return
 from training_check.tools.rundata import is_plain_name
 from training_check.tools.signals.view import build_view
 
@@ -24,6 +24,18 @@ def test_episode_returns_by_their_common_names():
     # a DPO run's implicit rewards and an instantaneous reward are no episode return; neither is a step count
     for name in ("rewards/chosen", "rewards/margins", "Reward / Instantaneous reward (mean)",
                  "Episode / Total timesteps (mean)", "loss"):
+        assert not is_rl_return(name), name
+
+
+def test_a_return_named_only_by_rl_words_is_the_return_higher_is_better():
+    # rllib's pretty-printed result (`env_runners/episode_return_mean`), d3rlpy's online `rollout_return`, a plain
+    # `reward` column of an RL loop: each an episode return, read as one (before: no role, so the run had no objective
+    # but its TD or PPO loss, which rises as the returns rise)
+    for name in ("env_runners/episode_return_mean", "rollout_return", "reward", "return"):
+        assert is_rl_return(name), name
+        assert (infer_role(name).role, infer_role(name).direction) == ("train_metric", "max"), name
+    assert (infer_role("eval/avg_return").role, infer_role("eval/avg_return").direction) == ("eval", "max")
+    for name in ("rewards", "reward_model_loss", "return_code"):
         assert not is_rl_return(name), name
 
 

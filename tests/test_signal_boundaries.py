@@ -115,11 +115,30 @@ def test_divergence_sustain_massive(n_high, status, sustained):
 
 @pytest.mark.parametrize(("newest", "status"), [(900.0, "warn"), (1100.0, "critical")])
 def test_divergence_an_order_of_magnitude_growing_to_blowup_ratio(newest, status):
-    # three logs over order_ratio (10) x the best, the newest at blowup_ratio (1000) x: a blow-up still growing
+    # three logs over order_ratio (10) x the best, the newest at blowup_ratio (1000) x: a blow-up still growing (the
+    # middle one lower than the first: no compounding climb, which ``climb_ratio`` judges below)
     y = plateau_then(0.0, 1, 30, 30)
-    y[-3:] = [25.0, 40.0, 2.0 * newest]
+    y[-3:] = [40.0, 25.0, 2.0 * newest]
     f = divergence.check(view_of({"train_loss": y}))
     assert f.status == status, f.message
+
+
+@pytest.mark.parametrize(("last", "status"), [
+    ([0.22, 0.32, 1.25, 1.5], "warn"),  # the newest only 1.2 x the one before: no longer compounding
+    ([0.22, 0.32, 0.9, 1.25], "warn"),  # three climbs of 1.4 x or more, the newest under order_ratio (10) x the best
+    ([0.22, 0.32, 1.25, 7.54], "critical"),  # three climbs (1.46, 3.9, 6.0 x), the newest 61 x the best
+])
+def test_divergence_a_loss_compounding_log_after_log(last, status):
+    # DeepChem under an LR grown each epoch (libraries_holdout4): 0.58 -> 0.124, then multiplied log after log
+    y = np.array([0.58, 0.34, 0.19, 0.124, *last])
+    f = divergence.check(view_of({"train_loss": y}))
+    assert f.status == status, f.message
+
+
+def test_divergence_one_huge_log_is_no_compounding():
+    # one log 61 x the best after a calm run: a spike (or a blow-up) still to be confirmed, not a climb
+    y = np.array([0.58, 0.34, 0.19, 0.124, 0.13, 0.12, 0.125, 7.54])
+    assert divergence.check(view_of({"train_loss": y})).status != "critical"
 
 
 @pytest.mark.parametrize(("before", "newest", "status"), [
@@ -130,7 +149,7 @@ def test_divergence_an_order_of_magnitude_growing_to_blowup_ratio(newest, status
 def test_divergence_two_logs_growing_by_orders_of_magnitude(before, newest, status):
     # DeepChem's lr-growth run (libraries_holdout4): a best of 2, then 2 * 1e6 and 2 * 1e21 as its last two logs
     y = plateau_then(0.0, 1, 30, 30)
-    y[-3:] = [4.0, 2.0 * before, 2.0 * newest]
+    y[-3:] = [2.0, 2.0 * before, 2.0 * newest]  # at its level, then two logs (no three-log compounding climb)
     f = divergence.check(view_of({"train_loss": y}))
     assert f.status == status, f.message
 

@@ -77,7 +77,8 @@ RUNAWAY_LR = 100.0  # an LR that kept rising to this many times its value where 
 MULTIPLIED_LOGS = 3  # the LR multiplied by the same factor over at least this many consecutive logs: a growing schedule
 MULTIPLIED_RISE = 3.0  # ...and by at least this much in all
 MULTIPLIED_SPREAD = 0.25  # ...the per-log factors' logarithms within this share of their mean (a constant factor)
-FELL_LOGS = 4  # no LR logged: a loss best at this finite log or later...
+FELL_LOGS = 2  # no LR logged: a loss best at this finite log or later (an epoch a log: one epoch trained)...
+FELL_DROP = 0.1  # ...this share of its first log below it (a best a hair under the first log is no training)
 FELL_SHARE = 0.5  # ...and this share of the way to its rise trained under a workable LR first: a schedule grew it
 
 # How sure a cause is, from which evidence was present when it was chosen: rows (cause, evidence, confidence), the
@@ -761,10 +762,16 @@ def _lr_shape(f: Facts, onset: int | None) -> str:
 
 def _fell_long_before(f: Facts, onset: int) -> tuple[int, int] | None:
     """(the logs up to the loss's best, the logs before ``onset``) when the loss was best at its FELL_LOGS-th finite
-    log or later and at least FELL_SHARE of the way to the onset: it trained for a while before it rose."""
-    if f.best_step is None:
+    log or later, FELL_DROP below its first log, and at least FELL_SHARE of the way to the onset: it trained before it
+    rose. (A run logged once an epoch that falls over its first epoch and then climbs under an unlogged ramp is best
+    at its 2nd or 3rd log; a loss a hair under its first log at its 2nd, then up, never trained: an LR too high.)"""
+    if f.best_step is None or f.best is None:
         return None
-    st = f.steps[np.isfinite(f.values)]
+    ok = np.isfinite(f.values)
+    st = f.steps[ok]
+    first = float(f.values[ok][0]) if len(st) else 0.0
+    if not len(st) or first - f.best < FELL_DROP * abs(first):
+        return None
     to_best, before = int((st <= f.best_step).sum()), int((st < onset).sum())
     return (to_best, before) if to_best >= FELL_LOGS and before and to_best >= FELL_SHARE * before else None
 

@@ -143,8 +143,15 @@ class MetricFrame:
 
     @property
     def last_step(self) -> int | None:
+        # The signals ask for it many times a check: kept for the same series (the same objects, the same lengths).
+        key = tuple((id(s), len(s)) for s in self.series.values())
+        known = self.__dict__.get("_last_step")
+        if known is not None and known[0] == key:
+            return known[1]
         lasts = [int(s.index[-1]) for s in self.series.values() if len(s)]
-        return max(lasts) if lasts else None
+        last = max(lasts) if lasts else None
+        self.__dict__["_last_step"] = (key, last)
+        return last
 
     @property
     def n_steps(self) -> int:

@@ -36,6 +36,7 @@ SELF_SUFFICIENT = {"divergence", "eval", "baseline", "lr_schedule", "grad_norm",
 TWICE_STOPS = ("divergence", "chance_level")  # a sustained warning from these on two checks in a row stops the run
 CONFIRM_POINTS = 16  # a run's first logs (fewer than this many points, its start logged): a rise there must be
 ORDER = 10.0  # ...an order of magnitude (in the objective or a sibling train loss) to stop it by itself
+CONFIRM_SHARE = 0.75  # ...or a divergence held over this share of the run's planned length (the run confirms it)
 
 
 @dataclass
@@ -138,6 +139,18 @@ def _early_modest_rise(view: RunView, confirm: int = CONFIRM_POINTS, order: floa
     return True
 
 
+def _held_over_plan(f: Finding, view: RunView, share: float = CONFIRM_SHARE) -> bool:
+    """Whether a sustained divergence ``f`` has held over ``share`` of the run's planned length (``total_steps``,
+    given or stated by the log): a run of few logs (an epoch a log, a dozen epochs) whose loss rose in its first
+    epochs and stayed there for most of its planned run has been confirmed by the run itself, whatever its count of
+    logs; a rise that comes back is no longer a sustained divergence. (Half the plan is too little: an RL run's TD
+    loss, logged alone, climbs over two thirds of a healthy run.)"""
+    total = view.total_steps
+    if not total or total <= 0 or not f.sustained or not f.steps or len(f.steps) < 2:
+        return False
+    return (int(f.steps[-1]) - int(f.steps[0])) >= share * total
+
+
 def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
     crit = [f for f in findings if f.status == CRITICAL]
     warns = [f for f in findings if f.status == WARN]
@@ -146,7 +159,8 @@ def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) 
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     early = _early_modest_rise(view)  # a rise in the run's first logs, under an order of magnitude: ESCALATE
     for f in crit:
-        if f.signal == "divergence" and (not early or blown_up_beside(f)):  # another loss wrecked: no start's swing
+        if f.signal == "divergence" and (not early or blown_up_beside(f) or _held_over_plan(f, view)):
+            # another loss wrecked, or the rise held over three quarters of the planned run: no start's swing
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
         if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \

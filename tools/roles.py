@@ -30,7 +30,7 @@ _EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|hold
                           r"|\b(val|valid|validation|eval|test|dev)$")
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
 _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|"
-                           r"cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj)\b"
+                           r"cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj|function value|f value|fval)\b"
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
@@ -53,7 +53,7 @@ _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor
 # in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
 _SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
-                        r"multi logloss|huber|error)\b")
+                        r"multi logloss|huber|error|function value|f value|fval)\b")
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
@@ -104,6 +104,8 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole("eval" if is_eval else "train_metric", "max")
     if _THROUGHPUT.search(n):
         return MetricRole("throughput")
+    if is_rl_return(n):  # an episode return by its RL name (rllib's ``env_runners/episode_return_mean``)
+        return MetricRole("eval" if is_eval else "train_metric", "max")
     return MetricRole("other")
 
 
@@ -111,7 +113,9 @@ def infer_role(name: str) -> MetricRole:
 # objective; its losses (value, policy, their sum) follow the returns, not a descent.
 _RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean|"
                         r"returns stat mean|discounted return|"
-                        r"(total|average|avg|mean|episodic|cumulative|ep) (reward|return)s?)\b")
+                        r"(total|average|avg|mean|episodic|cumulative|ep|rollout) (reward|return)s?)\b")
+# ...or a name that is the word alone (d3rlpy's online ``rollout_return``, a plain ``reward`` column of an RL loop)
+_RL_RETURN_ALONE = frozenset({"reward", "return", "episode return"})
 # tianshou's logger: test/returns_stat/mean; skrl's `Reward / Total reward (mean)`. A bare `rewards/chosen` (a DPO
 # run's implicit reward) is no episode return: its loss stays the objective.
 
@@ -125,7 +129,8 @@ _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
 
 def is_rl_return(name: str) -> bool:
     """True for an RL run's episode return (higher is better; its losses then are no objective)."""
-    return bool(_RL_RETURN.search(_norm(name)))
+    n = _norm(name)
+    return bool(_RL_RETURN.search(n)) or n in _RL_RETURN_ALONE
 
 
 # An RL run's episode length (stable-baselines3's rollout/ep_len_mean, TorchRL's tutorials' ``max step count``,
@@ -188,6 +193,9 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
             # until the values say otherwise (``MetricFrame.from_history``: its best above its worst)
             roles[pop[0]] = MetricRole("train_loss", "min", primary=True)
             return roles
+    if not losses and (best := population_best(names)) is not None:
+        roles[best] = MetricRole("train_loss", "min", primary=True)
+        return roles
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
         most = max(counts.get(n, 0) for n in losses)
@@ -227,6 +235,26 @@ def population_objective(names: list[str]) -> tuple[str, str, str] | None:
     for rest in order:
         if ("best", rest) in by and ("worst", rest) in by:
             return by[("mean", rest)], by[("best", rest)], by[("worst", rest)]
+    return None
+
+
+# The statistics of a population's values, one column each (an evolutionary algorithm's table: DEAP's Logbook
+# ``gen nevals avg std min max``, a chapter's ``fitness avg`` ... ``fitness max``): the population's best is its
+# objective, its lowest value when nothing else names one (a loss, an error: minimised).
+_POPULATION_STATS = ("avg", "mean", "std", "min", "max")
+
+
+def population_best(names: list[str]) -> str | None:
+    """The column holding a population's lowest value (``min``, ``fitness min``) when the columns beside it hold the
+    same quantity's ``max`` and ``avg``/``mean`` under the same prefix; the first such quantity."""
+    by_prefix: dict[str, dict[str, str]] = {}
+    for n in names:
+        words = _norm(n).split()
+        if words and words[-1] in _POPULATION_STATS:
+            by_prefix.setdefault(" ".join(words[:-1]), {})[words[-1]] = n
+    for stats in by_prefix.values():
+        if "min" in stats and "max" in stats and ("avg" in stats or "mean" in stats):
+            return stats["min"]
     return None
 
 

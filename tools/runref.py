@@ -2,9 +2,10 @@
 
 Forms: ``entity/project/run_id``, ``project/run_id``, ``run_id``, a W&B run
 URL; a local path (log file, ``.wandb`` file, run directory, ``wandb/``
-directory, an MLflow store: ``mlflow.db``, ``mlruns/``, a DVCLive folder);
+directory, an MLflow store: ``mlflow.db``, ``mlruns/``, a DVCLive folder, an offline store of Comet (its ``.zip``
+or folder), Neptune (``.neptune/``) or ClearML (an ``offline-<id>`` session or its ``.zip``));
 ``ssh://[user@]host[:port]/abs/path`` or ``host:/abs/path``. A path may name
-one run of a store that holds several: ``path/to/mlflow.db#<run_id>``.
+one run of a store that holds several: ``path/to/mlflow.db#<run_id>``, ``.neptune#<run uuid>``.
 ``mlflow:<run_id>`` (or ``mlflow:latest``) names a run of the MLflow tracking
 server that ``MLFLOW_TRACKING_URI`` (or the user's config) points at: a
 reference names a run, never a host to fetch from.
@@ -22,7 +23,8 @@ from .errors import BadInput
 
 MAX_REF_LEN = 4096
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".jsonl", ".json", ".csv", ".wandb", ".stdout", ".stderr", ".tsv",
-                ".db", ".sqlite", ".sqlite3")
+                ".db", ".sqlite", ".sqlite3", ".zip")
+STORE_NAMES = ("wandb", "trainer_state.json", "mlruns", "dvclive", ".neptune", ".cometml-runs")  # always paths
 _ID = r"[A-Za-z0-9][A-Za-z0-9_.\-]*"
 _WANDB_PATH = re.compile(rf"^(?:({_ID})/)?(?:({_ID})/)?({_ID})$")
 _SCP_LIKE = re.compile(r"^(?:(?P<user>[A-Za-z0-9_.\-]+)@)?(?P<host>[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:]+\]):(?P<path>/.*)$")
@@ -162,7 +164,7 @@ def _parse(raw: str, entity: str | None, project: str | None, cwd: str | None) -
     bare = raw.rpartition("#")[0] or raw  # path#run_id
     looks_local = (raw.startswith(("/", "./", "../", "~")) or os.path.exists(local)
                    or os.path.exists(local.rpartition("#")[0] or local) or bare.lower().endswith(LOG_SUFFIXES)
-                   or os.path.basename(bare) in ("wandb", "trainer_state.json", "mlruns", "dvclive"))
+                   or os.path.basename(bare) in STORE_NAMES)
     if looks_local:
         return RunRef(raw, "local", path=os.path.normpath(local))
     m = _WANDB_PATH.match(raw)

@@ -34,7 +34,7 @@ ap.add_argument("--label", default="healthy")
 ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 
-np.Inf = np.inf  # type: ignore[attr-defined]  # the usual numpy-2 shim: fuxictr 2.3.9 still names np.Inf
+np.Inf = np.inf  # type: ignore[attr-defined]  # the numpy-2 shim: fuxictr 2.3.9 still names np.Inf
 import fuxictr  # noqa: E402
 import torch  # noqa: E402
 from fuxictr.features import FeatureMap  # noqa: E402
@@ -146,7 +146,7 @@ if a.eval_steps:
     extra = {"steps_per_epoch": spe}
 else:
     unit = "epoch, 1-based (`Evaluation @epoch E - batch B:` after the value; `Epoch=E end`)"
-    extra = {}
+    extra = {"steps_per_epoch": spe}  # a reader numbering the batches (E x steps_per_epoch) is equally right
 write_truth(step_unit=unit, train_loss=series, **common, **extra)
 log_file = os.path.join(params["model_root"], params["dataset_id"], params["model_id"] + ".log")
 if dest() is not None:

@@ -102,4 +102,5 @@ if ver is None:
 write_truth(framework=f"torch-rechub {ver}", settings=vars(a), loss_name="loss",
             step_unit="epoch, 0-based (`epoch: N` before the bar)", tolerance=tol_sig(3),
             record="the train/loss CTRTrainer.fit hands its model_logger (a BaseLogger) per epoch",
-            train_loss=train, **({"eval_loss": val, "eval_name": "auc"} if val else {}))
+            train_loss=train, **({"eval_loss": val, "eval_name": "auc"} if val else {}),
+            steps_per_epoch=len(train_dl))  # the bar's total: a reader numbering batches is equally right

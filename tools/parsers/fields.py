@@ -56,6 +56,9 @@ class Plan:
     initial: bool = False  # read once before a recurring record naming the same: that series' first point
     under_banner: bool = False  # a named step n/N read as the counter of the epoch banner it is printed under
     updates: int | None = None  # field of the updates count (``Dialect.update_counts``): at 0, a NaN is no value
+    #: a line naming only a position, an epoch and a batch within it (FuxiCTR's ``Evaluation @epoch 2 - batch 8:``):
+    #: fields (epoch, batch), the position of a record printed right before it (``engine._positions_after``)
+    position: tuple[int, int] | None = None
 
     @property
     def positions(self) -> list[int]:
@@ -64,6 +67,8 @@ class Plan:
         for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates):
             if f is not None:
                 out.add(f)
+        if self.position:
+            out.update(self.position)
         if self.counter:
             out.update(self.counter)
         return sorted(out)
@@ -123,13 +128,15 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     i = start - 1
     while i >= 0 and line[i] in _SKIP_BEFORE:
         i -= 1
-    unit = ""
+    unit = split = ""
     if i >= 0 and line[i] == 0x29:  # ")": a qualifier, "Epoch(train) [2]", names the word before it
         j = line.rfind(b"(", max(0, i - 32), i)
         if j > 0:
             qualifier = line[j + 1:i].decode("utf-8", "replace")
             if qualifier in dialect.time_units:
                 unit = f" ({qualifier})"  # a unit stays: "elapsed time per iteration (ms)"
+            elif qualifier.lower() in dialect.split_rows:
+                split = dialect.split_rows[qualifier.lower()]  # a split: "loss(val)" is val_loss, "loss(train)" loss
             i = j - 1
             while i >= 0 and line[i] in b" \t":
                 i -= 1
@@ -143,6 +150,9 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         if word and word[0] not in _NAME_START and tail and tail[0] in _NAME_START:
             words.append(tail)  # "epoch=9/micro_step=10/global_step=4150": the name is after the "/"
             break
+        if word[:1] == b"@" and word[1:2] and word[1] in _LETTERS:
+            words.append(word[1:])  # "Evaluation @epoch 2": the name after an "at" sign
+            break
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
@@ -154,7 +164,11 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         i = j - 1
     if not words:
         return None
-    names = [w.decode("utf-8", "replace").strip("'.-/") for w in reversed(words)]
+    words.reverse()
+    quoted = [k for k, w in enumerate(words[:-1]) if len(w) > 2 and w[:1] == w[-1:] == b"'" and w[1] in _NAME_START]
+    if quoted and b" ".join(words[quoted[-1] + 1:]).decode("latin-1").lower() in dialect.value_verbs:
+        words = [words[quoted[-1]]]  # a quoted name, then a verb (Lightning's ``'train_loss' reached -0.05``)
+    names = [w.decode("utf-8", "replace").strip("'.-/") for w in words]
     while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)
                               or names[0].lower() in dialect.prose_words):
         names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
@@ -163,7 +177,21 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         return None
     if not _is_name(name, dialect):
         return NOT_A_NAME
+    if split and name.lower() not in dialect.epoch_names | dialect.step_names and not name.lower().startswith(split):
+        name = split + name
     return (name + unit)[:80]
+
+
+def _aside(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
+    """The number at ``line[start]`` is named by a word of ``Dialect.aside_words`` right after a ``(`` that follows
+    another number (``reached -0.05 (best -0.05)``, ``loss 0.52 (avg: 0.61)``): a statistic of that value."""
+    if name.lower() not in dialect.aside_words:
+        return False
+    p = line.rfind(b"(", max(0, start - 24), start)
+    if p < 1 or line[p + 1:start].strip(b" \t:='\"").lower() != name.lower().encode("utf-8", "replace"):
+        return False
+    before = line[:p].rstrip(b" \t,")
+    return bool(before) and (before[-1:].isdigit() or before.endswith((b"%", NAN_MARK)))
 
 
 def _is_name(name: str, dialect: Dialect) -> bool:
@@ -259,10 +287,13 @@ def header_names(line: bytes) -> list[str] | None:
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
 
 
+_BORDER_CELLS = frozenset(ch.encode() for ch in "|\u2502\u2503\u2551\u00a6")  # | │ ┃ ║ ¦
+
+
 def _mostly_values(row: bytes) -> bool:
     """At least half the blank-separated cells of ``row`` are values (a number, ``n/N``, a bracketed array, a time
     ``0:01:02``, NaN): a table's row, not a line of words that happens to have a header's cell count."""
-    cells = row.split()
+    cells = [c for c in row.split() if c not in _BORDER_CELLS]  # a table's borders are no cells
     values = sum(1 for c in cells if c[:1] in b"0123456789+-.[" or c.lower() in (b"nan", b"inf", b"-", b"--"))
     return 2 * values >= len(cells)
 
@@ -446,6 +477,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
             continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name and not table and _aside(rep, a, name, dialect):
+            k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
+            continue
         if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1
             continue
@@ -527,6 +561,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         plan.counter, plan.counter_bare, plan.epoch_row = None, False, True
     if plan.step_total is not None and plan.epoch is not None and plan.counter is None and plan.step is not None:
         plan.counter, plan.step, plan.step_total = (plan.step, plan.step_total), None, None  # restarts each epoch
+    if (plan.epoch is not None and plan.epoch_total is None and plan.step is None and plan.counter is None
+            and len(plan.metrics) == 1 and not plan.summary):
+        (f, m), = plan.metrics.items()
+        if m.lower() in dialect.inner_names and f > plan.epoch:  # ``@epoch 2 - batch 8:``: a position, no value
+            plan.position, plan.metrics, plan.epoch = (plan.epoch, f), {}, None
     context = rep.decode("utf-8", "replace").lower()
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")

@@ -17,6 +17,9 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
 - ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
 - ``json_records``: the flat JSON records of a few key orders in a block, up to the first line that is not one
   (``jsonl.py``'s block path; the kernel must be built: without it jsonl.py reads with pandas).
+- ``history_page`` / ``history_rows`` (``_kernel_wandb.c``): a W&B ``HistoryPage`` answer's rows as each metric's
+  points, the rows it leaves handed back; their Python reference is the W&B row-by-row pass
+  (tools/sources/wandb_history.py calls them; tests/test_wandb_history.py holds the two equal).
 - ``line_bounds(joined)``: (starts, ends) of its lines; a template's lines are ``starts[idx], ends[idx]`` of the same
   ``joined``, no copy.
 

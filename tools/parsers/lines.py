@@ -76,17 +76,22 @@ class Lines:
 
 BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is a fast search (kernel.cut_bars)
 GLUED_BAR = re.compile(rb"\]( {1,3}+\d{1,3}+%\|\|)")
+# a line written right after a bar's last redraw, before its newline (tqdm on stdout, a logger on stderr, one file:
+# ``94%|| 30/32 [00:02<00:00, 30.43it/s]2026-12-05 23:38:06 INFO Train loss: 0.51``): the bar ends at its ``]``
+GLUED_LINE = re.compile(rb"%\|\| {0,8}+\d{1,12}+/\d{1,12}+ \[[^\]\n]{0,256}+\](?=[^\s\]])")
+_GLUED_HINT = re.compile(rb"\][^\s\]]")  # (a bracket closed and text right after it: the block may hold one)
 
 
 def _cut_bars(data: bytes) -> bytes:
     """tqdm bars (``37%|####      |``) as ``37%||``, and bars redrawn without ``\\r`` (``...it/s]  38%|``) on lines of
-    their own (``BAR``, ``GLUED_BAR``; in C by ``kernel``). Bounded patterns from a literal start: linear."""
+    their own (``BAR``, ``GLUED_BAR``; in C by ``kernel``), as is a line glued after a bar (``GLUED_LINE``). Bounded
+    patterns from a literal start: linear."""
     from .kernel import break_glued, cut_bars
 
     data = cut_bars(data)
     if _found(b"] ", data):
         data = break_glued(data)
-    return data
+    return GLUED_LINE.sub(rb"\g<0>\n", data) if _GLUED_HINT.search(data) else data
 
 
 _LITERALS: dict[bytes, re.Pattern[bytes]] = {}

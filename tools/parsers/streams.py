@@ -59,9 +59,13 @@ def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
     if not (tagged or bare or s and s.get("open") is not None):
         return data
     fresh = s is None
-    if s is None:
-        s = {"low": None, "open": None, "srun": False, "last": None, "backs": 0, "example": None}
+    if s is None:  # (``srun``: pinned when an earlier read of the file learned the bare labels are ranks)
+        s = {"low": None, "open": None, "srun": bool(st.get("srun")), "last": None, "backs": 0, "example": None}
     out = _select(data, s, em, tagged, bare)
+    if s["srun"] and not st.get("srun"):
+        # bare labels known as ranks only now: the lines before were read as they are (a rank's copy as a point);
+        # the file is read again from its start knowing it (engine._revise, once), as a read of any size would
+        st.setdefault("revise", {})["srun"] = True
     if s["low"] is not None:
         s["tagged"] = s.get("tagged") or tagged
     if fresh and (s["low"] is not None or s["last"] is not None):

@@ -50,6 +50,7 @@ MAX_NAME = 48  # characters of one column's name
 HEADER_LOOKS = 4096  # templates looked at per block to tell rows from breaks
 MAX_CACHE = 4096
 _BORDERS = "|│┃║¦"
+_BORDER_BYTES = b"|"  # the ASCII border, glued to a cell that fills its width
 _INTERRUPTIONS = 4  # runs of lines heading nothing passed over between a table's rows
 _INTERRUPTION_LINES = 4  # ... of at most this many lines each
 _RULE_CHARS = frozenset("-=_+:|.~*#─━│┃═║┄┅┈┉╌╍┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋"
@@ -233,8 +234,9 @@ def _cells(row: bytes) -> list[tuple[bytes, int, int]]:
 
 
 def _number_cell(tok: bytes) -> bool:
-    """A cell that holds one number (a unit of up to three letters after it, ``3.2G``), or a counter ``n/N``."""
-    tok = tok.rstrip(b":,;")
+    """A cell that holds one number (a unit of up to three letters after it, ``3.2G``), or a counter ``n/N``; a border
+    glued to it (ElegantRL's ``|-1514.98``: a fixed-width field that fills its width) is no part of it."""
+    tok = tok.rstrip(b":,;").strip(_BORDER_BYTES)
     if tok[:1] == b"[" and tok[-1:] == b"]":
         tok = tok[1:-1]  # an array of one number as numpy and torch print it (DeepXDE's ``[2.57e-01]``)
         if not tok or b"," in tok or b"[" in tok:
@@ -284,19 +286,25 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
         for k, (name, _a, _b) in zip(keep, columns, strict=True):
             names[k] = name
     else:
-        taken: set[int] = set()
+        columns = _split_shared(columns, [cells[k] for k in keep])
+        # each cell to the column it overlaps most, the best pairs first (a cell under a column takes it before a
+        # cell beside it: pandas' unnamed index ``10`` two characters left of ``train_loss`` over ``0.004103``)
+        pairs = []
         for k in keep:
             _tok, a, b = cells[k]
-            best, score = -1, 0.0
             for c, (_name, ca, cb) in enumerate(columns):
                 overlap = min(b, cb) - max(a, ca)
                 gap = -overlap if overlap < 0 else 0
                 s = overlap if overlap > 0 else (0.5 - gap / 8 if gap <= 2 else 0.0)
-                if s > score and c not in taken:
-                    best, score = c, s
-            if best >= 0:
-                taken.add(best)
-                names[k] = columns[best][0]
+                if s > 0:
+                    pairs.append((-s, k, c))
+        taken: set[int] = set()
+        placed: set[int] = set()
+        for _s, k, c in sorted(pairs):
+            if c not in taken and k not in placed:
+                taken.add(c)
+                placed.add(k)
+                names[k] = columns[c][0]
     for k in range(len(cells)):
         if k not in numeric:
             names[k] = ""
@@ -313,6 +321,30 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
         if step is not None:
             out[step] = "step"
     return out
+
+
+def _split_shared(columns: tuple[tuple[str, int, int], ...], cells: list[tuple[bytes, int, int]]
+                  ) -> tuple[tuple[str, int, int], ...]:
+    """The columns with a column of several words one blank apart split into its words when as many cells overlap
+    it most as it has words (pycma's ``Iterat #Fevals`` over ``    1     12``: two columns; ``function value`` over
+    one number stays one)."""
+    most: dict[int, int] = {}
+    for _tok, a, b in cells:
+        over = [min(b, cb) - max(a, ca) for _n, ca, cb in columns]
+        c = max(range(len(columns)), key=over.__getitem__)
+        if over[c] > 0:
+            most[c] = most.get(c, 0) + 1
+    out: list[tuple[str, int, int]] = []
+    for c, (name, ca, cb) in enumerate(columns):
+        words = name.split(" ")
+        if len(words) > 1 and most.get(c) == len(words) and len(name) == cb - ca:
+            at = ca
+            for w in words:
+                out.append((w, at, at + len(w)))
+                at += len(w) + 1
+        else:
+            out.append((name, ca, cb))
+    return tuple(out)
 
 
 def _list_heads(cells: list[tuple[bytes, int, int]]) -> list[int]:
@@ -355,14 +387,15 @@ def is_summary(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIA
 
 def names_a_table(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> bool:
     """Whether a header's columns name a training table: one of them is a step or an epoch, or a metric's name (a
-    loss, a score, a rate...)."""
-    from ..roles import infer_role
+    loss, a score, a rate...), or they are a population's statistics (``avg std min max``: an evolutionary
+    algorithm's, ``roles.population_best``)."""
+    from ..roles import infer_role, population_best
 
     for name, _a, _b in columns:
         low = str(dialect.table_names.get(name, name)).lower()
         if low in dialect.step_names or low in dialect.epoch_names or infer_role(name).role != "other":
             return True
-    return False
+    return population_best([name for name, _a, _b in columns if name]) is not None
 
 
 class Tables:
@@ -524,6 +557,10 @@ class Tables:
         rule = self._rule_below(j, i) if j >= 0 else None
         if rule is None and above.strip() and _parse_two(above, line) is not None:
             return line, None, above
+        if rule is None and is_rule(above) and above.strip():
+            group = self._above(j, 2)
+            if group.strip() and _GROUP_JOINT not in group and _parse_two(group + _GROUP_JOINT + above, line):
+                return line, None, group + _GROUP_JOINT + above
         return line, rule, None
 
     def _above(self, j: int, up: int) -> bytes:
@@ -602,6 +639,39 @@ def join_two(top: bytes, bottom: bytes, dialect: Dialect = DIALECT) -> _Columns 
     return tuple((f"{over[k]} {name}" if k in over else name, a, b) for k, (name, a, b) in enumerate(lower))
 
 
+_GROUP_JOINT = b"\n"  # joins a group line and the rule under it into one "top" (no line holds a newline)
+_TAB = 8
+
+
+def join_grouped(group: bytes, rule: bytes, bottom: bytes, dialect: Dialect = DIALECT) -> _Columns | None:
+    """The columns of a header under a line of group names, the two apart by a rule row whose runs of dashes span
+    each group's columns (DEAP's ``MultiStatistics``: ``fitness`` and ``size`` over their dashes, then ``gen  nevals
+    avg  max  min ...`` repeating the per-chapter names): the header's words, each one under a run of dashes named
+    ``<group> <word>``; a word under a group that is already a column outside every group (the ``gen`` each chapter
+    repeats) is the same column again, skipped (``""``). Positions with tabs expanded (a tab-separated table pads
+    its group names to its columns' expanded width). None unless every run of dashes has a group name over it, of
+    words that name columns, and at least one header word under it."""
+    if max(len(group), len(rule), len(bottom)) > MAX_HEADER or parse_header(bottom, None, dialect) is None:
+        return None
+    g, r, b = (before_bar(x).decode("utf-8", "replace").expandtabs(_TAB) for x in (group, rule, bottom))
+    spans = _rule_spans(r)
+    words = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", b)]
+    if not 1 <= len(spans) <= MAX_COLUMNS or not 2 <= len(words) <= MAX_COLUMNS:
+        return None
+    names = []
+    for a, z in spans:
+        name = " ".join(w for w in g[a:z].split())
+        if not name or not _is_column_name(name, dialect) or not any(a <= wa and wz <= z for _w, wa, wz in words):
+            return None
+        names.append(name)
+    outside = {w for w, wa, wz in words if not any(a <= wa and wz <= z for a, z in spans)}
+    out = []
+    for w, wa, wz in words:
+        k = next((i for i, (a, z) in enumerate(spans) if a <= wa and wz <= z), -1)
+        out.append((w if k < 0 else "" if w in outside else f"{names[k]} {w}", wa, wz))
+    return tuple(out) if outside or len(spans) > 1 else None
+
+
 _TWO: dict[tuple[bytes, bytes], tuple[_Columns, str] | None] = {}
 
 
@@ -620,7 +690,8 @@ def _parse_two(top: bytes, bottom: bytes) -> tuple[_Columns, str] | None:
     key = (top, bottom)
     if key in _TWO:
         return _TWO[key]
-    got = _headed(join_two(top, bottom))
+    group, joint, rule = top.partition(_GROUP_JOINT)
+    got = _headed(join_grouped(group, rule, bottom) if joint else join_two(top, bottom))
     if len(_TWO) < MAX_CACHE:
         _TWO[key] = got
     return got

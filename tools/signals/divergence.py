@@ -57,6 +57,10 @@ class DivergenceParams(Params):
     sustain_growing: int = bound(2, 2)  # ...or this many logs over blowup_ratio x, each blowup_ratio x the one
     # before: a loss growing by orders of magnitude a log (a spike is one log; no noise rises twice like this)
     beside_ratio: float = bound(2.0, 1.0)  # another loss blown up counts while the objective is this many x its best
+    sustain_climb: int = bound(3, 2)  # ...or this many logs in a row, each climb_ratio x the one before, the newest at
+    climb_ratio: float = bound(1.4, 1.0, above=True)  # order_ratio x its best: a loss compounding log after log (an
+    # LR grown by a factor each epoch), caught before its logs reach blowup_ratio x (a spike is one log, noise does not
+    # multiply three logs in a row)
 
 
 DEFAULT = DivergenceParams()
@@ -180,7 +184,8 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     """How many newest logs in a row a positive loss has been over ``blowup_ratio`` times its best level and above
     its start (0 when fewer than ``sustain_massive``, unless ``sustain_growing`` of them each grew ``blowup_ratio``
     times over the one before), or over ``order_ratio`` times for ``sustain_order`` logs with the newest at
-    ``blowup_ratio`` times (a blow-up still growing): a blow-up measured in orders of magnitude. The
+    ``blowup_ratio`` times (a blow-up still growing), or ``sustain_climb`` logs each ``climb_ratio`` times the one
+    before with the newest ``order_ratio`` times its best (compounding): a blow-up measured in orders of magnitude. The
     start is the first log when lower than the start level (a blow-up from the second log inflates the median of the
     first few)."""
     if best <= 0 or len(c.values) < p.sustain_massive:
@@ -196,7 +201,14 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     # an order of magnitude over its best for sustain_order logs, growing to blowup_ratio x at the newest
     order = (c.values > p.order_ratio * best) & above_start
     k = len(order) - 1 - int(np.flatnonzero(~order)[-1]) if not order.all() else len(order)
-    return k if k >= p.sustain_order and over[-1] else 0
+    if k >= p.sustain_order and over[-1]:
+        return k
+    # compounding: sustain_climb logs in a row each climb_ratio x the one before, the newest order_ratio x its best
+    m = p.sustain_climb
+    v = c.values
+    if len(v) > m and order[-1] and (v[-m:] >= p.climb_ratio * v[-m - 1:-1]).all() and (v[-m - 1:-1] > 0).all():
+        return m
+    return 0
 
 
 def other_losses(view: RunView) -> list[str]:

@@ -47,16 +47,20 @@ SNIFF_BYTES = 64  # a file's first bytes, enough to tell an event file or an sql
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+ZIP_MAGIC = b"PK\x03\x04"
 
 
 def _sniff(fs: FileSystem, path: str, size: int) -> str | None:
-    """``"tfevents"`` or ``"sqlite"`` from a file's first bytes, else None (a log, or not written yet). A text log is
-    told apart without loading either reader: a TFRecord's first 8 bytes are a length under 16 MB (bytes 3-7 zero)."""
+    """``"tfevents"``, ``"sqlite"`` or ``"zip"`` from a file's first bytes, else None (a log, or not written yet). A
+    text log is told apart without loading a reader: a TFRecord's first 8 bytes are a length under 16 MB (bytes 3-7
+    zero)."""
     if size < 12:
         return None
     head = fs.read_at(path, 0, min(size, SNIFF_BYTES))
     if head.startswith(SQLITE_MAGIC):
         return "sqlite"
+    if head.startswith(ZIP_MAGIC):
+        return "zip"
     if head[3:8] != bytes(5):
         return None
     from .tfevents import is_tfevents_head
@@ -75,7 +79,7 @@ def _event_files(fs: FileSystem, path: str, entries: list[DirEntry]) -> list[str
 
 def _store_in(fs: FileSystem, path: str, entries: list[DirEntry], run_id: str | None, local: bool) -> Source | None:
     """A tracker's store in (or as) the folder: DVCLive (``plots/metrics``), MLflow (``mlflow.db``, ``mlruns/``, an
-    ``mlruns`` experiment or run folder)."""
+    ``mlruns`` experiment or run folder), an offline store of Comet, Neptune or ClearML (``offline_stores.py``)."""
     names = {e.name: e for e in entries}
     from .dvclive import find_dvclive
     from .mlflow_files import find_mlflow_files
@@ -89,7 +93,68 @@ def _store_in(fs: FileSystem, path: str, entries: list[DirEntry], run_id: str | 
         from .mlflow_sqlite import open_mlflow_sqlite
 
         return open_mlflow_sqlite(fs, fs.join(path, "mlflow.db"), run_id, local)
-    return find_mlflow_files(fs, path, names, run_id)
+    mlruns = find_mlflow_files(fs, path, names, run_id)
+    return mlruns if mlruns is not None else _offline_store_in(fs, path, names, run_id)
+
+
+def _offline_store_in(fs: FileSystem, path: str, names: dict[str, DirEntry], run_id: str | None) -> Source | None:
+    """A Comet, Neptune or ClearML offline store in (or as) the folder, each told by its layout and content; an Aim
+    repository is refused in one line."""
+    from .clearml_offline import find_clearml
+    from .comet_offline import find_comet
+    from .neptune_offline import find_neptune
+
+    for find in (find_neptune, find_clearml, find_comet):
+        found = find(fs, path, names, run_id)
+        if found is not None:
+            return found
+    from .aim_repo import refuse_aim
+
+    refuse_aim(fs, path, names)  # recognised, not read: one line saying so
+    return None
+
+
+OFFLINE_STORE_FILES = ("messages.json", "experiment.json", "metadata.json", "task.json", "metrics.jsonl")
+
+
+def _offline_store_of_file(fs: FileSystem, path: str, name: str) -> Source | None:
+    """The offline run whose folder holds this file (Neptune's ``data-N.log``, ClearML's ``metrics.jsonl``, Comet's
+    unzipped ``messages.json``), when the folder is one: the user named a file of the store."""
+    if name not in OFFLINE_STORE_FILES and not (name.startswith("data-") and name.endswith(".log")):
+        return None
+    from .clearml_offline import clearml_session_of_file
+    from .comet_offline import comet_run_of_file
+    from .neptune_offline import neptune_run_of_file
+
+    folder = path.rstrip("/").rpartition("/")[0]
+    if not folder:
+        return None
+    fs = fs.confined(folder)
+    for of_file in (neptune_run_of_file, clearml_session_of_file, comet_run_of_file):
+        found = of_file(fs, path)
+        if found is not None:
+            return found
+    return None
+
+
+def _open_archive(fs: FileSystem, path: str, size: int, run_id: str | None) -> Source:
+    """A zip archive: a Comet offline experiment or a ClearML offline session, told by its members."""
+    from .comet_offline import MEMBERS as COMET_MEMBERS
+    from .comet_offline import open_comet_archive
+    from .offline_stores import open_zip
+
+    with open_zip(fs, path, size) as zf:
+        members = {i.filename for i in zf.infolist()}
+    if COMET_MEMBERS <= members:
+        return open_comet_archive(fs, path, run_id)
+    from .clearml_offline import MEMBERS as CLEARML_MEMBERS
+    from .clearml_offline import open_clearml_archive
+
+    if CLEARML_MEMBERS <= members:
+        return open_clearml_archive(fs, path, run_id)
+    shown = ", ".join(sorted(members)[:4]) or "nothing"
+    raise BadInput(f"{fs.describe(path)} is a zip archive of {shown}: not a tracker's offline store training-check "
+                   f"reads (Comet: experiment.json + messages.json; ClearML: task.json + metrics.jsonl)")
 
 
 def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, local: bool = True) -> Source:
@@ -107,8 +172,10 @@ def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, lo
         if store is not None:
             return store
         if run_id is not None:
-            raise BadInput(f"{fs.describe(path)}#{run_id}: #<run_id> names a run of an MLflow store, and "
-                           f"{fs.describe(path)} holds none (no mlflow.db, no mlruns runs)")
+            raise BadInput(f"{fs.describe(path)}#{run_id}: #<run_id> names a run of an MLflow store or an offline "
+                           f"store, and "
+                           f"{fs.describe(path)} holds none (no mlflow.db, mlruns runs, or Comet, Neptune or "
+                           f"ClearML offline runs)")
         wandb_file = find_wandb_file(fs, path)
         if wandb_file:
             return WandbLocalSource(fs, wandb_file)
@@ -143,9 +210,14 @@ def open_path_source(fs: FileSystem, path: str, run_id: str | None = None, *, lo
         from .mlflow_sqlite import open_mlflow_sqlite
 
         return open_mlflow_sqlite(fs, path, run_id, local)
+    if kind == "zip":
+        return _open_archive(fs, path, st.size, run_id)
+    offline = _offline_store_of_file(fs, path, name) if kind is None and run_id is None else None
+    if offline is not None:
+        return offline
     if run_id is not None:
-        raise BadInput(f"{fs.describe(path)}#{run_id}: #<run_id> names a run of an MLflow store (mlflow.db, mlruns/); "
-                       f"{name} is not one")
+        raise BadInput(f"{fs.describe(path)}#{run_id}: #<run_id> names a run of an MLflow store (mlflow.db, "
+                       f"mlruns/, an offline store's folder or zip); {name} is not one")
     if name.endswith(".wandb"):
         from .wandb_local import WandbLocalSource
 

@@ -55,18 +55,20 @@ class NewLines:
     skipped: int  # lines over MAX_LINE
 
 
-def new_lines(fs: FileSystem, path: str, offset: int, size: int, budget: int) -> NewLines:
-    """The complete lines of ``path`` from ``offset`` up to ``size`` (at most ``budget`` bytes of them)."""
+def new_lines(fs: FileSystem, path: str, offset: int, size: int, budget: int, *, max_line: int = MAX_LINE
+              ) -> NewLines:
+    """The complete lines of ``path`` from ``offset`` up to ``size`` (at most ``budget`` bytes of them; a line over
+    ``max_line`` skipped, counted)."""
     lines: list[bytes] = []
     skipped = 0
     pos = offset
     while pos < size and budget > 0:
-        data = fs.read_at(path, pos, min(size - pos, max(MAX_LINE + 1, min(budget, 8 << 20))))
+        data = fs.read_at(path, pos, min(size - pos, max(max_line + 1, min(budget, 8 << 20))))
         if not data:
             break
         cut = data.rfind(b"\n")
         if cut < 0:
-            if len(data) <= MAX_LINE:
+            if len(data) <= max_line:
                 break  # an unterminated last line: read once complete
             end = _line_end(fs, path, pos + len(data), size)  # one line longer than the cap: skipped whole
             if end is None:
@@ -75,7 +77,7 @@ def new_lines(fs: FileSystem, path: str, offset: int, size: int, budget: int) ->
             continue
         block = data[: cut + 1]
         for line in block.split(b"\n")[:-1]:
-            if len(line) > MAX_LINE:
+            if len(line) > max_line:
                 skipped += 1
             else:
                 lines.append(line)

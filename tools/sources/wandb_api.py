@@ -5,7 +5,8 @@ History is every logged row at full resolution after the last step read, without
 ``history()`` is sampled (spikes lost). The rows are asked for with the very GraphQL query ``Run.scan_history`` has
 wandb-core send (``HistoryPage``: ``history(minStep, maxStep, samples: pageSize)`` over windows of ``pageSize`` steps,
 so no window can hold more rows than it returns), sent through the same ``wandb.Api`` client
-(``ServiceApi.execute_graphql``), each row parsed from its line: ``scan_history`` would hand every value of every
+(``ServiceApi.execute_graphql``), each answer's text read into points by the C kernel as it comes
+(wandb_history.py; without the kernel each row parsed from its line): ``scan_history`` would hand every value of every
 row over one by one (about 8 times the cost a row). Without that client call (another wandb) or the run's
 last step, ``scan_history`` reads them. Only ``WandbClient`` touches ``wandb.Api``; everything else works on plain
 rows.
@@ -16,6 +17,7 @@ in a message.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import netrc
@@ -33,6 +35,7 @@ import numpy as np
 
 from ..config import Config
 from ..errors import AuthError, BadInput, SourceUnreachable, TrainingCheckError
+from ..parsers.kernel import _KERNEL
 from ..points import BatchBuilder
 from ..redact import redact, remember_secret
 from ..runref import RunRef
@@ -215,22 +218,32 @@ class WandbClient:
                      page_size: int = PAGE_STEPS) -> Iterator[dict]:
         """The run's history rows from ``min_step`` on, in step order: the ``HistoryPage`` query page by page up to
         ``last_step`` (the run's, from its metadata), else ``scan_history``."""
-        run = self._run(f"{entity}/{project}/{run_id}")
+        pages = self.history_pages(entity, project, run_id, min_step, last_step, page_size)
+        if pages is None:
+            run = self._run(f"{entity}/{project}/{run_id}")
+            return iter(run.scan_history(min_step=min_step, page_size=page_size, use_cache=False))
+        return (row for page in pages for row in history_page_rows(page_history(json.loads(page))
+                                                                   if isinstance(page, str) else page))
+
+    def history_pages(self, entity: str, project: str, run_id: str, min_step: int, last_step: int | None,
+                      page_size: int = PAGE_STEPS) -> Iterator[Any] | None:
+        """The run's history from ``min_step`` on as the ``HistoryPage`` answers' lists of row lines, page by page
+        up to ``last_step``; None without the run's last step or the client call (then ``history_rows``)."""
         execute = getattr(getattr(self._api, "_service_api", None), "execute_graphql", None)
         if last_step is None or not callable(execute):
-            return iter(run.scan_history(min_step=min_step, page_size=page_size, use_cache=False))
+            return None
         return self._pages(execute, entity, project, run_id, min_step, last_step, page_size)
 
     @staticmethod
     def _pages(execute: Callable[..., Any], entity: str, project: str, run_id: str, min_step: int, last_step: int,
-               page_size: int) -> Iterator[dict]:
+               page_size: int) -> Iterator[Any]:
+        """Each answer's history lines; with the kernel, each answer's text as it came (``parse=str``: the kernel
+        reads it, wandb_history.HistoryPoints.add_page, else ``page_history`` of its JSON)."""
+        raw = {"parse": str} if _KERNEL is not None and _takes_parse(execute) else {}
         for lo in range(max(min_step, 0), last_step + 1, page_size):
             data = execute(HISTORY_PAGE, {"entity": entity, "project": project, "run": run_id, "minStep": lo,
-                                          "maxStep": lo + page_size, "pageSize": page_size})
-            run = ((data or {}).get("project") or {}).get("run") if isinstance(data, dict) else None
-            if not isinstance(run, dict):
-                raise LookupError(f"could not find run {entity}/{project}/{run_id}")
-            yield from history_page_rows(run.get("history"))
+                                          "maxStep": lo + page_size, "pageSize": page_size}, **raw)
+            yield data if raw and isinstance(data, str) else page_history(data)
 
     def stop(self, entity: str, project: str, run_id: str) -> None:
         self._run(f"{entity}/{project}/{run_id}").stop()
@@ -251,6 +264,22 @@ class WandbClient:
             if len(out) >= limit:
                 break
         return out
+
+
+def _takes_parse(execute: Callable[..., Any]) -> bool:
+    """Whether wandb's ``execute_graphql`` hands the answer's text to a ``parse`` of ours (wandb 0.31)."""
+    try:
+        return "parse" in inspect.signature(execute).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def page_history(data: Any) -> Any:
+    """A decoded ``HistoryPage`` answer's history lines; LookupError when it names no run (deleted, a wrong id)."""
+    run = ((data or {}).get("project") or {}).get("run") if isinstance(data, dict) else None
+    if not isinstance(run, dict):
+        raise LookupError("could not find run")
+    return run.get("history")
 
 
 _CLIENTS: dict[tuple[str | None, str, float], WandbClient] = {}
@@ -451,24 +480,42 @@ class WandbApiSource:
         notes: list[str] = []
         if meta.last_step is not None and meta.last_step <= last_step:
             return ReadResult(builder.build(), {"last_step": last_step}, info=info)
-        # Rows (one per step) arrive in step order; a retry resumes after the last row received, and a scan
-        # that fails for good keeps the rows received so far (the cursor moves only past those).
-        got: list[dict] = []
+        # Rows (one per step) arrive in step order, a page at a time, each page's rows read into points as it
+        # comes (wandb_history.py: the C kernel, with the GIL released); a retry resumes after the last row
+        # received, and a scan that fails for good keeps the rows received so far (the cursor moves only past those).
+        from .wandb_history import HistoryPoints
+
+        points = HistoryPoints(last_step)
 
         def scan() -> None:
-            start = got[-1]["_step"] + 1 if got else last_step + 1
-            for row in client.history_rows(e, p, r, start, meta.last_step):
-                got.append(row)
-                if progress and len(got) % 10000 == 0:
-                    progress(float(len(got)), None, "reading W&B history")
+            start = points.resume + 1 if points.resume is not None else last_step + 1
+            pages = client.history_pages(e, p, r, start, meta.last_step)
+            if pages is None:  # wandb's scan_history: rows one by one, taken a thousand at a time
+                batch: list[dict] = []
+                try:
+                    for row in client.history_rows(e, p, r, start, meta.last_step):
+                        batch.append(row)
+                        if len(batch) >= 1000:
+                            points.add_rows(batch)
+                            batch = []
+                            if progress and points.rows % 10000 == 0:
+                                progress(float(points.rows), None, "reading W&B history")
+                finally:  # the rows received before a failure count
+                    points.add_rows(batch)
+                return
+            for page in pages:
+                before = points.rows
+                points.add_page(page)
+                if progress and points.rows // 10000 > before // 10000:
+                    progress(float(points.rows), None, "reading W&B history")
 
         try:
             call_with_retries(scan, self.policy, what, client.api_key)
         except SourceUnreachable as err:
-            if not got:
+            if not points.rows:
                 raise
             notes.append(f"W&B history read stopped early ({err}); the rest comes with the next check")
-        new_last = add_history_rows(got, builder, last_step)
+        new_last = points.into(builder)
         return ReadResult(builder.build(), {"last_step": new_last}, info=info, notes=notes)
 
 
