@@ -72,16 +72,21 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
-    # the 610-run table of 2026-12-05 after judge4's rules (a rise held over 3/4 of the planned run, a loss compounding
-    # log after log, RL returns by their plain names, a loss that fell over its first epoch then rose under no logged
-    # LR is lr_schedule); before them: STOP recall 146/165, flagged 215/218, ESCALATE 201/7329, cause right 156/173
+    # the 703-run table of 2026-12-06 (examples/libraries6, libraries_holdout5, trackers2 added) after judge5's rules (a
+    # term that never moved does not cancel the early-rise rule, pycma's `function value` is no RL value loss, a short
+    # log half done that never left its start is a plateau): flagged 242/251, STOP recall 172/198, no false STOP,
+    # ESCALATE 218/8274 healthy checks, cause right 176/192, at confidence >= 0.7 68/69; before them: flagged 239/251,
+    # STOP recall 170/198, 1 false STOP (neuralprophet_lr_high_onecycle_recovers), ESCALATE 214/8274, cause right
+    # 176/191. Most misses left are libraries_holdout5 runs the reader reads few or no points of (numpyro, evotorch,
+    # fuxictr, clu's glog lines) and RL runs (PFRL's `R` not taken for a return); the 610-run floors were STOP recall
+    # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.90),  # 149/165
-    "flagged_share": (">=", 0.99),  # 216/218
-    "escalate_share_healthy": ("<=", 0.027),  # 191/7329
-    "cause_right_share": (">=", 0.93),  # 162/174
-    "confident_right_share": (">=", 0.9),  # 68/70
+    "stop_recall": (">=", 0.868),  # 172/198
+    "flagged_share": (">=", 0.964),  # 242/251
+    "escalate_share_healthy": ("<=", 0.0265),  # 218/8274
+    "cause_right_share": (">=", 0.915),  # 176/192
+    "confident_right_share": (">=", 0.9),  # 68/69
     "confident": (">=", 68),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 

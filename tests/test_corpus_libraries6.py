@@ -46,8 +46,6 @@ KNOWN_CHECK_MISSES: dict[str, str] = {
     "elegantrl_ddpg_lr_huge_collapse": "not read (see KNOWN_MISSES): 4 points, WAIT",
     "neuralprophet_lr_huge_blowup": "20 epoch points, the blow-up (1e21) between them, the last ones falling: "
                                     "CONTINUE, too few points to judge",
-    "cma_sigma_boost_diverged": "14 displayed iterations rising 0.4 -> 1.8e11: CONTINUE, too few points to judge",
-    "cma_sigma_boost_disp1_diverged": "28 iterations rising by orders of magnitude: CONTINUE, too few points to judge",
 }
 
 

@@ -85,3 +85,17 @@ def test_a_count_of_episodes_says_an_rl_run():
     still = MetricFrame.from_batch(PointBatch({"average_loss": Column(steps, td),
                                                "episode": Column(steps, np.full(40, 3.0))}))
     assert not build_view(still).adversarial
+
+
+def test_an_optimisers_function_value_is_no_rl_value_loss():
+    """pycma's display logs the minimised objective as ``function value``: no actor-critic ``value`` loss (no
+    monotone-decrease assumption dropped), so its rise by orders of magnitude is judged as a divergence."""
+    from training_check.tools.roles import is_adversarial
+
+    assert not is_adversarial("function value") and not is_adversarial("f value")
+    assert is_adversarial("value_loss") and is_adversarial("train/value loss")
+    steps = np.arange(1, 15)
+    y = 0.4 * 10.0 ** (0.8 * np.arange(14))  # 0.4 -> 1e10 over 14 displayed iterations (sigma boosted each one)
+    frame = MetricFrame.from_batch(PointBatch({"function value": Column(steps, y)}))
+    view = build_view(frame)
+    assert view.objective == "function value" and not view.adversarial

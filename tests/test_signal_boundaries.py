@@ -186,6 +186,29 @@ def test_loss_trend_min_points(n, message):
         assert f.status == "ok" and f.message.startswith("train_loss still improving")
 
 
+# --- loss_trend: short_min, short_share (a short log that never left its start) ----------------------------------
+
+
+def flat_returns(n: int) -> np.ndarray:
+    """An RL return at its random policy's level, an evaluation a log: it swings, it never rises."""
+    return -1400.0 + 150.0 * np.sin(np.arange(n) * 2.3)
+
+
+@pytest.mark.parametrize(("n", "total", "flagged"), [(7, 10, False), (8, 16, True), (8, 17, False), (13, 13, True)])
+def test_loss_trend_short_log_that_never_left_its_start(n, total, flagged):
+    f = loss_trend.check(view_of({"avg_return": flat_returns(n)}, total=total))
+    assert (f.status == "warn") == flagged, f.message
+    if flagged:
+        assert f.concern == "plateau" and f.message.startswith("avg_return has not improved since the start")
+
+
+def test_loss_trend_short_log_that_learned_is_not_flat():
+    y = flat_returns(13)
+    y[1:] += 1200.0  # learned between its first and second evaluation (CartPole's DQN), then swings
+    f = loss_trend.check(view_of({"avg_return": y}, total=13))
+    assert f.status == "ok" and f.message == "too few points to judge the trend yet"
+
+
 # --- spikes: z_spike and episode_gap ------------------------------------------------------------------------------
 
 

@@ -133,6 +133,8 @@ def _early_modest_rise(view: RunView, confirm: int = CONFIRM_POINTS, order: floa
         v = view.frame.series[name].to_numpy(dtype=float)
         if (~np.isfinite(v)).any():
             return False
+        if name != view.objective and len(v) and float(np.min(v)) == float(np.max(v)):
+            continue  # a term that never moved (a regulariser logged at 0.000): it tells nothing of a rise
         best = float(np.min(v)) if len(v) else 0.0
         if best <= 0 or float(v[-1]) >= order * best:
             return False

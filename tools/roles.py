@@ -52,6 +52,7 @@ _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor
 # training metrics. Not a perplexity: its exp() scale turns a curriculum's early rise (DeepSpeed's seq_len warmup
 # in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
 _SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
+_FUNCTION_VALUE = re.compile(r"\b(function value|f value)\b")  # an optimiser's objective, never an RL value loss
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
                         r"multi logloss|huber|error|function value|f value|fval)\b")
 
@@ -151,8 +152,10 @@ def is_rl_episode_length(name: str) -> bool:
 
 
 def is_adversarial(name: str) -> bool:
-    """True for losses of GAN players or RL actor/critic, which are not meant to fall monotonically."""
-    return bool(_ADVERSARIAL.search(_norm(name)))
+    """True for losses of GAN players or RL actor/critic, which are not meant to fall monotonically. An optimiser's
+    ``function value`` (pycma's display, ``f value``) is the objective minimised, not an RL value loss."""
+    n = _norm(name)
+    return bool(_ADVERSARIAL.search(n)) and not _FUNCTION_VALUE.search(n)
 
 
 def assign_roles(names: list[str], overrides: dict[str, str] | None = None,

@@ -207,6 +207,8 @@ def _hold_cut_record(data: bytes, st: dict) -> None:
     if pending and isinstance(pending[-1], list) and pending[-1][0] == text:
         pending.pop()  # not a line seen once: the head of a record
         st["wrap_tail"] = text + "\n"
+        codes = st.get("eb_carried")  # read first next time: under what it was under (``_carry_eval_banners``)
+        st["banner_end"] = codes.pop() if codes and len(codes) == len(pending) + 1 else 0
 
 
 def _read_block(data: bytes, em: Emitter) -> None:
@@ -367,15 +369,17 @@ def _read_block(data: bytes, em: Emitter) -> None:
         plans = [pl for k, pl in enumerate(plans) if k not in held]
     tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
+    blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
+    nonblank = ~np.isin(grouping.codes, blank)
     if plans:
-        blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
-        at = _emit(lines, plans, st, em, ~np.isin(grouping.codes, blank), ctx, lengths, values)
+        at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values)
     for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
         new_pending.append(int(i))
         placed.add(int(i))
     new_pending = _carried(new_pending, placed, late)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
+    _carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
     under = st.pop("_ub_lines", None)
     st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
                                                    for i in sorted(new_pending)]
@@ -1976,32 +1980,70 @@ def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
 def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: dict, first: int) -> list[_Read]:
     """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
     ``ppl: 2.01``) are that evaluation's results (``eval_ppl``). The lines before ``first`` were carried from earlier
-    reads: the line before the block's first is the last read's last, whose being a banner the state keeps."""
+    reads: each under what it was under there (``_eval_banner_marks``)."""
     banner = np.zeros(n, dtype=bool)
     for plan, idx, _got, _bad in reads:
         if plan.is_eval and not plan.metrics and plan.step is None:
             banner[idx] = True
-    nb = np.flatnonzero(nonblank)
-    before = bool(st.pop("banner_end", False))
-    st["banner_end"] = bool(banner[nb[-1]]) and nb[-1] >= first if len(nb) else before
-    if not banner.any() and not before:
+    under = _eval_banner_marks(banner, nonblank, st, first)
+    if not under.any():
         return reads
-    prev = np.full(n, -1)
-    prev[nb[1:]] = nb[:-1]
-    own = nb[nb >= first]
-    if len(own):
-        prev[own[0]] = -2  # the first line of this read: under the last read's last line
     out = []
     for plan, idx, got, bad in reads:
-        p = prev[idx]
-        under = (p >= 0) & banner[np.maximum(p, 0)] | (p == -2) & before
-        if plan.is_eval or not plan.metrics or _has_position(plan) or not under.any():
+        u = under[idx]
+        if plan.is_eval or not plan.metrics or _has_position(plan) or not u.any():
             out.append((plan, idx, got, bad))
             continue
-        for part, pl in ((~under, plan), (under, replace(plan, is_eval=True, eval_prefix="eval_"))):
+        for part, pl in ((~u, plan), (u, replace(plan, is_eval=True, eval_prefix="eval_"))):
             if part.any():
                 out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
     return out
+
+
+def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first: int) -> np.ndarray:
+    """Whether each line sits right under an eval banner (``banner``): the nonblank line before it is one. A line
+    carried from an earlier read (before ``first``) is under what it was under there: kept in the state with it
+    (``eb_carried``: 1 a banner, 2 the carried line before it, 0 neither), and so is the last read's last line
+    (``banner_end``), which the block's first own line is under. Sets the lines' predecessors for
+    ``_carry_eval_banners`` (``_eb``)."""
+    n = len(banner)
+    before = int(st.pop("banner_end", 0) or 0)
+    carried = st.pop("eb_carried", None) or []
+    if len(carried) != first:
+        carried = [0] * first
+    nb = np.flatnonzero(nonblank)
+    prev = np.full(n, -1)
+    prev[nb[1:]] = nb[:-1]
+    head = np.array(carried, dtype=np.int64)
+    prev[:first] = np.where(head == 2, np.arange(first) - 1, -1)  # (2: the carried line before it, a nonblank one)
+    own = nb[nb >= first]
+    if len(own):
+        prev[own[0]] = first - 1 if before == 2 else -1
+    under = (prev >= 0) & banner[np.maximum(prev, 0)]
+    under[:first] |= head == 1
+    if len(own) and before == 1:
+        under[own[0]] = True
+    st["_eb"] = (banner, under, prev, before, int(own[-1]) if len(own) else -1)
+    return under
+
+
+def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarray, first: int) -> None:
+    """What each line carried on to the next read (``carried``, ascending) and the block's last line sit under
+    (``_eval_banner_marks``), kept in the state: a record under a banner is an eval's whichever read it is read in."""
+    eb = st.pop("_eb", None)
+    if eb is None:  # no template read in the block: no banner in it
+        _eval_banner_marks(np.zeros(n, dtype=bool), nonblank, st, first)
+        eb = st.pop("_eb")
+    banner, under, prev, before, last = eb
+    kept = set(carried)
+    codes = [1 if under[i] else 2 if prev[i] >= 0 and int(prev[i]) in kept else 0 for i in carried]
+    st["eb_carried"] = codes if any(codes) else None
+    if last < 0 and before == 2 and first:  # no line of its own: the last read's last line is the last carried
+        last = first - 1
+    if last < 0:
+        st["banner_end"] = before  # (a banner, or no line under one)
+    else:
+        st["banner_end"] = 1 if banner[last] else 2 if last in kept else 0
 
 
 def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
@@ -2123,6 +2165,9 @@ def _final_evals(st: dict, em: Emitter) -> None:
     epoch's train loss among stepped records (``_epoch_loss``): points at the step they were printed at, once the read
     ends (a line seen once is otherwise no series)."""
     keep = []
+    lines = [p for p in st.get("pending", []) if isinstance(p, list)]
+    codes = st.get("eb_carried") or [0] * len(lines)  # what each sits under (``_carry_eval_banners``)
+    code_of = {id(p): c for p, c in zip(lines, codes, strict=False)}
     for p in st.get("pending", []):
         at = p[2] if isinstance(p, list) and p[2] is not None else st.get("run_first")  # before any: the first
         if not isinstance(p, list) or at is None:
@@ -2143,6 +2188,12 @@ def _final_evals(st: dict, em: Emitter) -> None:
         for f, name in plan.metrics.items():
             if f not in bad:  # an epoch's summary among records with steps: "Epoch 1/1 with loss 0.57"
                 em.add(int(at), "epoch_" + name if summary else name, float(got[f][0]))
+    if len(keep) < len(st.get("pending", ())):
+        kept = [p for p in keep if isinstance(p, list)]
+        if st.get("banner_end") == 2 and (not kept or kept[-1] is not lines[-1]):
+            st["banner_end"] = 0  # the last read's last line, read now: no banner
+        codes = [code_of.get(id(p), 0) for p in kept]
+        st["eb_carried"] = codes if any(codes) else None
     st["pending"] = keep
 
 

@@ -45,6 +45,8 @@ class LossTrendParams(Params):
     high_lr_share: float = bound(0.5, 0.0, 1.0)  # ...under an LR still at this share of its peak...
     early_flat_z: float = bound(2.5, 0.0, above=True)  # ...no trend since (Mann-Kendall z above -early_flat_z)...
     early_flat_gain: float = bound(0.15, 0.0, 1.0)  # ...and a gain since below this share of the progress made
+    short_min: int = bound(8, 4)  # a short log (this many points, under min_points) of a run of known length...
+    short_share: float = bound(0.5, 0.0, 1.0)  # ...this share done whose best is within noise of its start: no learning
     eval_min: int = bound(4, 2)  # evals since the window's start before "the eval still improves" counts
     eval_z: float = bound(1.5, 0.0, above=True)  # Mann-Kendall z of those evals below -eval_z: still improving
 
@@ -115,6 +117,9 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     c = view.curve
     name = view.objective
     if c is None or c.n < p.min_points:
+        flat = _never_left_start(view, p) if c is not None else None
+        if flat is not None:
+            return flat
         return Finding("loss_trend", OK, "too few points to judge the trend yet", numbers=nums(points=c.n if c else 0))
     if view.adversarial:
         return Finding("loss_trend", OK, f"{name} is an adversarial/RL loss: no trend expected")
@@ -202,6 +207,34 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
     return Finding("loss_trend", WARN, f"{name} has stalled at {sign * float(np.median(y)):.4g} (change "
                    f"{sign * change:+.3g} over steps {steps[0]}-{steps[1]}, {progress:.3g} gained before)",
                    steps, info, concern="plateau")
+
+
+def _never_left_start(view: RunView, p: LossTrendParams) -> Finding | None:
+    """A short log (``short_min`` to ``min_points`` points: an epoch or an evaluation a log) of a run of known length,
+    ``short_share`` or more done, whose best so far is within ``never_noise_k`` noise units of where it started and
+    with no downward trend (Mann-Kendall), and for a loss (lower is better, positive) a gain under
+    ``no_learning_share`` of its start (a short log's noise is loose: a loss down 70 % in ten swinging logs learned):
+    nothing learned in half the planned run (an RL return at its random policy's level, a loss at its first value),
+    too few points for the trend test but not for this."""
+    c, frac = view.curve, view.fraction
+    if c is None or c.n < p.short_min or view.adversarial or frac is None or frac < p.short_share:
+        return None
+    if view.last_step is not None and view.total_steps is not None and view.last_step > view.total_steps:
+        return None  # a run past the length it was given (resumed, re-counted): that length is not its plan
+    if c.steps[0] > p.late_start * max(1, c.steps[-1] - c.steps[0]) or c.history is not None:
+        return None  # an excerpt starting mid-run has learned before it
+    start = max(start_level(c), float(c.values[0]))  # a log an epoch: its first point is already a mean, no outlier
+    progress = start - float(np.min(c.values))
+    if progress > p.never_noise_k * c.sigma or mann_kendall_z(c.values) <= -p.z_sig:
+        return None
+    if view.direction == "min" and start > 0 and progress >= p.no_learning_share * start:
+        return None  # a loss a few points' noise can hide: short logs' noise is loose, its share of the start is not
+    sign = orientation(view.direction)
+    return Finding("loss_trend", WARN, f"{view.objective} has not improved since the start: its best "
+                   f"{sign * float(np.min(c.values)):.4g} is within {p.never_noise_k:g} noise units ({c.sigma:.3g} "
+                   f"each) of its start {sign * start:.4g} after {c.n} logs, {frac:.0%} of the run",
+                   [int(c.steps[0]), int(c.steps[-1])], nums(progress=progress, noise=c.sigma, points=c.n),
+                   concern="plateau")
 
 
 def _stopped_early(view: RunView, flat_since: int, progress: float, p: LossTrendParams) -> str | None:
