@@ -14,7 +14,7 @@ import pandas as pd
 
 from .history import MetricHistory, RunHistory
 from .points import Column, PointBatch
-from .roles import MetricRole, assign_roles
+from .roles import MetricRole, assign_roles, population_objective
 
 
 def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -69,7 +69,20 @@ class MetricFrame:
         # A loss that never changes (a disabled term logged as 0.0) cannot stand for the run: weigh it as empty.
         weight = {k: (0 if frame.is_constant(k) else m.count) for k, m in hist.items()}
         frame.roles = assign_roles(list(series), role_overrides, weight)
+        frame._population_direction()
         return frame
+
+    def _population_direction(self) -> None:
+        """A population's mean taken as the run's loss (``roles.population_objective``) is minimised while its best
+        is never above its worst; a population whose best is above its worst maximises its fitness: no loss."""
+        primary = self.primary_loss
+        pop = population_objective(list(self.series)) if primary is not None else None
+        if pop is None or pop[0] != primary:
+            return
+        best, worst = self.series[pop[1]], self.series[pop[2]]
+        both = pd.concat([best, worst], axis=1, join="inner").dropna().to_numpy()
+        if len(both) and (both[:, 0] > both[:, 1]).any():
+            self.roles[primary] = MetricRole("train_metric", "max")
 
     def summarised(self, name: str) -> MetricHistory | None:
         """The metric's history when its older points are summarised (the series holds only the newest)."""

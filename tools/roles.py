@@ -190,6 +190,12 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
             first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(_norm(n))), losses.index(n)))
             roles[first] = MetricRole("train_loss", "min", primary=True)
             return roles
+        pop = population_objective([n for n in names if roles[n].role == "other"])
+        if pop is not None and pop[0] not in (overrides or {}):
+            # a population's statistics of its fitness, none named a loss: its mean is the run's loss, minimised
+            # until the values say otherwise (``MetricFrame.from_history``: its best above its worst)
+            roles[pop[0]] = MetricRole("train_loss", "min", primary=True)
+            return roles
     if not losses and (best := population_best(names)) is not None:
         roles[best] = MetricRole("train_loss", "min", primary=True)
         return roles
@@ -203,6 +209,36 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return roles
+
+
+# A population's statistics of one quantity per generation (an evolution strategy's ``mean_eval``, ``median_eval``,
+# ``best_eval``, ``worst_eval``; ``avg_fitness`` / ``best_fitness`` / ``worst_fitness``): the quantity is what the
+# run optimises (the fitness of each sampled solution), the population's mean the curve that stands for the run
+_POP_MEAN = ("mean", "avg", "average")
+_POP_BEST = ("best",)
+_POP_WORST = ("worst",)
+
+
+def population_objective(names: list[str]) -> tuple[str, str, str] | None:
+    """(the mean's name, the best's, the worst's) of the first quantity whose mean, best and worst are all logged
+    (``mean_eval``, ``best_eval``, ``worst_eval``: the statistic as the first or last word), else None."""
+    by: dict[tuple[str, str], str] = {}
+    order: list[str] = []
+    for n in names:
+        words = _norm(n).split()
+        if len(words) < 2:
+            continue
+        for stat, rest in ((words[0], " ".join(words[1:])), (words[-1], " ".join(words[:-1]))):
+            kind = ("mean" if stat in _POP_MEAN else "best" if stat in _POP_BEST
+                    else "worst" if stat in _POP_WORST else None)
+            if kind is not None and (kind, rest) not in by:
+                by[(kind, rest)] = n
+                if kind == "mean":
+                    order.append(rest)
+    for rest in order:
+        if ("best", rest) in by and ("worst", rest) in by:
+            return by[("mean", rest)], by[("best", rest)], by[("worst", rest)]
+    return None
 
 
 # The statistics of a population's values, one column each (an evolutionary algorithm's table: DEAP's Logbook

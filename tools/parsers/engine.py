@@ -1137,10 +1137,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         else:
             last[:-1] = moved
         if not last.all():
-            s, v, run, li, by_unit = s[last], v[last], run[last], li[last], by_unit[last]
+            s, v, run, li, src, by_unit = s[last], v[last], run[last], li[last], src[last], by_unit[last]
         if held is not None and key in held[1]:
             keep = s != held[0]  # the epoch's row still redrawn: its last redraw comes with the next read
-            s, v, run, li, by_unit = s[keep], v[keep], run[keep], li[keep], by_unit[keep]
+            s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
+        n_kept = len(s)
+        s, v, run, li = _same_state_as_before(key, s, v, run, li, src, st)
+        by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
             changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit])
@@ -1162,6 +1165,31 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
+
+
+def _same_state_as_before(key: str, s: np.ndarray, v: np.ndarray, run: np.ndarray, li: np.ndarray, src: np.ndarray,
+                          st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The points without those opening the block at the step, with the value and from the record (``src``) of the
+    key's last point of the block before (a redraw of one state cut by a read's end: NumPyro's bar redraws
+    ``avg. loss [1-75]`` at counts 75 and 133): a block's own redraws at one step are one point, and so are those
+    across two reads; another record's point at that step (an eval's ``train_time``) stays one. The last point given
+    (after a held epoch's row) is kept in ``st`` for the next block."""
+    if not len(s):
+        return s, v, run, li
+    carried = st.setdefault("last_state", {})
+    before = carried.get(key)
+    if before is not None or len(carried) < 256:  # (bounded, as the names are)
+        carried[key] = [int(s[-1]), None if np.isnan(v[-1]) else float(v[-1]), int(src[-1])]
+    if before is None or len(before) != 3 or run[0] != 0:
+        return s, v, run, li
+    step, value, record = before
+    same = (s == step) & ((v == value) if value is not None else np.isnan(v)) & (run == 0) & (src == record)
+    k = int(np.argmin(same)) if not same.all() else len(same)  # the leading run of such points
+    if not k:
+        return s, v, run, li
+    if k == len(s):
+        carried[key] = before
+    return s[k:], v[k:], run[k:], li[k:]
 
 
 def _bar_steps(reads: list[_Read], n: int, st: dict) -> np.ndarray | None:

@@ -367,13 +367,31 @@ def _clock(tok: bytes) -> bool:
             and all(len(p) == 2 or p[2:3] in (b".", b",") and p[3:].isdigit() for p in parts[1:]))
 
 
+def _source_location(tok: bytes, dialect: Dialect) -> bool:
+    """``logging_writer.py:48]``: a source file's name with an extension of ``Dialect.source_suffixes``, a colon
+    and a line number, closed by a bracket (the end of a log record's header)."""
+    if tok[-1:] != b"]" or len(tok) > 128:
+        return False
+    path, _, line = tok[:-1].rpartition(b":")
+    return bool(line.isdigit() and b"." in path and path.rsplit(b".", 1)[1].decode("latin-1").lower()
+                in dialect.source_suffixes)
+
+
+def _level_date(word: bytes) -> bool:
+    """glog's (absl's) level letter glued to the month and day: ``I1205``, ``W0107``."""
+    return len(word) == 5 and word[:1] in (b"i", b"w", b"e", b"f", b"d") and word[1:].isdigit()
+
+
 def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     """Where a date-time stamp opening ``rep`` ends (0: none). A stamp is blank-separated words from the line's
     start (brackets around it allowed), each a date word (``Dec``, ``Sat``), a day or year (an integer of up to four
     digits), a date (``2026-12-05``) or a clock (``20:28:13``), holding a clock and a date word or a date: its
-    numbers are no fields (``05 Dec 20:28    INFO  epoch 0 ...``: the day is no step, ``Dec 20`` no metric)."""
+    numbers are no fields (``05 Dec 20:28    INFO  epoch 0 ...``: the day is no step, ``Dec 20`` no metric).
+    glog's header (absl's, TensorFlow's: ``I1205 23:14:41.097795 140390894775168 logging_writer.py:48]``) is one
+    too: its level letter glued to the date, after the clock a thread id of any length, and a source location
+    closing it."""
     i, n, end = 0, len(rep), 0
-    clock = dated = False
+    clock = dated = glog = False
     while i < n:
         while i < n and rep[i] in b" \t[(":
             i += 1
@@ -388,8 +406,13 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             dated = True
         elif _clock(tok):
             clock = True
-        elif word.isdigit() and len(word) <= 4:
-            pass
+        elif word.isdigit() and (len(word) <= 4 or clock and glog):
+            pass  # (glog's thread id after its clock)
+        elif not end and _level_date(word):
+            dated = glog = True
+        elif clock and dated and _source_location(rep[i:j], dialect):
+            end = j
+            break
         elif (len(word) >= 8 and not set(word) - _DATE_CHARS and word[:1].isdigit()
               and (word.count(b"-") == 2 or word.count(b"/") == 2)):
             dated = True  # 2026-12-05, 12/05/2026
@@ -436,6 +459,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     counted_end = 0  # where the last count's noun ended ("0 corrupt: 100%": ``corrupt`` names no number after it)
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
+    opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     while k < len(spans):
         if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
             k += 1
@@ -490,8 +514,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                                      and rep[spans[n_total][1]:spans[n_total][1] + 1] == b"]")
             k = j + 1
             continue
-        if a == stripped + 1 and rep[stripped:stripped + 1] == b"[" and rep[b:b + 1] == b"]" and _int(rep[a:b]):
-            plan.step = plan.step if plan.step is not None else k  # boosting's [15]
+        if a == opening + 1 and rep[opening:opening + 1] == b"[" and rep[b:b + 1] == b"]" and _int(rep[a:b]):
+            plan.step = plan.step if plan.step is not None else k  # boosting's [15]; absl's "...py:48] [100] loss="
             k += 1
             continue
         if (not name and k == first_field and plan.step is None and _int(rep[a:b])

@@ -71,10 +71,28 @@ def _kv(line: bytes) -> tuple[int, bytes, bytes] | None:
     if rest and rest[:1] != b" ":
         return None  # "http://...", "12:30", "a:b"
     key = body[:c]
+    if key[-1:] == b" " and rest:  # names padded to a column of colons (EvoTorch's "    mean_eval : 0.74")
+        key = key.rstrip(b" ")
     if any(ch not in _KEY_CHARS for ch in key):
         return None
     return indent, key, rest.strip()
 
+
+
+def _padded(line: bytes) -> bool:
+    """A ``name : value`` row whose name is padded to a column of colons (``    mean_eval : 0.74``)."""
+    c = line.find(b":")
+    return c > 0 and line[c - 1:c] == b" " and line[:c].strip() != b"" and _kv(line) is not None
+
+
+def _aligned(rows: Sequence[bytes]) -> bool:
+    """A block's rows printed as a record's vertical table: names right-aligned (different indents) to one column
+    of colons (EvoTorch's ``StdOutLogger``: ``         iter : 12`` / ``    mean_eval : 0.74``)."""
+    if len(rows) < MIN_ROWS or len(rows) > MAX_BLOCK_ROWS:
+        return False
+    cols = {r.find(b":") for r in rows}
+    indents = {len(r) - len(r.lstrip(b" ")) for r in rows}
+    return len(cols) == 1 and len(indents) > 1 and all(_padded(r) for r in rows)
 
 
 def _row(line: bytes) -> bool:
@@ -156,7 +174,12 @@ class KeyBlocks:
         """Whether the one record of a read that knows of none before is a record on its face: nested (a name holds a
         ``/``) with a whole-number row named like a step at its top level (the first result RLlib prints, read before
         the second is printed). A settings dump has no such row."""
-        rec = self.records[0][2]
+        start, end, rec = self.records[0]
+        if _aligned(self.lines[start:end + 1]):  # names right-aligned to one column of colons, a step-named row first
+            got = _kv(self.lines[start])
+            first = got[1].decode("latin-1").lower() if got else ""
+            return first in self.dialect.block_step_names and first in rec and math.isfinite(rec[first]) and (
+                rec[first] == round(rec[first]) and rec[first] >= 0)
         return any("/" in name for name in rec) and any(
             name in rec and math.isfinite(rec[name]) and rec[name] == round(rec[name]) and rec[name] >= 0
             for name in self.dialect.block_step_names)
@@ -346,6 +369,7 @@ def hold_open(data: bytes, known: bool) -> tuple[bytes, bytes]:
                 tops.add(key)
                 top_at = start
             nested = nested or not value and (below > indent or cut == end)  # a section, or one still opening
+            nested = nested or _padded(line)  # a record's rows right-aligned to a column of colons
             below = indent
             if start == 0 or not _kv(data[data.rfind(b"\n", 0, start - 1) + 1:start].rstrip(b"\r\n")):
                 if (nested or known) and end - start <= MAX_TAIL_BYTES:

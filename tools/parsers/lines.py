@@ -112,6 +112,22 @@ _NUMBER_TEXT = rb"[-+]?+(?:[0-9.][0-9.eE+-]{0,39}+|nan|NaN|inf)"
 # the value's key, as in a dict; bounded, anchored on a literal ``('``: linear
 _PAIR = re.compile(rb"(?:(?<=\[)|(?<=, ))\('([A-Za-z_][A-Za-z0-9_./@-]{0,63}+)', (?=" + _NUMBER_TEXT + rb"\))")
 _WRAPPERS: dict[bytes, re.Pattern[bytes]] = {}
+# a value named with the range of steps it sums up (NumPyro's bar postfix ``avg. loss [501-600]: 1494.2839``, the mean
+# of steps 501..600): the value, at the range's end (``avg. loss: 1494.2839, step: 600``); bounded, anchored on a
+# literal `` [``: linear
+_RANGE = re.compile(rb" \[([0-9]{1,12}+)-([0-9]{1,12}+)\]: (" + _NUMBER_TEXT + rb")(?![0-9A-Za-z.])")
+
+
+def step_ranges(data: bytes) -> bytes:
+    """``data`` with each value named with a range of steps ``name [a-b]: v`` read as ``name: v, step: b`` (see
+    ``_RANGE``); a range that goes back (``[9-3]``) is left as printed."""
+    def one(m: re.Match[bytes]) -> bytes:
+        a, b = m.group(1), m.group(2)
+        if int(a) > int(b):
+            return m.group(0)
+        return b": " + m.group(3) + b", step: " + b
+
+    return _RANGE.sub(one, data)
 
 
 def _wrapper(opening: bytes) -> re.Pattern[bytes]:
@@ -148,6 +164,8 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
         from .dialect import DIALECT
 
         data = unwrap_reprs(data, DIALECT.wrapper_reprs)
+    if _found(b"]: ", data):
+        data = step_ranges(data)
     if b"{" in data:
         from .kernel import break_records
 
