@@ -60,16 +60,9 @@ KNOWN = {
     "real-logs-2/11_detectron2-fewshot-log.txt": "run boundary at a read's end",
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
     # added with libraries6, libraries_holdout5 and trackers2 (text files): 18 of their 105 files differed, 2 fixed
-    # (a lagging bar's window cut by a read, an epoch banner read without its bar); these 16 still do:
-    # CLU's metric lines (the step in a line CLU prints apart; another helper's reader work): a read holding no
-    # step yet numbers them by line order, or names them avg_/val_ after the other kind was read first
-    "libraries_holdout5/clu_cls_adam_log20/train.log": "CLU lines named or numbered early",
-    "libraries_holdout5/clu_cls_adam_lr_growth_diverged/train.log": "CLU lines named or numbered early",
-    "libraries_holdout5/clu_cls_sgd_collection_log10_async/train.log": "CLU lines named or numbered early",
-    "libraries_holdout5/clu_reg_adam_log25_600/train.log": "CLU lines named or numbered early",
-    "libraries_holdout5/clu_reg_momentum_log50_eval100_logging/train.log": "CLU lines named or numbered early",
-    "libraries_holdout5/clu_reg_sgd_lr6e-1_log10/train.log": "CLU lines named or numbered early",
-    "libraries_holdout5/clu_reg_sgd_lr_high_nan/train.log": "CLU lines named or numbered early",
+    # (a lagging bar's window cut by a read, an epoch banner read without its bar), 7 more (CLU's metric lines, read
+    # by line order or named avg_/val_ on a read holding no step yet) by reading glog's header as a stamp; these 9
+    # still do:
     # PyMC's two records at one iteration (the bar's "Average Loss" and "Finished"): ordered by the read
     "libraries_holdout5/pymc_hier_fullrank_6x2000/train.log": "two records at one step ordered by the read",
     "libraries_holdout5/pymc_linreg_advi_8x1000/train.log": "two records at one step ordered by the read",
