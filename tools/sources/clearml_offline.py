@@ -23,6 +23,7 @@ from .offline_stores import (
     needs_reset,
     newest,
     number,
+    one_lines_file,
     read_records,
     read_small_json,
     step_of,
@@ -138,12 +139,7 @@ class ClearmlOfflineSource:
         return f"ClearML offline session {self.run_id} in {self.fs.describe(self.path)}"
 
     def _files(self) -> list[LinesFile]:
-        if self.member is not None:
-            st = self.fs.stat(self.path)
-            return [LinesFile(METRICS, self.path, METRICS, st.size, st.mtime)]
-        path = self.fs.join(self.path, METRICS)
-        st = self.fs.stat(path)
-        return [LinesFile(METRICS, path, None, st.size, st.mtime)]
+        return one_lines_file(self.fs, self.path, self.member, METRICS)
 
     def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
         cur = cursor if cursor and cursor.get("v") == CURSOR_VERSION else {}

@@ -24,6 +24,7 @@ from .offline_stores import (
     needs_reset,
     newest,
     number,
+    one_lines_file,
     read_records,
     read_small_json,
     step_of,
@@ -110,12 +111,7 @@ class CometOfflineSource:
         return f"Comet offline experiment {self.run_id} in {self.fs.describe(self.path)}"
 
     def _files(self) -> list[LinesFile]:
-        if self.member is not None:
-            st = self.fs.stat(self.path)
-            return [LinesFile(MESSAGES, self.path, MESSAGES, st.size, st.mtime)]
-        path = self.fs.join(self.path, MESSAGES)
-        st = self.fs.stat(path)
-        return [LinesFile(MESSAGES, path, None, st.size, st.mtime)]
+        return one_lines_file(self.fs, self.path, self.member, MESSAGES)
 
     def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
         cur = cursor if cursor and cursor.get("v") == CURSOR_VERSION else {}

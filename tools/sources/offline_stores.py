@@ -118,6 +118,17 @@ class LinesFile:
     mtime: float
 
 
+def one_lines_file(fs: FileSystem, path: str, member: str | None, name: str) -> list[LinesFile]:
+    """The one file of JSON lines a store's run keeps under ``name``: the member of the zip ``path`` (``member`` set)
+    or the file in the folder ``path``."""
+    if member is not None:
+        st = fs.stat(path)
+        return [LinesFile(name, path, name, st.size, st.mtime)]
+    file = fs.join(path, name)
+    st = fs.stat(file)
+    return [LinesFile(name, file, None, st.size, st.mtime)]
+
+
 # on_record(record, the store's state in the cursor): how many values of the record were not points (0: fine)
 OnRecord = Callable[[object], int]
 
