@@ -3,7 +3,7 @@ and healthy controls of the same models (issue 29, item 2).
 
 Run once by hand (not in CI). Needs torch (the ``bench`` extra's CPU build, in a separate venv)::
 
-    /work/venvs/judgement/bin/python bench/stall_runs.py [--out examples/stalls] [--only NAME ...]
+    ~/venvs/judgement/bin/python bench/stall_runs.py [--out examples/stalls] [--only NAME ...]
 
 The four kinds, each produced by the training itself (never by editing logged numbers):
 

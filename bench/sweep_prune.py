@@ -15,8 +15,8 @@ pruning, and an oracle (knows the finals; stops every run but the best at the po
 
 The sweeps of ``HELD_OUT_TASKS`` were never looked at while tuning the policy; their figures are reported apart.
 
-    /work/venvs/sweep/bin/python bench/sweep_prune.py            # needs optuna (the bench extra / a side venv)
-    /work/venvs/sweep/bin/python bench/sweep_prune.py --only training-check --policy patience=3
+    ~/venvs/sweep/bin/python bench/sweep_prune.py            # needs optuna (the bench extra / a side venv)
+    ~/venvs/sweep/bin/python bench/sweep_prune.py --only training-check --policy patience=3
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_replayed_checks(file):
 
 
 # The first reading (bench/read_corpus.py examples/libraries_holdout5, main 078aa55: the reader before the set
-# existed; /work/wt/_notes/h5_first_reading_078aa55.txt): 0/55 files read at the library's own steps, STOP recall
+# existed): 0/55 files read at the library's own steps, STOP recall
 # 11/21, flagged 13/21, no false STOP, 4 early STOPs, ESCALATE 2 of 79 healthy checks.
 # Per library (files read / with any value right): NumPyro 0/7 (the repeated `init loss` taken for the loss, 3 points),
 # CLU 0/8 (absl's header numbers read as metrics and steps: `I1205` a metric, `[N]` no step), EvoTorch 0/7 (its

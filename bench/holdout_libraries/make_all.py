@@ -1,6 +1,6 @@
 """Make the held-out library corpus (examples/libraries_holdout): real runs of training libraries.
 
-    /work/venvs/holdout2/bin/python bench/holdout_libraries/make_all.py --out examples/libraries_holdout \
+    ~/venvs/holdout2/bin/python bench/holdout_libraries/make_all.py --out examples/libraries_holdout \
         [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` (or the launcher the run names: ``torchrun``)

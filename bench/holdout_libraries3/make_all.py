@@ -1,7 +1,7 @@
 """Make the third held-out library corpus (examples/libraries_holdout3): real runs of training libraries nobody on
 the project had used.
 
-    /work/venvs/holdout3/bin/python bench/holdout_libraries3/make_all.py --out examples/libraries_holdout3 \
+    ~/venvs/holdout3/bin/python bench/holdout_libraries3/make_all.py --out examples/libraries_holdout3 \
         [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary

@@ -1,7 +1,7 @@
 """Make the fourth held-out library corpus (examples/libraries_holdout4): real runs of training libraries nobody on
 the project had used.
 
-    /work/venvs/holdout4/bin/python bench/holdout_libraries4/make_all.py --out examples/libraries_holdout4 \
+    ~/venvs/holdout4/bin/python bench/holdout_libraries4/make_all.py --out examples/libraries_holdout4 \
         [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary

@@ -1,7 +1,7 @@
 """Make the fifth held-out library corpus (examples/libraries_holdout5): real runs of training libraries nobody on
 the project had used.
 
-    /work/venvs/holdout5/bin/python bench/holdout_libraries5/make_all.py --out examples/libraries_holdout5 \
+    ~/venvs/holdout5/bin/python bench/holdout_libraries5/make_all.py --out examples/libraries_holdout5 \
         [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary

@@ -1,6 +1,6 @@
 """Make the library corpus (examples/libraries): every run captured as ``python GEN.py > train.log 2>&1``.
 
-    nice -n 10 /work/venvs/corpus/bin/python bench/library_runs/make_libraries.py --out examples/libraries \
+    nice -n 10 ~/venvs/corpus/bin/python bench/library_runs/make_libraries.py --out examples/libraries \
         [--only NAME ...] [--manifest-only]
 
 Each run is a generator of this folder started as a subprocess in a fresh temporary working directory, its

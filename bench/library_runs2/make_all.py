@@ -1,6 +1,6 @@
 """Make the second library dev corpus (examples/libraries2): real runs of fastai, MMEngine, Composer, Poutyne.
 
-    /work/venvs/dev2a/bin/python bench/library_runs2/make_all.py --out examples/libraries2 [--only NAME ...]
+    ~/venvs/dev2a/bin/python bench/library_runs2/make_all.py --out examples/libraries2 [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
 working directory (stdout and stderr one file, no TTY, default buffering, 1 CPU thread, seeded), as

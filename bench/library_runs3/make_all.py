@@ -1,6 +1,6 @@
 """Make the third library corpus (examples/libraries3): real runs of RL, embedding and knowledge-graph libraries.
 
-    /work/venvs/dev2b/bin/python bench/library_runs3/make_all.py --out examples/libraries3 [--only NAME ...]
+    ~/venvs/dev2b/bin/python bench/library_runs3/make_all.py --out examples/libraries3 [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary working
 directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded, in the layout of

@@ -1,7 +1,7 @@
 """Make the fourth library corpus (examples/libraries4): real runs of catalyst, pytorch-widedeep, skrl, sbi,
 livelossplot and sacred.
 
-    /work/venvs/dev4a/bin/python bench/library_runs4/make_all.py --out examples/libraries4 [--only NAME ...]
+    ~/venvs/dev4a/bin/python bench/library_runs4/make_all.py --out examples/libraries4 [--only NAME ...]
 
 Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary working
 directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded, in the layout of

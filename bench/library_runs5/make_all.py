@@ -1,6 +1,6 @@
 """Make the fifth library corpus (examples/libraries5): real runs of RL, flow, tabular and training-loop libraries.
 
-    /work/venvs/dev4b/bin/python bench/library_runs5/make_all.py --out examples/libraries5 [--only NAME ...]
+    ~/venvs/dev4b/bin/python bench/library_runs5/make_all.py --out examples/libraries5 [--only NAME ...]
 
 As bench/library_runs3/make_all.py: each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a
 subprocess in a fresh temporary working directory (stdout and stderr one file, no TTY, Python's default buffering,

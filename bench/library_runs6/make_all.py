@@ -1,7 +1,7 @@
 """Make the sixth library corpus (examples/libraries6): real runs of medical imaging, RL, AutoML, outlier detection,
 forecasting and evolutionary libraries.
 
-    /work/venvs/dev6/bin/python bench/library_runs6/make_all.py --out examples/libraries6 [--only NAME ...]
+    ~/venvs/dev6/bin/python bench/library_runs6/make_all.py --out examples/libraries6 [--only NAME ...]
 
 As bench/library_runs3/make_all.py: each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a
 subprocess in a fresh temporary working directory (stdout and stderr one file, no TTY, Python's default buffering,

@@ -12,7 +12,7 @@ Python's json does); ``examples/sweeps/<sweep>/sweep.json`` holds the configurat
 
 Run once, on one thread, niced::
 
-    nice -n 10 /work/venvs/sweep/bin/python bench/sweep_runs/generate.py --out examples/sweeps
+    nice -n 10 ~/venvs/sweep/bin/python bench/sweep_runs/generate.py --out examples/sweeps
 
 Needs torch (the ``bench`` extra: ``torch==2.13.0`` CPU wheel).
 """

@@ -1,8 +1,8 @@
 """A small real Aim repository (``aim.Run(repo=...)``), the fixture tests/data/aim_repo: training-check recognises an
 Aim repository and says in one line that it does not read it (RocksDB, only the aim package opens it).
 
-    /work/venvs/trackers2/bin/pip install aim   # 15 packages (aimrocks, aim-ui, boto3, ...): not in any extra
-    /work/venvs/trackers2/bin/python bench/tracker_stores/aim_store.py OUT_DIR
+    ~/venvs/trackers2/bin/pip install aim   # 15 packages (aimrocks, aim-ui, boto3, ...): not in any extra
+    ~/venvs/trackers2/bin/python bench/tracker_stores/aim_store.py OUT_DIR
     find OUT_DIR -name 'LOG*' -delete           # RocksDB's info logs: not needed to recognise the repository
 """
 

@@ -2,8 +2,8 @@
 Neptune and ClearML by the libraries themselves, each run folder with its ``truth.json`` and a manifest entry
 (``"source": "store"``) that bench/read_corpus.py scores.
 
-    python3 -m venv /work/venvs/trackers2 && /work/venvs/trackers2/bin/pip install comet_ml neptune clearml numpy
-    /work/venvs/trackers2/bin/python bench/tracker_stores/make_stores.py [--out examples/trackers2]
+    python3 -m venv ~/venvs/trackers2 && ~/venvs/trackers2/bin/pip install comet_ml neptune clearml numpy
+    ~/venvs/trackers2/bin/python bench/tracker_stores/make_stores.py [--out examples/trackers2]
 
 Each run is ``train_logged.py`` in a subprocess (``nice -n 10``, HOME set to the run folder so ClearML's cache and
 Comet's and Neptune's settings stay there, no network). The truth is what the script handed the library
