@@ -1,0 +1,167 @@
+"""Make the sixth held-out library corpus (examples/libraries_holdout6): real runs of training libraries nobody on
+the project had used.
+
+    ~/venvs/holdout6/bin/python bench/holdout_libraries5/make_all.py --out examples/libraries_holdout6 \
+        [--only NAME ...]
+
+Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
+working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
+generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
+the run folder (``HOLDOUT_DEST``). This maker then checks the truth against the run's intent (its label), that the
+truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
+``manifest.jsonl`` (one entry per scored file) and ``FORMATS.md``. Self-contained: it uses no project code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+
+# name: (generator, args, label, should_stop)
+RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
+
+
+def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
+    RUNS[name] = (gen, args.split(), label, stop)
+
+
+# --- mlxtend (its estimators' print_progress on stderr: "\rIteration: 12/50 | Cost 0.53 | Elapsed: 00:00:00")
+run("mlxtend_linreg_gd_p1_30ep", "mlxtend_fit.py", "--model linreg --eta 0.001 --epochs 30 --progress 1")
+run("mlxtend_linreg_sgd_mb10_p3_40ep", "mlxtend_fit.py",
+    "--model linreg --eta 0.0005 --minibatches 10 --epochs 40 --progress 3")
+run("mlxtend_logreg_p2_50ep", "mlxtend_fit.py", "--model logreg --eta 0.002 --epochs 50 --progress 2")
+run("mlxtend_softmax_mb5_p1_40ep", "mlxtend_fit.py", "--model softmax --eta 0.005 --minibatches 5 --epochs 40")
+run("mlxtend_mlp_mb10_p3_60ep", "mlxtend_fit.py", "--model mlp --eta 0.1 --minibatches 10 --epochs 60 --progress 3")
+run("mlxtend_linreg_eta_high_diverged", "mlxtend_fit.py", "--model linreg --eta 0.01 --epochs 20 --progress 2",
+    label="diverged", stop=True)
+run("mlxtend_adaline_eta_high_diverged", "mlxtend_fit.py", "--model adaline --eta 0.01 --epochs 20",
+    label="diverged", stop=True)
+run("mlxtend_mlp_eta_high_nan", "mlxtend_fit.py", "--model mlp --eta 5 --epochs 20 --progress 3", label="nan",
+    stop=True)
+run("mlxtend_linreg_noscale_eta_high_nan", "mlxtend_fit.py",
+    "--model linreg --no-scale --eta 0.005 --epochs 120 --progress 1", label="nan", stop=True)
+
+# --- pytorch-pfn-extras (ExtensionsManager + PrintReport table on stdout: "1           20          1.38078     0.01")
+run("ppe_cls_sgd_val_progress_8ep", "ppe_manager.py", "--lr 0.1 --epochs 8 --val --progress")
+run("ppe_cls_adam_iter10_8ep", "ppe_manager.py", "--optimizer adam --lr 0.003 --epochs 8 --trigger 10,iteration")
+run("ppe_reg_momentum_iter5_val_6ep", "ppe_manager.py",
+    "--task reg --optimizer momentum --lr 0.01 --epochs 6 --trigger 5,iteration --val")
+run("ppe_cls_sgd_decay_12ep", "ppe_manager.py", "--lr 0.2 --gamma 0.8 --epochs 12 --batch 64")
+run("ppe_reg_adam_epoch_progress_15ep", "ppe_manager.py", "--task reg --optimizer adam --lr 0.005 --epochs 15 --progress")
+run("ppe_reg_sgd_lr_growth_nan", "ppe_manager.py", "--task reg --lr 0.05 --gamma 1.6 --epochs 8 --trigger 10,iteration",
+    label="nan", stop=True)
+run("ppe_cls_sgd_lr_growth_diverged", "ppe_manager.py", "--lr 0.05 --gamma 2 --epochs 10 --trigger 10,iteration",
+    label="diverged", stop=True)
+run("ppe_cls_adam_lr_growth_val_diverged", "ppe_manager.py",
+    "--optimizer adam --lr 0.003 --gamma 2.2 --epochs 10 --val", label="diverged", stop=True)
+run("ppe_reg_momentum_lr_high_nan", "ppe_manager.py",
+    "--task reg --optimizer momentum --lr 0.3 --epochs 6 --trigger 4,iteration", label="nan", stop=True)
+
+# --- python-crfsuite (CRFsuite's messages on stdout: "***** Iteration #12 *****" / "Loss: 478.692026" / ...)
+run("crfsuite_lbfgs_60it", "crfsuite_train.py", "--iters 60")
+run("crfsuite_lbfgs_l1_40it", "crfsuite_train.py", "--iters 40 --c1 0.5 --c2 0.01 --sentences 400")
+run("crfsuite_l2sgd_20ep", "crfsuite_train.py", "--algorithm l2sgd --iters 20")
+run("crfsuite_arow_15it", "crfsuite_train.py", "--algorithm arow --iters 15")
+run("crfsuite_ap_noise5_25it", "crfsuite_train.py", "--algorithm ap --iters 25 --noise 0.05")
+run("crfsuite_l2sgd_c2_1e-1_30ep", "crfsuite_train.py", "--algorithm l2sgd --iters 30 --c2 0.1 --sentences 200")
+
+# Runs labelled by their intent where the label rule does not hold, and why
+LABEL_EXCEPTIONS: dict[str, str] = {}
+
+# the third blind set's checks of a made run (labels, every truth value printed, manifest entries), used as they are
+sys.path.insert(0, str(HERE.parent))
+from holdout_libraries3.make_all import _entry, check  # noqa: E402
+
+
+def make(name: str, out: Path) -> None:
+    gen, args, label, stop = RUNS[name]
+    dest = out / name
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("TERM", "PYTHONUNBUFFERED", "COLUMNS", "FORCE_COLOR")}
+    env.update(HOLDOUT_DEST=str(dest), PYTHONPATH=str(HERE), HOLDOUT_LABEL=label,
+               HOLDOUT_SHOULD_STOP="1" if stop else "0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0", DDE_BACKEND="pytorch", HF_HUB_OFFLINE="1",
+               TRANSFORMERS_OFFLINE="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+    cmd = ["nice", "-n", "10", PY, str(HERE / gen), *args, "--label", label] + (["--should-stop"] if stop else [])
+    log = dest / "train.log"
+    with tempfile.TemporaryDirectory(prefix=f"libho6-{name}-") as cwd, open(log, "wb") as f:
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
+                            env=env).returncode
+    if rc != 0:
+        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
+    if not (dest / "truth.json").is_file():
+        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
+    truth = json.loads((dest / "truth.json").read_text())
+    for problem in check(name, truth, label, log):
+        print(f"  {name}: {problem}", file=sys.stderr)
+    store = dest / "truth_store.json"
+    if store.is_file():
+        t = json.loads(store.read_text())
+        for problem in check(name, t, label, Path("/nonexistent")):
+            print(f"  {name} ({t['file']}): {problem}", file=sys.stderr)
+
+
+def entries_of(name: str, out: Path) -> list[dict]:
+    """The manifest entries of a made run: its train.log, and a store with its own truth (``truth_store.json``
+    naming the store in its ``file``)."""
+    d = out / name
+    entries = [_entry(name, "train.log", "truth.json", json.loads((d / "truth.json").read_text()))]
+    store = d / "truth_store.json"
+    if store.is_file():
+        t = json.loads(store.read_text())
+        entries.append(_entry(name, t["file"], "truth_store.json", t))
+    return entries
+
+
+def write_manifest(out: Path) -> int:
+    """manifest.jsonl from the run folders, in RUNS order (written whole at the end, so makers of different runs
+    that overlap in time never lose each other's entries)."""
+    lines = [json.dumps(e) for n in RUNS if (out / n / "truth.json").is_file() for e in entries_of(n, out)]
+    (out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="examples/libraries_holdout6")
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--manifest-only", action="store_true", help="only rewrite manifest.jsonl from the folders")
+    ap.add_argument("--check", action="store_true", help="only re-check the made runs' truths (no run)")
+    a = ap.parse_args()
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    if a.check:
+        bad = 0
+        for n, (_, _, label, _) in RUNS.items():
+            if not (out / n / "truth.json").is_file():
+                print(f"  {n}: not made", file=sys.stderr)
+                continue
+            probs = check(n, json.loads((out / n / "truth.json").read_text()), label, out / n / "train.log")
+            for p in probs:
+                print(f"  {n}: {p}", file=sys.stderr)
+            bad += bool(probs)
+        print(f"{len(RUNS)} runs, {bad} with problems", file=sys.stderr)
+        return 0
+    names = [] if a.manifest_only else (a.only or list(RUNS))
+    for n in names:
+        if n not in RUNS:
+            raise SystemExit(f"unknown run {n}")
+    for n in names:
+        print(f"{n} ...", file=sys.stderr, flush=True)
+        make(n, out)
+    print(f"manifest.jsonl: {write_manifest(out)} entries", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
