@@ -25,8 +25,9 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import pycrfsuite  # noqa: E402
 from importlib.metadata import version  # noqa: E402
+
+import pycrfsuite  # noqa: E402
 
 rnd = random.Random(0)
 LEX = {"the": "DET", "a": "DET", "this": "DET", "cat": "NOUN", "dog": "NOUN", "bird": "NOUN", "tree": "NOUN",

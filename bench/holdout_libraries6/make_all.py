@@ -56,7 +56,8 @@ run("ppe_cls_adam_iter10_8ep", "ppe_manager.py", "--optimizer adam --lr 0.003 --
 run("ppe_reg_momentum_iter5_val_6ep", "ppe_manager.py",
     "--task reg --optimizer momentum --lr 0.01 --epochs 6 --trigger 5,iteration --val")
 run("ppe_cls_sgd_decay_12ep", "ppe_manager.py", "--lr 0.2 --gamma 0.8 --epochs 12 --batch 64")
-run("ppe_reg_adam_epoch_progress_15ep", "ppe_manager.py", "--task reg --optimizer adam --lr 0.005 --epochs 15 --progress")
+run("ppe_reg_adam_epoch_progress_15ep", "ppe_manager.py",
+    "--task reg --optimizer adam --lr 0.005 --epochs 15 --progress")
 run("ppe_reg_sgd_lr_growth_nan", "ppe_manager.py", "--task reg --lr 0.05 --gamma 1.6 --epochs 8 --trigger 10,iteration",
     label="nan", stop=True)
 run("ppe_cls_sgd_lr_growth_diverged", "ppe_manager.py", "--lr 0.05 --gamma 2 --epochs 10 --trigger 10,iteration",
@@ -73,6 +74,19 @@ run("crfsuite_l2sgd_20ep", "crfsuite_train.py", "--algorithm l2sgd --iters 20")
 run("crfsuite_arow_15it", "crfsuite_train.py", "--algorithm arow --iters 15")
 run("crfsuite_ap_noise5_25it", "crfsuite_train.py", "--algorithm ap --iters 25 --noise 0.05")
 run("crfsuite_l2sgd_c2_1e-1_30ep", "crfsuite_train.py", "--algorithm l2sgd --iters 30 --c2 0.1 --sentences 200")
+
+# --- torchensemble (its logger on stderr: "2026-12-06 01:48:29,705 - INFO: Epoch: 000 | Batch: 005 | Loss: 1.09794 |
+# Correct: 11/32", and its own log file logs/<name>-<date>.log, scored too)
+run("torchensemble_fusion_cls_val_6ep", "torchensemble_fit.py", "--val --epochs 6")
+run("torchensemble_fusion_cls_sgd_log2_5ep", "torchensemble_fit.py",
+    "--optimizer SGD --lr 0.02 --estimators 2 --epochs 5 --log-interval 2")
+run("torchensemble_fusion_reg_val_8ep", "torchensemble_fit.py", "--task reg --val --epochs 8 --lr 3e-3")
+run("torchensemble_fusion_reg_rmsprop_decay_10ep", "torchensemble_fit.py",
+    "--task reg --optimizer RMSprop --lr 1e-3 --gamma 0.8 --epochs 10 --log-interval 10 --batch 64")
+run("torchensemble_fusion_reg_sgd_lr_growth_nan", "torchensemble_fit.py",
+    "--task reg --optimizer SGD --lr 0.02 --gamma 3 --epochs 8 --log-interval 10", label="nan", stop=True)
+run("torchensemble_fusion_cls_adam_lr_growth_diverged", "torchensemble_fit.py",
+    "--lr 3e-3 --gamma 2.5 --epochs 10 --log-interval 10 --val", label="diverged", stop=True)
 
 # Runs labelled by their intent where the label rule does not hold, and why
 LABEL_EXCEPTIONS: dict[str, str] = {}
