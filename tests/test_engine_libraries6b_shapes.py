@@ -97,9 +97,9 @@ def test_a_bar_of_an_epochs_batches_still_restarts_each_epoch():
     assert steps == [4, 8, 12, 16, 20, 24], steps
 
 
-_FIT_HEADER = ('% # columns="iteration, evaluation, sigma, axis ratio, bestever, best, median, worst objective function '
-               'value, interquartile range, 25%tile, current best feasible f-value, elapsed wallclock time [s], '
-               'further/more values", seed=1, Sat Dec  5 23:27:59 2026, <python>{}</python>')
+_FIT_HEADER = ('% # columns="iteration, evaluation, sigma, axis ratio, bestever, best, median, worst objective '
+               'function value, interquartile range, 25%tile, current best feasible f-value, elapsed wallclock time '
+               '[s], further/more values", seed=1, Sat Dec  5 23:27:59 2026, <python>{}</python>')
 
 
 def _fit_dat(iters: int) -> bytes:
@@ -136,3 +136,19 @@ def test_a_listed_header_shares_a_names_words_over_a_run_of_statistics():
     for prose in (b"# Epoch 3 done", b"% a comment, nothing more", b"# seed=1, lr=0.1, wd=0.01"):
         got = parse_header(prose)
         assert got is None or got[0][1] != LISTED, prose
+
+
+def test_a_loss_beside_the_runs_never_finite_is_not_computed():
+    """pycma's ``current best feasible f-value`` (an unconstrained problem: ``nan`` in every row) beside its finite
+    objective: no NaN STOP; the same loss turning NaN after finite values, or the run's own loss NaN, still is."""
+    import numpy as np
+    from training_check.tools.signals import nonfinite
+
+    from .test_signal_boundaries import falling, view_of
+
+    y, never = falling(40), np.full(40, np.nan)
+    f = nonfinite.check(view_of({"train_loss": y, "feasible loss": never}))[0]
+    assert f.status == "ok" and "never finite" in f.message
+    later = np.concatenate((falling(30), np.full(10, np.nan)))
+    assert nonfinite.check(view_of({"train_loss": y, "feasible loss": later}))[0].status == "critical"
+    assert nonfinite.check(view_of({"train_loss": never, "feasible loss": y}))[0].status == "critical"
