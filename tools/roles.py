@@ -188,6 +188,9 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
         if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
             # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
             first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(_norm(n))), losses.index(n)))
+            ranked = population_objective(losses, without_mean=True)
+            if ranked is not None:  # statistics of one objective over a population: its mean, else its best
+                first = ranked[0]
             roles[first] = MetricRole("train_loss", "min", primary=True)
             return roles
         pop = population_objective([n for n in names if roles[n].role == "other"])
@@ -219,9 +222,11 @@ _POP_BEST = ("best",)
 _POP_WORST = ("worst",)
 
 
-def population_objective(names: list[str]) -> tuple[str, str, str] | None:
+def population_objective(names: list[str], without_mean: bool = False) -> tuple[str, str, str] | None:
     """(the mean's name, the best's, the worst's) of the first quantity whose mean, best and worst are all logged
-    (``mean_eval``, ``best_eval``, ``worst_eval``: the statistic as the first or last word), else None."""
+    (``mean_eval``, ``best_eval``, ``worst_eval``: the statistic as the first or last word), else None. With
+    ``without_mean``, a quantity with a best and a worst and no mean gives its best in the mean's place (pycma's
+    ``best``, ``median``, ``worst objective function value``: the iteration's best the curve)."""
     by: dict[tuple[str, str], str] = {}
     order: list[str] = []
     for n in names:
@@ -238,6 +243,10 @@ def population_objective(names: list[str]) -> tuple[str, str, str] | None:
     for rest in order:
         if ("best", rest) in by and ("worst", rest) in by:
             return by[("mean", rest)], by[("best", rest)], by[("worst", rest)]
+    if without_mean:
+        for (kind, rest), n in by.items():
+            if kind == "best" and ("worst", rest) in by:
+                return n, n, by[("worst", rest)]
     return None
 
 

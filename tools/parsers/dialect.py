@@ -31,6 +31,9 @@ class Dialect:
     #: RL episode's length), never the step even when that word names one (unless a position word comes between:
     #: ``Average loss at step 2000: 4.52`` names the step)
     statistic_words: frozenset[str] = frozenset({"max", "min", "mean", "avg", "average", "median", "std"})
+    #: a population's statistics by rank (an evolution strategy's ``bestever, best, median, worst objective function
+    #: value``: each word one column of the quantity named after the last, ``tables_text._listed_header``)
+    population_words: frozenset[str] = frozenset({"best", "bestever", "worst", "median", "mean", "min", "max"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
     #: a split's name before a counter in parentheses ``name (n/N)`` counts that split's passes over its data: the

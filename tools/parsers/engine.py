@@ -1925,8 +1925,14 @@ def _epoch_by_epoch(ep: np.ndarray, plan: Plan, line: bytes, st: dict) -> bool:
 def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool:
     """Whether a counter ``n/N`` printed under an epoch counts the whole run: decided at the first epoch change it
     is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
-    global step. Before any change the two readings agree (the first epoch is at offset 0)."""
+    global step. Before any change the two readings agree (the first epoch is at offset 0). A count of 0 tells
+    neither: a bar drawn at its epoch's start before it moves (a bar of the run's epochs, NeuralProphet's ``Epoch 3:
+    0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0)."""
     if st.get("ctr_global") is None:
+        moved = pn > 0
+        pn, ep = pn[moved], ep[moved]
+        if not len(pn):
+            return False
         last = st.get("ctr_last")
         prev_n = np.concatenate(([np.nan if last is None else last[1]], pn[:-1]))
         prev_e = np.concatenate(([np.nan if last is None else last[0]], ep[:-1]))

@@ -160,6 +160,9 @@ def parse_header(line: bytes, rule: bytes | None = None,
     if len(line) > MAX_HEADER:
         return None
     text = before_bar(line).decode("utf-8", "replace").rstrip()
+    listed = _listed_header(text, dialect)
+    if listed is not None:
+        return listed
     segs = _segments(text)
     if not segs or len(segs) > MAX_COLUMNS:
         return None
@@ -192,6 +195,39 @@ def parse_header(line: bytes, rule: bytes | None = None,
                                   or s.lower() in dialect.step_names for s, _a, _b in segs):
         return None  # two words are a phrase, not a table's header, unless one names the step
     return tuple((_clean(s), a, b) for s, a, b in segs)
+
+
+_COMMENT_MARKS = "#%;/"  # marks opening a comment line in a data file (``#``, gnuplot's and pycma's ``%``, ``//``)
+_LISTED = re.compile(rf'\b(?:columns|column_names|names|fields|header)\s?[=:]\s?"([^"]{{1,{MAX_HEADER}}})"')
+LISTED = -1  # a listed column's position: none (its cells are the row's in order)
+
+
+def _listed_header(text: str, dialect: Dialect) -> tuple[tuple[str, int, int], ...] | None:
+    """The columns a comment line names as a list (a data file's commented header: pycma's ``% # columns="iteration,
+    evaluation, sigma, ..."``, a ``# step, loss, lr`` over rows of numbers one blank apart), each at no position
+    (``LISTED``: the row's cells take them in order); None when the line is no such comment. A run of one-word
+    statistics before a name of several words opening with one shares that name's other words (``bestever, best,
+    median, worst objective function value``: four statistics of the objective function value)."""
+    body = text.lstrip()
+    if not body or body[0] not in _COMMENT_MARKS:
+        return None
+    body = body.lstrip(_COMMENT_MARKS + " \t")
+    m = _LISTED.search(body)
+    listed = m.group(1) if m else body if "=" not in body else ""
+    names = [" ".join(n.split()) for n in listed.split(",")]
+    if len(names) < 3 or len(names) > MAX_COLUMNS or not all(
+            n and len(n) <= MAX_NAME and any(ch.isalpha() for ch in n) for n in names):
+        return None
+    heads = dialect.statistic_words | dialect.population_words
+    out = list(names)
+    for k, n in enumerate(names):
+        words = n.split()
+        if len(words) > 1 and words[0].lower() in heads:
+            j = k - 1
+            while j >= 0 and " " not in names[j] and names[j].lower() in heads:
+                out[j] = names[j] + " " + " ".join(words[1:])
+                j -= 1
+    return tuple((n, LISTED, LISTED) for n in out)
 
 
 def _clean(name: str) -> str:
@@ -282,7 +318,12 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     if len(keep) != len(columns) and len(keep) == len(words) and all(
             _is_column_name(w, dialect) for w, _a, _b in words):
         columns = words
-    if len(keep) == len(columns):
+    if columns[0][1] == LISTED:  # a listed header's names: the row's cells in order (the names beyond them unused)
+        if len(keep) > len(columns):
+            return None
+        for k, (name, _a, _b) in zip(keep, columns, strict=False):
+            names[k] = name
+    elif len(keep) == len(columns):
         for k, (name, _a, _b) in zip(keep, columns, strict=True):
             names[k] = name
     else:

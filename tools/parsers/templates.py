@@ -267,26 +267,35 @@ def _grouped_alike(lines: list[bytes]) -> bool:
 
 
 RUN_TOGETHER_DECIMALS = 4  # the fewest decimals of numbers printed with a fixed precision that may run together
+SIGNED_DECIMALS = 2  # ... when each number after the first opens with its minus sign (in a row of numbers)
+_ROW_WORD = 5
+_LONG_WORD = re.compile(rb"[A-Za-z_]{%d}" % _ROW_WORD)  # a word this long: the line is no row of numbers
 
 
 def _signed_digits(s: bytes) -> bool:
     return s.isdigit() or s[:1] == b"-" and s[1:].isdigit()
 
 
-def _split_cell(tok: bytes) -> bytes:
+def _split_cell(tok: bytes, signed_ok: bool = False) -> bytes:
     """A cell of several numbers printed with one fixed number of decimals and no blank between them (a value wider
     than its column: fastai's ``381127566817363723550720.00000036742151059038390070542336.0000000.308594``), the
     numbers apart by a blank; else the cell as it is. Each number's decimals are as many as the last one's (at least
     ``RUN_TOGETHER_DECIMALS``), and each number after the first has an integer part: ``1.2.3``, ``2024.01.15``,
-    ``192.168.1.1``, ``1.0.20240101`` stay."""
+    ``192.168.1.1``, ``1.0.20240101`` stay. With ``signed_ok`` (the cell is in a row of numbers), fewer decimals
+    (``SIGNED_DECIMALS``) do when each number after the first opens with its minus sign: two fixed-width fields
+    glued where a negative one fills its width (ElegantRL's ``12.72-117.12``; a minus after a digit opens a
+    number)."""
     segs = tok.split(b".")
     d = len(segs[-1])
-    if len(segs) < 3 or d < RUN_TOGETHER_DECIMALS or not segs[-1].isdigit() or not _signed_digits(segs[0]):
+    if len(segs) < 3 or not segs[-1].isdigit() or not _signed_digits(segs[0]):
+        return tok
+    signed = d < RUN_TOGETHER_DECIMALS
+    if signed and (not signed_ok or d < SIGNED_DECIMALS):
         return tok
     nums = []
     whole = segs[0]
     for s in segs[1:-1]:
-        if len(s) <= d or not s[:d].isdigit() or not _signed_digits(s[d:]):
+        if len(s) <= d or not s[:d].isdigit() or not _signed_digits(s[d:]) or signed and s[d:d + 1] != b"-":
             return tok
         nums.append(whole + b"." + s[:d])
         whole = s[d:]
@@ -295,11 +304,14 @@ def _split_cell(tok: bytes) -> bytes:
 
 
 def split_run_together(line: bytes) -> bytes:
-    """``line`` with each blank-separated cell of numbers that ran together (``_split_cell``) apart; linear."""
+    """``line`` with each blank-separated cell of numbers that ran together (``_split_cell``) apart; in a row of
+    numbers (no word of ``_ROW_WORD`` letters: a table's row, not prose such as ``lr range 0.09-0.11``) the
+    signed ones too; linear."""
     if line.count(b".") < 2:
         return line
     parts = line.split(b" ")
-    out = [_split_cell(p) if p.count(b".") >= 2 else p for p in parts]
+    signed_ok = _LONG_WORD.search(line) is None
+    out = [_split_cell(p, signed_ok) if p.count(b".") >= 2 else p for p in parts]
     return line if out == parts else b" ".join(out)
 
 
