@@ -61,12 +61,9 @@ KNOWN = {
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
     # added with libraries6, libraries_holdout5 and trackers2 (text files): 18 of their 105 files differed, 2 fixed
     # (a lagging bar's window cut by a read, an epoch banner read without its bar), 7 more (CLU's metric lines, read
-    # by line order or named avg_/val_ on a read holding no step yet) by reading glog's header as a stamp; these 9
+    # by line order or named avg_/val_ on a read holding no step yet) by reading glog's header as a stamp, 3 more
+    # (PyMC's bar and its closing "Finished" line, ordered by the read) by reading them as one record; these 6
     # still do:
-    # PyMC's two records at one iteration (the bar's "Average Loss" and "Finished"): ordered by the read
-    "libraries_holdout5/pymc_hier_fullrank_6x2000/train.log": "two records at one step ordered by the read",
-    "libraries_holdout5/pymc_linreg_advi_8x1000/train.log": "two records at one step ordered by the read",
-    "libraries_holdout5/pymc_logreg_adam_10x500/train.log": "two records at one step ordered by the read",
     # NeuralProphet's bar with its epoch table: the table's rows seen as a second run when a read ends near them
     "libraries6/neuralprophet_ar_bar_table_30ep/train.log": "table rows as another run at a read's end",
     "libraries6/neuralprophet_bar_table_40ep/train.log": "table rows as another run at a read's end",
