@@ -40,7 +40,7 @@ from .kv_blocks import KeyBlocks, hold_open
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .stat_rows import StatRows
 from .streams import release_held, select_stream
-from .tables_text import SKIP, Tables
+from .tables_text import SKIP, Tables, closes_a_list
 from .templates import (
     GROUPED,
     NAN_MARK,
@@ -617,7 +617,7 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
 def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
-    if _all_named(lines[i]):
+    if _all_named(lines[i]) or closes_a_list(lines[i]):
         return None  # each number has its name on the line (``Loss: 0.53``): a record, no table's row
     j = i - 1
     while j >= first and not lines[j].strip():
