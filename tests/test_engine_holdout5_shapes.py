@@ -175,3 +175,73 @@ def test_a_population_that_maximises_has_no_loss():
     """Its best above its worst: the fitness is maximised, its mean no loss to judge falling."""
     assert _frame(_es_blocks(20)).primary_loss == "mean_eval"
     assert _frame(_es_blocks(20, minimise=False)).primary_loss is None
+
+
+# -- a bar's final state, then the line closing it: one record (PyMC's ``.fit`` calls) ---------------------------------
+
+
+def _fit_calls(losses: list[float], closing: bool = True, blank: bool = False, raised_at: float | None = None,
+               extra: str = "") -> bytes:
+    """Per call, a rich bar's final state (a file is no terminal: no redraws), then its logger's summary of the same
+    quantity (``Finished [100%]: Average Loss = 1,176.5``, thousands grouped); a call that raised leaves its bar
+    part way and a traceback."""
+    bar = "\u2501" * 36
+    out = ["/site-packages/pytensor/link/c/cmodule.py:2986: UserWarning: PyTensor could not link to a BLAS",
+           "  warnings.warn("]
+    for loss in losses:
+        out.append(f"Fitting: {bar} 100% 0:00:00 Average Loss = {loss * 1.002:,.5g}")
+        if blank:
+            out.append("")
+        if closing:
+            out.append(f"Finished [100%]: Average Loss = {loss:,.5g}{extra}")
+    if raised_at is not None:
+        out += [f"Fitting: \u2501\u2501\u2501\u2578{' ' * 32} 11% 0:00:01 Average Loss = {raised_at:,.5g}",
+                "Traceback (most recent call last):", "FloatingPointError: NaN occurred in optimization."]
+    return ("\n".join(out) + "\n").encode()
+
+
+def _read_as_frame(data: bytes, cuts: list[int]) -> dict[str, dict[int, float]]:
+    """The points of ``data`` read in parts, a later point at a step replacing an earlier one (as the run's history
+    keeps them)."""
+    out: dict[str, dict[int, float]] = {}
+    for k, (s, v) in _in_reads(data, cuts).items():
+        out[k] = dict(zip(s, v, strict=True))
+    return out
+
+
+def _same_at_any_cut(data: bytes, many: bool = True) -> dict[str, dict[int, float]]:
+    """The points read whole, the same read in two parts cut at any line start and (``many``) a read per line or
+    per two lines. (A record printed once whose template a read per line never sees twice stays a carried one-off
+    line: the raised call's bar, followed by no record.)"""
+    whole = _read_as_frame(data, [])
+    starts = [i + 1 for i, c in enumerate(data[:-1]) if c == 10]
+    for cut in starts:
+        assert _read_as_frame(data, [cut]) == whole, f"one cut at byte {cut}"
+    if many:
+        assert _read_as_frame(data, starts) == whole, "a read per line"
+        assert _read_as_frame(data, starts[::2]) == whole, "a read every second line"
+    return whole
+
+
+def test_a_bars_final_state_and_the_line_closing_it_are_one_record():
+    """``Fitting: ━━━━ 100% 0:00:00 Average Loss = 1,179.8`` then ``Finished [100%]: Average Loss = 1,176.5``: one
+    record a call, the closing line's value; ``[100%]`` glued to a word a progress mark, no metric."""
+    losses = [1176.5, 763.34, 747.91, 747.85, 747.84, 747.81]
+    pts = _same_at_any_cut(_fit_calls(losses))
+    assert sorted(pts) == ["Average Loss"]
+    assert pts["Average Loss"] == {k + 1: v for k, v in enumerate(losses)}
+
+
+def test_variants_of_a_closed_bar():
+    """A blank line between the bar and the line closing it; a closing line naming more; a call that raised (its bar
+    part way, no closing line: its state is the record); bars no line closes are each a record."""
+    losses = [207.1, 94.256, 80.248, 79.942, 96.374, 320.51]
+    pts = _same_at_any_cut(_fit_calls(losses, blank=True))
+    assert list(pts["Average Loss"].values()) == losses
+    pts = _same_at_any_cut(_fit_calls(losses, extra=", Best Loss = 1.5"))
+    assert list(pts["Average Loss"].values()) == losses
+    pts = _same_at_any_cut(_fit_calls(losses, raised_at=2187.1), many=False)
+    assert pts["Average Loss"] == {**{k + 1: v for k, v in enumerate(losses)}, 7: 2187.1}
+    pts = _same_at_any_cut(_fit_calls(losses, closing=False))
+    assert [round(v / 1.002, 2) for v in pts["Average Loss"].values()] == [round(v, 2) for v in losses]
+    assert "Finished" not in _same_at_any_cut(_fit_calls(losses))

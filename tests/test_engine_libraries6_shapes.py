@@ -105,3 +105,19 @@ def test_two_words_one_blank_apart_over_two_numbers_are_two_columns():
     pts = _same_in_reads(_cma_display(iters), every=3)
     assert list(pts["function value"]) == [iters, [float(f"{1.0 / i:.15e}") for i in iters]]
     assert assign_roles(list(pts))["function value"].primary
+
+
+def test_a_list_printed_over_lines_after_a_table_is_no_row():
+    """pycma's closing report: ``incumbent solution: [ 307.37 -284.62 ...`` then `` 303.85  342.04 -111.02 ...]``. The
+    line closing a bracket it did not open ends a list, no row of the table above (nor an ``avg_`` of its columns),
+    whatever read it comes in."""
+    iters = [1, 2, 3, 10, 20, 30, 40, 50, 60]
+    tail = ("termination on {'tolfacupx': 1000.0}\n"
+            "final/bestever f-value = 1.778752e+11 4.176739e-01 after 660/2 evaluations\n"
+            "incumbent solution: [ 307.36898351 -284.61606241 -356.4589786  -537.51204775  859.42526636\n"
+            "  303.85125329  342.04307946 -111.01718361 ...]\n"
+            "std deviations: [459.92241462 467.01825478 473.53426452 461.09124922 479.64397017\n"
+            " 470.16463516 460.93014621 459.34884598 ...]\n")
+    pts = _same_in_reads(_cma_display(iters) + tail.encode(), every=1)
+    assert list(pts["function value"]) == [iters, [float(f"{1.0 / i:.15e}") for i in iters]]
+    assert not any(k.startswith("avg_") for k in pts), sorted(pts)

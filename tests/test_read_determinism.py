@@ -61,19 +61,14 @@ KNOWN = {
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
     # added with libraries6, libraries_holdout5 and trackers2 (text files): 18 of their 105 files differed, 2 fixed
     # (a lagging bar's window cut by a read, an epoch banner read without its bar), 7 more (CLU's metric lines, read
-    # by line order or named avg_/val_ on a read holding no step yet) by reading glog's header as a stamp; these 9
-    # still do:
-    # PyMC's two records at one iteration (the bar's "Average Loss" and "Finished"): ordered by the read
-    "libraries_holdout5/pymc_hier_fullrank_6x2000/train.log": "two records at one step ordered by the read",
-    "libraries_holdout5/pymc_linreg_advi_8x1000/train.log": "two records at one step ordered by the read",
-    "libraries_holdout5/pymc_logreg_adam_10x500/train.log": "two records at one step ordered by the read",
+    # by line order or named avg_/val_ on a read holding no step yet) by reading glog's header as a stamp, 3 more
+    # (PyMC's bar and its closing "Finished" line, ordered by the read) by reading them as one record, 1 more
+    # (pycma's list printed over two lines read as a table's row when a read holds its end only); these 5 still do:
     # NeuralProphet's bar with its epoch table: the table's rows seen as a second run when a read ends near them
     "libraries6/neuralprophet_ar_bar_table_30ep/train.log": "table rows as another run at a read's end",
     "libraries6/neuralprophet_bar_table_40ep/train.log": "table rows as another run at a read's end",
     "libraries6/neuralprophet_lr_high_onecycle_recovers/train.log": "table rows as another run at a read's end",
     "libraries6/neuralprophet_lr_huge_blowup/train.log": "table rows as another run at a read's end",
-    # pycma's table: its first rows read before the header's columns are known ("Iterat #Fevals" one name)
-    "libraries6/cma_sigma_boost_diverged/train.log": "table header columns decided on a short read",
     # MONAI's validation accuracy repeated at each eval: its first point's step decided at a read's end
     "libraries6/monai_workflow_cls_sgd_lr_huge_nan/train.log": "eval repeat's step at a read's end",
 }

@@ -40,7 +40,7 @@ from .kv_blocks import KeyBlocks, hold_open
 from .lines import TextLines, join_wrapped, line_lengths, split_lines
 from .stat_rows import StatRows
 from .streams import release_held, select_stream
-from .tables_text import SKIP, Tables
+from .tables_text import SKIP, Tables, closes_a_list
 from .templates import (
     GROUPED,
     NAN_MARK,
@@ -319,6 +319,12 @@ def _read_block(data: bytes, em: Emitter) -> None:
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is not None and header is not None and _has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
+            shows = _shown(plan)
+            if shows and _is_display(first):
+                if _closed_by(lines, int(idx[0]), shows, len(pending), st):
+                    continue  # a bar's final state whose closing line follows: that line is the record
+            elif shows and plan is not None and _closes(lines, int(idx[0]), shows, len(pending), st):
+                plan.is_record = True  # the line closing a bar's final state: the record (``_closed_displays``)
             if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
                     int(idx[0]), set(plan.metrics.values()), series_at):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
@@ -371,8 +377,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
     nonblank = ~np.isin(grouping.codes, blank)
+    plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values)
+    _display_open(open_at, at, ctx, st)
     for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
         new_pending.append(int(i))
         placed.add(int(i))
@@ -385,6 +393,127 @@ def _read_block(data: bytes, em: Emitter) -> None:
                                                    for i in sorted(new_pending)]
     if len(st.get("events", ())) > MAX_EVENTS:
         st["events"] = st["events"][-MAX_EVENTS:]
+
+
+_DISPLAY_GLYPHS = tuple(g.encode() for g in "█▉▊▋▌▍▎▏━╸╺■")
+_PERCENT_DONE = re.compile(rb"\d%")
+MAX_BLANKS = 8  # blank lines looked past between a bar's final state and the line that closes it
+
+
+def _is_display(line: bytes) -> bool:
+    """A progress bar's state: its percent done drawn with bar glyphs (rich's ``Fitting: ━━━━ 100% 0:00:00 Average
+    Loss = 1,179.8``) or tqdm's (``37%||``)."""
+    line = line[:PENDING_LINE]
+    return b"%||" in line or bool(_PERCENT_DONE.search(line)) and any(g in line for g in _DISPLAY_GLYPHS)
+
+
+def _shown(plan: Plan | None) -> frozenset[str] | None:
+    """The quantity a record with no position of its own names (a bar's final state, or a line that may close one)."""
+    if (plan is None or not plan.metrics or _has_position(plan) or plan.epoch is not None or plan.is_eval
+            or plan.is_summary):
+        return None
+    return frozenset(plan.metrics.values())
+
+
+def _nonblank_near(lines: Sequence[bytes], i: int, step: int) -> int:
+    """The first nonblank line from ``i`` on in direction ``step`` (at most ``MAX_BLANKS`` blanks looked past),
+    else -1."""
+    for _ in range(MAX_BLANKS + 1):
+        if not 0 <= i < len(lines):
+            return -1
+        if lines[i].strip():
+            return i
+        i += step
+    return -1
+
+
+def _closed_by(lines: Sequence[bytes], i: int, shows: frozenset[str], first: int, st: dict) -> bool:
+    """Whether the bar's final state at line ``i`` is closed by the next nonblank line: a line that is no bar naming
+    at least what the bar shows (``Finished [100%]: Average Loss = 1,176.5`` after ``Fitting: ━━━━ 100% ...
+    Average Loss = 1,179.8``). A bar carried from an earlier read (``i < first``) is closed across the reads only
+    when it ended its read (``disp_open``)."""
+    j = _nonblank_near(lines, i + 1, 1)
+    if j < 0 or i < first <= j and not st.get("disp_open") or _is_display(lines[j]):
+        return False
+    names = _shown(plan_template([lines[j][:PENDING_LINE]]))
+    return bool(names and shows <= names)
+
+
+def _closes(lines: Sequence[bytes], i: int, names: frozenset[str], first: int, st: dict) -> bool:
+    """Whether the line ``i`` (no bar, naming ``names``) closes the bar's final state right before it: that line's,
+    or, first in its read, the one that ended the last read (``disp_open``)."""
+    j = _nonblank_near(lines, i - 1, -1)
+    if j >= first and _is_display(lines[j]):
+        shows = _shown(plan_template([lines[j][:PENDING_LINE]]))
+        return bool(shows and shows <= names)
+    if j < first and _nonblank_near(lines, first, 1) == i and st.get("disp_open"):
+        return set(st["disp_open"]["names"]) <= names
+    return False
+
+
+def _closed_displays(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], nonblank: np.ndarray, st: dict,
+                     first: int, pending: list[int]) -> tuple[list[tuple[Plan, np.ndarray]], int]:
+    """A bar's final state then a line of the same quantity that closes it (PyMC: its rich bar's ``Fitting: ━━━━
+    100% 0:00:00 Average Loss = 1,179.8``, then its logger's ``Finished [100%]: Average Loss = 1,176.5``) is one
+    record, the closing line's value: the bar's line is no point. A closing line first in its read after a bar that
+    ended the last read (``disp_open``) takes that bar's number (``_display_open``); the plans, and the block's last
+    nonblank line when it is a bar's state that may yet be closed (else -1)."""
+    nb = np.flatnonzero(nonblank)
+    open_in = st.pop("disp_open", None)
+    shows = [_shown(p) for p, _idx in plans]
+    display = [bool(q) and _is_display(lines[int(idx[-1])]) for q, (_p, idx) in zip(shows, plans, strict=True)]
+    closing = [k for k, q in enumerate(shows) if q and not display[k]]
+    last = int(nb[-1]) if len(nb) else -1
+    out = plans
+    if any(display) and closing:
+        owner = np.full(len(lines), -1)
+        for k in closing:
+            owner[plans[k][1]] = k
+        out = list(plans)
+        for k, (p, idx) in enumerate(plans):
+            q = shows[k]
+            if not display[k] or q is None:
+                continue
+            good = np.zeros(len(plans) + 1, dtype=bool)  # (the last: no closing line)
+            for c in closing:
+                good[c] = q <= shows[c]  # type: ignore[operator]
+            at = np.searchsorted(nb, idx, side="right")
+            nxt = np.where(at < len(nb), nb[np.minimum(at, len(nb) - 1)] if len(nb) else -1, -1)
+            closed = (nxt >= 0) & good[np.where(nxt >= 0, owner[np.maximum(nxt, 0)], -1)]
+            if not open_in:
+                closed &= ~((idx < first) & (nxt >= first))
+            if closed.any():
+                out[k] = (p, idx[~closed])
+        out = [pl for pl in out if len(pl[1])]
+    if open_in and open_in.get("order") is not None and st.get("order") == open_in["order"]:
+        head = int(nb[np.searchsorted(nb, first)]) if first <= last else -1
+        for p, idx in out:
+            q = _shown(p)
+            if head >= 0 and q and set(open_in["names"]) <= q and head in idx and not _is_display(lines[head]):
+                st["order"] -= 1  # closing the bar that ended the last read: its number (``_display_open``)
+                break
+    if last < 0 or not _is_display(lines[last]):
+        return out, -1
+    for k, (_p, idx) in enumerate(out):
+        if last in idx and _shown(out[k][0]):
+            st["_disp_names"] = sorted(_shown(out[k][0]) or ())
+            return out, last
+    if last in pending:  # a bar's final state read once: carried to the next read, closed there maybe
+        names = _shown(plan_template([lines[last][:PENDING_LINE]]))
+        if names:
+            st["disp_open"] = {"names": sorted(names), "order": None}
+    return out, -1
+
+
+def _display_open(at_line: int, at: tuple[np.ndarray, _Filled] | None, ctx: list, st: dict) -> None:
+    """A bar's final state ended the read (``_closed_displays``): its names, and its line-order number when it was
+    the last one given, so that the line closing it in the next read takes its number (its point then replaced)."""
+    names = st.pop("_disp_names", None)
+    if at_line < 0 or names is None:
+        return
+    step = _context(at_line, at, ctx, st)[1]
+    order = st.get("order")
+    st["disp_open"] = {"names": names, "order": order if step is not None and step == order else None}
 
 
 def _digest(template: bytes) -> str:
@@ -488,7 +617,7 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
 def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
-    if _all_named(lines[i]):
+    if _all_named(lines[i]) or closes_a_list(lines[i]):
         return None  # each number has its name on the line (``Loss: 0.53``): a record, no table's row
     j = i - 1
     while j >= first and not lines[j].strip():

@@ -249,6 +249,20 @@ def _in_name(line: bytes, a: int) -> bool:
     return a >= 2 and line[a - 1] == 0x40 and line[a - 2] in _LETTERS
 
 
+def _progress_mark(line: bytes, a: int) -> bool:
+    """The percent at ``line[a]`` (followed by ``%]``) fills its brackets, which follow a word (``Finished [100%]:``,
+    ``Sampling [ 50%]``): a progress mark, no metric's value."""
+    i = a - 1
+    while i >= 0 and line[i] == 32:
+        i -= 1
+    if i < 1 or line[i] != 0x5B:  # "["
+        return False
+    i -= 1
+    if line[i] == 32:
+        i -= 1
+    return i >= 0 and line[i] in _LETTERS
+
+
 def _unit(samples: list[bytes], k: int, dialect: Dialect) -> str:
     """The time unit glued to field ``k``'s number in the samples (``216ms``: ``ms``), or ""."""
     for line in samples:
@@ -465,8 +479,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1
             continue
         a, b = spans[k]
-        if rep[b:b + 3] == b"%||":
-            k += 1  # a progress bar's percent
+        if rep[b:b + 3] == b"%||" or rep[b:b + 2] == b"%]" and _progress_mark(rep, a):
+            k += 1  # a progress bar's percent; a percent filling its brackets after a word (``Finished [100%]:``)
             continue
         noun = _counted_noun(rep, b, dialect)
         if noun and _int(rep[a:b]):  # "8 images": a count of things, no metric's value; its noun names nothing after

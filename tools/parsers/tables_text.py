@@ -98,6 +98,13 @@ def is_bar(line: bytes) -> bool:
 _ROW_LIKE: dict[bytes, bool] = {}
 
 
+def closes_a_list(line: bytes) -> bool:
+    """A line closing a bracket it did not open (`` 303.85  342.04 -111.01 ...]``): the end of a list printed over
+    several lines (numpy's, pycma's ``incumbent solution: [ 307.37 ...``), no table's row or record."""
+    end = line[-MAX_HEADER:].rstrip()
+    return end.endswith(b"]") and b"[" not in line[:MAX_HEADER * 4]
+
+
 def _row_like(template: bytes, line: bytes) -> bool:
     """Whether lines of ``template`` (``line``: one of them) are a table's rows: number marks, with at most a few
     letters besides blanks, borders and the punctuation of counters and times (units ``G``, ``ms``, a bar's
@@ -107,6 +114,7 @@ def _row_like(template: bytes, line: bytes) -> bool:
     hit = _ROW_LIKE.get(template)
     if hit is None:
         hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+               and not closes_a_list(template)
                and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None
                and any(_number_cell(tok) for tok in before_bar(line[:MAX_HEADER * 4]).split()[:MAX_COLUMNS]))
         if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
