@@ -10,7 +10,7 @@ The cause is one of ``CAUSES``. It is read from the run's series, not from the v
   comes first: nothing was rising before it, the loss nor the LR (a spike while a warmup still climbs is the LR's),
   the loss before it under ``BLOWUP_FACTOR`` x its first log (a run already blowing up has no normal neighbours);
 - ``numerical``: NaN/Inf without a preceding blow-up (log(0), 0/0): the loss and the grad norm were at their level
-  one log before;
+  one log before (below 0.7 when no grad norm is logged: a blow-up inside one log's window looks the same);
 - ``lr_schedule``: the LR still rising at the newest log, ``WARMUP_PAST`` x its value where the loss was best and
   ``WARMUP_AFTER`` x its value at the onset (a warmup without ``min(1, .)``), or the LR at ~0 (``ZERO_SHARE`` of
   its peak) during a plateau;

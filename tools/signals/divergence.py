@@ -172,8 +172,9 @@ def _check(view: RunView, p: DivergenceParams) -> Finding:
                        f"({why}), "
                        f"sustained for {n_raw_above} logs since step {raw_since}",
                        [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
+    worse = "above" if sign > 0 else "below"  # a reward or an accuracy that fell is below its best
     return Finding("divergence", WARN,
-                   f"{name} is {sign * now:.4g}, above its best {sign * best:.4g} (step {best_step}) by {rise:.3g} "
+                   f"{name} is {sign * now:.4g}, {worse} its best {sign * best:.4g} (step {best_step}) by {rise:.3g} "
                    f"for {n_raw_above} logs{' and recovering' if recovering else ''}",
                    [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop",
                    sustained=sustained_points and is_loss,
