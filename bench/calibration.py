@@ -72,6 +72,11 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 703-run table after judge6's rules (a loss two logs or more at 10x its best and above its start is
+    # no fresh swing: ESCALATE, not WAIT; `numerical` from a loss at its level is 0.5 when no grad norm is logged):
+    # flagged 249/251, STOP recall 178/198, no false/early STOP, ESCALATE 223/8482 healthy checks, cause right 184/199,
+    # at confidence >= 0.7 68/68; before them (main at cd357bf): flagged 248/251, cause right 183/198, 68/70 (NumPyro's
+    # and DeepChem's LR grown into a NaN said `numerical` at 0.75 from the loss alone), the rest the same.
     # the 703-run table of 2026-12-06 (examples/libraries6, libraries_holdout5, trackers2 added) after judge5's rules (a
     # term that never moved does not cancel the early-rise rule, pycma's `function value` is no RL value loss, a short
     # log half done that never left its start is a plateau): flagged 242/251, STOP recall 172/198, no false STOP,
@@ -82,11 +87,11 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.868),  # 172/198
-    "flagged_share": (">=", 0.964),  # 242/251
-    "escalate_share_healthy": ("<=", 0.0265),  # 218/8274
-    "cause_right_share": (">=", 0.915),  # 176/192
-    "confident_right_share": (">=", 0.9),  # 68/69
+    "stop_recall": (">=", 0.898),  # 178/198
+    "flagged_share": (">=", 0.992),  # 249/251
+    "escalate_share_healthy": ("<=", 0.0265),  # 223/8482
+    "cause_right_share": (">=", 0.924),  # 184/199
+    "confident_right_share": (">=", 0.9),  # 68/68
     "confident": (">=", 68),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 

@@ -215,4 +215,5 @@ def test_one_table_says_how_sure_each_cause_is():
         assert confidence("lr_too_high", missing) < 0.7, missing
     assert confidence("lr_too_high", {"lr_rising", "lr_absurd"}) >= 0.7  # an LR of 100+ is the cause whatever rose
     assert confidence("numerical", {"nan_from_level", "lr_rising"}) < 0.7 <= confidence("numerical", {"nan_from_level"})
+    assert confidence("numerical", {"nan_from_level", "grad_absent"}) < 0.7  # the loss alone: a blow-up within a log
     assert confidence("lr_schedule", {"lr_multiplied"}) >= 0.7

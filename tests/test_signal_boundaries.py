@@ -174,6 +174,14 @@ def test_divergence_min_points(n):
                                                                  "for 2 logs")
 
 
+@pytest.mark.parametrize(("tail", "fresh"), [([40.0, 200.0], True), ([200.0, 190.0], False)])
+def test_divergence_order_above_start_not_fresh(tail, fresh):
+    # two logs or more at order_ratio x the best and above the start: no swing that may resolve (NumPyro's grown LR)
+    y = [80.0, 48.0, 22.0, 9.6, 7.6, 7.4] + tail
+    f = divergence.check(view_of({"train_loss": y}))
+    assert (f.status, f.fresh) == ("warn", fresh), f.message
+
+
 # --- loss_trend: min_points ---------------------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ The cause is one of ``CAUSES``. It is read from the run's series, not from the v
   comes first: nothing was rising before it, the loss nor the LR (a spike while a warmup still climbs is the LR's),
   the loss before it under ``BLOWUP_FACTOR`` x its first log (a run already blowing up has no normal neighbours);
 - ``numerical``: NaN/Inf without a preceding blow-up (log(0), 0/0): the loss and the grad norm were at their level
-  one log before;
+  one log before (below 0.7 when no grad norm is logged: a blow-up inside one log's window looks the same);
 - ``lr_schedule``: the LR still rising at the newest log, ``WARMUP_PAST`` x its value where the loss was best and
   ``WARMUP_AFTER`` x its value at the onset (a warmup without ``min(1, .)``), or the LR at ~0 (``ZERO_SHARE`` of
   its peak) during a plateau;
@@ -105,6 +105,8 @@ CONFIDENCE: tuple[tuple[str, frozenset[str], float], ...] = tuple((c, frozenset(
     ("lr_too_high", {"lr_logged"}, 0.7),  # the loss rose under the LR at its peak, reached not long before
     ("numerical", {"scale_logged"}, 0.5),  # NaN at once under fp16
     ("numerical", {"nan_from_level", "lr_rising"}, 0.55),  # the LR rising into the NaN is a rival
+    ("numerical", {"nan_from_level", "grad_absent"}, 0.5),  # no grad norm logged: a blow-up inside one log's window
+    # (a loss averaged over 100 steps) looks the same as log(0) from the loss alone
     ("numerical", {"nan_from_level"}, 0.75),  # NaN with the loss and grad norm at their level one log before
     ("exploding_gradients", {"grad_rose_first"}, 0.7),  # the grad norm rose first, under an LR steady for long
     ("exploding_gradients", {"grad_with_loss"}, 0.6),  # ...rose with the loss
@@ -566,6 +568,8 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
     elif f.first_bad is not None and not blew_up_first:
         cause = "numerical"
         evidence.add("nan_from_level")
+        if f.grad is None or not len(f.grad):
+            evidence.add("grad_absent")
         onset = f.first_bad
         actions.append(Action("compute the loss from logits (log_softmax / BCE-with-logits) or clamp what goes into "
                               "log / sqrt / a division",

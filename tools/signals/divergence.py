@@ -172,12 +172,25 @@ def _check(view: RunView, p: DivergenceParams) -> Finding:
                        f"({why}), "
                        f"sustained for {n_raw_above} logs since step {raw_since}",
                        [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
+    worse = "above" if sign > 0 else "below"  # a reward or an accuracy that fell is below its best
     return Finding("divergence", WARN,
-                   f"{name} is {sign * now:.4g}, above its best {sign * best:.4g} (step {best_step}) by {rise:.3g} "
+                   f"{name} is {sign * now:.4g}, {worse} its best {sign * best:.4g} (step {best_step}) by {rise:.3g} "
                    f"for {n_raw_above} logs{' and recovering' if recovering else ''}",
                    [raw_since, int(c.steps[-1])], nums(**shown), concern="divergence" if is_loss else "objective_drop",
                    sustained=sustained_points and is_loss,
-                   fresh=recovering or (not long_enough and n_raw_above < p.fresh_points))
+                   fresh=recovering or (not long_enough and n_raw_above < p.fresh_points
+                                        and not _order_above_start(c, best, start, p, n_raw_above, is_loss)))
+
+
+def _order_above_start(c: Curve, best: float, start: float, p: DivergenceParams, above: int, is_loss: bool) -> bool:
+    """Whether the ``above`` newest logs of a positive loss (two or more: no one-log spike) each sit ``order_ratio``
+    times over its best and above where it started: worse than the untrained model by an order of magnitude over its
+    best is no swing that may resolve by itself (an LR grown into a blow-up, caught at a log's end), it is worth a
+    reviewer's look now, not a WAIT."""
+    if not is_loss or best <= 0 or above < 2:
+        return False
+    v = c.values[-above:]
+    return bool((v >= p.order_ratio * best).all() and (v > start).all())
 
 
 def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
