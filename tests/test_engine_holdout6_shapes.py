@@ -131,6 +131,11 @@ def test_a_restarting_batch_counter_numbers_epoch_major():
     # a 1-based counter printed at multiples of d (5, 10, ..., 20): N = its last value
     data, steps = _ensemble(4, 20, 5, first=5, val=None)
     assert _in_reads(data, [])["Loss"][0] == steps
+    # a run resumed mid-epoch: its first epoch starts late; the epoch's length from the next epoch's first value
+    data, steps = _ensemble(3, 20, 5, val=None)
+    cut = data.index(b"Batch: 010")
+    data = data[data.rindex(b"\n", 0, cut) + 1:]
+    assert _same_in_reads(data, every=2)["Loss"][0] == steps[2:]
     # every batch
     data, steps = _ensemble(3, 7, 1, val="Validation Acc")
     assert _same_in_reads(data, every=3)["Loss"][0] == steps

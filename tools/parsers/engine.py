@@ -762,27 +762,26 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
 def _continue_inner(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarray:
     """A batch counter that restarts each epoch and never says the epoch's length (``Epoch: 002 | Batch: 015``):
     step = the batches of the epochs before + the batch. An epoch's length N is inferred from the counter's own
-    pattern: printed every d batches from f (d the gap between its last two values; 1 when an epoch printed one),
-    N = its last value + d - f (0, 5, 10, 15: 20; 5, 10, ..., 20: 20), so a 0-based counter reads E x N + B. Kept
-    in ``st`` across reads; said once in the notes (a guess: an epoch whose length d does not divide reads longer)."""
+    pattern: printed every d batches from f (d the gap between its last two values; 1 when an epoch printed one, f
+    the next epoch's first value), N = its last value + d - f (0, 5, 10, 15: 20; 5, 10, ..., 20: 20), so a 0-based
+    counter reads E x N + B. Kept in ``st`` across reads; said once in the notes (a guess: an epoch whose length d
+    does not divide reads longer)."""
     out = np.empty(len(steps))
-    last, ep, first, gap, off = (st.get("in_last"), st.get("in_epoch"), st.get("in_first"), st.get("in_gap"),
-                                 float(st.get("in_off", 0.0)))
+    last, ep, gap, off = st.get("in_last"), st.get("in_epoch"), st.get("in_gap"), float(st.get("in_off", 0.0))
+    st["inner"] = True  # (records of the epoch alone are then at its last step: ``_emit``)
     for i, (s, e) in enumerate(zip(steps.tolist(), epochs.tolist(), strict=True)):
         if s != s or e != e:  # NaN: no position
             out[i] = np.nan
             continue
-        if last is None or first is None:
-            first = s
-        elif e > ep and s <= last:  # the counter restarted with the epoch
-            off += last + (gap or 1.0) - first
-            st.setdefault("in_len", [last + (gap or 1.0) - first, bool(gap)])  # the first epoch's, for the note
-            first = s
-        elif e == ep and s > last:
+        if last is not None and e > ep and s <= last:  # the counter restarted with the epoch: the epoch before
+            length = last + (gap or 1.0) - s  # held its last value + d - the first value (the new epoch's: a run
+            off += length  # resumed mid-epoch starts its first epoch late)
+            st.setdefault("in_len", [length, bool(gap)])  # the first epoch's, for the note
+        elif last is not None and e == ep and s > last:
             gap = s - last
         last, ep = s, e
         out[i] = off + s
-    st["in_last"], st["in_epoch"], st["in_first"], st["in_gap"], st["in_off"] = last, ep, first, gap, off
+    st["in_last"], st["in_epoch"], st["in_gap"], st["in_off"] = last, ep, gap, off
     return out
 
 
@@ -1041,7 +1040,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
-            if whole.any() and st.get("in_first") is None and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
+            if whole.any() and not st.get("inner") and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
                     ep[whole], plan, lines[int(idx[0])], st)) and len(np.unique(ep[whole])) == int(whole.sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
         if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record
