@@ -37,7 +37,7 @@ from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .kv_blocks import KeyBlocks, hold_open
-from .lines import TextLines, join_wrapped, line_lengths, split_lines
+from .lines import FIRST_DISPLAY, TextLines, erase_cleared, hold_display, join_wrapped, line_lengths, split_lines
 from .stat_rows import StatRows
 from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables, closes_a_list
@@ -114,6 +114,13 @@ class TextLogFormat(LineFormat):
         if held:
             read_block(held, em, streams=False)
         _final_evals(st, em)
+        if st.get("in_len") and not st.get("said_inner"):
+            st["said_inner"] = True
+            n, seen = st["in_len"]
+            em.notes.append(
+                f"steps: epoch x {n:g} + batch, the epoch's length inferred from the batch counter (never printed; its "
+                "last value + its interval)" if seen else
+                "steps: the epochs (a batch counter printed once an epoch: the epoch's length unknown)")
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -169,10 +176,20 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
     st = _state(em)
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
-    for held in ("wrap_tail", "blk_tail", "kvb_tail"):  # a record cut at the end of the last block: read with its rest
+    # a record cut at the end of the last block (a display: ``lines.hold_display``): read with its rest
+    for held in ("up_tail", "wrap_tail", "blk_tail", "kvb_tail"):
         tail = st.pop(held, None)
         if tail:
             data = tail.encode("latin-1") + data
+    if b"\x1b[" in data:  # a display redrawn in place: erased; the last one, that the next read may erase, waits
+        data, up = erase_cleared(data)
+        if up:
+            st["up_n"] = max(int(st.get("up_n", 0)), up)
+        data, shown = hold_display(data, int(st.get("up_n") or FIRST_DISPLAY))
+        if shown:
+            st["up_tail"] = shown.decode("latin-1")
+            if not data:
+                return
     data, rows = hold_rows(data)  # a vertical table's block that may go on in the next read
     if rows:
         st["blk_tail"] = rows.decode("latin-1")
@@ -852,7 +869,8 @@ def _continued_steps(reads: list, st: dict) -> dict[int, np.ndarray]:
     epochs = np.concatenate([reads[r][2][reads[r][0].epoch] for r in with_epoch])
     order = np.argsort(lines, kind="stable")
     out = np.empty(len(steps))
-    out[order] = _continue_steps(steps[order], epochs[order], st)
+    inner = any(reads[r][0].inner for r in with_epoch)
+    out[order] = (_continue_inner if inner else _continue_steps)(steps[order], epochs[order], st)
     bounds = np.cumsum([0] + [len(reads[r][1]) for r in with_epoch])
     return {r: out[bounds[k]:bounds[k + 1]] for k, r in enumerate(with_epoch)}
 
@@ -868,6 +886,32 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
     off = float(st.get("step_off", 0.0)) + np.cumsum(add)
     st["raw_step"], st["raw_epoch"], st["step_off"] = float(steps[-1]), float(epochs[-1]), float(off[-1])
     return steps + off
+
+
+def _continue_inner(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarray:
+    """A batch counter that restarts each epoch and never says the epoch's length (``Epoch: 002 | Batch: 015``):
+    step = the batches of the epochs before + the batch. An epoch's length N is inferred from the counter's own
+    pattern: printed every d batches from f (d the gap between its last two values; 1 when an epoch printed one, f
+    the next epoch's first value), N = its last value + d - f (0, 5, 10, 15: 20; 5, 10, ..., 20: 20), so a 0-based
+    counter reads E x N + B. Kept in ``st`` across reads; said once in the notes (a guess: an epoch whose length d
+    does not divide reads longer)."""
+    out = np.empty(len(steps))
+    last, ep, gap, off = st.get("in_last"), st.get("in_epoch"), st.get("in_gap"), float(st.get("in_off", 0.0))
+    st["inner"] = True  # (records of the epoch alone are then at its last step: ``_emit``)
+    for i, (s, e) in enumerate(zip(steps.tolist(), epochs.tolist(), strict=True)):
+        if s != s or e != e:  # NaN: no position
+            out[i] = np.nan
+            continue
+        if last is not None and e > ep and s <= last:  # the counter restarted with the epoch: the epoch before
+            length = last + (gap or 1.0) - s  # held its last value + d - the first value (the new epoch's: a run
+            off += length  # resumed mid-epoch starts its first epoch late)
+            st.setdefault("in_len", [length, bool(gap)])  # the first epoch's, for the note
+        elif last is not None and e == ep and s > last:
+            gap = s - last
+        last, ep = s, e
+        out[i] = off + s
+    st["in_last"], st["in_epoch"], st["in_gap"], st["in_off"] = last, ep, gap, off
+    return out
 
 
 class _Filled:
@@ -1125,7 +1169,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
-            if whole.any() and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
+            if whole.any() and not st.get("inner") and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
                     ep[whole], plan, lines[int(idx[0])], st)) and len(np.unique(ep[whole])) == int(whole.sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
         if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record

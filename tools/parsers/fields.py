@@ -59,6 +59,9 @@ class Plan:
     #: a line naming only a position, an epoch and a batch within it (FuxiCTR's ``Evaluation @epoch 2 - batch 8:``):
     #: fields (epoch, batch), the position of a record printed right before it (``engine._positions_after``)
     position: tuple[int, int] | None = None
+    #: the step is a batch counter under the epoch with no total (``Epoch: 002 | Batch: 015 | Loss: 0.89``): it
+    #: restarts each epoch; the epoch's length is inferred from it (``engine._continue_inner``)
+    inner: bool = False
 
     @property
     def positions(self) -> list[int]:
@@ -580,6 +583,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         (f, m), = plan.metrics.items()
         if m.lower() in dialect.inner_names and f > plan.epoch:  # ``@epoch 2 - batch 8:``: a position, no value
             plan.position, plan.metrics, plan.epoch = (plan.epoch, f), {}, None
+    if plan.epoch is not None and plan.step is None and plan.counter is None and len(plan.metrics) > 1:
+        inner = [f for f, m in plan.metrics.items() if m.lower() in dialect.inner_names and f > plan.epoch
+                 and all(_int(ln[a:b]) for ln in samples for sp in [_spans(ln)] if len(sp) == len(spans)
+                         for a, b in [sp[f]])]
+        if len(inner) == 1:  # a batch counter with no total under the epoch: the position within the epoch
+            plan.step, plan.inner = inner[0], True
+            del plan.metrics[inner[0]]
     context = rep.decode("utf-8", "replace").lower()
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")

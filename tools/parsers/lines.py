@@ -25,6 +25,9 @@ _BREAKS = bytes(c for c in range(32) if c not in (9, 10, 27)) + b"\x7f"
 _TO_NEWLINE = bytes.maketrans(_BREAKS, b"\n" * len(_BREAKS))
 # ESC [ params intermediates final; ESC ] ... BEL/ST; ESC + one byte. Possessive: no backtracking.
 ANSI = re.compile(rb"\x1b\[[0-?]{0,64}+[ -/]{0,16}+[@-~]?|\x1b\][^\x07\x1b\n]{0,512}+(?:\x07|\x1b\\)?|\x1b[ -~]?")
+# A cursor-up n (``ESC[nA``; ``ESC[nF``: to the line's start) then a clear to the end of the screen (``ESC[J``,
+# ``ESC[0J``): a display redrawn in place (a multi-line progress block); bounded digits, no backtracking.
+UP_CLEAR = re.compile(rb"\x1b\[([0-9]{0,4}+)([AF])\x1b\[0?J")
 _BACKSPACES = re.compile(rb"\x08++")  # from a literal: the scan for it is a fast search
 # A Keras 2 bar: [=====>.......] (kernel.keras_bars)
 KERAS_BAR = re.compile(rb"\[[=>.]{2,256}+\]")
@@ -150,13 +153,71 @@ def unwrap_reprs(data: bytes, openings: Sequence[bytes]) -> bytes:
     return data
 
 
+def erase_cleared(data: bytes) -> tuple[bytes, int]:
+    """(``data`` as a terminal shows it where a cursor-up n then a clear to the end of the screen (``UP_CLEAR``)
+    redraws a display, the largest n met): what the n lines above held from the cursor's column (the line's start
+    for ``ESC[nF``) on, and the current line's text before the codes, is erased; the codes become a clear (``ESC[J``:
+    a display drawn there, for ``hold_display``; the escape codes go later) and what follows is written there. Only
+    the data given is reached (a cursor-up past its start stops there). Linear: a byte erased is looked at once more,
+    then gone; a byte kept only while the cursor's column reaches it."""
+    if UP_CLEAR.search(data) is None:
+        return data, 0
+    kept = bytearray()
+    pos = 0
+    most = 0
+    for m in UP_CLEAR.finditer(data):
+        kept += data[pos:m.start()]
+        pos = m.end()
+        start = kept.rfind(b"\n") + 1  # the current line's start; the cursor's column after its last \r
+        col = len(kept) - max(start, kept.rfind(b"\r", start) + 1)
+        n = int(m.group(1) or 1)
+        most = max(most, n)
+        at = start
+        for _ in range(n):
+            if at == 0:
+                break
+            at = kept.rfind(b"\n", 0, at - 1) + 1
+        if m.group(2) == b"F" or at == start:
+            del kept[at:]
+        else:
+            del kept[min(at + col, kept.find(b"\n", at)):]
+        kept += b"\x1b[J"
+    kept += data[pos:]
+    return bytes(kept), most
+
+
+MAX_HELD_DISPLAY = 64  # lines of a display held for the next read (a larger cursor-up: nothing held)
+FIRST_DISPLAY = 8  # ... before any cursor-up is met: a display drawn after a clear, of at most this many lines
+_CLEARS = (b"\x1b[J", b"\x1b[0J")
+
+
+def hold_display(data: bytes, n: int) -> tuple[bytes, bytes]:
+    """(``data`` without the display the next read's cursor-up may erase, that display's lines): ``data`` being
+    complete lines already erased (``erase_cleared``), the lines from the last one opening with a clear (``ESC[J``)
+    to the end, when more than one and at most ``n`` (the largest cursor-up met, or ``FIRST_DISPLAY``). A line alone
+    after its clear is not held (a table's row written after a clear). Held lines are read with the next read, as one
+    read of both would read them: the same points whatever the reads (a display still shown when the file ends stays
+    unread: a bar's display, no record). Only the last ``n`` lines are looked at."""
+    if n > MAX_HELD_DISPLAY or not data.endswith(b"\n"):
+        return data, b""
+    cut = len(data) - 1
+    for k in range(n):  # the display's lines: k + 1 <= n
+        cut = data.rfind(b"\n", 0, cut) + 1
+        if data.startswith(_CLEARS, cut):
+            return (data[:cut], data[cut:]) if k >= 1 else (data, b"")
+        if not cut:
+            break
+        cut -= 1
+    return data, b""
+
+
 def split_lines(data: bytes, mask: bool = True) -> Lines:
     """The lines of ``data`` (complete lines), cleaned as the module docstring says. Each rarer step runs only when
     its byte is in the block (a search at memchr speed)."""
     if b"\x1b" in data:
         from .kernel import strip_ansi
 
-        data = strip_ansi(data)
+        data = strip_ansi(erase_cleared(data)[0])
     from .kernel import keras_bars, line_breaks
 
     data, controls = line_breaks(data)

@@ -49,12 +49,19 @@ def drop_giant_lines(data: bytes, max_line: int = MAX_LINE) -> tuple[bytes, int]
 
 
 def clean_text(text: str) -> str:
-    """Text as a terminal shows it: CRLF -> LF, ``\\r``-overwritten segments dropped, ANSI codes removed."""
+    """Text as a terminal shows it: CRLF -> LF, ``\\r``-overwritten segments dropped, lines a cursor-up and a clear
+    erased, ANSI codes removed."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
             text = _CR_SEGMENT.sub("", text)
     if "\x1b" in text:
+        if "J" in text:  # a display a cursor-up and a clear redrew (lines.erase_cleared): what the terminal shows
+            from .lines import erase_cleared
+
+            raw = text.encode("utf-8", "surrogatepass")
+            erased = erase_cleared(raw)[0]
+            text = text if erased is raw else erased.decode("utf-8", "surrogatepass")
         text = _ANSI.sub("", text)
     return text
 
