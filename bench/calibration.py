@@ -53,7 +53,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout", "libraries2",
     "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4", "libraries6",
-    "libraries_holdout5", "trackers2")] + [
+    "libraries_holdout5", "libraries_holdout6", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -72,6 +72,11 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 739-run table (examples/libraries_holdout6 added, the sixth blind set, after its reader fixes;
+    # the merged reader work of the day: PyMC one point a call, libraries6 29/29): flagged 260/263, STOP recall 189/210,
+    # no false/early STOP, ESCALATE 228/8965 healthy checks (2.5 %), cause right 191/206, at confidence >= 0.7 71/71.
+    # Never flagged: PFRL's DDQN (its Q estimates climb above any return: no signal yet), PyMC's lr-growth run (7
+    # points, one a call now, under the 8 a trend needs; the log ends in the exception), a 2-line bigscience excerpt.
     # 2026-12-06, the 703-run table after judge6's rules (a loss two logs or more at 10x its best and above its start is
     # no fresh swing: ESCALATE, not WAIT; `numerical` from a loss at its level is 0.5 when no grad norm is logged):
     # flagged 249/251, STOP recall 178/198, no false/early STOP, ESCALATE 223/8482 healthy checks, cause right 184/199,
@@ -87,12 +92,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.898),  # 178/198
-    "flagged_share": (">=", 0.992),  # 249/251
-    "escalate_share_healthy": ("<=", 0.0265),  # 223/8482
-    "cause_right_share": (">=", 0.924),  # 184/199
-    "confident_right_share": (">=", 0.9),  # 68/68
-    "confident": (">=", 68),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.899),  # 189/210
+    "flagged_share": (">=", 0.988),  # 260/263
+    "escalate_share_healthy": ("<=", 0.0255),  # 228/8965
+    "cause_right_share": (">=", 0.927),  # 191/206
+    "confident_right_share": (">=", 0.9),  # 71/71
+    "confident": (">=", 71),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
