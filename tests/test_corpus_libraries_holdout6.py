@@ -66,8 +66,18 @@ def test_replayed_checks(file):
 FIRST_READING = {"read": 22, "stopped": 12, "flagged": 12, "false_stops": 0, "early_stops": 4,
                  "healthy_check_escalates": 1}
 
+# Then corrected in general terms (fixh6; tests/test_engine_holdout6_shapes.py): a cursor-up n and clear-to-end
+# (`ESC[4A ESC[J`) erases the n lines above as a terminal does, so pytorch-pfn-extras' PrintReport rows between its
+# ProgressBar displays are one table (9/9); a batch counter restarting each epoch with no length printed
+# (`Epoch: 000 | Batch: 005`) is numbered E x N + B, N inferred from the counter's own pattern (last batch + interval
+# - the next epoch's first) and said in a note (torchensemble 10/12; its RMSprop run prints batch 0 only, once an
+# epoch, so its length never shows: read by epoch, said). 34/36 files, STOP recall 12/12, no false or early STOP,
+# ESCALATE 1 of 72 healthy checks.
+CORRECTED = {"read": 34, "stopped": 12, "flagged": 12, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 1}
+
 
 def test_the_first_reading_holds():
     """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
     files; false and early STOPs; ESCALATEs of healthy checks)."""
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED))
