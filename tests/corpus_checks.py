@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
@@ -94,6 +95,45 @@ class Corpus:
             assert r.verdict in (STOP, ESCALATE), f"{run} ({r.label}): {r.verdict} ({r.verdicts}) {r.summary[:200]}"
         elif r.should_stop is False:
             assert r.verdict != STOP, f"{run}: a healthy run was stopped ({r.verdicts}): {r.summary[:200]}"
+
+
+def blind_set_tests(corpus: Corpus, libraries: int, files: int, stop: int, healthy: int, max_mb: int) -> dict:
+    """The tests every blind library set's module holds (examples/libraries_holdout*), by name, for its globals: the
+    set covers ``libraries`` libraries no other corpus used, ``files`` scored files (``stop`` that should be stopped,
+    ``healthy`` not), under ``max_mb``; every truth value is printed in its log (so a miss is the reader's); and, marked
+    ``holdout_score`` (left out of the default run), each file read at its truth's steps and its checks replayed."""
+    folder = corpus.folder
+    seen = {json.loads(ln)["framework"].split(" ")[0].lower()
+            for m in sorted((REPO / "examples").glob("*/manifest.jsonl")) if m.parent != folder
+            for ln in m.read_text().splitlines() if ln.strip()}
+
+    def test_the_corpus_covers_unused_libraries_and_both_kinds_of_run():
+        libs = {f.split(" ")[0].lower() for f in corpus.frameworks()}
+        assert len(libs) >= libraries and not libs & seen, sorted(libs)
+        entries = corpus.entries
+        assert len(entries) >= files
+        assert sum(e["should_stop"] for e in entries) >= stop
+        assert sum(not e["should_stop"] for e in entries) >= healthy
+        assert sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) < max_mb * 1024 * 1024
+
+    @pytest.mark.parametrize("file", corpus.runs)
+    def test_every_truth_value_is_printed_in_its_log(file):
+        corpus.assert_truth_printed(file)
+
+    @pytest.mark.holdout_score
+    @pytest.mark.parametrize("file", corpus.runs)
+    def test_every_file_reads_its_loss_at_the_truths_steps(file):
+        """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
+        corpus.assert_read(file)
+
+    @pytest.mark.holdout_score
+    @pytest.mark.parametrize("file", corpus.runs)
+    def test_replayed_checks(file):
+        corpus.assert_replayed_checks(file)
+
+    return {t.__name__: t for t in (test_the_corpus_covers_unused_libraries_and_both_kinds_of_run,
+                                    test_every_truth_value_is_printed_in_its_log,
+                                    test_every_file_reads_its_loss_at_the_truths_steps, test_replayed_checks)}
 
 
 def run_id(file: str) -> str:

@@ -12,48 +12,15 @@ every truth value of a log is printed in that log, so a miss is the reader's.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
-
-from .corpus_checks import Corpus
+from .corpus_checks import Corpus, blind_set_tests
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout6"
 
 CORPUS = Corpus(FOLDER)
-FILES = CORPUS.runs
-SEEN = {json.loads(ln)["framework"].split(" ")[0].lower()
-        for m in sorted((REPO / "examples").glob("*/manifest.jsonl")) if m.parent != FOLDER
-        for ln in m.read_text().splitlines() if ln.strip()}
-
-
-def test_the_corpus_covers_unused_libraries_and_both_kinds_of_run():
-    libs = {f.split(" ")[0].lower() for f in CORPUS.frameworks()}
-    assert len(libs) >= 3 and not libs & SEEN, sorted(libs)
-    entries = CORPUS.entries
-    assert len(entries) >= 24
-    assert sum(e["should_stop"] for e in entries) >= 8 and sum(not e["should_stop"] for e in entries) >= 14
-    assert sum(p.stat().st_size for p in FOLDER.rglob("*") if p.is_file()) < 10 * 1024 * 1024
-
-
-@pytest.mark.parametrize("file", FILES)
-def test_every_truth_value_is_printed_in_its_log(file):
-    CORPUS.assert_truth_printed(file)
-
-
-@pytest.mark.holdout_score
-@pytest.mark.parametrize("file", FILES)
-def test_every_file_reads_its_loss_at_the_truths_steps(file):
-    """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
-    CORPUS.assert_read(file)
-
-
-@pytest.mark.holdout_score
-@pytest.mark.parametrize("file", FILES)
-def test_replayed_checks(file):
-    CORPUS.assert_replayed_checks(file)
+globals().update(blind_set_tests(CORPUS, libraries=3, files=24, stop=8, healthy=14, max_mb=10))
 
 
 # The first reading (bench/read_corpus.py examples/libraries_holdout6 at main a909646, the reader before the set
