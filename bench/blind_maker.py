@@ -1,4 +1,4 @@
-"""What the blind library sets' makers share (bench/holdout_libraries5, bench/holdout_libraries6): each run's
+"""What the blind library sets' makers share (bench/holdout_libraries3 to 6 and later): each run's
 generator started as a user starts it (``nice -n 10 python GEN.py ARGS > train.log 2>&1``, one CPU thread, seeded, no
 terminal), its truth checked (the third set's checks: labels, every truth value printed), and manifest.jsonl written
 from the run folders. A set's make_all.py holds its RUNS and calls ``main``."""
@@ -6,20 +6,98 @@ from the run folders. A set's make_all.py holds its RUNS and calls ``main``."""
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from holdout_libraries3.make_all import _entry, check  # noqa: E402
-
 PY = sys.executable
 # the runs of a set: name -> (generator, its arguments, label, should stop)
 Runs = dict[str, tuple[str, list[str], str, bool]]
+
+NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.IGNORECASE)
+
+
+def label_problems(vals: list[float], label: str) -> list[str]:
+    """What in the train-loss values goes against the run's label (``nan``, ``healthy``, ``diverged``)."""
+    finite = all(math.isfinite(v) for v in vals)
+    if label == "nan":
+        return [] if not finite else ["label nan but every train-loss value is finite"]
+    if not finite:
+        return [f"label {label} but the train loss has a non-finite value"]
+    if label == "healthy":
+        return [] if vals[-1] < vals[0] else [f"label healthy but it ends at {vals[-1]:.4g} >= start {vals[0]:.4g}"]
+    if label == "diverged":
+        tail = vals[len(vals) * 3 // 4:]
+        best = min(vals)
+        ok = max(tail) >= 2 * best and max(tail) > vals[0]
+        return [] if ok else [f"label diverged but the last quarter peaks at {max(tail):.4g} (best {best:.4g}, "
+                              f"first {vals[0]:.4g})"]
+    return []
+
+
+def unprinted(log: Path, truth: dict) -> list[str]:
+    """Truth values that no number printed in the log matches within the tolerance."""
+    text = log.read_text(errors="replace").replace(",", "")
+    nums = []
+    for m in NUM.finditer(text):
+        try:
+            nums.append(float(m.group()))
+        except ValueError:
+            pass
+    finite = sorted(x for x in nums if math.isfinite(x))
+    has_nan = any(math.isnan(x) for x in nums)
+    has_inf = any(math.isinf(x) for x in nums)
+    tol = truth["tolerance"]
+    rel, ab = tol.get("rel", 1e-9), tol.get("abs", 0.0)
+    missing = []
+    for step, v in truth["train_loss"]:
+        if v == "nan":
+            if not has_nan:
+                missing.append((step, v))
+            continue
+        if v in ("inf", "-inf"):
+            if not (has_inf or has_nan):
+                missing.append((step, v))
+            continue
+        v = float(v)
+        allow = max(ab, rel * abs(v)) * 1.0001 + 1e-15
+        i = bisect.bisect_left(finite, v - allow)
+        if not (i < len(finite) and finite[i] <= v + allow):
+            missing.append((step, v))
+    if missing:
+        return [f"{len(missing)} of {len(truth['train_loss'])} truth values not printed, e.g. {missing[:3]}"]
+    return []
+
+
+def check(name: str, truth: dict, label: str, log: Path) -> list[str]:
+    """What is wrong with a made run's truth: too few points, steps out of order, values against the label, values
+    the log (when there is one) does not print."""
+    vals = [float(v) for _, v in truth["train_loss"]]
+    out = []
+    if len(vals) < 5:
+        out.append(f"only {len(vals)} truth points")
+    steps = [s for s, _ in truth["train_loss"]]
+    if steps != sorted(steps) or len(set(steps)) != len(steps):
+        out.append("truth steps not strictly increasing")
+    if vals:
+        out += label_problems(vals, label)
+    if log.is_file():
+        out += unprinted(log, truth)
+    return out
+
+
+def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
+    """A manifest entry: the scored file, its truth and what the truth says of it."""
+    return {"file": f"{name}/{file}", "truth": f"{name}/{truth_file}", "framework": truth["framework"],
+            "label": truth["label"], "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
+            "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
 
 
 def make(name: str, out: Path, runs: Runs, here: Path, tag: str) -> None:

@@ -8,12 +8,16 @@ for the person making the corpus. ``read_manifest``/``write_manifest`` keep the 
 
 from __future__ import annotations
 
+import argparse
 import bisect
 import json
 import math
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
@@ -111,3 +115,96 @@ def remake(out: Path, names: list[str] | None, runs: Collection[str], make: Call
         print(f"   {e['n_points']} points, {e['label']}, log {size / 1024:.0f} KB"
               + (f", {n} entr{'y' if n == 1 else 'ies'}" if count_entries else ""), flush=True)
         write_manifest(mpath, runs, old)
+
+
+# --- the development library sets' makers (bench/library_runs2 to 6): a run made, checked, its manifest entries
+
+# a set's runs: name -> (the command's arguments, ``{py}`` the Python and ``{gen}`` the maker's folder; label; stop)
+LibraryRuns = dict[str, tuple[list[str], str, bool]]
+
+
+def generator_argv(gen: str, args: str = "") -> list[str]:
+    """A run's command: the set's generator ``gen`` run by the maker's Python with ``args``."""
+    return ["{py}", f"{{gen}}/{gen}", *args.split()]
+
+
+def check_label(truth: dict, label: str) -> list[str]:
+    """What in a truth's series goes against the run's label: its train loss, or for an RL run its returns and for a
+    reward its values, negated (higher is better)."""
+    vals = [float(v) for _, v in truth["train_loss"]]
+    if not vals:
+        return ["no train-loss point in the truth"]
+    if truth.get("avg_return"):  # an RL run: its label is its returns' (higher is better), not its critic's loss
+        vals = [-float(v) for _, v in truth["avg_return"]]
+    elif truth["loss_name"] in (truth.get("higher_is_better") or []):  # a reward: higher is better
+        vals = [-v for v in vals]
+    return label_problems(vals, label)
+
+
+def library_entry(name: str, file: str, truth_file: str, truth: dict, store: bool = False) -> dict:
+    """A manifest entry: the scored file, its truth and what the truth says of it (``source: store`` for a
+    library's own file)."""
+    e = {"file": f"{name}/{file}", "truth": f"{name}/{truth_file}", "framework": truth["framework"],
+         "label": truth["label"], "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
+         "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
+    if store:
+        e["source"] = "store"
+    return e
+
+
+def make_library_run(name: str, out: Path, runs: LibraryRuns, here: Path, tag: str,
+                     exceptions: Collection[str] = (), mark_stores: bool = True) -> list[dict]:
+    """Run ``name``'s command into ``out/name`` (``nice -n 10 python GEN.py ARGS > train.log 2>&1`` in a fresh
+    temporary folder), check its truth (``exceptions``: runs whose label rule does not hold) and return its manifest
+    entries: its train.log unless the truth says the log holds no series (``log_series``/``log_scored`` false), and
+    each store the generator listed in ``extra_entries.json``."""
+    argv, label, stop = runs[name]
+    dest = out / name
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    env = child_env(strip=["TERM"], HOLDOUT_DEST=str(dest), PYTHONPATH=f"{here}:{here.parent / 'holdout_libraries'}",
+                    RAY_USAGE_STATS_ENABLED="0", DO_NOT_TRACK="1")
+    cmd = ["nice", "-n", "10"] + [a.format(py=sys.executable, gen=here) for a in argv] + ["--label", label]
+    cmd += ["--should-stop"] if stop else []
+    log = dest / "train.log"
+    with tempfile.TemporaryDirectory(prefix=f"{tag}-{name}-") as cwd, open(log, "wb") as f:
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
+                            env=env).returncode
+    if rc != 0:
+        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
+    if not (dest / "truth.json").is_file():
+        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
+    truth = json.loads((dest / "truth.json").read_text())
+    scored = truth.get("log_series", truth.get("log_scored", True))
+    problems = check_label(truth, label) if name not in exceptions else []
+    for problem in problems + (unprinted(log, truth) if scored else []):
+        print(f"  {name}: {problem}", file=sys.stderr)
+    entries = [library_entry(name, "train.log", "truth.json", truth)] if scored else []
+    extra = dest / "extra_entries.json"
+    if extra.is_file():
+        for ln in extra.read_text().splitlines():
+            e = json.loads(ln)
+            t = json.loads((dest / e["truth"]).read_text())
+            for problem in (check_label(t, label) if name not in exceptions else []):
+                print(f"  {name} ({e['file']}): {problem}", file=sys.stderr)
+            entries.append(library_entry(name, e["file"], e["truth"], t, store=mark_stores))
+        extra.unlink()
+    return entries
+
+
+def library_maker_main(runs: LibraryRuns, here: Path, default_out: str, tag: str, doc: str,
+                       exceptions: Collection[str] = (), mark_stores: bool = True) -> int:
+    """A development set maker's command line: make the runs named (``--only``; every run when none) into ``--out``,
+    keeping the manifest entries of the others."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--out", default=default_out)
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args()
+    out = Path(a.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+
+    def make(name: str, out: Path) -> list[dict]:
+        return make_library_run(name, out, runs, here, tag, exceptions, mark_stores)
+
+    remake(out, a.only, runs, make, read_manifest(out / "manifest.jsonl"), count_entries=True)
+    return 0

@@ -136,6 +136,45 @@ def blind_set_tests(corpus: Corpus, libraries: int, files: int, stop: int, healt
                                     test_every_file_reads_its_loss_at_the_truths_steps, test_replayed_checks)}
 
 
+def dev_set_tests(corpus: Corpus, libraries: set[str], stop: int, healthy: int, max_mb: int,
+                  known_misses: dict[str, str], known_check_misses: dict[str, str], max_log_kb: int = 512,
+                  max_store_kb: int = 512) -> dict:
+    """The tests every development library set's module holds (examples/libraries2 to 6), by name, for its globals:
+    the set covers ``libraries``, ``stop`` runs that should be stopped and ``healthy`` that should not, logs under
+    ``max_log_kb`` and stores under ``max_store_kb``, the folder under ``max_mb``; every truth value of a log is
+    printed in it (so a miss is the reader's); each file is read at its truth's steps and its checks replayed, those
+    in ``known_misses`` / ``known_check_misses`` (file -> the shape missed, or why) as non-strict xfails."""
+    folder, runs = corpus.folder, corpus.runs
+    logs = [run for run in runs if corpus.by_run[run]["file"].endswith("/train.log")]
+
+    def test_the_corpus_covers_its_libraries_and_both_kinds_of_run():
+        assert libraries <= corpus.frameworks(), sorted(corpus.frameworks())
+        entries = corpus.entries
+        assert sum(e["should_stop"] for e in entries) >= stop and sum(not e["should_stop"] for e in entries) >= healthy
+        assert all((folder / e["file"]).stat().st_size < (max_store_kb if e.get("source") == "store" else max_log_kb)
+                   * 1024 for e in entries)
+        assert sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) < max_mb * 1024 * 1024
+        assert set(known_misses) <= set(runs) and set(known_check_misses) <= set(runs)
+
+    @pytest.mark.parametrize("run", logs)
+    def test_every_truth_value_is_printed_in_its_log(run):
+        corpus.assert_truth_printed(run)
+
+    @pytest.mark.parametrize("run", marked(runs, known_misses))
+    def test_every_file_reads_its_loss_at_the_truths_steps(run):
+        """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
+        corpus.assert_read(run)
+
+    @pytest.mark.parametrize("run", marked(runs, known_check_misses))
+    def test_replayed_checks(run):
+        """A healthy run is never stopped; a should-stop run ends in STOP or ESCALATE."""
+        corpus.assert_replayed_checks(run)
+
+    return {t.__name__: t for t in (test_the_corpus_covers_its_libraries_and_both_kinds_of_run,
+                                    test_every_truth_value_is_printed_in_its_log,
+                                    test_every_file_reads_its_loss_at_the_truths_steps, test_replayed_checks)}
+
+
 def run_id(file: str) -> str:
     """A manifest entry's name in the tests: its run folder for the run's train.log, else the file's path (a
     tracker's store, e.g. ``mlflow_sqlite_print_every5/mlflow.db``, read as a source of its own)."""

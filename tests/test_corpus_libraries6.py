@@ -21,15 +21,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from .corpus_checks import Corpus, marked
+from .corpus_checks import Corpus, dev_set_tests
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries6"
 CORPUS = Corpus(FOLDER)
-RUNS = CORPUS.runs
-LOGS = [run for run, e in zip(RUNS, CORPUS.entries, strict=True) if e.get("source") != "store"]
+LIBRARIES = {"monai", "deap", "pyod", "elegantrl", "neuralprophet", "cma"}
 
 # Files whose loss the reader does not read at the truth's steps today, and the shape it misses.
 KNOWN_MISSES: dict[str, str] = {}
@@ -41,30 +38,8 @@ KNOWN_CHECK_MISSES: dict[str, str] = {
 }
 
 
-def test_the_corpus_covers_six_libraries_and_both_kinds_of_run():
-    libraries = CORPUS.frameworks()
-    assert {"monai", "deap", "pyod", "elegantrl", "neuralprophet", "cma"} <= libraries, sorted(libraries)
-    entries = CORPUS.entries
-    assert sum(e["should_stop"] for e in entries) >= 9 and sum(not e["should_stop"] for e in entries) >= 18
-    assert all((FOLDER / e["file"]).stat().st_size < 512 * 1024 for e in entries)
-    assert sum(p.stat().st_size for p in FOLDER.rglob("*") if p.is_file()) < 5 * 1024 * 1024
-    assert set(KNOWN_MISSES) <= set(RUNS) and set(KNOWN_CHECK_MISSES) <= set(RUNS)
-
-
-@pytest.mark.parametrize("run", LOGS)
-def test_every_truth_value_is_printed_in_its_log(run):
-    CORPUS.assert_truth_printed(run)
-
-
-@pytest.mark.parametrize("run", marked(RUNS, KNOWN_MISSES))
-def test_every_file_reads_its_loss_at_the_truths_steps(run):
-    """Issue 32's bar, per file: >= 90 % of the truth's train-loss points at the truth's steps."""
-    CORPUS.assert_read(run)
-
-
-@pytest.mark.parametrize("run", marked(RUNS, KNOWN_CHECK_MISSES))
-def test_replayed_checks(run):
-    CORPUS.assert_replayed_checks(run)
+globals().update(dev_set_tests(CORPUS, LIBRARIES, stop=9, healthy=18, max_mb=5,
+                               known_misses=KNOWN_MISSES, known_check_misses=KNOWN_CHECK_MISSES))
 
 
 # The first reading (bench/read_corpus.py examples/libraries6, 2026-12-05, the reader at 078aa55 before any

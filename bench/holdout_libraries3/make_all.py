@@ -14,15 +14,7 @@ truth has at least 5 points and that every truth value is printed in the log wit
 
 from __future__ import annotations
 
-import argparse
-import json
-import math
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -137,168 +129,13 @@ run("tt_mlp_cls_adam_lr_ramp_noval_diverged", "torchtuples_fit.py",
 run("tt_mlp_reg_adam_lr_ramp_diverged", "torchtuples_fit.py", "--task reg --opt adam --lr 0.005 --ramp 1.8 --epochs 14",
     label="diverged", stop=True)
 
-# Runs labelled by their intent where the label rule does not hold, and why
-LABEL_EXCEPTIONS: dict[str, str] = {}
-
-NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.IGNORECASE)
-
-
-def _f(v) -> float:
-    return float(v)
-
-
-def label_problems(vals: list[float], label: str) -> list[str]:
-    finite = all(math.isfinite(v) for v in vals)
-    if label == "nan":
-        return [] if not finite else ["label nan but every train-loss value is finite"]
-    if not finite:
-        return [f"label {label} but the train loss has a non-finite value"]
-    if label == "healthy":
-        return [] if vals[-1] < vals[0] else [f"label healthy but it ends at {vals[-1]:.4g} >= start {vals[0]:.4g}"]
-    if label == "diverged":
-        tail = vals[len(vals) * 3 // 4:]
-        best = min(vals)
-        ok = max(tail) >= 2 * best and max(tail) > vals[0]
-        return [] if ok else [f"label diverged but the last quarter peaks at {max(tail):.4g} (best {best:.4g}, "
-                              f"first {vals[0]:.4g})"]
-    return []
-
-
-def unprinted(log: Path, truth: dict) -> list[str]:
-    """Truth values that no number printed in the log matches within the tolerance."""
-    text = log.read_text(errors="replace").replace(",", "")
-    nums = []
-    for m in NUM.finditer(text):
-        try:
-            nums.append(float(m.group()))
-        except ValueError:
-            pass
-    finite = sorted(x for x in nums if math.isfinite(x))
-    has_nan = any(math.isnan(x) for x in nums)
-    has_inf = any(math.isinf(x) for x in nums)
-    tol = truth["tolerance"]
-    rel, ab = tol.get("rel", 1e-9), tol.get("abs", 0.0)
-    import bisect
-    missing = []
-    for step, v in truth["train_loss"]:
-        if v == "nan":
-            if not has_nan:
-                missing.append((step, v))
-            continue
-        if v in ("inf", "-inf"):
-            if not (has_inf or has_nan):
-                missing.append((step, v))
-            continue
-        v = float(v)
-        allow = max(ab, rel * abs(v)) * 1.0001 + 1e-15
-        i = bisect.bisect_left(finite, v - allow)
-        if not (i < len(finite) and finite[i] <= v + allow):
-            missing.append((step, v))
-    if missing:
-        return [f"{len(missing)} of {len(truth['train_loss'])} truth values not printed, e.g. {missing[:3]}"]
-    return []
-
-
-def check(name: str, truth: dict, label: str, log: Path) -> list[str]:
-    vals = [_f(v) for _, v in truth["train_loss"]]
-    out = []
-    if len(vals) < 5:
-        out.append(f"only {len(vals)} truth points")
-    steps = [s for s, _ in truth["train_loss"]]
-    if steps != sorted(steps) or len(set(steps)) != len(steps):
-        out.append("truth steps not strictly increasing")
-    if vals and name not in LABEL_EXCEPTIONS:
-        out += label_problems(vals, label)
-    if log.is_file():
-        out += unprinted(log, truth)
-    return out
-
-
-def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
-    return {"file": f"{name}/{file}", "truth": f"{name}/{truth_file}", "framework": truth["framework"],
-            "label": truth["label"], "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
-            "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
-
-
-def make(name: str, out: Path) -> None:
-    gen, args, label, stop = RUNS[name]
-    dest = out / name
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("TERM", "PYTHONUNBUFFERED", "COLUMNS", "FORCE_COLOR")}
-    env.update(HOLDOUT_DEST=str(dest), PYTHONPATH=str(HERE), HOLDOUT_LABEL=label,
-               HOLDOUT_SHOULD_STOP="1" if stop else "0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0", DDE_BACKEND="pytorch", HF_HUB_OFFLINE="1",
-               TRANSFORMERS_OFFLINE="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
-    cmd = ["nice", "-n", "10", PY, str(HERE / gen), *args, "--label", label] + (["--should-stop"] if stop else [])
-    log = dest / "train.log"
-    with tempfile.TemporaryDirectory(prefix=f"libho3-{name}-") as cwd, open(log, "wb") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                            env=env).returncode
-    if rc != 0:
-        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
-    if not (dest / "truth.json").is_file():
-        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
-    truth = json.loads((dest / "truth.json").read_text())
-    for problem in check(name, truth, label, log):
-        print(f"  {name}: {problem}", file=sys.stderr)
-    store = dest / "truth_store.json"
-    if store.is_file():
-        t = json.loads(store.read_text())
-        for problem in check(name, t, label, Path("/nonexistent")):
-            print(f"  {name} ({t['file']}): {problem}", file=sys.stderr)
-
-
-def entries_of(name: str, out: Path) -> list[dict]:
-    """The manifest entries of a made run: its train.log, and a store with its own truth (``truth_store.json``
-    naming the store in its ``file``)."""
-    d = out / name
-    entries = [_entry(name, "train.log", "truth.json", json.loads((d / "truth.json").read_text()))]
-    store = d / "truth_store.json"
-    if store.is_file():
-        t = json.loads(store.read_text())
-        entries.append(_entry(name, t["file"], "truth_store.json", t))
-    return entries
-
-
-def write_manifest(out: Path) -> int:
-    """manifest.jsonl from the run folders, in RUNS order (written whole at the end, so makers of different runs
-    that overlap in time never lose each other's entries)."""
-    lines = [json.dumps(e) for n in RUNS if (out / n / "truth.json").is_file() for e in entries_of(n, out)]
-    (out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
-    return len(lines)
+# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="examples/libraries_holdout3")
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--manifest-only", action="store_true", help="only rewrite manifest.jsonl from the folders")
-    ap.add_argument("--check", action="store_true", help="only re-check the made runs' truths (no run)")
-    a = ap.parse_args()
-    out = Path(a.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    if a.check:
-        bad = 0
-        for n, (_, _, label, _) in RUNS.items():
-            if not (out / n / "truth.json").is_file():
-                print(f"  {n}: not made", file=sys.stderr)
-                continue
-            probs = check(n, json.loads((out / n / "truth.json").read_text()), label, out / n / "train.log")
-            for p in probs:
-                print(f"  {n}: {p}", file=sys.stderr)
-            bad += bool(probs)
-        print(f"{len(RUNS)} runs, {bad} with problems", file=sys.stderr)
-        return 0
-    names = [] if a.manifest_only else (a.only or list(RUNS))
-    for n in names:
-        if n not in RUNS:
-            raise SystemExit(f"unknown run {n}")
-    for n in names:
-        print(f"{n} ...", file=sys.stderr, flush=True)
-        make(n, out)
-    print(f"manifest.jsonl: {write_manifest(out)} entries", file=sys.stderr)
-    return 0
+    return blind_maker.main(RUNS, HERE, "examples/libraries_holdout3", "libho3", __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -14,13 +14,7 @@ truth has at least 5 points and that every truth value is printed in the log wit
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -143,93 +137,13 @@ run("setfit_contrastive_lr3e-4_iter20_log10", "setfit_train.py",
     "--lr 3e-4 --iterations 20 --logging-steps 10 --loss contrastive")
 run("setfit_cosine_lr5e-4_b8_log4_eval20", "setfit_train.py", "--lr 5e-4 --batch 8 --logging-steps 4 --eval-steps 20")
 
-# Runs labelled by their intent where the label rule does not hold, and why
-LABEL_EXCEPTIONS: dict[str, str] = {}
-
-# the third blind set's checks of a made run (labels, every truth value printed, manifest entries), used as they are
+# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
 sys.path.insert(0, str(HERE.parent))
-from holdout_libraries3.make_all import _entry, check  # noqa: E402
-
-
-def make(name: str, out: Path) -> None:
-    gen, args, label, stop = RUNS[name]
-    dest = out / name
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("TERM", "PYTHONUNBUFFERED", "COLUMNS", "FORCE_COLOR")}
-    env.update(HOLDOUT_DEST=str(dest), PYTHONPATH=str(HERE), HOLDOUT_LABEL=label,
-               HOLDOUT_SHOULD_STOP="1" if stop else "0", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0", DDE_BACKEND="pytorch", HF_HUB_OFFLINE="1",
-               TRANSFORMERS_OFFLINE="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
-    cmd = ["nice", "-n", "10", PY, str(HERE / gen), *args, "--label", label] + (["--should-stop"] if stop else [])
-    log = dest / "train.log"
-    with tempfile.TemporaryDirectory(prefix=f"libho4-{name}-") as cwd, open(log, "wb") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                            env=env).returncode
-    if rc != 0:
-        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
-    if not (dest / "truth.json").is_file():
-        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
-    truth = json.loads((dest / "truth.json").read_text())
-    for problem in check(name, truth, label, log):
-        print(f"  {name}: {problem}", file=sys.stderr)
-    store = dest / "truth_store.json"
-    if store.is_file():
-        t = json.loads(store.read_text())
-        for problem in check(name, t, label, Path("/nonexistent")):
-            print(f"  {name} ({t['file']}): {problem}", file=sys.stderr)
-
-
-def entries_of(name: str, out: Path) -> list[dict]:
-    """The manifest entries of a made run: its train.log, and a store with its own truth (``truth_store.json``
-    naming the store in its ``file``)."""
-    d = out / name
-    entries = [_entry(name, "train.log", "truth.json", json.loads((d / "truth.json").read_text()))]
-    store = d / "truth_store.json"
-    if store.is_file():
-        t = json.loads(store.read_text())
-        entries.append(_entry(name, t["file"], "truth_store.json", t))
-    return entries
-
-
-def write_manifest(out: Path) -> int:
-    """manifest.jsonl from the run folders, in RUNS order (written whole at the end, so makers of different runs
-    that overlap in time never lose each other's entries)."""
-    lines = [json.dumps(e) for n in RUNS if (out / n / "truth.json").is_file() for e in entries_of(n, out)]
-    (out / "manifest.jsonl").write_text("\n".join(lines) + "\n")
-    return len(lines)
+import blind_maker  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="examples/libraries_holdout4")
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--manifest-only", action="store_true", help="only rewrite manifest.jsonl from the folders")
-    ap.add_argument("--check", action="store_true", help="only re-check the made runs' truths (no run)")
-    a = ap.parse_args()
-    out = Path(a.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    if a.check:
-        bad = 0
-        for n, (_, _, label, _) in RUNS.items():
-            if not (out / n / "truth.json").is_file():
-                print(f"  {n}: not made", file=sys.stderr)
-                continue
-            probs = check(n, json.loads((out / n / "truth.json").read_text()), label, out / n / "train.log")
-            for p in probs:
-                print(f"  {n}: {p}", file=sys.stderr)
-            bad += bool(probs)
-        print(f"{len(RUNS)} runs, {bad} with problems", file=sys.stderr)
-        return 0
-    names = [] if a.manifest_only else (a.only or list(RUNS))
-    for n in names:
-        if n not in RUNS:
-            raise SystemExit(f"unknown run {n}")
-    for n in names:
-        print(f"{n} ...", file=sys.stderr, flush=True)
-        make(n, out)
-    print(f"manifest.jsonl: {write_manifest(out)} entries", file=sys.stderr)
-    return 0
+    return blind_maker.main(RUNS, HERE, "examples/libraries_holdout4", "libho4", __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -11,25 +11,19 @@ other than the log that holds the series (a CSV logger's file, MMEngine's ``scal
 
 from __future__ import annotations
 
-import argparse
-import json
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PY = sys.executable
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import child_env, label_problems, read_manifest, remake, unprinted  # noqa: E402
+from truth_checks import LibraryRuns, generator_argv, library_maker_main  # noqa: E402
 
-RUNS: dict[str, tuple[str, str, str, bool]] = {}
+RUNS: LibraryRuns = {}
 
 
 def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args, label, stop)
+    RUNS[name] = (generator_argv(gen, args), label, stop)
 
 
 # --- fastai (fastprogress's table: 'epoch  train_loss  valid_loss  accuracy  time' between bar redraws)
@@ -57,56 +51,8 @@ run("poutyne_batch_granularity_4ep", "poutyne_fit.py", "--epochs 4 --batch-granu
 run("poutyne_sgd_lr_huge_nan", "poutyne_fit.py", "--epochs 6 --lr 80", label="nan", stop=True)
 
 
-def check_label(truth: dict, label: str) -> list[str]:
-    vals = [float(v) for _, v in truth["train_loss"]]
-    return label_problems(vals, label) if vals else ["no train-loss point in the truth"]
-
-
-def _entry(name: str, file: str, truth_file: str, truth: dict) -> dict:
-    return {"file": f"{name}/{file}", "truth": f"{name}/{truth_file}", "framework": truth["framework"],
-            "label": truth["label"], "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
-            "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
-
-
-def make(name: str, out: Path) -> list[dict]:
-    gen, args, label, stop = RUNS[name]
-    dest = out / name
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    env = child_env(strip=["TERM"], HOLDOUT_DEST=str(dest),
-                    PYTHONPATH=f"{HERE}:{HERE.parent / 'holdout_libraries'}", DO_NOT_TRACK="1")
-    cmd = ["nice", "-n", "10", PY, str(HERE / gen), *args.split(), "--label", label] + (["--should-stop"] if stop
-                                                                                        else [])
-    log = dest / "train.log"
-    with tempfile.TemporaryDirectory(prefix=f"lib2-{name}-") as cwd, open(log, "wb") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                            env=env).returncode
-    if rc != 0:
-        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
-    if not (dest / "truth.json").is_file():
-        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
-    truth = json.loads((dest / "truth.json").read_text())
-    for problem in check_label(truth, label) + unprinted(log, truth):
-        print(f"  {name}: {problem}", file=sys.stderr)
-    entries = [_entry(name, "train.log", "truth.json", truth)]
-    extra = dest / "extra_entries.json"
-    if extra.is_file():
-        for ln in extra.read_text().splitlines():
-            e = json.loads(ln)
-            entries.append(_entry(name, e["file"], e["truth"], json.loads((dest / e["truth"]).read_text())))
-        extra.unlink()
-    return entries
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="examples/libraries2")
-    ap.add_argument("--only", nargs="*")
-    a = ap.parse_args()
-    out = Path(a.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    remake(out, a.only, RUNS, make, read_manifest(out / "manifest.jsonl"), count_entries=True)
-    return 0
+    return library_maker_main(RUNS, HERE, "examples/libraries2", "lib2", __doc__ or "", mark_stores=False)
 
 
 if __name__ == "__main__":

@@ -11,25 +11,19 @@ reward, higher is better) and that every truth value of the log is printed in it
 
 from __future__ import annotations
 
-import argparse
-import json
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PY = sys.executable
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import child_env, label_problems, read_manifest, remake, unprinted  # noqa: E402
+from truth_checks import LibraryRuns, generator_argv, library_maker_main  # noqa: E402
 
-RUNS: dict[str, tuple[list[str], str, bool]] = {}
+RUNS: LibraryRuns = {}
 
 
 def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (["{py}", f"{{gen}}/{gen}", *args.split()], label, stop)
+    RUNS[name] = (generator_argv(gen, args), label, stop)
 
 
 # --- tianshou 2.x (per-epoch tqdm bars with a postfix, 'Epoch #N: test_reward: R ± S, best_reward: ...')
@@ -84,68 +78,8 @@ LABEL_EXCEPTIONS: dict[str, str] = {
 }
 
 
-def check_label(truth: dict, label: str) -> list[str]:
-    vals = [float(v) for _, v in truth["train_loss"]]
-    if not vals:
-        return ["no train-loss point in the truth"]
-    if truth["loss_name"] in (truth.get("higher_is_better") or []):  # a reward: higher is better
-        vals = [-v for v in vals]
-    return label_problems(vals, label)
-
-
-def _entry(name: str, file: str, truth_file: str, truth: dict, store: bool = False) -> dict:
-    e = {"file": f"{name}/{file}", "truth": f"{name}/{truth_file}", "framework": truth["framework"],
-         "label": truth["label"], "should_stop": truth["should_stop"], "n_points": len(truth["train_loss"]),
-         "loss_name": truth["loss_name"], "step_unit": truth["step_unit"]}
-    if store:
-        e["source"] = "store"
-    return e
-
-
-def make(name: str, out: Path) -> list[dict]:
-    argv, label, stop = RUNS[name]
-    dest = out / name
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    env = child_env(strip=["TERM"], HOLDOUT_DEST=str(dest), PYTHONPATH=f"{HERE}:{HERE.parent / 'holdout_libraries'}",
-                    RAY_USAGE_STATS_ENABLED="0", DO_NOT_TRACK="1")
-    cmd = ["nice", "-n", "10"] + [a.format(py=PY, gen=HERE) for a in argv] + ["--label", label]
-    cmd += ["--should-stop"] if stop else []
-    log = dest / "train.log"
-    with tempfile.TemporaryDirectory(prefix=f"lib3-{name}-") as cwd, open(log, "wb") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                            env=env).returncode
-    if rc != 0:
-        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
-    if not (dest / "truth.json").is_file():
-        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
-    truth = json.loads((dest / "truth.json").read_text())
-    problems = check_label(truth, label) if name not in LABEL_EXCEPTIONS else []
-    for problem in problems + unprinted(log, truth):
-        print(f"  {name}: {problem}", file=sys.stderr)
-    entries = [_entry(name, "train.log", "truth.json", truth)]
-    extra = dest / "extra_entries.json"
-    if extra.is_file():
-        for ln in extra.read_text().splitlines():
-            e = json.loads(ln)
-            t = json.loads((dest / e["truth"]).read_text())
-            for problem in (check_label(t, label) if name not in LABEL_EXCEPTIONS else []):
-                print(f"  {name} ({e['file']}): {problem}", file=sys.stderr)
-            entries.append(_entry(name, e["file"], e["truth"], t, store=True))
-        extra.unlink()
-    return entries
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="examples/libraries3")
-    ap.add_argument("--only", nargs="*")
-    a = ap.parse_args()
-    out = Path(a.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    old = read_manifest(out / "manifest.jsonl")
-    remake(out, a.only, RUNS, make, old, count_entries=True)
-    return 0
+    return library_maker_main(RUNS, HERE, "examples/libraries3", "lib3", __doc__ or "", LABEL_EXCEPTIONS)
 
 
 if __name__ == "__main__":
