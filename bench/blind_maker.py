@@ -1,7 +1,15 @@
 """What the blind library sets' makers share (bench/holdout_libraries3 to 6 and later): each run's
 generator started as a user starts it (``nice -n 10 python GEN.py ARGS > train.log 2>&1``, one CPU thread, seeded, no
 terminal), its truth checked (the third set's checks: labels, every truth value printed), and manifest.jsonl written
-from the run folders. A set's make_all.py holds its RUNS and calls ``main``."""
+from the run folders. A set's make_all.py holds its RUNS (``run`` adds one) and calls ``main``.
+
+Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
+working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
+generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
+the run folder (``HOLDOUT_DEST``). The maker then checks the truth against the run's intent (its label), that the
+truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
+``manifest.jsonl`` (one entry per scored file); a set's formats.py writes its ``FORMATS.md``. Self-contained: it uses
+no project code."""
 
 from __future__ import annotations
 
@@ -15,11 +23,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 PY = sys.executable
 # the runs of a set: name -> (generator, its arguments, label, should stop)
 Runs = dict[str, tuple[str, list[str], str, bool]]
+
+
+def registry(runs: Runs) -> Callable[..., None]:
+    """``run(name, generator, "ARGS", label="healthy", stop=False)``: adds a run to ``runs``."""
+
+    def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
+        runs[name] = (gen, args.split(), label, stop)
+
+    return run
 
 NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.IGNORECASE)
 

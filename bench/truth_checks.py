@@ -128,6 +128,15 @@ def generator_argv(gen: str, args: str = "") -> list[str]:
     return ["{py}", f"{{gen}}/{gen}", *args.split()]
 
 
+def registry(runs: LibraryRuns) -> Callable[..., None]:
+    """``run(name, generator, "ARGS", label="healthy", stop=False)``: adds a run to ``runs``."""
+
+    def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
+        runs[name] = (generator_argv(gen, args), label, stop)
+
+    return run
+
+
 def check_label(truth: dict, label: str) -> list[str]:
     """What in a truth's series goes against the run's label: its train loss, or for an RL run its returns and for a
     reward its values, negated (higher is better)."""

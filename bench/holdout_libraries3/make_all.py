@@ -1,15 +1,7 @@
 """Make the third held-out library corpus (examples/libraries_holdout3): real runs of training libraries nobody on
-the project had used.
+the project had used, each made and checked as bench/blind_maker.py says.
 
-    ~/venvs/holdout3/bin/python bench/holdout_libraries3/make_all.py --out examples/libraries_holdout3 \
-        [--only NAME ...]
-
-Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
-working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
-generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
-the run folder (``HOLDOUT_DEST``). This maker then checks the truth against the run's intent (its label), that the
-truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
-``manifest.jsonl`` (one entry per scored file) and ``FORMATS.md``. Self-contained: it uses no project code.
+    ~/venvs/holdout3/bin/python bench/holdout_libraries3/make_all.py [--only NAME ...] [--check] [--manifest-only]
 """
 
 from __future__ import annotations
@@ -18,15 +10,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
 # name: (generator, args, label, should_stop)
-RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
-
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args.split(), label, stop)
-
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
 
 # --- Vowpal Wabbit (its progress table on stderr: 'average loss  since last  example counter ...')
 run("vw_logistic_default_doubling", "vw_online.py", "--task logistic --n 6000")
@@ -128,10 +117,6 @@ run("tt_mlp_cls_adam_lr_ramp_noval_diverged", "torchtuples_fit.py",
     "--task cls --opt adam --lr 0.01 --ramp 2.2 --epochs 12 --no-val", label="diverged", stop=True)
 run("tt_mlp_reg_adam_lr_ramp_diverged", "torchtuples_fit.py", "--task reg --opt adam --lr 0.005 --ramp 1.8 --epochs 14",
     label="diverged", stop=True)
-
-# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
-sys.path.insert(0, str(HERE.parent))
-import blind_maker  # noqa: E402
 
 
 def main() -> int:

@@ -1,15 +1,7 @@
 """Make the fourth held-out library corpus (examples/libraries_holdout4): real runs of training libraries nobody on
-the project had used.
+the project had used, each made and checked as bench/blind_maker.py says.
 
-    ~/venvs/holdout4/bin/python bench/holdout_libraries4/make_all.py --out examples/libraries_holdout4 \
-        [--only NAME ...]
-
-Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
-working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
-generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
-the run folder (``HOLDOUT_DEST``). This maker then checks the truth against the run's intent (its label), that the
-truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
-``manifest.jsonl`` (one entry per scored file) and ``FORMATS.md``. Self-contained: it uses no project code.
+    ~/venvs/holdout4/bin/python bench/holdout_libraries4/make_all.py [--only NAME ...] [--check] [--manifest-only]
 """
 
 from __future__ import annotations
@@ -18,15 +10,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
 # name: (generator, args, label, should_stop)
-RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
-
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args.split(), label, stop)
-
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
 
 # --- torchbearer (Trial's Tqdm printer: '0/10(t): 100%|...| 32/32 [..., acc=0.915, loss=0.2225, running_acc=...]')
 run("tb_cls_val_v2_csv_10ep", "torchbearer_trial.py", "--task cls --epochs 10 --csv")
@@ -136,10 +125,6 @@ run("setfit_cosine_lr1e-3_eval10_2ep", "setfit_train.py", "--lr 1e-3 --epochs 2 
 run("setfit_contrastive_lr3e-4_iter20_log10", "setfit_train.py",
     "--lr 3e-4 --iterations 20 --logging-steps 10 --loss contrastive")
 run("setfit_cosine_lr5e-4_b8_log4_eval20", "setfit_train.py", "--lr 5e-4 --batch 8 --logging-steps 4 --eval-steps 20")
-
-# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
-sys.path.insert(0, str(HERE.parent))
-import blind_maker  # noqa: E402
 
 
 def main() -> int:

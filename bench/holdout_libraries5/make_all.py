@@ -1,15 +1,7 @@
 """Make the fifth held-out library corpus (examples/libraries_holdout5): real runs of training libraries nobody on
-the project had used.
+the project had used, each made and checked as bench/blind_maker.py says.
 
-    ~/venvs/holdout5/bin/python bench/holdout_libraries5/make_all.py --out examples/libraries_holdout5 \
-        [--only NAME ...]
-
-Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
-working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
-generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
-the run folder (``HOLDOUT_DEST``). This maker then checks the truth against the run's intent (its label), that the
-truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
-``manifest.jsonl`` (one entry per scored file) and ``FORMATS.md``. Self-contained: it uses no project code.
+    ~/venvs/holdout5/bin/python bench/holdout_libraries5/make_all.py [--only NAME ...] [--check] [--manifest-only]
 """
 
 from __future__ import annotations
@@ -18,15 +10,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
 # name: (generator, args, label, should_stop)
-RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
-
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args.split(), label, stop)
-
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
 
 # --- NumPyro (SVI.run tqdm bar: "\r...| 200/2000 [..., init loss: 812.3456, avg. loss [101-200]: 140.2154]")
 run("numpyro_linreg_adam_2000", "numpyro_svi.py", "--steps 2000")
@@ -128,10 +117,6 @@ run("fuxictr_adam_lr_high_eval8_diverged", "fuxictr_fit.py",
     "--lr 0.5 --patience 20 --no-reduce-lr --epochs 10 --eval-steps 8", label="diverged", stop=True)
 run("fuxictr_adam_lr_high_v0_eval8_diverged", "fuxictr_fit.py",
     "--lr 0.2 --eval-steps 8 --patience 20 --no-reduce-lr --epochs 8 --verbose 0", label="diverged", stop=True)
-
-# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
-sys.path.insert(0, str(HERE.parent))
-import blind_maker  # noqa: E402
 
 
 def main() -> int:

@@ -1,15 +1,7 @@
 """Make the sixth held-out library corpus (examples/libraries_holdout6): real runs of training libraries nobody on
-the project had used.
+the project had used, each made and checked as bench/blind_maker.py says.
 
-    ~/venvs/holdout6/bin/python bench/holdout_libraries5/make_all.py --out examples/libraries_holdout6 \
-        [--only NAME ...]
-
-Each run is ``nice -n 10 python GEN.py ARGS > train.log 2>&1`` started as a subprocess in a fresh temporary
-working directory: stdout and stderr one file, no TTY, Python's default buffering, 1 CPU thread, seeded. The
-generator writes ``truth.json`` (the library's own structured record) and copies the library's own small files into
-the run folder (``HOLDOUT_DEST``). This maker then checks the truth against the run's intent (its label), that the
-truth has at least 5 points and that every truth value is printed in the log within the tolerance, and writes
-``manifest.jsonl`` (one entry per scored file) and ``FORMATS.md``. Self-contained: it uses no project code.
+    ~/venvs/holdout6/bin/python bench/holdout_libraries6/make_all.py [--only NAME ...] [--check] [--manifest-only]
 """
 
 from __future__ import annotations
@@ -18,15 +10,12 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PY = sys.executable
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
 # name: (generator, args, label, should_stop)
-RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
-
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args.split(), label, stop)
-
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
 
 # --- mlxtend (its estimators' print_progress on stderr: "\rIteration: 12/50 | Cost 0.53 | Elapsed: 00:00:00")
 run("mlxtend_linreg_gd_p1_30ep", "mlxtend_fit.py", "--model linreg --eta 0.001 --epochs 30 --progress 1")
@@ -81,10 +70,6 @@ run("torchensemble_fusion_reg_sgd_lr_growth_nan", "torchensemble_fit.py",
     "--task reg --optimizer SGD --lr 0.02 --gamma 3 --epochs 8 --log-interval 10", label="nan", stop=True)
 run("torchensemble_fusion_cls_adam_lr_growth_diverged", "torchensemble_fit.py",
     "--lr 3e-3 --gamma 2.5 --epochs 10 --log-interval 10 --val", label="diverged", stop=True)
-
-# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
-sys.path.insert(0, str(HERE.parent))
-import blind_maker  # noqa: E402
 
 
 def main() -> int:

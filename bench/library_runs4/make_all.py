@@ -19,13 +19,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import LibraryRuns, generator_argv, library_maker_main  # noqa: E402
+from truth_checks import LibraryRuns, library_maker_main, registry  # noqa: E402
 
 RUNS: LibraryRuns = {}
-
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (generator_argv(gen, args), label, stop)
+run = registry(RUNS)
 
 
 # --- livelossplot (PlotLosses with ExtremaPrinter: a block per send(), 'Loss' / '\ttraining  \t (min: .., max: ..,

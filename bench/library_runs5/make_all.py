@@ -17,13 +17,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from truth_checks import LibraryRuns, generator_argv, library_maker_main  # noqa: E402
+from truth_checks import LibraryRuns, library_maker_main, registry  # noqa: E402
 
 RUNS: LibraryRuns = {}
-
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (generator_argv(gen, args), label, stop)
+run = registry(RUNS)
 
 
 # --- normflows (the examples' loop: tqdm over the iterations; the loss as a postfix, a print or tqdm.write)
