@@ -48,4 +48,4 @@ d = est.run_details_
 write_truth(framework=f"gplearn {version('gplearn')}", settings=vars(a), loss_name="Best Individual Fitness",
             step_unit="generation, 0-based (the `Gen` column)", tolerance=tol_sig(6),
             record="the estimator's `run_details_` (`best_fitness` at `generation`)",
-            train_loss=list(zip(d["generation"], d["best_fitness"])))
+            train_loss=list(zip(d["generation"], d["best_fitness"], strict=True)))

@@ -33,7 +33,8 @@ run("pythae_vae_adam_10ep", "pythae_train.py", "--epochs 10")
 run("pythae_ae_adam_noeval_8ep", "pythae_train.py", "--model AE --lr 3e-3 --epochs 8 --no-eval")
 run("pythae_betavae_rmsprop_b64_12ep", "pythae_train.py",
     "--model BetaVAE --optimizer RMSprop --lr 1e-3 --batch 64 --epochs 12")
-run("pythae_iwae_adamw_decay_10ep", "pythae_train.py", "--model IWAE --optimizer AdamW --lr 3e-3 --gamma 0.9 --epochs 10")
+run("pythae_iwae_adamw_decay_10ep", "pythae_train.py",
+    "--model IWAE --optimizer AdamW --lr 3e-3 --gamma 0.9 --epochs 10")
 run("pythae_vae_sgd_latent4_noeval_15ep", "pythae_train.py",
     "--optimizer SGD --lr 0.01 --latent 4 --epochs 15 --no-eval")
 run("pythae_vae_sgd_lr_growth_nan", "pythae_train.py", "--optimizer SGD --lr 0.05 --gamma 2.5 --epochs 10",
