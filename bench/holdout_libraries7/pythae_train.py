@@ -1,7 +1,7 @@
 """pythae: a ``VAE`` / ``AE`` / ``BetaVAE`` / ``IWAE`` of its default MLP encoder and decoder on small synthetic
 8x8 images, trained by its ``TrainingPipeline`` with a ``BaseTrainerConfig`` (optimizer, learning rate, optional
 ``ExponentialLR`` scheduler, epochs, batch size, with or without eval data), as its README's quick start does. Its
-logger prints on stdout the config, the optimizer, then per epoch tqdm bars on stderr (``Training of epoch 3/10:
+logger prints on stderr the config, the optimizer, then per epoch tqdm bars, on stderr too (``Training of epoch 3/10:
 100%|...| 5/5``, ``Eval of epoch 3/10``) and a block ``Train loss: 2.7132`` / ``Eval loss: 2.7134`` between dashed
 lines (``np.round(loss, 4)``). Truth: the ``logs`` dict its trainer hands every callback's ``on_log`` at each epoch's
 end (``train_epoch_loss``, ``eval_epoch_loss``), at the epoch, 1-based (``Training of epoch N/M``)."""
