@@ -1,5 +1,5 @@
 """Make the seventh held-out library corpus (examples/libraries_holdout7): real runs of training libraries nobody on
-the project had used (pythae, openTSNE, gplearn).
+the project had used (pythae, openTSNE, gplearn, TensorLy).
 
     ~/venvs/holdout7/bin/python bench/holdout_libraries7/make_all.py --out examples/libraries_holdout7 \
         [--only NAME ...]
@@ -70,6 +70,15 @@ run("gplearn_reg_rmse_trig_8gen", "gplearn_fit.py",
     "--metric rmse --functions add,sub,mul,div,sin,cos --parsimony 0.01 --generations 8")
 run("gplearn_cls_logloss_oob_8gen", "gplearn_fit.py", "--task cls --max-samples 0.8 --generations 8")
 run("gplearn_cls_pop1000_6gen", "gplearn_fit.py", "--task cls --population 1000 --generations 6 --n 300")
+
+# --- TensorLy (parafac verbose=1 on stdout: "reconstruction error=0.81..." at iteration 0, then "iteration 3,
+# reconstruction error: 0.3995..., decrease = 0.0056..., unnormalized = 22.75...")
+run("tensorly_cp_random_30it", "tensorly_parafac.py", "--iters 30")
+run("tensorly_cp_svd_torch_normalize", "tensorly_parafac.py", "--backend pytorch --init svd --normalize --iters 20")
+run("tensorly_cp_rank5_l2_40it", "tensorly_parafac.py", "--rank 5 --l2 0.1 --iters 40 --tol 1e-10")
+run("tensorly_cp_orth_20x15x10_25it", "tensorly_parafac.py", "--shape 20,15,10 --orthogonalise --iters 25")
+run("tensorly_cp_rank2_lownoise_tol1e-6", "tensorly_parafac.py",
+    "--true-rank 2 --rank 2 --noise 0.05 --tol 1e-6 --iters 50")
 
 # the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
 sys.path.insert(0, str(HERE.parent))
