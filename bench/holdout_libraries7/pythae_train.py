@@ -73,5 +73,6 @@ finally:
              if lg.get("eval_epoch_loss") is not None]
     write_truth(framework=f"pythae {version('pythae')}", settings=vars(a), loss_name="Train loss",
                 step_unit="epoch, 1-based (`Training of epoch N/M`)", tolerance=tol_decimals(4),
+                steps_per_epoch=-(-a.n // a.batch),  # the epoch bar's total (`10/10`): a reader numbering batches
                 record="the `logs` its trainer hands each callback's `on_log` at an epoch's end (`train_epoch_loss`)",
                 train_loss=train, eval_loss=evals or None, eval_name="Eval loss" if evals else None)
