@@ -1441,14 +1441,15 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     if isinstance(spec, dict):  # still learning the grid
         _grid_changes(spec, li[on_bar], s[on_bar], v[on_bar], bar)
         ch = spec["ch"][:GRID_CHANGES]
-        if len(ch) < GRID_CHANGES or any(u is None for _l, u, _n in ch) or _window_undecided(spec):
+        told = spec.get("units", 0) > 0 and not spec.get("not_units")  # each drawing a unit, however few changes
+        if (len(ch) < GRID_CHANGES or any(u is None for _l, u, _n in ch)) and not told or _window_undecided(spec):
             if spec["n"] < GRID_MAX_POINTS:
                 spec["pts"] = True
                 return li, s, v, src
             ch = []  # a value that seldom changes: no grid
         ch = [c for c in spec["ch"] if c[1] is not None] if ch else ch  # (and the changes drawn in its window)
         grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
-        if spec.get("units", 0) > 0 and not spec.get("not_units"):  # (the windows' evidence over the changes'
+        if told:  # (the windows' evidence over the changes'
             # grid: a value that repeats between its changes, pyswarms' best cost, fits a coarser grid too)
             grids[key] = [grids[key][0], 1.0, 0.0, 1.0]  # every drawing a unit (``_every_unit``)
         main = st.get("main_total")
