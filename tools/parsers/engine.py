@@ -1300,7 +1300,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if st.get("first_state") and lagging and key in st.get("carried", ()):
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
-                li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st)
+                li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
                 by_unit = _one_per_unit(key, st) & np.isin(src, list(lagging))
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
@@ -1418,8 +1418,8 @@ MAX_GRIDS = 16  # values whose grid is kept
 
 
 def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, on_bar: np.ndarray,
-                 bar: tuple[np.ndarray, np.ndarray],
-                 st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                 bar: tuple[np.ndarray, np.ndarray], st: dict,
+                 ahead: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A value set before the bar's counter moves, every d units (pykan's ``if _ % log == 0:
     pbar.set_description(...)`` in a ``for _ in pbar``): tqdm draws it at the count it last printed, which lags
     behind the unit when the bar skips redraws (``miniters``), so its change drawn at count c is at a unit in
@@ -1430,8 +1430,8 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     unchanged value is no point. Until d is decided (or when it is 1) the points are as the bar shows them; decided
     after earlier reads gave points of the value, the file is read again from its start knowing it (``_revise``):
     the same points at any read size. Only the points the bar drew (``on_bar``) are its; a record printed otherwise
-    keeps its step. ``bar``: the bar's redraw lines and the counts they show. (points' lines, steps, values,
-    sources) kept."""
+    keeps its step. ``bar``: the bar's redraw lines and the counts they show; ``ahead``: the lines redrawn at the
+    count of the bar's redraw before (``_redrawn_ahead``). (points' lines, steps, values, sources) kept."""
     grids = st.setdefault("grid", {})
     spec = grids.get(key)
     if spec is None:
@@ -1441,14 +1441,16 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     if isinstance(spec, dict):  # still learning the grid
         _grid_changes(spec, li[on_bar], s[on_bar], v[on_bar], bar)
         ch = spec["ch"][:GRID_CHANGES]
-        if len(ch) < GRID_CHANGES or any(u is None for _l, u, _n in ch):
+        told = spec.get("units", 0) > 0 and not spec.get("not_units")  # each drawing a unit, however few changes
+        if (len(ch) < GRID_CHANGES or any(u is None for _l, u, _n in ch)) and not told or _window_undecided(spec):
             if spec["n"] < GRID_MAX_POINTS:
                 spec["pts"] = True
                 return li, s, v, src
             ch = []  # a value that seldom changes: no grid
         ch = [c for c in spec["ch"] if c[1] is not None] if ch else ch  # (and the changes drawn in its window)
         grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
-        if grids[key][1] == 1 and spec.get("units", 0) > 0 and not spec.get("not_units"):
+        if told:  # (the windows' evidence over the changes'
+            # grid: a value that repeats between its changes, pyswarms' best cost, fits a coarser grid too)
             grids[key] = [grids[key][0], 1.0, 0.0, 1.0]  # every drawing a unit (``_every_unit``)
         main = st.get("main_total")
         if st.get("bars_restart") and main and grids[key][1] >= main:
@@ -1461,7 +1463,7 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
         spec = grids[key]
     first, step = float(spec[0]), float(spec[1])
     if len(spec) > 3:
-        return _every_unit(key, li, s, v, src, np.flatnonzero(on_bar), st)
+        return _every_unit(key, li, s, v, src, np.flatnonzero(on_bar), ahead[li], st)
     if step <= 1:
         return li, s, v, src
     drawn = np.flatnonzero(on_bar)
@@ -1485,6 +1487,16 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     return li[keep], s[keep], v[keep], src[keep]
 
 
+def _window_undecided(spec: dict) -> bool:
+    """Whether every drawing of a value so far is in one window at one stale count (the bar's counter has not moved
+    since the value first showed: pyswarms' ``best_cost=`` redrawn at ``0/N`` each iteration), with no window closed
+    yet to tell whether each drawing is a unit (``_unit_windows``): the grid waits for the counter to move (its sync
+    redraw, the bar's close at N/N), its changes' bounds telling nothing before."""
+    held = spec.get("open")
+    return (not spec.get("units") and not spec.get("not_units") and held is not None
+            and int(held[1]) >= int(spec.get("n", 0)))
+
+
 def _one_per_unit(key: str, st: dict) -> bool:
     """Whether ``_on_log_grid`` decided that a train value is drawn once per unit it is set at (a bar per epoch's
     value, a description set every iteration): each of its points is a value as set, a repeat too (a run saturated
@@ -1494,13 +1506,16 @@ def _one_per_unit(key: str, st: dict) -> bool:
 
 
 def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
-                st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A value set at every unit (``_on_log_grid``'s grid of 1: pytorch-metric-learning's description set at each
-    iteration), drawn at the count tqdm last showed: each drawing at the count the one before it was drawn at is the
-    next unit (changed or not, when it is no number: a loss that stays NaN; a repeated number is a redraw); the
-    count's own redraw is a unit only where the units so far fall behind its count (a value that repeated unseen),
-    else none. Each point at the unit after the one before, at least at its count. The last value, count and unit
-    are kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
+                same_count: np.ndarray, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value set at every unit (``_on_log_grid``: its windows say each drawing is a unit; pytorch-metric-learning's
+    description set at each iteration, pyswarms' ``best_cost=`` postfix), drawn at the count tqdm last showed: each
+    drawing at the count the one before it was drawn at is the next unit, changed or not when the bar was redrawn at
+    the count of its redraw before (``same_count``: a set redrew it, not the counter; a best cost unchanged is an
+    iteration too) or when it is no number (a loss that stays NaN), else a repeated number is a redraw (a count that
+    moved by one, drawn as c + 1); the count's own redraw (its sync, the close at N/N) is a unit only where the units
+    so far fall behind its count (a value that repeated unseen), else none. Each point at the unit after the one
+    before, at least at its count. The last value, count and unit are kept in ``st`` (the same at any read size).
+    (points' lines, steps, values, sources) kept."""
     unit = st.setdefault("unit", {})
     last_v, last_nan, last_s, at = unit.get(key) or (None, False, None, None)
     at = -math.inf if at is None else at
@@ -1510,7 +1525,10 @@ def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.
         sk, vk = float(s[k]), float(v[k])
         nan = math.isnan(vk)
         same = (nan and last_nan) or (last_v is not None and vk == last_v)
-        new = (not same or not math.isfinite(vk)) if sk == last_s else (not same or sk > at)
+        if sk == last_s:  # redrawn at the bar's count before (a set, not the counter): a unit, a repeat too
+            new = bool(same_count[k]) or not same or not math.isfinite(vk)
+        else:
+            new = not same or sk > at
         if new:
             at = max(sk, at + 1)
             s[k] = at
