@@ -30,9 +30,15 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=20, stop=7, healthy=
 # per change of the value, so every repeated best cost shifts the steps after it.
 FIRST_READING = {"read": 17, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 0}
+# Then corrected in general terms (fixh8; tests/test_engine_holdout8_shapes.py): a lagging bar redrawn at its stale
+# count by a postfix set each unit is each unit, a repeated value included, when the drawings at one count number the
+# units up to the next count shown (its sync or its close at N/N): pyswarms 6/6, 23/23 files, STOP recall 8/8, no
+# false or early STOP, ESCALATE 0 of 45 healthy checks.
+CORRECTED = {"read": 23, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
 
 
 def test_the_first_reading_holds():
     """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
     files; false and early STOPs; ESCALATEs of healthy checks)."""
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED))
