@@ -72,6 +72,13 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 739-run table after judge7's rule (a loss whose newest logs - 2, and 4 % of the run - each sit at
+    # 10x its best and 2x where it started has its progress undone twice over: a divergence STOP): STOP recall 189/210
+    # -> 191/210 (NumPyro's lr-growth run, KAN's lr3 run), 13 clear runs stopped a check or two sooner; flagged
+    # 260/263, no false/early STOP, ESCALATE 228/8965 healthy checks (2.5 %), cause right 191/206, at confidence >=
+    # 0.7 71/71 unchanged. Tried and left: a loss held at 3x its start for a quarter of the run (sustain_min logs),
+    # however noisy: it STOPs PyG's noisy lr8 run but also NeuralProphet's one-cycle hump (healthy, 4x its start for
+    # 10 logs, then back): a false STOP.
     # 2026-12-06, the 739-run table (examples/libraries_holdout6 added, the sixth blind set, after its reader fixes;
     # the merged reader work of the day: PyMC one point a call, libraries6 29/29): flagged 260/263, STOP recall 189/210,
     # no false/early STOP, ESCALATE 228/8965 healthy checks (2.5 %), cause right 191/206, at confidence >= 0.7 71/71.
@@ -92,7 +99,7 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.899),  # 189/210
+    "stop_recall": (">=", 0.909),  # 191/210
     "flagged_share": (">=", 0.988),  # 260/263
     "escalate_share_healthy": ("<=", 0.0255),  # 228/8965
     "cause_right_share": (">=", 0.927),  # 191/206

@@ -116,11 +116,24 @@ def test_divergence_sustain_massive(n_high, status, sustained):
 @pytest.mark.parametrize(("newest", "status"), [(900.0, "warn"), (1100.0, "critical")])
 def test_divergence_an_order_of_magnitude_growing_to_blowup_ratio(newest, status):
     # three logs over order_ratio (10) x the best, the newest at blowup_ratio (1000) x: a blow-up still growing (the
-    # middle one lower than the first: no compounding climb, which ``climb_ratio`` judges below)
-    y = plateau_then(0.0, 1, 30, 30)
-    y[-3:] = [40.0, 25.0, 2.0 * newest]
+    # middle one lower than the first: no compounding climb, which ``climb_ratio`` judges below; and under
+    # undone_ratio (2) x the start: no progress undone twice over, which ``sustain_undone`` judges below)
+    y = np.concatenate([np.linspace(10, 1, 30), np.full(30, 1.0)])
+    y[-3:] = [40.0, 15.0, newest]
     f = divergence.check(view_of({"train_loss": y}))
     assert f.status == status, f.message
+
+
+@pytest.mark.parametrize(("last", "critical"), [
+    ([7383.0, 198200.0], False),  # one log over: a spike still to be confirmed
+    ([90000.0, 85000.0], False),  # two logs 11 x the best, under undone_ratio (2) x the start (47660, a median)
+    ([198200.0, 191600.0], True),  # two logs 26 x the best and 2.4 x the start: the progress undone
+])
+def test_divergence_progress_undone_twice_over(last, critical):
+    # NumPyro's SVI under a grown LR (libraries_holdout5): 79880 -> 7383, then two logs above twice its start
+    y = np.array([79880.0, 47660.0, 22420.0, 9587.0, 7632.0, 7383.0, *last])
+    f = divergence.check(view_of({"train_loss": y}))
+    assert (f.status == "critical") == critical, f.message
 
 
 @pytest.mark.parametrize(("last", "status"), [
@@ -147,8 +160,10 @@ def test_divergence_one_huge_log_is_no_compounding():
     (2e6, 1e21, "critical"),  # two logs over blowup_ratio x, orders of magnitude a log (2e6 then 1e21)
 ])
 def test_divergence_two_logs_growing_by_orders_of_magnitude(before, newest, status):
-    # DeepChem's lr-growth run (libraries_holdout4): a best of 2, then 2 * 1e6 and 2 * 1e21 as its last two logs
+    # DeepChem's lr-growth run (libraries_holdout4): a best of 2, then 2 * 1e6 and 2 * 1e21 as its last two logs;
+    # from a start of 3e6, so that 4e6 stays under undone_ratio (2) x the start (``sustain_undone`` judges that)
     y = plateau_then(0.0, 1, 30, 30)
+    y[:30] = np.linspace(3e6, 2.0, 30)
     y[-3:] = [2.0, 2.0 * before, 2.0 * newest]  # at its level, then two logs (no three-log compounding climb)
     f = divergence.check(view_of({"train_loss": y}))
     assert f.status == status, f.message
@@ -174,12 +189,16 @@ def test_divergence_min_points(n):
                                                                  "for 2 logs")
 
 
-@pytest.mark.parametrize(("tail", "fresh"), [([40.0, 200.0], True), ([200.0, 190.0], False)])
-def test_divergence_order_above_start_not_fresh(tail, fresh):
+@pytest.mark.parametrize(("tail", "status", "fresh"), [
+    ([40.0, 200.0], "warn", True),  # one log up: fresh
+    ([90.0, 85.0], "warn", False),  # two logs at order_ratio x the best, above the start (48, a median): not fresh
+    ([200.0, 190.0], "critical", False),  # ...and over undone_ratio (2) x the start: the progress undone (a STOP)
+])
+def test_divergence_order_above_start_not_fresh(tail, status, fresh):
     # two logs or more at order_ratio x the best and above the start: no swing that may resolve (NumPyro's grown LR)
     y = [80.0, 48.0, 22.0, 9.6, 7.6, 7.4] + tail
     f = divergence.check(view_of({"train_loss": y}))
-    assert (f.status, f.fresh) == ("warn", fresh), f.message
+    assert (f.status, f.fresh) == (status, fresh), f.message
 
 
 # --- loss_trend: min_points ---------------------------------------------------------------------------------------

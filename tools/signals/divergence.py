@@ -61,6 +61,9 @@ class DivergenceParams(Params):
     climb_ratio: float = bound(1.4, 1.0, above=True)  # order_ratio x its best: a loss compounding log after log (an
     # LR grown by a factor each epoch), caught before its logs reach blowup_ratio x (a spike is one log, noise does not
     # multiply three logs in a row)
+    sustain_undone: int = bound(2, 2)  # ...or this many newest logs (and sustain_share of the run) each order_ratio x
+    undone_ratio: float = bound(2.0, 1.0)  # its best and undone_ratio x where it started: the run's progress undone
+    # and doubled (a spike is one log of a sparse log, a few of a dense one; no noise doubles the untrained level)
 
 
 DEFAULT = DivergenceParams()
@@ -198,7 +201,9 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     its start (0 when fewer than ``sustain_massive``, unless ``sustain_growing`` of them each grew ``blowup_ratio``
     times over the one before), or over ``order_ratio`` times for ``sustain_order`` logs with the newest at
     ``blowup_ratio`` times (a blow-up still growing), or ``sustain_climb`` logs each ``climb_ratio`` times the one
-    before with the newest ``order_ratio`` times its best (compounding): a blow-up measured in orders of magnitude. The
+    before with the newest ``order_ratio`` times its best (compounding), or ``sustain_undone`` logs (``sustain_share``
+    of the run) each ``order_ratio`` times its best and ``undone_ratio`` times its start (the run's progress undone
+    twice over): a blow-up measured in orders of magnitude. The
     start is the first log when lower than the start level (a blow-up from the second log inflates the median of the
     first few)."""
     if best <= 0 or len(c.values) < p.sustain_massive:
@@ -221,6 +226,12 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     v = c.values
     if len(v) > m and order[-1] and (v[-m:] >= p.climb_ratio * v[-m - 1:-1]).all() and (v[-m - 1:-1] > 0).all():
         return m
+    # undone: the newest sustain_undone logs (sustain_share of the run) each order_ratio x its best, undone_ratio x
+    # its start
+    u = max(p.sustain_undone, int(p.sustain_share * len(v)))
+    ref = min(start, float(c.first(1)[0]))
+    if ref > 0 and len(v) > u and order[-u:].all() and (v[-u:] >= p.undone_ratio * ref).all():
+        return u
     return 0
 
 
