@@ -214,7 +214,7 @@ def _is_name(name: str, dialect: Dialect) -> bool:
 
 def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
     """Where the counted noun right after a number ending at ``end`` ends (``8 images,``: one blank, then a word of
-    ``Dialect.counted_nouns`` closed by a blank, a comma, a colon or the line's end, and not followed by a number
+    ``Dialect.counted_nouns`` (or ``Dialect.length_units``) closed by a blank, a comma, a colon or the line's end, and not followed by a number
     it names), else 0."""
     if line[end:end + 1] != b" ":
         return 0
@@ -226,7 +226,8 @@ def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
         return 0
     if line[j:j + 1] in (b" ", b"\t") and line[j + 1:j + 2].isdigit():
         return 0  # "epoch 0 batch 9/64": the word names the number after it
-    return j if line[i:j].decode("latin-1").lower() in dialect.counted_nouns else 0
+    word = line[i:j].decode("latin-1").lower()
+    return j if word in dialect.counted_nouns or word in dialect.length_units else 0
 
 
 def _class_path(name: str) -> bool:
