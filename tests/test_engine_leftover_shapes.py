@@ -71,3 +71,24 @@ def test_a_length_unit_naming_the_number_after_it_is_no_count():
 def test_a_record_under_an_epoch_banner_in_a_stepped_log_is_at_the_current_step():
     pts = _same_in_reads(_ignite_workflow(6, 8, best_lines=True), every=1)
     assert pts["best metric of val_acc"][0] == [8, 40, 48]
+
+
+def _mlxtend(iters: int) -> bytes:
+    """mlxtend's ``print_progress`` on ``\\r`` (``Iteration: i/N | Cost c | Elapsed: 00:00:00 | ETA: 00:00:00``), a
+    RuntimeWarning glued after the first one (stderr into the same file, no newline before it)."""
+    warn = (b"/root/venv/lib/python3.11/site-packages/mlxtend/classifier/multilayerperceptron.py:258: RuntimeWarning: "
+            b"divide by zero encountered in log\n  return -np.sum(np.log(output) * (y_target), axis=1)\n")
+    out = [b"\rIteration: 1/%d | Cost %.2f | Elapsed: 00:00:00 | ETA: 00:00:00" % (iters, _cost(1)) + warn]
+    out += [b"\rIteration: %d/%d | Cost %.2f | Elapsed: 0:00:%02d | ETA: 0:00:00" % (i, iters, _cost(i), i // 4)
+            for i in range(2, iters + 1)]
+    return b"".join(out) + b"\n"
+
+
+def _cost(i: int) -> float:
+    return round(41.37 / i, 2)
+
+
+def test_a_clock_is_no_value_and_a_stepped_objective_read_once_is_a_record():
+    pts = _same_in_reads(_mlxtend(20), every=1)
+    assert sorted(pts) == ["Cost"]  # no ``Elapsed`` or ``ETA`` read from their clocks
+    assert pts["Cost"] == ([*range(1, 21)], [_cost(i) for i in range(1, 21)])

@@ -345,8 +345,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
                     int(idx[0]), set(plan.metrics.values()), series_at):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
-            if plan is None or not (
-                    plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
+            if plan is None or not (plan.is_record or _has_position(plan) and (
+                    _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
                 stepped = plan is not None and _has_position(plan) and bool(plan.metrics)
                 if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
                     new_pending.append(int(idx[0]))
@@ -688,6 +688,16 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
     best_reward: ...`` before its ``Epoch #1: test_reward: 9.0, best_reward: ...``). A line after the series (a final
     or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting)."""
     return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
+
+
+def _has_objective(plan: Plan) -> bool:
+    """A quantity the run minimises under another name than a loss (``Cost``, ``mse``: ``roles.infer_role``'s
+    lower-is-better train metrics): with a step, a line read once holding one is a record on its face, as one with
+    a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it)."""
+    from ..roles import infer_role
+
+    return any(infer_role(n).role == "train_metric" and infer_role(n).direction == "min"
+               for n in plan.metrics.values())
 
 
 def _has_position(plan: Plan) -> bool:
