@@ -10,6 +10,7 @@ import json
 import pytest
 
 from .test_engine_tables import _in_reads, _line_starts
+from .test_read_shapes_general import _pieces, _read
 
 
 def _same_in_reads(data: bytes, every: int) -> dict:
@@ -92,3 +93,35 @@ def test_a_clock_is_no_value_and_a_stepped_objective_read_once_is_a_record():
     pts = _same_in_reads(_mlxtend(20), every=1)
     assert sorted(pts) == ["Cost"]  # no ``Elapsed`` or ``ETA`` read from their clocks
     assert pts["Cost"] == ([*range(1, 21)], [_cost(i) for i in range(1, 21)])
+
+
+def _bar_then_table(epochs: int) -> bytes:
+    """NeuralProphet's Lightning bars (``Epoch e`` counting the run's epochs, ``Training`` holding the epoch's metrics
+    in its postfix), then at the run's end its metrics DataFrame printed, one row an epoch (an ``epoch`` column)."""
+    out = [b"INFO - (NP.config.init_data_params) - Setting normalization to global.\n"]
+    for e in range(1, epochs + 1):
+        out.append(b"\rEpoch %d:   0%%|          | 0/%d [00:00<?, ?it/s]" % (e, epochs))
+        out.append(b"\rEpoch %d: 100%%|##########| %d/%d [00:00<00:00, 10866.07it/s]" % (e, e, epochs))
+        out.append(b"\rTraining: |          | 0/? [00:0%d<?, ?it/s, v_num=0, train_loss=%.3g, MAE=%.3g]"
+                   % (e // 5, _np_loss(e - 1), 10 * _np_loss(e - 1)))
+    out.append(b"\n    train_loss        MAE  epoch\n")
+    out += [b"%-4d  %.6f  %9.6f  %5d\n" % (e, _np_loss(e), 10 * _np_loss(e), e) for e in range(epochs)]
+    return b"".join(out)
+
+
+def _np_loss(e: int) -> float:
+    return round(0.548335 / (e + 1), 6)
+
+
+def test_a_bars_postfix_then_a_table_of_the_same_names_reads_alike_in_any_reads(tmp_path):
+    """Read through the real LogFileSource (a fact learned late reads the file again from its start): whole, and
+    appended in two pieces cut anywhere in the table (mid-row too) or before it."""
+    data = _bar_then_table(30)
+    path = tmp_path / "whole.log"
+    path.write_bytes(data)
+    whole, _notes = _read(path)
+    assert whole["train_loss"] == {e: _np_loss(e) for e in range(30)}  # the table's rows, by epoch
+    assert sorted(whole["avg_train_loss"]) == [*range(1, 31)]  # the bar's postfix: a summary of them
+    table = data.index(b"\n    train_loss")
+    for k, cut in enumerate([table // 2, *range(table, len(data), 331)]):
+        assert _pieces(tmp_path / f"pieces{k}.log", data, [cut]) == whole, cut

@@ -690,6 +690,21 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
     return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
 
 
+MAX_PLACED_NAMES = 64  # names kept for ``_placed_late``
+
+
+def _placed_late(placed: set[str], st: dict) -> None:
+    """Names a counted record (a step or an epoch of its own) gives in this read that an earlier read gave to records
+    with no position, read under their own names (NeuralProphet's bar postfix ``train_loss=0.0027`` each epoch, then
+    its metrics table with an epoch column printed at the run's end): read together, those records are a summary of
+    the counted ones (``avg_``); so the file is read again from its start knowing the names (``_revise``), as one read
+    of it all reads them."""
+    late = placed & set(st.get("bare_names") or ()) - set(st.get("placed_names") or ())
+    if late:
+        names = sorted({*(st.get("placed_names") or ()), *late})[:MAX_PLACED_NAMES]
+        st.setdefault("revise", {})["placed_names"] = names
+
+
 def _has_objective(plan: Plan) -> bool:
     """A quantity the run minimises under another name than a loss (``Cost``, ``mse``: ``roles.infer_role``'s
     lower-is-better train metrics): with a step, a line read once holding one is a record on its face, as one with
@@ -1231,11 +1246,16 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
+    _placed_late(placed, st)
+    placed |= set(st.get("placed_names") or ())
     for r in train:
         plan, idx, got, bad = reads[r]
         if not len(idx):
             continue  # (its lines carried to the next read)
         prefix = ""
+        if not _has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
+            bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
+            bare.extend(n for n in plan.metrics.values() if n not in bare and len(bare) < MAX_PLACED_NAMES)
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
