@@ -316,11 +316,11 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]  # a sample, evenly spread
         # how records start: long lines after a line that is not as long (a cut line's rest goes on mid-record)
         heads = {lines[i][:2] for i in at.tolist() if i == 0 or lengths[i - 1] != w}
-        starts = _record_starts(lines, lengths, w)
+        record_starts = _record_starts(lines, lengths, w)
         cut = [i for i in at.tolist()
                if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
-               and _shape(lines[i + 1]) not in starts  # (or as short records after short ones do: a time stamp)
+               and _shape(lines[i + 1]) not in record_starts  # (or as short records after short ones do: a time stamp)
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
             _keep_alone(lines, lengths, st)  # (one long line printed again and again, a warning, is no terminal's
