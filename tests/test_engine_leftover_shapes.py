@@ -125,3 +125,34 @@ def test_a_bars_postfix_then_a_table_of_the_same_names_reads_alike_in_any_reads(
     table = data.index(b"\n    train_loss")
     for k, cut in enumerate([table // 2, *range(table, len(data), 331)]):
         assert _pieces(tmp_path / f"pieces{k}.log", data, [cut]) == whole, cut
+
+
+def _display_to_the_end(epochs: int, per_epoch: int) -> bytes:
+    """Each epoch's row (``epoch E  val_loss V``) printed where a 3-line status display was (``ESC[3A ESC[J``), the
+    display redrawn in place between them; the last epoch's display ends the file: no cursor-up erases it."""
+    out, drawn = [b"starting training\n"], False
+    for s in range(1, epochs * per_epoch + 1):
+        out.append((b"\x1b[3A\x1b[J" if drawn else b"\x1b[J") + b"step %d/%d  loss %.4f\n[%-20s]\n%d it/s\n"
+                   % (s, epochs * per_epoch, _loss_at(s), b"#" * (20 * (s % per_epoch) // per_epoch), 900 + s))
+        drawn = True
+        if s % per_epoch == 0 and s < epochs * per_epoch:
+            out.append(b"\x1b[3A\x1b[Jepoch %d  val_loss %.4f\n" % (s // per_epoch, _loss_at(s) + 0.1))
+            drawn = False
+    return b"".join(out)
+
+
+def _loss_at(s: int) -> float:
+    return round(2.0 / (1 + s), 4)
+
+
+def test_a_display_still_shown_where_a_settled_file_ends_is_read_once(tmp_path):
+    data = _display_to_the_end(4, 10)
+    path = tmp_path / "run.log"
+    path.write_bytes(data)
+    old, _ = _read(path)  # settled: the display's last state read, once
+    assert old["loss"] == {40: _loss_at(40)}
+    assert sorted(old["val_loss"].values()) == [_loss_at(s) + 0.1 for s in (30, 20, 10)]
+    young, _ = _read(path, old=False)  # being written: the same, provisionally (the next bytes may redraw it)
+    assert young == old
+    pieces = _pieces(tmp_path / "pieces.log", data, [len(data) // 3, len(data) // 2])  # (young: held, no points)
+    assert "loss" not in pieces and pieces["val_loss"] == old["val_loss"]

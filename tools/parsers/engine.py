@@ -108,8 +108,10 @@ class TextLogFormat(LineFormat):
             start = end
         return True
 
-    def finish(self, em: Emitter) -> None:
+    def finish(self, em: Emitter, at_end: bool = False) -> None:
         st = _state(em)
+        if at_end and st.get("up_tail"):  # a display still shown where the file ends, no cursor-up after it: its
+            read_block(b"", em, streams=False, shown=True)  # last state is read, once (the file has settled)
         held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
         if held:
             read_block(held, em, streams=False)
@@ -171,8 +173,9 @@ def _revise(st: dict, em: Emitter) -> None:
     em.state["reread"] = True
 
 
-def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
-    """Read one block of complete lines into ``em`` (see the module docstring)."""
+def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = False) -> None:
+    """Read one block of complete lines into ``em`` (see the module docstring); ``shown``: a display at the block's
+    end is read as it is shown, not held for a redraw (the end of a settled file)."""
     st = _state(em)
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
@@ -185,9 +188,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         data, up = erase_cleared(data)
         if up:
             st["up_n"] = max(int(st.get("up_n", 0)), up)
-        data, shown = hold_display(data, int(st.get("up_n") or FIRST_DISPLAY))
-        if shown:
-            st["up_tail"] = shown.decode("latin-1")
+        data, display = (data, b"") if shown else hold_display(data, int(st.get("up_n") or FIRST_DISPLAY))
+        if display:
+            st["up_tail"] = display.decode("latin-1")
             if not data:
                 return
     data, rows = hold_rows(data)  # a vertical table's block that may go on in the next read
