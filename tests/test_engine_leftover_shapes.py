@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from .test_engine_tables import _in_reads, _line_starts
 from .test_read_shapes_general import _pieces, _read
 
@@ -66,10 +64,10 @@ def test_a_length_unit_naming_the_number_after_it_is_no_count():
     assert pts["loss"] == ([*range(1, 9)], [round(1.0 / s, 2) for s in range(1, 9)])
 
 
-@pytest.mark.xfail(reason="left (issue 32): a record right under ignite's evaluator banner (``Got new best metric``) "
-                   "takes the banner's epoch as its step when its read holds one such record (1, not the current 8)",
-                   strict=True)
 def test_a_record_under_an_epoch_banner_in_a_stepped_log_is_at_the_current_step():
+    """ignite's ``Got new best metric of val_acc`` right under its evaluator's banner (``epoch 0 until 1 epochs``): in
+    a log whose records count their batches under epochs of their own it is at the current step (8), not the
+    banner's epoch (1), whatever the reads."""
     pts = _same_in_reads(_ignite_workflow(6, 8, best_lines=True), every=1)
     assert pts["best metric of val_acc"][0] == [8, 40, 48]
 

@@ -1179,7 +1179,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         steps = steps_of[r]
         if after is not None and _has_no_position(plan) and not plan.bar:
             steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
-        if under is not None and _has_no_position(plan) and not plan.bar:
+        if under is not None and _has_no_position(plan) and not plan.bar and not st.get("epoch_counter"):
+            # (not where records count their batches under epochs of their own, ``Epoch: 1/8, Iter: 3/8``: a record
+            # there sits at the current global step, not at a banner's epoch)
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
             if has.any() and (np.diff(u[has]) != 0).all():  # (one record an epoch)
