@@ -16,8 +16,10 @@ the judge follows when the file logs no train loss) and scores it one of two way
   ``epoch``, Keras) a reader numbering by batches is equally right, so the point may also be found at
   epoch × ``steps_per_epoch`` (with 0-based epochs also (epoch + 1) × ``steps_per_epoch``, the batches done at the
   epoch's end); a 0-based truth may be read at index + 1 (the count done), and a truth whose ``record`` says it
-  numbers that record's 0-based step + 1 at that step; the best of the numberings counts (never a mix). A file is
-  read when
+  numbers that record's 0-based step + 1 at that step; conversely, where the truth counts global batches
+  (``step_unit`` starting with ``global batch``) and each of its points is an epoch's batch 0 (one line an epoch,
+  the epoch's length never printed: torchensemble's ``Batch: 000``), the point may be found at step /
+  ``steps_per_epoch``, the epoch; the best of the numberings counts (never a mix). A file is read when
   >= 90 % of its truth's points are found. The row also says how many truth values the read has at any step
   (so a wrong step numbering shows as "values right, steps wrong") and the read's step range.
 - **By count** (the shared corpora ``real-logs`` and ``real-logs-2``): the read's point count against
@@ -137,6 +139,11 @@ def _same(v: float, t: float, tol: dict) -> bool:
     return math.isfinite(v) and abs(v - t) <= _tolerance(t, tol)
 
 
+def _numbered(step: int, mult: int, end: int) -> int:
+    """A truth's step in a numbering: (step + end) x mult, or (step + end) / -mult for a negative mult."""
+    return (step + end) * mult if mult > 0 else (step + end) // -mult
+
+
 def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int, int, str]:
     """(points found at the truth's steps, truth values found at any step, the numbering that matched)."""
     by_step: dict[int, list[float]] = {}
@@ -154,9 +161,15 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
     if pts and pts[0][0] == 1 and "step + 1" in str(truth.get("record", "")):
         # a truth that says it numbers its record's 0-based step + 1 (a bar's count n of Lightning's step n - 1)
         numberings.append(("the record's own step (truth - 1)", 1, -1))  # numbers the same points
+    spe = int(truth.get("steps_per_epoch") or 0)
+    if (spe > 1 and str(truth.get("step_unit", "")).startswith("global batch") and pts
+            and all(s % spe == 0 for s, _ in pts)):
+        # a global batch counted as E x steps_per_epoch + B where every point is an epoch's batch 0: the log prints
+        # one line an epoch and never shows the epoch's length, so a reader numbering by epoch is equally right
+        numberings.append((f"epoch (truth / {spe})", -spe, 0))
     best, how = -1, ""
     for name, mult, end in numberings:
-        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get((s + end) * mult, ())))
+        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(_numbered(s, mult, end), ())))
         if n > best:
             best, how = n, name
     vals = np.sort(values[np.isfinite(values)])
@@ -309,9 +322,10 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                     steps, values = _all_points(data, res.metric)
                     res.found, res.found_any_step, res.numbering = score_truth(steps, values, truth)
                     if should_stop and (ps := problem_step(truth)) is not None:
-                        mult = (int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch x") else 1)
+                        mult = (int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch x") else
+                                -int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch (truth /") else 1)
                         shift = res.numbering.endswith("(end)") - res.numbering.endswith("(truth - 1)")
-                        res.problem_step = (ps + shift) * mult
+                        res.problem_step = _numbered(ps + shift, mult, 0)
                     res.read = res.found >= READ_SHARE * max(1, len(truth["train_loss"]))
                     if not res.read:
                         res.why = (f"{res.found} of {expected} at the truth's steps, {res.found_any_step} at any "

@@ -76,6 +76,17 @@ def test_scoring_accepts_epochs_or_batches_but_never_a_mix():
     assert read_corpus.score_truth(np.array([1, 52, 3]), np.array([0.5, 0.4, 0.3]), truth)[0] == 2
 
 
+def test_scoring_accepts_epochs_where_the_truth_counts_only_each_epochs_first_batch():
+    """A truth in global batches (E x steps_per_epoch + B) whose every point is an epoch's batch 0 (the log prints one
+    line an epoch, its length never shown): a read by epoch is right; where a point is another batch it is not."""
+    unit = "global batch, 0-based (`Epoch: E | Batch: B`: E x steps_per_epoch + B)"
+    truth = _truth([0, 10, 20], [0.5, 0.4, 0.3], step_unit=unit, steps_per_epoch=10)
+    assert read_corpus.score_truth(np.array([0, 1, 2]), np.array([0.5, 0.4, 0.3]), truth)[0] == 3
+    assert read_corpus.score_truth(np.array([0, 10, 20]), np.array([0.5, 0.4, 0.3]), truth)[0] == 3
+    mixed = _truth([0, 5, 10], [0.5, 0.4, 0.3], step_unit=unit, steps_per_epoch=10)
+    assert read_corpus.score_truth(np.array([0, 1, 2]), np.array([0.5, 0.4, 0.3]), mixed)[0] == 1
+
+
 def test_a_refused_or_missing_file_is_a_miss_and_stray_files_are_listed(tmp_path, capsys):
     """Issue 23: an unreadable run stays in every denominator, and every file not scored is named."""
     folder = tmp_path / "corpus"

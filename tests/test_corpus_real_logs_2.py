@@ -58,11 +58,11 @@ NOTES = {
     "06_chatglm-hf-trainer-tqdm-stdout.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 424 "
                                                "point(s) of the earlier runs (212 of loss)"),
                                               "skipped 190 NUL byte(s) (the lines holding them)"],
-    "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 797 point(s) "
+    "11_detectron2-fewshot-log.txt": [("this file holds 2 runs; showing the last one (run 2); set aside 795 point(s) "
                                        "of the earlier runs (25 of total_loss)")],
     "13_t5-qa-batchloss-no-step.log": ["the log gives no step numbers: points are numbered by line order"],
     "22_detectron2-hardwrapped-terminal-copy.txt": [("this file holds 4 runs; showing the last one (run 4); set aside "
-                                                     "620 point(s) of the earlier runs (18 of total_loss)")],
+                                                     "610 point(s) of the earlier runs (18 of total_loss)")],
 }
 STOPS = {
     "01_llmc-gpt2-nan-from-step1.log": "STOP: loss is NaN for the last 100 logged values (since step 1)",

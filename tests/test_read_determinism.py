@@ -54,23 +54,18 @@ READ_NOTES = ("no complete metric line recognised yet", "the file's last, unterm
 KNOWN = {
     # HF's tqdm write events (records a buffered stdout prints after the bar's redraws) matched across reads
     "frameworks/hf_eval_steps50/train.log": "HF write events across reads",
-    # a multi-run file whose run boundary is seen differently when a piece ends near it
+    # a multi-run file whose run boundary is seen differently when a piece ends near it (real-logs-2's 22, hard-wrapped,
+    # reads the same since a terminal wrap is not decided on rests that start as the log's short records do: left7)
     "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",
-    "real-logs-2/22_detectron2-hardwrapped-terminal-copy.txt": "run boundary at a read's end",
     "real-logs-2/11_detectron2-fewshot-log.txt": "run boundary at a read's end",
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
     # added with libraries6, libraries_holdout5 and trackers2 (text files): 18 of their 105 files differed, 2 fixed
     # (a lagging bar's window cut by a read, an epoch banner read without its bar), 7 more (CLU's metric lines, read
     # by line order or named avg_/val_ on a read holding no step yet) by reading glog's header as a stamp, 3 more
     # (PyMC's bar and its closing "Finished" line, ordered by the read) by reading them as one record, 1 more
-    # (pycma's list printed over two lines read as a table's row when a read holds its end only); these 5 still do:
-    # NeuralProphet's bar with its epoch table: the table's rows seen as a second run when a read ends near them
-    "libraries6/neuralprophet_ar_bar_table_30ep/train.log": "table rows as another run at a read's end",
-    "libraries6/neuralprophet_bar_table_40ep/train.log": "table rows as another run at a read's end",
-    "libraries6/neuralprophet_lr_high_onecycle_recovers/train.log": "table rows as another run at a read's end",
-    "libraries6/neuralprophet_lr_huge_blowup/train.log": "table rows as another run at a read's end",
-    # MONAI's validation accuracy repeated at each eval: its first point's step decided at a read's end
-    "libraries6/monai_workflow_cls_sgd_lr_huge_nan/train.log": "eval repeat's step at a read's end",
+    # (pycma's list printed over two lines read as a table's row when a read holds its end only); the last 5 (left7):
+    # NeuralProphet's 4 (its bar's postfix names read again in its epoch table at the end: the file read again
+    # knowing them) and MONAI's 1 (ignite's ``until 8 epochs`` no metric, a clock no value) read the same now
 }
 
 

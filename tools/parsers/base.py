@@ -124,8 +124,9 @@ class LineFormat:
         Default: no fast path."""
         return False
 
-    def finish(self, em: Emitter) -> None:
-        """Called at the end of a read: emit anything pending that is already complete (default: nothing)."""
+    def finish(self, em: Emitter, at_end: bool = False) -> None:
+        """Called at the end of a read: emit anything pending that is already complete (default: nothing);
+        ``at_end``: the read reached the end of a file that has settled (or is read as if: the provisional tail)."""
 
 
 class DocumentFormat:

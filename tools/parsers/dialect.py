@@ -155,6 +155,11 @@ class Dialect:
         "sentence", "sentences", "document", "documents", "record", "records", "row", "rows", "word", "words",
         "shard", "shards", "object", "objects", "box", "boxes", "video", "videos", "clip", "clips", "frame",
         "frames", "pair", "pairs", "user", "users", "node", "nodes", "edge", "edges", "graph", "graphs"})
+    #: a number followed by one of these units of a run's length is a count in prose too (ignite's ``epoch 0
+    #: until 8 epochs``, ``for 100 steps``): no value of the word before it (``until``); unlike a counted noun's, a
+    #: table's column named so is left to the table's step rules
+    length_units: frozenset[str] = frozenset({
+        "epochs", "steps", "iterations", "iters", "generations", "rounds", "episodes", "updates"})
     #: words of a date printed before a clock at a line's start (``05 Dec 20:28 INFO ...``, ``Sat 05 Dec 2026
     #: 20:28:13``): with the clock they are a time stamp, whose numbers (the day, the year, the hour) are no fields
     date_words: frozenset[str] = frozenset({

@@ -108,8 +108,10 @@ class TextLogFormat(LineFormat):
             start = end
         return True
 
-    def finish(self, em: Emitter) -> None:
+    def finish(self, em: Emitter, at_end: bool = False) -> None:
         st = _state(em)
+        if at_end and st.get("up_tail"):  # a display still shown where the file ends, no cursor-up after it: its
+            read_block(b"", em, streams=False, shown=True)  # last state is read, once (the file has settled)
         held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
         if held:
             read_block(held, em, streams=False)
@@ -171,8 +173,9 @@ def _revise(st: dict, em: Emitter) -> None:
     em.state["reread"] = True
 
 
-def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
-    """Read one block of complete lines into ``em`` (see the module docstring)."""
+def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = False) -> None:
+    """Read one block of complete lines into ``em`` (see the module docstring); ``shown``: a display at the block's
+    end is read as it is shown, not held for a redraw (the end of a settled file)."""
     st = _state(em)
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
@@ -185,9 +188,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True) -> None:
         data, up = erase_cleared(data)
         if up:
             st["up_n"] = max(int(st.get("up_n", 0)), up)
-        data, shown = hold_display(data, int(st.get("up_n") or FIRST_DISPLAY))
-        if shown:
-            st["up_tail"] = shown.decode("latin-1")
+        data, display = (data, b"") if shown else hold_display(data, int(st.get("up_n") or FIRST_DISPLAY))
+        if display:
+            st["up_tail"] = display.decode("latin-1")
             if not data:
                 return
     data, rows = hold_rows(data)  # a vertical table's block that may go on in the next read
@@ -345,8 +348,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
                     int(idx[0]), set(plan.metrics.values()), series_at):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
-            if plan is None or not (
-                    plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
+            if plan is None or not (plan.is_record or _has_position(plan) and (
+                    _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
                 stepped = plan is not None and _has_position(plan) and bool(plan.metrics)
                 if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
                     new_pending.append(int(idx[0]))
@@ -688,6 +691,31 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
     best_reward: ...`` before its ``Epoch #1: test_reward: 9.0, best_reward: ...``). A line after the series (a final
     or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting)."""
     return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
+
+
+MAX_PLACED_NAMES = 64  # names kept for ``_placed_late``
+
+
+def _placed_late(placed: set[str], st: dict) -> None:
+    """Names a counted record (a step or an epoch of its own) gives in this read that an earlier read gave to records
+    with no position, read under their own names (NeuralProphet's bar postfix ``train_loss=0.0027`` each epoch, then
+    its metrics table with an epoch column printed at the run's end): read together, those records are a summary of
+    the counted ones (``avg_``); so the file is read again from its start knowing the names (``_revise``), as one read
+    of it all reads them."""
+    late = placed & set(st.get("bare_names") or ()) - set(st.get("placed_names") or ())
+    if late:
+        names = sorted({*(st.get("placed_names") or ()), *late})[:MAX_PLACED_NAMES]
+        st.setdefault("revise", {})["placed_names"] = names
+
+
+def _has_objective(plan: Plan) -> bool:
+    """A quantity the run minimises under another name than a loss (``Cost``, ``mse``: ``roles.infer_role``'s
+    lower-is-better train metrics): with a step, a line read once holding one is a record on its face, as one with
+    a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it)."""
+    from ..roles import infer_role
+
+    return any(infer_role(n).role == "train_metric" and infer_role(n).direction == "min"
+               for n in plan.metrics.values())
 
 
 def _has_position(plan: Plan) -> bool:
@@ -1151,7 +1179,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         steps = steps_of[r]
         if after is not None and _has_no_position(plan) and not plan.bar:
             steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
-        if under is not None and _has_no_position(plan) and not plan.bar:
+        if under is not None and _has_no_position(plan) and not plan.bar and not st.get("epoch_counter"):
+            # (not where records count their batches under epochs of their own, ``Epoch: 1/8, Iter: 3/8``: a record
+            # there sits at the current global step, not at a banner's epoch)
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
             if has.any() and (np.diff(u[has]) != 0).all():  # (one record an epoch)
@@ -1221,11 +1251,16 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
+    _placed_late(placed, st)
+    placed |= set(st.get("placed_names") or ())
     for r in train:
         plan, idx, got, bad = reads[r]
         if not len(idx):
             continue  # (its lines carried to the next read)
         prefix = ""
+        if not _has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
+            bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
+            bare.extend(n for n in plan.metrics.values() if n not in bare and len(bare) < MAX_PLACED_NAMES)
         if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"

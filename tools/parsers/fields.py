@@ -214,7 +214,8 @@ def _is_name(name: str, dialect: Dialect) -> bool:
 
 def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
     """Where the counted noun right after a number ending at ``end`` ends (``8 images,``: one blank, then a word of
-    ``Dialect.counted_nouns`` closed by a blank, a comma, a colon or the line's end, and not followed by a number
+    ``Dialect.counted_nouns`` (or ``Dialect.length_units``) closed by a blank, a comma, a colon or the line's end,
+    and not followed by a number
     it names), else 0."""
     if line[end:end + 1] != b" ":
         return 0
@@ -226,7 +227,8 @@ def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
         return 0
     if line[j:j + 1] in (b" ", b"\t") and line[j + 1:j + 2].isdigit():
         return 0  # "epoch 0 batch 9/64": the word names the number after it
-    return j if line[i:j].decode("latin-1").lower() in dialect.counted_nouns else 0
+    word = line[i:j].decode("latin-1").lower()
+    return j if word in dialect.counted_nouns or word in dialect.length_units else 0
 
 
 def _class_path(name: str) -> bool:
@@ -384,6 +386,21 @@ def _clock(tok: bytes) -> bool:
             and all(len(p) == 2 or p[2:3] in (b".", b",") and p[3:].isdigit() for p in parts[1:]))
 
 
+def _clock_at(line: bytes, a: int) -> int:
+    """Where a clock starting at ``a`` after a blank ends (``00:00:00.018``, ``1:05:09``, two parts at least, as
+    ``_clock`` reads one), else 0."""
+    if a and line[a - 1] not in b" \t":
+        return 0
+    j = a
+    while j < len(line) and j - a <= 24 and line[j] in _CLOCK_CHARS:
+        j += 1
+    tok = line[a:j].rstrip(b".,")
+    return a + len(tok) if b":" in tok and _clock(tok) else 0
+
+
+_CLOCK_CHARS = frozenset(b"0123456789:.,")
+
+
 def _source_location(tok: bytes, dialect: Dialect) -> bool:
     """``logging_writer.py:48]``: a source file's name with an extension of ``Dialect.source_suffixes``, a colon
     and a line number, closed by a bracket (the end of a log record's header)."""
@@ -484,6 +501,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         a, b = spans[k]
         if rep[b:b + 3] == b"%||" or rep[b:b + 2] == b"%]" and _progress_mark(rep, a):
             k += 1  # a progress bar's percent; a percent filling its brackets after a word (``Finished [100%]:``)
+            continue
+        clock = _clock_at(rep, a)
+        if clock:  # a duration printed as a clock (``Time taken: 00:00:00.018``): its parts are no values
+            while k < len(spans) and spans[k][0] < clock:
+                k += 1
             continue
         noun = _counted_noun(rep, b, dialect)
         if noun and _int(rep[a:b]):  # "8 images": a count of things, no metric's value; its noun names nothing after

@@ -12,6 +12,7 @@ counted. No pattern here can backtrack: the two regular expressions match bounde
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -315,9 +316,11 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)]  # a sample, evenly spread
         # how records start: long lines after a line that is not as long (a cut line's rest goes on mid-record)
         heads = {lines[i][:2] for i in at.tolist() if i == 0 or lengths[i - 1] != w}
+        record_starts = _record_starts(lines, lengths, w)
         cut = [i for i in at.tolist()
                if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
+               and _shape(lines[i + 1]) not in record_starts  # (or as short records after short ones do: a time stamp)
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
             _keep_alone(lines, lengths, st)  # (one long line printed again and again, a warning, is no terminal's
@@ -413,6 +416,17 @@ def _printed_alone(lines: Sequence[bytes], lengths: np.ndarray, width: int, rest
     alone = alone[alone >= first]
     alone = alone[np.linspace(0, len(alone) - 1, min(len(alone), WRAP_LOOKS)).astype(np.int64)]
     return any(lines[j].translate(_DIGITS_TO_0) in shapes for j in alone.tolist())
+
+
+def _record_starts(lines: Sequence[bytes], lengths: np.ndarray, width: int) -> set[bytes]:
+    """How short lines printed after a short line start (``_shape``), in a sample: records of the log, not the
+    rests of lines a terminal cut at ``width`` (a rest starting alike is a record of that kind: ignite's banner as
+    wide as the others, then a time-stamped record as the short ones are)."""
+    short = lengths < width - 2
+    at = np.flatnonzero(short[1:] & short[:-1]) + 1
+    at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)] if len(at) else at
+    seen = Counter(_shape(lines[i]) for i in at.tolist() if lines[i])
+    return {s for s, k in seen.items() if k >= 2}
 
 
 def _shape(line: bytes) -> bytes:

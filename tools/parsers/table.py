@@ -133,7 +133,7 @@ class CsvFormat(LineFormat):
         """Row by row (the reader tries ``parse_plain`` on a block first)."""
         self._parse_rows(text, em)
 
-    def finish(self, em: Emitter) -> None:
+    def finish(self, em: Emitter, at_end: bool = False) -> None:
         _say_steps(em)
 
     def parse_plain(self, data: bytes, em: Emitter) -> bool:

@@ -438,11 +438,12 @@ class LogFileSource:
                 dropped += 1
             if progress is not None:  # bytes of the file: counts on across the parts of a long read
                 progress(float(pos), float(end), f"reading {self.fs.describe(path)}")
-        if pending and pos >= end and (final or self._settled(st)):
+        at_end = pos >= end and (final or self._settled(st))
+        if pending and at_end:
             # the last record, unterminated: read as if its line ended (the way every other line is read)
             dropped += self._parse_lines(pending + b"\n", len(pending) + 1, fmt, em)
             pending = b""
-        fmt.finish(em)
+        fmt.finish(em, at_end=at_end and not pending)
         return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread)
 
     def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:

@@ -1,0 +1,156 @@
+"""The reader's known leftovers (issue 32: records, not lines; the same points whatever a read's size), each shape
+written as a small log the way a library prints it and read by the one engine, whole and in pieces: a number
+followed by a unit of a run's length in prose (ignite's ``epoch 0 until 8 epochs``) is a count, no metric's value.
+Each rule is general; what is library-specific is data in ``dialect.py``."""
+
+from __future__ import annotations
+
+import json
+
+from .test_engine_tables import _in_reads, _line_starts
+from .test_read_shapes_general import _pieces, _read
+
+
+def _same_in_reads(data: bytes, every: int) -> dict:
+    """The points of ``data`` read whole, checked equal (in any order of the names) to its reads in two parts cut at
+    every ``every``-th line start."""
+    whole = _in_reads(data, [])
+    for cut in _line_starts(data)[::every]:
+        assert json.dumps(_in_reads(data, [cut]), sort_keys=True) == json.dumps(whole, sort_keys=True), cut
+    return whole
+
+
+def _ignite_workflow(epochs: int, iters: int, best_lines: bool = False) -> bytes:
+    """MONAI's workflow on ignite: the trainer's and each epoch's evaluator's ``Engine run resuming from iteration 0,
+    epoch E until N epochs`` banner, MONAI's ``Epoch: e/N, Iter: i/M -- train_loss: x`` and the epoch's metrics."""
+    out = [f"INFO:ignite.engine.engine.SupervisedTrainer:Engine run resuming from iteration 0, epoch 0 until {epochs} "
+           "epochs"]
+    for e in range(1, epochs + 1):
+        for i in range(1, iters + 1):
+            out.append(f"2026-12-05 23:19:16,050 - INFO - Epoch: {e}/{epochs}, Iter: {i}/{iters} -- train_loss: "
+                       f"{_loss(e, i):.4f} ")
+        out.append(f"INFO:ignite.engine.engine.SupervisedEvaluator:Engine run resuming from iteration 0, epoch {e - 1} "
+                   f"until {e} epochs")
+        if best_lines and _acc(e) > max(_acc(k) for k in range(e)):
+            out.append(f"INFO:ignite.engine.engine.SupervisedEvaluator:Got new best metric of val_acc: {_acc(e)}")
+        out.append(f"2026-12-05 23:19:16,175 - INFO - Epoch[{e}] Metrics -- val_acc: {_acc(e):.4f} ")
+        best = max(range(1, e + 1), key=_acc)
+        out.append(f"2026-12-05 23:19:16,175 - INFO - Key metric: val_acc best value: {_acc(best)} at epoch: {best}")
+        out.append(f"INFO:ignite.engine.engine.SupervisedEvaluator:Epoch[{e}] Complete. Time taken: 00:00:00.018")
+        out.append("INFO:ignite.engine.engine.SupervisedEvaluator:Engine run finished. Time taken: 00:00:00.018")
+        out.append(f"INFO:ignite.engine.engine.SupervisedTrainer:Epoch[{e}] Complete. Time taken: 00:00:00.155")
+    out.append("INFO:ignite.engine.engine.SupervisedTrainer:Engine run finished. Time taken: 00:00:01.203")
+    return ("\n".join(out) + "\n").encode()
+
+
+def _loss(e: int, i: int) -> float:
+    return round(0.9 / e + 0.01 * i, 4)
+
+
+def _acc(e: int) -> float:
+    return (0.0, 0.8125, 0.6875, 0.625, 0.5, 0.875, 0.9375, 0.75, 0.9375, 1.0)[e]
+
+
+def test_a_number_before_a_unit_of_the_runs_length_is_a_count():
+    pts = _same_in_reads(_ignite_workflow(6, 8), every=3)
+    assert "until" not in pts, sorted(pts)
+    assert pts["train_loss"] == ([*range(1, 49)], [_loss(e, i) for e in range(1, 7) for i in range(1, 9)])
+    assert pts["val_acc"] == ([8 * e for e in range(1, 7)], [_acc(e) for e in range(1, 7)])
+    assert not [k for k in pts if "Time taken" in k]  # (``Complete. Time taken: 00:00:00.018``: a clock, no value)
+
+
+def test_a_length_unit_naming_the_number_after_it_is_no_count():
+    pts = _same_in_reads(b"".join(b"step %d loss %.2f epochs 3\n" % (s, 1.0 / s) for s in range(1, 9)), every=2)
+    assert pts["loss"] == ([*range(1, 9)], [round(1.0 / s, 2) for s in range(1, 9)])
+
+
+def test_a_record_under_an_epoch_banner_in_a_stepped_log_is_at_the_current_step():
+    """ignite's ``Got new best metric of val_acc`` right under its evaluator's banner (``epoch 0 until 1 epochs``): in
+    a log whose records count their batches under epochs of their own it is at the current step (8), not the
+    banner's epoch (1), whatever the reads."""
+    pts = _same_in_reads(_ignite_workflow(6, 8, best_lines=True), every=1)
+    assert pts["best metric of val_acc"][0] == [8, 40, 48]
+
+
+def _mlxtend(iters: int) -> bytes:
+    """mlxtend's ``print_progress`` on ``\\r`` (``Iteration: i/N | Cost c | Elapsed: 00:00:00 | ETA: 00:00:00``), a
+    RuntimeWarning glued after the first one (stderr into the same file, no newline before it)."""
+    warn = (b"/root/venv/lib/python3.11/site-packages/mlxtend/classifier/multilayerperceptron.py:258: RuntimeWarning: "
+            b"divide by zero encountered in log\n  return -np.sum(np.log(output) * (y_target), axis=1)\n")
+    out = [b"\rIteration: 1/%d | Cost %.2f | Elapsed: 00:00:00 | ETA: 00:00:00" % (iters, _cost(1)) + warn]
+    out += [b"\rIteration: %d/%d | Cost %.2f | Elapsed: 0:00:%02d | ETA: 0:00:00" % (i, iters, _cost(i), i // 4)
+            for i in range(2, iters + 1)]
+    return b"".join(out) + b"\n"
+
+
+def _cost(i: int) -> float:
+    return round(41.37 / i, 2)
+
+
+def test_a_clock_is_no_value_and_a_stepped_objective_read_once_is_a_record():
+    pts = _same_in_reads(_mlxtend(20), every=1)
+    assert sorted(pts) == ["Cost"]  # no ``Elapsed`` or ``ETA`` read from their clocks
+    assert pts["Cost"] == ([*range(1, 21)], [_cost(i) for i in range(1, 21)])
+
+
+def _bar_then_table(epochs: int) -> bytes:
+    """NeuralProphet's Lightning bars (``Epoch e`` counting the run's epochs, ``Training`` holding the epoch's metrics
+    in its postfix), then at the run's end its metrics DataFrame printed, one row an epoch (an ``epoch`` column)."""
+    out = [b"INFO - (NP.config.init_data_params) - Setting normalization to global.\n"]
+    for e in range(1, epochs + 1):
+        out.append(b"\rEpoch %d:   0%%|          | 0/%d [00:00<?, ?it/s]" % (e, epochs))
+        out.append(b"\rEpoch %d: 100%%|##########| %d/%d [00:00<00:00, 10866.07it/s]" % (e, e, epochs))
+        out.append(b"\rTraining: |          | 0/? [00:0%d<?, ?it/s, v_num=0, train_loss=%.3g, MAE=%.3g]"
+                   % (e // 5, _np_loss(e - 1), 10 * _np_loss(e - 1)))
+    out.append(b"\n    train_loss        MAE  epoch\n")
+    out += [b"%-4d  %.6f  %9.6f  %5d\n" % (e, _np_loss(e), 10 * _np_loss(e), e) for e in range(epochs)]
+    return b"".join(out)
+
+
+def _np_loss(e: int) -> float:
+    return round(0.548335 / (e + 1), 6)
+
+
+def test_a_bars_postfix_then_a_table_of_the_same_names_reads_alike_in_any_reads(tmp_path):
+    """Read through the real LogFileSource (a fact learned late reads the file again from its start): whole, and
+    appended in two pieces cut anywhere in the table (mid-row too) or before it."""
+    data = _bar_then_table(30)
+    path = tmp_path / "whole.log"
+    path.write_bytes(data)
+    whole, _notes = _read(path)
+    assert whole["train_loss"] == {e: _np_loss(e) for e in range(30)}  # the table's rows, by epoch
+    assert sorted(whole["avg_train_loss"]) == [*range(1, 31)]  # the bar's postfix: a summary of them
+    table = data.index(b"\n    train_loss")
+    for k, cut in enumerate([table // 2, *range(table, len(data), 331)]):
+        assert _pieces(tmp_path / f"pieces{k}.log", data, [cut]) == whole, cut
+
+
+def _display_to_the_end(epochs: int, per_epoch: int) -> bytes:
+    """Each epoch's row (``epoch E  val_loss V``) printed where a 3-line status display was (``ESC[3A ESC[J``), the
+    display redrawn in place between them; the last epoch's display ends the file: no cursor-up erases it."""
+    out, drawn = [b"starting training\n"], False
+    for s in range(1, epochs * per_epoch + 1):
+        out.append((b"\x1b[3A\x1b[J" if drawn else b"\x1b[J") + b"step %d/%d  loss %.4f\n[%-20s]\n%d it/s\n"
+                   % (s, epochs * per_epoch, _loss_at(s), b"#" * (20 * (s % per_epoch) // per_epoch), 900 + s))
+        drawn = True
+        if s % per_epoch == 0 and s < epochs * per_epoch:
+            out.append(b"\x1b[3A\x1b[Jepoch %d  val_loss %.4f\n" % (s // per_epoch, _loss_at(s) + 0.1))
+            drawn = False
+    return b"".join(out)
+
+
+def _loss_at(s: int) -> float:
+    return round(2.0 / (1 + s), 4)
+
+
+def test_a_display_still_shown_where_a_settled_file_ends_is_read_once(tmp_path):
+    data = _display_to_the_end(4, 10)
+    path = tmp_path / "run.log"
+    path.write_bytes(data)
+    old, _ = _read(path)  # settled: the display's last state read, once
+    assert old["loss"] == {40: _loss_at(40)}
+    assert sorted(old["val_loss"].values()) == [_loss_at(s) + 0.1 for s in (30, 20, 10)]
+    young, _ = _read(path, old=False)  # being written: the same, provisionally (the next bytes may redraw it)
+    assert young == old
+    pieces = _pieces(tmp_path / "pieces.log", data, [len(data) // 3, len(data) // 2])  # (young: held, no points)
+    assert "loss" not in pieces and pieces["val_loss"] == old["val_loss"]
