@@ -84,6 +84,11 @@ _EPOCH_LENGTH = re.compile(
     rb"(?<![\w.])(\d{1,9}+) (?:batches|steps|iterations|iters)(?:/| per )epoch(?![\w])"
     rb"|(?:batches|steps|iterations|iters)[ _]per[ _]epoch\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
+# a phase of a run announced with its length (openTSNE's ``===> Running optimization ... for 250 iterations...``)
+_PHASE = re.compile(rb"\bfor (\d{1,9}+) (?:iterations|iters|steps|epochs)\b")
+_PHASE_LITERALS = [templates_of(w) for w in (b" iterations", b" iters", b" steps", b" epochs")]
+PHASE_GAP = 8  # nonblank lines at most between a phase's last record and the next one's first (no relaunch between)
+MAX_PHASES = 64  # phase banners looked at per block
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
 
@@ -121,6 +126,11 @@ class TextLogFormat(LineFormat):
                 f"steps: epoch x {n:g} + batch, the epoch's length inferred from the batch counter (never printed; its "
                 "last value + its interval)" if seen else
                 "steps: the epochs (a batch counter printed once an epoch: the epoch's length unknown)")
+        if st.get("ph_said") and not st.get("said_phase"):
+            st["said_phase"] = True
+            em.notes.append(f"steps: the step counter restarted after a banner announcing the run's next phase, the "
+                            f"phase before having run its announced length ({st['ph_said']:g}): read as the run going "
+                            "on (each phase's steps after the phases before), not a new run")
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -280,6 +290,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = apart
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
+    _phase_banners(lines, grouping, len(pending), st)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
     taken = blocks.taken()
     values = BlockValues(lines, grouping.joined)
@@ -618,6 +629,90 @@ def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: di
                 if key == "total":
                     em.total_steps = value
                 break
+
+
+def _phase_banners(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict) -> None:
+    """The lines announcing a phase of the run with its length (``for 250 iterations``) from line ``first`` (the lines
+    before were carried over: looked at in their own read), with that length, for ``_phases``: only the lines whose
+    template holds a unit's word are looked at."""
+    marks = [k for k, t in enumerate(grouping.templates) if any(lit in t for lit in _PHASE_LITERALS)]
+    if not marks:
+        return
+    out = []
+    for i in np.flatnonzero(np.isin(grouping.codes, marks)).tolist():
+        if i < first:
+            continue
+        m = _PHASE.search(lines[i])
+        if m:
+            out.append((i, float(m.group(1))))
+            if len(out) >= MAX_PHASES:
+                break
+    if out:
+        st["_ph_at"] = out
+
+
+def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
+    """A step counter that restarts right after a banner announcing the next phase of the run with its length (openTSNE:
+    ``... for 250 iterations...``, ``Iteration 50 .. 250``, then ``... for 500 iterations...``, ``Iteration 50`` again),
+    the phase before having reached the length its banner announced, with at most ``PHASE_GAP`` lines between (no
+    relaunch, config or header): the run goes on, the new phase's steps after the phase before (offset by its length),
+    said in a note. A restart with no such banner is a new run (``_run_starts``): the offset ends there. The explicit
+    steps of ``reads`` (with no epoch of their own) changed in place; the phase's state kept in ``st``."""
+    banners = st.pop("_ph_at", None) or []
+    if not banners and not st.get("ph_off") and st.get("ph_next") is None and st.get("ph_len") is None:
+        return  # no phase announced so far: nothing to look at
+    lines = np.concatenate([rd[1] for rd in reads]) if reads else np.zeros(0, dtype=np.int64)
+    steps = np.concatenate([rd[2][EXPLICIT] for rd in reads]) if reads else np.zeros(0)
+    ok = ~np.isnan(steps)
+    order = np.argsort(lines, kind="stable")
+    order = order[ok[order]]
+    at, raw = lines[order], steps[order]
+    add = np.zeros(len(raw))
+    off, plen, nxt = float(st.get("ph_off", 0.0)), st.get("ph_len"), st.get("ph_next")
+    top, last, gap = st.get("ph_top"), st.get("ph_last"), st.get("ph_gap")
+    last_line = None
+    bounds = [int(np.searchsorted(at, b, side="right")) for b, _n in banners] + [len(at)]
+    start = 0
+    for j, end in enumerate(bounds):
+        while start < end:
+            s0 = float(raw[start])
+            back = last is not None and s0 <= last
+            if nxt is not None:  # the first record after a phase's banner
+                between = (int(nonblank[last_line + 1:int(at[start])].sum()) if last_line is not None
+                           else int(nonblank[n_ctx:int(at[start])].sum()) + int(gap or 0))
+                if back and plen is not None and top is not None and plen - (st.get("ph_step") or 1) < top <= plen \
+                        and between <= PHASE_GAP:
+                    off += plen  # the phase before ran its announced length: this one continues the run
+                    st["ph_said"] = st.get("ph_said") or plen
+                elif back:
+                    off = 0.0  # a new run (``_run_starts``)
+                plen, nxt, top = nxt, None, (None if back else top)
+            elif back:
+                off, plen, top = 0.0, None, None  # restarted with no phase announced: a new run
+            stop = end  # up to the next drop of the counter, or the segment's end
+            if off or plen is not None:
+                drops = np.flatnonzero(raw[start + 1:end] <= raw[start:end - 1])
+                stop = start + 1 + int(drops[0]) if len(drops) else end
+            seg = raw[start:stop]
+            add[start:stop] = off
+            top = float(seg.max()) if top is None else max(top, float(seg.max()))
+            if len(seg) > 1:
+                st["ph_step"] = float(seg[-1] - seg[-2])
+            last, last_line = float(seg[-1]), int(at[stop - 1])
+            start = stop
+        if j < len(banners):
+            nxt = banners[j][1]
+    gap = (int(nonblank[last_line + 1:].sum()) if last_line is not None
+           else int(nonblank[n_ctx:].sum()) + int(gap or 0))
+    st.update(ph_off=off, ph_len=plen, ph_next=nxt, ph_top=top, ph_last=last, ph_gap=gap)
+    if not add.any():
+        return
+    full = np.zeros(len(steps))
+    full[order] = add
+    k = 0
+    for _plan, idx, got, _bad in reads:
+        got[EXPLICIT] = got[EXPLICIT] + full[k:k + len(idx)]
+        k += len(idx)
 
 
 def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[float | None, float | None]],
@@ -1040,6 +1135,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             any_explicit = any_explicit or not bool(np.isnan(v).all())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
                 em.total_steps = st["total"] = _count(got[plan.step_total][-1])
+    _phases([rd for rd in reads if rd[0].step is not None and rd[0].epoch is None], nonblank, len(ctx), st)
     reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
     reads, short = _shorter_counts_eval(reads, prog_total, st)
     if len(short):
