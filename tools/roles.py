@@ -202,6 +202,12 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
             # until the values say otherwise (``MetricFrame.from_history``: its best above its worst)
             roles[pop[0]] = MetricRole("train_loss", "min", primary=True)
             return roles
+        pair = population_best_and_mean([n for n in names if roles[n].role == "other"])
+        if pair is not None and pair[0] not in (overrides or {}):
+            # the best individual's fitness beside the population's average (gplearn's table): the best is the run's
+            # objective, minimised until the values say otherwise (``MetricFrame.from_history``: best above average)
+            roles[pair[0]] = MetricRole("train_loss", "min", primary=True)
+            return roles
     if not losses and (best := population_best(names)) is not None:
         roles[best] = MetricRole("train_loss", "min", primary=True)
         return roles
@@ -268,6 +274,31 @@ def population_objective(names: list[str], without_mean: bool = False) -> tuple[
         for (kind, rest), n in by.items():
             if kind == "best" and ("worst", rest) in by:
                 return n, n, by[("worst", rest)]
+    return None
+
+
+# What a population's statistics are of, named last (``Best Individual/Fitness``, ``Population Average/Fitness``)
+_POP_QUANTITIES = frozenset({"fitness", "objective", "eval", "cost"})
+
+
+def population_best_and_mean(names: list[str]) -> tuple[str, str] | None:
+    """(the best's name, the mean's) of the first quantity (``_POP_QUANTITIES``, the name's last word) whose best and
+    mean (a word of the name before it: ``best``; ``average``, ``mean``, ``avg``) are logged and its worst is not
+    (with a worst: ``population_objective``); of several bests of it, the one of fewest words (``Best
+    Individual/Fitness`` before ``Best Individual/OOB Fitness``, its out-of-bag score)."""
+    by: dict[str, dict[str, list[str]]] = {}
+    for n in names:
+        words = _norm(n).split()
+        if len(words) < 2 or words[-1] not in _POP_QUANTITIES:
+            continue
+        kinds = {"mean" if w in _POP_MEAN else "best" if w in _POP_BEST else "worst" if w in _POP_WORST else ""
+                 for w in words[:-1]} - {""}
+        if len(kinds) == 1:
+            by.setdefault(words[-1], {}).setdefault(kinds.pop(), []).append(n)
+    for stats in by.values():
+        if "best" in stats and "mean" in stats and "worst" not in stats:
+            fewest = min(stats["best"], key=lambda n: len(_norm(n).split()))
+            return fewest, min(stats["mean"], key=lambda n: len(_norm(n).split()))
     return None
 
 
