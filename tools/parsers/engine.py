@@ -319,6 +319,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
+    stepped_series: list[tuple[Plan, np.ndarray]] = []  # the recurring records with a step, and their lines
     once, recur = set(st.get("once", ())), set(st.get("recur", ()))
     lost: list[str] = []  # of this block's one-off templates with metrics, the ones not carried to the next read
     again: set[str] = set()  # templates seen once in an earlier read, not carried, seen again here
@@ -353,8 +354,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     continue  # a bar's final state whose closing line follows: that line is the record
             elif shows and plan is not None and _closes(lines, int(idx[0]), shows, len(pending), st):
                 plan.is_record = True  # the line closing a bar's final state: the record (``_closed_displays``)
-            if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
-                    int(idx[0]), set(plan.metrics.values()), series_at):
+            if plan is not None and plan.metrics and not plan.is_record and (_before_its_series(
+                    int(idx[0]), set(plan.metrics.values()), series_at) or _initial_value(
+                    int(idx[0]), plan, stepped_series, lines, values)):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
             if plan is None or not (
                     plan.is_record or _has_position(plan) and (_has_loss(plan) or seen & set(plan.metrics.values()))):
@@ -392,6 +394,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             known.add(key)
         if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
             series_at.append((int(idx[0]), frozenset(plan.metrics.values())))
+            if plan.step is not None and not plan.is_eval:
+                stepped_series.append((plan, idx))
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if faced and (placed or late):  # after a carried step's record: carried with it, read when it is read
@@ -783,6 +787,25 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
     best_reward: ...`` before its ``Epoch #1: test_reward: 9.0, best_reward: ...``). A line after the series (a final
     or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting)."""
     return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
+
+
+def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]], lines: Sequence[bytes],
+                   values: BlockValues) -> bool:
+    """Whether a line read once with no position, naming the run's loss or objective (a name minimised) and nothing a
+    recurring record with a step does not name, comes before that record's first line, whose step is 1: the value
+    before the first step, at step 0 (TensorLy's ``reconstruction error=0.449`` before ``iteration 1, reconstruction
+    error: 0.29, decrease = ...``)."""
+    from ..roles import infer_role
+
+    names = set(plan.metrics.values())
+    if _has_position(plan) or plan.is_eval or not any(
+            infer_role(n).direction == "min" and infer_role(n).role in ("train_loss", "train_metric") for n in names):
+        return False
+    for rec, idx in series:
+        if line < int(idx[0]) and names <= set(rec.metrics.values()) and rec.step is not None:
+            first = _read(lines, idx[:1], [rec.step], values)[0][rec.step]
+            return bool(len(first)) and float(first[0]) == 1.0
+    return False
 
 
 def _has_position(plan: Plan) -> bool:
@@ -1322,7 +1345,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if not len(idx):
             continue  # (its lines carried to the next read)
         prefix = ""
-        if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
+        if not _has_position(plan) and plan.epoch is None and not plan.initial and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
