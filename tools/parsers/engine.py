@@ -405,6 +405,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             new_pending.append(int(plans[k][1][0]))
             placed.add(int(plans[k][1][0]))
         plans = [pl for k, pl in enumerate(plans) if k not in held]
+    _defer_phases(st, len(pending), new_pending, placed, late)
     tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
@@ -412,6 +413,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values)
+    if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
+        _phases([], nonblank, len(pending), st)
     _display_open(open_at, at, ctx, st)
     for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
         new_pending.append(int(i))
@@ -636,16 +639,13 @@ def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: di
 
 
 def _phase_banners(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict) -> None:
-    """The lines announcing a phase of the run with its length (``for 250 iterations``) from line ``first`` (the lines
-    before were carried over: looked at in their own read), with that length, for ``_phases``: only the lines whose
-    template holds a unit's word are looked at."""
+    """The lines announcing a phase of the run with its length (``for 250 iterations``), with that length, for
+    ``_defer_phases``: only the lines whose template holds a unit's word are looked at."""
     marks = [k for k, t in enumerate(grouping.templates) if any(lit in t for lit in _PHASE_LITERALS)]
     if not marks:
         return
     out = []
     for i in np.flatnonzero(np.isin(grouping.codes, marks)).tolist():
-        if i < first:
-            continue
         m = _PHASE.search(lines[i])
         if m:
             out.append((i, float(m.group(1))))
@@ -653,6 +653,28 @@ def _phase_banners(lines: Sequence[bytes], grouping: Grouping, first: int, st: d
                 break
     if out:
         st["_ph_at"] = out
+
+
+def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int]) -> None:
+    """The phase banners this read takes (``_phases``): of the lines carried from the read before (before ``first``),
+    only the banners it deferred (the last ``ph_defer`` of them; the others it took); a banner after a line carried to
+    the next read with a step (a series' first record, read there) waits with it: carried too, taken there in its
+    place among the records."""
+    found = st.pop("_ph_at", None) or []
+    n_old = int(st.pop("ph_defer", 0) or 0)
+    old = [b for b in found if b[0] < first]
+    take = (old[len(old) - n_old:] if n_old else []) + [b for b in found if b[0] >= first]
+    lead = min([*placed, *late]) if placed or late else None
+    wait = [b for b in take if lead is not None and b[0] > lead]
+    if wait:
+        st["ph_defer"] = len(wait)
+        for i, _n in wait:
+            if i not in new_pending:
+                new_pending.append(i)
+            placed.add(i)
+        take = [b for b in take if b not in wait]
+    if take:
+        st["_ph_at"] = take
 
 
 def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
