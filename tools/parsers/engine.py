@@ -290,7 +290,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = apart
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
-    _phase_banners(lines, grouping, len(pending), st)
+    _phase_banners(lines, grouping, st)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
     taken = blocks.taken()
     values = BlockValues(lines, grouping.joined)
@@ -638,7 +638,7 @@ def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: di
                 break
 
 
-def _phase_banners(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict) -> None:
+def _phase_banners(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None:
     """The lines announcing a phase of the run with its length (``for 250 iterations``), with that length, for
     ``_defer_phases``: only the lines whose template holds a unit's word are looked at."""
     marks = [k for k, t in enumerate(grouping.templates) if any(lit in t for lit in _PHASE_LITERALS)]
