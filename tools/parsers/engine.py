@@ -86,7 +86,7 @@ _EPOCH_LENGTH = re.compile(
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 # a phase of a run announced with its length (openTSNE's ``===> Running optimization ... for 250 iterations...``)
 _PHASE = re.compile(rb"\bfor (\d{1,9}+) (?:iterations|iters|steps|epochs)\b")
-_PHASE_LITERALS = [templates_of(w) for w in (b" iterations", b" iters", b" steps", b" epochs")]
+_PHASE_LITERALS = [templates_of(w) for w in (b"for 1 iterations", b"for 1 iters", b"for 1 steps", b"for 1 epochs")]
 PHASE_GAP = 8  # nonblank lines at most between a phase's last record and the next one's first (no relaunch between)
 MAX_PHASES = 64  # phase banners looked at per block
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
@@ -640,12 +640,12 @@ def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: di
 
 def _phase_banners(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None:
     """The lines announcing a phase of the run with its length (``for 250 iterations``), with that length, for
-    ``_defer_phases``: only the lines whose template holds a unit's word are looked at."""
+    ``_defer_phases``: only the lines whose template holds ``for N <unit>`` are looked at (a bounded number)."""
     marks = [k for k, t in enumerate(grouping.templates) if any(lit in t for lit in _PHASE_LITERALS)]
     if not marks:
         return
     out = []
-    for i in np.flatnonzero(np.isin(grouping.codes, marks)).tolist():
+    for i in np.flatnonzero(np.isin(grouping.codes, marks))[:4 * MAX_PHASES].tolist():
         m = _PHASE.search(lines[i])
         if m:
             out.append((i, float(m.group(1))))
