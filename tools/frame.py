@@ -14,7 +14,7 @@ import pandas as pd
 
 from .history import MetricHistory, RunHistory
 from .points import Column, PointBatch
-from .roles import MetricRole, assign_roles, population_objective
+from .roles import MetricRole, assign_roles, population_best_and_mean, population_objective
 
 
 def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,8 +74,17 @@ class MetricFrame:
 
     def _population_direction(self) -> None:
         """A population's mean taken as the run's loss (``roles.population_objective``) is minimised while its best
-        is never above its worst; a population whose best is above its worst maximises its fitness: no loss."""
+        is never above its worst; a population whose best is above its worst maximises its fitness: no loss. A best
+        individual's fitness taken as the loss beside the population's average (``roles.population_best_and_mean``) is
+        maximised when it is at or above the average every generation (below it: minimised, gplearn's error)."""
         primary = self.primary_loss
+        pair = population_best_and_mean(list(self.series)) if primary is not None else None
+        if pair is not None and pair[0] == primary:  # the best individual's beside the population's average: the
+            # table shows the direction, the best at or above the average every generation maximises (DEAP-like)
+            both = pd.concat([self.series[pair[0]], self.series[pair[1]]], axis=1, join="inner").dropna().to_numpy()
+            if len(both) and (both[:, 0] >= both[:, 1]).all() and (both[:, 0] > both[:, 1]).any():
+                self.roles[primary] = MetricRole("train_metric", "max")
+            return
         pop = population_objective(list(self.series)) if primary is not None else None
         if pop is None or pop[0] != primary:
             return

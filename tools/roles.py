@@ -29,7 +29,7 @@ def _norm(name: str) -> str:
 _EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|holdout|metrics)\b"
                           r"|\b(val|valid|validation|eval|test|dev)$")
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
-_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|"
+_LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|kld|"
                            r"cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj|function value|f value|fval)\b"
                            r"|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
@@ -58,7 +58,10 @@ _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|l
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
-_REGULARISER = re.compile(r"\b(kl|approx kl|kl div|kl divergence|kl coef|entropy|ent)\b")
+_REGULARISER = re.compile(r"\b(kl|kld|approx kl|kl div|kl divergence|kl coef|entropy|ent)\b")
+# ... but a divergence minimised is the run's objective when nothing else is (openTSNE's ``KL divergence``: an
+# embedding fitted to its affinities; no loss, no other metric with a direction, no RL return beside it)
+_DIVERGENCE = re.compile(r"\b(kl|kld|kl div|kl divergence|kullback leibler|divergence)\b")
 
 _PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training loss", "train loss step", "total loss",
                   "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
@@ -199,8 +202,17 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
             # until the values say otherwise (``MetricFrame.from_history``: its best above its worst)
             roles[pop[0]] = MetricRole("train_loss", "min", primary=True)
             return roles
+        pair = population_best_and_mean([n for n in names if roles[n].role == "other"])
+        if pair is not None and pair[0] not in (overrides or {}):
+            # the best individual's fitness beside the population's average (gplearn's table): the best is the run's
+            # objective, minimised until the values say otherwise (``MetricFrame.from_history``: best above average)
+            roles[pair[0]] = MetricRole("train_loss", "min", primary=True)
+            return roles
     if not losses and (best := population_best(names)) is not None:
         roles[best] = MetricRole("train_loss", "min", primary=True)
+        return roles
+    if not losses and (div := divergence_objective(names, roles)) is not None:
+        roles[div] = MetricRole("train_loss", "min", primary=True)
         return roles
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
@@ -212,6 +224,21 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return roles
+
+
+def divergence_objective(names: list[str], roles: dict[str, MetricRole]) -> str | None:
+    """The first divergence minimised (``KL divergence``, ``kl``, ``kld``) when no other metric has a direction (no
+    loss, accuracy, reward, evaluation): the objective of a run that minimises it (t-SNE); beside anything else it is a
+    regulariser's diagnostic (RL fine-tuning's KL to the reference policy)."""
+    divs = [n for n in names if _DIVERGENCE.search(_norm(n)) and roles[n].direction == "min"
+            and not _NEGATED.search(_norm(n))]
+    if not divs:
+        return None
+    others = [n for n in names if n not in divs and roles[n].role in ("train_loss", "eval", "train_metric")
+              and roles[n].direction is not None]
+    if others or any(is_rl_return(n) for n in names):
+        return None
+    return divs[0]
 
 
 # A population's statistics of one quantity per generation (an evolution strategy's ``mean_eval``, ``median_eval``,
@@ -247,6 +274,31 @@ def population_objective(names: list[str], without_mean: bool = False) -> tuple[
         for (kind, rest), n in by.items():
             if kind == "best" and ("worst", rest) in by:
                 return n, n, by[("worst", rest)]
+    return None
+
+
+# What a population's statistics are of, named last (``Best Individual/Fitness``, ``Population Average/Fitness``)
+_POP_QUANTITIES = frozenset({"fitness", "objective", "eval", "cost"})
+
+
+def population_best_and_mean(names: list[str]) -> tuple[str, str] | None:
+    """(the best's name, the mean's) of the first quantity (``_POP_QUANTITIES``, the name's last word) whose best and
+    mean (a word of the name before it: ``best``; ``average``, ``mean``, ``avg``) are logged and its worst is not
+    (with a worst: ``population_objective``); of several bests of it, the one of fewest words (``Best
+    Individual/Fitness`` before ``Best Individual/OOB Fitness``, its out-of-bag score)."""
+    by: dict[str, dict[str, list[str]]] = {}
+    for n in names:
+        words = _norm(n).split()
+        if len(words) < 2 or words[-1] not in _POP_QUANTITIES:
+            continue
+        kinds = {"mean" if w in _POP_MEAN else "best" if w in _POP_BEST else "worst" if w in _POP_WORST else ""
+                 for w in words[:-1]} - {""}
+        if len(kinds) == 1:
+            by.setdefault(words[-1], {}).setdefault(kinds.pop(), []).append(n)
+    for stats in by.values():
+        if "best" in stats and "mean" in stats and "worst" not in stats:
+            fewest = min(stats["best"], key=lambda n: len(_norm(n).split()))
+            return fewest, min(stats["mean"], key=lambda n: len(_norm(n).split()))
     return None
 
 

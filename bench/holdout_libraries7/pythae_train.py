@@ -9,6 +9,7 @@ end (``train_epoch_loss``, ``eval_epoch_loss``), at the epoch, 1-based (``Traini
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import torch
 from h7_truth import seed_all, tol_decimals, write_truth
@@ -53,8 +54,9 @@ class Record(TrainingCallback):
         self.logs.append(dict(logs))
 
 
-models = {"VAE": (VAE, VAEConfig, {}), "AE": (AE, AEConfig, {}), "BetaVAE": (BetaVAE, BetaVAEConfig, {"beta": 2.0}),
-          "IWAE": (IWAE, IWAEConfig, {"number_samples": 3})}
+models: dict[str, tuple[Any, Any, dict[str, Any]]] = {
+    "VAE": (VAE, VAEConfig, {}), "AE": (AE, AEConfig, {}), "BetaVAE": (BetaVAE, BetaVAEConfig, {"beta": 2.0}),
+    "IWAE": (IWAE, IWAEConfig, {"number_samples": 3})}
 cls, cfg_cls, extra = models[a.model]
 model = cls(cfg_cls(input_dim=(1, 8, 8), latent_dim=a.latent, **extra))
 sched = {"scheduler_cls": "ExponentialLR", "scheduler_params": {"gamma": a.gamma}} if a.gamma else {}

@@ -84,6 +84,11 @@ _EPOCH_LENGTH = re.compile(
     rb"(?<![\w.])(\d{1,9}+) (?:batches|steps|iterations|iters)(?:/| per )epoch(?![\w])"
     rb"|(?:batches|steps|iterations|iters)[ _]per[ _]epoch\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _EPOCHS_SETTING = re.compile(rb"(?<![\w.])(?:num_|n_)?+epochs\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
+# a phase of a run announced with its length (openTSNE's ``===> Running optimization ... for 250 iterations...``)
+_PHASE = re.compile(rb"\bfor (\d{1,9}+) (?:iterations|iters|steps|epochs)\b")
+_PHASE_LITERALS = [templates_of(w) for w in (b"for 1 iterations", b"for 1 iters", b"for 1 steps", b"for 1 epochs")]
+PHASE_GAP = 8  # nonblank lines at most between a phase's last record and the next one's first (no relaunch between)
+MAX_PHASES = 64  # phase banners looked at per block
 _EVALISH = re.compile(r"iou|miou|map|acc|prec|recall|f1|bleu|rouge|auc|dice|wer|cer", re.I)  # names, not run text
 
 
@@ -123,6 +128,11 @@ class TextLogFormat(LineFormat):
                 f"steps: epoch x {n:g} + batch, the epoch's length inferred from the batch counter (never printed; its "
                 "last value + its interval)" if seen else
                 "steps: the epochs (a batch counter printed once an epoch: the epoch's length unknown)")
+        if st.get("ph_said") and not st.get("said_phase"):
+            st["said_phase"] = True
+            em.notes.append(f"steps: the step counter restarted after a banner announcing the run's next phase, the "
+                            f"phase before having run its announced length ({st['ph_said']:g}): read as the run going "
+                            "on (each phase's steps after the phases before), not a new run")
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -283,6 +293,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = apart
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
+    _phase_banners(lines, grouping, st)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
     taken = blocks.taken()
     values = BlockValues(lines, grouping.joined)
@@ -311,6 +322,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
+    stepped_series: list[tuple[Plan, np.ndarray]] = []  # the recurring records with a step, and their lines
     once, recur = set(st.get("once", ())), set(st.get("recur", ()))
     lost: list[str] = []  # of this block's one-off templates with metrics, the ones not carried to the next read
     again: set[str] = set()  # templates seen once in an earlier read, not carried, seen again here
@@ -345,8 +357,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     continue  # a bar's final state whose closing line follows: that line is the record
             elif shows and plan is not None and _closes(lines, int(idx[0]), shows, len(pending), st):
                 plan.is_record = True  # the line closing a bar's final state: the record (``_closed_displays``)
-            if plan is not None and plan.metrics and not plan.is_record and _before_its_series(
-                    int(idx[0]), set(plan.metrics.values()), series_at):
+            if plan is not None and plan.metrics and not plan.is_record and (_before_its_series(
+                    int(idx[0]), set(plan.metrics.values()), series_at) or _initial_value(
+                    int(idx[0]), plan, stepped_series, lines, values)):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
             if plan is None or not (plan.is_record or _has_position(plan) and (
                     _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
@@ -384,6 +397,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             known.add(key)
         if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
             series_at.append((int(idx[0]), frozenset(plan.metrics.values())))
+            if plan.step is not None and not plan.is_eval:
+                stepped_series.append((plan, idx))
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if faced and (placed or late):  # after a carried step's record: carried with it, read when it is read
@@ -393,6 +408,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             new_pending.append(int(plans[k][1][0]))
             placed.add(int(plans[k][1][0]))
         plans = [pl for k, pl in enumerate(plans) if k not in held]
+    _defer_phases(st, len(pending), new_pending, placed, late)
     tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
@@ -400,6 +416,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values)
+    if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
+        _phases([], nonblank, len(pending), st)
     _display_open(open_at, at, ctx, st)
     for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
         new_pending.append(int(i))
@@ -623,6 +641,109 @@ def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: di
                 break
 
 
+def _phase_banners(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None:
+    """The lines announcing a phase of the run with its length (``for 250 iterations``), with that length, for
+    ``_defer_phases``: only the lines whose template holds ``for N <unit>`` are looked at (a bounded number)."""
+    marks = [k for k, t in enumerate(grouping.templates) if any(lit in t for lit in _PHASE_LITERALS)]
+    if not marks:
+        return
+    out = []
+    for i in np.flatnonzero(np.isin(grouping.codes, marks))[:4 * MAX_PHASES].tolist():
+        m = _PHASE.search(lines[i])
+        if m:
+            out.append((i, float(m.group(1))))
+            if len(out) >= MAX_PHASES:
+                break
+    if out:
+        st["_ph_at"] = out
+
+
+def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int]) -> None:
+    """The phase banners this read takes (``_phases``): of the lines carried from the read before (before ``first``),
+    only the banners it deferred (the last ``ph_defer`` of them; the others it took); a banner after a line carried to
+    the next read with a step (a series' first record, read there) waits with it: carried too, taken there in its
+    place among the records."""
+    found = st.pop("_ph_at", None) or []
+    n_old = int(st.pop("ph_defer", 0) or 0)
+    old = [b for b in found if b[0] < first]
+    take = (old[len(old) - n_old:] if n_old else []) + [b for b in found if b[0] >= first]
+    lead = min([*placed, *late]) if placed or late else None
+    wait = [b for b in take if lead is not None and b[0] > lead]
+    if wait:
+        st["ph_defer"] = len(wait)
+        for i, _n in wait:
+            if i not in new_pending:
+                new_pending.append(i)
+            placed.add(i)
+        take = [b for b in take if b not in wait]
+    if take:
+        st["_ph_at"] = take
+
+
+def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
+    """A step counter that restarts right after a banner announcing the next phase of the run with its length (openTSNE:
+    ``... for 250 iterations...``, ``Iteration 50 .. 250``, then ``... for 500 iterations...``, ``Iteration 50`` again),
+    the phase before having reached the length its banner announced, with at most ``PHASE_GAP`` lines between (no
+    relaunch, config or header): the run goes on, the new phase's steps after the phase before (offset by its length),
+    said in a note. A restart with no such banner is a new run (``_run_starts``): the offset ends there. The explicit
+    steps of ``reads`` (with no epoch of their own) changed in place; the phase's state kept in ``st``."""
+    banners = st.pop("_ph_at", None) or []
+    if not banners and not st.get("ph_off") and st.get("ph_next") is None and st.get("ph_len") is None:
+        return  # no phase announced so far: nothing to look at
+    lines = np.concatenate([rd[1] for rd in reads]) if reads else np.zeros(0, dtype=np.int64)
+    steps = np.concatenate([rd[2][EXPLICIT] for rd in reads]) if reads else np.zeros(0)
+    ok = ~np.isnan(steps)
+    order = np.argsort(lines, kind="stable")
+    order = order[ok[order]]
+    at, raw = lines[order], steps[order]
+    add = np.zeros(len(raw))
+    off, plen, nxt = float(st.get("ph_off", 0.0)), st.get("ph_len"), st.get("ph_next")
+    top, last, gap = st.get("ph_top"), st.get("ph_last"), st.get("ph_gap")
+    last_line = None
+    bounds = [int(np.searchsorted(at, b, side="right")) for b, _n in banners] + [len(at)]
+    start = 0
+    for j, end in enumerate(bounds):
+        while start < end:
+            s0 = float(raw[start])
+            back = last is not None and s0 <= last
+            if nxt is not None:  # the first record after a phase's banner
+                between = (int(nonblank[last_line + 1:int(at[start])].sum()) if last_line is not None
+                           else int(nonblank[n_ctx:int(at[start])].sum()) + int(gap or 0))
+                if back and plen is not None and top is not None and plen - (st.get("ph_step") or 1) < top <= plen \
+                        and between <= PHASE_GAP:
+                    off += plen  # the phase before ran its announced length: this one continues the run
+                    st["ph_said"] = st.get("ph_said") or plen
+                elif back:
+                    off = 0.0  # a new run (``_run_starts``)
+                plen, nxt, top = nxt, None, (None if back else top)
+            elif back:
+                off, plen, top = 0.0, None, None  # restarted with no phase announced: a new run
+            stop = end  # up to the next drop of the counter, or the segment's end
+            if off or plen is not None:
+                drops = np.flatnonzero(raw[start + 1:end] <= raw[start:end - 1])
+                stop = start + 1 + int(drops[0]) if len(drops) else end
+            seg = raw[start:stop]
+            add[start:stop] = off
+            top = float(seg.max()) if top is None else max(top, float(seg.max()))
+            if len(seg) > 1:
+                st["ph_step"] = float(seg[-1] - seg[-2])
+            last, last_line = float(seg[-1]), int(at[stop - 1])
+            start = stop
+        if j < len(banners):
+            nxt = banners[j][1]
+    gap = (int(nonblank[last_line + 1:].sum()) if last_line is not None
+           else int(nonblank[n_ctx:].sum()) + int(gap or 0))
+    st.update(ph_off=off, ph_len=plen, ph_next=nxt, ph_top=top, ph_last=last, ph_gap=gap)
+    if not add.any():
+        return
+    full = np.zeros(len(steps))
+    full[order] = add
+    k = 0
+    for _plan, idx, got, _bad in reads:
+        got[EXPLICIT] = got[EXPLICIT] + full[k:k + len(idx)]
+        k += len(idx)
+
+
 def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[float | None, float | None]],
              st: dict) -> list[float | None]:
     """The progress counter and the train step at line ``i``, kept with a one-off line."""
@@ -716,6 +837,25 @@ def _has_objective(plan: Plan) -> bool:
 
     return any(infer_role(n).role == "train_metric" and infer_role(n).direction == "min"
                for n in plan.metrics.values())
+
+
+def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]], lines: Sequence[bytes],
+                   values: BlockValues) -> bool:
+    """Whether a line read once with no position, naming the run's loss or objective (a name minimised) and nothing a
+    recurring record with a step does not name, comes before that record's first line, whose step is 1: the value
+    before the first step, at step 0 (TensorLy's ``reconstruction error=0.449`` before ``iteration 1, reconstruction
+    error: 0.29, decrease = ...``)."""
+    from ..roles import infer_role
+
+    names = set(plan.metrics.values())
+    if _has_position(plan) or plan.is_eval or not any(
+            infer_role(n).direction == "min" and infer_role(n).role in ("train_loss", "train_metric") for n in names):
+        return False
+    for rec, idx in series:
+        if line < int(idx[0]) and names <= set(rec.metrics.values()) and rec.step is not None:
+            first = _read(lines, idx[:1], [rec.step], values)[0][rec.step]
+            return bool(len(first)) and float(first[0]) == 1.0
+    return False
 
 
 def _has_position(plan: Plan) -> bool:
@@ -1068,6 +1208,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             any_explicit = any_explicit or not bool(np.isnan(v).all())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
                 em.total_steps = st["total"] = _count(got[plan.step_total][-1])
+    _phases([rd for rd in reads if rd[0].step is not None and rd[0].epoch is None], nonblank, len(ctx), st)
     reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
     reads, short = _shorter_counts_eval(reads, prog_total, st)
     if len(short):
@@ -1261,7 +1402,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if not _has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
             bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
             bare.extend(n for n in plan.metrics.values() if n not in bare and len(bare) < MAX_PLACED_NAMES)
-        if not _has_position(plan) and plan.epoch is None and placed & set(plan.metrics.values()):
+        if not _has_position(plan) and plan.epoch is None and not plan.initial and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))

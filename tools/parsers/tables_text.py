@@ -708,18 +708,42 @@ def join_grouped(group: bytes, rule: bytes, bottom: bytes, dialect: Dialect = DI
     words = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", b)]
     if not 1 <= len(spans) <= MAX_COLUMNS or not 2 <= len(words) <= MAX_COLUMNS:
         return None
-    names = []
+    names: list[str] = []
     for a, z in spans:
-        name = " ".join(w for w in g[a:z].split())
+        name = " ".join(w for w in g[a:z].replace("|", " ").split())
+        if not name and "|" in g:  # a run of dashes under no group (gplearn's ``Gen``, ``Time Left``): no group
+            names.append("")
+            continue
         if not name or not _is_column_name(name, dialect) or not any(a <= wa and wz <= z for _w, wa, wz in words):
             return None
         names.append(name)
+    if not all(names):
+        return _grouped_columns(b, spans, names, dialect)
     outside = {w for w, wa, wz in words if not any(a <= wa and wz <= z for a, z in spans)}
     out = []
     for w, wa, wz in words:
         k = next((i for i, (a, z) in enumerate(spans) if a <= wa and wz <= z), -1)
         out.append((w if k < 0 else "" if w in outside else f"{names[k]} {w}", wa, wz))
     return tuple(out) if outside or len(spans) > 1 else None
+
+
+def _grouped_columns(bottom: str, spans: list[tuple[int, int]], names: list[str], dialect: Dialect) -> _Columns | None:
+    """The header's own columns (``parse_header``: names of several words, ``OOB Fitness``), each under a group's run
+    of dashes named ``<group>/<name>`` (gplearn's ``Population Average`` and ``Best Individual`` over ``Length
+    Fitness`` each: ``Best Individual/Fitness``, a section as in ``rollout/ep_rew_mean``), the others (under a run of
+    dashes with no group over it: ``Gen``) as they are. None unless a group has a column under it."""
+    if not any(names):
+        return None
+    columns = parse_header(bottom.encode("utf-8", "replace"), None, dialect)
+    if columns is None or any(a < 0 for _n, a, _b in columns):
+        return None
+    out = []
+    grouped = False
+    for name, ca, cb in columns:
+        k = next((i for i, (a, z) in enumerate(spans) if a <= ca and cb <= z), -1)
+        grouped = grouped or k >= 0 and bool(names[k])
+        out.append((f"{names[k]}/{name}" if k >= 0 and names[k] else name, ca, cb))
+    return tuple(out) if grouped else None
 
 
 _TWO: dict[tuple[bytes, bytes], tuple[_Columns, str] | None] = {}
