@@ -99,6 +99,21 @@ def _frame_line(line: str) -> bool:
     return bool(line) and line[0] in " \t" and bool(line.strip())
 
 
+def _message_line(line: str) -> bool:
+    """A line that may continue an exception's message below its type: no frame (indented), no progress bar, no
+    record (a number right after a ``:`` or ``=``: ``Train loss: 1.87``)."""
+    if _frame_line(line) or (line.strip() and _is_noise(line)):
+        return False
+    for sep in (":", "="):
+        at = line.find(sep)
+        while at >= 0:
+            rest = line[at + 1:at + 4].lstrip()
+            if rest[:1].isdigit() or (rest[:1] in "-." and rest[1:2].isdigit()):
+                return False
+            at = line.find(sep, at + 1)
+    return True
+
+
 def _words(text: str) -> list[str]:
     out, cur = [], []
     for c in text.lower():
@@ -166,8 +181,8 @@ def _exception_at(lines: list[str], i: int) -> tuple[str, str, str, int, int] | 
     ``i`` or at most ``MESSAGE_LINES`` above it (a message over lines), under a traceback's frames."""
     for k in range(i, max(-1, i - MESSAGE_LINES - 1), -1):
         line = _strip(lines[k])
-        if k < i and _frame_line(line):
-            return None  # a frame below the exception's line: not an exception's end
+        if k < i and not _message_line(line):
+            return None  # a frame, a record or a bar below the exception's line: not an exception's end
         exc = exception_line(line)
         if exc is None:
             continue
