@@ -88,6 +88,7 @@ def test_ends_that_are_no_error():
     assert _end(_train(5)) is None
     # records after the error: the run went on (an error it caught and printed, a restart)
     assert _end(_train(3) + _traceback("ValueError: x") + _train(2)) is None
+    assert _end(_train(3) + _traceback("ValueError: x") + "Train loss: 1.87\n") is None
     # an exception the interpreter ignored at teardown (a data loader's __del__): the log ends as before it
     ignored = ("Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f>\n"
                + _traceback("AttributeError: 'NoneType' object has no attribute 'x'"))
@@ -154,9 +155,32 @@ def test_the_end_through_reads(tmp_path):
     assert again.info.ended == r.info.ended and again.bytes_read < 4096
     whole = _read(LogFileSource(LocalFileSystem(), str(p), settle_seconds=3600), None)
     assert whole.info.ended == r.info.ended  # the same at any read size
+    with p.open("a") as fh:  # bars' redraws after it: the end stands
+        fh.write("Training of epoch 7/14:  70%|#######   | 7/10 [00:00<00:00, 35.34batch/s]\n\n")
+    r = _read(src, r.cursor)
+    assert r.info.ended is not None and r.info.ended["line"] == text.count("\n")
     with p.open("a") as fh:  # the log grows on past it (a restart): the end is dropped
         fh.write(_train(2))
     assert _read(src, r.cursor).info.ended is None
+
+
+def test_the_same_end_at_any_read_size(tmp_path):
+    text = (_train(40) + "Training of epoch 41/48:   0%|  | 0/10 [00:00<?, ?batch/s]"
+            + _traceback("FloatingPointError: NaN occurred in optimization.")
+            + "The current approximation of RV `b`.ravel()[0] is NaN.\n" + "wandb: Synced\n\n").encode()
+    p = tmp_path / "train.log"
+    p.write_bytes(text)
+    whole = _read(LogFileSource(LocalFileSystem(), str(p), settle_seconds=3600), None).info.ended
+    assert whole is not None and whole["nonfinite"]
+    for step in (7, 61, 333, 1000):
+        p.write_bytes(b"")
+        src = LogFileSource(LocalFileSystem(), str(p), settle_seconds=3600)
+        r = _read(src, None)
+        for at in range(0, len(text), step):
+            with p.open("ab") as fh:
+                fh.write(text[at:at + step])
+            r = _read(src, r.cursor)
+        assert r.info.ended == whole, step
 
 
 # -- the judgement and the answer ------------------------------------------------------------------------------------

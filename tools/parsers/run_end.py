@@ -181,13 +181,11 @@ def _exception_at(lines: list[str], i: int) -> tuple[str, str, str, int, int] | 
     ``i`` or at most ``MESSAGE_LINES`` above it (a message over lines), under a traceback's frames."""
     for k in range(i, max(-1, i - MESSAGE_LINES - 1), -1):
         line = _strip(lines[k])
-        if k < i and not _message_line(line):
-            return None  # a frame, a record or a bar below the exception's line: not an exception's end
         exc = exception_line(line)
-        if exc is None:
-            continue
-        head = _traceback_above(lines, k)
-        if head is None:
+        head = _traceback_above(lines, k) if exc is not None else None
+        if exc is None or head is None:
+            if not _message_line(line):
+                return None  # a frame, a record or a bar: no exception's message, nor one above it
             continue
         kind, message = exc
         more = " ".join(_strip(x).strip() for x in lines[k + 1:i + 1]).strip()
@@ -214,6 +212,24 @@ def _traceback_above(lines: list[str], k: int) -> int | None:
     if frames and (j < 0 or k - j > MAX_LINES) and any(_strip(x).lstrip().startswith('File "') for x in lines[j + 1:k]):
         return j + 1  # the header is before the tail: frames up to its start
     return None
+
+
+def last_line(part: bytes) -> str:
+    """What the last of the complete lines of ``part`` (bytes a read added, from a line's start) says of the log's
+    end: "record" when its last line that is no blank, bar or tracker's talk is a record or a frame (no exception
+    ends the log), "noise" when it has no other line, else "text" (for both, the tail must be looked at)."""
+    end = part.rfind(b"\n")
+    if end < 0:
+        return "noise"
+    lines = part[:end].decode("utf-8", "replace").split("\n")
+    for raw in reversed(lines[-MAX_LINES:]):
+        if len(raw) > LINE_CAP:
+            return "record"
+        line = _strip(raw)
+        if _is_noise(line):
+            continue
+        return "text" if exception_line(line) is not None or _message_line(line) else "record"
+    return "noise" if len(lines) <= MAX_LINES else "record"
 
 
 MESSAGE_CAP = 200  # characters of an exception's message kept (redacted first)

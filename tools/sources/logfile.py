@@ -35,7 +35,7 @@ from ..parsers import (
 )
 from ..parsers.breaks import breaks_within, first_end, record_end
 from ..parsers.documents import read_fast
-from ..parsers.run_end import TAIL_BYTES, tail_end
+from ..parsers.run_end import TAIL_BYTES, last_line, tail_end
 from ..parsers.table import headerless_state
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
@@ -64,6 +64,8 @@ class _Scan:
     more: bool = False  # stopped after PART_BYTES, before the size seen at stat time
     reread: bool = False  # read again from the file's start with a fact learned late (``Emitter.state["pin"]``)
     lines: int | None = None  # newlines before ``offset`` (None: a cursor of before they were counted)
+    tail: bytes = b""  # the last bytes read (at most ``TAIL_BYTES``), from file offset ``tail_from``
+    tail_from: int = 0
 
 
 def _has_loss(batch: PointBatch) -> bool:
@@ -180,11 +182,17 @@ class LogFileSource:
         last ``TAIL_BYTES``), kept in the cursor and looked for again only when the read moved on."""
         if scan.more:
             return None
-        if scan.offset == cur.get("offset") and "ended" in cur and not scan.reread:
+        before = cur.get("offset") if "ended" in cur and not scan.reread else None
+        if scan.offset == before:
             return cur["ended"]
         start = max(0, scan.offset - TAIL_BYTES)
         if scan.offset <= start:
             return None
+        if scan.tail_from <= start:  # this read's own bytes hold the whole tail
+            return tail_end(scan.tail[start - scan.tail_from:scan.offset - scan.tail_from], start == 0, scan.lines)
+        if isinstance(before, int) and scan.tail_from <= before < scan.offset:
+            if last_line(scan.tail[before - scan.tail_from:scan.offset - scan.tail_from]) == "record":
+                return None  # the log's last line is a record: no exception ends it
         return tail_end(self._read_at(self.path, start, scan.offset - start), start == 0, scan.lines)
 
     # -- the read ----------------------------------------------------------------------
@@ -419,6 +427,7 @@ class LogFileSource:
         read = dropped = 0
         more = reread = False
         lines = int(cur["lines"]) if isinstance(cur.get("lines"), int) else (0 if start == 0 else None)
+        tail = b""
         while pos < end:
             if pos - start >= self.part_bytes and not final and pos - len(pending) > start:
                 more = True  # a part's worth (of whole lines: a line longer than a part is read on): the caller
@@ -430,6 +439,7 @@ class LogFileSource:
             pos += len(data)
             if lines is not None:
                 lines += data.count(b"\n")
+            tail = data[-TAIL_BYTES:] if len(data) >= TAIL_BYTES else (tail + data)[-TAIL_BYTES:]
             buf = pending + data if pending else data
             pending = b""
             if skip:
@@ -450,7 +460,7 @@ class LogFileSource:
                 if em.state.pop("reread", None):  # a fact learned late: the file again from its start, knowing it
                     em, pos, start, pending, skip, dropped, reread = Emitter({"pin": em.state["pin"]}), 0, 0, b"", \
                         False, 0, True
-                    lines = 0
+                    lines, tail = 0, b""
                     continue
             if len(pending) > self.max_line:
                 pending, skip = b"", True
@@ -464,7 +474,8 @@ class LogFileSource:
         fmt.finish(em)
         if lines is not None and pending:
             lines -= pending.count(b"\n")
-        return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread, lines=lines)
+        return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread, lines=lines,
+                     tail=tail, tail_from=pos - len(tail))
 
     def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
         """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""
