@@ -72,6 +72,12 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 739-run table with the run's end read (crash7: the exception a log ends with): flagged 261/263,
+    # STOP recall 190/210 (PyMC's lr-growth run STOPs at its last check: its log ends in `FloatingPointError: NaN
+    # occurred in optimization.`, cause lr_schedule, right), no false/early STOP, cause right 192/207, 71/71 at >= 0.7;
+    # ESCALATE 229/8965 healthy checks (2.55 %): the one more is real-logs-2's ChatGLM log at its last check, whose
+    # training stopped at 6,283/21,600 steps and whose later launch died of an `AssertionError` the log ends with: a
+    # dead run is an ESCALATE (run_ended_with_error), not a CONTINUE; the floor moved 0.0255 -> 0.0256 for it.
     # 2026-12-06, the 739-run table (examples/libraries_holdout6 added, the sixth blind set, after its reader fixes;
     # the merged reader work of the day: PyMC one point a call, libraries6 29/29): flagged 260/263, STOP recall 189/210,
     # no false/early STOP, ESCALATE 228/8965 healthy checks (2.5 %), cause right 191/206, at confidence >= 0.7 71/71.
@@ -92,10 +98,10 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.899),  # 189/210
-    "flagged_share": (">=", 0.988),  # 260/263
-    "escalate_share_healthy": ("<=", 0.0255),  # 228/8965
-    "cause_right_share": (">=", 0.927),  # 191/206
+    "stop_recall": (">=", 0.899),  # 190/210
+    "flagged_share": (">=", 0.988),  # 261/263
+    "escalate_share_healthy": ("<=", 0.0256),  # 229/8965
+    "cause_right_share": (">=", 0.927),  # 192/207
     "confident_right_share": (">=", 0.9),  # 71/71
     "confident": (">=", 71),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
