@@ -53,7 +53,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout", "libraries2",
     "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4", "libraries6",
-    "libraries_holdout5", "libraries_holdout6", "trackers2")] + [
+    "libraries_holdout5", "libraries_holdout6", "libraries_holdout7", "libraries_holdout8", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -72,6 +72,17 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 789-run table (examples/libraries_holdout7 and 8 added, the seventh and eighth blind sets, after
+    # their reader fixes; judge7's and crash7's rules below merged): flagged 276/278, STOP recall 206/225, no
+    # false/early STOP, ESCALATE 230/9471 healthy checks (2.4 %), cause right 202/222 (91 %; the new sets' LR grown by
+    # a schedule, no LR logged, said lr_too_high or numerical at 0.45-0.5: 4 of the 5 new wrong causes), at
+    # confidence >= 0.7 71/71. Never flagged: PFRL's DDQN and a 2-line bigscience excerpt.
+    # 2026-12-06, the 739-run table with the run's end read (crash7: the exception a log ends with): flagged 261/263,
+    # STOP recall 190/210 (PyMC's lr-growth run STOPs at its last check: its log ends in `FloatingPointError: NaN
+    # occurred in optimization.`, cause lr_schedule, right), no false/early STOP, cause right 192/207, 71/71 at >= 0.7;
+    # ESCALATE 229/8965 healthy checks (2.55 %): the one more is real-logs-2's ChatGLM log at its last check, whose
+    # training stopped at 6,283/21,600 steps and whose later launch died of an `AssertionError` the log ends with: a
+    # dead run is an ESCALATE (run_ended_with_error), not a CONTINUE; the floor moved 0.0255 -> 0.0256 for it.
     # 2026-12-06, the 739-run table after judge7's rule (a loss whose newest logs - 2, and 4 % of the run - each sit at
     # 10x its best and 2x where it started has its progress undone twice over: a divergence STOP): STOP recall 189/210
     # -> 191/210 (NumPyro's lr-growth run, KAN's lr3 run), 13 clear runs stopped a check or two sooner; flagged
@@ -99,10 +110,10 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.909),  # 191/210
-    "flagged_share": (">=", 0.988),  # 260/263
-    "escalate_share_healthy": ("<=", 0.0255),  # 228/8965
-    "cause_right_share": (">=", 0.927),  # 191/206
+    "stop_recall": (">=", 0.915),  # 206/225
+    "flagged_share": (">=", 0.992),  # 276/278
+    "escalate_share_healthy": ("<=", 0.0243),  # 230/9471
+    "cause_right_share": (">=", 0.909),  # 202/222
     "confident_right_share": (">=", 0.9),  # 71/71
     "confident": (">=", 71),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }

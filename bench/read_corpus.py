@@ -326,6 +326,12 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                                 -int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch (truth /") else 1)
                         shift = res.numbering.endswith("(end)") - res.numbering.endswith("(truth - 1)")
                         res.problem_step = _numbered(ps + shift, mult, 0)
+                        if not res.found and res.found_any_step:
+                            # the values read, at steps of another unit (PyMC's calls, the truth's iterations): the
+                            # problem is the truth's point of that order, at the step the read gives that point
+                            j = [int(s) for s, _ in truth["train_loss"]].index(ps)
+                            read_steps = np.unique(steps)
+                            res.problem_step = int(read_steps[j]) if j < len(read_steps) else None
                     res.read = res.found >= READ_SHARE * max(1, len(truth["train_loss"]))
                     if not res.read:
                         res.why = (f"{res.found} of {expected} at the truth's steps, {res.found_any_step} at any "

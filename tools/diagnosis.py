@@ -428,6 +428,7 @@ def diagnose(view: RunView, findings: list[Finding], verdict: str) -> Diagnosis:
 
 def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Finding]) -> Diagnosis:
     """A loss that rose, spiked or went non-finite."""
+    died = _died_nonfinite(view, f, by_kind)
     div = by_kind.get("divergence")
     if f.rise_step is None and div is not None and div.steps and div.signal == "divergence":
         f.rise_step = int(div.steps[0])  # the divergence signal's "above since"
@@ -482,8 +483,8 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
                                          f"{view.last_step}"))
     if f.first_bad is not None:
         before = _finite_before(_loss_series(f), f.first_bad)
-        ev.append(Event(f.first_bad, f"first non-finite {f.loss}" + (f" (it was {num(before)} one log before)"
-                                                                      if before is not None else "")))
+        ev.append(Event(f.first_bad, died or f"first non-finite {f.loss}" + (
+            f" (it was {num(before)} one log before)" if before is not None else "")))
     ev.sort(key=lambda e: e.step)
     blew_up_first = (f.rise_step is not None and (f.first_bad is None or f.rise_step < f.first_bad)) or (
         f.grad_rise is not None and f.spike is None and (f.first_bad is None or f.grad_rise < f.first_bad))
@@ -647,6 +648,24 @@ def _failure(view: RunView, f: Facts, kinds: set[str], by_kind: dict[str, Findin
             actions.append(r)
     ruled = _ruled_out(cause, f, n_half, rising or multiplied is not None, blew_up_first, lr_since, onset)
     return Diagnosis(cause, confidence(cause, evidence), onset, ev, actions, ruled)
+
+
+ROSE_INTO = 1.5  # a run dead of a NaN whose last logged loss is this many x its best before: it blew up into it
+
+
+def _died_nonfinite(view: RunView, f: Facts, by_kind: dict[str, Finding]) -> str | None:
+    """When the run's log ends with an error naming a non-finite loss (``signals/run_end.py``) and every logged loss
+    is finite: the loss's first non-finite value is taken as the log after the last one (where the run died), and the
+    event says the error line; None otherwise."""
+    end = by_kind.get("nonfinite")
+    if end is None or end.signal != "run_end" or f.first_bad is not None or view.last_step is None:
+        return None
+    f.first_bad = int(view.last_step) + 1
+    if f.rise_step is None and len(f.values) >= 2 and np.isfinite(f.values[:-1]).any():
+        last, best = float(f.values[-1]), float(np.nanmin(f.values[:-1]))
+        if best > 0 and last >= ROSE_INTO * best:
+            f.rise_step = int(f.steps[-1])  # the loss rose into the error: a blow-up before the NaN, not log(0)
+    return end.message
 
 
 def _ruled_out(cause: str, f: Facts, n_half: int, rising: bool, blew_up_first: bool, lr_since: int | None,

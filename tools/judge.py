@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .findings import CRITICAL, WARN, Finding
+from .signals import run_end
 from .signals.divergence import blown_up_beside
 from .signals.view import RunView
 
@@ -154,10 +155,37 @@ def _held_over_plan(f: Finding, view: RunView, share: float = CONFIRM_SHARE) -> 
 
 
 def judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
+    """The verdict on ``findings``; a run whose log ends with an error (``signals/run_end.py``) judged by
+    ``ended_with_error`` after the rest."""
+    ends = [f for f in findings if f.signal == run_end.SIGNAL and f.status == WARN]
+    if not ends:
+        return _judge(findings, view, min_points)
+    rest = [f for f in findings if all(f is not e for e in ends)]
+    n = len(rest)
+    j = _judge(rest, view, min_points)
+    findings.extend(rest[n:])  # what the judge added (an unreadable log's finding, a young run's jump)
+    return ended_with_error(j, ends, view)
+
+
+def ended_with_error(j: Judgment, ends: list[Finding], view: RunView) -> Judgment:
+    """A CONTINUE or a WAIT on a run whose log ends with an error is an ESCALATE (``run_ended_with_error``): the run
+    is dead, which no healthy verdict may hide; not when the run had finished its planned length, nor for an end
+    from outside its training (an interrupt), nor when a reviewer already accepted it (those keep their verdict,
+    the finding says the end). A STOP or an ESCALATE stands: its finding says the end beside it."""
+    f = next((f for f in ends if run_end.asks(f, view)), None)
+    if f is None or j.verdict not in (CONTINUE, WAIT):
+        return j
+    acc = view.accepted
+    if acc and run_end.CONCERN in acc.kinds:
+        return j
+    return Judgment(ESCALATE, f"ESCALATE ({run_end.CONCERN}): {f.message}", f.message)
+
+
+def _judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS) -> Judgment:
     crit = [f for f in findings if f.status == CRITICAL]
     warns = [f for f in findings if f.status == WARN]
     for f in crit:
-        if f.signal == "nonfinite":
+        if f.signal in ("nonfinite", run_end.SIGNAL):
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     early = _early_modest_rise(view)  # a rise in the run's first logs, under an order of magnitude: ESCALATE
     for f in crit:

@@ -15,13 +15,14 @@ from .signals import (
     lr_schedule,
     nonfinite,
     projection,
+    run_end,
     spikes,
     staleness,
 )
 from .signals.view import RunView, build_view
 
 SIGNALS = (nonfinite.check, divergence.check, chance_level.check, loss_trend.check, spikes.check, eval_health.check,
-           projection.check, lr_schedule.check, grad_norm.check, staleness.check)
+           projection.check, lr_schedule.check, grad_norm.check, staleness.check, run_end.check)
 
 
 def run_signals(view: RunView) -> list[Finding]:
@@ -29,7 +30,7 @@ def run_signals(view: RunView) -> list[Finding]:
     for signal in SIGNALS:
         r = signal(view)
         out.extend(r if isinstance(r, list) else [r])
-    return out
+    return run_end.amend(out)
 
 
 CONTEXT: dict[str, Callable[[RunView], Finding | list[Finding]]] = {

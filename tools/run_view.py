@@ -35,6 +35,9 @@ def view_of_run(data: RunData, *, store: Store, config: Config, baseline=None, t
                       data.new_points, None, data.info.config)
     view.baseline = parse_baseline(baseline, frame, view.primary_eval, store=store, config=config)
     view.accepted = accepted_concerns(store, data.run_key, as_of_step)
+    last = data.frame.last_step
+    if as_of_step is None or last is None or as_of_step >= last:
+        view.ended = data.info.ended  # a replay before the run's last step is before its end
     view.notes = view.notes + ignored_arguments(baseline, view.baseline, frame, view.primary_eval, as_of_step,
                                                 total_steps)
     return view

@@ -76,6 +76,11 @@ def is_plain_name(name: str) -> bool:
     return not any(w.lower() in _STEERING for w in _WORDS.findall(name))
 
 
+def steers(text: str) -> bool:
+    """Whether run text holds a word an instruction to the agent needs (``_STEERING``): shown only as run data."""
+    return any(w.lower() in _STEERING for w in _WORDS.findall(text))
+
+
 def alias_names(names, roles) -> dict[str, str]:
     """{name the run wrote: ``<role>_metric_<n>``} for every metric name that is not plain."""
     names = list(names)

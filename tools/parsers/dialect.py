@@ -171,6 +171,12 @@ class Dialect:
     #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
     event_markers: tuple[tuple[bytes, str], ...] = (
         (b"OVERFLOW! Rank 0 Skipping step", "overflow_skips"), (b"Overflow detected. Skipping step", "overflow_skips"))
+    #: a line opening so is a tracker's shutdown talk: it may follow the exception a log ends with (run_end.py)
+    end_noise_prefixes: tuple[str, ...] = ("wandb:",)
+    #: exceptions that end a run from outside its training (a person's interrupt, a closed pipe or connection at
+    #: teardown): said, never a question of the run's health (tools/signals/run_end.py)
+    outside_ends: frozenset[str] = frozenset({
+        "KeyboardInterrupt", "BrokenPipeError", "ConnectionResetError", "SystemExit", "SIGTERM", "Terminated"})
 
 
 DIALECT = Dialect()

@@ -22,7 +22,10 @@ def _fit(t: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float] | No
         x = t ** (-c)
         A = np.vstack([np.ones_like(x), x]).T
         coef, res, *_ = np.linalg.lstsq(A, y, rcond=None)
-        err = float(np.sum((A @ coef - y) ** 2))
+        with np.errstate(over="ignore", invalid="ignore"):  # a blown-up curve (1e25) fits nothing: no warning
+            err = float(np.sum((A @ coef - y) ** 2))
+        if not np.isfinite(err):
+            continue
         if best is None or err < best[3]:
             best = (float(coef[0]), float(coef[1]), float(c), err)
     return best

@@ -36,6 +36,7 @@ class RunView:
     config: dict = field(default_factory=dict)  # the run's config subset (warmup_steps, schedule, ...)
     accepted: Accepted | None = None  # the concerns the latest reviewer CONTINUE accepted
     notes: list[str] = field(default_factory=list)  # arguments of the check it could not use, and why
+    ended: dict | None = None  # the exception the run's log ends with (``RunInfo.ended``), on a view of its end only
 
     @property
     def last_step(self) -> int | None:

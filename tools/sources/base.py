@@ -23,6 +23,9 @@ class RunInfo:
     state: str | None = None  # running / finished / crashed / ... when the source knows
     config: dict = field(default_factory=dict)  # a small subset (lr, batch size, schedule, total steps)
     total_steps: int | None = None
+    # how the run's log ended, when it ends with an exception (tools/parsers/run_end.py): {"type", "message", "line",
+    # "nonfinite"}; each read of the log says it anew (a log grown past it, a restart, drops it)
+    ended: dict | None = None
 
     def to_dict(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v not in (None, {}, [])}
@@ -30,7 +33,8 @@ class RunInfo:
     @classmethod
     def from_dict(cls, d: dict | None) -> RunInfo:
         d = d or {}
-        return cls(**{k: d[k] for k in ("name", "url", "state", "config", "total_steps") if k in d})
+        return cls(**{k: d[k] for k in ("name", "url", "state", "config", "total_steps", "ended")
+                      if k in d})
 
     def merged(self, newer: RunInfo | None) -> RunInfo:
         if newer is None:
@@ -38,6 +42,7 @@ class RunInfo:
         return RunInfo(
             name=newer.name or self.name, url=newer.url or self.url, state=newer.state or self.state,
             config={**self.config, **newer.config}, total_steps=newer.total_steps or self.total_steps,
+            ended=newer.ended,
         )
 
 

@@ -35,6 +35,7 @@ from ..parsers import (
 )
 from ..parsers.breaks import breaks_within, first_end, record_end
 from ..parsers.documents import read_fast
+from ..parsers.run_end import TAIL_BYTES, last_line, tail_end
 from ..parsers.table import headerless_state
 from ..parsers.text import MAX_LINE, clean_block
 from ..points import PointBatch
@@ -62,6 +63,9 @@ class _Scan:
     dropped_lines: int
     more: bool = False  # stopped after PART_BYTES, before the size seen at stat time
     reread: bool = False  # read again from the file's start with a fact learned late (``Emitter.state["pin"]``)
+    lines: int | None = None  # newlines before ``offset`` (None: a cursor of before they were counted)
+    tail: bytes = b""  # the last bytes read (at most ``TAIL_BYTES``), from file offset ``tail_from``
+    tail_from: int = 0
 
 
 def _has_loss(batch: PointBatch) -> bool:
@@ -168,10 +172,28 @@ class LogFileSource:
         n = min(HEAD_BYTES, size)
         return n, hashlib.sha1(self._read_at(path, 0, n)).hexdigest()
 
-    def _info(self, em: Emitter, cur: dict) -> RunInfo:
+    def _info(self, em: Emitter, cur: dict, ended: dict | None = None) -> RunInfo:
         name = self.path.rstrip("/").rsplit("/", 1)[-1]
         total = em.total_steps or (None if em.started_new_run else cur.get("total_steps"))
-        return RunInfo(name=name, total_steps=total, config=dict(em.config))
+        return RunInfo(name=name, total_steps=total, config=dict(em.config), ended=ended)
+
+    def _ended(self, scan: _Scan, cur: dict) -> dict | None:
+        """How the log read so far ends: the exception its complete lines end with (``run_end.find_end`` on its
+        last ``TAIL_BYTES``), kept in the cursor and looked for again only when the read moved on."""
+        if scan.more:
+            return None
+        before = cur.get("offset") if "ended" in cur and not scan.reread else None
+        if scan.offset == before:
+            return cur["ended"]
+        start = max(0, scan.offset - TAIL_BYTES)
+        if scan.offset <= start:
+            return None
+        if scan.tail_from <= start:  # this read's own bytes hold the whole tail
+            return tail_end(scan.tail[start - scan.tail_from:scan.offset - scan.tail_from], start == 0, scan.lines)
+        if isinstance(before, int) and scan.tail_from <= before < scan.offset:
+            if last_line(scan.tail[before - scan.tail_from:scan.offset - scan.tail_from]) == "record":
+                return None  # the log's last line is a record: no exception ends it
+        return tail_end(self._read_at(self.path, start, scan.offset - start), start == 0, scan.lines)
 
     # -- the read ----------------------------------------------------------------------
     def read(self, cursor: dict | None = None, progress: Progress | None = None) -> ReadResult:
@@ -269,11 +291,12 @@ class LogFileSource:
                "state": em.state, "skip_line": scan.skip_line, "head_len": head_len, "head_hash": head_hash,
                "identity": st.identity, "size": st.size,
                "total_steps": em.total_steps or (None if em.started_new_run else cur.get("total_steps")),
-               "said": said, "dropped": dropped}
+               "said": said, "dropped": dropped, "lines": scan.lines}
+        new["ended"] = ended = self._ended(scan, cur)
         same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
         new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
-        return ReadResult(batch, new, reset=reset, info=self._info(em, cur), bytes_read=self._bytes, notes=notes,
-                          more=scan.more)
+        return ReadResult(batch, new, reset=reset, info=self._info(em, cur, ended), bytes_read=self._bytes,
+                          notes=notes, more=scan.more)
 
     def _sample_line(self, st: FileStat) -> str:
         """A line of the file's start worth showing when no loss was found (the first one with a number), as run
@@ -403,6 +426,8 @@ class LogFileSource:
         pending = b""
         read = dropped = 0
         more = reread = False
+        lines = int(cur["lines"]) if isinstance(cur.get("lines"), int) else (0 if start == 0 else None)
+        tail = b""
         while pos < end:
             if pos - start >= self.part_bytes and not final and pos - len(pending) > start:
                 more = True  # a part's worth (of whole lines: a line longer than a part is read on): the caller
@@ -412,6 +437,9 @@ class LogFileSource:
                 break
             read += len(data)
             pos += len(data)
+            if lines is not None:
+                lines += data.count(b"\n")
+            tail = data[-TAIL_BYTES:] if len(data) >= TAIL_BYTES else (tail + data)[-TAIL_BYTES:]
             buf = pending + data if pending else data
             pending = b""
             if skip:
@@ -432,6 +460,7 @@ class LogFileSource:
                 if em.state.pop("reread", None):  # a fact learned late: the file again from its start, knowing it
                     em, pos, start, pending, skip, dropped, reread = Emitter({"pin": em.state["pin"]}), 0, 0, b"", \
                         False, 0, True
+                    lines, tail = 0, b""
                     continue
             if len(pending) > self.max_line:
                 pending, skip = b"", True
@@ -444,7 +473,10 @@ class LogFileSource:
             dropped += self._parse_lines(pending + b"\n", len(pending) + 1, fmt, em)
             pending = b""
         fmt.finish(em, at_end=at_end and not pending)
-        return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread)
+        if lines is not None and pending:
+            lines -= pending.count(b"\n")
+        return _Scan(em, pos - len(pending), skip, read, dropped, more=more, reread=reread, lines=lines,
+                     tail=tail, tail_from=pos - len(tail))
 
     def _parse_lines(self, buf: bytes, end: int, fmt: LineFormat, em: Emitter) -> int:
         """Parse the complete lines in ``buf[:end]`` in blocks of about PARSE_BYTES; the lines dropped as too long."""
