@@ -39,8 +39,8 @@ run("nf_mlp_mse_lr_growth_diverged", "neuralforecast_fit.py", "--loss MSE --gamm
     label="diverged", stop=True)
 run("nf_mlp_mse_lr_high_diverged", "neuralforecast_fit.py", "--loss MSE --lr 3 --steps 40", label="diverged",
     stop=True)
-run("nf_nhits_lr_growth_val_diverged", "neuralforecast_fit.py",
-    "--model NHITS --loss MSE --gamma 1.5 --steps 40 --val-size 24 --val-check 10", label="diverged", stop=True)
+run("nf_nhits_lr_growth_val_nan", "neuralforecast_fit.py",
+    "--model NHITS --loss MSE --gamma 1.5 --steps 40 --val-size 24 --val-check 10", label="nan", stop=True)
 
 
 def main() -> int:

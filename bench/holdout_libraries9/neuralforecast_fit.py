@@ -2,20 +2,23 @@
 freq="h").fit(df)`` on a few synthetic hourly series, as its quick start does, with its defaults: PyTorch Lightning's
 messages and progress bar on stderr (``Epoch 3:  50%|█████     | 1/2 [00:00<00:00, 15.22it/s, v_num=0,
 train_loss_step=2.500, train_loss_epoch=3.160]``, redrawn with ``\\r``; with ``--val-size``, ``valid_loss`` at each
-validation), ``Trainer.fit stopped: max_steps=N reached.``; its default logger's ``lightning_logs`` (TensorBoard
+validation), ``Trainer.fit stopped: max_steps=N reached.`` or, on a NaN loss, its own guard's exception (``Loss is NaN, training stopped.``, the traceback printed and exit 1); its default logger's ``lightning_logs`` (TensorBoard
 events, not kept). Truth: the model's own record ``train_trajectories`` (``(global_step, train loss)``, one per step,
-the step 0-based across epochs), every step printed as ``train_loss_step`` (``{:.3f}``); ``valid_trajectories`` the
+the step 0-based across epochs), every step printed as ``train_loss_step`` (3 significant digits: ``98.70``, ``3.86e+27``, ``inf.0``); ``valid_trajectories`` the
 eval series."""
 
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import math
+import sys
+import traceback
 
 import numpy as np
 import pandas as pd
-from h9_truth import seed_all, tol_decimals, write_truth
+from h9_truth import seed_all, tol_sig, write_truth
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--model", default="MLP", choices=["MLP", "NHITS", "LSTM"])
@@ -54,9 +57,16 @@ if a.gamma:
     kw.update(lr_scheduler=torch.optim.lr_scheduler.ExponentialLR, lr_scheduler_kwargs={"gamma": a.gamma})
 model = {"MLP": MLP, "NHITS": NHITS, "LSTM": LSTM}[a.model](**kw)
 nf = NeuralForecast(models=[model], freq="h")
-nf.fit(df, val_size=a.val_size)
+failed = False
+try:
+    nf.fit(df, val_size=a.val_size)
+except Exception:  # its NaN guard ("Loss is NaN, training stopped."): the traceback as Python prints it, then exit 1
+    traceback.print_exc()
+    failed = True
 
-fitted = nf.models[0]
+# the instance Lightning trained holds the record (the fitted copy, or the one whose fit raised)
+fitted = max([*nf.models, model, *[o for o in gc.get_objects() if isinstance(o, type(model))]],
+             key=lambda m: len(getattr(m, "train_trajectories", [])))
 logging.shutdown()
 
 
@@ -67,8 +77,9 @@ def val(v: float) -> float | str:
 write_truth(framework=f"neuralforecast {neuralforecast.__version__}", settings=vars(a),
             loss_name=f"train_loss_step ({a.loss})",
             step_unit="global step, 0-based, across epochs (the bar's `Epoch E: ... i/N` counts steps of epoch E)",
-            tolerance=tol_decimals(3), record="the fitted model's `train_trajectories` (global_step, train loss)",
+            tolerance=tol_sig(3), record="the fitted model's `train_trajectories` (global_step, train loss)",
             train_loss=[(int(s), val(float(v))) for s, v in fitted.train_trajectories],
             eval_loss=[(int(s), val(float(v))) for s, v in fitted.valid_trajectories] or None,
             eval_name="valid_loss" if fitted.valid_trajectories else None,
             steps_per_epoch=math.ceil(a.series / a.batch))
+sys.exit(1 if failed else 0)
