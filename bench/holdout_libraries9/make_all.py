@@ -42,6 +42,18 @@ run("nf_mlp_mse_lr_high_diverged", "neuralforecast_fit.py", "--loss MSE --lr 3 -
 run("nf_nhits_lr_growth_val_nan", "neuralforecast_fit.py",
     "--model NHITS --loss MSE --gamma 1.5 --steps 40 --val-size 24 --val-check 10", label="nan", stop=True)
 
+# --- pytorch-forecasting (its models under a Lightning Trainer with a CSVLogger: the bar on stderr "Epoch 2:  40%|████
+# | 4/10 [00:00<00:00, 21.3it/s, v_num=0, train_loss_step=0.512, val_loss=0.498, train_loss_epoch=0.530]")
+run("ptf_nbeats_val_5ep", "ptf_fit.py", "--epochs 5")
+run("ptf_deepar_val_every2_6ep", "ptf_fit.py", "--model DeepAR --lr 3e-3 --epochs 6 --every 2")
+run("ptf_rnn_noval_clip_every5_4ep", "ptf_fit.py",
+    "--model RecurrentNetwork --lr 3e-3 --clip 0.1 --epochs 4 --every 5 --limit 20 --no-val")
+run("ptf_nbeats_b32_every3_6ep", "ptf_fit.py", "--batch 32 --limit 15 --every 3 --epochs 6 --lr 2e-3")
+run("ptf_deepar_noval_8ep", "ptf_fit.py", "--model DeepAR --lr 1e-2 --epochs 8 --limit 6 --no-val --series 10")
+run("ptf_nbeats_lr_high_diverged", "ptf_fit.py", "--lr 0.5", label="diverged", stop=True)
+run("ptf_rnn_lr_high_diverged", "ptf_fit.py", "--model RecurrentNetwork --lr 2 --epochs 6", label="diverged",
+    stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout9", "libho9", __doc__ or "")
