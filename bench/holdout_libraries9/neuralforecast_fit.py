@@ -2,10 +2,11 @@
 freq="h").fit(df)`` on a few synthetic hourly series, as its quick start does, with its defaults: PyTorch Lightning's
 messages and progress bar on stderr (``Epoch 3:  50%|█████     | 1/2 [00:00<00:00, 15.22it/s, v_num=0,
 train_loss_step=2.500, train_loss_epoch=3.160]``, redrawn with ``\\r``; with ``--val-size``, ``valid_loss`` at each
-validation), ``Trainer.fit stopped: max_steps=N reached.`` or, on a NaN loss, its own guard's exception (``Loss is NaN, training stopped.``, the traceback printed and exit 1); its default logger's ``lightning_logs`` (TensorBoard
+validation), ``Trainer.fit stopped: max_steps=N reached.`` or, on a NaN loss, its own guard's exception (``Loss is
+NaN, training stopped.``: the traceback printed, exit 1); its default logger's ``lightning_logs`` (TensorBoard
 events, not kept). Truth: the model's own record ``train_trajectories`` (``(global_step, train loss)``, one per step,
-the step 0-based across epochs), every step printed as ``train_loss_step`` (3 significant digits: ``98.70``, ``3.86e+27``, ``inf.0``); ``valid_trajectories`` the
-eval series."""
+the step 0-based across epochs), every step printed as ``train_loss_step`` (3 significant digits: ``98.70``,
+``3.86e+27``, ``inf.0``); ``valid_trajectories`` the eval series."""
 
 from __future__ import annotations
 

@@ -31,8 +31,19 @@ a = ap.parse_args()
 seed_all(0)
 
 import thinc  # noqa: E402
-from thinc.api import (SGD, Adam, CategoricalCrossentropy, L2Distance, Linear, RAdam, Relu, Softmax,  # noqa: E402
-                       chain, compounding, fix_random_seed)
+from thinc.api import (  # noqa: E402
+    SGD,
+    Adam,
+    CategoricalCrossentropy,
+    L2Distance,
+    Linear,
+    RAdam,
+    Relu,
+    Softmax,
+    chain,
+    compounding,
+    fix_random_seed,
+)
 from tqdm import tqdm  # noqa: E402
 from wasabi import msg  # noqa: E402
 
