@@ -88,4 +88,4 @@ write_truth(framework=f"pytorch-forecasting {pytorch_forecasting.__version__}", 
             tolerance=tol_sig(3), record="Lightning's CSVLogger `metrics.csv` (`train_loss_step` at its `step`)",
             train_loss=[(int(r["step"]), val(r["train_loss_step"])) for r in rows if r.get("train_loss_step")],
             eval_loss=[(int(r["step"]), val(r["val_loss"])) for r in rows if r.get("val_loss")] or None,
-            eval_name=None if a.no_val else "val_loss", steps_per_epoch=a.limit)
+            eval_name=None if a.no_val else "val_loss", steps_per_epoch=int(trainer.num_training_batches))
