@@ -4,10 +4,9 @@ pymoo's test problems (``rastrigin``, ``ackley``, ``rosenbrock``, ``sphere``, ``
 prints a table on stdout: a ``=`` rule, a header ``n_gen  |  n_eval  |     f_avg     |     f_min     |     f_gap``
 (PSO adds its ``f``, ``S``, ``w``, ``c1``, ``c2`` columns; NelderMead and PatternSearch print ``f_avg`` and ``f_min``
 too), the rule again, then one row a generation (a value of 1e-5 to 10 as ``%.10f``, any other as ``%.6E``: 7
-significant digits). Truth: the population's mean
-objective ``f_avg`` from ``save_history=True``'s record (``res.history``: a copy of the algorithm after each
-generation; ``pop.get("F").mean()``, with ``f_min`` as the best found so far), at the generation (``n_gen``,
-1-based)."""
+significant digits). Truth: the population's mean objective ``f_avg`` from ``save_history=True``'s record
+(``res.history``: a copy of the algorithm after each generation; ``pop.get("F").mean()``, with ``f_min`` as the best
+found so far), at the generation (``n_gen``, 1-based)."""
 
 from __future__ import annotations
 
