@@ -2,7 +2,7 @@
 and width, or ``GradientBoostingRegressor``'s learning rate, depth and trees; the validation mean squared error as
 the loss), with ``tpe.suggest``, ``rand.suggest`` or ``anneal.suggest`` and a ``Trials`` object, as its docs show.
 Its default progress bar (tqdm, on stderr, ``\\r`` redraws, no TTY) shows the best loss after each finished trial:
-``\\r 35%|###5      | 7/20 [00:02<00:03,  3.41trial/s, best loss: 0.04383191237]`` (``str`` of the float: all its
+``\\r 30%|███       | 6/20 [00:01<00:03,  3.51trial/s, best loss: 0.041151343998453924]`` (``str`` of the float: all its
 digits). Each trial fits a model (a fraction of a second), longer than tqdm's 0.1 s redraw interval, so every trial's
 count is printed. Truth: the best loss so far, from the ``Trials`` record (``trials.losses()``, one loss a trial; its
 running minimum), at the trial count, 1-based, as the bar counts it (``7/20``)."""

@@ -37,13 +37,13 @@ run("skopt_forest_lcb_branin_25calls", "skopt_minimize.py",
     "--minimizer forest --objective branin --calls 25 --acq LCB --initial 8")
 run("skopt_gp_pi_sgd_14calls", "skopt_minimize.py", "--minimizer gp --objective sgd --calls 14 --acq PI")
 
-# --- hyperopt (fmin's tqdm bar on stderr: "\r 35%|###5      | 7/20 [00:02<00:03,  3.41trial/s, best loss: 0.0438...]")
+# --- hyperopt (fmin's tqdm bar on stderr: "\r 30%|███       | 6/20 [00:01<00:03,  3.51trial/s, best loss: 0.0411...]")
 run("hyperopt_tpe_mlp_20evals", "hyperopt_fmin.py", "--algo tpe --model mlp --evals 20")
 run("hyperopt_rand_mlp_15evals", "hyperopt_fmin.py", "--algo rand --model mlp --evals 15")
 run("hyperopt_anneal_gbr_15evals", "hyperopt_fmin.py", "--algo anneal --model gbr --evals 15")
 run("hyperopt_tpe_gbr_25evals", "hyperopt_fmin.py", "--algo tpe --model gbr --evals 25")
 
-# --- torchkge (its README's loop: tqdm on stderr, "\rEpoch 12 | mean loss: 0.53412:  40%|####  | 12/30 [...]")
+# --- torchkge (its README's loop: tqdm on stderr, "\rEpoch 11 | mean loss: 103.72649:  30%|███       | 9/30 [...]")
 run("torchkge_transe_adam_30ep", "torchkge_train.py", "--model transe --lr 0.01 --epochs 30")
 run("torchkge_distmult_bce_adam_25ep", "torchkge_train.py", "--model distmult --loss bce --lr 0.01 --epochs 25")
 run("torchkge_transh_sgd_uniform_40ep", "torchkge_train.py",

@@ -2,7 +2,7 @@
 trained on a small synthetic knowledge graph (``KnowledgeGraph`` from a pandas frame) with the training loop of
 torchkge's README and docs: ``DataLoader``, ``BernoulliNegativeSampler`` / ``UniformNegativeSampler``, ``MarginLoss``
 or ``BinaryCrossEntropyLoss``, a torch optimizer, and a ``tqdm(range(n_epochs), unit='epoch')`` bar whose description
-is set after each epoch: ``Epoch 12 | mean loss: 0.53412`` (``{:.5f}``; tqdm on stderr, ``\\r`` redraws, no TTY).
+is set after each epoch: ``Epoch 11 | mean loss: 103.72649`` (``{:.5f}``; tqdm on stderr, ``\\r`` redraws, no TTY).
 Optionally a torch ``ExponentialLR`` stepped each epoch. Truth: the loop's own record of each epoch's mean batch loss
 (the value the description prints), at the epoch, 1-based, as the description counts it."""
 
