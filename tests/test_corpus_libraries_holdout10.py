@@ -19,4 +19,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout10"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=4, files=28, stop=8, healthy=20, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=4, files=29, stop=8, healthy=21, max_mb=10))

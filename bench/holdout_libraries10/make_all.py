@@ -42,6 +42,7 @@ run("hyperopt_tpe_mlp_20evals", "hyperopt_fmin.py", "--algo tpe --model mlp --ev
 run("hyperopt_rand_mlp_15evals", "hyperopt_fmin.py", "--algo rand --model mlp --evals 15")
 run("hyperopt_anneal_gbr_15evals", "hyperopt_fmin.py", "--algo anneal --model gbr --evals 15")
 run("hyperopt_tpe_gbr_25evals", "hyperopt_fmin.py", "--algo tpe --model gbr --evals 25")
+run("hyperopt_rand_gbr_12evals", "hyperopt_fmin.py", "--algo rand --model gbr --evals 12")
 
 # --- torchkge (its README's loop: tqdm on stderr, "\rEpoch 11 | mean loss: 103.72649:  30%|███       | 9/30 [...]")
 run("torchkge_transe_adam_30ep", "torchkge_train.py", "--model transe --lr 0.01 --epochs 30")
