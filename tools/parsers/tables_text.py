@@ -364,8 +364,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     out = RowNames(str(dialect.table_names.get(n, n)) for n in names)
     out.partial_first = any(n in dialect.partial_first_steps for n in names)
     low = [n.lower() for n in out]
-    out.named_step = any(n in dialect.step_names or n in dialect.epoch_names or n.split()[-1:] == ["epoch"]
-                         for n in low if n)
+    # a column named by a time unit (``s``, pymoo's PSO ``S``) is no step, though a record's ``s:12`` is (llm.c)
+    out.named_step = any(n in dialect.step_names and n not in dialect.time_units or n in dialect.epoch_names
+                         or n.split()[-1:] == ["epoch"] for n in low if n)
     if not out.named_step:
         step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
         if step is not None:
