@@ -309,16 +309,20 @@ _POPULATION_STATS = ("avg", "mean", "std", "min", "max")
 
 
 def population_best(names: list[str]) -> str | None:
-    """The column holding a population's lowest value (``min``, ``fitness min``) when the columns beside it hold the
-    same quantity's ``max`` and ``avg``/``mean`` under the same prefix; the first such quantity."""
+    """The objective of a population's statistics, the first quantity's: its lowest value (``min``, ``fitness min``)
+    when the columns beside it hold the same quantity's ``max`` and ``avg``/``mean`` under the same prefix (the
+    current population's spread); its mean when its ``min`` has no ``max`` beside it (pymoo's ``f_avg  f_min``). A
+    current value is preferred over a running best: a lowest value logged without the highest is the best found so
+    far (an optimizer's ``f_min``, never rising), which hides a divergence the current population's mean shows."""
     by_prefix: dict[str, dict[str, str]] = {}
     for n in names:
         words = _norm(n).split()
         if words and words[-1] in _POPULATION_STATS:
             by_prefix.setdefault(" ".join(words[:-1]), {})[words[-1]] = n
     for stats in by_prefix.values():
-        if "min" in stats and "max" in stats and ("avg" in stats or "mean" in stats):
-            return stats["min"]
+        mean = stats.get("avg") or stats.get("mean")
+        if "min" in stats and mean is not None:
+            return stats["min"] if "max" in stats else mean
     return None
 
 

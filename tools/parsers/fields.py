@@ -567,8 +567,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name and low in dialect.update_counts and plan.updates is None:
             plan.updates = k  # (and read as what it otherwise is)
         if name:
-            if low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
-                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)):
+            if (low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
+                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words))) \
+                    and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
             elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:

@@ -53,6 +53,7 @@ _BORDERS = "|│┃║¦"
 _BORDER_BYTES = b"|"  # the ASCII border, glued to a cell that fills its width
 _INTERRUPTIONS = 4  # runs of lines heading nothing passed over between a table's rows
 _INTERRUPTION_LINES = 4  # ... of at most this many lines each
+_IDLE_LINES = 6  # blank lines and bar redraws passed over between a table's row and an interruption
 _RULE_CHARS = frozenset("-=_+:|.~*#─━│┃═║┄┅┈┉╌╍┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋"
                         "╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰ \t")
 _RULE_DASHES = frozenset("-=_─━═┄┅┈┉╌╍~")
@@ -364,8 +365,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     out = RowNames(str(dialect.table_names.get(n, n)) for n in names)
     out.partial_first = any(n in dialect.partial_first_steps for n in names)
     low = [n.lower() for n in out]
-    out.named_step = any(n in dialect.step_names or n in dialect.epoch_names or n.split()[-1:] == ["epoch"]
-                         for n in low if n)
+    # a column named by a time unit (``s``, pymoo's PSO ``S``) is no step, though a record's ``s:12`` is (llm.c)
+    out.named_step = any(n in dialect.step_names and n not in dialect.time_units or n in dialect.epoch_names
+                         or n.split()[-1:] == ["epoch"] for n in low if n)
     if not out.named_step:
         step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
         if step is not None:
@@ -548,9 +550,15 @@ class Tables:
                 return j
             k = int(np.searchsorted(breaks, j))
             m = self._run_start(k)
-            r = int(breaks[m]) - 1  # the line over the run of breaks: a row of the table?
+            r = self._over_idle(int(breaks[m]) - 1)  # the line over the run of breaks: a row of the table?
+            if r == self.first and is_rule(self.lines[r]):
+                r -= 1  # the rule under the earlier block's header
             if r < self.first:  # the block opens with the run: a row of the table ended the earlier block?
                 return -1 if 0 <= self._open_before <= _INTERRUPTION_LINES - (k - m + 1) else j
+            if r >= 1 and is_rule(self.lines[r]) and m > 0 and int(breaks[m - 1]) == r - 1:
+                r -= 1  # the run between a header (and its rule) and its first rows: the header heads them
+                head, rule, top = self._head_at(r, i)
+                return r if (_parse_cached(head, rule) if top is None else _parse_two(top, head)) is not None else j
             if (m > 0 and int(breaks[m - 1]) == r) or not self.lines[r].strip() or not _row_like(
                     self.grouping.templates[self.grouping.codes[r]], self.lines[r]):
                 return j
@@ -558,6 +566,18 @@ class Tables:
             if j < self.first:
                 return j
         return j
+
+    def _over_idle(self, r: int) -> int:
+        """The line at or over ``r`` that is neither blank nor a progress bar's redraw (thinc's bar drawn and erased
+        with ``\\r`` between a table's rows), up to ``_IDLE_LINES`` lines up; below ``first``: the earlier block's."""
+        for _hop in range(_IDLE_LINES):
+            if r < self.first:
+                return r
+            line = self.lines[r]
+            if line.strip() and b"%||" not in line and not is_bar(line):
+                return r
+            r -= 1
+        return r
 
     def _run_start(self, k: int) -> int:
         """The first of the run of adjacent break lines ending at ``breaks[k]`` (up to ``_INTERRUPTION_LINES``)."""
@@ -574,18 +594,30 @@ class Tables:
         last = len(codes) - 1
         if last > self.first and self.lines[last] == b"":
             last -= 1  # what follows the block's last newline
+        idle = self._over_idle(last)  # (a bar drawn and erased after the block's last row)
+        if idle < self.first <= last:
+            return self._open_before  # a block of a bar's redraws only: what the earlier one ended with holds
+        last = idle
         if last < self.first or not self.lines[last].strip():
             return -1
         code = int(codes[last])
+        if is_rule(self.lines[last]) and last > self.first and self._is_break(int(codes[last - 1])):
+            return 0 if _parse_cached(self.lines[last - 1], self.lines[last]) is not None else -1  # a header, a rule
         if not self._is_break(code):
             return 0 if _row_like(self.grouping.templates[code], self.lines[last]) else -1
+        if _parse_cached(self.lines[last], None) is not None:
+            return 0  # a header: its rows may follow a few lines heading nothing
         breaks = self.breaks()
         k = len(breaks) - 1
         m = self._run_start(k)
         run = k - m + 1
-        r = int(breaks[m]) - 1
+        r = self._over_idle(int(breaks[m]) - 1)
+        if r == self.first and is_rule(self.lines[r]):
+            r -= 1  # the rule under the earlier block's header
         if r < self.first:
             before = self._open_before
+        elif r >= 1 and is_rule(self.lines[r]) and m > 0 and int(breaks[m - 1]) == r - 1:
+            before = 0  # the run under a header and its rule, before its first rows
         elif (m > 0 and int(breaks[m - 1]) == r) or not self.lines[r].strip() or not _row_like(
                 self.grouping.templates[int(codes[r])], self.lines[r]):
             return -1
