@@ -43,7 +43,7 @@ else:
 
     X, y = make_regression(n_samples=300, n_features=8, noise=10.0, random_state=0)
     X_tr, X_va, y_tr, y_va = X[:200], X[200:], y[:200] / 100.0, y[200:] / 100.0
-    space = [(-5.0, -1.5, "uniform"), (-6.0, 0.0, "uniform")]
+    space: list = [(-5.0, -1.5, "uniform"), (-6.0, 0.0, "uniform")]  # (low, high, prior)
 
     def fun(x):
         est = SGDRegressor(learning_rate="constant", eta0=10 ** x[0], alpha=10 ** x[1], max_iter=50, tol=None,
