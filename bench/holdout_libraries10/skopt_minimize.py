@@ -32,7 +32,7 @@ from skopt.benchmarks import branin  # noqa: E402
 if a.objective == "branin":
     space, fun = [(-5.0, 10.0), (0.0, 15.0)], branin
 elif a.objective == "bowl":
-    space = [(-2.0, 2.0), (-2.0, 2.0)]
+    space: list = [(-2.0, 2.0), (-2.0, 2.0)]
 
     def fun(x):
         return float((x[0] - 0.3) ** 2 + np.sin(3 * x[1]) + 0.1 * x[1] ** 2 + 1.0)
@@ -43,7 +43,7 @@ else:
 
     X, y = make_regression(n_samples=300, n_features=8, noise=10.0, random_state=0)
     X_tr, X_va, y_tr, y_va = X[:200], X[200:], y[:200] / 100.0, y[200:] / 100.0
-    space: list = [(-5.0, -1.5, "uniform"), (-6.0, 0.0, "uniform")]  # (low, high, prior)
+    space = [(-5.0, -1.5, "uniform"), (-6.0, 0.0, "uniform")]  # (low, high, prior)
 
     def fun(x):
         est = SGDRegressor(learning_rate="constant", eta0=10 ** x[0], alpha=10 ** x[1], max_iter=50, tol=None,
