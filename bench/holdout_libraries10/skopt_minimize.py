@@ -29,10 +29,11 @@ import skopt  # noqa: E402
 from skopt import forest_minimize, gp_minimize  # noqa: E402
 from skopt.benchmarks import branin  # noqa: E402
 
+space: list  # dimensions: (low, high) or (low, high, prior)
 if a.objective == "branin":
     space, fun = [(-5.0, 10.0), (0.0, 15.0)], branin
 elif a.objective == "bowl":
-    space: list = [(-2.0, 2.0), (-2.0, 2.0)]
+    space = [(-2.0, 2.0), (-2.0, 2.0)]
 
     def fun(x):
         return float((x[0] - 0.3) ** 2 + np.sin(3 * x[1]) + 0.1 * x[1] ** 2 + 1.0)
@@ -43,7 +44,7 @@ else:
 
     X, y = make_regression(n_samples=300, n_features=8, noise=10.0, random_state=0)
     X_tr, X_va, y_tr, y_va = X[:200], X[200:], y[:200] / 100.0, y[200:] / 100.0
-    space = [(-5.0, -1.5, "uniform"), (-6.0, 0.0, "uniform")]  # (low, high, prior)
+    space = [(-5.0, -1.5, "uniform"), (-6.0, 0.0, "uniform")]
 
     def fun(x):
         est = SGDRegressor(learning_rate="constant", eta0=10 ** x[0], alpha=10 ** x[1], max_iter=50, tol=None,
