@@ -1919,7 +1919,8 @@ def _running_best(key: str, values: np.ndarray, prev: np.ndarray, st: dict) -> b
     if key not in rose and len(rose) < MAX_REDRAWN and bool((values > prev).any()):
         rose.append(key)
         if key in st.get("best_kept", ()):  # earlier reads kept its repeats
-            st.setdefault("revise", {})["best_rose"] = sorted({*rose, *st["revise"].get("best_rose", ())})
+            revise = st.setdefault("revise", {})
+            revise["best_rose"] = sorted({*rose, *revise.get("best_rose", ())})
     if key in rose:
         return False
     kept = st.setdefault("best_kept", [])
