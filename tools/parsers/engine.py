@@ -2331,7 +2331,10 @@ def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool | None:
     is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
     global step. Before any change the two readings agree (the first epoch is at offset 0). A count of 0 tells
     neither: a bar drawn at its epoch's start before it moves (a bar of the run's epochs, NeuralProphet's ``Epoch 3:
-    0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0)."""
+    0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0). None: the counter counts the epochs and
+    lags its description (``st["ctr_epochs"]``: it neither restarted nor climbed at the change, or stayed at 0 over
+    two epochs and more before it first moved, and it is no more than the epochs done): the epoch printed is the
+    step."""
     if st.get("ctr_epochs"):
         return None
     if st.get("ctr_global") is None:
