@@ -2058,7 +2058,7 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         if st["e0"] is None:
             st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
         ep_whole = np.floor(np.nan_to_num(ep_at, nan=st["e0"]))
-        is_global = _counter_is_global(pn, ep_whole, st)
+        is_global = _counter_is_global(pn, ep_whole, st, ~np.isnan(ep_line[pi]))
         if is_global is None:  # a bar of the epochs whose count lags its description: the epoch printed is the
             g = ep_whole - st["e0"] + 1  # step (torchkge's ``Epoch 11 | mean loss: ...| 9/30``)
         elif is_global:  # it climbs on across epochs: the global step already
@@ -2326,7 +2326,7 @@ def _epoch_by_epoch(ep: np.ndarray, plan: Plan, line: bytes, st: dict) -> bool:
     return ok
 
 
-def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool | None:
+def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.ndarray | None = None) -> bool | None:
     """Whether a counter ``n/N`` printed under an epoch counts the whole run: decided at the first epoch change it
     is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
     global step. Before any change the two readings agree (the first epoch is at offset 0). A count of 0 tells
@@ -2334,35 +2334,40 @@ def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool | None:
     0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0). None: the counter counts the epochs and
     lags its description (``st["ctr_epochs"]``: it neither restarted nor climbed at the change, or stayed at 0 over
     two epochs and more before it first moved, and it is no more than the epochs done): the epoch printed is the
-    step."""
+    step (both epochs printed on the counter's own lines: a bar drawn before its epoch is printed, ignite's
+    ``[1/30]`` then ``Epoch [2/3]: [1/30]``, tells nothing)."""
     if st.get("ctr_epochs"):
         return None
     if st.get("ctr_global") is None:
+        if printed is None:
+            printed = np.ones(len(pn), dtype=bool)
         moved = pn > 0
         read_before, st["ctr_seen"] = st.get("ctr_seen"), True
         if st.get("ctr_last") is None:  # the count never moved yet: the epochs drawn at 0 so far
             m = int(np.argmax(moved)) if moved.any() else len(pn)
-            lo = min(float(ep[:m].min()), st.get("ctr_zero", math.inf)) if m else st.get("ctr_zero")
+            zeros = ep[:m][printed[:m]]
+            lo = min(float(zeros.min()), st.get("ctr_zero", math.inf)) if len(zeros) else st.get("ctr_zero")
             if lo is not None:
                 st["ctr_zero"] = lo
-            if m < len(pn) and lo is not None and ep[m] - lo >= 2 and pn[m] <= ep[m] - st["e0"] + 1:
+            if m < len(pn) and lo is not None and printed[m] and ep[m] - lo >= 2 and pn[m] <= ep[m] - st["e0"] + 1:
                 # two epochs and more drawn at 0, then a count no more than the epochs done: a bar of the epochs
                 # that lags its description (a per-epoch bar counts its batches in its first epoch)
                 st["ctr_epochs"] = True
                 if read_before:
                     st["revise"] = {**(st.get("revise") or {}), "ctr_epochs": True}
                 return None
-        pn, ep = pn[moved], ep[moved]
+        pn, ep, printed = pn[moved], ep[moved], printed[moved]
         if not len(pn):
             return False
         last = st.get("ctr_last")
         prev_n = np.concatenate(([np.nan if last is None else last[1]], pn[:-1]))
         prev_e = np.concatenate(([np.nan if last is None else last[0]], ep[:-1]))
+        prev_p = np.concatenate(([last is not None and bool(last[2:3] == [1.0])], printed[:-1]))
         change = np.flatnonzero(ep > prev_e)
         if len(change):
             k = int(change[0])
             st["ctr_global"] = bool(pn[k] > prev_n[k])
-            if pn[k] == prev_n[k] and pn[k] <= ep[k] - st["e0"]:
+            if pn[k] == prev_n[k] and pn[k] <= ep[k] - st["e0"] and printed[k] and prev_p[k]:
                 # neither restarted nor climbed, and no more than the epochs done: the bar counts the epochs, its
                 # count lagging the description set each epoch (drawn before tqdm counts it, then only every
                 # 0.1 s); a read before this one placed its records by that count: the file is read again
@@ -2370,7 +2375,7 @@ def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool | None:
                 if read_before:
                     st["revise"] = {**(st.get("revise") or {}), "ctr_epochs": True}
         else:
-            st["ctr_last"] = [float(ep[-1]), float(pn[-1])]
+            st["ctr_last"] = [float(ep[-1]), float(pn[-1]), float(printed[-1])]
     return None if st.get("ctr_epochs") else bool(st.get("ctr_global"))
 
 
