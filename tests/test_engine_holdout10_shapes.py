@@ -153,3 +153,18 @@ def test_a_best_named_with_its_quantity_or_a_per_step_value_is_not_a_bare_best()
     assert not roles["best loss"].primary
     assert not any(is_bare_running_best(n) for n in ("min", "best loss", "best_eval", "value best", "lr min"))
     assert all(is_bare_running_best(n) for n in ("Current minimum", "best so far", "best", "best value"))
+
+
+def test_a_per_epoch_bar_drawn_before_its_epoch_is_printed_keeps_counting_batches(tmp_path):
+    """ignite's bar: each epoch's bar drawn first at ``[1/6]`` with no epoch, then ``Epoch [2/3]: [1/6]``: a
+    restart at the epoch change, not a count lagging the epochs (the global batch, as before)."""
+    out, k = [], 0
+    for ep in range(1, 4):
+        out.append("\r[1/6]   16%|#          [00:00<?]")
+        for b in range(1, 7):
+            k += 1
+            out.append(f"\rEpoch [{ep}/3]: [{b}/6]  {100 * b // 6:3d}%|#         , loss={1.0 / k:.3g} [00:00<00:00]")
+        out.append("\n")
+    pts = _read_live(tmp_path, "".join(out).encode(), "ignite")
+    steps, _ = pts["loss"]
+    assert steps[-1] == 18 and steps == sorted(steps)
