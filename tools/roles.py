@@ -84,6 +84,8 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole(role, "max" if base.direction == "min" else "min")
     if not n:
         return MetricRole("other")
+    if is_bare_running_best(n):
+        return MetricRole("train_metric", "min")
     if n in {"step", "global step", "iteration", "iter", "epoch", "samples", "consumed samples", "tokens",
              "consumed tokens", "runtime", "timestamp", "wall time", "eta seconds", "data time", "batch"}:
         return MetricRole("other")
@@ -161,6 +163,18 @@ def is_adversarial(name: str) -> bool:
     return bool(_ADVERSARIAL.search(n)) and not _FUNCTION_VALUE.search(n)
 
 
+# The best found so far named alone, with no quantity (scikit-optimize's ``Current minimum``, ``best so far``): the
+# run's objective's running best (a name with a quantity, ``best loss``, ``best_eval``, is read by its quantity)
+_RUNNING_BEST = frozenset({"best", "bestever", "minimum", "lowest"})
+_RUNNING_BEST_QUALIFIERS = frozenset({"current", "so", "far", "found", "yet", "overall", "running", "value"})
+
+
+def is_bare_running_best(name: str) -> bool:
+    words = _norm(name).split()
+    return len(words) <= 4 and sum(w in _RUNNING_BEST for w in words) == 1 and all(
+        w in _RUNNING_BEST or w in _RUNNING_BEST_QUALIFIERS for w in words) and "value" != words[0]
+
+
 def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
                  counts: dict[str, int] | None = None) -> dict[str, MetricRole]:
     """Roles for every column, with exactly one primary train loss where any train loss exists.
@@ -182,6 +196,15 @@ def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
         roles[name] = MetricRole(role, direction or roles[name].direction)
     named = [n for n, spec in (overrides or {}).items() if spec.startswith("train_loss") and n in roles]
     losses = named or [n for n, r in roles.items() if r.role == "train_loss"]  # the loss a user named wins
+    bare_best = [n for n in names if is_bare_running_best(n) and n not in (overrides or {})]
+    if not losses and bare_best:
+        # No loss by name and the best found so far, named alone: the objective. A search that evaluates one point
+        # a step (scikit-optimize's calls, hyperopt's trials) prints each point's value, a draw from the space it
+        # explores, and the best so far, its progress: the best is the run's objective. (One principle for an
+        # optimiser's two values: the state of the search stands for the run, a single evaluation does not; where
+        # the step holds a population its mean is that state, ``population_objective``.)
+        roles[bare_best[0]] = MetricRole("train_loss", "min", primary=True)
+        return roles
     if not losses:
         # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
         losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"

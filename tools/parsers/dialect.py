@@ -18,6 +18,9 @@ class Dialect:
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
         "env steps", "cumulative_steps"})
+    #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
+    #: word's (a step, an epoch)
+    number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})
     #: a count of the optimizer's updates so far: a record where it is 0 has updated nothing, so a NaN it prints is
     #: the mean of nothing yet (``('average_loss', nan), ..., ('n_updates', 0)``), no point of a NaN loss
     update_counts: frozenset[str] = frozenset({"n_updates", "num_updates", "updates", "update_count", "n_update"})
@@ -34,6 +37,9 @@ class Dialect:
     #: a population's statistics by rank (an evolution strategy's ``bestever, best, median, worst objective function
     #: value``: each word one column of the quantity named after the last, ``tables_text._listed_header``)
     population_words: frozenset[str] = frozenset({"best", "bestever", "worst", "median", "mean", "min", "max"})
+    #: a name holding one of these words is a running best (hyperopt's ``best loss``, scikit-optimize's ``Current
+    #: minimum``): while it never rises, each redraw at a new count is that count's value, a repeat included
+    running_best_words: frozenset[str] = frozenset({"best", "bestever", "min", "minimum", "lowest", "smallest"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
     #: a split's name before a counter in parentheses ``name (n/N)`` counts that split's passes over its data: the

@@ -391,7 +391,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
                 plan = replace(plan, partial_first=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
-                    plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not _has_loss(plan)):
+                    plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
+                    _has_loss(plan) or _has_objective(plan))):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
@@ -1219,12 +1220,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
-    ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if st.get("first_state") else no
-    if st.get("first_state"):  # a value drawn at 0 before the counter moves is the first unit's
+    lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
+    ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
+    if lags:  # a value drawn at 0 before the counter moves is the first unit's
         ahead = ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
     bar_counts = glob[bar_at]
-    glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
+    if not st.get("ctr_epochs"):
+        glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[ahead] += 1
     glob[zero] -= 1
     is_prog = ~np.isnan(glob)
@@ -1473,7 +1476,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
-        if st.get("first_state") and lagging and key in st.get("carried", ()):
+        if st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs"):
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
                 li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
@@ -1889,6 +1892,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
     pinned = key in st.get("redrawn", ())
     repeat = same & np.isfinite(values)
+    if not pinned and _running_best(key, values, prev, st):
+        return np.ones(k, dtype=bool)  # a best so far: each count a point (``_running_best``)
     if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
         if key not in st["early_reps"]:
             st["early_reps"].append(key)  # a repeat kept before the rule below could tell
@@ -1900,6 +1905,28 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
         redrawn = sorted({*st.get("redrawn", ()), *st.get("revise", {}).get("redrawn", ()), key})[:MAX_REDRAWN]
         st.setdefault("revise", {})["redrawn"] = redrawn
     return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
+
+
+def _running_best(key: str, values: np.ndarray, prev: np.ndarray, st: dict) -> bool:
+    """Whether a bar's value is a running best (its name says so, ``DIALECT.running_best_words``, and it never
+    rose so far: hyperopt's ``best loss``): a value of every unit its counter shows, its repeats each a point, unlike
+    Lightning's loss logged every k steps and redrawn at every step (one point per change, ``_changed``). Once it
+    rises it is none: the file is read again from its start knowing it (``best_rose``), as one read would."""
+    words = set(key.replace("_", " ").replace("/", " ").replace("-", " ").split())
+    if not words & DIALECT.running_best_words:
+        return False
+    rose = st.setdefault("best_rose", [])
+    if key not in rose and len(rose) < MAX_REDRAWN and bool((values > prev).any()):
+        rose.append(key)
+        if key in st.get("best_kept", ()):  # earlier reads kept its repeats
+            revise = st.setdefault("revise", {})
+            revise["best_rose"] = sorted({*rose, *revise.get("best_rose", ())})
+    if key in rose:
+        return False
+    kept = st.setdefault("best_kept", [])
+    if key not in kept and len(kept) < MAX_REDRAWN:
+        kept.append(key)
+    return True
 
 
 def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
@@ -2031,7 +2058,10 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         if st["e0"] is None:
             st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
         ep_whole = np.floor(np.nan_to_num(ep_at, nan=st["e0"]))
-        if _counter_is_global(pn, ep_whole, st):  # it climbs on across epochs: the global step already
+        is_global = _counter_is_global(pn, ep_whole, st, ~np.isnan(ep_line[pi]))
+        if is_global is None:  # a bar of the epochs whose count lags its description: the epoch printed is the
+            g = ep_whole - st["e0"] + 1  # step (torchkge's ``Epoch 11 | mean loss: ...| 9/30``)
+        elif is_global:  # it climbs on across epochs: the global step already
             g = pn.copy()
             em.total_steps = _count(main)
         else:
@@ -2113,10 +2143,17 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     rec = np.zeros(n, dtype=bool)  # the lines of records with no position of their own
     bars: list[np.ndarray] = []
     braw = np.full(n, np.nan)  # the epoch each banner prints (one carried here and ended by a bar too)
+    absolute = np.zeros(n, dtype=bool)  # a banner printing the step: where it goes back it is no new phase
     for plan, idx, got, _bad in reads:
+        step_banner = (plan.step is not None and plan.epoch is None and plan.step_total is None and not plan.metrics
+                       and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``)
         if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
-                and plan.counter is None):
-            v = got[plan.epoch]
+                and plan.counter is None) or step_banner:
+            at_col = plan.step if step_banner else plan.epoch
+            assert at_col is not None
+            v = got[at_col]
+            if step_banner:
+                absolute[idx] = True
             braw[idx] = v
             if st.get("prog_before") is not None and first and (idx < first).any():
                 # a banner carried from an earlier read, after which a progress bar moved there: it has ended
@@ -2152,7 +2189,7 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     if not st.get("ub_close"):  # (a closing banner's epoch holds its bars: FuxiCTR's per-epoch tqdm bar)
         for b_idx in bars:
             mark[b_idx] = np.inf
-    at = np.flatnonzero(np.isfinite(mark))
+    at = np.flatnonzero(np.isfinite(mark) & ~absolute)
     if len(at):
         b = mark[at]
         prev = np.concatenate(([st.get("ub_raw", -np.inf)], b[:-1]))
@@ -2289,27 +2326,57 @@ def _epoch_by_epoch(ep: np.ndarray, plan: Plan, line: bytes, st: dict) -> bool:
     return ok
 
 
-def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict) -> bool:
+def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.ndarray | None = None) -> bool | None:
     """Whether a counter ``n/N`` printed under an epoch counts the whole run: decided at the first epoch change it
     is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
     global step. Before any change the two readings agree (the first epoch is at offset 0). A count of 0 tells
     neither: a bar drawn at its epoch's start before it moves (a bar of the run's epochs, NeuralProphet's ``Epoch 3:
-    0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0)."""
+    0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0). None: the counter counts the epochs and
+    lags its description (``st["ctr_epochs"]``: it neither restarted nor climbed at the change, or stayed at 0 over
+    two epochs and more before it first moved, and it is no more than the epochs done): the epoch printed is the
+    step (both epochs printed on the counter's own lines: a bar drawn before its epoch is printed, ignite's
+    ``[1/30]`` then ``Epoch [2/3]: [1/30]``, tells nothing)."""
+    if st.get("ctr_epochs"):
+        return None
     if st.get("ctr_global") is None:
+        if printed is None:
+            printed = np.ones(len(pn), dtype=bool)
         moved = pn > 0
-        pn, ep = pn[moved], ep[moved]
+        read_before, st["ctr_seen"] = st.get("ctr_seen"), True
+        if st.get("ctr_last") is None:  # the count never moved yet: the epochs drawn at 0 so far
+            m = int(np.argmax(moved)) if moved.any() else len(pn)
+            zeros = ep[:m][printed[:m]]
+            lo = min(float(zeros.min()), st.get("ctr_zero", math.inf)) if len(zeros) else st.get("ctr_zero")
+            if lo is not None:
+                st["ctr_zero"] = lo
+            if m < len(pn) and lo is not None and printed[m] and ep[m] - lo >= 2 and pn[m] <= ep[m] - st["e0"] + 1:
+                # two epochs and more drawn at 0, then a count no more than the epochs done: a bar of the epochs
+                # that lags its description (a per-epoch bar counts its batches in its first epoch)
+                st["ctr_epochs"] = True
+                if read_before:
+                    st["revise"] = {**(st.get("revise") or {}), "ctr_epochs": True}
+                return None
+        pn, ep, printed = pn[moved], ep[moved], printed[moved]
         if not len(pn):
             return False
         last = st.get("ctr_last")
         prev_n = np.concatenate(([np.nan if last is None else last[1]], pn[:-1]))
         prev_e = np.concatenate(([np.nan if last is None else last[0]], ep[:-1]))
+        prev_p = np.concatenate(([last is not None and bool(last[2:3] == [1.0])], printed[:-1]))
         change = np.flatnonzero(ep > prev_e)
         if len(change):
             k = int(change[0])
             st["ctr_global"] = bool(pn[k] > prev_n[k])
+            if pn[k] == prev_n[k] and pn[k] <= ep[k] - st["e0"] and printed[k] and prev_p[k]:
+                # neither restarted nor climbed, and no more than the epochs done: the bar counts the epochs, its
+                # count lagging the description set each epoch (drawn before tqdm counts it, then only every
+                # 0.1 s); a read before this one placed its records by that count: the file is read again
+                st["ctr_epochs"] = True
+                if read_before:
+                    st["revise"] = {**(st.get("revise") or {}), "ctr_epochs": True}
         else:
-            st["ctr_last"] = [float(ep[-1]), float(pn[-1])]
-    return bool(st.get("ctr_global"))
+            st["ctr_last"] = [float(ep[-1]), float(pn[-1]), float(printed[-1])]
+    return None if st.get("ctr_epochs") else bool(st.get("ctr_global"))
 
 
 def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],

@@ -567,6 +567,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name and low in dialect.update_counts and plan.updates is None:
             plan.updates = k  # (and read as what it otherwise is)
         if name:
+            if len(low.split()) > 1 and low.split()[-1] in dialect.number_words:
+                low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
             if (low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words))) \
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
