@@ -31,9 +31,14 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=7, healthy=
 # should-stop runs missed.
 FIRST_READING = {"read": 19, "stopped": 5, "flagged": 5, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 0}
+# Then corrected in general terms (fixh10b, tests/test_engine_holdout9_10_tables.py): blank lines and bar redraws
+# between a table's row (or its header and rule) and a warning's lines are passed over, so thinc's NaN rows read:
+# 21/21 files, STOP recall 7/7, flagged 7/7, no false or early STOP, ESCALATE 0 of 42 healthy checks.
+CORRECTED = {"read": 21, "stopped": 7, "flagged": 7,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
 
 
 def test_the_first_reading_holds():
     """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
     files; false and early STOPs; ESCALATEs of healthy checks)."""
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING), ("corrected", CORRECTED))
