@@ -20,13 +20,14 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 PY = sys.executable
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from truth_checks import run_generator  # noqa: E402
+
 # the runs of a set: name -> (generator, its arguments, label, should stop)
 Runs = dict[str, tuple[str, list[str], str, bool]]
 
@@ -130,15 +131,7 @@ def make(name: str, out: Path, runs: Runs, here: Path, tag: str) -> None:
                OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0", DDE_BACKEND="pytorch", HF_HUB_OFFLINE="1",
                TRANSFORMERS_OFFLINE="1", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
     cmd = ["nice", "-n", "10", PY, str(here / gen), *args, "--label", label] + (["--should-stop"] if stop else [])
-    log = dest / "train.log"
-    with tempfile.TemporaryDirectory(prefix=f"{tag}-{name}-") as cwd, open(log, "wb") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                            env=env).returncode
-    if rc != 0:
-        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
-    if not (dest / "truth.json").is_file():
-        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
-    truth = json.loads((dest / "truth.json").read_text())
+    log, truth = run_generator(name, cmd, env, dest, tag)
     for problem in check(name, truth, label, log):
         print(f"  {name}: {problem}", file=sys.stderr)
     store = dest / "truth_store.json"

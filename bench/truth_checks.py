@@ -161,6 +161,20 @@ def library_entry(name: str, file: str, truth_file: str, truth: dict, store: boo
     return e
 
 
+def run_generator(name: str, cmd: list[str], env: dict[str, str], dest: Path, tag: str) -> tuple[Path, dict]:
+    """Run a generator as a user starts one (``cmd > dest/train.log 2>&1``, in a fresh temporary folder, no stdin):
+    its log and the truth it wrote (a run that ends in an error is kept: a real outcome)."""
+    log = dest / "train.log"
+    with tempfile.TemporaryDirectory(prefix=f"{tag}-{name}-") as cwd, open(log, "wb") as f:
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
+                            env=env).returncode
+    if rc != 0:
+        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
+    if not (dest / "truth.json").is_file():
+        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
+    return log, json.loads((dest / "truth.json").read_text())
+
+
 def make_library_run(name: str, out: Path, runs: LibraryRuns, here: Path, tag: str,
                      exceptions: Collection[str] = (), mark_stores: bool = True) -> list[dict]:
     """Run ``name``'s command into ``out/name`` (``nice -n 10 python GEN.py ARGS > train.log 2>&1`` in a fresh
@@ -175,15 +189,7 @@ def make_library_run(name: str, out: Path, runs: LibraryRuns, here: Path, tag: s
                     RAY_USAGE_STATS_ENABLED="0", DO_NOT_TRACK="1")
     cmd = ["nice", "-n", "10"] + [a.format(py=sys.executable, gen=here) for a in argv] + ["--label", label]
     cmd += ["--should-stop"] if stop else []
-    log = dest / "train.log"
-    with tempfile.TemporaryDirectory(prefix=f"{tag}-{name}-") as cwd, open(log, "wb") as f:
-        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-                            env=env).returncode
-    if rc != 0:
-        print(f"  {name}: exit {rc} (kept: a run that ends in an error is a real outcome)", file=sys.stderr)
-    if not (dest / "truth.json").is_file():
-        raise SystemExit(f"{name}: the generator wrote no truth.json; see {log}")
-    truth = json.loads((dest / "truth.json").read_text())
+    log, truth = run_generator(name, cmd, env, dest, tag)
     scored = truth.get("log_series", truth.get("log_scored", True))
     problems = check_label(truth, label) if name not in exceptions else []
     for problem in problems + (unprinted(log, truth) if scored else []):

@@ -20,11 +20,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 # name: (generator, args, label, should_stop)
-RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args.split(), label, stop)
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
 
 
 # --- pythae (TrainingPipeline: its logger on stdout, "Train loss: 2.7132" / "Eval loss: 2.7134" between dashed lines
@@ -79,10 +79,6 @@ run("tensorly_cp_rank5_l2_40it", "tensorly_parafac.py", "--rank 5 --l2 0.1 --ite
 run("tensorly_cp_orth_20x15x10_25it", "tensorly_parafac.py", "--shape 20,15,10 --orthogonalise --iters 25")
 run("tensorly_cp_rank2_lownoise_tol1e-6", "tensorly_parafac.py",
     "--true-rank 2 --rank 2 --noise 0.05 --tol 1e-6 --iters 50")
-
-# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
-sys.path.insert(0, str(HERE.parent))
-import blind_maker  # noqa: E402
 
 
 def main() -> int:

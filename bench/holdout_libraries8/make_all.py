@@ -20,11 +20,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 # name: (generator, args, label, should_stop)
-RUNS: dict[str, tuple[str, list[str], str, bool]] = {}
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
 
-
-def run(name: str, gen: str, args: str = "", label: str = "healthy", stop: bool = False) -> None:
-    RUNS[name] = (gen, args.split(), label, stop)
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
 
 
 # --- equinox (the tutorials' loop: print(f"{step=}, train_loss={train_loss.item()}, test_loss=..., ...") on stdout)
@@ -70,10 +70,6 @@ run("pyswarms_local_rosenbrock_w07_250it", "pyswarms_optimize.py",
     "--objective rosenbrock --topology local --dims 4 --w 0.7 --c1 1.0 --c2 1.0 --iters 250")
 run("pyswarms_global_linreg_d8_60it", "pyswarms_optimize.py",
     "--objective linreg --dims 8 --particles 40 --iters 60 --n 5000 --w 0.6")
-
-# the blind sets' maker (bench/blind_maker.py: each run made and checked, the manifest)
-sys.path.insert(0, str(HERE.parent))
-import blind_maker  # noqa: E402
 
 
 def main() -> int:
