@@ -50,6 +50,21 @@ run("flaml_cls_xgboost_logloss_cv_15it", "flaml_automl.py",
     "--task classification --learner xgboost --metric log_loss --eval-method cv --iters 15")
 run("flaml_reg_extra_tree_mae_25it", "flaml_automl.py", "--learner extra_tree --metric mae --iters 25 --n 400")
 
+# --- hiddenlayer (its History over a plain PyTorch loop: history.log((epoch, batch_idx), loss=..., accuracy=...) then
+# history.progress(): "Step (1, 40): loss: 0.2914818525314331  accuracy: 0.90625  ", every --every batches)
+run("hiddenlayer_cls_sgd_val_every5_4ep", "hiddenlayer_train.py", "--lr 0.1 --epochs 4 --val")
+run("hiddenlayer_cls_adam_every2_3ep", "hiddenlayer_train.py", "--optimizer adam --lr 0.003 --epochs 3 --every 2")
+run("hiddenlayer_reg_momentum_intstep_6ep", "hiddenlayer_train.py",
+    "--task reg --optimizer momentum --lr 0.005 --epochs 6 --every 10 --int-step")
+run("hiddenlayer_reg_adam_decay_val_8ep", "hiddenlayer_train.py",
+    "--task reg --optimizer adam --lr 0.01 --gamma 0.7 --epochs 8 --every 4 --batch 64 --val")
+run("hiddenlayer_reg_sgd_lr_high_nan", "hiddenlayer_train.py", "--task reg --lr 0.2 --epochs 4 --every 2",
+    label="nan", stop=True)
+run("hiddenlayer_cls_sgd_lr_growth_diverged", "hiddenlayer_train.py",
+    "--lr 0.05 --gamma 2.5 --epochs 8 --every 5 --int-step", label="diverged", stop=True)
+run("hiddenlayer_reg_momentum_lr_growth_val_nan", "hiddenlayer_train.py",
+    "--task reg --optimizer momentum --lr 0.002 --gamma 2 --epochs 8 --every 5 --val", label="nan", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout11", "libho11", __doc__ or "")
