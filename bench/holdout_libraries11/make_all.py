@@ -44,7 +44,8 @@ run("pygad_mlp_mutation_huge_tournament_diverged", "pygad_fit.py",
 # current learner rf" / " at 0.1s,\testimator rf's best error=3.3361e-01,\tbest estimator rf's best error=3.3361e-01";
 # its own search log flaml.log kept)
 run("flaml_reg_rf_15it", "flaml_automl.py", "--learner rf --iters 15")
-run("flaml_reg_lgbm_mse_holdout_20it", "flaml_automl.py", "--learner lgbm --metric mse --eval-method holdout --iters 20")
+run("flaml_reg_lgbm_mse_holdout_20it", "flaml_automl.py",
+    "--learner lgbm --metric mse --eval-method holdout --iters 20")
 run("flaml_cls_lgbm_12it", "flaml_automl.py", "--task classification --learner lgbm --iters 12")
 run("flaml_cls_xgboost_logloss_cv_15it", "flaml_automl.py",
     "--task classification --learner xgboost --metric log_loss --eval-method cv --iters 15")

@@ -1,9 +1,10 @@
 """pygad: a genetic algorithm fitting the weights of a small regression model (linear, a one-hidden-layer tanh
-network, or a log-linear count model) to a synthetic table, as PyGAD's documentation writes it: a ``fitness_func(ga_instance, solution,
-solution_idx)`` returning minus the mean squared error, and an ``on_generation`` callback that prints the
-generation and the best fitness of the last generation (``ga_instance.best_solution(pop_fitness=...)``) - here with
-the loss it stands for - every ``--every`` generations. Truth: the GA's own record ``ga_instance.best_solutions_fitness``
-(the best fitness of each generation; the loss is minus it), at ``generations_completed`` (1-based)."""
+network, or a log-linear count model) to a synthetic table, as PyGAD's documentation writes it: a
+``fitness_func(ga_instance, solution, solution_idx)`` returning minus the mean squared error, and an
+``on_generation`` callback that prints the generation and the best fitness of the last generation
+(``ga_instance.best_solution(pop_fitness=...)``) - here with the loss it stands for - every ``--every``
+generations. Truth: the GA's own record ``ga_instance.best_solutions_fitness`` (the best fitness of each
+generation; the loss is minus it), at ``generations_completed`` (1-based)."""
 
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ def on_generation(ga_instance):
 n_genes = 5 if a.model in ("linear", "poisson") else 6 * H + 1
 ga = pygad.GA(num_generations=a.generations, num_parents_mating=a.parents, fitness_func=fitness_func,
               sol_per_pop=a.population, num_genes=n_genes, init_range_low=-2, init_range_high=2,
-              parent_selection_type=a.selection, keep_elitism=a.elitism, keep_parents=a.keep_parents, crossover_type=a.crossover,
+              parent_selection_type=a.selection, keep_elitism=a.elitism, keep_parents=a.keep_parents,
+              crossover_type=a.crossover,
               mutation_type="random", mutation_percent_genes=a.mutation_percent,
               random_mutation_min_val=-a.mutation_range, random_mutation_max_val=a.mutation_range,
               on_generation=on_generation, random_seed=1)
