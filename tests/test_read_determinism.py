@@ -67,6 +67,13 @@ KNOWN = {
     # (pycma's list printed over two lines read as a table's row when a read holds its end only); the last 5 (left7):
     # NeuralProphet's 4 (its bar's postfix names read again in its epoch table at the end: the file read again
     # knowing them) and MONAI's 1 (ignite's ``until 8 epochs`` no metric, a clock no value) read the same now
+    # added with libraries_holdout7 to 10: 9 files differed, 7 read the same now (det7: TensorLy's initial value before
+    # a first numbered record the read ends after; NeuralForecast's epoch loss, its repeats told redraws at any point
+    # of a block). openTSNE's phase banner (``Running optimization with exaggeration=12.00, lr=16.67 for 250
+    # iterations``): its values placed at the step of the records around it whole (50), numbered 1, 2 in a read that
+    # holds no recurring stepped record yet, or carried to the next read alone
+    "libraries_holdout7/opentsne_dof05_bh_50_250/train.log": "a phase banner's values placed by its read's records",
+    "libraries_holdout7/opentsne_exact_perp10_100_300/train.log": "a phase banner's values placed by its read's records",
 }
 
 
