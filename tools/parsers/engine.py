@@ -1909,7 +1909,7 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
         # 39 points repeats at the file's end, 4 of 7 at a read's end within it)
         redrawn = sorted({*st.get("redrawn", ()), *st.get("revise", {}).get("redrawn", ()), key})[:MAX_REDRAWN]
         st.setdefault("revise", {})["redrawn"] = redrawn
-    return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
+    return ~(repeat & (pinned & (n < MIN_CARRIED) | (n >= MIN_CARRIED) & (2 * reps >= n)))
 
 
 def _running_best(key: str, values: np.ndarray, prev: np.ndarray, st: dict) -> bool:
