@@ -73,7 +73,7 @@ KNOWN = {
     # iterations``): its values placed at the step of the records around it whole (50), numbered 1, 2 in a read that
     # holds no recurring stepped record yet, or carried to the next read alone
     "libraries_holdout7/opentsne_dof05_bh_50_250/train.log": "a phase banner's values placed by its read's records",
-    "libraries_holdout7/opentsne_exact_perp10_100_300/train.log": "a phase banner's values placed by its read's records",
+    "libraries_holdout7/opentsne_exact_perp10_100_300/train.log": "a phase banner's values placed by its records",
 }
 
 
