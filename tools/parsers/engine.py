@@ -1900,16 +1900,14 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
         if key not in st["early_reps"]:
             st["early_reps"].append(key)  # a repeat kept before the rule below could tell
-    if not pinned and key in st.get("early_reps", ()) and bool(
-            ((n >= MIN_CARRIED) & (2 * reps >= n) & (reps < n - 1)).any()):
+    if (not pinned and key in st.get("early_reps", ()) and n[-1] >= MIN_CARRIED and 2 * reps[-1] >= n[-1]
+            and reps[-1] < n[-1] - 1):
         # the value is logged less often than the bar redraws after all (and it changed: a constant tells no
         # redraw from a log): its first repeats were redraws too. The file is read again from its start knowing it
-        # (``_revise``, once a key), as one read of it all would. Told at any point of the block, not its last alone
-        # (the share of repeats at a block's end depends on where the read ends: NeuralForecast's epoch loss, 19 of
-        # 39 points repeats at the file's end, 4 of 7 at a read's end within it)
+        # (``_revise``, once a key), as one read of it all would
         redrawn = sorted({*st.get("redrawn", ()), *st.get("revise", {}).get("redrawn", ()), key})[:MAX_REDRAWN]
         st.setdefault("revise", {})["redrawn"] = redrawn
-    return ~(repeat & (pinned & (n < MIN_CARRIED) | (n >= MIN_CARRIED) & (2 * reps >= n)))
+    return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
 
 
 def _running_best(key: str, values: np.ndarray, prev: np.ndarray, st: dict) -> bool:
