@@ -400,6 +400,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
             series_at.append((int(idx[0]), frozenset(plan.metrics.values())))
             if plan.step is not None and not plan.is_eval:
                 stepped_series.append((plan, idx))
+        elif one_off and plan.metrics and plan.step is not None and not plan.is_eval and (
+                len(stepped_series) < MAX_SERIES):
+            stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if faced and (placed or late):  # after a carried step's record: carried with it, read when it is read
