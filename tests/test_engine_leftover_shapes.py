@@ -201,3 +201,5 @@ def test_a_parenthesised_number_after_a_step_that_is_no_pair_is_unchanged():
     """``step 12 (3 s)`` or a lone ``Step (4):``: no pair, read as before."""
     data = b"".join(f"Step ({s}): loss: {1.0 / (s + 1)}\n".encode() for s in range(0, 50, 5))
     assert _in_reads(data, [])["loss"][0] == list(range(0, 50, 5))
+    # a setting's pair under a step's name, no value after it (detectron2's config ``STEPS: (30, 60)``): no position
+    assert _in_reads(b"  STEPS: (30, 60)\n" + data, [])["loss"][0] == list(range(0, 50, 5))

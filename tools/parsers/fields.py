@@ -635,9 +635,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             del plan.metrics[inner[0]]
     if plan.step is not None and plan.epoch is None and plan.counter is None:
         pair = _pair_after(rep, spans, plan.step, samples)
-        if pair is not None:  # a step named with a pair ``(a, b)`` (hiddenlayer's ``Step (1, 5):``): (epoch, batch),
-            plan.epoch, plan.step, plan.inner = plan.step, pair, True  # the batch restarting when the epoch moves
-            plan.metrics.pop(pair, None)  # (``engine._continue_inner``; one that never restarts reads as it is)
+        if pair is not None and set(plan.metrics) - {pair}:  # a record's step named with a pair ``(a, b)``
+            # (hiddenlayer's ``Step (1, 5):``): (epoch, batch), the batch restarting when the epoch moves
+            # (``engine._continue_inner``; one that never restarts reads as it is); a setting's (``STEPS: (30, 60)``)
+            plan.epoch, plan.step, plan.inner = plan.step, pair, True  # names no value: no position
+            plan.metrics.pop(pair, None)
     context = rep.decode("utf-8", "replace").lower()
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")
