@@ -227,3 +227,52 @@ def test_an_epoch_value_redrawn_by_the_bar_is_a_point_an_epoch_in_any_reads(tmp_
         (_nf_epoch(e) for e in range(20)), reverse=True)
     for k, cut in enumerate(range(300, len(data), 397)):
         assert _pieces(tmp_path / f"pieces{k}.log", data, [cut]) == whole, cut
+
+
+def _pair_steps(epochs: int, batches: int, every: int, val: bool = True, global_second: bool = False
+                ) -> tuple[bytes, list[int]]:
+    """hiddenlayer's ``History.progress()``: ``Step (1, 5): loss: 0.4419567286968231  accuracy: 0.84375  `` every
+    ``every`` batches of each epoch, the epoch's last logged step with ``val_loss`` on the same line; with
+    ``global_second`` the pair's second number is the run's global batch (it never restarts)."""
+    out, steps = [], []
+    for e in range(epochs):
+        for b in range(0, batches, every):
+            g = e * batches + b
+            steps.append(g)
+            tail = f"val_loss: {1.0 / (e + 2)}  " if val and b + every >= batches else ""
+            out.append(f"Step ({e}, {g if global_second else b}): loss: {2.0 / (1 + g)}  accuracy: {b % 32 / 32}  "
+                       + tail)
+    return ("\n".join(out) + "\n").encode(), steps
+
+
+def test_a_step_named_with_a_pair_whose_second_restarts_is_epoch_and_batch(tmp_path):
+    """``Step (E, B)`` whose B restarts when E moves: step E x N + B, N inferred from B's own pattern (never printed),
+    as a batch counter under an epoch (``engine._continue_inner``); the same whole, in two reads, appended in pieces."""
+    data, steps = _pair_steps(4, 20, 5)
+    pts = _same_in_reads(data, every=3)
+    assert pts["loss"] == (steps, [2.0 / (1 + g) for g in steps])
+    assert pts["val_loss"][0] == [e * 20 + 15 for e in range(4)]
+    assert pts["accuracy"][0] == steps and "Step" not in pts
+    path = tmp_path / "whole.log"
+    path.write_bytes(data)
+    whole, notes = _read(path)
+    assert sorted(whole["loss"]) == steps and any("epoch x 20 + batch" in n for n in notes), notes
+    for k, cut in enumerate((data.index(b"Step (1, 0)"), data.index(b"Step (2, 5)"), len(data) // 2)):
+        assert _pieces(tmp_path / f"pieces{k}.log", data, [cut]) == whole, cut
+    data, steps = _pair_steps(3, 10, 2, val=False)  # every other batch
+    assert _same_in_reads(data, every=4)["loss"][0] == steps
+
+
+def test_a_pair_whose_second_never_restarts_is_its_second():
+    """``Step (E, G)`` whose G goes on across epochs: no batch within an epoch; the step is G as printed."""
+    data, steps = _pair_steps(4, 20, 5, global_second=True)
+    pts = _same_in_reads(data, every=3)
+    assert pts["loss"][0] == steps and pts["val_loss"][0] == [e * 20 + 15 for e in range(4)]
+
+
+def test_a_parenthesised_number_after_a_step_that_is_no_pair_is_unchanged():
+    """``step 12 (3 s)`` or a lone ``Step (4):``: no pair, read as before."""
+    data = b"".join(f"Step ({s}): loss: {1.0 / (s + 1)}\n".encode() for s in range(0, 50, 5))
+    assert _in_reads(data, [])["loss"][0] == list(range(0, 50, 5))
+    # a setting's pair under a step's name, no value after it (detectron2's config ``STEPS: (30, 60)``): no position
+    assert _in_reads(b"  STEPS: (30, 60)\n" + data, [])["loss"][0] == list(range(0, 50, 5))

@@ -456,6 +456,24 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     return end if clock and dated else 0
 
 
+def _pair_after(rep: bytes, spans: list[tuple[int, int]], k: int, samples: list[bytes]) -> int | None:
+    """The field of the second of two integers written as a pair ``(a, b)`` whose first is field ``k``; None when
+    field ``k`` opens no such pair (in every sample)."""
+    a, b = spans[k]
+    if rep[a - 1:a] != b"(" or not _int(rep[a:b]):
+        return None
+    j = k + 1
+    while j < len(spans) and spans[j][0] == spans[j][1] and j - k < 4:
+        j += 1  # empty fields: the separators around the ","
+    if j >= len(spans) or rep[b:spans[j][0]].strip() != b"," or rep[spans[j][1]:spans[j][1] + 1] != b")":
+        return None
+    for line in samples:
+        sp = _spans(line)
+        if len(sp) == len(spans) and not (_int(line[sp[k][0]:sp[k][1]]) and _int(line[sp[j][0]:sp[j][1]])):
+            return None
+    return j
+
+
 def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list[str] | None = None) -> Plan | None:
     """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
     names of a table's columns, for numbers with no name of their own."""
@@ -615,6 +633,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if len(inner) == 1:  # a batch counter with no total under the epoch: the position within the epoch
             plan.step, plan.inner = inner[0], True
             del plan.metrics[inner[0]]
+    if plan.step is not None and plan.epoch is None and plan.counter is None:
+        pair = _pair_after(rep, spans, plan.step, samples)
+        if pair is not None and set(plan.metrics) - {pair}:  # a record's step named with a pair ``(a, b)``
+            # (hiddenlayer's ``Step (1, 5):``): (epoch, batch), the batch restarting when the epoch moves
+            # (``engine._continue_inner``; one that never restarts reads as it is); a setting's (``STEPS: (30, 60)``)
+            plan.epoch, plan.step, plan.inner = plan.step, pair, True  # names no value: no position
+            plan.metrics.pop(pair, None)
     context = rep.decode("utf-8", "replace").lower()
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")
