@@ -2,11 +2,16 @@
 (``tests/shape_gen.py``: separators, widths, number formats, name styles, borders, ANSI, launcher prefixes, counters,
 bars), written to a file and read through the real LogFileSource whole, then appended in random pieces (cut
 mid-line) with a read after each. Each must give the printed points at the printed steps, under the name it was
-printed with, and the pieces the same as the whole. Hypothesis draws the seeds; a failure prints what was drawn."""
+printed with, and the pieces the same as the whole. Hypothesis draws the seeds, derandomized (the same examples each
+run: CI must not pass or fail by the draw); a failure prints what was drawn. A draw that fails is kept below as a test
+of its own (``test_a_boxed_table_read_in_pieces_by_a_fresh_process``)."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +24,8 @@ EXAMPLES = 12  # per shape and test (a read costs milliseconds: the file stays s
 
 
 @pytest.mark.parametrize("gen", SHAPES, ids=[g.__name__ for g in SHAPES])
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1))
 def test_each_shape_reads_its_printed_points_at_their_steps(tmp_path, gen, seed):
     shape = gen(random.Random(seed))
@@ -31,7 +37,8 @@ def test_each_shape_reads_its_printed_points_at_their_steps(tmp_path, gen, seed)
 
 
 @pytest.mark.parametrize("gen", SHAPES, ids=[g.__name__ for g in SHAPES])
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31 - 1), cuts=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=4))
 def test_each_shape_reads_the_same_in_pieces_cut_anywhere(tmp_path, gen, seed, cuts):
     shape = gen(random.Random(seed))
@@ -73,3 +80,30 @@ def test_a_table_between_bar_redraws_reads_its_rows_at_their_own_steps(tmp_path)
         pieces = _pieces(tmp_path / f"p{seed}.log", shape.data, [len(shape.data) // 3])
         wrong += [f"{seed} {shape.drawn}: {w}" for w in matches(shape.truth, read) + matches(shape.truth, pieces)]
     assert not wrong, wrong[:3]
+
+
+# Found by random draws (2026-12-06): a boxed table (`│ Epoch │ Valid Loss │   accuracy │ train_loss │`, a `-----` rule)
+# appended in pieces cut inside its header, its rule and its first rows, read by a process that has read no such
+# table before, names its columns wrongly (`accuracy` gets the train loss, `val_loss` nothing); the same read after
+# another read of the table is right: the row's plan, built from one sample row under the carried header, is cached by
+# its template (engine._PLANS) and reused. Left open (closing note of 2026-12-06).
+_COLD = """
+import random, sys, tempfile
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from tests.shape_gen import SHAPES, matches
+from tests.test_read_shapes_general import _pieces
+gen = [g for g in SHAPES if g.__name__ == "horizontal_table"][0]
+shape = gen(random.Random(464))
+with tempfile.TemporaryDirectory() as d:
+    print(matches(shape.truth, _pieces(Path(d) / "t.log", shape.data, [34, 120, 191, 405])))
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="a row's plan built from one sample under a carried header, cached by template")
+def test_a_boxed_table_read_in_pieces_by_a_fresh_process():
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", _COLD.format(root=root)], capture_output=True, text=True, timeout=120,
+                         cwd=root)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]", out.stdout[:500]
