@@ -2,7 +2,7 @@
 reads they came in. Every run file of every corpus the project has (examples/frameworks, holdout, libraries,
 libraries_holdout, corpus, causes, stalls, and the shared real-logs and real-logs-2 at TRAINING_CHECK_CORPUS) is
 read three ways through ``load_run`` and judged by ``assess_run``, each in a fresh store (with libraries6,
-libraries_holdout5, libraries_holdout7 to 10 and the text files of trackers2' tracker folders):
+libraries_holdout5, libraries_holdout7 to 11 and the text files of trackers2' tracker folders):
 
 (a) whole, as an old file (its mtime long past: settled);
 (b) whole, as a fresh file (mtime now: its last unterminated record is provisional);
@@ -37,7 +37,7 @@ from tests.conftest import CORPUS, REPO, require
 
 EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus", "causes", "stalls", "libraries6",
             "libraries_holdout5", "libraries_holdout7", "libraries_holdout8", "libraries_holdout9",
-            "libraries_holdout10")
+            "libraries_holdout10", "libraries_holdout11")
 TEXT_ONLY = {"trackers2": (".log", ".jsonl")}  # a tracker's run folders: only the text files it appends to
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
