@@ -277,7 +277,8 @@ def _cells(row: bytes) -> list[tuple[bytes, int, int]]:
         return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(body)]
     # a character cut short at the row's end (a read ending inside a border ``│``) is no cell: it would be one of
     # its own, and the row's cells as many as the header's words (``Valid Loss``: two) would take those names
-    text = codecs.getincrementaldecoder("utf-8")("replace").decode(body)
+    text = codecs.getincrementaldecoder("utf-8")("replace").decode(body) if body[-1] >= 0x80 else body.decode(
+        "utf-8", "replace")
     return [(m.group().encode("utf-8"), m.start(), m.end()) for m in _TOKEN_STR.finditer(text)]
 
 
