@@ -100,7 +100,6 @@ with tempfile.TemporaryDirectory() as d:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a row's plan built from one sample under a carried header, cached by template")
 def test_a_boxed_table_read_in_pieces_by_a_fresh_process():
     root = str(Path(__file__).resolve().parents[1])
     out = subprocess.run([sys.executable, "-c", _COLD.format(root=root)], capture_output=True, text=True, timeout=120,

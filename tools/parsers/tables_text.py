@@ -33,6 +33,7 @@ All work is per template (a few of its lines) or a search among the block's line
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Sequence
 
@@ -274,7 +275,10 @@ def _cells(row: bytes) -> list[tuple[bytes, int, int]]:
     body = before_bar(row)
     if body.isascii():
         return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(body)]
-    text = body.decode("utf-8", "replace")
+    # a character cut short at the row's end (a read ending inside a border ``│``) is no cell: it would be one of
+    # its own, and the row's cells as many as the header's words (``Valid Loss``: two) would take those names
+    text = codecs.getincrementaldecoder("utf-8")("replace").decode(body) if body[-1] >= 0x80 else body.decode(
+        "utf-8", "replace")
     return [(m.group().encode("utf-8"), m.start(), m.end()) for m in _TOKEN_STR.finditer(text)]
 
 
@@ -535,8 +539,9 @@ class Tables:
         names = _ALIGNED.get(key)
         if names is None:
             names = align(columns, samples, words=header_words(header) if top is None else columns)
-            if names is not None and names.named_step and len(_ALIGNED) < MAX_CACHE:
-                _ALIGNED[key] = names  # its step by name: the same for every block's samples
+            if names is not None and names.named_step and len(samples) > 1 and len(_ALIGNED) < MAX_CACHE:
+                _ALIGNED[key] = names  # its step by name: the same for every block's samples (one sample, maybe
+                # the read's last line cut short, is too few: what it names must not outlive its read)
         return names
 
     def _over_interruption(self, j: int, i: int) -> int:
