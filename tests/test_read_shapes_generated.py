@@ -85,8 +85,10 @@ def test_a_table_between_bar_redraws_reads_its_rows_at_their_own_steps(tmp_path)
 # Found by random draws (2026-12-06): a boxed table (`│ Epoch │ Valid Loss │   accuracy │ train_loss │`, a `-----` rule)
 # appended in pieces cut inside its header, its rule and its first rows, read by a process that has read no such
 # table before, names its columns wrongly (`accuracy` gets the train loss, `val_loss` nothing); the same read after
-# another read of the table is right: the row's plan, built from one sample row under the carried header, is cached by
-# its template (engine._PLANS) and reused. Left open (closing note of 2026-12-06).
+# another read of the table was right: a byte cut off a row's border `│` counted as a cell, so the row's cells matched
+# the header's words (`Valid Loss` two) and were named by them, an alignment built from that one sample and cached
+# (tables_text.header_for) for every later read. Fixed (plan7): a cut character is no cell, and an alignment built
+# from one sample is not cached.
 _COLD = """
 import random, sys, tempfile
 from pathlib import Path
