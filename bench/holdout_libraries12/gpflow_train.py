@@ -4,7 +4,7 @@
 (the training objective, into TensorBoard event files under ``logs/``) and ``ExecuteCallback`` printing the step and
 the objective (``print(f"Step {step}: training loss {loss:.4f}")``, the step from the task's ``current_step``); ``gpflow.utilities.print_summary`` at the end.
 Truth: the monitor's own record, the ``training_objective`` scalars of its event files, at the monitor's step
-(0-based), stored as float32 (the tolerance: 4 decimals or float32's precision)."""
+(0-based), stored as float32 (the tolerance: 4 decimals plus float32's rounding)."""
 
 from __future__ import annotations
 
@@ -89,6 +89,7 @@ else:
 gpflow.utilities.print_summary(model)
 
 series = []
+tf.get_logger().setLevel("ERROR")  # reading the record back must not add a deprecation warning to the log
 for f in sorted(glob.glob(f"{log_dir}/**/events.out.tfevents.*", recursive=True)):
     for ev in tf.compat.v1.train.summary_iterator(f):
         for v in ev.summary.value:
@@ -97,6 +98,6 @@ for f in sorted(glob.glob(f"{log_dir}/**/events.out.tfevents.*", recursive=True)
 series.sort()
 write_truth(framework=f"gpflow {gpflow.__version__}", settings=vars(a), loss_name="training_objective",
             step_unit="optimisation step, 0-based (the monitor's step, printed as `Step N`)",
-            tolerance={"rel": 1.2e-7, "abs": 0.51e-4},
+            tolerance={"rel": 1.2e-7, "abs": 1e-4},
             record="gpflow.monitor's ScalarToTensorBoard event files (`training_objective` at its step)",
             train_loss=series)
