@@ -1,10 +1,11 @@
 """GPflow: a GP model (``GPR``, ``VGP`` or ``SVGP`` on minibatches) trained in the loop its docs write, the
-``gpflow.monitor`` way: an optimiser (``tf_keras.optimizers.Adam`` from ``gpflow.keras``, or ``gpflow.optimizers.Scipy`` with
-``step_callback=monitor``) and a ``Monitor`` of two task groups every ``--every`` steps: ``ScalarToTensorBoard``
-(the training objective, into TensorBoard event files under ``logs/``) and ``ExecuteCallback`` printing the step and
-the objective (``print(f"Step {step}: training loss {loss:.4f}")``, the step from the task's ``current_step``); ``gpflow.utilities.print_summary`` at the end.
-Truth: the monitor's own record, the ``training_objective`` scalars of its event files, at the monitor's step
-(0-based), stored as float32 (the tolerance: 4 decimals plus float32's rounding)."""
+``gpflow.monitor`` way: an optimiser (``tf_keras.optimizers.Adam`` from ``gpflow.keras``, or
+``gpflow.optimizers.Scipy`` with ``step_callback=monitor``) and a ``Monitor`` of one task group every ``--every``
+steps: ``ScalarToTensorBoard`` (the training objective, into TensorBoard event files under ``logs/``) and
+``ExecuteCallback`` printing the step and the objective (``print(f"Step {step}: training loss {loss:.4f}")``, the
+step from the task's ``current_step``); ``gpflow.utilities.print_summary`` at the end. Truth: the monitor's own
+record, the ``training_objective`` scalars of its event files, at the monitor's step (0-based), stored as float32
+(the tolerance: 4 decimals plus float32's rounding)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,8 @@ run("sktime_cnn_default_30ep", "sktime_deep.py", "--model cnn --epochs 30")
 run("sktime_fcn_adam_mb32_15ep", "sktime_deep.py", "--model fcn --optimizer adam --lr 0.005 --batch 32 --epochs 15")
 run("sktime_mlp_adam_40ep", "sktime_deep.py", "--model mlp --optimizer adam --lr 0.001 --epochs 40")
 run("sktime_cnnreg_adam_25ep", "sktime_deep.py", "--model cnnreg --optimizer adam --lr 0.005 --epochs 25")
-run("sktime_cnn_rmsprop_mb8_20ep", "sktime_deep.py", "--model cnn --optimizer rmsprop --lr 0.002 --batch 8 --epochs 20")
+run("sktime_cnn_rmsprop_lr1e-2_mb8_20ep", "sktime_deep.py",
+    "--model cnn --optimizer rmsprop --lr 0.01 --batch 8 --epochs 20")
 run("sktime_cnn_adam_lr_growth_diverged", "sktime_deep.py",
     "--model cnn --optimizer adam --lr 0.001 --lr-growth 3 --epochs 15", label="diverged", stop=True)
 run("sktime_mlp_sgd_lr_high_nan", "sktime_deep.py", "--model mlp --optimizer sgd --lr 2 --epochs 15",
