@@ -58,6 +58,21 @@ run("gpflow_svgp_adam_lr_growth_diverged", "gpflow_train.py",
     "--model svgp --lr 0.02 --lr-growth 3 --steps 100 --every 5", label="diverged", stop=True)
 
 
+# --- Chainer (its Trainer as its MNIST example writes it: PrintReport's table on stdout, "\x1b[J3           0.682373
+# 0.696696              0.783203       0.1         0.0434224", ProgressBar's redrawn block where asked; its LogReport
+# file `log` kept, the truth's source)
+run("chainer_cls_sgd_val_10ep", "chainer_trainer.py", "--lr 0.1 --epochs 10 --val")
+run("chainer_cls_adam_iter10_progress_8ep", "chainer_trainer.py",
+    "--optimizer adam --lr 0.003 --epochs 8 --trigger 10,iteration --progress")
+run("chainer_reg_momentum_val_12ep", "chainer_trainer.py",
+    "--task reg --optimizer momentum --lr 0.01 --epochs 12 --val")
+run("chainer_reg_adam_iter5_6ep", "chainer_trainer.py",
+    "--task reg --optimizer adam --lr 0.005 --epochs 6 --trigger 5,iteration")
+run("chainer_reg_momentum_lr_high_nan", "chainer_trainer.py",
+    "--task reg --optimizer momentum --lr 0.1 --epochs 8 --trigger 5,iteration", label="nan", stop=True)
+run("chainer_cls_adam_shift_val_progress_diverged", "chainer_trainer.py",
+    "--optimizer adam --lr 0.003 --shift 2.5 --epochs 10 --val --progress", label="diverged", stop=True)
+
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout12", "libho12", __doc__ or "")
 
