@@ -120,15 +120,15 @@ for epoch in range(a.epochs):
     if epoch % a.every == 0 or epoch == a.epochs - 1:
         printed.append(epoch)
         if a.no_test:
-            print("[Epoch %d] train loss: %.05f" % (epoch, train_loss))
+            print("[Epoch %d] train loss: %.05f" % (epoch, train_loss))  # noqa: UP031 (the example's own print)
         elif a.task == "cls":
             m = test_accuracy(model, test_data)
-            print("[Epoch %d] train loss: %.05f, test acc: %.02f%% (%d wrong)" %
+            print("[Epoch %d] train loss: %.05f, test acc: %.02f%% (%d wrong)" %  # noqa: UP031
                   (epoch, train_loss, m["accuracy"], m["incorrect"]))
         else:
             mse = test_mse(model, test_data)
             evals.append((epoch, mse))
-            print("[Epoch %d] train loss: %.05f, test mse: %.05f" % (epoch, train_loss, mse))
+            print("[Epoch %d] train loss: %.05f, test mse: %.05f" % (epoch, train_loss, mse))  # noqa: UP031
     lr.assign(lr * a.lr_growth)
 
 write_truth(framework=f"dm-sonnet {snt.__version__}", settings=vars(a), loss_name="train loss",

@@ -96,7 +96,7 @@ else:
     steps, losses = tfp.math.minimize(loss_fn, num_steps=a.steps, optimizer=optimizer, trace_fn=trace_fn)
     loss_name = "loss" if a.model != "gp" else "loss (-gp.log_prob(y))"
 
-trace = [(int(s), float(v)) for s, v in zip(steps.numpy(), losses.numpy())]
+trace = [(int(s), float(v)) for s, v in zip(steps.numpy(), losses.numpy(), strict=True)]
 write_truth(framework=f"tensorflow-probability {tfp.__version__}", settings=vars(a), loss_name=loss_name,
             step_unit="step, 0-based (`step N loss V`, traceable_quantities.step)", tolerance=tol_sig(6),
             record="the trace `tfp.math.minimize` returns (`trace_fn` -> (step, loss))",
