@@ -19,4 +19,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout13"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=16, stop=5, healthy=10, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=27, stop=8, healthy=19, max_mb=10))
