@@ -149,7 +149,7 @@ def test_the_must_show_line_counts_files_stops_and_healthy_checks():
 def test_sb3_progress_csv_roles(run):
     """stable-baselines3's columns: the run's train loss is the one its truth names (`train/loss` for PPO/DQN, the
     value/critic loss for A2C/SAC, never an entropy term), and the episode reward is higher-is-better."""
-    from training_check.tools.roles import assign_roles
+    from training_check.tools.objective import assign_roles
 
     folder = LIBRARIES / run
     header = (folder / "progress.csv").read_text().split("\n", 1)[0].split(",")

@@ -149,7 +149,7 @@ def test_baseline_rules_on_known_series():
     import numpy as np
     import pandas as pd
     from training_check.tools.frame import MetricFrame
-    from training_check.tools.roles import assign_roles
+    from training_check.tools.objective import assign_roles
 
     steps = np.arange(1, 301)
     loss = 3.0 * np.exp(-steps / 100) + 1.0

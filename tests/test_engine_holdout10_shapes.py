@@ -17,7 +17,8 @@ import json
 import math
 import random
 
-from training_check.tools.roles import assign_roles, is_bare_running_best
+from training_check.tools.objective import assign_roles
+from training_check.tools.roles import is_bare_running_best
 
 from .test_read_misses import _live
 

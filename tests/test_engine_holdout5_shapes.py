@@ -9,10 +9,10 @@ import math
 
 import numpy as np
 from training_check.tools.frame import MetricFrame
+from training_check.tools.objective import assign_roles, population_objective
 from training_check.tools.parsers.fields import stamp_end
 from training_check.tools.parsers.lines import step_ranges
 from training_check.tools.points import Column, PointBatch
-from training_check.tools.roles import assign_roles, population_objective
 
 from .test_engine_records import _same_in_reads
 from .test_engine_tables import _in_reads

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 from training_check.tools.frame import MetricFrame
+from training_check.tools.objective import assign_roles, divergence_objective, population_best_and_mean
 from training_check.tools.parsers.tables_text import join_grouped
 from training_check.tools.points import Column, PointBatch
-from training_check.tools.roles import assign_roles, divergence_objective, infer_role, population_best_and_mean
+from training_check.tools.roles import infer_role
 
 from .test_engine_records import _same_in_reads
 from .test_engine_tables import _in_reads, _line_starts, _read

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from training_check.tools.roles import assign_roles, population_best
+from training_check.tools.objective import assign_roles, population_best
 
 from .test_engine_tables import _in_reads, _line_starts, _same_in_any_reads
 

@@ -4,8 +4,9 @@ is general: a rule any library's log can meet, with what is library-specific kep
 
 from __future__ import annotations
 
+from training_check.tools.objective import assign_roles, population_best
 from training_check.tools.parsers.tables_text import join_grouped
-from training_check.tools.roles import assign_roles, is_rl_episode_length, is_rl_return, population_best
+from training_check.tools.roles import is_rl_episode_length, is_rl_return
 
 from .test_engine_records import _same_in_reads
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
+from training_check.tools.objective import assign_roles
 from training_check.tools.parsers.tables_text import LISTED, parse_header
 from training_check.tools.parsers.templates import split_run_together
-from training_check.tools.roles import assign_roles
 
 from .test_engine_records import _same_in_reads
 from .test_engine_tables import _in_reads

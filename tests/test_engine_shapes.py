@@ -11,8 +11,8 @@ import time
 import pytest
 from training_check.tools.assess import assess_run
 from training_check.tools.errors import UnknownFormat
+from training_check.tools.objective import assign_roles
 from training_check.tools.read_metrics import read_metrics
-from training_check.tools.roles import assign_roles
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 
@@ -400,7 +400,7 @@ def test_records_of_one_width_between_banners_are_no_terminal_wrap(tmp_path):
 def test_among_boosting_metrics_the_objective_is_the_likely_one(names, objective):
     """LightGBM prints the metrics in the order the user listed them: ``[3] train's l1: 4.6 train's l2: 34.5`` is an
     l2 regression, judged on l2; a metric seldom trained on (l1, mae, error) stands for the loss only alone."""
-    from training_check.tools.roles import assign_roles
+    from training_check.tools.objective import assign_roles
 
     roles = assign_roles(names)
     assert [n for n, r in roles.items() if r.primary] == [objective]

@@ -12,10 +12,11 @@ import math
 import os
 
 import pytest
+from training_check.tools.objective import assign_roles
 from training_check.tools.parsers.base import Emitter
 from training_check.tools.parsers.engine import TextLogFormat
 from training_check.tools.parsers.tables_text import SKIP, align, parse_header
-from training_check.tools.roles import assign_roles, infer_role
+from training_check.tools.roles import infer_role
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 

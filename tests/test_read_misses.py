@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from training_check.tools.roles import assign_roles
+from training_check.tools.objective import assign_roles
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
 

@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from .history import MetricHistory, RunHistory
+from .objective import SearchObjective, assign_objective
 from .points import Column, PointBatch
-from .roles import MetricRole, assign_roles, population_best_and_mean, population_objective
+from .roles import MetricRole
 
 
 def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -68,30 +69,30 @@ class MetricFrame:
         frame = cls(series, {}, hist)
         # A loss that never changes (a disabled term logged as 0.0) cannot stand for the run: weigh it as empty.
         weight = {k: (0 if frame.is_constant(k) else m.count) for k, m in hist.items()}
-        frame.roles = assign_roles(list(series), role_overrides, weight)
-        frame._population_direction()
+        objective = assign_objective(list(series), role_overrides, weight)
+        frame.roles = objective.roles
+        frame._search_direction(objective.search)
         return frame
 
-    def _population_direction(self) -> None:
-        """A population's mean taken as the run's loss (``roles.population_objective``) is minimised while its best
-        is never above its worst; a population whose best is above its worst maximises its fitness: no loss. A best
-        individual's fitness taken as the loss beside the population's average (``roles.population_best_and_mean``) is
-        maximised when it is at or above the average every generation (below it: minimised, gplearn's error)."""
-        primary = self.primary_loss
-        pair = population_best_and_mean(list(self.series)) if primary is not None else None
-        if pair is not None and pair[0] == primary:  # the best individual's beside the population's average: the
-            # table shows the direction, the best at or above the average every generation maximises (DEAP-like)
-            both = pd.concat([self.series[pair[0]], self.series[pair[1]]], axis=1, join="inner").dropna().to_numpy()
+    def _search_direction(self, search: SearchObjective | None) -> None:
+        """A search's state taken as the run's loss (``objective.search_objective``) is minimised until the statistics
+        beside it say otherwise: a population whose best is above its worst maximises its fitness, and so does a
+        best individual at or above the population's average every generation (below it: minimised, gplearn's
+        error)."""
+        if search is None or search.name != self.primary_loss:
+            return
+        if search.kind == "best_beside_mean" and search.mean is not None:
+            both = self._aligned(search.name, search.mean)
             if len(both) and (both[:, 0] >= both[:, 1]).all() and (both[:, 0] > both[:, 1]).any():
-                self.roles[primary] = MetricRole("train_metric", "max")
-            return
-        pop = population_objective(list(self.series)) if primary is not None else None
-        if pop is None or pop[0] != primary:
-            return
-        best, worst = self.series[pop[1]], self.series[pop[2]]
-        both = pd.concat([best, worst], axis=1, join="inner").dropna().to_numpy()
-        if len(both) and (both[:, 0] > both[:, 1]).any():
-            self.roles[primary] = MetricRole("train_metric", "max")
+                self.roles[search.name] = MetricRole("train_metric", "max")
+        elif search.kind == "population_mean" and search.best is not None and search.worst is not None:
+            both = self._aligned(search.best, search.worst)
+            if len(both) and (both[:, 0] > both[:, 1]).any():
+                self.roles[search.name] = MetricRole("train_metric", "max")
+
+    def _aligned(self, a: str, b: str) -> np.ndarray:
+        """The two series' values at the steps both hold, as rows (a, b)."""
+        return pd.concat([self.series[a], self.series[b]], axis=1, join="inner").dropna().to_numpy()
 
     def summarised(self, name: str) -> MetricHistory | None:
         """The metric's history when its older points are summarised (the series holds only the newest)."""

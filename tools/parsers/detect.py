@@ -113,7 +113,7 @@ def trial_parse(name: str, text: str | bytes) -> tuple[int, int, int]:
     """(train-loss points, eval points, all points) that format ``name`` keeps from ``text``: points of the best-kept
     train loss (steps going back supersede earlier points, as in the frame), of the best eval metric, and the count
     of all points read."""
-    from ..roles import assign_roles
+    from ..objective import assign_roles
 
     f = LINE_FORMATS[name]
     em = Emitter()

@@ -444,8 +444,9 @@ def is_summary(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIA
 def names_a_table(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> bool:
     """Whether a header's columns name a training table: one of them is a step or an epoch, or a metric's name (a
     loss, a score, a rate...), or they are a population's statistics (``avg std min max``: an evolutionary
-    algorithm's, ``roles.population_best``)."""
-    from ..roles import infer_role, population_best
+    algorithm's, ``objective.population_best``)."""
+    from ..objective import population_best
+    from ..roles import infer_role
 
     for name, _a, _b in columns:
         low = str(dialect.table_names.get(name, name)).lower()

@@ -71,7 +71,7 @@ class _Scan:
 def _has_loss(batch: PointBatch) -> bool:
     """Whether any column is a train loss (by name, or the objective under another name: huber, nll, rmse...) or an
     eval metric (what the judge can follow)."""
-    from ..roles import assign_roles
+    from ..objective import assign_roles
 
     roles = assign_roles(list(batch.columns))
     return any(r.role in ("train_loss", "eval") or "ppl" in k.lower() for k, r in roles.items())

@@ -1,0 +1,299 @@
+"""The run's objective among its metrics: the one train loss that stands for the run, or, when no metric is named a
+loss, the objective under another name or the state of the search an optimiser prints.
+
+``roles.py`` reads what each name is; this module chooses among them (``assign_objective``), once per frame.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .roles import (
+    ROLES,
+    MetricRole,
+    infer_role,
+    is_adversarial,
+    is_bare_running_best,
+    is_negated,
+    is_regulariser,
+    is_rl_return,
+    norm_name,
+)
+
+# The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
+# training metrics. Not a perplexity: its exp() scale turns a curriculum's early rise (DeepSpeed's seq_len warmup
+# in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
+_SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
+_OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
+                        r"multi logloss|huber|error|function value|f value|fval)\b")
+
+
+# ... but a divergence minimised is the run's objective when nothing else is (openTSNE's ``KL divergence``: an
+# embedding fitted to its affinities; no loss, no other metric with a direction, no RL return beside it)
+_DIVERGENCE = re.compile(r"\b(kl|kld|kl div|kl divergence|kullback leibler|divergence)\b")
+
+_PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training loss", "train loss step", "total loss",
+                  "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
+
+# An entropy bonus among an RL run's losses (stable-baselines3's train/entropy_loss): a term, never the run's loss.
+_ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b|\bent coef loss\b")  # SAC's temperature's loss too
+# Among an actor-critic's losses, the critic's (a regression to the returns) stands for the run, not the actor's
+# (minus the critic's value).
+_CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
+
+
+@dataclass(frozen=True)
+class SearchObjective:
+    """The state of a search that stands for the run when no metric is named a loss. ``kind``: ``running_best`` (the
+    best found so far named alone), ``population_mean`` (a population's mean beside its best and worst),
+    ``best_beside_mean`` (the best individual's fitness beside the population's average), ``population_stat`` (a
+    population's lowest value or mean among its statistics), ``divergence`` (a divergence minimised, nothing else).
+    ``best``/``worst``/``mean`` name the statistics beside it that tell its direction (``MetricFrame``)."""
+
+    name: str
+    kind: str
+    best: str | None = None
+    worst: str | None = None
+    mean: str | None = None
+
+
+@dataclass(frozen=True)
+class Objective:
+    """Every column's role, with exactly one primary train loss where any train loss exists, and the search's state
+    when that is what the primary loss is."""
+
+    roles: dict[str, MetricRole]
+    search: SearchObjective | None = None
+
+
+def assign_roles(names: list[str], overrides: dict[str, str] | None = None,
+                 counts: dict[str, int] | None = None) -> dict[str, MetricRole]:
+    """``assign_objective``'s roles."""
+    return assign_objective(names, overrides, counts).roles
+
+
+def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
+                     counts: dict[str, int] | None = None) -> Objective:
+    """Roles for every column, with exactly one primary train loss where any train loss exists.
+
+    ``overrides`` maps a column name to a role, optionally ``role:direction``
+    (e.g. ``{"my_metric": "eval:max", "objective": "train_loss"}``).
+    """
+    roles: dict[str, MetricRole] = {}
+    for name in names:
+        roles[name] = infer_role(name)
+    for name, spec in (overrides or {}).items():
+        if name not in roles:
+            continue
+        role, _, direction = spec.partition(":")
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r} for {name!r}; roles are {', '.join(ROLES)}")
+        if not direction and role in ("train_loss",):
+            direction = "min"
+        roles[name] = MetricRole(role, direction or roles[name].direction)
+    named = [n for n, spec in (overrides or {}).items() if spec.startswith("train_loss") and n in roles]
+    losses = named or [n for n, r in roles.items() if r.role == "train_loss"]  # the loss a user named wins
+    if not losses:
+        search = search_objective(names, roles, overrides or {})
+        if search is not None and search.kind == "running_best":
+            return _primary(roles, search.name, search)
+        # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
+        losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
+                  and _OBJECTIVE.search(norm_name(n)) and not is_regulariser(n)]
+        for n in losses:
+            roles[n] = MetricRole("train_loss", "min")
+        if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
+            # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
+            first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(norm_name(n))), losses.index(n)))
+            ranked = population_objective(losses, without_mean=True)
+            if ranked is None:
+                return _primary(roles, first, None)
+            # statistics of one objective over a population: its mean (its direction told by its best and worst),
+            # else its best
+            mean, best, worst = ranked
+            search = SearchObjective(mean, "population_mean", best, worst) if mean != best else None
+            return _primary(roles, mean, search)
+        if search is not None:
+            return _primary(roles, search.name, search)
+    if counts and losses and not named:
+        # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
+        most = max(counts.get(n, 0) for n in losses)
+        if most > 0:
+            losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
+        losses = _without_batch_samples(losses, counts)
+    primary = choose_primary_loss(losses)
+    if primary is not None:
+        roles[primary] = MetricRole("train_loss", "min", primary=True)
+    return Objective(roles)
+
+
+def _primary(roles: dict[str, MetricRole], name: str, search: SearchObjective | None) -> Objective:
+    roles[name] = MetricRole("train_loss", "min", primary=True)
+    return Objective(roles, search)
+
+
+def search_objective(names: list[str], roles: dict[str, MetricRole],
+                     overrides: dict[str, str]) -> SearchObjective | None:
+    """The state of the search, for a run with no metric named a loss. One principle for an optimiser's values: the
+    state of the search stands for the run, a single evaluation does not. A search that evaluates one point a step
+    (scikit-optimize's calls, hyperopt's trials) prints each point's value, a draw from the space it explores, and the
+    best so far, its progress: the best is the run's objective. Where the step holds a population, its mean is that
+    state (its best beside its average when no worst is logged: gplearn's table, whose best is the program kept).
+    Tried in that order; then a population's statistics (DEAP's ``avg  min  max``), then a divergence minimised."""
+    bare_best = [n for n in names if is_bare_running_best(n) and n not in overrides]
+    if bare_best:
+        return SearchObjective(bare_best[0], "running_best")
+    others = [n for n in names if roles[n].role == "other"]
+    pop = population_objective(others)
+    if pop is not None and pop[0] not in overrides:
+        # a population's statistics of its fitness, none named a loss: its mean is the run's loss, minimised until
+        # the values say otherwise (``MetricFrame``: its best above its worst)
+        return SearchObjective(pop[0], "population_mean", best=pop[1], worst=pop[2])
+    pair = population_best_and_mean(others)
+    if pair is not None and pair[0] not in overrides:
+        # the best individual's fitness beside the population's average (gplearn's table): the best is the run's
+        # objective, minimised until the values say otherwise (``MetricFrame``: the best above the average)
+        return SearchObjective(pair[0], "best_beside_mean", mean=pair[1])
+    if (best := population_best(names)) is not None:
+        return SearchObjective(best, "population_stat")
+    if (div := divergence_objective(names, roles)) is not None:
+        return SearchObjective(div, "divergence")
+    return None
+
+def divergence_objective(names: list[str], roles: dict[str, MetricRole]) -> str | None:
+    """The first divergence minimised (``KL divergence``, ``kl``, ``kld``) when no other metric has a direction (no
+    loss, accuracy, reward, evaluation): the objective of a run that minimises it (t-SNE); beside anything else it is a
+    regulariser's diagnostic (RL fine-tuning's KL to the reference policy)."""
+    divs = [n for n in names if _DIVERGENCE.search(norm_name(n)) and roles[n].direction == "min"
+            and not is_negated(n)]
+    if not divs:
+        return None
+    others = [n for n in names if n not in divs and roles[n].role in ("train_loss", "eval", "train_metric")
+              and roles[n].direction is not None]
+    if others or any(is_rl_return(n) for n in names):
+        return None
+    return divs[0]
+
+
+# A population's statistics of one quantity per generation (an evolution strategy's ``mean_eval``, ``median_eval``,
+# ``best_eval``, ``worst_eval``; ``avg_fitness`` / ``best_fitness`` / ``worst_fitness``): the quantity is what the
+# run optimises (the fitness of each sampled solution), the population's mean the curve that stands for the run
+_POP_MEAN = ("mean", "avg", "average")
+_POP_BEST = ("best",)
+_POP_WORST = ("worst",)
+
+
+def population_objective(names: list[str], without_mean: bool = False) -> tuple[str, str, str] | None:
+    """(the mean's name, the best's, the worst's) of the first quantity whose mean, best and worst are all logged
+    (``mean_eval``, ``best_eval``, ``worst_eval``: the statistic as the first or last word), else None. With
+    ``without_mean``, a quantity with a best and a worst and no mean gives its best in the mean's place (pycma's
+    ``best``, ``median``, ``worst objective function value``: the iteration's best the curve)."""
+    by: dict[tuple[str, str], str] = {}
+    order: list[str] = []
+    for n in names:
+        words = norm_name(n).split()
+        if len(words) < 2:
+            continue
+        for stat, rest in ((words[0], " ".join(words[1:])), (words[-1], " ".join(words[:-1]))):
+            kind = ("mean" if stat in _POP_MEAN else "best" if stat in _POP_BEST
+                    else "worst" if stat in _POP_WORST else None)
+            if kind is not None and (kind, rest) not in by:
+                by[(kind, rest)] = n
+                if kind == "mean":
+                    order.append(rest)
+    for rest in order:
+        if ("best", rest) in by and ("worst", rest) in by:
+            return by[("mean", rest)], by[("best", rest)], by[("worst", rest)]
+    if without_mean:
+        for (kind, rest), n in by.items():
+            if kind == "best" and ("worst", rest) in by:
+                return n, n, by[("worst", rest)]
+    return None
+
+
+# What a population's statistics are of, named last (``Best Individual/Fitness``, ``Population Average/Fitness``)
+_POP_QUANTITIES = frozenset({"fitness", "objective", "eval", "cost"})
+
+
+def population_best_and_mean(names: list[str]) -> tuple[str, str] | None:
+    """(the best's name, the mean's) of the first quantity (``_POP_QUANTITIES``, the name's last word) whose best and
+    mean (a word of the name before it: ``best``; ``average``, ``mean``, ``avg``) are logged and its worst is not
+    (with a worst: ``population_objective``); of several bests of it, the one of fewest words (``Best
+    Individual/Fitness`` before ``Best Individual/OOB Fitness``, its out-of-bag score)."""
+    by: dict[str, dict[str, list[str]]] = {}
+    for n in names:
+        words = norm_name(n).split()
+        if len(words) < 2 or words[-1] not in _POP_QUANTITIES:
+            continue
+        kinds = {"mean" if w in _POP_MEAN else "best" if w in _POP_BEST else "worst" if w in _POP_WORST else ""
+                 for w in words[:-1]} - {""}
+        if len(kinds) == 1:
+            by.setdefault(words[-1], {}).setdefault(kinds.pop(), []).append(n)
+    for stats in by.values():
+        if "best" in stats and "mean" in stats and "worst" not in stats:
+            fewest = min(stats["best"], key=lambda n: len(norm_name(n).split()))
+            return fewest, min(stats["mean"], key=lambda n: len(norm_name(n).split()))
+    return None
+
+
+# The statistics of a population's values, one column each (an evolutionary algorithm's table: DEAP's Logbook
+# ``gen nevals avg std min max``, a chapter's ``fitness avg`` ... ``fitness max``): the population's best is its
+# objective, its lowest value when nothing else names one (a loss, an error: minimised).
+_POPULATION_STATS = ("avg", "mean", "std", "min", "max")
+
+
+def population_best(names: list[str]) -> str | None:
+    """The objective of a population's statistics, the first quantity's: its lowest value (``min``, ``fitness min``)
+    when the columns beside it hold the same quantity's ``max`` and ``avg``/``mean`` under the same prefix (the
+    current population's spread); its mean when its ``min`` has no ``max`` beside it (pymoo's ``f_avg  f_min``). A
+    current value is preferred over a running best: a lowest value logged without the highest is the best found so
+    far (an optimizer's ``f_min``, never rising), which hides a divergence the current population's mean shows."""
+    by_prefix: dict[str, dict[str, str]] = {}
+    for n in names:
+        words = norm_name(n).split()
+        if words and words[-1] in _POPULATION_STATS:
+            by_prefix.setdefault(" ".join(words[:-1]), {})[words[-1]] = n
+    for stats in by_prefix.values():
+        mean = stats.get("avg") or stats.get("mean")
+        if "min" in stats and mean is not None:
+            return stats["min"] if "max" in stats else mean
+    return None
+
+
+# The granularity a loss is named with: one batch's (a sample) or the epoch's (its mean).
+_BATCH_WORD = re.compile(r"\b(mb|minibatch|batch|step|iter|iteration)\b")
+_EPOCH_WORD = re.compile(r"\b(epoch|ep)\b")
+
+
+def _without_batch_samples(losses: list[str], counts: dict[str, int]) -> list[str]:
+    """A batch's loss logged no more often than the epoch's loss of the same name (Avalanche's ``Loss_MB/...`` beside
+    ``Loss_Epoch/...``, both printed once an epoch: the last minibatch's loss) is one batch's sample of the epoch's
+    mean: the epoch's loss stands for the run. Logged more often (Lightning's ``train_loss_step`` beside
+    ``train_loss_epoch``), it is the finer curve and stays."""
+    epochs = {_EPOCH_WORD.sub("\x00", norm_name(n)): n for n in losses if _EPOCH_WORD.search(norm_name(n))}
+    if not epochs:
+        return losses
+    out = []
+    for n in losses:
+        twin = epochs.get(_BATCH_WORD.sub("\x00", norm_name(n))) if _BATCH_WORD.search(norm_name(n)) else None
+        if twin is None or counts.get(n, 0) > counts.get(twin, 0):
+            out.append(n)
+    return out or losses
+
+
+def choose_primary_loss(candidates: list[str]) -> str | None:
+    """The train loss that stands for the run: a total/LM loss over component or adversarial losses."""
+    if not candidates:
+        return None
+    by_norm = {norm_name(c): c for c in candidates}
+    for want in _PRIMARY_TRAIN:
+        if norm_name(want) in by_norm:
+            return by_norm[norm_name(want)]
+    terms = [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c))] or candidates
+    plain = [c for c in terms if not is_adversarial(c)]
+    pool = plain or terms
+    # Prefer names with "total", then "lm", then the shortest.
+    pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2,
+                                       0 if _CRITIC.search(norm_name(c)) else 1, len(c), c))
+    return pool[0]
