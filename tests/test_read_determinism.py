@@ -76,13 +76,6 @@ KNOWN = {
     # (``Running optimization with exaggeration=12.00, lr=16.67 for 250 iterations``): its values placed at the step
     # of the records around it whole (50), numbered 1, 2 in a read that holds no recurring stepped record yet, or
     # carried to the next read alone
-    # added with libraries_holdout12 and 13: 2 of their 59 files differ. Keras 3's bar (sktime's estimators) redrawn
-    # with backspaces, a read ending inside an epoch's first redraws: the run boundary seen in pieces (as keras_v1
-    # above); AutoGluon's hyper-parameters printed before its first epoch line, placed by the read (as openTSNE's
-    # banner below)
-    "libraries_holdout12/sktime_cnn_adam_lr_growth_diverged/train.log": "run boundary at a read's end",
-    "libraries_holdout13/autogluon_nn_binary_sgd_lr_high_nan/predictor_log.txt": "values before the first record "
-                                                                                   "placed by their read",
     "libraries_holdout7/opentsne_dof05_bh_50_250/train.log": "a phase banner's values placed by its read's records",
     "libraries_holdout7/opentsne_exact_perp10_100_300/train.log": "a phase banner's values placed by its records",
     "libraries_holdout9/nf_lstm_robust_30st/train.log": "bar repeats pinned by the share at a read's end",
@@ -90,6 +83,13 @@ KNOWN = {
     "libraries_holdout9/nf_mlp_mse_b4_50st/train.log": "bar repeats pinned by the share at a read's end",
     "libraries_holdout9/nf_mlp_mse_lr_growth_diverged/train.log": "bar repeats pinned by the share at a read's end",
     "libraries_holdout9/nf_mlp_mse_lr_high_diverged/train.log": "bar repeats pinned by the share at a read's end",
+    # added with libraries_holdout12 and 13: 2 of their 59 files differ. Keras 3's bar (sktime's estimators) redrawn
+    # with backspaces, a read ending inside an epoch's first redraws: the run boundary seen in pieces (as keras_v1
+    # above); AutoGluon's hyper-parameters printed before its first epoch line, placed by the read (as openTSNE's
+    # banner above)
+    "libraries_holdout12/sktime_cnn_adam_lr_growth_diverged/train.log": "run boundary at a read's end",
+    "libraries_holdout13/autogluon_nn_binary_sgd_lr_high_nan/predictor_log.txt": "values before the first record "
+                                                                                   "placed by their read",
 }
 
 
