@@ -73,6 +73,12 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 913-run table (examples/libraries_holdout12 and 13 added, the twelfth and thirteenth blind sets,
+    # read whole at their first reading; judge8's rules: a loss falling through zero is minimised, not a surrogate; a
+    # NaN after a log above the start by the whole fall ends a blow-up; an error logged below zero is negated): flagged
+    # 313/317 -> 315/317, STOP recall 240/264 -> 242/264, no false/early STOP, ESCALATE 276/11141 -> 237/11141 healthy
+    # checks (2.5 % -> 2.1 %), cause right 226/254 -> 227/256 (89 %: the new sets' NaN after an LR grown each epoch,
+    # no LR logged, said lr_too_high or numerical at 0.45-0.5), at confidence >= 0.7 72/72.
     # 2026-12-06, the 860-run table (examples/libraries_holdout11 added, after its reader fixes): flagged 298/300, STOP
     # recall 225/247 (pygad's genetic searches under a too-wide mutation: their best loss rising only ESCALATEs, 3 of
     # 7), no false/early STOP, ESCALATE 232/10441 healthy checks (2.2 %), cause right 215/240 (90 %), 71/71 at >= 0.7.
@@ -119,12 +125,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.91),  # 225/247
-    "flagged_share": (">=", 0.993),  # 298/300
-    "escalate_share_healthy": ("<=", 0.0223),  # 232/10441
-    "cause_right_share": (">=", 0.895),  # 215/240
-    "confident_right_share": (">=", 0.9),  # 71/71
-    "confident": (">=", 71),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.916),  # 242/264
+    "flagged_share": (">=", 0.993),  # 315/317
+    "escalate_share_healthy": ("<=", 0.0213),  # 237/11141
+    "cause_right_share": (">=", 0.886),  # 227/256
+    "confident_right_share": (">=", 0.9),  # 72/72
+    "confident": (">=", 72),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 

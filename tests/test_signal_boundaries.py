@@ -55,8 +55,10 @@ def test_nonfinite_right_after_a_blowup_is_critical_at_once():
     y[-1] = np.inf
     f = nonfinite.check(view_of({"train_loss": y}))[0]
     assert f.status == "critical" and f.message == "train_loss is +Inf for the last 1 logged values (since step 50)"
-    y[-2] = 30.0  # the log before the NaN back at ~10x: not a blow-up's end
-    assert nonfinite.check(view_of({"train_loss": y}))[0].status == "ok"
+    y[-2] = 12.0  # the log before the NaN at ~4x its best, above its start (~8) by less than its fall (~5):
+    assert nonfinite.check(view_of({"train_loss": y}))[0].status == "ok"  # not a blow-up's end
+    y[-2] = 30.0  # ~10x its best but above its start by more than the fall it had made: a blow-up's end
+    assert nonfinite.check(view_of({"train_loss": y}))[0].status == "critical"
 
 
 @pytest.mark.parametrize(("scattered", "status"), [(4, "ok"), (5, "critical")])

@@ -15,7 +15,7 @@ import pandas as pd
 from .history import MetricHistory, RunHistory
 from .objective import SearchObjective, assign_objective
 from .points import Column, PointBatch
-from .roles import MetricRole
+from .roles import MetricRole, is_non_negative_measure
 
 
 def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -72,6 +72,7 @@ class MetricFrame:
         objective = assign_objective(list(series), role_overrides, weight)
         frame.roles = objective.roles
         frame._search_direction(objective.search)
+        frame._negated_by_values()
         return frame
 
     def _search_direction(self, search: SearchObjective | None) -> None:
@@ -89,6 +90,16 @@ class MetricFrame:
             both = self._aligned(search.best, search.worst)
             if len(both) and (both[:, 0] > both[:, 1]).any():
                 self.roles[search.name] = MetricRole("train_metric", "max")
+
+    def _negated_by_values(self) -> None:
+        """An eval or a train metric that is never below zero by what it names (``roles.is_non_negative_measure``:
+        an error, a perplexity) but is below zero at every log is logged negated (AutoGluon's ``Val
+        root_mean_squared_error: -9.28``, a scorer's sign): higher is better."""
+        for name, role in self.roles.items():
+            if role.direction == "min" and role.role in ("eval", "train_metric") and is_non_negative_measure(name):
+                top = self.finite_extreme(name, "max")
+                if top is not None and top < 0:
+                    self.roles[name] = MetricRole(role.role, "max", role.primary)
 
     def _aligned(self, a: str, b: str) -> np.ndarray:
         """The two series' values at the steps both hold, as rows (a, b)."""

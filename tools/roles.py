@@ -166,3 +166,15 @@ def is_regulariser(name: str) -> bool:
 def is_negated(name: str) -> bool:
     """Whether ``name`` says its metric is negated (``neg_log_loss``, ``negative_f1``): better the other way round."""
     return bool(_NEGATED.search(norm_name(name)))
+
+
+# Quantities never below zero by what they are (an error, a squared or absolute error, a perplexity): logged only
+# below zero, they are logged negated (AutoGluon's validation scores, scikit-learn's scorers), better the other way
+_NON_NEGATIVE = re.compile(r"\b(error|err|rmse|mse|mae|mape|smape|msle|rmsle|wer|cer|ppl|perplexity|logloss|"
+                           r"mlogloss)\b")
+
+
+def is_non_negative_measure(name: str) -> bool:
+    """Whether ``name`` names a quantity that is never below zero (an error, a perplexity)."""
+    return bool(_NON_NEGATIVE.search(norm_name(name)))
+

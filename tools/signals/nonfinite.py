@@ -34,6 +34,10 @@ class NonfiniteParams(Params):
     zero_positive: float = bound(1e-2, 0.0)  # ...whose earlier values were all above this: a NaN-filtered loss
     blowup_ratio: float = bound(1000.0, 10.0)  # a loss non-finite at its newest log right after a finite log this
     # many times its best: the end of a blow-up of orders of magnitude, not a transient NaN (one log is enough)
+    undone_share: float = bound(1.0, 0.0)  # ...or after a finite log above where the loss started by this share of
+    fell_share: float = bound(0.5, 0.0, 1.0, above=True)  # the fall it had made, a fall of at least this share of
+    # its start: the blow-up measured in the run's own units, whatever the sign of its values (a density's negative
+    # log likelihood falls through zero; a ratio to its best means nothing there)
     message_chars: int = bound(200, 20)  # the "all finite / recovered" note is cut to this many characters
 
 
@@ -48,15 +52,22 @@ def _trailing_nonfinite(v: np.ndarray) -> int:
     return int(len(v) - (good[-1] + 1 if len(good) else 0))
 
 
-def _after_blowup(v: np.ndarray, trail: int, ratio: float) -> bool:
-    """Whether the last finite log before the trailing non-finite stretch was ``ratio`` x the best (smallest positive)
-    finite log before it: the loss went non-finite at the end of a blow-up."""
+def _after_blowup(v: np.ndarray, trail: int, p: NonfiniteParams) -> bool:
+    """Whether the last finite log before the trailing non-finite stretch ended a blow-up: ``blowup_ratio`` x the
+    best (smallest positive) finite log before it, or above where the loss started by ``undone_share`` of the fall it
+    had made (a fall of at least ``fell_share`` of its start): the loss went non-finite at the end of a blow-up."""
     if trail < 1 or trail >= len(v):
         return False
     before = v[: len(v) - trail]
     fin = before[np.isfinite(before)]
+    if len(fin) < 2 or not np.isfinite(before[-1]):
+        return False
     pos = fin[fin > 0]
-    return bool(len(fin) >= 2 and len(pos) and np.isfinite(before[-1]) and before[-1] >= ratio * float(pos.min()))
+    if len(pos) and before[-1] >= p.blowup_ratio * float(pos.min()):
+        return True
+    start, best = float(fin[0]), float(fin.min())
+    fell = start - best
+    return bool(fell > 0 and fell >= p.fell_share * abs(start) and before[-1] >= start + p.undone_share * fell)
 
 
 def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
@@ -88,7 +99,7 @@ def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
             continue
         need = p.eval_persist_points if is_eval else p.persist_points
         if trail >= need or (trail >= 1 and share > p.recent_share and len(tail) >= need) or (
-                not is_eval and _after_blowup(v, trail, p.blowup_ratio)):
+                not is_eval and _after_blowup(v, trail, p)):
             bad_steps = [trail_from]
             if is_eval and train_finite:
                 # The model still trains to finite losses: a broken eval (empty split, fp16 overflow in eval) is as

@@ -17,6 +17,10 @@ from .curve import Curve, make_curve
 SURROGATE_MIN_POINTS = 5  # a loss needs this many finite points before it can be called a surrogate
 SURROGATE_NEGATIVE_SHARE = 0.05  # a loss below zero in more than this share of its points is a surrogate (RL, WGAN)
 SURROGATE_CENTRED = 0.1  # ...as is one straddling zero, its median within this share of its range from zero
+FELL_THROUGH_ZERO_POINTS = 3  # ...unless it fell through zero: this many positive logs first, each below the first...
+FELL_THROUGH_ZERO_SHARE = 0.5  # ...the last of them at most this share of the first, and the first at least as far
+# above zero as the lowest log is below it: a minimised quantity that can go negative (a density's negative log
+# likelihood: a Gaussian process's, a flow's), not a surrogate hovering around zero
 CONSTANT_MIN_POINTS = 3  # a loss constant over more than this many points is a disabled term, not the objective
 EVAL_PRIORITY = ("val_loss", "eval_loss", "valid_loss", "validation_loss", "val/loss", "eval/loss", "test_loss")
 
@@ -131,6 +135,8 @@ def _rl_return(frame: MetricFrame) -> str | None:
 
 
 def _surrogate(frame: MetricFrame, name: str) -> bool:
+    """A loss below zero in more than ``SURROGATE_NEGATIVE_SHARE`` of its logs, or straddling zero, is a surrogate
+    (an RL policy loss, a WGAN critic's), unless it fell through zero (``_fell_through_zero``)."""
     h = frame.summarised(name)
     if h is None:
         v = frame.series[name].to_numpy()
@@ -138,6 +144,7 @@ def _surrogate(frame: MetricFrame, name: str) -> bool:
         n, lo, hi = len(v), (v.min() if len(v) else 0.0), (v.max() if len(v) else 0.0)
         neg = float((v < 0).mean()) if n else 0.0
         med = float(np.median(v)) if n else 0.0
+        head = v
     else:
         n = h.n_finite
         if n < SURROGATE_MIN_POINTS:
@@ -147,8 +154,22 @@ def _surrogate(frame: MetricFrame, name: str) -> bool:
             return False
         lo, hi, med = low[0], high[0], centre
         neg = h.n_negative / n
+        head = h.head_values[np.isfinite(h.head_values)]
     straddles = n >= SURROGATE_MIN_POINTS and lo < 0 < hi and abs(med) < SURROGATE_CENTRED * float(hi - lo)
-    return bool(n >= SURROGATE_MIN_POINTS and (neg > SURROGATE_NEGATIVE_SHARE or straddles))
+    return bool(n >= SURROGATE_MIN_POINTS and (neg > SURROGATE_NEGATIVE_SHARE or straddles)
+                and not _fell_through_zero(head, float(lo)))
+
+
+def _fell_through_zero(head: np.ndarray, lowest: float) -> bool:
+    """Whether a loss's first logs fell from a positive start through zero (``FELL_THROUGH_ZERO_POINTS`` positive logs
+    first, each below the first, the last of them at most ``FELL_THROUGH_ZERO_SHARE`` of it, the first at least as far
+    above zero as ``lowest`` is below): a quantity minimised, whatever it does next."""
+    below = np.flatnonzero(head < 0)
+    if not len(below) or below[0] < FELL_THROUGH_ZERO_POINTS:
+        return False
+    first = head[: int(below[0])]
+    return bool(first[0] > 0 and (first[1:] < first[0]).all() and first[-1] <= FELL_THROUGH_ZERO_SHARE * first[0]
+                and first[0] >= -lowest)
 
 
 def recent_len(n: int, frac: float = 0.05, lo: int = 5, hi: int = 50) -> int:
