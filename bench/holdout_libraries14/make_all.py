@@ -28,25 +28,29 @@ run("ms_reg_sgd_lr_growth_val_diverged", "mindspore_model.py",
     "--task reg --optimizer sgd --lr 0.01 --gamma 3 --epochs 8 --per-print 10 --val", label="diverged", stop=True)
 run("ms_reg_momentum_lr_high_diverged", "mindspore_model.py",
     "--task reg --optimizer momentum --lr 0.2 --epochs 5 --per-print 2", label="diverged", stop=True)
-
-run("ms_cls_adam_lr_growth_diverged", "mindspore_model.py", "--optimizer adam --lr 0.01 --gamma 4 --epochs 6 --per-print 5",
+run("ms_cls_adam_lr_growth_diverged", "mindspore_model.py",
+    "--optimizer adam --lr 0.01 --gamma 4 --epochs 6 --per-print 5",
     label="diverged", stop=True)
 
 # --- MLX (the loop of its examples: "Iter 10: Train loss 1.573, It/sec 891.960", "Iter 50: Val loss 1.200, ...")
-run("mlx_mlp_sgd_r10_eval50_200it", "mlx_loop.py", "--model mlp --lr 0.05 --iters 200 --steps-per-report 10 --steps-per-eval 50")
-run("mlx_mlp_adamw_r5_100it", "mlx_loop.py", "--model mlp --optimizer adamw --lr 0.003 --iters 100 --steps-per-report 5")
+run("mlx_mlp_sgd_r10_eval50_200it", "mlx_loop.py",
+    "--model mlp --lr 0.05 --iters 200 --steps-per-report 10 --steps-per-eval 50")
+run("mlx_mlp_adamw_r5_100it", "mlx_loop.py",
+    "--model mlp --optimizer adamw --lr 0.003 --iters 100 --steps-per-report 5")
 run("mlx_lm_adam_r10_eval50_150it", "mlx_loop.py",
     "--model lm --optimizer adam --lr 0.003 --iters 150 --steps-per-report 10 --steps-per-eval 50")
 run("mlx_lm_momentum_r20_eval100_200it", "mlx_loop.py",
     "--model lm --optimizer sgd --momentum 0.9 --lr 0.1 --iters 200 --steps-per-report 20 --steps-per-eval 100")
-run("mlx_mlp_sgd_decay_r25_300it", "mlx_loop.py", "--model mlp --lr 0.2 --decay 0.995 --iters 300 --steps-per-report 25")
+run("mlx_mlp_sgd_decay_r25_300it", "mlx_loop.py",
+    "--model mlp --lr 0.2 --decay 0.995 --iters 300 --steps-per-report 25")
 run("mlx_lm_adam_lr_growth_diverged", "mlx_loop.py",
-    "--model lm --optimizer adam --lr 0.001 --decay 1.04 --iters 200 --steps-per-report 10", label="diverged", stop=True)
-run("mlx_mlp_sgd_lr_growth_diverged", "mlx_loop.py", "--model mlp --lr 0.05 --decay 1.05 --iters 150 --steps-per-report 5",
+    "--model lm --optimizer adam --lr 0.001 --decay 1.04 --iters 200 --steps-per-report 10",
+    label="diverged", stop=True)
+run("mlx_mlp_sgd_lr_growth_diverged", "mlx_loop.py",
+    "--model mlp --lr 0.05 --decay 1.05 --iters 150 --steps-per-report 5",
     label="diverged", stop=True)
 run("mlx_mlp_momentum_lr_growth_nan", "mlx_loop.py",
     "--model mlp --lr 0.1 --momentum 0.9 --decay 1.08 --iters 200 --steps-per-report 10", label="nan", stop=True)
-
 
 # --- GPBoost (LightGBM's evaluation lines: "[12]	train's Negative log-likelihood: 332.811", then its model summary)
 run("gpb_lr01_d3_30r", "gpboost_train.py", "--rounds 30")

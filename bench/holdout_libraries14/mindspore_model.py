@@ -126,8 +126,10 @@ def write() -> None:
     printing it)."""
     printed = [(s, v) for s, v in rec.steps if ((s - 1) % steps + 1) % a.per_print == 0 and math.isfinite(v)]
     write_truth(framework=f"mindspore {ms.__version__}", settings=vars(a), loss_name="loss",
-                step_unit="step, 1-based, across epochs (`epoch: E step: S`, S within the epoch: (E-1) x steps_per_epoch + S)",
-                tolerance=tol_sig(6), record="a Callback's step_end: `cb_params.net_outputs` at `cb_params.cur_step_num`",
+                step_unit="step, 1-based, across epochs (`epoch: E step: S`, S within the epoch: "
+                          "(E-1) x steps_per_epoch + S)",
+                tolerance=tol_sig(6),
+                record="a Callback's step_end: `cb_params.net_outputs` at `cb_params.cur_step_num`",
                 train_loss=printed, steps_per_epoch=steps,
                 eval_loss=rec.evals if a.val else None, eval_name="loss (Eval result metrics)" if a.val else None)
 

@@ -134,7 +134,7 @@ record = []
 evals = []
 losses = []
 tic = time.perf_counter()
-for it, (inputs, targets) in zip(range(a.iters), batches(train)):
+for it, (inputs, targets) in zip(range(a.iters), batches(train), strict=False):
     loss, grads = loss_and_grad_fn(model, inputs, targets)
     optimizer.update(model, grads)
     mx.eval(model.parameters(), optimizer.state)
