@@ -2,7 +2,7 @@
 group_data=...), num_boost_round, valid_sets=[train_set], evals_result=...)`` as its README's example runs it, the
 metric ``neg_log_likelihood`` on the training data (the one metric GPBoost computes on the training data with a GP
 model). GPBoost prints its evaluation as LightGBM (which it forks) does: ``[12]	train's Negative log-likelihood:
-332.811`` (``%g``, 6 significant digits), every ``verbose_eval`` rounds, after its own ``[GPBoost] [Info]`` lines.
+332.811`` (``%g``, 6 significant digits), every ``verbose_eval`` rounds (``verbose: 0``: no ``[GPBoost]`` lines).
 Truth: the ``evals_result`` dict it fills (``train`` / ``Negative log-likelihood``, one value a round), at the
 printed rounds (1-based)."""
 
