@@ -1,8 +1,8 @@
 """torchdyn: a ``NeuralODE`` trained as its quickstart tutorial writes it: a PyTorch Lightning ``Learner`` whose
 ``training_step`` solves the ODE over ``t_span`` and takes the last state, fit by ``pl.Trainer`` (Lightning's tqdm bar,
-``TQDMProgressBar()``, and its model summary), the loss logged with ``self.log("train_loss", loss, prog_bar=True)`` as Lightning
-users do, a ``CSVLogger`` (``logs/lightning_logs/version_0/metrics.csv``) with ``log_every_n_steps``. Data from
-torchdyn's own ``ToyDataset`` (moons, spirals, gaussians: generated, no download) or a 2-d regression made here.
+``TQDMProgressBar()``, and its model summary), the loss logged with ``self.log("train_loss", loss, prog_bar=True)``
+as Lightning users do, a ``CSVLogger`` (``logs/lightning_logs/version_0/metrics.csv``) with ``log_every_n_steps``.
+Data from torchdyn's own ``ToyDataset`` (moons, spirals, gaussians: generated, no download) or a 2-d regression.
 Options: solver (``rk4``, ``euler``, ``dopri5``, ``tsit5``), sensitivity (``autograd``, ``adjoint``), optimizer,
 learning rate, an optional ``ExponentialLR`` every epoch, an optional validation loader (``val_loss`` per epoch).
 Truth: the CSVLogger's ``metrics.csv`` (``train_loss`` at its ``step``, Lightning's global step, 0-based)."""
