@@ -54,8 +54,6 @@ run("spektral_gcs_adam_lr_growth_diverged", "spektral_fit.py", "--lr 0.003 --gro
     label="diverged", stop=True)
 run("spektral_gcn_rmsprop_lr_growth_diverged", "spektral_fit.py",
     "--conv gcn --optimizer rmsprop --lr 0.01 --growth 3 --epochs 8 --verbose auto", label="diverged", stop=True)
-run("spektral_gin_sum_sgd_lr_growth_nan", "spektral_fit.py",
-    "--conv gin --pool sum --optimizer sgd --lr 0.01 --growth 4 --epochs 8", label="nan", stop=True)
 
 
 def main() -> int:

@@ -91,7 +91,7 @@ history = model.fit(cached_train, epochs=a.epochs, verbose=verbose,
                     validation_data=cached_test if a.val else None)
 
 h = history.history
-write_truth(framework=f"tensorflow-recommenders {tfrs.__version__}", settings=vars(a), loss_name="loss",
+write_truth(framework=f"tensorflow-recommenders {tfrs.__version__.lstrip('v')}", settings=vars(a), loss_name="loss",
             step_unit="epoch, 1-based (Keras' `Epoch N/M`)", tolerance=tol_sig(4),
             record="the History `fit` returns (`loss`)",
             train_loss=[(i + 1, v) for i, v in enumerate(h["loss"])],
