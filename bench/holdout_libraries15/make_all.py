@@ -55,6 +55,19 @@ run("spektral_gcs_adam_lr_growth_diverged", "spektral_fit.py", "--lr 0.003 --gro
 run("spektral_gcn_rmsprop_lr_growth_diverged", "spektral_fit.py",
     "--conv gcn --optimizer rmsprop --lr 0.01 --growth 3 --epochs 8 --verbose auto", label="diverged", stop=True)
 
+# --- objax (its examples' loop: one print an epoch "Epoch    3  Loss 0.7090  Accuracy 72.66", after TensorFlow's
+# start-up lines (its jaxboard writer imports TensorFlow); objax.jaxboard's TensorBoard events)
+run("objax_cls_adam_12ep", "objax_train.py", "--epochs 12")
+run("objax_reg_momentum_10ep", "objax_train.py", "--task reg --optimizer momentum --lr 0.01 --epochs 10")
+run("objax_cls_sgd_b64_20ep", "objax_train.py", "--optimizer sgd --lr 0.1 --batch 64 --epochs 20")
+run("objax_reg_adam_decay_15ep", "objax_train.py", "--task reg --lr 0.01 --gamma 0.8 --epochs 15")
+run("objax_cls_adam_lr_growth_diverged", "objax_train.py", "--lr 0.003 --gamma 3 --epochs 10", label="diverged",
+    stop=True)
+run("objax_reg_sgd_lr_growth_nan", "objax_train.py", "--task reg --optimizer sgd --lr 0.01 --gamma 4 --epochs 10",
+    label="nan", stop=True)
+run("objax_reg_momentum_lr_growth_nan", "objax_train.py",
+    "--task reg --optimizer momentum --lr 0.005 --gamma 3 --epochs 10", label="nan", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout15", "libho15", __doc__ or "")
