@@ -21,7 +21,8 @@ run = blind_maker.registry(RUNS)
 # (epoch 2/12), loss = 2.741612 (0.609 sec/batch), lr: 0.001000")
 run("stanza_lemma_adam_log20_12ep", "stanza_lemma.py", "--epochs 12 --log-step 20")
 run("stanza_lemma_sgd_log5_6ep", "stanza_lemma.py", "--optim sgd --lr 1 --epochs 6 --log-step 5")
-run("stanza_lemma_adagrad_b30_log10_8ep", "stanza_lemma.py", "--optim adagrad --lr 0.05 --batch 30 --epochs 8 --log-step 10")
+run("stanza_lemma_adagrad_b30_log10_8ep", "stanza_lemma.py",
+    "--optim adagrad --lr 0.05 --batch 30 --epochs 8 --log-step 10")
 run("stanza_lemma_adamax_200s_log8_5ep", "stanza_lemma.py",
     "--optim adamax --lr 2e-3 --sentences 200 --epochs 5 --log-step 8")
 run("stanza_lemma_adam_lr_high_nan", "stanza_lemma.py", "--lr 0.5 --grad-norm 1e9 --epochs 4 --log-step 4",
