@@ -29,6 +29,13 @@ run("stanza_lemma_adam_lr_high_nan", "stanza_lemma.py", "--lr 0.5 --grad-norm 1e
     label="nan", stop=True)
 run("stanza_lemma_sgd_lr20_log1_nan", "stanza_lemma.py", "--optim sgd --lr 20 --grad-norm 1e9 --epochs 3 --log-step 1",
     label="nan", stop=True)
+# its POS tagger's trainer: "2026-12-06 07:05:51 INFO: Finished STEP 10/60, loss = 1.892226 (0.064 sec/batch), lr:
+# 0.003000"
+run("stanza_pos_adam_log20_200st", "stanza_tagger.py", "--steps 200 --log-step 20 --eval-interval 50 --lr 0.01")
+run("stanza_pos_adamw_b100_log5_150st", "stanza_tagger.py",
+    "--optim adamw --lr 0.01 --batch 100 --steps 150 --log-step 5 --eval-interval 75")
+run("stanza_pos_sgd_lr_high_log2_diverged", "stanza_tagger.py",
+    "--optim sgd --lr 20 --grad-norm 1e9 --steps 60 --log-step 2 --eval-interval 30", label="diverged", stop=True)
 
 # --- scvi-tools (its Lightning tqdm bar on stderr, \r-redrawn: "Epoch 3/20:  10%|█  | 2/20 [00:00<00:01, 16.95it/s,
 # v_num=1, train_loss=260]")
