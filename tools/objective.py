@@ -19,6 +19,7 @@ from .roles import (
     is_regulariser,
     is_rl_return,
     norm_name,
+    short_name,
 )
 
 # The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
@@ -100,7 +101,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             return _primary(roles, search.name, search)
         # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
         losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
-                  and _OBJECTIVE.search(norm_name(n)) and not is_regulariser(n)]
+                  and _OBJECTIVE.search(short_name(n)) and not is_regulariser(n)]
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
         if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before

@@ -59,11 +59,16 @@ _NLL = re.compile(r"\b(neg|negative) log (likelihood|lik|prob|probability)\b")  
 _NEGATED = re.compile(r"\b(neg|negative)\b")  # scikit-learn's neg_log_loss, a feval's neg_f1: the other way round
 
 
+def short_name(name: str) -> str:
+    """``norm_name`` with a loss's long name in its short form (``Negative log-likelihood``: ``nll``)."""
+    return _NLL.sub("nll", norm_name(name))
+
+
 def infer_role(name: str) -> MetricRole:
     """The role a metric plays, from its name alone (no values). A negated metric (``neg_mean_squared_error``,
     ``neg_f1``) is better the other way round; a loss named with ``neg`` is a loss (contrastive learning's loss on
     negative pairs)."""
-    n = _NLL.sub("nll", norm_name(name))
+    n = short_name(name)
     if _NEGATED.search(n) and "loss" not in n:  # neg_loss, neg_cos_sim_loss: the loss on negative pairs
         base = infer_role(_NEGATED.sub(" ", n))
         if base.direction is None:

@@ -172,6 +172,7 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     if quoted and b" ".join(words[quoted[-1] + 1:]).decode("latin-1").lower() in dialect.value_verbs:
         words = [words[quoted[-1]]]  # a quoted name, then a verb (Lightning's ``'train_loss' reached -0.05``)
     names = [w.decode("utf-8", "replace").strip("'.-/") for w in words]
+    names = _without_value_verb(names, dialect)
     while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)
                               or names[0].lower() in dialect.prose_words):
         names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
@@ -183,6 +184,18 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     if split and name.lower() not in dialect.epoch_names | dialect.step_names and not name.lower().startswith(split):
         name = split + name
     return (name + unit)[:80]
+
+
+def _without_value_verb(names: list[str], dialect: Dialect) -> list[str]:
+    """A metric's name, then a verb that says the value is its (``loss is 1.52``: MindSpore's ``LossMonitor``; ``the
+    loss was 0.3``): the name without the verb, when what comes before the verb names a metric by itself (a loss, an
+    accuracy, a rate); prose ending in a verb (``but hysteresis is``) stays prose."""
+    lowered = [n.lower() for n in names]
+    for k in (2, 1):
+        if len(names) > k and " ".join(lowered[-k:]) in dialect.value_verbs:
+            rest = [n for n in names[:-k] if n.lower() not in dialect.prose_words]
+            return names[:-k] if rest and infer_role(" ".join(rest)).role != "other" else names
+    return names
 
 
 def _aside(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
