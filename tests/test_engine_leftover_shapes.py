@@ -178,6 +178,41 @@ def test_the_value_before_the_first_numbered_record_is_step_0_in_any_reads():
     assert pts["reconstruction error"] == ([*range(7)], [_err(i) for i in range(7)])
 
 
+def _phases_announced(early: int, total: int, every: int = 50) -> bytes:
+    """openTSNE's ``verbose=True``: its settings, a banner announcing each phase with its own values
+    (``exaggeration=12.00, lr=16.67``) and length, the phase's numbered records (restarting at each phase), its
+    time."""
+    out = [b"-" * 80, b"TSNE(early_exaggeration=12, n_iter=%d, verbose=True)" % total, b"-" * 80,
+           b"===> Calculating affinity matrix...", b"   --> Time elapsed: 0.01 seconds"]
+    for ex, lr, n, kl0 in ((12.0, 16.67, early, 2.0), (1.0, 200.0, total, 0.9)):
+        out.append(b"===> Running optimization with exaggeration=%.2f, lr=%.2f for %d iterations..." % (ex, lr, n))
+        out += [b"Iteration %4d, KL divergence %.4f, 50 iterations in 0.0347 sec" % (i, kl0 / (1 + i / 100))
+                for i in range(every, n + 1, every)]
+        out.append(b"   --> Time elapsed: 0.03 seconds")
+    return b"\n".join(out) + b"\n"
+
+
+def _by_step(pts: dict[str, tuple[list[int], list[float]]]) -> dict[str, dict[int, float]]:
+    return {k: dict(zip(s, v, strict=True)) for k, (s, v) in pts.items()}  # a later point at a step replaces
+
+
+@pytest.mark.parametrize("early", [50, 100])
+def test_a_banners_values_before_its_records_are_placed_alike_in_any_reads(early):
+    """Values on a line with no step (a phase's banner) read before the stepped records they go with sit at the
+    current step (before the first one: at it) whole; a read holding no recurring stepped record yet holds them to
+    the next read (``_unjudged``), and a line carried from before the log's first step is at that step: not numbered
+    by line order, whatever reads the file comes in."""
+    data = _phases_announced(early, 250)
+    whole = _by_step(_in_reads(data, []))
+    assert whole["Running optimization with exaggeration"] == ({50: 1.0} if early == 50 else {50: 12.0, early: 1.0})
+    assert whole["lr"] == ({50: 200.0} if early == 50 else {50: 16.67, early: 200.0})
+    starts = _line_starts(data)
+    for a in starts:
+        for b in starts:
+            if a < b:
+                assert _by_step(_in_reads(data, [a, b])) == whole, (a, b)
+
+
 def _lightning_epoch_bar(epochs: int) -> bytes:
     """Lightning's bar (NeuralForecast) of two batches an epoch, its postfix the step's loss and, from the first
     epoch's end, the epoch's loss (logged once an epoch, redrawn with every frame), a validation bar on lines of its

@@ -72,12 +72,10 @@ KNOWN = {
     # taken for redraws (``_changed``'s pin) when half its points so far are repeats at the read's end: 4 of 7 at a
     # read's end within the file, 19 of 39 at the file's end, so the whole read keeps the first repeat (a point more).
     # Told at any point of a block instead, the 5 read the same, but widedeep's loss is pinned too (a point fewer, its
-    # early verdicts CCC -> WWC): left (tests/test_engine_leftover_shapes.py's xfail). openTSNE's phase banner
-    # (``Running optimization with exaggeration=12.00, lr=16.67 for 250 iterations``): its values placed at the step
-    # of the records around it whole (50), numbered 1, 2 in a read that holds no recurring stepped record yet, or
-    # carried to the next read alone
-    "libraries_holdout7/opentsne_dof05_bh_50_250/train.log": "a phase banner's values placed by its read's records",
-    "libraries_holdout7/opentsne_exact_perp10_100_300/train.log": "a phase banner's values placed by its records",
+    # early verdicts CCC -> WWC): left (tests/test_engine_leftover_shapes.py's xfail). openTSNE's 2 read the same now
+    # (det8: its phase banner's values, ``exaggeration=12.00, lr=16.67``, placed whole at the step of the records
+    # around it, were numbered 1, 2 in a read holding no recurring stepped record yet: such lines are held to the next
+    # read, ``engine._unjudged``; one carried from before the log's first step is at that step)
     "libraries_holdout9/nf_lstm_robust_30st/train.log": "bar repeats pinned by the share at a read's end",
     "libraries_holdout9/nf_mlp_mae_40st/train.log": "bar repeats pinned by the share at a read's end",
     "libraries_holdout9/nf_mlp_mse_b4_50st/train.log": "bar repeats pinned by the share at a read's end",

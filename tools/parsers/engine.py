@@ -1366,18 +1366,24 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         steps_of[r] = steps
         if len(miss):
             unplaced.append((idx[miss], r))
-    if unplaced:
-        # In a log whose records have positions, a record without one sits at the current step; in a log with none,
-        # records are numbered by line order (and the read says so).
+    if unplaced or st.get("first_step") is None:
         placed_at = nan.copy()
         for r in train:
             placed_at[reads[r][1]] = steps_of[r]
-        st["positioned"] = bool(st.get("positioned")) or not np.all(np.isnan(placed_at))
+        have = np.flatnonzero(~np.isnan(placed_at))
+        if len(have) and st.get("first_step") is None:  # the log's first step (a line carried from before it)
+            st["first_step"] = float(placed_at[have[0]])
+        st["positioned"] = bool(st.get("positioned")) or bool(len(have))
+    if unplaced:
+        # In a log whose records have positions, a record without one sits at the current step; in a log with none,
+        # records are numbered by line order (and the read says so).
         current = _ffill(placed_at, st["step"]) if st["positioned"] else nan
         if st["positioned"]:  # before the first placed record: at the first one
             current = np.where(np.isnan(current), _ffill(placed_at[::-1], None)[::-1], current)
+            first = st.get("first_step")  # a line carried from before the log's first step: at that step
             for i, (_prog, step) in enumerate(ctx):
-                current[i] = np.nan if step is None else step
+                if step is not None or first is not None:
+                    current[i] = first if step is None else step
         n_placed = int((~np.isnan(placed_at)).sum())
         u_line = np.concatenate([u[0] for u in unplaced])
         u_read = np.concatenate([np.full(len(u[0]), u[1]) for u in unplaced])
@@ -1387,6 +1393,17 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         # a record of a small series sits at the current step; the run's main series is numbered by line order
         small = ~np.isnan(current[u_line]) & (sizes[u_read] <= max(n_placed, 1))
         numbered = ~small
+        wait = _unjudged(u_line[numbered], reads, train, steps_of, st)
+        if len(wait):  # read with the records after them, in the next read
+            keep = ~np.isin(u_line, wait)
+            u_line, u_read, numbered, small = u_line[keep], u_read[keep], numbered[keep], small[keep]
+            for r in train:
+                plan, idx, got, bad = reads[r]
+                k = ~np.isin(idx, wait)
+                if not k.all():
+                    reads[r] = (plan, idx[k], {c: v[k] for c, v in got.items()}, {c: v[k] for c, v in bad.items()})
+                    steps_of[r] = steps_of[r][k]
+            st["pa_held"] = [*(st.get("pa_held") or ()), *wait.tolist()]
         placed_steps = np.where(small, current[u_line], st["order"] + np.cumsum(numbered))
         for r in np.unique(u_read).tolist():
             sel = u_read == r
@@ -2215,6 +2232,23 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
 
 
 EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)
+
+
+def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
+              st: dict) -> np.ndarray:
+    """Of the lines of records with no position about to be numbered by line order (``lines``), the ones held to
+    the next read: in a log whose records have steps, a read whose stepped records are a first one only or none (no
+    stepped series recurs in it yet) cannot tell a few lines with no step (openTSNE's phase banner ``Running
+    optimization with exaggeration=12.00, lr=16.67``, printed before its records) from the run's main series; read
+    with the records after them, they sit at the current step as one read of the whole file places them. A few only
+    (``MAX_UNJUDGED``): the main series is numbered as it comes."""
+    if not st.get("positioned") or not len(lines) or len(lines) > MAX_UNJUDGED or any(
+            _has_position(reads[r][0]) and int((~np.isnan(steps_of[r])).sum()) >= 2 for r in train):
+        return np.zeros(0, dtype=np.int64)
+    return lines.astype(np.int64)
+
+
+MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
 
 
 def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblank: np.ndarray,
