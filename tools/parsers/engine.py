@@ -2254,13 +2254,13 @@ EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (`
 def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
               st: dict) -> np.ndarray:
     """Of the lines of records with no position about to be numbered by line order (``lines``), the ones held to
-    the next read: in a log whose records have steps, a read whose stepped records are a first one only or none (no
-    stepped series recurs in it yet) cannot tell a few lines with no step (openTSNE's phase banner ``Running
-    optimization with exaggeration=12.00, lr=16.67``, printed before its records) from the run's main series; read
-    with the records after them, they sit at the current step as one read of the whole file places them. A few only
-    (``MAX_UNJUDGED``): the main series is numbered as it comes."""
+    the next read: in a log whose records have steps, a read whose placed records are a first one only or none (no
+    series placed recurs in it yet, by a step of its own or a bar's) cannot tell a few lines with no step
+    (openTSNE's phase banner ``Running optimization with exaggeration=12.00, lr=16.67``, printed before its records)
+    from the run's main series; read with the records after them, they sit at the current step as one read of the
+    whole file places them. A few only (``MAX_UNJUDGED``): the main series is numbered as it comes."""
     if not st.get("positioned") or not len(lines) or len(lines) > MAX_UNJUDGED or any(
-            _has_position(reads[r][0]) and int((~np.isnan(steps_of[r])).sum()) >= 2 for r in train):
+            int((~np.isnan(steps_of[r])).sum()) >= 2 for r in train):
         return np.zeros(0, dtype=np.int64)
     return lines.astype(np.int64)
 
