@@ -70,6 +70,7 @@ FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time 
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
 MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
+MAX_UNPINNED = 2  # times a bar value told redrawn at a read's end is untold at a later one (the file read again)
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -1366,18 +1367,24 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         steps_of[r] = steps
         if len(miss):
             unplaced.append((idx[miss], r))
-    if unplaced:
-        # In a log whose records have positions, a record without one sits at the current step; in a log with none,
-        # records are numbered by line order (and the read says so).
+    if unplaced or st.get("first_step") is None:
         placed_at = nan.copy()
         for r in train:
             placed_at[reads[r][1]] = steps_of[r]
-        st["positioned"] = bool(st.get("positioned")) or not np.all(np.isnan(placed_at))
+        have = np.flatnonzero(~np.isnan(placed_at))
+        if len(have) and st.get("first_step") is None:  # the log's first step (a line carried from before it)
+            st["first_step"] = float(placed_at[have[0]])
+        st["positioned"] = bool(st.get("positioned")) or bool(len(have))
+    if unplaced:
+        # In a log whose records have positions, a record without one sits at the current step; in a log with none,
+        # records are numbered by line order (and the read says so).
         current = _ffill(placed_at, st["step"]) if st["positioned"] else nan
         if st["positioned"]:  # before the first placed record: at the first one
             current = np.where(np.isnan(current), _ffill(placed_at[::-1], None)[::-1], current)
+            first = st.get("first_step")  # a line carried from before the log's first step: at that step
             for i, (_prog, step) in enumerate(ctx):
-                current[i] = np.nan if step is None else step
+                if step is not None or first is not None:
+                    current[i] = first if step is None else step
         n_placed = int((~np.isnan(placed_at)).sum())
         u_line = np.concatenate([u[0] for u in unplaced])
         u_read = np.concatenate([np.full(len(u[0]), u[1]) for u in unplaced])
@@ -1387,6 +1394,17 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         # a record of a small series sits at the current step; the run's main series is numbered by line order
         small = ~np.isnan(current[u_line]) & (sizes[u_read] <= max(n_placed, 1))
         numbered = ~small
+        wait = _unjudged(u_line[numbered], reads, train, steps_of, st)
+        if len(wait):  # read with the records after them, in the next read
+            keep = ~np.isin(u_line, wait)
+            u_line, u_read, numbered, small = u_line[keep], u_read[keep], numbered[keep], small[keep]
+            for r in train:
+                plan, idx, got, bad = reads[r]
+                k = ~np.isin(idx, wait)
+                if not k.all():
+                    reads[r] = (plan, idx[k], {c: v[k] for c, v in got.items()}, {c: v[k] for c, v in bad.items()})
+                    steps_of[r] = steps_of[r][k]
+            st["pa_held"] = [*(st.get("pa_held") or ()), *wait.tolist()]
         placed_steps = np.where(small, current[u_line], st["order"] + np.cumsum(numbered))
         for r in np.unique(u_read).tolist():
             sel = u_read == r
@@ -1501,7 +1519,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit])
+            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit])
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -1865,7 +1883,7 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return o[np.searchsorted(idx[o], lines)]
 
 
-def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndarray:
+def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None) -> np.ndarray:
     """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
     block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
     is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
@@ -1873,12 +1891,18 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
     diverged run stays so). Each point's fate depends only on the points before it in its run (``run``: another
     run started in the log owes nothing to the one before): the same at any read size. The first repeats, kept
-    before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``)."""
+    before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``);
+    told at a read's end and no longer at a later one's, it is read again unpinned. A block's last point at a step
+    the next block's first point is at (the bar's state at the read's end, redrawn after) is that one's earlier state:
+    counted once (``steps``), as one read of both counts it."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
     before = st.setdefault("carried_last", {}).get(key)
     n0, reps0 = st.setdefault("carried_counts", {}).get(key, [0, 0])
+    tail = st.setdefault("carried_tail", {}).get(key)  # (the last point's step, whether a repeat, the value before)
+    if tail is not None and steps is not None and n0 and run[0] == 0 and float(steps[0]) == tail[0]:
+        n0, reps0, before = n0 - 1, reps0 - tail[1], tail[2]
     fresh = np.concatenate(([run[0] > 0], run[1:] != run[:-1]))  # the first point of a run started in this block
     seg = np.concatenate(([True], run[1:] != run[:-1]))  # the first point of each stretch of one run
     prev = np.concatenate(([np.nan if before is None or run[0] > 0 else before], values[:-1]))
@@ -1893,6 +1917,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     n = idx - seg_start + 1 + np.where(carry, n0, 0)
     reps = csum - np.concatenate(([0], csum))[seg_start] + np.where(carry, reps0, 0)
     st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
+    if steps is not None:
+        st["carried_tail"][key] = [float(steps[-1]), int(same[-1]), None if np.isnan(prev[-1]) else float(prev[-1])]
     pinned = key in st.get("redrawn", ())
     repeat = same & np.isfinite(values)
     if not pinned and _running_best(key, values, prev, st):
@@ -1900,13 +1926,21 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray) -> np.ndar
     if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
         if key not in st["early_reps"]:
             st["early_reps"].append(key)  # a repeat kept before the rule below could tell
-    if (not pinned and key in st.get("early_reps", ()) and n[-1] >= MIN_CARRIED and 2 * reps[-1] >= n[-1]
-            and reps[-1] < n[-1] - 1):
+    told = n[-1] >= MIN_CARRIED and 2 * reps[-1] >= n[-1] and reps[-1] < n[-1] - 1
+    revise = st.get("revise") or {}
+    if not pinned and key in st.get("early_reps", ()) and told:
         # the value is logged less often than the bar redraws after all (and it changed: a constant tells no
         # redraw from a log): its first repeats were redraws too. The file is read again from its start knowing it
-        # (``_revise``, once a key), as one read of it all would
-        redrawn = sorted({*st.get("redrawn", ()), *st.get("revise", {}).get("redrawn", ()), key})[:MAX_REDRAWN]
+        # (``_revise``), as one read of it all would
+        redrawn = sorted({*revise.get("redrawn", st.get("redrawn", ())), key})[:MAX_REDRAWN]
         st.setdefault("revise", {})["redrawn"] = redrawn
+    elif pinned and n[-1] >= MIN_CARRIED and not told and int(st.get("unpinned", {}).get(key, 0)) < MAX_UNPINNED:
+        # told at an earlier read's end, no longer at this one's (repeats under half its points now): one read of it
+        # all to here would not have told it, the file is read again from its start not knowing it (a few times a
+        # key at most: a share that crosses a half again and again is decided where it stands then)
+        st.setdefault("revise", {})["redrawn"] = [k for k in revise.get("redrawn", st.get("redrawn", ())) if k != key]
+        st["revise"]["unpinned"] = {**st.get("unpinned", {}), **revise.get("unpinned", {}),
+                                    key: int(st.get("unpinned", {}).get(key, 0)) + 1}
     return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
 
 
@@ -2215,6 +2249,23 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
 
 
 EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)
+
+
+def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
+              st: dict) -> np.ndarray:
+    """Of the lines of records with no position about to be numbered by line order (``lines``), the ones held to
+    the next read: in a log whose records have steps, a read whose placed records are a first one only or none (no
+    series placed recurs in it yet, by a step of its own or a bar's) cannot tell a few lines with no step
+    (openTSNE's phase banner ``Running optimization with exaggeration=12.00, lr=16.67``, printed before its records)
+    from the run's main series; read with the records after them, they sit at the current step as one read of the
+    whole file places them. A few only (``MAX_UNJUDGED``): the main series is numbered as it comes."""
+    if not st.get("positioned") or not len(lines) or len(lines) > MAX_UNJUDGED or any(
+            int((~np.isnan(steps_of[r])).sum()) >= 2 for r in train):
+        return np.zeros(0, dtype=np.int64)
+    return lines.astype(np.int64)
+
+
+MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
 
 
 def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblank: np.ndarray,
