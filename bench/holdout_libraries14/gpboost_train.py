@@ -37,7 +37,7 @@ y = f + 0.3 * rng.standard_normal(a.n)
 
 gp_model = gpb.GPModel(group_data=g, likelihood="gaussian")
 train = gpb.Dataset(X, y)
-evals = {}
+evals: dict = {}
 params = {"learning_rate": a.lr, "max_depth": a.depth, "num_leaves": a.leaves, "min_data_in_leaf": 5,
           "verbose": 0, "metric": "neg_log_likelihood", "seed": 0}
 bst = gpb.train(params=params, train_set=train, gp_model=gp_model, num_boost_round=a.rounds, valid_sets=[train],

@@ -67,7 +67,7 @@ else:
         return np.array(s, dtype=np.int32)
     train, valid, test = make(20000), make(2000), make(2000)
 
-    class Model(nn.Module):
+    class Model(nn.Module):  # type: ignore[no-redef]  # the language model, in its own branch
         def __init__(self, dims=32, heads=4, layers=2):
             super().__init__()
             self.embedding = nn.Embedding(VOCAB, dims)

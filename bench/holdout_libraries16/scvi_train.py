@@ -70,7 +70,7 @@ try:
 except Exception:
     traceback.print_exc()
 
-hist = model.history_ if getattr(model, "history_", None) else LrGrowth.trainer.logger.history
+hist = model.history_ if getattr(model, "history_", None) else LrGrowth.trainer.logger.history  # type: ignore[attr-defined]
 train = [(int(i) + 1, float(v)) for i, v in hist["train_loss"]["train_loss"].items()]
 ev = None
 if a.val and "validation_loss" in hist:

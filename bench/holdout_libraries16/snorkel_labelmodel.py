@@ -45,7 +45,7 @@ for j in range(a.lfs):
     wrong = (y + rng.integers(1, a.cardinality, size=a.n)) % a.cardinality
     L[hit, j] = np.where(right[hit], y[hit], wrong[hit])
 
-record = []
+record: list = []
 _exec = LabelModel._execute_logging
 
 

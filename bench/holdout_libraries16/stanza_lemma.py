@@ -60,7 +60,7 @@ import stanza  # noqa: E402
 from stanza.models import lemmatizer  # noqa: E402
 from stanza.models.lemma.trainer import Trainer  # noqa: E402
 
-record = []
+record: list = []
 _update = Trainer.update
 
 

@@ -62,7 +62,7 @@ import stanza  # noqa: E402
 from stanza.models import tagger  # noqa: E402
 from stanza.models.pos.trainer import Trainer  # noqa: E402
 
-record = []
+record: list = []
 _update = Trainer.update
 
 

@@ -84,7 +84,7 @@ else:
         r = (H @ w2 + b2 - y) / a.n
         dH = np.outer(r, w2) * (1 - H * H)
         return np.concatenate([(X.T @ dH).ravel(), dH.sum(0), H.T @ r, [r.sum()]])
-    hess = None
+    hess = None  # type: ignore[assignment]  # trust-constr approximates it (BFGS)
     x0 = rng.normal(scale=0.3, size=5 * h + 2 * h + 1)
 
 if a.hess == "bfgs" or hess is None:
