@@ -1634,6 +1634,12 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     count of the bar's redraw before (``_redrawn_ahead``). (points' lines, steps, values, sources) kept."""
     grids = st.setdefault("grid", {})
     spec = grids.get(key)
+    if spec is None and on_bar.any() and _placeholder(s, v, on_bar):
+        keep = np.ones(len(s), dtype=bool)
+        keep[int(np.argmax(on_bar))] = False
+        li, s, v, src, on_bar = li[keep], s[keep], v[keep], src[keep], on_bar[keep]
+        if not on_bar.any():
+            return li, s, v, src
     if spec is None:
         if len(grids) >= MAX_GRIDS:
             return li, s, v, src
@@ -1685,6 +1691,14 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
         s[new] = j + np.maximum.accumulate(np.maximum(at - j, floor))
         st["grid_at"][key] = float(s[new[-1]])
     return li[keep], s[keep], v[keep], src[keep]
+
+
+def _placeholder(s: np.ndarray, v: np.ndarray, on_bar: np.ndarray) -> bool:
+    """Whether a bar's value first drawn is its placeholder: exactly zero at the bar's first count, before any unit
+    is done (ctgan's TVAE bar set to ``Loss: +00.00`` before its first epoch): no point, and no drawing of the
+    windows that tell whether each drawing is a unit."""
+    k = int(np.argmax(on_bar))
+    return bool(v[k] == 0.0 and s[k] <= 1)
 
 
 def _window_undecided(spec: dict) -> bool:
