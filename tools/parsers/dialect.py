@@ -17,7 +17,7 @@ class Dialect:
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
-        "env steps", "cumulative_steps", "generation", "niter", "nit", "n_iter"})
+        "env steps", "cumulative_steps", "generation"})
     #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
     #: word's (a step, an epoch)
     number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})

@@ -27,7 +27,7 @@ from .text import clean_text, to_step, to_value
 # (stable-baselines3 dumps at ``time/total_timesteps``; ``time/iterations`` counts rollouts).
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps",
                 "total_timesteps", "timesteps", "num_env_steps_sampled", "training_iteration", "iterations", "epoch",
-                "epochs", "samples", "#")
+                "epochs", "samples", "#", "niter")  # niter: scipy's trust-constr table (``verbose=2``)
 MAX_LONG_NAME = 200  # characters of a metric's name from a long table's cell
 MAX_STEP_TRIES = 8  # columns a file is read again for (a later row showing another column is the step)
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
@@ -72,7 +72,7 @@ def _long_columns(header: list[str]) -> tuple[int, int, int] | None:
 def _step_column(header: list[str]) -> int:
     """The step column: the first of ``STEP_COLUMNS`` present, else a column whose last ``/`` part is one of the
     dialect's step-like rows (stable-baselines3's ``time/total_timesteps``, Ray Tune's ``training_iteration``), in
-    the dialect's order, else any of the dialect's step names; -1 for none (the row index)."""
+    the dialect's order; -1 for none (the row index)."""
     lower = [h.strip().lower() for h in header]
     last = [h.rsplit("/", 1)[-1] for h in lower]
     for name in STEP_COLUMNS:
@@ -83,9 +83,6 @@ def _step_column(header: list[str]) -> int:
     for name in DIALECT.block_step_names:
         if name in last:
             return last.index(name)
-    for i, name in enumerate(last):  # any other name of a step (scipy's trust-constr table: ``niter``)
-        if name in DIALECT.step_names and name not in DIALECT.time_units:
-            return i
     return -1
 
 
