@@ -1496,6 +1496,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
+        if lagging:
+            li, s, v, src = _without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
         if st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs"):
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
@@ -1684,6 +1686,24 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
         floor = -np.inf if before is None else float(before)
         s[new] = j + np.maximum.accumulate(np.maximum(at - j, floor))
         st["grid_at"][key] = float(s[new[-1]])
+    return li[keep], s[keep], v[keep], src[keep]
+
+
+def _without_placeholder(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray,
+                         on_bar: np.ndarray, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A lagging bar's value first drawn as exactly zero at the bar's first count, before any unit is done (ctgan's
+    TVAE bar set to ``Loss: +00.00`` before its first epoch): its placeholder, no point (nor a drawing of the windows
+    that tell whether each drawing is a unit). Decided once per value on its first drawing (kept in ``st``: the same
+    at any read size). (points' lines, steps, values, sources) kept."""
+    seen = st.setdefault("bar_seen", {})
+    if key in seen or not on_bar.any() or len(seen) >= MAX_GRIDS:
+        return li, s, v, src
+    seen[key] = True
+    k = int(np.argmax(on_bar))
+    if not (v[k] == 0.0 and s[k] <= 1):
+        return li, s, v, src
+    keep = np.ones(len(s), dtype=bool)
+    keep[k] = False
     return li[keep], s[keep], v[keep], src[keep]
 
 

@@ -1,0 +1,69 @@
+"""The shapes the reader missed on examples/libraries_holdout17 (issue 32), written as the libraries print them and
+read by the one engine, whole and in pieces:
+
+- a boxed table whose step column is named by a step name the usual list lacks (scipy's ``trust-constr`` with
+  ``verbose=2``: ``| niter |f evals|CG iter|  obj func   |``): the rows at that column's values, not by order;
+- a bar's value first drawn as exactly zero at the bar's first count, before any unit is done (ctgan's TVAE bar set
+  to ``Loss: +00.00`` before its first epoch, then each epoch's loss set in the loop's body and drawn at the count
+  tqdm last printed): a placeholder, no point; each later drawing is a unit (the windows between counts tell it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .test_read_misses import _live
+
+FULL = "\u2588"
+
+
+def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
+    whole = _live(tmp_path, data, [], name=f"whole_{name}")
+    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
+    assert json.dumps(live) == json.dumps(whole), name
+    return whole
+
+
+def test_a_boxed_tables_niter_column_is_its_step(tmp_path):
+    rows = ["| niter |f evals|CG iter|  obj func   |tr radius |   opt    |  c viol  |",
+            "|-------|-------|-------|-------------|----------|----------|----------|"]
+    f = 0.69
+    for i in range(1, 26):
+        f *= 0.9
+        rows.append(f"|  {i:3d}  |  {i:3d}  |  {2 * i:3d}  | {f:+.4e} | 1.00e+00 | 2.52e-01 | 0.00e+00 |")
+    text = "\n".join(rows) + "\n\n`gtol` termination condition is satisfied.\n"
+    pts = _read_live(tmp_path, text.encode(), "trust_constr.log")
+    assert pts["obj func"][0] == list(range(1, 26))
+    assert "niter" not in pts
+
+
+def _tvae_bar(losses: list[float], every: int) -> bytes:
+    """ctgan's TVAE: ``tqdm(range(epochs))``, its description set to a zero loss first, then each epoch's loss set in
+    the loop's body; tqdm redraws at the count it last printed, the count catching up every ``every`` epochs."""
+    n = len(losses)
+
+    def bar(desc: str, shown: int) -> str:
+        full = 10 * shown // n
+        return f"\r{desc}{100 * shown // n:3d}%|{FULL * full}{' ' * (10 - full)}| {shown}/{n} [00:00<00:00, 44.78it/s]"
+
+    out, shown = [bar("", 0), bar("Loss: +00.00: ", 0)], 0
+    for ep, loss in enumerate(losses):
+        out.append(bar(f"Loss: {loss:+06.2f}: ", shown))
+        if (ep + 1) % every == 0 and ep + 1 < n:
+            shown = ep + 1
+            out.append(bar(f"Loss: {loss:+06.2f}: ", shown))
+    out.append(bar(f"Loss: {losses[-1]:+06.2f}: ", n) + "\n")
+    return "".join(out).encode()
+
+
+def test_a_bars_zero_before_its_first_unit_is_a_placeholder(tmp_path):
+    rnd = random.Random(17)
+    losses, v = [], 12.6
+    for _ in range(20):
+        v *= 0.8 + 0.3 * rnd.random()
+        losses.append(round(v, 2))
+    pts = _read_live(tmp_path, _tvae_bar(losses, 5), "tvae.log")
+    steps, values = pts["Loss"]
+    assert 0.0 not in values
+    assert steps == list(range(1, 21)) and values == losses
