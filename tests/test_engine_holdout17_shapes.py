@@ -67,3 +67,14 @@ def test_a_bars_zero_before_its_first_unit_is_a_placeholder(tmp_path):
     steps, values = pts["Loss"]
     assert 0.0 not in values
     assert steps == list(range(1, 21)) and values == losses
+
+
+def test_a_bars_units_told_by_a_window_a_read_ended_with(tmp_path):
+    """A read that ends right after the last drawing at a stale count (the window's end) leaves the window for the
+    next read's first count to close: the same points whatever the redraw the read ends at."""
+    losses = [12.2, 9.6, 10.52, 7.8, 9.51, 8.33, 7.64, 7.04, 5.97, 7.85]
+    data = _tvae_bar(losses, 9)
+    whole = _live(tmp_path, data, [], name="whole_tvae10.log")
+    assert whole["Loss"] == (list(range(1, 11)), losses)
+    for k, at in enumerate(i for i in range(1, len(data)) if data[i:i + 1] == b"\r"):
+        assert _live(tmp_path, data, [at], name=f"cut{k}.log") == whole, at

@@ -1830,19 +1830,26 @@ def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
     ends = np.concatenate((starts[1:], [len(s)]))
     held = spec.get("open")
     before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
+    if held and not before:  # ...or it ended with that read: closed by this read's first count past it
+        _count_window(spec, int(held[1]), float(held[0]) - 1, counts)
     last = int(starts[-1])
     spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0)]
     for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
-        size = b - a + (before if a == 0 else 0)
-        c = float(s[a]) - 1
-        later = counts[counts > c]
-        if b == len(s) or not len(later) or size < 2:
-            continue
-        d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
-        if d < 2:
-            continue
-        key = "units" if size == d else "not_units"
-        spec[key] = int(spec.get(key, 0)) + 1
+        if b < len(s):
+            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, counts)
+
+
+def _count_window(spec: dict, size: int, c: float, counts: np.ndarray) -> None:
+    """One window of ``size`` drawings at the stale count ``c``, closed by the next count shown after it: evidence
+    that each drawing is a unit (``units``: as many drawings as units between the counts) or not (``not_units``)."""
+    later = counts[counts > c]
+    if not len(later) or size < 2:
+        return
+    d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
+    if d < 2:
+        return
+    key = "units" if size == d else "not_units"
+    spec[key] = int(spec.get(key, 0)) + 1
 
 
 def _grid_step(ch: list[list]) -> int:
