@@ -10,19 +10,13 @@ read by the one engine, whole and in pieces:
 
 from __future__ import annotations
 
-import json
 import random
 
-from .test_read_misses import _live
+from .test_read_misses import _live, whole_as_live
 
 FULL = "\u2588"
 
 
-def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name
-    return whole
 
 
 def test_a_boxed_tables_niter_column_is_its_step(tmp_path):
@@ -33,7 +27,7 @@ def test_a_boxed_tables_niter_column_is_its_step(tmp_path):
         f *= 0.9
         rows.append(f"|  {i:3d}  |  {i:3d}  |  {2 * i:3d}  | {f:+.4e} | 1.00e+00 | 2.52e-01 | 0.00e+00 |")
     text = "\n".join(rows) + "\n\n`gtol` termination condition is satisfied.\n"
-    pts = _read_live(tmp_path, text.encode(), "trust_constr.log")
+    pts = whole_as_live(tmp_path, text.encode(), "trust_constr.log")
     assert pts["obj func"][0] == list(range(1, 26))
     assert "niter" not in pts
 
@@ -63,7 +57,7 @@ def test_a_bars_zero_before_its_first_unit_is_a_placeholder(tmp_path):
     for _ in range(20):
         v *= 0.8 + 0.3 * rnd.random()
         losses.append(round(v, 2))
-    pts = _read_live(tmp_path, _tvae_bar(losses, 5), "tvae.log")
+    pts = whole_as_live(tmp_path, _tvae_bar(losses, 5), "tvae.log")
     steps, values = pts["Loss"]
     assert 0.0 not in values
     assert steps == list(range(1, 21)) and values == losses
