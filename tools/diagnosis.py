@@ -772,10 +772,11 @@ def _skip_burst(view: RunView, upto: int | None) -> tuple[int, int | None]:
 
 
 def _lr_shape(f: Facts, onset: int | None) -> str:
-    """What the LR did before ``onset``: ``lr_absent`` (not logged), ``lr_rising`` (it rose over the logs into the
-    onset: a warmup or a ramp not over), ``lr_steady`` (at its value for LONG_LR_SHARE of the logs before), else
-    ``lr_logged``."""
-    if f.lr is None or not len(f.lr) or onset is None:
+    """What the LR did before ``onset``: ``lr_absent`` (not logged, or logged once: a setting printed before
+    training, as MACE's ``Param group 0: lr = 0.01``, tells nothing of what the LR did since), ``lr_rising`` (it rose
+    over the logs into the onset: a warmup or a ramp not over), ``lr_steady`` (at its value for LONG_LR_SHARE of the
+    logs before), else ``lr_logged``."""
+    if f.lr is None or len(f.lr) < 2 or onset is None:
         return "lr_absent"
     if _lr_rising_into(f, onset):
         return "lr_rising"
