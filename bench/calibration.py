@@ -74,6 +74,11 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 1010-run table (examples/libraries_holdout14 to 17 added, the fourteenth to seventeenth blind
+    # sets, after their reader fixes save holdout16's; judge9: an LR logged once, a setting printed before training,
+    # tells nothing of what the LR did): flagged 347/349, STOP recall 273/296, no false/early STOP, ESCALATE
+    # 246/12154 healthy checks (2.0 %), cause right 243/287 -> 249/287 (87 %: the new sets' LR grown each epoch, no LR
+    # logged or logged once, said lr_too_high or numerical at 0.45-0.5, 7 runs), at confidence >= 0.7 75/79 -> 73/73.
     # 2026-12-06, the 913-run table (examples/libraries_holdout12 and 13 added, the twelfth and thirteenth blind sets,
     # read whole at their first reading; judge8's rules: a loss falling through zero is minimised, not a surrogate; a
     # NaN after a log above the start by the whole fall ends a blow-up; an error logged below zero is negated): flagged
@@ -126,12 +131,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.916),  # 242/264
-    "flagged_share": (">=", 0.993),  # 315/317
-    "escalate_share_healthy": ("<=", 0.0213),  # 237/11141
-    "cause_right_share": (">=", 0.886),  # 227/256
-    "confident_right_share": (">=", 0.9),  # 72/72
-    "confident": (">=", 72),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.922),  # 273/296
+    "flagged_share": (">=", 0.994),  # 347/349
+    "escalate_share_healthy": ("<=", 0.0203),  # 246/12154
+    "cause_right_share": (">=", 0.867),  # 249/287
+    "confident_right_share": (">=", 0.9),  # 73/73
+    "confident": (">=", 73),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
