@@ -123,6 +123,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         if most > 0:
             losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
         losses = _without_batch_samples(losses, counts)
+        losses = _without_coarser_twins(losses, counts)
     primary = choose_primary_loss(losses)
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
@@ -280,6 +281,25 @@ def _without_batch_samples(losses: list[str], counts: dict[str, int]) -> list[st
         twin = epochs.get(_BATCH_WORD.sub("\x00", norm_name(n))) if _BATCH_WORD.search(norm_name(n)) else None
         if twin is None or counts.get(n, 0) > counts.get(twin, 0):
             out.append(n)
+    return out or losses
+
+
+# A split word a train loss may be named with or without (``loss``, ``train_loss``, ``training loss``).
+_TRAIN_WORD = re.compile(r"\b(train|training)\b")
+_FINER = 2  # a twin logged this many times as often is the finer curve
+
+
+def _without_coarser_twins(losses: list[str], counts: dict[str, int]) -> list[str]:
+    """Two names of one loss, equal but for a split word (stanza's per-step ``loss`` beside its epoch's
+    ``train_loss``, printed once an epoch): the one logged several times as often is the finer curve and stands for
+    the run; the coarser (an epoch's mean, a summary) does not, whichever name the order in ``_PRIMARY_TRAIN`` would
+    prefer."""
+    def key(n: str) -> str:
+        return " ".join(_TRAIN_WORD.sub(" ", norm_name(n)).split())
+    most: dict[str, int] = {}
+    for n in losses:
+        most[key(n)] = max(most.get(key(n), 0), counts.get(n, 0))
+    out = [n for n in losses if counts.get(n, 0) * _FINER > most[key(n)]]
     return out or losses
 
 

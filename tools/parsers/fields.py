@@ -186,6 +186,15 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     return (name + unit)[:80]
 
 
+def _step_after_words(low: str, dialect: Dialect) -> bool:
+    """A name of words ending in a step's (``finished step``, ``global optimizer step``) before a counter ``n/N``: the
+    run's step, as the step's name alone would be; a statistic of it (``max step``), a position (``step of``) and the
+    short names (``it``, ``s``, a bar's rate) stay what they are."""
+    words = low.split()
+    return (len(words) > 1 and len(words[-1]) > 2 and words[-1] in dialect.step_names
+            and not set(words) & (dialect.statistic_words | dialect.position_words))
+
+
 def _without_value_verb(names: list[str], dialect: Dialect) -> list[str]:
     """A metric's name, then a verb that says the value is its (``loss is 1.52``: MindSpore's ``LossMonitor``; ``the
     loss was 0.3``): the name without the verb, when what comes before the verb names a metric by itself (a loss, an
@@ -575,8 +584,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     low in dialect.pass_names and rep[a - 2:a] == b" (" and rep[spans[n_total][1]:][:1] == b")"):
                 plan.epoch, plan.epoch_total = k, n_total
                 epoch_cell = epoch_cell or table
-            elif low in dialect.step_names:
-                plan.step, plan.step_total = k, n_total
+            elif low in dialect.step_names or _step_after_words(low, dialect):
+                plan.step, plan.step_total = k, n_total  # ``step 5/96``; ``Finished STEP 10/60``
             elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
                 plan.counter = (k, n_total)
                 # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
