@@ -10,19 +10,11 @@ prints them and read by the one engine, whole and in pieces:
 
 from __future__ import annotations
 
-import json
 import random
 
 from training_check.tools.objective import assign_objective
 
-from .test_read_misses import _live
-
-
-def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name
-    return whole
+from .test_read_misses import whole_as_live
 
 
 def _primary(pts: dict) -> str:
@@ -45,7 +37,7 @@ def test_a_step_counter_after_a_verb_is_the_step_in_capitals_or_not(tmp_path):
                 lines.append("2026-12-06 07:08:27 INFO: Evaluating on dev set...")
                 lines.append(f"2026-12-06 07:08:27 INFO: step {step}: train_loss = {loss * 1.1:.6f}, "
                              f"dev_score = 0.2995")
-        pts = _read_live(tmp_path, ("\n".join(lines) + "\n").encode(), f"pos_{word}.log")
+        pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), f"pos_{word}.log")
         steps, values = pts["loss"]
         assert steps == sorted(want) and values == [want[s] for s in sorted(want)], word
         assert _primary(pts) == "loss"
@@ -68,7 +60,7 @@ def test_a_loss_logged_every_few_steps_stands_for_the_run_over_the_epochs_train_
         lines.append("2026-12-06 07:01:20 INFO: Evaluating on dev set...")
         lines.append(f"2026-12-06 07:01:20 INFO: epoch {epoch}: train_loss = {sum(losses) / 16:.6f}, "
                      f"dev_score = {0.3 + 0.1 * epoch:.4f}")
-    pts = _read_live(tmp_path, ("\n".join(lines) + "\n").encode(), "lemma.log")
+    pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "lemma.log")
     steps, values = pts["loss"]
     assert steps == sorted(want) and values == [want[s] for s in sorted(want)]
     assert "train_loss" in pts and _primary(pts) == "loss"
