@@ -54,7 +54,8 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "corpus", "causes", "stalls", "frameworks", "holdout", "libraries", "libraries_holdout", "libraries2",
     "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4", "libraries6",
     "libraries_holdout5", "libraries_holdout6", "libraries_holdout7", "libraries_holdout8", "libraries_holdout9",
-    "libraries_holdout10", "libraries_holdout11", "libraries_holdout12", "libraries_holdout13", "trackers2")] + [
+    "libraries_holdout10", "libraries_holdout11", "libraries_holdout12", "libraries_holdout13", "libraries_holdout14",
+    "libraries_holdout15", "libraries_holdout16", "libraries_holdout17", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}

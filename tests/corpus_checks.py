@@ -192,3 +192,17 @@ def marked(runs: list[str], known: dict[str, str]) -> list:
 
     return [pytest.param(r, marks=pytest.mark.xfail(reason=known[r], strict=False)) if r in known else r
             for r in runs]
+
+
+def first_reading_test(corpus: Corpus, *floors: tuple[str, dict[str, int]],
+                       exempt: tuple[tuple[str, str], ...] = ()):
+    """A blind set's gate, for its module's globals: its totals never get worse than its first reading nor than its
+    corrected readings (``floors``: (name, totals); ``exempt``: (floor name, key) not held)."""
+
+    def test_the_first_reading_holds():
+        """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
+        files; false and early STOPs; ESCALATEs of healthy checks)."""
+        corpus.assert_totals_hold(*floors, exempt=exempt)
+
+    return test_the_first_reading_holds
+

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout12"
@@ -31,9 +31,12 @@ globals().update(blind_set_tests(CORPUS, libraries=4, files=26, stop=9, healthy=
 # read; the miss is GPflow's GPR under a growing Adam rate, checked with too few points to judge its trend.
 FIRST_READING = {"read": 26, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 1}
+# Then judged in general terms (judge8): a loss falling from a positive start through zero is minimised, not a
+# surrogate (GPflow's GP negative log likelihood: its divergence judged). 26/26 files, STOP recall 9/9, flagged 9/9, no
+# false or early STOP, ESCALATE 1 of 51 healthy checks.
+CORRECTED = {"read": 26, "stopped": 9, "flagged": 9, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 1}
 
 
-def test_the_first_reading_holds():
-    """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
-    files; false and early STOPs; ESCALATEs of healthy checks)."""
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

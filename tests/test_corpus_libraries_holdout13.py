@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout13"
@@ -32,9 +32,12 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=27, stop=8, healthy=
 # files, every check) and three single checks.
 FIRST_READING = {"read": 27, "stopped": 7, "flagged": 7, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 6}
+# Then judged in general terms (judge8): a NaN right after a log above the start by the whole fall ends a blow-up
+# (TFP's GP), an error logged below zero at every log is negated (AutoGluon's `Val root_mean_squared_error: -9.28`:
+# higher is better). 27/27 files, STOP recall 8/8, flagged 8/8, no false or early STOP, ESCALATE 0 of 57.
+CORRECTED = {"read": 27, "stopped": 8, "flagged": 8, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
 
 
-def test_the_first_reading_holds():
-    """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
-    files; false and early STOPs; ESCALATEs of healthy checks)."""
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

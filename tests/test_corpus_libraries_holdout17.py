@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout17"
@@ -32,9 +32,12 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=20, stop=5, healthy=
 # first epoch read as a point, the epochs one late): its healthy runs STOPped as "above its best 0".
 FIRST_READING = {"read": 18, "stopped": 10, "flagged": 10, "false_stops": 3, "early_stops": 0,
                  "healthy_check_escalates": 4}
+# Then corrected in general terms (fix17): a table's column named `niter` is its step (scipy 5/5); a lagging bar's
+# value first drawn as exactly zero at its first count, before any unit is done, is its placeholder (TVAE 5/5, the
+# false STOPs gone). 28/28 files, STOP recall 10/10, no false or early STOP, ESCALATE 0 of 54 healthy checks.
+CORRECTED = {"read": 28, "stopped": 10, "flagged": 10, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
 
 
-def test_the_first_reading_holds():
-    """The held-out totals never get worse than the first reading (files read, STOPs and flags on should-stop
-    files; false and early STOPs; ESCALATEs of healthy checks)."""
-    CORPUS.assert_totals_hold(("the first reading", FIRST_READING))
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

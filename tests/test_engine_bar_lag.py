@@ -9,20 +9,13 @@ points."""
 
 from __future__ import annotations
 
-import json
 import random
 
-from .test_read_misses import _live
+from .test_read_misses import _live, whole_as_live
 
 CUTS = (0.2, 0.37, 0.55, 0.81)  # the log appended in pieces (cut at shares of its bytes, mid-line too), read after each
 
 
-def _read_live(tmp_path, data: bytes, name: str) -> dict:
-    """The points of ``data`` read whole, checked equal to its reads while it is appended in pieces."""
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in CUTS], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name  # (NaN as NaN)
-    return whole
 
 _FULL = "\u2588" * 10
 
@@ -47,13 +40,13 @@ def _per_epoch_bar(epochs: int, per_epoch: int, values: list[float], val: bool) 
 
 def test_value_set_once_per_epoch_bar_is_the_epochs_at_its_end(tmp_path):
     values = [0.666 - 0.03 * e for e in range(10)]
-    pts = _read_live(tmp_path, _per_epoch_bar(10, 10, values, val=True), "val")
+    pts = whole_as_live(tmp_path, _per_epoch_bar(10, 10, values, val=True), "val", cuts=CUTS)
     assert pts["loss"] == ([10 * (e + 1) for e in range(10)], [float(f"{v:.3g}") for v in values])
 
 
 def test_value_set_once_per_epoch_bar_repeated_across_epochs_is_a_point_each_epoch(tmp_path):
     values = [0.6, 0.58, 0.84, 0.95, 23.5, 61.3, 59.5, 60.8, 60.8, 60.8, 60.8, 54.2]  # a run saturated for 4 epochs
-    pts = _read_live(tmp_path, _per_epoch_bar(12, 25, values, val=False), "saturated")
+    pts = whole_as_live(tmp_path, _per_epoch_bar(12, 25, values, val=False), "saturated", cuts=CUTS)
     assert pts["loss"] == ([25 * (e + 1) for e in range(12)], values)
 
 
@@ -62,7 +55,7 @@ def test_value_set_once_per_epoch_bar_repeated_from_the_first_epochs_is_a_point_
     the grid put the value once per epoch, so each repeat is the epoch's value, with or without validation."""
     values = [0.6, 0.6, 0.6, 0.6, 0.5, 0.5, 0.4, 0.3, 0.3, 0.3, 0.2, 0.2] + [0.19 - e / 100 for e in range(10)]
     for val in (False, True):
-        pts = _read_live(tmp_path, _per_epoch_bar(22, 25, values, val=val), f"early_{val}")
+        pts = whole_as_live(tmp_path, _per_epoch_bar(22, 25, values, val=val), f"early_{val}", cuts=CUTS)
         assert pts["loss"] == ([25 * (e + 1) for e in range(22)], values), val
 
 
@@ -102,7 +95,7 @@ def _lagging_descriptions(epochs: int, iters: int, seed: int, nan_from: int | No
 
 def test_description_drawn_every_iteration_at_a_lagging_count_is_each_iteration(tmp_path):
     data, losses = _lagging_descriptions(3, 60, seed=4)
-    pts = _read_live(tmp_path, data, "pml")
+    pts = whole_as_live(tmp_path, data, "pml", cuts=CUTS)
     assert pts["total_loss"] == (list(range(1, 181)), losses)
 
 
@@ -121,12 +114,12 @@ def test_description_read_while_its_first_window_is_drawn_is_each_iteration(tmp_
 def test_description_drawn_every_iteration_other_sizes(tmp_path):
     for epochs, iters, seed in ((2, 40, 1), (4, 30, 7)):
         data, losses = _lagging_descriptions(epochs, iters, seed)
-        pts = _read_live(tmp_path, data, f"pml_{seed}")
+        pts = whole_as_live(tmp_path, data, f"pml_{seed}", cuts=CUTS)
         assert pts["total_loss"] == (list(range(1, epochs * iters + 1)), losses), (epochs, iters, seed)
 
 
 def test_description_that_stays_nan_is_a_point_each_iteration(tmp_path):
     data, losses = _lagging_descriptions(3, 40, seed=3, nan_from=70)
-    steps, values = _read_live(tmp_path, data, "pml_nan")["total_loss"]
+    steps, values = whole_as_live(tmp_path, data, "pml_nan", cuts=CUTS)["total_loss"]
     assert steps == list(range(1, 121))
     assert values[:69] == losses[:69] and all(v != v for v in values[69:])

@@ -13,24 +13,17 @@ read by the one engine, whole and in pieces:
 
 from __future__ import annotations
 
-import json
 import math
 import random
 
 from training_check.tools.objective import assign_roles
 from training_check.tools.roles import is_bare_running_best
 
-from .test_read_misses import _live
+from .test_read_misses import _live, whole_as_live
 
 FULL = "\u2588"
 
 
-def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
-    """The points of ``data`` read whole, checked equal (NaN as NaN) to its reads while appended in pieces."""
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name
-    return whole
 
 
 def _epoch_bar(losses: list[float], sync: list[int]) -> bytes:
@@ -66,14 +59,14 @@ def _falling(n: int, seed: int) -> list[float]:
 def test_epoch_printed_in_a_lagging_bar_description_is_the_step(tmp_path):
     """The count 0 for the first 8 epochs, synced at 9 and 20, the close at 30: one point an epoch, at the epoch."""
     losses = _falling(30, 1)
-    pts = _read_live(tmp_path, _epoch_bar(losses, [9, 20]), "kge_sync")
+    pts = whole_as_live(tmp_path, _epoch_bar(losses, [9, 20]), "kge_sync")
     assert pts["mean loss"] == (list(range(1, 31)), losses)
 
 
 def test_epoch_bar_never_synced_before_its_close_nan_from_the_second_epoch(tmp_path):
     """A run that blew up: the count 0 until the close, the loss NaN from its second epoch: each epoch a point."""
     losses = [4857.46221] + [math.nan] * 11
-    pts = _read_live(tmp_path, _epoch_bar(losses, []), "kge_nan")
+    pts = whole_as_live(tmp_path, _epoch_bar(losses, []), "kge_nan")
     steps, got = pts["mean loss"]
     assert steps == list(range(1, 13))
     assert got[0] == 4857.46221 and all(math.isnan(v) for v in got[1:])
@@ -82,7 +75,7 @@ def test_epoch_bar_never_synced_before_its_close_nan_from_the_second_epoch(tmp_p
 def test_epoch_bar_with_a_climbing_count_keeps_its_steps(tmp_path):
     """A count that climbs with each epoch's description (drawn after tqdm counts): the same steps."""
     losses = _falling(20, 2)
-    pts = _read_live(tmp_path, _epoch_bar(losses, list(range(1, 21))), "kge_climb")
+    pts = whole_as_live(tmp_path, _epoch_bar(losses, list(range(1, 21))), "kge_climb")
     assert pts["mean loss"] == (list(range(1, 21)), losses)
 
 
@@ -112,7 +105,7 @@ def test_running_best_in_a_bar_postfix_is_each_count_repeats_included(tmp_path):
     losses = [0.02 + 0.1 * rnd.random() for _ in range(25)]
     best = [min(losses[:i + 1]) for i in range(25)]
     assert len(set(best)) < 10  # mostly repeats: one point per change would miss most trials
-    pts = _read_live(tmp_path, _best_bar(losses), "hyperopt")
+    pts = whole_as_live(tmp_path, _best_bar(losses), "hyperopt")
     assert pts["best loss"] == (list(range(1, 26)), best)
 
 
@@ -137,7 +130,7 @@ def test_values_after_a_position_line_are_that_positions_and_the_best_is_the_obj
     values = [round(0.4 + 2 * rnd.random(), 4) for _ in range(25)]
     best = [min(values[:i + 1]) for i in range(25)]
     data = _skopt(values)
-    pts = _read_live(tmp_path, data, "skopt")
+    pts = whole_as_live(tmp_path, data, "skopt")
     assert pts["Function value obtained"] == (list(range(1, 26)), values)
     assert pts["Current minimum"] == (list(range(1, 26)), best)
     roles = assign_roles(list(pts))
@@ -166,6 +159,6 @@ def test_a_per_epoch_bar_drawn_before_its_epoch_is_printed_keeps_counting_batche
             k += 1
             out.append(f"\rEpoch [{ep}/3]: [{b}/6]  {100 * b // 6:3d}%|#         , loss={1.0 / k:.3g} [00:00<00:00]")
         out.append("\n")
-    pts = _read_live(tmp_path, "".join(out).encode(), "ignite")
+    pts = whole_as_live(tmp_path, "".join(out).encode(), "ignite")
     steps, _ = pts["loss"]
     assert steps[-1] == 18 and steps == sorted(steps)

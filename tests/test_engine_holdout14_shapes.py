@@ -10,20 +10,12 @@ read by the one engine, whole and in pieces:
 
 from __future__ import annotations
 
-import json
 import random
 
 from training_check.tools.objective import assign_roles
 from training_check.tools.roles import short_name
 
-from .test_read_misses import _live
-
-
-def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name
-    return whole
+from .test_read_misses import whole_as_live
 
 
 def test_a_value_after_is_names_the_metric_and_the_epochs_step_is_global(tmp_path):
@@ -37,7 +29,7 @@ def test_a_value_after_is_names_the_metric_and_the_epochs_step_is_global(tmp_pat
             want[(epoch - 1) * 20 + step] = loss
         lines.append("Train epoch time: 498.539 ms, per step time: 24.927 ms")
     lines.append("but hysteresis is 3")
-    pts = _read_live(tmp_path, ("\n".join(lines) + "\n").encode(), "mindspore.log")
+    pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "mindspore.log")
     steps, values = pts["loss"]
     assert steps == sorted(want) and values == [want[s] for s in sorted(want)]
     assert not any("hysteresis" in k for k in pts), sorted(pts)
@@ -45,7 +37,7 @@ def test_a_value_after_is_names_the_metric_and_the_epochs_step_is_global(tmp_pat
 
 def test_the_objective_by_its_long_name_is_the_loss(tmp_path):
     text = "".join(f"[{i}]\ttrain's Negative log-likelihood: {846.5 - 19.1 * i:.3f}\n" for i in range(1, 31))
-    pts = _read_live(tmp_path, text.encode(), "gpboost.log")
+    pts = whole_as_live(tmp_path, text.encode(), "gpboost.log")
     (name,) = pts
     assert pts[name][0] == list(range(1, 31))
     assert assign_roles([name])[name].primary

@@ -9,10 +9,9 @@ there (no point). Lightning's bar, whose counter moves with each redraw, keeps o
 
 from __future__ import annotations
 
-import json
 import random
 
-from .test_read_misses import _live
+from .test_read_misses import _live, whole_as_live
 
 FULL = "\u2588"
 DESC = "pyswarms.single.global_best"
@@ -54,19 +53,13 @@ def _staircase(n: int, seed: int, flat_from: int | None = None) -> list[float]:
     return out
 
 
-def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.2, 0.37, 0.55, 0.81)) -> dict:
-    """The points of ``data`` read whole, checked equal (NaN as NaN) to its reads while appended in pieces."""
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name
-    return whole
 
 
 def test_postfix_redrawn_at_a_count_that_never_moves_is_each_unit_repeats_included(tmp_path):
     for n, seed in ((60, 1), (100, 2), (300, 3)):
         costs = _staircase(n, seed)
         assert len(set(costs)) < n / 2  # mostly repeats: one point per change would miss most units
-        pts = _read_live(tmp_path, _cost_bar(costs), f"flat_{n}")
+        pts = whole_as_live(tmp_path, _cost_bar(costs), f"flat_{n}", cuts=(0.2, 0.37, 0.55, 0.81))
         assert pts["best_cost"] == (list(range(1, n + 1)), costs), n
 
 
@@ -76,14 +69,14 @@ def test_postfix_redrawn_around_one_sync_of_the_count_is_each_unit(tmp_path):
     costs = _staircase(150, 4)
     data = _cost_bar(costs, sync_at=136)
     assert data.count(b"|136/150, best_cost=") == 15
-    pts = _read_live(tmp_path, data, "sync")
+    pts = whole_as_live(tmp_path, data, "sync", cuts=(0.2, 0.37, 0.55, 0.81))
     assert pts["best_cost"] == (list(range(1, 151)), costs)
 
 
 def test_postfix_flat_from_the_first_units_is_each_unit(tmp_path):
     """A cost that stops falling early: its repeats from the first units on are units too."""
     costs = _staircase(120, 5, flat_from=10)
-    pts = _read_live(tmp_path, _cost_bar(costs, sync_at=70), "converged")
+    pts = whole_as_live(tmp_path, _cost_bar(costs, sync_at=70), "converged", cuts=(0.2, 0.37, 0.55, 0.81))
     assert pts["best_cost"] == (list(range(1, 121)), costs)
 
 
@@ -115,7 +108,7 @@ def test_counter_moving_with_each_redraw_keeps_one_point_per_change(tmp_path):
     """The counter moves with each redraw: a redraw of an unchanged value is no unit of its own (Lightning's
     ``on_epoch`` loss: one point per change, at the step it changed at)."""
     values = [round(2.0 / (1 + k), 3) for k in range(12)]
-    pts = _read_live(tmp_path, _lightning(values, 5), "lightning")
+    pts = whole_as_live(tmp_path, _lightning(values, 5), "lightning", cuts=(0.2, 0.37, 0.55, 0.81))
     steps, got = pts["train_loss"]
     assert got == values
     assert steps == [5 * k for k in range(12)]

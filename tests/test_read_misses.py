@@ -4,6 +4,7 @@ each fixed as a shape any library can print: one small log of that shape per tes
 
 from __future__ import annotations
 
+import json
 import os
 
 from training_check.tools.objective import assign_roles
@@ -100,6 +101,15 @@ def _live(tmp_path, data: bytes, cuts: list[int], name: str = "live.log") -> dic
         for k, col in res.batch.columns.items():
             pts.setdefault(k, {}).update(zip(col.steps.tolist(), col.values.tolist(), strict=True))
     return {k: (sorted(v), [v[s] for s in sorted(v)]) for k, v in pts.items()}
+
+
+def whole_as_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
+    """The points of ``data`` read whole, checked equal (NaN as NaN) to its reads while it is appended in pieces (cut
+    at ``cuts``, shares of its bytes: mid-line too)."""
+    whole = _live(tmp_path, data, [], name=f"whole_{name}")
+    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
+    assert json.dumps(live) == json.dumps(whole), name
+    return whole
 
 
 def test_a_step_found_stuck_in_a_later_read_numbers_every_record_as_one_read_does(tmp_path):

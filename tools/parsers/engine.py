@@ -1501,6 +1501,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
+        if lagging:
+            li, s, v, src = _without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
         if st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs"):
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
@@ -1692,6 +1694,24 @@ def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np
     return li[keep], s[keep], v[keep], src[keep]
 
 
+def _without_placeholder(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray,
+                         on_bar: np.ndarray, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A lagging bar's value first drawn as exactly zero at the bar's first count, before any unit is done (ctgan's
+    TVAE bar set to ``Loss: +00.00`` before its first epoch): its placeholder, no point (nor a drawing of the windows
+    that tell whether each drawing is a unit). Decided once per value on its first drawing (kept in ``st``: the same
+    at any read size). (points' lines, steps, values, sources) kept."""
+    seen = st.setdefault("bar_seen", {})
+    if key in seen or not on_bar.any() or len(seen) >= MAX_GRIDS:
+        return li, s, v, src
+    seen[key] = True
+    k = int(np.argmax(on_bar))
+    if not (v[k] == 0.0 and s[k] <= 1):
+        return li, s, v, src
+    keep = np.ones(len(s), dtype=bool)
+    keep[k] = False
+    return li[keep], s[keep], v[keep], src[keep]
+
+
 def _window_undecided(spec: dict) -> bool:
     """Whether every drawing of a value so far is in one window at one stale count (the bar's counter has not moved
     since the value first showed: pyswarms' ``best_cost=`` redrawn at ``0/N`` each iteration), with no window closed
@@ -1815,19 +1835,26 @@ def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
     ends = np.concatenate((starts[1:], [len(s)]))
     held = spec.get("open")
     before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
+    if held and not before:  # ...or it ended with that read: closed by this read's first count past it
+        _count_window(spec, int(held[1]), float(held[0]) - 1, counts)
     last = int(starts[-1])
     spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0)]
     for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
-        size = b - a + (before if a == 0 else 0)
-        c = float(s[a]) - 1
-        later = counts[counts > c]
-        if b == len(s) or not len(later) or size < 2:
-            continue
-        d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
-        if d < 2:
-            continue
-        key = "units" if size == d else "not_units"
-        spec[key] = int(spec.get(key, 0)) + 1
+        if b < len(s):
+            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, counts)
+
+
+def _count_window(spec: dict, size: int, c: float, counts: np.ndarray) -> None:
+    """One window of ``size`` drawings at the stale count ``c``, closed by the next count shown after it: evidence
+    that each drawing is a unit (``units``: as many drawings as units between the counts) or not (``not_units``)."""
+    later = counts[counts > c]
+    if not len(later) or size < 2:
+        return
+    d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
+    if d < 2:
+        return
+    key = "units" if size == d else "not_units"
+    spec[key] = int(spec.get(key, 0)) + 1
 
 
 def _grid_step(ch: list[list]) -> int:

@@ -27,7 +27,7 @@ from .text import clean_text, to_step, to_value
 # (stable-baselines3 dumps at ``time/total_timesteps``; ``time/iterations`` counts rollouts).
 STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/global_step", "steps",
                 "total_timesteps", "timesteps", "num_env_steps_sampled", "training_iteration", "iterations", "epoch",
-                "epochs", "samples", "#")
+                "epochs", "samples", "#", "niter")  # niter: scipy's trust-constr table (``verbose=2``)
 MAX_LONG_NAME = 200  # characters of a metric's name from a long table's cell
 MAX_STEP_TRIES = 8  # columns a file is read again for (a later row showing another column is the step)
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
