@@ -213,6 +213,38 @@ def test_a_banners_values_before_its_records_are_placed_alike_in_any_reads(early
                 assert _by_step(_in_reads(data, [a, b])) == whole, (a, b)
 
 
+def _timed_epochs(epochs: int, per_epoch: int) -> bytes:
+    """MindSpore's LossMonitor and TimeMonitor: ``epoch: 4 step: 40, loss is 0.45`` (the step within the epoch) then
+    ``Train epoch time: 625.888 ms, per step time: 15.647 ms``, a line of values with no step, one an epoch."""
+    out = [b"[WARNING] ME(11383:139871578844032,MainProcess):2026-12-06-06:48:55.793.000 [mindspore/context.py:1343] "
+           b"For 'context.set_context', the parameter 'device_target' will be deprecated."]
+    for e in range(1, epochs + 1):
+        out.append(b"epoch: %d step: %d, loss is %.6f" % (e, per_epoch, 0.9 / e))
+        out.append(b"Train epoch time: %.3f ms, per step time: %.3f ms" % (400 + 100 * e, (400 + 100 * e) / per_epoch))
+    return b"\n".join(out) + b"\n"
+
+
+def test_a_stepless_line_after_a_reads_one_stepped_record_is_placed_alike_in_any_reads(tmp_path):
+    """A line of values with no step, one per stepped record, sits at the current step whole; a read holding two of
+    them and one stepped record (after earlier reads placed the others) judges them on the log so far
+    (``_series_so_far``): placed there too, not held to reads that hold one stepped record again, nor lost at the
+    file's end."""
+    data = _timed_epochs(6, 40)
+    whole = _by_step(_in_reads(data, []))
+    assert whole["Train epoch time"] == {40 * e: 400.0 + 100 * e for e in range(1, 7)}
+    assert whole["per step time"] == {40 * e: round((400 + 100 * e) / 40, 3) for e in range(1, 7)}
+    starts = _line_starts(data)
+    for a in starts:
+        for b in starts:
+            if a < b:
+                assert _by_step(_in_reads(data, [a, b])) == whole, (a, b)
+    path = tmp_path / "whole.log"
+    path.write_bytes(data)
+    assert _read(path)[0] == whole
+    for k, cuts in enumerate(([30, 154, 628, 803], [300, 600, 700], [250, 520, 900])):  # mid-line, appended
+        assert _pieces(tmp_path / f"pieces{k}.log", data, cuts) == whole, cuts
+
+
 def _lightning_epoch_bar(epochs: int) -> bytes:
     """Lightning's bar (NeuralForecast) of two batches an epoch, its postfix the step's loss and, from the first
     epoch's end, the epoch's loss (logged once an epoch, redrawn with every frame), a validation bar on lines of its

@@ -82,12 +82,11 @@ KNOWN = {
     # read, ``engine._unjudged``; one carried from before the log's first step is at that step)
     # added with libraries_holdout12 to 15: 2 of their 111 files differ. Keras 3's bar (sktime's estimators) redrawn
     # with backspaces, a read ending inside an epoch's first redraws: the run boundary seen in pieces (as keras_v1
-    # above). MindSpore's TimeMonitor line (``Train epoch time: 625.888 ms, per step time: 15.647 ms``, no step) after
-    # a read's only stepped record: held to the next read (``engine._unjudged``, det8) and not placed there, so its
-    # times (no loss) are missing at three epochs in pieces. (AutoGluon's settings before its first epoch, listed
-    # here before det8, read the same now.)
+    # above). (AutoGluon's settings before its first epoch, listed here before det8, read the same now; so does
+    # MindSpore's TimeMonitor line, ``Train epoch time: 625.888 ms, per step time: 15.647 ms``, no step, twice in a
+    # read holding one stepped record: held to the next read by ``engine._unjudged`` and lost, it is judged small on
+    # the log so far now, ``engine._series_so_far``, det9)
     "libraries_holdout12/sktime_cnn_adam_lr_growth_diverged/train.log": "run boundary at a read's end",
-    "libraries_holdout14/ms_cls_sgd_b16_p40_6ep/train.log": "stepless lines held after a read's one record",
     # added with libraries_holdout17: 6 of its 37 files differ, all mace-torch's: its optimizer's settings printed
     # before training (``Param group 0: lr = 1.0`` ... ``Param group 4: ...``, a count and a setting, no step) placed at
     # step 0 whole (the last kept), numbered 1..5 by a read ending among them or before the first record; the loss

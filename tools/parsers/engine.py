@@ -1367,6 +1367,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         steps_of[r] = steps
         if len(miss):
             unplaced.append((idx[miss], r))
+    n_now = sum(int((~np.isnan(steps_of[r])).sum()) for r in train)  # records placed in this read
     if unplaced or st.get("first_step") is None:
         placed_at = nan.copy()
         for r in train:
@@ -1391,8 +1392,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         o = np.argsort(u_line, kind="stable")
         u_line, u_read = u_line[o], u_read[o]
         sizes = np.array([len(rd[1]) for rd in reads])
-        # a record of a small series sits at the current step; the run's main series is numbered by line order
-        small = ~np.isnan(current[u_line]) & (sizes[u_read] <= max(n_placed, 1))
+        # a record of a small series sits at the current step; the run's main series is numbered by line order;
+        # in a read holding placed records, judged on the log so far too (``_series_so_far``)
+        before = _series_so_far(reads, st)
+        small = ~np.isnan(current[u_line]) & ((sizes[u_read] <= max(n_placed, 1)) | bool(n_placed) & (
+            (before + sizes)[u_read] <= int(st.get("placed_n", 0)) + n_placed))
         numbered = ~small
         wait = _unjudged(u_line[numbered], reads, train, steps_of, st)
         if len(wait):  # read with the records after them, in the next read
@@ -1413,6 +1417,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if (numbered & has_loss[u_read]).any():
             st["by_order"] = True
         st["order"] += int(numbered.sum())
+    _count_series(reads, train, st, n_now)
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
@@ -2285,7 +2290,8 @@ def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of:
     series placed recurs in it yet, by a step of its own or a bar's) cannot tell a few lines with no step
     (openTSNE's phase banner ``Running optimization with exaggeration=12.00, lr=16.67``, printed before its records)
     from the run's main series; read with the records after them, they sit at the current step as one read of the
-    whole file places them. A few only (``MAX_UNJUDGED``): the main series is numbered as it comes."""
+    whole file places them. A few only (``MAX_UNJUDGED``): the main series is numbered as it comes. (Lines small
+    over the log so far, ``_series_so_far``, are placed, not held.)"""
     if not st.get("positioned") or not len(lines) or len(lines) > MAX_UNJUDGED or any(
             int((~np.isnan(steps_of[r])).sum()) >= 2 for r in train):
         return np.zeros(0, dtype=np.int64)
@@ -2293,6 +2299,33 @@ def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of:
 
 
 MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
+
+
+def _series_key(plan: Plan) -> str:
+    return ",".join(sorted(plan.metrics.values()))[:128]
+
+
+def _series_so_far(reads: list[_Read], st: dict) -> np.ndarray:
+    """Each read's records of its series in the reads before (0 for a series not counted): with this read's, set
+    against the records placed so far (``st["placed_n"]``), a series of lines with no step is small over the log
+    so far as one read of it judges it (MindSpore's TimeMonitor line ``Train epoch time: 625.888 ms``, one an
+    epoch, twice in a read holding one epoch's record)."""
+    seen = st.get("series_n") or {}
+    return np.array([int(seen.get(_series_key(plan), 0)) if plan.metrics else 0 for plan, _i, _g, _b in reads])
+
+
+def _count_series(reads: list[_Read], train: list[int], st: dict, n_now: int) -> None:
+    """Keep the counts ``_series_so_far`` reads: the records placed so far and each series' (at most
+    ``MAX_COUNTED`` series; lines held to the next read are counted there)."""
+    st["placed_n"] = int(st.get("placed_n", 0)) + n_now
+    seen = st.setdefault("series_n", {})
+    for r in train:
+        key = _series_key(reads[r][0])
+        if key in seen or len(seen) < MAX_COUNTED:
+            seen[key] = int(seen.get(key, 0)) + len(reads[r][1])
+
+
+MAX_COUNTED = 64  # series counted by ``_count_series``
 
 
 def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblank: np.ndarray,
