@@ -11,16 +11,7 @@ read by the one engine, whole and in pieces:
 
 from __future__ import annotations
 
-import json
-
-from .test_read_misses import _live
-
-
-def _read_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
-    assert json.dumps(live) == json.dumps(whole), name
-    return whole
+from .test_read_misses import whole_as_live
 
 
 def _snorkel(epochs: int, every: int, bar: bool) -> tuple[bytes, dict[int, float]]:
@@ -40,13 +31,13 @@ def _snorkel(epochs: int, every: int, bar: bool) -> tuple[bytes, dict[int, float
 def test_a_number_and_a_length_unit_in_their_own_bracket_head_the_record(tmp_path):
     for epochs, every, bar in ((100, 10, True), (80, 5, True), (200, 20, False), (40, 1, True)):
         data, want = _snorkel(epochs, every, bar)
-        pts = _read_live(tmp_path, data, f"snorkel_{epochs}_{every}.log")
+        pts = whole_as_live(tmp_path, data, f"snorkel_{epochs}_{every}.log")
         assert pts["loss"] == (sorted(want), [want[s] for s in sorted(want)]), (epochs, every)
 
 
 def test_a_length_unit_in_prose_stays_a_count(tmp_path):
     text = "".join(f"Epoch[{e}] loss: {1.0 / e:.4f} (epoch {e - 1} until 8 epochs)\n" for e in range(1, 9))
-    pts = _read_live(tmp_path, text.encode(), "prose.log")
+    pts = whole_as_live(tmp_path, text.encode(), "prose.log")
     assert pts["loss"][0] == list(range(1, 9)), pts
     assert not any("until" in k for k in pts), sorted(pts)
 
@@ -73,7 +64,7 @@ def _scvi(epochs: int) -> tuple[bytes, dict[int, float]]:
 def test_a_bar_of_the_epochs_under_a_one_based_description_is_at_its_count(tmp_path):
     for epochs in (12, 20, 30):
         data, want = _scvi(epochs)
-        pts = _read_live(tmp_path, data, f"scvi_{epochs}.log")
+        pts = whole_as_live(tmp_path, data, f"scvi_{epochs}.log")
         steps, values = pts["train_loss"]
         assert steps == sorted(want) and values == [want[s] for s in sorted(want)], (epochs, pts["train_loss"])
 
@@ -87,5 +78,5 @@ def test_lightnings_own_epoch_bar_keeps_its_step(tmp_path):
         draws.append(f"\rEpoch {e}: 100%|##########| 1/1 [00:00<00:00, 50.0it/s, v_num=0, "
                      f"train_loss={2.0 - 0.1 * e:.3f}]")
     data = ("".join(draws) + "\n").encode()
-    pts = _read_live(tmp_path, data, "lightning.log")
+    pts = whole_as_live(tmp_path, data, "lightning.log")
     assert pts["train_loss"][0] == list(range(12)), pts["train_loss"]
