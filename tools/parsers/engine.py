@@ -1233,7 +1233,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if not st.get("ctr_epochs"):
         glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
     glob[ahead] += 1
-    glob[zero] -= 1
+    if not st.get("ctr_own"):
+        glob[zero] -= 1
     is_prog = ~np.isnan(glob)
     other_bar = other_bar & ~is_prog
     if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
@@ -2128,7 +2129,13 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
         ep_whole = np.floor(np.nan_to_num(ep_at, nan=st["e0"]))
         is_global = _counter_is_global(pn, ep_whole, st, ~np.isnan(ep_line[pi]))
-        if is_global is None:  # a bar of the epochs whose count lags its description: the epoch printed is the
+        if is_global is None and st["e0"] == 1 and st.get("epochs") == main:
+            # ... under a description counting from 1 over as many epochs as the bar (scvi-tools' ``Epoch 2/20:
+            # 10%|...| 2/20``): the count is the epochs done, the step the value shows (no Lightning step - 1)
+            g = pn.copy()
+            st["ctr_own"] = True
+            em.total_steps = _count(main)
+        elif is_global is None:  # a bar of the epochs whose count lags its description: the epoch printed is the
             g = ep_whole - st["e0"] + 1  # step (torchkge's ``Epoch 11 | mean loss: ...| 9/30``)
         elif is_global:  # it climbs on across epochs: the global step already
             g = pn.copy()

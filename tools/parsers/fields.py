@@ -253,6 +253,15 @@ def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
     return j if word in dialect.counted_nouns or word in dialect.length_units else 0
 
 
+def _bracketed_length(line: bytes, start: int, noun_end: int, dialect: Dialect) -> bool:
+    """The number at ``line[start]`` and its unit of a run's length fill a bracket of their own (snorkel's
+    ``[10 epochs]: TRAIN:[loss=0.107]``): a record's position, not a count in prose (``until 8 epochs``)."""
+    if line[start - 1:start] != b"[" or line[noun_end:noun_end + 1] != b"]":
+        return False
+    word = line[line.rfind(b" ", start, noun_end) + 1:noun_end].decode("latin-1").lower()
+    return word in dialect.length_units
+
+
 def _class_path(name: str) -> bool:
     """A Python class by its module path (``models.common.Conv``, ``torch.nn.modules.conv.Conv2d``: a model
     summary's row), not a metric."""
@@ -548,6 +557,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 k += 1
             continue
         noun = _counted_noun(rep, b, dialect)
+        if noun and _int(rep[a:b]) and plan.step is None and _bracketed_length(rep, a, noun, dialect) and not any(
+                numeric[i] for i in range(first_field, k) if spans[i][0] >= stamp):
+            plan.step = k  # ``[10 epochs]: TRAIN:[loss=0.107]``: the record's position, heading it, no count in prose
+            k += 1
+            continue
         if noun and _int(rep[a:b]):  # "8 images": a count of things, no metric's value; its noun names nothing after
             counted_end = noun
             k += 1
