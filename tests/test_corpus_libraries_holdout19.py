@@ -1,6 +1,6 @@
 """The nineteenth held-out library corpus (examples/libraries_holdout19), a blind set: made after the reader was built.
 
-Real runs of training libraries nobody on the project had used (optuna, nevergrad), made by
+Real runs of training libraries nobody on the project had used (optuna, nevergrad, mealpy), made by
 bench/holdout_libraries19/ by a developer who never read the reader's code nor ran it on them. Checked here: the set
 covers libraries no other corpus used and both kinds of run, and every truth value of a log is printed in that log
 (so a miss is the reader's). The per-file reading (its train loss read with >= 90 % of the truth's points at the
@@ -19,4 +19,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout19"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=10, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=22, stop=7, healthy=15, max_mb=10))
