@@ -47,8 +47,8 @@ run("nevergrad_oneplusone_cls_sigma3_nan", "nevergrad_fit.py", "--task cls --sig
 run("nevergrad_oneplusone_cls_sigma8_nan", "nevergrad_fit.py", "--task cls --sigma 8 --budget 40", label="nan",
     stop=True)
 
-# --- mealpy (its logger, a line an epoch: "2026/12/06 08:06:33 AM, INFO, mealpy.swarm_based.PSO.OriginalPSO: >>>Problem:
-# P, Epoch: 1, Current best: 44.622697560734295, Global best: 44.622697560734295, Runtime: 0.00092 seconds")
+# --- mealpy (its logger, a line an epoch: "2026/12/06 08:06:33 AM, INFO, mealpy.swarm_based.PSO.OriginalPSO:
+# >>>Problem: P, Epoch: 1, Current best: 44.622697560734295, Global best: 44.622697560734295, Runtime: 0.00092 seconds")
 run("mealpy_pso_reg_20ep", "mealpy_fit.py", "--optimizer pso --epochs 20")
 run("mealpy_de_reg_30ep", "mealpy_fit.py", "--optimizer de --epochs 30")
 run("mealpy_ga_reg_pop40_25ep", "mealpy_fit.py", "--optimizer ga --epochs 25 --pop 40")
