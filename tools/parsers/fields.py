@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..roles import infer_role
+from ..roles import infer_role, is_bare_running_best
 from .dialect import DIALECT, Dialect
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
 
@@ -637,7 +637,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.summary[k] = low
             elif _is_setting(name) and not table:
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
-            elif low not in dialect.skip_names and low.split()[-1] not in dialect.skip_names:
+            elif low not in dialect.skip_names and (low.split()[-1] not in dialect.skip_names
+                                                    or len(low.split()) > 1 and is_bare_running_best(low)):
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 if low in dialect.bare_names:
                     bare[k] = name
