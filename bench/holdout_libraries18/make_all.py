@@ -1,9 +1,9 @@
-"""Make the eighteenth held-out library corpus (examples/libraries_holdout18): real runs of a training library nobody
+"""Make the eighteenth held-out library corpus (examples/libraries_holdout18): real runs of training libraries nobody
 on the project had used, each made and checked as bench/blind_maker.py says.
 
     ~/venvs/holdout18/bin/python bench/holdout_libraries18/make_all.py [--only NAME ...] [--check] [--manifest-only]
 
-hmmlearn's printed value is a log-probability that EM maximises: its truths say ``higher_is_better``, and the label
+hmmlearn's printed value (the other library's is a loss) is a log-probability that EM maximises: its truths say ``higher_is_better``, and the label
 check (a healthy run ends below its start) is made on the values negated; the check that every value is printed is
 made on the values as they are.
 """
@@ -44,6 +44,23 @@ run("hmm_gmm_diag_20it", "hmm_fit.py", "--model gmm --iters 20")
 run("hmm_categorical_4seq_tol1e-4", "hmm_fit.py", "--model categorical --tol 1e-4 --iters 50 --seqs 4 --n 200")
 run("hmm_poisson_4st_30it", "hmm_fit.py", "--model poisson --states 4 --iters 30")
 run("hmm_vgauss_diag_30it", "hmm_fit.py", "--model vgauss --cov diag --iters 30")
+
+# --- scikit-survival (its boosting table on stdout: "         3        1153.0058            0.04s")
+run("sksurv_gb_coxph_50est", "sksurv_fit.py", "--lr 0.1 --estimators 50")
+run("sksurv_gb_coxph_depth3_v2_40est", "sksurv_fit.py", "--lr 0.2 --depth 3 --estimators 40 --verbose 2")
+run("sksurv_gb_squared_60est", "sksurv_fit.py", "--loss squared --lr 0.1 --estimators 60")
+run("sksurv_gb_coxph_subsample_100est", "sksurv_fit.py", "--lr 0.05 --subsample 0.8 --estimators 100")
+run("sksurv_cw_coxph_80est", "sksurv_fit.py", "--model componentwise --lr 0.1 --estimators 80")
+run("sksurv_cw_squared_v2_30est", "sksurv_fit.py", "--model componentwise --loss squared --lr 0.3 --estimators 30 --verbose 2")
+run("sksurv_gb_coxph_lr5_diverged", "sksurv_fit.py", "--lr 5 --estimators 30", label="diverged", stop=True)
+run("sksurv_gb_coxph_depth3_lr4_v2_diverged", "sksurv_fit.py", "--lr 4 --depth 3 --estimators 30 --verbose 2",
+    label="diverged", stop=True)
+run("sksurv_gb_squared_lr2.1_diverged", "sksurv_fit.py", "--loss squared --lr 2.1 --estimators 25", label="diverged",
+    stop=True)
+run("sksurv_gb_coxph_subsample_lr6_diverged", "sksurv_fit.py", "--lr 6 --subsample 0.7 --estimators 40",
+    label="diverged", stop=True)
+run("sksurv_cw_coxph_lr12_diverged", "sksurv_fit.py", "--model componentwise --lr 12 --estimators 40",
+    label="diverged", stop=True)
 
 
 def main() -> int:
