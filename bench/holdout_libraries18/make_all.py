@@ -3,8 +3,8 @@ on the project had used, each made and checked as bench/blind_maker.py says.
 
     ~/venvs/holdout18/bin/python bench/holdout_libraries18/make_all.py [--only NAME ...] [--check] [--manifest-only]
 
-hmmlearn's printed value (the other library's is a loss) is a log-probability that EM maximises: its truths say ``higher_is_better``, and the label
-check (a healthy run ends below its start) is made on the values negated; the check that every value is printed is
+hmmlearn's printed value (the other library's is a loss) is a log-probability that EM maximises: its truths say
+``higher_is_better``, and the label check (a healthy run ends below its start) is made on the values negated; the check that every value is printed is
 made on the values as they are.
 """
 
@@ -51,7 +51,8 @@ run("sksurv_gb_coxph_depth3_v2_40est", "sksurv_fit.py", "--lr 0.2 --depth 3 --es
 run("sksurv_gb_squared_60est", "sksurv_fit.py", "--loss squared --lr 0.1 --estimators 60")
 run("sksurv_gb_coxph_subsample_100est", "sksurv_fit.py", "--lr 0.05 --subsample 0.8 --estimators 100")
 run("sksurv_cw_coxph_80est", "sksurv_fit.py", "--model componentwise --lr 0.1 --estimators 80")
-run("sksurv_cw_squared_v2_30est", "sksurv_fit.py", "--model componentwise --loss squared --lr 0.3 --estimators 30 --verbose 2")
+run("sksurv_cw_squared_v2_30est", "sksurv_fit.py",
+    "--model componentwise --loss squared --lr 0.3 --estimators 30 --verbose 2")
 run("sksurv_gb_coxph_lr5_diverged", "sksurv_fit.py", "--lr 5 --estimators 30", label="diverged", stop=True)
 run("sksurv_gb_coxph_depth3_lr4_v2_diverged", "sksurv_fit.py", "--lr 4 --depth 3 --estimators 30 --verbose 2",
     label="diverged", stop=True)

@@ -30,8 +30,7 @@ a = ap.parse_args()
 seed_all(0)
 
 import sksurv  # noqa: E402
-from sksurv.ensemble import (ComponentwiseGradientBoostingSurvivalAnalysis,  # noqa: E402
-                             GradientBoostingSurvivalAnalysis)
+from sksurv.ensemble import ComponentwiseGradientBoostingSurvivalAnalysis, GradientBoostingSurvivalAnalysis  # noqa: E402
 from sksurv.util import Surv  # noqa: E402
 
 rng = np.random.default_rng(0)
