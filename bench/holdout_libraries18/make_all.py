@@ -4,8 +4,8 @@ on the project had used, each made and checked as bench/blind_maker.py says.
     ~/venvs/holdout18/bin/python bench/holdout_libraries18/make_all.py [--only NAME ...] [--check] [--manifest-only]
 
 hmmlearn's printed value (the other library's is a loss) is a log-probability that EM maximises: its truths say
-``higher_is_better``, and the label check (a healthy run ends below its start) is made on the values negated; the check that every value is printed is
-made on the values as they are.
+``higher_is_better``, and the label check (a healthy run ends below its start) is made on the values negated; the
+check that every value is printed is made on the values as they are.
 """
 
 from __future__ import annotations
