@@ -63,6 +63,15 @@ run("sksurv_gb_coxph_subsample_lr6_diverged", "sksurv_fit.py", "--lr 6 --subsamp
 run("sksurv_cw_coxph_lr12_diverged", "sksurv_fit.py", "--model componentwise --lr 12 --estimators 40",
     label="diverged", stop=True)
 
+# --- pymde (its logger on stderr: "Dec 06 08:08:37 AM: iteration 010 | distortion 0.380594 | residual norm ...")
+run("pymde_neighbors_2d_120it", "pymde_embed.py", "--iters 120 --print-every 10")
+run("pymde_neighbors_clusters_3d_p20", "pymde_embed.py",
+    "--clusters 4 --dim 3 --neighbors 10 --iters 200 --print-every 20")
+run("pymde_distances_2d_p5_80it", "pymde_embed.py", "--problem distances --iters 80 --print-every 5")
+run("pymde_neighbors_600pts_p25", "pymde_embed.py", "--n 600 --features 20 --iters 150 --print-every 25")
+run("pymde_distances_clusters_p10", "pymde_embed.py",
+    "--problem distances --clusters 3 --n 200 --iters 100 --print-every 10")
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout18", "libho18", __doc__ or "")
