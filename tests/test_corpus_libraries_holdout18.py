@@ -31,5 +31,10 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=24, stop=5, healthy=
 # session's end.
 FIRST_READING = {"read": 11, "stopped": 1, "flagged": 4, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 5}
+# Then one shape corrected (fix18): a distortion is minimised and an objective under another name (pymde 5/5). 16/24
+# files, STOP recall 1/5, flagged 4/5, ESCALATE 0 of 33.
+CORRECTED = {"read": 16, "stopped": 1, "flagged": 4, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
