@@ -71,6 +71,7 @@ MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for 
 MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
 MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
 MAX_UNPINNED = 2  # times a bar value told redrawn at a read's end is untold at a later one (the file read again)
+MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -2303,9 +2304,6 @@ def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of:
             int((~np.isnan(steps_of[r])).sum()) >= 2 for r in train):
         return np.zeros(0, dtype=np.int64)
     return lines.astype(np.int64)
-
-
-MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
 
 
 def _series_key(plan: Plan) -> str:
