@@ -38,7 +38,8 @@ from tests.conftest import CORPUS, REPO, require
 EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus", "causes", "stalls", "libraries6",
             "libraries_holdout5", "libraries_holdout7", "libraries_holdout8", "libraries_holdout9",
             "libraries_holdout10", "libraries_holdout11", "libraries_holdout12", "libraries_holdout13",
-            "libraries_holdout14", "libraries_holdout15", "libraries_holdout16", "libraries_holdout17")
+            "libraries_holdout14", "libraries_holdout15", "libraries_holdout16", "libraries_holdout17",
+            "libraries_holdout18", "libraries_holdout19")
 TEXT_ONLY = {"trackers2": (".log", ".jsonl")}  # a tracker's run folders: only the text files it appends to
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
