@@ -278,6 +278,37 @@ def test_grad_norm_explode_factor(factor, status):
         assert (f.concern, f.message) == ("grad_explosion", "grad_norm exploded to 10.5, 10.5x its running level 1")
 
 
+# --- grad_norm: vanish_factor, settled_share, settled_noise -------------------------------------------------------
+
+
+def _solver(n: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """A full-batch solver (pymanopt's conjugate gradients): the cost falls smoothly to its minimum, no noise, and the
+    gradient norm shrinks geometrically to ~1e-6 of where it began."""
+    t = np.arange(n)
+    return 6.678 + 43.0 * 0.6 ** t, 20.0 * 0.5 ** t
+
+
+def test_grad_norm_vanishing_while_the_loss_stays_where_it_was():
+    """A minibatch run whose norm collapses while its loss sits where it was: vanishing gradients."""
+    loss, g = falling(200), np.ones(200)
+    loss[60:] = 2.6 + np.random.default_rng(1).normal(0, 0.02, 140)
+    g[-10:] = 5e-4
+    f = grad_norm.check(view_of({"train_loss": loss, "grad_norm": g}))
+    assert f.concern == "vanishing_gradients" and f.message.startswith("grad_norm collapsed to 0.0005 from 1 while")
+
+
+@pytest.mark.parametrize(("noise", "status"), [(0.0, "ok"), (1e-4, "ok"), (0.02, "warn")])
+def test_grad_norm_a_solver_settling_at_its_minimum_is_no_vanishing(noise, status):
+    """A cost that came down smoothly since the norm's running level began, now flat at its minimum, with a norm
+    shrinking to nothing, converged (holdout22's pymanopt runs); with a minibatch run's noise (sigma above
+    settled_noise x the fall) the same shape stays a warning."""
+    loss, g = _solver()
+    loss = loss + np.random.default_rng(2).normal(0, noise, len(loss))
+    f = grad_norm.check(view_of({"train_loss": loss, "grad_norm": g}))
+    assert f.status == status, f.message
+    assert (f.concern == "vanishing_gradients") == (status == "warn")
+
+
 # --- lr_schedule: jump_factor -------------------------------------------------------------------------------------
 
 

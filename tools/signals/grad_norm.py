@@ -23,6 +23,9 @@ class GradNormParams(Params):
     min_reference: int = bound(5, 1)  # the running level needs this many points between warmup and "now"
     flat_min_points: int = bound(10, 2)  # a loss with fewer points counts as flat
     flat_noise_k: float = bound(3.0, 0.0)  # a loss whose level moved less than this many noise units is flat
+    settled_share: float = bound(0.01, 0.0, 1.0)  # a loss that fell by this share of its level since the norm's
+    settled_noise: float = bound(0.01, 0.0, 1.0)  # running level began, its noise below this share of the fall, has
+    # settled at a minimum (a full-batch solver's gradient at its stationary point): converged, not vanishing
 
 
 DEFAULT = GradNormParams()
@@ -56,12 +59,29 @@ def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
         return Finding("grad_norm", WARN,
                        f"{name} exploded to {readable(now)}, {times(now / ref)} its running level {readable(ref)}",
                        span, info, concern="grad_explosion")
-    flat = view.curve is None or _flat(view, p)
+    flat = view.curve is None or _flat(view, p) and not _settled(
+        view, steps[lo], steps[lo + max(1, (hi - lo) // 4) - 1], p)
     if ref > 0 and (now < p.vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
         return Finding("grad_norm", WARN,
                        f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
                        span, info, concern="vanishing_gradients")
     return Finding("grad_norm", OK, f"{name} at {now:.3g} (running level {ref:.3g})", span, info)
+
+
+def _settled(view: RunView, first: float, last: float, p: GradNormParams) -> bool:
+    """Whether the loss came down smoothly from where it was when the norm's running level began (steps ``first``..
+    ``last``: the first quarter of that window) to the flat level it holds now: a deterministic optimiser reaching a
+    minimum, its gradient shrinking to nothing at the stationary point (a full-batch solver). Vanishing gradients
+    leave the loss where it was while the norm collapses; a minibatch run's loss is never this smooth."""
+    c = view.curve
+    if c is None:
+        return False
+    during = c.values[(c.steps >= first) & (c.steps <= last)]
+    if not len(during):
+        return False
+    before, now = float(np.median(during)), c.level(recent_len(c.n))
+    fell = before - now
+    return fell > p.settled_share * abs(before) and c.sigma <= p.settled_noise * fell
 
 
 def _flat(view: RunView, p: GradNormParams) -> bool:
