@@ -10,6 +10,7 @@ of the clients' evaluation losses), at the round, 1-based."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import numpy as np
 from h21_truth import seed_all, write_truth
@@ -29,7 +30,7 @@ a = ap.parse_args()
 
 DIM = 6
 W_TRUE = np.linspace(-2.0, 2.0, DIM)
-HISTORY = {}
+HISTORY: dict[str, Any] = {}
 
 
 def shard(cid: int):

@@ -43,7 +43,7 @@ if __name__ == "__main__":
     series = {}
     for idx, df in data.items():
         d = df[df["tag"] == "loss"]
-        series[str(idx)] = [(int(s), float(v)) for s, v in zip(d["global_step"], d["value"])]
+        series[str(idx)] = [(int(s), float(v)) for s, v in zip(d["global_step"], d["value"], strict=True)]
     for f in glob.glob("rlberry_data/manager_data/*/data.csv"):
         keep(f)
     tol = tol_decimals(3) if a.style == "multi_line" else {"rel": 1e-09, "abs": 1e-09}
