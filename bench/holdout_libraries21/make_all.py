@@ -40,6 +40,8 @@ run("flwr_fedadam_4c_12r", "flwr_sim.py", "--strategy fedadam --server-lr 0.1 --
 run("flwr_fedprox_half_fit_10r", "flwr_sim.py", "--strategy fedprox --fraction-fit 0.5 --lr 0.03 --rounds 10")
 run("flwr_fedadam_server_lr3_3c_10r", "flwr_sim.py", "--strategy fedadam --server-lr 3 --clients 3 --rounds 10")
 run("flwr_fedavg_lr_high_diverged", "flwr_sim.py", "--lr 0.25 --rounds 8", label="diverged", stop=True)
+run("flwr_fedavgm_5c_lr_high_diverged", "flwr_sim.py", "--strategy fedavgm --clients 5 --lr 0.15 --rounds 12",
+    label="diverged", stop=True)
 run("flwr_fedavg_lr_high_3ep_nan", "flwr_sim.py", "--lr 0.8 --local-epochs 3 --rounds 10", label="nan", stop=True)
 
 # --- PINTS (OptimisationController's table on stdout: "Iter. Eval. Best      Current   Time    " /
