@@ -20,4 +20,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout21"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=24, stop=6, healthy=18, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=25, stop=7, healthy=18, max_mb=10))

@@ -53,6 +53,8 @@ run("pints_nm_fhn_200it_log40", "pints_opt.py", "--optimiser nm --model fhn --it
 run("pints_adam_fhn_100it_log10", "pints_opt.py", "--optimiser adam --model fhn --iters 100 --interval 10")
 run("pints_irprop_fhn_80it_log8", "pints_opt.py", "--optimiser irprop --model fhn --iters 80 --interval 8")
 run("pints_gd_fhn_lr1e-3_60it_log5", "pints_opt.py", "--optimiser gd --model fhn --lr 0.001 --iters 60 --interval 5")
+run("pints_adam_fhn_step_high_diverged", "pints_opt.py",
+    "--optimiser adam --model fhn --sigma-scale 20 --iters 60 --interval 5", label="diverged", stop=True)
 
 
 def main() -> int:

@@ -1,7 +1,8 @@
 """PINTS (pints): fitting the parameters of one of its toy models (``pints.toy.LogisticModel``, or the
 ``FitzhughNagumoModel``) to a noisy synthetic time series, by minimising a ``SumOfSquaresError`` with an
 ``OptimisationController`` and one of its optimisers (``XNES``, ``CMAES``, ``PSO``, ``NelderMead``, ``GradientDescent``
-with its learning rate, ``Adam``, ``IRPropMin``), as its examples do. The controller prints its table on stdout:
+with its learning rate, ``Adam`` (its step size min(sigma0): ``--sigma-scale``), ``IRPropMin``), as its examples do.
+The controller prints its table on stdout:
 ``Minimising error measure``, ``Using Exponential Natural Evolution Strategy (xNES)``, ``Running in sequential mode.``,
 ``Population size: 6``, then ``Iter. Eval. Best      Current   Time    `` and rows ``0     6      496286.8  496286.8
 0:00.0``, every iteration for the first ``warm_up`` ones then every ``interval`` (``set_log_interval``), the last
@@ -24,6 +25,7 @@ ap.add_argument("--iters", type=int, default=200)
 ap.add_argument("--interval", type=int, default=20)
 ap.add_argument("--warm-up", type=int, default=3)
 ap.add_argument("--lr", type=float, default=None)
+ap.add_argument("--sigma-scale", type=float, default=1.0, help="sigma0 times this (Adam's step size is min(sigma0))")
 ap.add_argument("--label", default="healthy")
 ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
@@ -51,6 +53,7 @@ problem = (pints.SingleOutputProblem if values.ndim == 1 else pints.MultiOutputP
 error = pints.SumOfSquaresError(problem)
 method = {"xnes": pints.XNES, "cmaes": pints.CMAES, "pso": pints.PSO, "nm": pints.NelderMead,
           "gd": pints.GradientDescent, "adam": pints.Adam, "irprop": pints.IRPropMin}[a.optimiser]
+sigma0 = [s * a.sigma_scale for s in sigma0]
 opt = pints.OptimisationController(error, x0, sigma0=sigma0 if a.optimiser != "gd" else None, method=method)
 if a.lr is not None:
     opt.optimiser().set_learning_rate(a.lr)
