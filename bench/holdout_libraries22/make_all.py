@@ -48,7 +48,7 @@ run("cebra_offset5_time_delta_b512_300it", "cebra_fit.py",
     "--arch offset5-model --conditional time_delta --batch 512 --iters 300")
 run("cebra_offset1_euclidean_lr1e-3_150it", "cebra_fit.py",
     "--arch offset1-model --distance euclidean --lr 1e-3 --iters 150")
-run("cebra_offset10_delta_dim8_250it", "cebra_fit.py", "--conditional delta --dim 8 --iters 250")
+run("cebra_offset10_time_delta_dim8_250it", "cebra_fit.py", "--conditional time_delta --dim 8 --iters 250")
 run("cebra_offset36_lr3e-3_b128_120it", "cebra_fit.py", "--arch offset36-model --lr 3e-3 --batch 128 --iters 120")
 
 # --- pymanopt (its optimizers' table on stdout: "Iteration    Cost                       Gradient norm", rows
