@@ -28,7 +28,7 @@ seed_all(0)
 
 import skglm  # noqa: E402
 from skglm.datafits import Huber, Logistic, Quadratic  # noqa: E402
-from skglm.penalties import L1, L2, MCPenalty, L1_plus_L2  # noqa: E402
+from skglm.penalties import L1, L2, L1_plus_L2, MCPenalty  # noqa: E402
 from skglm.solvers import FISTA, LBFGS  # noqa: E402
 
 rng = np.random.default_rng(0)
