@@ -1,0 +1,23 @@
+"""The twenty-first held-out library corpus (examples/libraries_holdout21), read the way bench/read_corpus.py reads
+it.
+
+Real runs of training libraries nobody on the project had used (rlberry, flwr, pints), made by
+bench/holdout_libraries21/ by a developer who never read the reader's code nor ran it on them. The corpus itself is
+checked: it covers unused libraries and both kinds of run, and every truth value of a log is printed in that log, so a
+miss is the reader's. Per file (marked ``holdout_score``, left out of the default run;
+``pytest -m holdout_score tests/test_corpus_libraries_holdout21.py`` shows it): its train loss read with >= 90 % of
+the truth's points (the library's own record) at the truth's steps, and the three replayed cron checks never STOP a
+healthy run. No first reading is recorded here: someone else makes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .corpus_checks import Corpus, blind_set_tests
+
+REPO = Path(__file__).resolve().parents[1]
+FOLDER = REPO / "examples" / "libraries_holdout21"
+
+CORPUS = Corpus(FOLDER)
+globals().update(blind_set_tests(CORPUS, libraries=3, files=25, stop=7, healthy=18, max_mb=10))
