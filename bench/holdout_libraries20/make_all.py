@@ -23,8 +23,8 @@ run("diffusers_ddpm_cosine_10ep", "diffusers_ddpm.py", "--epochs 10 --lr 2e-3")
 run("diffusers_ddpm_ema_samples_6ep", "diffusers_ddpm.py", "--epochs 6 --ema --save-images-epochs 2")
 run("diffusers_ddpm_batch8_linear_cos_beta_4ep", "diffusers_ddpm.py",
     "--epochs 4 --batch 8 --lr-scheduler linear --beta-schedule squaredcos_cap_v2")
-run("diffusers_ddpm_sample_pred_warmup_8ep", "diffusers_ddpm.py",
-    "--epochs 8 --prediction-type sample --lr-scheduler constant_with_warmup --warmup 10 --lr 1e-3")
+run("diffusers_ddpm_constant_warmup_8ep", "diffusers_ddpm.py",
+    "--epochs 8 --lr-scheduler constant_with_warmup --warmup 10 --lr 1e-3")
 run("diffusers_ddpm_n256_batch32_ema_12ep", "diffusers_ddpm.py",
     "--epochs 12 --n 256 --batch 32 --lr 3e-3 --ema --save-images-epochs 6 --inference-steps 20")
 run("diffusers_ddpm_lr_high_nan", "diffusers_ddpm.py", "--epochs 4 --lr 1.0 --lr-scheduler constant", label="nan",
