@@ -57,8 +57,8 @@ logger = get_logger(__name__, log_level="INFO")
 
 output_dir = "ddpm-synthetic-16"
 logging_dir = os.path.join(output_dir, "logs")
-accelerator = Accelerator(mixed_precision="no", log_with="tensorboard",
-                          project_config=ProjectConfiguration(project_dir=output_dir, logging_dir=logging_dir), cpu=True)
+accelerator = Accelerator(mixed_precision="no", log_with="tensorboard", cpu=True,
+                          project_config=ProjectConfiguration(project_dir=output_dir, logging_dir=logging_dir))
 logging.basicConfig(format="%(asctime)s - %(levelname)s - %(name)s - %(message)s", datefmt="%m/%d/%Y %H:%M:%S",
                     level=logging.INFO)
 logger.info(accelerator.state, main_process_only=False)
@@ -114,7 +114,7 @@ for epoch in range(a.epochs):
     model.train()
     progress_bar = tqdm(total=num_update_steps_per_epoch, disable=not accelerator.is_local_main_process)
     progress_bar.set_description(f"Epoch {epoch}")
-    for step, batch in enumerate(train_dataloader):
+    for _step, batch in enumerate(train_dataloader):
         clean_images = batch["input"]
         noise = torch.randn(clean_images.shape, dtype=clean_images.dtype, device=clean_images.device)
         bsz = clean_images.shape[0]

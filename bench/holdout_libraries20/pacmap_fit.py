@@ -1,11 +1,12 @@
 """pacmap: ``PaCMAP(verbose=True)`` embedding a small synthetic table (clusters on a curved manifold; no download),
-as its README shows (``fit_transform``; ``lr``, ``num_iters``, ``n_neighbors``, ``MN_ratio``, ``FP_ratio``, ``apply_pca``,
-``knn_backend``). Its verbose lines on stdout: the settings, ``Finding pairs``, the pairs' shapes, ``Initial Loss:
-...``, then every 10 iterations ``Iteration:   10, Loss: 12345.678901`` (``%f``) over its three phases (the weights
-of mid-near and further pairs change at iterations 100 and 200, so the loss jumps there), ``Elapsed time: 0.52s``.
-Truth: the loss the library computes at each iteration (the last row of its ``pacmap_grad``'s result, the ``C`` it
-prints), recorded by wrapping that function, at the iteration, 1-based, as ``Iteration: N`` counts it (C of the
-gradient computed at iteration N, before its update), only every 10th as the log prints."""
+as its README shows (``fit_transform``; ``lr``, ``num_iters``, ``n_neighbors``, ``MN_ratio``, ``FP_ratio``,
+``apply_pca``, ``knn_backend``). Its verbose lines on stdout: the settings, ``Finding pairs``, the pairs' shapes,
+``Initial Loss: ...``, then every 10 iterations ``Iteration:   10, Loss: 12345.678901`` (``%f``) over its three
+phases (the weights of mid-near and further pairs change at iterations 100 and 200, so the loss jumps there),
+``Elapsed time: 0.52s``. Truth: the loss the library computes at each iteration (the last row of its
+``pacmap_grad``'s result, the ``C`` it prints), recorded by wrapping that function, at the iteration, 1-based, as
+``Iteration: N`` counts it (C of the gradient computed at iteration N, before its update), only every 10th as the
+log prints."""
 
 from __future__ import annotations
 
