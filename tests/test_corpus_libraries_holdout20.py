@@ -18,4 +18,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout20"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=22, stop=6, healthy=15, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=22, stop=7, healthy=15, max_mb=10))
