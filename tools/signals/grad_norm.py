@@ -59,8 +59,9 @@ def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
         return Finding("grad_norm", WARN,
                        f"{name} exploded to {readable(now)}, {times(now / ref)} its running level {readable(ref)}",
                        span, info, concern="grad_explosion")
-    flat = view.curve is None or _flat(view, p) and not _settled(
-        view, steps[lo], steps[lo + max(1, (hi - lo) // 4) - 1], p)
+    first = lo - (n - len(steps))  # (a long run's older norms are summarised: their steps are not at hand)
+    flat = view.curve is None or _flat(view, p) and not (first >= 0 and _settled(
+        view, steps[first], steps[first + max(1, (hi - lo) // 4) - 1], p))
     if ref > 0 and (now < p.vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
         return Finding("grad_norm", WARN,
                        f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
