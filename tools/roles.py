@@ -52,7 +52,8 @@ _THROUGHPUT = re.compile(
 # Losses that are not minimised jointly (GAN players, RL actor/critic, PPO): no monotone-decrease assumption.
 _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
 
-_FUNCTION_VALUE = re.compile(r"\b(function value|f value)\b")  # an optimiser's objective, never an RL value loss
+# An optimiser's objective, never an RL value loss (pycma's `f value`, jaxopt's `Objective Value:14.46`)
+_FUNCTION_VALUE = re.compile(r"\b(function value|f value|(objective|obj|cost|fitness|loss) value)\b")
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
