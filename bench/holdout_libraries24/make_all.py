@@ -46,6 +46,16 @@ run("jaxopt_optax_rmsprop_ridge_bs64_lr_growth_diverged", "jaxopt_solve.py",
     "--solver optax --opt rmsprop --task ridge --lr 0.003 --growth 1.25 --iters 12 --batch 64", label="diverged",
     stop=True)
 
+# --- AgileRL (its train_off_policy loop: a tqdm bar on stderr and, every evo_steps, a Rich table "Global Steps: 2_000"
+# with a row "│ loss │ 9.64e-03 │" on stdout)
+run("agilerl_dqn_gamma09_evo400_4k", "agilerl_dqn.py", "--gamma 0.9 --steps 4000 --evo-steps 400")
+run("agilerl_dqn_gamma05_evo400_4k", "agilerl_dqn.py", "--gamma 0.5 --steps 4000 --evo-steps 400")
+run("agilerl_dqn_gamma08_lr5e-4_bs32_evo250_3k", "agilerl_dqn.py",
+    "--gamma 0.8 --lr 5e-4 --batch 32 --steps 3000 --evo-steps 250")
+run("agilerl_dqn_pop2_gamma09_evo500_5k", "agilerl_dqn.py", "--pop 2 --gamma 0.9 --steps 5000 --evo-steps 500")
+run("agilerl_dqn_2envs_learnstep2_gamma07_evo500_5k", "agilerl_dqn.py",
+    "--num-envs 2 --learn-step 2 --gamma 0.7 --steps 5000 --evo-steps 500")
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout24", "libho24", __doc__ or "")
