@@ -30,8 +30,8 @@ seed_all(0)
 
 from importlib.metadata import version  # noqa: E402
 
-import gymnasium as gym  # noqa: E402
 import agilerl.training.train_off_policy as top  # noqa: E402
+import gymnasium as gym  # noqa: E402
 from agilerl.algorithms import DQN  # noqa: E402
 from agilerl.components.replay_buffer import ReplayBuffer  # noqa: E402
 from agilerl.logger import CSVLogger  # noqa: E402
