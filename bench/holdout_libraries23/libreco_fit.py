@@ -4,12 +4,13 @@ verbose=2, eval_data=..., metrics=...)``). With ``verbose=2`` it prints, per epo
 on stdout ``Epoch 1 elapsed: 0.412s``, ``\\t \\x1b[32mtrain_loss: 0.6931\\x1b[0m`` (the epoch's mean batch loss,
 ``round(mean, 4)``), with eval data its evaluation bar and metric lines (``\\t eval log_loss: 0.6543``, ``\\t eval
 precision@10: 0.0312``, ...) and a row of ``=``. Truth: it keeps no record of its losses, so the batch losses its
-trainer computes (its ``_compute_loss``, wrapped here to keep each value) are averaged per epoch as it averages
-them. Epochs are 1-based."""
+trainer computes (its ``_compute_loss``, wrapped here to keep each value) are averaged over each epoch's ``Epoch N``
+timing block (its ``time_block``, wrapped to mark the epoch's end) as it averages them. Epochs are 1-based."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 
 import numpy as np
@@ -38,6 +39,7 @@ from importlib.metadata import version  # noqa: E402
 
 from libreco.algorithms import NGCF, LightGCN  # noqa: E402
 from libreco.data import DatasetPure  # noqa: E402
+from libreco.training import torch_trainer  # noqa: E402
 from libreco.training.torch_trainer import TorchTrainer  # noqa: E402
 
 rng = np.random.default_rng(0)
@@ -58,7 +60,6 @@ model = cls("ranking", data_info, loss_type=a.loss, embed_size=a.embed, n_epochs
             lr_decay=a.lr_decay, batch_size=a.batch, device="cpu", **kw)
 
 batch_losses: list[float] = []
-epoch_means: list[float] = []
 
 
 compute = TorchTrainer._compute_loss  # the trainer is made in fit: wrap its class's method
@@ -71,14 +72,25 @@ def recorded(self, data):
 
 
 TorchTrainer._compute_loss = recorded
-n_batches = -(-len(train_data) // a.batch)
+block = torch_trainer.time_block
+ends: list[int] = []  # the number of batch losses at the end of each epoch's "Epoch N" block
+
+
+@contextlib.contextmanager
+def epoch_block(name, verbose=1):
+    with block(name, verbose):
+        yield
+    ends.append(len(batch_losses))
+
+
+torch_trainer.time_block = epoch_block
 model.fit(train_data, neg_sampling=True, verbose=2, shuffle=True, eval_data=eval_data,
           metrics=["loss", "precision", "recall", "ndcg"] if a.eval else None, k=10)
-for e in range(a.epochs):
-    epoch_means.append(statistics.mean(batch_losses[e * n_batches:(e + 1) * n_batches]))
+starts = [0, *ends[:-1]]
+epoch_means = [statistics.mean(batch_losses[b:e]) for b, e in zip(starts, ends, strict=True)]
 
 write_truth(framework=f"LibRecommender {version('LibRecommender')}", settings=vars(a), loss_name="train_loss",
             step_unit="epoch, 1-based (`Epoch N elapsed`)", tolerance=tol_decimals(4),
             record="the trainer's batch losses (its `_compute_loss`, wrapped to keep them), averaged per epoch as "
                    "it averages them before `round(mean, 4)`",
-            train_loss=[(e + 1, v) for e, v in enumerate(epoch_means)], steps_per_epoch=n_batches)
+            train_loss=[(e + 1, v) for e, v in enumerate(epoch_means)], steps_per_epoch=ends[0])

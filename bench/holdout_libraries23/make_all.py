@@ -33,17 +33,16 @@ run("libreco_ngcf_bpr_12ep", "libreco_fit.py", "--model ngcf --lr 0.005 --epochs
 run("libreco_ngcf_max_margin_eval_8ep", "libreco_fit.py",
     "--model ngcf --loss max_margin --lr 0.005 --eval --epochs 8 --batch 512")
 run("libreco_lightgcn_focal_b128_6ep", "libreco_fit.py", "--loss focal --lr 0.01 --epochs 6 --batch 128 --layers 3")
-run("libreco_lightgcn_ce_lr_high_diverged", "libreco_fit.py", "--loss cross_entropy --lr 5 --epochs 8",
-    label="diverged", stop=True)
 run("libreco_lightgcn_bpr_lr_high_eval_diverged", "libreco_fit.py", "--lr 5 --epochs 8 --eval", label="diverged",
     stop=True)
-run("libreco_lightgcn_focal_lr_high_diverged", "libreco_fit.py", "--loss focal --lr 5 --epochs 8",
-    label="diverged", stop=True)
+run("libreco_ngcf_lr_high_diverged", "libreco_fit.py", "--model ngcf --lr 5 --epochs 10", label="diverged",
+    stop=True)
 
 # --- ampligraph (Keras' progress, one line an epoch: "Epoch 3/8" then "2/5 [====>...] - ETA: 0s - loss: 1347.0472"
 # "5/5 [=====] - 0s 9ms/step - loss: 1328.3840" on the same line)
 run("ampligraph_transe_adam_15ep", "ampligraph_fit.py", "--epochs 15 --lr 0.005")
-run("ampligraph_distmult_nll_val_20ep", "ampligraph_fit.py", "--scoring DistMult --loss nll --lr 0.005 --epochs 20 --val")
+run("ampligraph_distmult_nll_val_20ep", "ampligraph_fit.py",
+    "--scoring DistMult --loss nll --lr 0.005 --epochs 20 --val")
 run("ampligraph_complex_multiclass_b8_12ep", "ampligraph_fit.py",
     "--scoring ComplEx --loss multiclass_nll --lr 0.005 --epochs 12 --batches 8")
 run("ampligraph_hole_adagrad_10ep", "ampligraph_fit.py", "--scoring HolE --optimizer adagrad --lr 0.1 --epochs 10")

@@ -99,8 +99,9 @@ if a.logger:
     steps = list(range(0, a.epochs, a.verbose))
     write_truth(**common, loss_name="mean_train_loss", tolerance=tol_decimals(5),
                 record="its `LossLogger.get_losses()['train']` (the `mean_train_loss` values it prints)",
-                train_loss=list(zip(steps, losses["train"])),
-                **({"eval_loss": list(zip(steps, losses["dev"])), "eval_name": "mean_dev_loss"} if a.dev else {}))
+                train_loss=list(zip(steps, losses["train"], strict=True)),
+                **({"eval_loss": list(zip(steps, losses["dev"], strict=True)), "eval_name": "mean_dev_loss"}
+                   if a.dev else {}))
 else:
     shown = [(s, v) for s, v in record.series if s % a.verbose == 0]
     write_truth(**common, loss_name="train_loss", tolerance={"rel": 1e-7, "abs": 0.0},
