@@ -63,6 +63,26 @@ def test_a_steps_statistic_that_goes_back_stays_a_metric(tmp_path):
     assert pts["loss"][0] == list(range(1, len(lengths) + 1))  # numbered by line order, as before
 
 
+def test_workers_counting_their_own_steps_are_read_from_the_lowest(tmp_path):
+    """Agents fitted side by side (``n_fit`` 2 in threads) print interleaved, each from step 1, tagged ``[worker:
+    N]``: worker 0's records are the run's, the other's no points (as a launcher's ranks)."""
+    zero, one = _rlberry_one_line(20, 0), _rlberry_one_line(20, 1)
+    lines, j = [], 0
+    for i, line in enumerate(zero):
+        lines.append(line)
+        if i % 3 == 1 and j < len(one):
+            lines += one[j:j + 2]
+            j += 2
+    lines += one[j:]
+    data = ("\n".join(lines) + "\n").encode()
+    pts = whole_as_live(tmp_path, data, "workers.log")
+    assert pts["loss"][0] == list(range(1, 21))
+    assert all(math.isclose(v, _loss(s)) for s, v in zip(range(1, 21), pts["loss"][1], strict=True))
+    late = ("\n".join(one[:6] + zero + one[6:]) + "\n").encode()  # the higher worker prints first
+    pts = whole_as_live(tmp_path, late, "late.log", cuts=(0.05, 0.4, 0.7))
+    assert pts["loss"][0] == list(range(1, 21))
+
+
 def _flower_summary(losses: list[float], prefix: str = "\x1b[92mINFO \x1b[0m:      ") -> list[str]:
     out = []
     for r in range(1, len(losses) + 1):

@@ -412,7 +412,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 len(stepped_series) < MAX_SERIES):
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
         if plan.step_like is not None:
-            plan = _step_like(plan, lines, idx, values, st, climbed)
+            plan, idx = _step_like(plan, lines, idx, values, st, climbed)
+            if not len(idx):
+                continue
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if faced and (placed or late):  # after a carried step's record: carried with it, read when it is read
@@ -2661,17 +2663,36 @@ MAX_STEP_LIKE = 64  # keys named as a step's statistic remembered
 
 
 def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: BlockValues, st: dict,
-               climbed: dict[str, float]) -> Plan:
+               climbed: dict[str, float]) -> tuple[Plan, np.ndarray]:
     """A key named as a statistic of a step (rlberry's ``| max_global_step = 3 | loss = ... |``) in a record naming
     no position of its own: the record's step while its values are whole numbers that never go back, over the reads
     so far (``climbed``: where each such key was when this read began); a step printed again with one more tag is the
     same record (the last print at a step holds). Once they go back (an episode's length), a metric: learned after
-    earlier reads placed records at it, the file is read again from its start knowing it (``_revise``)."""
+    earlier reads placed records at it, the file is read again from its start knowing it (``_revise``). Records
+    tagged by a worker (``[worker: 1]``: agents fitted side by side, each counting its own steps) are read from the
+    lowest worker seen printing them, as a launcher's ranks are (``streams.py``): the others' lines are no points
+    (a lower one seen after reads that placed a higher one's: pinned, the file read again)."""
     k = plan.step_like
     name = plan.metrics.get(k) if k is not None else None
     back = list(st.get("steplike_back") or ())
     if k is None or name is None or name in back:
-        return plan
+        return plan, idx
+    every = idx
+    if plan.worker is not None:
+        got, bad = _read(lines, idx, [plan.worker], values)
+        w = got[plan.worker]
+        if len(w) and not (plan.worker in bad and bad[plan.worker].any()):
+            lows = dict(st.get("steplike_worker") or {})
+            low = float(np.min(w))
+            if name in lows and low < lows[name] and name in (st.get("steplike_last") or {}):
+                st.setdefault("revise", {})["steplike_worker"] = {**lows, name: low}
+                return plan, idx[w == low]  # (read again from the file's start: this read's points are not kept)
+            if name in lows or len(lows) < MAX_STEP_LIKE:
+                lows[name] = min(low, lows.get(name, low))
+                st["steplike_worker"] = lows
+            idx = idx[w == lows.get(name, low)]
+            if not len(idx):
+                return plan, idx
     got, bad = _read(lines, idx, [k], values)
     v = got[k]
     before = climbed.get(name)
@@ -2682,11 +2703,11 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
             st["steplike_back"] = [*back, name]
             if before is not None:  # earlier reads placed records at it
                 st.setdefault("revise", {})["steplike_back"] = st["steplike_back"]
-        return plan
+        return plan, every
     last = st.setdefault("steplike_last", {})
     if name in last or len(last) < MAX_STEP_LIKE:
         last[name] = max(float(v[-1]), last.get(name, 0.0))
-    return replace(plan, step=k, metrics={f: m for f, m in plan.metrics.items() if f != k}, step_like=None)
+    return replace(plan, step=k, metrics={f: m for f, m in plan.metrics.items() if f != k}, step_like=None), idx
 
 
 def _between(stepped_at: np.ndarray, idx: np.ndarray) -> tuple[int, int, int]:

@@ -65,6 +65,8 @@ class Plan:
     #: a metric's field named as a statistic of a step (rlberry's ``max_global_step``) in a record naming no position:
     #: the record's step when its values climb as a step's do (``engine._step_like``)
     step_like: int | None = None
+    #: the field of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
+    worker: int | None = None
 
     @property
     def positions(self) -> list[int]:
@@ -651,6 +653,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.summary[k] = low
             elif _is_setting(name) and not table:
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
+            elif low == "worker" and not table and _int(rep[a:b]):
+                plan.worker = k if plan.worker is None else plan.worker  # ``[worker: 0]``: which agent prints it
             elif low not in dialect.skip_names and (low.split()[-1] not in dialect.skip_names
                                                     or len(low.split()) > 1 and is_bare_running_best(low)):
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
