@@ -298,12 +298,14 @@ def _read_block(data: bytes, em: Emitter) -> None:
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
     _phase_banners(lines, grouping, st)
-    blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
+    blocks = Blocks(lines, grouping, known=bool(st.get("blk")), own=len(pending))  # vertical tables (blocks.py)
     taken = blocks.taken()
     values = BlockValues(lines, grouping.joined)
     if taken:
         st["blk"] = True
         blocks.read(st, em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    elif st.get("blk"):
+        blocks.carry_title(st)  # a box's title the read ends under, its rows next
     keyed = KeyBlocks(lines, grouping, st)  # borderless blocks of "name: value" lines: a record per block
     if keyed.taken():
         taken = taken | keyed.taken()
