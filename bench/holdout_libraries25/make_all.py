@@ -42,6 +42,15 @@ run("pygmo_sga_rastrigin_v4_100gen", "pygmo_evolve.py", "--algorithm sga --probl
 run("pygmo_cmaes_sigma_high_unbounded_diverged", "pygmo_evolve.py", "--sigma0 50 --unbounded --gen 30 --verbosity 3",
     label="diverged", stop=True)
 
+# --- inspyred (stats_observer on stdout, a block a generation: "Generation Evaluation      Worst       Best ..." /
+# "---------- ..." / "         1         80 518059.206 2611.18251 ..." (str(float) cut to 10 characters), and its
+# file_observer's own statistics file inspyred-statistics-file-<date>.csv, the truth's source)
+run("inspyred_es_rosenbrock_30gen", "inspyred_evolve.py", "")
+run("inspyred_ga_sphere_pop60_25gen", "inspyred_evolve.py", "--algorithm GA --problem Sphere --pop 60 --gen 25")
+run("inspyred_dea_rastrigin_40gen", "inspyred_evolve.py", "--algorithm DEA --problem Rastrigin --gen 40")
+run("inspyred_es_sphere_dim10_20gen", "inspyred_evolve.py", "--problem Sphere --dim 10 --gen 20 --pop 30")
+run("inspyred_ga_rosenbrock_elites2_40gen", "inspyred_evolve.py", "--algorithm GA --elites 2 --gen 40")
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout25", "libho25", __doc__ or "")
