@@ -43,8 +43,21 @@ run("st_bert_adafactor_eval20_5ep", "st_classify.py",
 run("st_bert_adamw_batch32_8ep", "st_classify.py", "--epochs 8 --lr 5e-3 --batch 32 --n 512")
 run("st_bert_4cls_adamw_lr_high_diverged", "st_classify.py",
     "--labels 4 --epochs 3 --n 512 --lr 1.0 --scheduler constant_schedule", label="diverged", stop=True)
-run("st_bert_adamw_lr_high_eval16_diverged", "st_classify.py",
-    "--epochs 3 --n 512 --lr 0.5 --scheduler constant_schedule --eval-steps 16", label="diverged", stop=True)
+run("st_bert_adamw_warmup_growth_eval8_diverged", "st_classify.py",
+    "--epochs 4 --n 512 --lr 1.0 --warmup-ratio 1.0 --eval-steps 8", label="diverged", stop=True)
+# --- inspyred (an evolutionary computation minimising a benchmark; its stats_observer prints a header and a row each
+# generation: "         3         40 119.579335 65.6112381 ..." cut to 10 characters; its file_observer's statistics
+# file is kept)
+run("inspyred_ga_rastrigin_40gen", "inspyred_evolve.py", "--generations 40")
+run("inspyred_es_rastrigin_30gen", "inspyred_evolve.py", "--algorithm es --generations 30")
+run("inspyred_dea_ackley_30gen", "inspyred_evolve.py", "--algorithm dea --problem ackley --generations 30")
+run("inspyred_ga_rosenbrock_pop60_50gen", "inspyred_evolve.py",
+    "--problem rosenbrock --pop 60 --generations 50 --stdev 0.3 --elites 2")
+run("inspyred_ga_rastrigin_mutation_huge_diverged", "inspyred_evolve.py",
+    "--elites 0 --stdev 100 --mutation-rate 1.0 --generations 30", label="diverged", stop=True)
+run("inspyred_ga_rosenbrock_mutation_huge_diverged", "inspyred_evolve.py",
+    "--problem rosenbrock --elites 0 --stdev 50 --mutation-rate 1.0 --generations 30", label="diverged", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout26", "libho26", __doc__ or "")

@@ -26,6 +26,7 @@ ap.add_argument("--n", type=int, default=256)
 ap.add_argument("--lr", type=float, default=4e-5)
 ap.add_argument("--optimizer", default="AdamW", choices=["AdamW", "Adafactor"])
 ap.add_argument("--scheduler", default="linear_schedule_with_warmup")
+ap.add_argument("--warmup-ratio", type=float, default=0.06, help="the linear warmup's share of the steps")
 ap.add_argument("--eval-steps", type=int, default=0, help="evaluate_during_training every N steps (0: no eval)")
 ap.add_argument("--labels", type=int, default=2)
 ap.add_argument("--label", default="healthy")
@@ -69,7 +70,7 @@ def sentences(n):
 
 train_df, eval_df = sentences(a.n), sentences(a.n // 4)
 args = ClassificationArgs(num_train_epochs=a.epochs, train_batch_size=a.batch, eval_batch_size=64,
-                          learning_rate=a.lr, optimizer=a.optimizer, scheduler=a.scheduler, max_seq_length=32,
+                          learning_rate=a.lr, warmup_ratio=a.warmup_ratio, optimizer=a.optimizer, scheduler=a.scheduler, max_seq_length=32,
                           overwrite_output_dir=True, output_dir="outputs/", best_model_dir="outputs/best_model",
                           cache_dir="cache_dir/", tensorboard_dir="runs/", logging_steps=1, save_steps=-1,
                           save_model_every_epoch=False, save_eval_checkpoints=False, save_optimizer_and_scheduler=False,
