@@ -17,8 +17,9 @@ import blind_maker  # noqa: E402
 RUNS: blind_maker.Runs = {}
 run = blind_maker.registry(RUNS)
 
-# --- opacus (DP-SGD with its PrivacyEngine; its examples' lines: "Train Epoch: 3 \tLoss: 0.867483 (ε = 3.25, δ = 1e-05)"
-# after a tqdm bar per epoch, or "\tTrain Epoch: 1 \tLoss: 1.476472 Acc@1: 38.992567 (ε = ...)" every N batches)
+# --- opacus (DP-SGD with its PrivacyEngine; its examples' lines: "Train Epoch: 3 \tLoss: 0.867483 (ε = 3.25,
+# δ = 1e-05)" after a tqdm bar per epoch, or "\tTrain Epoch: 1 \tLoss: 1.476472 Acc@1: 38.992567 (ε = ...)"
+# every N batches)
 run("opacus_cls_sgd_val_8ep", "opacus_train.py", "--epochs 8 --val")
 run("opacus_cls_sgd_freq4_5ep", "opacus_train.py", "--epochs 5 --print-freq 4 --lr 0.3")
 run("opacus_reg_adam_10ep", "opacus_train.py", "--task reg --optimizer adam --lr 0.005 --epochs 10 --sigma 0.8")

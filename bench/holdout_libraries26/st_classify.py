@@ -70,7 +70,8 @@ def sentences(n):
 
 train_df, eval_df = sentences(a.n), sentences(a.n // 4)
 args = ClassificationArgs(num_train_epochs=a.epochs, train_batch_size=a.batch, eval_batch_size=64,
-                          learning_rate=a.lr, warmup_ratio=a.warmup_ratio, optimizer=a.optimizer, scheduler=a.scheduler, max_seq_length=32,
+                          learning_rate=a.lr, warmup_ratio=a.warmup_ratio,
+                          optimizer=a.optimizer, scheduler=a.scheduler, max_seq_length=32,
                           overwrite_output_dir=True, output_dir="outputs/", best_model_dir="outputs/best_model",
                           cache_dir="cache_dir/", tensorboard_dir="runs/", logging_steps=1, save_steps=-1,
                           save_model_every_epoch=False, save_eval_checkpoints=False, save_optimizer_and_scheduler=False,
