@@ -19,7 +19,9 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout25"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=5, healthy=16, max_mb=10))
+# inspyred: chosen by holdout26's developer too, at the same time (neither saw the other's runs)
+globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=5, healthy=16, max_mb=10,
+                                  made_alongside=("inspyred",)))
 
 
 # The first reading (bench/read_corpus.py examples/libraries_holdout25 at 1c9dee4, 2026-12-06: none of it made knowing

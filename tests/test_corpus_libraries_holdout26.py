@@ -19,4 +19,6 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout26"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=7, healthy=14, max_mb=10))
+# inspyred: chosen by holdout25's developer too, at the same time (neither saw the other's runs)
+globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=7, healthy=14, max_mb=10,
+                                  made_alongside=("inspyred",)))
