@@ -637,8 +637,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.summary[k] = low
             elif _is_setting(name) and not table:
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
-            elif low not in dialect.skip_names and (low.split()[-1] not in dialect.skip_names
-                                                    or len(low.split()) > 1 and is_bare_running_best(low)):
+            elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
+                    low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
+                    and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 if low in dialect.bare_names:
                     bare[k] = name

@@ -354,11 +354,19 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
                     pairs.append((-s, k, c))
         taken: set[int] = set()
         placed: set[int] = set()
+        at: dict[int, int] = {}
         for _s, k, c in sorted(pairs):
             if c not in taken and k not in placed:
                 taken.add(c)
                 placed.add(k)
                 names[k] = columns[c][0]
+                at[c] = k
+        for c in range(1, len(columns)):
+            # an abbreviation one blank before a word, one of the two over a cell and the other over none: one name
+            # (PINTS' ``Min. step`` over one number, in a header of words one blank apart)
+            if (c - 1 in at) != (c in at) and columns[c - 1][0].endswith(".") \
+                    and columns[c][1] == columns[c - 1][2] + 1:
+                names[at.get(c - 1, at.get(c, 0))] = f"{columns[c - 1][0]} {columns[c][0]}"
     for k in range(len(cells)):
         if k not in numeric:
             names[k] = ""
