@@ -62,12 +62,14 @@ class Plan:
     #: the step is a batch counter under the epoch with no total (``Epoch: 002 | Batch: 015 | Loss: 0.89``): it
     #: restarts each epoch; the epoch's length is inferred from it (``engine._continue_inner``)
     inner: bool = False
+    #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``)
+    worker: int | None = None
 
     @property
     def positions(self) -> list[int]:
         """Every field to read, in order."""
         out = set(self.metrics) | set(self.summary)
-        for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates):
+        for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates, self.worker):
             if f is not None:
                 out.add(f)
         if self.position:
@@ -618,6 +620,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
+        if name and table and low in dialect.worker_names and plan.worker is None:
+            plan.worker = k  # (a column named so is no metric)
         if name and low in dialect.update_counts and plan.updates is None:
             plan.updates = k  # (and read as what it otherwise is)
         if name:
