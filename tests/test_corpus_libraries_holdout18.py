@@ -36,5 +36,12 @@ FIRST_READING = {"read": 11, "stopped": 1, "flagged": 4, "false_stops": 0, "earl
 CORRECTED = {"read": 16, "stopped": 1, "flagged": 4, "false_stops": 0, "early_stops": 0,
              "healthy_check_escalates": 0}
 
+# Then rows of bare numbers no header names (tests/test_engine_headerless_rows.py): hmmlearn's monitor rows, an
+# iteration, a value and its change, read as an objective whose rows tell its direction (rising while its changes
+# shrink: maximised; the judge follows it, never a rising loss): 8/8. 24/24 files, STOP recall 1/5, flagged 4/5, no
+# false or early STOP, ESCALATE 0 of 57.
+HEADERLESS = {"read": 24, "stopped": 1, "flagged": 4, "false_stops": 0, "early_stops": 0,
+              "healthy_check_escalates": 0}
+
 test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
-                                                  ("corrected", CORRECTED))
+                                                  ("corrected", CORRECTED), ("headerless rows", HEADERLESS))

@@ -405,3 +405,18 @@ def test_wandb_scan_skips_unused_records_of_any_record_number(tmp_path, monkeypa
     assert result.notes == [] and result.cursor["offset"] == path.stat().st_size
     loss = result.batch.columns["loss"]
     assert loss.steps.tolist() == [0, 1, 2, 3, 4] and loss.values.tolist() == [3.5, 2.5, 1.5, 0.5, -1.5]
+
+
+def test_a_long_runs_collapsing_grad_norm_is_judged_from_its_summarised_history(tmp_path, tc_home):
+    """A run long enough that its older grad norms are summarised (only the newest are at hand as points): the
+    vanishing-gradient check reads the running level from the summary and never indexes the older points' steps."""
+    n = 60_000
+    steps = np.arange(n)
+    loss = 2.6 + 0.02 * np.random.default_rng(0).normal(size=n)
+    grad = np.where(steps < n - 200, 1.0, 5e-4)
+    path = tmp_path / "metrics.csv"
+    path.write_text("step,train_loss,grad_norm\n" + "".join(
+        f"{s},{v},{g}\n" for s, v, g in zip(steps, loss, grad, strict=True)))
+    a = assess_run(str(path), store=Store(tmp_path / "s.db"), config=load_config())
+    f = next(x for x in a.findings if x.signal == "grad_norm")
+    assert f.concern == "vanishing_gradients", f.message

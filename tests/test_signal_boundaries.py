@@ -456,3 +456,15 @@ def test_default_params_are_valid_and_frozen():
     p = divergence.DivergenceParams()
     with pytest.raises(AttributeError):
         p.noise_k = 1.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("n", [9000, 30000])
+def test_grad_norm_a_long_runs_summarised_history_is_read_by_its_steps(n):
+    """A run longer than the newest points kept whole (``history.WINDOW``): the norm's running level begins in the
+    older, summarised history, whose steps are its blocks' (no index into the newest points only): a minibatch loss
+    that sits where it was while the norm collapses is still vanishing gradients."""
+    loss, g = falling(n), np.ones(n)
+    loss[n // 5:] = 2.6 + np.random.default_rng(1).normal(0, 0.02, n - n // 5)
+    g[-n // 20:] = 5e-4
+    f = grad_norm.check(view_of({"train_loss": loss, "grad_norm": g}))
+    assert f.concern == "vanishing_gradients", f.message

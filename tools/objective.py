@@ -16,6 +16,7 @@ from .roles import (
     is_adversarial,
     is_bare_running_best,
     is_current_state,
+    is_maximised,
     is_negated,
     is_regulariser,
     is_rl_return,
@@ -117,6 +118,12 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             mean, best, worst = ranked
             search = SearchObjective(mean, "population_mean", best, worst) if mean != best else None
             return _primary(roles, mean, search)
+        # ... or an objective named maximised (a monitored log-likelihood the reader named from its rows): the run's
+        # objective, higher is better
+        maxed = [n for n, r in roles.items() if r.role == "train_metric" and is_maximised(n)]
+        if maxed and search is None:
+            roles[maxed[0]] = MetricRole("train_loss", "max", primary=True)
+            return Objective(roles)
         if search is not None:
             return _primary(roles, search.name, search)
     if counts and losses and not named:

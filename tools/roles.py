@@ -39,6 +39,9 @@ _HIGHER_BETTER = re.compile(
     r"ndcg|mrr|win rate|pass 1|returns stat mean|discounted return)\b"
     r"|acc$|accuracy$"
 )
+# A name that says its quantity is maximised (the reader's ``objective (maximised)`` for a monitored objective whose
+# rows show it rising while its changes shrink: ``parsers/bare_rows.py``): higher is better, whatever it names.
+_MAXIMISED = re.compile(r"\bmaximi[sz]ed\b")
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
 _GRAD = re.compile(r"\b(grad norm|gradient norm|grad_norm|gnorm|total grad norm|norm|grad l2 norm|global grad norm)\b")
 _SCALE = re.compile(r"\b(loss scale|loss_scale|scaler|grad scale|scale)\b")
@@ -49,7 +52,8 @@ _THROUGHPUT = re.compile(
 # Losses that are not minimised jointly (GAN players, RL actor/critic, PPO): no monotone-decrease assumption.
 _ADVERSARIAL = re.compile(r"\b(disc|discriminator|gen|generator|critic|cri|actor|act|ppo|policy|value|adv|d|g)\b")
 
-_FUNCTION_VALUE = re.compile(r"\b(function value|f value)\b")  # an optimiser's objective, never an RL value loss
+# An optimiser's objective, never an RL value loss (pycma's `f value`, jaxopt's `Objective Value:14.46`)
+_FUNCTION_VALUE = re.compile(r"\b(function value|f value|(objective|obj|cost|fitness|loss) value)\b")
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
@@ -89,6 +93,8 @@ def infer_role(name: str) -> MetricRole:
     if _SCALE.search(n) and "loss" not in n.replace("loss scale", ""):
         return MetricRole("loss_scale")
     is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
+    if _MAXIMISED.search(n):
+        return MetricRole("eval" if is_eval else "train_metric", "max")
     if _LOWER_BETTER.search(n):
         if is_eval:
             return MetricRole("eval", "min")
@@ -160,6 +166,11 @@ def is_bare_running_best(name: str) -> bool:
     words = norm_name(name).split()
     return len(words) <= 4 and sum(w in _RUNNING_BEST for w in words) == 1 and all(
         w in _RUNNING_BEST or w in _RUNNING_BEST_QUALIFIERS for w in words) and "value" != words[0]
+
+
+def is_maximised(name: str) -> bool:
+    """Whether ``name`` says its quantity is maximised (``objective (maximised)``)."""
+    return bool(_MAXIMISED.search(norm_name(name)))
 
 
 # The value an optimiser reports at its current point, named alone (``Current``, ``current value``): beside a bare

@@ -31,6 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
 from .breaks import record_end
@@ -323,6 +324,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     for t, c in zip(loose, grouping.counts.tolist(), strict=True):
         loose_count[t] = loose_count.get(t, 0) + c
     plans: list[tuple[Plan, np.ndarray]] = []
+    bare: list[int] = []  # of plans, rows of bare numbers under no header
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
     stepped_series: list[tuple[Plan, np.ndarray]] = []  # the recurring records with a step, and their lines
     once, recur = set(st.get("once", ())), set(st.get("recur", ()))
@@ -390,6 +392,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if header is None:
                 header = _header_before(lines, int(idx[0]), st, len(pending))
             plan = _cached_plan(grouping.templates[g], samples, header)
+            if header is None and plan is not None and not plan.metrics and plan.step is not None and (
+                    plan.epoch is None and plan.counter is None and cells(first) is not None):
+                bare.append(len(plans))  # a row of bare numbers no header names (``_bare_rows``)
             if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
                 plan = replace(plan, partial_first=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
@@ -407,6 +412,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
+    if bare or st.get("bare_read"):
+        plans = _bare_rows(lines, plans, bare, grouping.codes, loose, st)
     if faced and (placed or late):  # after a carried step's record: carried with it, read when it is read
         lead = min([*placed, *late])
         held = {k for k in faced if int(plans[k][1][0]) > lead}
@@ -778,6 +785,64 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
     if j >= first:
         return None
     return headers.get(str(len(before_bar(lines[i]).split())))
+
+
+MAX_BARE = 16  # row templates of bare numbers whose reading is kept between reads
+
+
+def _bare_rows(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], bare: list[int], codes: np.ndarray,
+               loose: list[bytes], st: dict) -> list[tuple[Plan, np.ndarray]]:
+    """``plans`` with the rows of bare numbers no header names (``bare``, indices of ``plans``) given their value's
+    name (``bare_rows.decide``), in place. The name is decided once per row template (its blanks aside) on its first
+    ``DECIDE_ROWS`` rows in file order: rows seen in an earlier read are kept until then (``bare`` in the state), and
+    a template decided after its first rows were read with nothing has the file read again knowing it (``_revise``).
+    Such rows never take over a log with a named loss or objective: once a plan names one, every bare row stays
+    unread, and a log whose bare rows were read before is read again knowing it."""
+    them = set(bare)
+    named = any(_has_loss(p) or _has_objective(p) for k, (p, _) in enumerate(plans) if k not in them)
+    if named and not st.get("named_obj"):
+        st["named_obj"] = True
+        if st.get("bare_read"):
+            st["revise"] = {**st.get("revise", {}), "named_obj": True}
+    if st.get("named_obj") or not bare:
+        return plans
+    firsts: dict[str, list[int]] = {}  # per template, its first rows in this read
+    for k in bare:
+        key = _bare_key(lines, plans[k][1], codes, loose)
+        firsts[key] = sorted([*firsts.get(key, []), *plans[k][1][:DECIDE_ROWS].tolist()])[:DECIDE_ROWS]
+    known = dict(st.get("bare") or {})  # (a new dict: the pinned one stays as pinned)
+    for key, rows in firsts.items():
+        got = known.get(key)
+        if got is None and len(known) >= MAX_BARE:
+            continue
+        if got is None or got[0] == "?":
+            seen = [c.encode("latin-1").split() for c in (got or ["?"])[1:]]
+            seen += [c for c in (cells(lines[i]) for i in rows) if c is not None]
+            seen = seen[:DECIDE_ROWS]
+            if len(seen) < DECIDE_ROWS:
+                known[key] = ["?", *(b" ".join(c).decode("latin-1") for c in seen)]
+                continue
+            name = decide(seen)
+            known[key] = ["=", name or ""]
+            if name and got is not None:  # its first rows were read before, with nothing: read again knowing it
+                st["revise"] = {**st.get("revise", {}), "bare": dict(known)}
+    st["bare"] = known
+    for k in bare:
+        plan, idx = plans[k]
+        got = known.get(_bare_key(lines, idx, codes, loose))
+        if not got or got[0] != "=" or not got[1]:
+            continue
+        spans = _spans(lines[int(idx[0])])
+        value = next((f for f in range((plan.step or 0) + 1, len(spans)) if spans[f][1] > spans[f][0]), None)
+        if value is not None:
+            plans[k] = (replace(plan, metrics={value: got[1]}), idx)
+            st["bare_read"] = True
+    return plans
+
+
+def _bare_key(lines: Sequence[bytes], idx: np.ndarray, codes: np.ndarray, loose: list[bytes]) -> str:
+    """A row template of bare numbers, its blanks aside, with its count of cells (its template holds no number)."""
+    return f"{len(lines[int(idx[0])].split())}:{loose[int(codes[int(idx[0])])].decode('latin-1')}"
 
 
 def _all_named(line: bytes) -> bool:

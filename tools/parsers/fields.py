@@ -388,6 +388,77 @@ def _name_over_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: 
     return None if name == NOT_A_NAME else name
 
 
+def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan, samples: list[bytes]) -> bool:
+    """Field ``k`` is a plain number with no name right after the record's position and a colon, before no metric,
+    and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration 3: 0.4054, stopping crit: 5.4e-03``, a
+    hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a count): the record's unnamed value."""
+    if plan.metrics:
+        return False
+    before = max((j for j in range(k) if spans[j][1] > spans[j][0]), default=None)
+    place = {plan.step, plan.step_total, plan.epoch, plan.epoch_total, *(plan.counter or ())} - {None}
+    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() != b":":
+        return False
+    after = rep[spans[k][1]:].lstrip(b" ")
+    if after and after[:1] not in b",;|\t":
+        return False
+    whole = False
+    for line in samples:
+        sp = _spans(line)
+        if len(sp) != len(spans):
+            continue
+        seg = line[sp[k][0]:sp[k][1]]
+        if seg != NAN_MARK and (seg.translate(None, NUMBER_CHARS) or not _number(seg)):
+            return False  # a unit glued to it (``12.5s``, ``40%``): no objective
+        whole = whole or not _int(seg.lstrip(b"+-"))
+    return whole
+
+
+def _names_objective(name: str) -> bool:
+    """A name the record's loss goes by: a loss, or an objective under another name (``cost``, ``error``)."""
+    role = infer_role(name)
+    return (role.role == "train_loss" or "loss" in name.lower()
+            or role.role == "train_metric" and role.direction == "min")
+
+
+MAX_TERMS = 8  # a total is checked against the sums of at most this many of its record's values
+
+
+def _half_unit(seg: bytes) -> float:
+    """Half a unit of the last digit ``seg`` prints (``5.4159``: 5e-05; ``2.12e+00``: 5e-03)."""
+    mantissa, _, exp = seg.lower().partition(b"e")
+    dot = mantissa.find(b".")
+    decimals = len(mantissa) - dot - 1 if dot >= 0 else 0
+    return 0.5 * 10.0 ** ((int(exp) if exp.lstrip(b"+-").isdigit() else 0) - decimals)
+
+
+def _sum_of_others(samples: list[bytes], n_spans: int, k: int, fields: list[int]) -> bool:
+    """Field ``k`` (named ``total``) is, on every sample line, the sum of the same two or more of ``fields`` (within
+    the precision they are printed to), the total not only integers (a count of things): CEBRA's ``pos: -0.6943
+    neg:  6.1101 total:  5.4159`` (the contrastive loss's two terms and their sum), the record's loss when it names
+    none."""
+    fields = [f for f in fields if f != k]
+    if not 2 <= len(fields) <= MAX_TERMS:
+        return False
+    rows = []
+    for line in samples:
+        sp = _spans(line)
+        if len(sp) != n_spans:
+            continue
+        segs = [line[sp[f][0]:sp[f][1]] for f in (k, *fields)]
+        try:
+            rows.append(([float(s) for s in segs], [_half_unit(s) for s in segs]))
+        except ValueError:
+            continue  # a NaN mark, a unit: no check on this line
+    if not rows or all(vals[0].is_integer() for vals, _ in rows):
+        return False
+    for mask in range(3, 1 << len(fields)):
+        terms = [i + 1 for i in range(len(fields)) if mask >> i & 1]
+        if len(terms) >= 2 and all(abs(sum(vals[i] for i in terms) - vals[0]) <= 1.001 * (
+                units[0] + sum(units[i] for i in terms)) for vals, units in rows):
+            return True
+    return False
+
+
 def _column_of(line: bytes, pos: int) -> int:
     """Which blank-separated column of ``line`` holds byte ``pos``."""
     return len(line[:pos].split()) - (0 if pos == 0 or line[pos - 1:pos].isspace() else 1)
@@ -536,6 +607,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     # mostly values: ``Starting epoch 3`` under ``Starting training run`` names its own number)
     table = header is not None and len(before_bar(rep).split()) == len(header) and _mostly_values(before_bar(rep))
     used_words: set[str] = set()
+    unnamed: int | None = None  # a value with no name right after the record's position
+    totals: list[int] = []  # fields named ``total`` alone
     bare: dict[int, str] = {}  # field -> the split's bare name it was read under a loss for (``Train:``)
     first_field = next(i for i, a in enumerate(spans) if a[1] > a[0])
     k = 0
@@ -622,6 +695,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             continue
         if name and table and low in dialect.worker_names and plan.worker is None:
             plan.worker = k  # (a column named so is no metric)
+        if not name and unnamed is None and _right_after_position(rep, spans, k, plan, samples):
+            unnamed = k  # ``Iteration 3: 0.4054, stopping crit: 5.4e-03``: the record's objective, if it names no loss
         if name and low in dialect.update_counts and plan.updates is None:
             plan.updates = k  # (and read as what it otherwise is)
         if name:
@@ -641,6 +716,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 plan.summary[k] = low
             elif _is_setting(name) and not table:
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
+            elif low == "total" and not table:
+                totals.append(k)  # a count (``total: 1000``), unless it sums the record's values (below)
             elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
@@ -687,6 +764,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         context = context.replace(ch, " ")
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
+    if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
+        if unnamed is not None:
+            plan.metrics[unnamed] = "objective"
+        else:
+            summed = [k for k in totals if _sum_of_others(samples, len(spans), k, sorted(plan.metrics))]
+            if len(summed) == 1:
+                plan.metrics[summed[0]] = "total_loss"
     if plan.is_record and plan.step is None and plan.epoch is None and not any(
             infer_role(n).role != "other" for n in plan.metrics.values()):
         plan.is_record = False  # a printed dict of settings ({'block_size': 1048576, ...}): no record on its face

@@ -383,9 +383,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     if not out.named_step:
         # a column named with a step word last (``max_global_step``) over integers in every sample: the step
         ints = [k for k in named if all(len(c) == len(cells) and c[k][0].isdigit() for c in map(_cells, samples))]
-        words = {k: _STEP_WORDS.split(names[k].lower()) for k in ints}
-        by_name = [k for k in ints if len(words[k]) > 1 and words[k][-1] in dialect.step_names
-                   and words[k][-1] not in dialect.time_units]
+        parts = {k: _STEP_WORDS.split(names[k].lower()) for k in ints}
+        by_name = [k for k in ints if len(parts[k]) > 1 and parts[k][-1] in dialect.step_names
+                   and parts[k][-1] not in dialect.time_units]
         if by_name:
             out[by_name[0]] = "step"
             out.named_step = True

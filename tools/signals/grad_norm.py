@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..findings import OK, WARN, Finding, nums, readable, times
+from ..history import MetricHistory
 from .curve import finite
 from .params import Params, bound
 from .view import RunView, recent_len
@@ -60,12 +61,23 @@ def check(view: RunView, p: GradNormParams = DEFAULT) -> Finding:
                        f"{name} exploded to {readable(now)}, {times(now / ref)} its running level {readable(ref)}",
                        span, info, concern="grad_explosion")
     flat = view.curve is None or _flat(view, p) and not _settled(
-        view, steps[lo], steps[lo + max(1, (hi - lo) // 4) - 1], p)
+        view, _step_at(hist, steps, lo), _step_at(hist, steps, lo + max(1, (hi - lo) // 4) - 1), p)
     if ref > 0 and (now < p.vanish_factor * ref or np.all(v[-w:] == 0)) and flat:
         return Finding("grad_norm", WARN,
                        f"{name} collapsed to {now:.3g} from {ref:.3g} while the loss is flat: vanishing gradients",
                        span, info, concern="vanishing_gradients")
     return Finding("grad_norm", OK, f"{name} at {now:.3g} (running level {ref:.3g})", span, info)
+
+
+def _step_at(hist: MetricHistory | None, steps: np.ndarray, i: int) -> float:
+    """The step of the ``i``-th finite point of the run: from the newest points kept whole, or (a long run's older
+    history summarised) the first step of the block that holds it."""
+    off = (hist.n_finite if hist is not None else len(steps)) - len(steps)
+    if i >= off or hist is None or not hist.summarised:
+        return float(steps[min(max(i - off, 0), len(steps) - 1)])
+    b = hist.blocks
+    j = int(np.searchsorted(np.cumsum(b["n_fin"]), i, side="right"))
+    return float(b["first_step"][min(j, len(b["first_step"]) - 1)])
 
 
 def _settled(view: RunView, first: float, last: float, p: GradNormParams) -> bool:

@@ -87,9 +87,10 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     if objective is not None and not adversarial and any(is_rl_return(n) or _episode_lengths(frame, n)
                                                          for n in frame.roles):
         adversarial = True  # an RL run (its episode return or length logged): its losses follow the returns
-    if objective is not None and not adversarial:
+    if objective is not None and not adversarial and frame.roles[objective].direction != "max":
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
-        # a floor: no monotone-decrease assumption holds for it.
+        # a floor: no monotone-decrease assumption holds for it. (An objective maximised, a log-likelihood, is
+        # below zero by what it is.)
         adversarial = _surrogate(frame, objective)
     constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > CONSTANT_MIN_POINTS
     if primary_eval is None or primary_eval not in frame.series:
