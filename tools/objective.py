@@ -15,6 +15,7 @@ from .roles import (
     infer_role,
     is_adversarial,
     is_bare_running_best,
+    is_current_state,
     is_maximised,
     is_negated,
     is_regulariser,
@@ -47,8 +48,9 @@ _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
 
 @dataclass(frozen=True)
 class SearchObjective:
-    """The state of a search that stands for the run when no metric is named a loss. ``kind``: ``running_best`` (the
-    best found so far named alone), ``population_mean`` (a population's mean beside its best and worst),
+    """The state of a search that stands for the run when no metric is named a loss. ``kind``: ``current_state``
+    (the optimiser's value at its current point beside a running best), ``running_best`` (the best found so far named
+    alone), ``population_mean`` (a population's mean beside its best and worst),
     ``best_beside_mean`` (the best individual's fitness beside the population's average), ``population_stat`` (a
     population's lowest value or mean among its statistics), ``divergence`` (a divergence minimised, nothing else).
     ``best``/``worst``/``mean`` name the statistics beside it that tell its direction (``MetricFrame``)."""
@@ -98,7 +100,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
     losses = named or [n for n, r in roles.items() if r.role == "train_loss"]  # the loss a user named wins
     if not losses:
         search = search_objective(names, roles, overrides or {})
-        if search is not None and search.kind == "running_best":
+        if search is not None and search.kind in ("running_best", "current_state"):
             return _primary(roles, search.name, search)
         # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
         losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
@@ -147,10 +149,16 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
     """The state of the search, for a run with no metric named a loss. One principle for an optimiser's values: the
     state of the search stands for the run, a single evaluation does not. A search that evaluates one point a step
     (scikit-optimize's calls, hyperopt's trials) prints each point's value, a draw from the space it explores, and the
-    best so far, its progress: the best is the run's objective. Where the step holds a population, its mean is that
+    best so far, its progress: the best is the run's objective. An optimiser that moves one point (Adam, gradient
+    descent, an evolution strategy's mean) reports that point's value as its ``Current`` beside its running ``Best``:
+    the point is the search's state and the run's objective (judged by its best, a diverging optimiser would never
+    stop), the best its progress. Where the step holds a population, its mean is that
     state (its best beside its average when no worst is logged: gplearn's table, whose best is the program kept).
     Tried in that order; then a population's statistics (DEAP's ``avg  min  max``), then a divergence minimised."""
     bare_best = [n for n in names if is_bare_running_best(n) and n not in overrides]
+    current = [n for n in names if is_current_state(n) and n not in overrides]
+    if bare_best and current:
+        return SearchObjective(current[0], "current_state", best=bare_best[0])
     if bare_best:
         return SearchObjective(bare_best[0], "running_best")
     others = [n for n in names if roles[n].role == "other"]

@@ -173,6 +173,16 @@ def is_maximised(name: str) -> bool:
     return bool(_MAXIMISED.search(norm_name(name)))
 
 
+# The value an optimiser reports at its current point, named alone (``Current``, ``current value``): beside a bare
+# running best, the search's state (``objective.search_objective``)
+_CURRENT_STATE = frozenset({"current", "value", "point", "iterate", "guess"})
+
+
+def is_current_state(name: str) -> bool:
+    words = norm_name(name).split()
+    return len(words) <= 2 and words[:1] == ["current"] and all(w in _CURRENT_STATE for w in words)
+
+
 def is_regulariser(name: str) -> bool:
     """Whether ``name`` is a KL or entropy diagnostic (not a loss term named so): no run is judged by one."""
     n = norm_name(name)

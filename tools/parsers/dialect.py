@@ -47,6 +47,9 @@ class Dialect:
     pass_names: frozenset[str] = frozenset({"train", "training", "valid", "validation", "val", "test", "eval"})
     #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too
     inner_names: frozenset[str] = frozenset({"batch", "batches", "minibatch", "mini-batch", "batch_idx"})
+    #: a table's column telling apart the processes whose rows interleave (rlberry's ``worker``): one series each,
+    #: the lowest's the run's (``Plan.worker``)
+    worker_names: frozenset[str] = frozenset({"worker", "worker_id", "rank"})
     #: numbers that are neither metrics nor positions
     skip_names: frozenset[str] = frozenset({
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",

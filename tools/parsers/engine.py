@@ -1206,6 +1206,18 @@ def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
 EXPLICIT = -1  # the key of a read's explicit steps among its columns (``got``; the columns are fields 0, 1, ...)
 
 
+def _other_workers(workers: np.ndarray, st: dict) -> np.ndarray:
+    """The rows of a table's worker column (``Plan.worker``) that are not the lowest worker's seen so far: the
+    workers' rows interleave, each counting its own steps; the lowest's stand for the run (as the lowest rank's
+    lines, ``streams.py``)."""
+    low = st.get("worker_low")
+    seen = workers[~np.isnan(workers)]
+    if len(seen):
+        low = float(seen.min()) if low is None else min(float(low), float(seen.min()))
+        st["worker_low"] = low
+    return workers != low if low is not None else np.zeros(len(workers), dtype=bool)
+
+
 def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
           lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
@@ -1234,6 +1246,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for c, mask in bad.items():
             if c not in plan.metrics and c not in plan.summary:
                 pos_bad |= mask  # a position that is no number: the line is not this template's record
+        if plan.worker is not None and len(idx):
+            pos_bad |= _other_workers(got[plan.worker], st)
         if pos_bad.any():
             keep = ~pos_bad
             idx = idx[keep]

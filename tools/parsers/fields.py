@@ -65,14 +65,15 @@ class Plan:
     #: a metric's field named as a statistic of a step (rlberry's ``max_global_step``) in a record naming no position:
     #: the record's step when its values climb as a step's do (``engine._step_like``)
     step_like: int | None = None
-    #: the field of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
+    #: the field of a ``worker`` tag (``[MCValue[worker: 0]]``: with ``step_like``, each worker counts its own steps) or
+    #: of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``)
     worker: int | None = None
 
     @property
     def positions(self) -> list[int]:
         """Every field to read, in order."""
         out = set(self.metrics) | set(self.summary)
-        for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates):
+        for f in (self.step, self.epoch, self.epoch_total, self.step_total, self.updates, self.worker):
             if f is not None:
                 out.add(f)
         if self.position:
@@ -707,6 +708,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
+        if name and table and low in dialect.worker_names and plan.worker is None:
+            plan.worker = k  # (a column named so is no metric)
         if not name and unnamed is None and _right_after_position(rep, spans, k, plan, samples):
             unnamed = k  # ``Iteration 3: 0.4054, stopping crit: 5.4e-03``: the record's objective, if it names no loss
         if name and low in dialect.update_counts and plan.updates is None:
@@ -732,8 +735,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 totals.append(k)  # a count (``total: 1000``), unless it sums the record's values (below)
             elif low == "worker" and not table and _int(rep[a:b]):
                 plan.worker = k if plan.worker is None else plan.worker  # ``[worker: 0]``: which agent prints it
-            elif low not in dialect.skip_names and (low.split()[-1] not in dialect.skip_names
-                                                    or len(low.split()) > 1 and is_bare_running_best(low)):
+            elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
+                    low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
+                    and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
                 if step_like is None and _ends_in_step(low, dialect):
                     step_like = k  # (``max_global_step``: the step if the record names none and it climbs)

@@ -354,11 +354,19 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
                     pairs.append((-s, k, c))
         taken: set[int] = set()
         placed: set[int] = set()
+        at: dict[int, int] = {}
         for _s, k, c in sorted(pairs):
             if c not in taken and k not in placed:
                 taken.add(c)
                 placed.add(k)
                 names[k] = columns[c][0]
+                at[c] = k
+        for c in range(1, len(columns)):
+            # an abbreviation one blank before a word, one of the two over a cell and the other over none: one name
+            # (PINTS' ``Min. step`` over one number, in a header of words one blank apart)
+            if (c - 1 in at) != (c in at) and columns[c - 1][0].endswith(".") \
+                    and columns[c][1] == columns[c - 1][2] + 1:
+                names[at.get(c - 1, at.get(c, 0))] = f"{columns[c - 1][0]} {columns[c][0]}"
     for k in range(len(cells)):
         if k not in numeric:
             names[k] = ""
@@ -373,10 +381,22 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     out.named_step = any(n in dialect.step_names and n not in dialect.time_units or n in dialect.epoch_names
                          or n.split()[-1:] == ["epoch"] for n in low if n)
     if not out.named_step:
+        # a column named with a step word last (``max_global_step``) over integers in every sample: the step
+        ints = [k for k in named if all(len(c) == len(cells) and c[k][0].isdigit() for c in map(_cells, samples))]
+        parts = {k: _STEP_WORDS.split(names[k].lower()) for k in ints}
+        by_name = [k for k in ints if len(parts[k]) > 1 and parts[k][-1] in dialect.step_names
+                   and parts[k][-1] not in dialect.time_units]
+        if by_name:
+            out[by_name[0]] = "step"
+            out.named_step = True
+    if not out.named_step:
         step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
         if step is not None:
             out[step] = "step"
     return out
+
+
+_STEP_WORDS = re.compile(r"[\s_./-]+")  # what parts a column's name into words (``max_global_step``)
 
 
 def _split_shared(columns: tuple[tuple[str, int, int], ...], cells: list[tuple[bytes, int, int]]
@@ -512,7 +532,8 @@ class Tables:
         """The names of the cells of row template whose first line is ``i`` (samples: a few of its lines, the first
         one first), ``SKIP`` for a model summary's rows, None when no header governs it."""
         rep = samples[0]
-        if len(rep) > MAX_HEADER * 4 or not _row_like(self.grouping.templates[self.grouping.codes[i]], rep):
+        if len(rep) > MAX_HEADER * 4 or not _row_like(self.grouping.templates[self.grouping.codes[i]], rep) and not (
+                self._headed_text_row(i, rep)):
             return None
         breaks = self.breaks()
         k = int(np.searchsorted(breaks, i)) - 1
@@ -544,6 +565,19 @@ class Tables:
                 _ALIGNED[key] = names  # its step by name: the same for every block's samples (one sample, maybe
                 # the read's last line cut short, is too few: what it names must not outlive its read)
         return names
+
+    def _headed_text_row(self, i: int, rep: bytes) -> bool:
+        """Whether line ``i`` (``rep``), numbers and one cell of text (a name: pandas' ``MCValue      0    49.992``),
+        is a table's row by the header right over it (a table printed header and row per message, the header after
+        a log's prefix: ``[INFO] 09:34:    agent_name  worker  loss``)."""
+        cells = _cells(rep[:MAX_HEADER])
+        text = [tok for tok, _a, _b in cells if not _number_cell(tok)]
+        if len(text) != 1 or len(cells) < 3 or not text[0][:1].isalpha():
+            return False
+        parsed = _parse_cached(self._above(i, 1), None)
+        if parsed is None or parsed[1] != "table" or len(cells) > len(parsed[0]):
+            return False
+        return text[0].decode("utf-8", "replace") not in {name for name, _a, _b in parsed[0]}
 
     def _over_interruption(self, j: int, i: int) -> int:
         """The break line heading the rows above ``j`` when the lines from ``j`` up are a few that head nothing
