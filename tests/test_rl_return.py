@@ -101,3 +101,28 @@ def test_an_optimisers_function_value_is_no_rl_value_loss():
     frame = MetricFrame.from_batch(PointBatch({"function value": Column(steps, y)}))
     view = build_view(frame)
     assert view.objective == "function value" and not view.adversarial
+
+
+def _rl_view(loss: np.ndarray) -> object:
+    steps = np.arange(1, len(loss) + 1)
+    rewards = 20.0 + np.random.default_rng(0).normal(0, 5, len(loss))
+    return build_view(MetricFrame.from_batch(PointBatch({"loss": Column(steps, loss),
+                                                         "episode_rewards": Column(steps, rewards)})))
+
+
+def test_an_rl_runs_loss_is_left_to_its_returns_until_it_blows_up_by_orders_of_magnitude():
+    """rlberry's writer logs `episode_rewards` (plural) beside its agent's value loss: an RL run, judged by its
+    returns; its loss climbing back as the returns grow (50 -> 13.5 -> 18, holdout21's healthy runs) is no divergence,
+    but a value loss grown a million times over its best and its start (lr 1.5: 50 -> 1e38) blew up all the same."""
+    from training_check.tools.signals import divergence
+
+    assert is_rl_return("episode_rewards") and is_rl_return("episode reward")
+    climbing = np.concatenate([np.linspace(50, 13.5, 9), np.linspace(20, 18, 31)])
+    view = _rl_view(climbing)
+    assert view.objective == "episode_rewards"
+    assert divergence.check(view).status != "critical"
+    blown = 50.0 * 40.0 ** np.arange(30)  # 50, 2000, ... 1e48: the value function's weights exploding
+    f = divergence.check(_rl_view(blown))
+    assert f.status == "critical" and f.message.startswith("loss blew up: ") and "RL or adversarial loss" in f.message
+    modest = 50.0 * 1.5 ** np.arange(30)  # 1e5 x its start at the end: orders of magnitude, not six
+    assert divergence.check(_rl_view(modest)).status != "critical"

@@ -116,7 +116,7 @@ def infer_role(name: str) -> MetricRole:
 
 # An RL run's return (stable-baselines3's rollout/ep_rew_mean, its EvalCallback's eval/mean_reward): the run's
 # objective; its losses (value, policy, their sum) follow the returns, not a descent.
-_RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode reward|mean reward|episode return|ep return mean|"
+_RL_RETURN = re.compile(r"\b(ep rew mean|ep reward mean|episode rewards?|mean reward|episode return|ep return mean|"
                         r"returns stat mean|discounted return|"
                         r"(total|average|avg|mean|episodic|cumulative|ep|rollout) (reward|return)s?)\b")
 # ...or a name that is the word alone (d3rlpy's online ``rollout_return``, a plain ``reward`` column of an RL loop)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import CRITICAL, OK, WARN, Finding, nums, readable
+from ..roles import is_rl_return
 from .curve import Curve, make_curve, mann_kendall_z, short_noise, theil_sen
 from .params import Params, bound, orientation, start_level
 from .view import RunView, recent_len
@@ -64,6 +65,9 @@ class DivergenceParams(Params):
     sustain_undone: int = bound(2, 2)  # ...or this many newest logs (and sustain_share of the run) each order_ratio x
     undone_ratio: float = bound(2.0, 1.0)  # its best and undone_ratio x where it started: the run's progress undone
     # and doubled (a spike is one log of a sparse log, a few of a dense one; no noise doubles the untrained level)
+    adversarial_blowup: float = bound(1e6, 10.0)  # an adversarial or RL loss (not judged for divergence: it climbs
+    # as the returns grow) this many times its best and its start for sustain_massive logs in a row has blown up
+    # all the same: no return's growth squares into six orders of magnitude (a value function's weights exploding)
 
 
 DEFAULT = DivergenceParams()
@@ -74,7 +78,7 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
     start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points), or when another loss blew up by
     orders of magnitude while the objective rose too (``_blown_up_beside``)."""
-    return _blown_up_beside(view, p) or _check(view, p)
+    return _blown_up_beside(view, p) or _unjudged_blowup(view, p) or _check(view, p)
 
 
 def _check(view: RunView, p: DivergenceParams) -> Finding:
@@ -194,6 +198,41 @@ def _order_above_start(c: Curve, best: float, start: float, p: DivergenceParams,
         return False
     v = c.values[-above:]
     return bool((v >= p.order_ratio * best).all() and (v > start).all())
+
+
+def _unjudged_blowup(view: RunView, p: DivergenceParams) -> Finding | None:
+    """Critical when a loss the divergence rules leave alone - an adversarial or RL objective, or the losses of a run
+    judged by its episode return (they climb as the returns grow) - blew up by ``adversarial_blowup``
+    (``_adversarial_blowup``): a value function's weights exploding, whatever the returns do."""
+    names = [view.objective] if view.adversarial and view.objective else []
+    if view.objective and is_rl_return(view.objective):
+        names += [n for n in view.frame.series if view.frame.roles[n].role == "train_loss"]
+    for name in names:
+        c = view.curve if name == view.objective else make_curve(view.frame.series[name],
+                                                                 view.frame.summarised(name))
+        if c is None or c.n < p.min_points or not (blown := _adversarial_blowup(c, p)):
+            continue
+        now = c.level(recent_len(c.n, lo=p.recent_lo))
+        return Finding("divergence", CRITICAL,
+                       f"{name} blew up: {readable(now, 4)} now, over {readable(p.adversarial_blowup)} times its best "
+                       f"and its start for {blown} logs (an RL or adversarial loss, but no return's growth explains "
+                       f"that)", [int(c.steps[-blown]), int(c.steps[-1])], nums(now=now, points_above=blown),
+                       concern="divergence", sustained=True)
+    return None
+
+
+def _adversarial_blowup(c: Curve, p: DivergenceParams) -> int:
+    """How many newest logs in a row (``sustain_massive`` or more, else 0) a positive adversarial or RL loss sits over
+    ``adversarial_blowup`` times both its lowest log and its first."""
+    v = c.values
+    if len(v) < p.sustain_massive:
+        return 0
+    low, first = float(np.min(v)), float(c.first(1)[0])
+    if low <= 0 or first <= 0:
+        return 0
+    over = v > p.adversarial_blowup * max(low, first)
+    k = len(over) - 1 - int(np.flatnonzero(~over)[-1]) if not over.all() else len(over)
+    return k if k >= p.sustain_massive else 0
 
 
 def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
