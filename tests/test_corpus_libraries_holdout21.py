@@ -32,4 +32,16 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=25, stop=7, healthy=
 FIRST_READING = {"read": 0, "stopped": 2, "flagged": 3, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 10}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Then (fixh21a, fixh21b, 5cdc3c6): PINTS' table (names one blank apart; `Current`, the optimiser's state beside its
+# running `Best`, is the objective), rlberry's header-and-row tables and one-line records (`max_global_step` the step,
+# the lowest worker's rows the run's), Flower's closing `History` rows, and `episode_rewards` an episode return (its
+# runs judged by their returns, a value loss grown a million-fold a blow-up all the same): 25/25 files, STOP 6/7,
+# flagged 7/7, no false STOP (2 before the returns were recognised), ESCALATE 11 of 54 healthy checks - the read runs
+# add checks; 5 of the 6 healthy rlberry runs' returns do not improve in 25-60 episodes (the ESCALATE count is held
+# from the corrected reading, not the first, where 27 checks were judged).
+CORRECTED = {"read": 25, "stopped": 6, "flagged": 7, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 11}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED),
+                                                  exempt=(("the first reading", "healthy_check_escalates"),))
