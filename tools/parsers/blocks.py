@@ -41,6 +41,10 @@ MAX_TAIL_BYTES = 1 << 16
 MAX_NAME = 96
 MAX_MIXED_NAMES = 256  # names one row template may hold (digits in the names); more: none read
 MAX_MIXED_LINES = 1 << 18  # rows of such a template read per block
+MAX_ROW_CELLS_BYTES = 1024  # a box's row of several value columns longer than this is no record's row
+MAX_TITLE_BACK = 4  # lines looked at above a box's first row for its title (top border, header, header rule)
+MAX_TITLE = 64  # bytes of a title line
+MAX_GAP = 8  # a box's lines between two of its rows that are no row (rules, rows of words)
 
 Reader = Callable[[Sequence[bytes], np.ndarray, list[int]], tuple[dict[int, np.ndarray], dict[int, np.ndarray]]]
 
@@ -68,9 +72,13 @@ def _row_parts(line: bytes) -> tuple[bytes, bytes, int] | None:
         inner = s[len(border):-len(border)]
         cut = inner.find(border)
         if cut >= 0:
-            if inner.find(border, cut + 1) >= 0:
-                return None
             name, value = inner[:cut], inner[cut + len(border):]
+            more = value.find(border)
+            if more >= 0:  # further columns (a population's members, their mean): the first value column's
+                if len(inner) > MAX_ROW_CELLS_BYTES or any(not _one_number(c) for c in value[more:].split(
+                        border)[1:] if c.strip()):
+                    return None  # cells of words after the first value: a table of another kind
+                value = value[:more]
             start = at + len(border) + cut + len(border)
         else:
             body = inner.rstrip()
@@ -105,8 +113,10 @@ def _candidate(template: bytes) -> bool:
 class Blocks:
     """What one read block's vertical tables give (see the module docstring)."""
 
-    def __init__(self, lines: Sequence[bytes], grouping: Grouping, known: bool = False, dialect: Dialect = DIALECT):
+    def __init__(self, lines: Sequence[bytes], grouping: Grouping, known: bool = False, dialect: Dialect = DIALECT,
+                 own: int = 0):
         self.known = known  # an earlier read found vertical tables in this log
+        self.own = own  # the first line of this read's own (the lines before: one-off lines of earlier reads)
         self.lines = lines
         self.grouping = grouping
         self.dialect = dialect
@@ -167,6 +177,15 @@ class Blocks:
         row_line = is_row[codes]
         sec_line = is_sec[codes]
         in_table = row_line | sec_line
+        if n > 2:  # a box's rules between groups of rows (rich's ``├───┼───┤``) and rows of words (``│ note │ None
+            # │``): the table goes on across them (a few lines at most)
+            for i in (np.flatnonzero(~in_table[1:-1] & in_table[:-2]) + 1).tolist():
+                j = i
+                while j < n and j - i < MAX_GAP and not in_table[j] and (
+                        _box_rule(self.lines[j]) or _row_edges(self.lines[j])):
+                    j += 1
+                if j < n and in_table[j]:
+                    in_table[i:j] = True
         prev = np.concatenate(([False], in_table[:-1]))
         start = in_table & ~prev
         block = np.cumsum(start) - 1  # the block of each table line
@@ -208,7 +227,20 @@ class Blocks:
                     i0, v0 = values[key]
                     i1, v1 = np.concatenate((i0, i1)), np.concatenate((v0, v1))
                 values[key] = (i1, v1)
-        steps = self._steps(values, block, n_blocks, st, em)
+        starts = np.flatnonzero(start)
+        titled = [self._title(int(i)) for i in starts.tolist()]
+        if titled[0] is None and st.get("blk_title") is not None and self._continued(int(starts[0])):
+            titled[0] = st["blk_title"]  # the rest of a table cut by the read before, under the title it showed
+        if any(t is None for t in titled):
+            steps = self._steps(values, block, n_blocks, st, em)
+        else:
+            steps = np.full(n_blocks, np.nan)
+        for b, t in enumerate(titled):
+            if t is not None:
+                steps[b] = t
+        last = self._open_title(n)
+        st["blk_title"] = last if last is not None else next((t for t in reversed(titled) if t is not None),
+                                                              st.get("blk_title"))
         for key, (idx, v) in values.items():
             o = np.argsort(idx, kind="stable")
             idx, v = idx[o], v[o]
@@ -216,6 +248,42 @@ class Blocks:
             ok = ~np.isnan(s)
             if ok.any():
                 em.extend(key, s[ok].astype(np.int64), v[ok])
+
+    def _title(self, first: int) -> int | None:
+        """The step a box's title names (rich's ``Global Steps: 1_200`` centred above it): the line above the box's
+        top border, header and header rule, right above the block's first row ``first``; None without one."""
+        boxed = False
+        for i in range(first - 1, max(first - 1 - MAX_TITLE_BACK, self.own - 1), -1):
+            line = self.lines[i]
+            if _box_rule(line) or _row_edges(line):
+                boxed = True
+                continue
+            return _title_step(line, self.dialect) if boxed else None
+        return None
+
+    def _continued(self, first: int) -> bool:
+        """Whether the block from ``first`` goes on a table the read before cut: only a box's lines above it in
+        this read."""
+        for i in range(first - 1, max(first - 1 - MAX_TITLE_BACK, self.own - 1), -1):
+            if not (_box_rule(self.lines[i]) or _row_edges(self.lines[i])):
+                return False
+        return first - MAX_TITLE_BACK <= self.own
+
+    def carry_title(self, st: dict) -> None:
+        """A read without a table's rows that ends under a box's title (the rows come next): its step kept."""
+        got = self._open_title(len(self.lines))
+        if got is not None:
+            st["blk_title"] = got
+
+    def _open_title(self, n: int) -> int | None:
+        """The step of a title the read ends under (its box's rows not printed yet): the title line, then box lines
+        only to the read's end."""
+        for i in range(n - 1, max(n - 2 - MAX_TITLE_BACK, self.own - 1), -1):
+            line = self.lines[i]
+            if not line.strip() and i == n - 1 or _box_rule(line) or _row_edges(line):
+                continue
+            return _title_step(line, self.dialect)
+        return None
 
     def _steps(self, values: dict[str, tuple[np.ndarray, np.ndarray]], block: np.ndarray, n_blocks: int, st: dict,
                em: Emitter) -> np.ndarray:
@@ -293,6 +361,39 @@ def _first_last(codes: np.ndarray, n_t: int) -> tuple[np.ndarray, np.ndarray]:
     last[codes] = at
     first[codes[::-1]] = at[::-1]
     return first, last
+
+
+_RULE_RANGE = range(0x2500, 0x2580)  # box drawing
+
+
+def _box_rule(line: bytes) -> bool:
+    """A box's rule line (``├───┼───┤``, ``┏━━━┳━━━┓``): box-drawing characters only."""
+    s = line.strip()
+    if len(s) < 9 or len(s) > 3 * MAX_ROW_CELLS_BYTES or s[:1] != b"\xe2":
+        return False
+    text = s.decode("utf-8", "replace")
+    return all(ord(ch) in _RULE_RANGE for ch in text)
+
+
+def _row_edges(line: bytes) -> bool:
+    """A box's row (its header's too): between two of its borders."""
+    s = line.strip()
+    return len(s) <= 3 * MAX_ROW_CELLS_BYTES and any(s.startswith(b) and s.endswith(b) for b in _BOX)
+
+
+def _title_step(line: bytes, dialect: Dialect) -> int | None:
+    """The count a box's title line names: ``Global Steps: 1_200`` (words named like a step, ``:``, a whole number
+    with ``_`` or ``,`` between its thousands), else None."""
+    s = line.strip()
+    if not s or len(s) > MAX_TITLE:
+        return None
+    name, sep, num = s.partition(b":")
+    num = num.strip().replace(b"_", b"").replace(b",", b"")
+    if not sep or not num.isdigit() or len(num) > 18:
+        return None
+    key = "_".join(name.decode("latin-1").lower().split())
+    names = dialect.block_step_names
+    return int(num) if key in names or key[-1:] == "s" and key[:-1] in names else None
 
 
 def _one_number(value: bytes) -> bool:

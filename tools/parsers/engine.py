@@ -37,6 +37,7 @@ from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .history_rows import HistoryRows
 from .kv_blocks import KeyBlocks, hold_open
 from .lines import FIRST_DISPLAY, TextLines, erase_cleared, hold_display, join_wrapped, line_lengths, split_lines
 from .stat_rows import StatRows
@@ -297,12 +298,14 @@ def _read_block(data: bytes, em: Emitter) -> None:
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
     _phase_banners(lines, grouping, st)
-    blocks = Blocks(lines, grouping, known=bool(st.get("blk")))  # vertical tables: a record per block (blocks.py)
+    blocks = Blocks(lines, grouping, known=bool(st.get("blk")), own=len(pending))  # vertical tables (blocks.py)
     taken = blocks.taken()
     values = BlockValues(lines, grouping.joined)
     if taken:
         st["blk"] = True
         blocks.read(st, em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    elif st.get("blk"):
+        blocks.carry_title(st)  # a box's title the read ends under, its rows next
     keyed = KeyBlocks(lines, grouping, st)  # borderless blocks of "name: value" lines: a record per block
     if keyed.taken():
         taken = taken | keyed.taken()
@@ -311,6 +314,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if stats.taken():
         taken = taken | stats.taken()
         stats.read(em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    history = HistoryRows(lines, grouping, st, len(pending))  # a closing summary: a metric's history under a heading
+    if history.taken():
+        taken = taken | history.taken()
+        history.read(em, lambda ls, idx, cols: _read(ls, idx, cols, values))
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)
@@ -328,6 +335,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     series_at: list[tuple[int, frozenset[str]]] = []  # the first line and the names of each recurring record
     stepped_series: list[tuple[Plan, np.ndarray]] = []  # the recurring records with a step, and their lines
     once, recur = set(st.get("once", ())), set(st.get("recur", ()))
+    climbed = dict(st.get("steplike_last") or {})  # where the keys named as a step's statistic were, reads before
     lost: list[str] = []  # of this block's one-off templates with metrics, the ones not carried to the next read
     again: set[str] = set()  # templates seen once in an earlier read, not carried, seen again here
     for g in _series_order(grouping.counts)[:MAX_SERIES]:
@@ -410,6 +418,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         elif one_off and plan.metrics and plan.step is not None and not plan.is_eval and (
                 len(stepped_series) < MAX_SERIES):
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
+        if plan.step_like is not None:
+            plan, idx = _step_like(plan, lines, idx, values, st, climbed)
+            if not len(idx):
+                continue
         plans.append((plan, idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if bare or st.get("bare_read"):
@@ -1234,7 +1246,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for c, mask in bad.items():
             if c not in plan.metrics and c not in plan.summary:
                 pos_bad |= mask  # a position that is no number: the line is not this template's record
-        if plan.worker is not None and len(idx):
+        if plan.worker is not None and plan.step_like is None and len(idx):  # (a tag's worker: ``_step_like``)
             pos_bad |= _other_workers(got[plan.worker], st)
         if pos_bad.any():
             keep = ~pos_bad
@@ -2728,6 +2740,55 @@ def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitte
 
 
 MAX_STUCK = 64  # records' step fields remembered as stuck
+MAX_STEP_LIKE = 64  # keys named as a step's statistic remembered
+
+
+def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: BlockValues, st: dict,
+               climbed: dict[str, float]) -> tuple[Plan, np.ndarray]:
+    """A key named as a statistic of a step (rlberry's ``| max_global_step = 3 | loss = ... |``) in a record naming
+    no position of its own: the record's step while its values are whole numbers that never go back, over the reads
+    so far (``climbed``: where each such key was when this read began); a step printed again with one more tag is the
+    same record (the last print at a step holds). Once they go back (an episode's length), a metric: learned after
+    earlier reads placed records at it, the file is read again from its start knowing it (``_revise``). Records
+    tagged by a worker (``[worker: 1]``: agents fitted side by side, each counting its own steps) are read from the
+    lowest worker seen printing them, as a launcher's ranks are (``streams.py``): the others' lines are no points
+    (a lower one seen after reads that placed a higher one's: pinned, the file read again)."""
+    k = plan.step_like
+    name = plan.metrics.get(k) if k is not None else None
+    back = list(st.get("steplike_back") or ())
+    if k is None or name is None or name in back:
+        return plan, idx
+    every = idx
+    if plan.worker is not None:
+        got, bad = _read(lines, idx, [plan.worker], values)
+        w = got[plan.worker]
+        if len(w) and not (plan.worker in bad and bad[plan.worker].any()):
+            lows = dict(st.get("steplike_worker") or {})
+            low = float(np.min(w))
+            if name in lows and low < lows[name] and name in (st.get("steplike_last") or {}):
+                st.setdefault("revise", {})["steplike_worker"] = {**lows, name: low}
+                return plan, idx[w == low]  # (read again from the file's start: this read's points are not kept)
+            if name in lows or len(lows) < MAX_STEP_LIKE:
+                lows[name] = min(low, lows.get(name, low))
+                st["steplike_worker"] = lows
+            idx = idx[w == lows.get(name, low)]
+            if not len(idx):
+                return plan, idx
+    got, bad = _read(lines, idx, [k], values)
+    v = got[k]
+    before = climbed.get(name)
+    if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
+            (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) < 0).any()) or (
+            before is not None and float(v[0]) < before):
+        if len(back) < MAX_STEP_LIKE:
+            st["steplike_back"] = [*back, name]
+            if before is not None:  # earlier reads placed records at it
+                st.setdefault("revise", {})["steplike_back"] = st["steplike_back"]
+        return plan, every
+    last = st.setdefault("steplike_last", {})
+    if name in last or len(last) < MAX_STEP_LIKE:
+        last[name] = max(float(v[-1]), last.get(name, 0.0))
+    return replace(plan, step=k, metrics={f: m for f, m in plan.metrics.items() if f != k}, step_like=None), idx
 
 
 def _between(stepped_at: np.ndarray, idx: np.ndarray) -> tuple[int, int, int]:

@@ -62,7 +62,11 @@ class Plan:
     #: the step is a batch counter under the epoch with no total (``Epoch: 002 | Batch: 015 | Loss: 0.89``): it
     #: restarts each epoch; the epoch's length is inferred from it (``engine._continue_inner``)
     inner: bool = False
-    #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``)
+    #: a metric's field named as a statistic of a step (rlberry's ``max_global_step``) in a record naming no position:
+    #: the record's step when its values climb as a step's do (``engine._step_like``)
+    step_like: int | None = None
+    #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``);
+    #: or of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
     worker: int | None = None
 
     @property
@@ -195,6 +199,16 @@ def _step_after_words(low: str, dialect: Dialect) -> bool:
     words = low.split()
     return (len(words) > 1 and len(words[-1]) > 2 and words[-1] in dialect.step_names
             and not set(words) & (dialect.statistic_words | dialect.position_words))
+
+
+def _ends_in_step(low: str, dialect: Dialect) -> bool:
+    """A key of joined words ending in a step's name (``max_global_step``, ``total_global_step``): a statistic of
+    the step, read as a metric, unless the record names no position of its own and its values climb as a step's
+    do (``engine._step_like``): then the record's position. A run's length (``total_steps``, a skip name) and the
+    short names (``s``, ``it``) are not."""
+    words = low.replace("_", " ").split()
+    return (len(words) > 1 and "_" in low and " " not in low and len(words[-1]) > 2 and words[-1] in dialect.step_names
+            and words[-1] not in dialect.time_units)
 
 
 def _without_value_verb(names: list[str], dialect: Dialect) -> list[str]:
@@ -616,6 +630,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     opening_step = False
     counted_end = 0  # where the last count's noun ended ("0 corrupt: 100%": ``corrupt`` names no number after it)
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
+    step_like: int | None = None  # a metric's field named as a statistic of a step (``_ends_in_step``)
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     while k < len(spans):
@@ -718,14 +733,20 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 pass  # BASE_LR, BG_CLS_LOSS_WEIGHT: a config dump's constant, not a metric
             elif low == "total" and not table:
                 totals.append(k)  # a count (``total: 1000``), unless it sums the record's values (below)
+            elif low == "worker" and not table and _int(rep[a:b]):
+                plan.worker = k if plan.worker is None else plan.worker  # ``[worker: 0]``: which agent prints it
             elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
                 plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
+                if step_like is None and _ends_in_step(low, dialect):
+                    step_like = k  # (``max_global_step``: the step if the record names none and it climbs)
                 if low in dialect.bare_names:
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if step_like is not None and plan.step is None and plan.counter is None and plan.position is None:
+        plan.step_like = step_like  # (``engine._step_like``: the position, if its values climb)
     if bare and any(k not in bare and infer_role(n).role == "train_loss" for k, n in plan.metrics.items()):
         # a bare split's name next to a field named a loss (PyTorch Geometric's "Loss: 1.58, Train: 0.30, Val: 0.27"
         # where Train/Val are accuracies) is no loss: read under its own name, its direction unknown
