@@ -186,7 +186,10 @@ def parse_header(line: bytes, rule: bytes | None = None,
         if 2 <= len(spans) <= MAX_COLUMNS:
             by_rule = []
             for a, b in spans:
-                name = " ".join(s for s, sa, sb in segs if sa < b and sb > a)
+                # a name over several runs of dashes is as many names, one blank apart (``Generation Evaluation``
+                # over ``---------- ----------``): each run takes the words over it
+                name = " ".join(s if _runs_over(spans, sa, sb) < 2 else text[max(sa, a):min(sb, b)].strip()
+                                for s, sa, sb in segs if sa < b and sb > a)
                 by_rule.append((name, a, b))
             if sum(bool(n) for n, _a, _b in by_rule) >= 2 and all(
                     not n or _is_column_name(n, dialect) for n, _a, _b in by_rule):
@@ -210,6 +213,11 @@ def parse_header(line: bytes, rule: bytes | None = None,
                                   or s.lower() in dialect.step_names for s, _a, _b in segs):
         return None  # two words are a phrase, not a table's header, unless one names the step
     return tuple((_clean(s), a, b) for s, a, b in segs)
+
+
+def _runs_over(spans: list[tuple[int, int]], a: int, b: int) -> int:
+    """How many of a rule's runs of dashes (``spans``) the characters ``a``-``b`` overlap."""
+    return sum(1 for sa, sb in spans if sa < b and sb > a)
 
 
 _COMMENT_MARKS = "#%;/"  # marks opening a comment line in a data file (``#``, gnuplot's and pycma's ``%``, ``//``)
