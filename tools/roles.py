@@ -159,7 +159,8 @@ def is_adversarial(name: str) -> bool:
 # The best found so far named alone, with no quantity (scikit-optimize's ``Current minimum``, ``best so far``): the
 # run's objective's running best (a name with a quantity, ``best loss``, ``best_eval``, is read by its quantity)
 _RUNNING_BEST = frozenset({"best", "bestever", "minimum", "lowest"})
-_RUNNING_BEST_QUALIFIERS = frozenset({"current", "so", "far", "found", "yet", "overall", "running", "value"})
+_RUNNING_BEST_QUALIFIERS = frozenset({"current", "so", "far", "found", "yet", "overall", "running", "value",
+                                       "global"})
 
 
 def is_bare_running_best(name: str) -> bool:

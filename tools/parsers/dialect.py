@@ -95,7 +95,9 @@ class Dialect:
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: a table's column names that say what the column is in a framework's own words (spaCy's ``E`` and ``#``),
     #: and the name it is read under (``tables_text.py``; pycma's display abbreviates its ``Iterat``ion)
-    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step", "Iterat": "iteration"})
+    #: (an evolutionary algorithm's ``Gen``eration; an optimiser's loop index ``i``)
+    table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step", "Iterat": "iteration",
+                                                       "Gen": "generation", "i": "iteration"})
     #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
     #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
     partial_first_steps: frozenset[str] = frozenset({"#"})
@@ -134,7 +136,10 @@ class Dialect:
         # ElegantRL's evaluator table: the mean / spread of its evaluation episodes' returns (``avgR``, ``stdR``) and
         # lengths (``avgS``, ``stdS``), the critic's loss and the actor's objective (``objC``, ``objA``)
         "avgR": "avg_return", "stdR": "std_return", "avgS": "mean_episode_length", "stdS": "std_episode_length",
-        "objC": "critic_loss", "objA": "actor_objective"})
+        "objC": "critic_loss", "objA": "actor_objective",
+        # a swarm's global best (particle swarm's ``gbest``: the best any particle found so far); a norm of the
+        # gradient written as one (``|g|``, an optimiser's table beside its objective ``f``)
+        "gbest": "global best", "|g|": "grad_norm"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})

@@ -1246,7 +1246,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for c, mask in bad.items():
             if c not in plan.metrics and c not in plan.summary:
                 pos_bad |= mask  # a position that is no number: the line is not this template's record
-        if plan.worker is not None and len(idx):
+        if plan.worker is not None and plan.step_like is None and len(idx):  # (a tag's worker: ``_step_like``)
             pos_bad |= _other_workers(got[plan.worker], st)
         if pos_bad.any():
             keep = ~pos_bad

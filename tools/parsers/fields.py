@@ -65,8 +65,8 @@ class Plan:
     #: a metric's field named as a statistic of a step (rlberry's ``max_global_step``) in a record naming no position:
     #: the record's step when its values climb as a step's do (``engine._step_like``)
     step_like: int | None = None
-    #: the field of a ``worker`` tag (``[MCValue[worker: 0]]``: with ``step_like``, each worker counts its own steps) or
-    #: of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``)
+    #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``);
+    #: or of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
     worker: int | None = None
 
     @property

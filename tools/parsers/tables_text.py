@@ -124,14 +124,19 @@ def _row_like(template: bytes, line: bytes) -> bool:
     return hit
 
 
+_NORM = re.compile(r"(?<!\S)\|[A-Za-z][^\s|]{0,15}\|(?!\S)")  # a norm written as one (``|g|``): a name, no borders
+
+
 def _segments(text: str) -> list[tuple[str, int, int]]:
     """The columns of a header line: runs apart by two blanks or more, a tab or a border; (name, start, end)."""
     out: list[tuple[str, int, int]] = []
     start = -1
     i, n = 0, len(text)
+    norms = {k for m in _NORM.finditer(text) for k in (m.start(), m.end() - 1)} if "|" in text else set()
     while i < n:
         ch = text[i]
-        gap = ch in _BORDERS or ch == "\t" or (ch == " " and (start < 0 or i + 1 == n or text[i + 1] in " \t"))
+        gap = ch in _BORDERS and i not in norms or ch == "\t" or (
+            ch == " " and (start < 0 or i + 1 == n or text[i + 1] in " \t"))
         if gap:
             if start >= 0:
                 seg = text[start:i].rstrip()
@@ -181,7 +186,10 @@ def parse_header(line: bytes, rule: bytes | None = None,
         if 2 <= len(spans) <= MAX_COLUMNS:
             by_rule = []
             for a, b in spans:
-                name = " ".join(s for s, sa, sb in segs if sa < b and sb > a)
+                # a name over several runs of dashes is as many names, one blank apart (``Generation Evaluation``
+                # over ``---------- ----------``): each run takes the words over it
+                name = " ".join(s if _runs_over(spans, sa, sb) < 2 else text[max(sa, a):min(sb, b)].strip()
+                                for s, sa, sb in segs if sa < b and sb > a)
                 by_rule.append((name, a, b))
             if sum(bool(n) for n, _a, _b in by_rule) >= 2 and all(
                     not n or _is_column_name(n, dialect) for n, _a, _b in by_rule):
@@ -205,6 +213,11 @@ def parse_header(line: bytes, rule: bytes | None = None,
                                   or s.lower() in dialect.step_names for s, _a, _b in segs):
         return None  # two words are a phrase, not a table's header, unless one names the step
     return tuple((_clean(s), a, b) for s, a, b in segs)
+
+
+def _runs_over(spans: list[tuple[int, int]], a: int, b: int) -> int:
+    """How many of a rule's runs of dashes (``spans``) the characters ``a``-``b`` overlap."""
+    return sum(1 for sa, sb in spans if sa < b and sb > a)
 
 
 _COMMENT_MARKS = "#%;/"  # marks opening a comment line in a data file (``#``, gnuplot's and pycma's ``%``, ``//``)
@@ -375,6 +388,8 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     if not named or len(keep) < len(columns) and all(names[k].lower() in positions for k in named):
         return None  # a short row naming only positions (a truncated row's cells under the epoch): no record
     out = RowNames(str(dialect.table_names.get(n, n)) for n in names)
+    if "f" in out and any(_GRAD_NORM.fullmatch(str(dialect.aliases.get(n, n))) for n in out if n):
+        out[out.index("f")] = "f value"  # an optimiser's ``f`` beside its gradient's norm: the function's value
     out.partial_first = any(n in dialect.partial_first_steps for n in names)
     low = [n.lower() for n in out]
     # a column named by a time unit (``s``, pymoo's PSO ``S``) is no step, though a record's ``s:12`` is (llm.c)
@@ -396,6 +411,7 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     return out
 
 
+_GRAD_NORM = re.compile(r"(?i)grad(ient)?[ _]?norm")  # a column of the gradient's norm (``|g|``: ``Dialect.aliases``)
 _STEP_WORDS = re.compile(r"[\s_./-]+")  # what parts a column's name into words (``max_global_step``)
 
 
