@@ -94,7 +94,7 @@ trainer = Trainer(problem, train_loader, dev_loader, optimizer=optimizer, logger
 trainer.train()
 
 common = dict(framework=f"neuromancer {version('neuromancer')}", settings=vars(a), step_unit="epoch, 0-based")
-if a.logger:
+if logger is not None:
     losses = logger.get_losses()
     steps = list(range(0, a.epochs, a.verbose))
     write_truth(**common, loss_name="mean_train_loss", tolerance=tol_decimals(5),

@@ -92,7 +92,7 @@ if a.eval_steps:
     rows = [r for i, r in enumerate(rows) if i == 0 or r["global_step"] != rows[i - 1]["global_step"]]
     keep(csv_file)
     loss = [(int(r["global_step"]), float(r["train_loss"])) for r in rows]
-    evals = [(int(r["global_step"]), float(r["eval_loss"])) for r in rows]
+    evals: list[tuple[int, float]] | None = [(int(r["global_step"]), float(r["eval_loss"])) for r in rows]
     record = "its `training_progress_scores.csv` (`train_loss` at `global_step`)"
 else:
     global_step, results = model.train_model(train_df)
