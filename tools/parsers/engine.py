@@ -780,6 +780,11 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
     return [None if np.isnan(x) else x for x in got]
 
 
+def _drawn_bar(line: bytes) -> bool:
+    """A progress bar's state drawn on the line (its percent then the bar: ``100%|| 1/1``, ``100% ━━━━``)."""
+    return b"%||" in line or b"% \xe2\x94\x81" in line
+
+
 def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list[str] | None:
     """The header row just above line ``i`` (a table's column names); above the block's first line (``first``: the
     lines before it were carried from earlier blocks), the last header of as many columns seen before."""
@@ -788,6 +793,10 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
     j = i - 1
     while j >= first and not lines[j].strip():
         j -= 1
+    if _drawn_bar(lines[i]) and before_bar(lines[i])[:1].isalpha():
+        return None  # a bar described by words (``Epochs 2/5. Running Loss: 0.41: 100%|| 32/32``) is named by its
+        # own, not by the words above it (another bar's, ``Writing model shards: 100%|| 1/1``, an INFO line); a
+        # table's row drawing a bar starts with its values (YOLO's ``  0/299  2.5G  0.1 ...: 100%||``)
     names = header_names(lines[j]) if j >= first else None
     headers = st.setdefault("headers", {})
     if names is not None:
@@ -1235,6 +1244,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     prog_n, prog_total = (nan.copy(), nan.copy()) if counters_given else (nan, nan)
     zero = no.copy() if counters_given else no
     bar_line = no.copy() if counters_given else no
+    valued = no.copy() if counters_given else no  # a bar's line drawing a value (the run's bar, not a bar of its own)
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
@@ -1283,6 +1293,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
                 bar_line[idx] = plan.bar
+                valued[idx] = plan.bar and bool(plan.metrics)
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
@@ -1315,7 +1326,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     at_epoch = _banner_epochs(reads, n, st)
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
-    glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em)
+    glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
     ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
     if lags:  # a value drawn at 0 before the counter moves is the first unit's
@@ -2193,14 +2204,21 @@ def _epochs_of(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.n
 
 
 def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
-                    st: dict, em: Emitter) -> np.ndarray:
+                    st: dict, em: Emitter, valued: np.ndarray) -> np.ndarray:
     """The global step of each line of the main progress counter (NaN elsewhere): the one with the largest total
     (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
-    restart of the counter is an epoch of ``total``."""
+    restart of the counter is an epoch of ``total``. Once a bar draws a value (``valued``: the training bar's
+    ``Running Loss: 0.6753: 44%|...| 14/32``), the main counter is among those: a bar drawing none between its
+    redraws (an evaluation's ``Map: 128/128 [... examples/s]``, ``Writing model shards: 1/1``) counts units of its
+    own, however many."""
     glob = np.full(len(prog_n), np.nan)
     ep_ff = _ffill(banner_epoch, st["epoch"])  # (a read of banners and no bar carries its last epoch to the next)
     if not np.all(np.isnan(ep_ff)):
         st["epoch"] = float(ep_ff[-1])
+    if valued.any() and not st.get("main_valued"):
+        st["main_valued"], st["main_total"] = True, None  # (a read before saw only bars of their own: no main)
+    if st.get("main_valued"):
+        prog_total = np.where(valued, prog_total, np.nan)
     totals = prog_total[~np.isnan(prog_total)]
     if not len(totals):
         return glob
