@@ -55,7 +55,9 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries3", "libraries_holdout3", "libraries4", "libraries5", "libraries_holdout4", "libraries6",
     "libraries_holdout5", "libraries_holdout6", "libraries_holdout7", "libraries_holdout8", "libraries_holdout9",
     "libraries_holdout10", "libraries_holdout11", "libraries_holdout12", "libraries_holdout13", "libraries_holdout14",
-    "libraries_holdout15", "libraries_holdout16", "libraries_holdout17", "trackers2")] + [
+    "libraries_holdout15", "libraries_holdout16", "libraries_holdout17", "libraries_holdout18",
+    "libraries_holdout19", "libraries_holdout20", "libraries_holdout21", "libraries_holdout22", "libraries_holdout23",
+    "libraries_holdout24", "libraries_holdout25", "libraries_holdout26", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -74,6 +76,14 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the 1210-run table (examples/libraries_holdout18 to 26 added, the eighteenth to twenty-sixth blind
+    # sets, after their reader fixes; judgement changes of the day, each judged on the whole table: a gradient norm
+    # shrinking at a smooth minimum converged, an objective's value named so is no RL value loss, `episode_rewards` an
+    # episode return, a loss left unjudged grown a million-fold blew up): on the 1010 earlier runs flagged 347/349,
+    # STOP recall 273 -> 274/296 (libraries3's tianshou), ESCALATE 238/12154, cause right 248 -> 249/287, the rest
+    # unchanged; the whole table flagged 397/402, STOP recall 318/349, no false/early STOP, ESCALATE 449/14878 healthy
+    # checks (3.0 %: holdout19's optuna/nevergrad searches unread and rlberry's and LibRecommender's short runs asked),
+    # cause right 276/321 (86 %), at confidence >= 0.7 75/78 (96 %).
     # 2026-12-06, the same 1010 runs after holdout16's reader fixes (stanza, snorkel, scvi-tools read at their steps):
     # ESCALATE 246 -> 238 of 12154 healthy checks, cause right 249 -> 248/287 (stanza's NaN under an LR too high, read
     # now, said numerical at 0.5), the rest unchanged.
@@ -134,12 +144,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.922),  # 273/296
-    "flagged_share": (">=", 0.994),  # 347/349
-    "escalate_share_healthy": ("<=", 0.0196),  # 238/12154
-    "cause_right_share": (">=", 0.864),  # 248/287
-    "confident_right_share": (">=", 0.9),  # 73/73
-    "confident": (">=", 73),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.911),  # 318/349
+    "flagged_share": (">=", 0.987),  # 397/402
+    "escalate_share_healthy": ("<=", 0.0302),  # 449/14878
+    "cause_right_share": (">=", 0.859),  # 276/321
+    "confident_right_share": (">=", 0.9),  # 75/78
+    "confident": (">=", 78),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
