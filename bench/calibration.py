@@ -80,10 +80,10 @@ FLOORS: dict[str, tuple[str, float]] = {
     # sets, after their reader fixes; judgement changes of the day, each judged on the whole table: a gradient norm
     # shrinking at a smooth minimum converged, an objective's value named so is no RL value loss, `episode_rewards` an
     # episode return, a loss left unjudged grown a million-fold blew up): on the 1010 earlier runs flagged 347/349,
-    # STOP recall 273 -> 274/296 (libraries3's tianshou), ESCALATE 238/12154, cause right 248 -> 249/287, the rest
-    # unchanged; the whole table flagged 397/402, STOP recall 318/349, no false/early STOP, ESCALATE 449/14878 healthy
-    # checks (3.0 %: holdout19's optuna/nevergrad searches unread and rlberry's and LibRecommender's short runs asked),
-    # cause right 276/321 (86 %), at confidence >= 0.7 75/78 (96 %).
+    # STOP recall 273 -> 274/296 (libraries3's tianshou), cause right 248 -> 249/287, each folder's ESCALATE share and
+    # the rest unchanged; the whole table flagged 397/402, STOP recall 318/349, no false/early STOP, ESCALATE
+    # 449/14878 healthy checks (3.0 %: holdout19's optuna/nevergrad searches unread and rlberry's and LibRecommender's
+    # short runs asked), cause right 276/321 (86 %), at confidence >= 0.7 75/78 (96 %).
     # 2026-12-06, the same 1010 runs after holdout16's reader fixes (stanza, snorkel, scvi-tools read at their steps):
     # ESCALATE 246 -> 238 of 12154 healthy checks, cause right 249 -> 248/287 (stanza's NaN under an LR too high, read
     # now, said numerical at 0.5), the rest unchanged.
