@@ -49,6 +49,13 @@ run("jmetal_sa_rastrigin5_hot_diverged", "jmetal_run.py",
     "--algo sa --problem rastrigin --vars 5 --warm-start 0.05 --temperature 1e9 --alpha 1.0 --evals 150 --freq 5 "
     "--seed 3", label="diverged", stop=True)
 
+# --- NiaPy (its Task's logging on stderr, at each improvement: "INFO:niapy.task.Task:evals:38 => 48.024095124367044")
+run("niapy_pso_sphere_600ev", "niapy_run.py", "--algo pso --evals 600")
+run("niapy_de_rastrigin_dim5_1000ev", "niapy_run.py", "--algo de --problem rastrigin --dim 5 --evals 1000 --pop 30")
+run("niapy_gwo_ackley_800ev", "niapy_run.py", "--algo gwo --problem ackley --evals 800")
+run("niapy_abc_sphere_dim5_500ev", "niapy_run.py", "--algo abc --dim 5 --evals 500 --seed 2")
+run("niapy_fa_sphere_dim4_400ev", "niapy_run.py", "--algo fa --dim 4 --evals 400 --pop 15 --seed 3")
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout28", "libho28", __doc__ or "")
