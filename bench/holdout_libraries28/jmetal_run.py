@@ -34,12 +34,12 @@ from importlib.metadata import version  # noqa: E402
 from jmetal.algorithm.singleobjective.evolution_strategy import EvolutionStrategy  # noqa: E402
 from jmetal.algorithm.singleobjective.genetic_algorithm import GeneticAlgorithm  # noqa: E402
 from jmetal.algorithm.singleobjective.simulated_annealing import SimulatedAnnealing  # noqa: E402
+from jmetal.config import store  # noqa: E402
 from jmetal.core.observer import Observer  # noqa: E402
 from jmetal.operator.crossover import SBXCrossover  # noqa: E402
 from jmetal.operator.mutation import PolynomialMutation  # noqa: E402
 from jmetal.operator.selection import BinaryTournamentSelection  # noqa: E402
 from jmetal.problem.singleobjective.unconstrained import Rastrigin, Sphere  # noqa: E402
-from jmetal.config import store  # noqa: E402
 from jmetal.util.generator import InjectorGenerator  # noqa: E402
 from jmetal.util.observer import PrintObjectivesObserver  # noqa: E402
 from jmetal.util.termination_criterion import StoppingByEvaluations  # noqa: E402

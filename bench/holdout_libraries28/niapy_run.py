@@ -46,4 +46,4 @@ print(f"{algo.Name[0]} on {problem.name()}: best fitness {best_f} after {task.ev
 write_truth(framework=f"niapy {version('niapy')}", settings=vars(a), loss_name="best fitness",
             step_unit="function evaluations (`evals:N`, at each improvement)", tolerance=tol_sig(12),
             record="the task's own record of its improvements (`Task.n_evals`, `Task.fitness_evals`)",
-            train_loss=[(int(n), float(f)) for n, f in zip(task.n_evals, task.fitness_evals)])
+            train_loss=[(int(n), float(f)) for n, f in zip(task.n_evals, task.fitness_evals, strict=True)])
