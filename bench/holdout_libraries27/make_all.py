@@ -55,6 +55,19 @@ run("optimistix_curvefit_sgd_lr_high_nan", "optimistix_minimise.py",
 run("optimistix_curvefit_momentum_lr_high_diverged", "optimistix_minimise.py",
     "--problem curvefit --optimizer momentum --lr 0.05 --steps 80", label="diverged", stop=True)
 
+# --- gpjax (gpx.fit's verbose tqdm bar on stderr, drawn every 10 iterations: "\rRunning:  40%|████      | 40/100
+# [00:00<00:00, 310.2it/s, Value=45.98]")
+run("gpjax_rbf_adam_100it", "gpjax_fit.py", "--iters 100")
+run("gpjax_rbf_adam_lr1_100it", "gpjax_fit.py", "--iters 100 --lr 1.0")
+run("gpjax_rbf_sgd_100it", "gpjax_fit.py", "--iters 100 --optimizer sgd --lr 0.02")
+run("gpjax_matern_rmsprop_150it", "gpjax_fit.py", "--iters 150 --optimizer rmsprop --lr 0.5 --kernel matern52")
+run("gpjax_matern_adam_95it", "gpjax_fit.py", "--iters 95 --lr 0.05 --kernel matern52")
+run("gpjax_rbf_sgd_lr_high_diverged", "gpjax_fit.py", "--iters 100 --optimizer sgd --lr 0.1", label="diverged",
+    stop=True)
+run("gpjax_matern_sgd_lr_high_diverged", "gpjax_fit.py",
+    "--iters 100 --optimizer sgd --lr 0.1 --kernel matern52 --noise 0.05", label="diverged", stop=True)
+run("gpjax_rbf_sgd_lr_high_nan", "gpjax_fit.py", "--iters 100 --optimizer sgd --lr 0.5", label="nan", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout27", "libho27", __doc__ or "")
