@@ -41,7 +41,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout14", "libraries_holdout15", "libraries_holdout16", "libraries_holdout17",
             "libraries_holdout18", "libraries_holdout19", "libraries_holdout20", "libraries_holdout21",
             "libraries_holdout22", "libraries_holdout23", "libraries_holdout24", "libraries_holdout25",
-            "libraries_holdout26")
+            "libraries_holdout26", "libraries_holdout27", "libraries_holdout28")
 TEXT_ONLY = {"trackers2": (".log", ".jsonl")}  # a tracker's run folders: only the text files it appends to
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
