@@ -403,14 +403,15 @@ def _name_over_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: 
 
 
 def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan, samples: list[bytes]) -> bool:
-    """Field ``k`` is a plain number with no name right after the record's position and a colon, before no metric,
-    and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration 3: 0.4054, stopping crit: 5.4e-03``, a
-    hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a count): the record's unnamed value."""
+    """Field ``k`` is a plain number with no name right after the record's position and a colon (or an arrow: NiaPy's
+    ``evals:38 => 48.02``), before no metric, and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration
+    3: 0.4054, stopping crit: 5.4e-03``, a hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a
+    count): the record's unnamed value."""
     if plan.metrics:
         return False
     before = max((j for j in range(k) if spans[j][1] > spans[j][0]), default=None)
     place = {plan.step, plan.step_total, plan.epoch, plan.epoch_total, *(plan.counter or ())} - {None}
-    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() != b":":
+    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() not in (b":", b"=>"):
         return False
     after = rep[spans[k][1]:].lstrip(b" ")
     if after and after[:1] not in b",;|\t":
@@ -717,7 +718,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name:
             if len(low.split()) > 1 and low.split()[-1] in dialect.number_words:
                 low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
-            if (low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
+            if (low in dialect.step_names or low in dialect.evaluation_counts or (
+                    low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words))) \
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
@@ -786,8 +788,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
+        by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names]
         if unnamed is not None:
             plan.metrics[unnamed] = "objective"
+        elif len(by_name) == 1 and (plan.step is not None or plan.epoch is not None or plan.counter is not None):
+            plan.metrics[by_name[0]] = "objective"  # jMetalPy's ``Evaluations: 80. fitness: [38.26]``
         else:
             summed = [k for k in totals if _sum_of_others(samples, len(spans), k, sorted(plan.metrics))]
             if len(summed) == 1:
