@@ -69,3 +69,36 @@ def test_a_fitness_beside_a_loss_stays_what_it_is(tmp_path):
     lines = [f"step {k} loss: {1.0 / k:.4f} fitness: {0.1 * k:.3f}" for k in range(1, 15)]
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "fit.log")
     assert "objective" not in pts and _primary(pts) == ["loss"], pts.keys()
+
+
+def _ga_bar(gens: int, values: list[float]) -> str:
+    """geneticalgorithm2's bar: redrawn with ``\\r`` every generation, its words glued to its numbers by an
+    ellipsis; the truth: (gen, best value)."""
+    out = ["Set: Average time of function evaluating (secs): 3.79e-06 (total = 0.00015)\n",
+           f"Best score before optimization: {values[0]!r}\n"]
+    for g in range(1, gens):
+        pct = 100 * g / gens
+        fill = int(20 * g / gens)
+        out.append(f"\r{'|' * fill}{'_' * (20 - fill)} {pct:.1f}% GA is running...{g} gen from {gens}...best value = "
+                   f"{values[g - 1]!r}")
+    out.append("\r" + " " * 80 + "\n The best found solution:\n [0.1 0.2]\n\n Objective function:\n 0.86\n")
+    return "".join(out)
+
+
+def test_a_bars_gen_from_its_total_glued_by_an_ellipsis_is_the_step_of_its_best_value(tmp_path):
+    rnd = random.Random(3)
+    gens, v, values = 30, 24.46, []
+    for _ in range(gens):
+        values.append(v)
+        if rnd.random() < 0.6:
+            v = v * (0.5 + 0.4 * rnd.random())
+    pts = whole_as_live(tmp_path, _ga_bar(gens, values).encode(), "ga.log")
+    assert list(zip(*pts["best value"], strict=True)) == list(zip(range(1, gens), values, strict=False)), pts.keys()
+    assert _primary(pts) == ["best value"]
+
+
+def test_a_count_of_things_from_a_number_is_no_counter(tmp_path):
+    """``3 files from 10``: a count (the noun no step's), no position; ``Loading...`` then a word stays words."""
+    lines = [f"step {k}: loss: {1.0 / k:.4f} ... {k} files from 10" for k in range(1, 11)]
+    pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "files.log")
+    assert pts["loss"][0] == list(range(1, 11)), pts

@@ -402,6 +402,25 @@ def _name_over_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: 
     return None if name == NOT_A_NAME else name
 
 
+def _of_counter(rep: bytes, spans: list[tuple[int, int]], k: int, numeric: list[bool], dialect: Dialect) -> int | None:
+    """The field of ``M`` when field ``k`` opens a counter ``N <noun> from M`` (``of``), the noun one of
+    ``Dialect.of_counter_nouns``, both integers, ``N <= M`` (geneticalgorithm2's bar ``2 gen from 25``); else None."""
+    a, b = spans[k]
+    j = k + 1
+    while j < len(spans) and not (numeric[j] and spans[j][1] > spans[j][0]) and j - k < 8:
+        j += 1
+    if j >= len(spans) or not numeric[j] or not _int(rep[a:b]):
+        return None
+    c, d = spans[j]
+    between = rep[b:c]
+    words = between.split()
+    if (len(words) != 2 or between[:1] != b" " or between[-1:] != b" " or words[1] not in (b"from", b"of")
+            or words[0].decode("latin-1").lower() not in dialect.of_counter_nouns or not _int(rep[c:d])
+            or int(rep[a:b]) > int(rep[c:d])):
+        return None
+    return j
+
+
 def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan, samples: list[bytes]) -> bool:
     """Field ``k`` is a plain number with no name right after the record's position and a colon (or an arrow: NiaPy's
     ``evals:38 => 48.02``), before no metric, and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration
@@ -677,6 +696,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name is None and not table:
             name = _name_over_position(rep, spans, k, plan, dialect)
         low = name.lower() if name else ""
+        of = None if name or plan.step is not None else _of_counter(rep, spans, k, numeric, dialect)
+        if of is not None:  # ``2 gen from 25``: the step and the run's length
+            plan.step, plan.step_total = k, of
+            k = of + 1
+            continue
         # a counter: two integers around a "/"
         j = k + 1
         while j < len(spans) and spans[j][0] == spans[j][1] and j - k < 4:
