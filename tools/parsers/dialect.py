@@ -22,8 +22,8 @@ class Dialect:
     #: ``Evaluations: 80. fitness: [38.26]``): the record's position; within a longer name (``f evals``, ``function
     #: evaluations: 60``) it stays a metric
     evaluation_counts: frozenset[str] = frozenset({"evals", "evaluations"})
-    #: a counter written ``N <noun> from M`` / ``N <noun> of M`` with one of these nouns (geneticalgorithm2's bar ``2 gen
-    #: from 25``): the run's step and its length
+    #: a counter written ``N <noun> from M`` / ``N <noun> of M`` with one of these nouns (geneticalgorithm2's bar
+    #: ``2 gen from 25``): the run's step and its length
     of_counter_nouns: frozenset[str] = frozenset({"gen", "generation", "iteration", "iter", "step"})
     #: a name an optimiser gives the value it minimises (jMetalPy's ``fitness: [38.26]``): named alone in a record
     #: that names a position and no loss, it is the record's ``objective``
