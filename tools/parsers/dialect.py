@@ -18,6 +18,16 @@ class Dialect:
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
         "env steps", "cumulative_steps", "generation"})
+    #: a count of an optimiser's function evaluations named alone (NiaPy's ``evals:38 => 48.02``, jMetalPy's
+    #: ``Evaluations: 80. fitness: [38.26]``): the record's position; within a longer name (``f evals``, ``function
+    #: evaluations: 60``) it stays a metric
+    evaluation_counts: frozenset[str] = frozenset({"evals", "evaluations"})
+    #: a counter written ``N <noun> from M`` / ``N <noun> of M`` with one of these nouns (geneticalgorithm2's bar
+    #: ``2 gen from 25``): the run's step and its length
+    of_counter_nouns: frozenset[str] = frozenset({"gen", "generation", "iteration", "iter", "step"})
+    #: a name an optimiser gives the value it minimises (jMetalPy's ``fitness: [38.26]``): named alone in a record
+    #: that names a position and no loss, it is the record's ``objective``
+    objective_names: frozenset[str] = frozenset({"fitness"})
     #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
     #: word's (a step, an epoch)
     number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})

@@ -402,15 +402,35 @@ def _name_over_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: 
     return None if name == NOT_A_NAME else name
 
 
+def _of_counter(rep: bytes, spans: list[tuple[int, int]], k: int, numeric: list[bool], dialect: Dialect) -> int | None:
+    """The field of ``M`` when field ``k`` opens a counter ``N <noun> from M`` (``of``), the noun one of
+    ``Dialect.of_counter_nouns``, both integers, ``N <= M`` (geneticalgorithm2's bar ``2 gen from 25``); else None."""
+    a, b = spans[k]
+    j = k + 1
+    while j < len(spans) and not (numeric[j] and spans[j][1] > spans[j][0]) and j - k < 8:
+        j += 1
+    if j >= len(spans) or not numeric[j] or not _int(rep[a:b]):
+        return None
+    c, d = spans[j]
+    between = rep[b:c]
+    words = between.split()
+    if (len(words) != 2 or between[:1] != b" " or between[-1:] != b" " or words[1] not in (b"from", b"of")
+            or words[0].decode("latin-1").lower() not in dialect.of_counter_nouns or not _int(rep[c:d])
+            or int(rep[a:b]) > int(rep[c:d])):
+        return None
+    return j
+
+
 def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan, samples: list[bytes]) -> bool:
-    """Field ``k`` is a plain number with no name right after the record's position and a colon, before no metric,
-    and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration 3: 0.4054, stopping crit: 5.4e-03``, a
-    hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a count): the record's unnamed value."""
+    """Field ``k`` is a plain number with no name right after the record's position and a colon (or an arrow: NiaPy's
+    ``evals:38 => 48.02``), before no metric, and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration
+    3: 0.4054, stopping crit: 5.4e-03``, a hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a
+    count): the record's unnamed value."""
     if plan.metrics:
         return False
     before = max((j for j in range(k) if spans[j][1] > spans[j][0]), default=None)
     place = {plan.step, plan.step_total, plan.epoch, plan.epoch_total, *(plan.counter or ())} - {None}
-    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() != b":":
+    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() not in (b":", b"=>"):
         return False
     after = rep[spans[k][1]:].lstrip(b" ")
     if after and after[:1] not in b",;|\t":
@@ -676,6 +696,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name is None and not table:
             name = _name_over_position(rep, spans, k, plan, dialect)
         low = name.lower() if name else ""
+        of = None if name or plan.step is not None else _of_counter(rep, spans, k, numeric, dialect)
+        if of is not None:  # ``2 gen from 25``: the step and the run's length
+            plan.step, plan.step_total = k, of
+            k = of + 1
+            continue
         # a counter: two integers around a "/"
         j = k + 1
         while j < len(spans) and spans[j][0] == spans[j][1] and j - k < 4:
@@ -717,7 +742,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name:
             if len(low.split()) > 1 and low.split()[-1] in dialect.number_words:
                 low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
-            if (low in dialect.step_names or (low.split()[-1] in dialect.step_names and not (
+            if (low in dialect.step_names or low in dialect.evaluation_counts or (
+                    low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words))) \
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
@@ -786,8 +812,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
+        by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names]
         if unnamed is not None:
             plan.metrics[unnamed] = "objective"
+        elif len(by_name) == 1 and (plan.step is not None or plan.epoch is not None or plan.counter is not None):
+            plan.metrics[by_name[0]] = "objective"  # jMetalPy's ``Evaluations: 80. fitness: [38.26]``
         else:
             summed = [k for k in totals if _sum_of_others(samples, len(spans), k, sorted(plan.metrics))]
             if len(summed) == 1:

@@ -122,6 +122,17 @@ _WRAPPERS: dict[bytes, re.Pattern[bytes]] = {}
 _RANGE = re.compile(rb" \[([0-9]{1,12}+)-([0-9]{1,12}+)\]: (" + _NUMBER_TEXT + rb")(?![0-9A-Za-z.])")
 
 
+# an ellipsis glued between a word and a number (geneticalgorithm2's bar ``GA is running...2 gen from 25...best value =
+# 3.97``): blanks around it, so the number is a field of its own; fixed-length lookarounds: linear
+_GLUED_ELLIPSIS = re.compile(rb"(?<=[A-Za-z])\.\.\.(?=[0-9])|(?<=[0-9])\.\.\.(?=[A-Za-z])")
+
+
+def ellipsis_apart(data: bytes) -> bytes:
+    """``data`` with each ellipsis glued between a word and a number (``running...2``, ``25...best``) set apart by
+    blanks (``running ... 2``): the number is then a field, not a word's tail."""
+    return _GLUED_ELLIPSIS.sub(b" ... ", data)
+
+
 def step_ranges(data: bytes) -> bytes:
     """``data`` with each value named with a range of steps ``name [a-b]: v`` read as ``name: v, step: b`` (see
     ``_RANGE``); a range that goes back (``[9-3]``) is left as printed."""
@@ -228,6 +239,8 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
         data = unwrap_reprs(data, DIALECT.wrapper_reprs)
     if _found(b"]: ", data):
         data = step_ranges(data)
+    if _found(b"...", data):
+        data = ellipsis_apart(data)
     if b"{" in data:
         from .kernel import break_records
 
