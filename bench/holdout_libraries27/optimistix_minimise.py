@@ -58,8 +58,8 @@ solver = optx.OptaxMinimiser(optim, rtol=a.rtol, atol=a.atol, verbose=True)
 
 f_struct = jax.ShapeDtypeStruct((), jnp.float32)
 aux_struct = None
-tags = frozenset()
-options = {}
+tags: frozenset[object] = frozenset()
+options: dict[str, object] = {}
 
 
 def wrapped(y, args):
@@ -72,7 +72,7 @@ terminate = eqx.filter_jit(eqx.Partial(solver.terminate, fn=wrapped, args=args, 
 y = y0
 state = solver.init(wrapped, y, args, options, f_struct, aux_struct, tags)
 done, result = terminate(y=y, state=state)
-record = []
+record: list[tuple[int, float]] = []
 while not bool(done) and len(record) < a.steps:
     n = int(state.step)
     y, state, _ = step(y=y, state=state)
