@@ -23,7 +23,7 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=20, stop=5, healthy=
 
 
 # The first reading (bench/read_corpus.py examples/libraries_holdout28 at a9220a3, 2026-12-06: none of it made knowing
-# this set, which came at the session's end and is left as read): 0/20 files, STOP recall 0/5, flagged 0/5, no false
+# this set, which came at the session's end): 0/20 files, STOP recall 0/5, flagged 0/5, no false
 # or early STOP, every file UNREADABLE. Three shapes the reader does not read: geneticalgorithm2's `\r` bar
 # `||___ 8.0% GA is running...2 gen from 25...best value = 3.978` (a step `N gen from M`, a value after `=`);
 # jMetalPy's `[jmetal] [INFO] Evaluations: 80. fitness: [38.26]` (a count ended by a dot, the value in a list); NiaPy's
