@@ -28,6 +28,9 @@ class Dialect:
     #: a name an optimiser gives the value it minimises (jMetalPy's ``fitness: [38.26]``): named alone in a record
     #: that names a position and no loss, it is the record's ``objective``
     objective_names: frozenset[str] = frozenset({"fitness"})
+    #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
+    #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
+    sole_objective_names: frozenset[str] = frozenset({"value"})
     #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
     #: word's (a step, an epoch)
     number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})

@@ -201,6 +201,15 @@ def _step_after_words(low: str, dialect: Dialect) -> bool:
             and not set(words) & (dialect.statistic_words | dialect.position_words))
 
 
+def _metric_at_step(low: str, dialect: Dialect) -> bool:
+    """A metric's name, a preposition, then the step's name (``Loss on this step: 19.7``, ``loss per step``): the
+    metric measured at the step, named by the words before the preposition; no step itself."""
+    words = low.split()
+    at = next((i for i, w in enumerate(words) if w in dialect.position_words or w == "per"), 0)
+    return (at > 0 and len(words) > at + 1 and words[-1] in dialect.step_names
+            and infer_role(" ".join(words[:at])).role != "other")
+
+
 def _ends_in_step(low: str, dialect: Dialect) -> bool:
     """A key of joined words ending in a step's name (``max_global_step``, ``total_global_step``): a statistic of
     the step, read as a metric, unless the record names no position of its own and its values climb as a step's
@@ -744,7 +753,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
             if (low in dialect.step_names or low in dialect.evaluation_counts or (
                     low.split()[-1] in dialect.step_names and not (
-                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words))) \
+                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)
+                    and not _metric_at_step(low, dialect))) \
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
@@ -812,7 +822,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
-        by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names]
+        by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
+                   or len(plan.metrics) == 1 and n.lower() in dialect.sole_objective_names]
         if unnamed is not None:
             plan.metrics[unnamed] = "objective"
         elif len(by_name) == 1 and (plan.step is not None or plan.epoch is not None or plan.counter is not None):
