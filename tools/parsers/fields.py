@@ -201,13 +201,15 @@ def _step_after_words(low: str, dialect: Dialect) -> bool:
             and not set(words) & (dialect.statistic_words | dialect.position_words))
 
 
-def _metric_at_step(low: str, dialect: Dialect) -> bool:
+def _metric_at_step(name: str, dialect: Dialect) -> str | None:
     """A metric's name, a preposition, then the step's name (``Loss on this step: 19.7``, ``loss per step``): the
-    metric measured at the step, named by the words before the preposition; no step itself."""
-    words = low.split()
-    at = next((i for i, w in enumerate(words) if w in dialect.position_words or w == "per"), 0)
-    return (at > 0 and len(words) > at + 1 and words[-1] in dialect.step_names
-            and infer_role(" ".join(words[:at])).role != "other")
+    metric measured at the step, named by the words before the preposition (returned); no step itself."""
+    words = name.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in dialect.position_words or w.lower() == "per"), 0)
+    head = " ".join(words[:at])
+    if at > 0 and len(words) > at + 1 and words[-1].lower() in dialect.step_names and infer_role(head).role != "other":
+        return head
+    return None
 
 
 def _ends_in_step(low: str, dialect: Dialect) -> bool:
@@ -754,7 +756,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             if (low in dialect.step_names or low in dialect.evaluation_counts or (
                     low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)
-                    and not _metric_at_step(low, dialect))) \
+                    and _metric_at_step(low, dialect) is None)) \
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
@@ -774,7 +776,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
-                plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
+                plan.metrics[k] = metric_name(_metric_at_step(name, dialect) or name, dialect, _unit(samples, k, dialect))
                 if step_like is None and _ends_in_step(low, dialect):
                     step_like = k  # (``max_global_step``: the step if the record names none and it climbs)
                 if low in dialect.bare_names:
