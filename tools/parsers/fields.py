@@ -776,7 +776,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
-                plan.metrics[k] = metric_name(_metric_at_step(name, dialect) or name, dialect, _unit(samples, k, dialect))
+                at_step = _metric_at_step(name, dialect)  # ``Loss on this step``: the loss
+                plan.metrics[k] = metric_name(at_step or name, dialect, _unit(samples, k, dialect))
                 if step_like is None and _ends_in_step(low, dialect):
                     step_like = k  # (``max_global_step``: the step if the record names none and it climbs)
                 if low in dialect.bare_names:
