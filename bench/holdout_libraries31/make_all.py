@@ -19,7 +19,8 @@ run = blind_maker.registry(RUNS)
 
 # --- swanlab, offline (its `swanlab:` lines, the user's prints "epoch 1 step 10 loss 1.2345"; its swanlog/ run folder)
 run("swanlab_cls_sgd_p10_5ep", "swanlab_fit.py", "--lr 0.1 --epochs 5 --print-every 10")
-run("swanlab_reg_adam_val_p5_8ep", "swanlab_fit.py", "--task reg --optimizer adam --lr 0.003 --epochs 8 --print-every 5 --val")
+run("swanlab_reg_adam_val_p5_8ep", "swanlab_fit.py",
+    "--task reg --optimizer adam --lr 0.003 --epochs 8 --print-every 5 --val")
 run("swanlab_cls_momentum_decay_p20_10ep", "swanlab_fit.py",
     "--optimizer momentum --lr 0.05 --gamma 0.8 --epochs 10 --print-every 20 --batch 16")
 run("swanlab_reg_sgd_lr_high_nan", "swanlab_fit.py", "--task reg --lr 0.5 --epochs 4 --print-every 4", label="nan",

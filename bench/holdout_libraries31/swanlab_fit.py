@@ -1,11 +1,12 @@
 """swanlab (offline mode): a small torch MLP trained in a plain loop, tracked as swanlab's quick start does
-(``swanlab.init(project=..., experiment_name=..., config=..., mode="offline")``, ``swanlab.log({...}, step=step)`` each
-step, ``swanlab.finish()``), the loss printed by the user's own ``print`` every ``--print-every`` steps (and the
+(``swanlab.init(project=..., experiment_name=..., config=..., mode="offline")``, ``swanlab.log({...}, step=step)``
+each step, ``swanlab.finish()``), the loss printed by the user's own ``print`` every ``--print-every`` steps (and the
 validation loss at epoch ends with ``--val``). swanlab prints its own ``swanlab:`` lines and writes its run folder
-``swanlog/run-<date>-<id>/`` (the ``run-<id>.swanlab`` record, ``files/config.yaml``, ``files/swanlab-metadata.json``,
-``debug/debug.log``), all kept but its ``requirements.txt`` and its ``swanlog/.gitignore`` (``*``). Truth: the ``train/loss`` scalars of the run's own record
-(``run-<id>.swanlab``, read back with swanlab's ``DataStoreReader``) at their ``step`` (the global step, 1-based,
-across epochs), at the steps the log prints."""
+``swanlog/run-<date>-<id>/`` (the ``run-<id>.swanlab`` record, ``files/config.yaml``,
+``files/swanlab-metadata.json``, ``debug/debug.log``), all kept but its ``requirements.txt`` and its
+``swanlog/.gitignore`` (``*``). Truth: the ``train/loss`` scalars of the run's own record (``run-<id>.swanlab``,
+read back with swanlab's ``DataStoreReader``) at their ``step`` (the global step, 1-based, across epochs), at the
+steps the log prints."""
 
 from __future__ import annotations
 
