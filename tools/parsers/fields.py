@@ -434,14 +434,14 @@ def _of_counter(rep: bytes, spans: list[tuple[int, int]], k: int, numeric: list[
 
 def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan, samples: list[bytes]) -> bool:
     """Field ``k`` is a plain number with no name right after the record's position and a colon (or an arrow: NiaPy's
-    ``evals:38 => 48.02``), before no metric, and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration
-    3: 0.4054, stopping crit: 5.4e-03``, a hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a
-    count): the record's unnamed value."""
+    ``evals:38 => 48.02``; or a blank alone: a hand loop's ``gen 10 6.7049``), before no metric, and ends its line or
+    a ``,``/``;``/``|`` follows it (skglm's ``Iteration 3: 0.4054, stopping crit: 5.4e-03``, a hand loop's ``Epoch 3:
+    0.2345``, ``step 10: 1.23``), not only integers (a count): the record's unnamed value."""
     if plan.metrics:
         return False
     before = max((j for j in range(k) if spans[j][1] > spans[j][0]), default=None)
     place = {plan.step, plan.step_total, plan.epoch, plan.epoch_total, *(plan.counter or ())} - {None}
-    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() not in (b":", b"=>"):
+    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() not in (b":", b"=>", b""):
         return False
     after = rep[spans[k][1]:].lstrip(b" ")
     if after and after[:1] not in b",;|\t":
