@@ -202,12 +202,15 @@ def _step_after_words(low: str, dialect: Dialect) -> bool:
 
 
 def _metric_at_step(name: str, dialect: Dialect) -> str | None:
-    """A metric's name, a preposition, then the step's name (``Loss on this step: 19.7``, ``loss per step``): the
-    metric measured at the step, named by the words before the preposition (returned); no step itself."""
+    """A metric's name, a preposition, a word that picks the step, then the step's name (``Loss on this step: 19.7``,
+    ``loss for the iteration``, ``loss per step``): the metric measured at the step, named by the words before the
+    preposition (returned); no step itself. A preposition right before the step's name is a position, the step's
+    number after it (``validation loss at iteration 100 |``, ``Average loss at step 2000: 4.52``)."""
     words = name.split()
     at = next((i for i, w in enumerate(words) if w.lower() in dialect.position_words or w.lower() == "per"), 0)
     head = " ".join(words[:at])
-    if at > 0 and len(words) > at + 1 and words[-1].lower() in dialect.step_names and infer_role(head).role != "other":
+    picked = len(words) > at + 2 or at and words[at].lower() == "per"
+    if at > 0 and picked and words[-1].lower() in dialect.step_names and infer_role(head).role != "other":
         return head
     return None
 
@@ -441,8 +444,11 @@ def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan
         return False
     before = max((j for j in range(k) if spans[j][1] > spans[j][0]), default=None)
     place = {plan.step, plan.step_total, plan.epoch, plan.epoch_total, *(plan.counter or ())} - {None}
-    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() not in (b":", b"=>", b""):
+    if before is None or before not in place:
         return False
+    sep = rep[spans[before][1]:spans[k][0]].strip()
+    if sep not in (b":", b"=>", b"") or not sep and not rep[:spans[before][0]].rstrip()[-1:].isalpha():
+        return False  # (a blank alone after a named position only: a bare row ``99 1003.1`` is bare_rows')
     after = rep[spans[k][1]:].lstrip(b" ")
     if after and after[:1] not in b",;|\t":
         return False
