@@ -73,7 +73,8 @@ n_val = a.n // 5 if a.val else 0
 xt, yt, xv, yv = x[n_val:], y[n_val:], x[:n_val], y[:n_val]
 deepspeed.init_distributed(dist_backend="gloo")
 ACT = {"relu": nn.ReLU, "tanh": nn.Tanh, "none": nn.Identity}[a.act]
-model = PipelineModule(layers=[nn.Linear(16, 32), ACT(), nn.Linear(32, out_dim), Squeeze()], num_stages=1, loss_fn=loss_fn)
+model = PipelineModule(layers=[nn.Linear(16, 32), ACT(), nn.Linear(32, out_dim), Squeeze()], num_stages=1,
+                       loss_fn=loss_fn)
 
 opt = {"type": a.optimizer, "params": {"lr": a.lr}}
 if a.optimizer in ("Adam", "AdamW"):

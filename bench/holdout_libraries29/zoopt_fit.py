@@ -76,5 +76,6 @@ else:  # SRacos counts every evaluation and prints the best of those before the 
     pts = [(t, best[t - 2]) for t in range(a.freq, min(len(best), a.budget) + 1, a.freq) if t > ts]
 write_truth(framework=f"zoopt {version('zoopt')}", settings=vars(a), loss_name="fx result",
             step_unit="evaluation (the printed budget), 1-based",
-            tolerance={"rel": 1e-9, "abs": 1e-12}, record="Objective.get_history_bestsofar(): SRacos at budget - 1; Racos at its last batch's end",
+            tolerance={"rel": 1e-9, "abs": 1e-12},
+            record="Objective.get_history_bestsofar(): SRacos at budget - 1; Racos at its last batch's end",
             train_loss=pts, n_evaluations=len(best), train_size=ts, negative_size=neg)
