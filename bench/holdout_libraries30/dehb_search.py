@@ -30,9 +30,9 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import ConfigSpace as CS  # noqa: E402
 from importlib.metadata import version  # noqa: E402
 
+import ConfigSpace as CS  # noqa: E402
 from dehb import DEHB  # noqa: E402
 
 cs = CS.ConfigurationSpace(seed=0)

@@ -32,7 +32,8 @@ run("kt_grid_sgd_reg_5t", "kerastuner_search.py", "--lrs 0.001,0.003,0.01,0.03,0
 run("kt_grid_adam_cls_val_6t", "kerastuner_search.py",
     "--task cls --optimizer adam --val --lrs 0.0003,0.001,0.003,0.01,0.03,0.1 --epochs 4")
 run("kt_bayes_reg_10t", "kerastuner_search.py", "--tuner bayes --trials 10 --lr-min 1e-3 --lr-max 0.1 --epochs 4")
-run("kt_hyperband_cls_val_9ep", "kerastuner_search.py", "--tuner hyperband --task cls --optimizer adam --val --epochs 9")
+run("kt_hyperband_cls_val_9ep", "kerastuner_search.py",
+    "--tuner hyperband --task cls --optimizer adam --val --epochs 9")
 run("kt_random_rmsprop_reg_val_8t", "kerastuner_search.py",
     "--tuner random --optimizer rmsprop --val --trials 8 --lr-min 1e-3 --lr-max 0.03 --epochs 5")
 run("kt_grid_sgd_reg_lr_high_nan", "kerastuner_search.py", "--lrs 0.003,0.01,0.03,0.1,0.3,1,3", label="nan",
@@ -45,6 +46,18 @@ run("kt_grid_sgd_cls_lr_high_diverged", "kerastuner_search.py",
     "--task cls --lrs 0.01,0.03,0.1,1,10,100,1000,10000", label="diverged", stop=True)
 run("kt_random_sgd_reg_lr_wide_nan", "kerastuner_search.py",
     "--tuner random --trials 10 --lr-min 1e-3 --lr-max 10", label="nan", stop=True)
+
+# --- Ax (its logger on stderr: "[INFO 12-06 12:35:25] ax.service.ax_client: Generated new trial 3 with parameters
+# {'lr': 0.000131} using model Sobol." / "... Completed trial 3 with data: {'loss': 39.061544}.")
+run("ax_bo_reg_10t", "ax_search.py", "--trials 10")
+run("ax_bo_cls_8t", "ax_search.py", "--task cls --lr-min 1e-3 --lr-max 1 --trials 8")
+run("ax_sweep_reg_6t", "ax_search.py", "--mode sweep --lrs 0.0001,0.0003,0.001,0.003,0.01,0.03")
+run("ax_sweep_cls_momentum_6t", "ax_search.py",
+    "--mode sweep --task cls --momentum 0.9 --lrs 0.001,0.003,0.01,0.03,0.1,0.3")
+run("ax_sweep_cls_lr_high_nan", "ax_search.py", "--mode sweep --task cls --lrs 0.01,0.1,1,10,100,1000", label="nan",
+    stop=True)
+run("ax_sweep_reg_lr_high_diverged", "ax_search.py",
+    "--mode sweep --lrs 0.001,0.003,0.01,0.03,0.06,0.1,0.2,0.3 --epochs 20", label="diverged", stop=True)
 
 
 def main() -> int:
