@@ -2,10 +2,11 @@
 ``AxClient`` loop (``get_next_trial`` / ``complete_trial``), as its tutorials show: its default generation strategy
 (Sobol then BoTorch Bayesian optimisation) or a learning-rate sweep attached in increasing order
 (``attach_trial``). Its own logger on stderr (``[INFO 12-06 12:35:25] ax.service.ax_client: ...``): per trial
-``Generated new trial 3 with parameters {'lr': 0.000131} using model Sobol.`` (or ``Attached custom parameterization
-{'lr': 0.01} as trial 3.``) then ``Completed trial 3 with data: {'loss': 39.061544}.`` (floats rounded to 6 decimals
+``Generated new trial 3 with parameters {'lr': 0.000131} using model Sobol.`` (an attached trial has no such line)
+then ``Completed trial 3 with data: {'loss': 39.061544}.`` (floats rounded to 6 decimals
 for the log, large ones in full: ``3.919375305953931e+16``), with its warnings (the deprecated ``AxClient``, the
-seed). The objective is the training's final loss (tiny_train.py). Truth: the experiment's data
+seed; a sweep's rates outside the bounds warned). The script prints ``get_trials_data_frame()`` at the end.
+The objective is the training's final loss (tiny_train.py). Truth: the experiment's data
 (``ax_client.experiment.fetch_data().df``, ``mean`` of ``loss`` per ``trial_index``), at the trial index the log
 prints (0-based)."""
 
