@@ -17,7 +17,7 @@ class Dialect:
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
-        "env steps", "cumulative_steps", "generation"})
+        "env steps", "cumulative_steps", "generation", "gen"})
     #: a count of an optimiser's function evaluations named alone (NiaPy's ``evals:38 => 48.02``, jMetalPy's
     #: ``Evaluations: 80. fitness: [38.26]``): the record's position; within a longer name (``f evals``, ``function
     #: evaluations: 60``) it stays a metric
@@ -28,18 +28,21 @@ class Dialect:
     #: a name an optimiser gives the value it minimises (jMetalPy's ``fitness: [38.26]``): named alone in a record
     #: that names a position and no loss, it is the record's ``objective``
     objective_names: frozenset[str] = frozenset({"fitness"})
+    #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
+    #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
+    sole_objective_names: frozenset[str] = frozenset({"value"})
     #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
     #: word's (a step, an epoch)
     number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})
     #: a count of the optimizer's updates so far: a record where it is 0 has updated nothing, so a NaN it prints is
     #: the mean of nothing yet (``('average_loss', nan), ..., ('n_updates', 0)``), no point of a NaN loss
     update_counts: frozenset[str] = frozenset({"n_updates", "num_updates", "updates", "update_count", "n_update"})
-    #: a value printed in a wrapper's repr (numpy 2's ``np.float64(0.53)``): the opening of each wrapper; the text
-    #: log reads the number inside (``lines.unwrap_reprs``). (torch's ``tensor(..)`` is not here: in a dict printed
-    #: on one line it brings a run's diagnostics that nobody judged yet)
+    #: a value printed in a wrapper's repr (numpy 2's ``np.float64(0.53)``, torch's ``tensor(2.30, grad_fn=<..>)``):
+    #: the opening of each wrapper; the text log reads the number inside (``lines.unwrap_reprs``), named by what
+    #: comes before the wrapper (``loss: tensor(2.30)`` is ``loss``)
     wrapper_reprs: tuple[bytes, ...] = (
         b"np.float64(", b"np.float32(", b"np.float16(", b"np.int64(", b"np.int32(", b"numpy.float64(",
-        b"numpy.float32(")
+        b"numpy.float32(", b"tensor(")
     #: a name opening with one of these words is a statistic of what its last word counts (``max num steps 43``: an
     #: RL episode's length), never the step even when that word names one (unless a position word comes between:
     #: ``Average loss at step 2000: 4.52`` names the step)

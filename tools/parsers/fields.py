@@ -201,6 +201,20 @@ def _step_after_words(low: str, dialect: Dialect) -> bool:
             and not set(words) & (dialect.statistic_words | dialect.position_words))
 
 
+def _metric_at_step(name: str, dialect: Dialect) -> str | None:
+    """A metric's name, a preposition, a word that picks the step, then the step's name (``Loss on this step: 19.7``,
+    ``loss for the iteration``, ``loss per step``): the metric measured at the step, named by the words before the
+    preposition (returned); no step itself. A preposition right before the step's name is a position, the step's
+    number after it (``validation loss at iteration 100 |``, ``Average loss at step 2000: 4.52``)."""
+    words = name.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in dialect.position_words or w.lower() == "per"), 0)
+    head = " ".join(words[:at])
+    picked = len(words) > at + 2 or at and words[at].lower() == "per"
+    if at > 0 and picked and words[-1].lower() in dialect.step_names and infer_role(head).role != "other":
+        return head
+    return None
+
+
 def _ends_in_step(low: str, dialect: Dialect) -> bool:
     """A key of joined words ending in a step's name (``max_global_step``, ``total_global_step``): a statistic of
     the step, read as a metric, unless the record names no position of its own and its values climb as a step's
@@ -423,15 +437,18 @@ def _of_counter(rep: bytes, spans: list[tuple[int, int]], k: int, numeric: list[
 
 def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan: Plan, samples: list[bytes]) -> bool:
     """Field ``k`` is a plain number with no name right after the record's position and a colon (or an arrow: NiaPy's
-    ``evals:38 => 48.02``), before no metric, and ends its line or a ``,``/``;``/``|`` follows it (skglm's ``Iteration
-    3: 0.4054, stopping crit: 5.4e-03``, a hand loop's ``Epoch 3: 0.2345``, ``step 10: 1.23``), not only integers (a
-    count): the record's unnamed value."""
+    ``evals:38 => 48.02``; or a blank alone: a hand loop's ``gen 10 6.7049``), before no metric, and ends its line or
+    a ``,``/``;``/``|`` follows it (skglm's ``Iteration 3: 0.4054, stopping crit: 5.4e-03``, a hand loop's ``Epoch 3:
+    0.2345``, ``step 10: 1.23``), not only integers (a count): the record's unnamed value."""
     if plan.metrics:
         return False
     before = max((j for j in range(k) if spans[j][1] > spans[j][0]), default=None)
     place = {plan.step, plan.step_total, plan.epoch, plan.epoch_total, *(plan.counter or ())} - {None}
-    if before is None or before not in place or rep[spans[before][1]:spans[k][0]].strip() not in (b":", b"=>"):
+    if before is None or before not in place:
         return False
+    sep = rep[spans[before][1]:spans[k][0]].strip()
+    if sep not in (b":", b"=>", b"") or not sep and not rep[:spans[before][0]].rstrip()[-1:].isalpha():
+        return False  # (a blank alone after a named position only: a bare row ``99 1003.1`` is bare_rows')
     after = rep[spans[k][1]:].lstrip(b" ")
     if after and after[:1] not in b",;|\t":
         return False
@@ -744,7 +761,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
             if (low in dialect.step_names or low in dialect.evaluation_counts or (
                     low.split()[-1] in dialect.step_names and not (
-                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words))) \
+                    low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)
+                    and _metric_at_step(low, dialect) is None)) \
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
@@ -764,7 +782,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
-                plan.metrics[k] = metric_name(name, dialect, _unit(samples, k, dialect))
+                at_step = _metric_at_step(name, dialect)  # ``Loss on this step``: the loss
+                plan.metrics[k] = metric_name(at_step or name, dialect, _unit(samples, k, dialect))
                 if step_like is None and _ends_in_step(low, dialect):
                     step_like = k  # (``max_global_step``: the step if the record names none and it climbs)
                 if low in dialect.bare_names:
@@ -812,7 +831,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     words = set(context.split()) - used_words
     plan.is_eval = bool(words & dialect.eval_words)
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
-        by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names]
+        by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
+                   or len(plan.metrics) == 1 and n.lower() in dialect.sole_objective_names]
         if unnamed is not None:
             plan.metrics[unnamed] = "objective"
         elif len(by_name) == 1 and (plan.step is not None or plan.epoch is not None or plan.counter is not None):
