@@ -29,4 +29,13 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=30, stop=10, healthy
 FIRST_READING = {"read": 18, "stopped": 7, "flagged": 9, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 3}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Then (fixh29): a log-likelihood named as such is maximised, the run's objective with no loss named (nltk's table);
+# `fx` is an objective's value and a budget spent named alone the position (ZOOpt): 30/30 files, STOP 7/10, flagged
+# 9/10, no false or early STOP, ESCALATE 0 of 60 healthy checks. DeepSpeed's Adam run under a warmup to a far too high
+# LR stays unflagged in its log (a loss swinging 0.4-27 every 5 steps, judged within its own noise) and ESCALATEs in
+# its csv_monitor file; its SGD twin's csv file ESCALATEs.
+CORRECTED = {"read": 30, "stopped": 7, "flagged": 9, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

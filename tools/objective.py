@@ -29,7 +29,7 @@ from .roles import (
 # in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
 _SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
-                        r"distortion|multi logloss|huber|error|function value|f value|fval)\b")
+                        r"distortion|multi logloss|huber|error|function value|f value|fval|fx)\b")
 
 
 # ... but a divergence minimised is the run's objective when nothing else is (openTSNE's ``KL divergence``: an

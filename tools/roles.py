@@ -32,7 +32,7 @@ _EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|hold
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
 _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|kld|"
                            r"distortion|cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj|function value|f value|"
-                           r"fval)\b|loss$|ppl$")
+                           r"fval|fx)\b|loss$|ppl$")
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
     r"score|reward|rewards|rew|ents [fpr]|sents [fpr]|uas|las|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|"
@@ -41,7 +41,9 @@ _HIGHER_BETTER = re.compile(
 )
 # A name that says its quantity is maximised (the reader's ``objective (maximised)`` for a monitored objective whose
 # rows show it rising while its changes shrink: ``parsers/bare_rows.py``): higher is better, whatever it names.
-_MAXIMISED = re.compile(r"\bmaximi[sz]ed\b")
+# A log-likelihood named as such (nltk's MaxentClassifier table ``Log Likelihood``, an HMM's ``log_likelihood``; its
+# negation, ``neg log likelihood``, is the nll loss): maximised.
+_MAXIMISED = re.compile(r"\bmaximi[sz]ed\b|\blog ?lik(elihood)?\b")
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
 _GRAD = re.compile(r"\b(grad norm|gradient norm|grad_norm|gnorm|total grad norm|norm|grad l2 norm|global grad norm)\b")
 _SCALE = re.compile(r"\b(loss scale|loss_scale|scaler|grad scale|scale)\b")

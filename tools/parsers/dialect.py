@@ -19,9 +19,9 @@ class Dialect:
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
         "env steps", "cumulative_steps", "generation", "gen"})
     #: a count of an optimiser's function evaluations named alone (NiaPy's ``evals:38 => 48.02``, jMetalPy's
-    #: ``Evaluations: 80. fitness: [38.26]``): the record's position; within a longer name (``f evals``, ``function
-    #: evaluations: 60``) it stays a metric
-    evaluation_counts: frozenset[str] = frozenset({"evals", "evaluations"})
+    #: ``Evaluations: 80. fitness: [38.26]``; ZOOpt's budget spent, ``budget 20, fx result: 0.47``): the record's
+    #: position; within a longer name (``f evals``, ``function evaluations: 60``) it stays a metric
+    evaluation_counts: frozenset[str] = frozenset({"evals", "evaluations", "budget"})
     #: a counter written ``N <noun> from M`` / ``N <noun> of M`` with one of these nouns (geneticalgorithm2's bar
     #: ``2 gen from 25``): the run's step and its length
     of_counter_nouns: frozenset[str] = frozenset({"gen", "generation", "iteration", "iter", "step"})
