@@ -49,7 +49,7 @@ def doc():
 
 train = [doc() for _ in range(a.docs)]
 
-seen = []
+seen: list[float] = []
 _ll = maxent.log_likelihood
 
 
