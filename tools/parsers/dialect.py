@@ -86,6 +86,9 @@ class Dialect:
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({
         "val", "valid", "validation", "validating", "eval", "evaluation", "evaluating", "test", "testing", "dev"})
+    #: a value printed for a metric not measured yet (litgpt's ``val: n/a`` before its first validation): the name
+    #: before it is no word of the line's (a split's bare name so named marks no evaluation record)
+    placeholder_values: frozenset[str] = frozenset({"n/a", "n.a.", "none", "null"})
     #: names of a final summary record (HF's ``train_runtime``...): the record is no point (its ``train_loss`` is
     #: the run's average)
     summary_names: frozenset[str] = frozenset({

@@ -629,6 +629,20 @@ def _pair_after(rep: bytes, spans: list[tuple[int, int]], k: int, samples: list[
     return j
 
 
+def _placeholder_named(text: str, dialect: Dialect) -> set[str]:
+    """The names in ``text`` whose value is a placeholder (``val: n/a``, ``eval=-``): names of nothing measured."""
+    toks = text.split()
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        for j, ch in enumerate(tok):
+            if ch in ":=":
+                value = tok[j + 1:] or (toks[i + 1] if i + 1 < len(toks) else "")
+                if j and value.rstrip(",;|") in dialect.placeholder_values:
+                    out.add(tok[:j])
+                break
+    return out
+
+
 def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list[str] | None = None) -> Plan | None:
     """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
     names of a table's columns, for numbers with no name of their own."""
@@ -826,9 +840,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             plan.epoch, plan.step, plan.inner = plan.step, pair, True  # names no value: no position
             plan.metrics.pop(pair, None)
     context = rep.decode("utf-8", "replace").lower()
+    waiting = _placeholder_named(context, dialect)  # ``val: n/a``: a split not measured yet, no evaluation's mark
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")
-    words = set(context.split()) - used_words
+    words = set(context.split()) - used_words - waiting
     plan.is_eval = bool(words & dialect.eval_words)
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
         by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
