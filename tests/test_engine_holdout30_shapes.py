@@ -4,6 +4,8 @@ by the one engine, whole and in pieces:
 - loguru's default line (``2026-12-06 12:38:51.852 | INFO     | dehb.optimizers.dehb:_log_job_submission:887 -
   Best score seen/Incumbent score: 41.87``): its ``| LEVEL |`` and its ``module.path:function:line - `` source
   location close the record's header; the line number is no value;
+- DEHB's own log, ``2026-12-06T12:38:51.852036+0000 INFO ...``: ISO 8601's one-word stamp and a level in capitals
+  right after it are the header (a number opening the record after them has no name);
 - ``K/N function evaluation(s) done`` before each record: a count of evaluations (a plural written ``(s)``, no
   evaluation split), the position of the best so far after it;
 - a best so far named with its quantity (``Best score seen/Incumbent score``): the search's objective when no loss is
@@ -116,3 +118,18 @@ def test_a_duration_in_hours_minutes_and_seconds_is_no_value(tmp_path):
                   f"Best loss So Far: {1.0 / t!r}", f"Total elapsed time: 00h 0{t}m 01s"]
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "kt.log")
     assert not any(k.endswith(("_h", "_m", "_s")) or "elapsed" in k or "Complete" in k for k in pts), pts.keys()
+
+
+def test_an_iso_stamp_and_its_level_open_the_record_so_the_count_done_is_the_step(tmp_path):
+    """DEHB's own log (``2026-12-06T12:38:51.829909+0000 INFO 4/30 function evaluation(s) done``): ISO 8601's date
+    and clock in one word with its zone, then the level in capitals, are the header; the counter opens the record."""
+    vals = _incumbents(20)
+    out = []
+    for k, v in enumerate([float("inf"), *vals]):
+        t = f"2026-12-06T12:38:{10 + k:02d}.8{k:05d}+0000"
+        out += [f"{t} INFO {k}/30 function evaluation(s) done",
+                f"{t} INFO Evaluating configuration {15 + k} with fidelity 3.0 under bracket ID 0",
+                f"{t} INFO Best score seen/Incumbent score: {v!r}"]
+    pts = whole_as_live(tmp_path, ("\n".join(out) + "\n").encode(), "dehb_own.log")
+    steps, values = pts["Best score seen/Incumbent score"]
+    assert list(zip(steps[1:], values[1:], strict=True)) == list(zip(range(1, 21), vals, strict=True)), pts.keys()

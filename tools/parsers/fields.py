@@ -566,6 +566,22 @@ def _source_location(tok: bytes, dialect: Dialect) -> bool:
                 in dialect.source_suffixes)
 
 
+_LEVELS = frozenset({b"INFO", b"DEBUG", b"WARNING", b"WARN", b"ERROR", b"CRITICAL", b"TRACE", b"SUCCESS"})
+
+
+def _iso_stamp(tok: bytes) -> bool:
+    """ISO 8601's date and clock joined by ``T``, a zone after them allowed (``2026-12-06T12:38:51.830291+0000``)."""
+    if not 16 <= len(tok) <= 40 or tok[10:11] not in (b"T", b"t") or tok[4:5] != b"-" or tok[7:8] != b"-":
+        return False
+    clock = tok[11:].rstrip(b"Zz")
+    for sign in (b"+", b"-"):
+        if sign in clock:
+            clock, _, zone = clock.partition(sign)
+            if not zone.replace(b":", b"").isdigit():
+                return False
+    return tok[:4].isdigit() and tok[5:7].isdigit() and tok[8:10].isdigit() and _clock(clock)
+
+
 def _module_location(tok: bytes) -> bool:
     """``dehb.optimizers.dehb:_log_job_submission:887``: a module's dotted name, a function's name and a line number
     joined by colons (loguru's ``{name}:{function}:{line}``)."""
@@ -617,12 +633,17 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
         elif clock and dated and _source_location(rep[i:j], dialect):
             end = j
             break
+        elif clock and dated and tok in _LEVELS and end == i - 1:
+            end, i = j, j  # a level in capitals right after the stamp (``...+0000 INFO 0/30 ...``): the header's
+            continue
         elif clock and dated and (tok == b"|" or word.decode("latin-1") in dialect.level_words):
             i = j  # loguru's ``| INFO     |`` between its stamp and its source location (the stamp ends before it
             continue  # unless that location follows)
         elif clock and dated and _module_location(tok) and rep[j:j + 3] == b" - ":
             end = j + 2  # loguru's ``dehb.optimizers.dehb:_log_job_submission:887 - ``: no field
             break
+        elif _iso_stamp(tok):
+            dated = clock = True  # ``2026-12-06T12:38:51.830291+0000``: a date and a clock in one word
         elif (len(word) >= 8 and not set(word) - _DATE_CHARS and word[:1].isdigit()
               and (word.count(b"-") == 2 or word.count(b"/") == 2)):
             dated = True  # 2026-12-05, 12/05/2026
@@ -718,6 +739,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
             continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name and not table and stamp and not rep[opening:a].strip():
+            name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
         if name and not table and _aside(rep, a, name, dialect):
             k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
             continue
