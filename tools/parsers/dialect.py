@@ -17,7 +17,7 @@ class Dialect:
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
-        "env steps", "cumulative_steps", "generation", "trial"})
+        "env steps", "cumulative_steps", "generation"})
     #: a count of an optimiser's function evaluations named alone (NiaPy's ``evals:38 => 48.02``, jMetalPy's
     #: ``Evaluations: 80. fitness: [38.26]``): the record's position; within a longer name (``f evals``, ``function
     #: evaluations: 60``) it stays a metric
