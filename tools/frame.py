@@ -15,7 +15,7 @@ import pandas as pd
 from .history import MetricHistory, RunHistory
 from .objective import SearchObjective, assign_objective
 from .points import Column, PointBatch
-from .roles import MetricRole, is_non_negative_measure
+from .roles import MetricRole, is_non_negative_measure, names_best_so_far
 
 
 def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +73,24 @@ class MetricFrame:
         frame.roles = objective.roles
         frame._search_direction(objective.search)
         frame._negated_by_values()
+        frame._best_so_far_by_values()
         return frame
+
+    def _best_so_far_by_values(self) -> None:
+        """A best so far named with its quantity (``roles.names_best_so_far``: ``Best score seen``) never moves the
+        worse way: which way is better its values tell (never rising and falling once: minimised; never falling and
+        rising once: maximised), not a word of its name (a search's ``score`` may be an error it minimises)."""
+        for name, role in self.roles.items():
+            if role.direction is None or not names_best_so_far(name):
+                continue
+            v = self.series[name].to_numpy(dtype=float)
+            d = np.diff(v[np.isfinite(v)])
+            if not len(d):
+                continue
+            if (d <= 0).all() and (d < 0).any():
+                self.roles[name] = MetricRole(role.role, "min", role.primary)
+            elif (d >= 0).all() and (d > 0).any():
+                self.roles[name] = MetricRole(role.role, "max", role.primary)
 
     def _search_direction(self, search: SearchObjective | None) -> None:
         """A search's state taken as the run's loss (``objective.search_objective``) is minimised until the statistics

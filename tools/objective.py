@@ -20,6 +20,7 @@ from .roles import (
     is_negated,
     is_regulariser,
     is_rl_return,
+    names_best_so_far,
     norm_name,
     short_name,
 )
@@ -161,6 +162,13 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
         return SearchObjective(current[0], "current_state", best=bare_best[0])
     if bare_best:
         return SearchObjective(bare_best[0], "running_best")
+    # a best so far named with its quantity (``Best score seen/Incumbent score``), alone with nothing else judged (no
+    # loss, no metric with a direction): the search's objective too, its direction told by its values
+    # (``MetricFrame._best_so_far_by_values``)
+    named_best = [n for n in names if names_best_so_far(n) and roles[n].role == "train_metric" and n not in overrides]
+    if named_best and not any(roles[n].role in ("train_metric", "eval") and roles[n].direction is not None
+                              for n in names if n not in named_best):
+        return SearchObjective(named_best[0], "running_best")
     others = [n for n in names if roles[n].role == "other"]
     pop = population_objective(others)
     if pop is not None and pop[0] not in overrides:

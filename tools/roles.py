@@ -171,6 +171,18 @@ def is_bare_running_best(name: str) -> bool:
         w in _RUNNING_BEST or w in _RUNNING_BEST_QUALIFIERS for w in words) and "value" != words[0]
 
 
+# A best so far named with its quantity (``Best score seen``, ``best_val_acc``, ``Incumbent score``): which way it is
+# better its values tell (a running best never moves the worse way), not a word of its name
+_BEST_SO_FAR = frozenset({"best", "bestever", "incumbent"})
+# ...a name, not a sentence telling an improvement (PFRL's ``The best score is updated -3.4e+38 -> 9.33``: an event)
+_PROSE = frozenset({"is", "was", "has", "updated", "improved"})
+
+
+def names_best_so_far(name: str) -> bool:
+    words = set(norm_name(name).split())
+    return bool(_BEST_SO_FAR & words) and not _PROSE & words
+
+
 def is_maximised(name: str) -> bool:
     """Whether ``name`` says its quantity is maximised (``objective (maximised)``)."""
     return bool(_MAXIMISED.search(norm_name(name)))

@@ -925,10 +925,10 @@ def _has_objective(plan: Plan) -> bool:
     """A quantity the run minimises under another name than a loss (``Cost``, ``mse``: ``roles.infer_role``'s
     lower-is-better train metrics): with a step, a line read once holding one is a record on its face, as one with
     a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it)."""
-    from ..roles import infer_role
+    from ..roles import infer_role, names_best_so_far
 
-    return any(infer_role(n).role == "train_metric" and infer_role(n).direction == "min"
-               for n in plan.metrics.values())
+    return any(infer_role(n).role == "train_metric" and (infer_role(n).direction == "min" or names_best_so_far(n))
+               for n in plan.metrics.values())  # (a best so far: a search's objective, whichever way it goes)
 
 
 def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]], lines: Sequence[bytes],

@@ -545,12 +545,29 @@ def _clock_at(line: bytes, a: int) -> int:
     """Where a clock starting at ``a`` after a blank ends (``00:00:00.018``, ``1:05:09``, two parts at least, as
     ``_clock`` reads one), else 0."""
     if a and line[a - 1] not in b" \t":
-        return 0
+        return _unit_duration(line, a) if line[a - 1] in b"[(" else 0
     j = a
     while j < len(line) and j - a <= 24 and line[j] in _CLOCK_CHARS:
         j += 1
     tok = line[a:j].rstrip(b".,")
-    return a + len(tok) if b":" in tok and _clock(tok) else 0
+    return a + len(tok) if b":" in tok and _clock(tok) else _unit_duration(line, a)
+
+
+def _unit_duration(line: bytes, a: int) -> int:
+    """Where a duration in hours, minutes and seconds starting at ``a`` ends (keras-tuner's ``[00h 00m 00s]``: two
+    parts at least, each digits glued to its unit, blank-separated), else 0."""
+    end, parts, i = 0, 0, a
+    for unit in (b"h", b"m", b"s"):
+        j = i
+        while j < len(line) and j - i < 6 and line[j] in _DIGITS:
+            j += 1
+        if j == i or line[j:j + 1] != unit or line[j + 1:j + 2] not in (b" ", b"]", b")", b",", b""):
+            if parts:
+                break
+            continue  # (``00m 05s``: no hours)
+        parts, end = parts + 1, j + 1
+        i = j + 2 if line[j + 1:j + 2] == b" " else j + 1
+    return end if parts >= 2 else 0
 
 
 _CLOCK_CHARS = frozenset(b"0123456789:.,")
@@ -564,6 +581,33 @@ def _source_location(tok: bytes, dialect: Dialect) -> bool:
     path, _, line = tok[:-1].rpartition(b":")
     return bool(line.isdigit() and b"." in path and path.rsplit(b".", 1)[1].decode("latin-1").lower()
                 in dialect.source_suffixes)
+
+
+_LEVELS = frozenset({b"INFO", b"DEBUG", b"WARNING", b"WARN", b"ERROR", b"CRITICAL", b"TRACE", b"SUCCESS"})
+
+
+def _iso_stamp(tok: bytes) -> bool:
+    """ISO 8601's date and clock joined by ``T``, a zone after them allowed (``2026-12-06T12:38:51.830291+0000``)."""
+    if not 16 <= len(tok) <= 40 or tok[10:11] not in (b"T", b"t") or tok[4:5] != b"-" or tok[7:8] != b"-":
+        return False
+    clock = tok[11:].rstrip(b"Zz")
+    for sign in (b"+", b"-"):
+        if sign in clock:
+            clock, _, zone = clock.partition(sign)
+            if not zone.replace(b":", b"").isdigit():
+                return False
+    return tok[:4].isdigit() and tok[5:7].isdigit() and tok[8:10].isdigit() and _clock(clock)
+
+
+def _module_location(tok: bytes) -> bool:
+    """``dehb.optimizers.dehb:_log_job_submission:887``: a module's dotted name, a function's name and a line number
+    joined by colons (loguru's ``{name}:{function}:{line}``)."""
+    parts = tok.split(b":")
+    if len(parts) != 3 or len(tok) > 160 or not parts[2].isdigit():
+        return False
+    module, func = parts[0], parts[1].strip(b"<>")
+    return bool(module and func) and all(w and (w[:1].isalpha() or w[:1] == b"_") and w.replace(b"_", b"").isalnum()
+                                         for w in module.split(b".") + [func])
 
 
 def _level_date(word: bytes) -> bool:
@@ -599,9 +643,24 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             pass  # (glog's thread id after its clock)
         elif not end and _level_date(word):
             dated = glog = True
+        elif not end and word.decode("latin-1") in dialect.level_words and rep[i - 1:i] == b"[":
+            pass  # the level opening a bracketed stamp (Ax's ``[INFO 12-06 12:40:35]``)
+        elif len(word) == 5 and word[2:3] == b"-" and word[:2].isdigit() and word[3:].isdigit() and not dated:
+            dated = True  # a month and a day (``12-06``), a date only beside a clock
         elif clock and dated and _source_location(rep[i:j], dialect):
             end = j
             break
+        elif clock and dated and tok in _LEVELS and end == i - 1:
+            end, i = j, j  # a level in capitals right after the stamp (``...+0000 INFO 0/30 ...``): the header's
+            continue
+        elif clock and dated and (tok == b"|" or word.decode("latin-1") in dialect.level_words):
+            i = j  # loguru's ``| INFO     |`` between its stamp and its source location (the stamp ends before it
+            continue  # unless that location follows)
+        elif clock and dated and _module_location(tok) and rep[j:j + 3] == b" - ":
+            end = j + 2  # loguru's ``dehb.optimizers.dehb:_log_job_submission:887 - ``: no field
+            break
+        elif _iso_stamp(tok):
+            dated = clock = True  # ``2026-12-06T12:38:51.830291+0000``: a date and a clock in one word
         elif (len(word) >= 8 and not set(word) - _DATE_CHARS and word[:1].isdigit()
               and (word.count(b"-") == 2 or word.count(b"/") == 2)):
             dated = True  # 2026-12-05, 12/05/2026
@@ -711,6 +770,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
             continue
         name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        if name and not table and stamp and not rep[opening:a].strip():
+            name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
         if name and not table and _aside(rep, a, name, dialect):
             k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
             continue
@@ -841,6 +902,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             plan.metrics.pop(pair, None)
     context = rep.decode("utf-8", "replace").lower()
     waiting = _placeholder_named(context, dialect)  # ``val: n/a``: a split not measured yet, no evaluation's mark
+    context = context.replace("(s)", "s")  # ``function evaluation(s) done``: a plural, a count of them, no split
     for ch in "[](){}|:=,;'\"-/\t":
         context = context.replace(ch, " ")
     words = set(context.split()) - used_words - waiting
