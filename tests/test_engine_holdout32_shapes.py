@@ -6,7 +6,11 @@ the one engine, whole and in pieces:
   ``Epoch 1 | iter 2 step 1 | loss train: 5.867, val: n/a | iter time: 13.86 ms (step)``; ``val:`` a number once an
   evaluation ran): a name whose value is a placeholder (``n/a``) marks no line as an evaluation's, so the train loss
   is read at ``iter`` (the first position named, every line, with or without gradient accumulation) from the first
-  line on, whatever the ``val:`` column holds."""
+  line on, whatever the ``val:`` column holds;
+- CHGNet's trainer, after lines saying a name and what it is (``training targets: e``, ``Begin Training: using cpu
+  device``), prints ``Epoch: [0][4/6] | Time (0.034)(0.010) | Loss 2.1685(2.3425) | MAE e 1.461(1.499)`` every few
+  batches, a ``Val: [2/2]`` line and ``*   e_MAE (0.650)`` after each epoch: words some of which end in a colon are no
+  table's header over those rows (``fields.says_what_it_names``), so each row is at its epoch x batches + batch."""
 
 from __future__ import annotations
 
@@ -103,3 +107,33 @@ def test_a_split_named_with_a_number_still_marks_an_evaluation(tmp_path):
     lines = [f"step {k} | eval | loss: {1.0 / k:.4f}, acc: n/a" for k in range(1, 15)]
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "ev.log")
     assert "val_loss" in pts, pts.keys()
+
+
+def _chgnet(epochs: int, per: int, shown: tuple[int, ...]) -> tuple[str, list[tuple[int, float]]]:
+    lines = ["StructureData imported 60 structures", "CHGNet initialized with 14,221 parameters",
+             "Begin Training: using cpu device", "training targets: e"]
+    truth = []
+    for e in range(epochs):
+        for i in shown:
+            loss = round(3.0 / (1 + e * per + i), 4)
+            lines.append(f"Epoch: [{e}][{i}/{per}] | Time (0.034)(0.010) | Loss {loss:.4f}({loss:.4f}) | "
+                         f"MAE e {loss / 2:.3f}({loss / 2:.3f})  ")
+            truth.append((e * per + i, loss))
+        lines += [f"Val: [2/2] | Time (0.014) | Loss 0.1709(0.5345) | MAE e 0.389({0.65 - e / 100:.3f})  ",
+                  f"*   e_MAE ({0.65 - e / 100:.3f}) \t"]
+    return "\n".join(lines) + "\n", truth
+
+
+def test_epoch_and_batch_counters_after_lines_saying_what_a_name_is(tmp_path):
+    text, truth = _chgnet(8, 6, (1, 2, 4, 6))
+    pts = whole_as_live(tmp_path, text.encode(), "chgnet.log")
+    assert list(zip(*pts["Loss"], strict=True)) == truth, pts.keys()
+    assert assign_roles(list(pts))["Loss"].primary
+
+
+def test_a_header_of_names_ending_in_colons_all_stays_a_header():
+    from training_check.tools.parsers.fields import header_names, says_what_it_names
+
+    assert header_names(b"Iter: Loss: Acc:") == ["Iter", "Loss", "Acc"]
+    assert header_names(b"training targets: e") is None
+    assert not says_what_it_names(["epoch", "train_loss", "val_loss"])

@@ -12,6 +12,7 @@ template, bounded by the line cap: never per line.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..roles import infer_role, is_bare_running_best
@@ -364,7 +365,17 @@ def header_names(line: bytes) -> list[str] | None:
     if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t and not _is_pair(t)
                                              for t in tokens):
         return None
+    if says_what_it_names([t.decode("latin-1") for t in tokens]):
+        return None
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
+
+
+def says_what_it_names(words: Sequence[str]) -> bool:
+    """Words one blank apart where some, not all, end in a colon and the last does not: a name and what it says
+    (CHGNet's ``training targets: e``, ``Begin Training: using cpu device``), no table's header (whose names end in a
+    colon all or none: ``Iter: Loss: Acc:``)."""
+    colons = sum(w.endswith(":") for w in words)
+    return 0 < colons < len(words) and not words[-1].endswith(":")
 
 
 _BORDER_CELLS = frozenset(ch.encode() for ch in "|\u2502\u2503\u2551\u00a6")  # | │ ┃ ║ ¦

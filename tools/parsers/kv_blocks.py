@@ -75,6 +75,8 @@ def _kv(line: bytes) -> tuple[int, bytes, bytes] | None:
         key = key.rstrip(b" ")
     if any(ch not in _KEY_CHARS for ch in key):
         return None
+    if b" | " in rest:
+        return None  # a record of its own after its first name (CHGNet's "Epoch: [0][1/6] | Time ... | Loss 2.93")
     return indent, key, rest.strip()
 
 

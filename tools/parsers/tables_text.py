@@ -40,7 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .dialect import DIALECT, Dialect
-from .fields import before_bar
+from .fields import before_bar, says_what_it_names
 from .step_column import monotone_cells
 from .templates import Grouping
 
@@ -203,6 +203,8 @@ def parse_header(line: bytes, rule: bytes | None = None,
                 if w:
                     words.append((w, at, at + len(w)))
                 at += len(w) + 1
+        if says_what_it_names([w for w, _a, _b in words]):
+            return None  # a name and what it says, words one blank apart (``training targets: e``): no header
         if len(segs) == 1:
             segs = words
         elif not all(_is_column_name(s, dialect) for s, _a, _b in segs):
