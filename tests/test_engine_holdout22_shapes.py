@@ -13,13 +13,7 @@ from __future__ import annotations
 
 import random
 
-from training_check.tools.objective import assign_roles
-
-from .test_read_misses import whole_as_live
-
-
-def _primary(pts: dict) -> list[str]:
-    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
+from .test_read_misses import primary_names, whole_as_live
 
 
 def test_an_unnamed_value_after_the_position_is_the_objective(tmp_path):
@@ -32,7 +26,7 @@ def test_an_unnamed_value_after_the_position_is_the_objective(tmp_path):
     lines.append(f"Stopping criterion max violation: {2.0 * 0.6 ** 19:.2e}")
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "solver.log")
     assert pts["objective"] == (list(range(1, 20)), truth), pts.keys()
-    assert _primary(pts) == ["objective"] and "stopping crit" in pts
+    assert primary_names(pts) == ["objective"] and "stopping crit" in pts
 
 
 def test_a_hand_loops_unnamed_value_is_the_objective(tmp_path):
@@ -41,7 +35,7 @@ def test_a_hand_loops_unnamed_value_is_the_objective(tmp_path):
         pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), f"{name}.log")
         key = "objective"
         assert pts[key][0] == [start + k for k in range(12)], pts
-        assert _primary(pts) == [key]
+        assert primary_names(pts) == [key]
 
 
 def test_an_unnamed_value_stays_nameless_beside_a_loss_a_unit_or_a_count(tmp_path):
@@ -56,7 +50,7 @@ def test_an_unnamed_value_stays_nameless_beside_a_loss_a_unit_or_a_count(tmp_pat
     for shape, lines in shapes.items():
         pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), f"{shape}.log")
         assert "objective" not in pts, (shape, pts)
-    assert _primary(whole_as_live(tmp_path, ("\n".join(shapes["loss"]) + "\n").encode(), "loss2.log")) == ["loss"]
+    assert primary_names(whole_as_live(tmp_path, ("\n".join(shapes["loss"]) + "\n").encode(), "loss2.log")) == ["loss"]
 
 
 def _contrastive_bar(path, steps: int, miniters: int) -> list[tuple[int, float]]:
@@ -85,7 +79,7 @@ def test_a_total_summing_a_bars_description_is_its_loss_one_point_a_step(tmp_pat
         truth = _contrastive_bar(p, steps, miniters)
         pts = whole_as_live(tmp_path, p.read_bytes(), f"bar_{steps}.log")
         assert list(zip(*pts["total_loss"], strict=True)) == truth
-        assert _primary(pts) == ["total_loss"]
+        assert primary_names(pts) == ["total_loss"]
         assert pts["pos"][0] == list(range(1, steps + 1))
 
 

@@ -12,13 +12,7 @@ from __future__ import annotations
 
 import random
 
-from training_check.tools.objective import assign_roles
-
-from .test_read_misses import whole_as_live
-
-
-def _primary(pts: dict) -> list[str]:
-    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
+from .test_read_misses import primary_names, whole_as_live
 
 
 def test_a_loss_named_on_this_step_is_the_loss_at_the_step(tmp_path):
@@ -31,7 +25,7 @@ def test_a_loss_named_on_this_step_is_the_loss_at_the_step(tmp_path):
         loss *= 0.9 + 0.08 * rnd.random()
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "optimistix.log")
     assert list(zip(*pts["Loss"], strict=True)) == truth, pts.keys()
-    assert _primary(pts) == ["Loss"]
+    assert primary_names(pts) == ["Loss"]
 
 
 def test_a_step_named_with_words_before_it_stays_the_step(tmp_path):
@@ -55,7 +49,7 @@ def test_a_bar_whose_only_value_is_value_is_the_objective_at_its_count(tmp_path)
     data = ("".join(draws) + "\n").encode()
     pts = whole_as_live(tmp_path, data, "gpjax.log")
     assert list(zip(*pts["objective"], strict=True)) == [(10 * k, v) for k, v in enumerate(values, 1)], pts.keys()
-    assert _primary(pts) == ["objective"]
+    assert primary_names(pts) == ["objective"]
 
 
 def test_value_beside_other_values_stays_a_value(tmp_path):

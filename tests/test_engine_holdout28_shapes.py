@@ -14,13 +14,7 @@ from __future__ import annotations
 
 import random
 
-from training_check.tools.objective import assign_roles
-
-from .test_read_misses import whole_as_live
-
-
-def _primary(pts: dict) -> list[str]:
-    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
+from .test_read_misses import primary_names, whole_as_live
 
 
 def test_an_unnamed_value_after_an_arrow_is_the_objective_at_its_evaluations(tmp_path):
@@ -34,7 +28,7 @@ def test_an_unnamed_value_after_an_arrow_is_the_objective_at_its_evaluations(tmp
     lines.append(f"ParticleSwarmAlgorithm on Sphere: best fitness {best!r} after 600 evaluations, 29 iterations")
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "niapy.log")
     assert list(zip(*pts["objective"], strict=True)) == truth, pts.keys()
-    assert _primary(pts) == ["objective"]
+    assert primary_names(pts) == ["objective"]
 
 
 def test_evals_within_a_longer_name_stays_no_position(tmp_path):
@@ -62,13 +56,13 @@ def test_fitness_in_a_list_at_evaluations_ended_by_a_dot_is_the_objective(tmp_pa
         v = v * (0.7 + 0.3 * rnd.random())
     pts = whole_as_live(tmp_path, _jmetal(evals, values).encode(), "jmetal.log")
     assert list(zip(*pts["objective"], strict=True)) == list(zip(evals, values, strict=True)), pts.keys()
-    assert _primary(pts) == ["objective"]
+    assert primary_names(pts) == ["objective"]
 
 
 def test_a_fitness_beside_a_loss_stays_what_it_is(tmp_path):
     lines = [f"step {k} loss: {1.0 / k:.4f} fitness: {0.1 * k:.3f}" for k in range(1, 15)]
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "fit.log")
-    assert "objective" not in pts and _primary(pts) == ["loss"], pts.keys()
+    assert "objective" not in pts and primary_names(pts) == ["loss"], pts.keys()
 
 
 def _ga_bar(gens: int, values: list[float]) -> str:
@@ -94,7 +88,7 @@ def test_a_bars_gen_from_its_total_glued_by_an_ellipsis_is_the_step_of_its_best_
             v = v * (0.5 + 0.4 * rnd.random())
     pts = whole_as_live(tmp_path, _ga_bar(gens, values).encode(), "ga.log")
     assert list(zip(*pts["best value"], strict=True)) == list(zip(range(1, gens), values, strict=False)), pts.keys()
-    assert _primary(pts) == ["best value"]
+    assert primary_names(pts) == ["best value"]
 
 
 def test_a_count_of_things_from_a_number_is_no_counter(tmp_path):

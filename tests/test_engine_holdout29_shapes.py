@@ -14,11 +14,7 @@ import random
 from training_check.tools.objective import assign_roles
 from training_check.tools.roles import infer_role
 
-from .test_read_misses import whole_as_live
-
-
-def _primary(pts: dict) -> list[str]:
-    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
+from .test_read_misses import primary_names, whole_as_live
 
 
 def _maxent(values: list[float]) -> str:
@@ -57,4 +53,4 @@ def test_a_budget_spent_and_fx_are_the_position_and_the_objective(tmp_path):
     lines.append(f"[zoopt] The best solution is:\n[zoopt] x: [0.1, 0.2]\n[zoopt] value: {best!r}")
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "zoopt.log")
     assert list(zip(*pts["fx result"], strict=True)) == truth, pts.keys()
-    assert _primary(pts) == ["fx result"]
+    assert primary_names(pts) == ["fx result"]

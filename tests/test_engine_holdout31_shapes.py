@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import random
 
-from training_check.tools.objective import assign_roles
-
-from .test_read_misses import whole_as_live
-
-
-def _primary(pts: dict) -> list[str]:
-    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
+from .test_read_misses import primary_names, whole_as_live
 
 
 def _losses(n: int, seed: int, start: float = 2.3) -> list[float]:
@@ -35,7 +29,7 @@ def test_a_torch_scalar_printed_as_it_is_is_read_under_its_name(tmp_path):
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "tensor.log")
     assert "tensor" not in pts, pts.keys()
     assert list(zip(*pts["loss"], strict=True)) == [(10 * k, v) for k, v in enumerate(values, 1)]
-    assert _primary(pts) == ["loss"]
+    assert primary_names(pts) == ["loss"]
 
 
 def test_a_dict_of_torch_scalars_reads_each_under_its_key(tmp_path):
@@ -52,7 +46,7 @@ def test_an_unnamed_value_a_blank_after_the_generation_is_the_objective(tmp_path
     lines = [f"gen {10 * k} tensor({v:.4f})" for k, v in enumerate(values)]
     pts = whole_as_live(tmp_path, ("\n".join(lines) + "\n").encode(), "evox.log")
     assert list(zip(*pts["objective"], strict=True)) == [(10 * k, v) for k, v in enumerate(values)], pts.keys()
-    assert _primary(pts) == ["objective"]
+    assert primary_names(pts) == ["objective"]
 
 
 def test_a_count_a_blank_after_the_position_is_no_objective(tmp_path):

@@ -18,7 +18,7 @@ import math
 
 from training_check.tools.objective import assign_roles
 
-from .test_read_misses import whole_as_live
+from .test_read_misses import primary_names, whole_as_live
 
 _HEAD = """Seed set to 0
 {'access_token': None,
@@ -39,10 +39,6 @@ _HEAD = """Seed set to 0
 Number of trainable parameters: 123,200
 Verifying settings ...
 """
-
-
-def _primary(pts: dict) -> list[str]:
-    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
 
 
 def _litgpt(iters: int, every: int, accumulate: int, eval_every: int, values: list[float]) -> tuple[str, list]:
@@ -71,7 +67,7 @@ def test_a_loss_named_with_its_split_beside_a_split_with_no_number_yet_is_the_tr
     pts = whole_as_live(tmp_path, text.encode(), "litgpt.log")
     assert list(zip(*pts["loss train"], strict=True)) == truth, pts.keys()
     assert not any(k.startswith("val_") and k != "val_loss" for k in pts), pts.keys()
-    assert _primary(pts) == ["loss train"]
+    assert primary_names(pts) == ["loss train"]
 
 
 def test_the_train_loss_reads_at_iter_on_both_sides_of_the_first_validation(tmp_path):

@@ -103,6 +103,11 @@ def _live(tmp_path, data: bytes, cuts: list[int], name: str = "live.log") -> dic
     return {k: (sorted(v), [v[s] for s in sorted(v)]) for k, v in pts.items()}
 
 
+def primary_names(pts: dict) -> list[str]:
+    """The names of the points ``pts`` (a read's, as ``_live`` gives them) the run is judged by (its primary loss)."""
+    return [k for k, r in assign_roles(list(pts)).items() if r.primary]
+
+
 def whole_as_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
     """The points of ``data`` read whole, checked equal (NaN as NaN) to its reads while it is appended in pieces (cut
     at ``cuts``, shares of its bytes: mid-line too)."""
