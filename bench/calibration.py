@@ -57,7 +57,8 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout10", "libraries_holdout11", "libraries_holdout12", "libraries_holdout13", "libraries_holdout14",
     "libraries_holdout15", "libraries_holdout16", "libraries_holdout17", "libraries_holdout18",
     "libraries_holdout19", "libraries_holdout20", "libraries_holdout21", "libraries_holdout22", "libraries_holdout23",
-    "libraries_holdout24", "libraries_holdout25", "libraries_holdout26", "trackers2")] + [
+    "libraries_holdout24", "libraries_holdout25", "libraries_holdout26", "libraries_holdout27", "libraries_holdout28",
+    "libraries_holdout29", "libraries_holdout30", "libraries_holdout31", "libraries_holdout32", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -76,6 +77,16 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the day's fifth session: the 1350-run table (examples/libraries_holdout27 to 32 added, the
+    # twenty-seventh to thirty-second blind sets, after their reader fixes). On the 1210 earlier runs the session's
+    # reader changes moved nothing: flagged 397/402, STOP recall 318/349, cause right 276/321, 75/78 confident. The
+    # whole table before judge.py's `_coming_back` (a divergence seen on two checks in a row is no STOP while its
+    # newest 5 logs never rise and end lower): 1 false STOP (holdout28's warm-started jMetalPy annealing, its level
+    # risen 3.7x by exploration and coming back down, STOPped at 0.67 of 0.42 best), flagged 441/449, STOP recall
+    # 360/396, ESCALATE 473/16648; after it: no false STOP (that run ESCALATEs), the rest unchanged. Totals: flagged
+    # 441/449 (98 %; keras-tuner's three searches under a too-high LR are read as runs of three epochs: WAIT), STOP
+    # recall 360/396 (91 %), no false/early STOP, ESCALATE 474/16648 healthy checks (2.8 %), cause right 302/354
+    # (85 %), at confidence >= 0.7 76/80 (95 %).
     # 2026-12-06, the 1210-run table (examples/libraries_holdout18 to 26 added, the eighteenth to twenty-sixth blind
     # sets, after their reader fixes; judgement changes of the day, each judged on the whole table: a gradient norm
     # shrinking at a smooth minimum converged, an objective's value named so is no RL value loss, `episode_rewards` an
@@ -144,12 +155,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.911),  # 318/349
-    "flagged_share": (">=", 0.987),  # 397/402
-    "escalate_share_healthy": ("<=", 0.0302),  # 449/14878
-    "cause_right_share": (">=", 0.859),  # 276/321
-    "confident_right_share": (">=", 0.9),  # 75/78
-    "confident": (">=", 78),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.909),  # 360/396
+    "flagged_share": (">=", 0.982),  # 441/449
+    "escalate_share_healthy": ("<=", 0.0285),  # 474/16648
+    "cause_right_share": (">=", 0.853),  # 302/354
+    "confident_right_share": (">=", 0.9),  # 76/80
+    "confident": (">=", 80),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 

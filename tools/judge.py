@@ -1,7 +1,8 @@
 """The judge: findings (what was measured) -> a verdict (what to do). Kept apart from the signals.
 
 - STOP: non-finite loss that persists, or divergence sustained over a long
-  window by itself, or seen on two checks in a row. Never on one noisy point.
+  window by itself, or seen on two checks in a row (unless its newest logs are coming back down, log after log:
+  ``_coming_back``). Never on one noisy point.
   In a run's first logs (fewer than ``CONFIRM_POINTS``, its start logged) a finite rise must be an order of
   magnitude (``ORDER`` x its best, in the objective or a sibling train loss) to STOP: a rise of a few x there is
   ESCALATE until more of the run confirms it (``_early_modest_rise``).
@@ -46,6 +47,20 @@ class Judgment:
     summary: str
     concern: str | None = None
     reviewed: list[str] | None = None  # warning kinds a reviewer already judged acceptable (not anomalies any more)
+
+
+COMING_BACK = 5  # the newest logs of a run whose sustained rise is coming back: none above the one before
+
+
+def _coming_back(view: RunView, k: int = COMING_BACK) -> bool:
+    """Whether the objective's newest ``k`` finite logs never rise and end below where they started: a run whose
+    level rose (a warm-started annealing's exploration, a recovering loss) and is coming back down, log after log, is
+    no divergence confirmed by a second check (``TWICE_STOPS``); a divergence that holds or goes on rising is."""
+    c = view.curve
+    if c is None or len(c.values) < k:
+        return False
+    last = c.values[-k:]
+    return bool((np.diff(last) <= 0).all() and last[-1] < last[0])
 
 
 def _previous_flagged(view: RunView, signal: str) -> bool:
@@ -194,7 +209,7 @@ def _judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS)
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
         if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \
-                and not early:
+                and not early and not _coming_back(view):
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
         return _no_loss(findings, view)
