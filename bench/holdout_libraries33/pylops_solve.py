@@ -4,7 +4,7 @@ squares, step ``alpha``, default 1 / the operator's largest eigenvalue of A^T A)
 The solver prints its parameters then a table on stdout, ``   Itn          x[0]              r2norm     r12norm
 xupdate`` with rows ``     1     1.2345e-01         1.234e+02   1.301e+02   3.456e-01`` for the first ``itershow[0]``
 iterations, the last ``itershow[1]`` and every ``itershow[2]``-th (ISTA / FISTA; ``Itn x[0] r1norm r2norm`` for
-CGLS, which prints the row ending its first ``itershow[0]`` twice), then ``Iterations = N  Total time (s) = ...``.
+CGLS, which prints a row of its first block twice), then ``Iterations = N  Total time (s) = ...``.
 Truth: the ``cost`` array the solver returns (ISTA / FISTA: the total cost, data term + eps * L1, the printed
 ``r12norm``, one an iteration; CGLS: the residual norm, ``r1norm``, the initial one first), at the iteration the row
 prints (1-based), only at the printed rows."""
@@ -75,7 +75,7 @@ shown = []
 for line in buf.getvalue().splitlines():
     parts = line.split()
     if len(parts) >= 4 and re.fullmatch(r"\d+", parts[0]):
-        if int(parts[0]) not in shown:  # CGLS prints some rows twice (at the end of its first itershow[0])
+        if int(parts[0]) not in shown:  # CGLS prints a row of its first block twice
             shown.append(int(parts[0]))
 cost = [float(c) for c in cost]
 write_truth(framework=f"pylops {pylops.__version__}", settings=vars(a), loss_name=loss_name,
