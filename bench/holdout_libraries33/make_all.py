@@ -1,5 +1,6 @@
 """Make the thirty-third held-out library corpus (examples/libraries_holdout33): real runs of iterative solvers of
-libraries nobody on the project had used, each made and checked as bench/blind_maker.py says.
+libraries nobody on the project had used (pylops, pyproximal, ModOpt), each made and checked as
+bench/blind_maker.py says.
 
     ~/venvs/holdout33/bin/python bench/holdout_libraries33/make_all.py [--only NAME ...] [--check] [--manifest-only]
 """
@@ -40,6 +41,19 @@ run("pyprox_tau_high_diverged", "pyproximal_solve.py", "--tau-scale 2.5 --niter 
 run("pyprox_fista_tau_high_diverged", "pyproximal_solve.py", "--accel fista --tau-scale 3 --niter 150",
     label="diverged", stop=True)
 run("pyprox_tau_high_nan", "pyproximal_solve.py", "--tau-scale 40 --niter 600 --itershow 10,10,1", label="nan",
+    stop=True)
+
+
+# --- ModOpt (its cost object's verbose lines on stdout: " - ITERATION: 3" / " - DATA FIDELITY (X): ..." /
+# " - L1 NORM (X): ..." / " - COST: 70.95279590888444", its tqdm progress bar on stderr)
+run("modopt_fb_60it", "modopt_solve.py", "--max-iter 60")
+run("modopt_fista_interval5_100it", "modopt_solve.py", "--algo fista --cost-interval 5 --max-iter 100")
+run("modopt_pogm_60it", "modopt_solve.py", "--algo pogm --max-iter 60")
+run("modopt_fb_w2_interval2_80it", "modopt_solve.py", "--weight 2 --cost-interval 2 --max-iter 80 --test-range 6")
+run("modopt_fb_beta_high_diverged", "modopt_solve.py", "--beta-scale 2.5 --max-iter 80", label="diverged", stop=True)
+run("modopt_fista_beta_high_diverged", "modopt_solve.py", "--algo fista --beta-scale 3 --max-iter 60",
+    label="diverged", stop=True)
+run("modopt_fb_beta_high_nan", "modopt_solve.py", "--beta-scale 40 --max-iter 400 --cost-interval 2", label="nan",
     stop=True)
 
 
