@@ -1,0 +1,40 @@
+"""Make the thirty-fourth held-out library corpus (examples/libraries_holdout34): real runs of training libraries
+nobody on the project had used, each made and checked as bench/blind_maker.py says.
+
+    ~/venvs/holdout34-neurolab/bin/python bench/holdout_libraries34/make_all.py --only neurolab_... (neurolab: numpy < 2)
+    ~/venvs/holdout34/bin/python bench/holdout_libraries34/make_all.py --only ... [--check] [--manifest-only]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import blind_maker  # noqa: E402
+
+# name: (generator, args, label, should_stop)
+RUNS: blind_maker.Runs = {}
+run = blind_maker.registry(RUNS)
+
+# --- neurolab (its trainers' progress on stdout: "Epoch: 20; Error: 5.280843058835644;" every `show` epochs)
+run("neurolab_gd_lr1e-2_show10_100ep", "neurolab_train.py", "--trainer train_gd --lr 0.01 --epochs 100 --show 10")
+run("neurolab_gdm_show5_60ep", "neurolab_train.py", "--trainer train_gdm --lr 0.005 --epochs 60 --show 5")
+run("neurolab_gdx_show20_300ep", "neurolab_train.py", "--trainer train_gdx --epochs 300 --show 20 --hidden 12")
+run("neurolab_rprop_show10_150ep", "neurolab_train.py", "--trainer train_rprop --epochs 150 --show 10")
+run("neurolab_bfgs_show5_50ep", "neurolab_train.py", "--trainer train_bfgs --epochs 50 --show 5")
+run("neurolab_gd_lr_high_diverged", "neurolab_train.py", "--trainer train_gd --lr 0.1 --epochs 60 --show 5",
+    label="diverged", stop=True)
+run("neurolab_gdm_lr_high_nan", "neurolab_train.py", "--trainer train_gdm --lr 0.2 --epochs 200 --show 10",
+    label="nan", stop=True)
+run("neurolab_gd_lr_high_h20_nan", "neurolab_train.py",
+    "--trainer train_gd --lr 0.08 --epochs 300 --show 20 --hidden 20", label="nan", stop=True)
+
+
+def main() -> int:
+    return blind_maker.main(RUNS, HERE, "examples/libraries_holdout34", "libho34", __doc__ or "")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
