@@ -1,7 +1,7 @@
 """Make the thirty-fourth held-out library corpus (examples/libraries_holdout34): real runs of training libraries
 nobody on the project had used, each made and checked as bench/blind_maker.py says.
 
-    ~/venvs/holdout34-neurolab/bin/python bench/holdout_libraries34/make_all.py --only neurolab_... (neurolab: numpy < 2)
+    ~/venvs/holdout34-neurolab/bin/python bench/holdout_libraries34/make_all.py --only neurolab_...  (numpy < 2)
     ~/venvs/holdout34/bin/python bench/holdout_libraries34/make_all.py --only ... [--check] [--manifest-only]
 """
 
@@ -30,6 +30,19 @@ run("neurolab_gdm_lr_high_nan", "neurolab_train.py", "--trainer train_gdm --lr 0
     label="nan", stop=True)
 run("neurolab_gd_lr_high_h20_nan", "neurolab_train.py",
     "--trainer train_gd --lr 0.08 --epochs 300 --show 20 --hidden 20", label="nan", stop=True)
+run("neurolab_gda_show25_400ep", "neurolab_train.py", "--trainer train_gda --epochs 400 --show 25 --n 100")
+run("neurolab_cg_show1_30ep", "neurolab_train.py", "--trainer train_cg --epochs 30 --show 1 --hidden 6")
+
+# --- syne-tune (a Tuner on its LocalBackend: its banner, "[13:46:51] Trial 4 completed!" lines, its logger's INFO
+# lines, and its status table "Resource summary (last result is reported):" with one row per trial)
+run("syne_random_8trials", "syne_tune_search.py", "--scheduler random --trials 8 --points 0.002")
+run("syne_asha_10trials_print1", "syne_tune_search.py", "--scheduler asha --trials 10 --print-every 1 --points 0.001")
+run("syne_random_sweep_7trials", "syne_tune_search.py",
+    "--scheduler random --trials 7 --points 0.001,0.002,0.005,0.01,0.02,0.05,0.1 --epochs 15")
+run("syne_random_lr_up_sweep_diverged", "syne_tune_search.py",
+    "--scheduler random --trials 9 --points 0.05,0.1,0.2,0.4,0.6,0.8,0.9,1.0,1.2", label="diverged", stop=True)
+run("syne_asha_lr_up_sweep_nan", "syne_tune_search.py",
+    "--scheduler asha --trials 7 --epochs 100 --points 0.1,0.5,1,2,5,10,50", label="nan", stop=True)
 
 
 def main() -> int:
