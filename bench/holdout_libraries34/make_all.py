@@ -33,6 +33,12 @@ run("neurolab_gd_lr_high_h20_nan", "neurolab_train.py",
 run("neurolab_gda_show25_400ep", "neurolab_train.py", "--trainer train_gda --epochs 400 --show 25 --n 100")
 run("neurolab_cg_show1_30ep", "neurolab_train.py", "--trainer train_cg --epochs 30 --show 1 --hidden 6")
 
+# --- pyrenn (train_LM's progress on stdout: "Iteration:  3 \t\tError:  0.7985617418937145 \tscale factor:  0.03")
+run("pyrenn_lm_h8_30it", "pyrenn_train.py", "--hidden 8 --k-max 30")
+run("pyrenn_lm_h5-5_50it", "pyrenn_train.py", "--hidden 5,5 --k-max 50 --n 100")
+run("pyrenn_lm_recurrent_25it", "pyrenn_train.py", "--hidden 6 --k-max 25 --recurrent")
+run("pyrenn_lm_dampfac10_h12_40it", "pyrenn_train.py", "--hidden 12 --k-max 40 --dampfac 10")
+
 # --- syne-tune (a Tuner on its LocalBackend: its banner, "[13:46:51] Trial 4 completed!" lines, its logger's INFO
 # lines, and its status table "Resource summary (last result is reported):" with one row per trial)
 run("syne_random_8trials", "syne_tune_search.py", "--scheduler random --trials 8 --points 0.002")
