@@ -58,7 +58,8 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout15", "libraries_holdout16", "libraries_holdout17", "libraries_holdout18",
     "libraries_holdout19", "libraries_holdout20", "libraries_holdout21", "libraries_holdout22", "libraries_holdout23",
     "libraries_holdout24", "libraries_holdout25", "libraries_holdout26", "libraries_holdout27", "libraries_holdout28",
-    "libraries_holdout29", "libraries_holdout30", "libraries_holdout31", "libraries_holdout32", "trackers2")] + [
+    "libraries_holdout29", "libraries_holdout30", "libraries_holdout31", "libraries_holdout32", "libraries_holdout33",
+    "libraries_holdout34", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}

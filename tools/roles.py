@@ -47,6 +47,8 @@ _MAXIMISED = re.compile(r"\bmaximi[sz]ed\b|\blog ?lik(elihood)?\b")
 _LR = re.compile(r"^(x )?(lr|learning rate|learning_rate|lr\d|lr \w+|learningrate)( \w+)?$|\blr\d?\b|learning rate")
 _GRAD = re.compile(r"\b(grad norm|gradient norm|grad_norm|gnorm|total grad norm|norm|grad l2 norm|global grad norm)\b")
 _SCALE = re.compile(r"\b(loss scale|loss_scale|scaler|grad scale|scale)\b")
+# A solver's damping, not a loss scale (pyrenn's Levenberg-Marquardt ``scale factor: 0.001``, falling as it converges)
+_DAMPING = re.compile(r"\b(scale factor|damping|damping factor|mu)\b")
 _THROUGHPUT = re.compile(
     r"\b(tokens per sec\w*|tok s|tokens s|samples per sec\w*|samples s|it s|throughput|tflops|mfu|"
     r"step time|step avg|iteration time|elapsed time per iteration|ms batch|time|train time|tokens per second)\b"
@@ -92,7 +94,7 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole("lr")
     if _GRAD.search(n) and "loss" not in n:
         return MetricRole("grad_norm")
-    if _SCALE.search(n) and "loss" not in n.replace("loss scale", ""):
+    if _SCALE.search(n) and "loss" not in n.replace("loss scale", "") and not (_DAMPING.search(n) and "loss" not in n):
         return MetricRole("loss_scale")
     is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
     if _MAXIMISED.search(n):
