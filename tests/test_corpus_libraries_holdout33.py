@@ -28,4 +28,13 @@ globals().update(blind_set_tests(CORPUS, libraries=3, files=22, stop=9, healthy=
 FIRST_READING = {"read": 0, "stopped": 2, "flagged": 3, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Then (fixh33): `Itn` (an abbreviation of iteration) names a table's step, a column named by a definition (`J=f+eps*g`)
+# is a column, a table naming no loss is judged by its cost (`J`, `J=...`), else by the norm of its residual covering
+# the most terms (`r12norm`; `r1norm` first among equals), never `x[0]`; numpy's three warnings (six lines) amid a
+# table's rows are passed over; a name in capitals keeps its words (`CHANGE IN COST`), a change of a quantity is no
+# loss: 22/22 files, STOP 9/9, flagged 9/9, no false or early STOP, ESCALATE 0 of 39 healthy checks.
+CORRECTED = {"read": 22, "stopped": 9, "flagged": 9, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

@@ -119,6 +119,11 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             mean, best, worst = ranked
             search = SearchObjective(mean, "population_mean", best, worst) if mean != best else None
             return _primary(roles, mean, search)
+        # ... or a solver's table that names no loss (an iterative solver's ``Itn  x[0]  r2norm  r12norm  xupdate``):
+        # its cost (``solver_cost``)
+        cost = solver_cost(names, roles) if search is None else None
+        if cost is not None:
+            return _primary(roles, cost, None)
         # ... or an objective named maximised (a monitored log-likelihood the reader named from its rows): the run's
         # objective, higher is better
         maxed = [n for n, r in roles.items() if r.role == "train_metric" and is_maximised(n)]
@@ -138,6 +143,29 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return Objective(roles)
+
+
+# A solver's cost named by a letter alone (``J``) or defined as the terms it sums (pyproximal's ``J=f+eps*g``).
+_COST_LETTER = re.compile(r"J(=\S+)?")
+# A norm of the residual (pylops' and scipy's ``r1norm``, ``r2norm``, ``r12norm``; ``rnorm``), its digits the terms
+# it covers: ``r12norm`` both the data term's (``r2norm``) and the regulariser's.
+_RESIDUAL_NORM = re.compile(r"r(\d{0,3})norm|residual norm|resnorm")
+
+
+def solver_cost(names: list[str], roles: dict[str, MetricRole]) -> str | None:
+    """The objective of an iterative solver's table with no loss named: its cost (``J``, or ``J=...``, the name
+    defining it as the sum of the other terms), else a norm of its residual, the one covering the most terms
+    (``r12norm`` over ``r2norm``), the first printed among equals (``r1norm``, the residual's, before ``r2norm``,
+    the damped one's). Never the solution's entries (``x[0]``), its update or its step: none of them a cost. Only when
+    no other name has a direction (a loss, an accuracy, an evaluation)."""
+    if any(roles[n].direction is not None for n in names):
+        return None
+    for n in names:
+        if _COST_LETTER.fullmatch(n):
+            return n
+    norms = [(len(m.group(1) or ""), -k, n) for k, n in enumerate(names)
+             if (m := _RESIDUAL_NORM.fullmatch(norm_name(n)))]
+    return max(norms)[2] if norms else None
 
 
 def _primary(roles: dict[str, MetricRole], name: str, search: SearchObjective | None) -> Objective:

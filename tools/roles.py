@@ -72,6 +72,11 @@ def short_name(name: str) -> str:
     return _NLL.sub("nll", norm_name(name))
 
 
+# A change of a quantity between two reports (ModOpt's convergence test ``CHANGE IN COST: 0.0042``, a relative
+# change): how fast it moves, no loss of its own whatever it names.
+_CHANGE_OF = re.compile(r"(relative |absolute )?(change|delta|difference) (in|of) ")
+
+
 def infer_role(name: str) -> MetricRole:
     """The role a metric plays, from its name alone (no values). A negated metric (``neg_mean_squared_error``,
     ``neg_f1``) is better the other way round; a loss named with ``neg`` is a loss (contrastive learning's loss on
@@ -96,6 +101,8 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole("grad_norm")
     if _SCALE.search(n) and "loss" not in n.replace("loss scale", "") and not (_DAMPING.search(n) and "loss" not in n):
         return MetricRole("loss_scale")
+    if _CHANGE_OF.match(n):
+        return MetricRole("other")
     is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
     if _MAXIMISED.search(n):
         return MetricRole("eval" if is_eval else "train_metric", "max")

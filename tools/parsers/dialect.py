@@ -113,7 +113,7 @@ class Dialect:
     #: and the name it is read under (``tables_text.py``; pycma's display abbreviates its ``Iterat``ion)
     #: (an evolutionary algorithm's ``Gen``eration; an optimiser's loop index ``i``)
     table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step", "Iterat": "iteration",
-                                                       "Gen": "generation", "i": "iteration"})
+                                                       "Gen": "generation", "i": "iteration", "Itn": "iteration"})
     #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
     #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
     partial_first_steps: frozenset[str] = frozenset({"#"})

@@ -180,8 +180,9 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         words = [words[quoted[-1]]]  # a quoted name, then a verb (Lightning's ``'train_loss' reached -0.05``)
     names = [w.decode("utf-8", "replace").strip("'.-/") for w in words]
     names = _without_value_verb(names, dialect)
-    while len(names) > 1 and (names[0].lower() in dialect.level_words or (names[0].isupper() and len(names[0]) > 2)
-                              or names[0].lower() in dialect.prose_words):
+    capitals = all(n.isupper() for n in names)  # a name written in capitals throughout (``CHANGE IN COST``)
+    while len(names) > 1 and (names[0].lower() in dialect.level_words or (
+            names[0].isupper() and len(names[0]) > 2 and not capitals) or names[0].lower() in dialect.prose_words):
         names = names[1:]  # "INFO train loss", "Epoch 1/1 with loss": the name is what follows
     name = " ".join(n[:-2] if n.endswith("'s") else n for n in names if n)
     if not name:

@@ -53,7 +53,7 @@ MAX_CACHE = 4096
 _BORDERS = "|│┃║¦"
 _BORDER_BYTES = b"|"  # the ASCII border, glued to a cell that fills its width
 _INTERRUPTIONS = 4  # runs of lines heading nothing passed over between a table's rows
-_INTERRUPTION_LINES = 4  # ... of at most this many lines each
+_INTERRUPTION_LINES = 6  # ... of at most this many lines each (three warnings, each with its source line)
 _IDLE_LINES = 6  # blank lines and bar redraws passed over between a table's row and an interruption
 _RULE_CHARS = frozenset("-=_+:|.~*#─━│┃═║┄┅┈┉╌╍┌┍┎┏┐┑┒┓└┕┖┗┘┙┚┛├┝┞┟┠┡┢┣┤┥┦┧┨┩┪┫┬┭┮┯┰┱┲┳┴┵┶┷┸┹┺┻┼┽┾┿╀╁╂╃╄╅╆╇╈╉╊╋"
                         "╒╓╔╕╖╗╘╙╚╛╜╝╞╟╠╡╢╣╤╥╦╧╨╩╪╫╬╭╮╯╰ \t")
@@ -151,10 +151,24 @@ def _segments(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+_DEFINED = re.compile(r"[A-Za-z]\w{0,15}=[A-Za-z][\w.*/+-]{0,40}")  # a name, ``=``, what it stands for
+
+
+def defines_a_sum(name: str) -> bool:
+    """A column's name that defines what it stands for, a name ``=`` an expression of other names (pyproximal's
+    ``J=f+eps*g``: the cost, the data term plus the weighted regulariser), one word with an operator after its ``=``
+    and no number standing alone there (``lr=0.1``, ``step=30`` are a record's fields)."""
+    if not _DEFINED.fullmatch(name):
+        return False
+    rhs = name.partition("=")[2]
+    return any(op in rhs for op in "+-*/")
+
+
 def _is_column_name(name: str, dialect: Dialect) -> bool:
     """A table column's name: up to ``name_words`` words, a letter among them, none a number (``step: 30`` is a
-    record's field), no ``=``."""
-    if not name or len(name) > MAX_NAME or "=" in name or len(name.split()) > dialect.name_words:
+    record's field), no ``=`` but in a definition (``J=f+eps*g``: ``defines_a_sum``)."""
+    if not name or len(name) > MAX_NAME or "=" in name and not defines_a_sum(name) or len(
+            name.split()) > dialect.name_words:
         return False
     if any(_number_cell(w.encode("utf-8", "replace")) for w in name.split()):
         return False
