@@ -4,7 +4,8 @@ optimizer's callback prints every ``update_freq`` iterations on stdout
 ``Iteration:      5,   Func. Count:     41,   Neg. LLF: 1245.556431856312`` (the value in full), then SciPy's SLSQP
 summary (``Optimization terminated successfully    (Exit mode 0)`` / ``Current function value: ...`` /
 ``Iterations: 14``). Truth: the library's own iteration record, ``arch.univariate.base._callback_info`` (``iter`` and
-``llf``, the negative log-likelihood it prints), read at each call of its ``_callback``; step: the iteration, 1-based."""
+``llf``, the negative log-likelihood it prints), read at each call of its ``_callback``; step: the iteration,
+1-based. The results' ``summary()`` is printed after the fit."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def _recorded(parameters):
 
 base._callback = _recorded
 lags = 1 if a.mean == "AR" else 0
-am = arch_model(y, mean=a.mean, lags=lags, vol="GARCH" if a.vol == "GJR" else a.vol, p=1, o=1 if a.vol == "GJR" else 0, q=1, dist=a.dist)
+gjr = a.vol == "GJR"  # GJR-GARCH: arch's GARCH with an asymmetric term (o=1)
+am = arch_model(y, mean=a.mean, lags=lags, vol="GARCH" if gjr else a.vol, p=1, o=1 if gjr else 0, q=1, dist=a.dist)
 res = am.fit(update_freq=a.freq)
 print(res.summary())
 

@@ -70,8 +70,8 @@ dfhistory = model.fit(train_data=dl_train, val_data=dl_val, epochs=a.epochs,
                       plot=a.plot)
 
 epochs = [int(e) for e in dfhistory["epoch"]]
-train = list(zip(epochs, [float(v) for v in dfhistory["train_loss"]]))
-val = list(zip(epochs, [float(v) for v in dfhistory["val_loss"]])) if a.val else None
+train = list(zip(epochs, [float(v) for v in dfhistory["train_loss"]], strict=True))
+val = list(zip(epochs, [float(v) for v in dfhistory["val_loss"]], strict=True)) if a.val else None
 write_truth(framework=f"torchkeras {torchkeras.__version__}", settings=vars(a),
             loss_name="CrossEntropyLoss" if a.task == "cls" else "MSELoss",
             step_unit="epoch, 1-based (`Epoch N / M`, the `epoch` column)", tolerance=tol_sig(3),
