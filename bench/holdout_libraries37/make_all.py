@@ -44,8 +44,8 @@ run("arch_gjr_skewt_freq1", "arch_fit.py", "--vol GJR --dist skewt --n 1500")
 run("arch_egarch_ar_freq1", "arch_fit.py", "--vol EGARCH --mean AR --n 1200")
 run("arch_garch_zero_t_freq2_n3000", "arch_fit.py", "--mean Zero --dist t --freq 2 --n 3000")
 
-# --- kmodes (verbose=1: "Run 1, iteration: 3/100, moves: 12, cost: 3385.7802586317794" on stdout, a block per
-# initialisation, "Best run was number 2")
+# --- kmodes (KPrototypes, verbose=1: "Run: 1, iteration: 3/100, moves: 12, ncost: 3385.7802586317794" on stdout, a
+# block per initialisation, "Best run was number 2")
 run("kprototypes_huang_k6", "kprototypes_fit.py", "")
 run("kprototypes_cao_k4_n800", "kprototypes_fit.py", "--init Cao --k 4 --n 800")
 run("kprototypes_huang_ninit3_k8", "kprototypes_fit.py", "--k 8 --n-init 3 --n 900")
