@@ -1,10 +1,10 @@
 """kmodes: ``KPrototypes`` (k-prototypes, mixed numeric and categorical columns) or ``KModes`` fitted with
 ``verbose=1`` on a synthetic table, as its README shows. It prints on stdout ``Init: initializing centroids``,
 ``Init: initializing clusters``, ``Starting iterations...``, then per iteration
-``Run: 1, iteration: 3/100, moves: 12, ncost: 3385.7802586317794`` (``KModes``: ``Run 1, ... cost: ...``; the cost in
-full), one block per initialisation (``n_init``), and ``Best run was number 2`` when there are several. Truth: the fitted model's ``epoch_costs_`` (the
-best run's cost after each iteration; its first entry, the cost before the first iteration, is not printed), at the
-iteration, 1-based."""
+``Run: 1, iteration: 3/100, moves: 12, ncost: 3385.7802586317794`` (``KModes``: ``Run 1, ... cost: ...``; the cost
+in full), one block per initialisation (``n_init``), and ``Best run was number 2`` when there are several. Truth:
+the fitted model's ``epoch_costs_`` (the best run's cost after each iteration; its first entry, the cost before the
+first iteration, is not printed), at the iteration, 1-based."""
 
 from __future__ import annotations
 
