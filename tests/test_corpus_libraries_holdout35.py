@@ -1,7 +1,7 @@
 """The thirty-fifth held-out library corpus (examples/libraries_holdout35), read the way bench/read_corpus.py reads
 it.
 
-Real runs of training libraries nobody on the project had used (torchkeras, cyanure), made by
+Real runs of training libraries nobody on the project had used (torchkeras, cyanure, snapml), made by
 bench/holdout_libraries35/ by a developer who never read the reader's code nor ran it on them. Per file: its train
 loss read with >= 90 % of the truth's points (the library's own record) at the truth's steps, and the three replayed
 cron checks never STOP a healthy run. The per-file reading carries ``holdout_score`` (left out of the default run;
@@ -20,4 +20,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout35"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=11, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=23, stop=7, healthy=16, max_mb=10))

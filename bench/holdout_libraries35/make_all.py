@@ -48,6 +48,16 @@ run("cyanure_ridge_catalyst_int4_40ep", "cyanure_fit.py",
     "--task reg --lambda1 0.001 --solver catalyst-miso --interval 4 --max-iter 40")
 
 
+# --- snapml (its C++ core on stdout: "epoch:     3, t_elap_sec:       0.00, train_obj: -5.029211e+01")
+run("snapml_logreg_dual_20ep", "snapml_fit.py", "--max-iter 20")
+run("snapml_svm_dual_25ep", "snapml_fit.py", "--model svm --max-iter 25")
+run("snapml_logreg_primal_l1_15ep", "snapml_fit.py", "--primal --penalty l1 --regularizer 0.5 --max-iter 15")
+run("snapml_linreg_primal_30ep", "snapml_fit.py", "--model linreg --primal --max-iter 30")
+run("snapml_logreg_dpsgd_eta03_12ep", "snapml_fit.py", "--privacy-eta 0.3 --max-iter 12")
+run("snapml_logreg_dpsgd_eta100_diverged", "snapml_fit.py", "--privacy-eta 100 --max-iter 10", label="diverged",
+    stop=True)
+run("snapml_logreg_dpsgd_eta1e4_nan", "snapml_fit.py", "--privacy-eta 1e4 --max-iter 8", label="nan", stop=True)
+
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout35", "libho35", __doc__ or "")
 
