@@ -34,6 +34,22 @@ run("imitation_bc_sgd_lr_growth_diverged", "imitation_bc.py",
 run("imitation_bc_adam_lr_growth_diverged", "imitation_bc.py",
     "--episodes 4 --lr 0.01 --lr-growth 6 --epochs 5 --log-interval 10", label="diverged", stop=True)
 
+# --- BrainPy (`bp.BPTT.fit`'s report, printed: `Train 3 epoch, use 0.0025 s, loss 1.0790705680847168`, or
+# `Train 20 steps, ...`; in its tqdm bar's description on stderr for a sized dataset). In its own venv
+# (~/venvs/holdout36-brainpy): `~/venvs/holdout36-brainpy/bin/python bench/holdout_libraries36/make_all.py --only
+# brainpy_...` (the maker runs the generators with its own Python)
+run("brainpy_rnn_adam_8ep", "brainpy_bptt.py", "--epochs 8")
+run("brainpy_rnn_sgd_10ep", "brainpy_bptt.py", "--optimizer sgd --lr 0.02 --epochs 10")
+run("brainpy_rnn_adam_report2_test_10ep", "brainpy_bptt.py", "--lr 0.03 --epochs 10 --report 2 --test")
+run("brainpy_lstm_adam_sized_6ep", "brainpy_bptt.py", "--cell lstm --sized --epochs 6")
+run("brainpy_rnn_adam_exp_decay_test_10ep", "brainpy_bptt.py", "--lr 0.05 --gamma 0.7 --epochs 10 --test")
+run("brainpy_lstm_rmsprop_report4_8ep", "brainpy_bptt.py",
+    "--cell lstm --optimizer rmsprop --lr 3e-3 --epochs 8 --report 4")
+run("brainpy_rnn_sgd_lr_high_report1_nan", "brainpy_bptt.py", "--optimizer sgd --lr 0.05 --epochs 3 --report 1",
+    label="nan", stop=True)
+run("brainpy_rnn_momentum_lr_high_report1_nan", "brainpy_bptt.py",
+    "--optimizer momentum --lr 0.05 --epochs 3 --report 1", label="nan", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout36", "libho36", __doc__ or "")
