@@ -100,4 +100,4 @@ write_truth(framework=f"brainpy {bp.__version__}", settings=vars(a), loss_name="
             step_unit=("epoch, 0-based (`Train N epoch`)" if a.report <= 0
                        else "batch, 1-based, across epochs (`Train N steps`)"),
             tolerance=tol_sig(7), record="the trainer's own record, `BPTT.get_hist_metric('fit')`",
-            train_loss=list(zip(steps, hist)), steps_per_epoch=math.ceil(a.n / a.batch), **extra)
+            train_loss=list(zip(steps, hist, strict=True)), steps_per_epoch=math.ceil(a.n / a.batch), **extra)

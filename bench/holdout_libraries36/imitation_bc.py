@@ -2,9 +2,9 @@
 pole's angle and angular velocity; gymnasium's built-in environment, no download), its demonstrations collected with
 ``imitation.data.rollout``, as the library's BC tutorial does. The logger is the library's own
 (``imitation.util.logger.configure("logs/bc", ["stdout", "log", "csv"])``): a table on stdout every ``log_interval``
-batches (``| bc/loss | 0.693 |``, SB3's ``{:<8.3g}``), the same tables in ``logs/bc/log.txt`` (kept, scored too) and the values in
-``logs/bc/progress.csv``; ``train``'s tqdm progress bar on stderr. Truth: ``progress.csv`` (the library's own CSV),
-``bc/loss`` at ``bc/batch`` (0-based batch count across epochs, as the table prints it)."""
+batches (``| bc/loss | 0.693 |``, SB3's ``{:<8.3g}``), the same tables in ``logs/bc/log.txt`` (kept, scored too)
+and the values in ``logs/bc/progress.csv``; ``train``'s tqdm progress bar on stderr. Truth: ``progress.csv`` (the
+library's own CSV), ``bc/loss`` at ``bc/batch`` (0-based batch count across epochs, as the table prints it)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import gymnasium as gym  # noqa: E402
 import imitation  # noqa: E402
 import torch as th  # noqa: E402
 from imitation.algorithms import bc  # noqa: E402
