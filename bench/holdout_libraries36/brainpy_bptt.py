@@ -94,8 +94,12 @@ hist = [value(v) for v in trainer.get_hist_metric("fit")]
 steps = [i for i in range(len(hist))] if a.report <= 0 else [(i + 1) * a.report for i in range(len(hist))]
 extra = {}
 if a.test:
-    extra = {"eval_loss": [[i, value(v)] for i, v in enumerate(trainer.get_hist_metric("test"))],
-             "eval_name": "Test loss"}
+    # the test reports count their own batches (`Test 4 steps`) when num_report > 0, epochs otherwise
+    extra = {"eval_loss": [[i if a.report <= 0 else (i + 1) * a.report, value(v)]
+                           for i, v in enumerate(trainer.get_hist_metric("test"))],
+             "eval_name": "Test loss",
+             "eval_step_unit": ("epoch, 0-based (`Test N epoch`)" if a.report <= 0
+                                else "test batch, 1-based, across epochs (`Test N steps`: its own counter)")}
 write_truth(framework=f"brainpy {bp.__version__}", settings=vars(a), loss_name="loss",
             step_unit=("epoch, 0-based (`Train N epoch`)" if a.report <= 0
                        else "batch, 1-based, across epochs (`Train N steps`)"),
