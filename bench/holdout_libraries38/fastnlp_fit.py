@@ -33,7 +33,7 @@ seed_all(0)
 import fastNLP  # noqa: E402
 import torch  # noqa: E402
 from fastNLP import Accuracy, Callback, Trainer  # noqa: E402
-from fastNLP.core.callbacks import RawTextCallback, TorchWarmupCallback  # noqa: E402,F401
+from fastNLP.core.callbacks import RawTextCallback  # noqa: E402
 from torch import nn  # noqa: E402
 
 rng = np.random.default_rng(0)
