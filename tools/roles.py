@@ -63,7 +63,8 @@ _FUNCTION_VALUE = re.compile(r"\b(function value|f value|(objective|obj|cost|fit
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
 _REGULARISER = re.compile(r"\b(kl|kld|approx kl|kl div|kl divergence|kl coef|entropy|ent)\b")
 
-_NLL = re.compile(r"\b(neg|negative) log (likelihood|lik|prob|probability)\b")  # a loss by its long name
+# a loss by its long name (and a negated log-likelihood function's, arch's ``Neg. LLF``)
+_NLL = re.compile(r"\b(neg|negative) (log (likelihood|lik|prob|probability)|llf|loglik|loglikelihood)\b")
 _NEGATED = re.compile(r"\b(neg|negative)\b")  # scikit-learn's neg_log_loss, a feval's neg_f1: the other way round
 
 

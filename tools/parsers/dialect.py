@@ -155,7 +155,9 @@ class Dialect:
         "objC": "critic_loss", "objA": "actor_objective",
         # a swarm's global best (particle swarm's ``gbest``: the best any particle found so far); a norm of the
         # gradient written as one (``|g|``, an optimiser's table beside its objective ``f``)
-        "gbest": "global best", "|g|": "grad_norm"})
+        "gbest": "global best", "|g|": "grad_norm",
+        # a clustering's new cost after an iteration's moves (k-prototypes' ``moves: 23, ncost: 5261.7``)
+        "ncost": "cost"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})

@@ -954,6 +954,12 @@ def _has_position(plan: Plan) -> bool:
     return plan.step is not None or plan.counter is not None
 
 
+def _best_so_far(name: str) -> bool:
+    from ..roles import names_best_so_far
+
+    return names_best_so_far(name)
+
+
 def _role(name: str) -> str:
     from ..roles import infer_role
 
@@ -1324,6 +1330,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
     at_epoch = _banner_epochs(reads, n, st)
+    stale = _stale_bars(prog_n, prog_total, valued, at_epoch, st)
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued)
@@ -1338,6 +1345,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     glob[ahead] += 1
     if not st.get("ctr_own"):
         glob[zero] -= 1
+    if stale:  # a bar whose counter never moves counts nothing: its close is at the epoch, its redraws nowhere
+        on = bar_line & ~np.isnan(at_epoch) & ~np.isnan(prog_n)
+        glob[on] = np.where(prog_n[on] >= prog_total[on], at_epoch[on], np.nan)
     is_prog = ~np.isnan(glob)
     other_bar = other_bar & ~is_prog
     if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
@@ -1379,6 +1389,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     # steps of the records
     needs: list[tuple[np.ndarray, int, np.ndarray]] = []  # (lines, read index, rows) of records with no step
     steps_of: list[np.ndarray] = []
+    stale_lines: np.ndarray | None = None  # a stale bar's redraws (``_stale_bars``): no points, no records
     for plan, idx, got, _bad in reads:
         r = len(steps_of)
         explicit = got.get(EXPLICIT)
@@ -1388,9 +1399,19 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
                 steps = np.where(True if explicit is None else np.isnan(explicit), at_epoch[idx], steps)
                 _epoch_total(st, em)
+            elif stale and plan.bar and plan.metrics:  # a bar whose counter never moves: its close is the epoch's
+                ep = at_epoch[idx]  # record, at the epoch; its redraws at 0 are no points (``_stale_bars``)
+                free = ~np.isnan(ep) if explicit is None else ~np.isnan(ep) & np.isnan(explicit)
+                closed = prog_n[idx] >= prog_total[idx]
+                steps = np.where(free & closed, ep, steps)
+                stale_lines = free & ~closed
         if (plan.metrics or plan.is_summary) and after_clear is not None and next_prog is not None:
             inter = np.isnan(steps) & after_clear[idx] & ~np.isnan(next_prog[idx])
             steps = np.where(inter, next_prog[idx], steps)  # printed right between a clear and the redraw
+        if stale_lines is not None:
+            keep = ~stale_lines
+            idx, got, steps, stale_lines = idx[keep], {c: v[keep] for c, v in got.items()}, steps[keep], None
+            reads[r] = (plan, idx, got, {c: v[keep] for c, v in _bad.items()})
         if (plan.metrics or plan.is_summary) and (plan.is_record or plan.is_summary):
             missing = np.flatnonzero(np.isnan(steps))
             if len(missing):
@@ -1587,6 +1608,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
     # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
+    losses = [k for k in losses if not _best_so_far(k)] or losses  # (a best so far is a report: ``reach best loss``)
     main_li, main_steps = columns[max(losses, key=lambda k: len(columns[k][0]))][:2] if losses else (
         np.zeros(0, np.int64), np.zeros(0))
     cuts = np.array(_run_starts(main_li, main_steps, st), dtype=np.int64)  # each new run sets aside what came before
@@ -1608,7 +1630,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if lagging:
             li, s, v, src = _without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
-        if st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs"):
+        if (st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs")
+                and not st.get("stale_bar")):  # (a stale bar's values are placed at their epochs: no lag)
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
                 li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
@@ -2505,6 +2528,41 @@ def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblan
 
 
 MAX_EPOCH_KINDS = 64  # record kinds whose epochs ``_epoch_by_epoch`` follows
+
+
+def _stale_bars(prog_n: np.ndarray, prog_total: np.ndarray, valued: np.ndarray, at_epoch: np.ndarray,
+                st: dict) -> bool:
+    """Whether the run's bars draw their values at a counter that never moves (torchkeras' tqdm bar under its
+    ``Epoch 3 / 8`` banner: ``0/16 [..., train_loss=0.784]`` redrawn each batch, then ``16/16 [..., train_loss=0.197]``
+    its close): such a redraw has no step of its own (issue 32: a bar's redraws give one point per change of the
+    logged value at its step; this count shows none), and the close holds the value the run keeps for the epoch (a
+    running mean, or the epoch's own record set at its last batch). Decided at the first close of a bar that drew
+    values, under an epoch banner known by then: stale if two or more values were drawn at 0 since the close before
+    and none at a count between 0 and the total (kept in ``st``; a read before the decision placed the redraws
+    otherwise: the file is read again knowing it)."""
+    if "stale_bar" in st:
+        return bool(st["stale_bar"])
+    at = np.flatnonzero(valued & ~np.isnan(prog_n))
+    if not len(at):
+        return False
+    pn, pt, ep = prog_n[at], prog_total[at], at_epoch[at]
+    moved = (pn > 0) & (pn < pt)
+    ends = np.flatnonzero(moved | (pn >= pt) & ~np.isnan(ep))  # (a close under no known banner yet tells nothing)
+    closes = np.flatnonzero(pn >= pt)
+    seen = bool(st.get("stale_seen"))
+    st["stale_seen"] = True
+    if not len(ends):
+        last = int(closes[-1]) + 1 if len(closes) else 0
+        st["stale_zeros"] = (0 if len(closes) else int(st.get("stale_zeros", 0))) + int((pn[last:] == 0).sum())
+        return False
+    k = int(ends[0])
+    prior = closes[closes < k]
+    zeros = int((pn[int(prior[-1]) + 1 if len(prior) else 0:k] == 0).sum()) + (
+        0 if len(prior) else int(st.get("stale_zeros", 0)))
+    st["stale_bar"] = stale = bool(not moved[k] and zeros >= 2)
+    if stale and seen:
+        st["revise"] = {**(st.get("revise") or {}), "stale_bar": True}
+    return stale
 
 
 def _bars_restart(prog_n: np.ndarray, bar_line: np.ndarray, st: dict) -> None:
