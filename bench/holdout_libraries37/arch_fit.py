@@ -40,7 +40,7 @@ for i in range(a.n):
     s2 = 0.05 + 0.08 * (y[i] - 0.05) ** 2 + 0.9 * s2
 y *= a.scale
 
-record = []
+record: list[tuple[int, float]] = []
 _callback = base._callback
 
 
