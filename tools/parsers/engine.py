@@ -418,7 +418,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
         elif one_off and plan.metrics and plan.step is not None and not plan.is_eval and (
                 len(stepped_series) < MAX_SERIES):
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
-        if plan.step_like is not None:
+        if plan.step_like is not None and not (one_off and plan.step_like_rises):
+            # (a number opening a line seen once, a setting's ``depth 0`` in a printed dict, is no step)
             plan, idx = _step_like(plan, lines, idx, values, st, climbed)
             if not len(idx):
                 continue
@@ -2828,7 +2829,8 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     earlier reads placed records at it, the file is read again from its start knowing it (``_revise``). Records
     tagged by a worker (``[worker: 1]``: agents fitted side by side, each counting its own steps) are read from the
     lowest worker seen printing them, as a launcher's ranks are (``streams.py``): the others' lines are no points
-    (a lower one seen after reads that placed a higher one's: pinned, the file read again)."""
+    (a lower one seen after reads that placed a higher one's: pinned, the file read again). A number opening the
+    record under a word naming no metric (``Plan.step_like_rises``) must rise at every record."""
     k = plan.step_like
     name = plan.metrics.get(k) if k is not None else None
     back = list(st.get("steplike_back") or ())
@@ -2853,9 +2855,10 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     got, bad = _read(lines, idx, [k], values)
     v = got[k]
     before = climbed.get(name)
+    rises = plan.step_like_rises  # (an opening number: no value repeated, in this read or from the one before)
     if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
-            (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) < 0).any()) or (
-            before is not None and float(v[0]) < before):
+            (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) <= 0 if rises else np.diff(v) < 0).any()) or (
+            before is not None and (float(v[0]) <= before if rises else float(v[0]) < before)):
         if len(back) < MAX_STEP_LIKE:
             st["steplike_back"] = [*back, name]
             if before is not None:  # earlier reads placed records at it

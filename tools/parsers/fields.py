@@ -66,6 +66,9 @@ class Plan:
     #: a metric's field named as a statistic of a step (rlberry's ``max_global_step``) in a record naming no position:
     #: the record's step when its values climb as a step's do (``engine._step_like``)
     step_like: int | None = None
+    #: ``step_like`` is a whole number opening the record under a word naming no metric (``round 3:``): a step only
+    #: while its values rise at every record (one repeated is a constant tag, a rank's or a zone's, no position)
+    step_like_rises: bool = False
     #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``);
     #: or of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
     worker: int | None = None
@@ -476,6 +479,19 @@ def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan
     return whole
 
 
+def _whole_in_all(samples: list[bytes], n_spans: int, k: int) -> bool:
+    """Whether field ``k`` holds a whole number in every sample of the template's shape."""
+    seen = False
+    for line in samples:
+        sp = _spans(line)
+        if len(sp) != n_spans:
+            continue
+        if not _int(line[sp[k][0]:sp[k][1]]):
+            return False
+        seen = True
+    return seen
+
+
 def _names_objective(name: str) -> bool:
     """A name the record's loss goes by: a loss, or an objective under another name (``cost``, ``error``)."""
     role = infer_role(name)
@@ -753,6 +769,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     counted_end = 0  # where the last count's noun ended ("0 corrupt: 100%": ``corrupt`` names no number after it)
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     step_like: int | None = None  # a metric's field named as a statistic of a step (``_ends_in_step``)
+    opener: int | None = None  # a whole number opening the record under a word naming no metric (``round 3:``)
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     while k < len(spans):
@@ -870,6 +887,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
                 at_step = _metric_at_step(name, dialect)  # ``Loss on this step``: the loss
+                if (opener is None and not plan.metrics and plan.step is None and plan.epoch is None
+                        and plan.counter is None and not table and not plan.is_record and " " not in low
+                        and at_step is None
+                        and infer_role(name).role == "other" and _whole_in_all(samples, len(spans), k)):
+                    opener = k  # ``round 3: objective value 0.41``: the record's position if its values climb
                 plan.metrics[k] = metric_name(at_step or name, dialect, _unit(samples, k, dialect))
                 if step_like is None and _ends_in_step(low, dialect):
                     step_like = k  # (``max_global_step``: the step if the record names none and it climbs)
@@ -877,8 +899,14 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
-    if step_like is not None and plan.step is None and plan.counter is None and plan.position is None:
+    # (a number that opens the record, its name no step's, before a value the reader knows: ``objective value``)
+    rises = step_like is None and opener is not None and any(
+        infer_role(n).role != "other" for f, n in plan.metrics.items() if f != opener)
+    step_like = step_like if step_like is not None else opener if rises else None
+    if step_like is not None and plan.step is None and plan.counter is None and plan.position is None and (
+            plan.epoch is None or not rises):
         plan.step_like = step_like  # (``engine._step_like``: the position, if its values climb)
+        plan.step_like_rises = rises
     if bare and any(k not in bare and infer_role(n).role == "train_loss" for k, n in plan.metrics.items()):
         # a bare split's name next to a field named a loss (PyTorch Geometric's "Loss: 1.58, Train: 0.30, Val: 0.27"
         # where Train/Val are accuracies) is no loss: read under its own name, its direction unknown
