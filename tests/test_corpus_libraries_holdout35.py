@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout35"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=23, stop=7, healthy=16, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=23, stop=7, healthy=16, max_mb=10,
+                                   made_alongside=("torchkeras",)))
 
 # The first reading (90b7b0a, the set's merge): 13/23 files, STOP 7/7, flagged 7/7, no false or early STOP, ESCALATE
 # 0 of 48 healthy checks. cyanure's and snapml's tables read; torchkeras' per-batch bar postfix (`train_loss=3.85`)

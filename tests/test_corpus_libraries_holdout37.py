@@ -20,7 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout37"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=20, stop=5, healthy=15, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=20, stop=5, healthy=15, max_mb=10,
+                                   made_alongside=("torchkeras",)))
 
 # The first reading (223b555, the set's merge): 0/20 files, STOP 5/5, flagged 5/5, no false or early STOP, ESCALATE
 # 10 of 45 healthy checks. torchkeras' per-batch bar postfix (`train_loss=3.85`) read at batch steps, not the epoch's
