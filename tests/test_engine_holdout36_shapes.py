@@ -64,3 +64,51 @@ def test_a_batch_that_restarts_each_epoch_is_no_step(tmp_path):
     pts = whole_as_live(tmp_path, "".join(out).encode(), "per_epoch.log")
     assert set(pts["train/loss"][0]) <= {0, 1, 2, 3}, pts["train/loss"]
 
+
+
+def _brainpy(n: int, noun: str, every: int = 1, test_every: int = 0, loss=lambda i: 2.0 * 0.9 ** i) -> str:
+    out, t = [], 0
+    for i in range(n):
+        at = (i + 1) * every if noun == "steps" else i
+        out.append(f"Train {at} {noun}, use {1.0567 if i == 0 else 0.0024:.4f} s, loss {loss(i)!r}\n")
+        if test_every and (i + 1) % test_every == 0:
+            t += every if noun == "steps" else 1
+            out.append(f"Test {t if noun == 'steps' else i} {noun}, use 0.0011 s, loss {loss(i) / 2!r}\n")
+    return "".join(out)
+
+
+def test_a_count_before_its_step_noun_opening_the_record_is_its_position(tmp_path):
+    pts = whole_as_live(tmp_path, _brainpy(40, "steps", every=2, test_every=4).encode(), "bp_steps.log")
+    assert primary_names(pts) == ["loss"], pts.keys()
+    assert pts["loss"][0] == list(range(2, 82, 2))
+    assert pts["val_loss"][0] == list(range(2, 22, 2))
+
+
+def test_a_count_before_an_epoch_noun_is_the_epoch(tmp_path):
+    pts = whole_as_live(tmp_path, _brainpy(10, "epoch").encode(), "bp_epoch.log")
+    assert primary_names(pts) == ["loss"] and "Train" not in pts, pts.keys()
+    assert pts["loss"][0] == list(range(10))
+    pts = whole_as_live(tmp_path, _brainpy(10, "epoch", test_every=1).encode(), "bp_epoch_test.log")
+    assert pts["loss"][0] == list(range(10)) and pts["val_loss"][0] == list(range(10)), pts.keys()
+
+
+def test_a_count_of_things_or_a_length_in_prose_stays_a_count(tmp_path):
+    text = "".join(f"Found 8 images, epoch {e}, loss {1 / (e + 1)!r}\n" for e in range(6))
+    text += "".join(f"Training for 100 steps, step {s}, loss {1 / (s + 1)!r}\n" for s in range(6, 12))
+    pts = whole_as_live(tmp_path, text.encode(), "counts.log")
+    assert pts["loss"][0][:6] == list(range(6)), pts
+
+
+def test_an_epoch_record_printed_as_a_bars_description_is_read_at_its_epoch(tmp_path):
+    """The record as a tqdm bar's description, drawn twice at the bar's close (``Train 0 epoch, use 1.82 s, loss
+    0.829: 100%|████| 8/8 [...]``): one point an epoch, at the epoch printed, not the bar's count."""
+    full = "\u2588" * 10
+    out = []
+    for e in range(6):
+        v = 0.83 * 0.6 ** e
+        rec = f"Train {e} epoch, use {1.823 if e == 0 else 0.0089:.4f} s, loss {v!r}: 100%|{full}| 8/8 "
+        out.append(f"\r  0%|          | 0/8 [00:00<?, ?it/s]\r{rec}[00:00<00:00, 894.16it/s]"
+                   f"\r{rec}[00:00<00:00, 842.40it/s]\n")
+    pts = whole_as_live(tmp_path, "".join(out).encode(), "bp_bar.log")
+    assert primary_names(pts) == ["loss"], pts.keys()
+    assert pts["loss"][0] == list(range(6)), pts["loss"]
