@@ -304,14 +304,48 @@ class Blocks:
                     if len(v) >= 2 and np.all(v == np.round(v)) and np.all(np.diff(v[np.argsort(idx)]) > 0):
                         chosen = key
                         break
-            if chosen is not None and st.get("blk_step") != chosen:
-                st["blk_step"] = chosen
-                em.notes.append(f"vertical tables: one record per block, at its {chosen}")
+        epoch = chosen if chosen is not None and leaf[chosen] in self.dialect.epoch_names else st.get("blk_epoch")
+        if epoch in values:  # a global batch counter beside the epoch is the step
+            inner = None if st.get("blk_inner") is False else self._global_counter(values, epoch, block, n_blocks, st)
+            chosen = inner or epoch
+        if chosen is not None and st.get("blk_step") != chosen:
+            st["blk_step"] = chosen
+            em.notes.append(f"vertical tables: one record per block, at its {chosen}")
         steps = np.full(n_blocks, np.nan)
         if chosen is not None:
             idx, v = values[chosen]
             steps[block[idx]] = v
         return steps  # without: a settings dump (llm.c's "| Parameter | Value |"), no series
+
+    def _global_counter(self, values: dict[str, tuple[np.ndarray, np.ndarray]], epoch: str, block: np.ndarray,
+                        n_blocks: int, st: dict) -> str | None:
+        """A batch counter (``Dialect.inner_names``) in the epoch's section that counts the whole run: it never goes
+        back, nor where the epoch changes (imitation's ``bc/batch`` beside ``bc/epoch``): the step, not the epoch. Per
+        epoch only if it resets where the epoch changes (decided there, kept in ``st``: ``blk_inner``)."""
+        section = epoch.rsplit("/", 1)[0] if "/" in epoch else ""
+        ie, ve = values[epoch]
+        ep = np.full(n_blocks, np.nan)
+        ep[block[ie]] = ve
+        for key, (idx, v) in values.items():
+            sec, _, name = key.rpartition("/")
+            if sec != section or name.lower() not in self.dialect.inner_names or not np.all(v == np.round(v)):
+                continue
+            ctr = np.full(n_blocks, np.nan)
+            ctr[block[idx]] = v
+            ok = ~np.isnan(ep) & ~np.isnan(ctr)
+            last = st.get("blk_inner_last")
+            e = np.concatenate(([last[0]] if last else [], ep[ok]))
+            c = np.concatenate(([last[1]] if last else [], ctr[ok]))
+            if len(c) > 1 and (np.any(np.diff(c) < 0) or np.any((np.diff(e) != 0) & (np.diff(c) <= 0))):
+                st["blk_inner"] = False  # it went back (restarted with its epoch): per epoch
+                if last:  # reads before placed blocks at it: the file read again knowing it
+                    st["revise"] = {**(st.get("revise") or {}), "blk_inner": False}
+                return None
+            if len(c):
+                st["blk_inner_last"] = (float(e[-1]), float(c[-1]))
+            st["blk_epoch"] = epoch
+            return key
+        return None
 
 
 def _names_of(lines: Sequence[bytes], idx: np.ndarray) -> list[tuple[str, np.ndarray]]:

@@ -288,6 +288,26 @@ def _counted_noun(line: bytes, end: int, dialect: Dialect) -> int:
     return j if word in dialect.counted_nouns or word in dialect.length_units else 0
 
 
+def _counted_position(line: bytes, opening: int, start: int, end: int, dialect: Dialect) -> bool:
+    """The count at ``line[start:end]`` before a unit of a run's length, singular or plural, closed by a comma or
+    a colon, opening the record after at most a split's word (BrainPy's ``Train 2 steps, use 1.05 s, loss 2.16``,
+    ``Test 0 epoch, ...``): the record's position, no count in prose (``for 100 steps``, ``until 8 epochs``)."""
+    head = line[opening:start].split()
+    if len(head) > 1 or line[end:end + 1] != b" ":
+        return False
+    if head:
+        word = head[0].rstrip(b":").decode("latin-1").lower()
+        if word not in dialect.bare_names and word not in dialect.eval_words:
+            return False
+    i = j = end + 1
+    while j < len(line) and j - i <= 16 and line[j] in _LETTERS:
+        j += 1
+    if j == i or line[j:j + 1] not in (b",", b":"):
+        return False
+    noun = line[i:j].decode("latin-1").lower()
+    return noun in dialect.length_units or noun + "s" in dialect.length_units
+
+
 def _bracketed_length(line: bytes, start: int, noun_end: int, dialect: Dialect) -> bool:
     """The number at ``line[start]`` and its unit of a run's length fill a bracket of their own (snorkel's
     ``[10 epochs]: TRAIN:[loss=0.107]``): a record's position, not a count in prose (``until 8 epochs``)."""
@@ -784,6 +804,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if clock:  # a duration printed as a clock (``Time taken: 00:00:00.018``): its parts are no values
             while k < len(spans) and spans[k][0] < clock:
                 k += 1
+            continue
+        if plan.step is None and not table and _int(rep[a:b]) and _counted_position(rep, opening, a, b, dialect):
+            plan.step = k  # ``Train 2 steps, use ...``: a count of steps or epochs opening the record, its position
+            k += 1
             continue
         noun = _counted_noun(rep, b, dialect)
         if noun and _int(rep[a:b]) and plan.step is None and _bracketed_length(rep, a, noun, dialect) and not any(
