@@ -29,11 +29,12 @@ def _bar(pct: int, n: int, total: int, rest: str, full: bool = False) -> str:
     return f"\r{pct:3d}%|{(_BLOCK if full else ' ') * room}{tail}"
 
 
-def _torchkeras(epochs: int, batches: int = 16, val: bool = True, moving: bool = False) -> str:
+def _torchkeras(epochs: int, batches: int = 16, val: bool = True, moving: bool = False, stamped: bool = False) -> str:
     out = ["No module named 'tabm'\n", "\x1b[0;31m<<<<<< \U0001f40c cpu is used >>>>>>\x1b[0m\n"]
     loss = 3.0
     for e in range(1, epochs + 1):
-        out.append(f"\n{_RULE}2026-12-06 15:25:30\nEpoch {e} / {epochs}\n\n")
+        clock = f"15:{25 + e * 7 // 60:02d}:{e * 7 % 60:02d}" if stamped else "15:25:30"  # (a run of 7 s an epoch)
+        out.append(f"\n{_RULE}2026-12-06 {clock}\nEpoch {e} / {epochs}\n\n")
         bar = [_bar(0, 0, batches, "00:00<?, ?it/s")]
         seen = []
         for b in range(batches):
@@ -68,6 +69,14 @@ def test_a_bar_whose_counter_never_moves_gives_the_epochs_close_at_the_epoch(tmp
         assert primary_names(pts) == ["train_loss"]
         if val:
             assert pts["val_loss"][0] == list(range(1, 11))
+
+
+def test_banners_whose_time_stamps_move_are_no_terminal_wrap(tmp_path):
+    """Every banner as wide as the others, each followed by ``Epoch N / M``, its time stamp moving epoch after epoch:
+    a rule printed whole (``lines._rule_opened``), no record a terminal cut at its width and joined with the line
+    after it (which lost the banner, and the bar's close went back to one point a redraw)."""
+    pts = whole_as_live(tmp_path, _torchkeras(10, stamped=True).encode(), "stamped.log")
+    assert pts["train_loss"] == (list(range(1, 11)), _means(10)), pts["train_loss"]
 
 
 def test_a_bar_whose_counter_moves_under_an_epoch_banner_keeps_its_batches(tmp_path):

@@ -334,7 +334,8 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
                if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
                and _shape(lines[i + 1]) not in record_starts  # (or as short records after short ones do: a time stamp)
-               and not lines[i].rstrip().endswith((b"}", b"]", b")"))]  # a closed record is no cut one
+               and not lines[i].rstrip().endswith((b"}", b"]", b")"))  # a closed record is no cut one
+               and not _rule_opened(lines[i])]  # (nor a banner, ``=====...=====2026-12-06 15:25:30``)
         if len(cut) < max(3, len(at) // 2) or len({lines[i] for i in cut[:WRAP_LOOKS]}) < 3:
             _keep_alone(lines, lengths, st)  # (one long line printed again and again, a warning, is no terminal's
             st["longest"] = int(long.max())  # wrap): undecided, what this block showed kept for the next
@@ -440,6 +441,18 @@ def _record_starts(lines: Sequence[bytes], lengths: np.ndarray, width: int) -> s
     at = at[np.linspace(0, len(at) - 1, min(len(at), WRAP_LOOKS)).astype(np.int64)] if len(at) else at
     seen = Counter(_shape(lines[i]) for i in at.tolist() if lines[i])
     return {s for s, k in seen.items() if k >= 2}
+
+
+_RULE_CHARS = frozenset(b"=-*#~_")
+RULE_RUN = 10  # a line opening with this many of one rule character is a banner's rule, printed whole
+
+
+def _rule_opened(line: bytes) -> bool:
+    """Whether ``line`` opens with a rule (``RULE_RUN`` of one of ``=-*#~_``): a banner a trainer prints whole each
+    epoch (torchkeras' ``=====...=====2026-12-06 15:25:30``, its time stamp after the rule), as wide as every other
+    banner, never a record a terminal cut at its width."""
+    head = line.lstrip()[:RULE_RUN]
+    return len(head) == RULE_RUN and head[0] in _RULE_CHARS and head.count(head[:1]) == RULE_RUN
 
 
 def _shape(line: bytes) -> bytes:
