@@ -3,13 +3,13 @@
 ``split_frame``, optionally with a ``validation_frame``), then ``print(model)``, as its user guide does to see the
 model. On stdout (block-buffered): ``h2o.init``'s lines and cluster table, ``Parse progress: |███| (done) 100%``,
 ``gbm Model Build progress: |███| (done) 100%``, then the model's description, whose ``Scoring History:`` table
-(tabulate, 6 significant digits: ``3.40035``; a table of more than 20 rows shown instead as its first and last 10
-with a ``---`` row between, at full precision, then ``[31 rows x 10 columns]``) holds one row per scoring: ``2026-12-06 16:05:27  0.680 sec   1.0   3.0996302803163998
-2.4537267884824776 ...`` (``number_of_trees``, ``training_rmse``, ``training_mae``, ``training_deviance``, the
-validation columns; for deep learning ``training_speed``, ``epochs``, ``iterations``, ``samples`` before them).
-Truth: the model's own ``scoring_history()`` (``training_rmse``, ``validation_rmse``) at ``number_of_trees`` (GBM, 0 =
-the initial guess) or at ``iterations`` (deep learning; its row 0, before training, holds ``nan`` and is left out),
-at the rows the table shows."""
+holds one row per scoring: ``2026-12-06 16:06:52  0.368 sec   5   2.73886   2.17076 ...`` (tabulate, 6 significant
+digits; columns ``number_of_trees``, ``training_rmse``, ``training_mae``, ``training_deviance``, the validation
+ones; for deep learning ``training_speed``, ``epochs``, ``iterations``, ``samples`` before them). A table of more
+than 20 rows is shown instead as its first and last 10 rows, at full precision, with a ``---`` row between, then
+``[31 rows x 10 columns]``. Truth: the model's own ``scoring_history()`` (``training_rmse``, ``validation_rmse``) at
+``number_of_trees`` (GBM, 0 = the initial guess) or at ``iterations`` (deep learning; its row 0, before training,
+holds ``nan`` and is left out), at the rows the table shows."""
 
 from __future__ import annotations
 
