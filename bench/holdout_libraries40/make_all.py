@@ -48,6 +48,18 @@ run("faiss_kmeans_k8_d8_10it", "faiss_kmeans.py", "--n 2000 --k 8 --d 8 --niter 
 run("faiss_kmeans_k100_maxpts64_30it", "faiss_kmeans.py", "--n 10000 --k 100 --max-points 64 --niter 30")
 run("faiss_kmeans_k16_d64_60it", "faiss_kmeans.py", "--n 6000 --d 64 --k 16 --niter 60 --centers 30 --seed 7")
 
+# --- torchfit (Learner.fit: "Epoch 3 / 10", a "\r"-redrawn bar "[=====   ] 12%\t  loss: 1.3967", then the bar again
+# with the epoch's metrics "accuracy: 0.8337  val_loss: 0.7803  val_accuracy: 0.8100")
+run("torchfit_cls_default_sgd_10ep", "torchfit_fit.py", "--lr 0.01 --epochs 10")
+run("torchfit_cls_adam_val_15ep", "torchfit_fit.py", "--optimizer adam --lr 0.002 --epochs 15 --val")
+run("torchfit_reg_adam_b64_20ep", "torchfit_fit.py", "--task reg --optimizer adam --lr 0.003 --epochs 20 --batch 64")
+run("torchfit_reg_rmsprop_val_decay_12ep", "torchfit_fit.py",
+    "--task reg --optimizer rmsprop --lr 0.002 --gamma 0.85 --epochs 12 --val")
+run("torchfit_reg_sgd_lr_growth_nan", "torchfit_fit.py",
+    "--task reg --optimizer sgd --lr 0.005 --gamma 2 --epochs 14", label="nan", stop=True)
+run("torchfit_cls_adam_lr_growth_val_diverged", "torchfit_fit.py",
+    "--optimizer adam --lr 0.003 --gamma 2.2 --epochs 14 --val", label="diverged", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout40", "libho40", __doc__ or "")
