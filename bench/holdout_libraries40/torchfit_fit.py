@@ -35,6 +35,7 @@ from torch.utils.data import DataLoader, TensorDataset  # noqa: E402
 
 torch.set_num_threads(1)
 rng = np.random.default_rng(1)
+metrics: list | None  # None: the library's default metric (accuracy)
 X = rng.normal(size=(a.n + 200, 10)).astype("float32")
 if a.task == "reg":
     w = rng.normal(size=10)
