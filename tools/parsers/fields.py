@@ -476,39 +476,6 @@ def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan
     return whole
 
 
-def _eval_section(rep: bytes, spans: list[tuple[int, int]], plan: Plan, dialect: Dialect) -> bool:
-    """A record of two sections naming the same values, the second headed by an evaluation's word (tez's ``[train]
-    mae=8.3966, loss=108.8418 [valid] mae=9.5617, loss=133.9106 [e=0 steps=16]``): the values after that word are
-    the evaluation's (``val_`` names), those before it the train step's. Whether it is one (the plan renamed)."""
-    names = list(plan.metrics.values())
-    if len(set(names)) == len(names):
-        return False
-    low = rep.lower()
-    cut = -1
-    start = -1
-    for i in range(len(low) + 1):  # the first evaluation word (a run of letters) after a value
-        letter = i < len(low) and 97 <= low[i] <= 122
-        if letter and start < 0:
-            start = i
-        elif not letter and start >= 0:
-            if low[start:i].decode("latin-1") in dialect.eval_words and any(spans[f][1] <= start for f in plan.metrics):
-                cut = start
-                break
-            start = -1
-    if cut < 0:
-        return False
-    before = {n for f, n in plan.metrics.items() if spans[f][1] <= cut}
-    after = {f: n for f, n in plan.metrics.items() if spans[f][0] > cut}
-    if not before & set(after.values()):
-        return False  # no value named again after the word: no second section
-    for f, n in after.items():
-        plan.metrics[f] = n if n.lower().startswith(_EVAL_NAMES) else plan.eval_prefix + n
-    return True
-
-
-_EVAL_NAMES = ("val", "eval", "test", "valid")
-
-
 def _names_objective(name: str) -> bool:
     """A name the record's loss goes by: a loss, or an objective under another name (``cost``, ``error``)."""
     role = infer_role(name)
@@ -731,6 +698,39 @@ def _pair_after(rep: bytes, spans: list[tuple[int, int]], k: int, samples: list[
         if len(sp) == len(spans) and not (_int(line[sp[k][0]:sp[k][1]]) and _int(line[sp[j][0]:sp[j][1]])):
             return None
     return j
+
+
+def _eval_section(rep: bytes, spans: list[tuple[int, int]], plan: Plan, dialect: Dialect) -> bool:
+    """A record of two sections naming the same values, the second headed by an evaluation's word (tez's ``[train]
+    mae=8.3966, loss=108.8418 [valid] mae=9.5617, loss=133.9106 [e=0 steps=16]``): the values after that word are
+    the evaluation's (``val_`` names), those before it the train step's. Whether it is one (the plan renamed)."""
+    names = list(plan.metrics.values())
+    if len(set(names)) == len(names):
+        return False
+    low = rep.lower()
+    cut = -1
+    start = -1
+    for i in range(len(low) + 1):  # the first evaluation word (a run of letters) after a value
+        letter = i < len(low) and 97 <= low[i] <= 122
+        if letter and start < 0:
+            start = i
+        elif not letter and start >= 0:
+            if low[start:i].decode("latin-1") in dialect.eval_words and any(spans[f][1] <= start for f in plan.metrics):
+                cut = start
+                break
+            start = -1
+    if cut < 0:
+        return False
+    before = {n for f, n in plan.metrics.items() if spans[f][1] <= cut}
+    after = {f: n for f, n in plan.metrics.items() if spans[f][0] > cut}
+    if not before & set(after.values()):
+        return False  # no value named again after the word: no second section
+    for f, n in after.items():
+        plan.metrics[f] = n if n.lower().startswith(_EVAL_NAMES) else plan.eval_prefix + n
+    return True
+
+
+_EVAL_NAMES = ("val", "eval", "test", "valid")
 
 
 def _placeholder_named(text: str, dialect: Dialect) -> set[str]:
