@@ -163,7 +163,8 @@ FLOORS: dict[str, tuple[str, float]] = {
     "early_stops": ("<=", 0),
     "stop_recall": (">=", 0.907),  # 372/410
     "flagged_share": (">=", 0.982),  # 455/463
-    "escalate_share_healthy": ("<=", 0.029),  # 497/17165
+    "escalate_share_healthy": ("<=", 0.0291),  # 497/17124 (fixh38: the same 497; d3rlpy's bar redraws no points,
+    # 41 healthy checks fewer)
     "cause_right_share": (">=", 0.854),  # 305/357
     "confident_right_share": (">=", 0.9),  # 76/80
     "confident": (">=", 80),  # as many confident causes as is honest: the ratio is not bought by making all unsure

@@ -369,7 +369,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     continue  # a bar's final state whose closing line follows: that line is the record
             elif shows and plan is not None and _closes(lines, int(idx[0]), shows, len(pending), st):
                 plan.is_record = True  # the line closing a bar's final state: the record (``_closed_displays``)
-            if plan is not None and plan.metrics and not plan.is_record and (_before_its_series(
+            if plan is not None and plan.metrics and not plan.is_record and not set(plan.metrics.values()) & set(
+                    st.get("names", ())) and (_before_its_series(  # (no first value of what earlier reads read)
                     int(idx[0]), set(plan.metrics.values()), series_at) or _initial_value(
                     int(idx[0]), plan, stepped_series, lines, values)):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
@@ -903,11 +904,41 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
     """Whether a line read once names exactly what a recurring record names, two names or more, before that record's
     first line: the first of the series printed in other words (tianshou's ``Initial test step: test_reward: 10.6,
     best_reward: ...`` before its ``Epoch #1: test_reward: 9.0, best_reward: ...``). A line after the series (a final
-    or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting)."""
-    return len(names) >= 2 and any(line < first and names == have for first, have in series_at)
+    or best summary) is none, nor one naming a part of it (``Namespace(epochs=3, lr=20)``: a setting), nor one after
+    another series naming any of its names (fastNLP's ``loss:5.07e+29, finished 37.5%.``, a record's rest a terminal
+    wrapped alone, after the records that printed the loss alone: no initial value; an earlier read's names: the
+    caller)."""
+    return len(names) >= 2 and any(line < first and names == have for first, have in series_at) and not any(
+        first < line and names & have for first, have in series_at)
 
 
 MAX_PLACED_NAMES = 64  # names kept for ``_placed_late``
+
+
+def _recorded_names(reads: list[_Read], train: list[int], st: dict) -> set[str]:
+    """The names that records printing a step of their own give (tez's ``[train] mae=8.0177, loss=102.7787 [e=0
+    steps=16]`` once an epoch), in this read or an earlier one: a progress bar's postfix of the same names (tez's
+    ``1/192 [..., epoch=0, loss=107, mae=8.6]``, the epoch's running mean so far) is a live view of that quantity,
+    not the run's record of it, and gives no point, wherever its redraws land among the records (a block-buffered
+    stdout puts them after the bar's). Names a bar drew in an earlier read: the file is read again from its start
+    knowing them (``_revise``), as one read of it all reads them."""
+    known = list(st.get("recorded") or ())
+    new: list[str] = []
+    for r in train:
+        plan, idx, got, _bad = reads[r]
+        if plan.bar or plan.step is None or not plan.metrics or not len(idx):
+            continue
+        steps = got.get(EXPLICIT)
+        if steps is None or bool(np.isnan(steps).all()):
+            continue  # (a step found stuck: records placed otherwise)
+        new.extend(n for n in plan.metrics.values() if n not in known and n not in new)
+    if new:
+        drawn = set(st.get("carried") or ()) & set(new)  # drawn by a bar in an earlier read
+        known = sorted({*known, *new})[:MAX_PLACED_NAMES]
+        st["recorded"] = known
+        if drawn:
+            st.setdefault("revise", {})["recorded"] = known
+    return set(known)
 
 
 def _placed_late(placed: set[str], st: dict) -> None:
@@ -1549,10 +1580,16 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     _placed_late(placed, st)
     placed |= set(st.get("placed_names") or ())
+    recorded = _recorded_names(reads, train, st)
     for r in train:
         plan, idx, got, bad = reads[r]
         if not len(idx):
             continue  # (its lines carried to the next read)
+        if plan.bar and recorded & set(plan.metrics.values()):
+            kept = {f: n for f, n in plan.metrics.items() if n not in recorded}
+            if not kept:
+                continue  # a live view of what records printing their step give: no point
+            plan = replace(plan, metrics=kept)
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
             bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are

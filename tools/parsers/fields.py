@@ -736,6 +736,39 @@ def _pair_after(rep: bytes, spans: list[tuple[int, int]], k: int, samples: list[
     return j
 
 
+def _eval_section(rep: bytes, spans: list[tuple[int, int]], plan: Plan, dialect: Dialect) -> bool:
+    """A record of two sections naming the same values, the second headed by an evaluation's word (tez's ``[train]
+    mae=8.3966, loss=108.8418 [valid] mae=9.5617, loss=133.9106 [e=0 steps=16]``): the values after that word are
+    the evaluation's (``val_`` names), those before it the train step's. Whether it is one (the plan renamed)."""
+    names = list(plan.metrics.values())
+    if len(set(names)) == len(names):
+        return False
+    low = rep.lower()
+    cut = -1
+    start = -1
+    for i in range(len(low) + 1):  # the first evaluation word (a run of letters) after a value
+        letter = i < len(low) and 97 <= low[i] <= 122
+        if letter and start < 0:
+            start = i
+        elif not letter and start >= 0:
+            if low[start:i].decode("latin-1") in dialect.eval_words and any(spans[f][1] <= start for f in plan.metrics):
+                cut = start
+                break
+            start = -1
+    if cut < 0:
+        return False
+    before = {n for f, n in plan.metrics.items() if spans[f][1] <= cut}
+    after = {f: n for f, n in plan.metrics.items() if spans[f][0] > cut}
+    if not before & set(after.values()):
+        return False  # no value named again after the word: no second section
+    for f, n in after.items():
+        plan.metrics[f] = n if n.lower().startswith(_EVAL_NAMES) else plan.eval_prefix + n
+    return True
+
+
+_EVAL_NAMES = ("val", "eval", "test", "valid")
+
+
 def _placeholder_named(text: str, dialect: Dialect) -> set[str]:
     """The names in ``text`` whose value is a placeholder (``val: n/a``, ``eval=-``): names of nothing measured."""
     toks = text.split()
@@ -971,6 +1004,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         context = context.replace(ch, " ")
     words = set(context.split()) - used_words - waiting
     plan.is_eval = bool(words & dialect.eval_words)
+    if plan.is_eval and _eval_section(rep, spans, plan, dialect):
+        plan.is_eval = False  # a train section, then an evaluation's: the record is the train step's
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
         by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
                    or len(plan.metrics) == 1 and n.lower() in dialect.sole_objective_names]

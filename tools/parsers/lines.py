@@ -82,8 +82,9 @@ BAR = re.compile(rb"%\|[^|\n]{0,256}+\|")  # a literal start: the scan for it is
 GLUED_BAR = re.compile(rb"\]( {1,3}+\d{1,3}+%\|\|)")
 # a line written right after a bar's last redraw, before its newline (tqdm on stdout, a logger on stderr, one file:
 # ``94%|| 30/32 [00:02<00:00, 30.43it/s]2026-12-05 23:38:06 INFO Train loss: 0.51``): the bar ends at its ``]``
-GLUED_LINE = re.compile(rb"%\|\| {0,8}+\d{1,12}+/\d{1,12}+ \[[^\]\n]{0,256}+\](?=[^\s\]])")
-_GLUED_HINT = re.compile(rb"\][^\s\]]")  # (a bracket closed and text right after it: the block may hold one)
+# (the redraw padded with blanks to the last one's width first: tez's ``mae=1.9] [train] mae=3.1176, ...``)
+GLUED_LINE = re.compile(rb"%\|\| {0,8}+\d{1,12}+/\d{1,12}+ \[[^\]\n]{0,256}+\](?= {0,8}+[^\s\]])")
+_GLUED_HINT = re.compile(rb"\] {0,8}+[^\s\]]")  # (a bracket closed and text right after it: the block may hold one)
 
 
 def _cut_bars(data: bytes) -> bytes:
