@@ -43,7 +43,8 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout22", "libraries_holdout23", "libraries_holdout24", "libraries_holdout25",
             "libraries_holdout26", "libraries_holdout27", "libraries_holdout28", "libraries_holdout29",
             "libraries_holdout30", "libraries_holdout31", "libraries_holdout32", "libraries_holdout33",
-            "libraries_holdout34")
+            "libraries_holdout34", "libraries_holdout35", "libraries_holdout36", "libraries_holdout37",
+            "libraries_holdout38", "libraries_holdout39", "libraries_holdout40")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
