@@ -52,7 +52,7 @@ seen = []
 kw = {"workers": a.workers} if a.workers else {}
 for i in range(0, a.iters, a.chunk):
     mdl.train(a.chunk, **kw)
-    print('Iteration: {}\tLog-likelihood: {}'.format(i, mdl.ll_per_word))
+    print('Iteration: {}\tLog-likelihood: {}'.format(i, mdl.ll_per_word))  # noqa: UP032 (its README's line)
     seen.append((i, float(mdl.ll_per_word)))
 
 write_truth(framework=f"tomotopy {tp.__version__}", settings=vars(a), loss_name="Log-likelihood",
