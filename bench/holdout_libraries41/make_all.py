@@ -34,8 +34,24 @@ run("coqui_reg_sgd_step_lr_growth_nan", "coqui_trainer_fit.py",
 run("coqui_cls_sgd_step_lr_growth_diverged", "coqui_trainer_fit.py",
     "--optimizer SGD --momentum 0.9 --lr 0.01 --gamma-step 1.05 --epochs 10 --print-step 4 --val", label="diverged",
     stop=True)
+run("coqui_reg_sgd_mom_lr_high_nan", "coqui_trainer_fit.py",
+    "--task reg --optimizer SGD --momentum 0.9 --lr 0.08 --epochs 5 --print-step 3 --val", label="nan", stop=True)
+run("coqui_cls_adam_step_lr_growth_diverged", "coqui_trainer_fit.py",
+    "--optimizer Adam --lr 1e-3 --gamma-step 1.04 --epochs 12 --print-step 6", label="diverged", stop=True)
+run("coqui_reg_adam_step_lr_growth_diverged", "coqui_trainer_fit.py",
+    "--task reg --optimizer Adam --lr 1e-3 --gamma-step 1.05 --epochs 10 --print-step 5 --val", label="diverged",
+    stop=True)
 run("coqui_reg_adam_step_decay_p4_6ep", "coqui_trainer_fit.py",
     "--task reg --optimizer Adam --lr 0.01 --gamma-step 0.97 --epochs 6 --print-step 4 --val")
+
+# --- sockeye (its logging on stderr and in its own `log`: "[INFO:sockeye.training] Checkpoint [2]\tTrain-ppl=57.502409";
+# made with ~/venvs/holdout41-sockeye: sockeye 3.1.34 pins torch 1.13)
+run("sockeye_adam_ckpt20_120up", "sockeye_train.py", "--updates 120 --checkpoint 20")
+run("sockeye_adam_lr1e-3_ckpt10_80up", "sockeye_train.py", "--lr 1e-3 --updates 80 --checkpoint 10 --batch 16")
+run("sockeye_sgd_mom_ckpt25_150up", "sockeye_train.py",
+    "--optimizer sgd --lr 0.5 --updates 150 --checkpoint 25 --extra=--momentum,0.9")
+run("sockeye_adam_b64_size48_ckpt15_90up", "sockeye_train.py",
+    "--batch 64 --size 48 --lr 5e-4 --updates 90 --checkpoint 15 --sentences 1200")
 
 
 def main() -> int:
