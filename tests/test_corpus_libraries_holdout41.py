@@ -19,4 +19,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout41"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=1, files=18, stop=6, healthy=12, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=2, files=32, stop=12, healthy=20, max_mb=10))

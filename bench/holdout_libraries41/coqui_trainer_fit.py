@@ -4,7 +4,8 @@ a ``TrainerConfig`` (optimizer, lr, optional ``lr_scheduler``, ``print_step``, `
 TensorBoard dashboard logger. Its console logger writes to stderr (the ``trainer`` logger's StreamHandler) and to
 its own file ``trainer_0_log.txt`` in the run folder: `` > EPOCH: 0/9``, ``   --> TIME: ... -- STEP: 4/24 --
 GLOBAL_STEP: 4`` then ``     | > loss: 0.6931471824645996  (0.70...)`` (the step's loss, then the epoch's running
-mean, ``str(float)``), and ``--> EVAL PERFORMANCE`` / ``| > avg_loss: ...`` after each epoch with ``run_eval``.
+mean, ``str(float)``), and ``--> EVAL PERFORMANCE`` / ``| > avg_loss: ...`` after each epoch with
+``run_eval``.
 Truth: the ``TrainIterStats/loss`` scalars of its TensorBoard logger (``plot_step`` = ``print_step``, so the steps
 the console prints), read back with TensorBoard's ``EventAccumulator``, at ``GLOBAL_STEP``; eval: ``EvalStats/avg_loss``.
 """

@@ -27,7 +27,8 @@ run("coqui_reg_rmsprop_epoch_sched_val_10ep", "coqui_trainer_fit.py",
     "--task reg --optimizer RMSprop --lr 3e-3 --gamma 0.8 --epochs 10 --print-step 8 --val --batch 16")
 run("coqui_cls_adamw_b64_p2_12ep", "coqui_trainer_fit.py",
     "--optimizer AdamW --lr 3e-3 --epochs 12 --batch 64 --print-step 2")
-run("coqui_reg_sgd_lr_high_nan", "coqui_trainer_fit.py", "--task reg --optimizer SGD --lr 0.3 --epochs 4 --print-step 2",
+run("coqui_reg_sgd_lr_high_nan", "coqui_trainer_fit.py",
+    "--task reg --optimizer SGD --lr 0.3 --epochs 4 --print-step 2",
     label="nan", stop=True)
 run("coqui_reg_sgd_step_lr_growth_nan", "coqui_trainer_fit.py",
     "--task reg --optimizer SGD --lr 0.01 --gamma-step 1.06 --epochs 8 --print-step 4", label="nan", stop=True)
@@ -44,7 +45,8 @@ run("coqui_reg_adam_step_lr_growth_diverged", "coqui_trainer_fit.py",
 run("coqui_reg_adam_step_decay_p4_6ep", "coqui_trainer_fit.py",
     "--task reg --optimizer Adam --lr 0.01 --gamma-step 0.97 --epochs 6 --print-step 4 --val")
 
-# --- sockeye (its logging on stderr and in its own `log`: "[INFO:sockeye.training] Checkpoint [2]\tTrain-ppl=57.502409";
+# --- sockeye (its logging on stderr and in its own `log`:
+# "[INFO:sockeye.training] Checkpoint [2]\tTrain-ppl=57.502409";
 # made with ~/venvs/holdout41-sockeye: sockeye 3.1.34 pins torch 1.13)
 run("sockeye_adam_ckpt20_120up", "sockeye_train.py", "--updates 120 --checkpoint 20")
 run("sockeye_adam_lr1e-3_ckpt10_80up", "sockeye_train.py", "--lr 1e-3 --updates 80 --checkpoint 10 --batch 16")

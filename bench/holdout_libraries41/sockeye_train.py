@@ -1,7 +1,7 @@
 """sockeye: a tiny Transformer (1 encoder and 1 decoder layer, model size 32) trained by ``sockeye.train`` (its
 ``sockeye-train`` command line, called in-process with the same arguments) on synthetic parallel text (target = the
 source words reversed, a 30-word vocabulary), on CPU. Its logging on stderr: ``[INFO:sockeye.training] E=1 B=50
-s/sec=... ppl=50.292751`` (the running batch perplexity, every ``--update-interval``-independent 50 batches) and at
+s/sec=... ppl=50.292751`` (a running perplexity, every 50 batches) and at
 each checkpoint (every ``--checkpoint-interval`` updates) ``Checkpoint [2]\\tTrain-ppl=57.502409`` /
 ``Validation-ppl=...``; it writes ``log`` (the same messages) and ``metrics`` (one tab-separated line a checkpoint)
 into its output folder. Truth: that ``metrics`` file (``perplexity-train`` and ``perplexity-val``), at the checkpoint
