@@ -7,7 +7,8 @@ GLOBAL_STEP: 4`` then ``     | > loss: 0.6931471824645996  (0.70...)`` (the step
 mean, ``str(float)``), and ``--> EVAL PERFORMANCE`` / ``| > avg_loss: ...`` after each epoch with
 ``run_eval``.
 Truth: the ``TrainIterStats/loss`` scalars of its TensorBoard logger (``plot_step`` = ``print_step``, so the steps
-the console prints), read back with TensorBoard's ``EventAccumulator``, at ``GLOBAL_STEP``; eval: ``EvalStats/avg_loss``.
+the console prints), read back with TensorBoard's ``EventAccumulator``, at ``GLOBAL_STEP``; eval:
+``EvalStats/avg_loss``.
 """
 
 from __future__ import annotations
