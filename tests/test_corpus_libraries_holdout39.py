@@ -29,4 +29,11 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=
 FIRST_READING = {"read": 1, "stopped": 0, "flagged": 0, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Then: a counter `N/M` opening the record under a word the reader does not know is its position while N climbs and M
+# stays, and `Train metric` / `Validation metric` each split's value of the run's objective: 11/16 files, STOP 5/5,
+# flagged 5/5, no false or early STOP, ESCALATE 0 of 29 healthy checks. h2o's `Scoring History:` tables stay one point.
+CORRECTED = {"read": 11, "stopped": 5, "flagged": 5, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

@@ -31,6 +31,10 @@ class Dialect:
     #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
     #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
     sole_objective_names: frozenset[str] = frozenset({"value"})
+    #: a generic word after a split's name (``Train metric: 3.01``, ``Validation metric``): the split's value of what
+    #: the run minimises (a boosting library's metric is its error); in a record naming no value for what it is, the
+    #: run's ``objective`` (``fields._split_generic``)
+    generic_value_words: frozenset[str] = frozenset({"metric"})
     #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
     #: word's (a step, an epoch)
     number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})
