@@ -196,6 +196,10 @@ class Dialect:
     #: table's column named so is left to the table's step rules
     length_units: frozenset[str] = frozenset({
         "epochs", "steps", "iterations", "iters", "generations", "rounds", "episodes", "updates"})
+    #: a table's column named ``number_of_<unit>`` with one of these units (h2o's ``Scoring History``:
+    #: ``number_of_trees`` printed 0.0, 1.0, ...) over whole numbers is its step: the run's length so far
+    step_count_units: frozenset[str] = frozenset({
+        "trees", "estimators", "rounds", "iterations", "iters", "steps", "updates", "generations"})
     #: words of a date printed before a clock at a line's start (``05 Dec 20:28 INFO ...``, ``Sat 05 Dec 2026
     #: 20:28:13``): with the clock they are a time stamp, whose numbers (the day, the year, the hour) are no fields
     date_words: frozenset[str] = frozenset({
