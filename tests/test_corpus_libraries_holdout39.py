@@ -29,4 +29,14 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=
 FIRST_READING = {"read": 1, "stopped": 0, "flagged": 0, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Then: a counter `N/M` opening the record under a word the reader does not know is its position while N climbs and M
+# stays, and `Train metric` / `Validation metric` each split's value of the run's objective (pgbm); a table's column
+# `number_of_<unit>` over whole numbers (h2o's `number_of_trees` 0.0, 1.0 ...) is its step, and an objective printed
+# once in a summary (`MSE: 0.26`) does not stand for the run beside its curve: 14/16 files, STOP 5/5, flagged 5/5, no
+# false or early STOP, ESCALATE 0 of 33 healthy checks. h2o's deep-learning tables (step `iterations`, a row of NaN
+# at iteration 0 before training) stay unread.
+CORRECTED = {"read": 14, "stopped": 5, "flagged": 5, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

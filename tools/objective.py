@@ -108,6 +108,10 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
                   and _OBJECTIVE.search(short_name(n)) and not is_regulariser(n)]
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
+        if counts and losses:  # (a summary printed once at the end, h2o's ``MSE: 0.26``, cannot stand for the curve)
+            most = max(counts.get(n, 0) for n in losses)
+            if most > 0:
+                losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
         if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
             # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
             first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(norm_name(n))), losses.index(n)))

@@ -31,6 +31,10 @@ class Dialect:
     #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
     #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
     sole_objective_names: frozenset[str] = frozenset({"value"})
+    #: a generic word after a split's name (``Train metric: 3.01``, ``Validation metric``): the split's value of what
+    #: the run minimises (a boosting library's metric is its error); in a record naming no value for what it is, the
+    #: run's ``objective`` (``fields._split_generic``)
+    generic_value_words: frozenset[str] = frozenset({"metric"})
     #: a last word that numbers what the word before it names (``Iteration No: 7``, ``Trial #3``): the name is that
     #: word's (a step, an epoch)
     number_words: frozenset[str] = frozenset({"no", "no.", "nr", "nr.", "number", "#"})
@@ -192,6 +196,10 @@ class Dialect:
     #: table's column named so is left to the table's step rules
     length_units: frozenset[str] = frozenset({
         "epochs", "steps", "iterations", "iters", "generations", "rounds", "episodes", "updates"})
+    #: a table's column named ``number_of_<unit>`` with one of these units (h2o's ``Scoring History``:
+    #: ``number_of_trees`` printed 0.0, 1.0, ...) over whole numbers is its step: the run's length so far
+    step_count_units: frozenset[str] = frozenset({
+        "trees", "estimators", "rounds", "iterations", "iters", "steps", "updates", "generations"})
     #: words of a date printed before a clock at a line's start (``05 Dec 20:28 INFO ...``, ``Sat 05 Dec 2026
     #: 20:28:13``): with the clock they are a time stamp, whose numbers (the day, the year, the hour) are no fields
     date_words: frozenset[str] = frozenset({

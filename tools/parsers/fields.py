@@ -512,6 +512,34 @@ def _whole_in_all(samples: list[bytes], n_spans: int, k: int) -> bool:
     return seen
 
 
+def _same_in_all(samples: list[bytes], n_spans: int, k: int) -> bool:
+    """Whether field ``k`` holds the same text in every sample of the template's shape (a run's length)."""
+    seen: set[bytes] = set()
+    for line in samples:
+        sp = _spans(line)
+        if len(sp) == n_spans:
+            seen.add(line[sp[k][0]:sp[k][1]])
+    return len(seen) == 1
+
+
+def _opening_word(rep: bytes, opening: int, a: int, low: str, dialect: Dialect) -> bool:
+    """Whether ``rep[opening:a]`` is one word the reader does not know, opening the record before a counter ``N/M``
+    (``Estimator 0/40, Train metric: 3.01``; ``sweep 10/400``): no metric's, split's, length's or skipped name."""
+    word = rep[opening:a].rstrip(b" \t:")
+    return (bool(word) and word.isalpha() and word.decode("latin-1").lower() == low
+            and infer_role(low).role == "other" and low not in dialect.skip_names and low not in dialect.pass_names
+            and low not in dialect.eval_words and low not in dialect.level_words and low not in dialect.length_units)
+
+
+def _split_generic(name: str, dialect: Dialect) -> str | None:
+    """The prefix of the split a name gives alone with a generic word (``Train metric``: "", ``Validation metric``:
+    ``val_``), else None."""
+    words = name.lower().split()
+    if len(words) == 2 and words[1] in dialect.generic_value_words and words[0] in dialect.split_rows:
+        return str(dialect.split_rows[words[0]])
+    return None
+
+
 def _names_objective(name: str) -> bool:
     """A name the record's loss goes by: a loss, or an objective under another name (``cost``, ``error``)."""
     role = infer_role(name)
@@ -823,6 +851,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     step_like: int | None = None  # a metric's field named as a statistic of a step (``_ends_in_step``)
     opener: int | None = None  # a whole number opening the record under a word naming no metric (``round 3:``)
+    counter_opener: int | None = None  # a counter ``N/M`` opening the record under a word the reader does not know
+    counter_name = ""
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     while k < len(spans):
@@ -893,6 +923,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 epoch_cell = epoch_cell or table
             elif low in dialect.step_names or _step_after_words(low, dialect):
                 plan.step, plan.step_total = k, n_total  # ``step 5/96``; ``Finished STEP 10/60``
+            elif (plan.step is None and plan.counter is None and counter_opener is None and not table and low
+                  and _opening_word(rep, opening, a, low, dialect) and _whole_in_all(samples, len(spans), k)
+                  and _same_in_all(samples, len(spans), n_total)):
+                counter_opener = k  # ``Estimator 0/40, ...``: the record's position if N climbs and M stays
+                counter_name = name or ""
             elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
                 plan.counter = (k, n_total)
                 # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
@@ -960,6 +995,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     rises = step_like is None and opener is not None and any(
         infer_role(n).role != "other" for f, n in plan.metrics.items() if f != opener)
     step_like = step_like if step_like is not None else opener if rises else None
+    if (step_like is None and counter_opener is not None and plan.step is None and plan.counter is None
+            and plan.epoch is None and plan.metrics):
+        step_like, rises = counter_opener, True  # (``engine._step_like``: a step while it rises at every record)
+        plan.metrics[counter_opener] = counter_name
     if step_like is not None and plan.step is None and plan.counter is None and plan.position is None and (
             plan.epoch is None or not rises):
         plan.step_like = step_like  # (``engine._step_like``: the position, if its values climb)
@@ -1009,8 +1048,14 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
         by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
                    or len(plan.metrics) == 1 and n.lower() in dialect.sole_objective_names]
+        split_generic = {f: pre for f, n in plan.metrics.items() for pre in [_split_generic(n, dialect)]
+                         if pre is not None}
         if unnamed is not None:
             plan.metrics[unnamed] = "objective"
+        elif "" in split_generic.values() and list(split_generic.values()).count("") == 1 and all(
+                infer_role(n).role == "other" for f, n in plan.metrics.items() if f not in split_generic):
+            # ``Train metric: 3.01, Validation metric: 3.05``: each split's value of the run's objective
+            plan.metrics.update({f: pre + "objective" for f, pre in split_generic.items()})
         elif len(by_name) == 1 and (plan.step is not None or plan.epoch is not None or plan.counter is not None):
             plan.metrics[by_name[0]] = "objective"  # jMetalPy's ``Evaluations: 80. fitness: [38.26]``
         else:

@@ -421,6 +421,14 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
             out[by_name[0]] = "step"
             out.named_step = True
     if not out.named_step:
+        # a column counting the run's units so far (``number_of_trees`` over 0.0, 1.0, ...): the step
+        counts = [k for k in named if _STEP_WORDS.split(names[k].lower())[:2] == ["number", "of"]
+                  and _STEP_WORDS.split(names[k].lower())[-1] in dialect.step_count_units
+                  and _whole_column(samples, k, len(cells))]
+        if counts:
+            out[counts[0]] = "step"
+            out.named_step = True
+    if not out.named_step:
         step = _monotone_column(samples, [k for k in named if cells[k][0].isdigit()])
         if step is not None:
             out[step] = "step"
@@ -475,6 +483,23 @@ class RowNames(list[str]):
 
     partial_first = False  # its losses sum the steps since the row before: the row at step 0 is one update's
     named_step = False  # its step (or epoch) column is named so (not found from the samples' values)
+
+
+def _whole_column(samples: Sequence[bytes], k: int, n: int) -> bool:
+    """Whether cell ``k`` of every sample with ``n`` cells is a whole number (``3``, ``3.0``), in one at least."""
+    seen = False
+    for s in samples:
+        row = [tok for tok, _a, _b in _cells(s)]
+        if len(row) != n:
+            continue
+        try:
+            v = float(row[k])
+        except ValueError:
+            return False
+        if not v.is_integer() or v < 0:
+            return False
+        seen = True
+    return seen
 
 
 def _monotone_column(samples: Sequence[bytes], ints: list[int]) -> int | None:
