@@ -68,7 +68,7 @@ def test_a_numbered_item_opening_the_line_is_its_step(tmp_path):
     epoch lines, between tqdm bars); ``0.5 loss 0.3`` opens with a value, no item number."""
     lines = []
     for e in range(12):
-        lines.append(f"  0%|          | 0/12 [00:00<?, ?it/s]\r100%|##########| 12/12 [00:00<00:00, 443.90it/s]\n")
+        lines.append("  0%|          | 0/12 [00:00<?, ?it/s]\r100%|##########| 12/12 [00:00<00:00, 443.90it/s]\n")
         lines.append(f"{e}. Training loss = {1.07 * 0.9 ** e:.7f}\n\n")
         lines.append(f"{e}. Validation loss = {1.03 * 0.9 ** e:.7f}\n\n")
     pts = whole_as_live(tmp_path, "".join(lines).encode(), "numbered.log")
