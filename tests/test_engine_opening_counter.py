@@ -75,3 +75,15 @@ def test_a_numbered_item_opening_the_line_is_its_step(tmp_path):
     assert pts["Training loss"][0] == list(range(12)) and pts["Validation loss"][0] == list(range(12)), pts.keys()
     pts = whole_as_live(tmp_path, _log("{v:.1f} loss {v:.4f}"), "value_first.log")
     assert pts["loss"][0] == list(range(1, 41)), pts.keys()
+
+
+def test_a_numbered_item_of_prose_is_no_record(tmp_path):
+    """A model's numbered answer printed in the log (``1. **Price:** ... $5 * 2 = $10``), between the run's records:
+    no value the reader knows follows the item number, so it places nothing."""
+    text = []
+    for i in range(30):
+        text.append(f"step {i} loss {2 - i / 20:.4f}\n")
+        if i % 6 == 0:
+            text += [f"{k}. **Part {k}:** she earns ${5 * k} per day, so ${5 * k} * 3 = ${15 * k}\n" for k in (1, 2, 3)]
+    pts = whole_as_live(tmp_path, "".join(text).encode(), "prose.log")
+    assert pts["loss"][0] == list(range(30)), pts

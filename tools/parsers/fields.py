@@ -828,6 +828,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     step_like: int | None = None  # a metric's field named as a statistic of a step (``_ends_in_step``)
     opener: int | None = None  # a whole number opening the record under a word naming no metric (``round 3:``)
+    numbered = False  # the step is a list's item number (``3. Training loss = 0.84``)
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     while k < len(spans):
@@ -915,6 +916,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69", a numbered item's
             # "3. Training loss = 0.84"
             plan.step = k
+            numbered = _numbered(rep[a:b])
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
@@ -963,6 +965,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if numbered and plan.step is not None and not any(infer_role(n).role != "other" for n in plan.metrics.values()):
+        plan.step = None  # a list's item in prose (a model's numbered answer, ``1. **Price:** ... $5 * 2 = $10``)
     # (a number that opens the record, its name no step's, before a value the reader knows: ``objective value``)
     rises = step_like is None and opener is not None and any(
         infer_role(n).role != "other" for f, n in plan.metrics.items() if f != opener)
