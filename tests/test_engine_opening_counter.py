@@ -61,3 +61,29 @@ def test_a_repeated_opening_number_is_no_step(tmp_path):
     held = "".join(f"chunk {i // 3} objective value {2 - i / 50:.5f}\n" for i in range(40)).encode()
     pts = whole_as_live(tmp_path, held, "held.log")
     assert pts["objective value"][0] == list(range(1, 41)), pts.keys()
+
+
+def test_a_numbered_item_opening_the_line_is_its_step(tmp_path):
+    """``3. Training loss = 0.84``: the epoch written as a list's item number, its dot after it (pytorch-trainer's
+    epoch lines, between tqdm bars); ``0.5 loss 0.3`` opens with a value, no item number."""
+    lines = []
+    for e in range(12):
+        lines.append("  0%|          | 0/12 [00:00<?, ?it/s]\r100%|##########| 12/12 [00:00<00:00, 443.90it/s]\n")
+        lines.append(f"{e}. Training loss = {1.07 * 0.9 ** e:.7f}\n\n")
+        lines.append(f"{e}. Validation loss = {1.03 * 0.9 ** e:.7f}\n\n")
+    pts = whole_as_live(tmp_path, "".join(lines).encode(), "numbered.log")
+    assert pts["Training loss"][0] == list(range(12)) and pts["Validation loss"][0] == list(range(12)), pts.keys()
+    pts = whole_as_live(tmp_path, _log("{v:.1f} loss {v:.4f}"), "value_first.log")
+    assert pts["loss"][0] == list(range(1, 41)), pts.keys()
+
+
+def test_a_numbered_item_of_prose_is_no_record(tmp_path):
+    """A model's numbered answer printed in the log (``1. **Price:** ... $5 * 2 = $10``), between the run's records:
+    no value the reader knows follows the item number, so it places nothing."""
+    text = []
+    for i in range(30):
+        text.append(f"step {i} loss {2 - i / 20:.4f}\n")
+        if i % 6 == 0:
+            text += [f"{k}. **Part {k}:** she earns ${5 * k} per day, so ${5 * k} * 3 = ${15 * k}\n" for k in (1, 2, 3)]
+    pts = whole_as_live(tmp_path, "".join(text).encode(), "prose.log")
+    assert pts["loss"][0] == list(range(30)), pts

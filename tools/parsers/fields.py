@@ -499,6 +499,11 @@ def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan
     return whole
 
 
+def _numbered(seg: bytes) -> bool:
+    """A whole number written as a list's item number, its dot after it (``3.`` of ``3. Training loss = 0.84``)."""
+    return len(seg) > 1 and seg[-1:] == b"." and seg[:-1].isdigit()
+
+
 def _whole_in_all(samples: list[bytes], n_spans: int, k: int) -> bool:
     """Whether field ``k`` holds a whole number in every sample of the template's shape."""
     seen = False
@@ -853,6 +858,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     opener: int | None = None  # a whole number opening the record under a word naming no metric (``round 3:``)
     counter_opener: int | None = None  # a counter ``N/M`` opening the record under a word the reader does not know
     counter_name = ""
+    numbered = False  # the step is a list's item number (``3. Training loss = 0.84``)
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     while k < len(spans):
@@ -939,10 +945,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             plan.step = plan.step if plan.step is not None else k  # boosting's [15]; absl's "...py:48] [100] loss="
             k += 1
             continue
-        if (not name and k == first_field and plan.step is None and _int(rep[a:b])
+        if (not name and k == first_field and plan.step is None and (_int(rep[a:b]) or _numbered(rep[a:b]))
                 and (rep[b:b + 1] in (b" ", b"\t") or rep[b:b + 1] == b":" and rep[b + 1:b + 2] in (b" ", b"\t"))
                 and b"%||" not in rep):
-            plan.step = k  # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69"
+            # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69", a numbered item's
+            # "3. Training loss = 0.84"
+            plan.step = k
+            numbered = _numbered(rep[a:b])
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
@@ -991,6 +1000,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if numbered and plan.step is not None and not any(infer_role(n).role != "other" for n in plan.metrics.values()):
+        plan.step = None  # a list's item in prose (a model's numbered answer, ``1. **Price:** ... $5 * 2 = $10``)
     # (a number that opens the record, its name no step's, before a value the reader knows: ``objective value``)
     rises = step_like is None and opener is not None and any(
         infer_role(n).role != "other" for f, n in plan.metrics.items() if f != opener)
