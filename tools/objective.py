@@ -28,6 +28,9 @@ from .roles import (
 # The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
 # training metrics. Not a perplexity: its exp() scale turns a curriculum's early rise (DeepSpeed's seq_len warmup
 # in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
+# A perplexity named the training's (``Train-ppl``, ``train perplexity``): the run's objective only when no loss nor
+# other objective is logged.
+_TRAIN_PERPLEXITY = re.compile(r"^(train|training) (ppl|perplexity)$")
 _SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
                         r"distortion|multi logloss|huber|error|function value|f value|fval|fx)\b")
@@ -136,6 +139,12 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             return Objective(roles)
         if search is not None:
             return _primary(roles, search.name, search)
+        # ... or a perplexity named the training's (sockeye's ``Train-ppl``: the loss exponentiated), when nothing
+        # else stands for the run; the first printed
+        ppl = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
+               and _TRAIN_PERPLEXITY.search(short_name(n))]
+        if ppl:
+            return _primary(roles, ppl[0], None)
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
         most = max(counts.get(n, 0) for n in losses)

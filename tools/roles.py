@@ -76,6 +76,8 @@ def short_name(name: str) -> str:
 # A change of a quantity between two reports (ModOpt's convergence test ``CHANGE IN COST: 0.0042``, a relative
 # change): how fast it moves, no loss of its own whatever it names.
 _CHANGE_OF = re.compile(r"(relative |absolute )?(change|delta|difference) (in|of) ")
+# A time spent, named a cost (sockeye's checkpoint line ``Time-cost=0.546``): a duration, never an objective.
+_DURATION = re.compile(r"\b(time|wall time|cpu time|elapsed) (cost|spent|taken|used)\b")
 
 
 def infer_role(name: str) -> MetricRole:
@@ -104,6 +106,8 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole("loss_scale")
     if _CHANGE_OF.match(n):
         return MetricRole("other")
+    if _DURATION.search(n):
+        return MetricRole("throughput")
     is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
     if _MAXIMISED.search(n):
         return MetricRole("eval" if is_eval else "train_metric", "max")

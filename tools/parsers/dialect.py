@@ -18,6 +18,10 @@ class Dialect:
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
         "env steps", "cumulative_steps", "generation", "gen"})
+    #: a step named as the run's own count (``GLOBAL_STEP: 18``): in a record that names a counter ``n/N`` as a step
+    #: too (coqui's ``STEP: 2/15 -- GLOBAL_STEP: 18``, its n restarting each epoch), the record's position
+    run_step_names: frozenset[str] = frozenset({
+        "global_step", "global step", "globalstep", "train/global_step", "trainer/global_step"})
     #: a count of an optimiser's function evaluations named alone (NiaPy's ``evals:38 => 48.02``, jMetalPy's
     #: ``Evaluations: 80. fitness: [38.26]``; ZOOpt's budget spent, ``budget 20, fx result: 0.47``): the record's
     #: position; within a longer name (``f evals``, ``function evaluations: 60``) it stays a metric

@@ -2880,7 +2880,8 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
         if len(w) and not (plan.worker in bad and bad[plan.worker].any()):
             lows = dict(st.get("steplike_worker") or {})
             low = float(np.min(w))
-            if name in lows and low < lows[name] and name in (st.get("steplike_last") or {}):
+            if name in lows and low < lows[name] and any(t.split("\x00")[0] == name
+                                                         for t in st.get("steplike_last") or {}):
                 st.setdefault("revise", {})["steplike_worker"] = {**lows, name: low}
                 return plan, idx[w == low]  # (read again from the file's start: this read's points are not kept)
             if name in lows or len(lows) < MAX_STEP_LIKE:
@@ -2891,8 +2892,11 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
                 return plan, idx
     got, bad = _read(lines, idx, [k], values)
     v = got[k]
-    before = climbed.get(name)
     rises = plan.step_like_rises  # (an opening number: no value repeated, in this read or from the one before)
+    # (an opening number rises record by record of one template: ``Checkpoint [4]\tTrain-ppl=`` then ``Checkpoint
+    # [4]\tValidation-ppl=`` is no step gone back, whatever read each falls in)
+    track = name + "\x00" + ",".join(sorted(m for f, m in plan.metrics.items() if f != k)) if rises else name
+    before = climbed.get(track)
     if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
             (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) <= 0 if rises else np.diff(v) < 0).any()) or (
             before is not None and (float(v[0]) <= before if rises else float(v[0]) < before)):
@@ -2902,8 +2906,8 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
                 st.setdefault("revise", {})["steplike_back"] = st["steplike_back"]
         return plan, every
     last = st.setdefault("steplike_last", {})
-    if name in last or len(last) < MAX_STEP_LIKE:
-        last[name] = max(float(v[-1]), last.get(name, 0.0))
+    if track in last or len(last) < MAX_STEP_LIKE:
+        last[track] = max(float(v[-1]), last.get(track, 0.0))
     return replace(plan, step=k, metrics={f: m for f, m in plan.metrics.items() if f != k}, step_like=None), idx
 
 

@@ -971,6 +971,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
+                elif plan.step_total is not None and low in dialect.run_step_names:
+                    # (``STEP: 2/15 -- GLOBAL_STEP: 18``: the counter restarts each epoch; the global step is the
+                    # record's position)
+                    plan.step, plan.step_total = k, None
             elif low in dialect.epoch_names or low.split()[-1] in dialect.epoch_names:
                 if plan.epoch is None:
                     plan.epoch = k
