@@ -44,7 +44,8 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout26", "libraries_holdout27", "libraries_holdout28", "libraries_holdout29",
             "libraries_holdout30", "libraries_holdout31", "libraries_holdout32", "libraries_holdout33",
             "libraries_holdout34", "libraries_holdout35", "libraries_holdout36", "libraries_holdout37",
-            "libraries_holdout38", "libraries_holdout39", "libraries_holdout40")
+            "libraries_holdout38", "libraries_holdout39", "libraries_holdout40", "libraries_holdout41",
+            "libraries_holdout42")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
@@ -128,6 +129,12 @@ KNOWN = {
     # added with libraries_holdout33 and 34: 1 of their 60 files differs, a syne-tune search (its trial lines and its
     # closing `Resource summary` table of trials, read as runs and a summary by where a read ends; unread whole too)
     "libraries_holdout34/syne_asha_10trials_print1/train.log": "syne-tune's trial table read by the read's end",
+    # added with libraries_holdout35 to 42: 2 of their 183 files differ, an h2o deep learning model's scoring table
+    # (its `iterations` column no step the reader takes: unread whole too) and a coqui trainer's evaluation block
+    # (`--> EVAL PERFORMANCE` / `| > avg_loss: 0.49`, no step of its own) placed at the step before it whole, at the
+    # step after it when a read ends right after it (its loss and its verdict the same)
+    "libraries_holdout39/h2o_dl_16x16_5ep/train.log": "h2o's deep-learning scoring table read by the read's end",
+    "libraries_holdout41/coqui_cls_sgd_step_lr_growth_diverged/train.log": "an eval block placed by the read's end",
 }
 
 
