@@ -59,7 +59,8 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout19", "libraries_holdout20", "libraries_holdout21", "libraries_holdout22", "libraries_holdout23",
     "libraries_holdout24", "libraries_holdout25", "libraries_holdout26", "libraries_holdout27", "libraries_holdout28",
     "libraries_holdout29", "libraries_holdout30", "libraries_holdout31", "libraries_holdout32", "libraries_holdout33",
-    "libraries_holdout34", "trackers2")] + [
+    "libraries_holdout34", "libraries_holdout35", "libraries_holdout36", "libraries_holdout37", "libraries_holdout38",
+    "libraries_holdout39", "libraries_holdout40", "libraries_holdout41", "libraries_holdout42", "trackers2")] + [
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -78,6 +79,14 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the sixth session: the 1559-run table (holdout35 to 42 added, after their reader fixes). On the 1391
+    # earlier runs the session's reader changes moved nothing (flagged 455/463, STOP recall 372/410, cause right
+    # 305/357, 76/80 confident; ESCALATE 497 healthy checks, of 17124 since d3rlpy's bar redraws give no points). The
+    # whole table: flagged 510/518 (98 %), STOP recall 426/465 (92 %: tez's diverged run of 10 epoch records
+    # ESCALATEs), no false/early STOP, ESCALATE 510/18864 healthy checks (2.7 %), cause right 347/410 (85 %: the new
+    # sets' causes right 42/53: an LR grown by a schedule said lr_too_high 4 times, bad_batch or numerical 2 each, a
+    # rate too high said lr_schedule 3 times), at confidence >= 0.7 86/93 (92 %: imitation's two LR-growth runs said
+    # bad_batch at 0.75, one torchkeras LR growth lr_too_high at 0.8).
     # 2026-12-06, the fifth session's end: the 1391-run table (holdout33 and 34 added, after their reader fixes). Their
     # fixes moved nothing else (a solver's scale factor no loss scale; a solver table's cost; capital names keep their
     # words): flagged 455/463 (98 %), STOP recall 372/410 (91 %), no false/early STOP, ESCALATE 497/17165 healthy checks
@@ -161,13 +170,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.907),  # 372/410
-    "flagged_share": (">=", 0.982),  # 455/463
-    "escalate_share_healthy": ("<=", 0.0291),  # 497/17124 (fixh38: the same 497; d3rlpy's bar redraws no points,
-    # 41 healthy checks fewer)
-    "cause_right_share": (">=", 0.854),  # 305/357
-    "confident_right_share": (">=", 0.9),  # 76/80
-    "confident": (">=", 80),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.916),  # 426/465
+    "flagged_share": (">=", 0.984),  # 510/518
+    "escalate_share_healthy": ("<=", 0.0271),  # 510/18864
+    "cause_right_share": (">=", 0.846),  # 347/410
+    "confident_right_share": (">=", 0.92),  # 86/93
+    "confident": (">=", 86),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
