@@ -112,9 +112,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
         if counts and losses:  # (a summary printed once at the end, h2o's ``MSE: 0.26``, cannot stand for the curve)
-            most = max(counts.get(n, 0) for n in losses)
-            if most > 0:
-                losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
+            losses = _logged_as_curves(losses, counts)
         if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
             # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
             first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(norm_name(n))), losses.index(n)))
@@ -147,15 +145,22 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             return _primary(roles, ppl[0], None)
     if counts and losses and not named:
         # A summary logged once at the end (HF's final "train_loss") cannot stand for the curve.
-        most = max(counts.get(n, 0) for n in losses)
-        if most > 0:
-            losses = [n for n in losses if counts.get(n, 0) >= min(most, max(3, most // 10))]
+        losses = _logged_as_curves(losses, counts)
         losses = _without_batch_samples(losses, counts)
         losses = _without_coarser_twins(losses, counts)
     primary = choose_primary_loss(losses)
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return Objective(roles)
+
+
+def _logged_as_curves(names: list[str], counts: dict[str, int]) -> list[str]:
+    """``names`` without those logged far less often than the most logged (a summary printed once at the end, HF's
+    final ``train_loss``, h2o's ``MSE: 0.26``): at least a tenth as often, or 3 times, of the most logged's count."""
+    most = max(counts.get(n, 0) for n in names)
+    if most <= 0:
+        return names
+    return [n for n in names if counts.get(n, 0) >= min(most, max(3, most // 10))]
 
 
 # A solver's cost named by a letter alone (``J``) or defined as the terms it sums (pyproximal's ``J=f+eps*g``).

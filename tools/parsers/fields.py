@@ -12,7 +12,7 @@ template, bounded by the line cap: never per line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..roles import infer_role, is_bare_running_best
@@ -497,6 +497,11 @@ def _right_after_position(rep: bytes, spans: list[tuple[int, int]], k: int, plan
             return False  # a unit glued to it (``12.5s``, ``40%``): no objective
         whole = whole or not _int(seg.lstrip(b"+-"))
     return whole
+
+
+def _knows_any(names: Iterable[str]) -> bool:
+    """Whether any of ``names`` is a value the reader knows (a loss, an evaluation, an LR...: a role of its own)."""
+    return any(infer_role(n).role != "other" for n in names)
 
 
 def _numbered(seg: bytes) -> bool:
@@ -1004,11 +1009,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
-    if numbered and plan.step is not None and not any(infer_role(n).role != "other" for n in plan.metrics.values()):
+    if numbered and plan.step is not None and not _knows_any(plan.metrics.values()):
         plan.step = None  # a list's item in prose (a model's numbered answer, ``1. **Price:** ... $5 * 2 = $10``)
     # (a number that opens the record, its name no step's, before a value the reader knows: ``objective value``)
-    rises = step_like is None and opener is not None and any(
-        infer_role(n).role != "other" for f, n in plan.metrics.items() if f != opener)
+    rises = step_like is None and opener is not None and _knows_any(
+        n for f, n in plan.metrics.items() if f != opener)
     step_like = step_like if step_like is not None else opener if rises else None
     if (step_like is None and counter_opener is not None and plan.step is None and plan.counter is None
             and plan.epoch is None and plan.metrics):
@@ -1039,8 +1044,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             plan.position, plan.metrics, plan.epoch = (plan.epoch, f), {}, None
     if plan.epoch is not None and plan.step is None and plan.counter is None and len(plan.metrics) > 1:
         inner = [f for f, m in plan.metrics.items() if m.lower() in dialect.inner_names and f > plan.epoch
-                 and all(_int(ln[a:b]) for ln in samples for sp in [_spans(ln)] if len(sp) == len(spans)
-                         for a, b in [sp[f]])]
+                 and _whole_in_all(samples, len(spans), f)]
         if len(inner) == 1:  # a batch counter with no total under the epoch: the position within the epoch
             plan.step, plan.inner = inner[0], True
             del plan.metrics[inner[0]]
