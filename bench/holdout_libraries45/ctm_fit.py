@@ -32,11 +32,12 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
+from importlib.metadata import version  # noqa: E402
+
 import contextualized_topic_models  # noqa: E402
 import torch  # noqa: E402
 from contextualized_topic_models.datasets.dataset import CTMDataset  # noqa: E402
 from contextualized_topic_models.models.ctm import CombinedTM, ZeroShotTM  # noqa: E402
-from importlib.metadata import version  # noqa: E402
 
 torch.set_num_threads(1)
 rng = np.random.default_rng(0)
@@ -44,7 +45,7 @@ K, V, D, E = 4, a.vocab, a.docs + (128 if a.val else 0), 32
 topics = rng.dirichlet(np.full(V, 0.05), size=K)
 theta = rng.dirichlet(np.full(K, 0.3), size=D)
 lengths = rng.integers(30, 80, size=D)
-bow = np.stack([rng.multinomial(n, th @ topics) for n, th in zip(lengths, theta)]).astype(np.float32)
+bow = np.stack([rng.multinomial(n, th @ topics) for n, th in zip(lengths, theta, strict=True)]).astype(np.float32)
 proj = rng.normal(size=(K, E))
 emb = (theta @ proj + 0.1 * rng.normal(size=(D, E))).astype(np.float32)
 idx2token = {i: f"w{i}" for i in range(V)}
