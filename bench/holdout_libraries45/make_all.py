@@ -43,6 +43,14 @@ run("ctm_zeroshot_lda_val_15ep", "ctm_fit.py", "--model zeroshot --model-type LD
 run("ctm_combined_verbose_lr1e-2_30ep", "ctm_fit.py", "--verbose --lr 1e-2 --epochs 30 --topics 8 --batch 128")
 
 
+# --- scikit-opt (its particle swarm's verbose print on stdout: "Iter: 12, Best fit: [0.02016008] at [-0.02 -0.13]")
+run("sko_pso_sphere_3d_60it", "sko_pso.py", "--func sphere --iters 60")
+run("sko_pso_rastrigin_5d_pop60_100it", "sko_pso.py", "--func rastrigin --dim 5 --pop 60 --iters 100")
+run("sko_pso_rosenbrock_4d_w06_80it", "sko_pso.py",
+    "--func rosenbrock --dim 4 --w 0.6 --c1 1.0 --c2 1.0 --iters 80 --bound 2")
+run("sko_pso_schaffer_pop20_50it", "sko_pso.py", "--func schaffer --pop 20 --iters 50 --bound 10")
+run("sko_pso_griewank_constrained_70it", "sko_pso.py", "--func griewank --dim 3 --constraint --iters 70 --bound 50")
+
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout45", "libho45", __doc__ or "")
 
