@@ -20,4 +20,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout45"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=3, files=21, stop=5, healthy=16, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=3, files=22, stop=6, healthy=16, max_mb=10))

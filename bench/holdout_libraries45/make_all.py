@@ -30,6 +30,8 @@ run("gcastle_golem_nv_lr2_oscillating_diverged", "gcastle_golem.py", "--lr 2 --i
     label="diverged", stop=True)
 run("gcastle_golem_ev_lr_high_diverged", "gcastle_golem.py", "--ev --lr 3 --iters 200 --every 20", label="diverged",
     stop=True)
+run("gcastle_golem_nv_8nodes_lr_high_diverged", "gcastle_golem.py",
+    "--nodes 8 --edges 12 --n 500 --lr 8 --iters 200 --every 20", label="diverged", stop=True)
 run("gcastle_golem_nv_lr_high_nan", "gcastle_golem.py", "--lr 20 --iters 60 --every 2", label="nan", stop=True)
 run("gcastle_golem_ev_lr_high_nan", "gcastle_golem.py", "--ev --lr 50 --iters 100 --every 5", label="nan", stop=True)
 
