@@ -34,6 +34,27 @@ run("tnt_cls_sgd_lr_growth_diverged", "torchtnt_train.py", "--lr 0.05 --gamma 2 
 run("tnt_reg_sgd_lr_growth_val_nan", "torchtnt_train.py",
     "--task reg --lr 0.05 --gamma 1.6 --epochs 10 --log-every 5 --val", label="nan", stop=True)
 
+# --- eole (`eole train -config config.yaml`, its logger on stderr: "[2026-12-06 18:44:51,157 INFO] Step 10/  100; acc:
+# 10.9; ppl: 22.62; xent: 3.12; ... lr: 1.00e-03; ...", Validation perplexity / accuracy every valid_steps); truth
+# from its TensorBoard scalars (progress/xent)
+run("eole_rnn_reverse_val_300st", "eole_train.py", "--steps 300 --valid-steps 100 --lr 0.003")
+run("eole_rnn_shift_report5_150st", "eole_train.py", "--task shift --steps 150 --report-every 5 --lr 0.005")
+run("eole_transformer_noam_val_400st", "eole_train.py",
+    "--arch transformer --steps 400 --report-every 20 --lr 2 --decay noam --warmup 100 --valid-steps 200")
+run("eole_rnn_sgd_shift_report25_500st", "eole_train.py",
+    "--task shift --optim sgd --lr 1 --steps 500 --report-every 25")
+run("eole_transformer_adam_b64_val_200st", "eole_train.py",
+    "--arch transformer --lr 5e-4 --steps 200 --valid-steps 50 --batch 64")
+run("eole_rnn_sgd_lr_high_diverged", "eole_train.py",
+    "--optim sgd --lr 50 --max-grad-norm 0 --steps 60 --report-every 2", label="diverged", stop=True)
+run("eole_rnn_shift_sgd_lr_high_diverged", "eole_train.py",
+    "--task shift --optim sgd --lr 20 --max-grad-norm 0 --steps 150 --report-every 5", label="diverged", stop=True)
+run("eole_transformer_sgd_lr_high_nan", "eole_train.py",
+    "--arch transformer --optim sgd --lr 30 --max-grad-norm 0 --steps 40 --report-every 1", label="nan", stop=True)
+run("eole_rnn_noam_lr_growth_diverged", "eole_train.py",
+    "--decay noam --warmup 100000 --lr 200000 --steps 300 --report-every 10 --max-grad-norm 0", label="diverged",
+    stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout44", "libho44", __doc__ or "")

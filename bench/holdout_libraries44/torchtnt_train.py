@@ -134,7 +134,8 @@ import torchtnt  # noqa: E402
 
 write_truth(framework=f"torchtnt {torchtnt.__version__}", settings=vars(a), loss_name="train_loss",
             step_unit="step, 1-based, across epochs (`[Step N]`: the unit's steps completed)",
-            tolerance=tol_decimals(a.precision), record="torchtnt's CSVLogger file `metrics.csv` (`train_loss` at its `step`)",
+            tolerance=tol_decimals(a.precision),
+            record="torchtnt's CSVLogger file `metrics.csv` (`train_loss` at its `step`)",
             train_loss=[(int(float(r["step"])), float(r["train_loss"])) for r in rows if r.get("train_loss")],
             eval_loss=[(int(float(r["step"])), float(r["eval_loss"])) for r in erows] if a.val
             else None, eval_name="eval_loss" if a.val else None, steps_per_epoch=len(train_loader))
