@@ -55,6 +55,19 @@ run("eole_rnn_noam_lr_growth_diverged", "eole_train.py",
     "--decay noam --warmup 100000 --lr 200000 --steps 300 --report-every 10 --max-grad-norm 0", label="diverged",
     stop=True)
 
+# --- pytorch-argus (argus.Model.fit with its default_logging on its own logger, stderr: "[2026-12-06 18:53:53,459]
+# [INFO]: train - epoch: 0, lr: 0.01, train_loss: 1.380782"; its LoggingToFile file train.txt, scored too; truth from
+# its LoggingToCSV file log.csv)
+run("argus_cls_sgd_val_logfile_20ep", "argus_fit.py", "--lr 0.1 --epochs 20 --val --logfile")
+run("argus_cls_adam_12ep", "argus_fit.py", "--optimizer Adam --lr 0.003 --epochs 12")
+run("argus_reg_rmsprop_val_15ep", "argus_fit.py", "--task reg --optimizer RMSprop --lr 0.002 --epochs 15 --val")
+run("argus_reg_sgd_decay_logfile_25ep", "argus_fit.py",
+    "--task reg --lr 0.02 --gamma 0.9 --epochs 25 --logfile --batch 64")
+run("argus_reg_sgd_lr_growth_logfile_nan", "argus_fit.py", "--task reg --lr 0.02 --gamma 2 --epochs 15 --logfile",
+    label="nan", stop=True)
+run("argus_cls_sgd_lr_growth_val_diverged", "argus_fit.py", "--lr 0.05 --gamma 2 --epochs 10 --val",
+    label="diverged", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout44", "libho44", __doc__ or "")
