@@ -54,6 +54,19 @@ run("pot_cg_l2_reg05_40it", "pot_solve.py", "--solver cg --reg 0.5 --iters 40")
 run("pot_cg_kl_reg002_30it", "pot_solve.py", "--solver cg --regularizer kl --reg 0.02 --iters 30")
 run("pot_sinkhorn_reg005_400it", "pot_solve.py", "--solver sinkhorn --reg 0.05 --iters 400 --stop 1e-6")
 
+# --- Apache Spark MLlib via pyspark (log4j on stderr, its optimizer's loggers at INFO:
+# "26/12/06 18:48:53 INFO LBFGS: Val and Grad Norm: 0.315861 (rel: 0.242) 0.0807555"; gradient descent:
+# "INFO GradientDescent: GradientDescent.runMiniBatchSGD finished. Last 10 stochastic losses 0.77, ...")
+run("spark_logreg_lbfgs_20it", "spark_ml.py", "--model logreg --iters 20")
+run("spark_logreg_elasticnet_owlqn_30it", "spark_ml.py", "--model logreg --reg 0.05 --elastic 0.5 --iters 30")
+run("spark_linreg_lbfgs_25it", "spark_ml.py", "--model linreg --iters 25")
+run("spark_mlp_lbfgs_40it", "spark_ml.py", "--model mlp --iters 40")
+run("spark_mlp_gd_step5_30it", "spark_ml.py", "--model mlp --solver gd --step 5 --iters 30")
+run("spark_mlp_gd_step_high_diverged", "spark_ml.py", "--model mlp --solver gd --step 100 --iters 30",
+    label="diverged", stop=True)
+run("spark_mlp_gd_step_high_nan", "spark_ml.py", "--model mlp --solver gd --step 1000 --iters 30", label="nan",
+    stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout43", "libho43", __doc__ or "")
