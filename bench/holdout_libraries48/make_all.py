@@ -29,8 +29,8 @@ run("tedeous_osc_adam_lr_growth_diverged", "tedeous_solve.py",
 run("tedeous_decay_sgd_lr_growth_nan", "tedeous_solve.py",
     "--problem decay --optimizer SGD --lr 0.01 --gamma 3 --decay-every 20 --epochs 400 --every 20", label="nan",
     stop=True)
-run("tedeous_osc_sgd_lr_high_diverged", "tedeous_solve.py",
-    "--optimizer SGD --lr 0.02 --gamma 1.5 --decay-every 25 --epochs 600 --every 25", label="diverged", stop=True)
+run("tedeous_osc_sgd_lr_growth_nan", "tedeous_solve.py",
+    "--optimizer SGD --lr 1e-4 --gamma 2 --decay-every 50 --epochs 600 --every 25", label="nan", stop=True)
 run("tedeous_decay_rmsprop_every25_500", "tedeous_solve.py",
     "--problem decay --optimizer RMSprop --lr 3e-3 --epochs 500 --every 25 --hidden 16")
 run("tedeous_osc_adam_bound100_every100_1200", "tedeous_solve.py",
@@ -46,8 +46,8 @@ run("skada_deepcoral_sgd_lr_growth_nan", "skada_deep.py", "--method DeepCoral --
     label="nan", stop=True)
 run("skada_dan_adam_lr_growth_diverged", "skada_deep.py",
     "--method DAN --optimizer Adam --lr 0.01 --gamma 1.8 --epochs 20", label="diverged", stop=True)
-run("skada_sourceonly_sgd_lr_high_diverged", "skada_deep.py", "--method SourceOnly --lr 5 --epochs 15",
-    label="diverged", stop=True)
+run("skada_deepjdot_sgd_lr_growth_nan", "skada_deep.py", "--method DeepJDOT --lr 0.05 --gamma 3 --epochs 20",
+    label="nan", stop=True)
 
 
 def main() -> int:

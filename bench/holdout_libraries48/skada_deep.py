@@ -2,8 +2,8 @@
 its ``ToyModule2D`` and its own synthetic ``make_shifted_datasets`` (a covariate shift between a source and a target
 domain), fitted with ``sample_domain`` as its examples do. Its nets are skorch nets (``DomainAwareNet``): the epoch
 table on stdout, ``  epoch    train_loss     dur`` then rows ``      1        0.7260  0.0123`` (``{:.4f}``, the new
-best in cyan escapes ``\x1b[36m0.6508\x1b[0m``), optionally an ``LRScheduler`` around ``ExponentialLR``. Truth: the net's
-``history`` (``train_loss`` at each epoch, 1-based). No validation: skorch's ``ValidSplit`` breaks skada's
+best in cyan escapes ``\x1b[36m0.6508\x1b[0m``), optionally an ``LRScheduler`` around ``ExponentialLR``. Truth: the
+net's ``history`` (``train_loss`` at each epoch, 1-based). No validation: skorch's ``ValidSplit`` breaks skada's
 domain-aware criterion (its outputs unpacked as 5 values fail), so its runs train without one."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ X, y, sample_domain = make_shifted_datasets(n_samples_source=a.n, n_samples_targ
                                             noise=0.1, random_state=0)
 X = X.astype(np.float32)
 method = {"SourceOnly": SourceOnly, "DeepCoral": DeepCoral, "DAN": DAN, "DeepJDOT": DeepJDOT}[a.method]
-kw = {"reg": a.reg} if a.method != "SourceOnly" else {}
+kw = {} if a.method == "SourceOnly" else {"reg_dist": a.reg} if a.method == "DeepJDOT" else {"reg": a.reg}
 callbacks = [LRScheduler(policy="ExponentialLR", gamma=a.gamma)] if a.gamma else []
 net = method(ToyModule2D(num_features=16), layer_name="dropout", batch_size=a.batch, max_epochs=a.epochs,
              optimizer=getattr(torch.optim, a.optimizer), lr=a.lr,
