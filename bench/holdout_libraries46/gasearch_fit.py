@@ -1,7 +1,7 @@
 """sklearn-genetic-opt: ``GASearchCV`` tuning a scikit-learn regressor's hyperparameters on a small synthetic table,
 ``verbose=True`` (its default), as its tutorial shows. Its DEAP logbook is printed on stdout, one row a generation:
-a header ``gen nevals fitness fitness_std fitness_max fitness_min``
-then rows like ``3 10 -0.274181 0.0453 ...`` (tab separated, the values at DEAP's default float formatting, 6 significant digits). The fitness is the
+a header ``gen nevals fitness fitness_std fitness_max fitness_min`` then rows like ``3 10 -0.274181 0.0453 ...``
+(tab separated, the values at DEAP's default float formatting, 6 significant digits). The fitness is the
 cross-validated score, maximised (here ``neg_mean_squared_error``: minus the MSE, so it rises toward 0 when the
 search goes well). Truth: the search's ``history['fitness']`` (the population's mean fitness, the ``fitness`` column),
 at the logbook's ``gen`` (0 = the initial population)."""
