@@ -46,6 +46,17 @@ run("ga_sgd_eta_high_diverged", "gasearch_fit.py", "--model sgd --eta-low 1e3 --
 run("ga_ridge_flat_space_flat", "gasearch_fit.py",
     "--alpha-high 1e-8 --intercept yes --generations 8 --algorithm eaSimple", label="flat", stop=True)
 
+# --- aeon (its deep-learning estimators train a Keras model with verbose=True: "Epoch 3/20" then Keras' progress bar
+# with ANSI colours, "4/4 ━━━━ 0s 12ms/step - loss: 0.6843"; made with ~/venvs/holdout46-aeon, TensorFlow's venv)
+run("aeon_fcn_cls_adam_15ep", "aeon_deep.py", "--epochs 15")
+run("aeon_mlp_cls_sgd_b8_20ep", "aeon_deep.py", "--model mlp --optimizer sgd --lr 0.01 --epochs 20 --batch 8")
+run("aeon_timecnn_reg_adam_20ep", "aeon_deep.py", "--model timecnn --task reg --epochs 20 --lr 3e-3")
+run("aeon_fcn_reg_rmsprop_12ep", "aeon_deep.py", "--task reg --optimizer rmsprop --epochs 12")
+run("aeon_mlp_reg_sgd_lr_high_nan", "aeon_deep.py", "--model mlp --task reg --optimizer sgd --lr 0.3 --epochs 10",
+    label="nan", stop=True)
+run("aeon_fcn_reg_sgd_lr_high_nan", "aeon_deep.py", "--task reg --optimizer sgd --lr 1 --epochs 10", label="nan",
+    stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout46", "libho46", __doc__ or "")
