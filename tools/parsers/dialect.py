@@ -29,9 +29,10 @@ class Dialect:
     #: a counter written ``N <noun> from M`` / ``N <noun> of M`` with one of these nouns (geneticalgorithm2's bar
     #: ``2 gen from 25``): the run's step and its length
     of_counter_nouns: frozenset[str] = frozenset({"gen", "generation", "iteration", "iter", "step"})
-    #: a name an optimiser gives the value it minimises (jMetalPy's ``fitness: [38.26]``): named alone in a record
-    #: that names a position and no loss, it is the record's ``objective``
-    objective_names: frozenset[str] = frozenset({"fitness"})
+    #: a name an optimiser gives the value it minimises (jMetalPy's ``fitness: [38.26]``; a particle swarm's best so
+    #: far, scikit-opt's ``Iter: 4, Best fit: [4.88] at [0.18 2.19 0.24]``): named alone in a record that names a
+    #: position and no loss, it is the record's ``objective``
+    objective_names: frozenset[str] = frozenset({"fitness", "best fit"})
     #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
     #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
     sole_objective_names: frozenset[str] = frozenset({"value"})

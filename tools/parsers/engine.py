@@ -1504,8 +1504,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
+            again = _redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
             if whole.any() and not st.get("inner") and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
-                    ep[whole], plan, lines[int(idx[0])], st)) and len(np.unique(ep[whole])) == int(whole.sum()):
+                    ep[whole], plan, lines[int(idx[0])], st)) and len(np.unique(ep[whole])) == int(
+                    (whole & ~again).sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
         if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record
                 and np.isnan(last_prog[idx]).all() and np.isnan(steps).all()):
@@ -2054,6 +2056,22 @@ def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> t
     k = int(np.argmax(have))
     counter = plan.counter
     return int(idx[k]), counter is not None and bool(got[counter[0]][k] == 0)
+
+
+def _redrawn_record(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.ndarray:
+    """Of ``rows`` (a record's lines naming their own whole epoch), those that repeat the row before them: the same
+    epoch, every value the same (a tqdm bar whose description is the epoch's record, ``Epoch: [4/20]\\t ... Train
+    Loss: 318.2...: : 4it [...]``, redrawn at ``5it`` as tqdm's clock catches up): a live view of the record again,
+    no record of its own (issue 32, libraries_holdout45)."""
+    out = np.zeros(len(rows), dtype=bool)
+    if plan.epoch is None or not plan.metrics or len(rows) < 2:
+        return out
+    same = rows[1:] & rows[:-1] & (got[plan.epoch][1:] == got[plan.epoch][:-1])
+    for f in plan.metrics:
+        v = got[f]
+        same &= (v[1:] == v[:-1]) | (np.isnan(v[1:]) & np.isnan(v[:-1]))
+    out[1:] = same
+    return out
 
 
 def _held_epoch(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], nonblank: np.ndarray,
