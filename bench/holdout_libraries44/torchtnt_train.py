@@ -111,7 +111,8 @@ class Unit(TrainUnit[Batch], EvalUnit[Batch]):
         v = sum(self.val_losses) / len(self.val_losses)
         step = self.train_progress.num_steps_completed
         stdout_logger.log("eval_loss", v, step)
-        eval_csv_logger.log("eval_loss", v, step)
+        if eval_csv_logger is not None:  # (on_eval_end runs only with a validation set)
+            eval_csv_logger.log("eval_loss", v, step)
 
 
 unit = Unit()

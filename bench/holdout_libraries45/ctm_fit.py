@@ -56,7 +56,7 @@ cls = CombinedTM if a.model == "combined" else ZeroShotTM
 losses: list[float] = []
 
 
-class Recorded(cls):  # the model's own per-epoch train loss, as its _train_epoch returns it
+class Recorded(cls):  # type: ignore[valid-type,misc]  # the model's own per-epoch train loss, as its _train_epoch returns it
     def _train_epoch(self, loader):
         out = super()._train_epoch(loader)
         losses.append(float(out[1]))

@@ -43,7 +43,7 @@ W = rng.normal(size=(8, 3)).astype(np.float32)
 if a.task == "cls":
     y = torch.tensor((X @ W + 0.5 * rng.normal(size=(len(X), 3))).argmax(1))
     out, loss_fn = 3, losses.CrossEntropy()
-    mets = {}  # its SparseCategoricalAccuracy fails in 1.5 (no `_dim`): loss only
+    mets: dict = {}  # its SparseCategoricalAccuracy fails in 1.5 (no `_dim`): loss only
 else:
     y = torch.tensor(np.sin(X[:, :1] * 2) + X[:, 1:2] ** 2 + 0.1 * rng.normal(size=(len(X), 1)), dtype=torch.float32)
     out, loss_fn = 1, losses.MSE()
