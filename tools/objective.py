@@ -26,14 +26,15 @@ from .roles import (
 )
 
 # The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
-# training metrics. Not a perplexity: its exp() scale turns a curriculum's early rise (DeepSpeed's seq_len warmup
-# in the shared corpus, healthy) into a divergence; a run judged by its perplexity names it with loss_metric.
+# training metrics, a solver's error (POT's ``Err``). Not a perplexity: its exp() scale turns a curriculum's early
+# rise (DeepSpeed's seq_len warmup in the shared corpus, healthy) into a divergence; a run judged by its perplexity
+# names it with loss_metric.
 # A perplexity named the training's (``Train-ppl``, ``train perplexity``): the run's objective only when no loss nor
 # other objective is logged.
 _TRAIN_PERPLEXITY = re.compile(r"^(train|training) (ppl|perplexity)$")
-_SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error)\b")  # reported beside the objective more often than trained on
+_SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error|err)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
-                        r"distortion|multi logloss|huber|error|function value|f value|fval|fx)\b")
+                        r"distortion|multi logloss|huber|error|err|function value|f value|fval|fx)\b")
 
 
 # ... but a divergence minimised is the run's objective when nothing else is (openTSNE's ``KL divergence``: an

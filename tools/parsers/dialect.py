@@ -120,9 +120,10 @@ class Dialect:
     eval_table_markers: frozenset[str] = frozenset({"class", "images"})
     #: a table's column names that say what the column is in a framework's own words (spaCy's ``E`` and ``#``),
     #: and the name it is read under (``tables_text.py``; pycma's display abbreviates its ``Iterat``ion)
-    #: (an evolutionary algorithm's ``Gen``eration; an optimiser's loop index ``i``)
+    #: (an evolutionary algorithm's ``Gen``eration; an optimiser's loop index ``i``; a solver's ``It.``)
     table_names: dict = field(default_factory=lambda: {"E": "epoch", "#": "step", "Iterat": "iteration",
-                                                       "Gen": "generation", "i": "iteration", "Itn": "iteration"})
+                                                       "Gen": "generation", "i": "iteration", "Itn": "iteration",
+                                                       "It.": "iteration"})
     #: a table whose step column is named one of these sums its losses over the steps since the row before (spaCy's
     #: ``#``: a row every ``eval_frequency`` updates): its row at step 0 sums a single update, no point of a loss
     partial_first_steps: frozenset[str] = frozenset({"#"})
@@ -166,7 +167,10 @@ class Dialect:
         # gradient written as one (``|g|``, an optimiser's table beside its objective ``f``)
         "gbest": "global best", "|g|": "grad_norm",
         # a clustering's new cost after an iteration's moves (k-prototypes' ``moves: 23, ncost: 5261.7``)
-        "ncost": "cost"})
+        "ncost": "cost",
+        # a JVM optimizer's phrase naming two values (breeze's ``Val and Grad Norm: 0.494965 (rel: 0.285) 0.0976562``):
+        # the objective's value first (its relative change aside, the gradient's norm last): the value
+        "Val and Grad Norm": "f value"})
     #: a number with one of these units glued on (``train_time:216ms``, ``time: 35.58s``) keeps its unit in its
     #: name (``train_time_ms``); a unit in brackets after a name stays (``elapsed time per iteration (ms)``)
     time_units: frozenset[str] = frozenset({"ms", "s", "us", "min", "mins", "sec", "secs", "h"})

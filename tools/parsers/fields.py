@@ -12,6 +12,7 @@ template, bounded by the line cap: never per line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -418,6 +419,16 @@ def _is_pair(token: bytes) -> bool:
     i = token.find(b":")
     return 0 < i < len(token) - 1 and token[:i].replace(b"_", b"").replace(b"/", b"").isalpha() \
         and token[i + 1:i + 2] in b"0123456789+-."
+
+
+_GLUED_BORDER = re.compile(rb"(?<=[0-9A-Za-z.])\|(?=[-+.0-9]|nan|NaN|inf)")  # a number's cell right after it
+
+
+def unglued(row: bytes) -> bytes:
+    """A table's row with each border glued between a cell and a number's as a blank (POT's ``    0|1.908276e-01|
+    0.000000e+00``: ``|`` parts its cells, no blank around it), its bytes at the same positions: cells are apart by
+    blanks then. (A progress bar's ``100%|███|`` is no cell and number.)"""
+    return _GLUED_BORDER.sub(b" ", row) if b"|" in row else row
 
 
 def before_bar(line: bytes) -> bytes:
@@ -848,7 +859,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             return plan
     # a table row: the header names it (a line as many words as a header above it is one only when its cells are
     # mostly values: ``Starting epoch 3`` under ``Starting training run`` names its own number)
-    table = header is not None and len(before_bar(rep).split()) == len(header) and _mostly_values(before_bar(rep))
+    cols = unglued(rep) if header is not None else rep  # (cells parted by borders glued between them)
+    table = header is not None and len(before_bar(cols).split()) == len(header) and _mostly_values(before_bar(cols))
     used_words: set[str] = set()
     unnamed: int | None = None  # a value with no name right after the record's position
     totals: list[int] = []  # fields named ``total`` alone
@@ -896,7 +908,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if not table and rep[a - 1:a] == b"[" and rep[b:b + 1] == b",":
             k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
             continue
-        name = _header_name(header, rep, a, dialect) if table and header else _name_before(rep, a, dialect)
+        name = _header_name(header, cols, a, dialect) if table and header else _name_before(rep, a, dialect)
         if name and not table and stamp and not rep[opening:a].strip():
             name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
         if name and not table and _aside(rep, a, name, dialect):

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .dialect import DIALECT, Dialect
-from .fields import before_bar, says_what_it_names
+from .fields import before_bar, says_what_it_names, unglued
 from .step_column import monotone_cells
 from .templates import Grouping
 
@@ -118,7 +118,7 @@ def _row_like(template: bytes, line: bytes) -> bool:
         hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
                and not closes_a_list(template)
                and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None
-               and any(_number_cell(tok) for tok in before_bar(line[:MAX_HEADER * 4]).split()[:MAX_COLUMNS]))
+               and any(_number_cell(tok) for tok in unglued(before_bar(line[:MAX_HEADER * 4])).split()[:MAX_COLUMNS]))
         if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
             _ROW_LIKE[template] = hit
     return hit
@@ -299,9 +299,9 @@ _TOKEN_STR = re.compile(r"[^ \t\n\r\x0b\x0c]++")
 
 
 def _cells(row: bytes) -> list[tuple[bytes, int, int]]:
-    """The blank-separated cells of a row before its progress bar (``bytes.split``'s), with their character
-    positions."""
-    body = before_bar(row)
+    """The blank-separated cells of a row before its progress bar (``bytes.split``'s; a border glued between two
+    cells parts them: ``fields.unglued``), with their character positions."""
+    body = unglued(before_bar(row))
     if body.isascii():
         return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(body)]
     # a character cut short at the row's end (a read ending inside a border ``│``) is no cell: it would be one of
