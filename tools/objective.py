@@ -114,6 +114,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             roles[n] = MetricRole("train_loss", "min")
         if counts and losses:  # (a summary printed once at the end, h2o's ``MSE: 0.26``, cannot stand for the curve)
             losses = _logged_as_curves(losses, counts)
+        losses = _without_running_twins(losses)
         if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
             # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
             first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(norm_name(n))), losses.index(n)))
@@ -153,6 +154,21 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
     return Objective(roles)
+
+
+# A quantity's record named the training's (a module trainer's ``Epoch[3] Train-mse=0.41``, its epoch's value over
+# every batch) beside the same quantity named alone (``Batch [4-8]\tSpeed: ...\tmse=0.36``, the value over the
+# batches since the last print, reset at each): the training's record is the train series.
+_TRAIN_PREFIX = re.compile(r"^(train|training) ")
+
+
+def _without_running_twins(names: list[str]) -> list[str]:
+    """``names`` without a quantity named alone when the same quantity named the training's is among them: the
+    epoch's own record (at a known step, the epoch, and over all its batches) over a running value (a window of
+    batches whose steps the log leaves to be guessed)."""
+    trained = {_TRAIN_PREFIX.sub("", short_name(n)) for n in names if _TRAIN_PREFIX.match(short_name(n))}
+    kept = [n for n in names if short_name(n) not in trained]
+    return kept or names
 
 
 def _logged_as_curves(names: list[str], counts: dict[str, int]) -> list[str]:

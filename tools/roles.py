@@ -61,16 +61,20 @@ _FUNCTION_VALUE = re.compile(r"\b(function value|f value|(objective|obj|cost|fit
 
 # Diagnostics of how far a policy moved or how spread its output is (RL fine-tuning's KL to the reference policy,
 # the entropy): they grow or shrink by design, so they are never the objective a run is judged by.
-_REGULARISER = re.compile(r"\b(kl|kld|approx kl|kl div|kl divergence|kl coef|entropy|ent)\b")
+_REGULARISER = re.compile(r"\b(kl|kld|approx kl|kl div|kl divergence|kl coef|(?<!cross )entropy|ent)\b")
 
 # a loss by its long name (and a negated log-likelihood function's, arch's ``Neg. LLF``)
 _NLL = re.compile(r"\b(neg|negative) (log (likelihood|lik|prob|probability)|llf|loglik|loglikelihood)\b")
 _NEGATED = re.compile(r"\b(neg|negative)\b")  # scikit-learn's neg_log_loss, a feval's neg_f1: the other way round
+# a cross-entropy by its long name, whatever its separator (a module trainer's ``cross-entropy``, ``cross_entropy``,
+# ``crossentropy``): the loss ``xent`` (an entropy alone stays a diagnostic: ``_REGULARISER``)
+_XENT = re.compile(r"\bcross ?entropy\b")
 
 
 def short_name(name: str) -> str:
-    """``norm_name`` with a loss's long name in its short form (``Negative log-likelihood``: ``nll``)."""
-    return _NLL.sub("nll", norm_name(name))
+    """``norm_name`` with a loss's long name in its short form (``Negative log-likelihood``: ``nll``;
+    ``cross-entropy``: ``xent``)."""
+    return _XENT.sub("xent", _NLL.sub("nll", norm_name(name)))
 
 
 # A change of a quantity between two reports (ModOpt's convergence test ``CHANGE IN COST: 0.0042``, a relative

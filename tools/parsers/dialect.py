@@ -69,6 +69,10 @@ class Dialect:
     pass_names: frozenset[str] = frozenset({"train", "training", "valid", "validation", "val", "test", "eval"})
     #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too
     inner_names: frozenset[str] = frozenset({"batch", "batches", "minibatch", "mini-batch", "batch_idx"})
+    #: beside such a counter with no total, a count of what the run has consumed that never restarts (an estimator's
+    #: ``[Epoch 1][Batch 0][Samples 672]``): where the counter restarts, the batches run since its last print
+    #: (``engine._continue_inner``)
+    consumed_names: frozenset[str] = frozenset({"samples", "examples", "samples seen", "seen samples", "num_samples"})
     #: a table's column telling apart the processes whose rows interleave (rlberry's ``worker``): one series each,
     #: the lowest's the run's (``Plan.worker``)
     worker_names: frozenset[str] = frozenset({"worker", "worker_id", "rank"})

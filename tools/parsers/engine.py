@@ -127,8 +127,10 @@ class TextLogFormat(LineFormat):
         _final_evals(st, em)
         if st.get("in_len") and not st.get("said_inner"):
             st["said_inner"] = True
-            n, seen = st["in_len"]
+            n, seen, counted = (st["in_len"] + [False])[:3]
             em.notes.append(
+                f"steps: epoch x {n:g} + batch, the epoch's length inferred from the batch counter and the count of "
+                "what the run consumed (never printed; its last value + the batches consumed since)" if counted else
                 f"steps: epoch x {n:g} + batch, the epoch's length inferred from the batch counter (never printed; its "
                 "last value + its interval)" if seen else
                 "steps: the epochs (a batch counter printed once an epoch: the epoch's length unknown)")
@@ -1168,7 +1170,13 @@ def _continued_steps(reads: list, st: dict) -> dict[int, np.ndarray]:
     order = np.argsort(lines, kind="stable")
     out = np.empty(len(steps))
     inner = any(reads[r][0].inner for r in with_epoch)
-    out[order] = (_continue_inner if inner else _continue_steps)(steps[order], epochs[order], st)
+    if inner:
+        names = {m for r in with_epoch if reads[r][0].inner for m in reads[r][0].metrics.values()}
+        st["in_names"] = sorted(names | set(st.get("in_names", [])))  # (an epoch's own record of these: ``_emit``)
+        consumed = np.concatenate([_consumed(reads[r][0], reads[r][2], len(reads[r][1])) for r in with_epoch])
+        out[order] = _continue_inner(steps[order], epochs[order], st, consumed[order])
+    else:
+        out[order] = _continue_steps(steps[order], epochs[order], st)
     bounds = np.cumsum([0] + [len(reads[r][1]) for r in with_epoch])
     return {r: out[bounds[k]:bounds[k + 1]] for k, r in enumerate(with_epoch)}
 
@@ -1186,29 +1194,48 @@ def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarr
     return steps + off
 
 
-def _continue_inner(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarray:
+def _consumed(plan: Plan, got: dict[int, np.ndarray], n: int) -> np.ndarray:
+    """The values of ``plan``'s count of what the run consumed (``Dialect.consumed_names``), NaN where it has none."""
+    for f, m in plan.metrics.items():
+        if plan.inner and m.lower() in DIALECT.consumed_names:
+            return got[f]
+    return np.full(n, np.nan)
+
+
+def _continue_inner(steps: np.ndarray, epochs: np.ndarray, st: dict, consumed: np.ndarray) -> np.ndarray:
     """A batch counter that restarts each epoch and never says the epoch's length (``Epoch: 002 | Batch: 015``):
     step = the batches of the epochs before + the batch. An epoch's length N is inferred from the counter's own
     pattern: printed every d batches from f (d the gap between its last two values; 1 when an epoch printed one, f
     the next epoch's first value), N = its last value + d - f (0, 5, 10, 15: 20; 5, 10, ..., 20: 20), so a 0-based
-    counter reads E x N + B. Kept in ``st`` across reads; said once in the notes (a guess: an epoch whose length d
-    does not divide reads longer)."""
+    counter reads E x N + B. Where the record also counts what the run consumed and never restarts (``[Epoch 1][Batch
+    0][Samples 672]``: ``consumed``, NaN where none), d across the restart is what it counts: the consumed since the
+    last print over the consumed per batch (told by two prints of one epoch; a partial last batch counts as one), the
+    largest batch printed under-counting an epoch whose length d does not divide. Kept in ``st`` across reads; said
+    once in the notes (a guess without that count: an epoch whose length d does not divide reads longer)."""
     out = np.empty(len(steps))
     last, ep, gap, off = st.get("in_last"), st.get("in_epoch"), st.get("in_gap"), float(st.get("in_off", 0.0))
+    c_last, per = st.get("in_c_last"), st.get("in_c_per")
     st["inner"] = True  # (records of the epoch alone are then at its last step: ``_emit``)
-    for i, (s, e) in enumerate(zip(steps.tolist(), epochs.tolist(), strict=True)):
+    for i, (s, e, c) in enumerate(zip(steps.tolist(), epochs.tolist(), consumed.tolist(), strict=True)):
         if s != s or e != e:  # NaN: no position
             out[i] = np.nan
             continue
+        run = None  # the batches since the last print, told by the consumed count
+        if per and c == c and c_last is not None and c > c_last:
+            run = float(math.ceil((c - c_last) / per - 1e-6))
         if last is not None and e > ep and s <= last:  # the counter restarted with the epoch: the epoch before
-            length = last + (gap or 1.0) - s  # held its last value + d - the first value (the new epoch's: a run
-            off += length  # resumed mid-epoch starts its first epoch late)
-            st.setdefault("in_len", [length, bool(gap)])  # the first epoch's, for the note
+            length = last + (run or gap or 1.0) - s  # held its last value + d - the first value (the new epoch's: a
+            off += length  # run resumed mid-epoch starts its first epoch late)
+            st.setdefault("in_len", [length, bool(gap or run), bool(run)])  # the first epoch's, for the note
         elif last is not None and e == ep and s > last:
             gap = s - last
+            if c == c and c_last is not None and c > c_last:
+                per = (c - c_last) / gap
         last, ep = s, e
+        c_last = c if c == c else None
         out[i] = off + s
     st["in_last"], st["in_epoch"], st["in_gap"], st["in_off"] = last, ep, gap, off
+    st["in_c_last"], st["in_c_per"] = c_last, per
     return out
 
 
@@ -1482,6 +1509,15 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
+        if (st.get("inner") and plan.epoch is not None and plan.step is None and plan.counter is None
+                and set(plan.metrics.values()) & set(st.get("in_names", [])) and np.isnan(steps).any()):
+            # the epoch's own record (``[Epoch 0] Finished in 0.066s, training loss: 0.9481``) of what its batch
+            # lines print (``[Epoch 0][Batch 15][Samples 512] ... training loss: 0.9859``): no batch point (its last
+            # printed batch is not its last; where it ends is known only once the next epoch starts)
+            keep = ~np.isnan(steps)
+            reads[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()}, {c: v[keep] for c, v in _bad.items()})
+            plan, idx, got, _bad = reads[r]
+            steps = steps[keep]
         if after is not None and _has_no_position(plan) and not plan.bar:
             steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
         if under is not None and _has_no_position(plan) and not plan.bar and not st.get("epoch_counter"):
