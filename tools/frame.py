@@ -15,7 +15,9 @@ import pandas as pd
 from .history import MetricHistory, RunHistory
 from .objective import SearchObjective, assign_objective
 from .points import Column, PointBatch
-from .roles import MetricRole, is_non_negative_measure, names_best_so_far
+from .roles import MetricRole, is_ambiguous_score, is_likelihood, is_non_negative_measure, names_best_so_far
+
+_FALLING_MIN = 4  # logs of an ambiguous score falling from its first before it reads as minimised
 
 
 def clean_points(steps: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +76,43 @@ class MetricFrame:
         frame._search_direction(objective.search)
         frame._negated_by_values()
         frame._best_so_far_by_values()
+        frame._ambiguous_score_by_values()
         return frame
+
+    def _ambiguous_score_by_values(self) -> None:
+        """A metric higher-is-better only by the word ``score`` (``roles.is_ambiguous_score``) is read by its values.
+        Never below a likelihood logged beside it and above it at some log, it is that likelihood plus a penalty (a
+        penalty is added to what is minimised, taken from what is maximised): a cost, minimised, and the run's
+        objective when no loss is named (a structure learner's ``score=18.127, likelihood=18.120, h=5.7e-04``).
+        Else, falling from its first log and never rising (its best its first value), it is minimised: a score
+        maximised that only ever fell from its very first log is no collapse to stop on."""
+        for name, role in list(self.roles.items()):
+            if role.direction != "max" or role.role not in ("train_metric", "eval") or not is_ambiguous_score(name):
+                continue
+            penalised = None
+            for other in self.roles:
+                if other != name and is_likelihood(other):
+                    both = self._aligned(name, other)
+                    both = both[np.isfinite(both).all(axis=1)]
+                    if len(both) and (both[:, 0] >= both[:, 1]).all() and (both[:, 0] > both[:, 1]).any():
+                        penalised = True
+                    elif len(both) and (both[:, 0] <= both[:, 1]).all() and (both[:, 0] < both[:, 1]).any():
+                        penalised = False
+                    if penalised is not None:
+                        break
+            if penalised is False:
+                continue
+            if penalised:
+                if self.primary_loss is None and role.role == "train_metric":
+                    self.roles[name] = MetricRole("train_loss", "min", primary=True)
+                else:
+                    self.roles[name] = MetricRole(role.role, "min", role.primary)
+                continue
+            v = self.long_series(name).to_numpy(dtype=float)
+            v = v[np.isfinite(v)]
+            d = np.diff(v)
+            if len(v) >= _FALLING_MIN and d[0] < 0 and (d <= 0).all():
+                self.roles[name] = MetricRole(role.role, "min", role.primary)
 
     def _best_so_far_by_values(self) -> None:
         """A best so far named with its quantity (``roles.names_best_so_far``: ``Best score seen``) never moves the

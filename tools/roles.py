@@ -216,6 +216,26 @@ def is_current_state(name: str) -> bool:
     return len(words) <= 2 and words[:1] == ["current"] and all(w in _CURRENT_STATE for w in words)
 
 
+# ``score`` alone says no direction a run can trust: an evaluation's score is maximised, an optimiser's (a structure
+# learner's penalised likelihood, a search's error) minimised. A name whose direction comes from that word alone
+# (``score``, ``train score``; not ``f1 score``, ``reward score``) is read by its values (``MetricFrame``).
+_AMBIGUOUS = re.compile(r"\bscore\b")
+# A likelihood term logged beside it (``likelihood``, ``nll``, ``log likelihood``, ``llf``)
+_LIKELIHOOD = re.compile(r"\b(likelihood|lik|llf|loglik|loglikelihood|nll)\b")
+
+
+def is_ambiguous_score(name: str) -> bool:
+    """Whether ``name``'s direction comes from the word ``score`` alone (higher is better by name, nothing else)."""
+    n = short_name(name)
+    return bool(_AMBIGUOUS.search(n)) and not _HIGHER_BETTER.search(_AMBIGUOUS.sub(" ", n)) and not (
+        _MAXIMISED.search(n) or _LOWER_BETTER.search(n) or is_rl_return(n) or _NEGATED.search(n))
+
+
+def is_likelihood(name: str) -> bool:
+    """Whether ``name`` names a likelihood term (its direction aside)."""
+    return bool(_LIKELIHOOD.search(short_name(name)))
+
+
 def is_regulariser(name: str) -> bool:
     """Whether ``name`` is a KL or entropy diagnostic (not a loss term named so): no run is judged by one."""
     n = norm_name(name)
