@@ -31,6 +31,20 @@ run("aim_cls_sgd_lr_growth_diverged", "aim_loop.py", "--task cls --lr 0.05 --gam
 run("aim_reg_momentum_lr_growth_nan", "aim_loop.py", "--optimizer momentum --lr 0.01 --gamma 4 --epochs 8 "
     "--print-every 8", label="nan", stop=True)
 
+# --- trl (SFTTrainer on a tiny GPT-2 from a config: the Trainer's dicts "{'loss': '2.077', 'grad_norm': '1.39', ...}"
+# between tqdm redraws)
+run("trl_sft_adamw_linear_log4_2ep", "trl_sft.py", "")
+run("trl_sft_eval_log5_3ep", "trl_sft.py", "--eval --logging-steps 5 --epochs 3")
+run("trl_sft_sgd_constant_log2_2ep", "trl_sft.py", "--optim sgd --lr 1 --scheduler constant --logging-steps 2")
+run("trl_sft_cosine_b8_log10_2ep", "trl_sft.py", "--scheduler cosine --batch 8 --logging-steps 10 --lr 2e-3")
+run("trl_sft_warmup_eval_log8_4ep", "trl_sft.py", "--warmup-steps 10 --eval --logging-steps 8 --epochs 4")
+run("trl_sft_sgd_lr_high_nan", "trl_sft.py", "--optim sgd --lr 10 --max-grad-norm 0 --scheduler constant "
+    "--logging-steps 2 --no-nan-filter", label="nan", stop=True)
+run("trl_sft_warmup_lr_growth_diverged", "trl_sft.py", "--lr 2 --scheduler constant_with_warmup --warmup-steps 48 "
+    "--max-grad-norm 0 --epochs 3 --logging-steps 4", label="diverged", stop=True)
+run("trl_sft_sgd_lr_high_eval_nan", "trl_sft.py", "--optim sgd --lr 30 --max-grad-norm 0 --scheduler constant "
+    "--logging-steps 3 --eval --no-nan-filter", label="nan", stop=True)
+
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout49", "libho49", __doc__ or "")
