@@ -28,8 +28,9 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import aim  # noqa: E402
 from importlib.metadata import version  # noqa: E402
+
+import aim  # noqa: E402
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(a.n, 6))
@@ -108,9 +109,9 @@ train = val = None
 for m in run.metrics():
     steps, (vals, _epochs, _ts) = m.data.items_list()
     if m.name == "loss" and m.context.to_dict() == {"subset": "train"}:
-        train = dict(zip(steps, vals))
+        train = dict(zip(steps, vals, strict=True))
     if m.name == "loss" and m.context.to_dict() == {"subset": "val"}:
-        val = list(zip(steps, vals))
+        val = list(zip(steps, vals, strict=True))
 run.close()
 
 write_truth(framework=f"aim {version('aim')}", settings=vars(a), loss_name="loss",
