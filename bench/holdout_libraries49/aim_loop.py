@@ -113,6 +113,8 @@ for m in run.metrics():
     if m.name == "loss" and m.context.to_dict() == {"subset": "val"}:
         val = list(zip(steps, vals, strict=True))
 run.close()
+if train is None:
+    raise SystemExit("aim's store holds no train loss for this run")
 
 write_truth(framework=f"aim {version('aim')}", settings=vars(a), loss_name="loss",
             step_unit="step, 1-based, across epochs",
