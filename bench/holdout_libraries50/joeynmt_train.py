@@ -11,6 +11,7 @@ update ``steps`` (1-based, across epochs)."""
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import sys
 from pathlib import Path
@@ -142,6 +143,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 
 
 def record() -> None:
+    logging.getLogger("tensorboard").setLevel(logging.WARNING)  # its reader's INFO lines would reach joeynmt's log
     ea = EventAccumulator("model/tensorboard", size_guidance={"scalars": 0})
     ea.Reload()
     train = [(e.step, e.value) for e in ea.Scalars("train/batch_loss")]
