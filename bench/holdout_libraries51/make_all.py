@@ -38,6 +38,8 @@ run("ktrain_onecycle_cls_val_10ep", "ktrain_fit.py", "--lr 0.01 --epochs 10")
 run("ktrain_autofit_cls_val_12ep", "ktrain_fit.py", "--method autofit --lr 0.005 --epochs 12")
 run("ktrain_sgdr_reg_noval_6cycles", "ktrain_fit.py", "--task reg --method fit --lr 0.01 --epochs 6 --no-val")
 run("ktrain_onecycle_reg_b64_val_15ep", "ktrain_fit.py", "--task reg --lr 0.02 --epochs 15 --batch 64")
+run("ktrain_autofit_reg_noval_b16_10ep", "ktrain_fit.py",
+    "--task reg --method autofit --lr 0.003 --epochs 10 --batch 16 --no-val")
 run("ktrain_onecycle_cls_lr_high_diverged", "ktrain_fit.py", "--lr 5 --epochs 8", label="diverged", stop=True)
 run("ktrain_onecycle_reg_lr_high_diverged", "ktrain_fit.py", "--task reg --lr 3 --epochs 8", label="diverged",
     stop=True)
