@@ -28,7 +28,8 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 import numpy as np  # noqa: E402
 
-np.Inf = np.inf  # ktrain 0.41.4 still names np.Inf, which numpy 2 removed (TensorFlow 2.21 wants numpy 2)
+# ktrain 0.41.4 still names np.Inf, which numpy 2 removed (TensorFlow 2.21 wants numpy 2)
+np.Inf = np.inf  # type: ignore[attr-defined]
 import ktrain  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_keras as keras  # noqa: E402
@@ -37,6 +38,7 @@ tf.random.set_seed(0)
 rng = np.random.default_rng(0)
 n_val = a.n // 4
 X = rng.normal(size=(a.n + n_val, 10)).astype("float32")
+act: str | None
 if a.task == "cls":
     W = rng.normal(size=(10, 3))
     y = (X @ W + 0.5 * rng.normal(size=(a.n + n_val, 3))).argmax(1)
