@@ -27,4 +27,12 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=
 FIRST_READING = {"read": 10, "stopped": 3, "flagged": 5, "false_stops": 0, "early_stops": 0,
                  "healthy_check_escalates": 6}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Then (fixh47): a loss back above its first log after halving, for 3 logs and a quarter of the logs seen, STOPs
+# (`divergence._back_above_first`, through the early-rise gate); celer's bare `primal` is the objective (its gap, the
+# truth, no loss: the files stay unread by the score, their checks CONTINUE): 10/16 files, STOP 5/5, flagged 5/5, no
+# false or early STOP, ESCALATE 0 of 33 healthy checks.
+CORRECTED = {"read": 10, "stopped": 5, "flagged": 5, "false_stops": 0, "early_stops": 0,
+             "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

@@ -25,7 +25,7 @@ import numpy as np
 
 from .findings import CRITICAL, WARN, Finding
 from .signals import run_end
-from .signals.divergence import blown_up_beside
+from .signals.divergence import back_above_first, blown_up_beside
 from .signals.view import RunView
 
 CONTINUE, STOP, ESCALATE, WAIT, UNREACHABLE = "CONTINUE", "STOP", "ESCALATE", "WAIT", "UNREACHABLE"
@@ -204,8 +204,10 @@ def _judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS)
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     early = _early_modest_rise(view)  # a rise in the run's first logs, under an order of magnitude: ESCALATE
     for f in crit:
-        if f.signal == "divergence" and (not early or blown_up_beside(f) or _held_over_plan(f, view)):
-            # another loss wrecked, or the rise held over three quarters of the planned run: no start's swing
+        if f.signal == "divergence" and (not early or blown_up_beside(f) or back_above_first(f)
+                                         or _held_over_plan(f, view)):
+            # another loss wrecked, the loss back above its first log after halving, or the rise held over three
+            # quarters of the planned run: no start's swing
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
         if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \

@@ -112,6 +112,10 @@ def infer_role(name: str) -> MetricRole:
         return MetricRole("other")
     if _DURATION.search(n):
         return MetricRole("throughput")
+    if n == "primal":
+        # a solver's primal objective value, named alone (celer's ``Iter 3: primal 0.0540, gap 2.51e-02``): what it
+        # minimises; the duality gap beside it is a convergence measure, no role (never a loss that may diverge)
+        return MetricRole("train_loss", "min")
     is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
     if _MAXIMISED.search(n):
         return MetricRole("eval" if is_eval else "train_metric", "max")

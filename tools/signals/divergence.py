@@ -65,6 +65,10 @@ class DivergenceParams(Params):
     sustain_undone: int = bound(2, 2)  # ...or this many newest logs (and sustain_share of the run) each order_ratio x
     undone_ratio: float = bound(2.0, 1.0)  # its best and undone_ratio x where it started: the run's progress undone
     # and doubled (a spike is one log of a sparse log, a few of a dense one; no noise doubles the untrained level)
+    back_ratio: float = bound(2.0, 1.0)  # a positive loss whose best level fell to 1/back_ratio of its first log...
+    sustain_back: int = bound(3, 2)  # ...then came back above that first log for this many newest logs in a row...
+    back_share: float = bound(0.25, 0.0, 1.0)  # ...and this share of the logs seen has undone its training: a run of
+    # few logs (a dozen epoch records, an LR multiplied every epoch) cannot hold a rise over sustain_min logs
     adversarial_blowup: float = bound(1e6, 10.0)  # an adversarial or RL loss (not judged for divergence: it climbs
     # as the returns grow) this many times its best and its start for sustain_massive logs in a row has blown up
     # all the same: no return's growth squares into six orders of magnitude (a value function's weights exploding)
@@ -160,6 +164,15 @@ def _check(view: RunView, p: DivergenceParams) -> Finding:
                        f"than its best {sign * best:.4g} (step {best_step}), for {n_raw_above} logs since step "
                        f"{raw_since}", [raw_since, int(c.steps[-1])], nums(**shown), concern="objective_drop",
                        sustained=True)
+    back = _back_above_first(c, best, p) if is_loss and sign > 0 and not recovering and not long_enough else 0
+    if back:
+        first = float(c.first(1)[0])
+        shown.update(first_log=first)
+        return Finding("divergence", CRITICAL,
+                       f"{name} diverged: {readable(now, 4)} now vs best {best:.4g} at step {best_step}, back above "
+                       f"its first log {first:.4g} for its last {back} of {c.n} logs since step "
+                       f"{int(c.steps[-back])}", [int(c.steps[-back]), int(c.steps[-1])], nums(**shown),
+                       concern="divergence", sustained=True)
     if long_enough and not recovering and (big or worse_than_start or from_start_rising) and not is_loss:
         # A reward, accuracy or perplexity that fell back is worth a reviewer's look, not an automatic stop:
         # curricula and RL make such objectives move for reasons a loss does not.
@@ -198,6 +211,25 @@ def _order_above_start(c: Curve, best: float, start: float, p: DivergenceParams,
         return False
     v = c.values[-above:]
     return bool((v >= p.order_ratio * best).all() and (v > start).all())
+
+
+def _back_above_first(c: Curve, best: float, p: DivergenceParams) -> int:
+    """How many newest logs in a row (``sustain_back`` or more, and ``back_share`` of the logs seen; else 0) a positive
+    loss whose best level fell to ``1 / back_ratio`` of its first log sits above that first log: its training undone
+    in a run of few logs (the label's "diverged": back above its start, at twice its best and more). A loss rising
+    from its first logs (no progress made first), or risen a few x but still under where it started, is not."""
+    v = c.values
+    first = float(c.first(1)[0])
+    if best <= 0 or first < p.back_ratio * best or len(v) < p.sustain_back:
+        return 0
+    above = v > first
+    k = len(above) - 1 - int(np.flatnonzero(~above)[-1]) if not above.all() else len(above)
+    return k if k >= max(p.sustain_back, int(np.ceil(p.back_share * c.n))) else 0
+
+
+def back_above_first(f: Finding) -> bool:
+    """Whether ``f`` is a divergence of a loss back above its first log (``_back_above_first``)."""
+    return f.signal == "divergence" and f.status == CRITICAL and "first_log" in (f.numbers or {})
 
 
 def _unjudged_blowup(view: RunView, p: DivergenceParams) -> Finding | None:
