@@ -3075,7 +3075,7 @@ def _progress_so_far(plan: Plan, n: np.ndarray, total: np.ndarray, st: dict) -> 
     far can. A judgement flipped since an earlier read has the file read again from its start (``_revise``, at most
     ``MAX_WAY_READS`` times), as one read of it all judges it."""
     key = f"{_series_key(plan)}|{plan.counter[0]}/{plan.counter[1]}"  # type: ignore[index]
-    seen = st.setdefault("ctr_seen", {})
+    seen = st.setdefault("ctr_so_far", {})
     if key not in seen and len(seen) >= MAX_COUNTED:
         return _counts_progress(n, total)
     first0 = float(n[0]) if np.isfinite(n[0]) else None
