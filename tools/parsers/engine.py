@@ -3079,13 +3079,14 @@ def _progress_so_far(plan: Plan, n: np.ndarray, total: np.ndarray, st: dict) -> 
     if key not in seen and len(seen) >= MAX_COUNTED:
         return _counts_progress(n, total)
     first0 = float(n[0]) if np.isfinite(n[0]) else None
-    lines, totals, first, same, was = seen.get(key) or [0, [], first0, True, None]
-    totals = sorted({*totals, *(float(t) for t in np.unique(total[~np.isnan(total)])[:MAX_TOTALS].tolist())})
-    totals = totals[:MAX_TOTALS]
+    lines, totals, more, first, same, was = seen.get(key) or [0, [], 0, first0, True, None]
+    new = np.setdiff1d(np.unique(total[~np.isnan(total)]), np.array(totals, dtype=np.float64))
+    room = max(0, MAX_TOTALS - len(totals))  # (the totals past the kept ones counted, not kept: each new)
+    totals, more = sorted([*totals, *new[:room].tolist()]), more + max(0, len(new) - room)
     lines, same = lines + len(n), same and first is not None and bool((n == first).all())
-    now = not (lines >= 3 and same and len(totals) > 2) and not (
-        lines >= 8 and len(totals) > max(8, lines // 4))
-    seen[key] = [lines, totals, first, same, now]
+    distinct = len(totals) + more
+    now = not (lines >= 3 and same and distinct > 2) and not (lines >= 8 and distinct > max(8, lines // 4))
+    seen[key] = [lines, totals, more, first, same, now]
     if was is not None and was != now:
         _read_again(st)
     return now
