@@ -93,6 +93,8 @@ def test_a_total_logged_as_often_as_its_terms_stays_the_loss():
     assert [n for n, r in roles.items() if r.primary] == ["total training loss"]
     roles = assign_roles(["Batch Loss", "total training loss"], None, {"Batch Loss": 15, "total training loss": 6})
     assert [n for n, r in roles.items() if r.primary] == ["Batch Loss"]
+    # ... and no loss at all: no signal watches the epoch's sum (at its epochs) as one
+    assert roles["total training loss"].role == "train_metric"
 
 
 def test_an_epochs_train_record_still_wins_over_running_batch_values():
