@@ -150,6 +150,11 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         losses = _logged_as_curves(losses, counts)
         losses = _without_batch_samples(losses, counts)
         losses = _without_coarser_twins(losses, counts)
+        kept = _without_epoch_totals(losses, counts)
+        for n in losses:  # an epoch's total is no loss at all beside the step records: no signal watches it as one
+            if n not in kept:
+                roles[n] = MetricRole("train_metric", "min")
+        losses = kept
     primary = choose_primary_loss(losses)
     if primary is not None:
         roles[primary] = MetricRole("train_loss", "min", primary=True)
@@ -386,6 +391,28 @@ def _without_coarser_twins(losses: list[str], counts: dict[str, int]) -> list[st
     for n in losses:
         most[key(n)] = max(most.get(key(n), 0), counts.get(n, 0))
     out = [n for n in losses if counts.get(n, 0) * _FINER > most[key(n)]]
+    return out or losses
+
+
+# A loss named a total (a translation trainer's ``Epoch   2, total training loss: 448.34``: the epoch's SUM over its
+# batches, growing with the epoch's size) beside the same loss under a step's or batch's name logged more often (its
+# ``Step:       40, Batch Loss:    17.620428`` at each logging step): the records at the run's steps are its train
+# series, the total never its loss. A total logged as often as the losses beside it (a sum of terms at each step)
+# stays the run's loss.
+_TOTAL_WORD = re.compile(r"\btotal\b")
+_GRAIN_WORDS = re.compile(r"\b(total|train|training|mb|minibatch|batch|step|iter|iteration)\b")
+
+
+def _without_epoch_totals(losses: list[str], counts: dict[str, int]) -> list[str]:
+    """``losses`` without a loss named a total when a loss of the same name but for its total, split and grain words
+    (``total training loss`` and ``Batch Loss``: ``loss``) is logged more often: the finer, per-step, curve."""
+    def key(n: str) -> str:
+        return " ".join(_GRAIN_WORDS.sub(" ", norm_name(n)).split())
+    finer: dict[str, int] = {}
+    for n in losses:
+        if not _TOTAL_WORD.search(norm_name(n)):
+            finer[key(n)] = max(finer.get(key(n), 0), counts.get(n, 0))
+    out = [n for n in losses if not (_TOTAL_WORD.search(norm_name(n)) and counts.get(n, 0) < finer.get(key(n), 0))]
     return out or losses
 
 
