@@ -934,7 +934,12 @@ def _recorded_names(reads: list[_Read], train: list[int], st: dict) -> set[str]:
     new: list[str] = []
     for r in train:
         plan, idx, got, _bad = reads[r]
-        if plan.bar or plan.step is None or not plan.metrics or not len(idx):
+        if plan.bar or not plan.metrics or not len(idx):
+            continue
+        if plan.step is None:  # an epoch of its own (``Epoch 1/8: loss=1.0377, val_loss=0.9541`` after the bar)
+            if plan.epoch is None or plan.epoch_total is None or bool(np.isnan(got[plan.epoch]).all()):
+                continue
+            new.extend(n for n in plan.metrics.values() if n not in known and n not in new)
             continue
         steps = got.get(EXPLICIT)
         if steps is None or bool(np.isnan(steps).all()):
