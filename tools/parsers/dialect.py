@@ -146,7 +146,7 @@ class Dialect:
     #: of the metric: the prefix its name takes (``val_loss``); any other row keeps its own name
     split_rows: dict = field(default_factory=lambda: {
         "training": "", "train": "", "validation": "val_", "valid": "val_", "val": "val_", "test": "test_",
-        "testing": "test_"})
+        "testing": "test_", "trainset": "", "validset": "val_", "valset": "val_", "testset": "test_"})
     #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
     #: step 2000: 4.52``): the value after the position is named by the words before it
     position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})

@@ -2441,6 +2441,11 @@ def _shorter_counts_eval(reads: list[_Read], prog_total: np.ndarray, st: dict) -
     return out, np.concatenate(short_at) if short_at else np.zeros(0, dtype=np.int64)
 
 
+def _sets_only(plan: Plan) -> bool:
+    """A banner printing its epoch and a setting only (``Epoch 3/20  lr: 0.004901``): it heads the records after it."""
+    return bool(plan.metrics) and plan.position is None and all(_role(m) == "lr" for m in plan.metrics.values())
+
+
 def _has_no_position(plan: Plan) -> bool:
     return plan.step is None and plan.counter is None and plan.epoch is None
 
@@ -2461,17 +2466,20 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     bars: list[np.ndarray] = []
     braw = np.full(n, np.nan)  # the epoch each banner prints (one carried here and ended by a bar too)
     absolute = np.zeros(n, dtype=bool)  # a banner printing the step: where it goes back it is no new phase
+    counted = np.zeros(n, dtype=bool)  # a banner counting the run's epochs (``Epoch 3/20``): it opens its epoch
     for plan, idx, got, _bad in reads:
         step_banner = (plan.step is not None and plan.epoch is None and plan.step_total is None and not plan.metrics
                        and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``)
-        if (plan.epoch is not None and plan.epoch_total is None and not plan.metrics and plan.step is None
-                and plan.counter is None) or step_banner:
+        if (plan.epoch is not None and (plan.epoch_total is None and not plan.metrics or _sets_only(plan))
+                and plan.step is None and plan.counter is None) or step_banner:
             at_col = plan.step if step_banner else plan.epoch
             assert at_col is not None
             v = got[at_col]
             if step_banner:
                 absolute[idx] = True
             braw[idx] = v
+            if plan.epoch_total is not None:
+                counted[idx] = True
             if st.get("prog_before") is not None and first and (idx < first).any():
                 # a banner carried from an earlier read, after which a progress bar moved there: it has ended
                 cp = carried_prog[np.minimum(idx, first - 1)]
@@ -2494,7 +2502,8 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         if st.get("ub_close") is None:  # decided at the log's first banner: records before it (FuxiCTR's ``Train
             # loss: ...`` then ``Epoch=1 end``): each banner closes its epoch (numbering the first epoch: a later
             # one first seen so is a start banner whose first was a one-off)
-            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(braw[at0]) <= 1
+            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(braw[at0]) <= 1 and (
+                not counted[at0])
             if st["ub_close"] and st.get("ub_rec_seen"):  # an earlier read placed them otherwise: read again
                 st["revise"] = {**(st.get("revise") or {}), "ub_close": True}  # knowing it
         if st["ub_close"] and np.isfinite(mark[at0]):
@@ -2510,11 +2519,19 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     if len(at):
         b = mark[at]
         prev = np.concatenate(([st.get("ub_raw", -np.inf)], b[:-1]))
-        off = float(st.get("ub_off", 0.0)) + np.cumsum(np.where(b < prev, prev - b + 1, 0.0))
+        # (neither a banner counting the run's epochs nor, under such banners, a line carried from the read before,
+        # printed before what that read read: going back)
+        back = (b < prev) & ~counted[at] & ((at >= first) | (not counted.any() and not st.get("ub_counted")))
+        off = float(st.get("ub_off", 0.0)) + np.cumsum(np.where(back, prev - b + 1, 0.0))
         st["ub_raw"], st["ub_off"] = float(b[-1]), float(off[-1])
         mark[at] = b + off
     ub = st.get("ub")
     out = _ffill(mark, np.nan if ub is None else ub)
+    if counted.any():
+        st["ub_counted"] = True
+    if st.get("ub_counted") and 0 < first < n:  # (banners counting the run's epochs: the lines carried from the read
+        # before were printed before where it ended; its own lines are under the banner it ended under)
+        out[first:] = _ffill(mark[first:], np.nan if ub is None else ub)
     st["ub"] = None if np.isinf(out[-1]) or np.isnan(out[-1]) else float(out[-1])
     if len(carried) == first:
         was = np.array([np.nan if u is None else u for u in carried], dtype=float)

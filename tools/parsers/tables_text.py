@@ -532,6 +532,23 @@ def names_a_table(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = 
     return population_best([name for name, _a, _b in columns if name]) is not None
 
 
+def split_row(row: bytes, dialect: Dialect = DIALECT) -> str | None:
+    """The prefix of the split naming a row (``trainset  0.63  1.45``: ``""``; ``validset ...``: ``val_``), a row
+    whose first cell is a split's name (``Dialect.split_rows``) and whose other cells are numbers, else None."""
+    if len(row) > MAX_HEADER or not row[:1].isalpha():
+        return None
+    cells = _cells(row)
+    if len(cells) < 2 or len(cells) > MAX_COLUMNS + 1:
+        return None
+    prefix = dialect.split_rows.get(cells[0][0].decode("latin-1").lower())
+    if prefix is None or not all(_number_cell(tok) or tok.lower() in _NAN_CELLS for tok, _a, _b in cells[1:]):
+        return None
+    return str(prefix)
+
+
+_NAN_CELLS = frozenset({b"nan", b"-nan", b"inf", b"-inf"})
+
+
 class Tables:
     """The headers of one block's tables, found on demand (see the module docstring). ``first``: lines before it
     were carried over from earlier blocks (their place is not here)."""
@@ -555,7 +572,8 @@ class Tables:
         if hit is None:
             t = self.grouping.templates[code]
             line = self._first_line(code)
-            if not t.strip() or _row_like(t, line) or is_rule(t) or is_rule(line):  # (dashes are number marks)
+            if not t.strip() or _row_like(t, line) or is_rule(t) or is_rule(line) or (  # (dashes are number marks)
+                    split_row(line) is not None):
                 hit = False
             elif b"%||" in t or is_bar(line):  # a bar ends a table only when it holds a header (YOLO's Class ...)
                 hit = self._bar_header(code)
@@ -589,8 +607,9 @@ class Tables:
         """The names of the cells of row template whose first line is ``i`` (samples: a few of its lines, the first
         one first), ``SKIP`` for a model summary's rows, None when no header governs it."""
         rep = samples[0]
-        if len(rep) > MAX_HEADER * 4 or not _row_like(self.grouping.templates[self.grouping.codes[i]], rep) and not (
-                self._headed_text_row(i, rep)):
+        split = split_row(rep)
+        if len(rep) > MAX_HEADER * 4 or split is None and not _row_like(
+                self.grouping.templates[self.grouping.codes[i]], rep) and not self._headed_text_row(i, rep):
             return None
         breaks = self.breaks()
         k = int(np.searchsorted(breaks, i)) - 1
@@ -621,6 +640,10 @@ class Tables:
             if names is not None and names.named_step and len(samples) > 1 and len(_ALIGNED) < MAX_CACHE:
                 _ALIGNED[key] = names  # its step by name: the same for every block's samples (one sample, maybe
                 # the read's last line cut short, is too few: what it names must not outlive its read)
+        if split and names is not None:  # a validation split's row: its cells are that split's (``val_TotalLoss``)
+            named = RowNames(n and split + n for n in names)
+            named.partial_first, named.named_step = names.partial_first, names.named_step
+            return named
         return names
 
     def _headed_text_row(self, i: int, rep: bytes) -> bool:
