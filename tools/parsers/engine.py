@@ -1701,8 +1701,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     # the run's loss, the most logged: a restart shows in it
     losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
     losses = [k for k in losses if not _best_so_far(k)] or losses  # (a best so far is a report: ``reach best loss``)
-    main_li, main_steps = columns[max(losses, key=lambda k: len(columns[k][0]))][:2] if losses else (
-        np.zeros(0, np.int64), np.zeros(0))
+    if losses and st.get("run_key") is None:  # the loss a restart is looked for in: the same in every read
+        st["run_key"] = max(losses, key=lambda k: len(columns[k][0]))
+    main_li, main_steps = columns[st["run_key"]][:2] if st.get("run_key") in losses else (  # (a read without it: no
+        np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
     cuts = np.array(_run_starts(main_li, main_steps, st), dtype=np.int64)  # each new run sets aside what came before
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
