@@ -81,6 +81,12 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-06, the seventh session: the 1733-run table (holdout43 to 51 added, after their reader fixes). On the 1559
+    # earlier runs the session's changes moved three diverged runs to STOP (a short run's loss back above its first
+    # log after halving it: pythae, spektral, tez; recall 426 -> 429/465) and nothing else. The whole table: flagged
+    # 564/575 (98 %: holdout43's Spark gradient-descent runs, unread; a genetic search whose models all diverge; a
+    # search that never moves), STOP recall 481/521 (92 %), no false/early STOP, ESCALATE 551/20791 healthy checks
+    # (2.7 %), cause right 385/458 (84 %: the new sets' causes right 38/48), at confidence >= 0.7 103/110 (94 %).
     # 2026-12-06, the sixth session: the 1559-run table (holdout35 to 42 added, after their reader fixes). On the 1391
     # earlier runs the session's reader changes moved nothing (flagged 455/463, STOP recall 372/410, cause right
     # 305/357, 76/80 confident; ESCALATE 497 healthy checks, of 17124 since d3rlpy's bar redraws give no points). The
@@ -172,12 +178,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.916),  # 426/465
-    "flagged_share": (">=", 0.984),  # 510/518
-    "escalate_share_healthy": ("<=", 0.0271),  # 510/18864
-    "cause_right_share": (">=", 0.846),  # 347/410
-    "confident_right_share": (">=", 0.92),  # 86/93
-    "confident": (">=", 86),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.923),  # 481/521
+    "flagged_share": (">=", 0.980),  # 564/575
+    "escalate_share_healthy": ("<=", 0.0266),  # 551/20791
+    "cause_right_share": (">=", 0.840),  # 385/458
+    "confident_right_share": (">=", 0.936),  # 103/110
+    "confident": (">=", 110),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
