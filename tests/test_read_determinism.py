@@ -137,9 +137,6 @@ KNOWN = {
     # step after it when a read ends right after it (its loss and its verdict the same)
     "libraries_holdout39/h2o_dl_16x16_5ep/train.log": "h2o's deep-learning scoring table read by the read's end",
     "libraries_holdout41/coqui_cls_sgd_step_lr_growth_diverged/train.log": "an eval block placed by the read's end",
-    # added with libraries_holdout43 to 49: 7 of their files differed, all read the same now (fixdet: a series with
-    # no step judged on the log so far, MXNet's batch-range lines; a carried one-off recurring after lines numbered
-    # by order, Spark's line search; a running pair's counter and an eval line read at a read's end, eole's)
 }
 
 

@@ -412,12 +412,6 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
                     _has_loss(plan) or _has_objective(plan))):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
-        if (not one_off and int(idx[0]) < len(pending) and key not in known and st.get("order") and plan.metrics
-                and _has_no_position(plan)):
-            # a one-off line carried from an earlier read recurs here, after records that reads since numbered by
-            # line order (Spark's ``Line search t: 1.003 fval: 1.128``, once before its ``f value`` lines, again
-            # after them): the file read again knowing it recurs (``_remember_once``), numbered as one read numbers it
-            again.add(_digest(tmpl))
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
         if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
@@ -1364,7 +1358,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             other_bar[idx] = True
             if plan.epoch is not None or not plan.bar:
                 st["epoch_counter"] = True  # a counter under an epoch, or not a bar's: ``_epoch_by_epoch`` stays off
-            if not plan.is_eval and _progress_so_far(plan, got[plan.counter[0]], got[plan.counter[1]], st):
+            if not plan.is_eval and _counts_progress(got[plan.counter[0]], got[plan.counter[1]]):
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
@@ -1599,17 +1593,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         u_line, u_read = u_line[o], u_read[o]
         sizes = np.array([len(rd[1]) for rd in reads])
         # a record of a small series sits at the current step; the run's main series is numbered by line order;
-        # in a read holding placed records, judged on the log so far too (``_series_so_far``); a series earlier
-        # reads hold on the log so far alone, as one read of it all judges it (a flip of an earlier read's judgement
-        # has the file read again, ``_series_way``)
+        # in a read holding placed records, judged on the log so far too (``_series_so_far``)
         before = _series_so_far(reads, st)
-        so_far = (before + sizes) <= max(int(st.get("placed_n", 0)) + n_placed, 1)
-        is_small = np.where(before > 0, so_far, (sizes <= max(n_placed, 1)) | bool(n_placed) & so_far)
-        _series_way(reads, np.unique(u_read), is_small, st)
-        small = ~np.isnan(current[u_line]) & is_small[u_read]
+        small = ~np.isnan(current[u_line]) & ((sizes[u_read] <= max(n_placed, 1)) | bool(n_placed) & (
+            (before + sizes)[u_read] <= int(st.get("placed_n", 0)) + n_placed))
         numbered = ~small
-        # (a series earlier reads hold is judged on the log so far: not held)
-        wait = _unjudged(u_line[numbered & (before[u_read] == 0)], reads, train, steps_of, st)
+        wait = _unjudged(u_line[numbered], reads, train, steps_of, st)
         if len(wait):  # read with the records after them, in the next read
             keep = ~np.isin(u_line, wait)
             u_line, u_read, numbered, small = u_line[keep], u_read[keep], numbered[keep], small[keep]
@@ -2569,35 +2558,6 @@ def _series_key(plan: Plan) -> str:
     return ",".join(sorted(plan.metrics.values()))[:128]
 
 
-def _series_way(reads: list[_Read], rs: np.ndarray, small: np.ndarray, st: dict) -> None:
-    """Whether each series of records with no position a read judged (``rs``) is small (its records at the current
-    step) or the run's main one (numbered by line order), kept in ``st`` (at most ``MAX_COUNTED`` series). A read of
-    a live log judges on the log so far: a judgement flipped since an earlier read (MXNet's ``Epoch[1] Batch [4-8]
-    ... mse=0.74`` numbered while no epoch record was read yet, as many as the epochs' records once they come) has
-    the file read again from its start (``_revise``, at most ``MAX_WAY_READS`` times), as one read of it all judges
-    it."""
-    way = st.setdefault("series_way", {})
-    flipped = False
-    for r in rs.tolist():
-        key, now = _series_key(reads[r][0]), bool(small[r])
-        flipped = flipped or way.get(key, now) != now
-        if key in way or len(way) < MAX_COUNTED:
-            way[key] = now
-    if flipped:
-        _read_again(st)
-
-
-def _read_again(st: dict) -> None:
-    """A judgement flipped since an earlier read: the file read again from its start (``_revise``), at most
-    ``MAX_WAY_READS`` times."""
-    done = int(st.get("way_reads", 0))  # (pinned: the re-reads so far)
-    if done < MAX_WAY_READS:
-        st.setdefault("revise", {})["way_reads"] = done + 1
-
-
-MAX_WAY_READS = 4  # re-reads of a file for a series' judgement flipped (``_series_way``)
-
-
 def _series_so_far(reads: list[_Read], st: dict) -> np.ndarray:
     """Each read's records of its series in the reads before (0 for a series not counted): with this read's, set
     against the records placed so far (``st["placed_n"]``), a series of lines with no step is small over the log
@@ -2616,10 +2576,6 @@ def _count_series(reads: list[_Read], train: list[int], st: dict, n_now: int) ->
         key = _series_key(reads[r][0])
         if key in seen or len(seen) < MAX_COUNTED:
             seen[key] = int(seen.get(key, 0)) + len(reads[r][1])
-    # a series judged in an earlier read, none of its lines in this one: the records placed since may flip it
-    way = st.get("series_way") or {}
-    if any(k in seen and (int(seen[k]) <= max(st["placed_n"], 1)) != small for k, small in way.items()):
-        _read_again(st)
 
 
 MAX_COUNTED = 64  # series counted by ``_count_series``
@@ -3092,33 +3048,6 @@ def _counts_progress(n: np.ndarray, total: np.ndarray) -> bool:
     return not (len(total) >= 8 and totals > max(8, len(total) // 4))
 
 
-def _progress_so_far(plan: Plan, n: np.ndarray, total: np.ndarray, st: dict) -> bool:
-    """``_counts_progress`` of a record's counter on its lines so far (their count, the totals they show, whether the
-    count stayed; kept in ``st`` for at most ``MAX_COUNTED`` records): a read holding one or two of a record's lines
-    cannot tell a running pair (eole's ``18771/21327 tok/s``, a total of its own on every line) from a bar, the log so
-    far can. A judgement flipped since an earlier read has the file read again from its start (``_revise``, at most
-    ``MAX_WAY_READS`` times), as one read of it all judges it."""
-    key = f"{_series_key(plan)}|{plan.counter[0]}/{plan.counter[1]}"  # type: ignore[index]
-    seen = st.setdefault("ctr_so_far", {})
-    if key not in seen and len(seen) >= MAX_COUNTED:
-        return _counts_progress(n, total)
-    first0 = float(n[0]) if np.isfinite(n[0]) else None
-    lines, totals, more, first, same, was = seen.get(key) or [0, [], 0, first0, True, None]
-    new = np.setdiff1d(np.unique(total[~np.isnan(total)]), np.array(totals, dtype=np.float64))
-    room = max(0, MAX_TOTALS - len(totals))  # (the totals past the kept ones counted, not kept: each new)
-    totals, more = sorted([*totals, *new[:room].tolist()]), more + max(0, len(new) - room)
-    lines, same = lines + len(n), same and first is not None and bool((n == first).all())
-    distinct = len(totals) + more
-    now = not (lines >= 3 and same and distinct > 2) and not (lines >= 8 and distinct > max(8, lines // 4))
-    seen[key] = [lines, totals, more, first, same, now]
-    if was is not None and was != now:
-        _read_again(st)
-    return now
-
-
-MAX_TOTALS = 256  # distinct totals of a counter kept (``_progress_so_far``)
-
-
 def _epoch_total(st: dict, em: Emitter) -> None:
     """Records counted in epochs: the run's length is its epoch count."""
     if st.get("epochs"):
@@ -3159,7 +3088,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
     """One-off lines that are an evaluation's result (``| End of training | test loss 4.74 | test ppl 114.6``) or an
     epoch's train loss among stepped records (``_epoch_loss``): points at the step they were printed at, once the read
     ends (a line seen once is otherwise no series)."""
-    keep, said = [], []
+    keep = []
     lines = [p for p in st.get("pending", []) if isinstance(p, list)]
     codes = st.get("eb_carried") or [0] * len(lines)  # what each sits under (``_carry_eval_banners``)
     code_of = {id(p): c for p, c in zip(lines, codes, strict=False)}
@@ -3183,11 +3112,6 @@ def _final_evals(st: dict, em: Emitter) -> None:
         for f, name in plan.metrics.items():
             if f not in bad:  # an epoch's summary among records with steps: "Epoch 1/1 with loss 0.57"
                 em.add(int(at), "epoch_" + name if summary else name, float(got[f][0]))
-        said.append(_digest(group_lines([line]).templates[0].translate(None, b" \t\x01")))
-    if said:  # remembered as one-offs read: one seen again has the file read again knowing it recurs (a read's end
-        # within the log ends here too: Validation accuracy: 59.03, an eval's line, read once before its next)
-        once = [d for d in st.get("once", ()) if d not in said]
-        st["once"] = [*once, *dict.fromkeys(said)][-MAX_ONCE:]
     if len(keep) < len(st.get("pending", ())):
         kept = [p for p in keep if isinstance(p, list)]
         if st.get("banner_end") == 2 and (not kept or kept[-1] is not lines[-1]):
