@@ -55,16 +55,3 @@ def store(config) -> Store:
 def corpus() -> Path:
     require(CORPUS.is_dir(), f"the shared corpus at {CORPUS} (set TRAINING_CHECK_CORPUS)")
     return CORPUS
-
-
-@pytest.fixture(autouse=True)
-def _fresh_plan_cache():
-    """Each test reads with an empty plan cache. KNOWN BUG (found 2026-12-06, not fixed yet): ``engine._PLANS`` caches a
-    template's plan per process, keyed by the template alone, while the plan depends on the samples it was made from:
-    a plan made from one log is reused for another (reading holdout50's joeynmt log in pieces, then a log of bare
-    ``step value`` rows, reads no points from the second). Tests stay independent of their order meanwhile; the fix is
-    a cache keyed by what a plan depends on (or held per log)."""
-    from training_check.tools.parsers import engine
-
-    engine._PLANS.clear()
-    yield

@@ -11,6 +11,7 @@ does not grow with the run.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -309,6 +310,15 @@ def _recorder(calls: list):
     return lambda *a: calls.append(a)
 
 
+def _without_plans(cursor: dict) -> dict:
+    """A cursor without the samples its line templates were planned from (the first part's lines, in parts: the
+    log's own, kept so that later reads plan as the first did; the points they give are compared)."""
+    out = json.loads(json.dumps(cursor))
+    for key in ("plan_samples", "plan_bytes"):
+        out.get("state", {}).get("eng", {}).pop(key, None)
+    return out
+
+
 def test_a_long_first_read_in_parts_stores_what_one_read_stores(tmp_path):
     """Issue 12: a first read comes in parts of PART_BYTES (each stored before the next is read, so memory stays
     bounded); the stored points, each metric's history (to the byte), the cursor and the notes are those of one
@@ -334,7 +344,7 @@ def test_a_long_first_read_in_parts_stores_what_one_read_stores(tmp_path):
         store = Store(tmp_path / f"{name}.sqlite3")
         history, info, new, _, notes, every = read_source(src, "run", store, progress=_recorder(seen[name]))
         per_metric = {k: (m.to_parts()[0], [a.tobytes() for a in m.to_parts()[1]]) for k, m in history.metrics.items()}
-        got[name] = (per_metric, info.to_dict(), new, notes, store.load_summary(src.source_id).cursor,
+        got[name] = (per_metric, info.to_dict(), new, notes, _without_plans(store.load_summary(src.source_id).cursor),
                      {k: (c.steps.tolist(), c.values.tolist()) for k, c in every().columns.items()})
     assert got["parts"] == got["one"]
     assert got["one"][2] == sum(len(v[0]) for v in got["one"][5].values()) > 3000

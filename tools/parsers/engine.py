@@ -402,7 +402,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 continue  # a model summary's rows (a table with no step, printed once)
             if header is None:
                 header = _header_before(lines, int(idx[0]), st, len(pending))
-            plan = _cached_plan(grouping.templates[g], samples, header)
+            plan = _cached_plan(grouping.templates[g], samples, header, st)
             if header is None and plan is not None and not plan.metrics and plan.step is not None and (
                     plan.epoch is None and plan.counter is None and cells(first) is not None):
                 bare.append(len(plans))  # a row of bare numbers no header names (``_bare_rows``)
@@ -886,19 +886,38 @@ def _all_named(line: bytes) -> bool:
     return named
 
 
-_PLANS: dict[tuple[bytes, tuple[str, ...] | None], Plan | None] = {}
+_PLANS: dict[tuple[bytes, tuple[str, ...] | None, tuple[bytes, ...]], Plan] = {}
 MAX_CACHED_PLANS = 4096
+MAX_KEPT_SAMPLES = 256  # templates whose samples a log's state keeps
+MAX_KEPT_BYTES = 1 << 16  # and their bytes in all
 
 
-def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None) -> Plan | None:
-    """A template's plan, made once per process (a long read meets the same templates in every block). A template
-    whose samples name no number yet is planned again next time (a field may hold a number later)."""
-    key = (template, tuple(header) if header else None)
-    if key in _PLANS:
-        return _PLANS[key]
-    plan = plan_template(samples, header=header)
-    if plan is not None and len(_PLANS) < MAX_CACHED_PLANS and len(template) <= 4096:
-        _PLANS[key] = plan
+def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None, st: dict) -> Plan | None:
+    """A template's plan, made from the samples of the log's read that first planned it: later blocks and reads of
+    the same log plan it from those samples again (a plan depends on its samples, not on its template alone), so a
+    log's plans are its own whatever other logs the process read before, and they outlive the process in the log's
+    cursor. Made once per process for the same template, header and samples (a long read meets the same templates
+    in every block). A template whose samples name no number yet is planned again next time (a field may hold a
+    number later)."""
+    head = tuple(header) if header else None
+    kept = st.setdefault("plan_samples", {})
+    name = hashlib.blake2b(b"\x00".join((template, *(h.encode("utf-8", "replace") for h in head or ()))),
+                           digest_size=12).hexdigest()
+    if name in kept:
+        samples = [s.encode("latin-1") for s in kept[name]]
+    key = (template, head, tuple(samples))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = plan_template(samples, header=header)
+        if plan is not None and len(template) <= 4096:
+            if len(_PLANS) >= MAX_CACHED_PLANS:
+                _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
+            _PLANS[key] = plan
+    if plan is not None and name not in kept and len(kept) < MAX_KEPT_SAMPLES:
+        size = sum(len(s) for s in samples)
+        if st.get("plan_bytes", 0) + size <= MAX_KEPT_BYTES:
+            kept[name] = [s.decode("latin-1") for s in samples]
+            st["plan_bytes"] = st.get("plan_bytes", 0) + size
     return plan
 
 
