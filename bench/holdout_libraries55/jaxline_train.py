@@ -21,7 +21,8 @@ from ml_collections import config_dict
 
 def get_config(growth_ratios: str = "") -> config_dict.ConfigDict:
     """The experiment's config, jaxline's base config with this experiment's kwargs (a user's config file);
-    ``--config=jaxline_train.py:1,2,5`` also logs at steps 1, 2, 5, 10, 20, 50, ... (``periodic_action_growth_ratios``)."""
+    ``--config=jaxline_train.py:1,2,5`` also logs at steps 1, 2, 5, 10, 20, 50, ...
+    (``periodic_action_growth_ratios``)."""
     config = base_config.get_base_config()
     if growth_ratios:
         config.periodic_action_growth_ratios = tuple(float(r) for r in growth_ratios.split(","))
@@ -34,7 +35,7 @@ def get_config(growth_ratios: str = "") -> config_dict.ConfigDict:
     config.random_seed = 0
     config.experiment_kwargs = config_dict.ConfigDict(dict(config=dict(
         task="cls", optimizer="adam", lr=1e-2, lr_growth=1.0, decay_steps=0, batch_size=32, n=512, hidden=32,
-        clip=0.0, eval_batches=4)))
+        clip=0.0)))
     config.lock()
     return config
 
@@ -142,10 +143,9 @@ def main() -> None:
     ap.add_argument("--should-stop", action="store_true")
     a = ap.parse_args()
 
+    import h55_truth
     from absl import app
     from jaxline import platform
-
-    import h55_truth
 
     h55_truth.seed_all(0)
     k = "--config.experiment_kwargs.config."

@@ -21,7 +21,8 @@ run = blind_maker.registry(RUNS)
 # global_step: 20, {'learning_rate': 0.009999999776482582, 'loss': 0.5208132266998291, 'steps_per_sec': ...}` every
 # `log_tensors_interval` steps, after the whole config; its TensorBoard scalars are the truth)
 run("jaxline_adam_cls_every20_300steps", "jaxline_train.py", "--steps 300 --every 20")
-run("jaxline_sgd_reg_every10_200steps", "jaxline_train.py", "--task reg --optimizer sgd --lr 0.01 --steps 200 --every 10")
+run("jaxline_sgd_reg_every10_200steps", "jaxline_train.py",
+    "--task reg --optimizer sgd --lr 0.01 --steps 200 --every 10")
 run("jaxline_momentum_cls_growth_ratios_400steps", "jaxline_train.py",
     "--optimizer momentum --lr 0.01 --growth-ratios 1,2,5 --every 50 --steps 400")
 run("jaxline_rmsprop_reg_decay_log_all_sync", "jaxline_train.py",
