@@ -75,6 +75,7 @@ MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken
 MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
 MAX_UNPINNED = 2  # times a bar value told redrawn at a read's end is untold at a later one (the file read again)
 MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
+MAX_HEAD_CHARS = 1024  # characters of the names a carried row of a table of splits keeps (``_carried_head``)
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -375,7 +376,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 once_split = st.setdefault("_split_once", [])
                 if len(once_split) < MAX_PENDING * 4:
                     once_split.append(int(idx[0]))
-                    heads[int(idx[0])] = list(header or ())  # (kept with the line if it is carried on)
+                    if sum(len(h) + 1 for h in header or ()) <= MAX_HEAD_CHARS:
+                        heads[int(idx[0])] = list(header or ())  # (kept with the line if it is carried on)
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is not None and header is not None and _has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
