@@ -47,7 +47,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout38", "libraries_holdout39", "libraries_holdout40", "libraries_holdout41",
             "libraries_holdout42", "libraries_holdout43", "libraries_holdout44", "libraries_holdout45",
             "libraries_holdout46", "libraries_holdout47", "libraries_holdout48", "libraries_holdout49",
-            "libraries_holdout50", "libraries_holdout51")
+            "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
@@ -153,6 +153,13 @@ KNOWN = {
         "a running `a/b tok/s` pair taken for a progress counter",
     "libraries_holdout44/eole_transformer_noam_val_400st/train.log":
         "a running `a/b tok/s` pair taken for a progress counter",
+    # added with libraries_holdout52 and 53 (fixhippynn): their 17 hippynn logs and hippynn's own training_log.txt read
+    # the same in pieces (13 differed at main 09d31f1); 5 of holdout52's PyTorch-BigGraph logs differ, at main too
+    # (their reading is another branch's work)
+    **{f"libraries_holdout52/{name}/train.log": "PyTorch-BigGraph's chunked epochs, by where a read ends" for name in (
+        "pbg_logistic_dot_linear_2parts_8ep", "pbg_logistic_lr_high_6chunks_diverged",
+        "pbg_softmax_dot_translation_eval_10ep", "pbg_softmax_l2_complex_3chunks_6ep",
+        "pbg_softmax_lr_huge_4parts_nan")},
 }
 
 

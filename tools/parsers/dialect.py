@@ -147,6 +147,9 @@ class Dialect:
     split_rows: dict = field(default_factory=lambda: {
         "training": "", "train": "", "validation": "val_", "valid": "val_", "val": "val_", "test": "test_",
         "testing": "test_", "trainset": "", "validset": "val_", "valset": "val_", "testset": "test_"})
+    #: a mark a table prints before a cell whose value is a new best (hippynn's ``Loss  :    *    2.4951   *
+    #: 2.0084``), there or not from row to row: no part of the row (``templates.unmark_best``)
+    best_marks: str = "*"
     #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
     #: step 2000: 4.52``): the value after the position is named by the words before it
     position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})

@@ -42,7 +42,7 @@ from .kv_blocks import KeyBlocks, hold_open
 from .lines import FIRST_DISPLAY, TextLines, erase_cleared, hold_display, join_wrapped, line_lengths, split_lines
 from .stat_rows import StatRows
 from .streams import release_held, select_stream
-from .tables_text import SKIP, Tables, closes_a_list
+from .tables_text import SKIP, RowNames, Tables, closes_a_list
 from .templates import (
     GROUPED,
     NAN_MARK,
@@ -53,6 +53,7 @@ from .templates import (
     split_run_together_numbers,
     templates_of,
     ungroup_numbers,
+    unmark_best,
     value_text,
 )
 
@@ -74,6 +75,7 @@ MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken
 MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
 MAX_UNPINNED = 2  # times a bar value told redrawn at a read's end is untold at a later one (the file read again)
 MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
+MAX_HEAD_CHARS = 1024  # characters of the names a carried row of a table of splits keeps (``_carried_head``)
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
@@ -261,6 +263,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     carried = [p for p in st["pending"] if isinstance(p, list)]
     pending = [p[0].encode("latin-1") for p in carried]
     ctx = [(p[1], p[2]) for p in carried]
+    # a row of a table of splits carried on keeps the names its header gave it there (``_carried_head``)
+    heads = {k: p[3] for k, p in enumerate(carried) if len(p) > 3 and isinstance(p[3], list)}
     lengths = line_lengths(split.lines, split.text)
     lines = join_wrapped(split.lines, st, lengths)
     if lines is not split.lines and split.masked:  # a word the wrap cut is whole once joined: masked after the join
@@ -297,6 +301,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     apart = split_run_together_numbers(lines, grouping)  # a row's wide values that ran together: a number each
     if apart is not None:
         lines = apart
+        grouping = group_lines(lines, None, premasked=True)
+    unmarked = unmark_best(lines, grouping, DIALECT.best_marks.encode())  # a table's marks of a new best: blanks
+    if unmarked is not None:
+        lines = unmarked
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
     _phase_banners(lines, grouping, st)
@@ -358,10 +366,18 @@ def _read_block(data: bytes, em: Emitter) -> None:
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
             if len(first) > PENDING_LINE:
                 continue
-            header = tables.header_for(int(idx[0]), [first]) if int(idx[0]) >= len(pending) else None
+            header = tables.header_for(int(idx[0]), [first]) if int(idx[0]) >= len(pending) else _carried_head(
+                heads.get(int(idx[0])))
             if header is SKIP:
                 continue  # a model summary's row
             plan = plan_template([first], header=header)
+            if plan is not None and getattr(header, "splits", False):
+                plan = replace(plan, split_table=True)
+                once_split = st.setdefault("_split_once", [])
+                if len(once_split) < MAX_PENDING * 4:
+                    once_split.append(int(idx[0]))
+                    if sum(len(h) + 1 for h in header or ()) <= MAX_HEAD_CHARS:
+                        heads[int(idx[0])] = list(header or ())  # (kept with the line if it is carried on)
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is not None and header is not None and _has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
@@ -397,7 +413,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             samples = [lines[i] for i in picks][:SAMPLES]
             own = idx[idx >= len(pending)]  # a line carried from the block before has its header there, not here
             header = tables.header_for(int(own[0]), [lines[int(own[0])], *samples]) if len(own) and int(
-                idx[0]) < len(pending) else tables.header_for(int(idx[0]), samples)
+                idx[0]) < len(pending) else (_carried_head(heads.get(int(idx[0]))) if int(idx[0]) in heads else (
+                    tables.header_for(int(idx[0]), samples)))
             if header is SKIP:
                 continue  # a model summary's rows (a table with no step, printed once)
             if header is None:
@@ -408,6 +425,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 bare.append(len(plans))  # a row of bare numbers no header names (``_bare_rows``)
             if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
                 plan = replace(plan, partial_first=True)
+            if plan is not None and getattr(header, "splits", False) and not plan.split_table:
+                plan = replace(plan, split_table=True)
             if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
                     _has_loss(plan) or _has_objective(plan))):
@@ -452,9 +471,11 @@ def _read_block(data: bytes, em: Emitter) -> None:
         new_pending.append(int(i))
         placed.add(int(i))
     new_pending = _carried(new_pending, placed, late)
-    st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st)] for i in sorted(new_pending)]
+    st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st), *([heads[i]] if i in heads else [])]
+                     for i in sorted(new_pending)]
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     _carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
+    st.pop("_split_once", None)  # (this block's lines: no later block's)
     under = st.pop("_ub_lines", None)
     st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
                                                    for i in sorted(new_pending)]
@@ -601,6 +622,15 @@ def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]
     if new or again:
         once = [d for d in st.get("once", ()) if d not in again and d not in carried]
         st["once"] = [*once, *[d for d in new if d not in once]][-MAX_ONCE:]
+
+
+def _carried_head(names: list | None) -> RowNames | None:
+    """The names a table of splits gave a row carried on from an earlier read (its header is there, not here)."""
+    if names is None:
+        return None
+    out = RowNames(str(n) for n in names)
+    out.splits = True
+    return out
 
 
 def _carried(pending: list[int], placed: set[int], late: list[int]) -> list[int]:
@@ -1518,6 +1548,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 st["spe"] = float(steps[known][-1] / ep[known][-1])
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
+    tabled: list[tuple[int, np.ndarray]] = []  # (read, its lines placed at a banner) of tables of splits
     under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     after = _positions_after(lines, reads, n, nonblank, st)
     hold = st.pop("_pa_hold", None)
@@ -1551,6 +1582,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             has = np.isnan(steps) & ~np.isnan(u)
             if has.any() and (np.diff(u[has]) != 0).all():  # (one record an epoch)
                 steps = np.where(has, u, steps)
+                if plan.split_table:
+                    tabled.append((r, has))
         if plan.epoch is not None and plan.epoch_end and st["main_total"] and st["e0"] is not None:  # "end of epoch 3"
             steps = np.where(np.isnan(steps), (got[plan.epoch] - st["e0"] + 1) * st["main_total"], steps)
         if plan.epoch is not None and np.isnan(steps).any():
@@ -1586,6 +1619,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         steps_of[r] = steps
         if len(miss):
             unplaced.append((idx[miss], r))
+    if tabled:
+        _first_table(reads, steps_of, tabled, st)
     n_now = sum(int((~np.isnan(steps_of[r])).sum()) for r in train)  # records placed in this read
     if unplaced or st.get("first_step") is None:
         placed_at = nan.copy()
@@ -2520,8 +2555,17 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
             lead = at0
     elif not st.get("ub_seen") and rec.any():
         st["ub_rec_seen"] = True
-    if not have and st.get("ub") is None:
+    # a table of splits (``Plan.split_table``) is its epoch's report: the bars the epoch's passes drew before it end
+    # no banner's record for it (``ub_t``: the banner it is under, kept apart while it differs from ``ub``)
+    tabled = np.zeros(n, dtype=bool)
+    for plan, idx, _got, _bad in reads:
+        if plan.split_table:
+            tabled[idx] = True
+    tabled[[i for i in st.pop("_split_once", ()) if 0 <= i < n]] = True  # (one-off rows carried to the next read)
+    ub, ub_t = st.get("ub"), st.get("ub_t", st.get("ub"))
+    if not have and ub is None and ub_t is None:
         return None
+    mark_t = mark.copy()
     if not st.get("ub_close"):  # (a closing banner's epoch holds its bars: FuxiCTR's per-epoch tqdm bar)
         for b_idx in bars:
             mark[b_idx] = np.inf
@@ -2535,14 +2579,24 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         off = float(st.get("ub_off", 0.0)) + np.cumsum(np.where(back, prev - b + 1, 0.0))
         st["ub_raw"], st["ub_off"] = float(b[-1]), float(off[-1])
         mark[at] = b + off
-    ub = st.get("ub")
-    out = _ffill(mark, np.nan if ub is None else ub)
+        mark_t[at] = mark[at]
     if counted.any():
         st["ub_counted"] = True
-    if st.get("ub_counted") and 0 < first < n:  # (banners counting the run's epochs: the lines carried from the read
-        # before were printed before where it ended; its own lines are under the banner it ended under)
-        out[first:] = _ffill(mark[first:], np.nan if ub is None else ub)
+    outs = []
+    for mk, start in ((mark, ub), (mark_t, ub_t)):
+        out = _ffill(mk, np.nan if start is None else start)
+        if st.get("ub_counted") and 0 < first < n:  # (banners counting the run's epochs: the lines carried from the
+            # read before were printed before where it ended; its own lines are under the banner it ended under)
+            out[first:] = _ffill(mk[first:], np.nan if start is None else start)
+        outs.append(out)
+    out, out_t = outs
     st["ub"] = None if np.isinf(out[-1]) or np.isnan(out[-1]) else float(out[-1])
+    last_t = None if np.isinf(out_t[-1]) or np.isnan(out_t[-1]) else float(out_t[-1])
+    if last_t != st["ub"]:
+        st["ub_t"] = last_t
+    else:
+        st.pop("ub_t", None)
+    out = np.where(tabled, out_t, out)
     if len(carried) == first:
         was = np.array([np.nan if u is None else u for u in carried], dtype=float)
         out[:first] = np.where(np.isnan(mark[:first]), was, out[:first])
@@ -2553,6 +2607,59 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         if lead is not None:
             out[:lead] = np.where(rec[:lead], mark[lead], out[:lead])
     return out
+
+
+MAX_TABLE_NAMES = 256  # names of a table of splits remembered at the banner the last read ended under
+
+
+def _first_table(reads: list[_Read], steps_of: list[np.ndarray], tabled: list[tuple[int, np.ndarray]],
+                 st: dict) -> None:
+    """A table of splits is its epoch's report: the first one under a banner gives the epoch's points. A name it
+    gives again under the same banner, in a table printed later (hippynn tests the best model after training,
+    ``train  valid  test`` under the last epoch's banner), is no point of that epoch (its value is another model's);
+    a name new there (``test_Loss``) is. Across reads: the names placed at the banner the last read ended under
+    (``tb_at``, ``tb_names``)."""
+    at: dict[str, list[tuple[np.ndarray, np.ndarray, int, int]]] = {}  # name -> (lines, epochs, read, field)
+    for r, has in tabled:
+        plan, idx, _got, _bad = reads[r]
+        for f, name in plan.metrics.items():
+            at.setdefault(name, []).append((idx[has], steps_of[r][has], r, f))
+    last = st.get("tb_at")
+    before = set(st.get("tb_names") or ()) if last is not None else set()
+    end_at: float | None = None
+    end_names: list[str] = []
+    for name, parts in at.items():
+        li = np.concatenate([p[0] for p in parts])
+        ep = np.concatenate([p[1] for p in parts])
+        o = np.argsort(li, kind="stable")
+        ep_o = ep[o]
+        first = np.zeros(len(li), dtype=bool)
+        first[np.unique(ep_o, return_index=True)[1]] = True  # the first line at each epoch
+        if name in before:
+            first &= ep_o != last  # (placed at it by a read before)
+        keep = np.empty(len(li), dtype=bool)
+        keep[o] = first
+        if not keep.all():
+            k = 0
+            for lines_p, _ep, r, f in parts:
+                drop_p = ~keep[k:k + len(lines_p)]
+                k += len(lines_p)
+                if drop_p.any():
+                    plan, idx, got, bad = reads[r]
+                    mask = np.zeros(len(idx), dtype=bool)
+                    mask[np.flatnonzero(np.isin(idx, lines_p[drop_p]))] = True
+                    bad = dict(bad)
+                    bad[f] = bad[f] | mask if f in bad else mask
+                    reads[r] = (plan, idx, got, bad)
+        top = float(ep_o[-1])
+        if end_at is None or top > end_at:
+            end_at, end_names = top, []
+        if top == end_at:
+            end_names.append(name)
+    if end_at is not None:
+        if end_at == last:
+            end_names = sorted(before | set(end_names))
+        st["tb_at"], st["tb_names"] = end_at, sorted(end_names)[:MAX_TABLE_NAMES]
 
 
 EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)

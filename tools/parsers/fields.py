@@ -73,6 +73,9 @@ class Plan:
     #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``);
     #: or of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
     worker: int | None = None
+    #: a metric's row of a table whose columns are splits (``tables_text.split_named``): the epoch's report, at the
+    #: epoch of the banner above it whatever bars the epoch drew between (``engine._records_under_banners``)
+    split_table: bool = False
 
     @property
     def positions(self) -> list[int]:

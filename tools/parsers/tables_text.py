@@ -225,6 +225,8 @@ def parse_header(line: bytes, rule: bytes | None = None,
             segs = words
     if len(segs) < 2 or not all(_is_column_name(s, dialect) for s, _a, _b in segs):
         return None
+    if split_prefixes(tuple(segs), dialect) is not None:
+        return tuple(segs)  # the splits as the columns (``train  valid``): a table of a metric per row
     if len(segs) == 2 and not any(s in dialect.table_names or s.lower() in dialect.epoch_names
                                   or s.lower() in dialect.step_names for s, _a, _b in segs):
         return None  # two words are a phrase, not a table's header, unless one names the step
@@ -483,6 +485,7 @@ class RowNames(list[str]):
 
     partial_first = False  # its losses sum the steps since the row before: the row at step 0 is one update's
     named_step = False  # its step (or epoch) column is named so (not found from the samples' values)
+    splits = False  # a metric's row under a header of splits (``split_named``): the table's record is its epoch's
 
 
 def _whole_column(samples: Sequence[bytes], k: int, n: int) -> bool:
@@ -549,6 +552,71 @@ def split_row(row: bytes, dialect: Dialect = DIALECT) -> str | None:
 _NAN_CELLS = frozenset({b"nan", b"-nan", b"inf", b"-inf"})
 
 
+def split_prefixes(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = DIALECT) -> list[str] | None:
+    """The name prefixes of a header whose columns are splits and nothing else (``train  valid  test``: ``""``,
+    ``val_``, ``test_``; ``Dialect.split_rows``), two or more, each its own; else None. Such a table prints a metric
+    per row, a split per column (hippynn's per-epoch evaluation)."""
+    if not 2 <= len(columns) <= MAX_COLUMNS:
+        return None
+    out = [dialect.split_rows.get(name.lower()) for name, _a, _b in columns]
+    if any(p is None for p in out) or len(set(out)) != len(out):
+        return None
+    return [str(p) for p in out]
+
+
+def named_row(row: bytes, dialect: Dialect = DIALECT) -> tuple[str, int] | None:
+    """(name, how many cells open the row) of a row naming its metric then giving numbers only (``T-RMSE:  1.07
+    1.11``, ``Loss-Err:  25.76  28.68``, ``Accuracy :  0.91  0.88``): a name of words (``Dialect.name_words`` at
+    most, a letter first) closed by a colon, glued or a cell of its own, then two number cells or more; else None."""
+    if len(row) > MAX_HEADER or not row.lstrip()[:1].isalpha():
+        return None
+    cells = _cells(row)
+    k = 0
+    while k < len(cells) and not cells[k][0].endswith(b":"):
+        k += 1
+    k += 1  # the cells up to the colon's name the row
+    if k > dialect.name_words + 1 or len(cells) - k < 2 or len(cells) - k > MAX_COLUMNS:
+        return None
+    if not all(_number_cell(tok) or tok.lower() in _NAN_CELLS for tok, _a, _b in cells[k:]):
+        return None
+    words = [tok.decode("utf-8", "replace") for tok, _a, _b in cells[:k]]
+    name = " ".join(words).rstrip(":").strip()
+    if not name or not _is_column_name(name, dialect) or any(_number_cell(w.encode()) for w in name.split()):
+        return None
+    return name, k
+
+
+def split_named(columns: tuple[tuple[str, int, int], ...], prefixes: list[str], row: bytes,
+                dialect: Dialect = DIALECT) -> RowNames | None:
+    """One name per blank-separated cell of a row under a header of splits (``split_prefixes``): the row's own name
+    (``named_row``) prefixed by the split over each number (``Loss`` under ``train``, ``val_Loss`` under ``valid``);
+    as many numbers as splits go to them in order, fewer each to the split it overlaps most (none two to one); the
+    cells naming the row ``""``. None when the row is no named row or does not fit the header."""
+    got = named_row(row, dialect)
+    if got is None:
+        return None
+    name, k = got
+    cells = _cells(row)
+    nums = cells[k:]
+    if len(nums) > len(columns):
+        return None
+    out = RowNames([""] * len(cells))
+    if len(nums) == len(columns):
+        for j, c in enumerate(range(len(columns))):
+            out[k + j] = prefixes[c] + name
+    else:
+        taken: set[int] = set()
+        for j, (_tok, a, b) in enumerate(nums):
+            over = [min(b, cb) - max(a, ca) for _n, ca, cb in columns]
+            c = max(range(len(columns)), key=over.__getitem__)
+            if over[c] <= 0 or c in taken:
+                return None
+            taken.add(c)
+            out[k + j] = prefixes[c] + name
+    out.splits = True
+    return out
+
+
 class Tables:
     """The headers of one block's tables, found on demand (see the module docstring). ``first``: lines before it
     were carried over from earlier blocks (their place is not here)."""
@@ -573,7 +641,7 @@ class Tables:
             t = self.grouping.templates[code]
             line = self._first_line(code)
             if not t.strip() or _row_like(t, line) or is_rule(t) or is_rule(line) or (  # (dashes are number marks)
-                    split_row(line) is not None):
+                    split_row(line) is not None) or named_row(line) is not None:
                 hit = False
             elif b"%||" in t or is_bar(line):  # a bar ends a table only when it holds a header (YOLO's Class ...)
                 hit = self._bar_header(code)
@@ -608,7 +676,8 @@ class Tables:
         one first), ``SKIP`` for a model summary's rows, None when no header governs it."""
         rep = samples[0]
         split = split_row(rep)
-        if len(rep) > MAX_HEADER * 4 or split is None and not _row_like(
+        is_named = named_row(rep) is not None
+        if len(rep) > MAX_HEADER * 4 or split is None and not is_named and not _row_like(
                 self.grouping.templates[self.grouping.codes[i]], rep) and not self._headed_text_row(i, rep):
             return None
         breaks = self.breaks()
@@ -631,6 +700,12 @@ class Tables:
         columns, kind = parsed
         if kind == "summary":
             return SKIP
+        if kind == "splits":  # a metric per row, a split per column
+            prefixes = split_prefixes(columns)
+            return None if prefixes is None else split_named(columns, prefixes, rep)
+        if is_named and split is None and not _row_like(self.grouping.templates[self.grouping.codes[i]], rep) and (
+                not self._headed_text_row(i, rep)):
+            return None  # a named row under another table's header: its own record
         if kind != "table":
             return None  # prose ("Using cpu device"), not the names of a table's columns
         key = (header, rule if top is None else b"\x00" + top, self.grouping.templates[self.grouping.codes[i]])
@@ -906,7 +981,8 @@ def _headed(columns: _Columns | None) -> tuple[_Columns, str] | None:
     ``other``), or None for no header."""
     if columns is None:
         return None
-    return columns, "summary" if is_summary(columns) else "table" if names_a_table(columns) else "other"
+    return columns, "summary" if is_summary(columns) else "splits" if split_prefixes(columns) is not None else (
+        "table" if names_a_table(columns) else "other")
 
 
 def _parse_two(top: bytes, bottom: bytes) -> tuple[_Columns, str] | None:

@@ -342,3 +342,70 @@ def split_run_together_numbers(lines: Sequence[bytes], grouping: Grouping) -> li
     for i in np.flatnonzero(np.isin(codes, hit)).tolist():
         out[i] = split_run_together(out[i])
     return out
+
+
+BEST_MARK_LOOKS = 4096  # templates looked at per block for a best mark before a cell
+
+
+def best_marks(template: bytes, marks: bytes = b"*") -> list[int]:
+    """Which of the template's mark bytes (counted among its bytes of that value, in order) flag the number right
+    after them (a new best: hippynn's ``Loss  :    *    2.4951   *    2.0084``): a mark opening a cell, three blanks or
+    more before it (a column's gap: no operator's spacing, ``a * b``, ``a  *  b``), after something else on the line
+    (a bullet opens it), glued to the number or blanks apart, in a row of two numbers or more."""
+    if template.count(_MARK) < 2 or not any(m in template for m in marks):
+        return []
+    out = []
+    seen: dict[int, int] = {}
+    body = len(template) - len(template.lstrip(b" \t"))
+    for m in re.finditer(b"[" + re.escape(marks) + b"]", template):
+        i, c = m.start(), template[m.start()]
+        k = seen.get(c, 0)
+        seen[c] = k + 1
+        if i - 3 > body and not template[i - 3:i].strip(b" \t") and _BLANKS_MARK.match(template, i + 1):
+            out.append((c << 32) | k)
+    return out
+
+
+_BLANKS_MARK = re.compile(rb"[ \t]*+\x01")  # blanks, then a number's mark
+
+
+def unmark_best(lines: Sequence[bytes], grouping: Grouping, marks: bytes = b"*") -> list[bytes] | None:
+    """The lines, as a new list, with each best mark (``best_marks``) of the lines of each template holding one a
+    blank (the row's cells at their places: one template whether or not a cell is marked, the number the cell's);
+    None when no template holds one (the lines are then as they were). Lines of one template hold its bytes other
+    than numbers in the same order: the template says which of a line's marks to blank."""
+    codes = grouping.codes
+    n_t = min(len(grouping.templates), BEST_MARK_LOOKS)
+    if not len(codes) or not n_t:
+        return None
+    every = b"\n".join(grouping.templates[:n_t])
+    if not any(m in every for m in marks):
+        return None  # (one look at the block's templates: most logs print no mark)
+    hit: dict[int, list[int]] = {}
+    for k in range(n_t):
+        t = grouping.templates[k]
+        if any(m in t for m in marks):
+            which = best_marks(t, marks)
+            if which:
+                hit[k] = which
+    if not hit:
+        return None
+    out = list(lines)
+    keys = np.fromiter(hit, dtype=np.int64)
+    for i in np.flatnonzero(np.isin(codes, keys)).tolist():
+        out[i] = _blank_marks(out[i], hit[int(codes[i])], marks)
+    return out
+
+
+def _blank_marks(line: bytes, which: list[int], marks: bytes) -> bytes:
+    """``line`` with the marks ``which`` (mark byte << 32 | its count among the line's bytes of that value) blank:
+    one pass over the line's marks."""
+    at: dict[int, list[int]] = {}
+    for m in re.finditer(b"[" + re.escape(marks) + b"]", line):
+        at.setdefault(line[m.start()], []).append(m.start())
+    buf = bytearray(line)
+    for w in which:
+        got = at.get(w >> 32, ())
+        if (w & 0xFFFFFFFF) < len(got):
+            buf[got[w & 0xFFFFFFFF]] = 0x20
+    return bytes(buf)
