@@ -936,12 +936,12 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
 MAX_PLACED_NAMES = 64  # names kept for ``_placed_late``
 
 
-def _view_name(name: str) -> str:
-    """The quantity a metric's name shows, as a live view and a record of it are compared: its words in lower case,
-    its mean words dropped (``Dialect.mean_words``: an epoch's ``avg_loss`` records what a bar draws as ``Loss``, its
-    evaluation's ``eval_avg_loss`` what the evaluation's bar draws as ``eval_loss``)."""
+def _view_name(name: str, means: bool = True) -> str:
+    """The quantity a metric's name shows, as a live view and a record of it are compared: its words in lower case;
+    for a bar (``means``), its mean words dropped (``Dialect.mean_words``: an epoch's ``avg_loss`` records what a bar
+    draws as ``Loss``, its evaluation's ``eval_avg_loss`` what the evaluation's bar draws as ``eval_loss``)."""
     parts = [w for w in _NAME_PARTS.split(name.lower()[:256]) if w]
-    kept = [w for w in parts if w not in DIALECT.mean_words]
+    kept = [w for w in parts if w not in DIALECT.mean_words] if means else parts
     return "_".join(kept or parts)
 
 
@@ -952,10 +952,21 @@ def _live_view(plan: Plan) -> bool:
     return plan.bar or plan.counter is not None and plan.step is None
 
 
-def _shown_names(plan: Plan, names: Sequence[str] | None = None) -> list[str]:
+def _shown_names(plan: Plan, names: Sequence[str] | None = None, means: bool = True) -> list[str]:
     """The quantities a record's values are of (``_view_name``), an evaluation's under its prefix."""
     names = plan.metrics.values() if names is None else names
-    return [_view_name(plan.eval_prefix + n if plan.is_eval else n) for n in names]
+    return [_view_name(plan.eval_prefix + n if plan.is_eval else n, means) for n in names]
+
+
+def _viewed(plan: Plan, recorded: tuple[set[str], set[str]]) -> list[bool]:
+    """Which of a live view's values a record gives (``_recorded_names``): a bar's (a display: whatever it draws is
+    the run's record's when one names it, or its mean), else a line's under a count within the epoch whose very name a
+    record printing its own epoch gives (the epoch's running view: flashy's ``Train | Epoch 7 | 15/16 | ... | loss
+    1.677`` before its ``Train Summary | Epoch 7 | loss=1.189``; a batch's ``Loss: 0.59`` logged beside an epoch's
+    ``Avg loss: 0.20``, another quantity, stays the run's record of each batch)."""
+    if plan.bar:
+        return [v in recorded[0] for v in _shown_names(plan)]
+    return [v in recorded[1] for v in _shown_names(plan, means=False)]
 
 
 def _per_batch(plan: Plan) -> bool:
@@ -985,7 +996,7 @@ def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
     return ok
 
 
-def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[set[str], set[int]]:
+def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[tuple[set[str], set[str]], set[int]]:
     """The quantities (``_view_name``) that records printing a position of their own give, in this read or an earlier
     one, and which of this read's records print their own epoch, once an epoch (``_once_an_epoch``). A record
     printing its step (tez's ``[train] mae=8.0177, loss=102.7787 [e=0 steps=16]``) or its epoch (``Epoch 1/8:
@@ -995,9 +1006,12 @@ def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[set
     land among the records (a block-buffered stdout puts them after the bar's). Quantities a live view gave points of
     in an earlier read: the file is read again from its start knowing them (``_revise``), as one read of it all
     reads them. ``kinds``: the reads of train and evaluation records (an evaluation's quantities under its
-    prefix)."""
-    known = list(st.get("recorded") or ())
+    prefix). The quantities as a bar is compared with them, and the names records printing their own epoch give
+    (``_viewed``)."""
+    known = [_view_name(n) for n in st.get("recorded") or ()]  # (a cursor of a version that kept names as printed)
+    named = list(st.get("ep_named") or ())
     new: list[str] = []
+    new_named: list[str] = []
     by_epoch: set[int] = set()  # (train records only)
     for r in kinds:
         plan, idx, got, _bad = reads[r]
@@ -1009,6 +1023,8 @@ def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[set
             once = _once_an_epoch(plan, got, st)
             if plan.epoch_total is None and not once:
                 continue
+            if once:
+                new_named.extend(v for v in _shown_names(plan, means=False) if v not in named and v not in new_named)
             if once and not plan.is_eval:
                 by_epoch.add(r)
         else:
@@ -1023,29 +1039,34 @@ def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[set
         st["recorded"] = known
         if drawn:
             st.setdefault("revise", {})["recorded"] = known
-    return set(known), by_epoch
+    if new_named:
+        named = sorted({*named, *new_named})[:MAX_PLACED_NAMES]
+        st["ep_named"] = named
+        if set(st.get("viewed") or ()) & set(new_named):
+            st.setdefault("revise", {})["ep_named"] = named
+    return (set(known), set(named)), by_epoch
 
 
-def _unviewed(plan: Plan, recorded: set[str], st: dict) -> Plan:
-    """A live view's plan with only the values no record gives (``_recorded_names``); the quantities it gives points
-    of kept (``viewed``, a train bar's as ``carried``): recorded later, the file is read again knowing them."""
-    kept = {f: n for (f, n), v in zip(plan.metrics.items(), _shown_names(plan), strict=True) if v not in recorded}
+def _unviewed(plan: Plan, recorded: tuple[set[str], set[str]], st: dict) -> Plan:
+    """A live view's plan with only the values no record gives (``_viewed``); the quantities it gives points of kept
+    (``viewed``, a train bar's as ``carried``): recorded later, the file is read again knowing them."""
+    kept = {f: n for (f, n), seen in zip(plan.metrics.items(), _viewed(plan, recorded), strict=True) if not seen}
     if kept and (plan.is_eval or not plan.bar):
         viewed = st.setdefault("viewed", [])
-        viewed.extend(v for v in _shown_names(plan, list(kept.values())) if v not in viewed
+        viewed.extend(v for v in _shown_names(plan, list(kept.values()), means=False) if v not in viewed
                       and len(viewed) < MAX_PLACED_NAMES)
     return plan if len(kept) == len(plan.metrics) else replace(plan, metrics=kept)
 
 
-def _by_epoch_mode(reads: list[_Read], train: list[int], recorded: set[str], by_epoch: set[int], st: dict,
-                   em: Emitter) -> set[int]:
+def _by_epoch_mode(reads: list[_Read], train: list[int], recorded: tuple[set[str], set[str]], by_epoch: set[int],
+                   st: dict, em: Emitter) -> set[int]:
     """Whether the run is counted in epochs, and the live views it then leaves out: a record printing its own epoch,
     once an epoch (``_recorded_names``), is the run's record of what a per-batch series within the epoch shows beside
     it (a bar, a Keras-like meter, logged progress lines); where every per-batch series is such a live view (none
     gives a point), the records are the run's only train points and their epochs its steps, the run's length its
     epoch count. Decided on the log so far (kept in ``st``): records placed otherwise before the live view showed,
     the file is read again knowing it; a per-batch point shown after, read again knowing that (``_revise``)."""
-    live = {r for r in train if _live_view(reads[r][0]) and all(n in recorded for n in _shown_names(reads[r][0]))}
+    live = {r for r in train if _live_view(reads[r][0]) and all(_viewed(reads[r][0], recorded))}
     if any(r not in live and _per_batch(reads[r][0]) for r in train) and not st.get("batch_pts"):
         st["batch_pts"] = True  # a train point finer than the epoch: the run counts its batches
         if st.get("ep_mode"):
