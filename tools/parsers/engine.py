@@ -954,8 +954,8 @@ def _live_view(plan: Plan) -> bool:
 
 def _shown_names(plan: Plan, names: Sequence[str] | None = None, means: bool = True) -> list[str]:
     """The quantities a record's values are of (``_view_name``), an evaluation's under its prefix."""
-    names = plan.metrics.values() if names is None else names
-    return [_view_name(plan.eval_prefix + n if plan.is_eval else n, means) for n in names]
+    prefix = plan.eval_prefix if plan.is_eval else ""
+    return [_view_name(prefix + n, means) for n in (plan.metrics.values() if names is None else names)]
 
 
 def _viewed(plan: Plan, recorded: tuple[set[str], set[str]]) -> list[bool]:
