@@ -112,9 +112,10 @@ def _t4k(rng: random.Random, epochs: int, batches: int, val: bool = True, acc: b
 
 
 def _flashy(rng: random.Random, epochs: int, batches: int, val: bool = True, summary: bool = True,
-            acc: bool = False) -> tuple[bytes, list[float], list[float], list[tuple[int, float]]]:
+            acc: bool = False, of: bool = False) -> tuple[bytes, list[float], list[float], list[tuple[int, float]]]:
     """A flashy run through colorlog: progress lines every few batches (the epoch's running mean; the last batch not
-    always printed), then ``Train Summary | Epoch e | loss=... | duration=...``; ``Valid`` likewise."""
+    always printed), then ``Train Summary | Epoch e | loss=... | duration=...``; ``Valid`` likewise; ``of``: the
+    progress lines count the run's epochs too (``Epoch 3/20``)."""
     head = "[\x1b[36m12-06 22:29:14\x1b[0m][\x1b[34mflashy.solver\x1b[0m][\x1b[32mINFO\x1b[0m] - "
     every = rng.choice((3, 4, 5))
     decimals = rng.choice((3, 5))
@@ -129,7 +130,8 @@ def _flashy(rng: random.Random, epochs: int, batches: int, val: bool = True, sum
             if b % every == 0:
                 per_batch.append(((e - 1) * batches + b, running))
                 extra = f" | acc {50 + e:.1f}%" if acc else ""
-                out.append(f"{head}Train | Epoch {e} | {b}/{batches} | {600 + 37.3 * b:.2f} it/sec | "
+                out.append(f"{head}Train | Epoch {e}{f'/{epochs}' if of else ''} | {b}/{batches} | "
+                           f"{600 + 37.3 * b:.2f} it/sec | "
                            f"loss {running:.{decimals}f}{extra}\x1b[0m\n")
         if summary:
             train.append(running)
@@ -157,7 +159,7 @@ def test_an_epoch_record_beside_a_bar_of_the_batch_loss_is_the_runs_record(tmp_p
     rng = random.Random(seed)
     epochs, batches = rng.randrange(3, 13), rng.randrange(5, 41)
     val = seed % 3 != 1
-    data, train, valid = _nh(rng, epochs, batches, val=val)
+    data, train, valid = _nh(rng, epochs, batches, val=val, stuck=seed % 2 == 0)
     pts = whole_as_live(tmp_path, data, f"nh{seed}.log", cuts=tuple(sorted(rng.random() for _ in range(5))))
     assert pts["avg_total_loss"] == (list(range(1, epochs + 1)), train), pts.get("avg_total_loss")
     assert "Loss" not in pts and primary_names(pts) == ["avg_total_loss"], sorted(pts)
@@ -197,7 +199,7 @@ def test_an_epoch_summary_beside_progress_lines_under_an_in_epoch_counter(tmp_pa
     rng = random.Random(200 + seed)
     epochs, batches = rng.randrange(3, 21), rng.randrange(6, 40)
     val = seed % 3 != 2
-    data, train, valid, _per_batch = _flashy(rng, epochs, batches, val=val, acc=seed % 2 == 1)
+    data, train, valid, _per_batch = _flashy(rng, epochs, batches, val=val, acc=seed % 2 == 1, of=seed % 3 == 0)
     pts = whole_as_live(tmp_path, data, f"flashy{seed}.log", cuts=tuple(sorted(rng.random() for _ in range(5))))
     assert pts["loss"] == (list(range(1, epochs + 1)), train), pts["loss"]
     assert primary_names(pts) == ["loss"]
@@ -226,6 +228,24 @@ def test_per_batch_losses_with_no_epoch_record_stay_per_batch(tmp_path):
     pts = whole_as_live(tmp_path, data, "nh_norecord.log")
     assert pts["Loss"][0][:12] == list(range(1, 13)) and len(pts["Loss"][0]) > 5 * 6, pts["Loss"]
     assert "avg_total_loss" not in pts
+
+
+def test_a_batch_loss_logged_beside_an_epochs_average_stays_per_batch(tmp_path):
+    """A logged line's ``Loss`` under a count within the epoch beside an epoch's ``Avg loss`` (ignite's evaluation of
+    the train set, ``Training Results``): another quantity, not the same name; the lines are the run's record of each
+    batch (only a bar, a display, is a view of a record's mean)."""
+    rng = random.Random(11)
+    out, truth = [], []
+    for e in range(1, 6):
+        for it in (10, 20, 30):
+            x = round(0.6 / (e + it / 30) * (1 + 0.2 * rng.random()), 4)
+            truth.append(((e - 1) * 30 + it, x))
+            out.append(f"Epoch[{e}] Iteration[{it}/30] Loss: {x:.4f}")
+        out.append(f"Training Results - Epoch: {e}  Avg accuracy: {0.8 + e / 100:.2f} Avg loss: {0.3 / e:.2f}")
+        out.append(f"Validation Results - Epoch: {e}  Avg accuracy: {0.78 + e / 100:.2f} Avg loss: {0.35 / e:.2f}")
+    pts = whole_as_live(tmp_path, ("\n".join(out) + "\n").encode(), "ignite.log")
+    assert pts["Loss"] == ([s for s, _ in truth], [v for _, v in truth]), pts["Loss"]
+    assert primary_names(pts) == ["Loss"]
 
 
 def test_a_bar_value_no_record_gives_keeps_the_batch_steps(tmp_path):

@@ -984,7 +984,7 @@ def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
         return False
     ep = got[plan.epoch]
     seen = st.setdefault("ep_once", {})
-    key = ",".join(sorted(_shown_names(plan)))[:128]
+    key = ",".join(sorted(_shown_names(plan, means=False)))[:128]
     last = seen.get(key)
     if last is False:
         return False
