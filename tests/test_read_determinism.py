@@ -47,7 +47,8 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout38", "libraries_holdout39", "libraries_holdout40", "libraries_holdout41",
             "libraries_holdout42", "libraries_holdout43", "libraries_holdout44", "libraries_holdout45",
             "libraries_holdout46", "libraries_holdout47", "libraries_holdout48", "libraries_holdout49",
-            "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53")
+            "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53",
+            "libraries_holdout54")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
@@ -161,6 +162,8 @@ KNOWN = {
         "pbg_softmax_dot_translation_eval_10ep", "pbg_softmax_l2_complex_3chunks_6ep",
         "pbg_softmax_lr_huge_4parts_nan")},
 }
+# added with libraries_holdout53 and 54 (fixepochrec): their neuralhydrology, torch4keras and flashy files read the
+# same at any read size
 
 
 def _roots() -> list[tuple[str, Path]]:

@@ -56,6 +56,10 @@ class Dialect:
     #: RL episode's length), never the step even when that word names one (unless a position word comes between:
     #: ``Average loss at step 2000: 4.52`` names the step)
     statistic_words: frozenset[str] = frozenset({"max", "min", "mean", "avg", "average", "median", "std"})
+    #: a name opening with one of these words is the mean of what the rest of it names: an epoch's own record
+    #: ``avg_loss`` (neuralhydrology's ``Epoch 3 average loss: avg_loss: 0.0897``) records the value a bar beside it
+    #: shows batch by batch as ``Loss`` (``engine._view_name``)
+    mean_words: frozenset[str] = frozenset({"avg", "average", "mean"})
     #: a population's statistics by rank (an evolution strategy's ``bestever, best, median, worst objective function
     #: value``: each word one column of the quantity named after the last, ``tables_text._listed_header``)
     population_words: frozenset[str] = frozenset({"best", "bestever", "worst", "median", "mean", "min", "max"})

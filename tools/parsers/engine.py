@@ -966,35 +966,160 @@ def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, fr
 MAX_PLACED_NAMES = 64  # names kept for ``_placed_late``
 
 
-def _recorded_names(reads: list[_Read], train: list[int], st: dict) -> set[str]:
-    """The names that records printing a step of their own give (tez's ``[train] mae=8.0177, loss=102.7787 [e=0
-    steps=16]`` once an epoch), in this read or an earlier one: a progress bar's postfix of the same names (tez's
-    ``1/192 [..., epoch=0, loss=107, mae=8.6]``, the epoch's running mean so far) is a live view of that quantity,
-    not the run's record of it, and gives no point, wherever its redraws land among the records (a block-buffered
-    stdout puts them after the bar's). Names a bar drew in an earlier read: the file is read again from its start
-    knowing them (``_revise``), as one read of it all reads them."""
-    known = list(st.get("recorded") or ())
+def _view_name(name: str, means: bool = True) -> str:
+    """The quantity a metric's name shows, as a live view and a record of it are compared: its words in lower case;
+    for a bar (``means``), its mean words dropped (``Dialect.mean_words``: an epoch's ``avg_loss`` records what a bar
+    draws as ``Loss``, its evaluation's ``eval_avg_loss`` what the evaluation's bar draws as ``eval_loss``)."""
+    parts = [w for w in _NAME_PARTS.split(name.lower()[:256]) if w]
+    kept = [w for w in parts if w not in DIALECT.mean_words] if means else parts
+    return "_".join(kept or parts)
+
+
+def _live_view(plan: Plan) -> bool:
+    """A per-batch display of values within the epoch: a progress bar's redraws (``\\r`` or a line an update), or
+    lines under a count within the epoch with no step of their own (a Keras-like meter ``16/16 [=====] - 0:00
+    3ms/step - loss: 4.1383``, logged progress ``Train | Epoch 7 | 15/16 | 2260.32 it/sec | loss 1.677``)."""
+    return plan.bar or plan.counter is not None and plan.step is None
+
+
+def _shown_names(plan: Plan, names: Sequence[str] | None = None, means: bool = True) -> list[str]:
+    """The quantities a record's values are of (``_view_name``), an evaluation's under its prefix."""
+    prefix = plan.eval_prefix if plan.is_eval else ""
+    return [_view_name(prefix + n, means) for n in (plan.metrics.values() if names is None else names)]
+
+
+def _viewed(plan: Plan, recorded: tuple[set[str], set[str]]) -> list[bool]:
+    """Which of a live view's values a record gives (``_recorded_names``): a bar's (a display: whatever it draws is
+    the run's record's when one names it, or its mean), else a line's under a count within the epoch whose very name a
+    record printing its own epoch gives (the epoch's running view: flashy's ``Train | Epoch 7 | 15/16 | ... | loss
+    1.677`` before its ``Train Summary | Epoch 7 | loss=1.189``; a batch's ``Loss: 0.59`` logged beside an epoch's
+    ``Avg loss: 0.20``, another quantity, stays the run's record of each batch)."""
+    if plan.bar:
+        return [v in recorded[0] for v in _shown_names(plan)]
+    return [v in recorded[1] for v in _shown_names(plan, means=False)]
+
+
+def _per_batch(plan: Plan) -> bool:
+    """A train record placed finer than its epoch: at a step of its own, a count within the epoch, a bar's."""
+    return plan.bar or plan.step is not None or plan.counter is not None
+
+
+def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
+    """Whether a record printing its own epoch and no count within it, naming a train loss (``Epoch 3 average loss:
+    avg_loss: 0.0897``, ``Train Summary | Epoch 12 | loss=1.189``, ``Finish Epoch: 3/10 - loss: 3.5011``), is printed
+    once an epoch: its whole epochs rise line after line, across reads too (its last epoch kept per record kind); a
+    kind whose epoch once repeated or went back is none, for good."""
+    if plan.epoch is None or plan.counter is not None or plan.bar or not any(
+            _role(n) == "train_loss" for n in plan.metrics.values()):
+        return False
+    ep = got[plan.epoch]
+    seen = st.setdefault("ep_once", {})
+    key = ",".join(sorted(_shown_names(plan, means=False)))[:128]
+    last = seen.get(key)
+    if last is False:
+        return False
+    seq = ep if last is None else np.concatenate(([float(last)], ep))
+    ok = bool(len(ep)) and not bool(np.isnan(ep).any()) and bool((ep % 1 == 0).all()) and bool(
+        (np.diff(seq) > 0).all())
+    if key in seen or len(seen) < MAX_EPOCH_KINDS:
+        seen[key] = float(ep[-1]) if ok else False
+    return ok
+
+
+def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[tuple[set[str], set[str]], set[int]]:
+    """The quantities (``_view_name``) that records printing a position of their own give, in this read or an earlier
+    one, and which of this read's records print their own epoch, once an epoch (``_once_an_epoch``). A record
+    printing its step (tez's ``[train] mae=8.0177, loss=102.7787 [e=0 steps=16]``) or its epoch (``Epoch 1/8:
+    loss=1.0377``, ``Epoch 3 average loss: avg_loss: 0.0897``) is the run's record of its values; a per-batch series
+    of the same quantity within the epoch (``_live_view``: tez's bar ``1/192 [..., epoch=0, loss=107]``, the epoch's
+    running mean so far; a bar's ``Loss: 0.0234``, the batch's) is a live view of it, no point, wherever its lines
+    land among the records (a block-buffered stdout puts them after the bar's). Quantities a live view gave points of
+    in an earlier read: the file is read again from its start knowing them (``_revise``), as one read of it all
+    reads them. ``kinds``: the reads of train and evaluation records (an evaluation's quantities under its
+    prefix). The quantities as a bar is compared with them, and the names records printing their own epoch give
+    (``_viewed``)."""
+    known = [_view_name(n) for n in st.get("recorded") or ()]  # (a cursor of a version that kept names as printed)
+    named = list(st.get("ep_named") or ())
     new: list[str] = []
-    for r in train:
+    new_named: list[str] = []
+    by_epoch: set[int] = set()  # (train records only)
+    for r in kinds:
         plan, idx, got, _bad = reads[r]
         if plan.bar or not plan.metrics or not len(idx):
             continue
         if plan.step is None:  # an epoch of its own (``Epoch 1/8: loss=1.0377, val_loss=0.9541`` after the bar)
-            if plan.epoch is None or plan.epoch_total is None or bool(np.isnan(got[plan.epoch]).all()):
+            if plan.epoch is None or bool(np.isnan(got[plan.epoch]).all()):
                 continue
-            new.extend(n for n in plan.metrics.values() if n not in known and n not in new)
-            continue
-        steps = got.get(EXPLICIT)
-        if steps is None or bool(np.isnan(steps).all()):
-            continue  # (a step found stuck: records placed otherwise)
-        new.extend(n for n in plan.metrics.values() if n not in known and n not in new)
+            once = _once_an_epoch(plan, got, st)
+            if plan.epoch_total is None and not once:
+                continue
+            if once:
+                new_named.extend(v for v in _shown_names(plan, means=False) if v not in named and v not in new_named)
+            if once and not plan.is_eval:
+                by_epoch.add(r)
+        else:
+            steps = got.get(EXPLICIT)
+            if steps is None or bool(np.isnan(steps).all()):
+                continue  # (a step found stuck: records placed otherwise)
+        new.extend(v for v in _shown_names(plan) if v not in known and v not in new)
     if new:
-        drawn = set(st.get("carried") or ()) & set(new)  # drawn by a bar in an earlier read
+        shown = {_view_name(n) for n in (*(st.get("carried") or ()), *(st.get("viewed") or ()))}
+        drawn = shown & set(new)  # drawn by a live view in an earlier read
         known = sorted({*known, *new})[:MAX_PLACED_NAMES]
         st["recorded"] = known
         if drawn:
             st.setdefault("revise", {})["recorded"] = known
-    return set(known)
+    if new_named:
+        named = sorted({*named, *new_named})[:MAX_PLACED_NAMES]
+        st["ep_named"] = named
+        if set(st.get("viewed") or ()) & set(new_named):
+            st.setdefault("revise", {})["ep_named"] = named
+    return (set(known), set(named)), by_epoch
+
+
+def _unviewed(plan: Plan, recorded: tuple[set[str], set[str]], st: dict) -> Plan:
+    """A live view's plan with only the values no record gives (``_viewed``); the quantities it gives points of kept
+    (``viewed``, a train bar's as ``carried``): recorded later, the file is read again knowing them."""
+    kept = {f: n for (f, n), seen in zip(plan.metrics.items(), _viewed(plan, recorded), strict=True) if not seen}
+    if kept and (plan.is_eval or not plan.bar):
+        viewed = st.setdefault("viewed", [])
+        viewed.extend(v for v in _shown_names(plan, list(kept.values()), means=False) if v not in viewed
+                      and len(viewed) < MAX_PLACED_NAMES)
+    return plan if len(kept) == len(plan.metrics) else replace(plan, metrics=kept)
+
+
+def _by_epoch_mode(reads: list[_Read], train: list[int], recorded: tuple[set[str], set[str]], by_epoch: set[int],
+                   st: dict, em: Emitter) -> set[int]:
+    """Whether the run is counted in epochs, and the live views it then leaves out: a record printing its own epoch,
+    once an epoch (``_recorded_names``), is the run's record of what a per-batch series within the epoch shows beside
+    it (a bar, a Keras-like meter, logged progress lines); where every per-batch series is such a live view (none
+    gives a point), the records are the run's only train points and their epochs its steps, the run's length its
+    epoch count. Decided on the log so far (kept in ``st``): records placed otherwise before the live view showed,
+    the file is read again knowing it; a per-batch point shown after, read again knowing that (``_revise``)."""
+    live = {r for r in train if _live_view(reads[r][0]) and all(_viewed(reads[r][0], recorded))}
+    if any(r not in live and _per_batch(reads[r][0]) for r in train) and not st.get("batch_pts"):
+        st["batch_pts"] = True  # a train point finer than the epoch: the run counts its batches
+        if st.get("ep_mode"):
+            st.setdefault("revise", {})["batch_pts"] = True
+    if by_epoch:
+        st["ep_recs"] = True
+    if live:
+        st["ep_views"] = True
+    if st.get("batch_pts"):
+        if by_epoch:
+            st["ep_other"] = True  # epoch records placed as the run's batches
+        return set()
+    if st.get("ep_recs") and st.get("ep_views") and not st.get("ep_mode"):
+        st["ep_mode"] = True
+        if st.get("ep_other"):
+            st.setdefault("revise", {})["ep_mode"] = True
+        em.config.pop("steps_per_epoch", None)
+        _epoch_total(st, em)
+    if not st.get("ep_mode"):
+        if by_epoch:
+            st["ep_other"] = True
+        return set()
+    return live
 
 
 def _placed_late(placed: set[str], st: dict) -> None:
@@ -1446,7 +1571,17 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stale = _stale_bars(prog_n, prog_total, valued, at_epoch, st)
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
+    train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
+             if plan.metrics and not plan.is_eval and not plan.is_summary]
+    recorded, by_epoch = _recorded_names(reads, [r for r, rd in enumerate(reads) if rd[0].metrics and (
+        rd[0].is_eval or r in train)], st)
+    views = _by_epoch_mode(reads, train, recorded, by_epoch, st, em)  # (the run counted in epochs: its live views)
+    by_ep = bool(st.get("ep_mode")) and not st.get("batch_pts")
+    length = em.total_steps
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued)
+    if by_ep:  # the bars count batches, the run its epochs: no length of theirs
+        em.total_steps = length
+        em.config.pop("steps_per_epoch", None)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
     ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
     if lags:  # a value drawn at 0 before the counter moves is the first unit's
@@ -1535,8 +1670,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
-    train = [r for r, (plan, _i, _g, _b) in enumerate(reads)
-             if plan.metrics and not plan.is_eval and not plan.is_summary]
+    if views:  # no point, no step: the run's steps are its epoch records'
+        train = [r for r in train if r not in views]
     placed = {name for r in train if _has_position(reads[r][0]) or reads[r][0].epoch is not None
               for name in reads[r][0].metrics.values()}
     for r in train:  # a line with both a step and a fractional epoch gives the steps per epoch
@@ -1598,10 +1733,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
             again = _redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
-            if whole.any() and not st.get("inner") and (np.isnan(last_prog[idx]).all() or _epoch_by_epoch(
-                    ep[whole], plan, lines[int(idx[0])], st)) and len(np.unique(ep[whole])) == int(
-                    (whole & ~again).sum()):
+            if whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
+                    last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st))) and len(
+                    np.unique(ep[whole])) == int((whole & ~again).sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
+                if by_ep:
+                    _epoch_total(st, em)
         if (plan.step is None and plan.counter is None and plan.epoch is None and not plan.is_record
                 and np.isnan(last_prog[idx]).all() and np.isnan(steps).all()):
             ep = at_epoch[idx]  # under epoch banners, one record an epoch: the epoch is its step
@@ -1611,7 +1748,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if plan.initial and st.get("step") is None:  # before any training step: at step 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         miss = np.flatnonzero(np.isnan(steps))
-        if len(miss):
+        if len(miss) and not by_ep:  # (counted in epochs: at the epoch record before, not at the bar's count)
             steps = steps.copy()
             steps[miss] = last_prog[idx[miss]] if bar_step is None else np.where(
                 np.isnan(bar_step[idx[miss]]), last_prog[idx[miss]], bar_step[idx[miss]])
@@ -1677,16 +1814,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     _placed_late(placed, st)
     placed |= set(st.get("placed_names") or ())
-    recorded = _recorded_names(reads, train, st)
     for r in train:
         plan, idx, got, bad = reads[r]
         if not len(idx):
             continue  # (its lines carried to the next read)
-        if plan.bar and recorded & set(plan.metrics.values()):
-            kept = {f: n for f, n in plan.metrics.items() if n not in recorded}
-            if not kept:
-                continue  # a live view of what records printing their step give: no point
-            plan = replace(plan, metrics=kept)
+        if _live_view(plan):
+            plan = _unviewed(plan, recorded, st)
+            if not plan.metrics:
+                continue  # a live view of what records printing their position give: no point
         prefix = ""
         if not _has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
             bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
@@ -1714,6 +1849,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     for r, (plan, idx, got, bad) in enumerate(reads):
         if not plan.is_eval or not plan.metrics:
             continue
+        if _live_view(plan):  # (an evaluation's bar or progress lines beside its epoch's record: ``Valid Summary``)
+            plan = _unviewed(plan, recorded, st)
+            if not plan.metrics:
+                continue
         steps = steps_of[r]
         steps = np.where(np.isnan(steps), train_ff[idx], steps)
         if plan.eval_prefix != "val_":  # an evaluation announced before any training step: the initial one
