@@ -381,6 +381,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             # counters were read: read even once, its records placed at its tag's counter (``_tagged_steps``)
             tagged = plan is not None and bool(plan.tag) and bool(plan.metrics) and (
                 _has_position(plan) or bool(st.get("tags")))
+            tagged = tagged or plan is not None and bool(plan.parts)  # (a banner of an epoch's parts: the part
+            # its lines are in, known in the read they are read in)
             if plan is None or not (plan.is_record or tagged or _has_position(plan) and (
                     _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
                 stepped = plan is not None and _has_position(plan) and bool(plan.metrics)
@@ -1599,6 +1601,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
         if plan.initial and st.get("step") is None:  # before any training step: at step 0
+            steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
+        if plan.before:  # the model before its unit trains, printed before any counter: before training, at 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         miss = np.flatnonzero(np.isnan(steps))
         if len(miss):

@@ -77,6 +77,9 @@ class Plan:
     #: of the things a run works on in turn the line is about, like a rank's or a worker's tag; no value, no step. A
     #: record with no position of its own sits at the counter of the last line of its tag (``engine._tagged_steps``)
     tag: tuple[int, ...] = ()
+    #: the record measures the model before its unit of work trains (``Dialect.heading_prefixes``): printed before
+    #: any counter, it is the model before training, at step 0
+    before: bool = False
     #: an epoch banner's counters after its epoch (``Starting epoch 3 / 8, edge path 1 / 1, edge chunk 2 / 3``): fields
     #: (n, N) of each part the epoch is worked through in, outermost first; the banner opens part ((e - 1) x P + p - 1)
     #: x C + c of the run's E x P x C (``engine._epoch_parts``)
@@ -275,7 +278,7 @@ def _after_unit(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
     p = line.rfind(b"(", max(0, start - 8), start)
     if p < 0 or line[p + 1:start].strip():
         return False
-    before = line[:p].rstrip()
+    before = line[max(0, p - 32):p].rstrip()  # (a window: bounded per number)
     word = before[len(before) - len(name):]
     rest = before[:len(before) - len(name)]
     return word.decode("latin-1") == name and rest[-1:] in (b" ", b"\t") and rest.rstrip()[-1:].isdigit()
@@ -1197,6 +1200,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         for phrase, prefix in dialect.heading_prefixes.items():
             if phrase.encode() in head:  # ``Stats before training: pos_rank: ...``: measured before the unit trains
                 plan.metrics = {f: prefix + n for f, n in plan.metrics.items()}
+                plan.before = True
                 break
     if parts and plan.epoch_total is not None and not plan.metrics and plan.step is None and plan.counter is None and (
             plan.position is None):
