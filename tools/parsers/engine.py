@@ -2641,14 +2641,15 @@ def _tagged_steps(reads: list[_Read], glob: np.ndarray, at_epoch: np.ndarray, n:
     step = np.where(is_ctr, glob[line], np.nan)
     part = np.where(is_ctr, at_epoch[line], np.nan)
     have = ~np.isnan(step)
-    names = [",".join(f"{x:g}" for x in row) for row in keys]
     mem: dict = st.get("tags") or {}
     start = np.concatenate(([True], inv[1:] != inv[:-1]))
     seed = np.flatnonzero(start & ~have)
-    for k in seed.tolist():
-        was = mem.get(names[int(inv[k])])
-        if was is not None:
-            step[k], part[k] = was[0], np.nan if was[1] is None else was[1]
+    if mem and len(seed):  # a tag's first lines here before its counter: its counter from the reads before
+        row_of = {tuple(float(x) for x in name.split(",")): was for name, was in mem.items()}
+        for k in seed.tolist():
+            was = row_of.get(tuple(x for x in keys[int(inv[k])].tolist() if x != -1.0))
+            if was is not None:
+                step[k], part[k] = was[0], np.nan if was[1] is None else was[1]
     valid = have | start
     pos = np.maximum.accumulate(np.where(valid, np.arange(len(line)), 0))
     prev_step, prev_part = step[pos], part[pos]
@@ -2659,8 +2660,8 @@ def _tagged_steps(reads: list[_Read], glob: np.ndarray, at_epoch: np.ndarray, n:
     out[:first] = np.nan
     h = np.flatnonzero(have)  # each tag's last counter line (a tag's lines are together, in line order)
     last = h[np.concatenate((inv[h][1:] != inv[h][:-1], [True]))] if len(h) else h
-    for k in last[np.argsort(line[last], kind="stable")].tolist():
-        name = names[int(inv[k])]
+    for k in last[np.argsort(line[last], kind="stable")][-MAX_TAGS:].tolist():  # (the newest only are kept)
+        name = ",".join(str(int(x)) for x in keys[int(inv[k])].tolist() if x != -1.0)  # (whole numbers: read so)
         mem.pop(name, None)
         mem[name] = [float(step[k]), None if np.isnan(part[k]) else float(part[k])]
     while len(mem) > MAX_TAGS:

@@ -814,8 +814,8 @@ def opening_tag(rep: bytes, opening: int) -> tuple[int, int]:
         j = i  # ``22:39:37141``): words of digits and date or clock separators
         while j < n and rep[j] in _STAMP_CHARS:
             j += 1
-        if j == i or j < n and rep[j] not in b" \t":
-            break
+        if j == i or j < n and rep[j] not in b" \t" or not rep[i:j].strip(b"0123456789"):
+            break  # (a bare number opening the line is no stamp: ``3 (0, 1): ...`` opens with it)
         i = j
         while i < n and rep[i] in b" \t":
             i += 1
