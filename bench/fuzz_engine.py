@@ -81,6 +81,13 @@ def shapes(size: int) -> dict[str, bytes]:
             lambda i: b"\tloss (min: 1, cur: %d)" % i + b" (cur: 1)" * 200 + b"\n", size),
         "rule rows of every width": _fill(lambda i: b"E  #  LOSS A  SCORE\n" + b"-" * (i % 500) + b"  --\n"
                                           + b"%d  %d  0.5  0.7\n" % (i, i), size),
+        # tags opening records (engine._tagged_steps) and banners of an epoch's parts (engine._epoch_parts)
+        "a new tag every counter and record": _fill(
+            lambda i: b"( %d , %d ): bucket %d / 9 : x\n( %d , %d ): loss:  0.%d\n" % (
+                i, i * 7, i % 9 + 1, i, i * 7, i), size),
+        "tags of thousands of numbers": _fill(lambda i: b"(" + b"1," * 3000 + b"%d): loss: 0.5\n" % i, size),
+        "banners of many parts": _fill(lambda i: b"Starting epoch %d / 9" % (i % 9 + 1) + b", part 1 / 2" * 300
+                                       + b"\n( 1 ): bucket 1 / 1 : x\n( 1 ): loss:  0.%d\n" % i, size),
     }
 
 

@@ -154,16 +154,9 @@ KNOWN = {
         "a running `a/b tok/s` pair taken for a progress counter",
     "libraries_holdout44/eole_transformer_noam_val_400st/train.log":
         "a running `a/b tok/s` pair taken for a progress counter",
-    # added with libraries_holdout52 and 53 (fixhippynn): their 17 hippynn logs and hippynn's own training_log.txt read
-    # the same in pieces (13 differed at main 09d31f1); 5 of holdout52's PyTorch-BigGraph logs differ, at main too
-    # (their reading is another branch's work)
-    **{f"libraries_holdout52/{name}/train.log": "PyTorch-BigGraph's chunked epochs, by where a read ends" for name in (
-        "pbg_logistic_dot_linear_2parts_8ep", "pbg_logistic_lr_high_6chunks_diverged",
-        "pbg_softmax_dot_translation_eval_10ep", "pbg_softmax_l2_complex_3chunks_6ep",
-        "pbg_softmax_lr_huge_4parts_nan")},
+    # added with libraries_holdout52 to 54 (fixhippynn, fixpbg, fixepochrec): their hippynn, PyTorch-BigGraph,
+    # neuralhydrology, torch4keras and flashy files read the same at any read size
 }
-# added with libraries_holdout53 and 54 (fixepochrec): their neuralhydrology, torch4keras and flashy files read the
-# same at any read size
 
 
 def _roots() -> list[tuple[str, Path]]:

@@ -72,7 +72,9 @@ class Dialect:
     #: epoch (catalyst's ``train (3/8) loss: 0.52 | ...`` and ``valid (3/8) ...``; ``val[ 0/40]`` counts batches)
     pass_names: frozenset[str] = frozenset({"train", "training", "valid", "validation", "val", "test", "eval"})
     #: a counter within an epoch (``batch 3/94``); an unnamed ``n/N`` (a progress bar) is one too
-    inner_names: frozenset[str] = frozenset({"batch", "batches", "minibatch", "mini-batch", "batch_idx"})
+    #: (PyTorch-BigGraph's ``bucket 2 / 4``: a pair of partitions, trained in turn within an epoch's edge chunk)
+    inner_names: frozenset[str] = frozenset({
+        "batch", "batches", "minibatch", "mini-batch", "batch_idx", "bucket", "buckets"})
     #: beside such a counter with no total, a count of what the run has consumed that never restarts (an estimator's
     #: ``[Epoch 1][Batch 0][Samples 672]``): where the counter restarts, the batches run since its last print
     #: (``engine._continue_inner``)
@@ -154,6 +156,11 @@ class Dialect:
     #: a mark a table prints before a cell whose value is a new best (hippynn's ``Loss  :    *    2.4951   *
     #: 2.0084``), there or not from row to row: no part of the row (``templates.unmark_best``)
     best_marks: str = "*"
+    #: a record headed by one of these phrases (before its first value) measures the model before its unit of work
+    #: trains (PyTorch-BigGraph's ``( 0 , 1 ): Stats before training: pos_rank: 554.5 , mrr: 0.013 , ...`` before
+    #: each bucket, beside its ``Stats after training: ...``): its names take the prefix, a series apart from the one
+    #: measured after it
+    heading_prefixes: dict = field(default_factory=lambda: {"before training": "before_"})
     #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
     #: step 2000: 4.52``): the value after the position is named by the words before it
     position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})

@@ -263,8 +263,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
     carried = [p for p in st["pending"] if isinstance(p, list)]
     pending = [p[0].encode("latin-1") for p in carried]
     ctx = [(p[1], p[2]) for p in carried]
+    ctx_ep = [p[3] if len(p) > 3 and not isinstance(p[3], list) else None for p in carried]  # its epoch printed under
     # a row of a table of splits carried on keeps the names its header gave it there (``_carried_head``)
-    heads = {k: p[3] for k, p in enumerate(carried) if len(p) > 3 and isinstance(p[3], list)}
+    heads = {k: p[4] for k, p in enumerate(carried) if len(p) > 4 and isinstance(p[4], list)}
     lengths = line_lengths(split.lines, split.text)
     lines = join_wrapped(split.lines, st, lengths)
     if lines is not split.lines and split.masked:  # a word the wrap cut is whole once joined: masked after the join
@@ -392,7 +393,13 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     int(idx[0]), set(plan.metrics.values()), series_at) or _initial_value(
                     int(idx[0]), plan, stepped_series, lines, values)):
                 plan.is_record = plan.initial = True  # the first of a series printed otherwise (an initial test)
-            if plan is None or not (plan.is_record or _has_position(plan) and (
+            # a line opened by a tag (``Plan.tag``) that counts its unit of work, or a record of a tag once tags'
+            # counters were read: read even once, its records placed at its tag's counter (``_tagged_steps``)
+            tagged = plan is not None and bool(plan.tag) and bool(plan.metrics) and (
+                _has_position(plan) or bool(st.get("tags")))
+            tagged = tagged or plan is not None and bool(plan.parts)  # (a banner of an epoch's parts: the part
+            # its lines are in, known in the read they are read in)
+            if plan is None or not (plan.is_record or tagged or _has_position(plan) and (
                     _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
                 stepped = plan is not None and _has_position(plan) and bool(plan.metrics)
                 if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
@@ -463,7 +470,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     nonblank = ~np.isin(grouping.codes, blank)
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
-        at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values)
+        at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
     _display_open(open_at, at, ctx, st)
@@ -471,7 +478,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         new_pending.append(int(i))
         placed.add(int(i))
     new_pending = _carried(new_pending, placed, late)
-    st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st), *([heads[i]] if i in heads else [])]
+    ep_lines = st.pop("_ep_lines", None)
+    st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st), _epoch_at(i, ep_lines, ctx_ep, st),
+                      *([heads[i]] if i in heads else [])]
                      for i in sorted(new_pending)]
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     _carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
@@ -812,6 +821,16 @@ def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[floa
         return [st.get("prog"), st.get("step")]
     got = [float(at[0][i]), float(at[1][np.array([i])][0])]
     return [None if np.isnan(x) else x for x in got]
+
+
+def _epoch_at(i: int, ep_lines: np.ndarray | None, ctx_ep: list[float | None], st: dict) -> float | None:
+    """The epoch line ``i`` was printed under (the banners' before it), kept with a one-off line: a counter line
+    carried to a later read counts within that epoch, not the one the read before ended under."""
+    if i < len(ctx_ep):
+        return ctx_ep[i]
+    if ep_lines is None or i >= len(ep_lines):
+        return st.get("epoch")
+    return None if np.isnan(ep_lines[i]) else float(ep_lines[i])
 
 
 def _drawn_bar(line: bytes) -> bool:
@@ -1473,7 +1492,8 @@ def _other_workers(workers: np.ndarray, st: dict) -> np.ndarray:
 
 def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, em: Emitter,
           nonblank: np.ndarray, ctx: list[tuple[float | None, float | None]],
-          lengths: np.ndarray, values: BlockValues | None = None) -> tuple[np.ndarray, _Filled]:
+          lengths: np.ndarray, values: BlockValues | None = None,
+          ctx_ep: list[float | None] | None = None) -> tuple[np.ndarray, _Filled]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
     plans = _counters_under_banners(plans, st)
@@ -1518,6 +1538,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     {c: v[~again] for c, v in bad.items()}
         if not len(idx):
             continue
+        if plan.parts:
+            _epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
         reads.append((plan, idx, got, bad))
         if plan.is_summary:
             _summary_length(plan, got, st, em)
@@ -1525,7 +1547,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             v = got[plan.epoch]
             epoch[idx] = v
             if not plan.metrics or plan.epoch_total is not None:
-                banner_epoch[idx] = v
+                banner_epoch[idx] = _past_banners(v, idx, len(ctx), st.get("epoch"))
             if plan.epoch_total is not None and not np.isnan(got[plan.epoch_total][-1]):
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
@@ -1567,7 +1589,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         prog_n[short], prog_total[short] = np.nan, np.nan
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
-    at_epoch = _banner_epochs(reads, n, st)
+    at_epoch = _banner_epochs(reads, n, st, len(ctx))
     stale = _stale_bars(prog_n, prog_total, valued, at_epoch, st)
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
@@ -1578,7 +1600,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     views = _by_epoch_mode(reads, train, recorded, by_epoch, st, em)  # (the run counted in epochs: its live views)
     by_ep = bool(st.get("ep_mode")) and not st.get("batch_pts")
     length = em.total_steps
-    glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued)
+    glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
@@ -1686,6 +1708,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     tabled: list[tuple[int, np.ndarray]] = []  # (read, its lines placed at a banner) of tables of splits
     under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     after = _positions_after(lines, reads, n, nonblank, st)
+    tagged = _tagged_steps(reads, glob, at_epoch, n, st, len(ctx))
     hold = st.pop("_pa_hold", None)
     if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
         for r in train:
@@ -1710,6 +1733,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             steps = steps[keep]
         if after is not None and _has_no_position(plan) and not plan.bar:
             steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
+        if tagged is not None and plan.tag and _has_no_position(plan) and not plan.bar:
+            steps = np.where(np.isnan(steps), tagged[idx], steps)  # the counter its tag's line before it printed
         if under is not None and _has_no_position(plan) and not plan.bar and not st.get("epoch_counter"):
             # (not where records count their batches under epochs of their own, ``Epoch: 1/8, Iter: 3/8``: a record
             # there sits at the current global step, not at a banner's epoch)
@@ -1746,6 +1771,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
         if plan.initial and st.get("step") is None:  # before any training step: at step 0
+            steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
+        if plan.before:  # the model before its unit trains, printed before any counter: before training, at 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         miss = np.flatnonzero(np.isnan(steps))
         if len(miss) and not by_ep:  # (counted in epochs: at the epoch record before, not at the bar's count)
@@ -2519,7 +2546,8 @@ def _epochs_of(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.n
 
 
 def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
-                    st: dict, em: Emitter, valued: np.ndarray) -> np.ndarray:
+                    st: dict, em: Emitter, valued: np.ndarray,
+                    ctx_ep: list[float | None] | None = None) -> np.ndarray:
     """The global step of each line of the main progress counter (NaN elsewhere): the one with the largest total
     (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
     restart of the counter is an epoch of ``total``. Once a bar draws a value (``valued``: the training bar's
@@ -2530,6 +2558,11 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     ep_ff = _ffill(banner_epoch, st["epoch"])  # (a read of banners and no bar carries its last epoch to the next)
     if not np.all(np.isnan(ep_ff)):
         st["epoch"] = float(ep_ff[-1])
+    if ctx_ep and any(e is not None for e in ctx_ep):  # a line carried from the read before: under the epoch it was
+        was = np.array([np.nan if e is None else e for e in ctx_ep], dtype=float)  # printed under there
+        k = len(was)
+        ep_ff[:k] = np.where(np.isnan(was) | ~np.isnan(banner_epoch[:k]), ep_ff[:k], was)
+    st["_ep_lines"] = ep_ff  # (kept with the lines carried on to the next read: ``_epoch_at``)
     if valued.any() and not st.get("main_valued"):
         st["main_valued"], st["main_total"] = True, None  # (a read before saw only bars of their own: no main)
     if st.get("main_valued"):
@@ -2585,6 +2618,30 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
+
+
+def _epoch_parts(plan: Plan, got: dict[int, np.ndarray], st: dict) -> None:
+    """An epoch banner naming the parts the epoch is worked through in, after its epoch (PyTorch-BigGraph's
+    ``Starting epoch 3 / 8, edge path 1 / 1, edge chunk 2 / 3``: each epoch goes over each edge path's chunks in turn):
+    each banner opens one part of the run, the counters read as the digits of one count, outermost first. Its epoch
+    becomes that part's number, ((e - first) x P + p - p0) x C + c - c0 + first, and its count the run's parts,
+    E x P x C: a counter under it (``bucket 2 / 4``) restarts at each part, its global step (part - first) x N + n
+    (``_progress_steps``). A part counts from 0 or from 1 as it does on the log's first such banner (kept in ``st``,
+    with the epoch's first: ``e0``)."""
+    assert plan.epoch is not None and plan.epoch_total is not None
+    e = got[plan.epoch]
+    if st["e0"] is None and len(e) and not np.isnan(e[0]):
+        st["e0"] = 0.0 if float(e[0]) == 0 else 1.0
+    e0 = 1.0 if st["e0"] is None else float(st["e0"])
+    base = st.get("pt_base")
+    if base is None or len(base) != len(plan.parts):
+        base = st["pt_base"] = [0.0 if len(e) and float(got[n][0]) == 0 else 1.0 for n, _t in plan.parts]
+    at, of = e - e0, got[plan.epoch_total]
+    for (n, t), b in zip(plan.parts, base, strict=True):
+        inside = (got[n] >= b) & (got[n] < got[t] + b)  # (a part beyond its count: no place in the run)
+        at = np.where(inside, at * got[t] + got[n] - b, np.nan)
+        of = of * got[t]
+    got[plan.epoch], got[plan.epoch_total] = at + e0, of
 
 
 def _is_banner(plan: Plan) -> bool:
@@ -2799,6 +2856,64 @@ def _first_table(reads: list[_Read], steps_of: list[np.ndarray], tabled: list[tu
         if end_at == last:
             end_names = sorted(before | set(end_names))
         st["tb_at"], st["tb_names"] = end_at, sorted(end_names)[:MAX_TABLE_NAMES]
+
+
+MAX_TAGS = 64  # tags whose last counter ``_tagged_steps`` keeps between reads
+
+
+def _tagged_steps(reads: list[_Read], glob: np.ndarray, at_epoch: np.ndarray, n: int, st: dict,
+                  first: int) -> np.ndarray | None:
+    """The step of each line opened by a tag (``Plan.tag``: PyTorch-BigGraph's partition pair ``( 1 , 1 ):``) at the
+    counter the last line of the same tag printed before it, within the same epoch or part (``at_epoch``, the
+    banner's): the record of a unit of work whose counter line came first (``( 1 , 1 ): bucket 2 / 4 : Processed
+    ...`` then ``( 1 , 1 ): loss: 2.75 , ...``), whatever other tags' lines come between (processes or parts
+    worked on side by side); NaN where no such line came before it in its part (``( 1 , 1 ): Stats before training:
+    ...``, printed before its unit's counter: placed as any record with no position, at the last step), or with no
+    tag; None when no line of the read has a tag. Each tag's last counter and its part are kept in ``st`` (at most
+    ``MAX_TAGS``, the newest). The lines before ``first`` (carried from the read before) keep the step they were
+    printed at."""
+    parts = [(idx, np.column_stack([got[f] for f in plan.tag]), plan.counter is not None and not plan.is_eval)
+             for plan, idx, got, _bad in reads if plan.tag and len(idx)]
+    if not parts:
+        return None
+    width = max(p[1].shape[1] for p in parts)
+    line = np.concatenate([p[0] for p in parts])
+    tags = np.vstack([np.pad(p[1], ((0, 0), (0, width - p[1].shape[1])), constant_values=-1.0) for p in parts])
+    is_ctr = np.concatenate([np.full(len(p[0]), p[2]) for p in parts])
+    keys, inv = np.unique(np.nan_to_num(tags, nan=-2.0), axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    order = np.lexsort((line, inv))
+    line, inv, is_ctr = line[order], inv[order], is_ctr[order]
+    step = np.where(is_ctr, glob[line], np.nan)
+    part = np.where(is_ctr, at_epoch[line], np.nan)
+    have = ~np.isnan(step)
+    mem: dict = st.get("tags") or {}
+    start = np.concatenate(([True], inv[1:] != inv[:-1]))
+    seed = np.flatnonzero(start & ~have)
+    if mem and len(seed):  # a tag's first lines here before its counter: its counter from the reads before
+        row_of = {tuple(float(x) for x in name.split(",")): was for name, was in mem.items()}
+        for k in seed.tolist():
+            was = row_of.get(tuple(x for x in keys[int(inv[k])].tolist() if x != -1.0))
+            if was is not None:
+                step[k], part[k] = was[0], np.nan if was[1] is None else was[1]
+    valid = have | start
+    pos = np.maximum.accumulate(np.where(valid, np.arange(len(line)), 0))
+    prev_step, prev_part = step[pos], part[pos]
+    own = at_epoch[line]
+    same = (prev_part == own) | (np.isnan(prev_part) & np.isnan(own))
+    out = np.full(n, np.nan)
+    out[line] = np.where(same, prev_step, np.nan)
+    out[:first] = np.nan
+    h = np.flatnonzero(have)  # each tag's last counter line (a tag's lines are together, in line order)
+    last = h[np.concatenate((inv[h][1:] != inv[h][:-1], [True]))] if len(h) else h
+    for k in last[np.argsort(line[last], kind="stable")][-MAX_TAGS:].tolist():  # (the newest only are kept)
+        name = ",".join(str(int(x)) for x in keys[int(inv[k])].tolist() if x != -1.0)  # (whole numbers: read so)
+        mem.pop(name, None)
+        mem[name] = [float(step[k]), None if np.isnan(part[k]) else float(part[k])]
+    while len(mem) > MAX_TAGS:
+        mem.pop(next(iter(mem)))
+    st["tags"] = mem
+    return out
 
 
 EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)
@@ -3099,12 +3214,23 @@ def _negative_nans(lines: Sequence[bytes], idx: np.ndarray, got: dict[int, np.nd
                 got[c][row], mask[row] = np.nan, False
 
 
-def _banner_epochs(reads: list[_Read], n: int, st: dict) -> np.ndarray:
-    """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks)."""
+def _past_banners(v: np.ndarray, idx: np.ndarray, first: int, now: float | None) -> np.ndarray:
+    """The epochs banners at ``idx`` set, but NaN for a banner carried from the read before (``idx < first``: seen
+    once there, read now that its template recurs) whose epoch is behind the one that read ended under (``now``):
+    printed before the banners that read went on under (PyTorch-BigGraph's ``Finished epoch 1 / 5, ...`` after its
+    epoch's records, then ``Starting epoch 2 / 5, ...``), it starts no epoch for the lines after it."""
+    if now is None or not first or not (idx < first).any():
+        return v
+    return np.where((idx < first) & (v < now), np.nan, v)
+
+
+def _banner_epochs(reads: list[_Read], n: int, st: dict, first: int = 0) -> np.ndarray:
+    """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks; a banner carried
+    from the read before of an epoch already past there sets none: ``_past_banners``)."""
     banner = np.full(n, np.nan)
     for plan, idx, got, _bad in reads:
         if plan.epoch is not None and plan.epoch_total is not None and not plan.metrics:
-            banner[idx] = got[plan.epoch]
+            banner[idx] = _past_banners(got[plan.epoch], idx, first, st.get("banner_epoch"))
     out = _ffill(banner, st.get("banner_epoch"))
     if not np.isnan(out).all():
         st["banner_epoch"] = float(out[-1])

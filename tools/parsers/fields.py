@@ -76,6 +76,17 @@ class Plan:
     #: a metric's row of a table whose columns are splits (``tables_text.split_named``): the epoch's report, at the
     #: epoch of the banner above it whatever bars the epoch drew between (``engine._records_under_banners``)
     split_table: bool = False
+    #: fields of a tag in parentheses opening the record (a partition pair's ``( 1 , 0 ):``, PyTorch-BigGraph's): which
+    #: of the things a run works on in turn the line is about, like a rank's or a worker's tag; no value, no step. A
+    #: record with no position of its own sits at the counter of the last line of its tag (``engine._tagged_steps``)
+    tag: tuple[int, ...] = ()
+    #: the record measures the model before its unit of work trains (``Dialect.heading_prefixes``): printed before
+    #: any counter, it is the model before training, at step 0
+    before: bool = False
+    #: an epoch banner's counters after its epoch (``Starting epoch 3 / 8, edge path 1 / 1, edge chunk 2 / 3``): fields
+    #: (n, N) of each part the epoch is worked through in, outermost first; the banner opens part ((e - 1) x P + p - 1)
+    #: x C + c of the run's E x P x C (``engine._epoch_parts``)
+    parts: tuple[tuple[int, int], ...] = ()
 
     @property
     def positions(self) -> list[int]:
@@ -88,6 +99,9 @@ class Plan:
             out.update(self.position)
         if self.counter:
             out.update(self.counter)
+        out.update(self.tag)
+        for part in self.parts:
+            out.update(part)
         return sorted(out)
 
 
@@ -256,6 +270,21 @@ def _aside(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
         return False
     before = line[:p].rstrip(b" \t,")
     return bool(before) and (before[-1:].isdigit() or before.endswith((b"%", NAN_MARK)))
+
+
+def _after_unit(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
+    """The number at ``line[start]`` is in parentheses right after a number and its unit of time (PyTorch-BigGraph's
+    ``Processed 1454 edges in 1.46 s ( 0.00099 M/sec )``): the unit is the number's before it, no name of this one
+    (a rate, a statistic of it); ``s`` there is no step."""
+    if name.lower() not in dialect.time_units:
+        return False
+    p = line.rfind(b"(", max(0, start - 8), start)
+    if p < 0 or line[p + 1:start].strip():
+        return False
+    before = line[max(0, p - 32):p].rstrip()  # (a window: bounded per number)
+    word = before[len(before) - len(name):]
+    rest = before[:len(before) - len(name)]
+    return word.decode("latin-1") == name and rest[-1:] in (b" ", b"\t") and rest.rstrip()[-1:].isdigit()
 
 
 def _is_name(name: str, dialect: Dialect) -> bool:
@@ -552,7 +581,8 @@ def _opening_word(rep: bytes, opening: int, a: int, low: str, dialect: Dialect) 
     word = rep[opening:a].rstrip(b" \t:")
     return (bool(word) and word.isalpha() and word.decode("latin-1").lower() == low
             and infer_role(low).role == "other" and low not in dialect.skip_names and low not in dialect.pass_names
-            and low not in dialect.eval_words and low not in dialect.level_words and low not in dialect.length_units)
+            and low not in dialect.eval_words and low not in dialect.level_words and low not in dialect.length_units
+            and low not in dialect.inner_names)
 
 
 def _split_generic(name: str, dialect: Dialect) -> str | None:
@@ -770,6 +800,67 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     return end if clock and dated else 0
 
 
+MAX_PARTS = 4  # counters of an epoch's parts on its banner (``Plan.parts``)
+MAX_TAG_NUMBERS = 8  # whole numbers in a record's opening tag ``( 1 , 0 ):``
+MAX_TAG_NAME = 64  # bytes of a logger's bracketed name before it (``[Trainer-0]``)
+MAX_STAMP_WORDS = 4  # words of a time stamp before it
+_STAMP_CHARS = frozenset(b"0123456789-:.,/")
+
+
+def opening_tag(rep: bytes, opening: int) -> tuple[int, int]:
+    """A tag in parentheses opening the record at ``rep[opening:]``, after any bracketed names (a logger's
+    ``[Trainer-0]``): ``(`` whole numbers parted by commas ``)`` then a colon (PyTorch-BigGraph's partition pair
+    ``( 1 , 0 ): loss: ...``, as a rank's or a worker's tag names which process or part a line is about).
+    (where the tag's ``(`` is, where the record after it opens); (0, 0) when there is none. One plain scan, bounded."""
+    n, i = len(rep), opening
+    for _ in range(MAX_STAMP_WORDS):  # a time stamp ``stamp_end`` did not take (its clock's milliseconds ungrouped:
+        j = i  # ``22:39:37141``): words of digits and date or clock separators
+        while j < n and rep[j] in _STAMP_CHARS:
+            j += 1
+        if j == i or j < n and rep[j] not in b" \t" or not rep[i:j].strip(b"0123456789"):
+            break  # (a bare number opening the line is no stamp: ``3 (0, 1): ...`` opens with it)
+        i = j
+        while i < n and rep[i] in b" \t":
+            i += 1
+    while i < n and rep[i] == 0x5B:  # "[": a bracketed name, its blanks after it
+        j = rep.find(b"]", i, i + MAX_TAG_NAME)
+        if j < 0:
+            return 0, 0
+        i = j + 1
+        while i < n and rep[i] in b" \t":
+            i += 1
+    if i >= n or rep[i] != 0x28:  # "("
+        return 0, 0
+    start, i, count = i, i + 1, 0
+    while True:
+        while i < n and rep[i] in b" \t":
+            i += 1
+        j = i
+        while j < n and j - i <= 9 and 48 <= rep[j] <= 57:
+            j += 1
+        if j == i or j - i > 9:
+            return 0, 0
+        count += 1
+        i = j
+        while i < n and rep[i] in b" \t":
+            i += 1
+        if i < n and rep[i] == 0x2C and count < MAX_TAG_NUMBERS:  # ","
+            i += 1
+            continue
+        break
+    if i >= n or rep[i] != 0x29:  # ")"
+        return 0, 0
+    i += 1
+    while i < n and rep[i] in b" \t":
+        i += 1
+    if i >= n or rep[i] != 0x3A:  # ":"
+        return 0, 0
+    i += 1
+    while i < n and rep[i] in b" \t":
+        i += 1
+    return start, i
+
+
 def _pair_after(rep: bytes, spans: list[tuple[int, int]], k: int, samples: list[bytes]) -> int | None:
     """The field of the second of two integers written as a pair ``(a, b)`` whose first is field ``k``; None when
     field ``k`` opens no such pair (in every sample)."""
@@ -879,10 +970,16 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     counter_opener: int | None = None  # a counter ``N/M`` opening the record under a word the reader does not know
     counter_name = ""
     numbered = False  # the step is a list's item number (``3. Training loss = 0.84``)
+    parts: list[tuple[int, int]] = []  # counters ``n/N`` named otherwise after the epoch's (``Plan.parts``)
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
+    tag_at, tag_end = opening_tag(rep, opening)  # a tag opening it (``( 1 , 0 ):``): the record opens after it
+    if tag_end:
+        plan.tag = tuple(f for f, (a, b) in enumerate(spans) if tag_at < a and b <= tag_end and numeric[f])
+        opening = tag_end
     while k < len(spans):
-        if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]):
+        if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]) or (
+                spans[k][0] < tag_end):  # (a tag's numbers, and what is before it, are no fields of the record)
             k += 1
             continue
         a, b = spans[k]
@@ -914,6 +1011,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         name = _header_name(header, cols, a, dialect) if table and header else _name_before(rep, a, dialect)
         if name and not table and stamp and not rep[opening:a].strip():
             name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
+        if name and not table and _after_unit(rep, a, name, dialect):
+            k += 1  # ``in 1.46 s ( 0.00099 M/sec )``: a time's unit names no number in parentheses after it
+            continue
         if name and not table and _aside(rep, a, name, dialect):
             k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
             continue
@@ -959,6 +1059,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
                 plan.counter_bare = (not low and rep[a - 1:a] == b"["
                                      and rep[spans[n_total][1]:spans[n_total][1] + 1] == b"]")
+            elif plan.epoch is not None and low and len(parts) < MAX_PARTS:
+                parts.append((k, n_total))  # ``edge chunk 2 / 3`` after ``epoch 1 / 8``: a part of the epoch
             k = j + 1
             continue
         if a == opening + 1 and rep[opening:opening + 1] == b"[" and rep[b:b + 1] == b"]" and _int(rep[a:b]):
@@ -1096,6 +1198,16 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             summed = [k for k in totals if _sum_of_others(samples, len(spans), k, sorted(plan.metrics))]
             if len(summed) == 1:
                 plan.metrics[summed[0]] = "total_loss"
+    if plan.metrics:
+        head = rep[opening:spans[min(plan.metrics)][0]].lower()
+        for phrase, prefix in dialect.heading_prefixes.items():
+            if phrase.encode() in head:  # ``Stats before training: pos_rank: ...``: measured before the unit trains
+                plan.metrics = {f: prefix + n for f, n in plan.metrics.items()}
+                plan.before = True
+                break
+    if parts and plan.epoch_total is not None and not plan.metrics and plan.step is None and plan.counter is None and (
+            plan.position is None):
+        plan.parts = tuple(parts)  # an epoch banner worked through in parts (``_epoch_parts``)
     if plan.is_record and plan.step is None and plan.epoch is None and not any(
             infer_role(n).role != "other" for n in plan.metrics.values()):
         plan.is_record = False  # a printed dict of settings ({'block_size': 1048576, ...}): no record on its face
