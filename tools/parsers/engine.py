@@ -2478,8 +2478,9 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     absolute = np.zeros(n, dtype=bool)  # a banner printing the step: where it goes back it is no new phase
     counted = np.zeros(n, dtype=bool)  # a banner counting the run's epochs (``Epoch 3/20``): it opens its epoch
     for plan, idx, got, _bad in reads:
-        step_banner = (plan.step is not None and plan.epoch is None and plan.step_total is None and not plan.metrics
-                       and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``)
+        step_banner = (plan.step is not None and plan.epoch is None and not plan.metrics
+                       and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``; with
+        # the run's length, ``Learning iteration 3/30`` over a block of ``name: value`` rows: the step as printed)
         if (plan.epoch is not None and (plan.epoch_total is None and not plan.metrics or _sets_only(plan))
                 and plan.step is None and plan.counter is None) or step_banner:
             at_col = plan.step if step_banner else plan.epoch
@@ -2488,8 +2489,8 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
             if step_banner:
                 absolute[idx] = True
             braw[idx] = v
-            if plan.epoch_total is not None:
-                counted[idx] = True
+            if (plan.step_total if step_banner else plan.epoch_total) is not None:
+                counted[idx] = True  # (a banner counting the run's length opens its epoch or step: never closes one)
             if st.get("prog_before") is not None and first and (idx < first).any():
                 # a banner carried from an earlier read, after which a progress bar moved there: it has ended
                 cp = carried_prog[np.minimum(idx, first - 1)]
