@@ -1549,7 +1549,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # there sits at the current global step, not at a banner's epoch)
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
-            if has.any() and (np.diff(u[has]) != 0).all():  # (one record an epoch)
+            if has.any() and _one_under_each(_series_key(plan), u[has], st):  # (one record an epoch)
                 steps = np.where(has, u, steps)
         if plan.epoch is not None and plan.epoch_end and st["main_total"] and st["e0"] is not None:  # "end of epoch 3"
             steps = np.where(np.isnan(steps), (got[plan.epoch] - st["e0"] + 1) * st["main_total"], steps)
@@ -2458,6 +2458,30 @@ def _sets_only(plan: Plan) -> bool:
 
 def _has_no_position(plan: Plan) -> bool:
     return plan.step is None and plan.counter is None and plan.epoch is None
+
+
+MAX_UNDER_KEYS = 256  # series whose last banner ``_one_under_each`` keeps
+
+
+def _one_under_each(key: str, u: np.ndarray, st: dict) -> bool:
+    """Whether the records of one series (``key``) sit one under each banner (``u``: the banner each is under, in
+    line order), over the reads so far: two under one banner, in this read or across its start (the banner the read
+    before ended under), and the series is never placed by its banners (kept in ``st``; pinned and the file read
+    again when an earlier read placed some, so a read of any size decides as one read of the whole does)."""
+    many = st.get("ub_many") or []
+    if key in many:
+        return False
+    last = st.setdefault("ub_last", {})
+    two = bool((np.diff(u) == 0).any()) or last.get(key) == float(u[0])
+    if two:
+        if len(many) < MAX_UNDER_KEYS:
+            st["ub_many"] = [*many, key]
+            if key in last:  # an earlier read placed them at their banners: read again knowing it
+                st["revise"] = {**(st.get("revise") or {}), "ub_many": list(st["ub_many"])}
+        return False
+    if key in last or len(last) < MAX_UNDER_KEYS:
+        last[key] = float(u[-1])
+    return True
 
 
 def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
