@@ -426,7 +426,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             plan, idx = _step_like(plan, lines, idx, values, st, climbed)
             if not len(idx):
                 continue
-        plans.append((plan, idx))
+        plans.append((replace(plan, template=_digest(grouping.templates[g])), idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if bare or st.get("bare_read"):
         plans = _bare_rows(lines, plans, bare, grouping.codes, loose, st)
@@ -1530,6 +1530,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                             {c: v[keep] for c, v in bad.items()})
                 steps_of[r] = steps_of[r][keep]
         st["pa_held"] = hold
+    one_each = _one_under_each(reads, train, steps_of, under, after, st) if under is not None and not st.get(
+        "epoch_counter") else set()
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
@@ -1549,7 +1551,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # there sits at the current global step, not at a banner's epoch)
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
-            if has.any() and _one_under_each(_series_key(plan), u[has], st):  # (one record an epoch)
+            if has.any() and (plan.template or _series_key(plan)) in one_each:  # (one record an epoch)
                 steps = np.where(has, u, steps)
         if plan.epoch is not None and plan.epoch_end and st["main_total"] and st["e0"] is not None:  # "end of epoch 3"
             steps = np.where(np.isnan(steps), (got[plan.epoch] - st["e0"] + 1) * st["main_total"], steps)
@@ -2460,28 +2462,46 @@ def _has_no_position(plan: Plan) -> bool:
     return plan.step is None and plan.counter is None and plan.epoch is None
 
 
-MAX_UNDER_KEYS = 256  # series whose last banner ``_one_under_each`` keeps
+MAX_UNDER_KEYS = 256  # templates whose last banner ``_one_under_each`` keeps
 
 
-def _one_under_each(key: str, u: np.ndarray, st: dict) -> bool:
-    """Whether the records of one series (``key``) sit one under each banner (``u``: the banner each is under, in
-    line order), over the reads so far: two under one banner, in this read or across its start (the banner the read
-    before ended under), and the series is never placed by its banners (kept in ``st``; pinned and the file read
-    again when an earlier read placed some, so a read of any size decides as one read of the whole does)."""
-    many = st.get("ub_many") or []
-    if key in many:
-        return False
+def _one_under_each(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], under: np.ndarray,
+                    after: np.ndarray | None, st: dict) -> set[str]:
+    """The templates (``Plan.template``) whose records with no position sit one under each banner (``under``: the
+    banner each line is under), in line order over the reads so far: two under one banner, in this read or across its
+    start (the banner the read before ended under), and the template's records are never placed by its banners (kept
+    in ``st``; pinned and the file read again when an earlier read placed some, so a read of any size decides as one
+    read of the whole does)."""
+    at: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for r in train:
+        plan, idx, _got, _bad = reads[r]
+        if not len(idx) or not _has_no_position(plan) or plan.bar:
+            continue
+        steps = steps_of[r] if after is None else np.where(np.isnan(steps_of[r]), after[idx], steps_of[r])
+        u = under[idx]
+        has = np.isnan(steps) & ~np.isnan(u)
+        if has.any():
+            at.setdefault(plan.template or _series_key(plan), []).append((idx[has], u[has]))
+    many = list(st.get("ub_many") or [])
     last = st.setdefault("ub_last", {})
-    two = bool((np.diff(u) == 0).any()) or last.get(key) == float(u[0])
-    if two:
-        if len(many) < MAX_UNDER_KEYS:
-            st["ub_many"] = [*many, key]
-            if key in last:  # an earlier read placed them at their banners: read again knowing it
-                st["revise"] = {**(st.get("revise") or {}), "ub_many": list(st["ub_many"])}
-        return False
-    if key in last or len(last) < MAX_UNDER_KEYS:
-        last[key] = float(u[-1])
-    return True
+    out: set[str] = set()
+    for key, parts in at.items():
+        if key in many:
+            continue
+        li = np.concatenate([p[0] for p in parts])
+        u = np.concatenate([p[1] for p in parts])[np.argsort(li, kind="stable")]
+        if bool((np.diff(u) == 0).any()) or last.get(key) == float(u[0]):
+            if len(many) < MAX_UNDER_KEYS:
+                many.append(key)
+                if key in last:  # an earlier read placed them at their banners: read again knowing it
+                    st["revise"] = {**(st.get("revise") or {}), "ub_many": list(many)}
+            continue
+        out.add(key)
+        if key in last or len(last) < MAX_UNDER_KEYS:
+            last[key] = float(u[-1])
+    if many:
+        st["ub_many"] = many
+    return out
 
 
 def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,

@@ -73,6 +73,9 @@ class Plan:
     #: field of a table's worker (or rank) column: the rows of the lowest one seen are the run's (``engine._emit``);
     #: or of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
     worker: int | None = None
+    #: the digest of the line template this plan reads, set per read block (``engine._read_block``): the records of
+    #: one template sit one under each banner or are never placed by banners (``engine._one_under_each``)
+    template: str = ""
 
     @property
     def positions(self) -> list[int]:
