@@ -48,11 +48,14 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout42", "libraries_holdout43", "libraries_holdout44", "libraries_holdout45",
             "libraries_holdout46", "libraries_holdout47", "libraries_holdout48", "libraries_holdout49",
             "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53",
-            "libraries_holdout54")
+            "libraries_holdout54", "libraries_holdout56")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
-# (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
+# (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
+# files whose names end so)
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
-             "libraries_holdout34": (".log",)}
+             "libraries_holdout34": (".log",),
+             # (netket's own ``vmc.log`` is a JSON document its JsonLog writes whole again, not a file appended to)
+             "libraries_holdout56": ("train.log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
 PIECES = 4  # cuts per file (random, mid-line): five reads
@@ -160,7 +163,7 @@ KNOWN = {
 
 
 def _roots() -> list[tuple[str, Path]]:
-    roots = [(name, REPO / "examples" / name) for name in (*EXAMPLES, *TEXT_ONLY)]
+    roots = [(name, REPO / "examples" / name) for name in dict.fromkeys((*EXAMPLES, *TEXT_ONLY))]  # (each once)
     shared = [("real-logs", CORPUS), ("real-logs-2", CORPUS.parent / "real-logs-2")]
     for _name, path in shared:
         require(path.is_dir(), f"the shared corpus at {path} (set TRAINING_CHECK_CORPUS)")
@@ -173,7 +176,7 @@ def _run_files() -> list[tuple[str, Path]]:
         for p in sorted(root.rglob("*")):
             if (p.is_file() and p.name not in DOCS and not (p.name.startswith("truth") and p.suffix == ".json")
                     and not any(s in p.parts for s in STORES) and p.suffix != ".db"
-                    and p.suffix in TEXT_ONLY.get(name, (p.suffix,))):
+                    and p.name.endswith(TEXT_ONLY.get(name, (p.suffix,)))):
                 out.append((f"{name}/{p.relative_to(root)}", p))
     return out
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .parsers.dialect import DIALECT
 from .roles import (
     ROLES,
     MetricRole,
@@ -49,6 +50,9 @@ _ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b|\bent coef loss\b")  # 
 # Among an actor-critic's losses, the critic's (a regression to the returns) stands for the run, not the actor's
 # (minus the critic's value).
 _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
+# A policy-gradient term among an RL run's losses (``Dialect.policy_gradient_terms``: PPO's surrogate, A2C's policy
+# gradient): beside a value (critic) loss or a total loss, the run is judged by that, whatever other term is logged.
+_POLICY_TERM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, DIALECT.policy_gradient_terms))) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -425,6 +429,12 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
         if norm_name(want) in by_norm:
             return by_norm[norm_name(want)]
     terms = [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c))] or candidates
+    if any(_POLICY_TERM.search(norm_name(c)) for c in terms):  # a policy-gradient run (PPO, A2C): its total loss, else
+        # its value loss (a surrogate sits near 0 by construction; an entropy or exploration bonus is a term)
+        judged = [c for c in terms if not _POLICY_TERM.search(norm_name(c)) and (
+            "total" in norm_name(c) or _CRITIC.search(norm_name(c)))]
+        if judged:
+            return min(judged, key=lambda c: (0 if "total" in norm_name(c) else 1, len(c), c))
     plain = [c for c in terms if not is_adversarial(c)]
     pool = plain or terms
     # Prefer names with "total", then "lm", then the shortest.

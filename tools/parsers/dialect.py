@@ -36,6 +36,12 @@ class Dialect:
     #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
     #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
     sole_objective_names: frozenset[str] = frozenset({"value"})
+    #: words naming a policy-gradient term among an RL run's losses (PPO's clipped ``surrogate`` loss, A2C's and
+    #: stable-baselines3's ``policy_gradient_loss``, ``pg_loss``): a surrogate hovers near 0 by construction (its
+    #: advantages are normalised), so beside a value (critic) loss or a total loss it never stands for the run; nor
+    #: then does another term beside them (an entropy bonus, an exploration bonus's predictor loss: RND's):
+    #: ``objective.choose_primary_loss``
+    policy_gradient_terms: frozenset[str] = frozenset({"surrogate", "policy gradient", "pg"})
     #: a generic word after a split's name (``Train metric: 3.01``, ``Validation metric``): the split's value of what
     #: the run minimises (a boosting library's metric is its error); in a record naming no value for what it is, the
     #: run's ``objective`` (``fields._split_generic``)

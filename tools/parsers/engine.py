@@ -452,7 +452,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             plan, idx = _step_like(plan, lines, idx, values, st, climbed)
             if not len(idx):
                 continue
-        plans.append((plan, idx))
+        plans.append((replace(plan, template=_digest(grouping.templates[g])), idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if bare or st.get("bare_read"):
         plans = _bare_rows(lines, plans, bare, grouping.codes, loose, st)
@@ -1719,6 +1719,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                             {c: v[keep] for c, v in bad.items()})
                 steps_of[r] = steps_of[r][keep]
         st["pa_held"] = hold
+    one_each = _one_under_each(reads, train, steps_of, under, after, st) if under is not None and not st.get(
+        "epoch_counter") else set()
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
@@ -1740,7 +1742,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # there sits at the current global step, not at a banner's epoch)
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
-            if has.any() and (np.diff(u[has]) != 0).all():  # (one record an epoch)
+            if has.any() and (plan.template or _series_key(plan)) in one_each:  # (one record an epoch)
                 steps = np.where(has, u, steps)
                 if plan.split_table:
                     tabled.append((r, has))
@@ -2691,6 +2693,48 @@ def _has_no_position(plan: Plan) -> bool:
     return plan.step is None and plan.counter is None and plan.epoch is None
 
 
+MAX_UNDER_KEYS = 256  # templates whose last banner ``_one_under_each`` keeps
+
+
+def _one_under_each(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], under: np.ndarray,
+                    after: np.ndarray | None, st: dict) -> set[str]:
+    """The templates (``Plan.template``) whose records with no position sit one under each banner (``under``: the
+    banner each line is under), in line order over the reads so far: two under one banner, in this read or across its
+    start (the banner the read before ended under), and the template's records are never placed by its banners (kept
+    in ``st``; pinned and the file read again when an earlier read placed some, so a read of any size decides as one
+    read of the whole does)."""
+    at: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for r in train:
+        plan, idx, _got, _bad = reads[r]
+        if not len(idx) or not _has_no_position(plan) or plan.bar:
+            continue
+        steps = steps_of[r] if after is None else np.where(np.isnan(steps_of[r]), after[idx], steps_of[r])
+        u = under[idx]
+        has = np.isnan(steps) & ~np.isnan(u)
+        if has.any():
+            at.setdefault(plan.template or _series_key(plan), []).append((idx[has], u[has]))
+    many = list(st.get("ub_many") or [])
+    last = st.setdefault("ub_last", {})
+    out: set[str] = set()
+    for key, parts in at.items():
+        if key in many:
+            continue
+        li = np.concatenate([p[0] for p in parts])
+        u = np.concatenate([p[1] for p in parts])[np.argsort(li, kind="stable")]
+        if bool((np.diff(u) == 0).any()) or last.get(key) == float(u[0]):
+            if len(many) < MAX_UNDER_KEYS:
+                many.append(key)
+                if key in last:  # an earlier read placed them at their banners: read again knowing it
+                    st["revise"] = {**(st.get("revise") or {}), "ub_many": list(many)}
+            continue
+        out.add(key)
+        if key in last or len(last) < MAX_UNDER_KEYS:
+            last[key] = float(u[-1])
+    if many:
+        st["ub_many"] = many
+    return out
+
+
 def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
                            carried_prog: np.ndarray) -> np.ndarray | None:
     """The epoch of the banner each line sits under when only lines of records with no position of their own came
@@ -2709,8 +2753,9 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
     absolute = np.zeros(n, dtype=bool)  # a banner printing the step: where it goes back it is no new phase
     counted = np.zeros(n, dtype=bool)  # a banner counting the run's epochs (``Epoch 3/20``): it opens its epoch
     for plan, idx, got, _bad in reads:
-        step_banner = (plan.step is not None and plan.epoch is None and plan.step_total is None and not plan.metrics
-                       and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``)
+        step_banner = (plan.step is not None and plan.epoch is None and not plan.metrics
+                       and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``; with
+        # the run's length, ``Learning iteration 3/30`` over a block of ``name: value`` rows: the step as printed)
         if (plan.epoch is not None and (plan.epoch_total is None and not plan.metrics or _sets_only(plan))
                 and plan.step is None and plan.counter is None) or step_banner:
             at_col = plan.step if step_banner else plan.epoch
@@ -2719,8 +2764,8 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
             if step_banner:
                 absolute[idx] = True
             braw[idx] = v
-            if plan.epoch_total is not None:
-                counted[idx] = True
+            if (plan.step_total if step_banner else plan.epoch_total) is not None:
+                counted[idx] = True  # (a banner counting the run's length opens its epoch or step: never closes one)
             if st.get("prog_before") is not None and first and (idx < first).any():
                 # a banner carried from an earlier read, after which a progress bar moved there: it has ended
                 cp = carried_prog[np.minimum(idx, first - 1)]

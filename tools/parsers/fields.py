@@ -87,6 +87,9 @@ class Plan:
     #: (n, N) of each part the epoch is worked through in, outermost first; the banner opens part ((e - 1) x P + p - 1)
     #: x C + c of the run's E x P x C (``engine._epoch_parts``)
     parts: tuple[tuple[int, int], ...] = ()
+    #: the digest of the line template this plan reads, set per read block (``engine._read_block``): the records of
+    #: one template sit one under each banner or are never placed by banners (``engine._one_under_each``)
+    template: str = ""
 
     @property
     def positions(self) -> list[int]:
