@@ -255,6 +255,19 @@ def _aside(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
     return bool(before) and (before[-1:].isdigit() or before.endswith((b"%", NAN_MARK)))
 
 
+def _of_estimate(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
+    """The number at ``line[start]`` is named by a statistic of an estimate (``Dialect.estimate_statistics``) inside
+    a bracket opened right after another number (``Energy=-8.31 [σ²=7.6e+00, R̂=1.006]``, the value's error already
+    gone: ``lines.without_errors``): a statistic of that value, no point of its own."""
+    if name.lower() not in dialect.estimate_statistics:
+        return False
+    p = line.rfind(b"[", max(0, start - 96), start)
+    if p < 1 or b"]" in line[p:start]:
+        return False
+    before = line[:p].rstrip(b" \t")
+    return bool(before) and (before[-1:].isdigit() or before.endswith(NAN_MARK))
+
+
 def _is_name(name: str, dialect: Dialect) -> bool:
     """A metric's name, not a source location (``logging.py``), a bar's drawing (``━━━``), prose (``reducing to``)
     or a setting's count (``Total Micro Batches``)."""
@@ -911,8 +924,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         name = _header_name(header, cols, a, dialect) if table and header else _name_before(rep, a, dialect)
         if name and not table and stamp and not rep[opening:a].strip():
             name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
-        if name and not table and _aside(rep, a, name, dialect):
-            k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
+        if name and not table and (_aside(rep, a, name, dialect) or _of_estimate(rep, a, name, dialect)):
+            k += 1  # ``loss 0.52 (avg 0.61)``, ``E=-8.3 [σ²=7.6]``: a statistic of the value before it, no point
             continue
         if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1

@@ -146,6 +146,18 @@ def step_ranges(data: bytes) -> bytes:
     return _RANGE.sub(one, data)
 
 
+# a value printed with its error (a Monte Carlo estimate's ``Energy=-8.31 ± 0.12``, the uncertainties package's
+# ``0.52+/-0.03``, a spread ``0.5 ± 10%``): the value; the error goes, no field of its own. Only after a number (a
+# digit, ``nan``, ``inf``); bounded blanks and number, anchored on a literal ``±`` / ``+/-``: linear
+_ERROR = re.compile(rb"(?:(?<=[0-9])|(?<=\bnan)|(?<=\bNaN)|(?<=\binf)) {0,3}+(?:\xc2\xb1|\+/-) {0,3}+" + _NUMBER_TEXT
+                    + rb"%?+(?![0-9A-Za-z_.])")
+
+
+def without_errors(data: bytes) -> bytes:
+    """``data`` with each value printed with its error (``v ± e``, ``v +/- e``: ``_ERROR``) as the value alone."""
+    return _ERROR.sub(b"", data)
+
+
 def _wrapper(opening: bytes) -> re.Pattern[bytes]:
     pattern = _WRAPPERS.get(opening)
     if pattern is None:  # the wrapper, its number, an optional rest after a comma (``, grad_fn=<..>``), the ``)``
@@ -238,6 +250,8 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
         from .dialect import DIALECT
 
         data = unwrap_reprs(data, DIALECT.wrapper_reprs)
+    if _found(b"\xc2\xb1", data) or _found(b"+/-", data):
+        data = without_errors(data)
     if _found(b"]: ", data):
         data = step_ranges(data)
     if _found(b"...", data):
