@@ -1387,6 +1387,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    initial = _state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
     if ctx and counters_given:  # gave: its count is no redraw after them
         redraws = bar_line.copy()
@@ -1419,12 +1420,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
     ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
-    if lags:  # a value drawn at 0 before the counter moves is the first unit's
-        ahead = ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))
+    if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
+        ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
+        # ``_state_before_units``)
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
     bar_counts = glob[bar_at]
     if not st.get("ctr_epochs"):
-        glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
+        glob[(prog_n == 0) & bar_line & ~ahead & ~initial] = np.nan  # a bar at 0 has done nothing yet: what it
+        # shows is stale (but the state before any unit, ``_state_before_units``: at 0)
     glob[ahead] += 1
     if not st.get("ctr_own"):
         glob[zero] -= 1
@@ -1741,8 +1744,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
+        set_at: np.ndarray | None = None  # the steps a set drew the value at (``_changed``: each a log)
         if st.get("first_state") and key in st.get("carried", ()):
-            last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
+            set_at = _set_steps(key, s[ahead[li]], st)
+            last = _step_state(moved, ahead[li])  # a postfix drawn before its counter moves: a step's first state
+            # is its own (the one its counter's move shows)
         else:
             last[:-1] = moved
         if not last.all():
@@ -1755,7 +1761,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit])
+            logged = None if set_at is None else np.isin(s[~by_unit], set_at)  # (a set's redraw: a log)
+            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -1827,6 +1834,104 @@ def _bar_after(plan: Plan, bar_like: set[frozenset[str]]) -> bool:
     """A bar's last redraw past its total (tqdm's ``2004it [00:03, ..., env_step=2004]``: no percent, no total) names
     what the bar's redraws name."""
     return frozenset(plan.metrics.values()) in bar_like
+
+
+MAX_ZERO_NAMES = 64  # values of a bar's first postfix kept until its counter moves (``_state_before_units``)
+MAX_ZERO_DRAWS = 64  # ... over at most this many redraws at 0 (more: no state before its units told)
+
+
+def _state_before_units(reads: list[_Read], n: int, st: dict) -> np.ndarray:
+    """The lines where a bar whose postfix is set before its counter moves (``st["first_state"]``) shows, at count
+    0, the state before any unit: its first values, when it draws at 0 exactly one other state after them, the one
+    its counter's first move, by one, shows (a variational Monte Carlo driver's ``0/40 [..., Energy=-8.02 ± 0.12]``
+    drawn at the start, then ``0/40 [..., Energy=-7.98 ...]`` and ``1/40 [..., Energy=-7.98 ...]``: the energy
+    before the first update, step 0, then the first update's, step 1). A bar whose first move skips counts
+    (pytorch-metric-learning's ``2/60``, values set at 0 while tqdm skips redraws) or that draws more states at 0
+    (pyswarms' best cost redrawn at ``0/N``) shows units' values there, not this. The states drawn at 0 and whether
+    the counter moved are kept in ``st``; decided once at the counter's first move (``zero_state``) and, when
+    earlier reads placed the first values (at the first unit, as PyKEEN's first value is), the file is read again
+    knowing it. All False otherwise."""
+    out = np.zeros(n, dtype=bool)
+    if not st.get("first_state") or st.get("moved") and not st.get("zero_state") or st.get("zero_many"):
+        return out
+    rows = [(plan, idx, got) for plan, idx, got, _b in reads if plan.bar and plan.metrics and plan.counter is not None
+            and not plan.zero_based and not plan.is_eval and len(idx)]
+    if not rows:
+        return out
+    drawn: list[tuple[int, float, dict]] = []  # (line, count, values) up to the counter's first move
+    for plan, idx, got in rows:
+        assert plan.counter is not None
+        counts = got[plan.counter[0]]
+        up = np.flatnonzero(counts > 0)
+        stop = int(up[0]) + 1 if len(up) else len(idx)
+        for k in range(min(stop, MAX_ZERO_DRAWS + 1)):
+            drawn.append((int(idx[k]), float(counts[k]), {name: float(got[f][k]) for f, name in plan.metrics.items()}))
+    drawn.sort(key=lambda d: d[0])
+    first, second = st.get("zero_first"), st.get("zero_second")
+    had_first = first is not None
+
+    def same(vals: dict, state: dict | None) -> bool:
+        return state is not None and vals.keys() == state.keys() and all(
+            (np.isnan(v) and state[k] is None) or v == state[k] for k, v in vals.items())
+
+    for line, count, vals in drawn:
+        if st.get("moved"):
+            break
+        state = {k: (None if np.isnan(v) else v) for k, v in list(vals.items())[:MAX_ZERO_NAMES]}
+        if count > 0:  # the counter's first move: by one, showing the second state drawn at 0
+            st["moved"] = True
+            if count == 1 and second is not None and same(vals, second) and not st.get("zero_state"):
+                st["zero_state"] = True
+                if had_first:  # earlier reads placed the first values at the first unit
+                    st.setdefault("revise", {})["zero_state"] = True
+            break
+        st["zero_n"] = int(st.get("zero_n", 0)) + 1
+        if st["zero_n"] > MAX_ZERO_DRAWS:
+            st["zero_many"] = True
+            break
+        if first is None:
+            if any(np.isfinite(v) for v in vals.values()):
+                first = st["zero_first"] = state
+            else:
+                continue
+        if same(vals, first):
+            out[line] = True
+        elif second is None:
+            second = st["zero_second"] = state
+        elif not same(vals, second):
+            st["zero_many"] = True  # a third state at 0: units' values (the counter lags), no state before them
+            break
+    return out if st.get("zero_state") and not st.get("zero_many") else np.zeros(n, dtype=bool)
+
+
+def _set_steps(key: str, at: np.ndarray, st: dict) -> np.ndarray:
+    """The steps a lagging bar's set drew ``key``'s value at (``at``: its redraws at the count before, placed at the
+    next unit), with the last one of the reads before (a set drawn at a read's end, its counter's move in the next
+    read: the same step whole or in pieces); the last kept in ``st``."""
+    kept = st.setdefault("set_step", {})
+    before = kept.get(key)
+    if len(at) and (key in kept or len(kept) < MAX_REDRAWN):
+        kept[key] = float(at[-1])
+    return at if before is None else np.concatenate(([before], at))
+
+
+def _step_state(moved: np.ndarray, ahead: np.ndarray) -> np.ndarray:
+    """Which of a lagging bar's points (in runs of one step: ``moved`` where the next one starts) is its step's: the
+    first drawn where the counter moved to that step (not ``ahead``: the value it shows is the one set for the unit,
+    the last set before the move), else the run's first (a bar that skipped that count's redraw: its first set). A
+    redraw at the count before with the value it already showed (a refresh, tqdm's clock: ``26/40 ... E=-9.850``
+    twice, then the next unit's value set at 26) is drawn ahead too, but it is no state of the next step."""
+    k = len(ahead)
+    start = np.concatenate(([True], moved))
+    group = np.cumsum(start) - 1
+    pick = np.flatnonzero(start)
+    own = np.flatnonzero(~ahead)
+    if len(own):
+        g, at = np.unique(group[own], return_index=True)
+        pick[g] = own[at]
+    keep = np.zeros(k, dtype=bool)
+    keep[pick] = True
+    return keep
 
 
 def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarray:
@@ -2160,7 +2265,8 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return o[np.searchsorted(idx[o], lines)]
 
 
-def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None) -> np.ndarray:
+def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None,
+             logged: np.ndarray | None = None) -> np.ndarray:
     """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
     block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
     is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
@@ -2171,7 +2277,10 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
     before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``);
     told at a read's end and no longer at a later one's, it is read again unpinned. A block's last point at a step
     the next block's first point is at (the bar's state at the read's end, redrawn after) is that one's earlier state:
-    counted once (``steps``), as one read of both counts it."""
+    counted once (``steps``), as one read of both counts it. A train value a bar drew again at the count it was drawn
+    at before (``logged``: a bar whose postfix is set before its counter moves, ``_redrawn_ahead``; the counter did not
+    move, a set redrew it) was logged again: a repeat there is the value as set (a variational energy stuck at one
+    estimate, set every step), a point, no redraw."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
@@ -2187,6 +2296,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
     st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
     if _role(key) == "eval":
         return ~same
+    if logged is not None:
+        same = same & ~logged
     idx = np.arange(k)
     seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
     carry = run[seg_start] == 0  # the stretch goes on from the blocks before
