@@ -47,7 +47,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout38", "libraries_holdout39", "libraries_holdout40", "libraries_holdout41",
             "libraries_holdout42", "libraries_holdout43", "libraries_holdout44", "libraries_holdout45",
             "libraries_holdout46", "libraries_holdout47", "libraries_holdout48", "libraries_holdout49",
-            "libraries_holdout50", "libraries_holdout51")
+            "libraries_holdout50", "libraries_holdout51", "libraries_holdout56")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),

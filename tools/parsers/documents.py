@@ -104,20 +104,31 @@ _ARRAY_VALUES = ("values", "value")
 _OWN_VALUE = ("mean",)
 
 
-def _series(metric: str, spec: object) -> list[tuple[str, list, list]] | None:
+SERIES_DEPTH = 2  # objects of series nested in a member (netket's ``info`` / ``solver_fallback``): this deep at most
+
+
+def _series(metric: str, spec: object, depth: int = 0) -> list[tuple[str, list, list]] | None:
     """(name, steps, values) of each series of one member: its value array beside its steps (``steps`` / ``step``
     / ``iters``), or, with no value array, each array as long as the steps (a statistic of it, ``Energy/Variance``;
-    its mean is the member's own value, ``Energy``); None when ``spec`` is not such an object."""
+    its mean is the member's own value, ``Energy``); a member holding such members (``info``: ``{"solver_fallback":
+    {"iters": ..., "value": ...}}``), theirs, named under it; None when ``spec`` is not such an object."""
     if not isinstance(spec, dict):
         return None
     steps = next((spec[k] for k in _ARRAY_STEPS if k in spec), None)
+    if steps is None and spec and depth < SERIES_DEPTH:
+        nested = [_series(f"{metric}/{k}", v, depth + 1) for k, v in spec.items()]
+        return None if any(n is None for n in nested) else [x for n in nested if n for x in n]
     if not isinstance(steps, list):
         return None
     values = next((spec[k] for k in _ARRAY_VALUES if k in spec), None)
     if values is not None:
         return [(metric, steps, values)] if isinstance(values, list) and len(values) == len(steps) else None
-    out = [(metric if str(k).lower() in _OWN_VALUE else f"{metric}/{k}", steps, v) for k, v in spec.items()
-           if k not in _ARRAY_STEPS and isinstance(v, list) and len(v) == len(steps)]
+    out = []
+    for k, v in spec.items():
+        if isinstance(v, dict) and isinstance(v.get("real"), list):
+            v = v["real"]  # a complex array written as its parts (``{"real": [...], "imag": [...]}``): its real part
+        if k not in _ARRAY_STEPS and isinstance(v, list) and len(v) == len(steps):
+            out.append((metric if str(k).lower() in _OWN_VALUE else f"{metric}/{k}", steps, v))
     return out or None
 
 

@@ -2169,13 +2169,17 @@ def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
     ends = np.concatenate((starts[1:], [len(s)]))
     held = spec.get("open")
     before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
-    if held and not before:  # ...or it ended with that read: closed by this read's first count past it
-        _count_window(spec, int(held[1]), float(held[0]) - 1, counts)
+    # (closed by the first count past it: this read's, or the last the read before showed, kept with it: a count
+    # drawn in the window itself, as one read of both sees it)
+    shown = counts if not held or len(held) < 3 or held[2] is None else np.concatenate(([held[2]], counts))
+    if held and not before:  # ...or it ended with that read
+        _count_window(spec, int(held[1]), float(held[0]) - 1, shown)
     last = int(starts[-1])
-    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0)]
+    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0),
+                    float(counts[-1]) if len(counts) else (held[2] if held and len(held) > 2 else None)]
     for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
         if b < len(s):
-            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, counts)
+            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, shown if a == 0 else counts)
 
 
 def _count_window(spec: dict, size: int, c: float, counts: np.ndarray) -> None:
