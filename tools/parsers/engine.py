@@ -1922,6 +1922,8 @@ def _step_state(moved: np.ndarray, ahead: np.ndarray) -> np.ndarray:
     redraw at the count before with the value it already showed (a refresh, tqdm's clock: ``26/40 ... E=-9.850``
     twice, then the next unit's value set at 26) is drawn ahead too, but it is no state of the next step."""
     k = len(ahead)
+    if not k:
+        return np.ones(0, dtype=bool)
     start = np.concatenate(([True], moved))
     group = np.cumsum(start) - 1
     pick = np.flatnonzero(start)
