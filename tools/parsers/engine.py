@@ -40,7 +40,16 @@ from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .history_rows import HistoryRows
 from .kv_blocks import KeyBlocks, hold_open
-from .lines import FIRST_DISPLAY, TextLines, erase_cleared, hold_display, join_wrapped, line_lengths, split_lines
+from .lines import (
+    FIRST_DISPLAY,
+    TextLines,
+    erase_cleared,
+    hold_display,
+    join_wrapped,
+    line_lengths,
+    split_lines,
+    without_errors,
+)
 from .stat_rows import StatRows
 from .streams import release_held, select_stream
 from .tables_text import SKIP, Tables, closes_a_list
@@ -250,6 +259,8 @@ def _hold_cut_record(data: bytes, st: dict) -> None:
 
 def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
+    if st.get("plus_minus"):  # values printed with their error ``v +/- e`` (``_cached_plan``): the values
+        data = without_errors(data)
     split = split_lines(data)
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
@@ -914,6 +925,10 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
             if len(_PLANS) >= MAX_CACHED_PLANS:
                 _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
             _PLANS[key] = plan
+    if not st.get("plus_minus") and any(b"+/-" in s for s in samples):
+        # a value printed with its error ``v +/- e`` (``lines.without_errors``): known once a template shows one (no
+        # block is searched for it), the file read again from its start knowing it
+        st.setdefault("revise", {})["plus_minus"] = True
     if plan is not None and name not in kept and len(kept) < MAX_KEPT_SAMPLES:
         size = sum(len(s) for s in samples)
         if st.get("plan_bytes", 0) + size <= MAX_KEPT_BYTES:
