@@ -17,6 +17,7 @@ from .roles import (
     is_adversarial,
     is_bare_running_best,
     is_current_state,
+    is_energy,
     is_maximised,
     is_negated,
     is_regulariser,
@@ -113,7 +114,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
             return _primary(roles, search.name, search)
         # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
         losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
-                  and _OBJECTIVE.search(short_name(n)) and not is_regulariser(n)]
+                  and (_OBJECTIVE.search(short_name(n)) or is_energy(n)) and not is_regulariser(n)]
         for n in losses:
             roles[n] = MetricRole("train_loss", "min")
         if counts and losses:  # (a summary printed once at the end, h2o's ``MSE: 0.26``, cannot stand for the curve)
@@ -121,7 +122,10 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         losses = _without_running_twins(losses)
         if losses:  # the objective is logged first (xgboost's train-rmse before train-mae), a likelier one before
             # a metric that is seldom one (lightgbm's metric=["l1", "l2"] prints l1 first for its l2 objective)
-            first = min(losses, key=lambda n: (bool(_SELDOM_OBJECTIVE.search(norm_name(n))), losses.index(n)))
+            # (an energy named alone after any other: a force field's target beside its fitting error; a variational
+            # run logs it alone)
+            first = min(losses, key=lambda n: (is_energy(n), bool(_SELDOM_OBJECTIVE.search(norm_name(n))),
+                                               losses.index(n)))
             ranked = population_objective(losses, without_mean=True)
             if ranked is None:
                 return _primary(roles, first, None)

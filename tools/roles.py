@@ -84,6 +84,18 @@ _CHANGE_OF = re.compile(r"(relative |absolute )?(change|delta|difference) (in|of
 _DURATION = re.compile(r"\b(time|wall time|cpu time|elapsed) (cost|spent|taken|used)\b")
 
 
+# A variational energy named alone (a variational Monte Carlo driver's ``Energy``, the expectation of the Hamiltonian
+# it minimises; its mean in the driver's JSON log, ``Energy/Mean``): lower is better, the run's objective when no loss
+# is logged (``objective._OBJECTIVE``). A name qualifying it otherwise (``Energy_RMSE``, ``energy weight``) is read by
+# its other words.
+_ENERGY = re.compile(r"(variational |total |ground state )?energy( mean)?")
+
+
+def is_energy(name: str) -> bool:
+    """Whether ``name`` is a variational energy named alone (``_ENERGY``), a split's prefix aside."""
+    return bool(_ENERGY.fullmatch(_EVAL_PREFIX.sub("", norm_name(name)).strip()))
+
+
 def infer_role(name: str) -> MetricRole:
     """The role a metric plays, from its name alone (no values). A negated metric (``neg_mean_squared_error``,
     ``neg_f1``) is better the other way round; a loss named with ``neg`` is a loss (contrastive learning's loss on
@@ -117,6 +129,8 @@ def infer_role(name: str) -> MetricRole:
         # minimises; the duality gap beside it is a convergence measure, no role (never a loss that may diverge)
         return MetricRole("train_loss", "min")
     is_eval = bool(_EVAL_PREFIX.search(n) or _EVAL_ANY.search(n))
+    if is_energy(n):
+        return MetricRole("eval" if is_eval else "train_metric", "min")
     if _MAXIMISED.search(n):
         return MetricRole("eval" if is_eval else "train_metric", "max")
     if _LOWER_BETTER.search(n):

@@ -107,6 +107,12 @@ class Dialect:
     aside_words: frozenset[str] = frozenset({
         "best", "avg", "average", "mean", "running", "run avg", "running avg", "running mean", "moving avg", "ema",
         "smoothed", "min", "max", "median", "prev", "previous", "last best"})
+    #: statistics of an estimate printed in brackets right after its value (a Monte Carlo estimate's ``Energy=-8.31
+    #: [σ²=7.6e+00, R̂=1.006]``: its variance, the chains' Gelman-Rubin R̂, its autocorrelation time, standard error,
+    #: effective sample size): no points of their own (``fields._of_estimate``)
+    estimate_statistics: frozenset[str] = frozenset({
+        "σ²", "σ^2", "σ", "sigma", "sigma²", "sigma^2", "var", "variance", "r̂", "rhat", "r_hat", "r hat", "τ",
+        "tau", "tau_corr", "taucorr", "τ_corr", "stderr", "std_err", "sem", "ess", "n_eff", "neff"})
     #: a word outside the metric names that makes the line an evaluation record (its metrics get a ``val_`` name
     #: unless they already say so)
     eval_words: frozenset[str] = frozenset({

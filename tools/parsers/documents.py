@@ -13,6 +13,8 @@ file changes (the source returns ``reset=True`` with all points).
 - series as parallel arrays ``{metric: {"steps": [...], "values": [...], ...}}`` (Sacred's ``metrics.json``, the
   FileStorageObserver's record of ``log_scalar``; other members such as ``timestamps`` ignored): each value at the
   step at its index; a value that is no number (``null``, a string) or a step that is no whole number is skipped.
+  With no value array, each array as long as the steps is a series of the member (netket's JSON log ``{"Energy":
+  {"iters": [...], "Mean": [...], "Variance": [...]}}``: ``Energy`` its mean, ``Energy/Variance`` a statistic).
 
 ``read_fast`` reads both from the bytes with the C kernel when they have their common shape (``log_history`` entries
 of numbers, golden values' digit steps in order): the same points, totals, config and cap errors as ``json.loads``
@@ -95,39 +97,60 @@ def _golden_total(doc: dict, em: Emitter) -> None:
         em.total_steps = end
 
 
-_ARRAY_STEPS = ("steps", "step")
+_ARRAY_STEPS = ("steps", "step", "iters")
 _ARRAY_VALUES = ("values", "value")
+# a member naming the series' own value among its statistics (a variational Monte Carlo driver's JSON log: ``{"Energy":
+# {"iters": [...], "Mean": [...], "Variance": [...], "Sigma": [...], "R_hat": [...]}}``): read under the series' name
+_OWN_VALUE = ("mean",)
 
 
-def _arrays(spec: object) -> tuple[list, list] | None:
-    """(steps, values) of one metric's parallel arrays, or None when ``spec`` is not such an object."""
+SERIES_DEPTH = 2  # objects of series nested in a member (netket's ``info`` / ``solver_fallback``): this deep at most
+
+
+def _series(metric: str, spec: object, depth: int = 0) -> list[tuple[str, list, list]] | None:
+    """(name, steps, values) of each series of one member: its value array beside its steps (``steps`` / ``step``
+    / ``iters``), or, with no value array, each array as long as the steps (a statistic of it, ``Energy/Variance``;
+    its mean is the member's own value, ``Energy``); a member holding such members (``info``: ``{"solver_fallback":
+    {"iters": ..., "value": ...}}``), theirs, named under it; None when ``spec`` is not such an object."""
     if not isinstance(spec, dict):
         return None
     steps = next((spec[k] for k in _ARRAY_STEPS if k in spec), None)
-    values = next((spec[k] for k in _ARRAY_VALUES if k in spec), None)
-    if not isinstance(steps, list) or not isinstance(values, list) or len(steps) != len(values):
+    if steps is None and spec and depth < SERIES_DEPTH:
+        nested = [_series(f"{metric}/{k}", v, depth + 1) for k, v in spec.items()]
+        return None if any(n is None for n in nested) else [x for n in nested if n for x in n]
+    if not isinstance(steps, list):
         return None
-    return steps, values
+    values = next((spec[k] for k in _ARRAY_VALUES if k in spec), None)
+    if values is not None:
+        return [(metric, steps, values)] if isinstance(values, list) and len(values) == len(steps) else None
+    out = []
+    for k, v in spec.items():
+        if isinstance(v, dict) and isinstance(v.get("real"), list):
+            v = v["real"]  # a complex array written as its parts (``{"real": [...], "imag": [...]}``): its real part
+        if k not in _ARRAY_STEPS and isinstance(v, list) and len(v) == len(steps):
+            out.append((metric if str(k).lower() in _OWN_VALUE else f"{metric}/{k}", steps, v))
+    return out or None
 
 
 class SeriesArraysFormat(DocumentFormat):
     name = "series_arrays"
 
     def accepts(self, doc: object) -> bool:
-        return isinstance(doc, dict) and bool(doc) and all(_arrays(v) is not None for v in doc.values())
+        return isinstance(doc, dict) and bool(doc) and all(_series(str(k), v) is not None for k, v in doc.items())
 
     def parse_doc(self, doc: object, em: Emitter) -> None:
         assert isinstance(doc, dict)
         for metric, spec in doc.items():
-            got = _arrays(spec)
+            got = _series(str(metric), spec)
             assert got is not None
-            for s, v in zip(*got, strict=True):
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    continue
-                if isinstance(s, float) and s.is_integer():
-                    s = int(s)
-                if isinstance(s, int) and not isinstance(s, bool):
-                    em.add(s, str(metric), float(v))
+            for name, steps, values in got:
+                for s, v in zip(steps, values, strict=True):
+                    if isinstance(v, bool) or not isinstance(v, (int, float)):
+                        continue
+                    if isinstance(s, float) and s.is_integer():
+                        s = int(s)
+                    if isinstance(s, int) and not isinstance(s, bool):
+                        em.add(s, name, float(v))
 
 
 class _Unread(Exception):

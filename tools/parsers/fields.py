@@ -290,6 +290,19 @@ def _after_unit(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
     return word.decode("latin-1") == name and rest[-1:] in (b" ", b"\t") and rest.rstrip()[-1:].isdigit()
 
 
+def _of_estimate(line: bytes, start: int, name: str, dialect: Dialect) -> bool:
+    """The number at ``line[start]`` is named by a statistic of an estimate (``Dialect.estimate_statistics``) inside
+    a bracket opened right after another number (``Energy=-8.31 [σ²=7.6e+00, R̂=1.006]``, the value's error already
+    gone: ``lines.without_errors``): a statistic of that value, no point of its own."""
+    if name.lower() not in dialect.estimate_statistics:
+        return False
+    p = line.rfind(b"[", max(0, start - 96), start)
+    if p < 1 or b"]" in line[p:start]:
+        return False
+    before = line[:p].rstrip(b" \t")
+    return bool(before) and (before[-1:].isdigit() or before.endswith(NAN_MARK))
+
+
 def _is_name(name: str, dialect: Dialect) -> bool:
     """A metric's name, not a source location (``logging.py``), a bar's drawing (``━━━``), prose (``reducing to``)
     or a setting's count (``Total Micro Batches``)."""
@@ -1017,8 +1030,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name and not table and _after_unit(rep, a, name, dialect):
             k += 1  # ``in 1.46 s ( 0.00099 M/sec )``: a time's unit names no number in parentheses after it
             continue
-        if name and not table and _aside(rep, a, name, dialect):
-            k += 1  # ``loss 0.52 (avg 0.61)``: a statistic of the value before it, no point of its own
+        if name and not table and (_aside(rep, a, name, dialect) or _of_estimate(rep, a, name, dialect)):
+            k += 1  # ``loss 0.52 (avg 0.61)``, ``E=-8.3 [σ²=7.6]``: a statistic of the value before it, no point
             continue
         if name == NOT_A_NAME or name and counted_end and not rep[counted_end:a].strip(b" \t:='\""):
             k += 1

@@ -146,6 +146,23 @@ def step_ranges(data: bytes) -> bytes:
     return _RANGE.sub(one, data)
 
 
+# a value printed with its error (a Monte Carlo estimate's ``Energy=-8.31 ± 0.12``, the uncertainties package's
+# ``0.52+/-0.03``, a spread ``0.5 ± 10%``): the value; the error goes, no field of its own. Only after a number (a
+# digit, ``nan``, ``inf``); bounded blanks and number, anchored on a literal ``±`` (``+/-``: ``_ERROR_PM``): linear
+_AFTER_NUMBER = rb"(?:(?<=[0-9])|(?<=\bnan)|(?<=\bNaN)|(?<=\binf)) {0,3}+"
+_ERROR = re.compile(_AFTER_NUMBER + rb"\xc2\xb1 {0,3}+" + _NUMBER_TEXT + rb"%?+(?![0-9A-Za-z_.])")
+_ERROR_PM = re.compile(_AFTER_NUMBER + rb"\+/- {0,3}+" + _NUMBER_TEXT + rb"%?+(?![0-9A-Za-z_.])")
+
+
+def without_errors(data: bytes, plus_minus: bool = True) -> bytes:
+    """``data`` with each value printed with its error (``v ± e``, and ``v +/- e`` with ``plus_minus``: ``_ERROR``,
+    ``_ERROR_PM``) as the value alone. (Each block is looked at for ``±``, whose last byte a search finds at memchr
+    speed; ``+/-`` only in a log whose lines showed one: ``engine._cached_plan``, ``engine._read_block``.)"""
+    if b"\xb1" in data:
+        data = _ERROR.sub(b"", data)
+    return _ERROR_PM.sub(b"", data) if plus_minus else data
+
+
 def _wrapper(opening: bytes) -> re.Pattern[bytes]:
     pattern = _WRAPPERS.get(opening)
     if pattern is None:  # the wrapper, its number, an optional rest after a comma (``, grad_fn=<..>``), the ``)``
@@ -238,6 +255,7 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
         from .dialect import DIALECT
 
         data = unwrap_reprs(data, DIALECT.wrapper_reprs)
+    data = without_errors(data, plus_minus=False)
     if _found(b"]: ", data):
         data = step_ranges(data)
     if _found(b"...", data):

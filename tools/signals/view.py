@@ -10,7 +10,7 @@ import pandas as pd
 from ..findings import Accepted
 from ..frame import MetricFrame
 from ..records import AssessmentRecord
-from ..roles import is_adversarial, is_regulariser, is_rl_episode_length, is_rl_return
+from ..roles import is_adversarial, is_energy, is_regulariser, is_rl_episode_length, is_rl_return
 from . import running_mean
 from .curve import Curve, make_curve
 
@@ -87,10 +87,11 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
     if objective is not None and not adversarial and any(is_rl_return(n) or _episode_lengths(frame, n)
                                                          for n in frame.roles):
         adversarial = True  # an RL run (its episode return or length logged): its losses follow the returns
-    if objective is not None and not adversarial and frame.roles[objective].direction != "max":
+    if objective is not None and not adversarial and frame.roles[objective].direction != "max" and not is_energy(
+            objective):
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
         # a floor: no monotone-decrease assumption holds for it. (An objective maximised, a log-likelihood, is
-        # below zero by what it is.)
+        # below zero by what it is; so is a variational energy minimised, a bound state's.)
         adversarial = _surrogate(frame, objective)
     constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > CONSTANT_MIN_POINTS
     if primary_eval is None or primary_eval not in frame.series:
