@@ -254,12 +254,17 @@ def _truth_for(folder: Path, entry: dict) -> dict | None:
 
 
 def problem_step(truth: dict) -> int | None:
-    """The truth's first step whose loss is non-finite or at least twice the lowest value before it."""
-    low = math.inf
+    """The truth's first step whose loss is non-finite or, above zero, at least twice the lowest value before it; an
+    objective that reaches zero or below (a variational energy, a log-likelihood's negative) has no scale there, so its
+    problem shows where it climbs back above its first value (every bit of progress lost)."""
+    low = first = math.inf
     for s, v in truth["train_loss"]:
         v = float(v)
-        if not math.isfinite(v) or (math.isfinite(low) and low > 0 and v >= 2 * low):
+        if not math.isfinite(v):
             return int(s)
+        if math.isfinite(low) and (v >= 2 * low if low > 0 else v > first > low):
+            return int(s)
+        first = v if first == math.inf else first
         low = min(low, v)
     return None
 
