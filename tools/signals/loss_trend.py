@@ -174,6 +174,11 @@ def check(view: RunView, p: LossTrendParams = DEFAULT) -> Finding:
             and flat_since >= p.flat_share * view.total_steps):
         return Finding("loss_trend", OK, f"{name} flattened late in the run (since step {flat_since}): converged",
                        steps, info)
+    if not never and frac is not None and frac >= 1.0:
+        # the run has done every step it was given: a flat end after learning is where it arrived, nothing left to
+        # save by stopping nor to ask a reviewer about
+        return Finding("loss_trend", OK, f"{name} flat since step {flat_since} at the run's last step: finished",
+                       steps, info)
     n_raw = max(1, c.count_since(x[0]))
     # The standard error of the window's change (a line fitted through noise): 12 comes from a least-squares line's
     # slope variance over n evenly spaced points.
