@@ -82,6 +82,14 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-07, the ninth session: 1819 runs (holdout52 to 56 added: 86 runs, 30 should-stop). With them, before the
+    # session's judge changes: flagged 594/605, STOP recall 509/551, no false/early STOP, ESCALATE 566/21681, cause
+    # right 408/488 (the 1733 earlier runs: 385/458 as before; the new sets' LR-growth runs said lr_too_high: 23/30).
+    # Then a bar drawing the run's values counts the run and a flat end at the last step is finished (ESCALATE 566 ->
+    # 559: seven last checks of runs that had learned, none of them a should-stop run's only flag), and a loss held
+    # above its first log from its first update on (all but a tenth of its later logs, their median and its level now
+    # twice it or more) has diverged (STOP recall 509 -> 512; 22 should-stop runs STOP more of their checks; no healthy
+    # run moved: a warm simulated annealing coming back down is not held there).
     # 2026-12-07, the eighth session: the same 1733 runs after the plan cache's fix and holdout52-54's reader fixes:
     # flagged 564/575, STOP recall 480/521 (one fewer: flair's lr-10 run, libraries_holdout3, is read by its 8 epoch
     # records now that an epoch's own record makes the per-batch running means a live view; its first replayed checks,
@@ -184,11 +192,11 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.921),  # 480/521 (flair's lr10 run: see 2026-12-07 above)
-    "flagged_share": (">=", 0.980),  # 564/575
-    "escalate_share_healthy": ("<=", 0.0266),  # 551/20791
-    "cause_right_share": (">=", 0.840),  # 385/458
-    "confident_right_share": (">=", 0.936),  # 103/110
+    "stop_recall": (">=", 0.929),  # 512/551 (flair's lr10 run: see 2026-12-07 above)
+    "flagged_share": (">=", 0.981),  # 594/605
+    "escalate_share_healthy": ("<=", 0.0258),  # 559/21681
+    "cause_right_share": (">=", 0.836),  # 408/488 (the 1733 earlier runs: 385/458, 0.841)
+    "confident_right_share": (">=", 0.938),  # 106/113
     "confident": (">=", 110),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 

@@ -65,6 +65,8 @@ class DivergenceParams(Params):
     sustain_undone: int = bound(2, 2)  # ...or this many newest logs (and sustain_share of the run) each order_ratio x
     undone_ratio: float = bound(2.0, 1.0)  # its best and undone_ratio x where it started: the run's progress undone
     # and doubled (a spike is one log of a sparse log, a few of a dense one; no noise doubles the untrained level)
+    never_below_share: float = bound(0.1, 0.0, 1.0)  # a loss above its first log at all but this share of its
+    # later logs, their median undone_ratio x the first: worse than untrained from its first update on
     back_ratio: float = bound(2.0, 1.0)  # a positive loss whose best level fell to 1/back_ratio of its first log...
     sustain_back: int = bound(3, 2)  # ...then came back above that first log for this many newest logs in a row...
     back_share: float = bound(0.25, 0.0, 1.0)  # ...and this share of the logs seen has undone its training: a run of
@@ -119,6 +121,15 @@ def _check(view: RunView, p: DivergenceParams) -> Finding:
                        f"({now / best:.2g} times its best, above where it started), "
                        f"sustained for {blown} logs since step {since}",
                        [since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
+    never = _never_below_first(c, now, p) if _is_loss(view) and sign > 0 else 0
+    if never:
+        first = float(c.first(1)[0])
+        shown.update(untrained=first, points_above=never)
+        return Finding("divergence", CRITICAL,
+                       f"{name} diverged from its first log: hardly ever back to {first:.4g} since, its level "
+                       f"{readable(float(np.median(c.values[1:])), 4)} over its {never} logs since "
+                       f"({float(np.median(c.values[1:])) / first:.2g} times the untrained loss)",
+                       [int(c.steps[1]), int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
     if rise <= threshold:
         return Finding("divergence", OK,
                        f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
@@ -225,6 +236,21 @@ def _back_above_first(c: Curve, best: float, p: DivergenceParams) -> int:
     above = v > first
     k = len(above) - 1 - int(np.flatnonzero(~above)[-1]) if not above.all() else len(above)
     return k if k >= max(p.sustain_back, int(np.ceil(p.back_share * c.n))) else 0
+
+
+def _never_below_first(c: Curve, now: float, p: DivergenceParams) -> int:
+    """How many logs after the first (``sustain_min`` or more, else 0) a positive loss has logged, all but
+    ``never_below_share`` of them above its first log, their median ``undone_ratio`` times it or more: made worse
+    than the untrained model from its first update on and held there (a learning rate too high for the first step
+    to survive: a classifier's cross-entropy bouncing between 1 and 9 from a first log of 0.69, chance). A run that
+    learned first is ``_back_above_first``'s; one coming back down (its level ``now`` under ``undone_ratio`` times its
+    first log: a simulated annealing's warm start accepting worse states, then cooling) is not held there."""
+    v = c.values
+    first = float(c.first(1)[0]) if len(v) else 0.0
+    if first <= 0 or len(v) <= p.sustain_min or now < p.undone_ratio * first or float(
+            np.mean(v[1:] <= first)) > p.never_below_share:
+        return 0
+    return len(v) - 1 if float(np.median(v[1:])) >= p.undone_ratio * first else 0
 
 
 def back_above_first(f: Finding) -> bool:
