@@ -16,7 +16,7 @@ import logging
 import sys
 from pathlib import Path
 
-from h57_truth import keep, seed_all, tol_sig, write_truth
+from h57_truth import keep, seed_all, tol_sig, tolerate_cpu_torchvision, write_truth
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--epochs", type=int, default=6)
@@ -103,23 +103,9 @@ if a.siglip:
     cmd += ["--siglip"]
 if a.clip_norm is not None:
     cmd += ["--grad-clip-norm", str(a.clip_norm)]
-# torchvision's only wheel here is built for the CUDA torch: its `_C` ops do not load beside the CPU torch, and
-# torchvision 0.28 then fails on import registering a fake for `torchvision::nms` (unguarded). OpenCLIP needs none of
-# those ops, so that registration is skipped for ops that do not exist (nothing else is patched), and the command is
+# torchvision's only wheel here is built for the CUDA torch (see h57_truth.tolerate_cpu_torchvision); the command is
 # called in-process, as the `python -m open_clip_train.main` entry point calls it.
-import torch  # noqa: E402
-import torch.library  # noqa: E402
-
-_register_fake = torch.library.register_fake
-
-
-def register_fake(op, *args, **kwargs):  # type: ignore[no-untyped-def]
-    if isinstance(op, str) and op.startswith("torchvision::") and not hasattr(torch.ops.torchvision, op[13:]):
-        return lambda fn: fn
-    return _register_fake(op, *args, **kwargs)
-
-
-torch.library.register_fake = register_fake  # type: ignore[assignment]
+tolerate_cpu_torchvision()
 from open_clip_train.main import main  # noqa: E402
 
 sys.argv = ["open_clip_train/main.py", *cmd[3:]]
