@@ -34,4 +34,4 @@ def tolerate_cpu_torchvision() -> None:
             return lambda fn: fn
         return register_fake(op, *args, **kwargs)
 
-    torch.library.register_fake = tolerant  # type: ignore[assignment]
+    torch.library.register_fake = tolerant

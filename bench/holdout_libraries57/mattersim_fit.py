@@ -1,12 +1,13 @@
-"""MatterSim (mattersim): a tiny M3GNet interatomic potential (MatterSim's own ``M3Gnet``, 2 blocks, 16 units),
-built from scratch (no checkpoint downloaded), wrapped in its ``Potential`` and trained with ``Potential.train_model``
-as its fine-tuning script (``mattersim/training/finetune_mattersim.py``) does: ``build_dataloader`` over ASE atoms,
-an ``AtomScaling`` energy normaliser (its ``--re_normalize``), its Adam (or an optimizer handed to it) and its
-``StepLR`` scheduler (or a cosine schedule set on it), on small synthetic sets of rattled fcc Cu / Cu-Au cells labelled by ASE's EMT calculator (energy, forces,
-stress; no download). MatterSim logs through loguru on stderr, one line per epoch and split (``train: Loss: 0.1234,
-MAE(e): ..., lr: ...``, 4 decimals). Truth: the metrics it hands each epoch to its ``wandb`` hook
-(``wandb.log({"train/loss": ..., ...}, step=epoch)``; kept here by a recorder passed as ``wandb``, as the fine-tuning
-script passes the ``wandb`` module), ``train/loss`` at the epoch (0-based, ``Epoch: 0 / 10``)."""
+"""MatterSim (mattersim): a tiny M3GNet interatomic potential (MatterSim's own ``M3Gnet``, 2 blocks, 16 units), built
+from scratch (no checkpoint downloaded), wrapped in its ``Potential`` and trained with ``Potential.train_model`` as
+its fine-tuning script (``mattersim/training/finetune_mattersim.py``) does: ``build_dataloader`` over ASE atoms, an
+``AtomScaling`` energy normaliser (its ``--re_normalize``), its Adam (or an optimizer handed to it) and its
+``StepLR`` scheduler (or a cosine schedule set on it), on small synthetic sets of rattled fcc Cu / Cu-Au cells
+labelled by ASE's EMT calculator (energy, forces, stress; no download). MatterSim logs through loguru on stderr, one
+line per epoch and split (``train: Loss: 0.1234, MAE(e): ..., lr: ...``, 4 decimals). Truth: the metrics it hands
+each epoch to its ``wandb`` hook (``wandb.log({"train/loss": ..., ...}, step=epoch)``; kept here by a recorder
+passed as ``wandb``, as the fine-tuning script passes the ``wandb`` module), ``train/loss`` at the epoch (0-based,
+``Epoch: 0 / 10``)."""
 
 from __future__ import annotations
 
