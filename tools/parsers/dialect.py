@@ -73,7 +73,7 @@ class Dialect:
     #: minimum``): while it never rises, each redraw at a new count is that count's value, a repeat included
     running_best_words: frozenset[str] = frozenset({"best", "bestever", "min", "minimum", "lowest", "smallest"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
-    epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num"})
+    epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num", "progress_or_epoch"})
     #: a split's name before a counter in parentheses ``name (n/N)`` counts that split's passes over its data: the
     #: epoch (catalyst's ``train (3/8) loss: 0.52 | ...`` and ``valid (3/8) ...``; ``val[ 0/40]`` counts batches)
     pass_names: frozenset[str] = frozenset({"train", "training", "valid", "validation", "val", "test", "eval"})
