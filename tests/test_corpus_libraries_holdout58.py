@@ -42,4 +42,5 @@ CORRECTED = {"read": 14, "stopped": 4, "flagged": 5,
              "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 3}
 
 test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
-                                                  ("corrected", CORRECTED))
+                                                  ("corrected", CORRECTED),
+                                                  exempt=(("the first reading", "healthy_check_escalates"),))
