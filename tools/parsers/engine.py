@@ -2802,11 +2802,8 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
         g = pn + (st["off"] + restarts) * main
         st["off"] = int(st["off"] + restarts[-1])
         st["last_n"] = float(pn[-1])
-        if not st["off"] and st.get("total") is None and em.total_steps is None and (
-                st.get("bare_counter") or bool(valued[pi].any())):
-            # a nameless counter of the run's steps ([120/4500]), or a bar drawing the run's values (netket's
-            # ``27/30 [..., Energy=-14.60 ± 0.0027]``), never started again: it counts the run
-            em.total_steps = _count(main)
+        if not st["off"] and st.get("bare_counter") and st.get("total") is None and em.total_steps is None:
+            em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
 
