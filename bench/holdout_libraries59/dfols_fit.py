@@ -64,4 +64,4 @@ write_truth(framework=f"dfo-ls {dfols.__version__}", settings=vars(a), loss_name
             tolerance=tol_sig(12),
             record="DFO-LS's own `diagnostic_info` (`fk`, the current iterate's objective, one row an iteration, "
                    "at its evaluation count `nf`; the last row of an `nf`)",
-            train_loss=sorted({int(n): float(f) for n, f in zip(d["nf"], d["fk"])}.items()))
+            train_loss=sorted({int(n): float(f) for n, f in zip(d["nf"], d["fk"], strict=True)}.items()))
