@@ -21,7 +21,8 @@ run = blind_maker.registry(RUNS)
 # Keras' progress, one line an epoch ending `- loss: 0.4031 - val_loss: 0.3868`; `verbose=2`: one plain line an
 # epoch; its `history_` kept as history.json)
 run("scikeras_reg_adam_val_10ep", "scikeras_fit.py", "--epochs 10 --val 0.2")
-run("scikeras_reg_cosine_v2_val_12ep", "scikeras_fit.py", "--lr 0.02 --schedule cosine --epochs 12 --verbose 2 --val 0.25")
+run("scikeras_reg_cosine_v2_val_12ep", "scikeras_fit.py",
+    "--lr 0.02 --schedule cosine --epochs 12 --verbose 2 --val 0.25")
 run("scikeras_cls_adam_val_8ep", "scikeras_fit.py", "--task cls --lr 0.01 --epochs 8 --val 0.2")
 run("scikeras_cls_rmsprop_b16_v2_10ep", "scikeras_fit.py",
     "--task cls --optimizer rmsprop --lr 0.003 --batch 16 --epochs 10 --verbose 2")

@@ -70,8 +70,8 @@ storage:
     type: pickleddb
     host: orion_db.pkl
 """)
-orion = str(Path(sys.executable).with_name("orion"))
-cmd = [orion, "-v", "hunt", "-c", "orion_config.yaml", "-n", "lr_sweep", "--exp-max-trials", str(a.trials),
+orion_cli = str(Path(sys.executable).with_name("orion"))
+cmd = [orion_cli, "-v", "hunt", "-c", "orion_config.yaml", "-n", "lr_sweep", "--exp-max-trials", str(a.trials),
        sys.executable, "train.py", f"--lr~loguniform({a.lo}, {a.hi})", "--steps", str(a.steps), "--task", a.task]
 rc = subprocess.call(cmd)
 
