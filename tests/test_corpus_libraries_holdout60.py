@@ -5,7 +5,9 @@ by a developer who never read the reader's code nor ran it on them. Per file: it
 the truth's points (the library's own record) at the truth's steps, and the three replayed cron checks never STOP a
 healthy run. The per-file reading carries ``holdout_score`` (left out of the default run;
 ``pytest -m holdout_score tests/test_corpus_libraries_holdout60.py`` shows it). The corpus itself is checked: every
-truth value of a log is printed in that log, so a miss is the reader's. Its first reading (906d795, the session's reader, before the set's merge) is held below.
+truth value of a log is printed in that log, so a miss is the reader's.
+
+Its first reading (906d795, the session's reader, before the set's merge) is held below.
 """
 
 from __future__ import annotations
