@@ -25,9 +25,9 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=
 # The first reading (906d795, the session's reader, before the set's merge): 0/16 files read, STOP 0/5, flagged 5/5, no
 # false or early STOP, ESCALATE 8 of 33 healthy checks. openbox's trials (`Iter 5, objectives: [0.2455...],
 # resource_ratio: 1.000`) read with no loss (`objectives`, plural, a one-element list, not taken for the objective:
-# every run ESCALATEs with no loss at its last check); DFO-LS's evaluations (`Function eval 7 at point 7 has obj = 3.3786 at x
-# = [...]`) read as `has obj` at every evaluation, where its own record is the best so far (`fk` at `nf`): 7 to 51 of
-# 45 to 96 points at the truth's steps.
+# every run ESCALATEs with no loss at its last check); DFO-LS's evaluations (`Function eval 7 at point 7 has obj =
+# 3.3786 at x = [...]`) read as `has obj` at every evaluation, where its own record is the best so far (`fk` at `nf`): 7
+# to 51 of 45 to 96 points at the truth's steps.
 FIRST_READING = {"read": 0, "stopped": 0, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 8}
 
