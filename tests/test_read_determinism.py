@@ -48,7 +48,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout42", "libraries_holdout43", "libraries_holdout44", "libraries_holdout45",
             "libraries_holdout46", "libraries_holdout47", "libraries_holdout48", "libraries_holdout49",
             "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53",
-            "libraries_holdout54")
+            "libraries_holdout54", "libraries_holdout57")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
@@ -156,6 +156,7 @@ KNOWN = {
         "a running `a/b tok/s` pair taken for a progress counter",
     # added with libraries_holdout52 to 54 (fixhippynn, fixpbg, fixepochrec): their hippynn, PyTorch-BigGraph,
     # neuralhydrology, torch4keras and flashy files read the same at any read size
+    # added with libraries_holdout57 (fixclip): its OpenCLIP and MatterSim files read the same at any read size
 }
 
 
