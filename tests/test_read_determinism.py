@@ -160,6 +160,7 @@ KNOWN = {
         "a running `a/b tok/s` pair taken for a progress counter",
     # added with libraries_holdout52 to 54 (fixhippynn, fixpbg, fixepochrec): their hippynn, PyTorch-BigGraph,
     # neuralhydrology, torch4keras and flashy files read the same at any read size
+    # added with libraries_holdout57 (fixclip): its OpenCLIP and MatterSim files read the same at any read size
 }
 
 

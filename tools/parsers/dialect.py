@@ -85,6 +85,9 @@ class Dialect:
     #: ``[Epoch 1][Batch 0][Samples 672]``): where the counter restarts, the batches run since its last print
     #: (``engine._continue_inner``)
     consumed_names: frozenset[str] = frozenset({"samples", "examples", "samples seen", "seen samples", "num_samples"})
+    #: a run's batch size as its printed settings name it (``batch_size: 32``, ``Namespace(batch_size=64)``; a split's
+    #: own, ``eval_batch_size``, is not): what a counter of samples steps by (``engine._sample_counts``)
+    batch_size_names: tuple[str, ...] = ("batch_size", "batch-size", "batchsize")
     #: a table's column telling apart the processes whose rows interleave (rlberry's ``worker``): one series each,
     #: the lowest's the run's (``Plan.worker``)
     worker_names: frozenset[str] = frozenset({"worker", "worker_id", "rank"})

@@ -90,6 +90,10 @@ MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered std
 _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:]\s{0,8}+([\d,]{1,16}+)")
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
+# the run's batch size in its printed settings (``batch_size: 32``, ``Namespace(batch_size=64, ...)``; not a split's
+# own, ``eval_batch_size``): what a counter of samples steps by (``_sample_counts``)
+_BATCH_SIZE = re.compile(rb"(?<![\w.])(?:" + b"|".join(re.escape(w.encode()) for w in DIALECT.batch_size_names)
+                         + rb")[\"']?\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|train_iters)"
                             rb"\s{0,8}+[=:]\s{0,8}+(\d{1,12}+)(?![\d.])")
 _LOSS_WORDS = ("ppl", "perplexity", "reward")  # opening a word of the name (`val_ppl`, `rewards`; not `apples`)
@@ -685,6 +689,7 @@ _SETTINGS = (
     (_TOTAL_STEPS, (b"otal optimization steps", b"otal training steps"), "total"),
     (_LOGGING_STEPS, (b"logging_steps",), "log_every"),
     (_NUM_EPOCHS, (b"Num Epochs",), "epochs"),
+    (_BATCH_SIZE, tuple(w.encode() for w in DIALECT.batch_size_names), "batch"),
 )
 _SETTING_LITERALS = [(pattern, [templates_of(lit) for lit in lits], key) for pattern, lits, key in _SETTINGS]
 MAX_SETTING_LINES = 64  # lines of one setting's templates looked at per block
@@ -707,7 +712,7 @@ def _run_settings(lines: Sequence[bytes], grouping: Grouping, first: int, st: di
                 k = int(np.searchsorted(starts, at, side="right")) - 1
                 ks.add(k)
                 at = joined.find(lit, int(starts[k + 1]))
-        if not ks:
+        if not ks or (key == "batch" and st.get(key)):  # (the first batch size printed is the run's)
             continue
         for i in np.flatnonzero(np.isin(grouping.codes, sorted(ks))).tolist():
             if i < first:
@@ -1523,6 +1528,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     banner_epoch = nan.copy() if epochs_given else nan  # ... when the line is an epoch banner (carried after it)
     prog_n, prog_total = (nan.copy(), nan.copy()) if counters_given else (nan, nan)
     zero = no.copy() if counters_given else no
+    share = no.copy() if counters_given else no  # a counter followed by its share in percent (``_sample_counts``)
     bar_line = no.copy() if counters_given else no
     valued = no.copy() if counters_given else no  # a bar's line drawing a value (the run's bar, not a bar of its own)
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
@@ -1574,6 +1580,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 prog_n[idx], prog_total[idx] = got[plan.counter[0]], got[plan.counter[1]]
                 st["bare_counter"] = st.get("bare_counter") or plan.counter_bare
                 zero[idx] = plan.zero_based
+                share[idx] = plan.counter_share
                 bar_line[idx] = plan.bar
                 valued[idx] = plan.bar and bool(plan.metrics)
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
@@ -1617,6 +1624,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     views = _by_epoch_mode(reads, train, recorded, by_epoch, st, em)  # (the run counted in epochs: its live views)
     by_ep = bool(st.get("ep_mode")) and not st.get("batch_pts")
     length = em.total_steps
+    if counters_given:
+        prog_n, prog_total = _sample_counts(prog_n, prog_total, share, st)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
@@ -2787,7 +2796,7 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             g = pn.copy()
             em.total_steps = _count(main)
         else:
-            g = (ep_whole - st["e0"]) * main + pn
+            g = (ep_whole - st["e0"]) * main + pn - _done_grid(pn, ep_whole, main, st)
             if st.get("ctr_global") is False and _count(main):
                 em.config["steps_per_epoch"] = _count(main)  # the epochs' bounds: a judge's running mean restarts
             if st.get("epochs"):
@@ -2806,6 +2815,81 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
             em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
     glob[pi] = g
     return glob
+
+
+def _sample_counts(prog_n: np.ndarray, prog_total: np.ndarray, share: np.ndarray,
+                   st: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A counter followed by its share in percent (``share``: ``Train Epoch: 1 [640/60000 (1%)]``, the PyTorch MNIST
+    example's family; OpenCLIP's ``Train Epoch: 3 [160/256 (62%)]``) that counts SAMPLES, not batches: every count
+    that moved (0 < n < N; the epoch's last print may be N, a multiple of it or not) is a multiple of the batch size
+    the log's settings name (``Dialect.batch_size_names``, at least 2, under N). Its counts are turned into batches:
+    n -> ceil(n / bs) of ceil(N / bs) an epoch. Decided on the counts (``st["smp"]``: the batch size, or False),
+    undecided while none moved or no batch size is known (read as printed); a decision after a read before placed
+    such lines, or a count off the batch size after it, is pinned and the file read again. (A counter of batches
+    printed at multiples of the batch size reads the same: the counts cannot tell them apart.)"""
+    on = share & ~np.isnan(prog_n) & ~np.isnan(prog_total)
+    if not on.any() or st.get("smp") is False:
+        return prog_n, prog_total
+    n, total = prog_n[on], prog_total[on]
+    bs = st.get("smp") or st.get("batch")
+    if not bs or bs < 2:
+        st["smp_seen"] = True
+        return prog_n, prog_total
+    moved = (n > 0) & (n < total)
+    if not (bool((n[moved] % bs == 0).all()) and bool((total > bs).all())):
+        if st.get("smp"):  # counted in batches by a read before: read again knowing it is not
+            st["revise"] = {**(st.get("revise") or {}), "smp": False}
+        st["smp"] = False
+        return prog_n, prog_total
+    if not st.get("smp"):
+        if not moved.any():
+            st["smp_seen"] = True
+            return prog_n, prog_total
+        st["smp"] = int(bs)
+        if st.get("smp_seen"):  # a read before placed them as printed
+            st["revise"] = {**(st.get("revise") or {}), "smp": int(bs)}
+    prog_n, prog_total = prog_n.copy(), prog_total.copy()
+    prog_n[on], prog_total[on] = np.ceil(n / bs), np.ceil(total / bs)
+    return prog_n, prog_total
+
+
+def _done_grid(pn: np.ndarray, ep: np.ndarray, main: float, st: dict) -> int:
+    """1 when a counter restarting each epoch counts the batches DONE on a grid of every k (k > 1) from the first:
+    each epoch's counts at 1, k + 1, 2k + 1, ... (an ``i % k == 0`` test of the 0-based batch index i, printed after
+    the batch, ``i + 1``), the epoch's last print at its length N however far from the grid (OpenCLIP's counter, in
+    batches: 1, 3, 5, 7, 8 of 8): the library numbers its batches from 0, the step is the count - 1. Else 0 (a count
+    of 0 printed before the batch, MNIST's, is 0-based already; a count at every batch, k = 1, tells no base).
+    Decided once the counts of two epochs were seen, all on such a grid and some gap over 1 (``st["dg"]``); undecided
+    while not (read as printed); a decision after a read before placed such counts, or a count off the grid after
+    it, is pinned and the file read again. In order over the counter's lines, its last epoch and count kept."""
+    if st.get("dg") is False or not len(pn):
+        return 0
+    prev_e = np.concatenate(([st.get("dg_e", np.nan)], ep[:-1]))
+    prev_c = np.concatenate(([st.get("dg_c", np.nan)], pn[:-1]))
+    st["dg_e"], st["dg_c"] = float(ep[-1]), float(pn[-1])
+    new = ep != prev_e  # (the counter's first line too: NaN before it)
+    gaps = (pn - prev_c)[~new]
+    at_end = (pn == main)[~new]
+    grid = np.unique(gaps[~at_end])
+    k = st.get("dg_k", float(grid[0]) if len(grid) else None)
+    ok = bool((pn[new] == 1).all()) and len(grid) <= 1 and (not len(grid) or (grid[0] > 1 and grid[0] == k))
+    ok = ok and bool((gaps[at_end] >= 1).all()) and (k is None or bool((gaps[at_end] <= k).all()))
+    if not ok:
+        if st.get("dg"):  # read as 0-based by a read before: read again knowing it is not
+            st["revise"] = {**(st.get("revise") or {}), "dg": False}
+        st["dg"] = False
+        return 0
+    if k is not None:
+        st["dg_k"] = k
+    st["dg_two"] = bool(st.get("dg_two")) or bool((new & ~np.isnan(prev_e)).any())
+    if not st.get("dg"):
+        if not (k is not None and st["dg_two"]):
+            st["dg_seen"] = True
+            return 0
+        st["dg"] = True
+        if st.get("dg_seen"):  # a read before placed them as printed
+            st["revise"] = {**(st.get("revise") or {}), "dg": True}
+    return 1
 
 
 def _epoch_parts(plan: Plan, got: dict[int, np.ndarray], st: dict) -> None:

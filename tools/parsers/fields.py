@@ -42,6 +42,9 @@ class Plan:
     epoch_total: int | None = None  # field of the epoch count (``Epoch 1/10``)
     counter: tuple[int, int] | None = None  # fields (n, N) of a progress counter within an epoch or over the run
     counter_bare: bool = False  # the counter is a nameless [n/N] (not a batch's or an it/s bar's)
+    #: the counter is followed by its share in percent in parentheses (``[640/60000 (1%)]``, the PyTorch MNIST
+    #: example's family): a count that may be of samples, not batches (``engine._sample_counts``)
+    counter_share: bool = False
     step_total: int | None = None  # field of the run's length (``step:10/5000``)
     is_eval: bool = False
     is_summary: bool = False
@@ -150,6 +153,16 @@ def _number(seg: bytes) -> bool:
 def _is_setting(name: str) -> bool:
     """A name written as a constant (upper case words joined by ``_``: yacs/detectron2 config dumps)."""
     return "_" in name and name.isupper() and " " not in name
+
+
+def _share_after(rep: bytes, end: int) -> bool:
+    """Whether ``rep[end:]`` opens with a share in percent in parentheses, `` (12%)`` or `` (12.5%)``, a counter's
+    (``[ 32/256 (12%)]``): plain byte checks over at most 16 bytes."""
+    if rep[end:end + 2] != b" (":
+        return False
+    close = rep.find(b"%)", end + 2, end + 16)
+    share = rep[end + 2:close]
+    return close > end + 2 and share[:1].isdigit() and share.replace(b".", b"", 1).isdigit()
 
 
 def _int(seg: bytes) -> bool:
@@ -1075,6 +1088,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
                 plan.counter_bare = (not low and rep[a - 1:a] == b"["
                                      and rep[spans[n_total][1]:spans[n_total][1] + 1] == b"]")
+                plan.counter_share = _share_after(rep, spans[n_total][1])
             elif plan.epoch is not None and low and len(parts) < MAX_PARTS:
                 parts.append((k, n_total))  # ``edge chunk 2 / 3`` after ``epoch 1 / 8``: a part of the epoch
             k = j + 1
