@@ -88,6 +88,28 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
 
 
 def _check(view: RunView, p: DivergenceParams) -> Finding:
+    """``_levels``, or where it finds no divergence to stop on, a loss held above its first log from its first update
+    on (``_never_below_first``): its level and best are medians, which a loss bouncing from 1 to 9 makes noise."""
+    found = _levels(view, p)
+    c = view.curve
+    if found.status == CRITICAL or c is None or c.n < p.min_points or view.adversarial or not _is_loss(view) or (
+            view.direction == "max"):
+        return found
+    now = c.level(recent_len(c.n, lo=p.recent_lo))
+    never = _never_below_first(c, now, p)
+    if not never:
+        return found
+    first = float(c.first(1)[0])
+    level = float(np.median(c.values[1:]))
+    return Finding("divergence", CRITICAL,
+                   f"{view.objective} diverged from its first log: hardly ever back to {first:.4g} since, its level "
+                   f"{readable(level, 4)} over its {never} logs since ({level / first:.2g} times its first log)",
+                   [int(c.steps[1]), int(c.steps[-1])], nums(now=now, first_logged=first, level=level,
+                                                             points_above=never), concern="divergence",
+                   sustained=True)
+
+
+def _levels(view: RunView, p: DivergenceParams) -> Finding:
     c = view.curve
     name = view.objective
     if c is None or c.n < p.min_points or view.adversarial:
@@ -121,15 +143,6 @@ def _check(view: RunView, p: DivergenceParams) -> Finding:
                        f"({now / best:.2g} times its best, above where it started), "
                        f"sustained for {blown} logs since step {since}",
                        [since, int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
-    never = _never_below_first(c, now, p) if _is_loss(view) and sign > 0 else 0
-    if never:
-        first = float(c.first(1)[0])
-        shown.update(untrained=first, points_above=never)
-        return Finding("divergence", CRITICAL,
-                       f"{name} diverged from its first log: hardly ever back to {first:.4g} since, its level "
-                       f"{readable(float(np.median(c.values[1:])), 4)} over its {never} logs since "
-                       f"({float(np.median(c.values[1:])) / first:.2g} times the untrained loss)",
-                       [int(c.steps[1]), int(c.steps[-1])], nums(**shown), concern="divergence", sustained=True)
     if rise <= threshold:
         return Finding("divergence", OK,
                        f"{name} is within noise of its best level ({sign * best:.4g} at step {best_step})",
