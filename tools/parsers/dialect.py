@@ -223,7 +223,8 @@ class Dialect:
     #: (a verb before a name is no part of it either: DFO-LS's ``Function eval 7 at point 7 has obj = 3.378`` names
     #: ``obj``)
     prose_words: frozenset[str] = frozenset({
-        "to", "from", "is", "are", "was", "were", "has", "have", "had", "of", "at", "by", "with", "and", "but", "or", "for", "in", "on", "as",
+        "to", "from", "is", "are", "was", "were", "has", "have", "had", "of", "at", "by", "with", "and", "but", "or",
+        "for", "in", "on", "as",
         "than", "into", "the", "a", "an"})
     #: a name "total ..." ending in one of these counts a setting (``Total Micro Batches 460``), not a metric
     count_nouns: frozenset[str] = frozenset({
