@@ -58,6 +58,13 @@ class Dialect:
     wrapper_reprs: tuple[bytes, ...] = (
         b"np.float64(", b"np.float32(", b"np.float16(", b"np.int64(", b"np.int32(", b"numpy.float64(",
         b"numpy.float32(", b"tensor(")
+    #: a repr of a named value (a dataclass's or a named tuple's ``Cls(field=value, ...)``: orion's ``Result(name=
+    #: 'objective', type='objective', value=17.8)``, MLflow's ``Metric(key='loss', value=0.3, timestamp=..., step=3)``,
+    #: ``Measurement(metric='loss', value=0.3)``): the fields that name it by a quoted name, the first present, and
+    #: the field holding its number; read as ``name: value`` (``lines.named_values``), a field of a step's or an
+    #: epoch's name holding a whole number its position (``step: 3``), every other field (its type, a time) no value
+    repr_name_fields: tuple[bytes, ...] = (b"name", b"key", b"metric", b"tag")
+    repr_value_fields: tuple[bytes, ...] = (b"value",)
     #: a name opening with one of these words is a statistic of what its last word counts (``max num steps 43``: an
     #: RL episode's length), never the step even when that word names one (unless a position word comes between:
     #: ``Average loss at step 2000: 4.52`` names the step)
@@ -216,8 +223,11 @@ class Dialect:
     source_suffixes: frozenset[str] = frozenset({
         "py", "pyx", "c", "cc", "cpp", "cu", "h", "hpp", "rs", "go", "java", "js", "ts", "sh", "lua", "jl"})
     #: a name ending in one of these words is prose (``reducing to``, ``but hysteresis is``), not a metric
+    #: (a verb before a name is no part of it either: DFO-LS's ``Function eval 7 at point 7 has obj = 3.378`` names
+    #: ``obj``)
     prose_words: frozenset[str] = frozenset({
-        "to", "from", "is", "are", "was", "of", "at", "by", "with", "and", "but", "or", "for", "in", "on", "as",
+        "to", "from", "is", "are", "was", "were", "has", "have", "had", "of", "at", "by", "with", "and", "but", "or",
+        "for", "in", "on", "as",
         "than", "into", "the", "a", "an"})
     #: a name "total ..." ending in one of these counts a setting (``Total Micro Batches 460``), not a metric
     count_nouns: frozenset[str] = frozenset({

@@ -183,6 +183,59 @@ def unwrap_reprs(data: bytes, openings: Sequence[bytes]) -> bytes:
     return data
 
 
+# a repr of a named value (``Result(name='objective', type='objective', value=17.8)``, ``Metric(key='loss', value=0.3,
+# timestamp=1700000000000, step=3)``): a class's name (a capital first), its fields inside parentheses on one line
+# (at most ``_REPR_SPAN`` bytes, no parenthesis inside); each start's scan stops at the next parenthesis or line end,
+# so the scans are disjoint: linear. Its fields ``key=value``: a quoted string or a run of anything but a comma.
+_REPR_SPAN = 1024
+_NAMED_REPR = re.compile(rb"(?<![A-Za-z0-9_.])[A-Z][A-Za-z0-9_]{0,63}+\(([a-z_][^()\n]{0,%d}+)\)" % _REPR_SPAN)
+_REPR_FIELD = re.compile(rb" {0,4}+([a-z_][a-z0-9_]{0,31}+)=('[^'\n]{0,128}+'|\"[^\"\n]{0,128}+\"|[^,'\"\n]{0,128}+)"
+                         rb" {0,4}+(?:,|$)")
+_REPR_NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_./@ -]{0,63}+")
+_REPR_NUMBER = re.compile(_NUMBER_TEXT)
+_REPR_FIELDS = 16  # fields of one repr, at most
+
+
+def _named_value(m: re.Match[bytes]) -> bytes:
+    from .dialect import DIALECT
+
+    inner = m.group(1)
+    fields: dict[bytes, bytes] = {}
+    pos = 0
+    while pos < len(inner) and len(fields) < _REPR_FIELDS:
+        f = _REPR_FIELD.match(inner, pos)
+        if f is None or f.end() == pos:
+            return m.group(0)  # not a repr of fields alone (a list inside, a call): left as printed
+        fields.setdefault(f.group(1), f.group(2).strip())
+        pos = f.end()
+    if pos < len(inner):
+        return m.group(0)
+    name = next((fields[k] for k in DIALECT.repr_name_fields if k in fields), None)
+    value = next((fields[k] for k in DIALECT.repr_value_fields if k in fields), None)
+    if name is None or value is None or len(name) < 3 or name[:1] not in b"'\"" or name[-1:] != name[:1]:
+        return m.group(0)
+    name = name[1:-1]
+    if _REPR_NAME.fullmatch(name) is None or _REPR_NUMBER.fullmatch(value) is None:
+        return m.group(0)
+    positions = DIALECT.step_names | DIALECT.epoch_names
+    at = [k + b": " + v + b" " for k, v in fields.items() if k.decode() in positions and v.isdigit() and len(v) <= 18]
+    return b"".join(at) + name + b": " + value
+
+
+def named_values(data: bytes) -> bytes:
+    """``data`` with each repr of a named value (``Result(name='objective', type='objective', value=17.8)``: a
+    field of ``Dialect.repr_name_fields`` holding a quoted name, one of ``Dialect.repr_value_fields`` a number) as
+    the name then its value (``objective: 17.8``), after the fields of a step's or an epoch's name holding a whole
+    number (``Metric(key='loss', value=0.3, timestamp=.., step=3)``: ``step: 3 loss: 0.3``); any other repr left as
+    printed. Looked for only in a block holding ``value=``; no newline touched: the same per line whatever the
+    reads."""
+    from .dialect import DIALECT
+
+    if not any(k + b"=" in data for k in DIALECT.repr_value_fields):
+        return data
+    return _NAMED_REPR.sub(_named_value, data)
+
+
 def erase_cleared(data: bytes) -> tuple[bytes, int]:
     """(``data`` as a terminal shows it where a cursor-up n then a clear to the end of the screen (``UP_CLEAR``)
     redraws a display, the largest n met): what the n lines above held from the cursor's column (the line's start
@@ -254,7 +307,7 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
     if b"(" in data:
         from .dialect import DIALECT
 
-        data = unwrap_reprs(data, DIALECT.wrapper_reprs)
+        data = named_values(unwrap_reprs(data, DIALECT.wrapper_reprs))
     data = without_errors(data, plus_minus=False)
     if _found(b"]: ", data):
         data = step_ranges(data)
