@@ -39,6 +39,7 @@ TWICE_STOPS = ("divergence", "chance_level")  # a sustained warning from these o
 CONFIRM_POINTS = 16  # a run's first logs (fewer than this many points, its start logged): a rise there must be
 ORDER = 10.0  # ...an order of magnitude (in the objective or a sibling train loss) to stop it by itself
 CONFIRM_SHARE = 0.75  # ...or a divergence held over this share of the run's planned length (the run confirms it)
+RISE_LOGS = 10  # a rise under the run's start stops on two checks in a row once held over this many logs
 
 
 @dataclass
@@ -61,6 +62,18 @@ def _coming_back(view: RunView, k: int = COMING_BACK) -> bool:
         return False
     last = c.values[-k:]
     return bool((np.diff(last) <= 0).all() and last[-1] < last[0])
+
+
+def _rise_confirmed(f: Finding, logs: int = RISE_LOGS) -> bool:
+    """Whether a sustained rise (a divergence warning's numbers) is confirmed enough for a second check to stop on:
+    above where the run started, or held over ``logs`` logs. A loss that gave back part of its progress for a few logs
+    (a contrastive loss 3.21 -> 3.45 after 3.68 at its start, 7 logs, its eval worse too, then falling again for the
+    rest of the run) is a reviewer's question on both checks; one back above its start, or held, is no swing."""
+    n = f.numbers or {}
+    now, start, above = n.get("now"), n.get("start"), n.get("points_above")
+    if not isinstance(now, (int, float)) or not isinstance(start, (int, float)) or not isinstance(above, (int, float)):
+        return True
+    return bool(now > start or above >= logs)
 
 
 def _previous_flagged(view: RunView, signal: str) -> bool:
@@ -211,7 +224,7 @@ def _judge(findings: list[Finding], view: RunView, min_points: int = MIN_POINTS)
             return Judgment(STOP, f"STOP: {f.message}", f.message)
     for f in warns:
         if f.signal in TWICE_STOPS and not f.fresh and f.sustained and _previous_flagged(view, f.signal) \
-                and not early and not _coming_back(view):
+                and not early and not _coming_back(view) and _rise_confirmed(f):
             return Judgment(STOP, f"STOP: {f.message}, on two checks in a row", f.message)
     if view.objective is None:
         return _no_loss(findings, view)
