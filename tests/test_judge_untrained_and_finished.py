@@ -96,3 +96,14 @@ def test_a_hump_coming_back_down_is_not_held_above_its_first_log(store, config):
     for step in (200, 250, 300):
         got = assess_run(str(path), store=store, config=config, as_of_step=step)
         assert got.verdict != STOP, (step, got.summary)
+
+
+def test_a_rise_under_the_start_held_a_few_logs_is_asked_not_stopped_on_two_checks(store, config):
+    """holdout57's healthy OpenCLIP run (timm's SGD): its contrastive loss gives back half its progress for 7 logs
+    (3.21 -> 3.45 after 3.68 at its start, its eval loss worse too), then falls again for the rest of the run. Checked
+    at consecutive steps as cron would, the rise is a reviewer's question on both checks, never a STOP
+    (``judge._rise_confirmed``: under its start and held under 10 logs)."""
+    path = REPO / "examples" / "libraries_holdout57" / "openclip_timmsgd_n512_val_5ep" / "train.log"
+    got = [assess_run(str(path), store=store, config=config, as_of_step=s).verdict for s in (26, 30, 32, 36, 52, 79)]
+    assert STOP not in got, got
+    assert got[1:3] == ["ESCALATE", "ESCALATE"], got
