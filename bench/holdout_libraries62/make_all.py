@@ -19,12 +19,14 @@ run = blind_maker.registry(RUNS)
 
 # --- torchphysics (a PINN for a Poisson problem trained by its `Solver` under a PyTorch Lightning `Trainer` with
 # `max_steps`: Lightning's banner and model summary, then its tqdm bar on stderr without a TTY, `\r` updates
-# `Epoch 0:  33%|###   | 100/300 [00:00<00:01, 209.56it/s, v_num=0, train/loss=0.235]`; its CSVLogger's metrics.csv kept)
+# `Epoch 0:  33%|###   | 100/300 [00:00<00:01, 209.56it/s, v_num=0, train/loss=0.235]`;
+# its CSVLogger's metrics.csv kept)
 run("tp_adam_300", "torchphysics_train.py", "")
 run("tp_adam_val_400", "torchphysics_train.py", "--val --steps 400")
 run("tp_adam_decay_400_log20", "torchphysics_train.py", "--gamma 0.995 --steps 400 --log-every 20")
 run("tp_sgd_300", "torchphysics_train.py", "--optimizer sgd --lr 0.0005")
-run("tp_lbfgs_wolfe_60_log5", "torchphysics_train.py", "--optimizer lbfgs --lr 1 --line-search --steps 60 --log-every 5")
+run("tp_lbfgs_wolfe_60_log5", "torchphysics_train.py",
+    "--optimizer lbfgs --lr 1 --line-search --steps 60 --log-every 5")
 run("tp_adam_refresh10_500", "torchphysics_train.py", "--refresh 10 --steps 500")
 run("tp_adam_wide_val_log25", "torchphysics_train.py",
     "--hidden 32 32 32 --n-inner 400 --val --steps 300 --log-every 25")

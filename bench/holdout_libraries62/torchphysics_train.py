@@ -85,7 +85,7 @@ trainer = pl.Trainer(accelerator="cpu", devices=1, max_steps=a.steps, benchmark=
                      **({"val_check_interval": a.steps // 4, "check_val_every_n_epoch": None} if a.val else {}))
 trainer.fit(solver)
 
-csv_path = os.path.join(trainer.logger.log_dir, "metrics.csv")  # type: ignore[union-attr]
+csv_path = os.path.join(trainer.logger.log_dir, "metrics.csv")
 train, evals = [], []
 with open(csv_path) as f:
     for row in csv.DictReader(f):
