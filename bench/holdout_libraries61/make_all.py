@@ -39,7 +39,7 @@ run("yolov5_sgd_lr_huger_nan", "yolov5_train.py", "--epochs 8 --lr0 3000 --warmu
 run("yolov5_adam_lr_high_nan", "yolov5_train.py", "--epochs 10 --optimizer Adam --lr0 2 --warmup 3", label="nan",
     stop=True)
 run("yolov5_adamw_lr_high_2cls_nan", "yolov5_train.py",
-    "--epochs 10 --optimizer AdamW --lr0 1 --warmup 3 --classes 2", label="nan", stop=True)
+    "--epochs 10 --optimizer AdamW --lr0 20 --warmup 3 --classes 2", label="nan", stop=True)
 run("yolov5_sgd_lr_huge_b4_nan", "yolov5_train.py", "--epochs 8 --lr0 100 --warmup 3 --batch 4 --no-mosaic",
     label="nan", stop=True)
 
