@@ -85,8 +85,8 @@ def _value(v: float) -> float | str:
 
 
 def write_truth(*, framework: str, settings: dict[str, Any], loss_name: str, step_unit: str, tolerance: dict,
-                record: str, train_loss: Iterable[tuple[int, float]], eval_loss: Iterable[tuple[int, float]] | None = None,
-                eval_name: str | None = None) -> None:
+                record: str, train_loss: Iterable[tuple[int, float]],
+                eval_loss: Iterable[tuple[int, float]] | None = None, eval_name: str | None = None) -> None:
     """``truth.json`` in the run's folder: the library's own record of the train loss at its own steps."""
     truth: dict[str, Any] = {
         "framework": framework, "settings": settings, "label": os.environ.get("HOLDOUT_LABEL", "healthy"),

@@ -43,9 +43,8 @@ torchvision_cpu_nms()
 import matplotlib  # noqa: E402
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
-from PIL import Image  # noqa: E402
-
 import yolov5  # noqa: E402
+from PIL import Image  # noqa: E402
 from yolov5 import train  # noqa: E402
 
 work = Path.cwd()
@@ -97,7 +96,7 @@ ep = [int(r["epoch"]) for r in rows]
 write_truth(framework=f"yolov5 {yolov5.__version__}", settings=vars(a), loss_name="box_loss",
             step_unit="epoch, 0-based (`3/9` in the bar rows)", tolerance={"rel": 5.1e-4},
             record="its own `results.csv` (`train/box_loss` at `epoch`)",
-            train_loss=[(e, float(r["train/box_loss"])) for e, r in zip(ep, rows)],
-            eval_loss=[(e, float(r["val/box_loss"])) for e, r in zip(ep, rows)
+            train_loss=[(e, float(r["train/box_loss"])) for e, r in zip(ep, rows, strict=True)],
+            eval_loss=[(e, float(r["val/box_loss"])) for e, r in zip(ep, rows, strict=True)
                        if not math.isnan(float(r["val/box_loss"]))],
             eval_name="val/box_loss")
