@@ -5,7 +5,9 @@ bench/holdout_libraries61/ by a developer who never read the reader's code nor r
 loss read with >= 90 % of the truth's points (the library's own record) at the truth's steps, and the three replayed
 cron checks never STOP a healthy run. The per-file reading carries ``holdout_score`` (left out of the default run;
 ``pytest -m holdout_score tests/test_corpus_libraries_holdout61.py`` shows it). The corpus itself is checked: every
-truth value of a log is printed in that log, so a miss is the reader's. Its first reading (main at 3c1d562, before the set's merge) is held below.
+truth value of a log is printed in that log, so a miss is the reader's.
+
+Its first reading (main at 3c1d562, before the set's merge) is held below.
 """
 
 from __future__ import annotations
