@@ -36,12 +36,12 @@ run("kornia_cls_adam_lr_high_diverged", "kornia_x_train.py", "--lr 3 --sched con
     stop=True)
 run("kornia_cls_sgd_lr_growth_diverged", "kornia_x_train.py",
     "--optimizer sgd --lr 0.01 --sched exp --gamma 3 --epochs 8 --batch 8", label="diverged", stop=True)
-run("kornia_seg_sgd_lr_growth_nan", "kornia_x_train.py",
-    "--task seg --optimizer sgd --lr 0.05 --sched exp --gamma 4 --epochs 10", label="nan", stop=True)
-run("kornia_seg_adam_lr_high_diverged", "kornia_x_train.py", "--task seg --lr 2 --sched const --epochs 8",
-    label="diverged", stop=True)
-run("kornia_cls_sgd_lr_growth_time_nan", "kornia_x_train.py",
-    "--optimizer sgd --lr 0.1 --sched exp --gamma 5 --fmt time --epochs 10", label="nan", stop=True)
+run("kornia_seg_sgd_lr_growth_diverged", "kornia_x_train.py",
+    "--task seg --optimizer sgd --lr 0.05 --sched exp --gamma 4 --epochs 10", label="diverged", stop=True)
+run("kornia_seg_sgd_lr_growth_b8_diverged", "kornia_x_train.py",
+    "--task seg --optimizer sgd --lr 0.1 --sched exp --gamma 10 --batch 8 --epochs 16", label="diverged", stop=True)
+run("kornia_cls_sgd_lr_growth_time_diverged", "kornia_x_train.py",
+    "--optimizer sgd --lr 0.1 --sched exp --gamma 5 --fmt time --epochs 10", label="diverged", stop=True)
 
 
 def main() -> int:
