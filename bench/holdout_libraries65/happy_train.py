@@ -34,11 +34,22 @@ a = ap.parse_args()
 seed_all(0)
 
 import torch  # noqa: E402
-from transformers import BertConfig, BertForMaskedLM, BertTokenizerFast, GPT2Config, GPT2LMHeadModel  # noqa: E402
-from transformers import BertForSequenceClassification  # noqa: E402
-
-from happytransformer import (GENTrainArgs, HappyGeneration, HappyTextClassification, HappyWordPrediction,  # noqa: E402
-                              TCTrainArgs, WPTrainArgs)
+from happytransformer import (  # noqa: E402
+    GENTrainArgs,
+    HappyGeneration,
+    HappyTextClassification,
+    HappyWordPrediction,
+    TCTrainArgs,
+    WPTrainArgs,
+)
+from transformers import (  # noqa: E402
+    BertConfig,
+    BertForMaskedLM,
+    BertForSequenceClassification,  # noqa: E402
+    BertTokenizerFast,
+    GPT2Config,
+    GPT2LMHeadModel,
+)
 
 torch.set_num_threads(1)
 rng = random.Random(0)
