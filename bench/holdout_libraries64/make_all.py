@@ -35,7 +35,7 @@ run("matgl_m3gnet_adamw_exp_decay_10ep", "matgl_train.py",
 run("matgl_megnet_adam_lr_growth_diverged", "matgl_train.py", "--lr 0.01 --scheduler exp --gamma 3 --epochs 10",
     label="diverged", stop=True)
 run("matgl_m3gnet_adam_lr_growth_diverged", "matgl_train.py",
-    "--model m3gnet --lr 0.01 --scheduler exp --gamma 3 --epochs 10", label="diverged", stop=True)
+    "--model m3gnet --lr 0.01 --scheduler exp --gamma 3 --epochs 7", label="diverged", stop=True)
 run("matgl_megnet_sgd_lr_growth_nan", "matgl_train.py",
     "--optimizer sgd --lr 0.05 --scheduler exp --gamma 4 --epochs 12", label="nan", stop=True)
 run("matgl_megnet_adam_lr_growth_nan", "matgl_train.py", "--lr 0.01 --scheduler exp --gamma 10 --epochs 10",
