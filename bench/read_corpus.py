@@ -161,6 +161,10 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
     if pts and pts[0][0] == 1 and "step + 1" in str(truth.get("record", "")):
         # a truth that says it numbers its record's 0-based step + 1 (a bar's count n of Lightning's step n - 1)
         numberings.append(("the record's own step (truth - 1)", 1, -1))  # numbers the same points
+    if truth.get("record_steps"):
+        # the truth's record numbers each point twice (Lightning's metrics.csv: its `epoch` and its `step` columns): a
+        # reader at either numbers the library's own steps
+        numberings.append(("the record's step column", 0, 0))
     spe = int(truth.get("steps_per_epoch") or 0)
     if (spe > 1 and str(truth.get("step_unit", "")).startswith("global batch") and pts
             and all(s % spe == 0 for s, _ in pts)):
@@ -168,8 +172,10 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
         # one line an epoch and never shows the epoch's length, so a reader numbering by epoch is equally right
         numberings.append((f"epoch (truth / {spe})", -spe, 0))
     best, how = -1, ""
+    other = {int(a): int(b) for a, b in truth.get("record_steps") or ()}
     for name, mult, end in numberings:
-        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(_numbered(s, mult, end), ())))
+        at = (lambda s: other.get(s, -1)) if mult == 0 else (lambda s, m=mult, e=end: _numbered(s, m, e))
+        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(at(s), ())))
         if n > best:
             best, how = n, name
     vals = np.sort(values[np.isfinite(values)])
@@ -331,6 +337,8 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                                 -int(truth["steps_per_epoch"]) if res.numbering.startswith("epoch (truth /") else 1)
                         shift = res.numbering.endswith("(end)") - res.numbering.endswith("(truth - 1)")
                         res.problem_step = _numbered(ps + shift, mult, 0)
+                        if res.numbering == "the record's step column":
+                            res.problem_step = {int(a): int(b) for a, b in truth["record_steps"]}.get(ps)
                         if not res.found and res.found_any_step:
                             # the values read, at steps of another unit (PyMC's calls, the truth's iterations): the
                             # problem is the truth's point of that order, at the step the read gives that point
