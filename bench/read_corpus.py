@@ -174,8 +174,8 @@ def score_truth(steps: np.ndarray, values: np.ndarray, truth: dict) -> tuple[int
     best, how = -1, ""
     other = {int(a): int(b) for a, b in truth.get("record_steps") or ()}
     for name, mult, end in numberings:
-        at = (lambda s: other.get(s, -1)) if mult == 0 else (lambda s, m=mult, e=end: _numbered(s, m, e))
-        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(at(s), ())))
+        n = sum(1 for s, t in pts if any(_same(v, t, tol) for v in by_step.get(
+            other.get(s, -1) if mult == 0 else _numbered(s, mult, end), ())))
         if n > best:
             best, how = n, name
     vals = np.sort(values[np.isfinite(values)])
