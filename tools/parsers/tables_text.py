@@ -688,7 +688,7 @@ class Tables:
         shape = self._shape(code)
         if shape is not None and (found is None or found[3][1] == "other"):
             found = self._shape_head(shape, code, i) or found  # a row of the shape of rows a header heads
-        elif shape is not None:
+        elif shape is not None and found is not None and found[3][1] == "table":
             self._keep_shape(shape, found)
         if found is None:
             return None
@@ -717,7 +717,7 @@ class Tables:
             return named
         return names
 
-    def _locate(self, i: int) -> tuple[bytes, bytes | None, bytes | None, tuple[_Columns, str]] | None:
+    def _locate(self, i: int) -> _Found | None:
         """(header, rule, line over it, parsed) of the header governing line ``i``, found over the lines above it (or
         kept from an earlier block), else None."""
         breaks = self.breaks()
@@ -747,8 +747,7 @@ class Tables:
         cut = before_bar(t).replace(NAN_MARK, b"\x01").translate(None, b" \t")
         return cut if b"\x01" in cut else None
 
-    def _shape_head(self, shape: bytes, code: int, i: int
-                    ) -> tuple[bytes, bytes | None, bytes | None, tuple[_Columns, str]] | None:
+    def _shape_head(self, shape: bytes, code: int, i: int) -> _Found | None:
         """The header of a table's rows of ``shape`` drawn with their bar, redrawn between its states with lines
         heading nothing between them (a warning each batch: more than ``_INTERRUPTIONS`` runs), for such a row at
         line ``i`` whose own lines above find none: the one over the nearest row of that shape above it in the block
@@ -786,7 +785,7 @@ class Tables:
         assert self._first is not None
         return int(self._first[code])
 
-    def _keep_shape(self, shape: bytes, found: tuple[bytes, bytes | None, bytes | None, object]) -> None:
+    def _keep_shape(self, shape: bytes, found: _Found) -> None:
         """The header over rows of ``shape``, kept for the next reads (at most ``MAX_SHAPES`` shapes)."""
         header, rule, top = found[0], found[1], found[2]
         if max(len(header), len(rule or b""), len(top or b"")) > MAX_HEADER or len(shape) > MAX_HEADER:
@@ -975,6 +974,7 @@ class Tables:
 
 
 _Columns = tuple[tuple[str, int, int], ...]
+_Found = tuple[bytes, bytes | None, bytes | None, tuple[_Columns, str]]  # a header, its rule, the line over it, parsed
 _PARSED: dict[tuple[bytes, bytes | None], tuple[_Columns, str] | None] = {}
 _ALIGNED: dict[tuple[bytes, bytes | None, bytes], RowNames] = {}
 
