@@ -172,3 +172,12 @@ def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
             assert abs(got[step] - t) <= read_corpus._tolerance(t, truth["tolerance"]), (run, step, got[step], t)
     assert primary_names(pts) == ["box_loss"]
     assert "val/mAP50" in pts and not any(" " in k for k in pts), sorted(pts)
+
+
+def test_a_header_over_another_tables_row_heads_no_bar_below_it(tmp_path):
+    """keras-tuner's trial table (``Value  |Best Value So Far |Hyperparameter`` over ``0.003  |0.003  |learning_rate``)
+    then ``Epoch 1/3`` and Keras' bar lines (``1/8 ━━ 0s 3ms/step - loss: 16.7``): the run between the trial's row and
+    the bar heads nothing, but that row is no header, so the bar's lines are no rows of the trial table."""
+    data = (REPO / "examples" / "libraries_holdout30" / "kt_grid_sgd_reg_lr_high_nan" / "train.log").read_bytes()
+    pts = _live(tmp_path, data, [], name="kt.log")
+    assert "loss" in pts and "Best Value So Far" not in pts, sorted(pts)

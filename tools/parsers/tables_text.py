@@ -842,11 +842,11 @@ class Tables:
         return j
 
     def _heads(self, r: int, i: int) -> bool:
-        """Whether break line ``r`` is a table's header (of one line, or of two with the line over it) that rows
-        below it, up to line ``i``, may be under."""
+        """Whether break line ``r`` is itself a table's header (of one line, or of two with the line over it) that
+        rows below it, up to line ``i``, may be under (not a line under a header: a row of another table's)."""
         head, rule, top = self._head_at(r, i)
         parsed = _parse_cached(head, rule) if top is None else _parse_two(top, head)
-        return parsed is not None and parsed[1] == "table"
+        return head == self.lines[r] and parsed is not None and parsed[1] == "table"
 
     def _over_idle(self, r: int) -> int:
         """The line at or over ``r`` that is neither blank nor a progress bar's redraw (thinc's bar drawn and erased
