@@ -550,11 +550,12 @@ def test_the_scan_lets_other_threads_run(k):
     import time
 
     line = b"step 123 | loss 4.56789 | lr 3e-4 | grad_norm 1.2345 | tok/s 125862\n"
-    joined = line * (40_000_000 // len(line))
+    joined = line * (120_000_000 // len(line))
     nl = np.flatnonzero(np.frombuffer(joined, np.uint8) == 10)
     starts, ends = np.concatenate(([0], nl + 1))[:-1], nl
     calls = [lambda: k.templates(joined), lambda: k.fields(joined, starts, ends, (1, 3, 5, 7, 9, 11))]
-    for call in calls:
+
+    def attempt(call) -> tuple[float, int, float]:
         t0 = time.perf_counter()
         call()
         alone = time.perf_counter() - t0
@@ -568,8 +569,14 @@ def test_the_scan_lets_other_threads_run(k):
             gaps.append(now - last)
             last = now
         worker.join()
-        assert alone > 0.02  # long enough to tell
-        assert len(gaps) > 100 and max(gaps) < alone / 2, (alone, max(gaps))
+        return alone, len(gaps), max(gaps)
+
+    for call in calls:
+        # A call holding the GIL stalls this loop for the whole call on every attempt; a shared, loaded machine's
+        # scheduler may stall it once for a few of its ticks: the best of three attempts tells the two apart.
+        tries = [attempt(call) for _ in range(3)]
+        assert any(alone > 0.02 and n > 100 and gap < alone / 2 for alone, n, gap in tries), tries  # (0.02 s and
+        # more: long enough to tell)
 
 
 # ---------------------------------------------------------------- real logs
