@@ -30,4 +30,15 @@ globals().update(blind_set_tests(CORPUS, libraries=1, files=14, stop=5, healthy=
 FIRST_READING = {"read": 0, "stopped": 0, "flagged": 2,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 7}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected (tools/parsers/tables_text.py, engine.py: a header redrawn each epoch is one header, its rows drawn between
+# `\r` bar states are rows of it; the validation table's names once): 14/14 files read at the truth's epochs, STOP
+# 5/5, flagged 5/5, no false or early STOP. ESCALATE 15 of 27 healthy checks: now read, these runs of a barely
+# trained detector (box loss 0.12 -> 0.10 in 10-20 epochs, 8 validation images) show their real mAP50 wandering
+# 0.010-0.040 (an early best level that later evals stay under: eval_degradation or overfitting) or frozen (0.0018
+# over 6 evals: plateau). The best level is taken within its window's spread (tools/signals/eval_health.py): 17 -> 15.
+CORRECTED = {"read": 14, "stopped": 5, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 15}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED),
+                                                  exempt=(("the first reading", "healthy_check_escalates"),))

@@ -382,6 +382,21 @@ def test_eval_recover_evals(after_worst, status):
                              "since (2.4 now)")
 
 
+@pytest.mark.parametrize(("second", "third", "status"), [(0.023, 0.011, "ok"), (0.039, 0.041, "warn")])
+def test_eval_best_level_within_its_window(second, third, status):
+    # an accuracy that spikes at one eval beside lower neighbours made no level to fall from (the best level is known
+    # within its window's spread: yolov5's mAP50 on 8 images); the same peak held over three evals did
+    steps = np.arange(1, 281)
+    ev: list[float | None] = [None] * 280
+    values = [0.009, 0.040, second, third, 0.016, 0.016, 0.014, 0.016, 0.015, 0.015, 0.015, 0.013, 0.013, 0.013]
+    for i, v in enumerate(values):
+        ev[20 * (i + 1) - 1] = v
+    f = eval_health.check(view_of({"train_loss": falling(280), "val_acc": ev}, steps))[0]
+    assert f.status == status, f.message
+    if status == "warn":
+        assert f.message.startswith("val_acc worsened to a level of 0.013 from its best level 0.04 at step 80, 10 evals ago")
+
+
 # --- chance_level: the uniform-guess bound and min_points ---------------------------------------------------------
 
 

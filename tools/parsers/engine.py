@@ -280,8 +280,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     pending = [p[0].encode("latin-1") for p in carried]
     ctx = [(p[1], p[2]) for p in carried]
     ctx_ep = [p[3] if len(p) > 3 and not isinstance(p[3], list) else None for p in carried]  # its epoch printed under
-    # a row of a table of splits carried on keeps the names its header gave it there (``_carried_head``)
-    heads = {k: p[4] for k, p in enumerate(carried) if len(p) > 4 and isinstance(p[4], list)}
+    # a table's row carried on keeps the names its header gave it there, and what the header said of its rows
+    # (``_carried_head``; a state of before holds a table of splits' names alone)
+    heads = {k: (p[4], str(p[5]) if len(p) > 5 else "s") for k, p in enumerate(carried)
+             if len(p) > 4 and isinstance(p[4], list)}
     lengths = line_lengths(split.lines, split.text)
     lines = join_wrapped(split.lines, st, lengths)
     if lines is not split.lines and split.masked:  # a word the wrap cut is whole once joined: masked after the join
@@ -393,8 +395,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 once_split = st.setdefault("_split_once", [])
                 if len(once_split) < MAX_PENDING * 4:
                     once_split.append(int(idx[0]))
-                    if sum(len(h) + 1 for h in header or ()) <= MAX_HEAD_CHARS:
-                        heads[int(idx[0])] = list(header or ())  # (kept with the line if it is carried on)
+            if isinstance(header, RowNames) and int(idx[0]) >= len(pending) and len(heads) < MAX_PENDING * 4 and (
+                    sum(len(h) + 1 for h in header) <= MAX_HEAD_CHARS):
+                heads[int(idx[0])] = _head_kept(header)  # (kept with the line if it is carried on)
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
             if plan is not None and header is not None and _has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
@@ -496,7 +499,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     new_pending = _carried(new_pending, placed, late)
     ep_lines = st.pop("_ep_lines", None)
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st), _epoch_at(i, ep_lines, ctx_ep, st),
-                      *([heads[i]] if i in heads else [])]
+                      *(list(heads[i]) if i in heads else [])]
                      for i in sorted(new_pending)]
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     _carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
@@ -649,12 +652,19 @@ def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]
         st["once"] = [*once, *[d for d in new if d not in once]][-MAX_ONCE:]
 
 
-def _carried_head(names: list | None) -> RowNames | None:
-    """The names a table of splits gave a row carried on from an earlier read (its header is there, not here)."""
-    if names is None:
+def _head_kept(names: RowNames) -> tuple[list[str], str]:
+    """What a row's header said of it, kept with the row carried on to the next read: its cells' names, and the
+    flags of ``RowNames`` (``s``: a table of splits, ``p``: partial first, ``n``: its step named)."""
+    return list(names), "s" * names.splits + "p" * names.partial_first + "n" * names.named_step
+
+
+def _carried_head(kept: tuple[list, str] | None) -> RowNames | None:
+    """The names a table's header gave a row carried on from an earlier read (its header is there, not here)."""
+    if kept is None:
         return None
+    names, flags = kept
     out = RowNames(str(n) for n in names)
-    out.splits = True
+    out.splits, out.partial_first, out.named_step = "s" in flags, "p" in flags, "n" in flags
     return out
 
 
@@ -1657,8 +1667,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         other_bar = other_bar & (prog_total != st["main_total"])
     last_prog = _ffill(glob, st["prog"])
     bar_step = _bar_steps(reads, n, st)
-    for i, (prog, _step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
+    for i, (prog, step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog
+        if bar_step is not None:  # (not the step of this block's first bar: a validation's row printed before it)
+            bar_step[i] = np.nan if step is None else step
     st["prog_before"] = st["prog"]
     if is_prog.any():
         st["prog"] = float(glob[np.flatnonzero(is_prog)[-1]])

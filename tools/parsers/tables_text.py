@@ -42,7 +42,7 @@ import numpy as np
 from .dialect import DIALECT, Dialect
 from .fields import before_bar, says_what_it_names, unglued
 from .step_column import monotone_cells
-from .templates import Grouping
+from .templates import NAN_MARK, Grouping
 
 SKIP = ["\x00skip"]  # the rows of a table that is no series (a model summary)
 MAX_HEADER = 1024  # bytes: a longer line is no header
@@ -50,6 +50,8 @@ MAX_COLUMNS = 64
 MAX_NAME = 48  # characters of one column's name
 HEADER_LOOKS = 4096  # templates looked at per block to tell rows from breaks
 MAX_CACHE = 4096
+MAX_SHAPES = 32  # shapes of rows drawing a bar whose header is kept between reads
+MAX_SHAPE_ROWS = 64  # row templates of one shape looked at for its header
 _BORDERS = "|│┃║¦"
 _BORDER_BYTES = b"|"  # the ASCII border, glued to a cell that fills its width
 _INTERRUPTIONS = 4  # runs of lines heading nothing passed over between a table's rows
@@ -629,6 +631,7 @@ class Tables:
         self._breaks: np.ndarray | None = None
         self._kind: dict[int, bool] = {}
         self._first: np.ndarray | None = None  # the first line of each template
+        self._shapes: dict[bytes, list[int]] | None = None  # row templates drawing a bar, by their shape
         self._open_before = int(st.get("tbl_open", -1))  # lines heading nothing since the earlier block's last row
         # the earlier block's last two lines
         self._last_before = [str(x).encode("latin-1") for x in st.get("tbl_last", ["", ""])]
@@ -680,23 +683,16 @@ class Tables:
         if len(rep) > MAX_HEADER * 4 or split is None and not is_named and not _row_like(
                 self.grouping.templates[self.grouping.codes[i]], rep) and not self._headed_text_row(i, rep):
             return None
-        breaks = self.breaks()
-        k = int(np.searchsorted(breaks, i)) - 1
-        j = int(breaks[k]) if k >= 0 else -1
-        if j >= self.first:
-            j = self._over_interruption(j, i)
-        if j >= self.first:
-            header, rule, top = self._head_at(j, i)
-        else:
-            last = self.st.get("tbl_head")
-            if not last:
-                return None
-            header = last[0].encode("latin-1")
-            rule = last[1].encode("latin-1") if last[1] is not None else None
-            top = last[2].encode("latin-1") if len(last) > 2 and last[2] is not None else None
-        parsed = _parse_cached(header, rule) if top is None else _parse_two(top, header)
-        if parsed is None:
+        code = int(self.grouping.codes[i])
+        found = self._locate(i)
+        shape = self._shape(code)
+        if shape is not None and (found is None or found[3][1] == "other"):
+            found = self._shape_head(shape, code, i) or found  # a row of the shape of rows a header heads
+        elif shape is not None and found is not None and found[3][1] == "table":
+            self._keep_shape(shape, found)
+        if found is None:
             return None
+        header, rule, top, parsed = found
         columns, kind = parsed
         if kind == "summary":
             return SKIP
@@ -721,6 +717,86 @@ class Tables:
             return named
         return names
 
+    def _locate(self, i: int) -> _Found | None:
+        """(header, rule, line over it, parsed) of the header governing line ``i``, found over the lines above it (or
+        kept from an earlier block), else None."""
+        breaks = self.breaks()
+        k = int(np.searchsorted(breaks, i)) - 1
+        j = int(breaks[k]) if k >= 0 else -1
+        if j >= self.first:
+            j = self._over_interruption(j, i)
+        if j >= self.first:
+            header, rule, top = self._head_at(j, i)
+        else:
+            last = self.st.get("tbl_head")
+            if not last:
+                return None
+            header = last[0].encode("latin-1")
+            rule = last[1].encode("latin-1") if last[1] is not None else None
+            top = last[2].encode("latin-1") if len(last) > 2 and last[2] is not None else None
+        parsed = _parse_cached(header, rule) if top is None else _parse_two(top, header)
+        return None if parsed is None else (header, rule, top, parsed)
+
+    def _shape(self, code: int) -> bytes | None:
+        """A row drawing a progress bar (``  3/11  0G  0.09311 ...  64: 100%|| 4/4 [..]``): its cells before the bar,
+        blanks aside, a NaN as a number (the row's shape, whatever its bar's state and its values' widths); None for
+        a row drawing no bar."""
+        t = self.grouping.templates[code]
+        if b"%||" not in t or len(t) > MAX_HEADER * 4:
+            return None
+        cut = before_bar(t).replace(NAN_MARK, b"\x01").translate(None, b" \t")
+        return cut if b"\x01" in cut else None
+
+    def _shape_head(self, shape: bytes, code: int, i: int) -> _Found | None:
+        """The header of a table's rows of ``shape`` drawn with their bar, redrawn between its states with lines
+        heading nothing between them (a warning each batch: more than ``_INTERRUPTIONS`` runs), for such a row at
+        line ``i`` whose own lines above find none: the one over the nearest row of that shape above it in the block
+        (another bar state, another width of its values), else the one kept from an earlier read, else the one over
+        the first such row below it."""
+        if self._shapes is None:
+            self._shapes = {}
+            for c in range(min(len(self.grouping.templates), HEADER_LOOKS)):
+                sh = self._shape(c)
+                if sh is not None and len(self._shapes.get(sh, ())) < MAX_SHAPE_ROWS:
+                    self._shapes.setdefault(sh, []).append(c)
+        firsts = sorted(self._first_at(c) for c in self._shapes.get(shape, ()) if c != code)
+        above = [f for f in firsts if f < i][::-1]
+        below = [f for f in firsts if f > i]
+        for f in above:
+            got = self._locate(f)
+            if got is not None and got[3][1] == "table":
+                return got
+        kept = (self.st.get("tbl_shapes") or {}).get(shape.decode("latin-1"))
+        if kept:
+            header = kept[0].encode("latin-1")
+            rule = kept[1].encode("latin-1") if kept[1] is not None else None
+            top = kept[2].encode("latin-1") if kept[2] is not None else None
+            parsed = _parse_cached(header, rule) if top is None else _parse_two(top, header)
+            if parsed is not None and parsed[1] == "table":
+                return header, rule, top, parsed
+        for f in below:
+            got = self._locate(f)
+            if got is not None and got[3][1] == "table":
+                return got
+        return None
+
+    def _first_at(self, code: int) -> int:
+        self._first_line(code)
+        assert self._first is not None
+        return int(self._first[code])
+
+    def _keep_shape(self, shape: bytes, found: _Found) -> None:
+        """The header over rows of ``shape``, kept for the next reads (at most ``MAX_SHAPES`` shapes)."""
+        header, rule, top = found[0], found[1], found[2]
+        if max(len(header), len(rule or b""), len(top or b"")) > MAX_HEADER or len(shape) > MAX_HEADER:
+            return
+        kept = self.st.setdefault("tbl_shapes", {})
+        key = shape.decode("latin-1")
+        value = [header.decode("latin-1"), None if rule is None else rule.decode("latin-1"),
+                 None if top is None else top.decode("latin-1")]
+        if kept.get(key) != value and (key in kept or len(kept) < MAX_SHAPES):
+            kept[key] = value
+
     def _headed_text_row(self, i: int, rep: bytes) -> bool:
         """Whether line ``i`` (``rep``), numbers and one cell of text (a name: pandas' ``MCValue      0    49.992``),
         is a table's row by the header right over it (a table printed header and row per message, the header after
@@ -741,8 +817,9 @@ class Tables:
         breaks = self.breaks()
         for _hop in range(_INTERRUPTIONS):
             line, rule, top = self._head_at(j, i)
-            if (_parse_cached(line, rule) if top is None else _parse_two(top, line)) is not None:
-                return j
+            parsed = _parse_cached(line, rule) if top is None else _parse_two(top, line)
+            if parsed is not None and (parsed[1] != "other" or top is not None or rule is not None):
+                return j  # (a line of prose heads no rows: passed over as a warning is, when rows are around it)
             k = int(np.searchsorted(breaks, j))
             m = self._run_start(k)
             r = self._over_idle(int(breaks[m]) - 1)  # the line over the run of breaks: a row of the table?
@@ -754,6 +831,8 @@ class Tables:
                 r -= 1  # the run between a header (and its rule) and its first rows: the header heads them
                 head, rule, top = self._head_at(r, i)
                 return r if (_parse_cached(head, rule) if top is None else _parse_two(top, head)) is not None else j
+            if m > 0 and int(breaks[m - 1]) == r and self._heads(r, i):
+                return r  # the run between a header (past bar redraws) and its first rows: the header heads them
             if (m > 0 and int(breaks[m - 1]) == r) or not self.lines[r].strip() or not _row_like(
                     self.grouping.templates[self.grouping.codes[r]], self.lines[r]):
                 return j
@@ -762,6 +841,13 @@ class Tables:
                 return j
         return j
 
+    def _heads(self, r: int, i: int) -> bool:
+        """Whether break line ``r`` is itself a table's header (of one line, or of two with the line over it) that
+        rows below it, up to line ``i``, may be under (not a line under a header: a row of another table's)."""
+        head, rule, top = self._head_at(r, i)
+        parsed = _parse_cached(head, rule) if top is None else _parse_two(top, head)
+        return head == self.lines[r] and parsed is not None and parsed[1] == "table"
+
     def _over_idle(self, r: int) -> int:
         """The line at or over ``r`` that is neither blank nor a progress bar's redraw (thinc's bar drawn and erased
         with ``\\r`` between a table's rows), up to ``_IDLE_LINES`` lines up; below ``first``: the earlier block's."""
@@ -769,8 +855,9 @@ class Tables:
             if r < self.first:
                 return r
             line = self.lines[r]
-            if line.strip() and b"%||" not in line and not is_bar(line):
-                return r
+            if line.strip() and (b"%||" not in line and not is_bar(line) or _row_like(
+                    self.grouping.templates[self.grouping.codes[r]], line)):
+                return r  # (a table's row drawing a bar is no idle line: YOLOv5's ``0/9  0G  0.1 ..: 0%|| 0/3``)
             r -= 1
         return r
 
@@ -813,6 +900,8 @@ class Tables:
             before = self._open_before
         elif r >= 1 and is_rule(self.lines[r]) and m > 0 and int(breaks[m - 1]) == r - 1:
             before = 0  # the run under a header and its rule, before its first rows
+        elif m > 0 and int(breaks[m - 1]) == r and self._heads(r, len(codes)):
+            before = 0  # the run under a header (past bar redraws), before its first rows
         elif (m > 0 and int(breaks[m - 1]) == r) or not self.lines[r].strip() or not _row_like(
                 self.grouping.templates[int(codes[r])], self.lines[r]):
             return -1
@@ -885,6 +974,7 @@ class Tables:
 
 
 _Columns = tuple[tuple[str, int, int], ...]
+_Found = tuple[bytes, bytes | None, bytes | None, tuple[_Columns, str]]  # a header, its rule, the line over it, parsed
 _PARSED: dict[tuple[bytes, bytes | None], tuple[_Columns, str] | None] = {}
 _ALIGNED: dict[tuple[bytes, bytes | None, bytes], RowNames] = {}
 
@@ -898,6 +988,8 @@ def join_two(top: bytes, bottom: bytes, dialect: Dialect = DIALECT) -> _Columns 
     if len(top) > MAX_HEADER or len(bottom) > MAX_HEADER or parse_header(bottom, None, dialect) is None:
         return None
     upper, lower = header_words(top), header_words(bottom)
+    if [w for w, _a, _b in upper] == [w for w, _a, _b in lower]:
+        return None  # the header redrawn (a bar holding it, drawn at 0 % then 100 %): one header, no line of two
     if len(_segments(before_bar(top).decode("utf-8", "replace"))) != len(upper):
         return None  # the upper words are apart by two blanks or more, as columns are (no phrase)
     if not 2 <= len(upper) <= len(lower) <= MAX_COLUMNS or not all(

@@ -70,7 +70,11 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
         if len(tail) <= 3 and len(o) - ib >= 3:  # too few evals to measure the noise: the typical step between the
             noise = float(np.median(np.abs(np.diff(o[ib:])))) / np.sqrt(2)  # evals from the best on stands for it
         worse = now - sm[ib]
-        margin = max(p.rel_margin * abs(sm[ib]), p.noise_k * noise / np.sqrt(k), 1e-12)
+        # The best level is known only within the spread of the evals it is the median of: a spike beside its
+        # neighbours makes no level to have fallen from (an early eval of a barely trained model, a tiny val set).
+        window = o[max(0, ib - k + 1):ib + 1]
+        spread = float(np.max(window) - np.min(window)) / 2 if len(window) > 1 else 0.0
+        margin = max(p.rel_margin * abs(sm[ib]), p.noise_k * noise / np.sqrt(k), spread, 1e-12)
         best_val, last_val = (sm[ib] if lower else -sm[ib]), vals[-1]
         info = nums(best=best_val, best_step=int(steps[ib]), now=now if lower else -now, evals_since_best=since_best)
         held = np.mean(o[ib + 1:] > sm[ib] + 0.5 * margin) >= p.held_share if since_best else False
@@ -88,8 +92,8 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
             concern = "overfitting" if train_falling else "eval_degradation"
             what = "while the train loss keeps falling (overfitting)" if train_falling else ""
             out.append(Finding("eval", WARN,
-                               f"{name} worsened to {last_val:.4g} from its best level {best_val:.4g} "
-                               f"at step {int(steps[ib])}, "
+                               f"{name} worsened to a level of {now if lower else -now:.4g} from its best level "
+                               f"{best_val:.4g} at step {int(steps[ib])}, "
                                f"{since_best} evals ago {what}".strip(),
                                [int(steps[ib]), int(steps[-1])], info, concern=concern))
         else:
