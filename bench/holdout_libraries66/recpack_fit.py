@@ -1,5 +1,5 @@
-"""RecPack: its PyTorch recommenders (``BPRMF``, ``GRU4RecCrossEntropy``, ``GRU4RecNegSampling``, ``MultVAE``) trained in
-a RecPack pipeline (``PipelineBuilder``: a scenario's train / validation / test split, ``add_algorithm`` with its
+"""RecPack: its PyTorch recommenders (``BPRMF``, ``GRU4RecCrossEntropy``, ``GRU4RecNegSampling``, ``MultVAE``) trained
+in a RecPack pipeline (``PipelineBuilder``: a scenario's train / validation / test split, ``add_algorithm`` with its
 parameters, ``add_metric``, ``pipeline.run()``) on a tiny generated interaction matrix (users walking a ring of
 items in time), as its quickstart does. RecPack's own logger (``recpack``, a stdout handler it installs on import)
 prints per epoch ``2026-12-07 05:40:01,123 - base - recpack - INFO - Processed epoch 3 in 0.05 s.Batch Training Loss =
@@ -62,7 +62,7 @@ def _recorded_epoch(self: object, X: object) -> list[float]:
     return losses
 
 
-cls._train_epoch = _recorded_epoch  # type: ignore[method-assign]
+cls._train_epoch = _recorded_epoch
 
 params: dict = {"max_epochs": a.epochs, "learning_rate": a.lr, "batch_size": a.batch, "seed": 0}
 if a.algo == "BPRMF":
@@ -94,6 +94,6 @@ finally:
     write_truth(framework=f"recpack {version('recpack')}", settings=vars(a),
                 loss_name="Batch Training Loss", step_unit="epoch, 0-based (`Processed epoch 3 in ...`)",
                 tolerance=tol_decimals(4),
-                record="the batch losses the algorithm's own `_train_epoch` returns to its `fit` each epoch, their mean "
-                       "(what its `Batch Training Loss` line prints)",
+                record="the batch losses the algorithm's own `_train_epoch` returns to its `fit` each epoch, their "
+                       "mean (what its `Batch Training Loss` line prints)",
                 train_loss=[(e, float(np.mean(v))) for e, v in enumerate(RECORD)])

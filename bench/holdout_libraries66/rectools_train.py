@@ -3,9 +3,10 @@ tiny generated interactions table (users walking a ring of items, with noise), w
 RecTools builds its own PyTorch Lightning ``Trainer`` (progress bar, model summary, ``logger=True``) or, with
 ``--custom-trainer``, takes one from ``get_trainer_func`` as its guide on custom trainers shows (here a Trainer with a
 ``CSVLogger`` and, with ``--lr-growth``, Lightning's ``LearningRateMonitor`` and a ``LambdaLR``-like callback growing
-the rate each epoch). Lightning's progress bar (tqdm on stderr, no TTY: ``\\r`` redraws) shows ``train_loss=3.770``
-(and ``val_loss``) at each epoch's end. Truth: the ``metrics.csv`` of Lightning's CSVLogger (``train_loss`` at
-``epoch``, 0-based, as the bar's ``Epoch 3``)."""
+the rate each epoch). Lightning's progress bar (tqdm on stderr, no TTY: ``\\r`` redraws) shows ``train_loss=3.660``
+(and ``val_loss``) at each epoch's end: tqdm's 3 significant digits, padded with zeros (``67.40``, ``1.74e+3``).
+Truth: the ``metrics.csv`` of Lightning's CSVLogger (``train_loss`` at ``epoch``, 0-based, as the bar's
+``Epoch 3``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import argparse
 import csv
 from pathlib import Path
 
-from h66_truth import keep, seed_all, tol_decimals, write_truth
+from h66_truth import keep, seed_all, tol_sig, write_truth
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--model", default="sasrec", choices=["sasrec", "bert4rec"])
@@ -92,6 +93,6 @@ for own in ("metrics.csv", "hparams.yaml"):
     if (log_dir / own).is_file():
         keep(log_dir / own)
 write_truth(framework=f"rectools {rectools.__version__}", settings=vars(a), loss_name="train_loss",
-            step_unit="epoch, 0-based (Lightning's bar `Epoch 3: 100%`)", tolerance=tol_decimals(3),
+            step_unit="epoch, 0-based (Lightning's bar `Epoch 3: 100%`)", tolerance=tol_sig(3),
             record="the `metrics.csv` of Lightning's CSVLogger (`train_loss` at `epoch`)",
             train_loss=train, eval_loss=val or None, eval_name="val_loss" if val else None)
