@@ -339,7 +339,8 @@ def check_file(folder: Path, entry: dict, verdicts: bool = True) -> FileResult:
                         res.problem_step = _numbered(ps + shift, mult, 0)
                         if res.numbering == "the record's step column":
                             res.problem_step = {int(a): int(b) for a, b in truth["record_steps"]}.get(ps)
-                        if not res.found and res.found_any_step:
+                        need = READ_SHARE * len(truth["train_loss"])
+                        if res.found < need <= res.found_any_step:
                             # the values read, at steps of another unit (PyMC's calls, the truth's iterations): the
                             # problem is the truth's point of that order, at the step the read gives that point
                             j = [int(s) for s, _ in truth["train_loss"]].index(ps)
