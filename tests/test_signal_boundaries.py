@@ -394,7 +394,8 @@ def test_eval_best_level_within_its_window(second, third, status):
     f = eval_health.check(view_of({"train_loss": falling(280), "val_acc": ev}, steps))[0]
     assert f.status == status, f.message
     if status == "warn":
-        assert f.message.startswith("val_acc worsened to a level of 0.013 from its best level 0.04 at step 80, 10 evals ago")
+        assert f.message.startswith("val_acc worsened to a level of 0.013 from its best level 0.04 at step 80, "
+                                    "10 evals ago")
 
 
 # --- chance_level: the uniform-guess bound and min_points ---------------------------------------------------------
