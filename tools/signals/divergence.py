@@ -317,8 +317,8 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     before with the newest ``order_ratio`` times its best (compounding), or ``sustain_undone`` logs (``sustain_share``
     of the run) each ``order_ratio`` times its best and ``undone_ratio`` times its start (the run's progress undone
     twice over): a blow-up measured in orders of magnitude. A best under ``zero_share`` of the first log counts as
-    that share of it (a rounding residue is no base for a ratio). The start is the first log when lower than the start level (a blow-up from the second log inflates the median of the
-    first few)."""
+    that share of it (a rounding residue is no base for a ratio). The start is the first log when lower than the
+    start level (a blow-up from the second log inflates the median of the first few)."""
     if best <= 0 or len(c.values) < p.sustain_massive:
         return 0
     best = max(best, p.zero_share * float(c.first(1)[0]))  # a best at a rounding residue is zero: no ratio's base
