@@ -109,6 +109,13 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
     named = [n for n, spec in (overrides or {}).items() if spec.startswith("train_loss") and n in roles]
     losses = named or [n for n, r in roles.items() if r.role == "train_loss"]  # the loss a user named wins
     if not losses:
+        # a primal-dual solver's table (SCS's ``pri res | dua res | gap | obj``): its primal residual is the objective,
+        # the objective's value a diagnostic without a direction (``primal_residual``)
+        if (residual := primal_residual(names, overrides or {})) is not None:
+            for n in names:
+                if norm_name(n) in DIALECT.solver_objective_names and n not in (overrides or {}):
+                    roles[n] = MetricRole("other", None)
+            return _primary(roles, residual, None)
         search = search_objective(names, roles, overrides or {})
         if search is not None and search.kind in ("running_best", "current_state"):
             return _primary(roles, search.name, search)
@@ -214,6 +221,20 @@ def solver_cost(names: list[str], roles: dict[str, MetricRole]) -> str | None:
     norms = [(len(m.group(1) or ""), -k, n) for k, n in enumerate(names)
              if (m := _RESIDUAL_NORM.fullmatch(norm_name(n)))]
     return max(norms)[2] if norms else None
+
+
+def primal_residual(names: list[str], overrides: dict[str, str]) -> str | None:
+    """The primal residual of a primal-dual solver's table (``Dialect.primal_residual_names``: SCS's ``pri res``,
+    OSQP's ``prim res``, ECOS's ``pres``) printed beside a dual residual or a duality gap, the first printed; else
+    None. Such a solver's health is its residuals going to zero (an infeasible or unbounded problem: a primal residual
+    that jumps and never comes back); its objective's value, a constrained problem's, may rise or fall on the way."""
+    normed = [norm_name(n) for n in names]
+    if not any(m in DIALECT.dual_residual_names or m in DIALECT.duality_gap_names for m in normed):
+        return None
+    for n, m in zip(names, normed, strict=True):
+        if m in DIALECT.primal_residual_names and n not in overrides:
+            return n
+    return None
 
 
 def _primary(roles: dict[str, MetricRole], name: str, search: SearchObjective | None) -> Objective:

@@ -36,6 +36,16 @@ class Dialect:
     #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
     #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
     sole_objective_names: frozenset[str] = frozenset({"value"})
+    #: a primal-dual solver's table's names (the run's health its residuals going to zero, its objective no loss: a
+    #: constrained problem's may rise or fall while the iterates become feasible): its primal residual (SCS's
+    #: ``pri res``, OSQP's ``prim res``/``pri res``, ECOS's and Clarabel's ``pres``), beside a dual residual (``dua
+    #: res``, ``dual res``, ``dres``) or a duality gap, is the run's objective; the objective's value (``obj``,
+    #: ``objective``, ``pcost``, ``dcost``) a diagnostic without a direction (``objective.primal_residual``). Not
+    #: ipopt's ``inf_pr``/``inf_du``: an interior-point run with no gap keeps its ``objective``
+    primal_residual_names: frozenset[str] = frozenset({"pri res", "prim res", "pres"})
+    dual_residual_names: frozenset[str] = frozenset({"dua res", "dual res", "dres"})
+    duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap"})
+    solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost"})
     #: words naming a policy-gradient term among an RL run's losses (PPO's clipped ``surrogate`` loss, A2C's and
     #: stable-baselines3's ``policy_gradient_loss``, ``pg_loss``): a surrogate hovers near 0 by construction (its
     #: advantages are normalised), so beside a value (critic) loss or a total loss it never stands for the run; nor

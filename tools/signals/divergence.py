@@ -71,6 +71,9 @@ class DivergenceParams(Params):
     sustain_back: int = bound(3, 2)  # ...then came back above that first log for this many newest logs in a row...
     back_share: float = bound(0.25, 0.0, 1.0)  # ...and this share of the logs seen has undone its training: a run of
     # few logs (a dozen epoch records, an LR multiplied every epoch) cannot hold a rise over sustain_min logs
+    zero_share: float = bound(1e-7, 0.0, 1e-3)  # a positive loss at or under this share of its first log (a single
+    # float's precision) is at zero as far as its numbers tell: its orders of magnitude over its best are measured
+    # from this floor, not from a rounding residue (a solver's residual at 1e-16 of where it started, back at 1e-7)
     adversarial_blowup: float = bound(1e6, 10.0)  # an adversarial or RL loss (not judged for divergence: it climbs
     # as the returns grow) this many times its best and its start for sustain_massive logs in a row has blown up
     # all the same: no return's growth squares into six orders of magnitude (a value function's weights exploding)
@@ -313,11 +316,12 @@ def _blown_up(c: Curve, best: float, start: float, p: DivergenceParams) -> int:
     ``blowup_ratio`` times (a blow-up still growing), or ``sustain_climb`` logs each ``climb_ratio`` times the one
     before with the newest ``order_ratio`` times its best (compounding), or ``sustain_undone`` logs (``sustain_share``
     of the run) each ``order_ratio`` times its best and ``undone_ratio`` times its start (the run's progress undone
-    twice over): a blow-up measured in orders of magnitude. The
-    start is the first log when lower than the start level (a blow-up from the second log inflates the median of the
-    first few)."""
+    twice over): a blow-up measured in orders of magnitude. A best under ``zero_share`` of the first log counts as
+    that share of it (a rounding residue is no base for a ratio). The start is the first log when lower than the
+    start level (a blow-up from the second log inflates the median of the first few)."""
     if best <= 0 or len(c.values) < p.sustain_massive:
         return 0
+    best = max(best, p.zero_share * float(c.first(1)[0]))  # a best at a rounding residue is zero: no ratio's base
     above_start = c.values > min(start, float(c.first(1)[0]))
     over = (c.values > p.blowup_ratio * best) & above_start
     k = len(over) - 1 - int(np.flatnonzero(~over)[-1]) if not over.all() else len(over)
