@@ -49,7 +49,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout46", "libraries_holdout47", "libraries_holdout48", "libraries_holdout49",
             "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53",
             "libraries_holdout54", "libraries_holdout55", "libraries_holdout56", "libraries_holdout57",
-            "libraries_holdout58", "libraries_holdout59", "libraries_holdout60")
+            "libraries_holdout58", "libraries_holdout59", "libraries_holdout60", "libraries_holdout63")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
@@ -166,6 +166,8 @@ KNOWN = {
     # touch): a first read of 193 bytes holding epoch 1's Keras record alone leaves that epoch unread
     "libraries_holdout60/scikeras_reg_cosine_v2_val_12ep/train.log":
         "a first read holding one Keras epoch record alone, after its LR callback's line",
+    # added with libraries_holdout63 (fixkornia): its kornia.x files (two counters, the epoch and its batch) read the
+    # same at any read size
 }
 
 
