@@ -2933,7 +2933,7 @@ def _paired_counters(reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], 
     the next epoch's first: its inner starts again); while the outer stays, the inner climbs. Decided True at the
     outer's first move with nothing against it (pinned, the file read again from its start knowing it: the lines
     before were read without it); False at the first count against it (after a True: pinned and read again). The
-    last counts of each pair kept in ``st["pair_last"]`` (at most ``MAX_PAIRS``)."""
+    last counts of each pair kept in ``st["pair_last"]`` (at most ``MAX_PAIRS``; decisions at most 4 x as many)."""
     rows: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
     for plan, idx, got, _bad in reads:
         if plan.pair is None or not plan.pair_key:
@@ -2945,8 +2945,8 @@ def _paired_counters(reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], 
     pairs = dict(st.get("pairs") or {})
     last = st.setdefault("pair_last", {})
     for key, parts in rows.items():
-        if pairs.get(key) is False or key not in last and len(last) >= MAX_PAIRS:
-            continue
+        if pairs.get(key) is False or key not in last and (len(last) >= MAX_PAIRS or len(pairs) >= 4 * MAX_PAIRS):
+            continue  # (refuted; or past the caps: a hostile log of many such templates reads them as without)
         idx = np.concatenate([p[0] for p in parts])
         c = np.concatenate([p[1] for p in parts])[np.argsort(idx, kind="stable")]
         c = c[~np.isnan(c).any(axis=1)]
