@@ -88,8 +88,9 @@ def test_any_words_naming_the_two_counters(tmp_path, outer, inner):
 
 
 def test_counters_that_are_no_epoch_and_batch_read_as_before(tmp_path):
-    """An inner count that climbs on where the outer moves (a global count beside a phase), or an outer that goes
-    back (folds of epochs restarting), is no epoch and its batch: the reads are those of the log without the rule
+    """An inner count that climbs on where the outer moves (a global count beside a phase), or stays mid-way there
+    (an evaluation's count of samples beside each epoch), or an outer that goes back (folds of epochs restarting), is
+    no epoch and its batch: the reads are those of the log without the rule
     (line order), whole and in pieces; a rank's tag (``rank 0/4``) pairs with nothing."""
     rows = [f"Phase: {1 + s // 40}/3  Image: {s}/120 loss: {1.0 / s:.4f}\n" for s in range(1, 121, 7)]
     pts = whole_as_live(tmp_path, "".join(rows).encode(), "climbs.log")
@@ -97,7 +98,10 @@ def test_counters_that_are_no_epoch_and_batch_read_as_before(tmp_path):
     rows = [f"Fold: {f}/2  Part: {p}/3 loss: {1.0 / (f * 10 + p):.4f}\n" for f in (1, 2, 1) for p in (1, 2, 3)]
     pts = whole_as_live(tmp_path, "".join(rows).encode(), "back.log")
     assert pts["loss"][0] == list(range(1, len(rows) + 1)), pts["loss"][0]
-    rows = [f"Train: {e}/3  rank: 0/4 loss: {1.0 / (e + 1):.4f}\n" for e in range(1, 4)] * 1
+    rows = [f"Epoch: [{e}/12]\tSamples: [128/1536]\tValidation Loss: {300 - e:.4f}\n" for e in range(1, 13)]
+    pts = whole_as_live(tmp_path, "".join(rows).encode(), "held.log")  # (a count held mid-way over the epochs)
+    assert pts["Validation Loss"][0] == list(range(1, 13)), pts["Validation Loss"][0]
+    rows = [f"Train: {e}/3  rank: 0/4 loss: {1.0 / (e + 1):.4f}\n" for e in range(1, 4)]
     from training_check.tools.parsers.fields import plan_template
 
     assert plan_template([rows[0].encode()]).pair is None

@@ -2929,8 +2929,10 @@ def _paired_counters(reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], 
                      st: dict) -> None:
     """Whether each record's two counters (``Plan.pair``: ``Train: 3/6  Sample: 51/60``) are an epoch and a batch
     within it, on their counts in line order over the reads: both totals constant, each count within its total; the
-    outer never goes back, and moves only where the inner goes back or stays (the epoch's last batch printed, then
-    the next epoch's first: its inner starts again); while the outer stays, the inner climbs. Decided True at the
+    outer never goes back, and moves only where the inner goes back (the next epoch's first batch printed) or stays
+    at its first count or its total (one print an epoch, at its first batch or its last: ``Sample: 1/15``; a count
+    held elsewhere, an evaluation's ``Samples: [128/1536]`` beside each epoch, is none); while the outer stays, the
+    inner climbs. Decided True at the
     outer's first move with nothing against it (pinned, the file read again from its start knowing it: the lines
     before were read without it); False at the first count against it (after a True: pinned and read again). The
     last counts of each pair kept in ``st["pair_last"]`` (at most ``MAX_PAIRS``; decisions at most 4 x as many)."""
@@ -2958,7 +2960,8 @@ def _paired_counters(reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], 
         o, ot, i, it = c.T
         do, di = np.diff(o), np.diff(i)
         against = bool((ot != ot[0]).any() or (it != it[0]).any() or (o > ot).any() or (i > it).any() or (
-            do < 0).any() or ((do == 0) & (di <= 0)).any() or ((do > 0) & (di > 0)).any())
+            do < 0).any() or ((do == 0) & (di <= 0)).any() or ((do > 0) & (di > 0)).any() or (
+            (do > 0) & (di == 0) & (i[1:] > 1) & (i[1:] != it[1:])).any())
         moved = bool(before is not None and before[4]) or bool((do > 0).any())
         last[key] = [*(float(x) for x in c[-1]), moved]
         if against:
