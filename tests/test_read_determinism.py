@@ -168,6 +168,8 @@ KNOWN = {
     # touch): a first read of 193 bytes holding epoch 1's Keras record alone leaves that epoch unread
     "libraries_holdout60/scikeras_reg_cosine_v2_val_12ep/train.log":
         "a first read holding one Keras epoch record alone, after its LR callback's line",
+    # added with libraries_holdout63 (fixkornia): its kornia.x files (two counters, the epoch and its batch) read the
+    # same at any read size
 }
 
 

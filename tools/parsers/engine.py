@@ -390,6 +390,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if header is SKIP:
                 continue  # a model summary's row
             plan = plan_template([first], header=header)
+            if plan is not None and plan.pair is not None:
+                plan = _paired_plan(plan, _digest(tmpl), st)
             if plan is not None and getattr(header, "splits", False):
                 plan = replace(plan, split_table=True)
                 once_split = st.setdefault("_split_once", [])
@@ -446,6 +448,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if header is None:
                 header = _header_before(lines, int(idx[0]), st, len(pending))
             plan = _cached_plan(grouping.templates[g], samples, header, st)
+            if plan is not None and plan.pair is not None:
+                plan = _paired_plan(plan, _digest(tmpl), st)
             if header is None and plan is not None and not plan.metrics and plan.step is not None and (
                     plan.epoch is None and plan.counter is None and cells(first) is not None):
                 bare.append(len(plans))  # a row of bare numbers no header names (``_bare_rows``)
@@ -1597,6 +1601,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, _postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    _paired_counters(reads, st)
     initial = _state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
     if ctx and counters_given:  # gave: its count is no redraw after them
@@ -2868,9 +2873,12 @@ def _sample_counts(prog_n: np.ndarray, prog_total: np.ndarray, share: np.ndarray
 def _done_grid(pn: np.ndarray, ep: np.ndarray, main: float, st: dict) -> int:
     """1 when a counter restarting each epoch counts the batches DONE on a grid of every k (k > 1) from the first:
     each epoch's counts at 1, k + 1, 2k + 1, ... (an ``i % k == 0`` test of the 0-based batch index i, printed after
-    the batch, ``i + 1``), the epoch's last print at its length N however far from the grid (OpenCLIP's counter, in
-    batches: 1, 3, 5, 7, 8 of 8): the library numbers its batches from 0, the step is the count - 1. Else 0 (a count
-    of 0 printed before the batch, MNIST's, is 0-based already; a count at every batch, k = 1, tells no base).
+    the batch, ``i + 1``), every epoch's last print at its length N however far from the grid (OpenCLIP's counter,
+    in batches: 1, 3, 5, 7, 8 of 8): the library numbers its batches from 0, the step is the count - 1. Else 0 (a
+    count of 0 printed before the batch, MNIST's, is 0-based already; a count at every batch, k = 1, tells no base;
+    an epoch that ended off N, kornia.x's ``Sample: 1/60``, ``Sample: 51/60``, prints no count of batches done: its
+    count is the batch, 1-based, as printed; so is a grid whose every epoch's end N falls on it, 1, 4, 7 of 7: no end
+    printed apart from the grid tells the count done).
     Decided once the counts of two epochs were seen, all on such a grid and some gap over 1 (``st["dg"]``); undecided
     while not (read as printed); a decision after a read before placed such counts, or a count off the grid after
     it, is pinned and the file read again. In order over the counter's lines, its last epoch and count kept."""
@@ -2886,6 +2894,7 @@ def _done_grid(pn: np.ndarray, ep: np.ndarray, main: float, st: dict) -> int:
     k = st.get("dg_k", float(grid[0]) if len(grid) else None)
     ok = bool((pn[new] == 1).all()) and len(grid) <= 1 and (not len(grid) or (grid[0] > 1 and grid[0] == k))
     ok = ok and bool((gaps[at_end] >= 1).all()) and (k is None or bool((gaps[at_end] <= k).all()))
+    ok = ok and bool((prev_c[new & ~np.isnan(prev_e)] == main).all())  # (every epoch done ended printed at N)
     if not ok:
         if st.get("dg"):  # read as 0-based by a read before: read again knowing it is not
             st["revise"] = {**(st.get("revise") or {}), "dg": False}
@@ -2894,14 +2903,88 @@ def _done_grid(pn: np.ndarray, ep: np.ndarray, main: float, st: dict) -> int:
     if k is not None:
         st["dg_k"] = k
     st["dg_two"] = bool(st.get("dg_two")) or bool((new & ~np.isnan(prev_e)).any())
+    # (an epoch's end printed off the grid: the library prints the count done at the end, not only the grid's)
+    st["dg_off"] = bool(st.get("dg_off")) or k is not None and bool((gaps[at_end] < k).any())
     if not st.get("dg"):
-        if not (k is not None and st["dg_two"]):
+        if not (k is not None and st["dg_two"] and st["dg_off"]):
             st["dg_seen"] = True
             return 0
         st["dg"] = True
         if st.get("dg_seen"):  # a read before placed them as printed
             st["revise"] = {**(st.get("revise") or {}), "dg": True}
     return 1
+
+
+MAX_PAIRS = 16  # templates of two counters a log's state follows (``_paired_counters``)
+
+
+def _paired_plan(plan: Plan, key: str, st: dict) -> Plan:
+    """A plan of two counters ``n/N`` on one record (``Plan.pair``), keyed by its loose template: once their counts
+    showed the outer to be the epoch and the inner the batch within it (``_paired_counters``), read so (the epoch and
+    the counter under it: ``_progress_steps`` gives (epoch - first) x M + m); refuted, as it reads without them;
+    undecided, as without, the counts followed."""
+    decided = (st.get("pairs") or {}).get(key)
+    if decided is False:
+        return replace(plan, pair=None)
+    if not decided:
+        return replace(plan, pair_key=key)
+    assert plan.pair is not None
+    (o, ot), inner = plan.pair
+    own = plan.counter == inner  # (a batch's counter already: its own marks kept)
+    return replace(plan, epoch=o, epoch_total=ot, counter=inner, step=None, step_total=None,
+                   counter_bare=plan.counter_bare and own,
+                   counter_share=plan.counter_share and own, parts=(), step_like=None, step_like_rises=False,
+                   pair_key=key)
+
+
+def _paired_counters(reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]],
+                     st: dict) -> None:
+    """Whether each record's two counters (``Plan.pair``: ``Train: 3/6  Sample: 51/60``) are an epoch and a batch
+    within it, on their counts in line order over the reads: both totals constant, each count within its total; the
+    outer never goes back, and moves only where the inner goes back (the next epoch's first batch printed) or stays
+    at its first count or its total (one print an epoch, at its first batch or its last: ``Sample: 1/15``; a count
+    held elsewhere, an evaluation's ``Samples: [128/1536]`` beside each epoch, is none); while the outer stays, the
+    inner climbs. Decided True at the
+    outer's first move with nothing against it (pinned, the file read again from its start knowing it: the lines
+    before were read without it); False at the first count against it (after a True: pinned and read again). The
+    last counts of each pair kept in ``st["pair_last"]`` (at most ``MAX_PAIRS``; decisions at most 4 x as many)."""
+    rows: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for plan, idx, got, _bad in reads:
+        if plan.pair is None or not plan.pair_key:
+            continue
+        (o, ot), (i, it) = plan.pair
+        rows.setdefault(plan.pair_key, []).append((idx, np.column_stack([got[o], got[ot], got[i], got[it]])))
+    if not rows:
+        return
+    pairs = dict(st.get("pairs") or {})
+    last = st.setdefault("pair_last", {})
+    for key, parts in rows.items():
+        if pairs.get(key) is False or key not in last and (len(last) >= MAX_PAIRS or len(pairs) >= 4 * MAX_PAIRS):
+            continue  # (refuted; or past the caps: a hostile log of many such templates reads them as without)
+        idx = np.concatenate([p[0] for p in parts])
+        c = np.concatenate([p[1] for p in parts])[np.argsort(idx, kind="stable")]
+        c = c[~np.isnan(c).any(axis=1)]
+        if not len(c):
+            continue
+        before = last.get(key)
+        if before is not None:
+            c = np.vstack((np.array(before[:4], dtype=float), c))
+        o, ot, i, it = c.T
+        do, di = np.diff(o), np.diff(i)
+        against = bool((ot != ot[0]).any() or (it != it[0]).any() or (o > ot).any() or (i > it).any() or (
+            do < 0).any() or ((do == 0) & (di <= 0)).any() or ((do > 0) & (di > 0)).any() or (
+            (do > 0) & (di == 0) & (i[1:] > 1) & (i[1:] != it[1:])).any())
+        moved = bool(before is not None and before[4]) or bool((do > 0).any())
+        last[key] = [*(float(x) for x in c[-1]), moved]
+        if against:
+            if pairs.get(key):  # read as an epoch and its batch: read again knowing they are not
+                st["revise"] = {**(st.get("revise") or {}), "pairs": {**pairs, key: False}}
+            pairs[key] = False
+            last.pop(key, None)
+        elif moved and not pairs.get(key):
+            pairs[key] = True
+            st["revise"] = {**(st.get("revise") or {}), "pairs": dict(pairs)}
+    st["pairs"] = pairs
 
 
 def _epoch_parts(plan: Plan, got: dict[int, np.ndarray], st: dict) -> None:
@@ -3444,9 +3527,12 @@ def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.nda
     lags its description (``st["ctr_epochs"]``: it neither restarted nor climbed at the change, or stayed at 0 over
     two epochs and more before it first moved, and it is no more than the epochs done): the epoch printed is the
     step (both epochs printed on the counter's own lines: a bar drawn before its epoch is printed, ignite's
-    ``[1/30]`` then ``Epoch [2/3]: [1/30]``, tells nothing)."""
+    ``[1/30]`` then ``Epoch [2/3]: [1/30]``, tells nothing; nor a batch's counter paired with its epoch's on one
+    record, ``Train: 2/8  Sample: 1/15`` each epoch: ``_paired_counters``)."""
     if st.get("ctr_epochs"):
         return None
+    # (two counters on a record read as an epoch and its batch, ``_paired_counters``: the inner counts batches)
+    paired = any((st.get("pairs") or {}).values())
     if st.get("ctr_global") is None:
         if printed is None:
             printed = np.ones(len(pn), dtype=bool)
@@ -3458,7 +3544,8 @@ def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.nda
             lo = min(float(zeros.min()), st.get("ctr_zero", math.inf)) if len(zeros) else st.get("ctr_zero")
             if lo is not None:
                 st["ctr_zero"] = lo
-            if m < len(pn) and lo is not None and printed[m] and ep[m] - lo >= 2 and pn[m] <= ep[m] - st["e0"] + 1:
+            if (m < len(pn) and lo is not None and printed[m] and ep[m] - lo >= 2 and pn[m] <= ep[m] - st["e0"] + 1
+                    and not paired):
                 # two epochs and more drawn at 0, then a count no more than the epochs done: a bar of the epochs
                 # that lags its description (a per-epoch bar counts its batches in its first epoch)
                 st["ctr_epochs"] = True
@@ -3476,7 +3563,7 @@ def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.nda
         if len(change):
             k = int(change[0])
             st["ctr_global"] = bool(pn[k] > prev_n[k])
-            if pn[k] == prev_n[k] and pn[k] <= ep[k] - st["e0"] and printed[k] and prev_p[k]:
+            if pn[k] == prev_n[k] and pn[k] <= ep[k] - st["e0"] and printed[k] and prev_p[k] and not paired:
                 # neither restarted nor climbed, and no more than the epochs done: the bar counts the epochs, its
                 # count lagging the description set each epoch (drawn before tqdm counts it, then only every
                 # 0.1 s); a read before this one placed its records by that count: the file is read again

@@ -90,6 +90,12 @@ class Plan:
     #: (n, N) of each part the epoch is worked through in, outermost first; the banner opens part ((e - 1) x P + p - 1)
     #: x C + c of the run's E x P x C (``engine._epoch_parts``)
     parts: tuple[tuple[int, int], ...] = ()
+    #: two counters ``n/N`` on one record, not both known as an epoch's and a batch's (kornia.x's ``Train: 3/6
+    #: Sample: 51/60 Loss: ...``, any words naming them): fields ((n, N) outer, (m, M) inner), read as the epoch and the
+    #: batch within it once their counts show it (the outer moves only where the inner goes back or stays, the inner
+    #: climbs while the outer stays: ``engine._paired_counters``); until then the plan reads as it would without
+    pair: tuple[tuple[int, int], tuple[int, int]] | None = None
+    pair_key: str = ""  # the loose template's digest the pair is decided by (set per read block)
     #: the digest of the line template this plan reads, set per read block (``engine._read_block``): the records of
     #: one template sit one under each banner or are never placed by banners (``engine._one_under_each``)
     template: str = ""
@@ -108,6 +114,8 @@ class Plan:
         out.update(self.tag)
         for part in self.parts:
             out.update(part)
+        for pair in self.pair or ():
+            out.update(pair)
         return sorted(out)
 
 
@@ -955,6 +963,26 @@ def _placeholder_named(text: str, dialect: Dialect) -> set[str]:
     return out
 
 
+def _paired(counters: list[tuple[int, int, str]], plan: Plan, table: bool) -> tuple[
+        tuple[int, int], tuple[int, int]] | None:
+    """The two counters ``n/N`` of a record that may be an epoch and a batch within it, outer first (``Plan.pair``):
+    exactly two on the line, the record naming a value and no step, not both already known as an epoch's and a
+    batch's: two named by words the reader does not take as either (``Train: 3/6  Sample: 51/60``, ``Round 2/5
+    Client 3/10``), one of them before a batch's or a step's counter (``Train: 3/6  Batch: 51/60``) or after an epoch's
+    (``Epoch: 3/6  Sample: 51/60``). A process's tag (``rank 0/4``, ``gpu 1/8``) is none. None otherwise."""
+    if len(counters) != 2 or table or not plan.metrics or plan.position is not None:
+        return None
+    (o, ot, outer), (i, it, inner) = counters
+    if plan.step is not None and (inner != "step" or plan.step != i):
+        return None
+    free = ("loose", "opener")
+    if (outer in free and inner in free and plan.epoch is None and plan.counter is None
+            or outer in free and inner in ("counter", "step") and plan.epoch is None
+            or outer == "epoch" and inner == "loose" and plan.counter is None):
+        return (o, ot), (i, it)
+    return None
+
+
 def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list[str] | None = None) -> Plan | None:
     """The plan for a template from a few of its (masked) lines; None when no field is a number. ``header``: the
     names of a table's columns, for numbers with no name of their own."""
@@ -1000,6 +1028,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     counter_name = ""
     numbered = False  # the step is a list's item number (``3. Training loss = 0.84``)
     parts: list[tuple[int, int]] = []  # counters ``n/N`` named otherwise after the epoch's (``Plan.parts``)
+    counters: list[tuple[int, int, str]] = []  # every counter ``n/N`` of the record: fields and what it was taken as
     stamp = stamp_end(rep, dialect)  # a date-time stamp opening the line: its numbers are no fields
     opening = stamp + len(rep[stamp:]) - len(rep[stamp:].lstrip()) if stamp else stripped  # the record's start
     tag_at, tag_end = opening_tag(rep, opening)  # a tag opening it (``( 1 , 0 ):``): the record opens after it
@@ -1072,25 +1101,33 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 and rep[b:spans[j][0]].strip() == b"/" and int(rep[a:b]) <= int(rep[spans[j][0]:spans[j][1]])
                 and rep[a - 1:a] != b"/" and rep[spans[j][1]:spans[j][1] + 1] != b"/"):  # not a date
             n_total = j
+            taken = "loose"
             if low in dialect.epoch_names or low.endswith(" epoch") or (
                     low in dialect.pass_names and rep[a - 2:a] == b" (" and rep[spans[n_total][1]:][:1] == b")"):
                 plan.epoch, plan.epoch_total = k, n_total
                 epoch_cell = epoch_cell or table
+                taken = "epoch"
             elif low in dialect.step_names or _step_after_words(low, dialect):
                 plan.step, plan.step_total = k, n_total  # ``step 5/96``; ``Finished STEP 10/60``
+                taken = "step"
             elif (plan.step is None and plan.counter is None and counter_opener is None and not table and low
                   and _opening_word(rep, opening, a, low, dialect) and _whole_in_all(samples, len(spans), k)
                   and _same_in_all(samples, len(spans), n_total)):
                 counter_opener = k  # ``Estimator 0/40, ...``: the record's position if N climbs and M stays
                 counter_name = name or ""
+                taken = "opener"
             elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
                 plan.counter = (k, n_total)
                 # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
                 plan.counter_bare = (not low and rep[a - 1:a] == b"["
                                      and rep[spans[n_total][1]:spans[n_total][1] + 1] == b"]")
                 plan.counter_share = _share_after(rep, spans[n_total][1])
+                taken = "counter"
             elif plan.epoch is not None and low and len(parts) < MAX_PARTS:
                 parts.append((k, n_total))  # ``edge chunk 2 / 3`` after ``epoch 1 / 8``: a part of the epoch
+            if len(counters) <= 2:
+                counters.append((k, n_total, taken if low not in dialect.skip_names | dialect.worker_names
+                                 else "tag"))
             k = j + 1
             continue
         if a == opening + 1 and rep[opening:opening + 1] == b"[" and rep[b:b + 1] == b"]" and _int(rep[a:b]):
@@ -1158,6 +1195,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         k += 1
     if numbered and plan.step is not None and not _knows_any(plan.metrics.values()):
         plan.step = None  # a list's item in prose (a model's numbered answer, ``1. **Price:** ... $5 * 2 = $10``)
+    two = _paired(counters, plan, table)
+    if two is not None:
+        plan.pair = two
+        if counter_opener in (two[0][0], two[1][0]):
+            counter_opener = None  # (one of two counters: decided as the pair, not as the record's position)
     # (a number that opens the record, its name no step's, before a value the reader knows: ``objective value``)
     rises = step_like is None and opener is not None and _knows_any(
         n for f, n in plan.metrics.items() if f != opener)
