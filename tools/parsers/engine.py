@@ -490,6 +490,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
+    else:
+        _tail_of_unread(lengths, nonblank, len(pending), st)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
     _display_open(open_at, at, ctx, st)
@@ -1636,9 +1638,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     length = em.total_steps
     if counters_given:
         prog_n, prog_total = _sample_counts(prog_n, prog_total, share, st)
-    clears = _clears(lengths, nonblank, len(ctx), other_bar, prog_total, st)
-    if counters_given:
+    clears = _clears(lengths, nonblank, len(ctx), other_bar, prog_total, st) if counters_given else None
+    if clears is not None:
         _written_bars(prog_n, prog_total, bar_line, clears, st)
+    else:
+        _tail_of_unread(lengths, nonblank, len(ctx), st)  # (no counter in the block: its clears kept all the same)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
@@ -1682,7 +1686,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     after_clear: np.ndarray | None = None  # lines right after a clear, and the progress step at the next line
     next_prog: np.ndarray | None = None
     events = np.zeros(0, dtype=np.int64)
-    if is_prog.any():  # no bar in the block: no write event in it
+    if is_prog.any() and clears is not None:  # no bar in the block: no write event in it
         after_clear, before, tail_kind = clears
         nb_idx = np.flatnonzero(nonblank)
         next_prog = nan.copy()
@@ -2784,18 +2788,41 @@ def _clears(lengths: np.ndarray, nonblank: np.ndarray, k: int, counter: np.ndarr
                 tail_kind = tail[0]
         if tail_kind == "clear":
             tail_kind = None  # (two clears: the line before this one is no counter)
-
-        def kind(i: int) -> str | float | None:
-            if clear[i]:
-                return "clear"
-            if counter[i]:
-                t = prog_total[i]
-                return -1.0 if np.isnan(t) else float(t)
-            return None
-
-        last = [kind(int(i)) for i in new[-2:]]
-        st["tail"] = [last[-1], last[0] if len(last) > 1 else tail[0]]
+    _keep_tail(new[-2:], clear, counter, prog_total, st)
     return after_clear, before, tail_kind
+
+
+def _keep_tail(last: np.ndarray, clear: np.ndarray, counter: np.ndarray, prog_total: np.ndarray, st: dict) -> None:
+    """``st["tail"]``: what the read's last two lines not empty (``last``, of the lines read, not carried) were, the
+    last first: a clear, a counter's total (-1: none), or None (any other line); a read of no such line keeps it."""
+    if not len(last):
+        return
+    tail = st.get("tail") or [None, None]
+
+    def kind(i: int) -> str | float | None:
+        if clear[i]:
+            return "clear"
+        if counter[i]:
+            t = prog_total[i]
+            return -1.0 if np.isnan(t) else float(t)
+        return None
+
+    kinds = [kind(int(i)) for i in last]
+    st["tail"] = [kinds[-1], kinds[0] if len(kinds) > 1 else tail[0]]
+
+
+def _tail_of_unread(lengths: np.ndarray, nonblank: np.ndarray, k: int, st: dict) -> None:
+    """A read whose lines no template reads (a clear alone, cut from its redraw) or with no counter: its last lines
+    kept all the same (``_keep_tail``), so the next read's first redraw is after a clear as in one read."""
+    n = len(lengths)
+    start = max(k, n - 64)  # (the block's end first: two lines not empty are near it)
+    new = start + np.flatnonzero(lengths[start:] > 0)
+    if len(new) < 2 and start > k:
+        new = k + np.flatnonzero(lengths[k:] > 0)
+    new = new[-2:]
+    clear = np.zeros(n, dtype=bool)
+    clear[new] = ~nonblank[new]
+    _keep_tail(new, clear, np.zeros(n, dtype=bool), np.full(n, np.nan), st)
 
 
 MAX_BARS_DONE = 32  # bars' totals whose last count is kept (``_written_bars``), the newest
