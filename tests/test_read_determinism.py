@@ -73,8 +73,8 @@ READ_NOTES = ("no complete metric line recognised yet", "the file's last, unterm
 # (engine._remember_once); that fixed two of the three "one-off lines beyond the carried 64"; the third (a
 # detectron2 log holding several runs) differs now at a run boundary only.
 KNOWN = {
-    # HF's tqdm write events (records a buffered stdout prints after the bar's redraws) matched across reads
-    "frameworks/hf_eval_steps50/train.log": "HF write events across reads",
+    # (HF's tqdm write events across reads, frameworks/hf_eval_steps50, read the same since fixhfcut: a clear that
+    # ends a read is kept for the next read's first redraw, ``engine._clears``)
     # a multi-run file whose run boundary is seen differently when a piece ends near it (real-logs-2's 22, hard-wrapped,
     # reads the same since a terminal wrap is not decided on rests that start as the log's short records do: left7)
     "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",

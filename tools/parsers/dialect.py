@@ -115,6 +115,8 @@ class Dialect:
         "num_epochs", "num_train_epochs",
         "percentage", "percent", "of", "world_size", "world size", "total", "remaining", "run", "id", "micro_step",
         "best",
+        # processes a step runs on (a dataset map's bar, ``Map (num_proc=4): 100%|##| 144/144``): a setting
+        "num_proc", "num_workers",
         # how many best checkpoints are kept (Lightning's ``saving model to '...' as top 1``, ``was not in top 3``)
         "top"})
     #: words between a quoted name and its value that say the value is the name's (Lightning's ModelCheckpoint:

@@ -494,6 +494,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
+    else:
+        _tail_of_unread(lengths, nonblank, len(pending), st)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
     _display_open(open_at, at, ctx, st)
@@ -1641,6 +1643,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     length = em.total_steps
     if counters_given:
         prog_n, prog_total = _sample_counts(prog_n, prog_total, share, st)
+    clears = _clears(lengths, nonblank, len(ctx), other_bar, prog_total, st) if counters_given else None
+    if clears is not None:
+        _written_bars(prog_n, prog_total, bar_line, clears, st)
+    else:
+        _tail_of_unread(lengths, nonblank, len(ctx), st)  # (no counter in the block: its clears kept all the same)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
@@ -1684,26 +1691,18 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     after_clear: np.ndarray | None = None  # lines right after a clear, and the progress step at the next line
     next_prog: np.ndarray | None = None
     events = np.zeros(0, dtype=np.int64)
-    if is_prog.any():  # no bar in the block: no write event in it
-        nonempty = lengths > 0
-        clear = nonempty & ~nonblank
-        ne_idx = np.flatnonzero(nonempty)
-        prev_ne = np.full(n, -1)
-        if len(ne_idx) > 1:
-            prev_ne[ne_idx[1:]] = ne_idx[:-1]
-        after_clear = np.zeros(n, dtype=bool)
-        has_prev = prev_ne >= 0
-        after_clear[has_prev] = clear[prev_ne[has_prev]]
+    if is_prog.any() and clears is not None:  # no bar in the block: no write event in it
+        after_clear, before, tail_kind = clears
         nb_idx = np.flatnonzero(nonblank)
         next_prog = nan.copy()
         if len(nb_idx) > 1:
             next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
         # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
-        before = np.full(n, -1)
-        before[has_prev] = prev_ne[prev_ne[has_prev]]
+        # (the line before the clear in the read before: ``_clears``' kind of it, a counter's total or None)
         cand = np.flatnonzero(is_prog & after_clear)
         own = before[cand] < 0
         own[~own] = ~other_bar[before[cand][~own]]
+        own[before[cand] == TAIL] = tail_kind is None or tail_kind == st["main_total"]
         prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
         events = cand[own | (glob[cand] == prior[cand])]
     # steps of the records
@@ -2759,6 +2758,132 @@ def _epochs_of(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.n
     return got[plan.epoch][rows] if plan.epoch is not None else np.full(len(rows), np.nan)
 
 
+TAIL = -2  # ``_clears``: the line before a clear was the read before's
+
+
+def _clears(lengths: np.ndarray, nonblank: np.ndarray, k: int, counter: np.ndarray, prog_total: np.ndarray,
+            st: dict) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """The lines right after a clear (a line of blanks: tqdm clearing its bar to write) and, for each, the line before
+    the clear (-1: none). What the read before ended with is kept in ``st["tail"]`` (its last two lines not empty:
+    a clear or not, and a counter's total or None), so the first line of a read (``k``: past the lines carried to
+    it) is after a clear as it is in one read: the line before that clear ``TAIL``, its kind the third value."""
+    n = len(lengths)
+    nonempty = lengths > 0
+    clear = nonempty & ~nonblank
+    ne_idx = np.flatnonzero(nonempty)
+    prev_ne = np.full(n, -1)
+    if len(ne_idx) > 1:
+        prev_ne[ne_idx[1:]] = ne_idx[:-1]
+    after_clear = np.zeros(n, dtype=bool)
+    has_prev = prev_ne >= 0
+    after_clear[has_prev] = clear[prev_ne[has_prev]]
+    before = np.full(n, -1)
+    before[has_prev] = prev_ne[prev_ne[has_prev]]
+    tail = st.get("tail") or [None, None]  # (kinds: "clear", a counter's total (-1 for none), or None)
+    new = ne_idx[ne_idx >= k]
+    tail_kind = None
+    if len(new):
+        f = int(new[0])
+        after_clear[f] = tail[0] == "clear"
+        before[f] = TAIL if after_clear[f] else -1
+        tail_kind = tail[1] if after_clear[f] else None
+        if len(new) > 1 and after_clear[int(new[1])]:
+            before[int(new[1])] = -1 if tail[0] is None or tail[0] == "clear" else TAIL
+            if before[int(new[1])] == TAIL:
+                tail_kind = tail[0]
+        if tail_kind == "clear":
+            tail_kind = None  # (two clears: the line before this one is no counter)
+    _keep_tail(new[-2:], clear, counter, prog_total, st)
+    return after_clear, before, tail_kind
+
+
+def _keep_tail(last: np.ndarray, clear: np.ndarray, counter: np.ndarray, prog_total: np.ndarray, st: dict) -> None:
+    """``st["tail"]``: what the read's last two lines not empty (``last``, of the lines read, not carried) were, the
+    last first: a clear, a counter's total (-1: none), or None (any other line); a read of no such line keeps it."""
+    if not len(last):
+        return
+    tail = st.get("tail") or [None, None]
+
+    def kind(i: int) -> str | float | None:
+        if clear[i]:
+            return "clear"
+        if counter[i]:
+            t = prog_total[i]
+            return -1.0 if np.isnan(t) else float(t)
+        return None
+
+    kinds = [kind(int(i)) for i in last]
+    st["tail"] = [kinds[-1], kinds[0] if len(kinds) > 1 else tail[0]]
+
+
+def _tail_of_unread(lengths: np.ndarray, nonblank: np.ndarray, k: int, st: dict) -> None:
+    """A read whose lines no template reads (a clear alone, cut from its redraw) or with no counter: its last lines
+    kept all the same (``_keep_tail``), so the next read's first redraw is after a clear as in one read."""
+    n = len(lengths)
+    start = max(k, n - 64)  # (the block's end first: two lines not empty are near it)
+    new = start + np.flatnonzero(lengths[start:] > 0)
+    if len(new) < 2 and start > k:
+        new = k + np.flatnonzero(lengths[k:] > 0)
+    new = new[-2:]
+    clear = np.zeros(n, dtype=bool)
+    clear[new] = ~nonblank[new]
+    _keep_tail(new, clear, np.zeros(n, dtype=bool), np.full(n, np.nan), st)
+
+
+MAX_BARS_DONE = 32  # bars' totals whose last count is kept (``_written_bars``), the newest
+
+
+def _written_bars(prog_n: np.ndarray, prog_total: np.ndarray, bar_line: np.ndarray,
+                  clears: tuple[np.ndarray, np.ndarray, float | None], st: dict) -> None:
+    """Which bar the run's records are written under, kept in ``st`` across reads: tqdm's write (``tqdm.write``, HF's
+    log dicts) clears the bar (a line of blanks) and draws it again, so a bar drawn right after a clear (the line
+    before the clear not another bar's: no bar closing) is one a record was written under (``write_total``, the
+    largest such); and each bar's last count so far (``bars_done``: total -> count), which tells a bar that ran to its
+    end (a dataset map, a tokenizer, a download before training: ``_the_written_bar``)."""
+    on = np.flatnonzero(bar_line & ~np.isnan(prog_total) & ~np.isnan(prog_n))
+    if not len(on):
+        return
+    last: dict[float, float] = {float(t): float(c) for t, c in st.get("bars_done") or []}
+    tot = prog_total[on]
+    _u, first_rev = np.unique(tot[::-1], return_index=True)
+    for k in sorted((len(on) - 1 - first_rev).tolist()):  # each total's last line, in line order
+        t = float(tot[k])
+        last.pop(t, None)
+        last[t] = float(prog_n[on[k]])
+    st["bars_done"] = [[t, c] for t, c in list(last.items())[-MAX_BARS_DONE:]]
+    after_clear, before_all, tail_kind = clears
+    on = on[after_clear[on]]
+    if not len(on):
+        return
+    before = before_all[on]
+    other = np.zeros(len(on), dtype=bool)
+    has = before >= 0
+    bt = prog_total[before[has]]
+    other[has] = bar_line[before[has]] & ~np.isnan(bt) & (bt != prog_total[on[has]])
+    if tail_kind is not None:
+        other[before == TAIL] = tail_kind != prog_total[on[before == TAIL]]
+    written = prog_total[on[~other]]
+    if len(written):
+        wt = float(written.max())
+        st["write_total"] = max(wt, st.get("write_total") or wt)
+
+
+def _the_written_bar(main: float, st: dict) -> float:
+    """The bar counting the run: the bar its records are written under (``_written_bars``) rather than a larger
+    one that ran to its end (its last count its total) and drew no more: a dataset's map, a tokenizer, a download
+    before training (happytransformer's ``Tokenizing data: 100%|##| 144/144`` before the Trainer's 90 steps). A
+    larger bar still counting stays the main one."""
+    wt = st.get("write_total")
+    if wt is None or main <= wt:
+        return main
+    last = {float(t): float(c) for t, c in st.get("bars_done") or []}
+    if any(t > wt and c < t for t, c in last.items()):
+        return main
+    if st["main_total"] is not None and st["main_total"] != wt:
+        st["last_n"] = None  # (the counts of the bar left: no restart of this one)
+    return wt
+
+
 def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
                     st: dict, em: Emitter, valued: np.ndarray,
                     ctx_ep: list[float | None] | None = None) -> np.ndarray:
@@ -2787,6 +2912,8 @@ def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarra
     # (a read whose only bar is a shorter one, an eval bar, keeps the main one: the largest total seen so far)
     main = st["main_total"] if st["main_total"] is not None and (bool((totals == st["main_total"]).any()) or float(
         totals.max()) < st["main_total"]) else float(totals.max())
+    if not st.get("main_valued"):
+        main = _the_written_bar(main, st)
     st["main_total"] = main
     prog_n = np.where(prog_total == main, prog_n, np.nan)
     pi = np.flatnonzero(~np.isnan(prog_n))
