@@ -2571,7 +2571,8 @@ def _bar_at_end(prog_n: np.ndarray, prog_total: np.ndarray, valued: np.ndarray, 
     """Where the run's bar stood at each line, by its last count that moved (n > 0) on a line drawing a value: 1 at
     its total (the epoch's end: ``Epoch 3: 100%|##| 4/4``, and its redraws after, the next epoch's ``0/4`` too, until
     the count moves again), 0 short of it (within the epoch), NaN unknown (no count yet, or a count with no total:
-    ``4it``). The last state is kept in ``st`` for the next block (the same at any read size)."""
+    ``4it``), and NaN on a line drawing no bar's value. The last state is kept in ``st`` for the next block (the same
+    at any read size)."""
     counted = valued & (prog_n > 0)
     if n_ctx:
         counted[:n_ctx] = False  # (lines carried from an earlier read: drawn before its end)
@@ -2579,7 +2580,7 @@ def _bar_at_end(prog_n: np.ndarray, prog_total: np.ndarray, valued: np.ndarray, 
     filled = _ffill(mark, st.get("bar_end"))
     if len(filled) and not np.isnan(filled[-1]):
         st["bar_end"] = float(filled[-1])
-    return np.where(filled == 2.0, np.nan, filled)
+    return np.where((filled == 2.0) | ~valued, np.nan, filled)  # (a line that draws no bar: no position of one)
 
 
 def _epoch_values(values: np.ndarray, same: np.ndarray, ends: np.ndarray, seg: np.ndarray, carry: np.ndarray,
@@ -2637,7 +2638,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
     counted once (``steps``), as one read of both counts it. A train value a bar drew again at the count it was drawn
     at before (``logged``: a bar whose postfix is set before its counter moves, ``_redrawn_ahead``; the counter did not
     move, a set redrew it) was logged again: a repeat there is the value as set (a variational energy stuck at one
-    estimate, set every step), a point, no redraw."""
+    estimate, set every step), a point, no redraw. A train value whose every change came at an epoch's end (``ends``:
+    where the bar stood, ``_bar_at_end``) is an epoch's: its repeat at an epoch's end is a point (``_epoch_values``)."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
