@@ -7,7 +7,7 @@ The engine keeps one point per CHANGE of a bar's value (the redraws between are 
 change so far came at an epoch's end is an epoch's metric: one point at EVERY epoch's end (the step of the epoch's
 last redraw), also when its printed value repeats the epoch before's (``0.222`` for 0.2218 then 0.2216). A per-step
 value in the same bar (changing within an epoch) keeps one point per change, and a value changing every k epochs only
-(its repeats half of the ends or more) is no epoch's metric either. Whole and in pieces, any read size.
+(a repeat at the second epoch's end it is drawn at) is no epoch's metric either. Whole and in pieces, any read size.
 """
 
 from __future__ import annotations
@@ -138,9 +138,19 @@ def test_a_per_step_value_in_the_same_bar_keeps_one_point_per_change(tmp_path, s
     assert len(got) < epochs * batches // every + 1
 
 
+def test_a_converged_epoch_value_printed_the_same_for_many_epochs_is_a_point_each_epoch(tmp_path):
+    """A run flat at its print's precision for most of its epochs (repeats far more than changes): each epoch's end
+    is still a point, the last ones too."""
+    epochs, batches = 20, 3
+    train = [round(max(2.0 * 0.5 ** e, 0.011), 3) for e in range(epochs)]  # 0.011 from epoch 8 on
+    data = _lightning(epochs, batches, train, [round(x * 1.1, 3) for x in train])
+    pts = whole_as_live(tmp_path, data, "flat")
+    assert _points(pts, "train_Total_Loss") == [((e + 1) * batches - 1, train[e]) for e in range(epochs)]
+
+
 def test_a_value_changing_every_other_epoch_gets_no_point_at_the_epochs_between(tmp_path):
-    """A train value set at every second epoch's end (its repeats half of the ends): no epoch's metric, one point per
-    change as before."""
+    """A train value set at every second epoch's end (a repeat at the second end it is drawn at): no epoch's metric,
+    one point per change as before."""
     epochs, batches = 12, 4
     train = [round(2.0 * 0.8 ** (e // 2), 3) for e in range(epochs)]  # changes at epochs 0, 2, 4 ... only
     data = _lightning(epochs, batches, train)

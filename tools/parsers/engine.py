@@ -2589,38 +2589,31 @@ def _epoch_values(values: np.ndarray, same: np.ndarray, ends: np.ndarray, seg: n
     came at an epoch's end (``ends``: the bar at its total, ``_bar_at_end``; its first showing counts as a change) is
     an epoch's metric (Lightning's ``train_loss`` logged ``on_epoch``: set at each epoch's end, redrawn through the
     next epoch), one point at EVERY epoch's end, also when it prints the same as the epoch before (``0.222`` for
-    0.2218 then 0.2216); a change within an epoch (a per-step value) makes it none from there on. A value logged
-    every k epochs is none either: an end's repeat is a point only while repeats are under half of the ends so far
-    (counting it). Each point's fate depends only on the points before it (counts kept in ``st``; ``restore``: the
-    block's first point is at the step of the read before's last, that one's counts undone, as ``_changed`` does)."""
+    0.2218 then 0.2216); a change within an epoch (a per-step value) makes it none from there on, and so does a repeat
+    at the second epoch's end it is drawn at (a value set every k epochs repeats there; a run's second epoch rarely
+    prints its first's loss). Each point's fate depends only on the points before it (counts kept in ``st``;
+    ``restore``: the block's first point is at the step of the read before's last, that one's counts undone, as
+    ``_changed`` does)."""
     k = len(values)
     counts = st.setdefault("epoch_vals", {})
     tail = st.setdefault("epoch_tail", {})
-    mid0, n0, r0 = (tail.get(key) if restore and key in tail else counts.get(key)) or [False, 0, 0]
+    if key not in counts and len(counts) >= MAX_REDRAWN:
+        return np.zeros(k, dtype=bool)  # (bounded: a value past the cap keeps the rule for redraws)
+    bad0, n0 = (tail.get(key) if restore and key in tail else counts.get(key)) or [False, 0]
     at_end = ends == 1.0
-    within = ends == 0.0
-    fin = np.isfinite(values)
-    rep_end = same & at_end & fin
-    mid_change = ~same & within
+    rep_end = same & at_end & np.isfinite(values)
     idx = np.arange(k)
     seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
     c_end = np.cumsum(at_end)
-    c_rep = np.cumsum(rep_end)
-    c_mid = np.cumsum(mid_change)
-    base = np.concatenate(([0], c_end))[seg_start], np.concatenate(([0], c_rep))[seg_start], \
-        np.concatenate(([0], c_mid))[seg_start]
-    n_end = c_end - base[0] + np.where(carry, n0, 0)
-    r_end = c_rep - base[1] + np.where(carry, r0, 0)
-    mid = (c_mid - base[2] > 0) | (carry & bool(mid0))
-    if len(counts) < MAX_REDRAWN or key in counts:
-        if not seg[-1]:  # (the counts before the block's last point, undone if the next block redraws its step)
-            tail[key] = [bool(mid[-2]), int(n_end[-2]), int(r_end[-2])]
-        else:
-            tail[key] = [bool(mid0), int(n0), int(r0)] if bool(carry[-1]) else [False, 0, 0]
-        counts[key] = [bool(mid[-1]), int(n_end[-1]), int(r_end[-1])]
+    n_end = c_end - np.concatenate(([0], c_end))[seg_start] + np.where(carry, n0, 0)
+    c_bad = np.cumsum((~same & (ends == 0.0)) | (rep_end & (n_end == 2)))  # (a change within an epoch; a repeat
+    bad = (c_bad - np.concatenate(([0], c_bad))[seg_start] > 0) | (carry & bool(bad0))  # at its second end)
+    if not seg[-1]:  # (the counts before the block's last point, undone if the next block redraws its step)
+        tail[key] = [bool(bad[-2]), int(n_end[-2])]
     else:
-        return np.zeros(k, dtype=bool)  # (bounded: a value past the cap keeps the rule for redraws)
-    return rep_end & ~mid & (2 * r_end < n_end)
+        tail[key] = [bool(bad0), int(n0)] if bool(carry[-1]) else [False, 0]
+    counts[key] = [bool(bad[-1]), int(n_end[-1])]
+    return rep_end & ~bad
 
 
 def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None,
