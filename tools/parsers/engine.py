@@ -1649,6 +1649,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     else:
         _tail_of_unread(lengths, nonblank, len(ctx), st)  # (no counter in the block: its clears kept all the same)
     glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
+    bar_end = _bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
@@ -2008,7 +2009,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
             logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
-            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged)
+            ends = None if bar_end is None else bar_end[li[~by_unit]]  # (where the bar stood: ``_bar_at_end``)
+            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged, ends)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -2568,8 +2570,58 @@ def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return o[np.searchsorted(idx[o], lines)]
 
 
+def _bar_at_end(prog_n: np.ndarray, prog_total: np.ndarray, valued: np.ndarray, n_ctx: int,
+                st: dict) -> np.ndarray:
+    """Where the run's bar stood at each line, by its last count that moved (n > 0) on a line drawing a value: 1 at
+    its total (the epoch's end: ``Epoch 3: 100%|##| 4/4``, and its redraws after, the next epoch's ``0/4`` too, until
+    the count moves again), 0 short of it (within the epoch), NaN unknown (no count yet, or a count with no total:
+    ``4it``), and NaN on a line drawing no bar's value. The last state is kept in ``st`` for the next block (the same
+    at any read size)."""
+    counted = valued & (prog_n > 0)
+    if n_ctx:
+        counted[:n_ctx] = False  # (lines carried from an earlier read: drawn before its end)
+    mark = np.where(counted, np.where(np.isnan(prog_total), 2.0, (prog_n >= prog_total).astype(float)), np.nan)
+    filled = _ffill(mark, st.get("bar_end"))
+    if len(filled) and not np.isnan(filled[-1]):
+        st["bar_end"] = float(filled[-1])
+    return np.where((filled == 2.0) | ~valued, np.nan, filled)  # (a line that draws no bar: no position of one)
+
+
+def _epoch_values(values: np.ndarray, same: np.ndarray, ends: np.ndarray, seg: np.ndarray, carry: np.ndarray,
+                  st: dict, key: str, restore: bool) -> np.ndarray:
+    """Which repeats of a bar's train value are its epoch's value logged again: a value whose every change so far
+    came at an epoch's end (``ends``: the bar at its total, ``_bar_at_end``; its first showing counts as a change) is
+    an epoch's metric (Lightning's ``train_loss`` logged ``on_epoch``: set at each epoch's end, redrawn through the
+    next epoch), one point at EVERY epoch's end, also when it prints the same as the epoch before (``0.222`` for
+    0.2218 then 0.2216); a change within an epoch (a per-step value) makes it none from there on, and so does a repeat
+    at the second epoch's end it is drawn at (a value set every k epochs repeats there; a run's second epoch rarely
+    prints its first's loss). Each point's fate depends only on the points before it (counts kept in ``st``;
+    ``restore``: the block's first point is at the step of the read before's last, that one's counts undone, as
+    ``_changed`` does)."""
+    k = len(values)
+    counts = st.setdefault("epoch_vals", {})
+    tail = st.setdefault("epoch_tail", {})
+    if key not in counts and len(counts) >= MAX_REDRAWN:
+        return np.zeros(k, dtype=bool)  # (bounded: a value past the cap keeps the rule for redraws)
+    bad0, n0 = (tail.get(key) if restore and key in tail else counts.get(key)) or [False, 0]
+    at_end = ends == 1.0
+    rep_end = same & at_end & np.isfinite(values)
+    idx = np.arange(k)
+    seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
+    c_end = np.cumsum(at_end)
+    n_end = c_end - np.concatenate(([0], c_end))[seg_start] + np.where(carry, n0, 0)
+    c_bad = np.cumsum((~same & (ends == 0.0)) | (rep_end & (n_end == 2)))  # (a change within an epoch; a repeat
+    bad = (c_bad - np.concatenate(([0], c_bad))[seg_start] > 0) | (carry & bool(bad0))  # at its second end)
+    if not seg[-1]:  # (the counts before the block's last point, undone if the next block redraws its step)
+        tail[key] = [bool(bad[-2]), int(n_end[-2])]
+    else:
+        tail[key] = [bool(bad0), int(n0)] if bool(carry[-1]) else [False, 0]
+    counts[key] = [bool(bad[-1]), int(n_end[-1])]
+    return rep_end & ~bad
+
+
 def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None,
-             logged: np.ndarray | None = None) -> np.ndarray:
+             logged: np.ndarray | None = None, ends: np.ndarray | None = None) -> np.ndarray:
     """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
     block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
     is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
@@ -2583,14 +2635,16 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
     counted once (``steps``), as one read of both counts it. A train value a bar drew again at the count it was drawn
     at before (``logged``: a bar whose postfix is set before its counter moves, ``_redrawn_ahead``; the counter did not
     move, a set redrew it) was logged again: a repeat there is the value as set (a variational energy stuck at one
-    estimate, set every step), a point, no redraw."""
+    estimate, set every step), a point, no redraw. A train value whose every change came at an epoch's end (``ends``:
+    where the bar stood, ``_bar_at_end``) is an epoch's: its repeat at an epoch's end is a point (``_epoch_values``)."""
     k = len(values)
     if not k:
         return np.ones(0, dtype=bool)
     before = st.setdefault("carried_last", {}).get(key)
     n0, reps0 = st.setdefault("carried_counts", {}).get(key, [0, 0])
     tail = st.setdefault("carried_tail", {}).get(key)  # (the last point's step, whether a repeat, the value before)
-    if tail is not None and steps is not None and n0 and run[0] == 0 and float(steps[0]) == tail[0]:
+    restore = tail is not None and steps is not None and bool(n0) and run[0] == 0 and float(steps[0]) == tail[0]
+    if restore:
         n0, reps0, before = n0 - 1, reps0 - tail[1], tail[2]
     fresh = np.concatenate(([run[0] > 0], run[1:] != run[:-1]))  # the first point of a run started in this block
     seg = np.concatenate(([True], run[1:] != run[:-1]))  # the first point of each stretch of one run
@@ -2612,6 +2666,8 @@ def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.
         st["carried_tail"][key] = [float(steps[-1]), int(same[-1]), None if np.isnan(prev[-1]) else float(prev[-1])]
     pinned = key in st.get("redrawn", ())
     repeat = same & np.isfinite(values)
+    if ends is not None:  # an epoch's value logged again at its end: a point (``_epoch_values``)
+        repeat = repeat & ~_epoch_values(values, same, ends, seg, carry, st, key, restore)
     if not pinned and _running_best(key, values, prev, st):
         return np.ones(k, dtype=bool)  # a best so far: each count a point (``_running_best``)
     if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
