@@ -33,4 +33,10 @@ globals().update(blind_set_tests(CORPUS, libraries=1, files=14, stop=5, healthy=
 FIRST_READING = {"read": 0, "stopped": 5, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 2}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected (fixepochval: a bar's train value whose every change came at an epoch's end is an epoch's value, one point
+# at every epoch's end, a repeat of the last epoch's print too): 14/14 files, the verdicts as before.
+CORRECTED = {"read": 14, "stopped": 5, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 2}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

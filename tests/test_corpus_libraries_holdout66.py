@@ -32,4 +32,10 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=
 FIRST_READING = {"read": 7, "stopped": 4, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected (fixepochval, as holdout64's): a BERT4Rec run's repeated epoch value now a point too (9 -> 10 of 10); 16/16
+# files, the verdicts as before.
+CORRECTED = {"read": 16, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
