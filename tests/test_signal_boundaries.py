@@ -398,6 +398,22 @@ def test_eval_best_level_within_its_window(second, third, status):
                                     "10 evals ago")
 
 
+@pytest.mark.parametrize(("name", "values", "status"), [
+    ("scale", [65536.0, 32768.0, 4.0, 1.0, 0.5, 0.25], "critical"),  # a scaler's halvings, printed 6.55e+04 or not
+    ("scale", [6.55e4, 3.28e4, 4.0, 1.0, 0.5, 0.25], "critical"),
+    ("scale", [100.0, 30.0, 9.0, 2.7, 0.81, 0.243], "ok"),  # a solver's adaptive scale (SCS) converging
+    ("loss_scale", [100.0, 30.0, 9.0, 1.0, 0.5, 0.25], "critical"),  # named a loss scale: taken at its word
+])
+def test_a_bare_scale_is_a_loss_scale_only_in_powers_of_two(name, values, status):
+    steps = np.arange(1, 61)
+    sc: list[float | None] = [None] * 60
+    for i, v in enumerate(values):
+        sc[10 * (i + 1) - 1] = v
+    found = nonfinite.check(view_of({"train_loss": falling(60), name: sc}, steps))
+    worst = max(found, key=lambda f: ("ok", "info", "warn", "critical").index(f.status))
+    assert worst.status == status, [f.message for f in found]
+
+
 # --- chance_level: the uniform-guess bound and min_points ---------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..findings import CRITICAL, OK, WARN, Finding, nums
+from ..roles import norm_name, short_name
 from .curve import step_span
 from .params import Params, bound
 from .view import RunView
@@ -182,6 +183,8 @@ def _grad_and_scale(view: RunView, p: NonfiniteParams) -> list[Finding]:
             continue
         s = frame.series[name].dropna()
         v = s.to_numpy()
+        if not _a_scaler(name, v):
+            continue
         if len(v) >= p.scale_collapse_points and np.nanmax(v) > p.scale_peak_factor * p.min_scale:
             low = np.flatnonzero(v <= p.min_scale)
             trail = 0
@@ -216,6 +219,24 @@ def _grad_and_scale(view: RunView, p: NonfiniteParams) -> list[Finding]:
                                 int(frame.series[loss_name].index[-1])],
                                concern="nonfinite"))
     return out
+
+
+def _a_scaler(name: str, v: np.ndarray) -> bool:
+    """Whether a series named a scale is a dynamic loss scaler's: one named so (``loss_scale``, ``scaler``, ``grad
+    scale``) is; one named ``scale`` alone only when its every value is a power of two, as a scaler's halvings and
+    doublings are (to the 3 digits a log may print: 6.55e+04). A solver's adaptive scale (SCS's ``scale`` column, 100
+    -> 0.8 as it converges), a distribution's or an augmentation's scale, are no loss scale to collapse."""
+    if norm_name(short_name(name)) != "scale":
+        return True
+    pos = v[np.isfinite(v) & (v > 0)]
+    if not len(pos):
+        return False
+    e = np.log2(pos)
+    return bool(np.all(np.abs(e - np.round(e)) <= POWER_OF_TWO_LOG2_SLACK))
+
+
+# a power of two printed to 3 significant digits is within 0.5 % of it: 0.0072 in log2
+POWER_OF_TWO_LOG2_SLACK = 0.0075
 
 
 def _scale_from_history(name: str, sc, p: NonfiniteParams) -> list[Finding]:
