@@ -33,8 +33,8 @@ run("sb3c_tqc_lr_high_diverged", "sb3contrib_learn.py",
     "--algo tqc --steps 2400 --learning-starts 200 --log-interval 1 --lr 0.05", label="diverged", stop=True)
 
 # --- pina-mathlab (a PINN on its Poisson2DSquareProblem, PINA's Trainer = Lightning's: the progress bar on stderr
-# without a TTY, `\r` updates, postfix `boundary_loss=2.030, D_loss=7.310, train_loss=9.330`, 3 decimals; Lightning's
-# CSVLogger metrics.csv kept)
+# without a TTY, `\r` updates, postfix `boundary_loss=2.030, D_loss=7.310, train_loss=9.330`, 3 significant
+# digits; Lightning's CSVLogger metrics.csv kept)
 run("pina_adam_300ep", "pina_train.py", "--epochs 300")
 run("pina_adam_val_200ep", "pina_train.py", "--epochs 200 --val 0.2 --lr 0.005")
 run("pina_sgd_batch32_40ep", "pina_train.py", "--optimizer sgd --lr 0.001 --batch 32 --epochs 40")
@@ -43,7 +43,10 @@ run("pina_adamw_b48_logsteps_60ep", "pina_train.py",
     "--optimizer adamw --lr 0.005 --batch 48 --log-every 5 --epochs 60 --width 24 --layers 3")
 run("pina_adam_lr_growth_diverged", "pina_train.py", "--lr 0.003 --gamma 1.15 --epochs 80", label="diverged",
     stop=True)
-run("pina_sgd_lr_high_nan", "pina_train.py", "--optimizer sgd --lr 0.05 --epochs 60", label="nan", stop=True)
+run("pina_adamw_b48_lr_growth_diverged", "pina_train.py",
+    "--optimizer adamw --lr 0.005 --gamma 1.2 --batch 48 --epochs 50", label="diverged", stop=True)
+run("pina_sgd_lr_growth_nan", "pina_train.py", "--optimizer sgd --lr 0.01 --gamma 1.25 --epochs 60", label="nan",
+    stop=True)
 
 
 def main() -> int:

@@ -1,10 +1,11 @@
-"""PINA (pina-mathlab): a physics-informed network (its ``PhysicsInformedSingleModelSolver``, the PINN, a small ``FeedForward``) on PINA's own
-``Poisson2DSquareProblem`` (its problem zoo), its domain sampled by ``discretise_domain``, trained by PINA's
-``Trainer`` (a Lightning trainer) as its tutorials do. Its console: Lightning's model summary, then the progress bar
-(stderr, no TTY: ``\\r`` updates) whose postfix holds the losses PINA logs (``train_loss`` and one per condition,
-``val_loss`` with a validation split). Lightning's default logger (a CSVLogger: no TensorBoard installed) writes
-``lightning_logs/version_0/metrics.csv``. Truth: that file's epoch ``train_loss`` at its ``epoch`` (0-based) taken
-from the rows that carry it; the file is kept."""
+"""PINA (pina-mathlab): a physics-informed network (its ``PhysicsInformedSingleModelSolver``, the PINN, with a small
+``FeedForward``) on PINA's own ``Poisson2DSquareProblem`` (its problem zoo), its domain sampled on a grid by
+``discretise_domain``, trained by PINA's ``Trainer`` (a Lightning trainer) as its tutorials do. Its console:
+Lightning's notices, then the progress bar (stderr, no TTY: ``\\r`` updates) whose postfix holds the losses PINA
+logs, 3 significant digits (``boundary_loss=2.030, D_loss=7.310, train_loss=9.330``; ``val_loss`` with a validation
+split; ``train_loss_step``/``train_loss_epoch`` when ``log_every_n_steps`` > 0). Lightning's default logger (a
+CSVLogger: no TensorBoard installed) writes ``lightning_logs/version_0/metrics.csv``. Truth: that file's epoch
+``train_loss`` (``train_loss_epoch``) at its ``epoch`` (0-based); the file is kept."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import math
 import os
 from pathlib import Path
 
-from h69_truth import keep, seed_all, tol_decimals, write_truth
+from h69_truth import keep, seed_all, tol_sig, write_truth
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--epochs", type=int, default=300)
@@ -32,8 +33,9 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import torch  # noqa: E402
 from importlib.metadata import version  # noqa: E402
+
+import torch  # noqa: E402
 from pina import Trainer  # noqa: E402
 from pina.model import FeedForward  # noqa: E402
 from pina.optim import TorchOptimizer, TorchScheduler  # noqa: E402
@@ -69,5 +71,5 @@ val_key = "val_loss_epoch" if a.log_every > 0 else "val_loss"
 val = series(val_key) if rows and val_key in rows[0] else None
 write_truth(framework=f"pina-mathlab {version('pina-mathlab')}", settings=vars(a), loss_name=key,
             step_unit="epoch, 0-based (Lightning's `Epoch 3:` in the progress bar, `epoch` in metrics.csv)",
-            tolerance=tol_decimals(3), record=f"Lightning's CSVLogger metrics.csv, PINA's `{key}` at `epoch`",
+            tolerance=tol_sig(3), record=f"Lightning's CSVLogger metrics.csv, PINA's `{key}` at `epoch`",
             train_loss=series(key), eval_loss=val, eval_name=val_key if val else None)
