@@ -65,7 +65,8 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout49", "libraries_holdout50", "libraries_holdout51", "libraries_holdout52", "libraries_holdout53",
     "libraries_holdout54", "libraries_holdout55", "libraries_holdout56", "libraries_holdout57", "libraries_holdout58",
     "libraries_holdout60", "libraries_holdout61", "libraries_holdout62", "libraries_holdout63",
-    "libraries_holdout64", "libraries_holdout65", "libraries_holdout66", "libraries_holdout67", "trackers2")] + [
+    "libraries_holdout64", "libraries_holdout65", "libraries_holdout66", "libraries_holdout67",
+    "libraries_holdout69", "trackers2")] + [
     # (libraries_holdout59 not yet: uncorrected, openbox's trials read as no loss, each healthy search an ESCALATE)
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
