@@ -48,6 +48,9 @@ _PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training lo
 
 # An entropy bonus among an RL run's losses (stable-baselines3's train/entropy_loss): a term, never the run's loss.
 _ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b|\bent coef loss\b")  # SAC's temperature's loss too
+# A KL divergence among a run's losses (TRPO's ``kl_divergence_loss``, a trust region's constraint; a VAE's ``kl_loss``,
+# its prior's pull): a term held or traded against the loss, not what the run lowers, beside another loss.
+_KL_TERM = re.compile(r"\bkl\b")
 # Among an actor-critic's losses, the critic's (a regression to the returns) stands for the run, not the actor's
 # (minus the critic's value).
 _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
@@ -453,7 +456,8 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     for want in _PRIMARY_TRAIN:
         if norm_name(want) in by_norm:
             return by_norm[norm_name(want)]
-    terms = [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c))] or candidates
+    terms = [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c)) and not _KL_TERM.search(norm_name(c))
+             ] or [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c))] or candidates
     if any(_POLICY_TERM.search(norm_name(c)) for c in terms):  # a policy-gradient run (PPO, A2C): its total loss, else
         # its value loss (a surrogate sits near 0 by construction; an entropy or exploration bonus is a term)
         judged = [c for c in terms if not _POLICY_TERM.search(norm_name(c)) and (
