@@ -52,8 +52,13 @@ for p in range(a.n):
         y: int | str = int(score > 0.8)
     else:
         y = "low" if score < 0.5 else ("mid" if score < 1.5 else "high")
-    samples.append({"patient_id": f"patient-{p}", "visit_id": f"visit-{p}", "conditions": conds,
-                    "procedures": procs, "label": y})
+    if a.model == "MLP":  # PyHealth's MLP takes a flat list of codes per sample: the visits' codes together
+        samples.append({"patient_id": f"patient-{p}", "visit_id": f"visit-{p}",
+                        "conditions": [c for v in conds for c in v], "procedures": [c for v in procs for c in v],
+                        "label": y})
+    else:
+        samples.append({"patient_id": f"patient-{p}", "visit_id": f"visit-{p}", "conditions": conds,
+                        "procedures": procs, "label": y})
 dataset = SampleEHRDataset(samples=samples, dataset_name="synthetic_ehr", task_name=f"risk_{a.mode}")
 if a.no_val:
     train_ds, val_ds = dataset, None
@@ -63,8 +68,8 @@ train_loader = get_dataloader(train_ds, batch_size=a.batch, shuffle=True)
 val_loader = None if val_ds is None else get_dataloader(val_ds, batch_size=a.batch, shuffle=False)
 
 cls = {"RNN": RNN, "Transformer": Transformer, "RETAIN": RETAIN, "MLP": MLP}[a.model]
-model = cls(dataset=dataset, feature_keys=["conditions", "procedures"], label_key="label", mode=a.mode,
-            embedding_dim=16, hidden_dim=16)
+sizes = {"embedding_dim": 16} if a.model in ("Transformer", "RETAIN") else {"embedding_dim": 16, "hidden_dim": 16}
+model = cls(dataset=dataset, feature_keys=["conditions", "procedures"], label_key="label", mode=a.mode, **sizes)
 opt = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW, "sgd": torch.optim.SGD}[a.optimizer]
 trainer = Trainer(model=model, device="cpu", output_path="output", exp_name="run")
 monitor = None if a.no_val else ("pr_auc" if a.mode == "binary" else "accuracy")
