@@ -40,11 +40,12 @@ run("raytrain_cls_sgd_noval_10ep", "raytrain_fit.py", "--task cls --optimizer sg
 run("raytrain_reg_rmsprop_decay_b64_12ep", "raytrain_fit.py",
     "--optimizer rmsprop --lr 0.005 --gamma 0.8 --batch 64 --epochs 12")
 run("raytrain_cls_adam_val_b16_6ep", "raytrain_fit.py", "--task cls --batch 16 --epochs 6")
-run("raytrain_reg_sgd_lr_growth_diverged", "raytrain_fit.py",
-    "--optimizer sgd --lr 0.01 --gamma 1.8 --epochs 12", label="diverged", stop=True)
-run("raytrain_reg_sgd_lr_high_nan", "raytrain_fit.py", "--optimizer sgd --lr 0.5 --epochs 10 --no-val",
-    label="nan", stop=True)
-
+run("raytrain_cls_adam_lr_growth_diverged", "raytrain_fit.py",
+    "--task cls --lr 0.05 --gamma 2 --epochs 10 --no-val", label="diverged", stop=True)
+run("raytrain_cls_sgd_lr_growth_nan", "raytrain_fit.py",
+    "--task cls --optimizer sgd --lr 0.5 --gamma 1.8 --epochs 12", label="nan", stop=True)
+run("raytrain_reg_sgd_lr_growth_nan", "raytrain_fit.py",
+    "--optimizer sgd --lr 0.01 --gamma 1.8 --epochs 12", label="nan", stop=True)
 
 def main() -> int:
     return blind_maker.main(RUNS, HERE, "examples/libraries_holdout68", "libho68", __doc__ or "")

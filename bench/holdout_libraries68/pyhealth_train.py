@@ -42,7 +42,7 @@ rng = np.random.default_rng(0)
 COND = [f"C{i:03d}" for i in range(40)]
 PROC = [f"P{i:03d}" for i in range(20)]
 risky = set(COND[:8])
-samples = []
+samples: list[dict[str, object]] = []
 for p in range(a.n):
     visits = int(rng.integers(1, 4))
     conds = [[str(c) for c in rng.choice(COND, size=int(rng.integers(1, 5)), replace=False)] for _ in range(visits)]

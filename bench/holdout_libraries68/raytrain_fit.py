@@ -37,10 +37,9 @@ def train_func(cfg: dict) -> None:
     import os
     import tempfile
 
+    import ray.train.torch as rtt
     import torch
     from torch import nn
-
-    import ray.train.torch as rtt
 
     torch.manual_seed(0)
     torch.set_num_threads(1)
