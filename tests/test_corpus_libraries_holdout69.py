@@ -30,4 +30,12 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=
 FIRST_READING = {"read": 10, "stopped": 4, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 6}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected: PINA's truths carry their metrics.csv's `step` column (record_steps: the same points numbered twice by
+# Lightning's record; 10 -> 12 files, no reader change), and a KL divergence among a run's losses is a term, not the
+# run's loss (tools/objective.py: TRPO judged by its value loss; 12 -> 14). Left: the run logging `train_loss_step`
+# and `train_loss_epoch`, judged by the step's where the truth is the epoch's. The verdicts as first read.
+CORRECTED = {"read": 14, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 6}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
