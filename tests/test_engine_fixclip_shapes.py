@@ -17,29 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from .test_read_misses import _live, primary_names
+from .test_read_misses import points_at, primary_names, whole_and_pieces
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout57"
 sys.path.insert(0, str(REPO / "bench"))
 
 import read_corpus  # noqa: E402
-
-
-def _same(a: dict, b: dict) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def whole_and_pieces(tmp_path: Path, data: bytes, name: str, seed: int = 0, trials: int = 3) -> dict:
-    """The points of ``data`` read whole, checked equal to its reads while it is appended in pieces (random cuts,
-    mid-line too, several times)."""
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    rng = random.Random(seed)
-    for t in range(trials):
-        cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, 2 + 3 * t)))
-        live = _live(tmp_path, data, cuts, name=f"live{t}_{name}")
-        assert _same(live, whole), (name, cuts)
-    return whole
 
 
 def _loss(rng: random.Random, step: int) -> float:
@@ -103,10 +87,6 @@ def mnist_log(epochs: int, n: int, bs: int, every: int, seed: int = 1,
     return "".join(out), truth
 
 
-def _at(pts: dict, name: str) -> list[tuple[int, float]]:
-    return list(zip(*pts[name], strict=True))
-
-
 def _close(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> bool:
     return [s for s, _ in got] == [s for s, _ in want] and all(
         abs(a - b) < 1e-3 for (_, a), (_, b) in zip(got, want, strict=True))
@@ -122,7 +102,7 @@ def test_a_count_of_samples_done_is_read_in_batches_at_their_steps(tmp_path, epo
     # k > 1 with two counts on its grid before the epoch's end: 0-based; every batch (k = 1), or only the first and
     # the last of each epoch (a grid not seen): the batches done, one more
     shift = 0 if every > 1 and 1 + every < length else 1
-    assert _close(_at(pts, "Loss"), [(s + shift, v) for s, v in truth]), (_at(pts, "Loss")[:6], truth[:6])
+    assert _close(points_at(pts, "Loss"), [(s + shift, v) for s, v in truth]), (points_at(pts, "Loss")[:6], truth[:6])
     assert primary_names(pts) == ["Loss"]
     # the evaluation after each epoch: at the epoch's last batch
     assert pts["val_clip_val_loss"][0] == [(e + 1) * length - 1 + shift for e in range(epochs)]
@@ -133,7 +113,7 @@ def test_a_count_of_samples_done_is_read_in_batches_at_their_steps(tmp_path, epo
 def test_a_count_of_samples_before_the_batch_is_read_at_that_batch(tmp_path, epochs, n, bs, every):
     text, truth = mnist_log(epochs, n, bs, every, seed=n)
     pts = whole_and_pieces(tmp_path, text.encode(), f"mnist{n}_{bs}_{every}.log", seed=bs)
-    assert _close(_at(pts, "Loss"), truth), (_at(pts, "Loss")[:6], truth[:6])
+    assert _close(points_at(pts, "Loss"), truth), (points_at(pts, "Loss")[:6], truth[:6])
 
 
 def test_a_batch_size_printed_late_reads_as_if_printed_first(tmp_path):
@@ -141,7 +121,7 @@ def test_a_batch_size_printed_late_reads_as_if_printed_first(tmp_path):
     read that sees the batch size reads the file again knowing it: the same points as one read."""
     text, truth = clip_log(4, 256, 32, 2, seed=7, settings="late")
     pts = whole_and_pieces(tmp_path, text.encode(), "late.log", seed=9, trials=4)
-    assert _close(_at(pts, "Loss"), truth)
+    assert _close(points_at(pts, "Loss"), truth)
 
 
 def test_without_a_batch_size_or_off_it_the_counter_reads_as_printed(tmp_path):

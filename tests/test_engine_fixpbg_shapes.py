@@ -17,29 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from .test_read_misses import _live, primary_names
+from .test_read_misses import primary_names, whole_and_pieces
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout52"
 sys.path.insert(0, str(REPO / "bench"))
 
 import read_corpus  # noqa: E402
-
-
-def _same(a: dict, b: dict) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def whole_and_pieces(tmp_path: Path, data: bytes, name: str, seed: int = 0, trials: int = 3) -> dict:
-    """The points of ``data`` read whole, checked equal (NaN as NaN, whatever the order names first appear in) to
-    its reads while it is appended in pieces: random cuts (mid-line too), several times."""
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    rng = random.Random(seed)
-    for t in range(trials):
-        cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, 2 + 3 * t)))
-        live = _live(tmp_path, data, cuts, name=f"live{t}_{name}")
-        assert _same(live, whole), (name, cuts)
-    return whole
 
 
 class Stamp:

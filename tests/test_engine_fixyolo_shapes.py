@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_read_misses import _live, primary_names, whole_as_live
+from .test_read_misses import _live, points_at, primary_names, whole_and_pieces, whole_as_live
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout61"
@@ -28,22 +28,6 @@ import read_corpus  # noqa: E402
 WARNING = "`torch.cuda.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cuda', args...)` instead."
 HEAD = ("%11s" * 7) % ("Epoch", "GPU_mem", "box_loss", "obj_loss", "cls_loss", "Instances", "Size")
 VAL_HEAD = ("%22s" + "%11s" * 6) % ("Class", "Images", "Instances", "P", "R", "mAP50", "mAP50-95")
-
-
-def _same(a: dict, b: dict) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def whole_and_pieces(tmp_path: Path, data: bytes, name: str, seed: int = 0, trials: int = 3) -> dict:
-    """The points of ``data`` read whole, checked equal to its reads while it is appended in pieces (random cuts,
-    mid-line too, several times)."""
-    whole = _live(tmp_path, data, [], name=f"whole_{name}")
-    rng = random.Random(seed)
-    for t in range(trials):
-        cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, 2 + 4 * t)))
-        live = _live(tmp_path, data, cuts, name=f"live{t}_{name}")
-        assert _same(live, whole), (name, cuts)
-    return whole
 
 
 def _bar(n: int, total: int, glyph: str) -> str:
@@ -101,10 +85,6 @@ def yolo_log(epochs: int, batches: int, seed: int = 0, warn: str = "first", glyp
     return "".join(out), truth, maps
 
 
-def _at(pts: dict, name: str) -> list[tuple[int, float]]:
-    return list(zip(*pts[name], strict=True))
-
-
 def _close(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> bool:
     return [s for s, _ in got] == [s for s, _ in want] and all(
         math.isnan(a) and math.isnan(b) or abs(a - b) <= 1e-9 + 1e-6 * abs(b)
@@ -121,10 +101,10 @@ def test_a_table_row_redrawn_between_bar_states_is_its_epochs_record(tmp_path, e
     text, truth, maps = yolo_log(epochs, batches, seed=epochs * batches, warn=warn, glyph=glyph, scale=scale,
                                  nan_after=nan_after, final=final)
     pts = whole_and_pieces(tmp_path, text.encode(), "train.log", seed=epochs + batches)
-    assert _close(_at(pts, "box_loss"), truth), (_at(pts, "box_loss")[:6], truth[:6])
+    assert _close(points_at(pts, "box_loss"), truth), (points_at(pts, "box_loss")[:6], truth[:6])
     assert primary_names(pts) == ["box_loss"]
     assert not any(" " in k for k in pts), sorted(pts)  # the validation's header named once
-    got = _at(pts, "val/mAP50")
+    got = points_at(pts, "val/mAP50")
     want = maps[:-1] if final else maps  # (the best weights' row after the run is at the last epoch)
     assert _close(got[:len(want)], want), (got[:6], want[:6])
 
@@ -150,7 +130,7 @@ def test_a_line_of_prose_between_a_header_and_its_rows_heads_nothing(tmp_path):
         rows.append(f"{e:5d}    {1.0 / e:10.4f}    {1.2 / e:8.4f}")
         want.append((e, round(1.0 / e, 4)))
     pts = whole_as_live(tmp_path, ("\n".join(rows) + "\n").encode(), "prose.log")
-    assert _close(_at(pts, "train_loss"), want), pts
+    assert _close(points_at(pts, "train_loss"), want), pts
 
 
 def _runs() -> list[str]:

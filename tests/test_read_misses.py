@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 
 from training_check.tools.objective import assign_roles
 from training_check.tools.sources.files import LocalFileSystem
@@ -115,6 +116,23 @@ def whole_as_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0
     live = _live(tmp_path, data, [int(c * len(data)) for c in cuts], name=f"live_{name}")
     assert json.dumps(live) == json.dumps(whole), name
     return whole
+
+
+def whole_and_pieces(tmp_path, data: bytes, name: str, seed: int = 0, trials: int = 3) -> dict:
+    """The points of ``data`` read whole, checked equal (NaN as NaN, whatever the order names first appear in) to
+    its reads while it is appended in pieces: random cuts (mid-line too), ``trials`` times, more cuts each time."""
+    whole = _live(tmp_path, data, [], name=f"whole_{name}")
+    rng = random.Random(seed)
+    for t in range(trials):
+        cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, 2 + 3 * t)))
+        live = _live(tmp_path, data, cuts, name=f"live{t}_{name}")
+        assert json.dumps(live, sort_keys=True) == json.dumps(whole, sort_keys=True), (name, cuts)
+    return whole
+
+
+def points_at(pts: dict, name: str) -> list[tuple[int, float]]:
+    """The (step, value) pairs of one name of ``pts`` (as ``_live`` gives them)."""
+    return list(zip(*pts[name], strict=True))
 
 
 def test_a_step_found_stuck_in_a_later_read_numbers_every_record_as_one_read_does(tmp_path):
