@@ -398,6 +398,22 @@ def test_eval_best_level_within_its_window(second, third, status):
                                     "10 evals ago")
 
 
+@pytest.mark.parametrize(("late", "status"), [(0.221, "ok"), (0.226, "ok"), (0.36, "warn"), (0.45, "warn")])
+def test_eval_give_back_share(late, status):
+    # a val loss that fell from a level of 1.3 (its first evals' median) to 0.2135 and then sits 0.008-0.012 above
+    # its best (under give_back_share, 5 %, of the 1.09 it gained: matgl's plateau) is no degradation; one that gave
+    # back 13 % or 22 % of its progress is
+    steps = np.arange(1, 241)
+    ev: list[float | None] = [None] * 240
+    values = [2.4, 1.3, 0.51, 0.27, 0.222, 0.2135, 0.2135, 0.2135] + [late] * 4
+    for i, v in enumerate(values):
+        ev[20 * (i + 1) - 1] = v
+    f = eval_health.check(view_of({"train_loss": falling(240), "val_loss": ev}, steps))[0]
+    assert f.status == status, f.message
+    if status == "warn":
+        assert f.message.startswith("val_loss worsened to a level of")
+
+
 @pytest.mark.parametrize(("name", "values", "status"), [
     ("scale", [65536.0, 32768.0, 4.0, 1.0, 0.5, 0.25], "critical"),  # a scaler's halvings, printed 6.55e+04 or not
     ("scale", [6.55e4, 3.28e4, 4.0, 1.0, 0.5, 0.25], "critical"),

@@ -30,6 +30,7 @@ class EvalParams(Params):
     recover_z: float = bound(2.0, 0.0, above=True)  # ...falling since (Mann-Kendall z below -recover_z) is recovering,
     recover_shock: float = bound(5.0, 1.0)  # ...when the worst was a shock (this many margins above the best)...
     recover_share: float = bound(0.5, 0.0, 1.0)  # ...and at most this share of that gap is left (a drift is not)
+    give_back_share: float = bound(0.05, 0.0, 1.0)  # a worsening under this share of the eval's progress is no warning
     baseline_margin: float = bound(0.02, 0.0)  # a metric worse than the baseline by more than this share
     frozen_evals: int = bound(5, 2)  # this many evals in a row identical to frozen_decimals decimals: frozen weights
     frozen_decimals: int = bound(4, 1)
@@ -74,7 +75,11 @@ def check(view: RunView, p: EvalParams = DEFAULT) -> list[Finding]:
         # neighbours makes no level to have fallen from (an early eval of a barely trained model, a tiny val set).
         window = o[max(0, ib - k + 1):ib + 1]
         spread = float(np.max(window) - np.min(window)) / 2 if len(window) > 1 else 0.0
-        margin = max(p.rel_margin * abs(sm[ib]), p.noise_k * noise / np.sqrt(k), spread, 1e-12)
+        # An eval that gave back a sliver of what it gained (0.2135 -> 0.2215 after 2.4 -> 0.2135; an eval loss of
+        # 0.0005 -> 0.0066 after 0.69 -> 0.0005) has not degraded in any sense a run is stopped or reviewed for.
+        progress = max(0.0, float(np.median(o[:k])) - float(sm[ib]))
+        margin = max(p.rel_margin * abs(sm[ib]), p.noise_k * noise / np.sqrt(k), spread, p.give_back_share * progress,
+                     1e-12)
         best_val, last_val = (sm[ib] if lower else -sm[ib]), vals[-1]
         info = nums(best=best_val, best_step=int(steps[ib]), now=now if lower else -now, evals_since_best=since_best)
         held = np.mean(o[ib + 1:] > sm[ib] + 0.5 * margin) >= p.held_share if since_best else False
