@@ -70,6 +70,8 @@ steps_per_round = a.local_epochs * -(-a.n // a.batch)
 write_truth(framework=f"nvflare {nvflare.__version__}", settings=vars(a), loss_name="Loss (train_loss)",
             step_unit="global iteration of site-1, 0-based: round x steps per round + epoch x steps per epoch + the "
                       "printed `Iteration`",
-            tolerance={"rel": 1e-6}, record=f"the server's TensorBoard events of site-1 (`{tag}`)",
-            train_loss=[(e.step, e.value) for e in acc.Scalars(tag)], steps_per_round=steps_per_round,
+            tolerance={"rel": 1e-6},
+            record=f"the server's TensorBoard events of site-1 (`{tag}`, float32; sorted by step: they may arrive "
+                   "out of order)",
+            train_loss=sorted((e.step, e.value) for e in acc.Scalars(tag)), steps_per_round=steps_per_round,
             series_of="site-1 (the log prints every site's loss)")
