@@ -181,6 +181,21 @@ def test_divergence_a_reward_worse_than_its_start_for_long_collapsed(n_low, stat
         assert f.message.startswith("reward collapsed: 12 now, worse than where it started")
 
 
+# QR-DQN's CartPole return (libraries_holdout69): 20.8 at its first log, down to 9.7 over 16 logs of exploration,
+# then back up: at 17.3 it has made up over half the way (recovered_share) from its worst level to its best, while its
+# level (a median) still lags at 14.1
+_DIP = [20.8, 19.8, 20.3, 19.2, 18.1, 17.0, 16.1, 15.4, 14.8, 14.4, 13.3, 12.3, 11.1, 10.5, 10.0, 9.84, 9.68, 10.3,
+        11.2, 14.1]
+
+
+@pytest.mark.parametrize(("last", "status"), [(17.3, "warn"), (14.6, "critical")])
+def test_divergence_a_reward_coming_back_has_not_collapsed(last, status):
+    f = divergence.check(view_of({"rollout/ep_rew_mean": np.array(_DIP + [last])}))
+    assert f.status == status and f.concern == "objective_drop", f.message
+    if status == "warn":
+        assert f.message.startswith("rollout/ep_rew_mean fell back to")
+
+
 @pytest.mark.parametrize("n", [3, 4])
 def test_divergence_min_points(n):
     f = divergence.check(view_of({"train_loss": [2.0, 1.0, 5.0, 5.0][-n:]}))
