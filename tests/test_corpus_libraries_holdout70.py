@@ -19,4 +19,4 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout70"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=2, files=14, stop=4, healthy=10, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=10, max_mb=10))

@@ -26,13 +26,13 @@ run("nnunet_cosanneal_foldall_12ep", "nnunet_train.py",
     "--base nnUNetTrainerCosAnneal --fold all --epochs 12 --iters 6")
 run("nnunet_nodeepsup_fold1_10ep", "nnunet_train.py",
     "--base nnUNetTrainerNoDeepSupervision --fold 1 --epochs 10 --iters 12 --val-iters 4")
-run("nnunet_celoss_vanillaadam_7ep", "nnunet_train.py", "--base nnUNetTrainerCELoss --epochs 7 --iters 10")
+run("nnunet_celoss_7ep", "nnunet_train.py", "--base nnUNetTrainerCELoss --epochs 7 --iters 10")
 run("nnunet_sgd_lr_growth_diverged", "nnunet_train.py", "--lr 0.01 --lr-growth 2.5 --epochs 10", label="diverged",
     stop=True)
 run("nnunet_adam_lr_growth_diverged", "nnunet_train.py",
     "--base nnUNetTrainerVanillaAdam --lr 0.01 --lr-growth 3 --epochs 10", label="diverged", stop=True)
-run("nnunet_adam_lr_high_diverged", "nnunet_train.py", "--base nnUNetTrainerVanillaAdam --lr 1 --epochs 10",
-    label="diverged", stop=True)
+run("nnunet_sgd_lr_growth10_nan", "nnunet_train.py", "--lr 0.01 --lr-growth 10 --epochs 10", label="nan",
+    stop=True)
 
 # --- cellbender (`cellbender remove-background` on a synthetic droplet matrix; its logger's lines on stderr
 # `cellbender:remove-background: [epoch 007]  average training loss: 302.4939` and every 5 epochs

@@ -1,10 +1,11 @@
 """nnU-Net v2 (nnunetv2): a tiny 2D segmentation dataset made here (grey PNG images of noisy blobs and their masks,
 in nnU-Net's raw layout as ``Dataset070_Blobs``), planned and preprocessed by its own ``nnUNetv2_plan_and_preprocess
--d 70 -c 2d`` (its entry point called in-process, as the console script does), then trained on the CPU the way
-``nnUNetv2_train``'s ``run_training`` does it: the trainer built from the plans, ``run_training()``, then
+-d 70 -c 2d -npfp 1 -np 1`` (its entry point called in-process, as the console script does), then trained on the
+CPU the way ``nnUNetv2_train``'s ``run_training`` does it: the trainer built from the plans, ``run_training()``, then
 ``perform_actual_validation()``. The trainer is a user's short subclass of nnU-Net's own ``nnUNetTrainer`` or of a
 variant it ships (Adam, cosine annealing, no deep supervision, CE loss) that sets the epochs, iterations per epoch
-and initial learning rate in ``__init__``, as nnU-Net's docs tell users to do. (It is built here rather than found by
+and initial learning rate in ``__init__``, as nnU-Net's docs tell users to do (``--lr-growth``: the should-stop runs'
+rate multiplied every epoch instead of the poly schedule). (It is built here rather than found by
 name: nnU-Net's search by name imports every shipped trainer, and its Primus trainers need torchvision, whose wheels
 here are CUDA builds that do not load beside the CPU torch.) nnU-Net prints its own timestamped lines to stdout
 (``Epoch 3``, ``Current learning rate: 0.00725``, ``train_loss -0.5123``, ``val_loss ...``, ``Pseudo dice [...]``,
@@ -112,7 +113,8 @@ def main() -> None:
 
     from nnunetv2.experiment_planning.plan_and_preprocess_entrypoints import plan_and_preprocess_entry
 
-    sys.argv = ["nnUNetv2_plan_and_preprocess", "-d", "70", "-c", "2d", "-np", "1", "--verify_dataset_integrity"]
+    sys.argv = ["nnUNetv2_plan_and_preprocess", "-d", "70", "-c", "2d", "-npfp", "1", "-np", "1",
+                "--verify_dataset_integrity"]
     plan_and_preprocess_entry()
 
     os.environ["nnUNet_n_proc_DA"] = "0"  # augment in the training process: no worker processes on a shared CPU
