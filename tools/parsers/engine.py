@@ -1485,15 +1485,28 @@ class _Filled:
         self.numbers = numbers
         self.start = np.nan if start is None else start
         self.head = np.array(head, dtype=np.float64)
+        # the block's own lines before its first own value: the latest step known before them, the last read's or a
+        # carried line's read as a value now (printed before them, placed first: no later than the last read's)
+        old = self.numbers[self.have < len(self.head)] if len(self.head) and len(self.have) else self.numbers[:0]
+        self.lead = float(np.nanmax([self.start, *old.tolist()])) if len(old) and not np.isnan(
+            np.append(old, self.start)).all() else self.start
 
     def __getitem__(self, idx: np.ndarray) -> np.ndarray:
         k = np.searchsorted(self.have, idx, side="right") - 1
         at = self.have[np.maximum(k, 0)] if len(self.have) else np.zeros_like(k)
         out = np.where(k >= 0, self.numbers[np.maximum(k, 0)] if len(self.numbers) else np.nan, self.start)
+        if self.lead is not self.start:  # (carried values read now: an own line after them is after the last read)
+            out = np.where((idx >= len(self.head)) & (k >= 0) & (at < len(self.head)), self.lead, out)
         carried = (idx < len(self.head)) & ~((k >= 0) & (at == idx))
         if carried.any():
             out = np.where(carried, self.head[np.minimum(idx, max(len(self.head) - 1, 0))], out)
         return out
+
+    def last(self) -> float | None:
+        """The step after the block: its last own value, else the latest before it (``lead``); None when none."""
+        if len(self.have) and self.have[-1] >= len(self.head):
+            return float(self.numbers[-1])
+        return None if not len(self.have) else float(self.lead)
 
 
 def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
@@ -1925,7 +1938,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
-        st["step"] = float(numbers[-1])
+        st["step"] = train_ff.last()
     for r, (plan, idx, got, bad) in enumerate(reads):
         if not plan.is_eval or not plan.metrics:
             continue
@@ -3991,8 +4004,9 @@ def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarr
         st["banner_end"] = before  # (a banner, or no line under one)
     else:
         st["banner_end"] = 1 if banner[last] else 2 if last in kept else 0
-    if n and nonblank[n - 1]:
-        st["eb_tail"] = 1 | (2 if bare is not None and under[n - 1] and bare[n - 1] else 0)
+    end = n - 1 if n < 2 or nonblank[n - 1] or not nonblank[n - 2] else n - 2  # (the empty line after the last break)
+    if n and nonblank[end]:
+        st["eb_tail"] = 1 | (2 if bare is not None and under[end] and bare[end] else 0)
 
 
 def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
