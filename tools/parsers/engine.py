@@ -3871,7 +3871,7 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: di
     return out
 
 
-MAX_BANNER_WORDS = 8  # words of a banner naming a split (``--- Eval epoch-0, step-8 ---``); more: prose
+MAX_BANNER_WORDS = 4  # words of a banner naming a split (``--- Eval epoch-0, step-8 ---``); more: prose
 MAX_BARE_LINE = 160  # bytes of a bare ``name: value`` line (longer: no line of a banner's record)
 _LETTER_RUNS = re.compile(rb"[A-Za-z]++")
 _TRAIN_WORDS = frozenset(w for w, pre in DIALECT.split_rows.items() if pre == "")
@@ -3880,16 +3880,20 @@ _BARE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def _split_banner(line: bytes) -> bool:
     """A line that only names an evaluation's split, whatever the punctuation around it (``--- Eval epoch-0, step-8
-    ---``, ``=== Validation ===``, ``[test]``): an eval word (``Dialect.eval_words``) and no train word among at most
-    ``MAX_BANNER_WORDS`` words, and no number the engine reads (no plan: its numbers, if any, glued to words)."""
+    ---``, ``=== Validation ===``, ``[test]``): one eval word (``Dialect.eval_words``) and no train word among at most
+    ``MAX_BANNER_WORDS`` words, no quote or brace (a printed dict's or a string's words), and no number the engine
+    reads (no plan: its numbers, if any, glued to words)."""
     if len(line) > PENDING_LINE:
         return False
     low = line.lower()
     if not any(w.encode() in low for w in DIALECT.eval_words):
         return False
+    if any(c in line for c in b"'\"{}"):
+        return False  # a printed dict's or a string's words (a wrapped ``{'valid': 'full', 'test': 'full'}}]``)
     words = [w.decode() for w in _LETTER_RUNS.findall(low, 0, PENDING_LINE)[:MAX_BANNER_WORDS + 1]]
-    if not 0 < len(words) <= MAX_BANNER_WORDS or not set(words) & DIALECT.eval_words or set(words) & _TRAIN_WORDS:
-        return False
+    if not 0 < len(words) <= MAX_BANNER_WORDS or sum(w in DIALECT.eval_words for w in words) != 1 or set(
+            words) & _TRAIN_WORDS:
+        return False  # (one split named, no other)
     return not any(48 <= c <= 57 for c in line) or plan_template([line]) is None
 
 
