@@ -26,7 +26,7 @@ import math
 import operator
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -3920,7 +3920,7 @@ def _bare_named(line: bytes) -> bool:
     return True
 
 
-def _split_banners(lines: Sequence[bytes], grouping) -> tuple[np.ndarray | None, object]:
+def _split_banners(lines: Sequence[bytes], grouping: Grouping) -> tuple[np.ndarray | None, Callable[[], np.ndarray]]:
     """The lines that are banners naming an evaluation's split (``_split_banner``, one test per template: its first
     line), None when none; and a function giving the bare ``name: value`` lines (``_bare_named``, one test per
     template), called only where a banner's record may go on."""
