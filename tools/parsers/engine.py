@@ -3940,19 +3940,20 @@ def _split_banners(lines: Sequence[bytes], grouping: Grouping) -> tuple[np.ndarr
 
 
 def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first: int) -> np.ndarray:
-    """Whether each line sits under an eval banner (``banner``, or a line naming only an evaluation's split:
-    ``_split_banners``): the nonblank line right after one, and the bare ``name: value`` lines that follow it with no
-    blank or other line between (the banner's record: ``--- Eval epoch-0, step-8 ---`` then ``pr_auc: 0.74``, ...,
-    ``loss: 0.67``). A line carried from an earlier read (before ``first``) is under what it was under there: kept in
-    the state with it (``eb_carried``: 1 under a banner, 2 the carried line before it, 3 the same right before it
-    with no blank between, 0 neither), and so is the last read's last line (``banner_end``), which the block's first
-    own line is under, and whether that line ended the read in a banner's record (``eb_tail``: 1 nonblank, 2 too a
-    bare line under a banner), which a bare line opening this read goes on. Sets the lines' predecessors for
-    ``_carry_eval_banners`` (``_eb``)."""
+    """Whether each line sits under an eval banner: the nonblank line after one (``banner``), or the bare ``name:
+    value`` line right after a line naming only an evaluation's split (no blank between: ``_split_banners``), and
+    the bare lines that follow either with no blank or other line between (the banner's record: ``--- Eval epoch-0,
+    step-8 ---`` then ``pr_auc: 0.74``, ..., ``loss: 0.67``). A line carried from an earlier read (before ``first``)
+    is under what it was under there: kept in the state with it (``eb_carried``: 1 under a banner, 2 the carried line
+    before it, 3 the same right before it with no blank between, 0 neither), and so is the last read's last line
+    (``banner_end``), which the block's first own line is under, and whether that line ended the read in a banner's
+    record or is a split's banner (``eb_tail``: 1 nonblank, 2 too a bare line under a banner, 4 a split's banner),
+    which a bare line opening this read goes on. Sets the lines' predecessors for ``_carry_eval_banners``
+    (``_eb``)."""
     n = len(banner)
     text_banner, bare_of = st.pop("_tb", None) or (None, None)
-    if text_banner is not None and len(text_banner) == n:
-        banner = banner | text_banner
+    if text_banner is None or len(text_banner) != n or not text_banner.any():
+        text_banner = None
     before = int(st.pop("banner_end", 0) or 0)
     tail = int(st.pop("eb_tail", 0) or 0)
     carried = st.pop("eb_carried", None) or []
@@ -3976,16 +3977,20 @@ def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first
     if first < n:
         adj[first] = bool(adj[first]) and bool(tail & 1)
     bare = None
-    if n and (under.any() or tail & 2):  # a banner's record goes on over the bare lines right after its first
+    if n and (under.any() or tail & 6 or text_banner is not None):  # a banner's record goes on over the bare lines
+        # right after its first; a split's banner (``_split_banner``) heads only the bare lines right under it
         bare = bare_of() if bare_of is not None else np.zeros(n, dtype=bool)
-        if first < n and tail & 2 and nonblank[first] and bare[first]:
-            under[first] = True  # (the last read ended in a banner's record: this bare line goes on with it)
+        if text_banner is not None:
+            under[1:] |= adj[1:] & bare[1:] & text_banner[:-1]
+        if first < n and tail & 6 and nonblank[first] and bare[first]:
+            under[first] = True  # (the last read ended in a banner's record or on a split's banner: this bare line
+            # goes on with it)
         goes_on = adj & bare
         goes_on[1:] &= bare[:-1]
         goes_on[0] = False
         starts = np.flatnonzero(~goes_on)
         under = under[starts][np.cumsum(~goes_on) - 1]
-    st["_eb"] = (banner, under, prev, before, int(own[-1]) if len(own) else -1, adj, bare)
+    st["_eb"] = (banner, under, prev, before, int(own[-1]) if len(own) else -1, adj, bare, text_banner)
     return under
 
 
@@ -3997,7 +4002,7 @@ def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarr
         _eval_banner_marks(np.zeros(n, dtype=bool), nonblank, st, first)
         eb = st.pop("_eb")
     st.pop("_tb", None)
-    banner, under, prev, before, last, adj, bare = eb
+    banner, under, prev, before, last, adj, bare, text_banner = eb
     kept = set(carried)
     codes = [1 if under[i] else (3 if adj[i] else 2) if prev[i] >= 0 and int(prev[i]) in kept else 0
              for i in carried]
@@ -4010,7 +4015,8 @@ def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarr
         st["banner_end"] = 1 if banner[last] else 2 if last in kept else 0
     end = n - 1 if n < 2 or nonblank[n - 1] or not nonblank[n - 2] else n - 2  # (the empty line after the last break)
     if n and nonblank[end]:
-        st["eb_tail"] = 1 | (2 if bare is not None and under[end] and bare[end] else 0)
+        st["eb_tail"] = 1 | (2 if bare is not None and under[end] and bare[end] else 0) | (
+            4 if text_banner is not None and text_banner[end] else 0)
 
 
 def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
