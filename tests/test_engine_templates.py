@@ -175,5 +175,13 @@ def test_a_fill_looked_up_where_asked_is_the_whole_fill(values, start, head) -> 
             want[i] = h
     idx = np.arange(len(v))
     have = np.flatnonzero(~np.isnan(v))
+    old = [float(v[j]) for j in have if j < len(head)]
+    if old:  # the block's own lines after carried values only: the latest known before them (the last read's step
+        # or a carried value's, the larger), not the last carried line's (printed before the last read's lines)
+        lead = max([*old, *([] if start is None else [start])])
+        for i in range(len(head), len(v)):
+            before = have[have <= i]
+            if math.isnan(v[i]) and len(before) and before[-1] < len(head):
+                want[i] = lead
     assert np.array_equal(_Filled(have, v[have], start, head)[idx], want, equal_nan=True)
     assert np.array_equal(_Filled(have, v[have], start, head)[idx[::-3]], want[::-3], equal_nan=True)

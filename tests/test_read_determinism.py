@@ -51,12 +51,15 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout54", "libraries_holdout55", "libraries_holdout56", "libraries_holdout57",
             "libraries_holdout58", "libraries_holdout59", "libraries_holdout60", "libraries_holdout61",
             "libraries_holdout62", "libraries_holdout63", "libraries_holdout64", "libraries_holdout65",
-            "libraries_holdout66", "libraries_holdout67", "libraries_holdout69")
+            "libraries_holdout66", "libraries_holdout67", "libraries_holdout68", "libraries_holdout69")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
              "libraries_holdout34": (".log",),
+             # (Ray Train's checkpoint_manager_snapshot.json: a document written whole again, no file appended to;
+             # pyhealth's own log.txt holds the records of train.log without its bars)
+             "libraries_holdout68": (".log",),
              # (netket's own ``vmc.log`` is a JSON document its JsonLog writes whole again, not a file appended to)
              "libraries_holdout56": ("train.log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
@@ -170,6 +173,13 @@ KNOWN = {
         "a first read holding one Keras epoch record alone, after its LR callback's line",
     # added with libraries_holdout63 (fixkornia): its kornia.x files (two counters, the epoch and its batch) read the
     # same at any read size
+    # added with libraries_holdout68 (fixpyhealth): two pyhealth files differ as they did before fixpyhealth's changes
+    # (the same two, the same first points): a first read of its first epoch alone, whose bar lines are seen once
+    # there, places that epoch's records by line order (steps 0, 1) before the bars recur
+    "libraries_holdout68/pyhealth_retain_multiclass_val_b16_8ep/train.log":
+        "a first read of the first epoch alone, its bar lines seen once",
+    "libraries_holdout68/pyhealth_rnn_binary_val_10ep/train.log":
+        "a first read of the first epoch alone, its bar lines seen once",
 }
 
 

@@ -26,7 +26,7 @@ import math
 import operator
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -491,6 +491,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
     nonblank = ~np.isin(grouping.codes, blank)
+    st["_tb"] = _split_banners(lines, grouping)  # (records under a banner naming their split: ``_eval_banner_marks``)
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
@@ -1484,15 +1485,28 @@ class _Filled:
         self.numbers = numbers
         self.start = np.nan if start is None else start
         self.head = np.array(head, dtype=np.float64)
+        # the block's own lines before its first own value: the latest step known before them, the last read's or a
+        # carried line's read as a value now (printed before them, placed first: no later than the last read's)
+        old = self.numbers[self.have < len(self.head)] if len(self.head) and len(self.have) else self.numbers[:0]
+        self.lead = float(np.nanmax([self.start, *old.tolist()])) if len(old) and not np.isnan(
+            np.append(old, self.start)).all() else self.start
 
     def __getitem__(self, idx: np.ndarray) -> np.ndarray:
         k = np.searchsorted(self.have, idx, side="right") - 1
         at = self.have[np.maximum(k, 0)] if len(self.have) else np.zeros_like(k)
         out = np.where(k >= 0, self.numbers[np.maximum(k, 0)] if len(self.numbers) else np.nan, self.start)
+        if self.lead is not self.start:  # (carried values read now: an own line after them is after the last read)
+            out = np.where((idx >= len(self.head)) & (k >= 0) & (at < len(self.head)), self.lead, out)
         carried = (idx < len(self.head)) & ~((k >= 0) & (at == idx))
         if carried.any():
             out = np.where(carried, self.head[np.minimum(idx, max(len(self.head) - 1, 0))], out)
         return out
+
+    def last(self) -> float | None:
+        """The step after the block: its last own value, else the latest before it (``lead``); None when none."""
+        if len(self.have) and self.have[-1] >= len(self.head):
+            return float(self.numbers[-1])
+        return None if not len(self.have) else float(self.lead)
 
 
 def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
@@ -1924,7 +1938,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     have, numbers = _train_steps(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
-        st["step"] = float(numbers[-1])
+        st["step"] = train_ff.last()
     for r, (plan, idx, got, bad) in enumerate(reads):
         if not plan.is_eval or not plan.metrics:
             continue
@@ -3857,14 +3871,91 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: di
     return out
 
 
+MAX_BANNER_WORDS = 4  # words of a banner naming a split (``--- Eval epoch-0, step-8 ---``); more: prose
+MAX_BARE_LINE = 160  # bytes of a bare ``name: value`` line (longer: no line of a banner's record)
+_LETTER_RUNS = re.compile(rb"[A-Za-z]++")
+_TRAIN_WORDS = frozenset(w for w, pre in DIALECT.split_rows.items() if pre == "")
+_BARE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./- @()[]")
+
+
+def _split_banner(line: bytes) -> bool:
+    """A line that only names an evaluation's split, whatever the punctuation around it (``--- Eval epoch-0, step-8
+    ---``, ``=== Validation ===``, ``[test]``): one eval word (``Dialect.eval_words``) and no train word among at most
+    ``MAX_BANNER_WORDS`` words, no quote or brace (a printed dict's or a string's words), and no number the engine
+    reads (no plan: its numbers, if any, glued to words)."""
+    if len(line) > PENDING_LINE:
+        return False
+    low = line.lower()
+    if not any(w.encode() in low for w in DIALECT.eval_words):
+        return False
+    if any(c in line for c in b"'\"{}"):
+        return False  # a printed dict's or a string's words (a wrapped ``{'valid': 'full', 'test': 'full'}}]``)
+    words = [w.decode() for w in _LETTER_RUNS.findall(low, 0, PENDING_LINE)[:MAX_BANNER_WORDS + 1]]
+    if not 0 < len(words) <= MAX_BANNER_WORDS or sum(w in DIALECT.eval_words for w in words) != 1 or set(
+            words) & _TRAIN_WORDS:
+        return False  # (one split named, no other)
+    return not any(48 <= c <= 57 for c in line) or plan_template([line]) is None
+
+
+def _bare_named(line: bytes) -> bool:
+    """A bare ``name: value`` line (``pr_auc: 0.7494``, ``loss = 0.52``): a name of at most ``Dialect.name_words``
+    words, a colon or ``=``, one number, nothing else."""
+    s = line.strip()
+    if len(s) > MAX_BARE_LINE:
+        return False
+    c = max(s.rfind(b":"), s.rfind(b"="))
+    if c <= 0:
+        return False
+    name, value = s[:c].rstrip(), s[c + 1:].strip()
+    if not name or not value or not (65 <= name[0] <= 90 or 97 <= name[0] <= 122 or name[0] == 95):
+        return False
+    if name.translate(None, bytes(_BARE_NAME)) or len(name.split()) > DIALECT.name_words:
+        return False
+    if value == NAN_MARK:
+        return True
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _split_banners(lines: Sequence[bytes], grouping: Grouping) -> tuple[np.ndarray | None, Callable[[], np.ndarray]]:
+    """The lines that are banners naming an evaluation's split (``_split_banner``, one test per template: its first
+    line), None when none; and a function giving the bare ``name: value`` lines (``_bare_named``, one test per
+    template), called only where a banner's record may go on."""
+    codes = grouping.codes
+    n_t = len(grouping.templates)
+    first = np.zeros(n_t, dtype=np.int64)
+    at = np.arange(len(codes))
+    first[codes[::-1]] = at[::-1]
+    hit = [g for g in range(n_t) if grouping.counts[g] and _split_banner(lines[int(first[g])])]
+    banner = np.isin(codes, hit) if hit else None
+
+    def bare() -> np.ndarray:
+        ok = [g for g in range(n_t) if grouping.counts[g] and _bare_named(lines[int(first[g])])]
+        return np.isin(codes, ok) if ok else np.zeros(len(codes), dtype=bool)
+
+    return banner, bare
+
+
 def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first: int) -> np.ndarray:
-    """Whether each line sits right under an eval banner (``banner``): the nonblank line before it is one. A line
-    carried from an earlier read (before ``first``) is under what it was under there: kept in the state with it
-    (``eb_carried``: 1 a banner, 2 the carried line before it, 0 neither), and so is the last read's last line
-    (``banner_end``), which the block's first own line is under. Sets the lines' predecessors for
-    ``_carry_eval_banners`` (``_eb``)."""
+    """Whether each line sits under an eval banner: the nonblank line after one (``banner``), or the bare ``name:
+    value`` line right after a line naming only an evaluation's split (no blank between: ``_split_banners``), and
+    the bare lines that follow either with no blank or other line between (the banner's record: ``--- Eval epoch-0,
+    step-8 ---`` then ``pr_auc: 0.74``, ..., ``loss: 0.67``). A line carried from an earlier read (before ``first``)
+    is under what it was under there: kept in the state with it (``eb_carried``: 1 under a banner, 2 the carried line
+    before it, 3 the same right before it with no blank between, 0 neither), and so is the last read's last line
+    (``banner_end``), which the block's first own line is under, and whether that line ended the read in a banner's
+    record or is a split's banner (``eb_tail``: 1 nonblank, 2 too a bare line under a banner, 4 a split's banner),
+    which a bare line opening this read goes on. Sets the lines' predecessors for ``_carry_eval_banners``
+    (``_eb``)."""
     n = len(banner)
+    text_banner, bare_of = st.pop("_tb", None) or (None, None)
+    if text_banner is None or len(text_banner) != n or not text_banner.any():
+        text_banner = None
     before = int(st.pop("banner_end", 0) or 0)
+    tail = int(st.pop("eb_tail", 0) or 0)
     carried = st.pop("eb_carried", None) or []
     if len(carried) != first:
         carried = [0] * first
@@ -3872,7 +3963,7 @@ def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first
     prev = np.full(n, -1)
     prev[nb[1:]] = nb[:-1]
     head = np.array(carried, dtype=np.int64)
-    prev[:first] = np.where(head == 2, np.arange(first) - 1, -1)  # (2: the carried line before it, a nonblank one)
+    prev[:first] = np.where(head >= 2, np.arange(first) - 1, -1)  # (2, 3: the carried line before it, a nonblank one)
     own = nb[nb >= first]
     if len(own):
         prev[own[0]] = first - 1 if before == 2 else -1
@@ -3880,7 +3971,26 @@ def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first
     under[:first] |= head == 1
     if len(own) and before == 1:
         under[own[0]] = True
-    st["_eb"] = (banner, under, prev, before, int(own[-1]) if len(own) else -1)
+    adj = np.zeros(n, dtype=bool)  # the line right before it is its predecessor: no blank between
+    adj[1:] = prev[1:] == np.arange(n - 1)
+    adj[:first] = head == 3
+    if first < n:
+        adj[first] = bool(adj[first]) and bool(tail & 1)
+    bare = None
+    if n and (under.any() or tail & 6 or text_banner is not None):  # a banner's record goes on over the bare lines
+        # right after its first; a split's banner (``_split_banner``) heads only the bare lines right under it
+        bare = bare_of() if bare_of is not None else np.zeros(n, dtype=bool)
+        if text_banner is not None:
+            under[1:] |= adj[1:] & bare[1:] & text_banner[:-1]
+        if first < n and tail & 6 and nonblank[first] and bare[first]:
+            under[first] = True  # (the last read ended in a banner's record or on a split's banner: this bare line
+            # goes on with it)
+        goes_on = adj & bare
+        goes_on[1:] &= bare[:-1]
+        goes_on[0] = False
+        starts = np.flatnonzero(~goes_on)
+        under = under[starts][np.cumsum(~goes_on) - 1]
+    st["_eb"] = (banner, under, prev, before, int(own[-1]) if len(own) else -1, adj, bare, text_banner)
     return under
 
 
@@ -3891,9 +4001,11 @@ def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarr
     if eb is None:  # no template read in the block: no banner in it
         _eval_banner_marks(np.zeros(n, dtype=bool), nonblank, st, first)
         eb = st.pop("_eb")
-    banner, under, prev, before, last = eb
+    st.pop("_tb", None)
+    banner, under, prev, before, last, adj, bare, text_banner = eb
     kept = set(carried)
-    codes = [1 if under[i] else 2 if prev[i] >= 0 and int(prev[i]) in kept else 0 for i in carried]
+    codes = [1 if under[i] else (3 if adj[i] else 2) if prev[i] >= 0 and int(prev[i]) in kept else 0
+             for i in carried]
     st["eb_carried"] = codes if any(codes) else None
     if last < 0 and before == 2 and first:  # no line of its own: the last read's last line is the last carried
         last = first - 1
@@ -3901,6 +4013,10 @@ def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarr
         st["banner_end"] = before  # (a banner, or no line under one)
     else:
         st["banner_end"] = 1 if banner[last] else 2 if last in kept else 0
+    end = n - 1 if n < 2 or nonblank[n - 1] or not nonblank[n - 2] else n - 2  # (the empty line after the last break)
+    if n and nonblank[end]:
+        st["eb_tail"] = 1 | (2 if bare is not None and under[end] and bare[end] else 0) | (
+            4 if text_banner is not None and text_banner[end] else 0)
 
 
 def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
