@@ -239,10 +239,10 @@ def named_values(data: bytes) -> bytes:
 # a mapping passed as an argument of a repr call on a line (Ray Train's ``TrainingReport(checkpoint=Checkpoint(
 # filesystem=local, path=/tmp/..), metrics={'epoch': 1, 'loss': 8.66}, validation=False)``, ``Result(metrics=dict(
 # loss=0.5, step=3))``): the call is the mapping alone, a record as the engine reads one. One pass per line holding
-# ``={`` or ``=dict(`` over its brackets and quoted strings (a quote opens a string only after a blank, a bracket, ``=``,
-# ``,`` or ``:``: an apostrophe in prose does not); bounded: lines of at most ``_MAPPING_LINE`` bytes, brackets nested
-# at most ``_MAPPING_DEPTH`` deep, strings closed on their line; anything else (unbalanced, no number entry) left as
-# printed. Linear: each line is scanned once, each scan a regular-expression search from a literal class.
+# ``={`` or ``=dict(`` over its brackets and quoted strings (a quote opens a string only after a blank, a bracket,
+# ``=``, ``,`` or ``:``: an apostrophe in prose does not); bounded: lines of at most ``_MAPPING_LINE`` bytes, brackets
+# nested at most ``_MAPPING_DEPTH`` deep, strings closed on their line; anything else (unbalanced, no number entry)
+# left as printed. Linear: each line is scanned once, each scan a regular-expression search from a literal class.
 _MAPPING_LINE = 8192
 _MAPPING_DEPTH = 16
 _MAPPING_HIT = re.compile(rb"=(?:\{|dict\()")
@@ -295,11 +295,11 @@ def _back(line: bytes, end: int, chars: frozenset[int]) -> int:
     return start
 
 
-def _as_dict(line: bytes, opening: int, close: dict[int, int], parent: dict[int, int]) -> bytes:
+def _as_dict(line: bytes, opening: int, close: dict[int, int], children: dict[int, list[int]]) -> bytes:
     """``dict(a=1, b=F(c=2))``'s text (its ``(`` at ``opening``) as a dict's, ``{'a': 1, 'b': F(c=2)}``: its own
     keywords quoted, those of the calls inside it left."""
     end = close[opening]
-    inside = sorted((o, close.get(o, end)) for o, p in parent.items() if p == opening)
+    inside = [(o, close.get(o, end)) for o in children.get(opening, ())]  # in order
     out = [b"{"]
     pos = opening + 1
     k = 0
@@ -322,6 +322,9 @@ def _mapping_call(line: bytes) -> bytes:
     if found is None:
         return line
     close, parent = found
+    children: dict[int, list[int]] = {}
+    for o, p in parent.items():  # (in the order of the line: the dict keeps it)
+        children.setdefault(p, []).append(o)
     for m in _MAPPING_HIT.finditer(line):
         eq = m.start()
         if eq == 0 or line[eq - 1] not in _IDENT_CHARS or _back(line, eq, _IDENT_CHARS) == eq:
@@ -334,7 +337,7 @@ def _mapping_call(line: bytes) -> bytes:
         if name == call or line[name] not in _IDENT_CHARS or line[name] in b"0123456789":
             continue
         mapping = line[opening:close[opening] + 1] if line[opening] == ord("{") else _as_dict(line, opening, close,
-                                                                                               parent)
+                                                                                               children)
         if _NUMBER_ENTRY.search(mapping) is None:
             continue
         return line[:name] + mapping + line[close[call] + 1:]
