@@ -57,6 +57,9 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
 # files whose names end so)
 TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), "libraries_holdout31": (".log",),
              "libraries_holdout34": (".log",),
+             # (Ray Train's checkpoint_manager_snapshot.json: a document written whole again, no file appended to;
+             # pyhealth's own log.txt holds the records of train.log without its bars)
+             "libraries_holdout68": (".log",),
              # (netket's own ``vmc.log`` is a JSON document its JsonLog writes whole again, not a file appended to)
              "libraries_holdout56": ("train.log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
@@ -170,6 +173,13 @@ KNOWN = {
         "a first read holding one Keras epoch record alone, after its LR callback's line",
     # added with libraries_holdout63 (fixkornia): its kornia.x files (two counters, the epoch and its batch) read the
     # same at any read size
+    # added with libraries_holdout68 (fixpyhealth): two pyhealth files differ as they did before fixpyhealth's changes
+    # (the same two, the same first points): a first read of its first epoch alone, whose bar lines are seen once
+    # there, places that epoch's records by line order (steps 0, 1) before the bars recur
+    "libraries_holdout68/pyhealth_retain_multiclass_val_b16_8ep/train.log":
+        "a first read of the first epoch alone, its bar lines seen once",
+    "libraries_holdout68/pyhealth_rnn_binary_val_10ep/train.log":
+        "a first read of the first epoch alone, its bar lines seen once",
 }
 
 
