@@ -349,7 +349,8 @@ def mapping_calls(data: bytes) -> bytes:
     1}, validation=False)``, ``metrics=dict(loss=0.5)``) as that mapping alone (``{'loss': 0.5, 'epoch': 1}``): the
     record it holds, whatever the call's other arguments print (paths, parentheses, flags). The first mapping with a
     number entry; per line (no newline touched): the same whatever the reads."""
-    if not (_found(b"={", data) or _found(b"=dict(", data)):
+    # (one search: both forms when the block holds a brace (memchr), else the call's form alone)
+    if not (_MAPPING_HIT.search(data) is not None if b"{" in data else _found(b"=dict(", data)):
         return data
     out: list[bytes] = []
     done = 0
