@@ -236,6 +236,136 @@ def named_values(data: bytes) -> bytes:
     return _NAMED_REPR.sub(_named_value, data)
 
 
+# a mapping passed as an argument of a repr call on a line (Ray Train's ``TrainingReport(checkpoint=Checkpoint(
+# filesystem=local, path=/tmp/..), metrics={'epoch': 1, 'loss': 8.66}, validation=False)``, ``Result(metrics=dict(
+# loss=0.5, step=3))``): the call is the mapping alone, a record as the engine reads one. One pass per line holding
+# ``={`` or ``=dict(`` over its brackets and quoted strings (a quote opens a string only after a blank, a bracket,
+# ``=``, ``,`` or ``:``: an apostrophe in prose does not); bounded: lines of at most ``_MAPPING_LINE`` bytes, brackets
+# nested at most ``_MAPPING_DEPTH`` deep, strings closed on their line; anything else (unbalanced, no number entry)
+# left as printed. Linear: each line is scanned once, each scan a regular-expression search from a literal class.
+_MAPPING_LINE = 8192
+_MAPPING_DEPTH = 16
+_MAPPING_HIT = re.compile(rb"=(?:\{|dict\()")
+_BRACKETS = re.compile(rb"[][(){}'\"]")
+_OPENS = {ord("("): ord(")"), ord("["): ord("]"), ord("{"): ord("}")}
+_QUOTE_AFTER = frozenset(b" ([{=,:")
+_IDENT_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_CALL_CHARS = _IDENT_CHARS | frozenset(b".")
+_KWARG = re.compile(rb"(?:(?<=\()|(?<=, ))([A-Za-z_][A-Za-z0-9_]{0,63}+)=(?!=)")
+_NUMBER_ENTRY = re.compile(rb"['\"]: {0,4}+[-+]?+(?:[0-9.]|nan|inf)")
+
+
+def _brackets(line: bytes) -> tuple[dict[int, int], dict[int, int]] | None:
+    """({opening bracket's offset: its closing one's}, {opening: the opening it sits in, -1 at the top}) of
+    ``line``, strings skipped; None when they do not nest (a closing bracket of another kind, too deep)."""
+    close: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    stack: list[int] = []
+    pos = 0
+    while True:
+        m = _BRACKETS.search(line, pos)
+        if m is None:
+            return close, parent
+        i = m.start()
+        c = line[i]
+        pos = i + 1
+        if c in (39, 34):  # a quote
+            if i and line[i - 1] not in _QUOTE_AFTER:
+                continue  # an apostrophe in a word
+            end = line.find(bytes((c,)), pos)
+            if end < 0:
+                return close, parent
+            pos = end + 1
+        elif c in _OPENS:
+            if len(stack) >= _MAPPING_DEPTH:
+                return None
+            parent[i] = stack[-1] if stack else -1
+            stack.append(i)
+        elif stack:
+            if _OPENS[line[stack[-1]]] != c:
+                return None
+            close[stack.pop()] = i
+
+
+def _back(line: bytes, end: int, chars: frozenset[int]) -> int:
+    """Where the run of ``chars`` ending at ``end`` starts (at most 64 back)."""
+    start = end
+    while start > 0 and end - start < 64 and line[start - 1] in chars:
+        start -= 1
+    return start
+
+
+def _as_dict(line: bytes, opening: int, close: dict[int, int], children: dict[int, list[int]]) -> bytes:
+    """``dict(a=1, b=F(c=2))``'s text (its ``(`` at ``opening``) as a dict's, ``{'a': 1, 'b': F(c=2)}``: its own
+    keywords quoted, those of the calls inside it left."""
+    end = close[opening]
+    inside = [(o, close.get(o, end)) for o in children.get(opening, ())]  # in order
+    out = [b"{"]
+    pos = opening + 1
+    k = 0
+    for m in _KWARG.finditer(line, opening, end):
+        while k < len(inside) and inside[k][1] < m.start():
+            k += 1
+        if k < len(inside) and inside[k][0] < m.start():
+            continue  # a keyword of a call inside
+        out += [line[pos:m.start()], b"'", m.group(1), b"': "]
+        pos = m.end()
+    out += [line[pos:end], b"}"]
+    return b"".join(out)
+
+
+def _mapping_call(line: bytes) -> bytes:
+    """``line`` with the first repr call holding a mapping argument with a number entry as that mapping alone."""
+    if len(line) > _MAPPING_LINE:
+        return line
+    found = _brackets(line)
+    if found is None:
+        return line
+    close, parent = found
+    children: dict[int, list[int]] = {}
+    for o, p in parent.items():  # (in the order of the line: the dict keeps it)
+        children.setdefault(p, []).append(o)
+    for m in _MAPPING_HIT.finditer(line):
+        eq = m.start()
+        if eq == 0 or line[eq - 1] not in _IDENT_CHARS or _back(line, eq, _IDENT_CHARS) == eq:
+            continue
+        opening = m.end() - 1  # the ``{`` or ``dict(``'s ``(``
+        call = parent.get(opening, -1)
+        if opening not in close or call < 0 or line[call] != ord("(") or call not in close:
+            continue
+        name = _back(line, call, _CALL_CHARS)
+        if name == call or line[name] not in _IDENT_CHARS or line[name] in b"0123456789":
+            continue
+        mapping = line[opening:close[opening] + 1] if line[opening] == ord("{") else _as_dict(line, opening, close,
+                                                                                               children)
+        if _NUMBER_ENTRY.search(mapping) is None:
+            continue
+        return line[:name] + mapping + line[close[call] + 1:]
+    return line
+
+
+def mapping_calls(data: bytes) -> bytes:
+    """``data`` with each repr call holding a mapping argument (``Report(checkpoint=.., metrics={'loss': 0.5, 'epoch':
+    1}, validation=False)``, ``metrics=dict(loss=0.5)``) as that mapping alone (``{'loss': 0.5, 'epoch': 1}``): the
+    record it holds, whatever the call's other arguments print (paths, parentheses, flags). The first mapping with a
+    number entry; per line (no newline touched): the same whatever the reads."""
+    # (one search: both forms when the block holds a brace (memchr), else the call's form alone)
+    if not (_MAPPING_HIT.search(data) is not None if b"{" in data else _found(b"=dict(", data)):
+        return data
+    out: list[bytes] = []
+    done = 0
+    for m in _MAPPING_HIT.finditer(data):
+        if m.start() < done:
+            continue
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        end = data.find(b"\n", m.end())
+        end = len(data) if end < 0 else end
+        out += [data[done:start], _mapping_call(data[start:end])]
+        done = end
+    out.append(data[done:])
+    return b"".join(out)
+
+
 def erase_cleared(data: bytes) -> tuple[bytes, int]:
     """(``data`` as a terminal shows it where a cursor-up n then a clear to the end of the screen (``UP_CLEAR``)
     redraws a display, the largest n met): what the n lines above held from the cursor's column (the line's start
@@ -307,7 +437,7 @@ def split_lines(data: bytes, mask: bool = True) -> Lines:
     if b"(" in data:
         from .dialect import DIALECT
 
-        data = named_values(unwrap_reprs(data, DIALECT.wrapper_reprs))
+        data = named_values(mapping_calls(unwrap_reprs(data, DIALECT.wrapper_reprs)))
     data = without_errors(data, plus_minus=False)
     if _found(b"]: ", data):
         data = step_ranges(data)
