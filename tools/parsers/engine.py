@@ -494,6 +494,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             placed.add(int(plans[k][1][0]))
         plans = [pl for k, pl in enumerate(plans) if k not in held]
     _defer_phases(st, len(pending), new_pending, placed, late)
+    _defer_phases(st, len(pending), new_pending, placed, late, key="rd")
     tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
@@ -505,6 +506,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
         _tail_of_unread(lengths, nonblank, len(pending), st)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
+    if "_rd_at" in st:  # a larger unit named in a read with no stepped record: the next record's unit
+        _continue_rounds([], st)
     _display_open(open_at, at, ctx, st)
     for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
         new_pending.append(int(i))
@@ -801,14 +804,14 @@ MAX_OUTER = 4096  # lines naming a larger unit looked at per block
 def _round_marks(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict) -> None:
     """The lines naming a unit larger than a record's step (``Dialect.outer_unit_words``: a federated round's banner
     ``Round 3 started.``, a client's ``current_round=3``), with that unit's number, for ``_continue_rounds``: only the
-    lines whose template names one are looked at (a bounded number), of a one-off template too, and only the
-    block's own (a line carried from the read before was looked at there)."""
+    lines whose template names one are looked at (a bounded number), of a one-off template too; of the lines carried
+    from the read before (before ``first``), ``_defer_phases`` takes only those it deferred."""
     marks = [k for k, t in enumerate(grouping.templates) if _OUTER_TEMPLATE.search(t)]
     if not marks:
         return
     out = []
     at = np.flatnonzero(np.isin(grouping.codes, marks))
-    for i in at[at >= first][:MAX_OUTER].tolist():
+    for i in np.concatenate((at[at < first][-MAX_OUTER:], at[at >= first][:MAX_OUTER])).tolist():
         m = _OUTER_LINE.search(lines[i])
         if m:
             out.append([i, float(m.group(1))])
@@ -866,26 +869,27 @@ def _continue_rounds(reads: list, st: dict) -> None:
         k += len(idx)
 
 
-def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int]) -> None:
+def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int],
+                  key: str = "ph") -> None:
     """The phase banners this read takes (``_phases``): of the lines carried from the read before (before ``first``),
     only the banners it deferred (the last ``ph_defer`` of them; the others it took); a banner after a line carried to
     the next read with a step (a series' first record, read there) waits with it: carried too, taken there in its
-    place among the records."""
-    found = st.pop("_ph_at", None) or []
-    n_old = int(st.pop("ph_defer", 0) or 0)
+    place among the records. ``key`` "rd": the same of the lines naming a larger unit (``_round_marks``)."""
+    found = st.pop(f"_{key}_at", None) or []
+    n_old = int(st.pop(f"{key}_defer", 0) or 0)
     old = [b for b in found if b[0] < first]
     take = (old[len(old) - n_old:] if n_old else []) + [b for b in found if b[0] >= first]
     lead = min([*placed, *late]) if placed or late else None
     wait = [b for b in take if lead is not None and b[0] > lead]
     if wait:
-        st["ph_defer"] = len(wait)
+        st[f"{key}_defer"] = len(wait)
         for i, _n in wait:
             if i not in new_pending:
                 new_pending.append(i)
             placed.add(i)
         take = [b for b in take if b not in wait]
     if take:
-        st["_ph_at"] = take
+        st[f"_{key}_at"] = take
 
 
 def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
