@@ -51,7 +51,7 @@ from .lines import (
     without_errors,
 )
 from .stat_rows import StatRows
-from .streams import message_tag, release_held, select_stream
+from .streams import MESSAGE_TAG, MESSAGE_WINDOW, message_tag, release_held, select_stream, tags_alike
 from .tables_text import SKIP, RowNames, Tables, closes_a_list
 from .templates import (
     GROUPED,
@@ -214,6 +214,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     """Read one block of complete lines into ``em`` (see the module docstring); ``shown``: a display at the block's
     end is read as it is shown, not held for a redraw (the end of a settled file)."""
     st = _state(em)
+    whole = data
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
     # a record cut at the end of the last block (a display: ``lines.hold_display``): read with its rest
@@ -245,6 +246,8 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     st["cr_end"] = data.endswith(b"\r") and bool(data[data.rfind(b"\n") + 1:].strip(b"\r\x1b[K \t"))
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
+    if st.pop("_tags_replay", None) and streams:  # one process's tagged lines learnt in this block: read alike,
+        select_stream(whole, st, Emitter())  # they are noted as the next blocks' will be (its process, its kinds)
     _hold_cut_record(data, st)
     _revise(st, em)
     body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
@@ -318,6 +321,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if not premasked and isinstance(lines, TextLines):
         lines = list(lines)  # masked in place by group_lines
     grouping = group_lines(lines, joined, premasked=premasked)
+    _process_tags(lines, grouping, st, em)
     if any(GROUPED in t for t in grouping.templates):  # River's "[1,000] MAE:": one number, as "[900] MAE:" is
         lines = list(lines)
         if ungroup_numbers(lines, grouping):
@@ -330,7 +334,6 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if unmarked is not None:
         lines = unmarked
         grouping = group_lines(lines, None, premasked=True)
-    _process_tags(lines, grouping, st)
     _run_settings(lines, grouping, len(pending), st, em)
     _phase_banners(lines, grouping, st)
     _round_marks(lines, grouping, len(pending), st)
@@ -651,12 +654,14 @@ def _display_open(at_line: int, at: tuple[np.ndarray, _Filled] | None, ctx: list
 _TAG_HINTS = re.compile(b"|".join(re.escape(templates_of(w.encode()).lower()) for w in DIALECT.process_tag_names))
 
 
-def _process_tags(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None:
+def _process_tags(lines: Sequence[bytes], grouping: Grouping, st: dict, em: Emitter) -> None:
     """A line whose message opens with a process's tag (``streams.message_tag``: NVFlare's ``... - INFO -
-    site=site-1, Epoch: ...``): several processes print into the log through one logger. Learnt once (pinned,
-    ``msg_tags``), the file is read again from its start with every line's message looked at
-    (``streams.select_stream``), as a read of any size would. A template's letters are its lines': only the
-    templates holding a tag's name are looked at, by their first line (one pass over the block's templates)."""
+    site=site-1, Epoch: ...``): several processes may print into the log through one logger. Learnt once (pinned,
+    ``msg_tags``), every line's message is looked at from then on (``streams.select_stream``); where the lines so far
+    name several processes, the file is read again from its start knowing it, as a read of any size would (the lines
+    of one process read alike either way: its block's process is only noted, ``_tags_replay``). A template's letters
+    are its lines': only the templates holding a tag's name are looked at (one pass over the block's templates), by
+    their first line, then their lines' tags where the first line has its."""
     if st.get("msg_tags") or not grouping.templates:
         return
     low = b"\n".join(grouping.templates).lower()
@@ -664,12 +669,38 @@ def _process_tags(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None:
         return
     ends = np.cumsum([len(t) + 1 for t in grouping.templates])
     hit = sorted({int(np.searchsorted(ends, m.start(), side="right")) for m in _TAG_HINTS.finditer(low)})
-    _kinds, first = np.unique(grouping.codes, return_index=True)
-    at = dict(zip(_kinds.tolist(), first.tolist(), strict=True))
+    kinds, first = np.unique(grouping.codes, return_index=True)
+    at = dict(zip(kinds.tolist(), first.tolist(), strict=True))
+    seen: set[int] = set()
+    text = lines.text if isinstance(lines, TextLines) else None
     for k in hit:
-        if k in at and message_tag(lines[at[k]]) is not None:
-            st.setdefault("revise", {})["msg_tags"] = True
-            return
+        line = lines[at[k]] if k in at else b""
+        if message_tag(line) is None:
+            continue
+        m = MESSAGE_TAG.search(line, 0, MESSAGE_WINDOW)
+        if m is None:
+            continue
+        idx = np.flatnonzero(grouping.codes == k)
+        rest = idx.tolist()
+        if text is not None and isinstance(lines, TextLines):  # a byte column at a time where the first line has it
+            digits = m.start(1) if m.group(1) is not None else m.start(2)
+            value, ok = tags_alike(np.frombuffer(text, dtype=np.uint8), lines.starts[idx], lines.ends[idx],
+                                   m.start(), line[m.start():digits])
+            seen.update(np.unique(value[ok]).tolist())
+            rest = idx[~ok].tolist()
+        for i in rest:
+            tag = message_tag(lines[i])
+            if tag is not None:
+                seen.add(tag[0])
+        if len(seen) > 1:
+            break
+    if not seen:
+        return
+    if len(seen) > 1:  # several processes' lines read as they came: again, knowing it
+        st.setdefault("revise", {})["msg_tags"] = True
+        return
+    st["msg_tags"] = st["_tags_replay"] = True
+    em.state.setdefault("pin", {})["msg_tags"] = True  # (a later read from the start knows it too)
 
 
 def _digest(template: bytes) -> str:

@@ -83,17 +83,65 @@ def message_tag(line: bytes, at: int = 0, end: int | None = None) -> tuple[int, 
     return int(m.group(1) or m.group(2)), m.group(0)
 
 
-def message_tags(data: bytes, starts: np.ndarray, ends: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, bytes]:
+def tags_alike(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, off: int,
+               head: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """(the process's number, whether read) of each line ``raw[starts[i]:ends[i]]`` holding at ``off`` the tag's head
+    ``head`` (``site=site-``, ``[RANK ``) then 1 to 6 digits then no word's byte (``]``, ``,``, a blank, the line's
+    end): the lines of one template read a byte column at a time where its first line has its tag (numpy, no line
+    loop); a line that holds it elsewhere is not read here."""
+    h = len(head)
+    pad = np.concatenate((raw, np.zeros(h + 8, dtype=np.uint8)))
+    base = starts + off
+    ok = (off >= 0) & (base + h < ends)
+    for j, b in enumerate(head):
+        ok &= pad[base + j] == b
+    value = np.zeros(len(starts), dtype=np.int64)
+    nd = np.zeros(len(starts), dtype=np.int64)
+    run = ok.copy()
+    for d in range(6):
+        c = pad[base + h + d].astype(np.int64)
+        run &= (c >= 48) & (c <= 57) & (base + h + d < ends)
+        value = np.where(run, value * 10 + c - 48, value)
+        nd += run
+    after = pad[base + h + nd]
+    word = ((_CLASS[after] > 0) & (after != 93) | (after == 46)) & (base + h + nd < ends)  # a letter, digit, _ or .
+    return value, ok & (nd >= 1) & ~word
+
+
+def message_tags(data: bytes, starts: np.ndarray, ends: np.ndarray, rows: np.ndarray,
+                 codes: np.ndarray) -> tuple[np.ndarray, bytes]:
     """(the process's number of each line ``rows`` of ``data``, NONE where its message opens with no tag; the first
-    tag seen): ``message_tag`` line by line (a log whose lines were seen to hold such tags only)."""
+    tag seen), ``codes`` each line's template (``kernel.factorize_templates``): a template's letters and separators
+    are its lines', so only the lines of a template whose first line opens with a tag (``message_tag``) are read,
+    each by the tag's pattern right where its template's first line has it (searched for where that misses)."""
     out = np.full(len(rows), NONE, dtype=np.int64)
     first = b""
-    for k, i in enumerate(rows.tolist()):
-        got = message_tag(data, int(starts[i]), int(ends[i]))
-        if got is not None:
-            out[k] = got[0]
-            first = first or got[1]
+    if not len(rows):
+        return out, first
+    c = codes[rows]
+    kinds, at = np.unique(c, return_index=True)
+    raw = np.frombuffer(data, dtype=np.uint8)
+    for kind, k0 in zip(kinds.tolist(), at.tolist(), strict=True):
+        i0 = int(rows[k0])
+        a0 = int(starts[i0])
+        m = _first_tag(data, a0, int(ends[i0]))
+        if m is None:
+            continue
+        first = first or m.group(0)
+        ks = np.flatnonzero(c == kind)
+        digits = m.start(1) if m.group(1) is not None else m.start(2)
+        value, ok = tags_alike(raw, starts[rows[ks]], ends[rows[ks]], m.start() - a0, data[m.start():digits])
+        out[ks[ok]] = value[ok]
+        for k in ks[~ok].tolist():  # (its tag elsewhere on the line: a number before it of another width)
+            again = message_tag(data, int(starts[rows[k]]), int(ends[rows[k]]))
+            out[k] = NONE if again is None else again[0]
     return out, first
+
+
+def _first_tag(data: bytes, a: int, e: int) -> re.Match[bytes] | None:
+    """``message_tag``'s match on the line ``data[a:e]``, or None."""
+    got = message_tag(data, a, e)
+    return None if got is None else MESSAGE_TAG.search(data, a, min(e, a + MESSAGE_WINDOW))
 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
@@ -170,9 +218,13 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool, t
     if s.get("example") is None and (ranks != NONE).any():
         i = int(np.flatnonzero(ranks != NONE)[0])  # the log's first prefix: the note names it
         s["example"] = data[int(starts[i]):int(starts[i] + skip[i])].decode("latin-1").strip()
+    pre = None  # (the block's templates, when made for the tags: made once)
     if tags:  # a process's tag opening a line's message (no launcher's prefix before it): the line is its
+        from .kernel import factorize_templates
+
         rows = np.flatnonzero(ranks == NONE)
-        got, tag = message_tags(data, starts, ends, rows)
+        pre = factorize_templates(data)
+        got, tag = message_tags(data, starts, ends, rows, pre[0])
         ranks[rows] = got
         if tag:
             s["in_message"] = True
@@ -183,7 +235,7 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool, t
     labelled = np.flatnonzero(ranks != NONE)
     inserts: dict[int, bytes] = {}  # held lines let go, before the line that let them go
     if len(labelled):
-        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s, inserts)
+        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s, inserts, pre)
         cut[ranks == NONE] = 0  # a bare counter not (yet) known as a rank: the line as it is
     if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r): its rest
         ranks[0], cut[0], keep[0] = int(opened[0]), 0, bool(opened[1])
@@ -201,12 +253,13 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool, t
 
 
 def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, ranks: np.ndarray, bare: np.ndarray,
-          labelled: np.ndarray, s: dict, inserts: dict[int, bytes]) -> tuple[np.ndarray, np.ndarray]:
+          labelled: np.ndarray, s: dict, inserts: dict[int, bytes],
+          pre: tuple[np.ndarray, list[bytes]] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
     lowest seen so far printing its kind of record (its template: ``_kinds``). Bare ``N: `` labels count as ranks from
     the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
     n = len(ranks)
-    all_codes, kinds = _kinds(data, starts, ends, labelled)
+    all_codes, kinds = _kinds(data, starts, ends, labelled, pre)
     if bare[labelled].any():
         b = labelled[bare[labelled]]
         labs = ranks[b]
@@ -420,13 +473,14 @@ def _bracketed(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[n
     return np.where(tagged | mpi, rank, NONE), length
 
 
-def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray,
+           pre: tuple[np.ndarray, list[bytes]] | None = None) -> tuple[np.ndarray, list[bytes]]:
     """(a code per labelled line, the kinds): each line's template (numbers masked, the rank in its prefix too: one
     kind whatever the rank; ``kernel.factorize_templates``, the block's lines at once); a line holding a ``\\r`` (a
     bar's redraws) by its start up to the first one: ranks print the same record alike."""
     from .kernel import factorize_templates
 
-    codes, kinds = factorize_templates(data)
+    codes, kinds = factorize_templates(data) if pre is None else (pre[0], list(pre[1]))
     codes = codes[labelled]
     if b"\r" not in data:
         return codes, kinds
