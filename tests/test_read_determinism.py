@@ -51,7 +51,8 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout54", "libraries_holdout55", "libraries_holdout56", "libraries_holdout57",
             "libraries_holdout58", "libraries_holdout59", "libraries_holdout60", "libraries_holdout61",
             "libraries_holdout62", "libraries_holdout63", "libraries_holdout64", "libraries_holdout65",
-            "libraries_holdout66", "libraries_holdout67", "libraries_holdout68", "libraries_holdout69")
+            "libraries_holdout66", "libraries_holdout67", "libraries_holdout68", "libraries_holdout69",
+            "libraries_holdout71")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
@@ -180,6 +181,17 @@ KNOWN = {
         "a first read of the first epoch alone, its bar lines seen once",
     "libraries_holdout68/pyhealth_rnn_binary_val_10ep/train.log":
         "a first read of the first epoch alone, its bar lines seen once",
+    # added with libraries_holdout71 (fixsites): 10 of its 67 files differed before; its NVFlare logs (several sites'
+    # lines in one, tagged in their messages; steps restarting each round) read the same at any read size since, but
+    # one site's own log, whose two one-off lines naming `time` land at the same step (a round's upload, the next
+    # round's download); modelscope's four differ as they did before fixsites (its checkpoint line's clock, its
+    # `lr`/`iter_time` records placed by a read holding them alone)
+    "libraries_holdout71/nvflare_cls_sgd_b8_3rounds/site-1_log.txt":
+        "two one-off lines naming one value at one step, ordered by the read",
+    "libraries_holdout71/modelscope_cls_adam_lr_growth_diverged/train.log": "as before fixsites",
+    "libraries_holdout71/modelscope_reg_adam_byiter_8ep/train.log": "as before fixsites",
+    "libraries_holdout71/modelscope_reg_adamw_b8_exp_decay_5ep/train.log": "as before fixsites",
+    "libraries_holdout71/modelscope_reg_sgd_val_6ep/train.log": "as before fixsites",
 }
 
 

@@ -108,6 +108,16 @@ class Dialect:
     #: a table's column telling apart the processes whose rows interleave (rlberry's ``worker``): one series each,
     #: the lowest's the run's (``Plan.worker``)
     worker_names: frozenset[str] = frozenset({"worker", "worker_id", "rank"})
+    #: a tag opening a log record's message that names the process printing it (NVFlare's simulator: ``... - INFO -
+    #: site=site-1, Epoch: 0/1, ...``; ``rank=0 ...``; ``[worker-2] ...``): ``name=value``, ``name: value`` or
+    #: ``[name-N]`` with one of these names, the value numbered (``site-1``, ``3``, ``gpu0``); a process as a
+    #: launcher's prefix names one (``streams.py``)
+    process_tag_names: tuple[str, ...] = (
+        "site", "rank", "worker", "client", "node", "party", "process", "proc", "learner", "actor")
+    #: the last word of a position's name that counts a unit larger than the step a record prints (a federated
+    #: learning round: ``Round 3 started.``, ``current_round=3``): a step counter going back to its start under a
+    #: later one continues (``engine._continue_rounds``)
+    outer_unit_words: frozenset[str] = frozenset({"round"})
     #: numbers that are neither metrics nor positions
     skip_names: frozenset[str] = frozenset({
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",

@@ -51,7 +51,7 @@ from .lines import (
     without_errors,
 )
 from .stat_rows import StatRows
-from .streams import release_held, select_stream
+from .streams import MESSAGE_TAG, MESSAGE_WINDOW, message_tag, release_held, select_stream, tags_alike
 from .tables_text import SKIP, RowNames, Tables, closes_a_list
 from .templates import (
     GROUPED,
@@ -155,6 +155,11 @@ class TextLogFormat(LineFormat):
             em.notes.append(f"steps: the step counter restarted after a banner announcing the run's next phase, the "
                             f"phase before having run its announced length ({st['ph_said']:g}): read as the run going "
                             "on (each phase's steps after the phases before), not a new run")
+        if st.get("rd_said") and not st.get("said_round"):
+            st["said_round"] = True
+            em.notes.append("steps: the step counter restarted under each new round (a unit larger than the step the "
+                            "records print: `Round 3 started.`, `current_round=3`): read as the run going on, each "
+                            "round's steps after the rounds before, not a new run")
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -209,6 +214,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     """Read one block of complete lines into ``em`` (see the module docstring); ``shown``: a display at the block's
     end is read as it is shown, not held for a redraw (the end of a settled file)."""
     st = _state(em)
+    whole = data
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
     # a record cut at the end of the last block (a display: ``lines.hold_display``): read with its rest
@@ -240,6 +246,8 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     st["cr_end"] = data.endswith(b"\r") and bool(data[data.rfind(b"\n") + 1:].strip(b"\r\x1b[K \t"))
     with np.errstate(all="ignore"):  # inf x 0 and the like from hostile numbers: NaN steps, dropped
         _read_block(data, em)
+    if st.pop("_tags_replay", None) and streams:  # one process's tagged lines learnt in this block: read alike,
+        select_stream(whole, st, Emitter())  # they are noted as the next blocks' will be (its process, its kinds)
     _hold_cut_record(data, st)
     _revise(st, em)
     body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
@@ -313,6 +321,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if not premasked and isinstance(lines, TextLines):
         lines = list(lines)  # masked in place by group_lines
     grouping = group_lines(lines, joined, premasked=premasked)
+    _process_tags(lines, grouping, st, em)
     if any(GROUPED in t for t in grouping.templates):  # River's "[1,000] MAE:": one number, as "[900] MAE:" is
         lines = list(lines)
         if ungroup_numbers(lines, grouping):
@@ -327,6 +336,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         grouping = group_lines(lines, None, premasked=True)
     _run_settings(lines, grouping, len(pending), st, em)
     _phase_banners(lines, grouping, st)
+    _round_marks(lines, grouping, len(pending), st)
     blocks = Blocks(lines, grouping, known=bool(st.get("blk")), own=len(pending))  # vertical tables (blocks.py)
     taken = blocks.taken()
     values = BlockValues(lines, grouping.joined)
@@ -487,6 +497,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
             placed.add(int(plans[k][1][0]))
         plans = [pl for k, pl in enumerate(plans) if k not in held]
     _defer_phases(st, len(pending), new_pending, placed, late)
+    _defer_phases(st, len(pending), new_pending, placed, late, key="rd")
     tables.keep_last()
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
@@ -499,6 +510,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
         _tail_of_unread(lengths, nonblank, len(pending), st)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
+    if "_rd_at" in st:  # a larger unit named in a read with no stepped record: the next record's unit
+        _continue_rounds([], st)
     _display_open(open_at, at, ctx, st)
     for i in st.pop("pa_held", None) or ():  # a record whose position the next line names, in the next read
         new_pending.append(int(i))
@@ -639,6 +652,58 @@ def _display_open(at_line: int, at: tuple[np.ndarray, _Filled] | None, ctx: list
     st["disp_open"] = {"names": names, "order": order if step is not None and step == order else None}
 
 
+_TAG_HINTS = re.compile(b"|".join(re.escape(templates_of(w.encode()).lower()) for w in DIALECT.process_tag_names))
+
+
+def _process_tags(lines: Sequence[bytes], grouping: Grouping, st: dict, em: Emitter) -> None:
+    """A line whose message opens with a process's tag (``streams.message_tag``: NVFlare's ``... - INFO -
+    site=site-1, Epoch: ...``): several processes may print into the log through one logger. Learnt once (pinned,
+    ``msg_tags``), every line's message is looked at from then on (``streams.select_stream``); where the lines so far
+    name several processes, the file is read again from its start knowing it, as a read of any size would (the lines
+    of one process read alike either way: its block's process is only noted, ``_tags_replay``). A template's letters
+    are its lines': only the templates holding a tag's name are looked at (one pass over the block's templates), by
+    their first line, then their lines' tags where the first line has its."""
+    if st.get("msg_tags") or not grouping.templates:
+        return
+    low = b"\n".join(grouping.templates).lower()
+    if _TAG_HINTS.search(low) is None:
+        return
+    ends = np.cumsum([len(t) + 1 for t in grouping.templates])
+    hit = sorted({int(np.searchsorted(ends, m.start(), side="right")) for m in _TAG_HINTS.finditer(low)})
+    kinds, first = np.unique(grouping.codes, return_index=True)
+    at = dict(zip(kinds.tolist(), first.tolist(), strict=True))
+    seen: set[int] = set()
+    text = lines.text if isinstance(lines, TextLines) else None
+    for k in hit:
+        line = lines[at[k]] if k in at else b""
+        if message_tag(line) is None:
+            continue
+        m = MESSAGE_TAG.search(line, 0, MESSAGE_WINDOW)
+        if m is None:
+            continue
+        idx = np.flatnonzero(grouping.codes == k)
+        rest = idx.tolist()
+        if text is not None and isinstance(lines, TextLines):  # a byte column at a time where the first line has it
+            digits = m.start(1) if m.group(1) is not None else m.start(2)
+            value, ok = tags_alike(np.frombuffer(text, dtype=np.uint8), lines.starts[idx], lines.ends[idx],
+                                   m.start(), line[m.start():digits])
+            seen.update(np.unique(value[ok]).tolist())
+            rest = idx[~ok].tolist()
+        for i in rest:
+            tag = message_tag(lines[i])
+            if tag is not None:
+                seen.add(tag[0])
+        if len(seen) > 1:
+            break
+    if not seen:
+        return
+    if len(seen) > 1:  # several processes' lines read as they came: again, knowing it
+        st.setdefault("revise", {})["msg_tags"] = True
+        return
+    st["msg_tags"] = st["_tags_replay"] = True
+    em.state.setdefault("pin", {})["msg_tags"] = True  # (a later read from the start knows it too)
+
+
 def _digest(template: bytes) -> str:
     """A short, stable digest of a loose template (the state keeps these, not the lines)."""
     return hashlib.blake2b(template, digest_size=6).hexdigest()
@@ -760,26 +825,103 @@ def _phase_banners(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None
         st["_ph_at"] = out
 
 
-def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int]) -> None:
+_OUTER_WORDS = b"|".join(re.escape(w.encode()) for w in sorted(DIALECT.outer_unit_words))
+# a larger unit's position in a template (its number masked, \x01) and on a line: ``Round 3 started.``,
+# ``current_round=3``, ``round: 3``; not ``rounds`` (a count), nor ``around``
+_OUTER_TEMPLATE = re.compile(rb"(?<![A-Za-z\x01])(?:" + _OUTER_WORDS + rb")[ \t]?+[=:#]?+[ \t]?+\x01", re.I)
+_OUTER_LINE = re.compile(rb"(?<![A-Za-z])(?:" + _OUTER_WORDS + rb")[ \t]?+[=:#]?+[ \t]?+(\d{1,9}+)(?![\d.])", re.I)
+MAX_OUTER = 4096  # lines naming a larger unit looked at per block
+
+
+def _round_marks(lines: Sequence[bytes], grouping: Grouping, first: int, st: dict) -> None:
+    """The lines naming a unit larger than a record's step (``Dialect.outer_unit_words``: a federated round's banner
+    ``Round 3 started.``, a client's ``current_round=3``), with that unit's number, for ``_continue_rounds``: only the
+    lines whose template names one are looked at (a bounded number), of a one-off template too; of the lines carried
+    from the read before (before ``first``), ``_defer_phases`` takes only those it deferred."""
+    marks = [k for k, t in enumerate(grouping.templates) if _OUTER_TEMPLATE.search(t)]
+    if not marks:
+        return
+    out = []
+    at = np.flatnonzero(np.isin(grouping.codes, marks))
+    for i in np.concatenate((at[at < first][-MAX_OUTER:], at[at >= first][:MAX_OUTER])).tolist():
+        m = _OUTER_LINE.search(lines[i])
+        if m:
+            out.append([i, float(m.group(1))])
+    if out:
+        st["_rd_at"] = out
+
+
+def _continue_rounds(reads: list, st: dict) -> None:
+    """A step counter that goes back under a later unit larger than the step (``_round_marks``: NVFlare's clients
+    print ``Iteration: 1, 3, 5, 7`` every round, each round under ``Round 2 started.`` and ``current_round=2``)
+    continues the run where it stopped, as an epoch's batch counter does (``_continue_inner``): the round before held
+    its last step + d - f (d the counter's interval, f the new round's first step; its last + 1 - f with one print a
+    round), so a round's records sit at the global step. A step going back with no later unit between is a new run
+    (``_run_starts``). The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
+    marks = st.pop("_rd_at", None) or []
+    rd = st.get("rd")
+    if not marks and not rd:
+        return
+    rd = rd or {"off": 0.0, "last": None, "gap": None, "at": None, "now": None}
+    stepped = [r for r in reads if r[0].step is not None and EXPLICIT in r[2] and len(r[1])]
+    lines = np.concatenate([r[1] for r in stepped]) if stepped else np.zeros(0, dtype=np.int64)
+    steps = np.concatenate([r[2][EXPLICIT] for r in stepped]) if stepped else np.zeros(0)
+    order = np.argsort(lines, kind="stable")
+    order = order[~np.isnan(steps[order])]
+    at, raw = lines[order], steps[order]
+    add = np.zeros(len(raw))
+    off, last, gap, was, now = float(rd["off"]), rd["last"], rd["gap"], rd["at"], rd["now"]
+    bounds = [int(np.searchsorted(at, b, side="right")) for b, _v in marks] + [len(at)]
+    start = 0
+    for j, end in enumerate(bounds):
+        if start < end:
+            seg = raw[start:end]
+            s0 = float(seg[0])
+            if last is not None and s0 <= last and now is not None and (was is None or now > was):
+                off += last + (gap or 1.0) - s0  # a later round: the run goes on where the round before stopped
+                st["rd_said"] = True
+            elif last is not None and s0 > last and was == now:
+                gap = s0 - last  # (the same round's records, a mark of it between)
+            steps_up = np.diff(seg)
+            if (steps_up > 0).any():
+                gap = float(steps_up[steps_up > 0][-1])
+            add[start:end] = off
+            last, was = float(seg[-1]), now
+            start = end
+        if j < len(marks):
+            now = marks[j][1]
+    st["rd"] = {"off": off, "last": last, "gap": gap, "at": was, "now": now}
+    if not add.any():
+        return
+    full = np.zeros(len(steps))
+    full[order] = add
+    k = 0
+    for _plan, idx, got, _bad in stepped:
+        got[EXPLICIT] = got[EXPLICIT] + full[k:k + len(idx)]
+        k += len(idx)
+
+
+def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int],
+                  key: str = "ph") -> None:
     """The phase banners this read takes (``_phases``): of the lines carried from the read before (before ``first``),
     only the banners it deferred (the last ``ph_defer`` of them; the others it took); a banner after a line carried to
     the next read with a step (a series' first record, read there) waits with it: carried too, taken there in its
-    place among the records."""
-    found = st.pop("_ph_at", None) or []
-    n_old = int(st.pop("ph_defer", 0) or 0)
+    place among the records. ``key`` "rd": the same of the lines naming a larger unit (``_round_marks``)."""
+    found = st.pop(f"_{key}_at", None) or []
+    n_old = int(st.pop(f"{key}_defer", 0) or 0)
     old = [b for b in found if b[0] < first]
     take = (old[len(old) - n_old:] if n_old else []) + [b for b in found if b[0] >= first]
     lead = min([*placed, *late]) if placed or late else None
     wait = [b for b in take if lead is not None and b[0] > lead]
     if wait:
-        st["ph_defer"] = len(wait)
+        st[f"{key}_defer"] = len(wait)
         for i, _n in wait:
             if i not in new_pending:
                 new_pending.append(i)
             placed.add(i)
         take = [b for b in take if b not in wait]
     if take:
-        st["_ph_at"] = take
+        st[f"_{key}_at"] = take
 
 
 def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
@@ -1419,13 +1561,27 @@ def _continued_steps(reads: list, st: dict) -> dict[int, np.ndarray]:
 
 def _continue_steps(steps: np.ndarray, epochs: np.ndarray, st: dict) -> np.ndarray:
     """Steps that restart each epoch (``Epoch: 2 | Step: 5000`` after ``Epoch: 1 | Step: 20000``) continue from the
-    last step of the epoch before."""
+    last step of the epoch before. A counter printed every d steps whose new epoch's first print f is below d (a
+    0-based counter, or one printed at i % d == d - 1: ``Iteration: 1``, ``3``, then ``1`` again; d the gap between
+    the epoch's last two prints) continues as ``_continue_inner`` does: the epoch held its last value + d - f steps (no
+    two epochs' records at one step); f = d (a 1-based counter) is the same step either way."""
     prev_s = np.concatenate(([st.get("raw_step", -np.inf)], steps[:-1]))
     prev_e = np.concatenate(([st.get("raw_epoch", np.inf)], epochs[:-1]))
     restart = (steps <= prev_s) & (epochs > prev_e)
     add = np.where(restart, prev_s, 0.0)
+    if restart.any():  # the gap between the last two prints before each restart, within one epoch
+        two = [np.nan if x is None else x for x in st.get("raw_2") or [None, None]]  # (the step and epoch before
+        # the last one of the reads before)
+        before_s = np.concatenate(([two[0]], prev_s[:-1]))
+        before_e = np.concatenate(([two[1]], prev_e[:-1]))
+        gap = np.where(before_e == prev_e, prev_s - before_s, np.nan)
+        finer = restart & (gap > 0) & (steps >= 0) & (steps < gap)
+        add = np.where(finer, prev_s + gap - steps, add)
     add[~np.isfinite(add)] = 0.0
     off = float(st.get("step_off", 0.0)) + np.cumsum(add)
+    two = [float(steps[-2]), float(epochs[-2])] if len(steps) > 1 else [st.get("raw_step"), st.get("raw_epoch")]
+    st["raw_2"] = [x if x is not None and math.isfinite(x) else None for x in two] if any(
+        x is not None and math.isfinite(x) for x in two) else None
     st["raw_step"], st["raw_epoch"], st["step_off"] = float(steps[-1]), float(epochs[-1]), float(off[-1])
     return steps + off
 
@@ -1638,6 +1794,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
                 em.total_steps = st["total"] = _count(got[plan.step_total][-1])
     _phases([rd for rd in reads if rd[0].step is not None and rd[0].epoch is None], nonblank, len(ctx), st)
+    _continue_rounds(reads, st)
     reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
     reads, short = _shorter_counts_eval(reads, prog_total, st)
     if len(short):

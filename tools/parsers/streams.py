@@ -13,6 +13,13 @@ other rank's copy not: a record each rank prints is one point, not one per rank,
 one rank prints (Megatron's loss, on the last pipeline stage) is read from that rank. The choice depends only on the
 lines before, so the interleaving (at any line) and a read in parts of any size change nothing.
 
+A process may also name itself inside its message instead (``Dialect.process_tag_names``): a tag opening the
+message after a logger's preamble (NVFlare's simulator, every federated site through one logger: ``2026-12-07
+08:29:42,810 - INFO - site=site-1, Epoch: 0/1, ...``; ``rank=0 step=5 ...``; ``... INFO [worker-2] ...``). Once a line
+of the file is known to open so (``engine._process_tags``: a fact pinned, the file read again from its start), every
+line's message is looked at (``message_tags``) and a tagged line is a process's line as a prefixed one is, its tag
+kept on it.
+
 ``srun``'s bare ``N: `` is also how some loops print a counter at a line's start; it is taken as a rank only once the
 labels went back to a lower one ``SRUN_BACKS`` times (ranks interleave; a counter only climbs), and until then such
 lines are read as they are.
@@ -28,6 +35,7 @@ import re
 import numpy as np
 
 from .base import Emitter
+from .dialect import DIALECT
 
 # anchored at a line's start (``match`` at an offset), bounded runs: no backtracking
 _TAGGED = re.compile(rb"\[([A-Za-z_]{1,32}+)(\d{1,6}+)\]:")
@@ -47,6 +55,93 @@ MAX_HELD = 256  # lines held back in all, each of at most HOLD_BYTES (a read's s
 HOLD_BYTES = 4096
 HOLD_REST = 8
 MAX_RANKS = 4096  # ranks remembered as seen  # unlabelled lines held with a held line (its rest, wrapped by a terminal)
+_PROCESS_NAMES = b"|".join(re.escape(w.encode()) for w in DIALECT.process_tag_names)
+# a process's tag in a message: ``name=value`` / ``name: value`` (a number, or a word and a number: ``site-1``,
+# ``gpu0``) or ``[name-N]``; bounded runs, possessive, a lookbehind of one byte: no backtracking
+MESSAGE_TAG = re.compile(
+    rb"(?<![\w.\-\[])(?:(?:" + _PROCESS_NAMES + rb")[ \t]?+[=:][ \t]?+(?:[A-Za-z]{1,24}+[-_]?+)?+(\d{1,6}+)"
+    rb"|\[(?:" + _PROCESS_NAMES + rb")[ \t]?+[-_:#]?+[ \t]?+(\d{1,6}+)\])(?![\w.])", re.I)
+MESSAGE_WINDOW = 192  # bytes of a line a message's tag starts within (a stamp, a logger's name and level before it)
+_OPENERS = b"-:|]>)"  # a preamble ending so (``... - INFO -``, ``[INFO]``, ``INFO:``) ends where the message opens
+_LEVELS = frozenset(w.encode() for w in DIALECT.level_words)
+
+
+def message_tag(line: bytes, at: int = 0, end: int | None = None) -> tuple[int, bytes] | None:
+    """(the process's number, the tag) of the process tag opening the message of the line ``line[at:end]``: the
+    first tag within its first ``MESSAGE_WINDOW`` bytes, where the line's text before it is nothing, or a preamble
+    ending in one of ``_OPENERS`` or a log level (``2026-12-07 08:29:42,810 - INFO - site=site-1, ...``,
+    ``[2026-12-07 08:29:42][INFO] [site-1] ...``); None else (a tag inside a record, ``loss=0.3 rank=1``, names no
+    process here)."""
+    stop = len(line) if end is None else end
+    m = MESSAGE_TAG.search(line, at, min(stop, at + MESSAGE_WINDOW))
+    if m is None:
+        return None
+    head = line[at:m.start()].rstrip()
+    word = head[max(head.rfind(b" "), head.rfind(b"\t")) + 1:]  # (a level right before it: ``... INFO [site-1]``)
+    if head and head[-1:] not in _OPENERS and word.lower() not in _LEVELS:
+        return None
+    return int(m.group(1) or m.group(2)), m.group(0)
+
+
+def tags_alike(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray, off: int,
+               head: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """(the process's number, whether read) of each line ``raw[starts[i]:ends[i]]`` holding at ``off`` the tag's head
+    ``head`` (``site=site-``, ``[RANK ``) then 1 to 6 digits then no word's byte (``]``, ``,``, a blank, the line's
+    end): the lines of one template read a byte column at a time where its first line has its tag (numpy, no line
+    loop); a line that holds it elsewhere is not read here."""
+    h = len(head)
+    pad = np.concatenate((raw, np.zeros(h + 8, dtype=np.uint8)))
+    base = starts + off
+    ok = (off >= 0) & (base + h < ends)
+    for j, b in enumerate(head):
+        ok &= pad[base + j] == b
+    value = np.zeros(len(starts), dtype=np.int64)
+    nd = np.zeros(len(starts), dtype=np.int64)
+    run = ok.copy()
+    for d in range(6):
+        c = pad[base + h + d].astype(np.int64)
+        run &= (c >= 48) & (c <= 57) & (base + h + d < ends)
+        value = np.where(run, value * 10 + c - 48, value)
+        nd += run
+    after = pad[base + h + nd]
+    word = ((_CLASS[after] > 0) & (after != 93) | (after == 46)) & (base + h + nd < ends)  # a letter, digit, _ or .
+    return value, ok & (nd >= 1) & ~word
+
+
+def message_tags(data: bytes, starts: np.ndarray, ends: np.ndarray, rows: np.ndarray,
+                 codes: np.ndarray) -> tuple[np.ndarray, bytes]:
+    """(the process's number of each line ``rows`` of ``data``, NONE where its message opens with no tag; the first
+    tag seen), ``codes`` each line's template (``kernel.factorize_templates``): a template's letters and separators
+    are its lines', so only the lines of a template whose first line opens with a tag (``message_tag``) are read,
+    each by the tag's pattern right where its template's first line has it (searched for where that misses)."""
+    out = np.full(len(rows), NONE, dtype=np.int64)
+    first = b""
+    if not len(rows):
+        return out, first
+    c = codes[rows]
+    kinds, at = np.unique(c, return_index=True)
+    raw = np.frombuffer(data, dtype=np.uint8)
+    for kind, k0 in zip(kinds.tolist(), at.tolist(), strict=True):
+        i0 = int(rows[k0])
+        a0 = int(starts[i0])
+        m = _first_tag(data, a0, int(ends[i0]))
+        if m is None:
+            continue
+        first = first or m.group(0)
+        ks = np.flatnonzero(c == kind)
+        digits = m.start(1) if m.group(1) is not None else m.start(2)
+        value, ok = tags_alike(raw, starts[rows[ks]], ends[rows[ks]], m.start() - a0, data[m.start():digits])
+        out[ks[ok]] = value[ok]
+        for k in ks[~ok].tolist():  # (its tag elsewhere on the line: a number before it of another width)
+            again = message_tag(data, int(starts[rows[k]]), int(ends[rows[k]]))
+            out[k] = NONE if again is None else again[0]
+    return out, first
+
+
+def _first_tag(data: bytes, a: int, e: int) -> re.Match[bytes] | None:
+    """``message_tag``'s match on the line ``data[a:e]``, or None."""
+    got = message_tag(data, a, e)
+    return None if got is None else MESSAGE_TAG.search(data, a, min(e, a + MESSAGE_WINDOW))
 
 
 def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
@@ -56,12 +151,13 @@ def select_stream(data: bytes, st: dict, em: Emitter) -> bytes:
     lines held back, the rank of a line left open at the block's end and the bare labels' history."""
     s = st.get("streams")
     tagged, bare = _marks(data, s)
-    if not (tagged or bare or s and s.get("open") is not None):
+    tags = bool(st.get("msg_tags"))  # lines seen opening their message with a process's tag (pinned)
+    if not (tagged or bare or tags or s and s.get("open") is not None):
         return data
     fresh = s is None
     if s is None:  # (``srun``: pinned when an earlier read of the file learned the bare labels are ranks)
         s = {"low": None, "open": None, "srun": bool(st.get("srun")), "last": None, "backs": 0, "example": None}
-    out = _select(data, s, em, tagged, bare)
+    out = _select(data, s, em, tagged, bare, tags)
     if s["srun"] and not st.get("srun"):
         # bare labels known as ranks only now: the lines before were read as they are (a rank's copy as a point);
         # the file is read again from its start knowing it (engine._revise, once), as a read of any size would
@@ -91,7 +187,7 @@ def _marks(data: bytes, s: dict | None) -> tuple[bool, bool]:
     return tagged, bare
 
 
-def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -> bytes:
+def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool, tags: bool = False) -> bytes:
     from .kernel import line_bounds
 
     starts, ends = line_bounds(data)
@@ -122,31 +218,48 @@ def _select(data: bytes, s: dict, em: Emitter, tagged: bool, bare_marks: bool) -
     if s.get("example") is None and (ranks != NONE).any():
         i = int(np.flatnonzero(ranks != NONE)[0])  # the log's first prefix: the note names it
         s["example"] = data[int(starts[i]):int(starts[i] + skip[i])].decode("latin-1").strip()
+    pre = None  # (the block's templates, when made for the tags: made once)
+    if tags:  # a process's tag opening a line's message (no launcher's prefix before it): the line is its
+        from .kernel import factorize_templates
+
+        rows = np.flatnonzero(ranks == NONE)
+        pre = factorize_templates(data)
+        got, tag = message_tags(data, starts, ends, rows, pre[0])
+        ranks[rows] = got
+        if tag:
+            s["in_message"] = True
+            if s.get("example") is None:
+                s["example"] = tag.decode("latin-1")
     opened = s.get("open")
     keep = np.ones(n, dtype=bool)
     labelled = np.flatnonzero(ranks != NONE)
     inserts: dict[int, bytes] = {}  # held lines let go, before the line that let them go
     if len(labelled):
-        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s, inserts)
+        keep, ranks = _keep(data, starts, ends, skip, ranks, bare, labelled, s, inserts, pre)
         cut[ranks == NONE] = 0  # a bare counter not (yet) known as a rank: the line as it is
     if opened is not None and n:  # the block starts in a line the block before opened (it ended at a \r): its rest
         ranks[0], cut[0], keep[0] = int(opened[0]), 0, bool(opened[1])
     s["open"] = None if not n or data.endswith(b"\n") or ranks[-1] == NONE else [int(ranks[-1]), bool(keep[-1])]
     if not (~keep).any() and not cut.any() and not inserts:
         return data
-    if s.get("copies"):
+    if s.get("copies") and s.get("in_message"):
+        em.notes.append(f"the log interleaves several processes' lines (tags opening their messages such as "
+                        f"{s['example']}): each record is read from the lowest process printing it; other processes' "
+                        f"copies are not points")
+    elif s.get("copies"):
         em.notes.append(f"the log interleaves several processes' lines (launcher prefixes such as {s['example']}): "
                         f"each record is read from the lowest rank printing it; other ranks' copies are not points")
     return _joined(data, starts, ends, keep, cut, inserts)
 
 
 def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, ranks: np.ndarray, bare: np.ndarray,
-          labelled: np.ndarray, s: dict, inserts: dict[int, bytes]) -> tuple[np.ndarray, np.ndarray]:
+          labelled: np.ndarray, s: dict, inserts: dict[int, bytes],
+          pre: tuple[np.ndarray, list[bytes]] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(which lines are read, each line's rank as taken): the unlabelled, and each labelled one whose rank is the
     lowest seen so far printing its kind of record (its template: ``_kinds``). Bare ``N: `` labels count as ranks from
     the line where they went back ``SRUN_BACKS`` times (carried in ``s``)."""
     n = len(ranks)
-    all_codes, kinds = _kinds(data, starts, ends, labelled)
+    all_codes, kinds = _kinds(data, starts, ends, labelled, pre)
     if bare[labelled].any():
         b = labelled[bare[labelled]]
         labs = ranks[b]
@@ -185,6 +298,10 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
     # Megatron excerpt's last stage, is read as it comes)
     many = len(seen) + np.searchsorted(np.sort(np.array(list(firsts.values()), dtype=np.int64)), np.arange(len(r)),
                                        side="right") >= 2
+    # the lowest rank seen up to each labelled line: of processes named in their messages (numbered from 1 as often
+    # as from 0: ``site-1``), that one is taken at once, as rank 0 is
+    lowest = np.minimum.accumulate(np.concatenate(([min(seen) if seen else int(r[0])], r)))[1:] if s.get(
+        "in_message") else None
     seen.extend(list(firsts)[:max(0, MAX_RANKS - len(seen))])
     gone: list[int] = []  # unlabelled lines held with the labelled one they go on (a terminal's wrap)
     for group in np.split(order, bounds):  # per kind of record, in line order: the lowest rank so far
@@ -192,7 +309,7 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
         if kind not in lows and len(lows) >= MAX_KINDS:
             lows[kind] = [int(r[group].min()), True]  # (more kinds than are remembered: no holding back)
         at = _hold(data, starts + np.where(bare, skip, 0), ends, labelled, group, r, many, kind, lows, s, inserts,
-                   open_last, ranks, gone)
+                   open_last, ranks, gone, lowest)
         rest = group[at:]
         if not len(rest):
             continue
@@ -210,12 +327,13 @@ def _keep(data: bytes, starts: np.ndarray, ends: np.ndarray, skip: np.ndarray, r
 
 def _hold(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray, group: np.ndarray, r: np.ndarray,
           many: np.ndarray, kind: str, lows: dict, s: dict, inserts: dict[int, bytes], open_last: bool,
-          ranks: np.ndarray, gone: list[int]) -> int:
+          ranks: np.ndarray, gone: list[int], lowest: np.ndarray | None = None) -> int:
     """The lines of ``group`` (one kind, in line order) up to the one where the kind's rank is taken: until then a
     rank above 0 is held back (``s["held"]``), as another, lower rank may print the same record a little later (rank
     1's first lines before rank 0's: they are dropped then); its ``HOLD_LINES``-th line of the kind takes it (the
     held ones go in before that line: Megatron's loss, printed by the last stage only). Rank 0 is taken at once, and
-    so is a rank while it is the only one seen (``many``: a log of one rank's lines reads as it comes).
+    so is a rank while it is the only one seen (``many``: a log of one rank's lines reads as it comes), and a process
+    named in its message that is the lowest seen so far (``lowest``, per line: ``site-1`` of sites numbered from 1).
     Returns where the taken part of ``group`` starts (all of it once the kind is taken)."""
     state = lows.get(kind)
     if state is not None and state[1]:
@@ -234,7 +352,8 @@ def _hold(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarra
         last_open = open_last and line == n - 1  # a line the next block goes on with: never held
         long = int(ends[line]) - int(starts[line]) > HOLD_BYTES
         alone = not many[g]  # the only rank seen so far: nothing to hold it back for
-        if rank == 0 or alone or len(mine) + 1 >= HOLD_LINES or last_open or long or len(held) >= MAX_HELD:
+        first = rank == 0 or lowest is not None and rank <= int(lowest[g])
+        if first or alone or len(mine) + 1 >= HOLD_LINES or last_open or long or len(held) >= MAX_HELD:
             if mine:
                 inserts[line] = inserts.get(line, b"") + b"".join(h[1].encode("latin-1") for h in mine)
                 held[:] = [h for h in held if h[0] != kind]
@@ -354,13 +473,14 @@ def _bracketed(raw: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[n
     return np.where(tagged | mpi, rank, NONE), length
 
 
-def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+def _kinds(data: bytes, starts: np.ndarray, ends: np.ndarray, labelled: np.ndarray,
+           pre: tuple[np.ndarray, list[bytes]] | None = None) -> tuple[np.ndarray, list[bytes]]:
     """(a code per labelled line, the kinds): each line's template (numbers masked, the rank in its prefix too: one
     kind whatever the rank; ``kernel.factorize_templates``, the block's lines at once); a line holding a ``\\r`` (a
     bar's redraws) by its start up to the first one: ranks print the same record alike."""
     from .kernel import factorize_templates
 
-    codes, kinds = factorize_templates(data)
+    codes, kinds = factorize_templates(data) if pre is None else (pre[0], list(pre[1]))
     codes = codes[labelled]
     if b"\r" not in data:
         return codes, kinds
