@@ -52,7 +52,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout58", "libraries_holdout59", "libraries_holdout60", "libraries_holdout61",
             "libraries_holdout62", "libraries_holdout63", "libraries_holdout64", "libraries_holdout65",
             "libraries_holdout66", "libraries_holdout67", "libraries_holdout68", "libraries_holdout69",
-            "libraries_holdout71")
+            "libraries_holdout70", "libraries_holdout71", "libraries_holdout73", "libraries_holdout74")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
@@ -192,6 +192,15 @@ KNOWN = {
     "libraries_holdout71/modelscope_reg_adam_byiter_8ep/train.log": "as before fixsites",
     "libraries_holdout71/modelscope_reg_adamw_b8_exp_decay_5ep/train.log": "as before fixsites",
     "libraries_holdout71/modelscope_reg_sgd_val_6ep/train.log": "as before fixsites",
+    # added with libraries_holdout73 and 74 (their first readings, this session): QuCumber's run with a progress bar,
+    # whose `\r` redraws land inside its `Epoch: 30\t...` records, read at the bar's count (a first-reading miss: see
+    # tests/test_corpus_libraries_holdout73.py); PhysicsNeMo's first epoch's execution-time line (two lines naming
+    # it at one step) and its mini-batch losses (`[50.00%] Mini-Batch Losses: loss = ...`) placed by what a read holds
+    "libraries_holdout73/qucumber_field05_k1_progbar_50ep/train.log": "a bar's redraw inside a record: its count taken",
+    "libraries_holdout74/physicsnemo_mlp_sgd_plain_fmt_10ep/train.log":
+        "two lines naming the epoch's execution time at one step, ordered by the read",
+    "libraries_holdout74/physicsnemo_spectral_adam_b8_every_batch_6ep/train.log":
+        "mini-batch records between the epochs' placed by what a read holds",
 }
 
 
