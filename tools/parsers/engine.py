@@ -3886,9 +3886,10 @@ def _preamble(line: bytes) -> int:
     if not (line[:1].isdigit() or line[:1] == b"["):  # (a stamp opens with a digit or a bracket)
         return 0
     head = line[:MAX_PREAMBLE]
-    end = stamp_end(head)
-    if not end:  # (the lines as the engine holds them: a clock's milliseconds ungrouped, ``08:33:31751``)
-        end = _ungrouped_stamp(head)
+    end = stamp_end(head) or _ungrouped_stamp(head)  # (the lines as the engine holds them: a clock's milliseconds
+    # ungrouped, ``08:33:31751``)
+    if end:
+        end = _level_after(head, end)
     return end if 0 < end < len(line) else 0
 
 
@@ -3914,9 +3915,12 @@ def _ungrouped_stamp(head: bytes) -> int:
         clock = clock or tok.count(b":") >= 2 and tok[:1].isdigit()
         dated = dated or (tok.count(b"-") == 2 or tok.count(b"/") == 2) and tok[:1].isdigit()
         end = i = j + (j < n and head[j] == 93)
-    if not (clock and dated):
-        return 0
-    i = end
+    return end if clock and dated else 0
+
+
+def _level_after(head: bytes, end: int) -> int:
+    """Past the level in capitals right after a stamp ending at ``end`` (``INFO``, ``WARNING:``), else ``end``."""
+    n, i = len(head), end
     while i < n and head[i] in b" \t":
         i += 1
     j = i
