@@ -37,7 +37,7 @@ from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
-from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .fields import _LEVELS, Plan, _spans, before_bar, header_names, plan_template, stamp_end
 from .history_rows import HistoryRows
 from .kv_blocks import KeyBlocks, hold_open
 from .lines import (
@@ -4030,18 +4030,73 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: di
 
 MAX_BANNER_WORDS = 4  # words of a banner naming a split (``--- Eval epoch-0, step-8 ---``); more: prose
 MAX_BARE_LINE = 160  # bytes of a bare ``name: value`` line (longer: no line of a banner's record)
+MAX_PREAMBLE = 64  # bytes of a logger's preamble before it (a time stamp and its level)
 _LETTER_RUNS = re.compile(rb"[A-Za-z]++")
 _TRAIN_WORDS = frozenset(w for w, pre in DIALECT.split_rows.items() if pre == "")
 _BARE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./- @()[]")
+
+
+def _preamble(line: bytes) -> int:
+    """Where the logger's preamble opening ``line`` ends (0: none): a time stamp and the level right after it
+    (``fields.stamp_end``: ``2026-12-07 08:33:31,751 INFO``, ``[12/07/2026 08:33:31] INFO``), at most
+    ``MAX_PREAMBLE`` bytes. Every line of a record a logger prints carries it; the record is what follows."""
+    if not (line[:1].isdigit() or line[:1] == b"["):  # (a stamp opens with a digit or a bracket)
+        return 0
+    head = line[:MAX_PREAMBLE]
+    end = stamp_end(head) or _ungrouped_stamp(head)  # (the lines as the engine holds them: a clock's milliseconds
+    # ungrouped, ``08:33:31751``)
+    if end:
+        end = _level_after(head, end)
+    return end if 0 < end < len(line) else 0
+
+
+_STAMP_BYTES = frozenset(b"0123456789-:/.,")
+
+
+def _ungrouped_stamp(head: bytes) -> int:
+    """Where a stamp of a date and a clock opening ``head`` ends, and the level in capitals right after it
+    (``2026-12-07 08:33:31751 INFO``), 0 when there is none: at most 3 words, brackets around them allowed, each of
+    digits and date or clock separators, one with two colons or more (a clock), one with two ``-`` or ``/`` (a
+    date). One plain scan of ``head``."""
+    n, i, end = len(head), 0, 0
+    clock = dated = False
+    for _ in range(3):
+        while i < n and head[i] in b" \t[":
+            i += 1
+        j = i
+        while j < n and head[j] in _STAMP_BYTES:
+            j += 1
+        if j == i or j < n and head[j] not in b" \t]":
+            break
+        tok = head[i:j]
+        clock = clock or tok.count(b":") >= 2 and tok[:1].isdigit()
+        dated = dated or (tok.count(b"-") == 2 or tok.count(b"/") == 2) and tok[:1].isdigit()
+        end = i = j + (j < n and head[j] == 93)
+    return end if clock and dated else 0
+
+
+def _level_after(head: bytes, end: int) -> int:
+    """Past the level in capitals right after a stamp ending at ``end`` (``INFO``, ``WARNING:``), else ``end``."""
+    n, i = len(head), end
+    while i < n and head[i] in b" \t":
+        i += 1
+    j = i
+    while j < n and 65 <= head[j] <= 90:
+        j += 1
+    if head[i:j] not in _LEVELS or j < n and head[j] not in b" \t:]":
+        return end
+    return j + 1 if head[j:j + 1] == b":" else j
 
 
 def _split_banner(line: bytes) -> bool:
     """A line that only names an evaluation's split, whatever the punctuation around it (``--- Eval epoch-0, step-8
     ---``, ``=== Validation ===``, ``[test]``): one eval word (``Dialect.eval_words``) and no train word among at most
     ``MAX_BANNER_WORDS`` words, no quote or brace (a printed dict's or a string's words), and no number the engine
-    reads (no plan: its numbers, if any, glued to words)."""
+    reads (no plan: its numbers, if any, glued to words); after the logger's preamble (a time stamp and its level,
+    ``2026-12-07 08:33:31,751 INFO Validation results``: ``_preamble``), whose numbers are no field of it."""
     if len(line) > PENDING_LINE:
         return False
+    line = line[_preamble(line):]
     low = line.lower()
     if not any(w.encode() in low for w in DIALECT.eval_words):
         return False
@@ -4056,8 +4111,12 @@ def _split_banner(line: bytes) -> bool:
 
 def _bare_named(line: bytes) -> bool:
     """A bare ``name: value`` line (``pr_auc: 0.7494``, ``loss = 0.52``): a name of at most ``Dialect.name_words``
-    words, a colon or ``=``, one number, nothing else."""
+    words, a colon or ``=``, one number, nothing else; after the logger's preamble a record's every line may carry
+    (a time stamp and its level: ``2026-12-07 08:33:31,751 INFO \tloss: 2.79``, ``fields.stamp_end``)."""
     s = line.strip()
+    if len(s) > MAX_BARE_LINE + MAX_PREAMBLE:
+        return False
+    s = s[_preamble(s):].strip()
     if len(s) > MAX_BARE_LINE:
         return False
     c = max(s.rfind(b":"), s.rfind(b"="))
