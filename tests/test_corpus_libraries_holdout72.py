@@ -28,4 +28,12 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=
 FIRST_READING = {"read": 8, "stopped": 2, "flagged": 3,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected (fixbio): a record's lines may each carry the logger's preamble (a stamp and the level after it): a
+# split's banner (`INFO Validation results`) heads the bare `name: value` lines under it whatever preamble they share,
+# each record at its `Epoch N`: 15/15 files, STOP 4/5, flagged 5/5, no false or early STOP, ESCALATE 0 of 30 healthy
+# checks (the Lion run at a constant 0.2 still ESCALATEs).
+CORRECTED = {"read": 15, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
