@@ -891,14 +891,7 @@ def _continue_rounds(reads: list, st: dict) -> None:
         if j < len(marks):
             now = marks[j][1]
     st["rd"] = {"off": off, "last": last, "gap": gap, "at": was, "now": now}
-    if not add.any():
-        return
-    full = np.zeros(len(steps))
-    full[order] = add
-    k = 0
-    for _plan, idx, got, _bad in stepped:
-        got[EXPLICIT] = got[EXPLICIT] + full[k:k + len(idx)]
-        k += len(idx)
+    _add_in_order(add, order, len(steps), stepped)
 
 
 def _defer_phases(st: dict, first: int, new_pending: list[int], placed: set[int], late: list[int],
@@ -978,9 +971,14 @@ def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
     gap = (int(nonblank[last_line + 1:].sum()) if last_line is not None
            else int(nonblank[n_ctx:].sum()) + int(gap or 0))
     st.update(ph_off=off, ph_len=plen, ph_next=nxt, ph_top=top, ph_last=last, ph_gap=gap)
+    _add_in_order(add, order, len(steps), reads)
+
+
+def _add_in_order(add: np.ndarray, order: np.ndarray, n: int, reads: list) -> None:
+    """Add the offsets ``add`` (in line order, ``order`` the reads' steps sorted so) to the reads' explicit steps."""
     if not add.any():
         return
-    full = np.zeros(len(steps))
+    full = np.zeros(n)
     full[order] = add
     k = 0
     for _plan, idx, got, _bad in reads:
