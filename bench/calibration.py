@@ -66,10 +66,11 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout54", "libraries_holdout55", "libraries_holdout56", "libraries_holdout57", "libraries_holdout58",
     "libraries_holdout60", "libraries_holdout61", "libraries_holdout62", "libraries_holdout63",
     "libraries_holdout64", "libraries_holdout65", "libraries_holdout66", "libraries_holdout67",
-    "libraries_holdout68", "libraries_holdout69", "libraries_holdout70", "libraries_holdout73", "libraries_holdout74",
+    "libraries_holdout68", "libraries_holdout69", "libraries_holdout70", "libraries_holdout71", "libraries_holdout72",
+    "libraries_holdout73", "libraries_holdout74",
     "trackers2")] + [
     # (libraries_holdout59 not yet: uncorrected, openbox's trials read as no loss, each healthy search an ESCALATE;
-    # 71 and 72 neither until their corrections: nvflare's sites and biotrainer's epochs read nothing right)
+    # holdout68 to 74 all in, after their corrections)
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
@@ -88,14 +89,14 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
-    # 2026-12-07, the eleventh session: 2044 runs (holdout68, 69, 70, 73 and 74 added: 74 runs, 26 should-stop; 71
-    # and 72, first read with a library each unread, left out). First the session's judge changes on the 1970 runs of
-    # before: an eval that gave back under 5 % of its progress has not degraded (ESCALATE 629 -> 608 of 23073: ten
-    # runs' plateaued evals), a reward on its way back from a dip has not collapsed (nothing moved there; 69's QR-DQN
-    # false STOP gone). With the new sets: flagged 672/683, STOP recall 585/629, no false/early STOP, ESCALATE
-    # 651/23730 (2.74 %: 69's RL runs 28 of the new sets' 43, a TQC return under its first log and QR-DQN's dip),
-    # cause right 453/554 (the new sets 18/25: LR growths said lr_too_high where labelled lr_schedule and back), at
-    # confidence >= 0.7 124/132.
+    # 2026-12-07, the eleventh session: 2074 runs (holdout68 to 74 added after their corrections: 104 runs, 37
+    # should-stop; 71 and 72's 30 added last, after fixsites and fixbio, moved nothing on the 2044 runs before them).
+    # First the session's judge changes on the 1970 runs of before: an eval that gave back under 5 % of its progress has
+    # not degraded (ESCALATE 629 -> 608 of 23073: ten runs' plateaued evals), a reward on its way back from a dip has
+    # not collapsed (nothing moved there; 69's QR-DQN false STOP gone). With the new sets: flagged 683/694, STOP recall
+    # 596/640, no false/early STOP, ESCALATE 653/24085 (2.71 %: 69's RL runs 28 of the new sets' 45, a TQC return under
+    # its first log and QR-DQN's dip), cause right 460/563 (the new sets 25/34: LR growths said lr_too_high where
+    # labelled lr_schedule and back), at confidence >= 0.7 125/133.
     # 2026-12-07, the tenth session: 1970 runs (holdout61 to 67 added, after their corrections: 103 runs, 36
     # should-stop; holdout68 and 69, first read at the session's end, left out uncorrected: 68's Ray Train runs read
     # nothing, and one of 69's healthy QR-DQN runs, its reward 20.8 -> 9.7 -> 26.6 and its loss 5.1 -> 0.6 -> 5.0,
@@ -222,12 +223,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.930),  # 585/629 (flair's lr10 run: see 2026-12-07 above)
-    "flagged_share": (">=", 0.983),  # 672/683
-    "escalate_share_healthy": ("<=", 0.0275),  # 651/23730 (the 1970 runs before: 608/23073, 0.0264)
-    "cause_right_share": (">=", 0.817),  # 453/554 (the 1970 runs before: 435/529, 0.822)
-    "confident_right_share": (">=", 0.939),  # 124/132 (the 1970 runs before: 119/126)
-    "confident": (">=", 124),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.931),  # 596/640 (flair's lr10 run: see 2026-12-07 above)
+    "flagged_share": (">=", 0.984),  # 683/694
+    "escalate_share_healthy": ("<=", 0.0272),  # 653/24085 (the 1970 runs before: 608/23073, 0.0264)
+    "cause_right_share": (">=", 0.817),  # 460/563 (the 1970 runs before: 435/529, 0.822)
+    "confident_right_share": (">=", 0.939),  # 125/133 (the 1970 runs before: 119/126)
+    "confident": (">=", 125),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
