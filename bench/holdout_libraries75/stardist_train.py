@@ -7,8 +7,8 @@ the batch size, the distance loss, the loss weights, the learning rate and ``tra
 ``prepare_for_training()`` (a ``LearningRateScheduler``); optionally ``optimize_thresholds`` on the validation images
 after training. The log is the libraries' own: TensorFlow's notices, StarDist's, then Keras' progress on stdout
 without a TTY (``Epoch 3/8``, one line an epoch: the first batch's display, backspaces, ``\\r``, and the epoch's
-summary ``10/10 [=====] - 0s 24ms/step - loss: 0.9298 - prob_loss: 0.3207 - dist_loss: 3.0456 - ... - val_loss:
-0.9118 ... - lr: 3.0000e-04``, 4 decimals). Truth: the Keras ``History`` that ``train`` returns (``history['loss']`` at
+summary ``10/10 [=====] - 0s 43ms/step - loss: 1.6947 - prob_loss: 0.6334 - dist_loss: 5.3068 - ... - val_loss:
+1.6504 ... - lr: 3.0000e-04``, 4 decimals). Truth: the Keras ``History`` that ``train`` returns (``history['loss']`` at
 each epoch, 1-based)."""
 
 from __future__ import annotations
