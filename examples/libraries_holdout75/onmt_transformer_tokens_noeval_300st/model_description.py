@@ -1,0 +1,2 @@
+from opennmt import models
+model = lambda: models.get_model_from_catalog("TransformerTiny")
