@@ -19,7 +19,8 @@ run = blind_maker.registry(RUNS)
 
 # --- pfl (Apple's pfl-research: federated learning simulated over synthetic users, `FederatedAveraging` / `FedProx`
 # over a `SimulatedBackend`; its generic platform prints each central iteration's metrics, `Metrics at iteration 3
-# ():` then `    Train population | loss before local training     : 0.891993...`; its `AggregateMetricsToDisk` CSV kept)
+# ():` then `    Train population | loss before local training     : 0.891993...`; its `AggregateMetricsToDisk`
+# CSV kept)
 run("pfl_fedavg_cls_central_eval_15it", "pfl_train.py", "--central-eval --iters 15")
 run("pfl_fedprox_cls_12it", "pfl_train.py", "--algo fedprox --iters 12")
 run("pfl_fedavg_reg_central_adam_eval_20it", "pfl_train.py",

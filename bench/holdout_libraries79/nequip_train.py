@@ -38,7 +38,8 @@ def run() -> None:
     ap.add_argument("--label", default="healthy")
     ap.add_argument("--should-stop", action="store_true")
     a = ap.parse_args()
-    # torch >= 2.6 loads with weights_only=True by default; nequip 0.6 pickles its processed dataset (torch's own switch)
+    # torch >= 2.6 loads with weights_only=True by default; nequip 0.6 pickles its processed dataset: torch's own
+    # switch, as nequip 0.6's users set it
     os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] = "1"
     seed_all(0)
 
