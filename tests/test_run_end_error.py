@@ -83,6 +83,33 @@ def test_what_may_follow_the_error():
     assert end is not None and end["message"] == "NaN occurred in optimization." and end["from_end"] == 2
 
 
+def test_a_python_warning_after_the_error():
+    """A Python warning printed after the crash (``file.py:23: UserWarning: ...``, its message over lines, its source
+    line ``  warnings.warn(``; another process's, or the interpreter's at exit: OpenNMT-tf's ``Model diverged with
+    loss = NaN.`` then TensorFlow Addons' end-of-life notice, examples/libraries_holdout75) is no run going on: the
+    error is the end. A warning alone after records, or a warning's shape with no crash above it: no end."""
+    exc = "RuntimeError: Model diverged with loss = NaN."
+    warning = ("/venv/lib/python3.11/site-packages/tensorflow_addons/utils/tfa_eol_msg.py:23: UserWarning: \n\n"
+               "TensorFlow Addons (TFA) has ended development and introduction of new features.\n"
+               "For more information see: https://github.com/tensorflow/addons/issues/2807 \n\n"
+               "  warnings.warn(\n")
+    end = _end(_train(3) + _traceback(exc) + warning)
+    assert end is not None and end["nonfinite"] and end["type"] == "RuntimeError" and end["from_end"] == 6
+    twice = _train(3) + _traceback(exc) + warning + "/x/y.py:7: DeprecationWarning: old\n  import imp\n"
+    assert _end(twice)["type"] == "RuntimeError"
+    assert _end(_train(5) + warning) is None
+    assert _end(_train(3) + "x.py:3: UserWarning: loss is nan\n  warnings.warn(\n") is None
+    long = _train(3) + _traceback(exc) + "/a.py:1: UserWarning: w\n" + "line of it\n" * 30 + "  warnings.warn(\n"
+    assert _end(long) is None  # a warning longer than WARNING_LINES: not walked over
+    from training_check.tools.parsers.run_end import warning_header
+
+    for line in ("a.py:3: UserWarning: x", "/p/q.py:10: TracerWarning: y", "b.py:1: FutureWarning"):
+        assert warning_header(line), line
+    for line in ("  a.py:3: UserWarning: x", "a.py: UserWarning: x", "a.py:3: Warning of x: y", "epoch: 3",
+                 "a.py:3x: UserWarning: x", "a.py:3: userwarning: x", "a.py:3: x.UserWarning: y"):
+        assert not warning_header(line), line
+
+
 def test_ends_that_are_no_error():
     assert _end(_train(5) + "Training ended!\nSaved final model in runs/x/final_model\n") is None
     assert _end(_train(5)) is None

@@ -82,6 +82,21 @@ def test_nonfinite_eval_persist_points(trailing, status):
                                                            "stays finite")
 
 
+@pytest.mark.parametrize(("finite_first", "status"), [(0, "ok"), (1, "warn")])
+def test_an_eval_never_finite_is_not_computed(finite_first, status):
+    """An eval NaN at every eval from its first while the train loss stays finite was never computed (no validation
+    data: torch-training-loop's ``val_mse=nan`` each epoch, examples/libraries_holdout77): a note, no ESCALATE. One
+    finite eval before the NaNs: an eval that broke, asked about as before."""
+    steps = np.arange(1, 101)
+    ev = [None] * 100
+    for i, s in enumerate(range(9, 100, 10)):
+        ev[s] = 2.5 if i < finite_first else np.nan
+    f = nonfinite.check(view_of({"train_loss": falling(100), "val_loss": ev}, steps))[0]
+    assert f.status == status
+    if status == "ok":
+        assert "val_loss: never finite (10 values), not computed" in f.message
+
+
 # --- divergence: min_points, the rise bar (rel_jump of a positive best), sustain_massive ---------------------------
 
 

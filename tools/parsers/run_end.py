@@ -1,11 +1,11 @@
 """How a run ended: the last exception a text log ends with (a Python traceback's final ``Type: message`` line).
 
 Read from a bounded tail of the log (``TAIL_BYTES`` before the read's end, its complete lines only), never the whole
-file: the lines are walked back from the end over what may follow a crash (blanks, progress-bar redraws, a
-tracker's shutdown lines, an ``Exception ignored in`` block), at most ``MAX_LINES`` of them; the first other line
-must be an exception's (a dotted name, then ``: message`` or nothing), with a traceback's frames (indented lines)
-or its ``Traceback (most recent call last):`` header right above it or above at most ``MESSAGE_LINES`` lines of its
-message. Every step is a plain scan of a capped line (no regular expression): linear in the tail.
+file: the lines are walked back from the end over what may follow a crash (blanks, progress-bar redraws, a tracker's
+shutdown lines, an ``Exception ignored in`` block, a Python warning's lines), at most ``MAX_LINES`` of them; the first
+other line must be an exception's (a dotted name, then ``: message`` or nothing), with a traceback's frames (indented
+lines) or its ``Traceback (most recent call last):`` header right above it or above at most ``MESSAGE_LINES`` lines of
+its message. Every step is a plain scan of a capped line (no regular expression): linear in the tail.
 
 The end says: the exception's type, its message (redacted and capped by the caller, ``tools/signals/run_end.py``),
 its line number in the file (when the caller knows the count of lines before the tail), and whether it names a
@@ -21,6 +21,7 @@ TAIL_BYTES = 64 << 10  # the part of the log looked at, before the read's end
 MAX_LINES = 400  # lines of the tail walked back at most
 LINE_CAP = 4096  # a line longer than this is no exception's line, no frame, no noise: the walk stops there
 MESSAGE_LINES = 12  # lines an exception's message may take below its type
+WARNING_LINES = 24  # lines a Python warning printed after a crash may take (its header, message, source line)
 TYPE_CAP = 120  # an exception's dotted name is at most this long
 TRACEBACK_HEAD = "Traceback (most recent call last):"
 IGNORED_HEAD = "Exception ignored in"
@@ -165,13 +166,47 @@ def find_end(tail: bytes, at_start: bool) -> dict | None:
             continue
         found = _exception_at(lines, i)
         if found is None:
-            return None
+            j = _warning_above(lines, i)
+            if j is None:
+                return None
+            i, walked = j - 1, walked + (i - j) + 1  # a Python warning printed after the crash (by another process,
+            continue  # or at the interpreter's exit): no run going on
         kind, message, more, k, head = found
         if head > 0 and _strip(lines[head - 1]).startswith(IGNORED_HEAD):
             i, walked = head - 2, walked + (i - head) + 2  # an exception the process ignored and went on from
             continue
         return {"type": kind, "message": message or more, "from_end": len(lines) - 1 - k,
                 "nonfinite": names_nonfinite_loss(kind, f"{message} {more}")}
+    return None
+
+
+def warning_header(line: str) -> bool:
+    """A Python warning's first line, ``path/to/file.py:23: UserWarning: message`` (``warnings.showwarning``'s
+    format: a file, its line number, a category whose name ends in ``Warning``)."""
+    if not line or line[0] in " \t" or len(line) > LINE_CAP:
+        return False
+    at = line.find(".py:")
+    if at < 0:
+        return False
+    rest = line[at + 4:]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    if not digits or not rest.startswith(": ", digits):
+        return False
+    rest = rest[digits + 2:]
+    colon = rest.find(":")
+    kind = rest if colon < 0 else rest[:colon]
+    return kind.endswith("Warning") and kind[:1].isupper() and all(c.isalnum() or c == "_" for c in kind)
+
+
+def _warning_above(lines: list[str], i: int) -> int | None:
+    """The index of a Python warning's first line (``warning_header``) at most ``WARNING_LINES`` above ``i``, the
+    lines from it to ``i`` being its message and its source line (``  warnings.warn(``); None when there is none."""
+    for j in range(i, max(-1, i - WARNING_LINES - 1), -1):
+        line = _strip(lines[j])
+        if warning_header(line):
+            return j
+        if exception_line(line) is not None and _traceback_above(lines, j) is not None:
+            return None  # an exception's end: no warning's message
     return None
 
 

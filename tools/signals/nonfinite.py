@@ -93,9 +93,11 @@ def check(view: RunView, p: NonfiniteParams = DEFAULT) -> list[Finding]:
         tail = v[-p.recent:]
         share = float((~np.isfinite(tail)).mean())
         is_eval = frame.roles[name].role == "eval"
-        if not is_eval and name != loss and train_finite and n_bad == len(v) and frame.summarised(name) is None:
-            # a loss beside the run's that was never a number while the run's stays finite: not computed (pycma's
-            # ``current best feasible f-value`` of an unconstrained problem, nan in every row), no blow-up
+        if name != loss and train_finite and n_bad == len(v) and frame.summarised(name) is None:
+            # a loss or an eval beside the run's loss that was never a number while the run's stays finite: not
+            # computed (pycma's ``current best feasible f-value`` of an unconstrained problem, nan in every row; an
+            # eval metric with no validation data, torch-training-loop's ``val_mse=nan`` each epoch), no blow-up and
+            # no broken eval to ask about: it never worked, so nothing changed that a reviewer could weigh
             isolated.append(f"{name}: never finite ({n_bad} values), not computed")
             continue
         need = p.eval_persist_points if is_eval else p.persist_points
