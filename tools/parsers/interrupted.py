@@ -32,6 +32,9 @@ _REDRAWS = re.compile(rb"((?:" + _BAR + rb"){1,64}+)(\n?+)(?=[^\r\n])")
 _ONE_BAR = re.compile(_BAR)
 _MAX_REDRAWS = 64  # redraws looked at after a piece at a read's end
 _HELD_LINE = MAX_PIECE + _MAX_REDRAWS * 1024  # bytes: a longer last line holds nothing
+_BAR_BYTES = 2048  # a bar's redraw is at most this long (its parts' caps)
+# (the scan for glued pieces: a literal ``]`` then text to a \r; a redraw ending its bar at ``]\r`` fails at once)
+_GLUED_HINT = re.compile(rb"\]([^\r\n\]]{1,%d}+)\r" % MAX_PIECE)
 _GLUED_PIECE = re.compile(_BAR + rb"([^\r\n]{1,%d}+)\r" % MAX_PIECE)
 
 
@@ -49,7 +52,13 @@ def rejoined(data: bytes, at_line_start: bool = True) -> bytes:
     first = _PIECE_AT_START.match(data) if at_line_start else None
     if first is not None:
         done = _rejoin(data, 0, first.end(1), out, done)
-    hits = sorted((m.start(1), m.end(1)) for p in (_PIECE, _GLUED_PIECE) for m in p.finditer(data))
+    hits = [(m.start(1), m.end(1)) for m in _PIECE.finditer(data)]
+    for m in _GLUED_HINT.finditer(data):  # text between a bracket's close and a \r: a piece if the bracket ends a bar
+        start = m.start(1)
+        r = data.rfind(b"\r", max(0, start - _BAR_BYTES), start)
+        if r >= 0 and _ONE_BAR.fullmatch(data, r, start) is not None:
+            hits.append((start, m.end(1)))
+    hits.sort()
     for start, end in hits:
         if start >= done:
             done = _rejoin(data, start, end, out, done)
