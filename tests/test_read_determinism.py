@@ -196,7 +196,6 @@ KNOWN = {
     # whose `\r` redraws land inside its `Epoch: 30\t...` records, read at the bar's count (a first-reading miss: see
     # tests/test_corpus_libraries_holdout73.py); PhysicsNeMo's first epoch's execution-time line (two lines naming
     # it at one step) and its mini-batch losses (`[50.00%] Mini-Batch Losses: loss = ...`) placed by what a read holds
-    "libraries_holdout73/qucumber_field05_k1_progbar_50ep/train.log": "a bar's redraw inside a record: its count taken",
     "libraries_holdout74/physicsnemo_mlp_sgd_plain_fmt_10ep/train.log":
         "two lines naming the epoch's execution time at one step, ordered by the read",
     "libraries_holdout74/physicsnemo_spectral_adam_b8_every_batch_6ep/train.log":

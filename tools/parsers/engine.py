@@ -39,6 +39,7 @@ from .breaks import record_end
 from .dialect import DIALECT
 from .fields import _LEVELS, Plan, _spans, before_bar, header_names, plan_template, stamp_end
 from .history_rows import HistoryRows
+from .interrupted import hold_piece, rejoined
 from .kv_blocks import KeyBlocks, hold_open
 from .lines import (
     FIRST_DISPLAY,
@@ -135,8 +136,9 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter, at_end: bool = False) -> None:
         st = _state(em)
-        if at_end and st.get("up_tail"):  # a display still shown where the file ends, no cursor-up after it: its
-            read_block(b"", em, streams=False, shown=True)  # last state is read, once (the file has settled)
+        if at_end and (st.get("up_tail") or st.get("cr_piece")):  # a display still shown where the file ends, no
+            # cursor-up after it, or a piece a bar may have cut in: read as it stands, once (the file has settled)
+            read_block(b"", em, streams=False, shown=True)
         held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
         if held:
             read_block(held, em, streams=False)
@@ -222,6 +224,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
         tail = st.pop(held, None)
         if tail:
             data = tail.encode("latin-1") + data
+    data = _rejoin_pieces(data, st, shown)
+    if not data:
+        return
     if b"\x1b[" in data:  # a display redrawn in place: erased; the last one, that the next read may erase, waits
         data, up = erase_cleared(data)
         if up:
@@ -252,6 +257,24 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     _revise(st, em)
     body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
     st["marker_end"] = _marks_summary(body[body.rfind(b"\n") + 1:])  # the next read's first record may be a report
+
+
+def _rejoin_pieces(data: bytes, st: dict, shown: bool) -> bytes:
+    """``data`` with each program line a bar's redraw cut into whole (``interrupted.rejoined``): a piece the read
+    before ended in first, and a piece this read ends in held for the next one (unless the file has settled)."""
+    piece = st.pop("cr_piece", None)
+    at_line_start = not st.get("mid_line") or piece is not None
+    if piece:
+        data = piece.encode("latin-1") + data
+    if not data:
+        return data
+    st["mid_line"] = data.endswith(b"\r")
+    if not shown and (st["mid_line"] or data.endswith(b"]\n")):
+        data, held = hold_piece(data, at_line_start)
+        if held:
+            st["cr_piece"] = held.decode("latin-1")
+            st["mid_line"] = False  # (the next read starts with the piece: at a line's start)
+    return rejoined(data, at_line_start)
 
 
 def _hold_cut_record(data: bytes, st: dict) -> None:
@@ -1980,7 +2003,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
             again = _redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
             if whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
-                    last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st))) and len(
+                    last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st)
+                    or not plan.bar and _bar_of_epochs(ep[whole], last_prog[idx][whole], st))) and len(
                     np.unique(ep[whole])) == int((whole & ~again).sum()):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
                 if by_ep:
@@ -3868,6 +3892,20 @@ def _epoch_by_epoch(ep: np.ndarray, plan: Plan, line: bytes, st: dict) -> bool:
     if key in seen or len(seen) < MAX_EPOCH_KINDS:
         seen[key] = (float(ep[-1]), ok)
     return ok
+
+
+def _bar_of_epochs(ep: np.ndarray, prog: np.ndarray, st: dict) -> bool:
+    """Records each naming their own whole epoch under a bar that counts the run's epochs (tqdm over the epochs,
+    ``Epochs :  62%|...| 31/50``, the records every few epochs, ``Epoch: 30\tFidelity = 0.87``): the bar's count
+    before each record is never ahead of the epoch it prints by more than the one the loop has begun, the bar has
+    moved and never restarted (no bar of each epoch's batches), and its total holds every epoch printed. The epoch
+    printed is the step; the bar's count is no step of the records (redrawn when tqdm's clock says, not at each
+    record). Not for a bar's own records (its postfix)."""
+    total = st.get("main_total")
+    known = ~np.isnan(prog)
+    if not total or st.get("bars_restart") or not known.any() or float(ep.max()) > float(total):
+        return False
+    return bool((prog[known] <= ep[known] + 1).all() and (prog[known] >= 1).any())
 
 
 def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.ndarray | None = None) -> bool | None:
