@@ -241,6 +241,10 @@ class Dialect:
     #: a progress bar holding one of these is Keras' meter: its metrics are the epoch's running averages, so the
     #: record is the epoch's (its step is the epoch, its last state counts), as Keras' History has it
     epoch_bar_markers: tuple[bytes, ...] = (b"/step", b"[] - ")  # the bar's body is gone by then (lines.py)
+    #: a progress bar per epoch whose description holds one of these words at its total (torch-training-loop's
+    #: ``Epoch 3/10 - Finished: 100%|...| 20/20 [..., loss=0.1495; val_loss=0.2228]``) is redrawn at the epoch's end
+    #: with the epoch's record: its values are the epoch's, at the epoch (``engine._epoch_done_bar``)
+    epoch_done_words: frozenset[str] = frozenset({"finished", "done", "complete", "completed", "end", "ended"})
     #: a name ending in one of these extensions is a source location (``[logging.py:96:log_dist]``), not a metric
     source_suffixes: frozenset[str] = frozenset({
         "py", "pyx", "c", "cc", "cpp", "cu", "h", "hpp", "rs", "go", "java", "js", "ts", "sh", "lua", "jl"})

@@ -1239,8 +1239,8 @@ def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
     if last is False:
         return False
     seq = ep if last is None else np.concatenate(([float(last)], ep))
-    ok = bool(len(ep)) and not bool(np.isnan(ep).any()) and bool((ep % 1 == 0).all()) and bool(
-        (np.diff(seq) > 0).all())
+    rising = np.diff(seq) >= 0 if plan.epoch_done else np.diff(seq) > 0  # (an epoch's end redrawn: its record again)
+    ok = bool(len(ep)) and not bool(np.isnan(ep).any()) and bool((ep % 1 == 0).all()) and bool(rising.all())
     if key in seen or len(seen) < MAX_EPOCH_KINDS:
         seen[key] = float(ep[-1]) if ok else False
     return ok
@@ -1767,6 +1767,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     {c: v[~again] for c, v in bad.items()}
         if not len(idx):
             continue
+        if _epoch_done_bar(plan, lines[int(idx[0])], got):
+            plan = replace(plan, bar=False, counter=None, epoch_done=True)
         if plan.parts:
             _epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
         reads.append((plan, idx, got, bad))
@@ -2721,6 +2723,31 @@ def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> t
     k = int(np.argmax(have))
     counter = plan.counter
     return int(idx[k]), counter is not None and bool(got[counter[0]][k] == 0)
+
+
+_DESC_WORDS = re.compile(rb"[^A-Za-z]+")
+MAX_DESC = 256  # bytes of a bar's line looked at for its description
+
+
+def _epoch_done_bar(plan: Plan, line: bytes, got: dict[int, np.ndarray]) -> bool:
+    """A train bar per epoch (its own epoch printed) whose every redraw in the read is at its total and whose
+    description, before its percent, names the epoch's end (``Dialect.epoch_done_words``: torch-training-loop's
+    ``Epoch 3/10 - Finished: 100%|...| 20/20 [..., loss=0.1495; mse=0.1495; val_loss=0.2228]``, redrawn 2-3 times
+    with the epoch's values, after its ``Epoch 3/10 - Training: 45%|...| 9/20 [..., loss=2.7782]`` running mean):
+    the epoch's record, placed at its epoch as a record printing its own epoch is (``_once_an_epoch``); the bar's
+    in-epoch postfix of the same names is then a live view of it (``_viewed``). Decided on the template's words and
+    its lines' counts: the same whole and in pieces."""
+    if not plan.bar or plan.epoch is None or plan.counter is None or plan.is_eval or not plan.metrics:
+        return False
+    head = line[:MAX_DESC]
+    cut = head.find(b"%|")
+    if cut < 0:
+        return False
+    words = _DESC_WORDS.split(head[:cut])
+    if not any(w.decode("ascii").lower() in DIALECT.epoch_done_words for w in words if w):
+        return False
+    n, total = got[plan.counter[0]], got[plan.counter[1]]
+    return bool(len(n)) and bool((n >= total).all())
 
 
 def _redrawn_record(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.ndarray:

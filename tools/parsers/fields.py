@@ -58,6 +58,9 @@ class Plan:
     summary: dict[int, str] = field(default_factory=dict)  # field -> a final summary's name (``train_runtime``)
     partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
     epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
+    #: a bar's redraw at its epoch's end whose description names that end (``Epoch 3/10 - Finished: 100%|...|
+    #: 20/20 [..., loss=0.15; val_loss=0.22]``): the epoch's record, no bar (``engine._epoch_done_bar``)
+    epoch_done: bool = False
     initial: bool = False  # read once before a recurring record naming the same: that series' first point
     under_banner: bool = False  # a named step n/N read as the counter of the epoch banner it is printed under
     updates: int | None = None  # field of the updates count (``Dialect.update_counts``): at 0, a NaN is no value
