@@ -863,9 +863,10 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     numbers are no fields (``05 Dec 20:28    INFO  epoch 0 ...``: the day is no step, ``Dec 20`` no metric).
     glog's header (absl's, TensorFlow's: ``I1205 23:14:41.097795 140390894775168 logging_writer.py:48]``) is one
     too: its level letter glued to the date, after the clock a thread id of any length, and a source location
-    closing it. A number after the level (``... [INFO] 5, train_loss=...``) opens the message: no day or year."""
+    closing it. A number after the level, or after a whole date and a clock (``... 11:10:46,972 [INFO] 5, loss=``),
+    opens the message: no day or year."""
     i, n, end = 0, len(rep), 0
-    clock = dated = glog = leveled = False
+    clock = dated = glog = leveled = full = False  # (full: a whole date, ``2026-12-05``, seen)
     while i < n:
         while i < n and rep[i] in b" \t[(":
             i += 1
@@ -880,7 +881,7 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             dated = True
         elif _clock(tok):
             clock = True
-        elif word.isdigit() and (len(word) <= 4 or clock and glog) and not leveled:
+        elif word.isdigit() and (len(word) <= 4 or clock and glog) and not leveled and not (clock and full):
             pass  # (glog's thread id after its clock)
         elif not end and _level_date(word):
             dated = glog = True
@@ -901,10 +902,10 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             end = j + 2  # loguru's ``dehb.optimizers.dehb:_log_job_submission:887 - ``: no field
             break
         elif _iso_stamp(tok):
-            dated = clock = True  # ``2026-12-06T12:38:51.830291+0000``: a date and a clock in one word
+            dated = clock = full = True  # ``2026-12-06T12:38:51.830291+0000``: a date and a clock in one word
         elif (len(word) >= 8 and not set(word) - _DATE_CHARS and word[:1].isdigit()
               and (word.count(b"-") == 2 or word.count(b"/") == 2)):
-            dated = True  # 2026-12-05, 12/05/2026
+            dated = full = True  # 2026-12-05, 12/05/2026
         else:
             break
         end, i = j, j
