@@ -38,6 +38,7 @@ from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
 from .fields import _LEVELS, Plan, _spans, before_bar, header_names, plan_template, stamp_end
+from .fields import ungrouped_stamp as _ungrouped_stamp
 from .history_rows import HistoryRows
 from .interrupted import hold_piece, rejoined
 from .kv_blocks import KeyBlocks, hold_open
@@ -4111,31 +4112,6 @@ def _preamble(line: bytes) -> int:
     if end:
         end = _level_after(head, end)
     return end if 0 < end < len(line) else 0
-
-
-_STAMP_BYTES = frozenset(b"0123456789-:/.,")
-
-
-def _ungrouped_stamp(head: bytes) -> int:
-    """Where a stamp of a date and a clock opening ``head`` ends, and the level in capitals right after it
-    (``2026-12-07 08:33:31751 INFO``), 0 when there is none: at most 3 words, brackets around them allowed, each of
-    digits and date or clock separators, one with two colons or more (a clock), one with two ``-`` or ``/`` (a
-    date). One plain scan of ``head``."""
-    n, i, end = len(head), 0, 0
-    clock = dated = False
-    for _ in range(3):
-        while i < n and head[i] in b" \t[":
-            i += 1
-        j = i
-        while j < n and head[j] in _STAMP_BYTES:
-            j += 1
-        if j == i or j < n and head[j] not in b" \t]":
-            break
-        tok = head[i:j]
-        clock = clock or tok.count(b":") >= 2 and tok[:1].isdigit()
-        dated = dated or (tok.count(b"-") == 2 or tok.count(b"/") == 2) and tok[:1].isdigit()
-        end = i = j + (j < n and head[j] == 93)
-    return end if clock and dated else 0
 
 
 def _level_after(head: bytes, end: int) -> int:

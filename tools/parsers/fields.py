@@ -592,6 +592,80 @@ def _numbered(seg: bytes) -> bool:
     return len(seg) > 1 and seg[-1:] == b"." and seg[:-1].isdigit()
 
 
+_STAMP_BYTES = frozenset(b"0123456789-:/.,")
+
+
+def ungrouped_stamp(head: bytes) -> int:
+    """Where a stamp of a date and a clock opening ``head`` ends, and the level in capitals right after it
+    (``2026-12-07 08:33:31751 INFO``), 0 when there is none: at most 3 words, brackets around them allowed, each of
+    digits and date or clock separators, one with two colons or more (a clock), one with two ``-`` or ``/`` (a
+    date); a bare number after both opens the message. One plain scan of ``head``."""
+    n, i, end = len(head), 0, 0
+    clock = dated = False
+    for _ in range(3):
+        while i < n and head[i] in b" \t[":
+            i += 1
+        j = i
+        while j < n and head[j] in _STAMP_BYTES:
+            j += 1
+        if j == i or j < n and head[j] not in b" \t]":
+            break
+        tok = head[i:j]
+        if clock and dated and tok.rstrip(b",").isdigit():
+            break  # (a bare number after the stamp opens the message: ``... 08:33:31751 5, loss=...``)
+        clock = clock or tok.count(b":") >= 2 and tok[:1].isdigit()
+        dated = dated or (tok.count(b"-") == 2 or tok.count(b"/") == 2) and tok[:1].isdigit()
+        end = i = j + (j < n and head[j] == 93)
+    return end if clock and dated else 0
+
+
+MAX_PREAMBLE_BYTES = 64  # of a stamp before a record's message
+MAX_LEVEL_BYTES = 16  # of a level word after a stamp (``[CRITICAL]``)
+
+
+def message_start(rep: bytes, opening: int, dialect: Dialect = DIALECT) -> int:
+    """Where a logger's message starts after the stamp, ``opening`` the first byte after it: past a level word
+    (``Dialect.level_words``) bracketed or not, a colon after it, and a ``-`` or ``|`` around it (``[INFO] ``,
+    ``INFO: ``, ``- INFO - ``, ``| INFO | ``); past the blanks at ``opening`` when no level follows. One plain
+    scan, bounded."""
+    n, i = len(rep), opening
+    while i < n and rep[i] in b" \t":
+        i += 1
+    opening = i
+    if rep[i:i + 1] in (b"-", b"|") and rep[i + 1:i + 2] in (b" ", b"\t"):
+        i += 1
+        while i < n and rep[i] in b" \t":
+            i += 1
+    j = i + 1 if rep[i:i + 1] == b"[" else i
+    e = j
+    while e < n and e - j <= MAX_LEVEL_BYTES and (65 <= rep[e] <= 90 or 97 <= rep[e] <= 122):
+        e += 1
+    if e == j or rep[j:e].decode("latin-1").lower() not in dialect.level_words:
+        return opening
+    if j > i:
+        if rep[e:e + 1] != b"]":
+            return opening
+        e += 1
+    if rep[e:e + 1] == b":":
+        e += 1
+    while e < n and rep[e] in b" \t":
+        e += 1
+    if rep[e:e + 1] in (b"-", b"|") and rep[e + 1:e + 2] in (b" ", b"\t"):
+        e += 1
+        while e < n and rep[e] in b" \t":
+            e += 1
+    return e if e > i and rep[e - 1:e] in (b" ", b"\t") else opening
+
+
+def _counter_separator(rep: bytes, b: int) -> bool:
+    """Whether a bare number ending at ``b`` is followed by a counter's separator then the record: a blank or a
+    tab, or ``,`` ``:`` ``|`` ``;`` then a blank (``5, train_loss=...``, ``12:\tlearn: ...``, ``7 | loss=...``)."""
+    c = rep[b:b + 1]
+    if c in (b" ", b"\t"):
+        return True
+    return c in (b",", b":", b"|", b";") and rep[b + 1:b + 2] in (b" ", b"\t")
+
+
 def _whole_in_all(samples: list[bytes], n_spans: int, k: int) -> bool:
     """Whether field ``k`` holds a whole number in every sample of the template's shape."""
     seen = False
@@ -792,9 +866,10 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     numbers are no fields (``05 Dec 20:28    INFO  epoch 0 ...``: the day is no step, ``Dec 20`` no metric).
     glog's header (absl's, TensorFlow's: ``I1205 23:14:41.097795 140390894775168 logging_writer.py:48]``) is one
     too: its level letter glued to the date, after the clock a thread id of any length, and a source location
-    closing it."""
+    closing it. A number after the level, or after a whole date and a clock (``... 11:10:46,972 [INFO] 5, loss=``),
+    opens the message: no day or year."""
     i, n, end = 0, len(rep), 0
-    clock = dated = glog = False
+    clock = dated = glog = leveled = full = False  # (full: a whole date, ``2026-12-05``, seen)
     while i < n:
         while i < n and rep[i] in b" \t[(":
             i += 1
@@ -809,7 +884,7 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             dated = True
         elif _clock(tok):
             clock = True
-        elif word.isdigit() and (len(word) <= 4 or clock and glog):
+        elif word.isdigit() and (len(word) <= 4 or clock and glog) and not leveled and not (clock and full):
             pass  # (glog's thread id after its clock)
         elif not end and _level_date(word):
             dated = glog = True
@@ -821,19 +896,19 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
             end = j
             break
         elif clock and dated and tok in _LEVELS and end == i - 1:
-            end, i = j, j  # a level in capitals right after the stamp (``...+0000 INFO 0/30 ...``): the header's
+            end, i, leveled = j, j, True  # a level in capitals right after the stamp (``...+0000 INFO 0/30 ...``)
             continue
         elif clock and dated and (tok == b"|" or word.decode("latin-1") in dialect.level_words):
-            i = j  # loguru's ``| INFO     |`` between its stamp and its source location (the stamp ends before it
-            continue  # unless that location follows)
+            i, leveled = j, True  # loguru's ``| INFO     |`` between its stamp and its source location (the stamp
+            continue  # ends before it unless that location follows)
         elif clock and dated and _module_location(tok) and rep[j:j + 3] == b" - ":
             end = j + 2  # loguru's ``dehb.optimizers.dehb:_log_job_submission:887 - ``: no field
             break
         elif _iso_stamp(tok):
-            dated = clock = True  # ``2026-12-06T12:38:51.830291+0000``: a date and a clock in one word
+            dated = clock = full = True  # ``2026-12-06T12:38:51.830291+0000``: a date and a clock in one word
         elif (len(word) >= 8 and not set(word) - _DATE_CHARS and word[:1].isdigit()
               and (word.count(b"-") == 2 or word.count(b"/") == 2)):
-            dated = True  # 2026-12-05, 12/05/2026
+            dated = full = True  # 2026-12-05, 12/05/2026
         else:
             break
         end, i = j, j
@@ -1038,6 +1113,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     if tag_end:
         plan.tag = tuple(f for f, (a, b) in enumerate(spans) if tag_at < a and b <= tag_end and numeric[f])
         opening = tag_end
+    pre = stamp or ungrouped_stamp(rep[:MAX_PREAMBLE_BYTES])  # (its milliseconds ungrouped as the engine holds it)
+    message = message_start(rep, pre, dialect) if pre and not tag_end else 0  # past the level after the stamp
+    opened = False  # the step is a bare counter opening the message (``_counter_separator``)
     while k < len(spans):
         if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]) or (
                 spans[k][0] < tag_end):  # (a tag's numbers, and what is before it, are no fields of the record)
@@ -1070,7 +1148,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1  # the first of a list (``policy_weights: [0.0, 2.0, ...]``): no value of the name before it
             continue
         name = _header_name(header, cols, a, dialect) if table and header else _name_before(rep, a, dialect)
-        if name and not table and stamp and not rep[opening:a].strip():
+        if name and not table and (stamp and not rep[opening:a].strip() or a == message):
             name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
         if name and not table and _after_unit(rep, a, name, dialect):
             k += 1  # ``in 1.46 s ( 0.00099 M/sec )``: a time's unit names no number in parentheses after it
@@ -1147,6 +1225,15 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
             k += 1
             continue
+        if (plan.step is None and not table and _int(rep[a:b]) and b"%||" not in rep
+                and (k == first_field or message and a == message) and _counter_separator(rep, b)):
+            # a bare counter opening the record's message, after any logger preamble, then a separator (cellpose's
+            # "... [INFO] 5, train_loss=1.63, ..."; "7 | loss=0.3"): its step, if the record names a value the reader
+            # knows (below)
+            plan.step = k
+            opened = opening_step = True
+            k += 1
+            continue
         if name and table and low in dialect.worker_names and plan.worker is None:
             plan.worker = k  # (a column named so is no metric)
         if not name and unnamed is None and _right_after_position(rep, spans, k, plan, samples):
@@ -1196,6 +1283,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    if opened and plan.step is not None and not _knows_any(plan.metrics.values()):
+        plan.step = None  # (a bare number opening prose, ``... INFO 3, as planned``: no record's counter)
     if numbered and plan.step is not None and not _knows_any(plan.metrics.values()):
         plan.step = None  # a list's item in prose (a model's numbered answer, ``1. **Price:** ... $5 * 2 = $10``)
     two = _paired(counters, plan, table)
