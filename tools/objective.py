@@ -465,8 +465,24 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
         if judged:
             return min(judged, key=lambda c: (0 if "total" in norm_name(c) else 1, len(c), c))
     plain = [c for c in terms if not is_adversarial(c)]
-    pool = plain or terms
+    pool = _without_local_work(plain or terms)
     # Prefer names with "total", then "lm", then the shortest.
     pool = sorted(pool, key=lambda c: (0 if "total" in c.lower() else 1 if "lm" in c.lower() else 2,
                                        0 if _CRITIC.search(norm_name(c)) else 1, len(c), c))
     return pool[0]
+
+
+def _without_local_work(names: list[str]) -> list[str]:
+    """``names`` without a loss measured after a unit's own local work when its twin measured before that work is
+    among them (``Dialect.local_work_twins``: a federated run's ``loss after local training``, each device's loss
+    after its local steps, beside ``loss before local training``, the central model's): the central model's loss
+    stands for the run."""
+    lowered = {n.lower(): n for n in names}
+    kept = []
+    for n in names:
+        low = n.lower()
+        twin = next((low.replace(after, before) for after, before in DIALECT.local_work_twins.items()
+                     if after in low), None)
+        if twin is None or twin not in lowered:
+            kept.append(n)
+    return kept or names

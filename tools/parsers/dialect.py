@@ -205,6 +205,13 @@ class Dialect:
     #: each bucket, beside its ``Stats after training: ...``): its names take the prefix, a series apart from the one
     #: measured after it
     heading_prefixes: dict = field(default_factory=lambda: {"before training": "before_"})
+    #: a quantity measured after a unit's own local work, beside the same quantity measured before it (federated
+    #: learning's ``Train population | loss after local training``: each device's loss after its local steps; the
+    #: loss ``before local training`` is the central model's): the phrase after and the phrase its twin holds. The
+    #: twin measured before is the run's loss (``objective.choose_primary_loss``)
+    local_work_twins: dict = field(default_factory=lambda: {
+        "after local training": "before local training", "after local update": "before local update",
+        "after local updates": "before local updates"})
     #: a preposition between a metric's name and its position (``Loss after epoch 3: 0.52``, ``Average loss at
     #: step 2000: 4.52``): the value after the position is named by the words before it
     position_words: frozenset[str] = frozenset({"after", "at", "for", "in", "of", "on"})

@@ -186,6 +186,8 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     i = start - 1
     while i >= 0 and line[i] in _SKIP_BEFORE:
         i -= 1
+    if (split_named := _split_named(line, start, i, dialect)) is not None:
+        return split_named
     unit = split = ""
     if i >= 0 and line[i] == 0x29:  # ")": a qualifier, "Epoch(train) [2]", names the word before it
         j = line.rfind(b"(", max(0, i - 32), i)
@@ -240,6 +242,36 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
     if split and name.lower() not in dialect.epoch_names | dialect.step_names and not name.lower().startswith(split):
         name = split + name
     return (name + unit)[:80]
+
+
+MAX_SPLIT_NAME = 96  # bytes of a ``split | quantity`` name before its colon
+
+
+def _split_named(line: bytes, start: int, end: int, dialect: Dialect) -> str | None:
+    """The name of a ``name : value`` line whose name holds a split (a population, a data set) and a quantity apart
+    by one `` | `` (pfl's ``    Train population | loss before local training     : 0.895``, ``Central val | loss :
+    0.5``): the whole text before the colon, its padding gone, blanks single. Only where the value is the line's
+    last token, the colon right after the name (padded or not), the name the line's whole text after its indent, its
+    two parts words of a name (each at most ``name_words``, starting with a letter, the first no level or prose
+    word). A ``|``-bordered row (``| loss | 0.5 |``) has borders at its ends and no such colon: never one. Else
+    None (the name is read as before). One look at the line's head: linear."""
+    if end < 1 or end > MAX_SPLIT_NAME + 64 or line[end + 1:start].strip() != b":" or b" " in line[start:].strip():
+        return None
+    head = line[:end + 1].strip()
+    if not 3 < len(head) <= MAX_SPLIT_NAME or head.count(b"|") != 1 or b" | " not in head:
+        return None
+    parts = [p.split() for p in head.split(b"|")]
+    for words in parts:
+        if not words or len(words) > dialect.name_words:
+            return None
+        for w in words:
+            if w[0] not in _LETTERS or any(c not in _NAME_CHARS and c not in b"()" for c in w):
+                return None
+    first = parts[0][0].decode("latin-1").lower()
+    if first in dialect.level_words or first in dialect.prose_words:
+        return None
+    name = " | ".join(" ".join(w.decode("utf-8", "replace") for w in words) for words in parts)
+    return name if _is_name(name, dialect) else None
 
 
 def _step_after_words(low: str, dialect: Dialect) -> bool:
