@@ -171,7 +171,10 @@ def test_a_fill_looked_up_where_asked_is_the_whole_fill(values, start, head) -> 
     head = head[:len(values)]
     want = _ffill(v, start)
     for i, h in enumerate(head):  # lines carried from the block before: their own step where the line has none
-        if math.isnan(v[i]):
+        before = [j for j in range(i) if not math.isnan(v[j])]
+        # ... unless a carried value read now comes before it, printed at the same step: after that value
+        after = bool(before) and (head[before[-1]] == h or math.isnan(head[before[-1]]) and math.isnan(h))
+        if math.isnan(v[i]) and not after:
             want[i] = h
     idx = np.arange(len(v))
     have = np.flatnonzero(~np.isnan(v))

@@ -200,6 +200,9 @@ class Dialect:
     #: a mark a table prints before a cell whose value is a new best (hippynn's ``Loss  :    *    2.4951   *
     #: 2.0084``), there or not from row to row: no part of the row (``templates.unmark_best``)
     best_marks: str = "*"
+    #: a mark printed alone before a row's label to set the row apart (nequip's summary rows ``! Train  1  0.845 ...``,
+    #: ``! Validation ...`` under ``  Train  #  Epoch  wal ...``): no cell of the row, the label after it names the row
+    row_marks: str = "!>"
     #: a record headed by one of these phrases (before its first value) measures the model before its unit of work
     #: trains (PyTorch-BigGraph's ``( 0 , 1 ): Stats before training: pos_rank: 554.5 , mrr: 0.013 , ...`` before
     #: each bucket, beside its ``Stats after training: ...``): its names take the prefix, a series apart from the one

@@ -1012,9 +1012,13 @@ def _add_in_order(add: np.ndarray, order: np.ndarray, n: int, reads: list) -> No
 
 def _context(i: int, at: tuple[np.ndarray, _Filled] | None, ctx: list[tuple[float | None, float | None]],
              st: dict) -> list[float | None]:
-    """The progress counter and the train step at line ``i``, kept with a one-off line."""
+    """The progress counter and the train step at line ``i``, kept with a one-off line (carried again: the step a
+    carried value read now before it gives it, ``_Filled``)."""
     if i < len(ctx):
-        return list(ctx[i])
+        if at is None:
+            return list(ctx[i])
+        step = float(at[1][np.array([i])][0])
+        return [ctx[i][0], None if np.isnan(step) else step]
     if at is None:
         return [st.get("prog"), st.get("step")]
     got = [float(at[0][i]), float(at[1][np.array([i])][0])]
@@ -1677,7 +1681,14 @@ class _Filled:
             out = np.where((idx >= len(self.head)) & (k >= 0) & (at < len(self.head)), self.lead, out)
         carried = (idx < len(self.head)) & ~((k >= 0) & (at == idx))
         if carried.any():
-            out = np.where(carried, self.head[np.minimum(idx, max(len(self.head) - 1, 0))], out)
+            head = self.head[np.minimum(idx, max(len(self.head) - 1, 0))]
+            # a carried line after a carried value read now, printed under the same step (nothing read between
+            # them then): after that value, as one read of both lines reads it (a table's train row then its
+            # validation row, both carried: the validation at the train row's epoch)
+            prior = self.head[np.minimum(at, max(len(self.head) - 1, 0))] if len(self.have) else head
+            after = carried & (k >= 0) & (at < idx) & ((prior == head) | np.isnan(prior) & np.isnan(head)) & ~np.isnan(
+                out)
+            out = np.where(carried & ~after, head, out)
         return out
 
     def last(self) -> float | None:

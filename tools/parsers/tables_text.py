@@ -350,13 +350,17 @@ def header_words(line: bytes) -> tuple[tuple[str, int, int], ...]:
 
 
 def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], dialect: Dialect = DIALECT,
-          words: tuple[tuple[str, int, int], ...] = ()) -> RowNames | None:
+          words: tuple[tuple[str, int, int], ...] = (), label: int = 0) -> RowNames | None:
     """One name per blank-separated cell of the row ``samples[0]`` (``""``: a cell to skip; a border, a word, a
     time), or None when the row does not fit the header. Cells as many as the columns (or as the header's words)
     go to them in order; else each to the column its characters overlap most (the nearest one within two
-    characters)."""
+    characters). The first ``label`` cells are the row's label (``! Initial Validation``: ``split_label``), one cell
+    over their span, so that a row leaving a column empty (nequip's ``#``) still lines up."""
     cells = _cells(samples[0])
-    keep = [k for k in _list_heads(cells) if cells[k][0].decode("utf-8", "replace") not in _BORDERS]
+    if label > 1 and len(cells) >= label:
+        cells[0] = (cells[0][0], cells[0][1], cells[label - 1][2])
+    keep = [k for k in _list_heads(cells) if cells[k][0].decode("utf-8", "replace") not in _BORDERS and not (
+        0 < k < label)]
     numeric = [k for k in keep if _number_cell(cells[k][0])]
     if len(numeric) < 1 or len(keep) > 2 * len(columns) + 2:
         return None
@@ -537,18 +541,39 @@ def names_a_table(columns: tuple[tuple[str, int, int], ...], dialect: Dialect = 
     return population_best([name for name, _a, _b in columns if name]) is not None
 
 
-def split_row(row: bytes, dialect: Dialect = DIALECT) -> str | None:
-    """The prefix of the split naming a row (``trainset  0.63  1.45``: ``""``; ``validset ...``: ``val_``), a row
-    whose first cell is a split's name (``Dialect.split_rows``) and whose other cells are numbers, else None."""
-    if len(row) > MAX_HEADER or not row[:1].isalpha():
+_LABEL_WORDS = 2  # words of a row's label naming its split (``Initial Validation``)
+
+
+def split_label(row: bytes, dialect: Dialect = DIALECT) -> tuple[str, int] | None:
+    """(prefix, cells) of the split naming a row and how many cells its label takes (``trainset  0.63  1.45``:
+    ``("", 1)``; ``validset ...``: ``val_``), a row whose label is a split's name (``Dialect.split_rows``), maybe after
+    a word qualifying it (``Initial Validation``) and a mark setting the row apart (``! Train``:
+    ``Dialect.row_marks``), and whose other cells are numbers, else None."""
+    if len(row) > MAX_HEADER:
+        return None
+    mark = row[:1].decode("latin-1") in dialect.row_marks and row[1:2] == b" "
+    if not (row[:1].isalpha() or mark and row[1:].lstrip(b" ")[:1].isalpha()):
         return None
     cells = _cells(row)
-    if len(cells) < 2 or len(cells) > MAX_COLUMNS + 1:
+    if len(cells) < 2 or len(cells) > MAX_COLUMNS + 1 + _LABEL_WORDS:
         return None
-    prefix = dialect.split_rows.get(cells[0][0].decode("latin-1").lower())
-    if prefix is None or not all(_number_cell(tok) or tok.lower() in _NAN_CELLS for tok, _a, _b in cells[1:]):
-        return None
-    return str(prefix)
+    at = 1 if mark else 0
+    for k in range(at, min(at + _LABEL_WORDS, len(cells) - 1)):
+        word = cells[k][0]
+        if not word.isalpha():
+            return None
+        prefix = dialect.split_rows.get(word.decode("latin-1").lower())
+        if prefix is not None:
+            if not all(_number_cell(tok) or tok.lower() in _NAN_CELLS for tok, _a, _b in cells[k + 1:]):
+                return None
+            return str(prefix), k + 1
+    return None
+
+
+def split_row(row: bytes, dialect: Dialect = DIALECT) -> str | None:
+    """The prefix of the split naming a row (``split_label``), else None."""
+    got = split_label(row, dialect)
+    return None if got is None else got[0]
 
 
 _NAN_CELLS = frozenset({b"nan", b"-nan", b"inf", b"-inf"})
@@ -678,7 +703,8 @@ class Tables:
         """The names of the cells of row template whose first line is ``i`` (samples: a few of its lines, the first
         one first), ``SKIP`` for a model summary's rows, None when no header governs it."""
         rep = samples[0]
-        split = split_row(rep)
+        labelled = split_label(rep)
+        split = None if labelled is None else labelled[0]
         is_named = named_row(rep) is not None
         if len(rep) > MAX_HEADER * 4 or split is None and not is_named and not _row_like(
                 self.grouping.templates[self.grouping.codes[i]], rep) and not self._headed_text_row(i, rep):
@@ -707,12 +733,14 @@ class Tables:
         key = (header, rule if top is None else b"\x00" + top, self.grouping.templates[self.grouping.codes[i]])
         names = _ALIGNED.get(key)
         if names is None:
-            names = align(columns, samples, words=header_words(header) if top is None else columns)
+            names = align(columns, samples, words=header_words(header) if top is None else columns,
+                          label=0 if labelled is None else labelled[1])
             if names is not None and names.named_step and len(samples) > 1 and len(_ALIGNED) < MAX_CACHE:
                 _ALIGNED[key] = names  # its step by name: the same for every block's samples (one sample, maybe
                 # the read's last line cut short, is too few: what it names must not outlive its read)
         if split and names is not None:  # a validation split's row: its cells are that split's (``val_TotalLoss``)
-            named = RowNames(n and split + n for n in names)
+            positions = DIALECT.step_names | DIALECT.epoch_names | {"step"}
+            named = RowNames(n and (n if n.lower() in positions else split + n) for n in names)  # its step: the row's
             named.partial_first, named.named_step = names.partial_first, names.named_step
             return named
         return names
