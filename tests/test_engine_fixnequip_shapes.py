@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from pathlib import Path
 
@@ -127,14 +126,9 @@ def test_generated_summary_tables_among_batch_tables(tmp_path, seed):
 
 
 def _targets() -> list[Path]:
-    roots = [REPO / "examples" / "libraries_holdout79"]
-    if os.environ.get("TRAINING_CHECK_HOLDOUT79"):  # the set's folder where this branch does not hold it
-        roots.append(Path(os.environ["TRAINING_CHECK_HOLDOUT79"]))
-    for root in roots:
-        found = sorted(root.glob("nequip_*/train.log"))
-        if found:
-            return found
-    return []
+    found = sorted((REPO / "examples" / "libraries_holdout79").glob("nequip_*/train.log"))
+    assert found, "no nequip run under examples/libraries_holdout79"
+    return found
 
 
 @pytest.mark.parametrize("path", _targets(), ids=lambda p: p.parent.name)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import sys
 from pathlib import Path
@@ -31,8 +30,7 @@ from training_check.tools.parsers.fields import _name_before
 from .test_read_misses import points_at, primary_names, whole_as_live
 
 REPO = Path(__file__).resolve().parents[1]
-# the set lives on its own branch until merged: TRAINING_CHECK_EXAMPLES may name another checkout's examples folder
-FOLDER = Path(os.environ.get("TRAINING_CHECK_EXAMPLES", REPO / "examples")) / "libraries_holdout79"
+FOLDER = REPO / "examples" / "libraries_holdout79"
 sys.path.insert(0, str(REPO / "bench"))
 
 import read_corpus  # noqa: E402
@@ -161,11 +159,12 @@ def test_a_bordered_table_still_reads_its_cells(tmp_path):
 
 
 def _runs() -> list[str]:
-    return sorted(p.name for p in FOLDER.glob("pfl_*") if (p / "truth.json").is_file()) if FOLDER.is_dir() else []
+    runs = sorted(p.name for p in FOLDER.glob("pfl_*") if (p / "truth.json").is_file())
+    assert runs, f"no pfl run under {FOLDER}"
+    return runs
 
 
-@pytest.mark.skipif(not _runs(), reason="examples/libraries_holdout79 not in this checkout")
-@pytest.mark.parametrize("run", _runs() or ["none"])
+@pytest.mark.parametrize("run", _runs())
 def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
     folder = FOLDER / run
     truth = json.loads((folder / "truth.json").read_text())
