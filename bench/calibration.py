@@ -67,10 +67,11 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout60", "libraries_holdout61", "libraries_holdout62", "libraries_holdout63",
     "libraries_holdout64", "libraries_holdout65", "libraries_holdout66", "libraries_holdout67",
     "libraries_holdout68", "libraries_holdout69", "libraries_holdout70", "libraries_holdout71", "libraries_holdout72",
-    "libraries_holdout73", "libraries_holdout74",
+    "libraries_holdout73", "libraries_holdout74", "libraries_holdout75", "libraries_holdout76", "libraries_holdout77",
+    "libraries_holdout78", "libraries_holdout79",
     "trackers2")] + [
     # (libraries_holdout59 not yet: uncorrected, openbox's trials read as no loss, each healthy search an ESCALATE;
-    # holdout68 to 74 all in, after their corrections)
+    # holdout68 to 79 all in, after their corrections)
     SHARED / "real-logs", SHARED / "real-logs-2"]
 CONFIDENT = 0.7  # a cause given at this confidence or more must be right >= 90 % of the time
 CLEAR_LABELS = {"nan", "diverged"}
