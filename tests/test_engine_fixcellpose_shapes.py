@@ -13,19 +13,16 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 from pathlib import Path
 
 import pytest
 from training_check.tools.parsers.fields import message_start, plan_template, stamp_end, ungrouped_stamp
 
-from .test_read_misses import _live, points_at, primary_names, whole_as_live
+from .test_read_misses import _live, assert_at_truth, corpus_runs, points_at, primary_names, whole_as_live
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout76"
-sys.path.insert(0, str(REPO / "bench"))
 
-import read_corpus  # noqa: E402
 
 STAMPS = {
     "comma": lambda t: f"2026-12-07 11:{t // 60 % 60:02d}:{t % 60:02d},{t * 37 % 1000:03d}",
@@ -159,13 +156,7 @@ def test_the_message_starts_after_the_stamp_and_its_level():
             assert plan is None or plan.step is None, (pre, prose)
 
 
-def _runs() -> list[str]:
-    runs = sorted(p.name for p in FOLDER.glob("cellpose_*") if (p / "truth.json").is_file())
-    assert runs, f"no cellpose run under {FOLDER}"
-    return runs
-
-
-@pytest.mark.parametrize("run", _runs())
+@pytest.mark.parametrize("run", corpus_runs(FOLDER, "cellpose_"))
 def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
     folder = FOLDER / run
     truth = json.loads((folder / "truth.json").read_text())
@@ -173,14 +164,7 @@ def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
     pts = whole_as_live(tmp_path, data, "c.log")
     got = dict(zip(*pts["train_loss"], strict=True))
     assert sorted(got) == [s for s, _ in truth["train_loss"]], run
-    for step, v in truth["train_loss"]:
-        t = float(v)
-        if math.isnan(t):
-            assert math.isnan(got[step]), (run, step)
-        elif math.isinf(t):
-            assert got[step] == t, (run, step)
-        else:
-            assert abs(got[step] - t) <= read_corpus._tolerance(t, truth["tolerance"]), (run, step, t, got[step])
+    assert_at_truth(got, truth, run)
     assert primary_names(pts) == ["train_loss"]
     live = _live(tmp_path, data, [int(c * len(data)) for c in (0.1, 0.5, 0.9)], name="d.log")
     assert json.dumps(live) == json.dumps(pts), run

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,13 +26,11 @@ from training_check.tools.objective import assign_roles
 from training_check.tools.parsers.dialect import DIALECT
 from training_check.tools.parsers.fields import _name_before
 
-from .test_read_misses import points_at, primary_names, whole_as_live
+from .test_read_misses import assert_at_truth, corpus_runs, points_at, primary_names, whole_as_live
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout79"
-sys.path.insert(0, str(REPO / "bench"))
 
-import read_corpus  # noqa: E402
 
 TRAIN = "Train population | loss before local training"
 AFTER = "Train population | loss after local training"
@@ -158,26 +155,13 @@ def test_a_bordered_table_still_reads_its_cells(tmp_path):
     _same(points_at(pts, "loss"), want)
 
 
-def _runs() -> list[str]:
-    runs = sorted(p.name for p in FOLDER.glob("pfl_*") if (p / "truth.json").is_file())
-    assert runs, f"no pfl run under {FOLDER}"
-    return runs
-
-
-@pytest.mark.parametrize("run", _runs())
+@pytest.mark.parametrize("run", corpus_runs(FOLDER, "pfl_"))
 def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
     folder = FOLDER / run
     truth = json.loads((folder / "truth.json").read_text())
     assert truth["loss_name"] == TRAIN
     pts = whole_as_live(tmp_path, (folder / "train.log").read_bytes(), "train.log")
     got = dict(points_at(pts, TRAIN))
-    for step, v in truth["train_loss"]:
-        t = float(v)
-        if math.isnan(t):
-            assert math.isnan(got[step]), (run, step)
-        elif math.isinf(t):
-            assert got[step] == t, (run, step)
-        else:
-            assert abs(got[step] - t) <= read_corpus._tolerance(t, truth["tolerance"]), (run, step, t, got[step])
+    assert_at_truth(got, truth, run)
     assert primary_names(pts) == [TRAIN]
     assert assign_roles(list(pts))[VAL].role == "eval"

@@ -135,6 +135,35 @@ def points_at(pts: dict, name: str) -> list[tuple[int, float]]:
     return list(zip(*pts[name], strict=True))
 
 
+def corpus_runs(folder, prefix: str) -> list[str]:
+    """The names of the runs under ``folder`` whose name starts with ``prefix`` and that hold a ``truth.json``: there
+    must be some (a set's runs are in the repository: a missing one is a failure, not a skip)."""
+    runs = sorted(p.name for p in folder.glob(f"{prefix}*") if (p / "truth.json").is_file())
+    assert runs, f"no {prefix}* run under {folder}"
+    return runs
+
+
+def assert_at_truth(got: dict, truth: dict, label: str) -> None:
+    """Every point of a corpus run's ``truth.json`` (``train_loss`` [[step, value], ...]) read at its step within the
+    truth's tolerance (bench/read_corpus.py's), NaN as NaN and an infinity as itself."""
+    import math
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import read_corpus
+
+    for step, v in truth["train_loss"]:
+        t = float(v)
+        assert step in got, (label, step)
+        if math.isnan(t):
+            assert math.isnan(got[step]), (label, step)
+        elif math.isinf(t):
+            assert got[step] == t, (label, step)
+        else:
+            assert abs(got[step] - t) <= read_corpus._tolerance(t, truth["tolerance"]), (label, step, t, got[step])
+
+
 def test_a_step_found_stuck_in_a_later_read_numbers_every_record_as_one_read_does(tmp_path):
     """scikit-learn's ``partial_fit`` in a loop prints ``Iteration 1, loss = ...`` at every call. Read whole, the
     step is stuck and the 40 records are numbered by line order; read live, the first reads held fewer than the
