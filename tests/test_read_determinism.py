@@ -64,7 +64,10 @@ TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), 
              # pyhealth's own log.txt holds the records of train.log without its bars)
              "libraries_holdout68": (".log",),
              # (netket's own ``vmc.log`` is a JSON document its JsonLog writes whole again, not a file appended to)
-             "libraries_holdout56": ("train.log",)}
+             "libraries_holdout56": ("train.log",),
+             # (StarDist's config.json / thresholds.json and scArches' trainer_logs.json: documents written whole once
+             # at the end, no file appended to; OpenNMT-tf's model_description.py: code)
+             "libraries_holdout75": (".log",), "libraries_holdout76": (".log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
 PIECES = 4  # cuts per file (random, mid-line): five reads
@@ -194,14 +197,28 @@ KNOWN = {
     "libraries_holdout71/modelscope_reg_adam_byiter_8ep/train.log": "as before fixsites",
     "libraries_holdout71/modelscope_reg_adamw_b8_exp_decay_5ep/train.log": "as before fixsites",
     "libraries_holdout71/modelscope_reg_sgd_val_6ep/train.log": "as before fixsites",
-    # added with libraries_holdout73 and 74 (their first readings, this session): QuCumber's run with a progress bar,
-    # whose `\r` redraws land inside its `Epoch: 30\t...` records, read at the bar's count (a first-reading miss: see
-    # tests/test_corpus_libraries_holdout73.py); PhysicsNeMo's first epoch's execution-time line (two lines naming
-    # it at one step) and its mini-batch losses (`[50.00%] Mini-Batch Losses: loss = ...`) placed by what a read holds
+    # added with libraries_holdout73 and 74: PhysicsNeMo's first epoch's execution-time line (two lines naming it at
+    # one step) and its mini-batch losses (`[50.00%] Mini-Batch Losses: loss = ...`) placed by what a read holds
+    # (QuCumber's progress bar redrawn inside its `Epoch: 30\t...` records reads alike since fixqc)
     "libraries_holdout74/physicsnemo_mlp_sgd_plain_fmt_10ep/train.log":
         "two lines naming the epoch's execution time at one step, ordered by the read",
     "libraries_holdout74/physicsnemo_spectral_adam_b8_every_batch_6ep/train.log":
         "mini-batch records between the epochs' placed by what a read holds",
+    # added with libraries_holdout75 to 79 (after their corrections): StarDist's Keras meter cut by a read within its
+    # first epoch (the batch's running value kept for the epoch: a young read); cellpose's own run.log, whose
+    # settings dict (`{'sharpen_radius': 0, ...}`, a one-off line before any epoch) a young read places at step 1, not
+    # 0 (its losses alike); nequip's per-batch tables (`# Epoch batch  loss ...`) read in pieces as running means beside
+    # its `! Train` summaries (the summaries, the run's points, alike)
+    "libraries_holdout75/stardist_rays32_lr_growth10_10ep_diverged/train.log":
+        "a Keras meter cut within its first epoch: the young read's running value kept",
+    **{f"libraries_holdout76/{run}/run.log": "cellpose's settings dict placed at step 1 by a young read"
+       for run in ("cellpose_adamw_b2_per8_41ep", "cellpose_adamw_n6_bs64_lr01_61ep", "cellpose_adamw_test_41ep",
+                   "cellpose_sgd_lr_high_diverged")},
+    **{f"libraries_holdout79/{run}": "nequip's per-batch tables read in pieces as running means"
+       for run in ("nequip_adam_3layers_lmax2_16feat_6ep/log", "nequip_adam_b2_batchlog_8ep/log",
+                   "nequip_adam_b2_batchlog_8ep/train.log", "nequip_adam_energy_plateau_12ep/train.log",
+                   "nequip_adam_forces_10ep/log", "nequip_adam_lr_high_diverged/log",
+                   "nequip_sgd_momentum_cosine_ema_10ep/log")},
 }
 
 

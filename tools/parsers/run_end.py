@@ -251,8 +251,9 @@ def _traceback_above(lines: list[str], k: int) -> int | None:
 
 def last_line(part: bytes) -> str:
     """What the last of the complete lines of ``part`` (bytes a read added, from a line's start) says of the log's
-    end: "record" when its last line that is no blank, bar or tracker's talk is a record or a frame (no exception
-    ends the log), "noise" when it has no other line, else "text" (for both, the tail must be looked at)."""
+    end: "record" when its last line that is no blank, bar or tracker's talk is a record (no exception ends the log),
+    "noise" when it has no other line, else "text" (an exception's line, its message, an indented line: a frame or a
+    warning's source line; for both, the tail must be looked at)."""
     end = part.rfind(b"\n")
     if end < 0:
         return "noise"
@@ -263,7 +264,9 @@ def last_line(part: bytes) -> str:
         line = _strip(raw)
         if _is_noise(line):
             continue
-        return "text" if exception_line(line) is not None or _message_line(line) else "record"
+        # (an indented line may be a Python warning's source line, ``  warnings.warn(``, printed after a crash whose
+        # traceback an earlier read brought: the tail is looked at, a walk that stops at once on a record's line)
+        return "text" if exception_line(line) is not None or _message_line(line) or _frame_line(line) else "record"
     return "noise" if len(lines) <= MAX_LINES else "record"
 
 
