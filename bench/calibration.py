@@ -90,6 +90,14 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-07, the twelfth session: 2151 runs (holdout75 to 79 added after their corrections: 77 runs, 26
+    # should-stop). First the session's judge changes on the 2074 runs of before: an eval never finite from its first
+    # value while the train loss stays finite is not computed (ESCALATE 653 -> 618 of 24085: holdout43's mxnet gluon
+    # runs' NaN val metric; its nan run flagged later, its STOP at the same check), and a Python warning after a crash's
+    # traceback no longer hides the crash (nothing moved there). The session's reader fixes moved one run of the 2074
+    # (holdout73's QuCumber progress-bar run, now read: WWWWWWW -> WWWWWWWCCC). With the new sets: flagged 709/720,
+    # STOP recall 621/666, no false/early STOP, ESCALATE 629/24888 (2.53 %; the new sets 11 of 800), cause right
+    # 484/589 (the new sets 24/26), at confidence >= 0.7 135/143.
     # 2026-12-07, the eleventh session: 2074 runs (holdout68 to 74 added after their corrections: 104 runs, 37
     # should-stop; 71 and 72's 30 added last, after fixsites and fixbio, moved nothing on the 2044 runs before them).
     # First the session's judge changes on the 1970 runs of before: an eval that gave back under 5 % of its progress has
@@ -224,12 +232,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.931),  # 596/640 (flair's lr10 run: see 2026-12-07 above)
-    "flagged_share": (">=", 0.984),  # 683/694
-    "escalate_share_healthy": ("<=", 0.0272),  # 653/24085 (the 1970 runs before: 608/23073, 0.0264)
-    "cause_right_share": (">=", 0.817),  # 460/563 (the 1970 runs before: 435/529, 0.822)
-    "confident_right_share": (">=", 0.939),  # 125/133 (the 1970 runs before: 119/126)
-    "confident": (">=", 125),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.932),  # 621/666 (flair's lr10 run: see 2026-12-07 above)
+    "flagged_share": (">=", 0.984),  # 709/720
+    "escalate_share_healthy": ("<=", 0.0253),  # 629/24888 (the 2074 runs before: 618/24085, 0.0257)
+    "cause_right_share": (">=", 0.821),  # 484/589 (the 2074 runs before: 460/563, 0.817)
+    "confident_right_share": (">=", 0.944),  # 135/143 (the 2074 runs before: 125/133)
+    "confident": (">=", 135),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
