@@ -37,7 +37,7 @@ from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
-from .fields import _LEVELS, Plan, _spans, before_bar, header_names, plan_template, stamp_end
+from .fields import _LEVELS, MAX_PREAMBLE_BYTES, Plan, _spans, before_bar, header_names, plan_template, stamp_end
 from .fields import ungrouped_stamp as _ungrouped_stamp
 from .history_rows import HistoryRows
 from .interrupted import hold_piece, rejoined
@@ -4105,7 +4105,6 @@ def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: di
 
 MAX_BANNER_WORDS = 4  # words of a banner naming a split (``--- Eval epoch-0, step-8 ---``); more: prose
 MAX_BARE_LINE = 160  # bytes of a bare ``name: value`` line (longer: no line of a banner's record)
-MAX_PREAMBLE = 64  # bytes of a logger's preamble before it (a time stamp and its level)
 _LETTER_RUNS = re.compile(rb"[A-Za-z]++")
 _TRAIN_WORDS = frozenset(w for w, pre in DIALECT.split_rows.items() if pre == "")
 _BARE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./- @()[]")
@@ -4114,10 +4113,12 @@ _BARE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 def _preamble(line: bytes) -> int:
     """Where the logger's preamble opening ``line`` ends (0: none): a time stamp and the level right after it
     (``fields.stamp_end``: ``2026-12-07 08:33:31,751 INFO``, ``[12/07/2026 08:33:31] INFO``), at most
-    ``MAX_PREAMBLE`` bytes. Every line of a record a logger prints carries it; the record is what follows."""
+    ``fields.MAX_PREAMBLE_BYTES`` bytes. Every line of a record a logger prints carries it; the record is what
+    follows. (``fields.message_start`` skips a level for the record's own template, with more level words: the two
+    are kept apart, see the twelfth session's note.)"""
     if not (line[:1].isdigit() or line[:1] == b"["):  # (a stamp opens with a digit or a bracket)
         return 0
-    head = line[:MAX_PREAMBLE]
+    head = line[:MAX_PREAMBLE_BYTES]
     end = stamp_end(head) or _ungrouped_stamp(head)  # (the lines as the engine holds them: a clock's milliseconds
     # ungrouped, ``08:33:31751``)
     if end:
@@ -4164,7 +4165,7 @@ def _bare_named(line: bytes) -> bool:
     words, a colon or ``=``, one number, nothing else; after the logger's preamble a record's every line may carry
     (a time stamp and its level: ``2026-12-07 08:33:31,751 INFO \tloss: 2.79``, ``fields.stamp_end``)."""
     s = line.strip()
-    if len(s) > MAX_BARE_LINE + MAX_PREAMBLE:
+    if len(s) > MAX_BARE_LINE + MAX_PREAMBLE_BYTES:
         return False
     s = s[_preamble(s):].strip()
     if len(s) > MAX_BARE_LINE:
