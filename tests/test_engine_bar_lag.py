@@ -51,8 +51,8 @@ def test_value_set_once_per_epoch_bar_repeated_across_epochs_is_a_point_each_epo
 
 
 def test_value_set_once_per_epoch_bar_repeated_from_the_first_epochs_is_a_point_each_epoch(tmp_path):
-    """Repeats before the redraw rule could tell (``engine._changed``'s early repeats, pinned by a read in pieces):
-    the grid put the value once per epoch, so each repeat is the epoch's value, with or without validation."""
+    """Repeats before the redraw rule could tell (``bar_steps.value_changes``'s early repeats, pinned by a read in
+    pieces): the grid put the value once per epoch, so each repeat is the epoch's value, with or without validation."""
     values = [0.6, 0.6, 0.6, 0.6, 0.5, 0.5, 0.4, 0.3, 0.3, 0.3, 0.2, 0.2] + [0.19 - e / 100 for e in range(10)]
     for val in (False, True):
         pts = whole_as_live(tmp_path, _per_epoch_bar(22, 25, values, val=val), f"early_{val}", cuts=CUTS)
@@ -101,7 +101,7 @@ def test_description_drawn_every_iteration_at_a_lagging_count_is_each_iteration(
 
 def test_description_read_while_its_first_window_is_drawn_is_each_iteration(tmp_path):
     """A read that ends among the drawings at one stale count (the log appended mid-bar): the window goes on in the
-    next read, its drawings counted across both (``engine._unit_windows``), so the same points at any cut."""
+    next read, its drawings counted across both (``bar_steps._unit_windows``), so the same points at any cut."""
     data, losses = _lagging_descriptions(3, 60, seed=4)
     whole = _live(tmp_path, data, [], name="pml_whole")
     assert whole["total_loss"] == (list(range(1, 181)), losses)

@@ -7,7 +7,7 @@ where the inner goes back or stays; while the outer stays, the inner climbs), de
 the file read again from its start knowing it (``engine._paired_counters``). A count printed on a grid of every k
 batches from 1 (kornia.x logs ``sample_id % 50 == 0``, printed ``sample_id + 1``) whose epochs end off N (51 of 60)
 is the batch as printed, 1-based (OpenCLIP's, whose every epoch also prints its end N, stays 0-based:
-``engine._done_grid``). Counters that are not an epoch and its batch (a rank's tag, an inner count that climbs on
+``bar_steps._done_grid``). Counters that are not an epoch and its batch (a rank's tag, an inner count that climbs on
 across the outer's moves, an outer that goes back) read as before. Each read whole and in pieces."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ moves once more with the last energy. The energy at driver step k (the JSON log'
 - an estimate's statistics in brackets right after its value (``Dialect.estimate_statistics``) are no points;
 - a variational energy named alone is minimised, the run's objective when no loss is logged, below zero by what it
   is (no surrogate loss: ``roles.is_energy``);
-- a lagging bar's state before its first unit (``engine._state_before_units``) is at 0; a redraw refreshing the
-  state shown is no next unit's (``engine._refreshes``); a unit's set is a log, an unchanged value too
-  (``engine._set_logs``);
+- a lagging bar's state before its first unit (``bar_steps.state_before_units``) is at 0; a redraw refreshing the
+  state shown is no next unit's (``bar_steps.refreshes``); a unit's set is a log, an unchanged value too
+  (``bar_steps.set_logs``);
 - netket's own JSON log (``vmc.log``: ``{"Energy": {"iters": [...], "Mean": [...], ...}}``) read as series arrays.
 """
 

@@ -6,7 +6,7 @@ each read through the real LogFileSource whole and appended in pieces, with the 
 - srun's bare ``N: `` labels, known as ranks only once they went back to a lower one: the lines before are read
   again as ranks' (``streams.select_stream``);
 - a bar's postfix value logged every few redraws: its first repeats, kept before the rule could tell, are no points
-  once it can (``engine._changed``);
+  once it can (``bar_steps.value_changes``);
 - a table between box borders at both ends (``│ 1 │ 0.52 │``), a split qualifier (``loss(val)``), a one-off epoch
   loss among stepped records in a run cut short (pytorch-accelerated's ``train_loss_epoch:``)."""
 

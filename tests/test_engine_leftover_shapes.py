@@ -280,7 +280,7 @@ def _nf_epoch(e: int) -> float:
 
 def test_an_epoch_value_redrawn_by_the_bar_reads_alike_in_any_reads(tmp_path):
     """The epoch's loss in the bar's postfix is redrawn with every frame: the same points whole or appended in pieces
-    cut anywhere. Its repeats are told redraws (``_changed``'s pin) on the share of repeats at a read's end: told at
+    cut anywhere. Its repeats are told redraws (``value_changes``) on the share of repeats at a read's end: told at
     an earlier read's end and not at a later one's, the file is read again unpinned, and a read's last point at the
     step the next read opens with is counted once: the share at the file's end decides, as in one read of it."""
     data = _lightning_epoch_bar(20)
@@ -293,7 +293,7 @@ def test_an_epoch_value_redrawn_by_the_bar_reads_alike_in_any_reads(tmp_path):
         assert _pieces(tmp_path / f"pieces3_{k}.log", data, [cut, cut + 400, cut + 800]) == whole, cut
 
 
-@pytest.mark.xfail(strict=True, reason="the pin (``_changed``) is decided on the share of repeats at the file's end "
+@pytest.mark.xfail(strict=True, reason="the redraw pin is decided on the share of repeats at the file's end "
                    "(under half here: the first repeat kept, a point more); told at any point instead, "
                    "widedeep's loss is pinned too: a point fewer, early verdicts moved")
 def test_an_epoch_value_redrawn_by_the_bar_is_a_point_an_epoch(tmp_path):

@@ -55,10 +55,10 @@ def test_many_nan_lines_are_masked() -> None:
     _check(lines)
 
 
-# --- the write events a record takes (engine._match_events): in bulk when no epoch says a later one --------------
+# --- the write events a record takes (bar_steps.match_write_events): in bulk when no epoch says a later one ---
 
 def _one_by_one(needs, events, glob, plans, gots, steps_of, st) -> None:
-    """What engine._match_events means, record by record (the engine's earlier loop)."""
+    """What bar_steps.match_write_events means, record by record (the engine's earlier loop)."""
     queue = deque(st.get("events", []))
     lines = np.concatenate([events] + [n[0] for n in needs])
     kinds = np.concatenate([np.full(len(events), -1)] + [np.full(len(n[0]), k) for k, n in enumerate(needs)])
@@ -93,8 +93,7 @@ def _one_by_one(needs, events, glob, plans, gots, steps_of, st) -> None:
 def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd, in_c) -> None:
     """The C walk (kernel.match_events) and the Python one (without the kernel) give what walking
     record by record gives."""
-    from training_check.tools.parsers import engine as E
-    from training_check.tools.parsers import kernel
+    from training_check.tools.parsers import bar_steps, kernel
     from training_check.tools.parsers.fields import Plan
 
     if in_c and not kernel.HAVE_KERNEL:
@@ -102,12 +101,12 @@ def test_events_taken_in_bulk_as_one_by_one(kinds, carried, spe, rnd, in_c) -> N
     have = kernel.HAVE_KERNEL
     kernel.HAVE_KERNEL = in_c
     try:
-        _events_check(E, Plan, kinds, carried, spe, rnd)
+        _events_check(bar_steps.match_write_events, Plan, kinds, carried, spe, rnd)
     finally:
         kernel.HAVE_KERNEL = have
 
 
-def _events_check(E, Plan, kinds, carried, spe, rnd) -> None:
+def _events_check(match_write_events, Plan, kinds, carried, spe, rnd) -> None:
 
     n = len(kinds)
     events = np.array([i for i, (is_event, _) in enumerate(kinds) if is_event], dtype=np.int64)
@@ -125,7 +124,7 @@ def _events_check(E, Plan, kinds, carried, spe, rnd) -> None:
     if not needs:
         return  # the engine asks only for records that need a step
     answers = []
-    for walk in (E._match_events, _one_by_one):
+    for walk in (match_write_events, _one_by_one):
         steps_of = [np.full(len(p), np.nan) for p in parts]
         state = {"events": list(carried), **({} if spe is None else {"spe": spe})}
         walk(needs, events, glob, plans, gots, steps_of, state)
@@ -138,7 +137,7 @@ def _events_check(E, Plan, kinds, carried, spe, rnd) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.just(math.nan), st.floats(-5, 5)), max_size=9000), st.sampled_from([None, 2.5]))
 def test_forward_fill_is_the_last_number_before(values, start) -> None:
-    from training_check.tools.parsers.engine import _ffill
+    from training_check.tools.parsers.reads import ffill as _ffill
 
     v = np.array(values, dtype=np.float64)
     last = math.nan if start is None else start
@@ -151,7 +150,7 @@ def test_forward_fill_is_the_last_number_before(values, start) -> None:
 
 
 def test_forward_fill_of_a_long_dense_array() -> None:
-    from training_check.tools.parsers.engine import _ffill
+    from training_check.tools.parsers.reads import ffill as _ffill
 
     rng = np.random.default_rng(3)
     v = np.where(rng.random(20000) < 0.8, rng.random(20000), np.nan)
@@ -165,7 +164,8 @@ def test_forward_fill_of_a_long_dense_array() -> None:
 @given(st.lists(st.one_of(st.just(math.nan), st.floats(-5, 5)), min_size=1, max_size=300),
        st.sampled_from([None, 2.5]), st.lists(st.one_of(st.just(math.nan), st.floats(-5, 5)), max_size=5))
 def test_a_fill_looked_up_where_asked_is_the_whole_fill(values, start, head) -> None:
-    from training_check.tools.parsers.engine import _ffill, _Filled
+    from training_check.tools.parsers.engine import _Filled
+    from training_check.tools.parsers.reads import ffill as _ffill
 
     v = np.array(values, dtype=np.float64)
     head = head[:len(values)]

@@ -83,7 +83,7 @@ READ_NOTES = ("no complete metric line recognised yet", "the file's last, unterm
 # detectron2 log holding several runs) differs now at a run boundary only.
 KNOWN = {
     # (HF's tqdm write events across reads, frameworks/hf_eval_steps50, read the same since fixhfcut: a clear that
-    # ends a read is kept for the next read's first redraw, ``engine._clears``)
+    # ends a read is kept for the next read's first redraw, ``bar_steps.bar_clears``)
     # a multi-run file whose run boundary is seen differently when a piece ends near it (real-logs-2's 22, hard-wrapped,
     # reads the same since a terminal wrap is not decided on rests that start as the log's short records do: left7)
     "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",
@@ -98,7 +98,7 @@ KNOWN = {
     # knowing them) and MONAI's 1 (ignite's ``until 8 epochs`` no metric, a clock no value) read the same now
     # added with libraries_holdout7 to 10: 9 files differed, 2 read the same now (det7: TensorLy's initial value before
     # a first numbered record the read ends after). NeuralForecast's 5 read the same now (det8): the epoch loss in
-    # Lightning's bar, its repeats taken for redraws (``_changed``'s pin) when half its points so far are repeats at a
+    # Lightning's bar, its repeats taken for redraws (``value_changes``) when half its points so far are repeats at a
     # read's end: 4 of 7 at a read's end within the file, 19 of 39 at the file's end, so the whole read keeps the
     # first repeat (a point more). Told at any point of a block instead, the 5 read the same, but widedeep's loss was
     # pinned too (a point fewer, its early verdicts CCC -> WWC); kept at a read's end, but untold at a later read's

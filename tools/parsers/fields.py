@@ -43,7 +43,7 @@ class Plan:
     counter: tuple[int, int] | None = None  # fields (n, N) of a progress counter within an epoch or over the run
     counter_bare: bool = False  # the counter is a nameless [n/N] (not a batch's or an it/s bar's)
     #: the counter is followed by its share in percent in parentheses (``[640/60000 (1%)]``, the PyTorch MNIST
-    #: example's family): a count that may be of samples, not batches (``engine._sample_counts``)
+    #: example's family): a count that may be of samples, not batches (``bar_steps.sample_counts``)
     counter_share: bool = False
     step_total: int | None = None  # field of the run's length (``step:10/5000``)
     is_eval: bool = False
@@ -59,7 +59,7 @@ class Plan:
     partial_first: bool = False  # a table summing its losses since the row before: its row at step 0 is no loss point
     epoch_row: bool = False  # a table's row whose step is its ``n/N`` epoch cell: its redraws are one epoch's point
     #: a bar's redraw at its epoch's end whose description names that end (``Epoch 3/10 - Finished: 100%|...|
-    #: 20/20 [..., loss=0.15; val_loss=0.22]``): the epoch's record, no bar (``engine._epoch_done_bar``)
+    #: 20/20 [..., loss=0.15; val_loss=0.22]``): the epoch's record, no bar (``bar_steps.epoch_done_bar``)
     epoch_done: bool = False
     initial: bool = False  # read once before a recurring record naming the same: that series' first point
     under_banner: bool = False  # a named step n/N read as the counter of the epoch banner it is printed under

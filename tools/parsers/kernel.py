@@ -14,7 +14,7 @@ equal on any bytes). The kernel is optional: without a C compiler the package in
   ``line_breaks`` (each line break one newline: ``lines.line_breaks_reference``), ``keras_bars`` (Keras 2 bars
   written ``[]``).
 - ``md_cells``: where each cell's number is in a markdown table's rows (then read by ``read_fields``).
-- ``match_events``: the progress bar's write events the records of a block take (``engine._walk_records``).
+- ``match_events``: the progress bar's write events the records of a block take (``bar_steps._walk_records``).
 - ``json_records``: the flat JSON records of a few key orders in a block, up to the first line that is not one
   (``jsonl.py``'s block path; the kernel must be built: without it jsonl.py reads with pandas).
 - ``history_page`` / ``history_rows`` (``_kernel_wandb.c``): a W&B ``HistoryPage`` answer's rows as each metric's
@@ -93,9 +93,9 @@ def break_records(data: bytes, use_kernel: bool = True) -> bytes:
 def match_events(queue: np.ndarray, avail: np.ndarray, eps: np.ndarray, spe: float | None,
                  use_kernel: bool = True) -> tuple[np.ndarray, int, float | None]:
     """(the write event each record takes, NaN for none; the queue's head after them; the steps per epoch after
-    them): ``engine._walk_records``, record by record in C (the kernel must be built: the engine asks only then)."""
+    them): ``bar_steps._walk_records``, record by record in C (the kernel must be built: the engine asks only then)."""
     if not (use_kernel and _KERNEL is not None):
-        raise RuntimeError("match_events: the C kernel is not built (engine._walk_records walks in Python then)")
+        raise RuntimeError("match_events: the C kernel is not built (bar_steps._walk_records walks in Python then)")
     raw, head, spe_after = _KERNEL.match_events(np.ascontiguousarray(queue, dtype=np.float64),
                                                 np.ascontiguousarray(avail, dtype=np.int64),
                                                 np.ascontiguousarray(eps, dtype=np.float64), spe)

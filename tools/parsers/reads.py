@@ -1,0 +1,47 @@
+"""A block's reads, as the engine and its progress-bar steps (``bar_steps``) pass them between each other.
+
+A read is one template's lines in a block: its plan (``fields.Plan``), the lines' indices, and per field the numbers
+read (``got``) and where a field held no number (``bad``); the explicit steps, when the template has them, are the
+column ``EXPLICIT``. The few helpers both modules use on reads live here too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .fields import Plan
+
+Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
+
+EXPLICIT = -1  # the key of a read's explicit steps among its columns (``got``; the columns are fields 0, 1, ...)
+
+
+def name_role(name: str) -> str:
+    """The role of a metric's name (``roles.infer_role``: ``train_loss``, ``eval``, ``lr``, ... or ``other``)."""
+    from ..roles import infer_role
+
+    return infer_role(name).role
+
+
+def whole_count(x: float) -> int | None:
+    """A run length from run text: a whole number of a sane size, or None."""
+    return int(x) if math.isfinite(x) and 0 < x < 1e15 else None
+
+
+def ffill(values: np.ndarray, start: float | None) -> np.ndarray:
+    """``values`` with each NaN replaced by the last number before it (``start`` before the first); a new array.
+    Few numbers (banners, bars among records): each repeated up to the next; many: pandas' forward fill."""
+    have = np.flatnonzero(~np.isnan(values))
+    if len(have) * 4 < len(values) or len(values) < 4096:
+        fill = np.empty(len(have) + 1)
+        fill[0] = np.nan if start is None else start
+        fill[1:] = values[have]
+        return np.repeat(fill, np.diff(np.concatenate(([0], have, [len(values)]))))
+    import pandas as pd
+
+    w = np.empty(len(values) + 1)
+    w[0] = np.nan if start is None else start
+    w[1:] = values
+    return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
