@@ -81,7 +81,7 @@ def shapes(size: int) -> dict[str, bytes]:
             lambda i: b"\tloss (min: 1, cur: %d)" % i + b" (cur: 1)" * 200 + b"\n", size),
         "rule rows of every width": _fill(lambda i: b"E  #  LOSS A  SCORE\n" + b"-" * (i % 500) + b"  --\n"
                                           + b"%d  %d  0.5  0.7\n" % (i, i), size),
-        # tags opening records (engine._tagged_steps) and banners of an epoch's parts (engine._epoch_parts)
+        # tags opening records (engine._tagged_steps) and banners of an epoch's parts (banners.epoch_parts)
         "a new tag every counter and record": _fill(
             lambda i: b"( %d , %d ): bucket %d / 9 : x\n( %d , %d ): loss:  0.%d\n" % (
                 i, i * 7, i % 9 + 1, i, i * 7, i), size),

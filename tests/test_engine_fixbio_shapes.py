@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from training_check.tools.parsers.engine import _bare_named, _preamble, _split_banner
+from training_check.tools.parsers.banners import bare_named, preamble_end, split_banner
 
 from .test_read_misses import _live, points_at, primary_names
 
@@ -100,14 +100,14 @@ def test_the_preamble_is_no_part_of_a_banner_nor_of_a_bare_line():
     clock's milliseconds ungrouped); a line whose preamble is followed by prose, a value or two splits is not."""
     for pre in (b"2026-12-07 08:33:31,751 INFO ", b"2026-12-07 08:33:31751 INFO ", b"[2026-12-07 08:33:31] INFO: ",
                 b"12/07/2026 08:33:31 WARNING "):
-        assert _preamble(pre + b"x") == len(pre.rstrip()), pre
-        assert _split_banner(pre + b"Validation results") and _split_banner(pre + b"=== Eval ===")
-        assert not _split_banner(pre + b"Training results") and not _split_banner(pre + b"Train/Val results")
-        assert not _split_banner(pre + b"Loading the validation set from disk now")
-        assert _bare_named(pre + b"\tloss: 2.79") and _bare_named(pre + b"\tmacro-precision: 0.20")
-        assert not _bare_named(pre + b"Using seed: 0 and more") and not _bare_named(pre + b"Read 200 entries.")
-    assert _preamble(b"3 4 5 loss: 3") == 0 and _preamble(b"12:30:11 - loss: 3") == 0 and _preamble(b"") == 0
-    assert _preamble(b"2026-12-07 08:33:31,751") == 0  # (nothing after it: no line of a record)
+        assert preamble_end(pre + b"x") == len(pre.rstrip()), pre
+        assert split_banner(pre + b"Validation results") and split_banner(pre + b"=== Eval ===")
+        assert not split_banner(pre + b"Training results") and not split_banner(pre + b"Train/Val results")
+        assert not split_banner(pre + b"Loading the validation set from disk now")
+        assert bare_named(pre + b"\tloss: 2.79") and bare_named(pre + b"\tmacro-precision: 0.20")
+        assert not bare_named(pre + b"Using seed: 0 and more") and not bare_named(pre + b"Read 200 entries.")
+    assert preamble_end(b"3 4 5 loss: 3") == 0 and preamble_end(b"12:30:11 - loss: 3") == 0 and preamble_end(b"") == 0
+    assert preamble_end(b"2026-12-07 08:33:31,751") == 0  # (nothing after it: no line of a record)
 
 
 def _runs() -> list[str]:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from training_check.tools.parsers.engine import _bare_named, _split_banner
+from training_check.tools.parsers.banners import bare_named, split_banner
 
 from .test_read_misses import _live, points_at, primary_names, whole_as_live
 
@@ -113,17 +113,17 @@ def test_without_an_evaluation_the_bare_loss_is_the_train_loss(tmp_path):
 def test_a_train_banner_and_prose_name_no_evaluation(tmp_path):
     """Under a train banner the bare names stay the train's; a line of prose naming a split (more words than a banner)
     or printing a value heads no evaluation's record; only a bare ``name: value`` line goes on with one."""
-    assert _split_banner(b"--- Eval epoch-0, step-8 ---") and _split_banner(b"=== Validation ===")
-    assert _split_banner(b"[dev]") and _split_banner(b"Evaluation results:")
-    assert not _split_banner(b"--- Train epoch-0, step-8 ---")  # the train's
-    assert not _split_banner(b"--- Train/Val epoch-0 ---")  # both splits: no one split
-    assert not _split_banner(b"Loading the validation set from disk")  # prose
-    assert not _split_banner(b"val_loss: 0.52")  # a value: a record, no banner
-    assert not _split_banner(b"{'valid': 'full', 'test': 'full'}}]")  # a printed dict's end (RecBole's, wrapped)
-    assert not _split_banner(b"=== valid / test ===")  # two splits
-    assert _bare_named(b"loss: 0.7016") and _bare_named(b"pr_auc: 0.7494") and _bare_named(b"  valid loss = 1e-3")
-    assert not _bare_named(b"loss: 0.5 acc: 0.9") and not _bare_named(b"Monitor: pr_auc")
-    assert not _bare_named(b"New best pr_auc score (0.7494) at epoch-0, step-8")
+    assert split_banner(b"--- Eval epoch-0, step-8 ---") and split_banner(b"=== Validation ===")
+    assert split_banner(b"[dev]") and split_banner(b"Evaluation results:")
+    assert not split_banner(b"--- Train epoch-0, step-8 ---")  # the train's
+    assert not split_banner(b"--- Train/Val epoch-0 ---")  # both splits: no one split
+    assert not split_banner(b"Loading the validation set from disk")  # prose
+    assert not split_banner(b"val_loss: 0.52")  # a value: a record, no banner
+    assert not split_banner(b"{'valid': 'full', 'test': 'full'}}]")  # a printed dict's end (RecBole's, wrapped)
+    assert not split_banner(b"=== valid / test ===")  # two splits
+    assert bare_named(b"loss: 0.7016") and bare_named(b"pr_auc: 0.7494") and bare_named(b"  valid loss = 1e-3")
+    assert not bare_named(b"loss: 0.5 acc: 0.9") and not bare_named(b"Monitor: pr_auc")
+    assert not bare_named(b"New best pr_auc score (0.7494) at epoch-0, step-8")
     lines = ["Loading the validation set from disk\n", "loss: 0.9\n"]
     for s in range(1, 9):
         lines += [f"step {s * 10}\n", "--- train ---\n", f"loss: {1 / s:.4f}\n", f"acc: {s / 10:.4f}\n"]

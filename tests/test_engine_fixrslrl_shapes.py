@@ -7,9 +7,9 @@ and the times; rsl_rl 1.x/2.x prints ``Value function loss`` / ``Surrogate loss`
 the dashes. Read as it is meant:
 
 - a line naming only a step and the run's length (the banner) heads the records with no position under it, at the
-  step as printed (``engine._records_under_banners``), never another row (``Total steps`` counts environment steps);
+  step as printed (``banners.records_under_banners``), never another row (``Total steps`` counts environment steps);
   a series with two records under one banner, in one read or across reads, is never placed by its banners
-  (``engine._one_under_each``: decided over the reads so far, the file read again if earlier reads placed some);
+  (``banners.one_under_each``: decided over the reads so far, the file read again if earlier reads placed some);
 - of a policy-gradient run's losses (a surrogate or policy-gradient term among them, ``Dialect.policy_gradient_terms``)
   the total, else the value loss stands for the run: a surrogate sits near 0 by construction, an entropy or an
   exploration bonus's predictor loss (RND's) is a term (``objective.choose_primary_loss``)."""

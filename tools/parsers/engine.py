@@ -25,20 +25,19 @@ import io
 import math
 import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
 
-from . import bar_steps
+from . import banners, bar_steps
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
-from .fields import _LEVELS, MAX_PREAMBLE_BYTES, Plan, _spans, before_bar, header_names, plan_template, stamp_end
-from .fields import ungrouped_stamp as _ungrouped_stamp
+from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .history_rows import HistoryRows
 from .interrupted import hold_piece, rejoined
 from .kv_blocks import KeyBlocks, hold_open
@@ -52,7 +51,7 @@ from .lines import (
     split_lines,
     without_errors,
 )
-from .reads import EXPLICIT, Read, ffill, name_role, whole_count
+from .reads import EXPLICIT, PENDING_LINE, Read, ffill, has_position, name_role, series_key, whole_count
 from .stat_rows import StatRows
 from .streams import MESSAGE_TAG, MESSAGE_WINDOW, message_tag, release_held, select_stream, tags_alike
 from .tables_text import SKIP, RowNames, Tables, closes_a_list
@@ -79,7 +78,6 @@ MAX_KNOWN = 2048  # recurring templates remembered between blocks
 MAX_PENDING = 64  # one-off lines kept in case their template recurs later (a young log)
 MAX_ONCE = 2048  # digests of one-off templates not carried (the cap above): if one recurs, the file is read again
 MAX_RECUR = 8  # pins of recurring templates a file (each reads the file again from its start: a bounded cost)
-PENDING_LINE = 2048
 SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
@@ -289,7 +287,7 @@ def _hold_cut_record(data: bytes, st: dict) -> None:
     if pending and isinstance(pending[-1], list) and pending[-1][0] == text:
         pending.pop()  # not a line seen once: the head of a record
         st["wrap_tail"] = text + "\n"
-        codes = st.get("eb_carried")  # read first next time: under what it was under (``_carry_eval_banners``)
+        codes = st.get("eb_carried")  # read first next time: under what it was under (``banners.carry_eval_banners``)
         st["banner_end"] = codes.pop() if codes and len(codes) == len(pending) + 1 else 0
 
 
@@ -433,7 +431,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     sum(len(h) + 1 for h in header) <= MAX_HEAD_CHARS):
                 heads[int(idx[0])] = _head_kept(header)  # (kept with the line if it is carried on)
             seen = set(st.get("names", ())) if int(idx[0]) >= len(pending) else set()
-            if plan is not None and header is not None and _has_position(plan) and plan.metrics:
+            if plan is not None and header is not None and has_position(plan) and plan.metrics:
                 plan.is_record = True  # a table's row under its header: a record on its face (a young log)
             shows = _shown(plan)
             if shows and _is_display(first):
@@ -449,12 +447,12 @@ def _read_block(data: bytes, em: Emitter) -> None:
             # a line opened by a tag (``Plan.tag``) that counts its unit of work, or a record of a tag once tags'
             # counters were read: read even once, its records placed at its tag's counter (``_tagged_steps``)
             tagged = plan is not None and bool(plan.tag) and bool(plan.metrics) and (
-                _has_position(plan) or bool(st.get("tags")))
+                has_position(plan) or bool(st.get("tags")))
             tagged = tagged or plan is not None and bool(plan.parts)  # (a banner of an epoch's parts: the part
             # its lines are in, known in the read they are read in)
-            if plan is None or not (plan.is_record or tagged or _has_position(plan) and (
+            if plan is None or not (plan.is_record or tagged or has_position(plan) and (
                     _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
-                stepped = plan is not None and _has_position(plan) and bool(plan.metrics)
+                stepped = plan is not None and has_position(plan) and bool(plan.metrics)
                 if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
                     new_pending.append(int(idx[0]))
                     if stepped:
@@ -464,7 +462,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 if plan is not None and plan.metrics:
                     lost.append(digest)  # (taken out below for the lines carried after all)
                 continue
-            if not _has_position(plan):
+            if not has_position(plan):
                 faced.append(len(plans))  # a record on its face placed by the records before it
                 if plan.metrics:  # (placed otherwise when its template recurs: a series' record)
                     lost.append(digest)
@@ -489,7 +487,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 plan = replace(plan, partial_first=True)
             if plan is not None and getattr(header, "splits", False) and not plan.split_table:
                 plan = replace(plan, split_table=True)
-            if plan is None or not _has_position(plan) and plan.epoch is None and not plan.is_record and (
+            if plan is None or not has_position(plan) and plan.epoch is None and not plan.is_record and (
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
                     _has_loss(plan) or _has_objective(plan))):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
@@ -524,7 +522,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     at: tuple[np.ndarray, _Filled] | None = None
     blank = [i for i, t in enumerate(grouping.templates) if not t.strip()]
     nonblank = ~np.isin(grouping.codes, blank)
-    st["_tb"] = _split_banners(lines, grouping)  # (records under a banner naming their split: ``_eval_banner_marks``)
+    # (records under a banner naming their split: ``banners._eval_banner_marks``)
+    st["_tb"] = banners.split_banners(lines, grouping)
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
@@ -544,7 +543,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                       *(list(heads[i]) if i in heads else [])]
                      for i in sorted(new_pending)]
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
-    _carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
+    banners.carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
     st.pop("_split_once", None)  # (this block's lines: no later block's)
     under = st.pop("_ub_lines", None)
     st["ub_carried"] = None if under is None else [None if np.isnan(under[i]) else float(under[i])
@@ -567,7 +566,7 @@ def _is_display(line: bytes) -> bool:
 
 def _shown(plan: Plan | None) -> frozenset[str] | None:
     """The quantity a record with no position of its own names (a bar's final state, or a line that may close one)."""
-    if (plan is None or not plan.metrics or _has_position(plan) or plan.epoch is not None or plan.is_eval
+    if (plan is None or not plan.metrics or has_position(plan) or plan.epoch is not None or plan.is_eval
             or plan.is_summary):
         return None
     return frozenset(plan.metrics.values())
@@ -1376,7 +1375,7 @@ def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]],
     from ..roles import infer_role
 
     names = set(plan.metrics.values())
-    if _has_position(plan) or plan.is_eval or not any(
+    if has_position(plan) or plan.is_eval or not any(
             infer_role(n).direction == "min" and infer_role(n).role in ("train_loss", "train_metric") for n in names):
         return False
     for rec, idx in series:
@@ -1384,10 +1383,6 @@ def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]],
             first = _read(lines, idx[:1], [rec.step], values)[0][rec.step]
             return bool(len(first)) and float(first[0]) == 1.0
     return False
-
-
-def _has_position(plan: Plan) -> bool:
-    return plan.step is not None or plan.counter is not None
 
 
 def _best_so_far(name: str) -> bool:
@@ -1703,7 +1698,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
           ctx_ep: list[float | None] | None = None) -> tuple[np.ndarray, _Filled]:
     """Read the plans' lines into ``em``; (the progress step, the train step) at each line."""
     n = len(lines)
-    plans = _counters_under_banners(plans, st)
+    plans = banners.counters_under_banners(plans, st)
     nan = np.full(n, np.nan)
     nan.flags.writeable = False  # shared by the arrays no plan writes (a block without steps, epochs or counters)
     no = np.zeros(n, dtype=bool)
@@ -1750,7 +1745,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got):
             plan = replace(plan, bar=False, counter=None, epoch_done=True)
         if plan.parts:
-            _epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
+            banners.epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
         reads.append((plan, idx, got, bad))
         if plan.is_summary:
             _summary_length(plan, got, st, em)
@@ -1758,7 +1753,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             v = got[plan.epoch]
             epoch[idx] = v
             if not plan.metrics or plan.epoch_total is not None:
-                banner_epoch[idx] = _past_banners(v, idx, len(ctx), st.get("epoch"))
+                banner_epoch[idx] = banners.past_banners(v, idx, len(ctx), st.get("epoch"))
             if plan.epoch_total is not None and not np.isnan(got[plan.epoch_total][-1]):
                 st["epochs"] = float(got[plan.epoch_total][-1])
         if plan.counter is not None:
@@ -1798,13 +1793,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 em.total_steps = st["total"] = whole_count(got[plan.step_total][-1])
     _phases([rd for rd in reads if rd[0].step is not None and rd[0].epoch is None], nonblank, len(ctx), st)
     _continue_rounds(reads, st)
-    reads = _under_eval_banners(reads, n, nonblank, st, len(ctx))
-    reads, short = _shorter_counts_eval(reads, prog_total, st)
+    reads = banners.under_eval_banners(reads, n, nonblank, st, len(ctx))
+    reads, short = banners.shorter_counts_eval(reads, prog_total, st)
     if len(short):
         prog_n[short], prog_total[short] = np.nan, np.nan
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
-    at_epoch = _banner_epochs(reads, n, st, len(ctx))
+    at_epoch = banners.banner_epochs(reads, n, st, len(ctx))
     stale = _stale_bars(prog_n, prog_total, valued, at_epoch, st)
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
@@ -1921,7 +1916,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     per_key: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
     if views:  # no point, no step: the run's steps are its epoch records'
         train = [r for r in train if r not in views]
-    placed = {name for r in train if _has_position(reads[r][0]) or reads[r][0].epoch is not None
+    placed = {name for r in train if has_position(reads[r][0]) or reads[r][0].epoch is not None
               for name in reads[r][0].metrics.values()}
     for r in train:  # a line with both a step and a fractional epoch gives the steps per epoch
         plan, idx, got, _bad = reads[r]
@@ -1933,7 +1928,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     spe = st.get("spe") or (st["total"] / st["epochs"] if st.get("total") and st.get("epochs") else None)
     unplaced: list[tuple[np.ndarray, int]] = []  # (lines, read) of records placed by line order
     tabled: list[tuple[int, np.ndarray]] = []  # (read, its lines placed at a banner) of tables of splits
-    under = _records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
+    under = banners.records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     after = _positions_after(lines, reads, n, nonblank, st)
     tagged = _tagged_steps(reads, glob, at_epoch, n, st, len(ctx))
     hold = st.pop("_pa_hold", None)
@@ -1941,12 +1936,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         for r in train:
             plan, idx, got, bad = reads[r]
             keep = ~np.isin(idx, hold)
-            if _has_no_position(plan) and not keep.all():
+            if banners.has_no_position(plan) and not keep.all():
                 reads[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()},
                             {c: v[keep] for c, v in bad.items()})
                 steps_of[r] = steps_of[r][keep]
         st["pa_held"] = hold
-    one_each = _one_under_each(reads, train, steps_of, under, after, st) if under is not None and not st.get(
+    one_each = banners.one_under_each(reads, train, steps_of, under, after, st) if under is not None and not st.get(
         "epoch_counter") else set()
     for r in train:
         plan, idx, got, _bad = reads[r]
@@ -1960,16 +1955,16 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             reads[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()}, {c: v[keep] for c, v in _bad.items()})
             plan, idx, got, _bad = reads[r]
             steps = steps[keep]
-        if after is not None and _has_no_position(plan) and not plan.bar:
+        if after is not None and banners.has_no_position(plan) and not plan.bar:
             steps = np.where(np.isnan(steps), after[idx], steps)  # the position the next line names
-        if tagged is not None and plan.tag and _has_no_position(plan) and not plan.bar:
+        if tagged is not None and plan.tag and banners.has_no_position(plan) and not plan.bar:
             steps = np.where(np.isnan(steps), tagged[idx], steps)  # the counter its tag's line before it printed
-        if under is not None and _has_no_position(plan) and not plan.bar and not st.get("epoch_counter"):
+        if under is not None and banners.has_no_position(plan) and not plan.bar and not st.get("epoch_counter"):
             # (not where records count their batches under epochs of their own, ``Epoch: 1/8, Iter: 3/8``: a record
             # there sits at the current global step, not at a banner's epoch)
             u = under[idx]  # right under an epoch banner (``Epoch 3 ended.`` then ``\tLoss = 0.43``): that epoch's
             has = np.isnan(steps) & ~np.isnan(u)
-            if has.any() and (plan.template or _series_key(plan)) in one_each:  # (one record an epoch)
+            if has.any() and (plan.template or series_key(plan)) in one_each:  # (one record an epoch)
                 steps = np.where(has, u, steps)
                 if plan.split_table:
                     tabled.append((r, has))
@@ -2014,7 +2009,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if len(miss):
             unplaced.append((idx[miss], r))
     if tabled:
-        _first_table(reads, steps_of, tabled, st)
+        banners.first_table(reads, steps_of, tabled, st)
     n_now = sum(int((~np.isnan(steps_of[r])).sum()) for r in train)  # records placed in this read
     if unplaced or st.get("first_step") is None:
         placed_at = nan.copy()
@@ -2080,10 +2075,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not plan.metrics:
                 continue  # a live view of what records printing their position give: no point
         prefix = ""
-        if not _has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
+        if not has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
             bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
             bare.extend(n for n in plan.metrics.values() if n not in bare and len(bare) < MAX_PLACED_NAMES)
-        if not _has_position(plan) and plan.epoch is None and not plan.initial and placed & set(plan.metrics.values()):
+        if not has_position(plan) and plan.epoch is None and not plan.initial and placed & set(plan.metrics.values()):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
@@ -2282,287 +2277,6 @@ def _paired_counters(reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], 
     st["pairs"] = pairs
 
 
-def _epoch_parts(plan: Plan, got: dict[int, np.ndarray], st: dict) -> None:
-    """An epoch banner naming the parts the epoch is worked through in, after its epoch (PyTorch-BigGraph's
-    ``Starting epoch 3 / 8, edge path 1 / 1, edge chunk 2 / 3``: each epoch goes over each edge path's chunks in turn):
-    each banner opens one part of the run, the counters read as the digits of one count, outermost first. Its epoch
-    becomes that part's number, ((e - first) x P + p - p0) x C + c - c0 + first, and its count the run's parts,
-    E x P x C: a counter under it (``bucket 2 / 4``) restarts at each part, its global step (part - first) x N + n
-    (``bar_steps.progress_steps``). A part counts from 0 or from 1 as it does on the log's first such banner (kept in
-    ``st``, with the epoch's first: ``e0``)."""
-    assert plan.epoch is not None and plan.epoch_total is not None
-    e = got[plan.epoch]
-    if st["e0"] is None and len(e) and not np.isnan(e[0]):
-        st["e0"] = 0.0 if float(e[0]) == 0 else 1.0
-    e0 = 1.0 if st["e0"] is None else float(st["e0"])
-    base = st.get("pt_base")
-    if base is None or len(base) != len(plan.parts):
-        base = st["pt_base"] = [0.0 if len(e) and float(got[n][0]) == 0 else 1.0 for n, _t in plan.parts]
-    at, of = e - e0, got[plan.epoch_total]
-    for (n, t), b in zip(plan.parts, base, strict=True):
-        inside = (got[n] >= b) & (got[n] < got[t] + b)  # (a part beyond its count: no place in the run)
-        at = np.where(inside, at * got[t] + got[n] - b, np.nan)
-        of = of * got[t]
-    got[plan.epoch], got[plan.epoch_total] = at + e0, of
-
-
-def _is_banner(plan: Plan) -> bool:
-    """An epoch banner on its own line (``Epoch 1/5``): an epoch and its count, no metric."""
-    return plan.epoch is not None and plan.epoch_total is not None and not plan.metrics
-
-
-def _counters_under_banners(plans: list[tuple[Plan, np.ndarray]], st: dict) -> list[tuple[Plan, np.ndarray]]:
-    """Under epoch banners printed on their own line, a named step ``n/N`` with no epoch of its own (``step 10/20 -
-    loss: ...`` after ``Epoch 2/5``) is a counter within the epoch, as it is when the epoch is on its line: its global
-    step is (epoch - first epoch) x N + n, unless it climbs on across epochs (then it is the global step already)."""
-    if st.get("banner_epoch") is None and not any(_is_banner(p) for p, _ in plans):
-        return plans
-    return [(replace(p, counter=(p.step, p.step_total), step=None, step_total=None, under_banner=True)
-             if p.step is not None and p.step_total is not None and p.epoch is None and p.counter is None else p, idx)
-            for p, idx in plans]
-
-
-def _shorter_counts_eval(reads: list[Read], prog_total: np.ndarray, st: dict) -> tuple[list[Read], np.ndarray]:
-    """The records of a counter under epoch banners whose counter counts a shorter set than the run's main counter
-    (``step 5/5`` between ``step 20/20`` and ``Epoch 2/5``: an evaluation over its own batches) are that evaluation's;
-    and their lines (no progress of the run)."""
-    own = [idx for p, idx, _g, _b in reads if p.under_banner and p.metrics and not p.is_eval]
-    if not own or np.isnan(prog_total[np.concatenate(own)]).all():
-        return reads, np.zeros(0, dtype=np.int64)
-    main = max(float(np.nanmax(prog_total[np.concatenate(own)])), st["main_total"] or 0.0)
-    out: list[Read] = []
-    short_at: list[np.ndarray] = []
-    for plan, idx, got, bad in reads:
-        short = prog_total[idx] < main if plan.under_banner and plan.metrics and not plan.is_eval else None
-        if short is None or not short.any():
-            out.append((plan, idx, got, bad))
-            continue
-        short_at.append(idx[short])
-        for part, pl in ((~short, plan), (short, replace(plan, is_eval=True))):
-            if part.any():
-                out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
-    return out, np.concatenate(short_at) if short_at else np.zeros(0, dtype=np.int64)
-
-
-def _sets_only(plan: Plan) -> bool:
-    """A banner printing its epoch and a setting only (``Epoch 3/20  lr: 0.004901``): it heads the records after it."""
-    return bool(plan.metrics) and plan.position is None and all(name_role(m) == "lr" for m in plan.metrics.values())
-
-
-def _has_no_position(plan: Plan) -> bool:
-    return plan.step is None and plan.counter is None and plan.epoch is None
-
-
-MAX_UNDER_KEYS = 256  # templates whose last banner ``_one_under_each`` keeps
-
-
-def _one_under_each(reads: list[Read], train: list[int], steps_of: list[np.ndarray], under: np.ndarray,
-                    after: np.ndarray | None, st: dict) -> set[str]:
-    """The templates (``Plan.template``) whose records with no position sit one under each banner (``under``: the
-    banner each line is under), in line order over the reads so far: two under one banner, in this read or across its
-    start (the banner the read before ended under), and the template's records are never placed by its banners (kept
-    in ``st``; pinned and the file read again when an earlier read placed some, so a read of any size decides as one
-    read of the whole does)."""
-    at: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
-    for r in train:
-        plan, idx, _got, _bad = reads[r]
-        if not len(idx) or not _has_no_position(plan) or plan.bar:
-            continue
-        steps = steps_of[r] if after is None else np.where(np.isnan(steps_of[r]), after[idx], steps_of[r])
-        u = under[idx]
-        has = np.isnan(steps) & ~np.isnan(u)
-        if has.any():
-            at.setdefault(plan.template or _series_key(plan), []).append((idx[has], u[has]))
-    many = list(st.get("ub_many") or [])
-    last = st.setdefault("ub_last", {})
-    out: set[str] = set()
-    for key, parts in at.items():
-        if key in many:
-            continue
-        li = np.concatenate([p[0] for p in parts])
-        u = np.concatenate([p[1] for p in parts])[np.argsort(li, kind="stable")]
-        if bool((np.diff(u) == 0).any()) or last.get(key) == float(u[0]):
-            if len(many) < MAX_UNDER_KEYS:
-                many.append(key)
-                if key in last:  # an earlier read placed them at their banners: read again knowing it
-                    st["revise"] = {**(st.get("revise") or {}), "ub_many": list(many)}
-            continue
-        out.add(key)
-        if key in last or len(last) < MAX_UNDER_KEYS:
-            last[key] = float(u[-1])
-    if many:
-        st["ub_many"] = many
-    return out
-
-
-def _records_under_banners(reads: list[Read], n: int, first: int, st: dict,
-                           carried_prog: np.ndarray) -> np.ndarray | None:
-    """The epoch of the banner each line sits under when only lines of records with no position of their own came
-    between (an epoch banner on its own line with no epoch count, ``Epoch 3 ended.``; any other record, a bar, ends
-    it), NaN elsewhere; None when the block has no banner and none is carried. An epoch that goes back (a new
-    experience, task or stage counting its epochs again) continues after the last one (kept in ``st``); a banner
-    with the run's epoch count (``Epoch 1/15``) starting again is a new run (``_banner_epochs``). The lines
-    before ``first`` were carried from the read before: each under the banner it was under there; a banner carried
-    so (``carried_prog``: the progress step each carried line was printed at) that a bar moved past in that read has
-    ended there."""
-    mark = np.full(n, np.nan)
-    have = False
-    rec = np.zeros(n, dtype=bool)  # the lines of records with no position of their own
-    bars: list[np.ndarray] = []
-    braw = np.full(n, np.nan)  # the epoch each banner prints (one carried here and ended by a bar too)
-    absolute = np.zeros(n, dtype=bool)  # a banner printing the step: where it goes back it is no new phase
-    counted = np.zeros(n, dtype=bool)  # a banner counting the run's epochs (``Epoch 3/20``): it opens its epoch
-    for plan, idx, got, _bad in reads:
-        step_banner = (plan.step is not None and plan.epoch is None and not plan.metrics
-                       and plan.counter is None and plan.position is None)  # (``Iteration No: 7 started.``; with
-        # the run's length, ``Learning iteration 3/30`` over a block of ``name: value`` rows: the step as printed)
-        if (plan.epoch is not None and (plan.epoch_total is None and not plan.metrics or _sets_only(plan))
-                and plan.step is None and plan.counter is None) or step_banner:
-            at_col = plan.step if step_banner else plan.epoch
-            assert at_col is not None
-            v = got[at_col]
-            if step_banner:
-                absolute[idx] = True
-            braw[idx] = v
-            if (plan.step_total if step_banner else plan.epoch_total) is not None:
-                counted[idx] = True  # (a banner counting the run's length opens its epoch or step: never closes one)
-            if st.get("prog_before") is not None and first and (idx < first).any():
-                # a banner carried from an earlier read, after which a progress bar moved there: it has ended
-                cp = carried_prog[np.minimum(idx, first - 1)]
-                moved = (idx < first) & (np.isnan(cp) | (cp < float(st["prog_before"])))
-                v = np.where(moved, np.inf, v)
-            mark[idx] = v
-            have = have or bool(np.isfinite(v).any())
-        elif plan.bar and plan.epoch is None and plan.step is None:
-            bars.append(idx[idx >= first])  # a bar of the epoch: ends the banner's record, unless the banner closes
-        elif not (plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval):
-            mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
-        else:
-            rec[idx] = True
-    carried = st.get("ub_carried") or []
-    st["_ub_lines"] = None
-    lead = None  # the first banner of the log, when in this read
-    if not np.isnan(braw).all() and not st.get("ub_seen"):
-        st["ub_seen"] = True
-        at0 = int(np.flatnonzero(~np.isnan(braw))[0])
-        if st.get("ub_close") is None:  # decided at the log's first banner: records before it (FuxiCTR's ``Train
-            # loss: ...`` then ``Epoch=1 end``): each banner closes its epoch (numbering the first epoch: a later
-            # one first seen so is a start banner whose first was a one-off)
-            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(braw[at0]) <= 1 and (
-                not counted[at0])
-            if st["ub_close"] and st.get("ub_rec_seen"):  # an earlier read placed them otherwise: read again
-                st["revise"] = {**(st.get("revise") or {}), "ub_close": True}  # knowing it
-        if st["ub_close"] and np.isfinite(mark[at0]):
-            lead = at0
-    elif not st.get("ub_seen") and rec.any():
-        st["ub_rec_seen"] = True
-    # a table of splits (``Plan.split_table``) is its epoch's report: the bars the epoch's passes drew before it end
-    # no banner's record for it (``ub_t``: the banner it is under, kept apart while it differs from ``ub``)
-    tabled = np.zeros(n, dtype=bool)
-    for plan, idx, _got, _bad in reads:
-        if plan.split_table:
-            tabled[idx] = True
-    tabled[[i for i in st.pop("_split_once", ()) if 0 <= i < n]] = True  # (one-off rows carried to the next read)
-    ub, ub_t = st.get("ub"), st.get("ub_t", st.get("ub"))
-    if not have and ub is None and ub_t is None:
-        return None
-    mark_t = mark.copy()
-    if not st.get("ub_close"):  # (a closing banner's epoch holds its bars: FuxiCTR's per-epoch tqdm bar)
-        for b_idx in bars:
-            mark[b_idx] = np.inf
-    at = np.flatnonzero(np.isfinite(mark) & ~absolute)
-    if len(at):
-        b = mark[at]
-        prev = np.concatenate(([st.get("ub_raw", -np.inf)], b[:-1]))
-        # (neither a banner counting the run's epochs nor, under such banners, a line carried from the read before,
-        # printed before what that read read: going back)
-        back = (b < prev) & ~counted[at] & ((at >= first) | (not counted.any() and not st.get("ub_counted")))
-        off = float(st.get("ub_off", 0.0)) + np.cumsum(np.where(back, prev - b + 1, 0.0))
-        st["ub_raw"], st["ub_off"] = float(b[-1]), float(off[-1])
-        mark[at] = b + off
-        mark_t[at] = mark[at]
-    if counted.any():
-        st["ub_counted"] = True
-    outs = []
-    for mk, start in ((mark, ub), (mark_t, ub_t)):
-        out = ffill(mk, np.nan if start is None else start)
-        if st.get("ub_counted") and 0 < first < n:  # (banners counting the run's epochs: the lines carried from the
-            # read before were printed before where it ended; its own lines are under the banner it ended under)
-            out[first:] = ffill(mk[first:], np.nan if start is None else start)
-        outs.append(out)
-    out, out_t = outs
-    st["ub"] = None if np.isinf(out[-1]) or np.isnan(out[-1]) else float(out[-1])
-    last_t = None if np.isinf(out_t[-1]) or np.isnan(out_t[-1]) else float(out_t[-1])
-    if last_t != st["ub"]:
-        st["ub_t"] = last_t
-    else:
-        st.pop("ub_t", None)
-    out = np.where(tabled, out_t, out)
-    if len(carried) == first:
-        was = np.array([np.nan if u is None else u for u in carried], dtype=float)
-        out[:first] = np.where(np.isnan(mark[:first]), was, out[:first])
-    out[np.isinf(out)] = np.nan
-    st["_ub_lines"] = out  # (for the lines carried on to the next read; taken out of the state by the block's read)
-    if st.get("ub_close"):  # a banner closing its epoch: the records after it are the next epoch's, those before
-        out = out + 1  # the log's first banner its own
-        if lead is not None:
-            out[:lead] = np.where(rec[:lead], mark[lead], out[:lead])
-    return out
-
-
-MAX_TABLE_NAMES = 256  # names of a table of splits remembered at the banner the last read ended under
-
-
-def _first_table(reads: list[Read], steps_of: list[np.ndarray], tabled: list[tuple[int, np.ndarray]],
-                 st: dict) -> None:
-    """A table of splits is its epoch's report: the first one under a banner gives the epoch's points. A name it
-    gives again under the same banner, in a table printed later (hippynn tests the best model after training,
-    ``train  valid  test`` under the last epoch's banner), is no point of that epoch (its value is another model's);
-    a name new there (``test_Loss``) is. Across reads: the names placed at the banner the last read ended under
-    (``tb_at``, ``tb_names``)."""
-    at: dict[str, list[tuple[np.ndarray, np.ndarray, int, int]]] = {}  # name -> (lines, epochs, read, field)
-    for r, has in tabled:
-        plan, idx, _got, _bad = reads[r]
-        for f, name in plan.metrics.items():
-            at.setdefault(name, []).append((idx[has], steps_of[r][has], r, f))
-    last = st.get("tb_at")
-    before = set(st.get("tb_names") or ()) if last is not None else set()
-    end_at: float | None = None
-    end_names: list[str] = []
-    for name, parts in at.items():
-        li = np.concatenate([p[0] for p in parts])
-        ep = np.concatenate([p[1] for p in parts])
-        o = np.argsort(li, kind="stable")
-        ep_o = ep[o]
-        first = np.zeros(len(li), dtype=bool)
-        first[np.unique(ep_o, return_index=True)[1]] = True  # the first line at each epoch
-        if name in before:
-            first &= ep_o != last  # (placed at it by a read before)
-        keep = np.empty(len(li), dtype=bool)
-        keep[o] = first
-        if not keep.all():
-            k = 0
-            for lines_p, _ep, r, f in parts:
-                drop_p = ~keep[k:k + len(lines_p)]
-                k += len(lines_p)
-                if drop_p.any():
-                    plan, idx, got, bad = reads[r]
-                    mask = np.zeros(len(idx), dtype=bool)
-                    mask[np.flatnonzero(np.isin(idx, lines_p[drop_p]))] = True
-                    bad = dict(bad)
-                    bad[f] = bad[f] | mask if f in bad else mask
-                    reads[r] = (plan, idx, got, bad)
-        top = float(ep_o[-1])
-        if end_at is None or top > end_at:
-            end_at, end_names = top, []
-        if top == end_at:
-            end_names.append(name)
-    if end_at is not None:
-        if end_at == last:
-            end_names = sorted(before | set(end_names))
-        st["tb_at"], st["tb_names"] = end_at, sorted(end_names)[:MAX_TABLE_NAMES]
-
-
 MAX_TAGS = 64  # tags whose last counter ``_tagged_steps`` keeps between reads
 
 
@@ -2639,17 +2353,13 @@ def _unjudged(lines: np.ndarray, reads: list[Read], train: list[int], steps_of: 
     return lines.astype(np.int64)
 
 
-def _series_key(plan: Plan) -> str:
-    return ",".join(sorted(plan.metrics.values()))[:128]
-
-
 def _series_so_far(reads: list[Read], st: dict) -> np.ndarray:
     """Each read's records of its series in the reads before (0 for a series not counted): with this read's, set
     against the records placed so far (``st["placed_n"]``), a series of lines with no step is small over the log
     so far as one read of it judges it (MindSpore's TimeMonitor line ``Train epoch time: 625.888 ms``, one an
     epoch, twice in a read holding one epoch's record)."""
     seen = st.get("series_n") or {}
-    return np.array([int(seen.get(_series_key(plan), 0)) if plan.metrics else 0 for plan, _i, _g, _b in reads])
+    return np.array([int(seen.get(series_key(plan), 0)) if plan.metrics else 0 for plan, _i, _g, _b in reads])
 
 
 def _count_series(reads: list[Read], train: list[int], st: dict, n_now: int) -> None:
@@ -2658,7 +2368,7 @@ def _count_series(reads: list[Read], train: list[int], st: dict, n_now: int) -> 
     st["placed_n"] = int(st.get("placed_n", 0)) + n_now
     seen = st.setdefault("series_n", {})
     for r in train:
-        key = _series_key(reads[r][0])
+        key = series_key(reads[r][0])
         if key in seen or len(seen) < MAX_COUNTED:
             seen[key] = int(seen.get(key, 0)) + len(reads[r][1])
 
@@ -2690,7 +2400,7 @@ def _positions_after(lines: Sequence[bytes], reads: list[Read], n: int, nonblank
     for plan, idx, got, _bad in reads:
         if plan.position is not None:
             pos_e[idx], pos_b[idx] = got[plan.position[0]], got[plan.position[1]]
-        elif plan.metrics and _has_no_position(plan) and not plan.bar and not plan.is_eval:
+        elif plan.metrics and banners.has_no_position(plan) and not plan.bar and not plan.is_eval:
             rec[idx] = True
             kind[idx] = len(kinds)
             kinds.append(",".join(sorted(plan.metrics.values()))[:128])
@@ -2877,235 +2587,6 @@ def _negative_nans(lines: Sequence[bytes], idx: np.ndarray, got: dict[int, np.nd
                 got[c][row], mask[row] = np.nan, False
 
 
-def _past_banners(v: np.ndarray, idx: np.ndarray, first: int, now: float | None) -> np.ndarray:
-    """The epochs banners at ``idx`` set, but NaN for a banner carried from the read before (``idx < first``: seen
-    once there, read now that its template recurs) whose epoch is behind the one that read ended under (``now``):
-    printed before the banners that read went on under (PyTorch-BigGraph's ``Finished epoch 1 / 5, ...`` after its
-    epoch's records, then ``Starting epoch 2 / 5, ...``), it starts no epoch for the lines after it."""
-    if now is None or not first or not (idx < first).any():
-        return v
-    return np.where((idx < first) & (v < now), np.nan, v)
-
-
-def _banner_epochs(reads: list[Read], n: int, st: dict, first: int = 0) -> np.ndarray:
-    """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks; a banner carried
-    from the read before of an epoch already past there sets none: ``_past_banners``)."""
-    banner = np.full(n, np.nan)
-    for plan, idx, got, _bad in reads:
-        if plan.epoch is not None and plan.epoch_total is not None and not plan.metrics:
-            banner[idx] = _past_banners(got[plan.epoch], idx, first, st.get("banner_epoch"))
-    out = ffill(banner, st.get("banner_epoch"))
-    if not np.isnan(out).all():
-        st["banner_epoch"] = float(out[-1])
-    return out
-
-
-def _under_eval_banners(reads: list[Read], n: int, nonblank: np.ndarray, st: dict, first: int) -> list[Read]:
-    """Records printed right under an evaluation's banner (``***** Evaluating perplexity, Epoch 1/16 *****`` then
-    ``ppl: 2.01``) are that evaluation's results (``eval_ppl``). The lines before ``first`` were carried from earlier
-    reads: each under what it was under there (``_eval_banner_marks``)."""
-    banner = np.zeros(n, dtype=bool)
-    for plan, idx, _got, _bad in reads:
-        if plan.is_eval and not plan.metrics and plan.step is None:
-            banner[idx] = True
-    under = _eval_banner_marks(banner, nonblank, st, first)
-    if not under.any():
-        return reads
-    out = []
-    for plan, idx, got, bad in reads:
-        u = under[idx]
-        if plan.is_eval or not plan.metrics or _has_position(plan) or not u.any():
-            out.append((plan, idx, got, bad))
-            continue
-        for part, pl in ((~u, plan), (u, replace(plan, is_eval=True, eval_prefix="eval_"))):
-            if part.any():
-                out.append((pl, idx[part], {c: v[part] for c, v in got.items()}, {c: v[part] for c, v in bad.items()}))
-    return out
-
-
-MAX_BANNER_WORDS = 4  # words of a banner naming a split (``--- Eval epoch-0, step-8 ---``); more: prose
-MAX_BARE_LINE = 160  # bytes of a bare ``name: value`` line (longer: no line of a banner's record)
-_LETTER_RUNS = re.compile(rb"[A-Za-z]++")
-_TRAIN_WORDS = frozenset(w for w, pre in DIALECT.split_rows.items() if pre == "")
-_BARE_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./- @()[]")
-
-
-def _preamble(line: bytes) -> int:
-    """Where the logger's preamble opening ``line`` ends (0: none): a time stamp and the level right after it
-    (``fields.stamp_end``: ``2026-12-07 08:33:31,751 INFO``, ``[12/07/2026 08:33:31] INFO``), at most
-    ``fields.MAX_PREAMBLE_BYTES`` bytes. Every line of a record a logger prints carries it; the record is what
-    follows. (``fields.message_start`` skips a level for the record's own template, with more level words: the two
-    are kept apart, see the twelfth session's note.)"""
-    if not (line[:1].isdigit() or line[:1] == b"["):  # (a stamp opens with a digit or a bracket)
-        return 0
-    head = line[:MAX_PREAMBLE_BYTES]
-    end = stamp_end(head) or _ungrouped_stamp(head)  # (the lines as the engine holds them: a clock's milliseconds
-    # ungrouped, ``08:33:31751``)
-    if end:
-        end = _level_after(head, end)
-    return end if 0 < end < len(line) else 0
-
-
-def _level_after(head: bytes, end: int) -> int:
-    """Past the level in capitals right after a stamp ending at ``end`` (``INFO``, ``WARNING:``), else ``end``."""
-    n, i = len(head), end
-    while i < n and head[i] in b" \t":
-        i += 1
-    j = i
-    while j < n and 65 <= head[j] <= 90:
-        j += 1
-    if head[i:j] not in _LEVELS or j < n and head[j] not in b" \t:]":
-        return end
-    return j + 1 if head[j:j + 1] == b":" else j
-
-
-def _split_banner(line: bytes) -> bool:
-    """A line that only names an evaluation's split, whatever the punctuation around it (``--- Eval epoch-0, step-8
-    ---``, ``=== Validation ===``, ``[test]``): one eval word (``Dialect.eval_words``) and no train word among at most
-    ``MAX_BANNER_WORDS`` words, no quote or brace (a printed dict's or a string's words), and no number the engine
-    reads (no plan: its numbers, if any, glued to words); after the logger's preamble (a time stamp and its level,
-    ``2026-12-07 08:33:31,751 INFO Validation results``: ``_preamble``), whose numbers are no field of it."""
-    if len(line) > PENDING_LINE:
-        return False
-    line = line[_preamble(line):]
-    low = line.lower()
-    if not any(w.encode() in low for w in DIALECT.eval_words):
-        return False
-    if any(c in line for c in b"'\"{}"):
-        return False  # a printed dict's or a string's words (a wrapped ``{'valid': 'full', 'test': 'full'}}]``)
-    words = [w.decode() for w in _LETTER_RUNS.findall(low, 0, PENDING_LINE)[:MAX_BANNER_WORDS + 1]]
-    if not 0 < len(words) <= MAX_BANNER_WORDS or sum(w in DIALECT.eval_words for w in words) != 1 or set(
-            words) & _TRAIN_WORDS:
-        return False  # (one split named, no other)
-    return not any(48 <= c <= 57 for c in line) or plan_template([line]) is None
-
-
-def _bare_named(line: bytes) -> bool:
-    """A bare ``name: value`` line (``pr_auc: 0.7494``, ``loss = 0.52``): a name of at most ``Dialect.name_words``
-    words, a colon or ``=``, one number, nothing else; after the logger's preamble a record's every line may carry
-    (a time stamp and its level: ``2026-12-07 08:33:31,751 INFO \tloss: 2.79``, ``fields.stamp_end``)."""
-    s = line.strip()
-    if len(s) > MAX_BARE_LINE + MAX_PREAMBLE_BYTES:
-        return False
-    s = s[_preamble(s):].strip()
-    if len(s) > MAX_BARE_LINE:
-        return False
-    c = max(s.rfind(b":"), s.rfind(b"="))
-    if c <= 0:
-        return False
-    name, value = s[:c].rstrip(), s[c + 1:].strip()
-    if not name or not value or not (65 <= name[0] <= 90 or 97 <= name[0] <= 122 or name[0] == 95):
-        return False
-    if name.translate(None, bytes(_BARE_NAME)) or len(name.split()) > DIALECT.name_words:
-        return False
-    if value == NAN_MARK:
-        return True
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _split_banners(lines: Sequence[bytes], grouping: Grouping) -> tuple[np.ndarray | None, Callable[[], np.ndarray]]:
-    """The lines that are banners naming an evaluation's split (``_split_banner``, one test per template: its first
-    line), None when none; and a function giving the bare ``name: value`` lines (``_bare_named``, one test per
-    template), called only where a banner's record may go on."""
-    codes = grouping.codes
-    n_t = len(grouping.templates)
-    first = np.zeros(n_t, dtype=np.int64)
-    at = np.arange(len(codes))
-    first[codes[::-1]] = at[::-1]
-    hit = [g for g in range(n_t) if grouping.counts[g] and _split_banner(lines[int(first[g])])]
-    banner = np.isin(codes, hit) if hit else None
-
-    def bare() -> np.ndarray:
-        ok = [g for g in range(n_t) if grouping.counts[g] and _bare_named(lines[int(first[g])])]
-        return np.isin(codes, ok) if ok else np.zeros(len(codes), dtype=bool)
-
-    return banner, bare
-
-
-def _eval_banner_marks(banner: np.ndarray, nonblank: np.ndarray, st: dict, first: int) -> np.ndarray:
-    """Whether each line sits under an eval banner: the nonblank line after one (``banner``), or the bare ``name:
-    value`` line right after a line naming only an evaluation's split (no blank between: ``_split_banners``), and
-    the bare lines that follow either with no blank or other line between (the banner's record: ``--- Eval epoch-0,
-    step-8 ---`` then ``pr_auc: 0.74``, ..., ``loss: 0.67``). A line carried from an earlier read (before ``first``)
-    is under what it was under there: kept in the state with it (``eb_carried``: 1 under a banner, 2 the carried line
-    before it, 3 the same right before it with no blank between, 0 neither), and so is the last read's last line
-    (``banner_end``), which the block's first own line is under, and whether that line ended the read in a banner's
-    record or is a split's banner (``eb_tail``: 1 nonblank, 2 too a bare line under a banner, 4 a split's banner),
-    which a bare line opening this read goes on. Sets the lines' predecessors for ``_carry_eval_banners``
-    (``_eb``)."""
-    n = len(banner)
-    text_banner, bare_of = st.pop("_tb", None) or (None, None)
-    if text_banner is None or len(text_banner) != n or not text_banner.any():
-        text_banner = None
-    before = int(st.pop("banner_end", 0) or 0)
-    tail = int(st.pop("eb_tail", 0) or 0)
-    carried = st.pop("eb_carried", None) or []
-    if len(carried) != first:
-        carried = [0] * first
-    nb = np.flatnonzero(nonblank)
-    prev = np.full(n, -1)
-    prev[nb[1:]] = nb[:-1]
-    head = np.array(carried, dtype=np.int64)
-    prev[:first] = np.where(head >= 2, np.arange(first) - 1, -1)  # (2, 3: the carried line before it, a nonblank one)
-    own = nb[nb >= first]
-    if len(own):
-        prev[own[0]] = first - 1 if before == 2 else -1
-    under = (prev >= 0) & banner[np.maximum(prev, 0)]
-    under[:first] |= head == 1
-    if len(own) and before == 1:
-        under[own[0]] = True
-    adj = np.zeros(n, dtype=bool)  # the line right before it is its predecessor: no blank between
-    adj[1:] = prev[1:] == np.arange(n - 1)
-    adj[:first] = head == 3
-    if first < n:
-        adj[first] = bool(adj[first]) and bool(tail & 1)
-    bare = None
-    if n and (under.any() or tail & 6 or text_banner is not None):  # a banner's record goes on over the bare lines
-        # right after its first; a split's banner (``_split_banner``) heads only the bare lines right under it
-        bare = bare_of() if bare_of is not None else np.zeros(n, dtype=bool)
-        if text_banner is not None:
-            under[1:] |= adj[1:] & bare[1:] & text_banner[:-1]
-        if first < n and tail & 6 and nonblank[first] and bare[first]:
-            under[first] = True  # (the last read ended in a banner's record or on a split's banner: this bare line
-            # goes on with it)
-        goes_on = adj & bare
-        goes_on[1:] &= bare[:-1]
-        goes_on[0] = False
-        starts = np.flatnonzero(~goes_on)
-        under = under[starts][np.cumsum(~goes_on) - 1]
-    st["_eb"] = (banner, under, prev, before, int(own[-1]) if len(own) else -1, adj, bare, text_banner)
-    return under
-
-
-def _carry_eval_banners(st: dict, carried: list[int], n: int, nonblank: np.ndarray, first: int) -> None:
-    """What each line carried on to the next read (``carried``, ascending) and the block's last line sit under
-    (``_eval_banner_marks``), kept in the state: a record under a banner is an eval's whichever read it is read in."""
-    eb = st.pop("_eb", None)
-    if eb is None:  # no template read in the block: no banner in it
-        _eval_banner_marks(np.zeros(n, dtype=bool), nonblank, st, first)
-        eb = st.pop("_eb")
-    st.pop("_tb", None)
-    banner, under, prev, before, last, adj, bare, text_banner = eb
-    kept = set(carried)
-    codes = [1 if under[i] else (3 if adj[i] else 2) if prev[i] >= 0 and int(prev[i]) in kept else 0
-             for i in carried]
-    st["eb_carried"] = codes if any(codes) else None
-    if last < 0 and before == 2 and first:  # no line of its own: the last read's last line is the last carried
-        last = first - 1
-    if last < 0:
-        st["banner_end"] = before  # (a banner, or no line under one)
-    else:
-        st["banner_end"] = 1 if banner[last] else 2 if last in kept else 0
-    end = n - 1 if n < 2 or nonblank[n - 1] or not nonblank[n - 2] else n - 2  # (the empty line after the last break)
-    if n and nonblank[end]:
-        st["eb_tail"] = 1 | (2 if bare is not None and under[end] and bare[end] else 0) | (
-            4 if text_banner is not None and text_banner[end] else 0)
-
-
 def _summary_length(plan: Plan, got: dict[int, np.ndarray], st: dict, em: Emitter) -> None:
     """The run's length from HF's final summary when nothing else gave it (no header, no bar: ``disable_tqdm``):
     ``train_runtime`` x ``train_steps_per_second`` steps over its ``epoch`` epochs; the records' fractional epochs
@@ -3281,7 +2762,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
     ends (a line seen once is otherwise no series)."""
     keep = []
     lines = [p for p in st.get("pending", []) if isinstance(p, list)]
-    codes = st.get("eb_carried") or [0] * len(lines)  # what each sits under (``_carry_eval_banners``)
+    codes = st.get("eb_carried") or [0] * len(lines)  # what each sits under (``banners.carry_eval_banners``)
     code_of = {id(p): c for p, c in zip(lines, codes, strict=False)}
     for p in st.get("pending", []):
         at = p[2] if isinstance(p, list) and p[2] is not None else st.get("run_first")  # before any: the first
@@ -3294,7 +2775,7 @@ def _final_evals(st: dict, em: Emitter) -> None:
             keep.append(p)  # a report of an earlier point ("Best val accuracy"), not an evaluation
             continue
         summary = plan is not None and plan.epoch_total is not None and bool(st.get("explicit")) and _has_loss(plan)
-        if plan is None or _has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
+        if plan is None or has_position(plan) or plan.is_summary or not plan.metrics or not summary and not all(
                 name_role(n) == "eval" and ("loss" in n or "ppl" in n or _EVALISH.search(n))
                 or _epoch_loss(n) and bool(st.get("explicit")) for n in plan.metrics.values()):
             keep.append(p)

@@ -80,7 +80,7 @@ class Plan:
     #: or of a ``worker`` tag (``[MCValue[worker: 0]]``): with ``step_like``, each worker counts its own steps
     worker: int | None = None
     #: a metric's row of a table whose columns are splits (``tables_text.split_named``): the epoch's report, at the
-    #: epoch of the banner above it whatever bars the epoch drew between (``engine._records_under_banners``)
+    #: epoch of the banner above it whatever bars the epoch drew between (``banners.records_under_banners``)
     split_table: bool = False
     #: fields of a tag in parentheses opening the record (a partition pair's ``( 1 , 0 ):``, PyTorch-BigGraph's): which
     #: of the things a run works on in turn the line is about, like a rank's or a worker's tag; no value, no step. A
@@ -91,7 +91,7 @@ class Plan:
     before: bool = False
     #: an epoch banner's counters after its epoch (``Starting epoch 3 / 8, edge path 1 / 1, edge chunk 2 / 3``): fields
     #: (n, N) of each part the epoch is worked through in, outermost first; the banner opens part ((e - 1) x P + p - 1)
-    #: x C + c of the run's E x P x C (``engine._epoch_parts``)
+    #: x C + c of the run's E x P x C (``banners.epoch_parts``)
     parts: tuple[tuple[int, int], ...] = ()
     #: two counters ``n/N`` on one record, not both known as an epoch's and a batch's (kornia.x's ``Train: 3/6
     #: Sample: 51/60 Loss: ...``, any words naming them): fields ((n, N) outer, (m, M) inner), read as the epoch and the
@@ -100,7 +100,7 @@ class Plan:
     pair: tuple[tuple[int, int], tuple[int, int]] | None = None
     pair_key: str = ""  # the loose template's digest the pair is decided by (set per read block)
     #: the digest of the line template this plan reads, set per read block (``engine._read_block``): the records of
-    #: one template sit one under each banner or are never placed by banners (``engine._one_under_each``)
+    #: one template sit one under each banner or are never placed by banners (``banners.one_under_each``)
     template: str = ""
 
     @property

@@ -16,6 +16,17 @@ from .fields import Plan
 Read = tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]
 
 EXPLICIT = -1  # the key of a read's explicit steps among its columns (``got``; the columns are fields 0, 1, ...)
+PENDING_LINE = 2048  # bytes of a line looked at for what it is (a banner, a summary, a one-off line carried)
+
+
+def has_position(plan: Plan) -> bool:
+    """Whether the template prints its own position: an explicit step or a progress counter."""
+    return plan.step is not None or plan.counter is not None
+
+
+def series_key(plan: Plan) -> str:
+    """The series a template's records belong to: its metrics' names (capped)."""
+    return ",".join(sorted(plan.metrics.values()))[:128]
 
 
 def name_role(name: str) -> str:
