@@ -124,4 +124,5 @@ decimals = int(a.fmt.strip("{}:.f"))
 write_truth(framework=f"easy-torch {easytorch.__version__}", settings=vars(a), loss_name="train_loss",
             step_unit="epoch, 1-based (`Epoch 3 / 12`)", tolerance={"rel": 1e-06, "abs": 0.51 * 10.0 ** -decimals},
             record="the TensorBoard events EasyTorch writes (`tensorboard/`, scalar `train_loss` at each epoch)",
-            train_loss=train_loss, eval_loss=val_loss, eval_name="val_loss" if val_loss else None)
+            train_loss=train_loss, eval_loss=val_loss, eval_name="val_loss" if val_loss else None,
+            steps_per_epoch=-(-a.n // a.batch))  # the train bar's total (`8/8`): no drop_last
