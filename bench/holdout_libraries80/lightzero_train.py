@@ -1,4 +1,4 @@
-"""LightZero: a tiny MCTS agent (MuZero, EfficientZero, Gumbel MuZero or Stochastic MuZero, MLP model) trained on
+"""LightZero: a tiny MCTS agent (MuZero, EfficientZero or Gumbel MuZero, an MLP model) trained on
 its own CartPole environment (``cartpole_lightzero``) by its own entry ``lzero.entry.train_muzero``, from the zoo's
 ``cartpole_*_config.py`` with the sizes made small, as its README's quick start does. Its DI-engine learner prints,
 every ``log_show_after_iter`` iterations, ``=== Training Iteration 20 Result ===`` and its variables as tables of
@@ -18,7 +18,7 @@ from pathlib import Path
 from h80_truth import keep, seed_all, write_truth
 
 ap = argparse.ArgumentParser()
-ap.add_argument("--algo", default="muzero", choices=["muzero", "efficientzero", "gumbel_muzero", "stochastic_muzero"])
+ap.add_argument("--algo", default="muzero", choices=["muzero", "efficientzero", "gumbel_muzero"])
 ap.add_argument("--optim", default="Adam", choices=["Adam", "SGD", "AdamW"])
 ap.add_argument("--lr", type=float, default=0.003)
 ap.add_argument("--piecewise", action="store_true", help="its piecewise-constant lr decay (SGD)")
@@ -78,7 +78,8 @@ def truth() -> None:
     write_truth(framework=f"lightzero {version}", settings=vars(a), loss_name="total_loss_avg",
                 step_unit="learner iteration, 0-based (`=== Training Iteration 20 Result ===`)",
                 tolerance={"rel": 1e-6, "abs": 0.51e-6},
-                record="its TensorBoard scalars (`learner_iter/total_loss_avg`, log/serial, read with EventAccumulator)",
+                record="its TensorBoard scalars (`learner_iter/total_loss_avg`, log/serial, read with "
+                       "EventAccumulator)",
                 train_loss=[(e.step, e.value) for e in ev])
 
 

@@ -25,14 +25,14 @@ run("lightzero_muzero_adam_150it", "lightzero_train.py", "--iters 150 --log-ever
 run("lightzero_efficientzero_adam_150it", "lightzero_train.py", "--algo efficientzero --iters 150 --log-every 15")
 run("lightzero_gumbel_muzero_b64_120it", "lightzero_train.py",
     "--algo gumbel_muzero --batch 64 --upc 20 --iters 120 --log-every 20")
-run("lightzero_stochastic_muzero_adamw_100it", "lightzero_train.py",
-    "--algo stochastic_muzero --optim AdamW --iters 100 --log-every 10")
+run("lightzero_muzero_sims10_b64_100it", "lightzero_train.py",
+    "--sims 10 --batch 64 --upc 10 --iters 100 --log-every 10")
 run("lightzero_muzero_sgd_piecewise_160it", "lightzero_train.py",
     "--optim SGD --lr 0.2 --piecewise --iters 160 --log-every 20")
-run("lightzero_muzero_adam_lr_high_nan", "lightzero_train.py", "--lr 1.0 --iters 150 --log-every 15", label="nan",
+run("lightzero_muzero_adam_lr10_nan", "lightzero_train.py", "--lr 10 --iters 60 --log-every 5", label="nan",
     stop=True)
-run("lightzero_muzero_sgd_lr_high_noclip_nan", "lightzero_train.py",
-    "--optim SGD --lr 5 --grad-clip 1e9 --iters 150 --log-every 15", label="nan", stop=True)
+run("lightzero_muzero_sgd_lr20_noclip_nan", "lightzero_train.py",
+    "--optim SGD --lr 20 --grad-clip 1e9 --iters 60 --log-every 5", label="nan", stop=True)
 
 # --- SPORCO (`Verbose` dictionary learning: its own table on stdout, `Itn   Fnc       DFid      ℓ1        Cnstr ...`,
 # a rule of dashes, one row an iteration `   3  4.97e+01  1.73e+01 ...`, `%.2e`; numpy's RuntimeWarnings on stderr)

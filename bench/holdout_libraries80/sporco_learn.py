@@ -71,7 +71,7 @@ if a.model == "bpdndl":
     Dh /= np.linalg.norm(Dh, axis=0)
     X0 = np.zeros((2 * a.atoms, 200))
     on = rng.random(X0.shape) < 0.08
-    X0[on] = rng.standard_normal(int(on.sum()))
+    X0[on] = rng.standard_normal(np.count_nonzero(on))
     S = Dh @ X0 + 0.02 * rng.standard_normal((n, 200))
     D0 = rng.standard_normal((n, a.atoms))
     opt = bpdndl.BPDNDictLearn.Options({"Verbose": True, "MaxMainIter": a.iters, "AccurateDFid": a.accurate,
@@ -93,5 +93,5 @@ else:
 write_truth(framework=f"sporco {sporco.__version__}", settings=vars(a), loss_name="ObjFun",
             step_unit="iteration, 0-based (the `Itn` column)", tolerance=tol_sig(3),
             record="the solver's iteration record, `getitstat()` (`ObjFun` at `Iter`)",
-            train_loss=list(zip(stat.Iter, stat.ObjFun)), dfid=[[int(i), float(v)] for i, v in zip(stat.Iter,
-                                                                                                    stat.DFid)])
+            train_loss=list(zip(stat.Iter, stat.ObjFun, strict=True)),
+            dfid=[[int(i), float(v)] for i, v in zip(stat.Iter, stat.DFid, strict=True)])
