@@ -55,7 +55,6 @@ from .reads import EXPLICIT, PENDING_LINE, Read, ffill, has_position, name_role,
 from .stat_rows import StatRows
 from .streams import MESSAGE_TAG, MESSAGE_WINDOW, message_tag, release_held, select_stream, tags_alike
 from .tables_text import SKIP, RowNames, Tables, closes_a_list
-from .wrapped_tables import unwrap
 from .templates import (
     GROUPED,
     NAN_MARK,
@@ -69,6 +68,7 @@ from .templates import (
     unmark_best,
     value_text,
 )
+from .wrapped_tables import unwrap
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
 BLOCK_LINES = 1 << 17  # about the most lines read as one block: its arrays of every line stay in the CPU's caches
@@ -134,8 +134,9 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter, at_end: bool = False) -> None:
         st = _state(em)
-        if at_end and (st.get("up_tail") or st.get("cr_piece") or st.get("wt_tail")):  # a display still shown where the file ends, no
-            # cursor-up after it, or a piece a bar may have cut in: read as it stands, once (the file has settled)
+        if at_end and (st.get("up_tail") or st.get("cr_piece") or st.get("wt_tail")):  # a display still shown
+            # where the file ends, no cursor-up after it, a piece a bar may have cut in, or a wide table's chunks
+            # (``wrapped_tables``): read as it stands, once (the file has settled)
             read_block(b"", em, streams=False, shown=True)
         held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
         if held:

@@ -22,6 +22,7 @@ from .dialect import DIALECT
 MAX_CHUNKS = 64
 MAX_ROWS = 256
 MAX_COLUMNS = 1024
+MAX_BLANKS = 2  # blank lines between two chunks
 MAX_HEADS = 16  # shapes of lines known to come right before a table
 MAX_HELD_BYTES = 1 << 18
 _DIGITS = bytes(range(48, 58))
@@ -95,10 +96,27 @@ def _chunks(lines: list[bytes], i: int) -> tuple[list[bytes], list[list[bytes]],
         names.extend(got)
         if len(names) > MAX_COLUMNS:
             return None
-        i = j
         if not more:
-            return names, rows, index, i
+            return names, rows, index, j
+        i = _over_blanks(lines, j)
     return None
+
+
+def _number(cell: bytes) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _over_blanks(lines: list[bytes], j: int) -> int:
+    """The index of the next chunk's header after a chunk ending before ``lines[j]``: pandas prints a blank line
+    between chunks (ParlAI's report none); at most ``MAX_BLANKS``."""
+    for _ in range(MAX_BLANKS):
+        if j < len(lines) and not lines[j].strip():
+            j += 1
+    return j
 
 
 def _one_chunk(names: list[bytes], rows: list[list[bytes]], index: bool) -> list[bytes]:
@@ -121,14 +139,32 @@ def unwrap(data: bytes, st: dict, shown: bool) -> tuple[bytes, bytes]:
         return data, b""
     lines = data.split(b"\n")
     last = lines.pop()  # b"" after the final newline
+    learnt = list(heads)
+    out, held, joined = _pass(lines, learnt, shown)
+    if learnt != heads and any(_shape(line) in learnt for line in out):  # a table in one chunk under a line learnt
+        out, held, joined = _pass(lines, learnt, shown)  # later in this read: as a read knowing it reads it
+    if learnt != heads:
+        st["wt_heads"] = learnt
+        if read_before:
+            st.setdefault("revise", {})["wt_heads"] = learnt  # lines read alone before: read again knowing it
+    if not joined and not held:
+        return data, b""
+    body = b"\n".join(out) + b"\n" if out else b""
+    return body + last, (b"\n".join(held) + b"\n") if held else b""
+
+
+def _pass(lines: list[bytes], learnt: list[str], shown: bool) -> tuple[list[bytes], list[bytes], bool]:
+    """(the lines with the tables joined, the lines held, whether any was joined); ``learnt`` grows with the shapes
+    of the lines tables came after."""
     out: list[bytes] = []
     held: list[bytes] = []
     i = 0
     joined = False
-    learnt = list(heads)
     while i < len(lines):
         line = lines[i]
-        if not _continued(line) or _header(line) is None:
+        # a chunk going on, or a table in one chunk under a line known to come before a table (the terminal was
+        # wide enough for it)
+        if not (_continued(line) or learnt and out and _shape(out[-1]) in learnt) or _header(line) is None:
             out.append(line)
             i += 1
             continue
@@ -146,7 +182,12 @@ def unwrap(data: bytes, st: dict, shown: bool) -> tuple[bytes, bytes]:
             out.append(line)
             i += 1
             continue
-        names, rows, index, i = got
+        names, rows, index, j = got
+        if not _continued(line) and (len(rows) != 1 or not all(map(_number, rows[0][int(index):]))):
+            out.append(line)  # (a table in one chunk: one row of numbers only)
+            i += 1
+            continue
+        i = j
         joined = True
         if len(rows) == 1:
             cells = rows[0][1:] if index else rows[0]
@@ -155,21 +196,14 @@ def unwrap(data: bytes, st: dict, shown: bool) -> tuple[bytes, bytes]:
                 shape = _shape(out[-1])
                 if shape not in learnt and len(learnt) < MAX_HEADS:
                     learnt.append(shape)
-                out[-1] = out[-1].rstrip() + "  ".encode() + pairs
+                out[-1] = out[-1].rstrip() + b"  " + pairs
             else:
                 out.append(b"    " + pairs)
         else:
             out.extend(_one_chunk(names, rows, index))
-    if learnt != heads:
-        st["wt_heads"] = learnt
-        if read_before:
-            st.setdefault("revise", {})["wt_heads"] = learnt  # lines read alone before: read again knowing it
     if not held and not shown and out and learnt and _shape(out[-1]) in learnt and out[-1] is lines[-1]:
         held = [out.pop()]  # a line a table came after: its table may come in the next read
-    if not joined and not held:
-        return data, b""
-    body = b"\n".join(out) + b"\n" if out else b""
-    return body + last, (b"\n".join(held) + b"\n") if held else b""
+    return out, held, joined
 
 
 def _open(lines: list[bytes], i: int) -> bool:
@@ -197,5 +231,5 @@ def _open(lines: list[bytes], i: int) -> bool:
         n = count
         if not more:
             return False
-        i = j
+        i = _over_blanks(lines, j)
     return False
