@@ -61,19 +61,25 @@ def _row(line: bytes, k: int, width: int) -> list[bytes] | None:
     return cells
 
 
-def _chunks(lines: list[bytes], i: int) -> tuple[list[bytes], list[list[bytes]], bool, int] | None:
-    """(names, rows, index labels present, the index after the table) of a wrapped table whose first header is
-    ``lines[i]`` (a continued one), or None when the lines are not one. ``lines[-1]`` may be the incomplete end."""
+_Table = tuple[list[bytes], list[list[bytes]], bool, int]
+
+
+def _chunks(lines: list[bytes], i: int) -> tuple[_Table | None, int, bool]:
+    """((names, rows, index labels present, the index after the table) of a wrapped table whose first header is
+    ``lines[i]``, or None when the lines are not one; where to look for a table again (the header of the chunk
+    that failed: each line is walked over at most twice); whether the chunks were well formed up to the read's
+    end, the table possibly going on in the next read)."""
+    start = i
     names: list[bytes] = []
     rows: list[list[bytes]] = []
     index = False
     n = -1
     for c in range(MAX_CHUNKS):
         if i >= len(lines):
-            return None
+            return None, len(lines), True
         head = _header(lines[i])
         if head is None:
-            return None
+            return None, max(i, start + 1), False
         more = _continued(lines[i])
         got, width = head
         j = i + 1
@@ -84,22 +90,25 @@ def _chunks(lines: list[bytes], i: int) -> tuple[list[bytes], list[list[bytes]],
                 break
             chunk.append(cells)
             j += 1
+        if j >= len(lines) and (n < 0 or len(chunk) < n or more):
+            return None, len(lines), True
+        resume = max(i, start + 1)
         if not chunk or n >= 0 and len(chunk) != n:
-            return None
+            return None, resume, False
         labelled = len(chunk[0]) == len(got) + 1
         if any((len(r) == len(got) + 1) != labelled for r in chunk) or c and labelled != index:
-            return None
+            return None, resume, False
         if not c:
             n, index, rows = len(chunk), labelled, [[r[0]] if labelled else [] for r in chunk]
         for row, cells in zip(rows, chunk, strict=True):
             row.extend(cells[1:] if labelled else cells)
         names.extend(got)
         if len(names) > MAX_COLUMNS:
-            return None
+            return None, resume, False
         if not more:
-            return names, rows, index, j
+            return (names, rows, index, j), j, False
         i = _over_blanks(lines, j)
-    return None
+    return None, max(i, start + 1), False
 
 
 def _number(cell: bytes) -> bool:
@@ -168,9 +177,9 @@ def _pass(lines: list[bytes], learnt: list[str], shown: bool) -> tuple[list[byte
             out.append(line)
             i += 1
             continue
-        got = _chunks(lines, i)
+        got, resume, at_end = _chunks(lines, i)
         if got is None:
-            if not shown and _open(lines, i):  # the table goes on in the next read: held with the line before it
+            if at_end and not shown:  # the table goes on in the next read: held with the line before it
                 held = lines[i - 1:i] if out and out[-1] is lines[i - 1] else []
                 if held:
                     out.pop()
@@ -179,8 +188,8 @@ def _pass(lines: list[bytes], learnt: list[str], shown: bool) -> tuple[list[byte
                     out.extend(held)
                     held = []
                 break
-            out.append(line)
-            i += 1
+            out.extend(lines[i:resume])
+            i = resume
             continue
         names, rows, index, j = got
         if not _continued(line) and (len(rows) != 1 or not all(map(_number, rows[0][int(index):]))):
@@ -205,31 +214,3 @@ def _pass(lines: list[bytes], learnt: list[str], shown: bool) -> tuple[list[byte
         held = [out.pop()]  # a line a table came after: its table may come in the next read
     return out, held, joined
 
-
-def _open(lines: list[bytes], i: int) -> bool:
-    """Whether the chunks from ``lines[i]`` reach the end of the read still well formed (the table may go on)."""
-    n = -1
-    for _ in range(MAX_CHUNKS):
-        if i >= len(lines):
-            return True
-        head = _header(lines[i])
-        if head is None:
-            return False
-        more = _continued(lines[i])
-        got, width = head
-        j = i + 1
-        count = 0
-        while j < len(lines) and (n < 0 or count < n):
-            if _row(lines[j], len(got), width) is None:
-                break
-            count += 1
-            j += 1
-        if j >= len(lines):
-            return n < 0 or count <= n
-        if not count or n >= 0 and count != n:
-            return False
-        n = count
-        if not more:
-            return False
-        i = _over_blanks(lines, j)
-    return False
