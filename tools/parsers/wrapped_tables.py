@@ -16,6 +16,7 @@ on chunks, rows and columns (a run beyond them is left as it is).
 from __future__ import annotations
 
 import hashlib
+import re
 
 from .dialect import DIALECT
 
@@ -26,6 +27,24 @@ MAX_BLANKS = 2  # blank lines between two chunks
 MAX_HEADS = 16  # shapes of lines known to come right before a table
 MAX_HELD_BYTES = 1 << 18
 _DIGITS = bytes(range(48, 58))
+MAX_LOOKED = 8  # lines ending in the mark looked at alone before the whole text is walked
+_ENDS_IN_MARK = re.compile(re.escape(DIALECT.table_continuation) + rb"[ \r]*+\n")
+
+
+def _any_table(data: bytes) -> bool:
+    """Whether a line ending in the mark may open a table (or more than ``MAX_LOOKED`` such lines): most logs
+    holding the mark (a config line's continuation) are walked no further. Each looked at over ``MAX_HELD_BYTES``."""
+    for k, m in enumerate(_ENDS_IN_MARK.finditer(data)):
+        if k >= MAX_LOOKED:
+            return True
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        lines = data[start:start + MAX_HELD_BYTES].split(b"\n")
+        lines.pop()  # (what follows the last newline: a line the window cut, or nothing)
+        if _header(lines[0]) is not None:
+            got, _, at_end = _chunks(lines, 0)
+            if got is not None or at_end:
+                return True
+    return False
 
 
 def _shape(line: bytes) -> str:
@@ -144,7 +163,7 @@ def unwrap(data: bytes, st: dict, shown: bool) -> tuple[bytes, bytes]:
     read_before = bool(st.get("wt_read"))
     if data:
         st["wt_read"] = True
-    if mark not in data and not heads:
+    if mark not in data and not heads or not heads and not _any_table(data):
         return data, b""
     lines = data.split(b"\n")
     last = lines.pop()  # b"" after the final newline
