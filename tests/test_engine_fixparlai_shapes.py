@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 
 import pytest
+from training_check.tools.parsers.wrapped_tables import unwrap
 
 from tests.test_read_misses import _live, points_at, whole_and_pieces, whole_as_live
-from training_check.tools.parsers.wrapped_tables import unwrap
 
 REPO = Path(__file__).resolve().parent.parent
 SET = REPO / "examples" / "libraries_holdout81"
@@ -60,7 +60,8 @@ def _parlai_log(seed: int, n: int, widths: list[int], head: str, extra: int = 3)
         vals.update({f"m{k}": _fmt(rng.random()) for k in range(extra)})
         if "total_steps" in head:  # ParlAI's: the updates done, a column of the report
             vals["total_train_updates"] = str(step)
-        lines.append(f"2026-12-07 13:58:29,{r:03d} INFO     | " + head.format(step=step, ex=16 * step, ep=f"{step / 31:.2f}"))
+        said = head.format(step=step, ex=16 * step, ep=f"{step / 31:.2f}")
+        lines.append(f"2026-12-07 13:58:29,{r:03d} INFO     | {said}")
         lines.extend(_table(names, [[vals[k] for k in names]], widths[r % len(widths)]))
         lines.append("")
         truth.append((step, float(vals["loss"])))
