@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Dialect:
+    #: a wide table's header row ending in this goes on in the next chunk (pandas' wrapped ``DataFrame`` print:
+    #: ``wrapped_tables.py``)
+    table_continuation: bytes = b" \\"
     #: a number under one of these names is the step as the framework counts it (``step 12``, ``iter: 12``,
     #: ``Iteration 12``, llm.c's ``s:12``, ``step:12/5000`` with the run's length)
     step_names: frozenset[str] = frozenset({

@@ -68,6 +68,7 @@ from .templates import (
     unmark_best,
     value_text,
 )
+from .wrapped_tables import unwrap
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
 BLOCK_LINES = 1 << 17  # about the most lines read as one block: its arrays of every line stay in the CPU's caches
@@ -133,8 +134,9 @@ class TextLogFormat(LineFormat):
 
     def finish(self, em: Emitter, at_end: bool = False) -> None:
         st = _state(em)
-        if at_end and (st.get("up_tail") or st.get("cr_piece")):  # a display still shown where the file ends, no
-            # cursor-up after it, or a piece a bar may have cut in: read as it stands, once (the file has settled)
+        if at_end and (st.get("up_tail") or st.get("cr_piece") or st.get("wt_tail")):  # a display still shown
+            # where the file ends, no cursor-up after it, a piece a bar may have cut in, or a wide table's chunks
+            # (``wrapped_tables``): read as it stands, once (the file has settled)
             read_block(b"", em, streams=False, shown=True)
         held = release_held(st)  # another rank's records held back in case a lower rank printed them (streams.py)
         if held:
@@ -217,7 +219,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
     # a record cut at the end of the last block (a display: ``lines.hold_display``): read with its rest
-    for held in ("up_tail", "wrap_tail", "blk_tail", "kvb_tail"):
+    for held in ("up_tail", "wrap_tail", "blk_tail", "kvb_tail", "wt_tail"):
         tail = st.pop(held, None)
         if tail:
             data = tail.encode("latin-1") + data
@@ -241,6 +243,11 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     data, rows = hold_open(data, bool(st.get("kvb_step")))  # a "name: value" block or a dict that may go on
     if rows:
         st["kvb_tail"] = rows.decode("latin-1")
+        if not data:
+            return
+    data, rows = unwrap(data, st, shown)  # a wide table printed in chunks: one record (wrapped_tables.py)
+    if rows:
+        st["wt_tail"] = rows.decode("latin-1")
         if not data:
             return
     # the read stops in a bar's redraws (a \r after a line the \n before it did not end): the last one shown is
@@ -2621,7 +2628,10 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     k = plan.step_like
     name = plan.metrics.get(k) if k is not None else None
     back = list(st.get("steplike_back") or ())
-    if k is None or name is None or name in back:
+    # each kind of record on its own (its other names): an eval report's count going back (ParlAI's final `valid:`
+    # of the best model, `total_train_updates` of its checkpoint) leaves the train records' count their step
+    kind = ",".join(sorted(m for f, m in plan.metrics.items() if f != k))
+    if k is None or name is None or name in back or name + "\x00" + kind in back:
         return plan, idx
     every = idx
     if plan.worker is not None:
@@ -2645,13 +2655,13 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     rises = plan.step_like_rises  # (an opening number: no value repeated, in this read or from the one before)
     # (an opening number rises record by record of one template: ``Checkpoint [4]\tTrain-ppl=`` then ``Checkpoint
     # [4]\tValidation-ppl=`` is no step gone back, whatever read each falls in)
-    track = name + "\x00" + ",".join(sorted(m for f, m in plan.metrics.items() if f != k)) if rises else name
+    track = name + "\x00" + kind  # (where a kind of record was in the reads before: a whole read knows no other)
     before = climbed.get(track)
     if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
             (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) <= 0 if rises else np.diff(v) < 0).any()) or (
             before is not None and (float(v[0]) <= before if rises else float(v[0]) < before)):
         if len(back) < MAX_STEP_LIKE:
-            st["steplike_back"] = [*back, name]
+            st["steplike_back"] = [*back, track]
             if before is not None:  # earlier reads placed records at it
                 st.setdefault("revise", {})["steplike_back"] = st["steplike_back"]
         return plan, every
