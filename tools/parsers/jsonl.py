@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernel
+from . import kernel, split_records
 from .base import Emitter, LineFormat
 from .fastpath import DIGITS, crlf_to_lf, read_fields
 from .text import clean_text, to_value
@@ -138,6 +138,13 @@ class JsonLinesFormat(LineFormat):
                     st["run_start"] = True
                 continue  # a lifecycle record: no metrics, and not a run boundary by itself
             rec: dict[str, float] = {}
+            split = split_records.read(obj, st, _flatten)  # a split's record: its step from its own counters
+            if split is not None:
+                step, rec = split
+                if rec:
+                    st["n"] = int(st.get("n", 0)) + 1
+                    em.record(int(st["n"] - 1) if step is None else step, rec)
+                continue
             _flatten(obj, "", rec)
             total = rec.pop("total_steps", None)
             if total is not None and total > 0 and float(total).is_integer():
