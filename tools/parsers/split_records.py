@@ -47,8 +47,9 @@ def split_of(obj: dict) -> tuple[str, dict] | None:
 
 
 def read(obj: dict, st: dict, flatten: Callable[[dict, str, dict], None]) -> tuple[int | None, dict[str, float]] | None:
-    """(step, values) of a split's record (its values flattened by ``flatten``, jsonl's) (step None: no counter and no step placed yet), None when ``obj`` is no
-    split's record. Sets ``st["reread"]`` when this record shows the run counts in batches after epochs were used."""
+    """(step, values) of a split's record, its values flattened by ``flatten`` (jsonl's); step None: no counter and
+    no step placed yet. None when ``obj`` is no split's record. Sets ``st["reread"]`` (and pins ``split_step``) when
+    this record shows the run counts in batches after epochs were used."""
     got = split_of(obj)
     if got is None:
         return None
