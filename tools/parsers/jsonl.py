@@ -3,7 +3,9 @@ custom loggers, sweep summaries).
 
 The step is the first of ``step``, ``global_step``, ``iteration``, ``iter``,
 ``num_updates``, ``update``, ``_step``, ``epoch_num``, ``epoch`` the record has,
-else the record's index. Nested dicts flatten to ``a/b``; numeric strings
+else the record's index. Nested dicts flatten to ``a/b``; a record nested under a split's key alone
+(``{"train": {"epochs_done": 1, "batches_seen": 10, "loss": 1.08}}``) is that split's, its step from its own
+counters (``split_records.py``); numeric strings
 (fairseq writes ``"loss": "9.12"``) are numbers; the bare ``NaN`` token is NaN.
 LLaMA-Factory's ``trainer_log.jsonl`` counts in ``current_steps`` (``total_steps``
 is the run's length; ``null`` fields are "not logged"). Records without a metric
