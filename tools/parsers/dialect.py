@@ -200,6 +200,16 @@ class Dialect:
     split_rows: dict = field(default_factory=lambda: {
         "training": "", "train": "", "validation": "val_", "valid": "val_", "val": "val_", "test": "test_",
         "testing": "test_", "trainset": "", "validset": "val_", "valset": "val_", "testset": "test_"})
+    #: a JSON record nested one level under one of these keys is that split's record (deeppavlov's
+    #: ``{"train": {"epochs_done": 1, "batches_seen": 10, "metrics": {...}, "loss": 0.9}}``): the prefix its
+    #: ``metrics`` sub-dict's names take (``split_records.py``)
+    record_splits: dict = field(default_factory=lambda: {
+        "train": "", "training": "", "valid": "val_", "validation": "val_", "val": "val_", "dev": "val_",
+        "test": "test_", "eval": "eval_", "evaluation": "eval_"})
+    #: in such a record, its counters by name: the batches' (finest first) and the epochs'
+    record_batch_counters: tuple[str, ...] = (
+        "batches_seen", "global_step", "step", "current_steps", "iteration", "iter", "num_updates", "update", "_step")
+    record_epoch_counters: tuple[str, ...] = ("epochs_done", "epoch", "epoch_num")
     #: a mark a table prints before a cell whose value is a new best (hippynn's ``Loss  :    *    2.4951   *
     #: 2.0084``), there or not from row to row: no part of the row (``templates.unmark_best``)
     best_marks: str = "*"

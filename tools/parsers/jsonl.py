@@ -3,7 +3,9 @@ custom loggers, sweep summaries).
 
 The step is the first of ``step``, ``global_step``, ``iteration``, ``iter``,
 ``num_updates``, ``update``, ``_step``, ``epoch_num``, ``epoch`` the record has,
-else the record's index. Nested dicts flatten to ``a/b``; numeric strings
+else the record's index. Nested dicts flatten to ``a/b``; a record nested under a split's key alone
+(``{"train": {"epochs_done": 1, "batches_seen": 10, "loss": 1.08}}``) is that split's, its step from its own
+counters (``split_records.py``); numeric strings
 (fairseq writes ``"loss": "9.12"``) are numbers; the bare ``NaN`` token is NaN.
 LLaMA-Factory's ``trainer_log.jsonl`` counts in ``current_steps`` (``total_steps``
 is the run's length; ``null`` fields are "not logged"). Records without a metric
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernel
+from . import kernel, split_records
 from .base import Emitter, LineFormat
 from .fastpath import DIGITS, crlf_to_lf, read_fields
 from .text import clean_text, to_value
@@ -138,6 +140,13 @@ class JsonLinesFormat(LineFormat):
                     st["run_start"] = True
                 continue  # a lifecycle record: no metrics, and not a run boundary by itself
             rec: dict[str, float] = {}
+            split = split_records.read(obj, st, _flatten)  # a split's record: its step from its own counters
+            if split is not None:
+                step, rec = split
+                if rec:
+                    st["n"] = int(st.get("n", 0)) + 1
+                    em.record(int(st["n"] - 1) if step is None else step, rec)
+                continue
             _flatten(obj, "", rec)
             total = rec.pop("total_steps", None)
             if total is not None and total > 0 and float(total).is_integer():
