@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps
+from . import banners, bar_steps, live_display
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1930,6 +1930,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     tabled: list[tuple[int, np.ndarray]] = []  # (read, its lines placed at a banner) of tables of splits
     under = banners.records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     after = _positions_after(lines, reads, n, nonblank, st)
+    shown = live_display.bar_positions(lines, reads, n, nonblank, st)  # a record drawn right above its bar
+    if shown is not None:
+        after = shown if after is None else np.where(np.isnan(after), shown, after)
     tagged = _tagged_steps(reads, glob, at_epoch, n, st, len(ctx))
     hold = st.pop("_pa_hold", None)
     if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
@@ -2064,6 +2067,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
+    drawn_sources: set[int] = set()  # the records drawn right above a bar (``live_display``)
     _placed_late(placed, st)
     placed |= set(st.get("placed_names") or ())
     for r in train:
@@ -2075,10 +2079,15 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not plan.metrics:
                 continue  # a live view of what records printing their position give: no point
         prefix = ""
-        if not has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
+        # (a record drawn right above its bar, ``live_display``: placed at the bar's epoch, a counted record)
+        at_bar = shown is not None and bool(np.isfinite(shown[idx]).any())
+        if at_bar:
+            drawn_sources.add(hash(tuple(sorted(plan.metrics.values()))))
+        if not has_position(plan) and plan.epoch is None and not at_bar and not placed & set(plan.metrics.values()):
             bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
             bare.extend(n for n in plan.metrics.values() if n not in bare and len(bare) < MAX_PLACED_NAMES)
-        if not has_position(plan) and plan.epoch is None and not plan.initial and placed & set(plan.metrics.values()):
+        if (not has_position(plan) and plan.epoch is None and not plan.initial and not at_bar
+                and placed & set(plan.metrics.values())):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
@@ -2153,6 +2162,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the value logged, the bar a display of it (a running mean, rounded)
             on_bar = np.isin(source[key], list(bar_only))
             drop = on_bar & np.isin(s, s[~on_bar])
+            if drop.any():
+                li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
+        if drawn_sources and len(src_k) > 1:  # a display's record redrawing what a logger printed at that step
+            drop = live_display.redrawn(s, source[key], drawn_sources)
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)
