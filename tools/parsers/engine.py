@@ -2146,6 +2146,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     losses = [k for k in losses if not _best_so_far(k)] or losses  # (a best so far is a report: ``reach best loss``)
     if losses and st.get("run_key") is None:  # the loss a restart is looked for in: the same in every read
         st["run_key"] = max(losses, key=lambda k: len(columns[k][0]))
+    for key, (li, s, v) in columns.items():  # a display's record redrawing what a logger printed at its step
+        if drawn_sources or key == st.get("run_key"):
+            drop = live_display.redrawn(key, s, source[key], drawn_sources, st)
+            if drop.any():
+                columns[key], source[key] = (li[~drop], s[~drop], v[~drop]), source[key][~drop]
     main_li, main_steps = columns[st["run_key"]][:2] if st.get("run_key") in losses else (  # (a read without it: no
         np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
     # each new run sets aside what came before
@@ -2162,10 +2167,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             # the value logged, the bar a display of it (a running mean, rounded)
             on_bar = np.isin(source[key], list(bar_only))
             drop = on_bar & np.isin(s, s[~on_bar])
-            if drop.any():
-                li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
-        if drawn_sources and len(src_k) > 1:  # a display's record redrawing what a logger printed at that step
-            drop = live_display.redrawn(s, source[key], drawn_sources)
             if drop.any():
                 li, s, v, source[key] = li[~drop], s[~drop], v[~drop], source[key][~drop]
         src = source[key]  # (another record's point at the same step is a point)

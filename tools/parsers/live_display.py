@@ -77,11 +77,22 @@ def bar_positions(lines: Sequence[bytes], reads: list[Read], n: int, nonblank: n
     return out
 
 
-def redrawn(steps: np.ndarray, src: np.ndarray, drawn: set[int]) -> np.ndarray:
+MAX_KEPT_STEPS = 16  # the run's loss's last steps other records gave, kept for the next read's carried display lines
+
+
+def redrawn(key: str, steps: np.ndarray, src: np.ndarray, drawn: set[int], st: dict) -> np.ndarray:
     """Of one name's points (their steps, their records ``src``), those of a display's record (``drawn``) at a step
     another record gives too (torchfitter's logger line ``Epoch 15/30 | Train loss: 1.24e+00`` and its display
-    redrawn at epoch 15): the display shows what was logged, one point."""
-    on = np.isin(src, list(drawn))
-    if on.all() or not on.any():
-        return np.zeros(len(steps), dtype=bool)
-    return on & np.isin(steps, steps[~on])
+    redrawn at epoch 15): the display shows what was logged, one point. For the run's loss (``st["run_key"]``, where
+    restarts are looked for), also at a step another record gave in the reads before (its last ``MAX_KEPT_STEPS``
+    kept): a display line carried to this read (a one-off there) repeats a point that read gave, no step going back."""
+    on = np.isin(src, list(drawn)) if drawn else np.zeros(len(steps), dtype=bool)
+    own = key == st.get("run_key")
+    drop = on & np.isin(steps, steps[~on]) if on.any() and not on.all() else np.zeros(len(steps), dtype=bool)
+    if own:
+        kept = st.get("ld_steps") or []
+        if on.any() and kept:
+            drop |= on & np.isin(steps, np.array(kept, dtype=float))
+        if (~on).any():
+            st["ld_steps"] = (list(kept) + steps[~on][-MAX_KEPT_STEPS:].tolist())[-MAX_KEPT_STEPS:]
+    return drop
