@@ -217,7 +217,8 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
-        head = j + 1  # (where the first word of the name starts)
+        if len(words) == 1:
+            head = j + 1  # (where the word right before the value starts)
         if j >= 4 and line[j] == 32 and _nan_word(line, j - 3, j) and len(words) < dialect.name_words:
             words.append(b"nan")  # "number of nan iterations": the word nan was masked as a number
             j -= 4
@@ -226,7 +227,7 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         i = j - 1
     if not words:
         return None
-    if len(words) == 1 and not unit and not split and words[0].decode("latin-1").lower() in dialect.split_rows:
+    if not unit and not split and words[0].decode("latin-1").lower() in dialect.split_rows:
         metric = arrow_metric(line, head, dialect)  # ``loss -> Train: 3.43 | Validation: 2.56``: the split's loss
         if metric:
             return f"{words[0].decode('latin-1')} {metric}"[:80]

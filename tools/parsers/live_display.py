@@ -77,22 +77,26 @@ def bar_positions(lines: Sequence[bytes], reads: list[Read], n: int, nonblank: n
     return out
 
 
-MAX_KEPT_STEPS = 16  # the run's loss's last steps other records gave, kept for the next read's carried display lines
+MAX_KEPT_STEPS = 16  # the run's loss's last steps the reads before gave, kept for the next read's carried lines
 
 
 def redrawn(key: str, steps: np.ndarray, src: np.ndarray, drawn: set[int], st: dict) -> np.ndarray:
     """Of one name's points (their steps, their records ``src``), those of a display's record (``drawn``) at a step
     another record gives too (torchfitter's logger line ``Epoch 15/30 | Train loss: 1.24e+00`` and its display
     redrawn at epoch 15): the display shows what was logged, one point. For the run's loss (``st["run_key"]``, where
-    restarts are looked for), also at a step another record gave in the reads before (its last ``MAX_KEPT_STEPS``
-    kept): a display line carried to this read (a one-off there) repeats a point that read gave, no step going back."""
+    restarts are looked for) in a log that draws such displays (``st["ld"]``), also a point at a step the other kind
+    of record (a display's, a logger's) gave in the reads before (their last ``MAX_KEPT_STEPS`` kept, with their
+    kind): a line carried to this read (a one-off in the read before) repeats a point that read gave, no step going
+    back to a new run."""
     on = np.isin(src, list(drawn)) if drawn else np.zeros(len(steps), dtype=bool)
-    own = key == st.get("run_key")
     drop = on & np.isin(steps, steps[~on]) if on.any() and not on.all() else np.zeros(len(steps), dtype=bool)
-    if own:
-        kept = st.get("ld_steps") or []
-        if on.any() and kept:
-            drop |= on & np.isin(steps, np.array(kept, dtype=float))
-        if (~on).any():
-            st["ld_steps"] = (list(kept) + steps[~on][-MAX_KEPT_STEPS:].tolist())[-MAX_KEPT_STEPS:]
+    if key != st.get("run_key"):
+        return drop
+    kept = st.get("ld_steps") or []  # (kept from the log's first read: a display learnt late repeats points of it)
+    if kept and st.get("ld"):
+        shown = np.array([s for s, d in kept if d], dtype=float)
+        logged = np.array([s for s, d in kept if not d], dtype=float)
+        drop |= np.where(on, np.isin(steps, logged), np.isin(steps, shown))
+    last = np.flatnonzero(~drop)[-MAX_KEPT_STEPS:]
+    st["ld_steps"] = ([*kept, *([float(steps[i]), bool(on[i])] for i in last.tolist())])[-MAX_KEPT_STEPS:]
     return drop
