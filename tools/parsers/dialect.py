@@ -210,6 +210,9 @@ class Dialect:
     record_batch_counters: tuple[str, ...] = (
         "batches_seen", "global_step", "step", "current_steps", "iteration", "iter", "num_updates", "update", "_step")
     record_epoch_counters: tuple[str, ...] = ("epochs_done", "epoch", "epoch_num")
+    #: an arrow between a metric's name and its values per split (torchfitter's ``loss -> Train: 3.43e+00 |
+    #: Validation: 2.56e+00``): each split's value is that split's of the metric (``arrow_splits.py``)
+    split_arrows: tuple[bytes, ...] = (b"->", b"=>", "\u2192".encode())
     #: a mark a table prints before a cell whose value is a new best (hippynn's ``Loss  :    *    2.4951   *
     #: 2.0084``), there or not from row to row: no part of the row (``templates.unmark_best``)
     best_marks: str = "*"

@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps
+from . import banners, bar_steps, live_display
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1937,6 +1937,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     tabled: list[tuple[int, np.ndarray]] = []  # (read, its lines placed at a banner) of tables of splits
     under = banners.records_under_banners(reads, n, len(ctx), st, last_prog[:len(ctx)])
     after = _positions_after(lines, reads, n, nonblank, st)
+    shown = live_display.bar_positions(lines, reads, n, nonblank, st)  # a record drawn right above its bar
+    if shown is not None:
+        after = shown if after is None else np.where(np.isnan(after), shown, after)
     tagged = _tagged_steps(reads, glob, at_epoch, n, st, len(ctx))
     hold = st.pop("_pa_hold", None)
     if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
@@ -2071,6 +2074,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
+    drawn_sources: set[int] = set()  # the records drawn right above a bar (``live_display``)
     _placed_late(placed, st)
     placed |= set(st.get("placed_names") or ())
     for r in train:
@@ -2082,10 +2086,15 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not plan.metrics:
                 continue  # a live view of what records printing their position give: no point
         prefix = ""
-        if not has_position(plan) and plan.epoch is None and not placed & set(plan.metrics.values()):
+        # (a record drawn right above its bar, ``live_display``: placed at the bar's epoch, a counted record)
+        at_bar = shown is not None and bool(np.isfinite(shown[idx]).any())
+        if at_bar:
+            drawn_sources.add(hash(tuple(sorted(plan.metrics.values()))))
+        if not has_position(plan) and plan.epoch is None and not at_bar and not placed & set(plan.metrics.values()):
             bare = st.setdefault("bare_names", [])  # names of records placed otherwise, read as they are
             bare.extend(n for n in plan.metrics.values() if n not in bare and len(bare) < MAX_PLACED_NAMES)
-        if not has_position(plan) and plan.epoch is None and not plan.initial and placed & set(plan.metrics.values()):
+        if (not has_position(plan) and plan.epoch is None and not plan.initial and not at_bar
+                and placed & set(plan.metrics.values())):
             # the names of counted records again, without a counter: a summary or an eval of them
             prefix = "val_" if any(_EVALISH.search(n) for n in plan.metrics.values()) else "avg_"
         _collect(plan, idx, steps_of[r], got, bad, per_key, prefix=prefix, rename_all=bool(prefix))
@@ -2144,6 +2153,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     losses = [k for k in losses if not _best_so_far(k)] or losses  # (a best so far is a report: ``reach best loss``)
     if losses and st.get("run_key") is None:  # the loss a restart is looked for in: the same in every read
         st["run_key"] = max(losses, key=lambda k: len(columns[k][0]))
+    for key, (li, s, v) in columns.items():  # a display's record redrawing what a logger printed at its step
+        if drawn_sources or key == st.get("run_key"):
+            drop = live_display.redrawn(key, s, source[key], drawn_sources, st)
+            if drop.any():
+                columns[key], source[key] = (li[~drop], s[~drop], v[~drop]), source[key][~drop]
     main_li, main_steps = columns[st["run_key"]][:2] if st.get("run_key") in losses else (  # (a read without it: no
         np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
     # each new run sets aside what came before

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..roles import infer_role, is_bare_running_best
+from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
 
@@ -216,6 +217,8 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         if not word or not any(c in _LETTERS for c in word) or not (word[0] in _LETTERS or word[0] in b"_'"):
             break  # a name starts with a letter: "1.00e-04 grad_norm" is a number, then the name
         words.append(word)
+        if len(words) == 1:
+            head = j + 1  # (where the word right before the value starts)
         if j >= 4 and line[j] == 32 and _nan_word(line, j - 3, j) and len(words) < dialect.name_words:
             words.append(b"nan")  # "number of nan iterations": the word nan was masked as a number
             j -= 4
@@ -224,6 +227,10 @@ def _name_before(line: bytes, start: int, dialect: Dialect) -> str | None:
         i = j - 1
     if not words:
         return None
+    if not unit and not split and words[0].decode("latin-1").lower() in dialect.split_rows:
+        metric = arrow_metric(line, head, dialect)  # ``loss -> Train: 3.43 | Validation: 2.56``: the split's loss
+        if metric:
+            return f"{words[0].decode('latin-1')} {metric}"[:80]
     words.reverse()
     quoted = [k for k, w in enumerate(words[:-1]) if len(w) > 2 and w[:1] == w[-1:] == b"'" and w[1] in _NAME_START]
     if quoted and b" ".join(words[quoted[-1] + 1:]).decode("latin-1").lower() in dialect.value_verbs:
