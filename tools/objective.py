@@ -52,6 +52,13 @@ _ENTROPY_TERM = re.compile(r"(?<!cross )\bentropy loss\b|\bent coef loss\b")  # 
 # A KL divergence among a run's losses (TRPO's ``kl_divergence_loss``, a trust region's constraint; a VAE's ``kl_loss``,
 # its prior's pull): a term held or traded against the loss, not what the run lowers, beside another loss.
 _KL_TERM = re.compile(r"\bkl\b")
+# A regularisation term among a run's losses (tensorpack's ``regularize_loss``, ``reg_loss``, ``l2_loss``, a weight
+# decay's): added to the loss, never what stands for the run beside another loss.
+_REG_TERM = re.compile(r"\b(regularize|regularise|regularization|regularisation|regularizer|regulariser|reg|l2|"
+                       r"weight decay|wd) loss\b")
+# A total named a cost or an objective (tensorpack's ``total_cost`` = its cost + ``regularize_loss``) beside losses:
+# the run's loss, its total.
+_TOTAL_COST = re.compile(r"^(train )?total (cost|objective)$")
 # Among an actor-critic's losses, the critic's (a regression to the returns) stands for the run, not the actor's
 # (minus the critic's value).
 _CRITIC = re.compile(r"\b(critic|value|vf|qf)\b")
@@ -112,6 +119,11 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         roles[name] = MetricRole(role, direction or roles[name].direction)
     named = [n for n, spec in (overrides or {}).items() if spec.startswith("train_loss") and n in roles]
     losses = named or [n for n, r in roles.items() if r.role == "train_loss"]  # the loss a user named wins
+    if losses and not named:
+        for n, r in roles.items():
+            if r.role == "train_metric" and _TOTAL_COST.search(norm_name(n)):
+                roles[n] = MetricRole("train_loss", "min")  # (the total of the losses beside it)
+                losses.append(n)
     if not losses:
         # a primal-dual solver's table (SCS's ``pri res | dua res | gap | obj``): its primal residual is the objective,
         # the objective's value a diagnostic without a direction (``primal_residual``)
@@ -457,6 +469,7 @@ def choose_primary_loss(candidates: list[str]) -> str | None:
     for want in _PRIMARY_TRAIN:
         if norm_name(want) in by_norm:
             return by_norm[norm_name(want)]
+    candidates = [c for c in candidates if not _REG_TERM.search(norm_name(c))] or candidates
     terms = [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c)) and not _KL_TERM.search(norm_name(c))
              ] or [c for c in candidates if not _ENTROPY_TERM.search(norm_name(c))] or candidates
     if any(_POLICY_TERM.search(norm_name(c)) for c in terms):  # a policy-gradient run (PPO, A2C): its total loss, else

@@ -858,10 +858,11 @@ _CLOCK_CHARS = frozenset(b"0123456789:.,")
 
 def _source_location(tok: bytes, dialect: Dialect) -> bool:
     """``logging_writer.py:48]``: a source file's name with an extension of ``Dialect.source_suffixes``, a colon
-    and a line number, closed by a bracket (the end of a log record's header)."""
+    and a line number, closed by a bracket (the end of a log record's header), an ``@`` before the name allowed
+    (tensorpack's ``@monitor.py:476]``)."""
     if tok[-1:] != b"]" or len(tok) > 128:
         return False
-    path, _, line = tok[:-1].rpartition(b":")
+    path, _, line = tok[:-1].removeprefix(b"@").rpartition(b":")
     return bool(line.isdigit() and b"." in path and path.rsplit(b".", 1)[1].decode("latin-1").lower()
                 in dialect.source_suffixes)
 
@@ -898,6 +899,11 @@ def _level_date(word: bytes) -> bool:
     return len(word) == 5 and word[:1] in (b"i", b"w", b"e", b"f", b"d") and word[1:].isdigit()
 
 
+def _month_day(word: bytes) -> bool:
+    """A month and a day glued in four digits (``1207``: tensorpack's ``[1207 13:58:21 @base.py:282]``)."""
+    return len(word) == 4 and word.isdigit() and 1 <= int(word[:2]) <= 12 and 1 <= int(word[2:]) <= 31
+
+
 def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     """Where a date-time stamp opening ``rep`` ends (0: none). A stamp is blank-separated words from the line's
     start (brackets around it allowed), each a date word (``Dec``, ``Sat``), a day or year (an integer of up to four
@@ -905,10 +911,13 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
     numbers are no fields (``05 Dec 20:28    INFO  epoch 0 ...``: the day is no step, ``Dec 20`` no metric).
     glog's header (absl's, TensorFlow's: ``I1205 23:14:41.097795 140390894775168 logging_writer.py:48]``) is one
     too: its level letter glued to the date, after the clock a thread id of any length, and a source location
-    closing it. A number after the level, or after a whole date and a clock (``... 11:10:46,972 [INFO] 5, loss=``),
+    closing it; so is a month and a day glued in four digits opening the line, then a clock, closed by a source
+    location (tensorpack's ``[1207 13:58:21 @monitor.py:476]``: no step 1207). A number after the level, or after a
+    whole date and a clock (``... 11:10:46,972 [INFO] 5, loss=``),
     opens the message: no day or year."""
     i, n, end = 0, len(rep), 0
     clock = dated = glog = leveled = full = False  # (full: a whole date, ``2026-12-05``, seen)
+    mmdd = False  # (a month and a day glued, ``1207``, opening it: a date only if a source location closes it)
     while i < n:
         while i < n and rep[i] in b" \t[(":
             i += 1
@@ -924,15 +933,15 @@ def stamp_end(rep: bytes, dialect: Dialect = DIALECT) -> int:
         elif _clock(tok):
             clock = True
         elif word.isdigit() and (len(word) <= 4 or clock and glog) and not leveled and not (clock and full):
-            pass  # (glog's thread id after its clock)
+            mmdd = mmdd or not end and not clock and _month_day(word)  # (glog's thread id after its clock)
         elif not end and _level_date(word):
             dated = glog = True
         elif not end and word.decode("latin-1") in dialect.level_words and rep[i - 1:i] == b"[":
             pass  # the level opening a bracketed stamp (Ax's ``[INFO 12-06 12:40:35]``)
         elif len(word) == 5 and word[2:3] == b"-" and word[:2].isdigit() and word[3:].isdigit() and not dated:
             dated = True  # a month and a day (``12-06``), a date only beside a clock
-        elif clock and dated and _source_location(rep[i:j], dialect):
-            end = j
+        elif clock and (dated or mmdd) and _source_location(rep[i:j], dialect):
+            end, dated = j, True
             break
         elif clock and dated and tok in _LEVELS and end == i - 1:
             end, i, leveled = j, j, True  # a level in capitals right after the stamp (``...+0000 INFO 0/30 ...``)
