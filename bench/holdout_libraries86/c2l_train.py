@@ -4,7 +4,9 @@ with ``setup_anndata`` and trained with its own ``train`` (scvi-tools' Pyro SVI 
 does. The optimiser is its default ``ClippedAdam`` at ``lr``, or one a user passes through ``plan_kwargs`` (Pyro's
 ``ClippedAdam`` with a per-step rate factor ``lrd``, or Pyro's ``Adam``). The log is Lightning's and scvi-tools'
 warnings on stderr and the tqdm bar of epochs (no TTY: ``\\r`` redraws, ``Epoch 3/40: ... elbo_train=1.17e+5``, 3
-significant digits). Truth: the model's own record, ``model.history["elbo_train"]`` (its ``epoch`` index, 0-based)."""
+significant digits). Truth: the model's own record, ``model.history["elbo_train"]`` (its ``epoch`` index, 0-based),
+but its last epoch: the bar draws each epoch's value from the next epoch on (epoch 0's at ``Epoch 2/40 ... 2/40``),
+so the last epoch's value is never printed."""
 
 from __future__ import annotations
 
@@ -71,10 +73,12 @@ mod.train(max_epochs=a.epochs, batch_size=a.batch or None, train_size=a.train_si
 hist = mod.history["elbo_train"]["elbo_train"]
 val = mod.history.get("elbo_validation")
 write_truth(framework=f"cell2location {cell2location.__version__}", settings=vars(a), loss_name="elbo_train",
-            step_unit="epoch, 0-based (the history's `epoch` index; the bar says `Epoch 3/30`, 1-based)",
+            step_unit="epoch, 0-based (the history's `epoch` index; the bar says `Epoch 3/30`, 1-based, and draws epoch "
+            "e's value from its count e+2 on)",
             tolerance=tol_sig(3),
             record="the model's own record, `model.history['elbo_train']` (scvi-tools' logger, indexed by `epoch`)",
-            train_loss=[(int(e), float(v)) for e, v in hist.items()],
+            train_loss=[(int(e), float(v)) for e, v in hist.items()][:-1],
             eval_loss=None if val is None else [(int(e), float(v)) for e, v in val["elbo_validation"].items()],
             eval_name=None if val is None else "elbo_validation",
+            left_out="the history's last epoch: the bar never draws it (it shows each epoch's value one epoch late)",
             scvi_tools=scvi.__version__)

@@ -22,10 +22,10 @@ run = blind_maker.registry(RUNS)
 # elbo_train=1.17e+5]`, 3 significant digits; Lightning's warnings on stderr)
 run("c2l_ref_clippedadam_b200_40ep", "c2l_train.py", "--lr 0.02 --batch 200 --epochs 40")
 run("c2l_ref_fullbatch_lr005_30ep", "c2l_train.py", "--lr 0.05 --epochs 30")
-run("c2l_ref_adam_b300_25ep", "c2l_train.py", "--optim adam --lr 0.3 --batch 300 --epochs 25")
+run("c2l_ref_adam_lr1_b300_20ep", "c2l_train.py", "--optim adam --lr 1 --batch 300 --epochs 20")
 run("c2l_spatial_fullbatch_60ep", "c2l_train.py", "--model spatial --n 200 --epochs 60")
 run("c2l_spatial_b100_lr001_20ep", "c2l_train.py", "--model spatial --n 300 --batch 100 --lr 0.01 --epochs 20")
-run("c2l_ref_lrd_growth_diverged", "c2l_train.py", "--optim clippedadam --lr 0.05 --lrd 1.06 --batch 200 --epochs 18",
+run("c2l_ref_lrd_growth_diverged", "c2l_train.py", "--optim clippedadam --lr 0.05 --lrd 1.06 --batch 200 --epochs 27",
     label="diverged", stop=True)
 run("c2l_ref_lrd_growth_novalidation_nan", "c2l_train.py",
     "--optim clippedadam --lr 0.05 --lrd 1.06 --batch 200 --epochs 40 --no-pyro-validation", label="nan", stop=True)
