@@ -31,12 +31,11 @@ a = ap.parse_args()
 seed_all(0)
 
 import anndata  # noqa: E402
+import cell2location  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pyro  # noqa: E402
 import scvi  # noqa: E402
-
-import cell2location  # noqa: E402
 from cell2location.models import Cell2location, RegressionModel  # noqa: E402
 
 scvi.settings.seed = 0
@@ -73,8 +72,8 @@ mod.train(max_epochs=a.epochs, batch_size=a.batch or None, train_size=a.train_si
 hist = mod.history["elbo_train"]["elbo_train"]
 val = mod.history.get("elbo_validation")
 write_truth(framework=f"cell2location {cell2location.__version__}", settings=vars(a), loss_name="elbo_train",
-            step_unit="epoch, 0-based (the history's `epoch` index; the bar says `Epoch 3/30`, 1-based, and draws epoch "
-            "e's value from its count e+2 on)",
+            step_unit="epoch, 0-based (the history's `epoch` index; the bar says `Epoch 3/30`, 1-based, and draws "
+            "epoch e's value from its count e+2 on)",
             tolerance=tol_sig(3),
             record="the model's own record, `model.history['elbo_train']` (scvi-tools' logger, indexed by `epoch`)",
             train_loss=[(int(e), float(v)) for e, v in hist.items()][:-1],

@@ -32,11 +32,10 @@ a = ap.parse_args()
 seed_all(0)
 
 import gpflow  # noqa: E402
+import gpflux  # noqa: E402
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 from gpflow.keras import tf_keras  # noqa: E402
-
-import gpflux  # noqa: E402
 from gpflux.architectures import Config, build_constant_input_dim_deep_gp  # noqa: E402
 
 tf.random.set_seed(0)

@@ -39,7 +39,8 @@ run("c2l_spatial_lrd_growth_novalidation_nan", "c2l_train.py",
 run("gpflux_dgp2_adam_val_12ep", "gpflux_fit.py", "--val --epochs 12")
 run("gpflux_dgp3_adam_b25_verbose2_10ep", "gpflux_fit.py", "--layers 3 --batch 25 --verbose 2 --epochs 10")
 run("gpflux_svgp_adam_verbose2_15ep", "gpflux_fit.py", "--arch svgp --epochs 15 --verbose 2")
-run("gpflux_svgp_3d_sgd_plateau_20ep", "gpflux_fit.py", "--arch svgp --dim 3 --optimizer sgd --lr 0.01 --plateau --epochs 20")
+run("gpflux_svgp_3d_sgd_plateau_20ep", "gpflux_fit.py",
+    "--arch svgp --dim 3 --optimizer sgd --lr 0.01 --plateau --epochs 20")
 run("gpflux_dgp1_adam_b100_lr003_15ep", "gpflux_fit.py", "--layers 1 --lr 0.03 --batch 100 --epochs 15")
 run("gpflux_dgp2_lr_growth_diverged", "gpflux_fit.py", "--lr 0.5 --growth 2 --epochs 10", label="diverged", stop=True)
 run("gpflux_svgp_lr_growth_nan", "gpflux_fit.py", "--arch svgp --lr 0.3 --growth 3 --epochs 12 --verbose 2",
