@@ -138,7 +138,8 @@ class MetricFrame:
         if search is None or search.name != self.primary_loss:
             return
         if search.kind == "best_beside_mean" and search.mean is not None:
-            both = self._aligned(search.name, search.mean)
+            # (the best beside the mean whichever stands for the run: the mean beside a best so far, ``bsf``)
+            both = self._aligned(search.best or search.name, search.mean)
             if len(both) and (both[:, 0] >= both[:, 1]).all() and (both[:, 0] > both[:, 1]).any():
                 self.roles[search.name] = MetricRole("train_metric", "max")
         elif search.kind == "population_mean" and search.best is not None and search.worst is not None:

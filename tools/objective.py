@@ -273,7 +273,10 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
     current = [n for n in names if is_current_state(n) and n not in overrides]
     if bare_best and current:
         return SearchObjective(current[0], "current_state", best=bare_best[0])
-    if bare_best:
+    others = [n for n in names if roles[n].role == "other"]
+    # (a best so far named alone beside a population's mean of one quantity: the population's, below)
+    pair = population_best_and_mean(others + [n for n in bare_best if n not in others])
+    if bare_best and (pair is None or pair[0] not in bare_best):
         return SearchObjective(bare_best[0], "running_best")
     # a best so far named with its quantity (``Best score seen/Incumbent score``), alone with nothing else judged (no
     # loss, no metric with a direction): the search's objective too, its direction told by its values
@@ -282,13 +285,16 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
     if named_best and not any(roles[n].role in ("train_metric", "eval") and roles[n].direction is not None
                               for n in names if n not in named_best):
         return SearchObjective(named_best[0], "running_best")
-    others = [n for n in names if roles[n].role == "other"]
     pop = population_objective(others)
     if pop is not None and pop[0] not in overrides:
         # a population's statistics of its fitness, none named a loss: its mean is the run's loss, minimised until
         # the values say otherwise (``MetricFrame``: its best above its worst)
         return SearchObjective(pop[0], "population_mean", best=pop[1], worst=pop[2])
-    pair = population_best_and_mean(others)
+    if pair is not None and is_population_running_best(pair[0]) and pair[1] not in overrides:
+        # ... its best so far named alone (``bsf``): the search's progress, never rising; the population's mean is
+        # its state and the run's objective (judged by its best, a diverging population would never stop), minimised
+        # until the values say otherwise (``MetricFrame``: the best above the mean)
+        return SearchObjective(pair[1], "best_beside_mean", best=pair[0], mean=pair[1])
     if pair is not None and pair[0] not in overrides:
         # the best individual's fitness beside the population's average (gplearn's table): the best is the run's
         # objective, minimised until the values say otherwise (``MetricFrame``: the best above the average)
@@ -350,25 +356,47 @@ def population_objective(names: list[str], without_mean: bool = False) -> tuple[
     return None
 
 
-# What a population's statistics are of, named last (``Best Individual/Fitness``, ``Population Average/Fitness``)
+# What a population's statistics are of, named last (``Best Individual/Fitness``, ``Population Average/Fitness``,
+# ``mean_fitness``, ``avg_cost``) or first (``fitness_mean``)
 _POP_QUANTITIES = frozenset({"fitness", "objective", "eval", "cost"})
 
 
-def population_best_and_mean(names: list[str]) -> tuple[str, str] | None:
-    """(the best's name, the mean's) of the first quantity (``_POP_QUANTITIES``, the name's last word) whose best and
-    mean (a word of the name before it: ``best``; ``average``, ``mean``, ``avg``) are logged and its worst is not
-    (with a worst: ``population_objective``); of several bests of it, the one of fewest words (``Best
-    Individual/Fitness`` before ``Best Individual/OOB Fitness``, its out-of-bag score)."""
-    by: dict[str, dict[str, list[str]]] = {}
-    for n in names:
-        words = norm_name(n).split()
-        if len(words) < 2 or words[-1] not in _POP_QUANTITIES:
+def _pop_stat(name: str) -> tuple[str, str] | None:
+    """(the quantity, the statistic: ``mean``/``best``/``worst``) a name holds: a quantity of ``_POP_QUANTITIES`` as
+    its last word or its first, one kind of statistic among the other words (``median``, ``std``, ``min`` none)."""
+    words = norm_name(name).split()
+    if len(words) < 2:
+        return None
+    for quantity, rest in ((words[-1], words[:-1]), (words[0], words[1:])):
+        if quantity not in _POP_QUANTITIES:
             continue
         kinds = {"mean" if w in _POP_MEAN else "best" if w in _POP_BEST else "worst" if w in _POP_WORST else ""
-                 for w in words[:-1]} - {""}
-        if len(kinds) == 1:
-            by.setdefault(words[-1], {}).setdefault(kinds.pop(), []).append(n)
+                 for w in rest} - {""}
+        return (quantity, kinds.pop()) if len(kinds) == 1 else None
+    return None
+
+
+def is_population_running_best(name: str) -> bool:
+    """A best so far named alone (``bsf``: ``Dialect.best_so_far_names``; ``best so far``): beside a population's
+    mean of one quantity, that quantity's best (``population_best_and_mean``)."""
+    return norm_name(name) in DIALECT.best_so_far_names or is_bare_running_best(name)
+
+
+def population_best_and_mean(names: list[str]) -> tuple[str, str] | None:
+    """(the best's name, the mean's) of the first quantity (``_POP_QUANTITIES``, the name's last or first word) whose
+    best and mean (a word of the name beside it: ``best``; ``average``, ``mean``, ``avg``) are logged and its worst is
+    not (with a worst: ``population_objective``); of several bests of it, the one of fewest words (``Best
+    Individual/Fitness`` before ``Best Individual/OOB Fitness``, its out-of-bag score). A quantity with a mean and no
+    best of its own takes a best so far named alone beside it (``bsf``, ``is_population_running_best``)."""
+    by: dict[str, dict[str, list[str]]] = {}
+    for n in names:
+        stat = _pop_stat(n)
+        if stat is not None:
+            by.setdefault(stat[0], {}).setdefault(stat[1], []).append(n)
+    running = [n for n in names if is_population_running_best(n)]
     for stats in by.values():
+        if "best" not in stats and running:
+            stats["best"] = running[:1]
         if "best" in stats and "mean" in stats and "worst" not in stats:
             fewest = min(stats["best"], key=lambda n: len(norm_name(n).split()))
             return fewest, min(stats["mean"], key=lambda n: len(norm_name(n).split()))

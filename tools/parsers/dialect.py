@@ -92,6 +92,9 @@ class Dialect:
     #: a name holding one of these words is a running best (hyperopt's ``best loss``, scikit-optimize's ``Current
     #: minimum``): while it never rises, each redraw at a new count is that count's value, a repeat included
     running_best_words: frozenset[str] = frozenset({"best", "bestever", "min", "minimum", "lowest", "smallest"})
+    #: a best so far named alone by its initials (LEAP's ``FitnessStatsCSVProbe``: ``step, bsf, mean_fitness, ...``):
+    #: beside a population's mean, the population's best found so far (``objective.population_best_and_mean``)
+    best_so_far_names: frozenset[str] = frozenset({"bsf"})
     #: the epoch (``Epoch 3:``, ``'epoch': '0.124'``, ``Epoch 1/10`` with the run's epoch count)
     epoch_names: frozenset[str] = frozenset({"epoch", "ep", "train/epoch", "epoch_num", "progress_or_epoch"})
     #: a split's name before a counter in parentheses ``name (n/N)`` counts that split's passes over its data: the

@@ -31,6 +31,27 @@ STEP_COLUMNS = ("step", "global_step", "iteration", "iter", "_step", "trainer/gl
 MAX_LONG_NAME = 200  # characters of a metric's name from a long table's cell
 MAX_STEP_TRIES = 8  # columns a file is read again for (a later row showing another column is the step)
 _IDENT = re.compile(r"^[A-Za-z_][\w/.:@\-\s()\[\]%]*$")
+MAX_LEAD_COMMENTS = 16  # comment lines a table's header may follow
+
+
+def is_lead_comment(line: str) -> bool:
+    """A comment line before a table's header (``# leap-ec-linear``): ``#`` then no separator (``#,loss`` is a
+    header naming its step ``#``); the header is the next line."""
+    s = line.lstrip()
+    return s.startswith("#") and s[1:2] not in (",", "\t")
+
+
+def _cut_row(cells: list[str], width: int) -> list[str] | None:
+    """A row narrower than its header whose last cell holds no number (a warning's text cut into it: numpy's
+    ``70, 0.73, 1.2e+138, /.../_methods.py:190: RuntimeWarning: ...``) keeps the cells before the cut at their own
+    columns, the rest empty (no value: never a column shifted); None for any other narrow row (a row cut by a crash,
+    a wrapped row's rest, garbage), and for one with no number before the cut."""
+    if not 2 <= len(cells) < width or not cells[-1] or to_value(cells[-1]) is not None:
+        return None
+    kept = cells[:-1]
+    if not any(to_value(c) is not None for c in kept):
+        return None
+    return kept + [""] * (width - len(kept))
 
 
 # A table in long form, one value a row named by a cell (PyKEEN's CSV result tracker: ``type,step,key,value``): the
@@ -108,6 +129,10 @@ class CsvFormat(LineFormat):
     def score(self, lines: list[str]) -> int:
         """A header of names followed by rows with as many numeric cells."""
         lines = [ln for ln in lines if ln.strip()]
+        lead = 0
+        while lead < min(len(lines), MAX_LEAD_COMMENTS) and is_lead_comment(lines[lead]):
+            lead += 1
+        lines = lines[lead:]
         if not lines:
             return 0
         head = lines[0]
@@ -123,6 +148,8 @@ class CsvFormat(LineFormat):
             cells = ln.split(sep)
             if len(cells) != len(cols) and long:
                 continue
+            if len(cells) < len(cols) and _cut_row([c.strip() for c in cells], len(cols)) is not None:
+                continue  # a row a warning cut into: neither counted nor a cost
             if len(cells) != len(cols) or not any(to_value(c.strip()) is not None for c in cells):
                 bad += 1  # a row cut by a crash, garbage: costs that row (the read skips it), not the table
                 continue
@@ -153,6 +180,9 @@ class CsvFormat(LineFormat):
             if not line.strip():
                 continue
             if header is None:
+                if is_lead_comment(line) and int(st.get("lead", 0)) < MAX_LEAD_COMMENTS:
+                    st["lead"] = int(st.get("lead", 0)) + 1
+                    continue  # a comment before the header
                 sep = "\t" if line.count("\t") > line.count(",") else ","
                 header = [c.strip() for c in line.split(sep)]
                 st["header"], st["sep"] = header, sep
@@ -164,6 +194,9 @@ class CsvFormat(LineFormat):
             cells = [c.strip() for c in line.split(sep)]
             if cells == header:
                 continue  # a repeated header (appended run)
+            if len(cells) < len(header) and not st.get("long") and (cut := _cut_row(cells, len(header))):
+                rows.append(cut)
+                continue
             if len(cells) != len(header):
                 if not st.get("long"):  # (a long table's settings rows hold quoted commas: no point, no note)
                     bad += 1  # a row cut by a crash, or garbage: it costs itself, said in a note
@@ -266,7 +299,7 @@ def _parse_plain(data: bytes, em: Emitter, *, strict: bool = True) -> bool:
             line = data[:nl].removesuffix(b"\r").decode("utf-8")
         except UnicodeDecodeError:
             return False
-        if strict or not line.strip() or "\r" in line or "\x1b" in line:
+        if strict or not line.strip() or "\r" in line or "\x1b" in line or is_lead_comment(line):
             return False  # the header line as the row-by-row pass reads it: a line the cleaner leaves as it is
         sep = "\t" if line.count("\t") > line.count(",") else ","
         header = [c.strip() for c in line.split(sep)]
