@@ -52,6 +52,7 @@ MAX_TABLE_LINES = 16  # lines from a name row to its value row's end
 MAX_BACK = 256  # lines looked back for a table's message
 MAX_TAIL = 16  # lines of a table a read ends inside, kept for the next read
 MAX_TAIL_BYTES = 1 << 16
+MAX_MESSAGES = 64  # templates of records' messages kept in the state
 
 _NAME_CHARS = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-@[]"
 _RULE_CHARS = b"+-=|"
@@ -88,10 +89,8 @@ def _row(lines: Sequence[bytes], i: int, stop: int) -> tuple[bytes, int] | None:
         s = nxt.strip()
         if not s or _indent(nxt) != col or _is_rule(s):
             break
-        if row.endswith(b"|") and s.startswith(b"|"):
-            break  # a row of its own
-        if not s.endswith(b"|"):
-            break
+        if row.endswith(b"|") and (s.startswith(b"|") or not s.endswith(b"|")):
+            break  # a row of its own, or no rest of a row (a rest closes with the row's border)
         row += b" " + s
         j += 1
     return row, j
@@ -219,6 +218,8 @@ class Transposed:
         self.start_cell = None if not ctx0 or len(ctx0) < 3 else ctx0[2]
         used: list[int] = []
         stop = len(seq)
+        if stop and not seq[stop - 1]:
+            stop -= 1  # the empty piece after the read's final line break
         last_end = 0
         ctx_cache: dict[int, tuple[int, int | None, bool]] = {}
         for i in starts:
@@ -270,6 +271,14 @@ class Transposed:
         self.st["tp_ctx"] = [end_ctx[1], end_ctx[2], self.start_cell if end_ctx[0] == -1 else None]
         if self.records:
             self.st["tp_on"] = True
+        # the message lines heading a record are its own (its numbers are the record's, no line of the engine's):
+        # their templates kept in the state, so a read holding such a line before its tables takes it too
+        msgs = self.st.setdefault("tp_msgs", [])
+        for key in {r[0] for r in self.records}:
+            if key >= off and len(msgs) < MAX_MESSAGES:
+                t = self.grouping.templates[int(codes[key - shift])].decode("latin-1")
+                if t not in msgs:
+                    msgs.append(t)
         own = [u - shift for u in used if u >= off]
         self.used = set(own)
         carried = self.st.get("tp_tail")
@@ -305,13 +314,15 @@ class Transposed:
 
     def taken(self) -> set[int]:
         """The templates all of whose lines are a table's here (the engine reads them no further)."""
+        msgs = set(self.st.get("tp_msgs") or ())
+        heads = {c for c, t in enumerate(self.grouping.templates) if t.decode("latin-1") in msgs} if msgs else set()
         if not self.used:
-            return set()
+            return heads
         codes = self.grouping.codes
         idx = np.fromiter(self.used, dtype=np.int64)
         idx = idx[idx < len(codes)]
         hit = np.bincount(codes[idx], minlength=len(self.grouping.templates))
-        return {int(c) for c in np.flatnonzero((hit == self.grouping.counts) & (hit > 0)).tolist()}
+        return heads | {int(c) for c in np.flatnonzero((hit == self.grouping.counts) & (hit > 0)).tolist()}
 
     def read(self, em: Emitter) -> None:
         """Emit each record's values at its step."""
