@@ -198,6 +198,7 @@ class Transposed:
                     self.name_codes.append(c)
         self.records: list[tuple[int, int | None, bool, list[str], list[float]]] = []
         self.end_key = -1
+        self.start_cell: int | None = None
         if self.name_codes or tail or st.get("tp_on"):
             self._find()
 
