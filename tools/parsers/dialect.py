@@ -195,6 +195,11 @@ class Dialect:
     block_step_names: tuple[str, ...] = (
         "total_timesteps", "num_timesteps", "timesteps", "timesteps_total", "global_step", "step", "steps",
         "training_iteration", "iterations", "iteration", "iter", "n_updates", "epoch", "episode", "episodes")
+    #: a transposed table's rows (``transposed.py``: DI-engine's ``| Name | a | b |`` over ``| Value | 1 | 2 |``): the
+    #: first cell of its row of names, and of its row of values
+    transposed_rows: tuple[tuple[str, str], ...] = (("name", "value"), ("key", "value"), ("metric", "value"))
+    #: a word of a message naming the agent of an evaluation (DI-engine's ``[EVALUATOR]``): its records are an eval's
+    eval_agents: frozenset[str] = frozenset({"evaluator", "validator", "tester"})
     #: the key of a statistics row naming its current value (livelossplot's ``training (min: .., max: .., cur: ..)``,
     #: ``stat_rows.py``); the other keys summarise the points so far
     current_words: frozenset[str] = frozenset({"cur", "current", "last", "latest", "now"})

@@ -68,6 +68,7 @@ from .templates import (
     unmark_best,
     value_text,
 )
+from .transposed import Transposed
 from .wrapped_tables import unwrap
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
@@ -376,6 +377,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if keyed.taken():
         taken = taken | keyed.taken()
         keyed.read(em)
+    flipped = Transposed(lines, grouping, st, len(pending))  # tables of a Name row over a Value row: a record each
+    taken = taken | flipped.taken()
+    flipped.read(em)
     stats = StatRows(lines, grouping, st, len(pending))  # a series' running statistics (min, max, cur) under headings
     if stats.taken():
         taken = taken | stats.taken()
