@@ -7,16 +7,18 @@ NaN in a series is always a logged NaN (evidence), never a gap.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .history import MetricHistory, RunHistory
+from .history import HEAD, MetricHistory, RunHistory
 from .objective import SearchObjective, assign_objective
 from .points import Column, PointBatch
-from .roles import MetricRole, is_ambiguous_score, is_likelihood, is_non_negative_measure, names_best_so_far
+from .roles import MetricRole, is_ambiguous_score, is_likelihood, is_non_negative_measure, names_best_so_far, norm_name
 
+_NEGATED_BOUND = re.compile(r"\b(neg|negative|loss|nelbo)\b")  # an ELBO named negated or a loss: minimised
 _FALLING_MIN = 4  # logs of an ambiguous score falling from its first before it reads as minimised
 
 
@@ -137,7 +139,12 @@ class MetricFrame:
         error)."""
         if search is None or search.name != self.primary_loss:
             return
-        if search.kind == "best_beside_mean" and search.mean is not None:
+        if search.kind == "evidence_bound":
+            if self._bound_maximised(search.name):
+                self.roles[search.name] = MetricRole("train_loss", "max", primary=True)
+                for n in search.evals:
+                    self.roles[n] = MetricRole("eval", "max")
+        elif search.kind == "best_beside_mean" and search.mean is not None:
             # (the best beside the mean whichever stands for the run: the mean beside a best so far, ``bsf``)
             both = self._aligned(search.best or search.name, search.mean)
             if len(both) and (both[:, 0] >= both[:, 1]).all() and (both[:, 0] > both[:, 1]).any():
@@ -146,6 +153,24 @@ class MetricFrame:
             both = self._aligned(search.best, search.worst)
             if len(both) and (both[:, 0] > both[:, 1]).any():
                 self.roles[search.name] = MetricRole("train_metric", "max")
+
+    def _bound_maximised(self, name: str) -> bool:
+        """An ELBO (``objective.evidence_bound``) is maximised when it is the bound itself: minimised when its name
+        says it is negated or a loss (``neg_elbo``, ``-elbo``); else by its start, the way its first changes move
+        while they shrink (two changes, one sign, the second no larger: ``parsers/bare_rows.py``'s notion, repeats
+        at the printed precision skipped); else, with no such start, by its sign (the bound itself below zero at every
+        log, the negated one above)."""
+        if name.lstrip().startswith("-") or _NEGATED_BOUND.search(norm_name(name)):
+            return False
+        h = self.history.get(name)
+        head = h.head_values if h is not None and len(h.head_values) else self.series[name].to_numpy()
+        head = head[np.isfinite(head)][:HEAD]
+        changes = np.diff(head)
+        changes = changes[changes != 0][:2]
+        if len(changes) == 2 and abs(changes[1]) <= abs(changes[0]) and changes[0] * changes[1] > 0:
+            return bool(changes[0] > 0)
+        top = self.finite_extreme(name, "max")
+        return top is not None and top < 0
 
     def _negated_by_values(self) -> None:
         """An eval or a train metric that is never below zero by what it names (``roles.is_non_negative_measure``:

@@ -44,6 +44,13 @@ _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|l
 # embedding fitted to its affinities; no loss, no other metric with a direction, no RL return beside it)
 _DIVERGENCE = re.compile(r"\b(kl|kld|kl div|kl divergence|kullback leibler|divergence)\b")
 
+# ... and an evidence lower bound named as such (``elbo``, ``elbo_train``, ``ELBO``, ``neg_elbo``, ``-elbo``) is a
+# variational run's objective when no loss is named. Its direction is not in its name (libraries log the negative
+# ELBO as a positive loss; users print the bound itself, maximised): ``MetricFrame._search_direction`` tells it from
+# the run's own start, as for a population's statistics. An eval ELBO (``elbo_validation``) takes the train one's.
+_EVIDENCE_BOUND = re.compile(r"\b(elbo|evidence lower bound)\b")
+_BOUND_EVAL = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|holdout)\b")
+
 _PRIMARY_TRAIN = ["train loss", "train lm loss", "loss", "lm loss", "training loss", "train loss step", "total loss",
                   "trl", "train total loss", "loss train", "train loss epoch", "train/loss"]
 
@@ -74,6 +81,7 @@ class SearchObjective:
     alone), ``population_mean`` (a population's mean beside its best and worst),
     ``best_beside_mean`` (the best individual's fitness beside the population's average), ``population_stat`` (a
     population's lowest value or mean among its statistics), ``divergence`` (a divergence minimised, nothing else).
+    ``evidence_bound`` (an ELBO named as such, its direction told by its start; ``evals``: its eval twins).
     ``best``/``worst``/``mean`` name the statistics beside it that tell its direction (``MetricFrame``)."""
 
     name: str
@@ -81,6 +89,7 @@ class SearchObjective:
     best: str | None = None
     worst: str | None = None
     mean: str | None = None
+    evals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -301,9 +310,26 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
         return SearchObjective(pair[0], "best_beside_mean", mean=pair[1])
     if (best := population_best(names)) is not None:
         return SearchObjective(best, "population_stat")
+    if (bound := evidence_bound(names, roles, overrides)) is not None:
+        return bound
     if (div := divergence_objective(names, roles)) is not None:
         return SearchObjective(div, "divergence")
     return None
+
+
+def evidence_bound(names: list[str], roles: dict[str, MetricRole],
+                   overrides: dict[str, str]) -> SearchObjective | None:
+    """The first train ELBO named as such with no role by its name (``elbo_train``, ``ELBO``; ``elbo loss`` is a loss
+    already), its eval twins (``elbo_validation``) beside it; else None."""
+    bounds = [n for n in names if roles[n].role == "other" and n not in overrides
+              and _EVIDENCE_BOUND.search(norm_name(n))]
+    train = [n for n in bounds if not _BOUND_EVAL.search(norm_name(n))]
+    if not train:
+        return None
+    for n in bounds:
+        if n not in train:
+            roles[n] = MetricRole("eval", "min")
+    return SearchObjective(train[0], "evidence_bound", evals=tuple(n for n in bounds if n not in train))
 
 def divergence_objective(names: list[str], roles: dict[str, MetricRole]) -> str | None:
     """The first divergence minimised (``KL divergence``, ``kl``, ``kld``) when no other metric has a direction (no
