@@ -32,4 +32,11 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=17, stop=5, healthy=
 FIRST_READING = {"read": 0, "stopped": 0, "flagged": 3,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 7}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected (fixdiengine: a Name row over a Value row is one record, rows wrapped by the terminal joined, the step
+# the rich-handler message's iteration; fixfnc: SPORCO's `Fnc` a function value, the objective): 17/17 files, STOP
+# 5/5, flagged 5/5, no false or early STOP, ESCALATE 0 of 36 healthy checks.
+CORRECTED = {"read": 17, "stopped": 5, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

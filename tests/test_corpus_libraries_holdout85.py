@@ -30,4 +30,11 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=14, stop=5, healthy=
 FIRST_READING = {"read": 6, "stopped": 2, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 7}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected (fixleap: population statistics named statistic-first, `mean_fitness` the run's curve beside `bsf`, a
+# comment line before a CSV's header, a row cut by a warning): 14/14 files, STOP 5/5, flagged 5/5, no false or early
+# STOP, ESCALATE 3 of 27 healthy checks (rlcard's DQN loss, noisy).
+CORRECTED = {"read": 14, "stopped": 5, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 3}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

@@ -29,4 +29,12 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=6, healthy=
 FIRST_READING = {"read": 8, "stopped": 3, "flagged": 6,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 4}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# Corrected in part (fixelbo: an ELBO named as such is a variational run's objective, its direction from its name,
+# its start or its sign): 8/16 files, STOP 6/6, flagged 6/6, no false or early STOP, ESCALATE 0 of 29 healthy
+# checks; cell2location's bar shows each epoch's ELBO one epoch late and repeats at 3 digits: its points not yet at
+# the truth's epochs.
+CORRECTED = {"read": 8, "stopped": 6, "flagged": 6,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
