@@ -222,15 +222,12 @@ KNOWN = {
                    "nequip_adam_b2_batchlog_8ep/train.log", "nequip_adam_energy_plateau_12ep/train.log",
                    "nequip_adam_forces_10ep/log", "nequip_adam_lr_high_diverged/log",
                    "nequip_sgd_momentum_cosine_ema_10ep/log")},
-    # added with libraries_holdout81 to 84: torchfitter's display's planned length; BayesFlow's Keras fits whose loss
-    # climbs (lr growth), read in pieces, taken for two runs; EasyTorch's first epoch's record placed at step 1 by a
-    # read that holds no bar's count yet
+    # added with libraries_holdout81 to 84: BayesFlow's Keras fits whose loss climbs (lr growth), read in pieces,
+    # taken for two runs; EasyTorch's first epoch's record placed at step 1 by a read that holds no bar's count yet
     **{f"libraries_holdout82/{run}/train.log": "a climbing Keras loss read in pieces taken for a second run"
        for run in ("bayesflow_coupling_adam_lr_growth_diverged", "bayesflow_coupling_adam_lr_growth_noval_nan")},
     "libraries_holdout82/easytorch_rmsprop_reg_clip_b64_8ep/train.log":
         "the first epoch's record at step 1 when a read ends before the bar's count",
-    **{f"libraries_holdout83/{run}/train.log": "the planned length (`Epoch 3/30` of the display) said only in pieces"
-       for run in ("torchfitter_cls_rmsprop_lr_growth_bar_diverged", "torchfitter_reg_adam_exp09_log2_bar4_24ep")},
 }
 
 

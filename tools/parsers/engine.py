@@ -1940,6 +1940,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     shown = live_display.bar_positions(lines, reads, n, nonblank, st)  # a record drawn right above its bar
     if shown is not None:
         after = shown if after is None else np.where(np.isnan(after), shown, after)
+        if np.isfinite(shown).any():
+            _epoch_total(st, em)  # (records at their bar's epoch: the run counted in epochs, ``Epoch n/N``'s N)
     tagged = _tagged_steps(reads, glob, at_epoch, n, st, len(ctx))
     hold = st.pop("_pa_hold", None)
     if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
