@@ -3,6 +3,12 @@
 - A live display's record drawn right above its bar's line (torchfitter's ``loss -> Train: ... | Validation: ...``
   over ``Epoch 3/15 • ━━━ • 100% • 0:00:00``): the records are at their bar's epoch, so the run is counted in epochs
   and its planned length is the bars' ``N``, said by a read of the whole file as by reads of its pieces.
+- A Keras meter (``\\r``-redrawn with ANSI and ``\\b``, ``13/16 ━━━ 0s 41ms/step - loss: 1.33``) under one
+  ``Epoch 1/6`` banner: the banner is a one-off line until ``Epoch 2/6`` comes, so a read that ends inside the first
+  epoch places the meter at its batches (1, 2, ... 14); the next read places it at the epoch (1), a step that goes
+  back, once taken for another run (``bar_steps.run_starts``; a loss that climbs with the learning rate made it
+  worse). Once a banner places the meter after an earlier read counted it by batches, the file is read again from its
+  start knowing it (``engine._revise``): one run, the same points as the whole file's.
 """
 
 from __future__ import annotations
@@ -31,6 +37,27 @@ def _display(rng: random.Random, epochs: int, every: int = 1) -> bytes:
         out += ["INFO:ProgressBar:[RANK 0] ",
                 f"loss -> Train: {loss:.2e} | Validation: {loss * 1.1:.2e} • Learning Rate: {lr}",
                 f"Epoch {e}/{epochs} • {_BAR} • 100% • 0:00:00"]
+    return ("\n".join(out) + "\n").encode()
+
+
+def _keras(rng: random.Random, epochs: int, batches: int, climb: bool) -> bytes:
+    """A Keras fit's output: ``Epoch e/E``, the meter redrawn per batch (``\\b`` over the last, ANSI), then the
+    epoch's closing line with ``val_loss``; the loss climbs (a growing learning rate) when ``climb``."""
+    out = ["INFO:bayesflow:Using backend 'torch'", "INFO:bayesflow:Fitting on dataset instance of OnlineDataset.", ""]
+    loss = rng.uniform(1.5, 3.0)
+    for e in range(1, epochs + 1):
+        out.append(f"Epoch {e}/{epochs}")
+        line, prev = "", 0
+        for b in range(1, batches + 1):
+            loss *= rng.uniform(1.0, 1.3) if climb and e > 1 else rng.uniform(0.9, 1.02)
+            done = "━" * (20 * b // batches)
+            body = (f"\x1b[1m{b:2d}/{batches}\x1b[0m \x1b[32m{done}\x1b[0m\x1b[37m{'━' * (20 - len(done))}\x1b[0m "
+                    f"\x1b[1m0s\x1b[0m {rng.randint(30, 90)}ms/step - loss: {loss:.4f}")
+            line += ("\b" * prev) + "\r" + body
+            prev = len(body)
+        line += ("\b" * prev) + "\r" + (f"\x1b[1m{batches}/{batches}\x1b[0m \x1b[32m{'━' * 20}\x1b[0m \x1b[1m1s\x1b[0m "
+                                        f"50ms/step - loss: {loss:.4f} - val_loss: {loss * 0.8:.4f}")
+        out.append(line)
     return ("\n".join(out) + "\n").encode()
 
 
@@ -69,3 +96,31 @@ def test_holdout83_display_runs_say_their_planned_epochs_whole_and_in_pieces(tmp
     rng = random.Random(run)
     whole_as_live(tmp_path, data, run)
     assert _alike(tmp_path, data, run, sorted(rng.sample(range(1, len(data)), 4)))[2] == planned
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_keras_meter_read_inside_its_first_epoch_is_one_run_whole_and_in_pieces(tmp_path, seed):
+    rng = random.Random(seed)
+    data = _keras(rng, rng.choice((5, 6, 8)), rng.choice((8, 16)), climb=seed != 1)
+    first = data.index(b"Epoch 2/")
+    whole_as_live(tmp_path, data, f"k{seed}")
+    whole_and_pieces(tmp_path, data, f"kp{seed}", seed=seed)
+    for t in range(3):  # a read ending inside the first epoch's meter, then random pieces
+        cuts = sorted({rng.randrange(data.index(b"ms/step"), first), *rng.sample(range(first, len(data)), 1 + t)})
+        whole = _alike(tmp_path, data, f"kr{seed}_{t}", cuts)
+        assert not [n for n in whole[1] if "runs" in n], whole[1]
+
+
+HOLDOUT82 = REPO / "examples" / "libraries_holdout82"
+
+
+@pytest.mark.parametrize("run", ["bayesflow_coupling_adam_lr_growth_diverged",
+                                 "bayesflow_coupling_adam_lr_growth_noval_nan"])
+def test_holdout82_keras_fits_whose_loss_climbs_are_one_run_in_pieces(tmp_path, run):
+    data = (HOLDOUT82 / run / "train.log").read_bytes()
+    rng = random.Random(run)
+    first = data.index(b"Epoch 2/")
+    whole_as_live(tmp_path, data, run)
+    whole = _alike(tmp_path, data, run, sorted({rng.randrange(data.index(b"ms/step"), first),
+                                                *rng.sample(range(first, len(data)), 3)}))
+    assert not [n for n in whole[1] if "runs" in n], whole[1]

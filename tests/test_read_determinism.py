@@ -207,13 +207,11 @@ KNOWN = {
         "two lines naming the epoch's execution time at one step, ordered by the read",
     "libraries_holdout74/physicsnemo_spectral_adam_b8_every_batch_6ep/train.log":
         "mini-batch records between the epochs' placed by what a read holds",
-    # added with libraries_holdout75 to 79 (after their corrections): StarDist's Keras meter cut by a read within its
-    # first epoch (the batch's running value kept for the epoch: a young read); cellpose's own run.log, whose
-    # settings dict (`{'sharpen_radius': 0, ...}`, a one-off line before any epoch) a young read places at step 1, not
-    # 0 (its losses alike); nequip's per-batch tables (`# Epoch batch  loss ...`) read in pieces as running means beside
-    # its `! Train` summaries (the summaries, the run's points, alike)
-    "libraries_holdout75/stardist_rays32_lr_growth10_10ep_diverged/train.log":
-        "a Keras meter cut within its first epoch: the young read's running value kept",
+    # added with libraries_holdout75 to 79 (after their corrections; StarDist's Keras meter cut by a read within
+    # its first epoch reads alike since fixdet: the file read again once a banner places the meter); cellpose's own
+    # run.log, whose settings dict (`{'sharpen_radius': 0, ...}`, a one-off line before any epoch) a young read
+    # places at step 1, not 0 (its losses alike); nequip's per-batch tables (`# Epoch batch  loss ...`) read in pieces
+    # as running means beside its `! Train` summaries (the summaries, the run's points, alike)
     **{f"libraries_holdout76/{run}/run.log": "cellpose's settings dict placed at step 1 by a young read"
        for run in ("cellpose_adamw_b2_per8_41ep", "cellpose_adamw_n6_bs64_lr01_61ep", "cellpose_adamw_test_41ep",
                    "cellpose_sgd_lr_high_diverged")},
@@ -222,10 +220,8 @@ KNOWN = {
                    "nequip_adam_b2_batchlog_8ep/train.log", "nequip_adam_energy_plateau_12ep/train.log",
                    "nequip_adam_forces_10ep/log", "nequip_adam_lr_high_diverged/log",
                    "nequip_sgd_momentum_cosine_ema_10ep/log")},
-    # added with libraries_holdout81 to 84: BayesFlow's Keras fits whose loss climbs (lr growth), read in pieces,
-    # taken for two runs; EasyTorch's first epoch's record placed at step 1 by a read that holds no bar's count yet
-    **{f"libraries_holdout82/{run}/train.log": "a climbing Keras loss read in pieces taken for a second run"
-       for run in ("bayesflow_coupling_adam_lr_growth_diverged", "bayesflow_coupling_adam_lr_growth_noval_nan")},
+    # added with libraries_holdout81 to 84: EasyTorch's first epoch's record placed at step 1 by a read that holds
+    # no bar's count yet
     "libraries_holdout82/easytorch_rmsprop_reg_clip_b64_8ep/train.log":
         "the first epoch's record at step 1 when a read ends before the bar's count",
 }

@@ -1897,6 +1897,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
                 steps = np.where(True if explicit is None else np.isnan(explicit), at_epoch[idx], steps)
                 _epoch_total(st, em)
+                if st.get("meter_counted"):  # an earlier read, before the epoch's banner was known, placed the
+                    st["revise"] = {**(st.get("revise") or {}), "meter_epochs": True}  # meter at its batches
+            elif plan.per_epoch and plan.metrics:
+                st["meter_counted"] = True  # (read again from the start once the banner places it: ``_revise``)
             elif stale and plan.bar and plan.metrics:  # a bar whose counter never moves: its close is the epoch's
                 ep = at_epoch[idx]  # record, at the epoch; its redraws at 0 are no points (``_stale_bars``)
                 free = ~np.isnan(ep) if explicit is None else ~np.isnan(ep) & np.isnan(explicit)
