@@ -208,22 +208,15 @@ KNOWN = {
     "libraries_holdout74/physicsnemo_spectral_adam_b8_every_batch_6ep/train.log":
         "mini-batch records between the epochs' placed by what a read holds",
     # added with libraries_holdout75 to 79 (after their corrections; StarDist's Keras meter cut by a read within
-    # its first epoch reads alike since fixdet: the file read again once a banner places the meter); cellpose's own
-    # run.log, whose settings dict (`{'sharpen_radius': 0, ...}`, a one-off line before any epoch) a young read
-    # places at step 1, not 0 (its losses alike); nequip's per-batch tables (`# Epoch batch  loss ...`) read in pieces
-    # as running means beside its `! Train` summaries (the summaries, the run's points, alike)
-    **{f"libraries_holdout76/{run}/run.log": "cellpose's settings dict placed at step 1 by a young read"
-       for run in ("cellpose_adamw_b2_per8_41ep", "cellpose_adamw_n6_bs64_lr01_61ep", "cellpose_adamw_test_41ep",
-                   "cellpose_sgd_lr_high_diverged")},
+    # its first epoch, and cellpose's settings dict a young read placed at step 1, read alike since fixdet: the file
+    # read again once a later read places what an earlier one counted otherwise); nequip's per-batch tables
+    # (`# Epoch batch  loss ...`) read in pieces as running means beside its `! Train` summaries (the summaries, the
+    # run's points, alike)
     **{f"libraries_holdout79/{run}": "nequip's per-batch tables read in pieces as running means"
        for run in ("nequip_adam_3layers_lmax2_16feat_6ep/log", "nequip_adam_b2_batchlog_8ep/log",
                    "nequip_adam_b2_batchlog_8ep/train.log", "nequip_adam_energy_plateau_12ep/train.log",
                    "nequip_adam_forces_10ep/log", "nequip_adam_lr_high_diverged/log",
                    "nequip_sgd_momentum_cosine_ema_10ep/log")},
-    # added with libraries_holdout81 to 84: EasyTorch's first epoch's record placed at step 1 by a read that holds
-    # no bar's count yet
-    "libraries_holdout82/easytorch_rmsprop_reg_clip_b64_8ep/train.log":
-        "the first epoch's record at step 1 when a read ends before the bar's count",
 }
 
 

@@ -2034,6 +2034,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         have = np.flatnonzero(~np.isnan(placed_at))
         if len(have) and st.get("first_step") is None:  # the log's first step (a line carried from before it)
             st["first_step"] = float(placed_at[have[0]])
+        if len(have) and not st.get("positioned") and st.get("order_first"):  # an earlier read numbered by line
+            st["revise"] = {**(st.get("revise") or {}), "order_first": True}  # order what positions place: again
         st["positioned"] = bool(st.get("positioned")) or bool(len(have))
     if unplaced:
         # In a log whose records have positions, a record without one sits at the current step; in a log with none,
@@ -2076,6 +2078,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if (numbered & has_loss[u_read]).any():
             st["by_order"] = True
         st["order"] += int(numbered.sum())
+        if numbered.any() and not st["positioned"]:
+            st["order_first"] = True  # (a later read placing records by their positions reads the file again)
     _count_series(reads, train, st, n_now)
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
