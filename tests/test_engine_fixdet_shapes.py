@@ -9,6 +9,11 @@
   back, once taken for another run (``bar_steps.run_starts``; a loss that climbs with the learning rate made it
   worse). Once a banner places the meter after an earlier read counted it by batches, the file is read again from its
   start knowing it (``engine._revise``): one run, the same points as the whole file's.
+- Records numbered by line order before any read placed one by its position (EasyTorch's settings dict
+  ``Set clip grad, param: {'max_norm': 1.0}`` read before the first epoch's ``Result <train>: [...]`` under its bar;
+  cellpose's settings dict): a young read numbers the lone record 1; one read of the whole file places it at the
+  first placed record's step. Once a later read places a record by its position after an earlier one numbered
+  records by line order, the file is read again from its start knowing it: the same points whole and in pieces.
 """
 
 from __future__ import annotations
@@ -58,6 +63,27 @@ def _keras(rng: random.Random, epochs: int, batches: int, climb: bool) -> bytes:
         line += ("\b" * prev) + "\r" + (f"\x1b[1m{batches}/{batches}\x1b[0m \x1b[32m{'━' * 20}\x1b[0m \x1b[1m1s\x1b[0m "
                                         f"50ms/step - loss: {loss:.4f} - val_loss: {loss * 0.8:.4f}")
         out.append(line)
+    return ("\n".join(out) + "\n").encode()
+
+
+def _easytorch(rng: random.Random, epochs: int, batches: int) -> bytes:
+    """EasyTorch's log: a settings dict once, ``Epoch e / E``, a tqdm bar of the epoch's batches, the epoch's
+    ``Result <train>`` record, a validation bar and its ``Result <val>``."""
+    t = "2026-12-07 14:00:47,924 - easytorch-training - INFO - "
+    out = ["2026-12-07 14:00:47,914 - easytorch-launcher - INFO - Launching EasyTorch training.",
+           f"{t}Initializing training.", f"{t}Set clip grad, param: {{'max_norm': {rng.choice((0.5, 1.0, 5.0))}}}",
+           f"{t}Building training data loader.", f"{t}Set optim: RMSprop (", "Parameter Group 0", "    lr: 0.003", ")"]
+    loss = rng.uniform(2.0, 5.0)
+
+    def bar(n: int) -> str:
+        return (f"\r  0%|          | 0/{n} [00:00<?, ?it/s]\r100%|{'█' * 10}| {n}/{n} "
+                f"[00:00<00:00, {rng.uniform(100, 900):.2f}it/s]")
+    for e in range(1, epochs + 1):
+        loss *= rng.uniform(0.8, 0.97)
+        out += [f"{t}Epoch {e} / {epochs}", bar(batches),
+                f"{t}Result <train>: [train_time: {rng.uniform(0, 0.1):.2f} (s), train_loss: {loss:.4f}]",
+                f"{t}Start validation.", bar(1), f"{t}Result <val>: [val_time: 0.00 (s), val_loss: {loss * 0.9:.4f}]",
+                f"{t}Checkpoint checkpoints/tiny_mlp_{e}.pt saved"]
     return ("\n".join(out) + "\n").encode()
 
 
@@ -124,3 +150,28 @@ def test_holdout82_keras_fits_whose_loss_climbs_are_one_run_in_pieces(tmp_path, 
     whole = _alike(tmp_path, data, run, sorted({rng.randrange(data.index(b"ms/step"), first),
                                                 *rng.sample(range(first, len(data)), 3)}))
     assert not [n for n in whole[1] if "runs" in n], whole[1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_settings_dict_read_before_any_placed_record_is_placed_as_one_read_places_it(tmp_path, seed):
+    rng = random.Random(seed)
+    batches = rng.choice((4, 8, 16))
+    data = _easytorch(rng, rng.choice((5, 8)), batches)
+    pts = whole_as_live(tmp_path, data, f"e{seed}")
+    whole_and_pieces(tmp_path, data, f"ep{seed}", seed=seed)
+    first = data.index(b"Result <train>")
+    for t in range(3):  # a read ending before the first epoch's record (before its bar, or in it), then pieces
+        cuts = sorted({rng.randrange(data.index(b"max_norm") + 20, first), *rng.sample(range(first, len(data)), 1 + t)})
+        whole = _alike(tmp_path, data, f"er{seed}_{t}", cuts)
+        assert min(whole[0]["train_loss"]) == batches and list(whole[0]["max_norm"]) == [batches], whole[0]
+    assert pts
+
+
+def test_holdout82_easytorch_first_record_at_its_bars_count_in_pieces(tmp_path):
+    run = "easytorch_rmsprop_reg_clip_b64_8ep"
+    data = (HOLDOUT82 / run / "train.log").read_bytes()
+    first = data.index(b"Result <train>")
+    whole_as_live(tmp_path, data, run)
+    for cut in (data.index(b"max_norm") + 20, data.index(b"Epoch 1 / 8") + 20, first - 5):
+        whole = _alike(tmp_path, data, f"{run}_{cut}", [cut, first + 400, len(data) // 2])
+        assert list(whole[0]["max_norm"]) == [4] and min(whole[0]["train_loss"]) == 4, whole[0]
