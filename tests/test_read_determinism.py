@@ -85,11 +85,13 @@ READ_NOTES = ("no complete metric line recognised yet", "the file's last, unterm
 # (engine._remember_once); that fixed two of the three "one-off lines beyond the carried 64"; the third (a
 # detectron2 log holding several runs) differs now at a run boundary only.
 KNOWN = {
+    # (fixdet: 13 files read alike since a later read placing what an earlier one numbered or counted otherwise
+    # reads the file again: keras_v1_many_batches, sktime's, four MACE files, opacus', three Ax files, scikeras',
+    # one pyhealth, one physicsnemo)
     # (HF's tqdm write events across reads, frameworks/hf_eval_steps50, read the same since fixhfcut: a clear that
     # ends a read is kept for the next read's first redraw, ``bar_steps.bar_clears``)
     # a multi-run file whose run boundary is seen differently when a piece ends near it (real-logs-2's 22, hard-wrapped,
     # reads the same since a terminal wrap is not decided on rests that start as the log's short records do: left7)
-    "frameworks/keras_v1_many_batches/train.log": "run boundary at a read's end",
     "real-logs-2/11_detectron2-fewshot-log.txt": "run boundary at a read's end",
     "real-logs/bigscience/tr11-176B_throughput-drop_wrapped_L257-271.log": "terminal wrap decided on a short read",
     # added with libraries6, libraries_holdout5 and trackers2 (text files): 18 of their 105 files differed, 2 fixed
@@ -117,22 +119,16 @@ KNOWN = {
     # MindSpore's TimeMonitor line, ``Train epoch time: 625.888 ms, per step time: 15.647 ms``, no step, twice in a
     # read holding one stepped record: held to the next read by ``engine._unjudged`` and lost, it is judged small on
     # the log so far now, ``engine._series_so_far``, det9)
-    "libraries_holdout12/sktime_cnn_adam_lr_growth_diverged/train.log": "run boundary at a read's end",
     # added with libraries_holdout17: 6 of its 37 files differ, all mace-torch's: its optimizer's settings printed
     # before training (``Param group 0: lr = 1.0`` ... ``Param group 4: ...``, a count and a setting, no step) placed at
     # step 0 whole (the last kept), numbered 1..5 by a read ending among them or before the first record; the loss
     # and the verdict read the same
-    "libraries_holdout17/mace_lj_adamw_eval2_20ep/lj_mace_run-1.log": "settings before the first record numbered",
-    "libraries_holdout17/mace_lj_lr_growth_g1.5_12ep_diverged/train.log": "settings before the first record numbered",
     "libraries_holdout17/mace_lj_lr_growth_g1.8_diverged/lj_mace_run-1.log": "settings before the first record "
                                                                               "numbered",
-    "libraries_holdout17/mace_lj_lr_growth_g3_nan/lj_mace_run-1.log": "settings before the first record numbered",
-    "libraries_holdout17/mace_lj_lr_high_diverged/lj_mace_run-1.log": "settings before the first record numbered",
     "libraries_holdout17/mace_lj_lr_high_diverged/train.log": "settings before the first record numbered",
     # added with libraries_holdout18 to 26: 1 of their 214 files differs. opacus' `Train Epoch: 8 \tLoss: 1285.79
     # ...` printed every 4 batches, an epoch and no step: counted 1..32 whole, but a read ending after a few of them
     # places a later epoch's record at an earlier count in pieces (the diverged run's verdict reads the same)
-    "libraries_holdout26/opacus_reg_sgd_lr_growth_freq4_diverged/train.log": "several records an epoch, no step",
     # added with libraries_holdout27 to 32 (their text logs: keras-tuner's trial folders and the trackers' stores
     # aside, TEXT_ONLY): 15 of their 217 files differ. Ax's trial lines (`Completed trial 3 with data: {'loss': ..}`,
     # no step the reader knows: numbered by line order, a read ending between a trial's two lines shifts the count)
@@ -140,7 +136,7 @@ KNOWN = {
     # 1/3` read as a new run, so how many earlier runs are set aside depends on where a read ends; one swanlab loop
     # (its points read in pieces differ; not yet looked at).
     **{f"libraries_holdout30/{name}/train.log": "Ax's trials numbered by line order" for name in (
-        "ax_bo_cls_8t", "ax_bo_reg_10t", "ax_sweep_cls_lr_high_nan", "ax_sweep_cls_momentum_6t")},
+        "ax_bo_reg_10t",)},  # (ax_bo_cls_8t, ax_sweep_cls_lr_high_nan, ax_sweep_cls_momentum_6t: alike since fixdet)
     **{f"libraries_holdout30/{name}/train.log": "keras-tuner's trials read as runs" for name in (
         "kt_bayes_reg_10t", "kt_grid_adam_cls_val_6t", "kt_grid_adam_reg_lr_high_diverged",
         "kt_grid_sgd_cls_lr_high_diverged", "kt_grid_sgd_reg_5t", "kt_grid_sgd_reg_lr_high_nan",
@@ -178,15 +174,11 @@ KNOWN = {
     # added with libraries_holdout59 and 60 (fixtrials): their openbox, DFO-LS and orion files read the same at any
     # read size; one scikeras file differs as it did before fixtrials' changes (its text holds no repr nor verb they
     # touch): a first read of 193 bytes holding epoch 1's Keras record alone leaves that epoch unread
-    "libraries_holdout60/scikeras_reg_cosine_v2_val_12ep/train.log":
-        "a first read holding one Keras epoch record alone, after its LR callback's line",
     # added with libraries_holdout63 (fixkornia): its kornia.x files (two counters, the epoch and its batch) read the
     # same at any read size
     # added with libraries_holdout68 (fixpyhealth): two pyhealth files differ as they did before fixpyhealth's changes
     # (the same two, the same first points): a first read of its first epoch alone, whose bar lines are seen once
     # there, places that epoch's records by line order (steps 0, 1) before the bars recur
-    "libraries_holdout68/pyhealth_retain_multiclass_val_b16_8ep/train.log":
-        "a first read of the first epoch alone, its bar lines seen once",
     "libraries_holdout68/pyhealth_rnn_binary_val_10ep/train.log":
         "a first read of the first epoch alone, its bar lines seen once",
     # added with libraries_holdout71 (fixsites): 10 of its 67 files differed before; its NVFlare logs (several sites'
@@ -203,34 +195,18 @@ KNOWN = {
     # added with libraries_holdout73 and 74: PhysicsNeMo's first epoch's execution-time line (two lines naming it at
     # one step) and its mini-batch losses (`[50.00%] Mini-Batch Losses: loss = ...`) placed by what a read holds
     # (QuCumber's progress bar redrawn inside its `Epoch: 30\t...` records reads alike since fixqc)
-    "libraries_holdout74/physicsnemo_mlp_sgd_plain_fmt_10ep/train.log":
-        "two lines naming the epoch's execution time at one step, ordered by the read",
     "libraries_holdout74/physicsnemo_spectral_adam_b8_every_batch_6ep/train.log":
         "mini-batch records between the epochs' placed by what a read holds",
-    # added with libraries_holdout75 to 79 (after their corrections): StarDist's Keras meter cut by a read within its
-    # first epoch (the batch's running value kept for the epoch: a young read); cellpose's own run.log, whose
-    # settings dict (`{'sharpen_radius': 0, ...}`, a one-off line before any epoch) a young read places at step 1, not
-    # 0 (its losses alike); nequip's per-batch tables (`# Epoch batch  loss ...`) read in pieces as running means beside
-    # its `! Train` summaries (the summaries, the run's points, alike)
-    "libraries_holdout75/stardist_rays32_lr_growth10_10ep_diverged/train.log":
-        "a Keras meter cut within its first epoch: the young read's running value kept",
-    **{f"libraries_holdout76/{run}/run.log": "cellpose's settings dict placed at step 1 by a young read"
-       for run in ("cellpose_adamw_b2_per8_41ep", "cellpose_adamw_n6_bs64_lr01_61ep", "cellpose_adamw_test_41ep",
-                   "cellpose_sgd_lr_high_diverged")},
+    # added with libraries_holdout75 to 79 (after their corrections; StarDist's Keras meter cut by a read within
+    # its first epoch, and cellpose's settings dict a young read placed at step 1, read alike since fixdet: the file
+    # read again once a later read places what an earlier one counted otherwise); nequip's per-batch tables
+    # (`# Epoch batch  loss ...`) read in pieces as running means beside its `! Train` summaries (the summaries, the
+    # run's points, alike)
     **{f"libraries_holdout79/{run}": "nequip's per-batch tables read in pieces as running means"
        for run in ("nequip_adam_3layers_lmax2_16feat_6ep/log", "nequip_adam_b2_batchlog_8ep/log",
                    "nequip_adam_b2_batchlog_8ep/train.log", "nequip_adam_energy_plateau_12ep/train.log",
                    "nequip_adam_forces_10ep/log", "nequip_adam_lr_high_diverged/log",
                    "nequip_sgd_momentum_cosine_ema_10ep/log")},
-    # added with libraries_holdout81 to 84: torchfitter's display's planned length; BayesFlow's Keras fits whose loss
-    # climbs (lr growth), read in pieces, taken for two runs; EasyTorch's first epoch's record placed at step 1 by a
-    # read that holds no bar's count yet
-    **{f"libraries_holdout82/{run}/train.log": "a climbing Keras loss read in pieces taken for a second run"
-       for run in ("bayesflow_coupling_adam_lr_growth_diverged", "bayesflow_coupling_adam_lr_growth_noval_nan")},
-    "libraries_holdout82/easytorch_rmsprop_reg_clip_b64_8ep/train.log":
-        "the first epoch's record at step 1 when a read ends before the bar's count",
-    **{f"libraries_holdout83/{run}/train.log": "the planned length (`Epoch 3/30` of the display) said only in pieces"
-       for run in ("torchfitter_cls_rmsprop_lr_growth_bar_diverged", "torchfitter_reg_adam_exp09_log2_bar4_24ep")},
 }
 
 

@@ -1901,6 +1901,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if plan.per_epoch and not np.isnan(at_epoch[idx]).all():  # Keras' meter: the epoch's record
                 steps = np.where(True if explicit is None else np.isnan(explicit), at_epoch[idx], steps)
                 _epoch_total(st, em)
+                if st.get("meter_counted"):  # an earlier read, before the epoch's banner was known, placed the
+                    st["revise"] = {**(st.get("revise") or {}), "meter_epochs": True}  # meter at its batches
+            elif plan.per_epoch and plan.metrics:
+                st["meter_counted"] = True  # (read again from the start once the banner places it: ``_revise``)
             elif stale and plan.bar and plan.metrics:  # a bar whose counter never moves: its close is the epoch's
                 ep = at_epoch[idx]  # record, at the epoch; its redraws at 0 are no points (``_stale_bars``)
                 free = ~np.isnan(ep) if explicit is None else ~np.isnan(ep) & np.isnan(explicit)
@@ -1944,6 +1948,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     shown = live_display.bar_positions(lines, reads, n, nonblank, st)  # a record drawn right above its bar
     if shown is not None:
         after = shown if after is None else np.where(np.isnan(after), shown, after)
+        if np.isfinite(shown).any():
+            _epoch_total(st, em)  # (records at their bar's epoch: the run counted in epochs, ``Epoch n/N``'s N)
     tagged = _tagged_steps(reads, glob, at_epoch, n, st, len(ctx))
     hold = st.pop("_pa_hold", None)
     if hold:  # carried to the next read, read there with the line naming its position (``_read_block``)
@@ -2032,6 +2038,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         have = np.flatnonzero(~np.isnan(placed_at))
         if len(have) and st.get("first_step") is None:  # the log's first step (a line carried from before it)
             st["first_step"] = float(placed_at[have[0]])
+        if len(have) and not st.get("positioned") and st.get("order_first"):  # an earlier read numbered by line
+            st["revise"] = {**(st.get("revise") or {}), "order_first": True}  # order what positions place: again
         st["positioned"] = bool(st.get("positioned")) or bool(len(have))
     if unplaced:
         # In a log whose records have positions, a record without one sits at the current step; in a log with none,
@@ -2074,6 +2082,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if (numbered & has_loss[u_read]).any():
             st["by_order"] = True
         st["order"] += int(numbered.sum())
+        if numbered.any() and not st["positioned"]:
+            st["order_first"] = True  # (a later read placing records by their positions reads the file again)
     _count_series(reads, train, st, n_now)
     bar_sources: set[int] = set()  # the records that are bars' postfixes (a display) and those that are not
     line_sources: set[int] = set()
