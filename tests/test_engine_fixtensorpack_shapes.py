@@ -22,7 +22,7 @@ from training_check.tools.objective import assign_roles
 from training_check.tools.parsers.banners import preamble_end
 from training_check.tools.parsers.fields import stamp_end
 
-from .test_read_misses import _live, points_at, primary_names, whole_and_pieces
+from .test_read_misses import _live, corpus_runs, points_at, primary_names, whole_and_pieces
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout84"
@@ -148,13 +148,7 @@ def test_a_total_cost_beside_losses_is_the_loss_a_regularisation_term_never(tmp_
     assert [n for n, r in assign_roles(["l2_loss"]).items() if r.primary] == ["l2_loss"]  # (alone: the loss)
 
 
-def _runs() -> list[str]:
-    runs = sorted(p.name for p in FOLDER.glob("tensorpack_*") if (p / "truth.json").is_file())
-    assert runs
-    return runs
-
-
-@pytest.mark.parametrize("run", _runs())
+@pytest.mark.parametrize("run", corpus_runs(FOLDER, "tensorpack_"))
 def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
     folder = FOLDER / run
     truth = json.loads((folder / "truth.json").read_text())

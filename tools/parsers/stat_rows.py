@@ -54,7 +54,9 @@ def _name(word: bytes) -> bool:
     return 0 < len(word) <= MAX_NAME and not word.translate(None, _NAME_CHARS) and not word[:1].isdigit()
 
 
-def _number(value: bytes) -> float | None:
+def cell_number(value: bytes) -> float | None:
+    """A cell's number as ``float()`` reads it (NaN for the engine's NaN mark), None when it holds none (or more than
+    40 bytes)."""
     v = value.strip()
     if v == NAN_MARK:
         return float("nan")
@@ -89,7 +91,7 @@ def _row_shape(line: bytes, dialect: Dialect) -> tuple[str, float, int] | None:
     current = None
     for k, part in enumerate(parts):
         key, colon, value = part.partition(b":")
-        v = _number(value)
+        v = cell_number(value)
         key = key.strip().lower()
         if not colon or v is None or not _name(key):
             return None

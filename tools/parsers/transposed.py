@@ -40,7 +40,8 @@ import numpy as np
 from .base import Emitter
 from .blocks import _first_last
 from .dialect import DIALECT, Dialect
-from .templates import NAN_MARK, Grouping
+from .stat_rows import cell_number
+from .templates import Grouping
 
 MAX_TEMPLATES = 4096  # distinct templates tested per read block
 MAX_PIECES = 4  # physical lines of one row
@@ -109,15 +110,8 @@ def _cells(row: bytes) -> list[bytes] | None:
 def _number(cell: bytes) -> float | None:
     v = cell.strip()
     if v.startswith(b"[") and v.endswith(b"]") and b"," not in v:
-        v = v[1:-1].strip()  # a one-element list printed as such (``[15.0]``)
-    if v == NAN_MARK:
-        return float("nan")
-    if not v or len(v) > 40:
-        return None
-    try:
-        return float(v)
-    except ValueError:
-        return None
+        v = v[1:-1]  # a one-element list printed as such (``[15.0]``)
+    return cell_number(v)
 
 
 def _name(cell: bytes) -> str | None:
