@@ -91,6 +91,12 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-07, the thirteenth session: 2264 runs (holdout80 to 86 added after their corrections: 113 runs, 40
+    # should-stop). The session's reader fixes and its two objective changes (a function value abbreviated `Fnc`, an
+    # ELBO named as such) moved none of the 2151 runs of before (calcmp: 0 differ). With the new sets: flagged
+    # 749/760, STOP recall 660/706 (the new sets 39/40), no false/early STOP, ESCALATE 650/25915 (2.51 %; the new sets
+    # 21 of 1027), cause right 504/618 (the new sets 20/29: GLiNER's warmup to a peak too high said `lr_schedule` at
+    # 0.8, the cause labelled `lr_too_high`), at confidence >= 0.7 143/153 (the new sets 8/10).
     # 2026-12-07, the twelfth session: 2151 runs (holdout75 to 79 added after their corrections: 77 runs, 26
     # should-stop). First the session's judge changes on the 2074 runs of before: an eval never finite from its first
     # value while the train loss stays finite is not computed (ESCALATE 653 -> 618 of 24085: holdout43's mxnet gluon
@@ -233,12 +239,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.932),  # 621/666 (flair's lr10 run: see 2026-12-07 above)
-    "flagged_share": (">=", 0.984),  # 709/720
-    "escalate_share_healthy": ("<=", 0.0253),  # 629/24888 (the 2074 runs before: 618/24085, 0.0257)
-    "cause_right_share": (">=", 0.821),  # 484/589 (the 2074 runs before: 460/563, 0.817)
-    "confident_right_share": (">=", 0.944),  # 135/143 (the 2074 runs before: 125/133)
-    "confident": (">=", 135),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.934),  # 660/706 (flair's lr10 run: see 2026-12-07 above)
+    "flagged_share": (">=", 0.985),  # 749/760
+    "escalate_share_healthy": ("<=", 0.0251),  # 650/25915 (the 2151 runs before: 629/24888, 0.0253)
+    "cause_right_share": (">=", 0.815),  # 504/618 (the 2151 runs before: 484/589, 0.822; the new sets 20/29)
+    "confident_right_share": (">=", 0.934),  # 143/153 (the 2151 runs before: 135/143; the new sets 8/10)
+    "confident": (">=", 143),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
