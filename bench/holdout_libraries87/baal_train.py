@@ -75,7 +75,7 @@ if a.mode == "tt":
     test = [h["test_loss"] for h in hist if "test_loss" in h]
 elif a.mode == "loop":
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=a.gamma)
-    for epoch in range(a.epochs):
+    for _epoch in range(a.epochs):
         train += wrapper.train_on_dataset(train_ds)
         if not a.no_test:
             test.append(wrapper.test_on_dataset(test_ds))

@@ -38,8 +38,8 @@ ap.add_argument("--should-stop", action="store_true")
 a = ap.parse_args()
 seed_all(0)
 
-import torch  # noqa: E402
 import labml  # noqa: E402
+import torch  # noqa: E402
 from labml import experiment, logger, monit, tracker  # noqa: E402
 from torch import nn  # noqa: E402
 
@@ -115,7 +115,7 @@ conf = {"optimizer": a.optimizer, "lr": a.lr, "gamma": a.gamma, "batch_size": a.
 with experiment.record(name=f"mlp_{a.task}", exp_conf=conf, writers={"screen", "file"},
                        lab_conf={"path": os.getcwd()}):
     logger.log(f"Training a {a.task} MLP on {a.n} samples, {n_batches} batches an epoch")
-    for epoch in (monit.loop(a.epochs) if a.loop != "plain" else range(a.epochs)):
+    for _epoch in (monit.loop(a.epochs) if a.loop != "plain" else range(a.epochs)):
         if a.loop == "mix":
             parts = [("Train", batches(Xtr, ytr, True))] + ([("Valid", batches(Xva, yva, False))] if a.val else [])
             for name, (xb, yb) in monit.mix(*parts):
