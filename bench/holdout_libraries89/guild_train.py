@@ -4,9 +4,9 @@ folder with its own ``GUILD_HOME``. Guild starts the script as its operation, ec
 stderr) to its own, and turns the output lines its ``output-scalars`` patterns match into scalars it stores in the
 run's TensorBoard event file: the default patterns (``loss: 0.4321`` lines, ``step: 3`` setting the step, or
 ``loss: 0.4321 (step 30)``) or the patterns of the operation in a ``guild.yml`` (``--style yml``: ``Epoch 3/12
-loss=0.4321 val_loss=0.5012``; ``--style logging``: the logging module's lines, which
-guild formats as ``INFO: [train] epoch 3 step 40 loss 0.4321``). Truth: the ``loss`` scalars guild stored for the run (read back with guild's own
-``guild.tfevent.ScalarReader``), at guild's step (the last ``step`` the output set)."""
+loss=0.4321 val_loss=0.5012``; ``--style logging``: the logging module's lines, which guild formats as
+``INFO: [train] epoch 3 step 40 loss 0.4321``). Truth: the ``loss`` scalars guild stored for the run (read back
+with guild's own ``guild.tfevent.ScalarReader``), at guild's step (the last ``step`` the output set)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import glob
 from importlib import metadata
+from typing import Any
 
 from h89_truth import keep, seed_all, tol_decimals, write_truth
 
@@ -69,11 +70,9 @@ def loss(w: np.ndarray) -> float:
     return float(np.mean(np.exp(z) - yd * z))  # Poisson negative log-likelihood (no log y! term)
 
 
-def blackbox(x: object) -> int:
-    w = np.array([x.get_coord(i) for i in range(dim)])  # type: ignore[attr-defined]
-    with np.errstate(all="ignore"):
-        f = loss(w)
-    x.setBBO(str(f).encode())  # type: ignore[attr-defined]
+def blackbox(x: Any) -> int:
+    w = np.array([x.get_coord(i) for i in range(dim)])
+    x.setBBO(str(loss(w)).encode())
     return 1
 
 
@@ -103,5 +102,6 @@ for ln in open(stats):
 keep(stats, "stats.txt")
 write_truth(framework=f"PyNomadBBO {metadata.version('PyNomadBBO')}",
             settings=vars(a), loss_name="OBJ", step_unit="blackbox evaluation, 1-based (`BBE`)",
-            tolerance=tol_decimals(6), record=f"NOMAD's own stats file (`STATS_FILE stats.txt {a.stats}`: `OBJ` at `BBE`)",
+            tolerance=tol_decimals(6),
+            record=f"NOMAD's own stats file (`STATS_FILE stats.txt {a.stats}`: `OBJ` at `BBE`)",
             train_loss=rows)
