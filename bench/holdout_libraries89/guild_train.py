@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -156,7 +155,8 @@ GUILD_YML = textwrap.dedent('''\
 project = Path("project").resolve()
 project.mkdir()
 (project / "train.py").write_text(SCRIPT)
-home = Path(tempfile.mkdtemp(prefix="guild-home-"))
+home = Path("guild-home").resolve()  # beside the project, in the run's working folder
+home.mkdir()
 os.environ["GUILD_HOME"] = str(home)
 op = "train.py"
 if a.style in ("yml", "logging"):
