@@ -1,4 +1,4 @@
-"""deepdow: a tiny portfolio network (``LinearNet``, ``BachelierNet``-free, or ``MinimalNet``) trained on synthetic
+"""deepdow: a tiny portfolio network (``LinearNet``, ``MinimalNet`` or ``KeynesNet``) trained on synthetic
 asset returns with deepdow's own loop, ``Run(...).launch(n_epochs)``, as its tutorials do: the train set given again
 among the ``val_dataloaders`` (``{'train': ..., 'test': ...}``) so that its ``ValidationCallback`` records the loss
 of every epoch in the run's ``History``, and its ``ProgressBarCallback`` (tqdm on stderr, no TTY) prints the batch
