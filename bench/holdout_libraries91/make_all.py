@@ -26,8 +26,7 @@ run("jinns_adam_logistic_cosine_1000it", "jinns_solve.py",
     "--problem logistic --schedule cosine --lr 0.003 --n-iter 1000 --every 100")
 run("jinns_adamw_decay_val_800it", "jinns_solve.py", "--optimizer adamw --val-every 50 --n-iter 800 --every 50")
 run("jinns_rmsprop_decay_b64_600it", "jinns_solve.py", "--optimizer rmsprop --batch 64 --n-iter 600 --every 25")
-run("jinns_sgd_logistic_600it", "jinns_solve.py",
-    "--optimizer sgd --lr 0.01 --problem logistic --n-iter 600 --every 60")
+run("jinns_sgd_decay_600it", "jinns_solve.py", "--optimizer sgd --lr 0.01 --n-iter 600 --every 60")
 run("jinns_adam_logistic_val_earlystop", "jinns_solve.py",
     "--problem logistic --lr 0.01 --val-every 20 --patience 3 --n-iter 2000 --every 100")
 run("jinns_adam_lr_growth_diverged", "jinns_solve.py",
@@ -44,7 +43,7 @@ run("jinns_rmsprop_logistic_lr_growth_diverged", "jinns_solve.py",
 # series for the mixer's fit on the dev split and the adjustment)
 run("lightwood_reg_lrsearch_10ep", "lightwood_learn.py", "")
 run("lightwood_reg_lr002_noadjust_15ep", "lightwood_learn.py", "--lr 0.02 --epochs 15 --no-fit-on-all")
-run("lightwood_cls_lrsearch_12ep", "lightwood_learn.py", "--task cls --epochs 12")
+run("lightwood_cls_lrsearch_6ep", "lightwood_learn.py", "--task cls --epochs 6")
 run("lightwood_cls_lr001_noadjust_8ep", "lightwood_learn.py", "--task cls --lr 0.01 --epochs 8 --no-fit-on-all")
 run("lightwood_reg_n1500_lrsearch_20ep", "lightwood_learn.py", "--n 1500 --epochs 20")
 run("lightwood_cls_lr3_noadjust_diverged", "lightwood_learn.py", "--task cls --lr 3 --epochs 12 --no-fit-on-all",
