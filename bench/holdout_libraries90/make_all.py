@@ -31,6 +31,10 @@ run("kauldron_reg_adamw_warmup_eval_b64_160st", "kauldron_train.py",
     "--batch 64")
 run("kauldron_cls_rmsprop_b16_metrics_120st", "kauldron_train.py",
     "--optimizer rmsprop --lr 0.001 --batch 16 --width 16 --steps 120 --log-every 10 --metrics")
+run("kauldron_cls_sgd_warmup_cosine_eval_300st", "kauldron_train.py",
+    "--optimizer sgd --lr 0.1 --schedule warmup_cosine --steps 300 --log-every 30 --eval-every 100")
+run("kauldron_reg_rmsprop_log5_60st", "kauldron_train.py",
+    "--task reg --optimizer rmsprop --lr 0.003 --steps 60 --log-every 5")
 run("kauldron_cls_sgd_lr_growth_nan", "kauldron_train.py",
     "--optimizer sgd --lr 0.05 --schedule growth --growth 2 --every 10 --steps 160 --log-every 10",
     label="nan", stop=True)
