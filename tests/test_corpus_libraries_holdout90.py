@@ -14,10 +14,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout90"
 
 CORPUS = Corpus(FOLDER)
 globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=10, max_mb=10))
+
+# The first reading, by the reader at main 58e269cf (the session's start, before any file of this set was read),
+# 2026-12-07.
+FIRST_READING = {"read": 10, "stopped": 5, "flagged": 5,
+                 "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 2}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
