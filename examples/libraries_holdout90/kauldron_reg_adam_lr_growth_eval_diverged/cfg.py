@@ -1,0 +1,32 @@
+from kauldron import konfig
+
+with konfig.imports():
+    from flax import linen as nn
+    from kauldron import kd
+    import optax
+    import h90data
+
+
+def get_config():
+    cfg = kd.train.Trainer()
+    cfg.seed = 0
+    cfg.train_ds = kd.data.InMemoryPipeline(loader=h90data.train_data, batch_size=32, shuffle=True)
+    cfg.model = kd.nn.Sequential(
+        inputs="batch.x",
+        layers=[nn.Dense(32), nn.relu, nn.Dense(32), nn.relu, nn.Dense(1)],
+    )
+    cfg.num_train_steps = 160
+    cfg.log_metrics_every = 10
+    cfg.train_losses = {"l2": kd.losses.L2(preds="preds", targets="batch.y")}
+    cfg.schedules = {"learning_rate": optax.exponential_decay(init_value=0.01, transition_steps=10, decay_rate=3.0)}
+    cfg.optimizer = optax.adam(learning_rate=cfg.ref.schedules["learning_rate"])
+    cfg.evals = {
+        "eval": kd.evals.Evaluator(
+            run=kd.evals.EveryNSteps(40),
+            num_batches=None,
+            ds=kd.data.InMemoryPipeline(loader=h90data.eval_data, batch_size=32, num_epochs=1),
+            losses={"l2": kd.losses.L2(preds="preds", targets="batch.y")},
+            metrics={},
+        ),
+    }
+    return cfg

@@ -1,0 +1,30 @@
+"""The 90th blind library corpus (examples/libraries_holdout90), read the way bench/read_corpus.py reads it.
+
+Real runs of training libraries nobody on the project had used (kauldron, open_spiel's AlphaZero), made by
+bench/holdout_libraries90/ by a developer who never read the reader's code nor ran it on them. Per file: its train loss
+read with >= 90 % of the truth's points (the library's own record) at the truth's steps, and the three replayed cron
+checks never STOP a healthy run. The per-file reading carries ``holdout_score`` (left out of the default run;
+``pytest -m holdout_score tests/test_corpus_libraries_holdout90.py`` shows it). The corpus itself is checked: every
+truth value of a log is printed in that log, so a miss is the reader's.
+
+No first reading yet: someone else makes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
+
+REPO = Path(__file__).resolve().parents[1]
+FOLDER = REPO / "examples" / "libraries_holdout90"
+
+CORPUS = Corpus(FOLDER)
+globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=10, max_mb=10))
+
+# The first reading, by the reader at main 58e269cf (the session's start, before any file of this set was read),
+# 2026-12-07.
+FIRST_READING = {"read": 10, "stopped": 5, "flagged": 5,
+                 "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 2}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
