@@ -553,6 +553,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st), _epoch_at(i, ep_lines, ctx_ep, st),
                       *(list(heads[i]) if i in heads else [])]
                      for i in sorted(new_pending)]
+    _aside_carried(st, [p[0] for p in carried], sorted(new_pending), lines)
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     banners.carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
     st.pop("_split_once", None)  # (this block's lines: no later block's)
@@ -739,6 +740,24 @@ def _process_tags(lines: Sequence[bytes], grouping: Grouping, st: dict, em: Emit
 def _digest(template: bytes) -> str:
     """A short, stable digest of a loose template (the state keeps these, not the lines)."""
     return hashlib.blake2b(template, digest_size=6).hexdigest()
+
+
+def _aside_carried(st: dict, before: list[str], kept: list[int], lines: Sequence[bytes]) -> None:
+    """One-off lines carried on from a run this read or an earlier one set aside (a run started after them): should
+    a later read place one (its template recurs there), it lands in the run shown, where one read of the whole file
+    counts it with its own run, set aside. So the file is read again from its start (``_revise``, pinned once: bounded),
+    as one read of it reads them. ``before``: the lines carried into this read; ``kept``: those carried on."""
+    cut = st.pop("_cut_first", None)
+    old = set(st.pop("aside_pending", None) or ())
+    if old:
+        now = {lines[i].decode("latin-1") for i in kept}
+        if any(t not in now for t in before if t in old):  # an old run's line read now (placed): read again
+            st.setdefault("revise", {})["aside_carried"] = True
+        old &= now
+    if cut is not None:
+        old |= {lines[i].decode("latin-1") for i in kept if i < cut}
+    if old:
+        st["aside_pending"] = sorted(old)
 
 
 def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]) -> None:
@@ -2090,7 +2109,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     drawn_sources: set[int] = set()  # the records drawn right above a bar (``live_display``)
     _placed_late(placed, st)
-    placed |= set(st.get("placed_names") or ())
+    counted = st.setdefault("counted_names", [])  # names counted records gave in this read or an earlier one: one
+    counted.extend(sorted(n for n in placed if n not in counted)[:max(0, MAX_PLACED_NAMES - len(counted))])
+    placed |= set(st.get("placed_names") or ()) | set(counted)  # read of the whole file reads them all together
     for r in train:
         plan, idx, got, bad = reads[r]
         if not len(idx):
@@ -2176,6 +2197,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
     # each new run sets aside what came before
     cuts = np.array(bar_steps.run_starts(main_li, main_steps, st), dtype=np.int64)
+    if len(cuts):
+        st["_cut_first"] = int(cuts[-1])  # (the lines carried on from before it: ``_aside_carried``)
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
@@ -2214,6 +2237,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         n_kept = len(s)
         s, v, run, li = bar_steps.same_state_as_before(key, s, v, run, li, src, st)
+        if last_run and len(run) and run[-1] != last_run:  # its last point is of a run set aside: none redrawn next
+            st["last_state"].pop(key, None)
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
@@ -2230,11 +2255,14 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     for key, (s, v) in per_run[0].items():
         em.extend(key, s.astype(np.int64), v)
     if last_run:
+        length = em.total_steps  # (the read's epochs counted: ``Epoch 3/3``'s 3, the last run's as a read of it alone)
         em.new_run()
         em.skip_runs(last_run - 1, between)
         st["events"], st["order"] = [], 0
         if st.get("total") and per_run[1]:  # the last run's lines gave its length too (``step 5/150``)
             em.total_steps = int(st["total"])
+        elif length and per_run[1] and st.get("epochs") and length == whole_count(st["epochs"]):
+            em.total_steps = length
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
