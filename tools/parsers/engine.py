@@ -143,6 +143,7 @@ class TextLogFormat(LineFormat):
         if held:
             read_block(held, em, streams=False)
         _final_evals(st, em)
+        st.pop("_read_kept", None)  # (the templates this read planned first: the next read checks them)
         if st.get("in_len") and not st.get("said_inner"):
             st["said_inner"] = True
             n, seen, counted = (st["in_len"] + [False])[:3]
@@ -1181,16 +1182,11 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
     kept = st.setdefault("plan_samples", {})
     name = hashlib.blake2b(b"\x00".join((template, *(h.encode("utf-8", "replace") for h in head or ()))),
                            digest_size=12).hexdigest()
+    now, this_read = samples, st.setdefault("_read_kept", [])
     if name in kept:
         samples = [s.encode("latin-1") for s in kept[name]]
-    key = (template, head, tuple(samples))
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = plan_template(samples, header=header)
-        if plan is not None and len(template) <= 4096:
-            if len(_PLANS) >= MAX_CACHED_PLANS:
-                _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
-            _PLANS[key] = plan
+    plan = _plan_of(template, head, samples, header)
+    _contradicted(name, plan, samples, now, template, head, header, st)
     if not st.get("plus_minus") and any(b"+/-" in s for s in samples):
         # a value printed with its error ``v +/- e`` (``lines.without_errors``): known once a template shows one (no
         # block is searched for it), the file read again from its start knowing it
@@ -1201,6 +1197,57 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
             kept[name] = [s.decode("latin-1") for s in samples]
             st["plan_bytes"] = st.get("plan_bytes", 0) + size
     return plan
+
+
+def _plan_of(template: bytes, head: tuple[str, ...] | None, samples: list[bytes], header: list[str] | None
+             ) -> Plan | None:
+    """The plan of ``template`` from ``samples`` (made once per process for the same template, header, samples)."""
+    key = (template, head, tuple(samples))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = plan_template(samples, header=header)
+        if plan is not None and len(template) <= 4096:
+            if len(_PLANS) >= MAX_CACHED_PLANS:
+                _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
+            _PLANS[key] = plan
+    return plan
+
+
+MAX_PLAN_FIXES = 4  # templates whose plan a file's later read contradicts (each reads the file again, once)
+
+
+def _contradicted(name: str, plan: Plan | None, kept: list[bytes], now: list[bytes], template: bytes,
+                  head: tuple[str, ...] | None, header: list[str] | None, st: dict) -> None:
+    """A template an earlier read planned from the lines it held (its first two, its middle, its last), met again in
+    a later read, planned otherwise: under a header its samples there named otherwise (nequip's per-batch rows
+    ``5  2  0.121 ...`` first met in one epoch, their epoch column constant, no step; rising in the later read's, the
+    step), or from its first two lines and this read's middle and last (as one read of the whole file takes its
+    samples) with other fields the step, the epoch or the values. The file is then read again from its start
+    (``_revise``, pin ``plan_fix``: the template's digest), as one read of it plans the template, at most
+    ``MAX_PLAN_FIXES`` templates a file."""
+    if plan is None:
+        return
+    this_read = st["_read_kept"]
+    digest = _digest(template)
+    sigs = st.setdefault("plan_sig", {})
+    sig = repr((plan.step, plan.epoch, sorted(plan.metrics.items())))
+    if digest not in sigs:
+        if len(sigs) < MAX_KEPT_SAMPLES:
+            sigs[digest] = sig
+        if len(this_read) < MAX_KEPT_SAMPLES:
+            this_read.append(digest)  # (planned by this read: its later blocks plan as it did)
+        return
+    fixes = list(st.get("plan_fix") or ())
+    if digest in this_read or digest in fixes or len(fixes) >= MAX_PLAN_FIXES:
+        return
+    other = sig != sigs[digest]
+    if not other and name in (st.get("plan_samples") or {}):
+        alt = list(dict.fromkeys([*kept[:2], *now[-2:]]))[:SAMPLES]
+        alt_plan = _plan_of(template, head, alt, header) if alt != kept else plan
+        other = alt_plan is not None and repr((alt_plan.step, alt_plan.epoch,
+                                               sorted(alt_plan.metrics.items()))) != sig
+    if other:
+        st.setdefault("revise", {})["plan_fix"] = sorted([*fixes, digest])
 
 
 def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, frozenset[str]]]) -> bool:
