@@ -1182,7 +1182,8 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
     kept = st.setdefault("plan_samples", {})
     name = hashlib.blake2b(b"\x00".join((template, *(h.encode("utf-8", "replace") for h in head or ()))),
                            digest_size=12).hexdigest()
-    now, this_read = samples, st.setdefault("_read_kept", [])
+    now = samples
+    st.setdefault("_read_kept", [])  # (the templates this read planned first: ``_contradicted``)
     if name in kept:
         samples = [s.encode("latin-1") for s in kept[name]]
     plan = _plan_of(template, head, samples, header)
@@ -2249,6 +2250,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
+    shown_last: set[str] = set()  # keys whose last point is of this read's last run
     bar_only = bar_sources - line_sources
     lagging = bar_sources - stepped_sources  # a bar's values with no step printed beside them: drawn where it lags
     for key, (li, s, v) in columns.items():
@@ -2284,8 +2286,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         n_kept = len(s)
         s, v, run, li = bar_steps.same_state_as_before(key, s, v, run, li, src, st)
-        if last_run and len(run) and run[-1] != last_run:  # its last point is of a run set aside: none redrawn next
-            st["last_state"].pop(key, None)
+        if last_run and len(run) and run[-1] == last_run:
+            shown_last.add(key)  # (its last state is the run shown's)
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
@@ -2301,7 +2303,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             between[key] = inside
     for key, (s, v) in per_run[0].items():
         em.extend(key, s.astype(np.int64), v)
-    if last_run:
+    if last_run:  # a key's last state of a run set aside (this read's last run shows none of it): no later redraw
+        last_states = st.get("last_state") or {}
+        for key in [k for k in last_states if k not in shown_last]:
+            del last_states[key]
         length = em.total_steps  # (the read's epochs counted: ``Epoch 3/3``'s 3, the last run's as a read of it alone)
         em.new_run()
         em.skip_runs(last_run - 1, between)
