@@ -41,6 +41,10 @@ class Emitter(BatchBuilder):
         for p in self.parts:
             for k, col in p.columns.items():
                 per_key[k] = per_key.get(k, 0) + len(col)
+        ends = self.state.pop("run_ends", None) or {}
+        for k, at in ends.items():  # the step an earlier read ended the key at, this read's first: one point, redrawn
+            if per_key.get(k) and self._opens_at(k, int(at)):
+                per_key[k] -= 1
         for k, n in (self.state.pop("run_points", None) or {}).items():  # the run's points earlier reads gave
             per_key[k] = per_key.get(k, 0) + int(n)
         self.state["set_aside"] = int(self.state.get("set_aside", 0)) + sum(per_key.values())
@@ -68,9 +72,23 @@ class Emitter(BatchBuilder):
         """Keep in the state the count per key of a read's points (``batch``, what ``build`` gave at the read's end)
         with the run's: set aside, should a later read find a new run, they are counted whatever the reads' sizes."""
         kept = self.state.setdefault("run_points", {})
+        ends = self.state.setdefault("run_ends", {})
         for k, col in batch.columns.items():
-            if k in kept or len(kept) < MAX_ASIDE_KEYS:
-                kept[k] = int(kept.get(k, 0)) + len(col)
+            if (k in kept or len(kept) < MAX_ASIDE_KEYS) and len(col):
+                again = k in ends and int(col.steps[0]) == int(ends[k])  # the step the read before ended at, this
+                kept[k] = int(kept.get(k, 0)) + len(col) - again  # read's first (the state redrawn): one point
+                ends[k] = int(col.steps[-1])
+
+    def _opens_at(self, key: str, step: int) -> bool:
+        """Whether this read's first point of ``key`` is at ``step`` (the state the read before ended in, redrawn)."""
+        for p in self.parts:
+            if key in p.columns and len(p.columns[key]):
+                return int(p.columns[key].steps[0]) == step
+        for s, _ in self._arrays.get(key, ()):
+            if len(s):
+                return int(s[0]) == step
+        c = self._cols.get(key)
+        return c is not None and bool(c[0]) and c[0][0] == step
 
     def _aside_in_state(self, per_key: dict[str, int]) -> None:
         """The points set aside per key over every read of the file (the notes say them the same whatever the

@@ -163,6 +163,7 @@ class TextLogFormat(LineFormat):
         if held:
             read_block(held, em, streams=False)
         _final_evals(st, em)
+        st.pop("_read_kept", None)  # (the templates this read planned first: the next read checks them)
         if st.get("in_len") and not st.get("said_inner"):
             st["said_inner"] = True
             n, seen, counted = (st["in_len"] + [False])[:3]
@@ -573,6 +574,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     st["pending"] = [[lines[i].decode("latin-1"), *_context(i, at, ctx, st), _epoch_at(i, ep_lines, ctx_ep, st),
                       *(list(heads[i]) if i in heads else [])]
                      for i in sorted(new_pending)]
+    _aside_carried(st, [p[0] for p in carried], sorted(new_pending), lines)
     _remember_once(st, lost, again, {_digest(loose[grouping.codes[i]]) for i in new_pending})
     banners.carry_eval_banners(st, sorted(new_pending), len(lines), nonblank, len(pending))
     st.pop("_split_once", None)  # (this block's lines: no later block's)
@@ -759,6 +761,24 @@ def _process_tags(lines: Sequence[bytes], grouping: Grouping, st: dict, em: Emit
 def _digest(template: bytes) -> str:
     """A short, stable digest of a loose template (the state keeps these, not the lines)."""
     return hashlib.blake2b(template, digest_size=6).hexdigest()
+
+
+def _aside_carried(st: dict, before: list[str], kept: list[int], lines: Sequence[bytes]) -> None:
+    """One-off lines carried on from a run this read or an earlier one set aside (a run started after them): should
+    a later read place one (its template recurs there), it lands in the run shown, where one read of the whole file
+    counts it with its own run, set aside. So the file is read again from its start (``_revise``, pinned once: bounded),
+    as one read of it reads them. ``before``: the lines carried into this read; ``kept``: those carried on."""
+    cut = st.pop("_cut_first", None)
+    old = set(st.pop("aside_pending", None) or ())
+    if old:
+        now = {lines[i].decode("latin-1") for i in kept}
+        if any(t not in now for t in before if t in old):  # an old run's line read now (placed): read again
+            st.setdefault("revise", {})["aside_carried"] = True
+        old &= now
+    if cut is not None:
+        old |= {lines[i].decode("latin-1") for i in kept if i < cut}
+    if old:
+        st["aside_pending"] = sorted(old)
 
 
 def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]) -> None:
@@ -1182,16 +1202,12 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
     kept = st.setdefault("plan_samples", {})
     name = hashlib.blake2b(b"\x00".join((template, *(h.encode("utf-8", "replace") for h in head or ()))),
                            digest_size=12).hexdigest()
+    now = samples
+    st.setdefault("_read_kept", [])  # (the templates this read planned first: ``_contradicted``)
     if name in kept:
         samples = [s.encode("latin-1") for s in kept[name]]
-    key = (template, head, tuple(samples))
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = plan_template(samples, header=header)
-        if plan is not None and len(template) <= 4096:
-            if len(_PLANS) >= MAX_CACHED_PLANS:
-                _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
-            _PLANS[key] = plan
+    plan = _plan_of(template, head, samples, header)
+    _contradicted(name, plan, samples, now, template, head, header, st)
     if not st.get("plus_minus") and any(b"+/-" in s for s in samples):
         # a value printed with its error ``v +/- e`` (``lines.without_errors``): known once a template shows one (no
         # block is searched for it), the file read again from its start knowing it
@@ -1202,6 +1218,57 @@ def _cached_plan(template: bytes, samples: list[bytes], header: list[str] | None
             kept[name] = [s.decode("latin-1") for s in samples]
             st["plan_bytes"] = st.get("plan_bytes", 0) + size
     return plan
+
+
+def _plan_of(template: bytes, head: tuple[str, ...] | None, samples: list[bytes], header: list[str] | None
+             ) -> Plan | None:
+    """The plan of ``template`` from ``samples`` (made once per process for the same template, header, samples)."""
+    key = (template, head, tuple(samples))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = plan_template(samples, header=header)
+        if plan is not None and len(template) <= 4096:
+            if len(_PLANS) >= MAX_CACHED_PLANS:
+                _PLANS.clear()  # (a long-lived server reading many logs: made again when met again)
+            _PLANS[key] = plan
+    return plan
+
+
+MAX_PLAN_FIXES = 4  # templates whose plan a file's later read contradicts (each reads the file again, once)
+
+
+def _contradicted(name: str, plan: Plan | None, kept: list[bytes], now: list[bytes], template: bytes,
+                  head: tuple[str, ...] | None, header: list[str] | None, st: dict) -> None:
+    """A template an earlier read planned from the lines it held (its first two, its middle, its last), met again in
+    a later read, planned otherwise: under a header its samples there named otherwise (nequip's per-batch rows
+    ``5  2  0.121 ...`` first met in one epoch, their epoch column constant, no step; rising in the later read's, the
+    step), or from its first two lines and this read's middle and last (as one read of the whole file takes its
+    samples) with other fields the step, the epoch or the values. The file is then read again from its start
+    (``_revise``, pin ``plan_fix``: the template's digest), as one read of it plans the template, at most
+    ``MAX_PLAN_FIXES`` templates a file."""
+    if plan is None:
+        return
+    this_read = st["_read_kept"]
+    digest = _digest(template)
+    sigs = st.setdefault("plan_sig", {})
+    sig = repr((plan.step, plan.epoch, sorted(plan.metrics.items())))
+    if digest not in sigs:
+        if len(sigs) < MAX_KEPT_SAMPLES:
+            sigs[digest] = sig
+        if len(this_read) < MAX_KEPT_SAMPLES:
+            this_read.append(digest)  # (planned by this read: its later blocks plan as it did)
+        return
+    fixes = list(st.get("plan_fix") or ())
+    if digest in this_read or digest in fixes or len(fixes) >= MAX_PLAN_FIXES:
+        return
+    other = sig != sigs[digest]
+    if not other and name in (st.get("plan_samples") or {}):
+        alt = list(dict.fromkeys([*kept[:2], *now[-2:]]))[:SAMPLES]
+        alt_plan = _plan_of(template, head, alt, header) if alt != kept else plan
+        other = alt_plan is not None and repr((alt_plan.step, alt_plan.epoch,
+                                               sorted(alt_plan.metrics.items()))) != sig
+    if other:
+        st.setdefault("revise", {})["plan_fix"] = sorted([*fixes, digest])
 
 
 def _before_its_series(line: int, names: set[str], series_at: list[tuple[int, frozenset[str]]]) -> bool:
@@ -2110,7 +2177,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     stepped_sources: set[int] = set()  # the records that print a step of their own (``step 26: loss=55.7``)
     drawn_sources: set[int] = set()  # the records drawn right above a bar (``live_display``)
     _placed_late(placed, st)
-    placed |= set(st.get("placed_names") or ())
+    counted = st.setdefault("counted_names", [])  # names counted records gave in this read or an earlier one: one
+    counted.extend(sorted(n for n in placed if n not in counted)[:max(0, MAX_PLACED_NAMES - len(counted))])
+    placed |= set(st.get("placed_names") or ()) | set(counted)  # read of the whole file reads them all together
     for r in train:
         plan, idx, got, bad = reads[r]
         if not len(idx):
@@ -2196,9 +2265,12 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
     # each new run sets aside what came before
     cuts = np.array(bar_steps.run_starts(main_li, main_steps, st), dtype=np.int64)
+    if len(cuts):
+        st["_cut_first"] = int(cuts[-1])  # (the lines carried on from before it: ``_aside_carried``)
     last_run = len(cuts)
     per_run: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{}, {}]  # before the first cut, after the last
     between: dict[str, int] = {}  # points of the runs between the first and the last cut (set aside unread)
+    shown_last: set[str] = set()  # keys whose last point is of this read's last run
     bar_only = bar_sources - line_sources
     lagging = bar_sources - stepped_sources  # a bar's values with no step printed beside them: drawn where it lags
     for key, (li, s, v) in columns.items():
@@ -2234,6 +2306,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         n_kept = len(s)
         s, v, run, li = bar_steps.same_state_as_before(key, s, v, run, li, src, st)
+        if last_run and len(run) and run[-1] == last_run:
+            shown_last.add(key)  # (its last state is the run shown's)
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
@@ -2249,12 +2323,18 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             between[key] = inside
     for key, (s, v) in per_run[0].items():
         em.extend(key, s.astype(np.int64), v)
-    if last_run:
+    if last_run:  # a key's last state of a run set aside (this read's last run shows none of it): no later redraw
+        last_states = st.get("last_state") or {}
+        for key in [k for k in last_states if k not in shown_last]:
+            del last_states[key]
+        length = em.total_steps  # (the read's epochs counted: ``Epoch 3/3``'s 3, the last run's as a read of it alone)
         em.new_run()
         em.skip_runs(last_run - 1, between)
         st["events"], st["order"] = [], 0
         if st.get("total") and per_run[1]:  # the last run's lines gave its length too (``step 5/150``)
             em.total_steps = int(st["total"])
+        elif length and per_run[1] and st.get("epochs") and length == whole_count(st["epochs"]):
+            em.total_steps = length
         for key, (s, v) in per_run[1].items():
             em.extend(key, s.astype(np.int64), v)
     return last_prog, train_ff
