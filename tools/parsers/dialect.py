@@ -29,6 +29,12 @@ class Dialect:
     #: ``Evaluations: 80. fitness: [38.26]``; ZOOpt's budget spent, ``budget 20, fx result: 0.47``): the record's
     #: position; within a longer name (``f evals``, ``function evaluations: 60``) it stays a metric
     evaluation_counts: frozenset[str] = frozenset({"evals", "evaluations", "budget"})
+    #: a table's first column counting a search's evaluations or trials (NOMAD's ``BBE OBJ``, blackbox evaluations;
+    #: scipy's ``nfev``; ``eval``, ``trial``, ``#eval``): the rows' position, the table a search's evaluations (two
+    #: words naming it and an objective are a header: ``tables_text.parse_header``)
+    evaluation_columns: frozenset[str] = frozenset({
+        "bbe", "nfev", "eval", "evals", "#eval", "#evals", "neval", "nevals", "n_eval", "nfe", "feval", "fevals",
+        "trial", "#trial", "trials"})
     #: a counter written ``N <noun> from M`` / ``N <noun> of M`` with one of these nouns (geneticalgorithm2's bar
     #: ``2 gen from 25``): the run's step and its length
     of_counter_nouns: frozenset[str] = frozenset({"gen", "generation", "iteration", "iter", "step"})

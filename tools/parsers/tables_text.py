@@ -210,8 +210,9 @@ def parse_header(line: bytes, rule: bytes | None = None,
             if sum(bool(n) for n, _a, _b in by_rule) >= 2 and all(
                     not n or _is_column_name(n, dialect) for n, _a, _b in by_rule):
                 return tuple(by_rule)
+    segs = _paren_groups(segs)
     if len(segs) == 1 or any(" " in s for s, _a, _b in segs) and len(text.split()) >= 3 and all(
-            _is_column_name(w, dialect) for w in text.split()):
+            _is_column_name(w, dialect) for w in _paren_words(text)):
         words = []
         for s, a, _b in segs:
             at = a
@@ -221,6 +222,7 @@ def parse_header(line: bytes, rule: bytes | None = None,
                 at += len(w) + 1
         if says_what_it_names([w for w, _a, _b in words]):
             return None  # a name and what it says, words one blank apart (``training targets: e``): no header
+        words = _paren_groups(words)
         if len(segs) == 1:
             segs = words
         elif not all(_is_column_name(s, dialect) for s, _a, _b in segs):
@@ -230,9 +232,50 @@ def parse_header(line: bytes, rule: bytes | None = None,
     if split_prefixes(tuple(segs), dialect) is not None:
         return tuple(segs)  # the splits as the columns (``train  valid``): a table of a metric per row
     if len(segs) == 2 and not any(s in dialect.table_names or s.lower() in dialect.epoch_names
-                                  or s.lower() in dialect.step_names for s, _a, _b in segs):
-        return None  # two words are a phrase, not a table's header, unless one names the step
+                                  or s.lower() in dialect.step_names for s, _a, _b in segs) and not (
+            segs[0][0].lower() in dialect.evaluation_columns and _names_a_metric(segs[1][0])):
+        # two words are a phrase, not a table's header, unless one names the step (or the first a search's
+        # evaluations and the second a metric: NOMAD's ``BBE OBJ``)
+        return None
     return tuple((_clean(s), a, b) for s, a, b in segs)
+
+
+def _names_a_metric(name: str) -> bool:
+    """Whether ``name`` names a metric the reader knows (a loss, an objective, a score...)."""
+    from ..roles import infer_role
+
+    return infer_role(name).role != "other"
+
+
+_MAX_GROUP = 64  # words of one parenthesised group
+
+
+def _paren_groups(segs: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The header's columns with a parenthesised group of words, the parentheses apart from its words (NOMAD's
+    ``BBE ( SOL ) OBJ``: the point tried), one column (``( SOL )``): over a row's parenthesised group of numbers,
+    one cell (``_list_heads``). A group left open or longer than ``_MAX_GROUP`` words is left as it is."""
+    if not any(s == "(" for s, _a, _b in segs):
+        return segs
+    out: list[tuple[str, int, int]] = []
+    k = 0
+    while k < len(segs):
+        s, a, b = segs[k]
+        if s == "(":
+            end = next((j for j in range(k + 1, min(len(segs), k + _MAX_GROUP)) if segs[j][0] == ")"), None)
+            if end is not None and end > k + 1:
+                out.append(("( " + " ".join(w for w, _a, _b in segs[k + 1:end]) + " )", a, segs[end][2]))
+                k = end + 1
+                continue
+        out.append((s, a, b))
+        k += 1
+    return out
+
+
+def _paren_words(text: str) -> list[str]:
+    """``text``'s blank-separated words, a parenthesised group one word (``_paren_groups``)."""
+    if "(" not in text:
+        return text.split()
+    return [w for w, _a, _b in _paren_groups([(w, 0, 0) for w in text.split()])]
 
 
 def _runs_over(spans: list[tuple[int, int]], a: int, b: int) -> int:
@@ -429,6 +472,13 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
             out[by_name[0]] = "step"
             out.named_step = True
     if not out.named_step:
+        # a table's first column counting a search's evaluations (``BBE``, ``nfev``) over integers: the step
+        first = [k for k in named if k == keep[0] and low[k] in dialect.evaluation_columns
+                 and _whole_column(samples, k, len(cells))]
+        if first:
+            out[first[0]] = "step"
+            out.named_step = True
+    if not out.named_step:
         # a column counting the run's units so far (``number_of_trees`` over 0.0, 1.0, ...): the step
         counts = [k for k in named if _STEP_WORDS.split(names[k].lower())[:2] == ["number", "of"]
                   and _STEP_WORDS.split(names[k].lower())[-1] in dialect.step_count_units
@@ -476,14 +526,27 @@ def _list_heads(cells: list[tuple[bytes, int, int]]) -> list[int]:
     3.4e-02]``, DeepXDE's loss terms): its first blank-separated piece stands for it (no number alone: the list is
     aligned to its column, then skipped - its total is a sum the reader does not make from fields)."""
     out = []
-    inside = False
+    inside = b""
     for k, (tok, _a, _b) in enumerate(cells):
         if not inside:
             out.append(k)
-            inside = tok[:1] == b"[" and not tok.endswith(b"]")
-        elif tok.rstrip(b",;:").endswith(b"]"):
-            inside = False
+            if tok[:1] == b"[" and not tok.endswith(b"]"):
+                inside = b"]"
+            elif tok == b"(" and _closes(cells, k):
+                inside = b")"  # a parenthesised group of numbers (NOMAD's point tried ``(   1  -1  0  )``): one cell
+        elif tok.rstrip(b",;:").endswith(inside):
+            inside = b""
     return out
+
+
+def _closes(cells: list[tuple[bytes, int, int]], k: int) -> bool:
+    """Whether the ``(`` cell ``k`` opens a group of numbers closed by a ``)`` cell within ``_MAX_GROUP`` cells."""
+    for tok, _a, _b in cells[k + 1:k + 1 + _MAX_GROUP]:
+        if tok == b")":
+            return True
+        if not _number_cell(tok):
+            return False
+    return False
 
 
 class RowNames(list[str]):
