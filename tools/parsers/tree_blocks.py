@@ -170,7 +170,7 @@ class TreeBlocks:
         self.dialect = dialect
         self.templates: set[int] = set()
         self.records: list[tuple[int, dict[str, float]]] = []  # (step, name -> value)
-        if joined is not None and not any(b in joined for b in _CORNER_B):
+        if joined is not None and not any(b in joined for b in _BOX_LEAD):  # (memchr-speed tests: no drawing)
             return
         self._find()
 
