@@ -152,3 +152,34 @@ def test_the_corpus_runs_read_at_the_truths_steps(tmp_path, run):
     for name in ("loss", "val_loss"):
         assert json.dumps(live.get(name)) == json.dumps(got.get(name)), (run, name)
     assert_at_truth(dict(zip(*got["loss"], strict=True)), truth, run)
+
+
+def test_only_a_tree_the_read_ends_inside_waits_for_its_rest():
+    from training_check.tools.parsers.tree_blocks import hold_tree
+
+    block = _tree(1, [5.0, math.inf, 5.0], None, 4, 60, False).encode()
+    cut = block.index(b"curr:")
+    cut = block.rfind(b"\n", 0, cut) + 1
+    head = b"some line\n"
+    kept, held = hold_tree(head + block[:cut])
+    assert kept == head and held == block[:cut]
+    assert hold_tree(head + block) == (head + block, b"")  # closed by its bottom border (then blanks)
+    table = "\u250f\u2501\u2501\u2533\u2501\u2501\u2513\n\u2503 a \u2503 b \u2503\n\u2502 1 \u2502 2 \u2502\n" \
+        "\u2514\u2500\u2500\u2534\u2500\u2500\u2518\n"
+    data = head + table.encode()
+    assert hold_tree(data) == (data, b"")  # a table's rows and borders: no tree
+    rows = head + "\u2502 1 \u2502 2 \u2502\n".encode()
+    assert hold_tree(rows) == (rows, b"")
+
+
+def test_a_hostile_tree_costs_only_its_names():
+    rows = ["\u250f" + "\u2501" * 20]
+    rows += [f"\u2503 \u2523\u2501\u2501 Epoch: {e}" if k == 0 else f"\u2503 \u2523\u2501\u2501 m{e}_{k}: {k}.5"
+             for e in range(1, 40) for k in range(60)]
+    rows += ["\u2503 " * 2000 + "\u2523\u2501\u2501 x: 1", "\u2517" + "\u2501" * 20, ""]
+    from training_check.tools.parsers.engine import read_block
+    from training_check.tools.parsers.base import Emitter
+
+    em = Emitter()
+    read_block("\n".join(rows).encode(), em)
+    assert len(em.build().columns) <= 1024

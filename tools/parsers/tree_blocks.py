@@ -170,6 +170,7 @@ class TreeBlocks:
         self.dialect = dialect
         self.templates: set[int] = set()
         self.records: list[tuple[int, dict[str, float]]] = []  # (step, name -> value)
+        self._names: set[str] = set()  # every name of this read's records: at most MAX_NAMES
         if joined is not None and not any(b in joined for b in _BOX_LEAD):  # (memchr-speed tests: no drawing)
             return
         self._find()
@@ -269,7 +270,8 @@ class TreeBlocks:
                 lines_of.clear()
             seen.add(full)
             lines_of.append(i)
-            if value is not None and full and len(rec) < MAX_NAMES:
+            if value is not None and full and (full in self._names or len(self._names) < MAX_NAMES):
+                self._names.add(full)
                 rec[full] = value
         close()
 
@@ -309,7 +311,8 @@ class TreeBlocks:
 
 def hold_tree(data: bytes) -> tuple[bytes, bytes]:
     """(``data`` without the tree block it ends inside, that block's lines) when the read's last line is a line of a
-    tree's drawing that is no closing border: the block may go on in the next read. At most ``MAX_TAIL_LINES`` lines
+    tree's drawing that is no closing border, in a run of such lines holding a branch mark (a row): the block may go
+    on in the next read. At most ``MAX_TAIL_LINES`` lines
     and ``MAX_TAIL_BYTES`` bytes wait; a longer run is read as it is. Only the lines of that run are looked at."""
     end = len(data)
     if not end or data[-1:] != b"\n" or not any(b in data[-MAX_ROW_BYTES:] for b in _BOX_LEAD):
@@ -318,6 +321,7 @@ def hold_tree(data: bytes) -> tuple[bytes, bytes]:
     last = data[start:end].rstrip(b"\r\n")
     if not _drawn(last) or _is_border(last) and last.lstrip(b" ")[:3] not in _TOP_B:
         return data, b""  # no drawing, or a block closed by its bottom border
+    marked = _mark(last) is not None
     for _ in range(MAX_TAIL_LINES):
         if start == 0 or _is_border(data[start:data.find(b"\n", start)].rstrip(b"\r")) and (
                 data[start:start + MAX_PREFIX].lstrip(b" ")[:3] in _TOP_B):
@@ -327,8 +331,11 @@ def hold_tree(data: bytes) -> tuple[bytes, bytes]:
         if start - up > MAX_ROW_BYTES or not _drawn(line) or _is_border(line) and line.lstrip(b" ")[:3] not in _TOP_B:
             break  # the line before the block (a bottom border: a block closed before)
         start = up
+        marked = marked or _mark(line) is not None
     else:
         return data, b""
+    if not marked:
+        return data, b""  # no branch mark: no tree (a table's rows or rules, rails alone)
     if end - start > MAX_TAIL_BYTES:
         return data, b""
     return data[:start], data[start:]
