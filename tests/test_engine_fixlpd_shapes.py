@@ -177,8 +177,8 @@ def test_a_hostile_tree_costs_only_its_names():
     rows += [f"\u2503 \u2523\u2501\u2501 Epoch: {e}" if k == 0 else f"\u2503 \u2523\u2501\u2501 m{e}_{k}: {k}.5"
              for e in range(1, 40) for k in range(60)]
     rows += ["\u2503 " * 2000 + "\u2523\u2501\u2501 x: 1", "\u2517" + "\u2501" * 20, ""]
-    from training_check.tools.parsers.engine import read_block
     from training_check.tools.parsers.base import Emitter
+    from training_check.tools.parsers.engine import read_block
 
     em = Emitter()
     read_block("\n".join(rows).encode(), em)
