@@ -207,8 +207,9 @@ class Dialect:
     #: a word of a message naming the agent of an evaluation (DI-engine's ``[EVALUATOR]``): its records are an eval's
     eval_agents: frozenset[str] = frozenset({"evaluator", "validator", "tester"})
     #: the key of a statistics row naming its current value (livelossplot's ``training (min: .., max: .., cur: ..)``,
-    #: ``stat_rows.py``); the other keys summarise the points so far
-    current_words: frozenset[str] = frozenset({"cur", "current", "last", "latest", "now"})
+    #: ``stat_rows.py``; lpd's tree-drawn ``curr:6.92, prev:inf, best:6.92``, ``tree_blocks.py``); the other keys
+    #: summarise the points so far
+    current_words: frozenset[str] = frozenset({"cur", "curr", "current", "value", "last", "latest", "now"})
     #: a statistics row named by a split under a metric's heading (``Loss`` / ``validation``) is that split's value
     #: of the metric: the prefix its name takes (``val_loss``); any other row keeps its own name
     split_rows: dict = field(default_factory=lambda: {

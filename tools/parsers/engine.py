@@ -69,6 +69,7 @@ from .templates import (
     value_text,
 )
 from .transposed import Transposed
+from .tree_blocks import TreeBlocks, hold_tree
 from .wrapped_tables import unwrap
 
 BLOCK_BYTES = 8 << 20  # the most bytes read as one block
@@ -241,7 +242,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     if streams:
         data = select_stream(data, st, em)  # several processes' lines: each record from one rank (streams.py)
     # a record cut at the end of the last block (a display: ``lines.hold_display``): read with its rest
-    for held in ("up_tail", "wrap_tail", "blk_tail", "kvb_tail", "wt_tail"):
+    for held in ("up_tail", "wrap_tail", "blk_tail", "kvb_tail", "tr_tail", "wt_tail"):
         tail = st.pop(held, None)
         if tail:
             data = tail.encode("latin-1") + data
@@ -265,6 +266,11 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     data, rows = hold_open(data, bool(st.get("kvb_step")))  # a "name: value" block or a dict that may go on
     if rows:
         st["kvb_tail"] = rows.decode("latin-1")
+        if not data:
+            return
+    data, rows = hold_tree(data)  # a tree-drawn block that may go on in the next read (tree_blocks.py)
+    if rows:
+        st["tr_tail"] = rows.decode("latin-1")
         if not data:
             return
     data, rows = unwrap(data, st, shown)  # a wide table printed in chunks: one record (wrapped_tables.py)
@@ -398,6 +404,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if keyed.taken():
         taken = taken | keyed.taken()
         keyed.read(em)
+    trees = TreeBlocks(lines, grouping, joined)  # tree-drawn blocks: a record each, emitted after the lines'
+    taken = taken | trees.taken()
     flipped = Transposed(lines, grouping, st, len(pending))  # tables of a Name row over a Value row: a record each
     taken = taken | flipped.taken()
     flipped.read(em)
@@ -561,6 +569,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
     else:
         bar_steps.tail_of_unread(lengths, nonblank, len(pending), st)
+    trees.read(em)  # (after the lines' records: at one step the block's value is the run's, a bar's a display)
     if "_ph_at" in st:  # phase banners in a read with no record: the next record's phase announced
         _phases([], nonblank, len(pending), st)
     if "_rd_at" in st:  # a larger unit named in a read with no stepped record: the next record's unit
