@@ -859,8 +859,9 @@ _CLOCK_CHARS = frozenset(b"0123456789:.,")
 def _source_location(tok: bytes, dialect: Dialect) -> bool:
     """``logging_writer.py:48]``: a source file's name with an extension of ``Dialect.source_suffixes``, a colon
     and a line number, closed by a bracket (the end of a log record's header), an ``@`` before the name allowed
-    (tensorpack's ``@monitor.py:476]``); or a module's dotted name, a function's and a line number joined by colons
-    (logging's ``%(name)s:%(funcName)s:%(lineno)d``, ``baal.modelwrapper:train_on_dataset:85]``: ``_module_location``)."""
+    (tensorpack's ``@monitor.py:476]``); or a module's dotted name, a function's and a line number joined by
+    colons (logging's ``%(name)s:%(funcName)s:%(lineno)d``, ``baal.modelwrapper:train_on_dataset:85]``:
+    ``_module_location``)."""
     if tok[-1:] != b"]" or len(tok) > 160:
         return False
     path, _, line = tok[:-1].removeprefix(b"@").rpartition(b":")
