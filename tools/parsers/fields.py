@@ -1222,6 +1222,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name and not table and _after_unit(rep, a, name, dialect):
             k += 1  # ``in 1.46 s ( 0.00099 M/sec )``: a time's unit names no number in parentheses after it
             continue
+        if name and not table and rep[b:b + 1] == b"%" and name.lower() in dialect.bare_names:
+            k += 1  # a split's bare name over a percent (labml's section ``Train   12%``): its progress, no loss
+            continue
         if name and not table and (_aside(rep, a, name, dialect) or _of_estimate(rep, a, name, dialect)):
             k += 1  # ``loss 0.52 (avg 0.61)``, ``E=-8.3 [σ²=7.6]``: a statistic of the value before it, no point
             continue
