@@ -72,8 +72,8 @@ TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), 
              "libraries_holdout75": (".log",), "libraries_holdout76": (".log",),
              # (tensorpack's stats.json: its JSONWriter writes the document whole again each epoch)
              "libraries_holdout84": (".log",),
-             # (labml's configs.yaml, run.yaml, indicators.yaml: documents written whole; its log.jsonl appended to)
-             "libraries_holdout87": (".log", ".jsonl")}
+             # (labml's configs.yaml, run.yaml, indicators.yaml and log.jsonl: its own files, no text log)
+             "libraries_holdout87": (".log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
 PIECES = 4  # cuts per file (random, mid-line): five reads
