@@ -56,7 +56,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout75", "libraries_holdout76", "libraries_holdout77", "libraries_holdout78",
             "libraries_holdout79", "libraries_holdout80", "libraries_holdout81", "libraries_holdout82",
             "libraries_holdout83", "libraries_holdout84", "libraries_holdout85", "libraries_holdout86",
-            "libraries_holdout89", "libraries_holdout92")
+            "libraries_holdout87", "libraries_holdout89", "libraries_holdout92")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
@@ -71,7 +71,9 @@ TEXT_ONLY = {"trackers2": (".log", ".jsonl"), "libraries_holdout30": (".log",), 
              # at the end, no file appended to; OpenNMT-tf's model_description.py: code)
              "libraries_holdout75": (".log",), "libraries_holdout76": (".log",),
              # (tensorpack's stats.json: its JSONWriter writes the document whole again each epoch)
-             "libraries_holdout84": (".log",)}
+             "libraries_holdout84": (".log",),
+             # (labml's configs.yaml, run.yaml, indicators.yaml and log.jsonl: its own files, no text log)
+             "libraries_holdout87": (".log",)}
 DOCS = {"manifest.jsonl", "README.md", "FORMATS.md", "MANIFEST.md", "label.json", "truth.json"}
 STORES = ("mlruns", "dvclive")  # folders read as a whole, not files appended to
 PIECES = 4  # cuts per file (random, mid-line): five reads

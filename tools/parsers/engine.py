@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps, live_display
+from . import banners, bar_steps, live_display, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1824,6 +1824,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
     first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
+    recur = setting_counters.recurring(plans, n) if epochs_given else None
     for plan, idx in plans:
         got, bad = _read(lines, idx, plan.positions, values) if plan.positions else ({}, {})
         _negative_nans(lines, idx, got, bad)
@@ -1849,6 +1850,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     {c: v[~again] for c, v in bad.items()}
         if not len(idx):
             continue
+        if recur is not None and plan.epoch is not None and setting_counters.is_setting(
+                plan, idx, got[plan.epoch], recur, len(ctx), st):  # a call's setting (``epoch=1`` at each call)
+            if not _has_loss(plan):
+                continue  # the call's header: no record
+            plan = replace(plan, epoch=None)
         if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got):
             plan = replace(plan, bar=False, counter=None, epoch_done=True)
         if plan.parts:

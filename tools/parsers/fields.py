@@ -859,12 +859,32 @@ _CLOCK_CHARS = frozenset(b"0123456789:.,")
 def _source_location(tok: bytes, dialect: Dialect) -> bool:
     """``logging_writer.py:48]``: a source file's name with an extension of ``Dialect.source_suffixes``, a colon
     and a line number, closed by a bracket (the end of a log record's header), an ``@`` before the name allowed
-    (tensorpack's ``@monitor.py:476]``)."""
-    if tok[-1:] != b"]" or len(tok) > 128:
+    (tensorpack's ``@monitor.py:476]``); or a module's dotted name, a function's and a line number joined by
+    colons (logging's ``%(name)s:%(funcName)s:%(lineno)d``, ``baal.modelwrapper:train_on_dataset:85]``:
+    ``_module_location``)."""
+    if tok[-1:] != b"]" or len(tok) > 160:
         return False
     path, _, line = tok[:-1].removeprefix(b"@").rpartition(b":")
-    return bool(line.isdigit() and b"." in path and path.rsplit(b".", 1)[1].decode("latin-1").lower()
-                in dialect.source_suffixes)
+    if len(tok) <= 128 and line.isdigit() and b"." in path and path.rsplit(b".", 1)[1].decode(
+            "latin-1").lower() in dialect.source_suffixes:
+        return True
+    return _module_location(tok[:-1])
+
+
+MAX_LOCATION = 160  # bytes of a bracketed source location (``source_location_at``)
+
+
+def source_location_at(rep: bytes, a: int, b: int, dialect: Dialect = DIALECT) -> bool:
+    """The number at ``rep[a:b]`` is the line number closing a bracketed source location (``[train.py:42]``,
+    ``[baal.modelwrapper:train_on_dataset:85]``, ``_source_location``) wherever it stands in the line: a logger's
+    preamble, no field. One bounded look back (``MAX_LOCATION``)."""
+    if rep[b:b + 1] != b"]" or rep[a - 1:a] != b":":
+        return False
+    o = rep.rfind(b"[", max(0, a - MAX_LOCATION), a)
+    if o < 0:
+        return False
+    tok = rep[o + 1:b + 1]
+    return not any(c in tok for c in b" \t") and _source_location(tok, dialect)
 
 
 _LEVELS = frozenset({b"INFO", b"DEBUG", b"WARNING", b"WARN", b"ERROR", b"CRITICAL", b"TRACE", b"SUCCESS"})
@@ -1166,7 +1186,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     opened = False  # the step is a bare counter opening the message (``_counter_separator``)
     while k < len(spans):
         if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]) or (
-                spans[k][0] < tag_end):  # (a tag's numbers, and what is before it, are no fields of the record)
+                spans[k][0] < tag_end) or source_location_at(rep, *spans[k], dialect):  # (a tag's numbers, and
+            # what is before it, are no fields of the record; nor a source location's line, ``[mod:func:85]``)
             k += 1
             continue
         a, b = spans[k]
@@ -1200,6 +1221,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             name = None  # the record opens with this number: a word of the stamp's header (its level) names nothing
         if name and not table and _after_unit(rep, a, name, dialect):
             k += 1  # ``in 1.46 s ( 0.00099 M/sec )``: a time's unit names no number in parentheses after it
+            continue
+        if name and not table and rep[b:b + 1] == b"%" and name.lower() in dialect.bare_names:
+            k += 1  # a split's bare name over a percent (labml's section ``Train   12%``): its progress, no loss
             continue
         if name and not table and (_aside(rep, a, name, dialect) or _of_estimate(rep, a, name, dialect)):
             k += 1  # ``loss 0.52 (avg 0.61)``, ``E=-8.3 [σ²=7.6]``: a statistic of the value before it, no point
