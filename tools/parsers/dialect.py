@@ -215,6 +215,9 @@ class Dialect:
     split_rows: dict = field(default_factory=lambda: {
         "training": "", "train": "", "validation": "val_", "valid": "val_", "val": "val_", "test": "test_",
         "testing": "test_", "trainset": "", "validset": "val_", "valset": "val_", "testset": "test_"})
+    #: a second unnamed value beside the one a heading names, on rows under a one-name heading (pzflow's ``Loss:``
+    #: over ``(3) 2.3386  2.3645``, train then validation: ``headed_rows.py``): the prefix its name takes
+    beside_heading_prefix: str = "val_"
     #: a JSON record nested one level under one of these keys is that split's record (deeppavlov's
     #: ``{"train": {"epochs_done": 1, "batches_seen": 10, "metrics": {...}, "loss": 0.9}}``): the prefix its
     #: ``metrics`` sub-dict's names take (``split_records.py``)

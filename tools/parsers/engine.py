@@ -38,6 +38,7 @@ from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
 from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .headed_rows import headed
 from .history_rows import HistoryRows
 from .interrupted import hold_piece, rejoined
 from .kv_blocks import KeyBlocks, hold_open
@@ -459,6 +460,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 heads.get(int(idx[0])))
             if header is SKIP:
                 continue  # a model summary's row
+            if header is None and int(idx[0]) >= len(pending):
+                header = headed(lines, int(idx[0]), len(pending), st)  # a row under a heading (``headed_rows``)
             plan = plan_template([first], header=header)
             if plan is not None and plan.pair is not None:
                 plan = _paired_plan(plan, _digest(tmpl), st)
@@ -1110,6 +1113,10 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
         # own, not by the words above it (another bar's, ``Writing model shards: 100%|| 1/1``, an INFO line); a
         # table's row drawing a bar starts with its values (YOLO's ``  0/299  2.5G  0.1 ...: 100%||``)
     names = header_names(lines[j]) if j >= first else None
+    if names is None:
+        heading = headed(lines, i, first, st)  # a heading naming only a row's first value (``Loss:``)
+        if heading is not None:
+            return heading
     headers = st.setdefault("headers", {})
     if names is not None:
         if len(headers) < 16 or str(len(names)) in headers:

@@ -696,6 +696,12 @@ def message_start(rep: bytes, opening: int, dialect: Dialect = DIALECT) -> int:
     return e if e > i and rep[e - 1:e] in (b" ", b"\t") else opening
 
 
+def _parenthesised_counter(rep: bytes, a: int, b: int, opening: int) -> bool:
+    """Whether the whole number at ``rep[a:b]`` is a counter at line start in parentheses, then a blank or a tab
+    (pzflow's ``(3) 2.3386``): the record's opening ``(``, the number, ``)``."""
+    return a == opening + 1 and rep[opening:a] == b"(" and rep[b:b + 1] == b")" and rep[b + 1:b + 2] in (b" ", b"\t")
+
+
 def _counter_separator(rep: bytes, b: int) -> bool:
     """Whether a bare number ending at ``b`` is followed by a counter's separator then the record: a blank or a
     tab, or ``,`` ``:`` ``|`` ``;`` then a blank (``5, train_loss=...``, ``12:\tlearn: ...``, ``7 | loss=...``)."""
@@ -1288,10 +1294,11 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             k += 1
             continue
         if (not name and k == first_field and plan.step is None and (_int(rep[a:b]) or _numbered(rep[a:b]))
-                and (rep[b:b + 1] in (b" ", b"\t") or rep[b:b + 1] == b":" and rep[b + 1:b + 2] in (b" ", b"\t"))
+                and (rep[b:b + 1] in (b" ", b"\t") or rep[b:b + 1] == b":" and rep[b + 1:b + 2] in (b" ", b"\t")
+                     or _parenthesised_counter(rep, a, b, opening))
                 and b"%||" not in rep):
             # a line that opens with its step: "12 train 2.31", catboost's "12:\tlearn: 0.69", a numbered item's
-            # "3. Training loss = 0.84"
+            # "3. Training loss = 0.84", pzflow's "(3) 2.3386" (its values named by a heading: ``headed_rows``)
             plan.step = k
             numbered = _numbered(rep[a:b])
             opening_step = True  # ... unless a field named a step follows (srun --label's "0: step 20 loss ...")
