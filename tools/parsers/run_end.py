@@ -10,7 +10,9 @@ its message. Every step is a plain scan of a capped line (no regular expression)
 The end says: the exception's type, its message (redacted and capped by the caller, ``tools/signals/run_end.py``),
 its line number in the file (when the caller knows the count of lines before the tail), and whether it names a
 non-finite loss (a NaN/Inf word beside a loss word, or a backward function that "returned nan values"). A log's
-final ``Training ended!`` line is no exception: nothing.
+final ``Training ended!`` line is no exception: nothing. A last line where the training's own guard stops it on its
+loss (``stop_message``: ``Training stopping after epoch 5 because training loss diverged.``, ``Invalid loss,
+terminating training``) ends it as such an exception does: the run died of its loss (type ``STOP_TYPE``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,13 @@ TRACEBACK_HEAD = "Traceback (most recent call last):"
 IGNORED_HEAD = "Exception ignored in"
 NONFINITE_WORDS = frozenset({"nan", "nans", "inf", "infs", "infinity", "infinite", "nonfinite"})
 LOSS_WORDS = frozenset({"loss", "losses", "objective", "gradient", "gradients", "optimization", "optimisation"})
+# a training's own guard stopping it on its loss (pzflow's ``Training stopping after epoch 5 because training loss
+# diverged.``, Keras' TerminateOnNaN ``Batch 12: Invalid loss, terminating training``, Lightning's ``Monitored metric
+# val_loss = nan is not finite. ... Signaling Trainer to stop.``): a stop word, a loss word, and a word saying why
+STOP_WORDS = frozenset({"stop", "stops", "stopping", "stopped", "terminate", "terminates", "terminating", "terminated",
+                        "halt", "halting", "halted", "abort", "aborting", "aborted"})
+WHY_WORDS = frozenset({"diverged", "diverging", "diverges", "divergence", "invalid"})
+STOP_TYPE = "the training's own stop"  # the ``type`` a stop message is kept under (no exception's dotted name)
 
 
 def _strip(line: str) -> str:
@@ -142,6 +151,19 @@ def names_nonfinite_loss(kind: str, message: str) -> bool:
                                        for w in words)
 
 
+def stop_message(line: str) -> bool:
+    """Whether ``line`` is a training's own guard stopping it on its loss (``STOP_WORDS``): a stop word, a loss word
+    and a non-finite (``nan``, ``non-finite``) or divergence word (``WHY_WORDS``). An early stop on a loss that no
+    longer improves names none of the latter: no such message."""
+    if len(line) > LINE_CAP or not _message_line(line):  # (a record naming its stopping criterion is no message)
+        return False
+    words = _words(line)
+    if not any(w in STOP_WORDS for w in words) or not any(w in LOSS_WORDS or w.endswith("loss") for w in words):
+        return False
+    return any(w in WHY_WORDS or w in NONFINITE_WORDS for w in words) or any(
+        a == "non" and b == "finite" or a == "not" and b == "finite" for a, b in zip(words, words[1:], strict=False))
+
+
 def find_end(tail: bytes, at_start: bool) -> dict | None:
     """The exception the complete lines of ``tail`` end with: {"type", "message", "from_end" (lines after it in the
     tail), "nonfinite"}; None when the tail ends otherwise. ``at_start``: the tail is the file's start (its first
@@ -165,6 +187,8 @@ def find_end(tail: bytes, at_start: bool) -> dict | None:
             walked += 1
             continue
         found = _exception_at(lines, i)
+        if found is None and stop_message(line):  # the training stopped itself on its loss: it died of it
+            return {"type": STOP_TYPE, "message": line.strip(), "from_end": len(lines) - 1 - i, "nonfinite": True}
         if found is None:
             j = _warning_above(lines, i)
             if j is None:

@@ -3,7 +3,8 @@
 
 - An error naming a non-finite loss (``ArithmeticError: NaN detected in train loss``, ``FloatingPointError: Loss is
   nan``, a backward that "returned nan values"): the run died of a non-finite loss, which persists by definition
-  (nothing after it): critical, concern ``nonfinite`` (the judge STOPs, the diagnosis finds its cause).
+  (nothing after it): critical, concern ``nonfinite`` (the judge STOPs, the diagnosis finds its cause). So does the
+  training's own guard stopping it on its loss (``Training stopping ... because training loss diverged.``).
 - Any other error: a warning (concern ``run_ended_with_error``), its type and message in one sentence. The judge
   (``judge.ended_with_error``) makes a CONTINUE or a WAIT on it an ESCALATE: a dead run is no healthy one. Not when
   the run had reached its planned length, nor for an end from outside the training (``Dialect.outside_ends``: an
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from ..findings import CRITICAL, OK, WARN, Finding
 from ..parsers.dialect import DIALECT
+from ..parsers.run_end import STOP_TYPE
 from ..rundata import clean, steers
 from .view import RunView
 
@@ -49,7 +51,9 @@ def check(view: RunView) -> list[Finding]:
     numbers: dict = {"line": line} if isinstance(line, int) else {}
     if ended.get("nonfinite"):
         after = f" after step {step}" if step is not None else ""
-        return [Finding(SIGNAL, CRITICAL, f"the log ends with {_said(ended)}: the run died of a non-finite loss{after}",
+        died = "the training stopped itself on its loss" if ended.get("type") == STOP_TYPE else \
+            "the run died of a non-finite loss"
+        return [Finding(SIGNAL, CRITICAL, f"the log ends with {_said(ended)}: {died}{after}",
                         steps, numbers, concern="nonfinite", sustained=True)]
     why = ""
     if outside(ended):
