@@ -2027,11 +2027,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
             again = bar_steps.redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
-            own = whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
+            its_own = whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
                 last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st)
                 or not plan.bar and _bar_of_epochs(ep[whole], last_prog[idx][whole], st)))
             phased = epoch_phases.kept_phase(ep, ",".join(sorted(plan.metrics.values()))[:128], st) if (
-                own and whole.all() and not again.any() and not plan.bar and not by_ep and not st.get("inner")
+                its_own and whole.all() and not again.any() and not plan.bar and not by_ep and not st.get("inner")
                 and np.isnan(last_prog[idx]).all()) else None  # (an epoch count restarting: the run's phases)
             if phased is not None and not phased.all():  # another phase's records: set aside
                 reads[r] = (plan, idx[phased], {c: v[phased] for c, v in got.items()},
@@ -2039,7 +2039,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 plan, idx, got, _bad = reads[r]
                 steps, ep = steps[phased], ep[phased]
                 whole = whole[phased]
-            if own and (phased is not None or len(np.unique(ep[whole])) == int((whole & ~again).sum())):
+            if its_own and (phased is not None or len(np.unique(ep[whole])) == int((whole & ~again).sum())):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
                 if by_ep:
                     _epoch_total(st, em)

@@ -57,7 +57,7 @@ def kept_phase(ep: np.ndarray, key: str, st: dict) -> np.ndarray | None:
     j = int(np.argmax(cand))  # the longest phase so far, the earliest of equals
     if int(cand[j]) > best_len:
         best, best_len = cur + j, int(cand[j])
-    kept, kept_len = (int(pin), 0) if best < 0 else (best, best_len)  # (the pinned phase not reached yet: every
+    kept, kept_len = (int(pin or 0), 0) if best < 0 else (best, best_len)  # (the pinned phase not reached yet: every
     # record before it set aside)
     if kept != was and (st.get("eph_given") or {}).get(key):  # an earlier read gave another phase's points
         st["revise"] = {**(st.get("revise") or {}), "eph_pin": {**(st.get("eph_pin") or {}), key: kept}}
