@@ -2030,7 +2030,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             its_own = whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
                 last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st)
                 or not plan.bar and _bar_of_epochs(ep[whole], last_prog[idx][whole], st)))
-            phased = epoch_phases.kept_phase(ep, ",".join(sorted(plan.metrics.values()))[:128], st) if (
+            phased = epoch_phases.kept_phase(ep, _digest(plan.template.encode()) if plan.template else series_key(
+                plan), st) if (
                 its_own and whole.all() and not again.any() and not plan.bar and not by_ep and not st.get("inner")
                 and np.isnan(last_prog[idx]).all()) else None  # (an epoch count restarting: the run's phases)
             if phased is not None and not phased.all():  # another phase's records: set aside
