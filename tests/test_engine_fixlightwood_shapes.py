@@ -6,9 +6,7 @@ epoch: no step of the curve), then the mixer's fit ``Loss @ epoch 1..N``, then s
 (the fit on the dev split, the adjustment). A record naming its own whole epoch whose count goes back to the first
 epoch starts a new phase of the run (``epoch_phases``): the run's curve is its longest phase at its epochs, the
 other phases set aside (never later steps of it); a later phase growing longer than the kept one is kept instead
-(a job restarted from scratch), the same whole and in pieces. And jinns' ``Final iteration 521: train loss value =
-0.0123`` after its ``[train] Iteration 500: loss value = ...`` records is a point of that series at 521
-(``split_names``).
+(a job restarted from scratch), the same whole and in pieces.
 """
 
 from __future__ import annotations
@@ -126,56 +124,6 @@ def test_many_phases_read_in_linear_time(tmp_path):
     # before: a count going back that is no restart is no phase; read in pieces, it reads as before too)
 
 
-def _jinns_log(rng: random.Random, every: int, n: int, final: int) -> tuple[bytes, list[tuple[int, float]]]:
-    out = ["Initialization time: 1.2", "", "Compilation took", " 2.5 ", ""]
-    truth = []
-    v = rng.uniform(1, 10)
-    for it in range(0, n, every):
-        v *= rng.uniform(0.5, 1.0)
-        s = repr(v)
-        out.append(f"[train] Iteration {it}: loss value = {s}")
-        out.append(f"[validation] Iteration {it}: loss value = {v * rng.uniform(0.9, 1.3)!r}")
-        truth.append((it, float(s)))
-    out += ["", "Stopping main optimization loop, cause: early stopping", "", "Training took", " 0.47 ", "", ""]
-    v *= 0.9
-    out.append(f"Final iteration {final}: train loss value = {v!r}")
-    out.append(f"validation loss value = {v * 1.1!r}")
-    truth.append((final, v))
-    return ("\n".join(out) + "\n").encode(), truth
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_a_final_record_naming_the_train_split_is_a_point_of_its_series(tmp_path, seed):
-    rng = random.Random(seed)
-    every = rng.choice((10, 50, 100))
-    n = every * rng.randint(4, 20)
-    data, truth = _jinns_log(rng, every, n, final=n - every + rng.randint(1, every))
-    pts = whole_as_live(tmp_path, data, f"jinns{seed}.log")
-    _check(pts, truth, "loss value")
-    assert "train loss value" not in pts
-    _check(whole_and_pieces(tmp_path, data, f"jinnsp{seed}.log", seed=seed), truth, "loss value")
-
-
-def test_a_train_split_name_before_its_series_stays_its_own():
-    """Folded only where the series without the word was read before it (in line order)."""
-    from training_check.tools.parsers.split_names import fold_train_words
-
-    a = (np.array([1]), np.array([5.0]), np.array([0.1]), 0)
-    b = (np.array([3]), np.array([6.0]), np.array([0.2]), 1)
-    per_key = {"train loss": [a], "loss": [b]}
-    fold_train_words(per_key, [])
-    assert set(per_key) == {"train loss", "loss"}
-    per_key = {"train loss": [b], "loss": [a]}
-    fold_train_words(per_key, [])
-    assert set(per_key) == {"loss"} and len(per_key["loss"]) == 2
-    per_key = {"train loss": [b]}
-    fold_train_words(per_key, ["loss"])
-    assert set(per_key) == {"loss"}
-    per_key = {"train loss": [b]}
-    fold_train_words(per_key, ["loss", "train loss"])  # given unfolded before: its own series
-    assert set(per_key) == {"train loss"}
-
-
 LIGHTWOOD = ("lightwood_cls_lr001_noadjust_8ep", "lightwood_cls_lr2_diverged", "lightwood_cls_lr3_noadjust_diverged",
              "lightwood_cls_lrsearch_6ep", "lightwood_reg_lr002_noadjust_15ep", "lightwood_reg_lrsearch_10ep",
              "lightwood_reg_n1500_lrsearch_20ep")
@@ -190,11 +138,3 @@ def test_holdout91_lightwood_read_at_the_truths_steps(tmp_path, run):
     got = dict(points_at(pts, "objective"))
     assert_at_truth(got, truth, run)
     assert sorted(got) == [s for s, _v in truth["train_loss"]]  # no later fit's epochs as steps after it
-
-
-@pytest.mark.parametrize("run", sorted(p.name for p in H91.glob("jinns_*") if (p / "truth.json").is_file()))
-def test_holdout91_jinns_read_at_the_truths_steps(tmp_path, run):
-    data = (H91 / run / "train.log").read_bytes()
-    truth = json.loads((H91 / run / "truth.json").read_text())
-    got = dict(points_at(whole_as_live(tmp_path, data, run), "loss value"))
-    assert_at_truth(got, truth, run)

@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps, epoch_phases, live_display, split_names
+from . import banners, bar_steps, epoch_phases, live_display
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -2182,7 +2182,6 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     for event, at in events_at.items():
         _count_events(event, np.sort(np.concatenate(at)), train_ff, st, per_key)
     names = st.setdefault("names", [])
-    split_names.fold_train_words(per_key, names)  # (``Final iteration 521: train loss value`` of ``loss value``)
     _known_again(lines, plans, st, set(names))
     names.extend(k for k in per_key if k not in names and len(names) < 256)
     columns = {}
