@@ -32,6 +32,7 @@ from typing import ClassVar
 import numpy as np
 
 from . import banners, bar_steps, live_display, setting_counters
+from . import banners, bar_steps, epoch_phases, live_display
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -185,6 +186,11 @@ class TextLogFormat(LineFormat):
             em.notes.append("steps: the step counter restarted under each new round (a unit larger than the step the "
                             "records print: `Round 3 started.`, `current_round=3`): read as the run going on, each "
                             "round's steps after the rounds before, not a new run")
+        if st.get("eph_aside") and not st.get("said_eph"):
+            st["said_eph"] = True
+            em.notes.append(f"steps: a record's epoch count restarted within the run ({st['eph_phases']} phases: a "
+                            "fit on another split, an adjustment): read as the run's phases, its longest one its "
+                            f"curve; the other phases' {st['eph_aside']} record(s) set aside, no later steps of it")
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -2111,10 +2117,20 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 steps = np.where(frac, np.round(at), steps)
             whole = np.isnan(steps) & (ep % 1 == 0) & ~frac
             again = bar_steps.redrawn_record(plan, got, whole)  # (a bar's redraw of its description: the same record)
-            if whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
-                    last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st)
-                    or not plan.bar and _bar_of_epochs(ep[whole], last_prog[idx][whole], st))) and len(
-                    np.unique(ep[whole])) == int((whole & ~again).sum()):
+            its_own = whole.any() and (by_ep and r in by_epoch or not st.get("inner") and (np.isnan(
+                last_prog[idx]).all() or _epoch_by_epoch(ep[whole], plan, lines[int(idx[0])], st)
+                or not plan.bar and _bar_of_epochs(ep[whole], last_prog[idx][whole], st)))
+            phased = epoch_phases.kept_phase(ep, _digest(plan.template.encode()) if plan.template else series_key(
+                plan), st) if (
+                its_own and whole.all() and not again.any() and not plan.bar and not by_ep and not st.get("inner")
+                and np.isnan(last_prog[idx]).all()) else None  # (an epoch count restarting: the run's phases)
+            if phased is not None and not phased.all():  # another phase's records: set aside
+                reads[r] = (plan, idx[phased], {c: v[phased] for c, v in got.items()},
+                            {c: v[phased] for c, v in _bad.items()})
+                plan, idx, got, _bad = reads[r]
+                steps, ep = steps[phased], ep[phased]
+                whole = whole[phased]
+            if its_own and (phased is not None or len(np.unique(ep[whole])) == int((whole & ~again).sum())):
                 steps = np.where(whole, ep, steps)  # one record per epoch: the epoch is the step
                 if by_ep:
                     _epoch_total(st, em)
