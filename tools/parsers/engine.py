@@ -31,8 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps, live_display, setting_counters
-from . import banners, bar_steps, epoch_phases, live_display
+from . import banners, bar_steps, epoch_phases, live_display, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
