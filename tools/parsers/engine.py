@@ -37,6 +37,7 @@ from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
 from .breaks import record_end
 from .dialect import DIALECT
+from .evaluations import mark_evaluations, say_evaluations
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .headed_rows import headed
 from .history_rows import HistoryRows
@@ -223,6 +224,7 @@ def _state(em: Emitter) -> dict:
         st.update(em.state.get("pin") or {})  # facts a later part of the file taught a read before this one
         if st.get("total"):
             em.total_steps = int(st["total"])
+    say_evaluations(st, em)
     return st
 
 
@@ -533,6 +535,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 bare.append(len(plans))  # a row of bare numbers no header names (``_bare_rows``)
             if plan is not None and getattr(header, "partial_first", False) and not plan.partial_first:
                 plan = replace(plan, partial_first=True)
+            if plan is not None and getattr(header, "evaluations", False):
+                mark_evaluations(st, em, plan.metrics.values())
             if plan is not None and getattr(header, "splits", False) and not plan.split_table:
                 plan = replace(plan, split_table=True)
             if plan is None or not has_position(plan) and plan.epoch is None and not plan.is_record and (
@@ -815,8 +819,10 @@ def _remember_once(st: dict, lost: list[str], again: set[str], carried: set[str]
 
 def _head_kept(names: RowNames) -> tuple[list[str], str]:
     """What a row's header said of it, kept with the row carried on to the next read: its cells' names, and the
-    flags of ``RowNames`` (``s``: a table of splits, ``p``: partial first, ``n``: its step named)."""
-    return list(names), "s" * names.splits + "p" * names.partial_first + "n" * names.named_step
+    flags of ``RowNames`` (``s``: a table of splits, ``p``: partial first, ``n``: its step named, ``e``: its step a
+    search's evaluations)."""
+    return list(names), ("s" * names.splits + "p" * names.partial_first + "n" * names.named_step
+                         + "e" * names.evaluations)
 
 
 def _carried_head(kept: tuple[list, str] | None) -> RowNames | None:
@@ -826,6 +832,7 @@ def _carried_head(kept: tuple[list, str] | None) -> RowNames | None:
     names, flags = kept
     out = RowNames(str(n) for n in names)
     out.splits, out.partial_first, out.named_step = "s" in flags, "p" in flags, "n" in flags
+    out.evaluations = "e" in flags
     return out
 
 

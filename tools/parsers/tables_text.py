@@ -477,7 +477,7 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
                  and _whole_column(samples, k, len(cells))]
         if first:
             out[first[0]] = "step"
-            out.named_step = True
+            out.named_step = out.evaluations = True
     if not out.named_step:
         # a column counting the run's units so far (``number_of_trees`` over 0.0, 1.0, ...): the step
         counts = [k for k in named if _STEP_WORDS.split(names[k].lower())[:2] == ["number", "of"]
@@ -555,6 +555,9 @@ class RowNames(list[str]):
     partial_first = False  # its losses sum the steps since the row before: the row at step 0 is one update's
     named_step = False  # its step (or epoch) column is named so (not found from the samples' values)
     splits = False  # a metric's row under a header of splits (``split_named``): the table's record is its epoch's
+    #: its step column counts a search's evaluations (``Dialect.evaluation_columns``): each row's values are one
+    #: evaluation's, a draw from the space searched (``engine._mark_evaluations``, ``signals/search_evals.py``)
+    evaluations = False
 
 
 def _whole_column(samples: Sequence[bytes], k: int, n: int) -> bool:
@@ -805,6 +808,7 @@ class Tables:
             positions = DIALECT.step_names | DIALECT.epoch_names | {"step"}
             named = RowNames(n and (n if n.lower() in positions else split + n) for n in names)  # its step: the row's
             named.partial_first, named.named_step = names.partial_first, names.named_step
+            named.evaluations = names.evaluations
             return named
         return names
 

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..findings import CRITICAL, OK, WARN, Finding, nums, readable
 from ..roles import is_rl_return
+from . import search_evals
 from .curve import Curve, make_curve, mann_kendall_z, short_noise, theil_sen
 from .params import Params, bound, orientation, start_level
 from .view import RunView, recent_len
@@ -87,6 +88,10 @@ def check(view: RunView, p: DivergenceParams = DEFAULT) -> Finding:
     ``progress_share`` of the progress made; critical when that held over a long stretch or the level is above the
     start (sustained ``sustain_share`` of the run, at least ``sustain_min`` points), or when another loss blew up by
     orders of magnitude while the objective rose too (``_blown_up_beside``)."""
+    if view.evaluations is not None and view.objective is not None:  # a search's evaluations: its black box blown up
+        found = search_evals.blown_up(view.evaluations, view.objective, view.direction, p.blowup_ratio, p.min_points)
+        if found is not None:
+            return found
     return _blown_up_beside(view, p) or _unjudged_blowup(view, p) or _check(view, p)
 
 

@@ -11,7 +11,7 @@ from ..findings import Accepted
 from ..frame import MetricFrame
 from ..records import AssessmentRecord
 from ..roles import is_adversarial, is_energy, is_regulariser, is_rl_episode_length, is_rl_return
-from . import running_mean
+from . import running_mean, search_evals
 from .curve import Curve, make_curve
 
 SURROGATE_MIN_POINTS = 5  # a loss needs this many finite points before it can be called a surrogate
@@ -41,6 +41,9 @@ class RunView:
     accepted: Accepted | None = None  # the concerns the latest reviewer CONTINUE accepted
     notes: list[str] = field(default_factory=list)  # arguments of the check it could not use, and why
     ended: dict | None = None  # the exception the run's log ends with (``RunInfo.ended``), on a view of its end only
+    #: the objective's own values where it is a search's evaluations (its series then its best so far:
+    #: ``search_evals``), else None
+    evaluations: pd.Series | None = None
 
     @property
     def last_step(self) -> int | None:
@@ -112,13 +115,18 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
         if undone is not None:  # the epoch's running mean, restarting each epoch: judged as what it averages
             frame = frame.replaced(objective, undone[0])
             notes.append(undone[1])
+    evaluations = None
+    if objective is not None and frame.summarised(objective) is None and search_evals.is_search(config, objective):
+        evaluations = frame.series[objective]  # a search's evaluations: judged by its best so far
+        frame = frame.replaced(objective, search_evals.best_so_far(evaluations, direction))
+        notes.append(search_evals.note(objective))
     curve = None
     if objective is not None:
         s = frame.series[objective]
         curve = make_curve(-s if direction == "max" else s, frame.summarised(objective), direction == "max")
     return RunView(frame, objective, direction, curve, total_steps, adversarial, primary_eval,
                    [p if isinstance(p, AssessmentRecord) else AssessmentRecord.from_dict(p) for p in previous or []],
-                   new_points, baseline, dict(config or {}), notes=notes)
+                   new_points, baseline, dict(config or {}), notes=notes, evaluations=evaluations)
 
 
 def _episode_lengths(frame: MetricFrame, name: str) -> bool:
