@@ -312,9 +312,12 @@ def _recorder(calls: list):
 
 def _without_plans(cursor: dict) -> dict:
     """A cursor without the samples its line templates were planned from (the first part's lines, in parts: the
-    log's own, kept so that later reads plan as the first did; the points they give are compared)."""
+    log's own, kept so that later reads plan as the first did; the points they give are compared), nor the
+    signatures of the plans of templates met recurring within a read (``engine._contradicted``'s ``plan_sig``: a
+    template met once in each part, the validation line printed every 1,000 steps, is read as a one-off line there
+    and keeps none; its points are the same)."""
     out = json.loads(json.dumps(cursor))
-    for key in ("plan_samples", "plan_bytes"):
+    for key in ("plan_samples", "plan_bytes", "plan_sig"):
         out.get("state", {}).get("eng", {}).pop(key, None)
     return out
 
