@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps, live_display
+from . import banners, bar_ends, bar_steps, live_display
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1748,7 +1748,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
     first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
-    for plan, idx in plans:
+    ends_before = bar_ends.names_before(plans, st)  # (bars naming more at their epoch's end: ``bar_ends``)
+    for k_plan, (plan, idx) in enumerate(plans):
         got, bad = _read(lines, idx, plan.positions, values) if plan.positions else ({}, {})
         _negative_nans(lines, idx, got, bad)
         pos_bad = np.zeros(len(idx), dtype=bool)
@@ -1773,7 +1774,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     {c: v[~again] for c, v in bad.items()}
         if not len(idx):
             continue
-        if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got):
+        if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got) or \
+                bar_ends.epoch_end_bar(plan, got, ends_before.get(k_plan, []), st):
             plan = replace(plan, bar=False, counter=None, epoch_done=True)
         if plan.parts:
             banners.epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
@@ -1802,6 +1804,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    bar_ends.refute(reads, st)
     _paired_counters(reads, st)
     initial = bar_steps.state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
