@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from .test_read_misses import _live, primary_names, whole_as_live
 
 ROOT = Path(__file__).resolve().parent.parent

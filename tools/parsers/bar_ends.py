@@ -36,7 +36,7 @@ def names_before(plans: list[tuple[Plan, np.ndarray]], st: dict) -> dict[int, li
     bars = [(int(idx[0]), frozenset(p.metrics.values()), k) for k, (p, idx) in enumerate(plans)
             if len(idx) and _epoch_bar(p)]
     out: dict[int, list[frozenset[str]]] = {}
-    for first, names, k in bars:
+    for first, _names, k in bars:
         out[k] = kept + [m for f, m, _ in bars if f < first]
     known = st.setdefault("bar_names", [])
     for _f, names, _k in sorted(bars, key=lambda b: b[0]):
