@@ -1806,7 +1806,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
-    bar_ends.refute(reads, st)
+    bar_ends.settle(st)
     _paired_counters(reads, st)
     initial = bar_steps.state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
