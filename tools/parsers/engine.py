@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_steps, epoch_phases, live_display, setting_counters
+from . import banners, bar_ends, bar_steps, epoch_phases, live_display, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1367,7 +1367,9 @@ def _once_an_epoch(plan: Plan, got: dict[int, np.ndarray], st: dict) -> bool:
     if last is False:
         return False
     seq = ep if last is None else np.concatenate(([float(last)], ep))
-    rising = np.diff(seq) >= 0 if plan.epoch_done else np.diff(seq) > 0  # (an epoch's end redrawn: its record again)
+    # (an epoch's end redrawn: its record again; a bar's redraws at its epoch's end are that epoch's by what they
+    # are, in whichever of their templates they fall (tqdm's rate padded ``  7.48it/s``: two, interleaved))
+    rising = np.ones(len(seq) - 1, dtype=bool) if plan.epoch_done else np.diff(seq) > 0
     ok = bool(len(ep)) and not bool(np.isnan(ep).any()) and bool((ep % 1 == 0).all()) and bool(rising.all())
     if key in seen or len(seen) < MAX_EPOCH_KINDS:
         seen[key] = float(ep[-1]) if ok else False
@@ -1844,7 +1846,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     _epochs_setting(lines, st)
     first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
     recur = setting_counters.recurring(plans, n) if epochs_given else None
-    for plan, idx in plans:
+    ends_before = bar_ends.names_before(plans, st)  # (bars naming more at their epoch's end: ``bar_ends``)
+    for k_plan, (plan, idx) in enumerate(plans):
         got, bad = _read(lines, idx, plan.positions, values) if plan.positions else ({}, {})
         _negative_nans(lines, idx, got, bad)
         pos_bad = np.zeros(len(idx), dtype=bool)
@@ -1874,7 +1877,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not _has_loss(plan):
                 continue  # the call's header: no record
             plan = replace(plan, epoch=None)
-        if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got):
+        if bar_steps.epoch_done_bar(plan, lines[int(idx[0])], got) or \
+                bar_ends.epoch_end_bar(plan, got, ends_before.get(k_plan, []), st):
             plan = replace(plan, bar=False, counter=None, epoch_done=True)
         if plan.parts:
             banners.epoch_parts(plan, got, st)  # (the banner's epoch in its parts: the part it opens, of the run's)
@@ -1903,6 +1907,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
+    bar_ends.settle(st)
     _paired_counters(reads, st)
     initial = bar_steps.state_before_units(reads, n, st)
     redraws = bar_line  # a line carried from an earlier read (a one-off then) drew its bar before the lines that read
