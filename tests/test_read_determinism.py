@@ -182,14 +182,10 @@ KNOWN = {
     # added with libraries_holdout71 (fixsites): 10 of its 67 files differed before; its NVFlare logs (several sites'
     # lines in one, tagged in their messages; steps restarting each round) read the same at any read size since, but
     # one site's own log, whose two one-off lines naming `time` land at the same step (a round's upload, the next
-    # round's download); modelscope's four differ as they did before fixsites (its checkpoint line's clock, its
-    # `lr`/`iter_time` records placed by a read holding them alone)
+    # round's download); modelscope's four read the same since fixdet3 (a logger's line under its evaluation bar
+    # ``Total test samples: 100%|| 64/64`` no row the bar's words name: ``engine._header_before``)
     "libraries_holdout71/nvflare_cls_sgd_b8_3rounds/site-1_log.txt":
         "two one-off lines naming one value at one step, ordered by the read",
-    "libraries_holdout71/modelscope_cls_adam_lr_growth_diverged/train.log": "as before fixsites",
-    "libraries_holdout71/modelscope_reg_adam_byiter_8ep/train.log": "as before fixsites",
-    "libraries_holdout71/modelscope_reg_adamw_b8_exp_decay_5ep/train.log": "as before fixsites",
-    "libraries_holdout71/modelscope_reg_sgd_val_6ep/train.log": "as before fixsites",
     # added with libraries_holdout73 and 74: PhysicsNeMo's first epoch's execution-time line (two lines naming it at
     # one step) and its mini-batch losses (`[50.00%] Mini-Batch Losses: loss = ...`) placed by what a read holds
     # (QuCumber's progress bar redrawn inside its `Epoch: 30\t...` records reads alike since fixqc)
