@@ -1125,6 +1125,10 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
         # own, not by the words above it (another bar's, ``Writing model shards: 100%|| 1/1``, an INFO line); a
         # table's row drawing a bar starts with its values (YOLO's ``  0/299  2.5G  0.1 ...: 100%||``)
     names = header_names(lines[j]) if j >= first else None
+    if names is not None and _drawn_bar(lines[j]) and len(before_bar(lines[i]).split()) != len(names):
+        names = None  # a bar's description (``Total test samples: 100%|| 64/64``) names the row below only as a
+        # table's header drawing its bar does, cell for cell (YOLOv5's ``Class Images ... mAP50-95: 100%||``): not a
+        # logger's line of other cells, which a read starting at that line reads unnamed as well
     if names is None:
         heading = headed(lines, i, first, st)  # a heading naming only a row's first value (``Loss:``)
         if heading is not None:

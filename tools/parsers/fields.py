@@ -525,6 +525,15 @@ def _mostly_values(row: bytes) -> bool:
     return 2 * values >= len(cells)
 
 
+_RATE_AFTER = re.compile(rb"[ \t]*[A-Za-z_]*/s(?:ec)?\b")
+
+
+def _rate_after(rep: bytes, end: int) -> bool:
+    """A per-second unit right after ``a/b`` (eole's and OpenNMT's ``5060/5992 tok/s``: source and target tokens a
+    second): two rates, no progress count ``n/N``."""
+    return _RATE_AFTER.match(rep, end, end + 24) is not None
+
+
 def _is_pair(token: bytes) -> bool:
     """``name:value`` in one token (``step:10/1000``, ``train_loss:3.2``): a record's pair, not a column name."""
     i = token.find(b":")
@@ -1275,7 +1284,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 counter_opener = k  # ``Estimator 0/40, ...``: the record's position if N climbs and M stays
                 counter_name = name or ""
                 taken = "opener"
-            elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)):
+            elif plan.counter is None and (not low or low in dialect.inner_names or low.split()[-1] in ("it",)) and (
+                    not _rate_after(rep, spans[n_total][1])):
                 plan.counter = (k, n_total)
                 # a nameless [120/4500]: the run's own steps, its total the run's length while it never starts again
                 plan.counter_bare = (not low and rep[a - 1:a] == b"["
