@@ -199,6 +199,23 @@ KNOWN = {
     # run's points, alike)
     # (their seven nequip files read the same since fixdet2: a template a later read plans otherwise than an earlier
     # one did, its per-batch rows under a header its samples there named otherwise, reads the file again)
+    # added with libraries_holdout87 to 92 (after their corrections): 12 of their 98 files differ, 10 of them as the
+    # session-start reader (58e269cf) read them in pieces too: guild's records over lines (`step: 3` / `loss: 1.9` /
+    # `val_loss: ...`, and its logging's `epoch 1 step 4 loss`) placed by where a read ends; lpd's per-batch bar
+    # redraws (a postfix of 3 digits, its repeats taken for redraws by the share at a read's end); baal's active-
+    # learning bar counting rounds it does not redraw at each. Two read since by new notions: deepdow's benchmark
+    # table before its first bar, pzflow's rows under its `Loss:` heading beside a tqdm bar (each read's heading)
+    **{f"libraries_holdout89/{run}": "guild's records over lines placed by a read's end" for run in (
+        "guild_lines_adam_reg_val_12ep/guild_output", "guild_lines_adam_reg_val_12ep/train.log",
+        "guild_lines_sgd_cls_noval_15ep/guild_output", "guild_lines_sgd_cls_noval_15ep/train.log",
+        "guild_lines_sgd_lr_growth_diverged/guild_output", "guild_lines_sgd_lr_growth_diverged/train.log",
+        "guild_logging_momentum_every4_b16/train.log")},
+    **{f"libraries_holdout92/{run}/train.log": "lpd's per-batch bar redraws: repeats judged at a read's end"
+       for run in ("lpd_cls_adam_val_10ep", "lpd_reg_adamw_tqdm_b64_8ep")},
+    "libraries_holdout87/baal_al_bald_cls_5ep_6rounds/train.log": "an outer bar counting rounds it does not redraw",
+    "libraries_holdout88/deepdow_linear_rmsprop_bench_metrics_8ep/train.log":
+        "a benchmark table before the first bar, its names read by the read's end",
+    "libraries_holdout88/pzflow_moons_adamw_bar_10ep/train.log": "rows under a `Loss:` heading beside a tqdm bar",
 }
 
 

@@ -188,9 +188,9 @@ class TextLogFormat(LineFormat):
                             "round's steps after the rounds before, not a new run")
         if st.get("eph_aside") and not st.get("said_eph"):
             st["said_eph"] = True
-            em.notes.append(f"steps: a record's epoch count restarted within the run ({st['eph_phases']} phases: a "
-                            "fit on another split, an adjustment): read as the run's phases, its longest one its "
-                            f"curve; the other phases' {st['eph_aside']} record(s) set aside, no later steps of it")
+            em.notes.append("steps: a record's epoch count restarted within the run (its phases: a fit on another "
+                            "split, an adjustment): read as the run's phases, its longest one its curve; the other "
+                            "phases' records set aside, no later steps of it")  # (no counts: a read's own)
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
