@@ -21,24 +21,12 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 from .conftest import REPO
-from .test_read_determinism import _differs, _read, _read_live
+from .test_engine_fixdet_shapes import _alike
 from .test_read_misses import whole_and_pieces, whole_as_live
-
-
-def _alike(tmp_path: Path, data: bytes, name: str, cuts: list[int]) -> tuple:
-    """The reading (points, notes, planned length, verdict) of ``data`` whole, checked equal to its reading in
-    pieces cut at ``cuts``."""
-    src = tmp_path / f"src_{name}"
-    src.write_bytes(data)
-    whole = _read(src, tmp_path / f"w_{name}", True)
-    live = _read_live(src, tmp_path / f"live_{name}", tmp_path / f"l_{name}", cuts, True)
-    assert not _differs(whole, live), (name, cuts, _differs(whole, live))
-    return whole
 
 
 def _tuner(rng: random.Random, trials: int, epochs: int, batches: int) -> bytes:
