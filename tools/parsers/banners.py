@@ -263,8 +263,9 @@ def records_under_banners(reads: list[Read], n: int, first: int, st: dict,
 def _measures_training(plan: Plan) -> bool:
     """A record measuring the training (a metric of a role but a speed's: a loss, an evaluation's, a learning rate;
     ``reads.name_role``), not a side task's report (a checkpoint writer's ``Time taken: 0.05s (commit=0.04s, ...)``,
-    its I/O rates, timings, sizes): only such a record before the log's first banner says the banner closes the record before it (a
-    checkpoint saved before the first step, its timings logged, says nothing of where the banner stands)."""
+    its I/O rates, timings, sizes): only such a record before the log's first banner says the banner closes the
+    record before it (a checkpoint saved before the first step, its timings logged, says nothing of where the banner
+    stands)."""
     return any(name_role(n) not in _SIDE_ROLES for n in plan.metrics.values())
 
 
