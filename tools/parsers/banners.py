@@ -155,6 +155,7 @@ def records_under_banners(reads: list[Read], n: int, first: int, st: dict,
     mark = np.full(n, np.nan)
     have = False
     rec = np.zeros(n, dtype=bool)  # the lines of records with no position of their own
+    trained = np.zeros(n, dtype=bool)  # those of them measuring the training (``_measures_training``)
     bars: list[np.ndarray] = []
     braw = np.full(n, np.nan)  # the epoch each banner prints (one carried here and ended by a bar too)
     absolute = np.zeros(n, dtype=bool)  # a banner printing the step: where it goes back it is no new phase
@@ -186,6 +187,8 @@ def records_under_banners(reads: list[Read], n: int, first: int, st: dict,
             mark[idx[idx >= first]] = np.inf  # another record: the banner's record has ended
         else:
             rec[idx] = True
+            if _measures_training(plan):
+                trained[idx] = True
     carried = st.get("ub_carried") or []
     st["_ub_lines"] = None
     lead = None  # the first banner of the log, when in this read
@@ -195,13 +198,13 @@ def records_under_banners(reads: list[Read], n: int, first: int, st: dict,
         if st.get("ub_close") is None:  # decided at the log's first banner: records before it (FuxiCTR's ``Train
             # loss: ...`` then ``Epoch=1 end``): each banner closes its epoch (numbering the first epoch: a later
             # one first seen so is a start banner whose first was a one-off)
-            st["ub_close"] = (bool(rec[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(braw[at0]) <= 1 and (
-                not counted[at0])
+            st["ub_close"] = (bool(trained[:at0].any()) or bool(st.get("ub_rec_seen"))) and float(
+                braw[at0]) <= 1 and not counted[at0]
             if st["ub_close"] and st.get("ub_rec_seen"):  # an earlier read placed them otherwise: read again
                 st["revise"] = {**(st.get("revise") or {}), "ub_close": True}  # knowing it
         if st["ub_close"] and np.isfinite(mark[at0]):
             lead = at0
-    elif not st.get("ub_seen") and rec.any():
+    elif not st.get("ub_seen") and trained.any():
         st["ub_rec_seen"] = True
     # a table of splits (``Plan.split_table``) is its epoch's report: the bars the epoch's passes drew before it end
     # no banner's record for it (``ub_t``: the banner it is under, kept apart while it differs from ``ub``)
@@ -255,6 +258,18 @@ def records_under_banners(reads: list[Read], n: int, first: int, st: dict,
         if lead is not None:
             out[:lead] = np.where(rec[:lead], mark[lead], out[:lead])
     return out
+
+
+def _measures_training(plan: Plan) -> bool:
+    """A record measuring the training (a metric of a role but a speed's: a loss, an evaluation's, a learning rate;
+    ``reads.name_role``), not a side task's report (a checkpoint writer's ``Time taken: 0.05s (commit=0.04s, ...)``,
+    its I/O rates, timings, sizes): only such a record before the log's first banner says the banner closes the
+    record before it (a checkpoint saved before the first step, its timings logged, says nothing of where the banner
+    stands)."""
+    return any(name_role(n) not in _SIDE_ROLES for n in plan.metrics.values())
+
+
+_SIDE_ROLES = frozenset({"other", "throughput"})
 
 
 MAX_TABLE_NAMES = 256  # names of a table of splits remembered at the banner the last read ended under
