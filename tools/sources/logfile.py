@@ -149,6 +149,7 @@ class LogFileSource:
         self.source_id = f"log:{fs.describe(path)}"
         self._bytes = 0
         self._forced = False  # read as if the file had settled (the provisional tail)
+        self._without_loss = False  # the last ``_detect`` chose its format on numbers but no loss (``redetect``)
 
     def describe(self) -> str:
         return f"log file {self.fs.describe(self.path)}"
@@ -232,6 +233,8 @@ class LogFileSource:
                 what = "shrank (truncated)" if status == "truncated" else "was replaced (its first bytes changed)"
                 notes.append(f"{self.fs.describe(self.path)} {what}: re-read from the start")
                 cur, reset = None, True
+        if cur and cur.get("redetect") is not None and st.size > int(cur["redetect"]):
+            cur, reset = self._redetected(st, cur, reset)
         if not cur or not cur.get("format"):
             cur = self._headerless(st)
         if not cur or not cur.get("format"):
@@ -252,8 +255,25 @@ class LogFileSource:
                 res.notes = notes + res.notes
                 return res
             cur = {"v": CURSOR_VERSION, "kind": "lines", "format": fmt, "offset": 0, "state": {}}
+            if self._without_loss and st.size < DETECT_LIMIT:
+                cur["redetect"] = st.size
         scan = self._scan(self.path, st, cur, progress)
         return self._result(scan, st, cur, reset, notes)
+
+    def _redetected(self, st: FileStat, cur: dict, reset: bool) -> tuple[dict | None, bool]:
+        """A format chosen on numbers but no loss while the file was young (``_detect`` saw fewer bytes than it
+        looks at: a config table printed before the first record, ``| Name | Shape |``) is chosen again on the grown
+        file while no loss was read: another format (the records' own, as a read of the whole file chooses) reads the
+        file again from its start (None: detected afresh); the same one is kept, looked at again as it grows."""
+        if (cur.get("state") or {}).get("loss_seen"):
+            return {k: v for k, v in cur.items() if k != "redetect"}, reset
+        fmt = self._detect(st)
+        if fmt is not None and fmt != cur.get("format"):
+            return None, True
+        keep = {k: v for k, v in cur.items() if k != "redetect"}
+        if self._without_loss and st.size < DETECT_LIMIT:
+            keep["redetect"] = st.size
+        return keep, reset
 
     def _result(self, scan: _Scan, st: FileStat, cur: dict, reset: bool, notes: list[str],
                 prefix: PointBatch | None = None) -> ReadResult:
@@ -292,6 +312,8 @@ class LogFileSource:
                "identity": st.identity, "size": st.size,
                "total_steps": em.total_steps or (None if em.started_new_run else cur.get("total_steps")),
                "said": said, "dropped": dropped, "lines": scan.lines}
+        if cur.get("redetect") is not None and not em.state.get("loss_seen"):
+            new["redetect"] = cur["redetect"]  # (the format looked at again as the file grows: ``_redetected``)
         new["ended"] = ended = self._ended(scan, cur)
         same_end = scan.offset == cur.get("offset") and cur.get("behind_hash")
         new.update({"behind_hash": cur["behind_hash"]} if same_end else self._behind(scan.offset))
@@ -382,6 +404,7 @@ class LogFileSource:
         settled = self._settled(st)
         first_error: UnknownFormat | None = None
         no_loss: Detected | None = None
+        self._without_loss = False
         window = 0
         while window < min(st.size, DETECT_LIMIT):
             data = self._read_at(self.path, window, SAMPLE_BYTES)
@@ -408,7 +431,8 @@ class LogFileSource:
                 no_loss = no_loss or det
             window += SAMPLE_BYTES
         if no_loss is not None:  # numbers but no loss (a config dump, a dataset table, a run that logs no loss): read
-            return no_loss.format  # at any age (the read says "no loss found yet")
+            self._without_loss = True  # at any age (the read says "no loss found yet"); looked at again as the file
+            return no_loss.format  # grows (``redetect``)
         if first_error is not None:
             if st.size < SAMPLE_BYTES:
                 return None  # only start-up noise so far: no points yet, not an error (the same at any age)
