@@ -8,7 +8,9 @@ step. A template whose epoch field holds one whole value at every line, with rec
 own between its lines at least ``MIN_CALLS`` times, is such a call's header: its epoch is no position, and its line
 no record unless it holds a loss of its own (the records are then numbered by their order, as the engine numbers
 records with no step). A value that ever moves is a real epoch, for good. Decided after earlier reads placed some of
-the records at that value, the fact is learned late: the file is read again from its start knowing it (``revise``).
+the records at that value, the fact is learned late: the file is read again from its start knowing it (``revise``);
+so is a value taken for a setting that a later read sees move (the first records of a pretty-printed JSON log all
+under ``"epoch": 0``).
 """
 
 from __future__ import annotations
@@ -42,14 +44,27 @@ def is_setting(plan: Plan, idx: np.ndarray, epochs: np.ndarray, recur: np.ndarra
         return False
     ident = f"{series_key(plan)}|{plan.n_fields}"
     stuck = st.setdefault("se_stuck", [])
-    if ident in stuck:
-        return True
     moved = st.setdefault("se_moved", [])
     if ident in moved:
         return False
-    seen = st.setdefault("se_seen", {})  # per template: [its one value, calls so far, a record after its last line]
     own = idx >= n_ctx
     lines, vals = idx[own], epochs[own]
+    if ident in stuck:
+        held = (st.get("se_val") or {}).get(ident)
+        if not len(vals):
+            return True
+        if held is None and not np.isnan(vals).any() and (vals == vals[0]).all():
+            st.setdefault("se_val", {})[ident] = held = float(vals[0])  # (pinned before its value was kept)
+        if held is not None and not (np.isnan(vals).any() or (vals != held).any()):
+            return True
+        # the value moves after all (a pretty-printed JSON record's ``"epoch": 0`` over the first records, then 1):
+        # a real epoch, for good; earlier reads took it for a setting: read again from the start knowing it
+        stuck.remove(ident)
+        if len(moved) < MAX_SETTING:
+            moved.append(ident)
+        st.setdefault("revise", {}).update({"se_stuck": list(stuck), "se_moved": list(moved)})
+        return False
+    seen = st.setdefault("se_seen", {})  # per template: [its one value, calls so far, a record after its last line]
     if not len(lines):
         return False
     before = seen.get(ident)
@@ -70,6 +85,7 @@ def is_setting(plan: Plan, idx: np.ndarray, epochs: np.ndarray, recur: np.ndarra
     seen.pop(ident, None)
     if len(stuck) < MAX_SETTING:
         stuck.append(ident)
+        st.setdefault("se_val", {})[ident] = float(first)  # (a later read's other value refutes it)
     if before is not None:  # earlier reads placed some records at that value: read again knowing it
-        st.setdefault("revise", {})["se_stuck"] = list(stuck)
+        st.setdefault("revise", {}).update({"se_stuck": list(stuck), "se_val": dict(st.get("se_val") or {})})
     return True
