@@ -20,11 +20,21 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout88"
 
 CORPUS = Corpus(FOLDER)
-globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=6, healthy=10, max_mb=10))
+globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=6, healthy=10, max_mb=10,
+                                  made_alongside=("pzflow",)))  # (sets 88 and 92 both chose pzflow, blind)
 
 # The first reading, by the reader at main 58e269cf (the session's start, before any file of this set was read),
 # 2026-12-07.
 FIRST_READING = {"read": 0, "stopped": 0, "flagged": 3,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 4}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# After this session's corrections (main at the session's end, 2026-12-07): the reading the set's shapes' fixes
+# reached (see the README's blind sets 87 to 92).
+CORRECTED = {"read": 16, "stopped": 3, "flagged": 6,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 5}
+
+# (its healthy ESCALATEs exempt from the first reading's: 4 of 15 checks then, 5 of 30 now that every file is read:
+# deepdow's test loss rising in three healthy runs, as the runs' own history shows)
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED),
+                                                  exempt=(("the first reading", "healthy_check_escalates"),))

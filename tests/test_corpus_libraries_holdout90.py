@@ -27,4 +27,13 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=
 FIRST_READING = {"read": 10, "stopped": 5, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 2}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# After this session's corrections (main at the session's end, 2026-12-07): the reading the set's shapes' fixes
+# reached (see the README's blind sets 87 to 92).
+CORRECTED = {"read": 15, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+# (its STOP count exempt from the first reading's: that reading STOPped the diverged AlphaZero run on its `l2` term
+# read one step late; read right, its total spikes to 57358 and sits at 10-13 over a best of 2.4: ESCALATE)
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED),
+                                                  exempt=(("the first reading", "stopped"),))
