@@ -93,6 +93,15 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-07, the fourteenth session: 2361 runs (holdout87 to 92 added after their corrections: 97 runs, 34
+    # should-stop). The session's changes moved 4 of the 2264 runs of before (calcmp against the thirteenth session's
+    # table): two healthy MindSpore runs of holdout14 one check shorter (WWWWWWWW -> WWWWWWW, a junk point no
+    # longer read), holdout14's diverged MindSpore run STOPped one check sooner, holdout71's diverged modelscope run
+    # one ESCALATE fewer before its STOP (its checkpoint clock no longer read as a test loss). With the new sets:
+    # flagged 781/794 (the new sets 32/34: lightwood's lr=2 run, a NOMAD search with isolated `inf`), STOP recall
+    # 687/740 (the new sets 27/34: deepdow's diverged runs ESCALATE), no false/early STOP, ESCALATE 682/26787 (2.55 %;
+    # the new sets 32 of 872: labml's epoch values redrawn at each batch, deepdow's test loss rising), cause right
+    # 525/645 (the new sets 21/27), at confidence >= 0.7 147/157 (the new sets 4/4).
     # 2026-12-07, the thirteenth session: 2264 runs (holdout80 to 86 added after their corrections: 113 runs, 40
     # should-stop). The session's reader fixes and its two objective changes (a function value abbreviated `Fnc`, an
     # ELBO named as such) moved none of the 2151 runs of before (calcmp: 0 differ). With the new sets: flagged
@@ -241,12 +250,12 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.934),  # 660/706 (flair's lr10 run: see 2026-12-07 above)
-    "flagged_share": (">=", 0.985),  # 749/760
-    "escalate_share_healthy": ("<=", 0.0251),  # 650/25915 (the 2151 runs before: 629/24888, 0.0253)
-    "cause_right_share": (">=", 0.815),  # 504/618 (the 2151 runs before: 484/589, 0.822; the new sets 20/29)
-    "confident_right_share": (">=", 0.934),  # 143/153 (the 2151 runs before: 135/143; the new sets 8/10)
-    "confident": (">=", 143),  # as many confident causes as is honest: the ratio is not bought by making all unsure
+    "stop_recall": (">=", 0.928),  # 687/740 (the 2264 runs before: 660/706, 0.935)
+    "flagged_share": (">=", 0.983),  # 781/794 (the 2264 runs before: 749/760)
+    "escalate_share_healthy": ("<=", 0.0255),  # 682/26787 (the 2264 runs before: 650/25915, 0.0251)
+    "cause_right_share": (">=", 0.813),  # 525/645 (the 2264 runs before: 504/618, 0.816; the new sets 21/27)
+    "confident_right_share": (">=", 0.936),  # 147/157 (the 2264 runs before: 143/153; the new sets 4/4)
+    "confident": (">=", 147),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
 
 
