@@ -30,7 +30,8 @@ def _chunks(epochs: int, chunks: int, seed: int) -> bytes:
             out.append(f"2026-12-06 22:40:40,533   [Trainer-0] Starting epoch {e} / {epochs}, edge path 1 / 1, "
                        f"edge chunk {c} / {chunks}")
             out.append("2026-12-06 22:40:40,536   [Trainer-0] Swapping partitioned embeddings None ( 0 , 0 )")
-            out.append(f"2026-12-06 22:40:41,965   [Trainer-0] Stats: loss:  {900 / (e + c / 10) + rng.uniform(0, 5):.2f}"
+            loss = 900 / (e + c / 10) + rng.uniform(0, 5)
+            out.append(f"2026-12-06 22:40:41,965   [Trainer-0] Stats: loss:  {loss:.2f}"
                        f" , reg:  0.000 , violators_lhs:  {rng.randint(10, 90)} , count:  6000")
     return ("\n".join(out) + "\n").encode()
 
