@@ -15,6 +15,12 @@ CronList -> reschedule -> CronDelete each / CronCreate exactly as answered ->
 a final text), loading deferred tools with ToolSearch first as the command
 says (Claude Code 2.1.332 defers MCP and Cron tools). A fired job whose prompt
 Claude Code asks to run through the Skill tool (2.1.332) gets that Skill call.
+Since 2.1.337 plan mode has an action that is not read-only (a CronCreate)
+judged first by a "security monitor" request (no tools, answer
+``<block>no</block>`` or ``<block>yes</block><category>...``): the stub
+plays it too, allowing the check's own actions (training-check's tools, Cron
+jobs whose prompt is a /training-check) and blocking anything else; each
+judgement is logged (``monitored``).
 Anything else gets a short plain reply. Every tool call it makes
 is logged (``calls``) with its input, and every tool result it read
 (``results``), for the test to assert on.
@@ -150,6 +156,30 @@ def fired_job(body: dict) -> str | None:
     return None
 
 
+def monitored_action(body: dict) -> str | None:
+    """The action a security-monitor request (Claude Code's auto-mode check, 2.1.337 plan mode) asks about: the
+    transcript's last entry, a one-key JSON object ``{tool: summary}``; None for any other request."""
+    system = body.get("system")
+    text = _text_of(system) if isinstance(system, list) else str(system or "")
+    if "security monitor" not in text or "<block>" not in text:
+        return None
+    shown = _text_of((body.get("messages") or [{}])[-1].get("content"))
+    transcript = shown.rpartition("<transcript>")[2].partition("</transcript>")[0]
+    lines = [ln for ln in transcript.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def allowed(action: str) -> bool:
+    """The check's own actions: training-check's tools, and Cron jobs that run /training-check."""
+    entry = _json_in(action)
+    if not isinstance(entry, dict) or len(entry) != 1:
+        return False
+    (tool, summary), = entry.items()
+    if tool.startswith(MCP) or tool in ("CronList", "CronDelete"):
+        return True
+    return tool == "CronCreate" and ": /training-check " in str(summary)
+
+
 def loaded_tools(body: dict) -> set[str]:
     """The tools the model can call: the request's, and those a ToolSearch result loaded."""
     names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
@@ -239,6 +269,7 @@ class AnthropicStub:
         self.player = player or Player()
         self.calls: list[Call] = []
         self.requests: list[dict] = []  # {path, kind, tools}
+        self.monitored: list[tuple[str, bool]] = []  # (action, allowed) of each security-monitor request
         self.checks_seen: list[Check] = []
         self.t0 = time.monotonic()
         self._lock = threading.Lock()
@@ -266,6 +297,15 @@ class AnthropicStub:
     # -- the model -------------------------------------------------------------------------------------------
     def answer(self, body: dict) -> tuple[list[dict], str]:
         """Content blocks and the stop reason for one /v1/messages request."""
+        action = monitored_action(body)
+        if action is not None:
+            verdict = allowed(action)
+            with self._lock:
+                self.monitored.append((action, verdict))
+            if verdict:
+                return [{"type": "text", "text": "<block>no"}], "stop_sequence"
+            return [{"type": "text", "text": "<block>yes</block><category>Unverified Action</category><reason>"
+                                             "[Unverified Action] not one of the check's own actions"}], "end_turn"
         tools = loaded_tools(body)
         check = read_check(body) if tools else None
         fired = fired_job(body) if tools and "Skill" in tools else None
@@ -329,10 +369,11 @@ class AnthropicStub:
                 if not path.endswith("/v1/messages"):
                     return self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": path}})
                 content, stop = stub.answer(body)
+                ended_by = "</block>" if stop == "stop_sequence" else None
                 model = body.get("model") or "claude-stub"
                 if not body.get("stream"):
                     return self._json(200, {"id": "msg_stub", "type": "message", "role": "assistant", "model": model,
-                                            "content": content, "stop_reason": stop, "stop_sequence": None,
+                                            "content": content, "stop_reason": stop, "stop_sequence": ended_by,
                                             "usage": {"input_tokens": 100, "output_tokens": 20}})
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
@@ -359,7 +400,7 @@ class AnthropicStub:
                         event("content_block_delta", {"index": i, "delta": {
                             "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})
                     event("content_block_stop", {"index": i})
-                event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None},
+                event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": ended_by},
                                         "usage": {"output_tokens": 20}})
                 event("message_stop", {})
                 self.wfile.flush()

@@ -41,7 +41,7 @@ def _prefix(name: str, version: str, exe: str) -> str:
 
 CLAUDE_CODE = (
     Pin("@anthropic-ai/claude-code", "2.1.197", "claude", "CLAUDE_CODE_OLD_BIN"),
-    Pin("@anthropic-ai/claude-code", "2.1.332", _prefix("claude", "2.1.332", "claude"), "CLAUDE_CODE_NEW_BIN"),
+    Pin("@anthropic-ai/claude-code", "2.1.337", _prefix("claude", "2.1.337", "claude"), "CLAUDE_CODE_NEW_BIN"),
 )
 CODEX = (
     Pin("@openai/codex", "0.154.0", _prefix("codex", "0.154.0", "codex"), "CODEX_OLD_BIN"),

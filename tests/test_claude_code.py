@@ -139,6 +139,7 @@ def test_claude_code_user_scope_install(claude, tmp_path):
     require(script.exists(), "the training-check console script in the venv (pip install -e .)")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    opened_once(elsewhere, tmp_path)  # 2.1.337 checks no server in a folder not trusted ("Not checked ... run `claude`")
     _claude(claude, elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
     out = _claude(claude, elsewhere, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
@@ -359,7 +360,7 @@ def _names(inv: Invocation) -> list[str]:
     return [c[0] for c in inv.calls if c[0] != "ToolSearch"]
 
 
-STATED_LIFETIME_DAYS = {"2.1.197": 7, "2.1.332": 30}  # what each version's CronCreate says recurring jobs live
+STATED_LIFETIME_DAYS = {"2.1.197": 7, "2.1.332": 30, "2.1.337": 30}  # what each version's CronCreate says recurring jobs live
 
 
 def _input(inv: Invocation, tool: str) -> dict:
@@ -499,14 +500,19 @@ def test_e2e_a_server_still_connecting_is_waited_for(e2e, tmp_path):
     assert inv.results["assess_run"]["verdict"] == "CONTINUE"
 
 
-def test_e2e_plan_mode_still_checks_and_paces(e2e, tmp_path):
+def test_e2e_plan_mode_still_checks_and_paces(e2e, claude_version, tmp_path):
     """Plan mode refuses tools that are not read-only: reschedule (which keeps only its own records; the jobs are the
-    agent's Cron calls) says it is read-only, so 2.1.332 runs it."""
+    agent's Cron calls) says it is read-only, so 2.1.332 runs it. 2.1.337 has CronCreate judged first by its auto-mode
+    security monitor (a model request the stub answers: the check's own job is allowed)."""
     log = write_llmc_log(tmp_path / "train.log", 400)
     inv = e2e.run(f"/training-check {log}", args=("--permission-mode", "plan"))
     assert _names(inv) == ["assess_run", "CronList", "reschedule", "CronCreate"]
     assert not any("plan mode" in r for r in inv.tool_results), inv.tool_results
     assert inv.results["reschedule"]["interval_minutes"] == 10 and inv.results["reschedule"]["cron_create"]
+    if tuple(map(int, claude_version.split("."))) >= (2, 1, 337):
+        judged = [action for action, ok in e2e.stub.monitored if ok]
+        assert any(a.startswith('{"CronCreate"') and "/training-check #" in a for a in judged), e2e.stub.monitored
+        assert all(ok for _, ok in e2e.stub.monitored), e2e.stub.monitored
 
 
 def test_e2e_a_fired_job_runs_its_check_headless(e2e, claude_version, tmp_path):

@@ -33,8 +33,8 @@ INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
 DISCOVER = {"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": ENVELOPE}}
 SDK_ONLY = [sys.executable, "-c", "from training_check.server.app import create_server; create_server().run('stdio')"]
-CLAUDE_NEW_DEFAULTS = ("/opt/claude-2.1.332/bin/claude",  # npm install -g --prefix /opt/claude-2.1.332 ...
-                       "/opt/claude-2.1.332/node_modules/.bin/claude")  # npm install --prefix /opt/claude-2.1.332 ...
+CLAUDE_NEW_DEFAULTS = ("/opt/claude-2.1.337/bin/claude",  # npm install -g --prefix /opt/claude-2.1.337 ...
+                       "/opt/claude-2.1.337/node_modules/.bin/claude")  # npm install --prefix /opt/claude-2.1.337 ...
 
 
 class Wire:
@@ -234,12 +234,12 @@ def test_the_fronts_answers_equal_the_sdks(tc_home, tmp_path, modern):
 
 # -- the newest Claude Code ------------------------------------------------------------------------------------------
 def claude_new_bin() -> str:
-    """The newest Claude Code (2.1.332): CLAUDE_CODE_NEW_BIN, else the CI pin's path; CI fails when it is missing."""
+    """The newest Claude Code (2.1.337): CLAUDE_CODE_NEW_BIN, else the CI pin's path; CI fails when it is missing."""
     given = os.environ.get("CLAUDE_CODE_NEW_BIN")
     exe = given or next((p for p in CLAUDE_NEW_DEFAULTS if os.access(p, os.X_OK)), CLAUDE_NEW_DEFAULTS[0])
     require(Path(exe).is_file() and os.access(exe, os.X_OK),
-            f"Claude Code 2.1.332 at {exe} (npm install -g --prefix /opt/claude-2.1.332 "
-            f"@anthropic-ai/claude-code@2.1.332, or set CLAUDE_CODE_NEW_BIN)")
+            f"Claude Code 2.1.337 at {exe} (npm install -g --prefix /opt/claude-2.1.337 "
+            f"@anthropic-ai/claude-code@2.1.337, or set CLAUDE_CODE_NEW_BIN)")
     return exe
 
 
