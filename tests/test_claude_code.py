@@ -139,7 +139,7 @@ def test_claude_code_user_scope_install(claude, tmp_path):
     require(script.exists(), "the training-check console script in the venv (pip install -e .)")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    opened_once(elsewhere, tmp_path)  # 2.1.337 checks no server in a folder not trusted ("Not checked ... run `claude`")
+    opened_once(elsewhere, tmp_path)  # 2.1.337 checks no server in an untrusted folder ("Not checked ...")
     _claude(claude, elsewhere, tmp_path, "mcp", "add", "-s", "user", "training-check", "--", str(script), "serve")
     out = _claude(claude, elsewhere, tmp_path, "mcp", "list")
     line = next((ln for ln in out.splitlines() if ln.startswith("training-check")), "")
@@ -360,7 +360,8 @@ def _names(inv: Invocation) -> list[str]:
     return [c[0] for c in inv.calls if c[0] != "ToolSearch"]
 
 
-STATED_LIFETIME_DAYS = {"2.1.197": 7, "2.1.332": 30, "2.1.337": 30}  # what each version's CronCreate says recurring jobs live
+# what each version's CronCreate says recurring jobs live
+STATED_LIFETIME_DAYS = {"2.1.197": 7, "2.1.332": 30, "2.1.337": 30}
 
 
 def _input(inv: Invocation, tool: str) -> dict:
