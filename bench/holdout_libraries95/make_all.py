@@ -28,8 +28,8 @@ run("ptt_adam_cls_val_earlystop", "pytorchtrainer_fit.py",
     "--task cls --optimizer adam --lr 0.01 --patience 2 --epochs 30")
 run("ptt_rmsprop_reg_mae_decay_b16", "pytorchtrainer_fit.py",
     "--optimizer rmsprop --lr 0.005 --metric --gamma 0.7 --batch 16 --epochs 5 --no-val")
-run("ptt_adam_reg_lr_high_diverged", "pytorchtrainer_fit.py", "--optimizer adam --lr 1 --scale 3 --epochs 6",
-    label="diverged", stop=True)
+run("ptt_sgdmom_cls_acc_lr_high_diverged", "pytorchtrainer_fit.py",
+    "--task cls --momentum 0.9 --lr 5 --metric --epochs 6", label="diverged", stop=True)
 run("ptt_adam_reg_lr_x3_diverged", "pytorchtrainer_fit.py", "--optimizer adam --lr 0.005 --gamma 3 --epochs 7",
     label="diverged", stop=True)
 run("ptt_sgd_reg_lr_high_noval_nan", "pytorchtrainer_fit.py", "--lr 2 --scale 10 --no-val --epochs 4", label="nan",
