@@ -32,7 +32,7 @@ seed_all(0)
 import numpy as np  # noqa: E402
 import scico  # noqa: E402
 from scico import flax as sflax  # noqa: E402
-from scico.flax.train.learning_rate import create_cnst_lr_schedule, create_cosine_lr_schedule, create_exp_lr_schedule  # noqa: E402
+from scico.flax.train import learning_rate as lrs  # noqa: E402
 
 rng = np.random.default_rng(0)
 
@@ -54,7 +54,8 @@ if a.model == "dncnn":
     model = sflax.DnCNNNet(depth=a.depth, channels=1, num_filters=a.filters)
 else:
     model = sflax.ConvBNNet(depth=a.depth, channels=1, num_filters=a.filters)
-schedules = {"cnst": create_cnst_lr_schedule, "exp": create_exp_lr_schedule, "cosine": create_cosine_lr_schedule}
+schedules = {"cnst": lrs.create_cnst_lr_schedule, "exp": lrs.create_exp_lr_schedule,
+             "cosine": lrs.create_cosine_lr_schedule}
 steps_per_epoch = a.n // a.batch
 config = {"seed": 0, "opt_type": a.opt, "momentum": 0.9, "batch_size": a.batch, "num_epochs": a.epochs,
           "base_learning_rate": a.lr, "lr_decay_rate": a.decay, "warmup_epochs": a.warmup,
@@ -68,4 +69,5 @@ write_truth(framework=f"scico {scico.__version__}", settings=vars(a), loss_name=
             record="the `IterationStats` object `BasicFlaxTrainer.train()` returns (`history(transpose=True)`: "
                    "`Train_Loss` at `Epoch`)",
             train_loss=[(int(e), float(v)) for e, v in zip(hist.Epoch, hist.Train_Loss, strict=True)],
-            eval_loss=[(int(e), float(v)) for e, v in zip(hist.Epoch, hist.Eval_Loss, strict=True)], eval_name="Eval_Loss")
+            eval_loss=[(int(e), float(v)) for e, v in zip(hist.Epoch, hist.Eval_Loss, strict=True)],
+            eval_name="Eval_Loss")
