@@ -44,6 +44,8 @@ run("pypose_gn_pinv_noise05_diverged", "pypose_pgo.py",
     "--optimizer gn --solver pinv --init-noise 0.5 --patience 10 --steps 12", label="diverged", stop=True)
 run("pypose_gn_pinv_30n_diverged", "pypose_pgo.py",
     "--optimizer gn --solver pinv --init-noise 0.3 --nodes 30 --patience 10 --steps 14", label="diverged", stop=True)
+run("pypose_gn_pinv_noise08_diverged", "pypose_pgo.py",
+    "--optimizer gn --solver pinv --init-noise 0.8 --patience 10 --steps 12", label="diverged", stop=True)
 
 
 def main() -> int:
