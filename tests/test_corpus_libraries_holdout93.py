@@ -14,10 +14,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout93"
 
 CORPUS = Corpus(FOLDER)
 globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=5, healthy=11, max_mb=10))
+
+# First reading (2026-12-07), by main's reader at the session's start (bbfc8e89, before any correction for this
+# set): pmdarima's files unread (scipy's L-BFGS-B Fortran lines with D exponents, a statsmodels summary table read
+# as metrics), torchmate's all read.
+FIRST_READING = {"read": 10, "stopped": 5, "flagged": 5,
+                 "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))

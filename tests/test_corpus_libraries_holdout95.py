@@ -14,10 +14,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout95"
 
 CORPUS = Corpus(FOLDER)
 globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=6, healthy=10, max_mb=10))
+
+# First reading (2026-12-07), by main's reader at the session's start (bbfc8e89, before any correction for this
+# set): deep-trainer's epoch averages (Avg Train Metrics --- Loss:) unread, its diverged runs ESCALATE only;
+# pytorchtrainer's bars read, a stale val loss carried in the bar's postfix ESCALATEs 3 healthy runs.
+FIRST_READING = {"read": 8, "stopped": 4, "flagged": 6,
+                 "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 6}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
