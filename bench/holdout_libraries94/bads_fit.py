@@ -8,6 +8,7 @@ record, ``bads.iteration_history['fval']`` (the incumbent's value at the end of 
 from __future__ import annotations
 
 import argparse
+from importlib.metadata import version
 
 from h94_truth import seed_all, tol_sig, write_truth
 
@@ -24,8 +25,6 @@ a = ap.parse_args()
 seed_all(a.seed)
 
 import numpy as np  # noqa: E402
-from importlib.metadata import version  # noqa: E402
-
 from pybads import BADS  # noqa: E402
 
 rng = np.random.default_rng(a.seed)
