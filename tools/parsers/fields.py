@@ -1476,6 +1476,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     if plan.is_record and plan.step is None and plan.epoch is None and not any(
             infer_role(n).role != "other" for n in plan.metrics.values()):
         plan.is_record = False  # a printed dict of settings ({'block_size': 1048576, ...}): no record on its face
+    if plan.step is None and plan.epoch is None and plan.counter is None and any(
+            n.lower() in dialect.criterion_names for n in plan.metrics.values()):
+        plan.metrics = {}  # a candidate of a search over models (``ARIMA(2,1,2)(0,0,0)[0] : AIC=1030.672``): no series
+        plan.is_record = False
     named = [f for f in sorted(plan.metrics) if f > (plan.step if plan.step is not None else len(spans))]
     if plan.step is not None and not plan.is_eval and len(named) >= 3 and plan.step < min(plan.metrics):
         plan.is_record = True  # a step then three named metrics after it: a record on its face, even seen once
