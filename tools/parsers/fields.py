@@ -1340,7 +1340,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
-                    at_iteration = low.split()[-1] in dialect.iteration_words
+                    at_iteration = not table and low.split()[-1] in dialect.iteration_words
                 elif plan.step_total is not None and low in dialect.run_step_names:
                     # (``STEP: 2/15 -- GLOBAL_STEP: 18``: the counter restarts each epoch; the global step is the
                     # record's position)
