@@ -20,7 +20,7 @@ class Dialect:
         "updates", "num_updates", "current_steps", "s", "_step", "train/global_step", "trainer/global_step",
         "optimizer step", "optimization step", "train step", "training step", "total_steps_done", "env_step",
         "example counter", "frames", "collected frames", "total frames", "timesteps", "total_timesteps", "env_steps",
-        "env steps", "cumulative_steps", "generation", "gen"})
+        "env steps", "cumulative_steps", "generation", "gen", "iterate"})
     #: a step named as the run's own count (``GLOBAL_STEP: 18``): in a record that names a counter ``n/N`` as a step
     #: too (coqui's ``STEP: 2/15 -- GLOBAL_STEP: 18``, its n restarting each epoch), the record's position
     run_step_names: frozenset[str] = frozenset({
@@ -42,6 +42,15 @@ class Dialect:
     #: far, scikit-opt's ``Iter: 4, Best fit: [4.88] at [0.18 2.19 0.24]``): named alone in a record that names a
     #: position and no loss, it is the record's ``objective``
     objective_names: frozenset[str] = frozenset({"fitness", "best fit"})
+    #: a one-letter name an optimizer's iteration line gives the value it minimises (scipy's L-BFGS-B, shown by
+    #: statsmodels, GPy, scikit-learn, pmdarima: ``At iterate    3    f=  2.46423D+00    |proj g|=  1.10304D-02``):
+    #: in a record at an iteration (its step named by one of ``iteration_words``) naming no loss, the ``objective``
+    iteration_objective_names: frozenset[str] = frozenset({"f"})
+    #: a model-selection criterion: a record naming one with no position of its own is a candidate of a search over
+    #: models (pmdarima's ``auto_arima(trace=True)``: `` ARIMA(2,1,2)(0,0,0)[0] intercept   : AIC=1030.672, Time=0.08
+    #: sec``, one line a candidate, ``AIC=inf`` possible): no series, never the run's loss
+    criterion_names: frozenset[str] = frozenset({"aic", "aicc", "bic", "hqic"})
+    iteration_words: frozenset[str] = frozenset({"iterate", "iteration", "iter", "it", "iterations", "iters"})
     #: a name too general to be the objective beside other values (an RL loop's value estimate), but the objective
     #: when it is the record's only value, at a position (GPJax's bar ``100/100 [..., Value=50.20]``)
     sole_objective_names: frozenset[str] = frozenset({"value"})
@@ -195,7 +204,12 @@ class Dialect:
     partial_first_steps: frozenset[str] = frozenset({"#"})
     #: a table whose header holds one of these words names a model's layers (YOLO's ``from n params module
     #: arguments``, Keras' ``Layer (type)  Output Shape  Param #``, torchinfo, Lightning's summary): no series
-    summary_table_words: frozenset[str] = frozenset({"params", "param", "parameters", "module", "arguments", "shape"})
+    summary_table_words: frozenset[str] = frozenset({"params", "param", "parameters", "module", "arguments", "shape",
+                                                     "coef"})
+    #: a header whose first column is one of these heads a fitted model's coefficient table (a statistics summary
+    #: printed once: statsmodels' ``coef  std err  z  P>|z|  [0.025  0.975]`` over ``ar.L1``, ``ma.L1``, ``sigma2``
+    #: rows, whatever its other cells: a glued test's name, an interval's bounds): its row names are never metrics
+    coefficient_headers: frozenset[str] = frozenset({"coef", "coef."})
     #: the row of a vertical table (a block per iteration, ``blocks.py``) that is its step, the first one present
     #: (stable-baselines3's ``time/total_timesteps``; Ray Tune's ``training_iteration``)
     block_step_names: tuple[str, ...] = (

@@ -1181,6 +1181,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     k = 0
     stripped = len(rep) - len(rep.lstrip())
     opening_step = False
+    at_iteration = False  # the step is named an iteration (``At iterate 3``): ``Dialect.iteration_objective_names``
     counted_end = 0  # where the last count's noun ended ("0 corrupt: 100%": ``corrupt`` names no number after it)
     epoch_cell = False  # the table's epoch column holds an ``n/N`` cell
     step_like: int | None = None  # a metric's field named as a statistic of a step (``_ends_in_step``)
@@ -1339,6 +1340,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     and not (table and low in dialect.time_units):  # a table's column ``s``/``S``: no step
                 if plan.step is None or opening_step:
                     plan.step, opening_step = k, False
+                    at_iteration = not table and low.split()[-1] in dialect.iteration_words
                 elif plan.step_total is not None and low in dialect.run_step_names:
                     # (``STEP: 2/15 -- GLOBAL_STEP: 18``: the counter restarts each epoch; the global step is the
                     # record's position)
@@ -1436,6 +1438,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         plan.is_eval = False  # a train section, then an evaluation's: the record is the train step's
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
         by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
+                   or at_iteration and plan.step is not None and n.lower() in dialect.iteration_objective_names
                    or len(plan.metrics) == 1 and n.lower() in dialect.sole_objective_names]
         split_generic = {f: pre for f, n in plan.metrics.items() for pre in [_split_generic(n, dialect)]
                          if pre is not None}
@@ -1473,6 +1476,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     if plan.is_record and plan.step is None and plan.epoch is None and not any(
             infer_role(n).role != "other" for n in plan.metrics.values()):
         plan.is_record = False  # a printed dict of settings ({'block_size': 1048576, ...}): no record on its face
+    if plan.step is None and plan.epoch is None and plan.counter is None and any(
+            n.lower() in dialect.criterion_names for n in plan.metrics.values()):
+        plan.metrics = {}  # a candidate of a search over models (``ARIMA(2,1,2)(0,0,0)[0] : AIC=1030.672``): no series
+        plan.is_record = False
     named = [f for f in sorted(plan.metrics) if f > (plan.step if plan.step is not None else len(spans))]
     if plan.step is not None and not plan.is_eval and len(named) >= 3 and plan.step < min(plan.metrics):
         plan.is_record = True  # a step then three named metrics after it: a record on its face, even seen once

@@ -197,6 +197,8 @@ def parse_header(line: bytes, rule: bytes | None = None,
     segs = _segments(text)
     if not segs or len(segs) > MAX_COLUMNS:
         return None
+    if segs[0][0].split()[0].lower() in dialect.coefficient_headers and len(segs) >= 3:
+        return tuple(segs)  # a fitted model's coefficient table (``coef  std err  z  P>|z|  [0.025  0.975]``)
     if rule is not None:
         spans = _rule_spans(rule.decode("utf-8", "replace"))
         if 2 <= len(spans) <= MAX_COLUMNS:
