@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_ends, bar_steps, epoch_phases, live_display, setting_counters
+from . import banners, bar_ends, bar_steps, boxed_bars, epoch_phases, live_display, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -2260,8 +2260,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             bar_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         elif plan.metrics:
             line_sources.add(hash(tuple(sorted(plan.metrics.values()))))
-        if plan.bar:  # a value in a bar's postfix is redrawn with every step until it is logged again: only its
-            # changes are points, each at the step it changed at (Lightning's bar, tqdm's set_postfix)
+        if plan.bar or boxed_bars.boxed_bar(lines[int(idx[0])]):  # a value in a bar's postfix is redrawn with
+            # every step until it is logged again: only its changes are points, each at the step it changed at
+            # (Lightning's bar, tqdm's set_postfix; a bar drawn as a box before its percent: ``boxed_bars``)
             carried = st.setdefault("carried", [])
             carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
                            if k not in carried and len(carried) < 64)
@@ -2362,6 +2363,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if last_run and len(run) and run[-1] == last_run:
             shown_last.add(key)  # (its last state is the run shown's)
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
+        if key in st.get("carried", ()):  # an evaluation drawn before any was made: no point (``boxed_bars``)
+            keep = boxed_bars.before_measured(key, s, v, run, st)
+            if not keep.all():
+                s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
             logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
