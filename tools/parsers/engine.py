@@ -1846,6 +1846,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     bar_line = no.copy() if counters_given else no
     valued = no.copy() if counters_given else no  # a bar's line drawing a value (the run's bar, not a bar of its own)
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
+    boxed = no.copy() if counters_given else no  # a bar drawn as a box before its percent drawing a value
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
     first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
@@ -1907,6 +1908,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 share[idx] = plan.counter_share
                 bar_line[idx] = plan.bar
                 valued[idx] = plan.bar and bool(plan.metrics)
+                boxed[idx] = not plan.bar and bool(plan.metrics) and boxed_bars.boxed_bar(lines[int(idx[0])])
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
     if first_value[0] < n:
@@ -1961,6 +1963,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         bar_steps.tail_of_unread(lengths, nonblank, len(ctx), st)
     glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
     bar_end = bar_steps.bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
+    if bar_end is not None and (boxed.any() or "box_end" in st):  # (where a boxed bar stood: ``boxed_bars``)
+        bar_end = boxed_bars.box_ends(prog_n, prog_total, boxed, len(ctx), bar_end, st)
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
