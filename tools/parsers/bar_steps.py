@@ -25,6 +25,7 @@ import zlib
 
 import numpy as np
 
+from . import boxed_bars
 from .base import Emitter
 from .dialect import DIALECT
 from .fields import Plan
@@ -680,8 +681,8 @@ def value_changes(values: np.ndarray, st: dict, key: str, run: np.ndarray, steps
     prev = np.concatenate(([np.nan if before is None or run[0] > 0 else before], values[:-1]))
     same = ((values == prev) | (np.isnan(values) & np.isnan(prev))) & ~fresh
     st["carried_last"][key] = None if np.isnan(values[-1]) else float(values[-1])
-    if name_role(key) == "eval":
-        return ~same
+    if name_role(key) == "eval":  # (validated at every epoch's turn: a repeat there too, ``boxed_bars``)
+        return ~same | boxed_bars.validations_at_turns(key, values, same, ends, st, restore)
     if logged is not None:
         same = same & ~logged
     idx = np.arange(k)

@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_ends, bar_steps, epoch_phases, live_display, setting_counters
+from . import banners, bar_ends, bar_steps, boxed_bars, epoch_phases, live_display, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1846,6 +1846,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     bar_line = no.copy() if counters_given else no
     valued = no.copy() if counters_given else no  # a bar's line drawing a value (the run's bar, not a bar of its own)
     other_bar = no.copy() if counters_given else no  # any counter line (the main one's are taken out below)
+    boxed = no.copy() if counters_given else no  # a bar drawn as a box before its percent drawing a value
     reads: list[tuple[Plan, np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]] = []
     _epochs_setting(lines, st)
     first_value = (n, False)  # the first line where a bar's postfix holds a value, and whether its counter reads 0
@@ -1907,6 +1908,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 share[idx] = plan.counter_share
                 bar_line[idx] = plan.bar
                 valued[idx] = plan.bar and bool(plan.metrics)
+                boxed[idx] = not plan.bar and bool(plan.metrics) and boxed_bars.boxed_bar(lines[int(idx[0])])
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
     if first_value[0] < n:
@@ -1961,6 +1963,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         bar_steps.tail_of_unread(lengths, nonblank, len(ctx), st)
     glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
     bar_end = bar_steps.bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
+    if bar_end is not None and (boxed.any() or "box_end" in st):  # (where a boxed bar stood: ``boxed_bars``)
+        bar_end = boxed_bars.box_ends(prog_n, prog_total, boxed, len(ctx), bar_end, st)
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
@@ -2260,8 +2264,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             bar_sources.add(hash(tuple(sorted(plan.metrics.values()))))
         elif plan.metrics:
             line_sources.add(hash(tuple(sorted(plan.metrics.values()))))
-        if plan.bar:  # a value in a bar's postfix is redrawn with every step until it is logged again: only its
-            # changes are points, each at the step it changed at (Lightning's bar, tqdm's set_postfix)
+        if plan.bar or boxed_bars.boxed_bar(lines[int(idx[0])]):  # a value in a bar's postfix is redrawn with
+            # every step until it is logged again: only its changes are points, each at the step it changed at
+            # (Lightning's bar, tqdm's set_postfix; a bar drawn as a box before its percent: ``boxed_bars``)
             carried = st.setdefault("carried", [])
             carried.extend(k for k in (prefix + n if prefix else n for n in plan.metrics.values())
                            if k not in carried and len(carried) < 64)
@@ -2362,6 +2367,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if last_run and len(run) and run[-1] == last_run:
             shown_last.add(key)  # (its last state is the run shown's)
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
+        if key in st.get("carried", ()):  # an evaluation drawn before any was made: no point (``boxed_bars``)
+            keep = boxed_bars.before_measured(key, s, v, run, st)
+            if not keep.all():
+                s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
             logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
