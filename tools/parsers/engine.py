@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_ends, bar_steps, boxed_bars, epoch_phases, live_display, setting_counters
+from . import banners, bar_ends, bar_steps, boxed_bars, epoch_phases, live_display, nested_counters, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1679,13 +1679,23 @@ def _continued_steps(reads: list, st: dict) -> dict[int, np.ndarray]:
     """The steps of the reads that give a step and an epoch, continued across epochs (``_continue_steps``) in line
     order over all of them: one record printed by several templates (``Epoch:  9/20 ...`` and ``Epoch: 10/20 ...``
     align differently) is one sequence. By read index."""
-    with_epoch = [r for r, rd in enumerate(reads) if rd[0].step is not None and rd[0].epoch is not None]
+    with_epoch = [r for r, rd in enumerate(reads) if rd[0].step is not None and (rd[0].epoch is not None
+                                                                                 or rd[0].outer)]
     if not with_epoch:
         return {}
     lines = np.concatenate([reads[r][1] for r in with_epoch])
     steps = np.concatenate([reads[r][2][reads[r][0].step] for r in with_epoch])
-    epochs = np.concatenate([reads[r][2][reads[r][0].epoch] for r in with_epoch])
+    nested = max(len(reads[r][0].outer) for r in with_epoch)
+    if nested:  # counters nested between the epoch and the step: one position, lexicographic (``nested_counters``)
+        cols = [nested_counters.outer_columns(reads[r][0], reads[r][2], len(reads[r][1])) for r in with_epoch]
+        cols = [c + [np.full(len(c[0]), np.nan)] * (nested + 1 - len(c)) for c in cols]
+        table = np.concatenate([np.column_stack(c) for c in cols])
+    else:
+        epochs = np.concatenate([reads[r][2][reads[r][0].epoch] for r in with_epoch])
     order = np.argsort(lines, kind="stable")
+    if nested:
+        epochs = np.empty(len(steps))
+        epochs[order] = nested_counters.outer_positions(list(table[order].T), st)
     out = np.empty(len(steps))
     inner = any(reads[r][0].inner for r in with_epoch)
     if inner:

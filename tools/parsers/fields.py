@@ -103,6 +103,9 @@ class Plan:
     #: the digest of the line template this plan reads, set per read block (``engine._read_block``): the records of
     #: one template sit one under each banner or are never placed by banners (``banners.one_under_each``)
     template: str = ""
+    #: fields of counters named a batch's between the epoch and the step, outermost first (jenn's ``epoch = 0, batch =
+    #: 1, iter = 7``): the step restarts when any of them moves on (``nested_counters``), no values
+    outer: tuple[int, ...] = ()
 
     @property
     def positions(self) -> list[int]:
@@ -120,6 +123,7 @@ class Plan:
             out.update(part)
         for pair in self.pair or ():
             out.update(pair)
+        out.update(self.outer)
         return sorted(out)
 
 
@@ -1420,6 +1424,13 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if len(inner) == 1:  # a batch counter with no total under the epoch: the position within the epoch
             plan.step, plan.inner = inner[0], True
             del plan.metrics[inner[0]]
+    if plan.step is not None and plan.counter is None and not plan.inner:
+        outer = tuple(f for f, m in sorted(plan.metrics.items()) if m.lower() in dialect.inner_names and f < plan.step
+                      and (plan.epoch is None or f > plan.epoch) and _whole_in_all(samples, len(spans), f))
+        if outer and set(plan.metrics) - set(outer):  # counters nested between the epoch and the step: positions
+            plan.outer = outer  # (``nested_counters``)
+            for f in outer:
+                del plan.metrics[f]
     if plan.step is not None and plan.epoch is None and plan.counter is None:
         pair = _pair_after(rep, spans, plan.step, samples)
         if pair is not None and set(plan.metrics) - {pair}:  # a record's step named with a pair ``(a, b)``
