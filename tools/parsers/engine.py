@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_ends, bar_steps, epoch_phases, live_display, setting_counters
+from . import banners, bar_ends, bar_loops, bar_steps, epoch_phases, live_display, setting_counters
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1909,6 +1909,19 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 valued[idx] = plan.bar and bool(plan.metrics)
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
+    loops = bar_loops.loop_starts(bar_loops.descriptions(reads, lines, n), prog_n, valued, st) \
+        if counters_given else []
+    lag_before = None  # (the lag of the loop before the read's last new loop, for the lines before it)
+    if loops:  # a new loop: whether its values are set before its counter moves decided on its own lines
+        lag_before = bool(st.get("first_state")) if "first_state" in st else first_value[0] < n and first_value[1]
+        st.pop("first_state", None)
+        first_value = (n, False)
+        for plan, idx, got, _b in reads:
+            sel = idx >= loops[-1]
+            if plan.bar and plan.metrics and not plan.zero_based and plan.counter is not None and sel.any() \
+                    and not plan.is_eval:
+                first_value = min(first_value, bar_steps.postfix_first(plan, idx[sel], {
+                    c: v[sel] for c, v in got.items()}))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
     bar_ends.settle(st)
@@ -1959,12 +1972,18 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     else:
         # (no counter in the block: its clears kept all the same)
         bar_steps.tail_of_unread(lengths, nonblank, len(ctx), st)
-    glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
+    glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep, loops)
     bar_end = bar_steps.bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
     if by_ep:  # the bars count batches, the run its epochs: no length of theirs
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
+    lag_line = None  # (a new loop in the read: its lines lag as it does, the lines before as the loop before)
+    if loops and lag_before != bool(lags) and not st.get("ctr_epochs"):
+        lag_line = np.zeros(n, dtype=bool)
+        lag_line[:loops[-1]] = bool(lag_before)
+        lag_line[loops[-1]:] = bool(lags)
+        lags = True
     ahead = bar_steps.redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
     set_logs = no  # the bar's sets of a unit's value, each a log (``bar_steps.set_logs``)
     if lags:  # (a refresh of the state shown, the next unit's set after it at that count: no next unit's state)
@@ -1974,6 +1993,9 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
         ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
         # ``bar_steps.state_before_units``)
+    if lag_line is not None:
+        ahead = ahead & lag_line
+        set_logs = set_logs & lag_line
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
     bar_counts = glob[bar_at]
     if not st.get("ctr_epochs"):
