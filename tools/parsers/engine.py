@@ -2361,16 +2361,22 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if lagging:
             li, s, v, src = bar_steps.without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
-        if (st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs")
-                and not st.get("stale_bar")):  # (a stale bar's values are placed at their epochs: no lag)
+        if ((st.get("first_state") or lag_line is not None) and lagging and key in st.get("carried", ())
+                and not st.get("ctr_epochs") and not st.get("stale_bar")):  # (a stale bar's values: at their epochs)
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
+            if lag_line is not None:
+                on_bar &= lag_line[li]  # (a new loop in the read: the lines of a loop that does not lag, none)
             if on_bar.any():
                 li, s, v, src = bar_steps.on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
                 by_unit = bar_steps.one_per_unit(key, st) & np.isin(src, list(lagging))
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
-        if st.get("first_state") and key in st.get("carried", ()):
+        if lag_line is not None and key in st.get("carried", ()):  # (a new loop in the read: each line as its loop)
+            first_own = lag_line[li]
+            last[1:] = np.where(first_own[1:], moved, True)
+            last[:-1] &= np.where(first_own[:-1], True, moved)
+        elif st.get("first_state") and key in st.get("carried", ()):
             last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
         else:
             last[:-1] = moved
@@ -2386,7 +2392,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
+            logged = set_logs[li[~by_unit]] if st.get("first_state") or lag_line is not None else None  # (a unit's set: a log)
             ends = None if bar_end is None else bar_end[li[~by_unit]]  # (where the bar stood: ``bar_steps.bar_at_end``)
             changed[~by_unit] = bar_steps.value_changes(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged, ends)
             s, v, run = s[changed], v[changed], run[changed]
