@@ -2392,7 +2392,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         by_unit = by_unit[n_kept - len(s):]  # (the points it drops open the block)
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            logged = set_logs[li[~by_unit]] if st.get("first_state") or lag_line is not None else None  # (a unit's set: a log)
+            logged = set_logs[li[~by_unit]] if st.get("first_state") or lag_line is not None else None  # (a unit's
+            # set: a log)
             ends = None if bar_end is None else bar_end[li[~by_unit]]  # (where the bar stood: ``bar_steps.bar_at_end``)
             changed[~by_unit] = bar_steps.value_changes(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged, ends)
             s, v, run = s[changed], v[changed], run[changed]
