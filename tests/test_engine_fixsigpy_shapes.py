@@ -68,6 +68,20 @@ def test_a_bar_after_another_bar_counts_its_own_loop(tmp_path, first_total, tota
     assert max(got) <= total
 
 
+@pytest.mark.parametrize("first_total,total", [(30, 50), (20, 24)])
+def test_a_later_loops_value_set_again_unchanged_is_a_point_at_each_iteration(tmp_path, first_total, total):
+    """The app's objective flat at its print's precision for its last iterations (``obj=1.26E+00`` set at each):
+    each set is a log of its iteration (``bar_steps.set_logs``), the bar before's other move (30 back to 0) no
+    reason to stop reading them so: the new loop's redraws are walked on their own (``bar_loops.per_loop``)."""
+    eig = [float(f"{2.9 - 1.5 * 0.9 ** i:.2E}") for i in range(first_total)]
+    obj = [max(float(f"{7.9 * 0.6 ** i + 1.26:.2E}"), 1.26) for i in range(total)]
+    data = _log([("MaxEig", "max_eig", eig, True), ("LinearLeastSquares", "obj", obj, True)])
+    pts = whole_as_live(tmp_path, data, f"flat_{first_total}_{total}.log")
+    got = dict(points_at(pts, "obj"))
+    assert sorted(got) == list(range(1, total + 1))
+    assert [got[i + 1] for i in range(total)] == pytest.approx(obj)
+
+
 def test_one_bar_set_before_update_keeps_each_value_at_its_iteration(tmp_path):
     obj = _values(40, 4.5, 0.5)
     pts = whole_as_live(tmp_path, _log([("LinearLeastSquares", "obj", obj, True)]), "one.log")
@@ -87,8 +101,8 @@ def test_a_bar_drawn_again_under_a_description_seen_before_continues(tmp_path):
 SET = REPO / "examples" / "libraries_holdout97"
 
 
-@pytest.mark.parametrize("run", ["sigpy_lls_gd_nesterov_40it", "sigpy_mri_l1wavelet_gd_25it",
-                                 "sigpy_mri_tv_pdhg_30it", "sigpy_lls_cg_30it"])
+@pytest.mark.parametrize("run", ["sigpy_lls_gd_nesterov_40it", "sigpy_mri_l1wavelet_gd_25it", "sigpy_mri_tv_pdhg_30it",
+                                 "sigpy_lls_gd_plain_ridge_50it", "sigpy_lls_cg_30it"])
 def test_the_sigpy_runs_read_at_the_truths_steps(tmp_path, run):
     assert run in corpus_runs(SET, "sigpy_")
     truth = json.loads((SET / run / "truth.json").read_text())

@@ -68,3 +68,29 @@ def new_loop(st: dict) -> None:
     st["off"] = 0
     st["last_n"] = None
     st["main_total"] = None
+
+
+# the state of a bar's redraws a new loop starts again, per walk: the loop before's last count, its moves, whether
+# it skipped counts or showed more states
+REDRAW_STATE = {"redrawn_ahead": ("bar_prev",), "refreshes": ("refresh_prev", "bar_skipped"),
+                "set_logs": ("set_prev", "set_off")}
+
+
+def per_loop(fn, loops: list[int], bar_line: np.ndarray, *args) -> np.ndarray:
+    """``fn(glob, bar_line, *rest)`` (``args``: ``glob, *rest``; a walk over a bar's redraws in order:
+    ``bar_steps.redrawn_ahead``, ``refreshes``, ``set_logs``) run on each loop of the read apart, the redraw state it
+    keeps in ``st`` (the last of ``args``; ``REDRAW_STATE``) started again at each new loop's first line."""
+    glob, rest = args[0], args[1:]
+    st = rest[-1]
+    if not loops:
+        return fn(glob, bar_line, *rest)
+    out = np.zeros(len(glob), dtype=bool)
+    cuts = [0, *loops, len(glob)]
+    for j in range(len(cuts) - 1):
+        if j:
+            for k in REDRAW_STATE[fn.__name__]:
+                st.pop(k, None)
+        part = np.zeros(len(glob), dtype=bool)
+        part[cuts[j]:cuts[j + 1]] = bar_line[cuts[j]:cuts[j + 1]]
+        out |= fn(glob, part, *rest) & part
+    return out

@@ -1984,12 +1984,13 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         lag_line[:loops[-1]] = bool(lag_before)
         lag_line[loops[-1]:] = bool(lags)
         lags = True
-    ahead = bar_steps.redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
+    drawn = redraws & (prog_n < prog_total)  # (each loop's redraws walked apart: ``bar_loops.per_loop``)
+    ahead = bar_loops.per_loop(bar_steps.redrawn_ahead, loops, drawn, glob, st) if lags else no
     set_logs = no  # the bar's sets of a unit's value, each a log (``bar_steps.set_logs``)
     if lags:  # (a refresh of the state shown, the next unit's set after it at that count: no next unit's state)
         states = bar_steps.bar_states(reads, n)
-        ahead = ahead & ~bar_steps.refreshes(glob, redraws & (prog_n < prog_total), states, st)
-        set_logs = bar_steps.set_logs(glob, redraws & (prog_n < prog_total), ahead, states, st)
+        ahead = ahead & ~bar_loops.per_loop(bar_steps.refreshes, loops, drawn, glob, states, st)
+        set_logs = bar_loops.per_loop(bar_steps.set_logs, loops, drawn, glob, ahead, states, st)
     if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
         ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
         # ``bar_steps.state_before_units``)
