@@ -220,10 +220,6 @@ KNOWN = {
     # model's parameters, then its metric writer's lines) read in pieces held no point at all: a young file's format
     # chosen on that table (numbers, no loss) was kept for good; it is chosen again as the file grows while no loss
     # was read (``LogFileSource._redetected``): alike since
-    # added with libraries_holdout97 (fixjenn): two sigpy files read differently in pieces by the session-start
-    # reader already (the blind set's sigpy shape, fixsigpy's); jenn's files read alike
-    **{f"libraries_holdout97/{run}/train.log": "sigpy's rows, read otherwise in pieces (fixsigpy's shape)"
-       for run in ("sigpy_lls_gd_nesterov_40it", "sigpy_lls_gd_plain_ridge_50it")},
 }
 
 # files that read alike or not by what the process read before them (the plans it cached from other files' lines of

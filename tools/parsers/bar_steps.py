@@ -972,13 +972,25 @@ def _the_written_bar(main: float, st: dict) -> float:
 
 def progress_steps(prog_n: np.ndarray, prog_total: np.ndarray, epoch: np.ndarray, banner_epoch: np.ndarray,
                     st: dict, em: Emitter, valued: np.ndarray,
-                    ctx_ep: list[float | None] | None = None) -> np.ndarray:
+                    ctx_ep: list[float | None] | None = None, loops: list[int] | None = None) -> np.ndarray:
     """The global step of each line of the main progress counter (NaN elsewhere): the one with the largest total
     (an eval bar counts its own, shorter, set); with an epoch, (epoch - first epoch) x total + n; without, each
     restart of the counter is an epoch of ``total``. Once a bar draws a value (``valued``: the training bar's
     ``Running Loss: 0.6753: 44%|...| 14/32``), the main counter is among those: a bar drawing none between its
     redraws (an evaluation's ``Map: 128/128 [... examples/s]``, ``Writing model shards: 1/1``) counts units of its
-    own, however many."""
+    own, however many. ``loops``: the lines where a new loop starts (``bar_loops``): each counted on its own."""
+    if loops:
+        from . import bar_loops
+        cuts = [0, *loops, len(prog_n)]
+        parts = []
+        for j in range(len(cuts) - 1):
+            a, b = cuts[j], cuts[j + 1]
+            if j:
+                bar_loops.new_loop(st)
+            parts.append(progress_steps(prog_n[a:b], prog_total[a:b], epoch[a:b], banner_epoch[a:b], st, em,
+                                        valued[a:b], ctx_ep if j == 0 else None))
+        glob = np.concatenate(parts)
+        return glob
     glob = np.full(len(prog_n), np.nan)
     ep_ff = ffill(banner_epoch, st["epoch"])  # (a read of banners and no bar carries its last epoch to the next)
     if not np.all(np.isnan(ep_ff)):

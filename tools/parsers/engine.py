@@ -31,7 +31,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import banners, bar_ends, bar_steps, boxed_bars, epoch_phases, live_display, nested_counters, setting_counters
+from . import (banners, bar_ends, bar_loops, bar_steps, boxed_bars, epoch_phases, live_display, nested_counters,
+               setting_counters)
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
@@ -1921,6 +1922,19 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 boxed[idx] = not plan.bar and bool(plan.metrics) and boxed_bars.boxed_bar(lines[int(idx[0])])
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
+    loops = bar_loops.loop_starts(bar_loops.descriptions(reads, lines, n), prog_n, valued, st) \
+        if counters_given else []
+    lag_before = None  # (the lag of the loop before the read's last new loop, for the lines before it)
+    if loops:  # a new loop: whether its values are set before its counter moves decided on its own lines
+        lag_before = bool(st.get("first_state")) if "first_state" in st else first_value[0] < n and first_value[1]
+        st.pop("first_state", None)
+        first_value = (n, False)
+        for plan, idx, got, _b in reads:
+            sel = idx >= loops[-1]
+            if plan.bar and plan.metrics and not plan.zero_based and plan.counter is not None and sel.any() \
+                    and not plan.is_eval:
+                first_value = min(first_value, bar_steps.postfix_first(plan, idx[sel], {
+                    c: v[sel] for c, v in got.items()}))
     if first_value[0] < n:
         st["first_state"] = first_value[1]
     bar_ends.settle(st)
@@ -1971,7 +1985,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     else:
         # (no counter in the block: its clears kept all the same)
         bar_steps.tail_of_unread(lengths, nonblank, len(ctx), st)
-    glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep)
+    glob = bar_steps.progress_steps(prog_n, prog_total, epoch, banner_epoch, st, em, valued, ctx_ep, loops)
     bar_end = bar_steps.bar_at_end(prog_n, prog_total, valued, len(ctx), st) if counters_given else None
     if bar_end is not None and (boxed.any() or "box_end" in st):  # (where a boxed bar stood: ``boxed_bars``)
         bar_end = boxed_bars.box_ends(prog_n, prog_total, boxed, len(ctx), bar_end, st)
@@ -1979,15 +1993,25 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         em.total_steps = length
         em.config.pop("steps_per_epoch", None)
     lags = st.get("first_state") and not st.get("ctr_epochs")  # (a bar's own epoch printed: no lag to undo)
-    ahead = bar_steps.redrawn_ahead(glob, redraws & (prog_n < prog_total), st) if lags else no
+    lag_line = None  # (a new loop in the read: its lines lag as it does, the lines before as the loop before)
+    if loops and lag_before != bool(lags) and not st.get("ctr_epochs"):
+        lag_line = np.zeros(n, dtype=bool)
+        lag_line[:loops[-1]] = bool(lag_before)
+        lag_line[loops[-1]:] = bool(lags)
+        lags = True
+    drawn = redraws & (prog_n < prog_total)  # (each loop's redraws walked apart: ``bar_loops.per_loop``)
+    ahead = bar_loops.per_loop(bar_steps.redrawn_ahead, loops, drawn, glob, st) if lags else no
     set_logs = no  # the bar's sets of a unit's value, each a log (``bar_steps.set_logs``)
     if lags:  # (a refresh of the state shown, the next unit's set after it at that count: no next unit's state)
         states = bar_steps.bar_states(reads, n)
-        ahead = ahead & ~bar_steps.refreshes(glob, redraws & (prog_n < prog_total), states, st)
-        set_logs = bar_steps.set_logs(glob, redraws & (prog_n < prog_total), ahead, states, st)
+        ahead = ahead & ~bar_loops.per_loop(bar_steps.refreshes, loops, drawn, glob, states, st)
+        set_logs = bar_loops.per_loop(bar_steps.set_logs, loops, drawn, glob, ahead, states, st)
     if lags:  # a value drawn at 0 before the counter moves is the first unit's (unless it is the state before
         ahead = (ahead | (bar_line & (prog_n == 0) & (prog_n < prog_total))) & ~initial  # any:
         # ``bar_steps.state_before_units``)
+    if lag_line is not None:
+        ahead = ahead & lag_line
+        set_logs = set_logs & lag_line
     bar_at = np.flatnonzero(bar_line & ~np.isnan(glob))  # the bar's redraws and the counts they show
     bar_counts = glob[bar_at]
     if not st.get("ctr_epochs"):
@@ -2354,16 +2378,22 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if lagging:
             li, s, v, src = bar_steps.without_placeholder(key, li, s, v, src, np.isin(src, list(lagging)), st)
         by_unit = np.zeros(len(s), dtype=bool)  # points the grid put one per unit (no redraws among them)
-        if (st.get("first_state") and lagging and key in st.get("carried", ()) and not st.get("ctr_epochs")
-                and not st.get("stale_bar")):  # (a stale bar's values are placed at their epochs: no lag)
+        if ((st.get("first_state") or lag_line is not None) and lagging and key in st.get("carried", ())
+                and not st.get("ctr_epochs") and not st.get("stale_bar")):  # (a stale bar's values: at their epochs)
             on_bar = np.isin(src, list(lagging))  # a value set every d units, drawn by a lagging bar: its grid
+            if lag_line is not None:
+                on_bar &= lag_line[li]  # (a new loop in the read: the lines of a loop that does not lag, none)
             if on_bar.any():
                 li, s, v, src = bar_steps.on_log_grid(key, li, s, v, src, on_bar, (bar_at, bar_counts), st, ahead)
                 by_unit = bar_steps.one_per_unit(key, st) & np.isin(src, list(lagging))
         run = np.searchsorted(cuts, li, side="right") if last_run else np.zeros(len(li), dtype=np.int64)
         last = np.ones(len(s), dtype=bool)  # a bar redrawn at the same step: its last state holds
         moved = (s[1:] != s[:-1]) | (run[1:] != run[:-1]) | (src[1:] != src[:-1])
-        if st.get("first_state") and key in st.get("carried", ()):
+        if lag_line is not None and key in st.get("carried", ()):  # (a new loop in the read: each line as its loop)
+            first_own = lag_line[li]
+            last[1:] = np.where(first_own[1:], moved, True)
+            last[:-1] &= np.where(first_own[:-1], True, moved)
+        elif st.get("first_state") and key in st.get("carried", ()):
             last[1:] = moved  # a postfix drawn before its counter moves: a step's first state is its own
         else:
             last[:-1] = moved
@@ -2383,7 +2413,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 s, v, run, li, src, by_unit = s[keep], v[keep], run[keep], li[keep], src[keep], by_unit[keep]
         if key in st.get("carried", ()):
             changed = by_unit.copy()  # (a value the grid placed once per unit repeats as it was set: each a point)
-            logged = set_logs[li[~by_unit]] if st.get("first_state") else None  # (a unit's set: a log)
+            logged = set_logs[li[~by_unit]] if st.get("first_state") or lag_line is not None else None  # (a unit's
+            # set: a log)
             ends = None if bar_end is None else bar_end[li[~by_unit]]  # (where the bar stood: ``bar_steps.bar_at_end``)
             changed[~by_unit] = bar_steps.value_changes(v[~by_unit], st, key, run[~by_unit], s[~by_unit], logged, ends)
             s, v, run = s[changed], v[changed], run[changed]
