@@ -31,8 +31,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import (banners, bar_ends, bar_loops, bar_steps, boxed_bars, epoch_phases, live_display, nested_counters,
-               setting_counters)
+from . import (
+    banners,
+    bar_ends,
+    bar_loops,
+    bar_steps,
+    boxed_bars,
+    epoch_phases,
+    live_display,
+    nested_counters,
+    setting_counters,
+)
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
 from .blocks import Blocks, hold_rows
