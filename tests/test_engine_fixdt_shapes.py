@@ -120,3 +120,16 @@ def test_corpus_deep_trainer(tmp_path, run):
         hits += (math.isnan(g) and math.isnan(v)) or abs(g - v) <= max(tol["rel"] * abs(v), half)
     assert hits == len(truth["train_loss"]), (run, hits)
     assert not any(k.startswith("avg_") for k in pts), sorted(pts)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_bars_nan_before_its_first_batch_is_no_value(tmp_path, seed):
+    """Read before the epoch's first report, the bar's description first drawn as ``Loss:     nan`` at ``0/N`` (the
+    mean of no batch) is its placeholder: the run's first point is a batch's loss, never a NaN."""
+    rng = random.Random(seed)
+    data, _train, _evals = _log(rng, 4, rng.choice([4, 16]), seed % 2 == 0, False, True, None)
+    cut = data.find(b"Avg Train") - rng.randint(1, 40)
+    from .test_read_misses import _live
+
+    pts = _live(tmp_path, data[:cut], [])
+    assert pts["Loss"][1] and all(math.isfinite(x) for x in pts["Loss"][1]), pts
