@@ -210,7 +210,7 @@ def records_under_banners(reads: list[Read], n: int, first: int, st: dict,
     # no banner's record for it (``ub_t``: the banner it is under, kept apart while it differs from ``ub``)
     tabled = np.zeros(n, dtype=bool)
     for plan, idx, _got, _bad in reads:
-        if plan.split_table:
+        if plan.split_table or plan.epoch_report:
             tabled[idx] = True
     tabled[[i for i in st.pop("_split_once", ()) if 0 <= i < n]] = True  # (one-off rows carried to the next read)
     ub, ub_t = st.get("ub"), st.get("ub_t", st.get("ub"))

@@ -337,7 +337,8 @@ def on_log_grid(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.
 def without_placeholder(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, src: np.ndarray,
                          on_bar: np.ndarray, st: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A lagging bar's value first drawn as exactly zero at the bar's first count, before any unit is done (ctgan's
-    TVAE bar set to ``Loss: +00.00`` before its first epoch): its placeholder, no point (nor a drawing of the windows
+    TVAE bar set to ``Loss: +00.00`` before its first epoch; deep-trainer's description ``Training --- Loss:     nan``
+    at ``0/16``, the mean of no batch): its placeholder, no point (nor a drawing of the windows
     that tell whether each drawing is a unit). Decided once per value on its first drawing (kept in ``st``: the same
     at any read size). (points' lines, steps, values, sources) kept."""
     seen = st.setdefault("bar_seen", {})
@@ -345,7 +346,7 @@ def without_placeholder(key: str, li: np.ndarray, s: np.ndarray, v: np.ndarray, 
         return li, s, v, src
     seen[key] = True
     k = int(np.argmax(on_bar))
-    if not (v[k] == 0.0 and s[k] <= 1):
+    if not ((v[k] == 0.0 or np.isnan(v[k])) and s[k] <= 1):
         return li, s, v, src
     keep = np.ones(len(s), dtype=bool)
     keep[k] = False

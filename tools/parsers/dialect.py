@@ -101,6 +101,9 @@ class Dialect:
     #: ``avg_loss`` (neuralhydrology's ``Epoch 3 average loss: avg_loss: 0.0897``) records the value a bar beside it
     #: shows batch by batch as ``Loss`` (``engine._view_name``)
     mean_words: frozenset[str] = frozenset({"avg", "average", "mean"})
+    #: a word naming the training phase of an epoch's report (``Avg Train Metrics --- Loss: 2.51``, beside ``Avg Eval
+    #: Metrics --- ...``: ``epoch_reports``)
+    train_phase_words: frozenset[str] = frozenset({"train", "training"})
     #: a population's statistics by rank (an evolution strategy's ``bestever, best, median, worst objective function
     #: value``: each word one column of the quantity named after the last, ``tables_text._listed_header``)
     population_words: frozenset[str] = frozenset({"best", "bestever", "worst", "median", "mean", "min", "max"})

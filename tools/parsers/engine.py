@@ -38,6 +38,7 @@ from . import (
     bar_steps,
     boxed_bars,
     epoch_phases,
+    epoch_reports,
     live_display,
     nested_counters,
     setting_counters,
@@ -549,6 +550,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 mark_evaluations(st, em, plan.metrics.values())
             if plan is not None and getattr(header, "splits", False) and not plan.split_table:
                 plan = replace(plan, split_table=True)
+            if plan is not None and header is None and not plan.epoch_report and epoch_reports.is_epoch_report(
+                    samples[0], plan):
+                plan = replace(plan, epoch_report=True)
             if plan is None or not has_position(plan) and plan.epoch is None and not plan.is_record and (
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
                     _has_loss(plan) or _has_objective(plan))):
@@ -1411,7 +1415,11 @@ def _recorded_names(reads: list[Read], kinds: list[int], st: dict) -> tuple[tupl
         plan, idx, got, _bad = reads[r]
         if plan.bar or not plan.metrics or not len(idx):
             continue
-        if plan.step is None:  # an epoch of its own (``Epoch 1/8: loss=1.0377, val_loss=0.9541`` after the bar)
+        if plan.epoch_report:  # an epoch's report (``Avg Train Metrics --- Loss: 2.51``) under its banner
+            new_named.extend(v for v in _shown_names(plan, means=False) if v not in named and v not in new_named)
+            if not plan.is_eval:
+                by_epoch.add(r)
+        elif plan.step is None:  # an epoch of its own (``Epoch 1/8: loss=1.0377, val_loss=0.9541`` after the bar)
             if plan.epoch is None or bool(np.isnan(got[plan.epoch]).all()):
                 continue
             once = _once_an_epoch(plan, got, st)

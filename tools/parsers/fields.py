@@ -83,6 +83,9 @@ class Plan:
     #: a metric's row of a table whose columns are splits (``tables_text.split_named``): the epoch's report, at the
     #: epoch of the banner above it whatever bars the epoch drew between (``banners.records_under_banners``)
     split_table: bool = False
+    #: an epoch's summary line whose words name a mean and a phase (``Avg Train Metrics --- Loss: 2.51``): the epoch's
+    #: report, placed as a table of splits is and the run's record of what bars beside it draw (``epoch_reports``)
+    epoch_report: bool = False
     #: fields of a tag in parentheses opening the record (a partition pair's ``( 1 , 0 ):``, PyTorch-BigGraph's): which
     #: of the things a run works on in turn the line is about, like a rank's or a worker's tag; no value, no step. A
     #: record with no position of its own sits at the counter of the last line of its tag (``engine._tagged_steps``)
