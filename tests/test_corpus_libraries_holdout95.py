@@ -28,4 +28,14 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=16, stop=6, healthy=
 FIRST_READING = {"read": 8, "stopped": 4, "flagged": 6,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 6}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# After this session's corrections (main at the session's end, 2026-12-07): the reading the set's shapes' fixes
+# reached (see the README's blind sets 93 to 97).
+CORRECTED = {"read": 16, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+# (its flagged should-stop runs exempt from the first reading's: 6 of 6 then, deep-trainer's two diverged runs
+# ESCALATEd on misread values, a bar's last batch; read right now, one ends WAIT on its 7 epoch means, the jump to
+# 21.4 then 3.9 only two logs old)
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED),
+                                                  exempt=(("the first reading", "flagged"),))
