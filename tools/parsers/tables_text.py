@@ -114,16 +114,19 @@ def _row_like(template: bytes, line: bytes) -> bool:
     letters besides blanks, borders and the punctuation of counters and times (units ``G``, ``ms``, a bar's
     ``it/s``, a class ``all``), in words of four letters at most (the template masks the letter e: the words are
     looked at in the line), and a cell of the line a number (``step  loss  lr``, short words whose e's the
-    template masks, is a header). Remembered per template (a long read meets the same ones in every block)."""
-    hit = _ROW_LIKE.get(template)
-    if hit is None:
-        hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
-               and not closes_a_list(template)
-               and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None
-               and any(_number_cell(tok) for tok in unglued(before_bar(line[:MAX_HEADER * 4])).split()[:MAX_COLUMNS]))
+    template masks, is a header). What the template alone decides is remembered per template (a long read meets
+    the same ones in every block); what the line decides is looked at in the line each time: a rule of dashes
+    and a row of numbers share a template (``\x01  \x01``), and a decision remembered from one file's rule made
+    another file's rows no rows, by which file the process read first."""
+    shape = _ROW_LIKE.get(template)
+    if shape is None:
+        shape = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
+                 and not closes_a_list(template))
         if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
-            _ROW_LIKE[template] = hit
-    return hit
+            _ROW_LIKE[template] = shape
+    head = line[:MAX_HEADER * 4]
+    return shape and _LONG_WORD.search(head) is None and any(
+        _number_cell(tok) for tok in unglued(before_bar(head)).split()[:MAX_COLUMNS])
 
 
 _NORM = re.compile(r"(?<!\S)\|[A-Za-z][^\s|]{0,15}\|(?!\S)")  # a norm written as one (``|g|``): a name, no borders
