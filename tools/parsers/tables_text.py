@@ -43,6 +43,7 @@ from .dialect import DIALECT, Dialect
 from .fields import before_bar, says_what_it_names, unglued
 from .step_column import monotone_cells
 from .templates import NAN_MARK, Grouping
+from .text_tail_rows import numbers_then_text
 
 SKIP = ["\x00skip"]  # the rows of a table that is no series (a model summary)
 MAX_HEADER = 1024  # bytes: a longer line is no header
@@ -120,7 +121,8 @@ def _row_like(template: bytes, line: bytes) -> bool:
         hit = (b"\x01" in template and len(template.translate(None, _ROW_BYTES)) <= _ROW_LETTERS
                and not closes_a_list(template)
                and _LONG_WORD.search(line[:MAX_HEADER * 4]) is None
-               and any(_number_cell(tok) for tok in unglued(before_bar(line[:MAX_HEADER * 4])).split()[:MAX_COLUMNS]))
+               and any(_number_cell(tok) for tok in unglued(before_bar(line[:MAX_HEADER * 4])).split()[:MAX_COLUMNS])
+               ) or numbers_then_text(line)  # numbers, then free text (an optimiser's ``Method  Actions`` cells)
         if len(_ROW_LIKE) < MAX_CACHE and len(template) <= MAX_HEADER:
             _ROW_LIKE[template] = hit
     return hit
