@@ -57,7 +57,7 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout79", "libraries_holdout80", "libraries_holdout81", "libraries_holdout82",
             "libraries_holdout83", "libraries_holdout84", "libraries_holdout85", "libraries_holdout86",
             "libraries_holdout87", "libraries_holdout88", "libraries_holdout89", "libraries_holdout90",
-            "libraries_holdout91", "libraries_holdout92")
+            "libraries_holdout91", "libraries_holdout92", "libraries_holdout94")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
