@@ -37,7 +37,8 @@ _TRAIN_PERPLEXITY = re.compile(r"^(train|training) (ppl|perplexity)$")
 _SELDOM_OBJECTIVE = re.compile(r"\b(l1|mae|error|err)\b")  # reported beside the objective more often than trained on
 _OBJECTIVE = re.compile(r"\b(nll|xent|ce|cost|objective|obj|l1|l2|rmse|mse|mae|logloss|mlogloss|binary logloss|"
                         r"distortion|multi logloss|huber|error|err|"
-                        r"function value|f value|fval|fx|fnc|objfun|obj fun)\b")
+                        r"function value|f value|fval|fx|fnc|objfun|obj fun)\b"
+                        r"|^f\(x\)$")  # (a function's value written as maths: pybads' table ``f(x)``)
 
 
 # ... but a divergence minimised is the run's objective when nothing else is (openTSNE's ``KL divergence``: an

@@ -32,7 +32,8 @@ _EVAL_PREFIX = re.compile(r"^(val|valid|validation|eval|evaluation|test|dev|hold
 _EVAL_ANY = re.compile(r"\b(val|valid|validation|eval|evaluation|test|dev|tel)\b")
 _LOWER_BETTER = re.compile(r"\b(loss|losses|nll|ppl|perplexity|error|err|wer|cer|mae|mse|rmse|bpb|bpc|bits|fid|kl|kld|"
                            r"distortion|cost|xent|ce|l1|l2|logloss|mlogloss|huber|objective|obj|function value|f value|"
-                           r"fval|fx|fnc|objfun|obj fun)\b|loss$|ppl$")
+                           r"fval|fx|fnc|objfun|obj fun)\b|loss$|ppl$"
+                           r"|^f\(x\)$")  # (a function's value written as maths: pybads' ``f(x)``)
 _HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|top1|top5|acc1|acc5|f1|bleu|rouge\w*|auc|auroc|map|map50|map 0 5|precision|recall|"
     r"score|reward|rewards|rew|ents [fpr]|sents [fpr]|uas|las|dice|iou|miou|exact match|em|r2|spearman|pearson|corr|"

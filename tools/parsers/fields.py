@@ -20,6 +20,7 @@ from ..roles import infer_role, is_bare_running_best
 from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
+from .text_tail_rows import text_start
 
 _SEP = bytes(c for c in range(256) if c not in NUMBER_CHARS and c not in VALUE_DELETE and c != 10)
 _IS_SEP = [c in _SEP for c in range(256)]
@@ -1441,7 +1442,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
             # (``engine._continue_inner``; one that never restarts reads as it is); a setting's (``STEPS: (30, 60)``)
             plan.epoch, plan.step, plan.inner = plan.step, pair, True  # names no value: no position
             plan.metrics.pop(pair, None)
-    context = rep.decode("utf-8", "replace").lower()
+    text_at = text_start(rep) if header is not None else -1  # a table row's free-text cells name no split
+    context = (rep if text_at < 0 else rep[:text_at]).decode("utf-8", "replace").lower()
     waiting = _placeholder_named(context, dialect)  # ``val: n/a``: a split not measured yet, no evaluation's mark
     context = context.replace("(s)", "s")  # ``function evaluation(s) done``: a plural, a count of them, no split
     for ch in "[](){}|:=,;'\"-/\t":

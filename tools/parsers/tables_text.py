@@ -43,6 +43,7 @@ from .dialect import DIALECT, Dialect
 from .fields import before_bar, says_what_it_names, unglued
 from .step_column import monotone_cells
 from .templates import NAN_MARK, Grouping
+from .text_tail_rows import numbers_then_text
 
 SKIP = ["\x00skip"]  # the rows of a table that is no series (a model summary)
 MAX_HEADER = 1024  # bytes: a longer line is no header
@@ -126,7 +127,8 @@ def _row_like(template: bytes, line: bytes) -> bool:
             _ROW_LIKE[template] = shape
     head = line[:MAX_HEADER * 4]
     return shape and _LONG_WORD.search(head) is None and any(
-        _number_cell(tok) for tok in unglued(before_bar(head)).split()[:MAX_COLUMNS])
+        _number_cell(tok) for tok in unglued(before_bar(head)).split()[:MAX_COLUMNS]
+    ) or numbers_then_text(line)  # numbers, then free text (an optimiser's ``Method  Actions`` cells)
 
 
 _NORM = re.compile(r"(?<!\S)\|[A-Za-z][^\s|]{0,15}\|(?!\S)")  # a norm written as one (``|g|``): a name, no borders
