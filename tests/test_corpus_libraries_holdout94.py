@@ -28,4 +28,10 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=15, stop=5, healthy=
 FIRST_READING = {"read": 1, "stopped": 1, "flagged": 4,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
 
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# After this session's corrections (main at the session's end, 2026-12-07): the reading the set's shapes' fixes
+# reached (see the README's blind sets 93 to 97).
+CORRECTED = {"read": 15, "stopped": 3, "flagged": 4,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 0}
+
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
