@@ -29,7 +29,7 @@ from . import boxed_bars
 from .base import Emitter
 from .dialect import DIALECT
 from .fields import Plan
-from .reads import EXPLICIT, Read, ffill, name_role, whole_count
+from .reads import EXPLICIT, Read, end_marks, ffill, name_role, whole_count
 
 MIN_CARRIED = 4  # points of a bar's train value before its repeats may be taken for redraws of one logged value
 MAX_REDRAWN = 64  # bar values known (a fact pinned) to be redrawn between their logged changes
@@ -608,14 +608,9 @@ def bar_at_end(prog_n: np.ndarray, prog_total: np.ndarray, valued: np.ndarray, n
     the count moves again), 0 short of it (within the epoch), NaN unknown (no count yet, or a count with no total:
     ``4it``), and NaN on a line drawing no bar's value. The last state is kept in ``st`` for the next block (the same
     at any read size)."""
-    counted = valued & (prog_n > 0)
-    if n_ctx:
-        counted[:n_ctx] = False  # (lines carried from an earlier read: drawn before its end)
-    mark = np.where(counted, np.where(np.isnan(prog_total), 2.0, (prog_n >= prog_total).astype(float)), np.nan)
-    filled = ffill(mark, st.get("bar_end"))
-    if len(filled) and not np.isnan(filled[-1]):
-        st["bar_end"] = float(filled[-1])
+    filled = end_marks(prog_n, prog_total, valued, n_ctx, st, "bar_end")
     return np.where((filled == 2.0) | ~valued, np.nan, filled)  # (a line that draws no bar: no position of one)
+
 
 
 def _epoch_values(values: np.ndarray, same: np.ndarray, ends: np.ndarray, seg: np.ndarray, carry: np.ndarray,

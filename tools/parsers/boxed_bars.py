@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reads import ffill, name_role
+from .reads import end_marks, name_role
 
 MAX_LOOK = 4096  # characters of a line looked at for its bar
 MAX_PCT = 4  # percent signs of a line looked at
@@ -128,12 +128,6 @@ def box_ends(prog_n: np.ndarray, prog_total: np.ndarray, boxed: np.ndarray, n_ct
     """``bar_end`` (``bar_steps.bar_at_end``: where the run's bar stood at each line) with the lines of a boxed bar
     (``boxed_bar``, no ``Plan.bar``) told the same way: 1 at its total and after, 0 short of it, by its last count
     that moved; its own last state kept in ``st`` (the same at any read size)."""
-    counted = boxed & (prog_n > 0)
-    if n_ctx:
-        counted[:n_ctx] = False  # (lines carried from an earlier read: drawn before its end)
-    mark = np.where(counted, np.where(np.isnan(prog_total), 2.0, (prog_n >= prog_total).astype(float)), np.nan)
-    filled = ffill(mark, st.get("box_end"))
-    if len(filled) and not np.isnan(filled[-1]):
-        st["box_end"] = float(filled[-1])
+    filled = end_marks(prog_n, prog_total, boxed, n_ctx, st, "box_end")
     mine = boxed & (filled != 2.0)
     return np.where(mine & np.isnan(bar_end), filled, bar_end)

@@ -56,3 +56,18 @@ def ffill(values: np.ndarray, start: float | None) -> np.ndarray:
     w[0] = np.nan if start is None else start
     w[1:] = values
     return pd.Series(w, copy=False).ffill().to_numpy(dtype=np.float64, copy=True)[1:]
+
+
+def end_marks(prog_n: np.ndarray, prog_total: np.ndarray, drawn: np.ndarray, n_ctx: int, st: dict,
+              key: str) -> np.ndarray:
+    """At each line, whether the bar drawn on ``drawn``'s lines last stood at its total (1), short of it (0), with no
+    total (2), NaN before any count moved; carried on from its last state in ``st[key]`` (the same at any read
+    size)."""
+    counted = drawn & (prog_n > 0)
+    if n_ctx:
+        counted[:n_ctx] = False  # (lines carried from an earlier read: drawn before its end)
+    mark = np.where(counted, np.where(np.isnan(prog_total), 2.0, (prog_n >= prog_total).astype(float)), np.nan)
+    filled = ffill(mark, st.get(key))
+    if len(filled) and not np.isnan(filled[-1]):
+        st[key] = float(filled[-1])
+    return filled
