@@ -10,7 +10,6 @@ restarts is global and read as printed. Read whole and in pieces alike.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 from training_check.tools.parsers import nested_counters
 from training_check.tools.parsers.fields import plan_template
 
-from .test_read_misses import primary_names, whole_and_pieces, whole_as_live
+from .test_read_misses import truth_points, whole_and_pieces, whole_as_live
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "libraries_holdout97"
 RUNS = sorted(p.parent.name for p in ROOT.glob("jenn_*/train.log"))
@@ -99,12 +98,7 @@ def test_outer_positions_compare_lexicographically_across_reads():
 
 @pytest.mark.parametrize("run", RUNS)
 def test_corpus_files_read_at_the_truths_steps(tmp_path, run):
-    truth = json.loads((ROOT / run / "truth.json").read_text())
-    data = (ROOT / run / "train.log").read_bytes()
-    pts = whole_as_live(tmp_path, data, run)
-    assert primary_names(pts) == [truth["loss_name"]]
-    steps, values = pts[truth["loss_name"]]
-    got = dict(zip(steps, values, strict=True))
+    truth, got = truth_points(tmp_path, ROOT, run)
     rel, tol = truth["tolerance"]["rel"], truth["tolerance"]["abs"]
     for s, v in truth["train_loss"]:
         assert s in got, (run, s)

@@ -14,7 +14,6 @@ back:
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from training_check.tools.objective import assign_roles
 from training_check.tools.signals import divergence
 from training_check.tools.signals.curve import make_curve
 
-from .test_read_misses import _read, primary_names, whole_as_live
+from .test_read_misses import _read, primary_names, truth_points, whole_as_live
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "libraries_holdout67"
 RUNS = sorted(p.parent.name for p in ROOT.glob("*/train.log"))
@@ -144,12 +143,7 @@ def test_a_residual_risen_from_a_rounding_residue_far_under_its_start_is_no_blow
 
 @pytest.mark.parametrize("run", RUNS)
 def test_corpus_files_read_at_the_truths_steps(tmp_path, run):
-    truth = json.loads((ROOT / run / "truth.json").read_text())
-    data = (ROOT / run / "train.log").read_bytes()
-    pts = whole_as_live(tmp_path, data, run)
-    assert primary_names(pts) == [truth["loss_name"]]
-    steps, values = pts[truth["loss_name"]]
-    got = dict(zip(steps, values, strict=True))
+    truth, got = truth_points(tmp_path, ROOT, run)
     rel = truth["tolerance"]["rel"]
     for s, v in truth["train_loss"]:
         assert s in got, (run, s)

@@ -109,6 +109,16 @@ def primary_names(pts: dict) -> list[str]:
     return [k for k, r in assign_roles(list(pts)).items() if r.primary]
 
 
+def truth_points(tmp_path, root, run: str) -> tuple[dict, dict]:
+    """A corpus run's truth and its primary loss read whole and in pieces (``whole_as_live``) as {step: value},
+    the primary loss being the truth's ``loss_name`` and no other."""
+    truth = json.loads((root / run / "truth.json").read_text())
+    pts = whole_as_live(tmp_path, (root / run / "train.log").read_bytes(), run)
+    assert primary_names(pts) == [truth["loss_name"]]
+    steps, values = pts[truth["loss_name"]]
+    return truth, dict(zip(steps, values, strict=True))
+
+
 def whole_as_live(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = (0.03, 0.2, 0.37, 0.55, 0.81)) -> dict:
     """The points of ``data`` read whole, checked equal (NaN as NaN) to its reads while it is appended in pieces (cut
     at ``cuts``, shares of its bytes: mid-line too)."""
