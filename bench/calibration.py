@@ -94,6 +94,13 @@ TOTAL = "TOTAL"
 # reward collapsed or never rose (ESCALATE: their losses are no objective), spaCy's loss sums. Tighten these as the
 # judgement improves (the bench prints what each floor is at).
 FLOORS: dict[str, tuple[str, float]] = {
+    # 2026-12-07, the fifteenth session: 2441 runs (holdout93 to 97 added after their corrections: 80 runs, 26
+    # should-stop). The session's changes moved none of the 2361 runs of before (calcmp against the fourteenth
+    # session's table: 0 differ). With the new sets: flagged 804/820 (the new sets 23/26: deep-trainer's diverged run
+    # WAITs on its 7 epoch means, jenn's on a one-log spike, a VBMC run whose improper ELBO climbs), STOP recall
+    # 709/766 (the new sets 22/26), no false/early STOP, ESCALATE 700/27585 (2.54 %; the new sets 18 of 798:
+    # auto_arima's fit at its iteration limit, jenn's minibatch run, plateaus), cause right 531/653 (the new sets 6/8),
+    # at confidence >= 0.7 147/157 (the new sets none confident).
     # 2026-12-07, the fourteenth session: 2361 runs (holdout87 to 92 added after their corrections: 97 runs, 34
     # should-stop). The session's changes moved 4 of the 2264 runs of before (calcmp against the thirteenth session's
     # table): two healthy MindSpore runs of holdout14 one check shorter (WWWWWWWW -> WWWWWWW, a junk point no
@@ -251,10 +258,10 @@ FLOORS: dict[str, tuple[str, float]] = {
     # 0.90, flagged 0.99, cause right 0.93.
     "false_stops": ("<=", 0),
     "early_stops": ("<=", 0),
-    "stop_recall": (">=", 0.928),  # 687/740 (the 2264 runs before: 660/706, 0.935)
-    "flagged_share": (">=", 0.983),  # 781/794 (the 2264 runs before: 749/760)
-    "escalate_share_healthy": ("<=", 0.0255),  # 682/26787 (the 2264 runs before: 650/25915, 0.0251)
-    "cause_right_share": (">=", 0.813),  # 525/645 (the 2264 runs before: 504/618, 0.816; the new sets 21/27)
+    "stop_recall": (">=", 0.925),  # 709/766 (the 2361 runs before: 687/740, 0.928)
+    "flagged_share": (">=", 0.980),  # 804/820 (the 2361 runs before: 781/794, 0.984)
+    "escalate_share_healthy": ("<=", 0.0254),  # 700/27585 (the 2361 runs before: 682/26787, 0.0255)
+    "cause_right_share": (">=", 0.813),  # 531/653 (the 2361 runs before: 525/645, 0.814; the new sets 6/8)
     "confident_right_share": (">=", 0.936),  # 147/157 (the 2264 runs before: 143/153; the new sets 4/4)
     "confident": (">=", 147),  # as many confident causes as is honest: the ratio is not bought by making all unsure
 }
