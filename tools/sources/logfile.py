@@ -265,12 +265,12 @@ class LogFileSource:
         looks at: a config table printed before the first record, ``| Name | Shape |``) is chosen again on the grown
         file while no loss was read: another format (the records' own, as a read of the whole file chooses) reads the
         file again from its start (None: detected afresh); the same one is kept, looked at again as it grows."""
+        keep = {k: v for k, v in cur.items() if k != "redetect"}
         if (cur.get("state") or {}).get("loss_seen"):
-            return {k: v for k, v in cur.items() if k != "redetect"}, reset
+            return keep, reset
         fmt = self._detect(st)
         if fmt is not None and fmt != cur.get("format"):
             return None, True
-        keep = {k: v for k, v in cur.items() if k != "redetect"}
         if self._without_loss and st.size < DETECT_LIMIT:
             keep["redetect"] = st.size
         return keep, reset
