@@ -117,6 +117,8 @@ if a.bound > 0:
 w, info = nlp.solve(w0)
 
 printed = [(s, v) for s, v in fit.record if s % a.print_freq == 0]
+msg = info["status_msg"]
+msg = msg.decode() if isinstance(msg, bytes) else str(msg)
 write_truth(framework=f"cyipopt {cyipopt.__version__} (Ipopt {'.'.join(map(str, cyipopt.IPOPT_VERSION))})",
             settings=vars(a), loss_name="objective" + (" (0.5 * mean squared error" if a.task == "reg"
                                                        else " (mean binary cross-entropy")
@@ -125,4 +127,4 @@ write_truth(framework=f"cyipopt {cyipopt.__version__} (Ipopt {'.'.join(map(str, 
             tolerance=tol_sig(8),
             record="the values Ipopt hands to the problem's `intermediate` callback (`iter_count`, `obj_value`) at "
                    "every iteration, kept at the iterations it prints",
-            train_loss=printed, ipopt_status=int(info["status"]), ipopt_message=info["status_msg"].decode() if isinstance(info["status_msg"], bytes) else str(info["status_msg"]))
+            train_loss=printed, ipopt_status=int(info["status"]), ipopt_message=msg)
