@@ -23,22 +23,22 @@ run("ortools_cpsat_tardiness_25jobs", "ortools_cpsat.py", "--problem tardiness -
 run("ortools_cpsat_tsp_30cities", "ortools_cpsat.py", "--problem tsp --n 30 --dtime 1 --linearization 0")
 run("ortools_cpsat_assign_60tasks", "ortools_cpsat.py", "--problem assign --n 60 --dtime 0.5 --linearization 0")
 
-# --- ortools PDLP (`verbosity_level` 2 or 3: its iteration table at every termination check; the adaptive step, or a
+# --- ortools PDLP (`verbosity_level` 3 or 4: its iteration table at every termination check; the adaptive step, or a
 # constant step `initial_step_size_scaling` times its default)
 run("ortools_pdlp_qp_adaptive_v3", "ortools_pdlp.py", "--check-freq 8")
-run("ortools_pdlp_lp_adaptive_v2", "ortools_pdlp.py", "--problem lp --verbosity 2 --iters 1000 --check-freq 32")
-run("ortools_pdlp_qp_constant_norestart_v3", "ortools_pdlp.py",
-    "--scale 1.0 --restarts none --check-freq 16 --iters 600 --m 60 --n 120 --seed 1")
+run("ortools_pdlp_lp_adaptive_32", "ortools_pdlp.py", "--problem lp --iters 1000 --check-freq 32")
+run("ortools_pdlp_qp_adaptive_v4", "ortools_pdlp.py", "--verbosity 4 --check-freq 16 --m 50 --n 100 --seed 5")
+run("ortools_pdlp_qp_step_1.5x_norestart", "ortools_pdlp.py", "--scale 1.5 --restarts none --check-freq 8 --iters 400 --seed 2")
 run("ortools_pdlp_qp_step_1.6x_diverged", "ortools_pdlp.py", "--scale 1.6 --check-freq 8 --iters 400",
     label="diverged", stop=True)
-run("ortools_pdlp_qp_step_3x_v2_diverged", "ortools_pdlp.py", "--scale 3 --check-freq 4 --iters 200 --verbosity 2",
+run("ortools_pdlp_qp_step_1.7x_norestart_diverged", "ortools_pdlp.py",
+    "--scale 1.7 --restarts none --check-freq 8 --iters 400 --seed 2", label="diverged", stop=True)
+run("ortools_pdlp_qp_step_1.6x_big_diverged", "ortools_pdlp.py",
+    "--scale 1.6 --m 60 --n 120 --check-freq 8 --iters 400 --seed 3", label="diverged", stop=True)
+run("ortools_pdlp_qp_step_1.7x_every_v4_diverged", "ortools_pdlp.py",
+    "--scale 1.7 --restarts every --check-freq 8 --iters 400 --verbosity 4 --seed 4", label="diverged", stop=True)
+run("ortools_pdlp_qp_step_3x_diverged", "ortools_pdlp.py", "--scale 3 --check-freq 4 --iters 200",
     label="diverged", stop=True)
-run("ortools_pdlp_qp_step_2x_norestart_diverged", "ortools_pdlp.py",
-    "--scale 2 --restarts none --check-freq 8 --iters 300 --seed 2", label="diverged", stop=True)
-run("ortools_pdlp_qp_step_1.4x_big_diverged", "ortools_pdlp.py",
-    "--scale 1.4 --m 60 --n 120 --check-freq 16 --iters 800 --seed 3", label="diverged", stop=True)
-run("ortools_pdlp_qp_step_8x_every_v2_diverged", "ortools_pdlp.py",
-    "--scale 8 --restarts every --check-freq 2 --iters 100 --verbosity 2 --seed 4", label="diverged", stop=True)
 
 # --- pyscipopt (SCIP's display table on stdout, a row per new incumbent, every 100 nodes and at root rounds)
 run("scip_facility_40customers", "scip_mip.py", "--problem facility --n 40")

@@ -1,10 +1,10 @@
 """ortools PDLP: a small random convex QP (a diagonal quadratic objective, equality constraints, free variables) or
-LP (inequalities, non-negative variables) solved by ``pdlp.primal_dual_hybrid_gradient``, the primal-dual hybrid
-gradient method, with its own iteration table (``verbosity_level`` 2: 4 significant digits; 3: 6) at every
-termination check. The step is PDLP's adaptive line search (its default) or, as its ``CONSTANT_STEP_SIZE_RULE``,
+LP (equality constraints, non-negative variables) solved by ``pdlp.primal_dual_hybrid_gradient``, the primal-dual hybrid
+gradient method, with its own iteration table (``verbosity_level`` 3: 6 significant digits; 4: a row for the
+average iterate ``A`` and one for the current ``C``, with its restart messages between) at every termination check. The step is PDLP's adaptive line search (its default) or, as its ``CONSTANT_STEP_SIZE_RULE``,
 the inverse of its estimate of the constraint matrix's norm times ``initial_step_size_scaling``: far above 1 the
 iterates blow up. Truth: the solve log's ``iteration_stats`` (``record_iteration_stats``): at each iteration with
-convergence information, the L2 primal residual (the table's ``prim_resid`` / ``rel_p_res`` row) of the average
+convergence information, the L2 primal residual (the table's ``prim_resid`` column) of the average
 iterate (the current one where there is no average, at iteration 0)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ if a.problem == "qp":
     qp.set_objective_matrix_diagonal(np.full(a.n, 1.0))
 else:
     b = A @ rng.uniform(0, 1, a.n)
-    qp.constraint_lower_bounds = np.full(a.m, -np.inf)
+    qp.constraint_lower_bounds = b
     qp.constraint_upper_bounds = b
     qp.variable_lower_bounds = np.zeros(a.n)
     qp.variable_upper_bounds = np.full(a.n, np.inf)
@@ -69,7 +69,6 @@ if a.scale > 0:
     params.initial_step_size_scaling = a.scale
 result = pdlp.primal_dual_hybrid_gradient(qp, params)
 
-AVG = solvers_pb2.__dict__.get("POINT_TYPE_AVERAGE_ITERATE")
 from ortools.pdlp import solve_log_pb2  # noqa: E402
 
 series: dict[int, float] = {}
@@ -84,7 +83,7 @@ for st in result.solve_log.iteration_stats:
 write_truth(framework=f"ortools {ortools.__version__}", settings=vars(a), label=a.label, should_stop=a.should_stop,
             loss_name="prim_resid (L2 primal residual)",
             step_unit="PDHG iteration, 0-based (the table's `iter#`), at every termination check",
-            tolerance=tol_sig(6 if a.verbosity >= 3 else 4),
+            tolerance=tol_sig(6),
             record="the solve log's `iteration_stats` (`record_iteration_stats=True`): `l2_primal_residual` of the "
                    "average iterate's convergence information (the current iterate's at iteration 0)",
             train_loss=sorted(series.items()),

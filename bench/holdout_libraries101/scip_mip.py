@@ -5,7 +5,8 @@ letter, ``r 0.0s|     1 |``), every 100 nodes and at root rounds; values as ``%e
 closing status block. Models: capacitated facility location, a multi-dimensional knapsack written as a minimisation
 (the cost of the items left out) and a weighted set cover; optionally with SCIP's primal heuristics off or
 ``display/verblevel`` 5. Truth: an event handler catching ``BESTSOLFOUND``: the objective of the new best solution
-each time (the k-th new incumbent)."""
+each time it is found in the solving stage (the k-th new incumbent of the table; those found in presolving, which
+SCIP does not all print, are kept apart)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ else:
 class Incumbents(Eventhdlr):  # type: ignore[misc]
     """The objective of each new best solution, in order."""
 
-    values: list[float] = []
+    values: list[tuple[int, float]] = []
 
     def eventinit(self) -> None:
         self.model.catchEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
@@ -80,7 +81,7 @@ class Incumbents(Eventhdlr):  # type: ignore[misc]
         self.model.dropEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
 
     def eventexec(self, event: object) -> None:
-        self.values.append(self.model.getSolObjVal(self.model.getBestSol()))
+        self.values.append((int(self.model.getStage()), self.model.getSolObjVal(self.model.getBestSol())))
 
 
 m.includeEventhdlr(Incumbents(), "incumbents", "records each new best solution's objective")
@@ -91,10 +92,14 @@ m.setParam("display/verblevel", a.verblevel)
 if a.heuristics_off:
     m.setHeuristics(SCIP_PARAMSETTING.OFF)
 m.optimize()
+# the incumbents found once the solving stage began (the table's rows); those of presolving are not all printed
+solving = [v for stage, v in Incumbents.values if stage == int(pyscipopt.SCIP_STAGE.SOLVING)]
 write_truth(framework=f"pyscipopt {pyscipopt.__version__}", settings=vars(a), label=a.label,
             should_stop=a.should_stop, loss_name="primalbound (the incumbent's objective)",
-            step_unit="new incumbent, 1-based (the k-th table row marked by a heuristic's letter)",
+            step_unit="new incumbent of the solving stage, 1-based (the k-th table row marked by a heuristic's letter)",
             tolerance=tol_sig(7),
-            record="an `Eventhdlr` catching `BESTSOLFOUND`: `getSolObjVal(getBestSol())` at each new best solution",
-            train_loss=list(enumerate(Incumbents.values, 1)), status=m.getStatus(),
+            record="an `Eventhdlr` catching `BESTSOLFOUND`: `getSolObjVal(getBestSol())` at each new best solution "
+                   "found in the solving stage (`getStage()`; those found in presolving are left out)",
+            presolve_incumbents=[v for stage, v in Incumbents.values if stage != int(pyscipopt.SCIP_STAGE.SOLVING)],
+            train_loss=list(enumerate(solving, 1)), status=m.getStatus(),
             solving_nodes=m.getNNodes())
