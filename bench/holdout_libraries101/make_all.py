@@ -28,7 +28,8 @@ run("ortools_cpsat_assign_60tasks", "ortools_cpsat.py", "--problem assign --n 60
 run("ortools_pdlp_qp_adaptive_v3", "ortools_pdlp.py", "--check-freq 8")
 run("ortools_pdlp_lp_adaptive_32", "ortools_pdlp.py", "--problem lp --iters 1000 --check-freq 32")
 run("ortools_pdlp_qp_adaptive_v4", "ortools_pdlp.py", "--verbosity 4 --check-freq 16 --m 50 --n 100 --seed 5")
-run("ortools_pdlp_qp_step_1.5x_norestart", "ortools_pdlp.py", "--scale 1.5 --restarts none --check-freq 8 --iters 400 --seed 2")
+run("ortools_pdlp_qp_step_1.5x_norestart", "ortools_pdlp.py",
+    "--scale 1.5 --restarts none --check-freq 8 --iters 400 --seed 2")
 run("ortools_pdlp_qp_step_1.6x_diverged", "ortools_pdlp.py", "--scale 1.6 --check-freq 8 --iters 400",
     label="diverged", stop=True)
 run("ortools_pdlp_qp_step_1.7x_norestart_diverged", "ortools_pdlp.py",

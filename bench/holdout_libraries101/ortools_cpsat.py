@@ -89,7 +89,7 @@ solver.parameters.linearization_level = a.linearization
 rec = Record()
 status = solver.solve(md, rec)
 write_truth(framework=f"ortools {ortools.__version__}", settings=vars(a), label=a.label, should_stop=a.should_stop,
-            loss_name="objective (`best:`)", step_unit="solution, 1-based (the log's `#3`)",
+            loss_name="objective (best:)", step_unit="solution, 1-based (the log's `#3`)",
             tolerance=tol_decimals(0),
             record="a `CpSolverSolutionCallback`'s record of `objective_value` at each solution it is called with",
             train_loss=list(enumerate(rec.values, 1)), status=solver.status_name(status))

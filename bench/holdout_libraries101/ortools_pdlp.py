@@ -1,11 +1,12 @@
 """ortools PDLP: a small random convex QP (a diagonal quadratic objective, equality constraints, free variables) or
-LP (equality constraints, non-negative variables) solved by ``pdlp.primal_dual_hybrid_gradient``, the primal-dual hybrid
-gradient method, with its own iteration table (``verbosity_level`` 3: 6 significant digits; 4: a row for the
-average iterate ``A`` and one for the current ``C``, with its restart messages between) at every termination check. The step is PDLP's adaptive line search (its default) or, as its ``CONSTANT_STEP_SIZE_RULE``,
-the inverse of its estimate of the constraint matrix's norm times ``initial_step_size_scaling``: far above 1 the
-iterates blow up. Truth: the solve log's ``iteration_stats`` (``record_iteration_stats``): at each iteration with
-convergence information, the L2 primal residual (the table's ``prim_resid`` column) of the average
-iterate (the current one where there is no average, at iteration 0)."""
+LP (equality constraints, non-negative variables) solved by ``pdlp.primal_dual_hybrid_gradient``, the primal-dual
+hybrid gradient method, with its own iteration table at every termination check (``verbosity_level`` 3: 6
+significant digits; 4: a row for the average iterate ``A`` and one for the current ``C``). The step is PDLP's
+adaptive line search (its default) or, as its ``CONSTANT_STEP_SIZE_RULE``, the inverse of its estimate of the
+constraint matrix's norm times ``initial_step_size_scaling``: well above 1 the iterates blow up. Truth: the solve
+log's ``iteration_stats`` (``record_iteration_stats``): at each iteration with convergence information, the L2
+primal residual (the table's ``prim_resid`` column) of the average iterate (the current one where there is no
+average, at iteration 0)."""
 
 from __future__ import annotations
 

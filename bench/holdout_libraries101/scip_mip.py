@@ -69,7 +69,7 @@ else:
     m.setObjective(quicksum(int(w[k]) * s[k] for k in range(sets)), "minimize")
 
 
-class Incumbents(Eventhdlr):  # type: ignore[misc]
+class Incumbents(Eventhdlr):
     """The objective of each new best solution, in order."""
 
     values: list[tuple[int, float]] = []
