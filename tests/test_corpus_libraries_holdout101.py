@@ -13,10 +13,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .corpus_checks import Corpus, blind_set_tests
+from .corpus_checks import Corpus, blind_set_tests, first_reading_test
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout101"
 
 CORPUS = Corpus(FOLDER)
 globals().update(blind_set_tests(CORPUS, libraries=2, files=17, stop=5, healthy=12, max_mb=10))
+
+# First reading (2026-12-07), by main's reader at the session's start (44daf031, before any correction for this
+# set): no file read. CP-SAT's solution lines (`#3  0.05s best:17283 next:[0,17282] ...`) read as no loss; PDLP's
+# table of 13 numbers in groups between `|` read at its rows but not as the L2 primal residual; SCIP's table
+# (`r 0.0s|  1 |  0 | ... | 1.236804e+03 | 1.431000e+03 | 15.70%| unknown`) read as no loss.
+FIRST_READING = {"read": 0, "stopped": 2, "flagged": 2,
+                 "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 1}
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
