@@ -48,7 +48,7 @@ run("pyabc_growth_pnorm1_quantile_pop80_6gen", "pyabc_smc.py",
     "--model growth --distance pnorm1 --eps quantile --alpha 0.3 --pop 80 --gens 6")
 run("pyabc_select_two_models_pop100_5gen", "pyabc_smc.py", "--model select --gens 5")
 run("pyabc_gauss_local_mineps_pop60", "pyabc_smc.py",
-    "--transition local --min-eps 0.25 --pop 60 --gens 10")
+    "--transition local --min-eps 1.2 --pop 60 --gens 12")
 
 
 def main() -> int:
