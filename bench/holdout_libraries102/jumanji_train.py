@@ -44,14 +44,14 @@ steps: list[int] = []
 _write = TerminalLogger.write
 
 
-def write(self, data, label=None, env_steps=None):  # type: ignore[no-untyped-def]
+def write(self, data, label=None, env_steps=None):
     if label == "train":
         record.write(data, label=label, env_steps=env_steps)
         steps.append(int(env_steps))
     _write(self, data, label=label, env_steps=env_steps)
 
 
-TerminalLogger.write = write  # type: ignore[method-assign]
+TerminalLogger.write = write
 
 from jumanji.training.train import train  # noqa: E402
 
@@ -75,7 +75,7 @@ except SystemExit:
 os.chdir(home)
 
 fw = f"jumanji {jumanji.__version__}"
-loss = [(s, float(v)) for s, v in zip(steps, record.history["total_loss"])]
+loss = [(s, float(v)) for s, v in zip(steps, record.history["total_loss"], strict=True)]
 unit = "env steps before the epoch (`Env Steps: 1.60e+03`, `%.2e`): epoch i (0-based) x n_steps x total_batch_size x "\
        "num_learner_steps_per_epoch"
 rec = "Jumanji's `ListLogger` fed the metrics each epoch's training hands the terminal logger (`label='train'`): "\

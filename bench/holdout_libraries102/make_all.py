@@ -39,13 +39,14 @@ run("lenskit_explicit_noreg_lr_high_verbose_diverged", "lenskit_fit.py",
 run("lenskit_explicit_l2_lr_far_high_json_diverged", "lenskit_fit.py", "--lr 100 --epochs 12 --stream json",
     label="diverged", stop=True)
 
-# --- jumanji (its A2C trained by `jumanji.training.train` with Hydra overrides, its terminal logger on stderr: per epoch
-# `[2026-12-07 23:27:11,164][root][INFO] - Train >> Env Steps: 1.60e+03 | Advantage: ... | Total Loss: 354.043 | ...`
-# after the two `Eval ... >>` lines; Hydra's own outputs/DATE/TIME/train.log kept, scored too)
+# --- jumanji (its A2C trained by `jumanji.training.train` with Hydra overrides, its terminal logger on stderr: per
+# epoch `[2026-12-07 23:27:11,164][root][INFO] - Train >> Env Steps: 3.20e+03 | Advantage: ... | Total Loss: 55.652 |
+# ...` after the two `Eval ... >>` lines; Hydra's own outputs/DATE/TIME/train.log kept, scored too)
 run("jumanji_tsp_a2c_lr1e-3_12ep", "jumanji_train.py", "--env tsp --lr 1e-3 --epochs 12")
 run("jumanji_tsp_a2c_normadv_b32_10ep", "jumanji_train.py",
     "--env tsp --lr 2e-3 --epochs 10 --batch 32 --normalize-advantage --seed 1")
-run("jumanji_tsp_a2c_default_lr_2blocks_10ep", "jumanji_train.py", "--env tsp --blocks 2 --mlp 128 --epochs 10 --seed 2")
+run("jumanji_tsp_a2c_default_lr_2blocks_10ep", "jumanji_train.py",
+    "--env tsp --blocks 2 --mlp 128 --epochs 10 --seed 2")
 
 
 def main() -> int:
