@@ -136,7 +136,7 @@ class MetricFrame:
         """A search's state taken as the run's loss (``objective.search_objective``) is minimised until the statistics
         beside it say otherwise: a population whose best is above its worst maximises its fitness, and so does a
         best individual at or above the population's average every generation (below it: minimised, gplearn's
-        error)."""
+        error); a solver's incumbent that never falls and rises once is a maximisation's."""
         if search is None or search.name != self.primary_loss:
             return
         if search.kind == "evidence_bound":
@@ -149,6 +149,12 @@ class MetricFrame:
             both = self._aligned(search.best or search.name, search.mean)
             if len(both) and (both[:, 0] >= both[:, 1]).all() and (both[:, 0] > both[:, 1]).any():
                 self.roles[search.name] = MetricRole("train_metric", "max")
+        elif search.kind == "incumbent":
+            # a solver's incumbent never moves the worse way: never falling and rising once, the problem maximises
+            v = self.series[search.name].to_numpy(dtype=float)
+            d = np.diff(v[np.isfinite(v)])
+            if len(d) and (d >= 0).all() and (d > 0).any():
+                self.roles[search.name] = MetricRole("train_loss", "max", primary=True)
         elif search.kind == "population_mean" and search.best is not None and search.worst is not None:
             both = self._aligned(search.best, search.worst)
             if len(both) and (both[:, 0] > both[:, 1]).any():

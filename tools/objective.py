@@ -82,7 +82,8 @@ class SearchObjective:
     alone), ``population_mean`` (a population's mean beside its best and worst),
     ``best_beside_mean`` (the best individual's fitness beside the population's average), ``population_stat`` (a
     population's lowest value or mean among its statistics), ``divergence`` (a divergence minimised, nothing else).
-    ``evidence_bound`` (an ELBO named as such, its direction told by its start; ``evals``: its eval twins).
+    ``evidence_bound`` (an ELBO named as such, its direction told by its start; ``evals``: its eval twins),
+    ``incumbent`` (a solver's best solution so far: SCIP's ``primalbound``, its direction told by its values).
     ``best``/``worst``/``mean`` name the statistics beside it that tell its direction (``MetricFrame``)."""
 
     name: str
@@ -143,7 +144,7 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
                     roles[n] = MetricRole("other", None)
             return _primary(roles, residual, None)
         search = search_objective(names, roles, overrides or {})
-        if search is not None and search.kind in ("running_best", "current_state"):
+        if search is not None and search.kind in ("running_best", "current_state", "incumbent"):
             return _primary(roles, search.name, search)
         # No loss by name: the objective under another name (nll, xent, cost; boosting's l2, rmse, logloss)
         losses = [n for n, r in roles.items() if r.role == "train_metric" and r.direction == "min"
@@ -281,6 +282,11 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
     Tried in that order; then a population's statistics (DEAP's ``avg  min  max``), then a divergence minimised."""
     bare_best = [n for n in names if is_bare_running_best(n) and n not in overrides]
     current = [n for n in names if is_current_state(n) and n not in overrides]
+    incumbent = [n for n in names if is_incumbent(n) and n not in overrides and not bare_best and not current]
+    if incumbent:
+        # a solver's incumbent (SCIP's ``primalbound``, ``Dialect.incumbent_names``): the best solution found so far,
+        # the run's objective; its direction told by its values (``MetricFrame._search_direction``)
+        return SearchObjective(incumbent[0], "incumbent")
     if bare_best and current:
         return SearchObjective(current[0], "current_state", best=bare_best[0])
     others = [n for n in names if roles[n].role == "other"]
@@ -316,6 +322,11 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
     if (div := divergence_objective(names, roles)) is not None:
         return SearchObjective(div, "divergence")
     return None
+
+
+def is_incumbent(name: str) -> bool:
+    """Whether ``name`` is a solver's incumbent column (``Dialect.incumbent_names``: SCIP's ``primalbound``)."""
+    return norm_name(name) in DIALECT.incumbent_names
 
 
 def evidence_bound(names: list[str], roles: dict[str, MetricRole],

@@ -110,6 +110,14 @@ class Dialect:
     #: a name holding one of these words is a running best (hyperopt's ``best loss``, scikit-optimize's ``Current
     #: minimum``): while it never rises, each redraw at a new count is that count's value, a repeat included
     running_best_words: frozenset[str] = frozenset({"best", "bestever", "min", "minimum", "lowest", "smallest"})
+    #: the name a combinatorial solver's progress line gives its best objective so far (OR-Tools CP-SAT's ``#3  0.05s
+    #: best:17283 next:[0,17282]  main``, the line at its 3rd solution): in a record at a position naming no value of
+    #: a known kind, the record's running best (``incumbents.progress_best``); elsewhere no metric (``skip_names``)
+    progress_best_names: frozenset[str] = frozenset({"best"})
+    #: a solver's table's column holding its incumbent, the best solution's objective so far (SCIP's ``primalbound``
+    #: beside its ``dualbound``; ``incumbent``): the run's objective at each row marked a new incumbent
+    #: (``incumbents.IncumbentTable``), a best so far (``objective.search_objective``)
+    incumbent_names: frozenset[str] = frozenset({"primalbound", "primal bound", "incumbent"})
     #: a best so far named alone by its initials (LEAP's ``FitnessStatsCSVProbe``: ``step, bsf, mean_fitness, ...``):
     #: beside a population's mean, the population's best found so far (``objective.population_best_and_mean``)
     best_so_far_names: frozenset[str] = frozenset({"bsf"})

@@ -52,6 +52,7 @@ from .evaluations import mark_evaluations, say_evaluations
 from .fields import Plan, _spans, before_bar, header_names, plan_template
 from .headed_rows import headed
 from .history_rows import HistoryRows
+from .incumbents import IncumbentTable
 from .interrupted import hold_piece, rejoined
 from .kv_blocks import KeyBlocks, hold_open
 from .lines import (
@@ -436,6 +437,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
     if history.taken():
         taken = taken | history.taken()
         history.read(em, lambda ls, idx, cols: _read(ls, idx, cols, values))
+    solver = IncumbentTable(lines, grouping, st, len(pending))  # a solver's incumbent at its table's marked rows
+    if solver.taken():
+        taken = taken | solver.taken()
+        solver.read(em)
     tables = Tables(lines, grouping, len(pending), st)  # horizontal tables: a row's cells named by its header
     known = set(st["known"])
     # the lines of each template in line order (a radix sort: the codes are small integers)

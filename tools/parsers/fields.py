@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..roles import infer_role, is_bare_running_best
 from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
+from .incumbents import keep_best, progress_best
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
 from .text_tail_rows import text_start
 
@@ -1208,6 +1209,7 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     pre = stamp or ungrouped_stamp(rep[:MAX_PREAMBLE_BYTES])  # (its milliseconds ungrouped as the engine holds it)
     message = message_start(rep, pre, dialect) if pre and not tag_end else 0  # past the level after the stamp
     opened = False  # the step is a bare counter opening the message (``_counter_separator``)
+    held_best: int | None = None  # a field named ``best`` (``incumbents.progress_best``)
     while k < len(spans):
         if not numeric[k] or spans[k][0] < stamp or _nan_word(rep, *spans[k]) or _in_name(rep, spans[k][0]) or (
                 spans[k][0] < tag_end) or source_location_at(rep, *spans[k], dialect):  # (a tag's numbers, and
@@ -1366,6 +1368,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 totals.append(k)  # a count (``total: 1000``), unless it sums the record's values (below)
             elif low == "worker" and not table and _int(rep[a:b]):
                 plan.worker = k if plan.worker is None else plan.worker  # ``[worker: 0]``: which agent prints it
+            elif held_best is None and progress_best(rep, a, low, table, dialect):
+                held_best = k  # a progress line's best so far, if nothing else is known (``incumbents.keep_best``)
             elif (low not in dialect.skip_names or table and is_bare_running_best(low)) and (
                     low.split()[-1] not in dialect.skip_names or (len(low.split()) > 1 or table)
                     and is_bare_running_best(low)):  # a table's column ``Best``: a search's running best
@@ -1382,6 +1386,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                     bare[k] = name
                 used_words.update(low.replace("/", " ").replace("_", " ").replace("-", " ").replace(".", " ").split())
         k += 1
+    keep_best(plan.metrics, held_best, plan.step is not None, any(
+        infer_role(n).role != "other" for n in plan.metrics.values()))
     if opened and plan.step is not None and not _knows_any(plan.metrics.values()):
         plan.step = None  # (a bare number opening prose, ``... INFO 3, as planned``: no record's counter)
     if numbered and plan.step is not None and not _knows_any(plan.metrics.values()):
