@@ -220,12 +220,9 @@ KNOWN = {
     # model's parameters, then its metric writer's lines) read in pieces held no point at all: a young file's format
     # chosen on that table (numbers, no loss) was kept for good; it is chosen again as the file grows while no loss
     # was read (``LogFileSource._redetected``): alike since
-    # added with libraries_holdout93 (the fifteenth session): torchmate's epochs of `\r` bars (`train: 32/32
-    # [====] 100.0% | ... | loss: 1.04`, then a `valid:` bar) read in pieces re-number a later read's epochs from 1
-    # (each epoch's two bar-end values a step, the second read's first epoch seen as a new run): so by the
-    # session-start reader already, found by this test, not yet looked into
-    **{f"libraries_holdout93/{run}/train.log": "torchmate's bars: a later read's epochs numbered again from 1"
-       for run in ("torchmate_cls_sgd_b16_12ep", "torchmate_cls_sgd_lr_growth_nan", "torchmate_reg_sgd_lr_growth_nan")},
+    # (libraries_holdout93's torchmate bars, one template per bar state, met once an epoch, read the same since a line
+    # carried from the read before is under the epoch it was printed under, ``banners.banner_epochs``, and no step
+    # going back when read late, ``bar_steps.run_starts``: a later read's epochs were numbered again from 1)
 }
 
 # files that read alike or not by what the process read before them (the plans it cached from other files' lines of

@@ -335,9 +335,14 @@ def past_banners(v: np.ndarray, idx: np.ndarray, first: int, now: float | None) 
     return np.where((idx < first) & (v < now), np.nan, v)
 
 
-def banner_epochs(reads: list[Read], n: int, st: dict, first: int = 0) -> np.ndarray:
+def banner_epochs(reads: list[Read], n: int, st: dict, first: int = 0,
+                  carried: list[float | None] | None = None) -> np.ndarray:
     """The epoch of ``Epoch i/N`` banners at each line (NaN before the first, carried over blocks; a banner carried
-    from the read before of an epoch already past there sets none: ``past_banners``)."""
+    from the read before of an epoch already past there sets none: ``past_banners``). A line carried from the read
+    before (``carried``: the epoch each of the first lines was printed under there, None where unknown) is under that
+    epoch, not the one the read before ended under: torchmate's one-off bar states of epoch 1 (``train: 27/32 ...``)
+    carried to a read that starts in epoch 2 stay epoch 1's, so a template met once an epoch is one record an epoch
+    whatever the reads' sizes."""
     banner = np.full(n, np.nan)
     for plan, idx, got, _bad in reads:
         if plan.epoch is not None and plan.epoch_total is not None and not plan.metrics:
@@ -345,6 +350,10 @@ def banner_epochs(reads: list[Read], n: int, st: dict, first: int = 0) -> np.nda
     out = ffill(banner, st.get("banner_epoch"))
     if not np.isnan(out).all():
         st["banner_epoch"] = float(out[-1])
+    if carried and any(e is not None for e in carried):  # (after the state: the epoch the reads go on under)
+        k = min(len(carried), n)
+        was = np.array([np.nan if e is None else e for e in carried[:k]], dtype=float)
+        out[:k] = np.where(np.isnan(was) | ~np.isnan(banner[:k]), out[:k], was)
     return out
 
 

@@ -754,12 +754,14 @@ def train_steps_of(reads: list[Read], train: list[int], steps_of: list[np.ndarra
     return have, at[have]
 
 
-def run_starts(at: np.ndarray, train_steps: np.ndarray, st: dict) -> list[int]:
+def run_starts(at: np.ndarray, train_steps: np.ndarray, st: dict, carried: int = 0) -> list[int]:
     """Lines where another run starts in the same log, the train steps ``train_steps`` at lines ``at`` (ascending):
     the train step goes back to (or before) the run's first step after it had moved on (a job restarted from
     scratch, appending to its log; a resume goes back less). Only a step lower than the one before can start a run:
-    the loop visits those alone, with the running maximum between them taken in bulk (linear)."""
-    ok = ~np.isnan(train_steps)
+    the loop visits those alone, with the running maximum between them taken in bulk (linear). The lines before
+    ``carried`` were carried from the read before (one-offs there, read now at the steps they were printed at): a late
+    line of an earlier epoch, no step going back."""
+    ok = ~np.isnan(train_steps) & (at >= carried)
     lines, steps = (at, train_steps) if ok.all() else (at[ok], train_steps[ok])
     if not len(lines):
         return []

@@ -1988,7 +1988,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         prog_n[short], prog_total[short] = np.nan, np.nan
     if any_explicit:
         st["explicit"] = True  # records carry their own steps
-    at_epoch = banners.banner_epochs(reads, n, st, len(ctx))
+    at_epoch = banners.banner_epochs(reads, n, st, len(ctx), ctx_ep)
     stale = _stale_bars(prog_n, prog_total, valued, at_epoch, st)
     if any(p.is_record and p.epoch is not None and p.step is None and p.metrics for p, _i, _g, _b in reads):
         st["run_bar"] = True  # records with a fractional epoch and no step (HF's): the bar counts the whole run
@@ -2378,7 +2378,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
     main_li, main_steps = columns[st["run_key"]][:2] if st.get("run_key") in losses else (  # (a read without it: no
         np.zeros(0, np.int64), np.zeros(0))  # other loss's steps checked against its own: an epoch's, a step's)
     # each new run sets aside what came before
-    cuts = np.array(bar_steps.run_starts(main_li, main_steps, st), dtype=np.int64)
+    cuts = np.array(bar_steps.run_starts(main_li, main_steps, st, len(ctx)), dtype=np.int64)
     if len(cuts):
         st["_cut_first"] = int(cuts[-1])  # (the lines carried on from before it: ``_aside_carried``)
     last_run = len(cuts)
