@@ -117,7 +117,9 @@ def test_the_header_shape_in_words():
                                                                              "||Gradient0||"]
     for no in (b"ItNr\tMetric", b"0\t161.159320\t0.000000\t0.011636", b"loss\t0.52\tacc", b"1:ItNr 2:Metric 3:Step",
                b"epoch=1\tloss=0.5\tacc=0.9", b"Main\ttrue\t\tWolfeSatisfied", b"a\t" * 70 + b"b",
-               b"-threads\t1\tx", b"ItNr\tMetric\t" + b"x" * 60):
+               b"-threads\t1\tx", b"ItNr\tMetric\t" + b"x" * 60, b"ItNr\tMetric\tStep size of the line search",
+               b"Eval Epoch: 1 image_to_text_mean_rank: 5.0000\tclip_val_loss: 1.8000\tepoch: 1.0000\tnum_samples: 64",
+               b"Eval Epoch 1\tclip_val_loss\tepoch 2"):
         assert tab_header(no) is None, no
     assert numbered_stem("ItNr", frozenset({"nr", "no"})) == "it"
     assert numbered_stem("EpochNo", frozenset({"nr", "no"})) == "epoch"

@@ -6,9 +6,11 @@ between numbers, ``Main	true	true	WolfeSatisfied``).
 
 A header is a line of 3 or more tab-separated cells, each a name: an optional column index (``1:``, ``3a:``, the
 number an optimiser gives its column) then a name holding a letter and opening with no digit, sign nor dot (``||``
-and brackets allowed: ``||Gradient||``, ``Time[ms]``, ``Time [ms]`` with a blank inside). The index is no part of
-the name, nor any number of the line a value (before: ``1:ItNr	2:Metric`` was read as ``ItNr = 2``). The rows under
-it are named cell for cell as any table's (``fields._header_name``).
+and brackets allowed: ``||Gradient||``, ``Time[ms]``, ``Time [ms]`` with a blank inside), at most 3 words, no
+colon, no word a number (``Eval Epoch: 1 mean_rank: 5.0	clip_val_loss: 1.8``, pairs between tabs, is none). The
+index is no part of the name, nor any number of the line a value (before: ``1:ItNr	2:Metric`` was read as ``ItNr =
+2``). The rows under it are named cell for cell as any table's (``fields._header_name``). Tried only where the
+blank-separated rule (``fields.header_names``) takes no header.
 
 Bounded: a header of at most ``MAX_LINE`` bytes and ``MAX_CELLS`` cells, each read once (no backtracking)."""
 
@@ -19,6 +21,7 @@ import re
 MAX_LINE = 2048  # a header's bytes
 MAX_CELLS = 64  # a header's cells
 MAX_NAME = 48  # a cell's bytes
+MAX_WORDS = 3  # a cell's blank-separated words
 
 _INDEX = re.compile(rb"[0-9]{1,3}[a-z]?:")  # a column's index before its name (``1:``, ``3a:``)
 _OPENERS = frozenset(b"|[(_#")  # a name may open with these as well as a letter (``||Gradient||``)
@@ -31,8 +34,11 @@ def _name(cell: bytes) -> bytes | None:
         cell = cell[m.end():]
     if not cell or len(cell) > MAX_NAME or not (cell[:1].isalpha() or cell[0] in _OPENERS):
         return None
-    if not any(ch.isalpha() for ch in cell.decode("latin-1")) or b"=" in cell or b"," in cell:
-        return None
+    if not any(ch.isalpha() for ch in cell.decode("latin-1")) or b"=" in cell or b"," in cell or b":" in cell:
+        return None  # (``clip_val_loss: 1.80``, a record's pair between tabs, is no name)
+    words = cell.split()
+    if len(words) > MAX_WORDS or any(w[:1] in b"0123456789+-." for w in words):
+        return None  # a name of a few words, none of them a number
     if cell.lower() in (b"nan", b"inf", b"true", b"false"):
         return None
     return cell
