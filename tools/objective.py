@@ -171,6 +171,8 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         # ... or a solver's table that names no loss (an iterative solver's ``Itn  x[0]  r2norm  r12norm  xupdate``):
         # its cost (``solver_cost``)
         cost = solver_cost(names, roles) if search is None else None
+        if cost is None and search is None:
+            cost = optimiser_metric(names, roles)  # (or its table's ``Metric``: elastix's)
         if cost is not None:
             return _primary(roles, cost, None)
         # ... or an objective named maximised (a monitored log-likelihood the reader named from its rows): the run's
@@ -248,6 +250,17 @@ def solver_cost(names: list[str], roles: dict[str, MetricRole]) -> str | None:
     norms = [(len(m.group(1) or ""), -k, n) for k, n in enumerate(names)
              if (m := _RESIDUAL_NORM.fullmatch(norm_name(n)))]
     return max(norms)[2] if norms else None
+
+
+def optimiser_metric(names: list[str], roles: dict[str, MetricRole]) -> str | None:
+    """The objective of an optimiser's table that names no loss and no cost but its figure of merit by a generic word
+    (``Dialect.optimiser_metric_names``: elastix's iteration table ``ItNr  Metric  StepSize  ||Gradient||``, the
+    similarity measure its registration minimises, negative for a correlation or a mutual information): that column,
+    lower is better (a name saying it is maximised is ``is_maximised``'s). Only when no other name has a direction
+    (a loss, an accuracy, an evaluation), as ``solver_cost``; the first printed."""
+    if any(roles[n].direction is not None for n in names):
+        return None
+    return next((n for n in names if norm_name(n) in DIALECT.optimiser_metric_names), None)
 
 
 def primal_residual(names: list[str], overrides: dict[str, str]) -> str | None:

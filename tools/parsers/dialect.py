@@ -64,6 +64,10 @@ class Dialect:
     dual_residual_names: frozenset[str] = frozenset({"dua res", "dual res", "dres"})
     duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap"})
     solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost"})
+    #: an optimiser's table naming its figure of merit by a generic word (elastix's ``2:Metric``, the similarity
+    #: measure a registration minimises): the run's objective when nothing else has a direction
+    #: (``objective.optimiser_metric``)
+    optimiser_metric_names: frozenset[str] = frozenset({"metric"})
     #: words naming a policy-gradient term among an RL run's losses (PPO's clipped ``surrogate`` loss, A2C's and
     #: stable-baselines3's ``policy_gradient_loss``, ``pg_loss``): a surrogate hovers near 0 by construction (its
     #: advantages are normalised), so beside a value (critic) loss or a total loss it never stands for the run; nor
@@ -147,9 +151,10 @@ class Dialect:
     process_tag_names: tuple[str, ...] = (
         "site", "rank", "worker", "client", "node", "party", "process", "proc", "learner", "actor")
     #: the last word of a position's name that counts a unit larger than the step a record prints (a federated
-    #: learning round: ``Round 3 started.``, ``current_round=3``): a step counter going back to its start under a
-    #: later one continues (``engine._continue_rounds``)
-    outer_unit_words: frozenset[str] = frozenset({"round"})
+    #: learning round: ``Round 3 started.``, ``current_round=3``; a registration's resolution or pyramid level,
+    #: elastix's ``Resolution: 1`` over its iteration table, ``ItNr`` from 0 again): a step counter going back to its
+    #: start under a later one continues (``engine._continue_rounds``)
+    outer_unit_words: frozenset[str] = frozenset({"round", "resolution", "level"})
     #: numbers that are neither metrics nor positions
     skip_names: frozenset[str] = frozenset({
         "rank", "local_rank", "pid", "tid", "line", "port", "seed", "v_num", "version", "dataloader", "gpu", "gpus",
@@ -360,6 +365,10 @@ class Dialect:
         (b"OVERFLOW! Rank 0 Skipping step", "overflow_skips"), (b"Overflow detected. Skipping step", "overflow_skips"))
     #: a line opening so is a tracker's shutdown talk: it may follow the exception a log ends with (run_end.py)
     end_noise_prefixes: tuple[str, ...] = ("wandb:",)
+    #: a native library's exception a log ends with (``native_errors``: ITK's ``ITK ERROR: Class(0x..): message``
+    #: under the ``file.hxx:389:`` it was thrown at): the words its tag may have at most, the source files' extensions
+    native_error_tag: int = 3
+    native_source_exts: tuple[str, ...] = (".hxx", ".cxx", ".txx", ".cpp", ".cc", ".c", ".h", ".hpp", ".hh")
     #: exceptions that end a run from outside its training (a person's interrupt, a closed pipe or connection at
     #: teardown): said, never a question of the run's health (tools/signals/run_end.py)
     outside_ends: frozenset[str] = frozenset({

@@ -42,6 +42,7 @@ from . import (
     live_display,
     nested_counters,
     setting_counters,
+    tab_tables,
 )
 from .bare_rows import DECIDE_ROWS, cells, decide
 from .base import Emitter, LineFormat
@@ -196,8 +197,8 @@ class TextLogFormat(LineFormat):
         if st.get("rd_said") and not st.get("said_round"):
             st["said_round"] = True
             em.notes.append("steps: the step counter restarted under each new round (a unit larger than the step the "
-                            "records print: `Round 3 started.`, `current_round=3`): read as the run going on, each "
-                            "round's steps after the rounds before, not a new run")
+                            "records print: `Round 3 started.`, `current_round=3`, a registration's `Resolution: 1`): "
+                            "read as the run going on, each round's steps after the rounds before, not a new run")
         if st.get("eph_aside") and not st.get("said_eph"):
             st["said_eph"] = True
             em.notes.append("steps: a record's epoch count restarted within the run (its phases: a fit on another "
@@ -943,7 +944,8 @@ def _phase_banners(lines: Sequence[bytes], grouping: Grouping, st: dict) -> None
 _OUTER_WORDS = b"|".join(re.escape(w.encode()) for w in sorted(DIALECT.outer_unit_words))
 # a larger unit's position in a template (its number masked, \x01) and on a line: ``Round 3 started.``,
 # ``current_round=3``, ``round: 3``; not ``rounds`` (a count), nor ``around``
-_OUTER_TEMPLATE = re.compile(rb"(?<![A-Za-z\x01])(?:" + _OUTER_WORDS + rb")[ \t]?+[=:#]?+[ \t]?+\x01", re.I)
+_OUTER_MASKED = _OUTER_WORDS.replace(b"e", b"\x01")  # (a template masks a word's ``e``: ``R\x01solution``)
+_OUTER_TEMPLATE = re.compile(rb"(?<![A-Za-z\x01])(?:" + _OUTER_MASKED + rb")[ \t]?+[=:#]?+[ \t]?+\x01", re.I)
 _OUTER_LINE = re.compile(rb"(?<![A-Za-z])(?:" + _OUTER_WORDS + rb")[ \t]?+[=:#]?+[ \t]?+(\d{1,9}+)(?![\d.])", re.I)
 MAX_OUTER = 4096  # lines naming a larger unit looked at per block
 
@@ -1154,11 +1156,14 @@ def _header_before(lines: Sequence[bytes], i: int, st: dict, first: int) -> list
             return heading
     headers = st.setdefault("headers", {})
     if names is not None:
-        if len(headers) < 16 or str(len(names)) in headers:
-            headers[str(len(names))] = names
+        if len(headers) < 16 or tab_tables.key(names) in headers:
+            headers[tab_tables.key(names)] = names  # (a tab-separated one apart: ``tab_tables.TabNames``)
         return names
     if j >= first:
         return None
+    tabbed = tab_tables.row_key(lines[i])
+    if tabbed is not None and tabbed in headers:
+        return tab_tables.TabNames(headers[tabbed])
     return headers.get(str(len(before_bar(lines[i]).split())))
 
 

@@ -20,6 +20,7 @@ from ..roles import infer_role, is_bare_running_best
 from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
 from .incumbents import keep_best, progress_best
+from .tab_tables import numbered_stem, tab_header
 from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
 from .text_tail_rows import text_start
 
@@ -509,7 +510,8 @@ def header_names(line: bytes) -> list[str] | None:
     tokens = before_bar(line).split()
     if not 3 <= len(tokens) <= 64 or not all(t[:1].isalpha() and b"=" not in t and b"," not in t and not _is_pair(t)
                                              for t in tokens):
-        return None
+        # a tab-separated header, its cells maybe numbered (``1:ItNr	2:Metric``: ``tab_tables``)
+        return tab_header(line) if b"\t" in line and bar < 0 else None
     if says_what_it_names([t.decode("latin-1") for t in tokens]):
         return None
     return [t.decode("utf-8", "replace").rstrip(":") for t in tokens]
@@ -1343,6 +1345,8 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if name:
             if len(low.split()) > 1 and low.split()[-1] in dialect.number_words:
                 low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
+            elif (stem := numbered_stem(name, dialect.number_words)) is not None:
+                low = stem  # ``ItNr`` (elastix's table): the iteration (``tab_tables``)
             if (low in dialect.step_names or low in dialect.evaluation_counts or (
                     low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)

@@ -18,6 +18,7 @@ terminating training``) ends it as such an exception does: the run died of its l
 from __future__ import annotations
 
 from .dialect import DIALECT
+from .native_errors import native_error
 
 TAIL_BYTES = 64 << 10  # the part of the log looked at, before the read's end
 MAX_LINES = 400  # lines of the tail walked back at most
@@ -187,6 +188,10 @@ def find_end(tail: bytes, at_start: bool) -> dict | None:
             walked += 1
             continue
         found = _exception_at(lines, i)
+        native = native_error([_strip(x) for x in lines[max(0, i - 8):i + 1]], min(i, 8)) if found is None else None
+        if native is not None:  # a native library's exception (ITK's ``ITK ERROR: ...``: ``native_errors``)
+            return {"type": native[0], "message": native[1], "from_end": len(lines) - 1 - i,
+                    "nonfinite": names_nonfinite_loss(*native)}
         if found is None and stop_message(line):  # the training stopped itself on its loss: it died of it
             return {"type": STOP_TYPE, "message": line.strip(), "from_end": len(lines) - 1 - i, "nonfinite": True}
         if found is None:
