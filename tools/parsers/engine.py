@@ -50,6 +50,7 @@ from .breaks import record_end
 from .dialect import DIALECT
 from .evaluations import mark_evaluations, say_evaluations
 from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .full_stops import without_full_stops
 from .headed_rows import headed
 from .history_rows import HistoryRows
 from .interrupted import hold_piece, rejoined
@@ -400,6 +401,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = list(lines)
         if ungroup_numbers(lines, grouping):
             grouping = group_lines(lines, None, premasked=True)
+    stopped = without_full_stops(lines, grouping.joined)  # a sentence's full stop after a number (``2.5e-01.``)
+    if stopped is not None:
+        lines = stopped
+        grouping = group_lines(lines, None, premasked=True)
     apart = split_run_together_numbers(lines, grouping)  # a row's wide values that ran together: a number each
     if apart is not None:
         lines = apart
@@ -1509,11 +1514,14 @@ def _placed_late(placed: set[str], st: dict) -> None:
 def _has_objective(plan: Plan) -> bool:
     """A quantity the run minimises under another name than a loss (``Cost``, ``mse``: ``roles.infer_role``'s
     lower-is-better train metrics): with a step, a line read once holding one is a record on its face, as one with
-    a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it)."""
+    a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it); a sampler's
+    acceptance threshold too (pyabc's ``eps``: ``thresholds.py``)."""
     from ..roles import infer_role, names_best_so_far
+    from ..thresholds import is_threshold
 
     return any(infer_role(n).role == "train_metric" and (infer_role(n).direction == "min" or names_best_so_far(n))
-               for n in plan.metrics.values())  # (a best so far: a search's objective, whichever way it goes)
+               or is_threshold(n) for n in plan.metrics.values())  # (a best so far: a search's objective, whichever
+    # way it goes)
 
 
 def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]], lines: Sequence[bytes],
@@ -1543,8 +1551,9 @@ def _best_so_far(name: str) -> bool:
 
 def _has_role(plan: Plan) -> bool:
     from ..roles import infer_role
+    from ..thresholds import is_threshold
 
-    return plan.is_record or any(infer_role(n).role != "other" for n in plan.metrics.values())
+    return plan.is_record or any(infer_role(n).role != "other" or is_threshold(n) for n in plan.metrics.values())
 
 
 def _has_loss(plan: Plan) -> bool:
