@@ -474,6 +474,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         if digest and digest in once and digest not in recur and int(idx[-1]) >= len(pending):
             again.add(digest)
         one_off = loose_count[tmpl] < 2 and key not in known and not (digest and digest in recur)
+        kind_stepped = False
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
@@ -516,7 +517,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 has_position(plan) or bool(st.get("tags")))
             tagged = tagged or plan is not None and bool(plan.parts)  # (a banner of an epoch's parts: the part
             # its lines are in, known in the read they are read in)
-            if plan is None or not (plan.is_record or tagged or has_position(plan) and (
+            kind_stepped = plan is not None and _opener_of_stepped_kind(plan, st)  # (read now, as in one read)
+            if plan is None or not (plan.is_record or tagged or kind_stepped or has_position(plan) and (
                     _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
                 stepped = plan is not None and has_position(plan) and bool(plan.metrics)
                 if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
@@ -528,7 +530,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 if plan is not None and plan.metrics:
                     lost.append(digest)  # (taken out below for the lines carried after all)
                 continue
-            if not has_position(plan):
+            if not has_position(plan) and not kind_stepped:
                 faced.append(len(plans))  # a record on its face placed by the records before it
                 if plan.metrics:  # (placed otherwise when its template recurs: a series' record)
                     lost.append(digest)
@@ -571,9 +573,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         elif one_off and plan.metrics and plan.step is not None and not plan.is_eval and (
                 len(stepped_series) < MAX_SERIES):
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
-        if plan.step_like is not None and not (one_off and plan.step_like_rises):
+        if plan.step_like is not None and not (one_off and plan.step_like_rises and not kind_stepped):
             # (a number opening a line seen once, a setting's ``depth 0`` in a printed dict, is no step)
-            plan, idx = _step_like(plan, lines, idx, values, st, climbed)
+            plan, idx = _step_like(plan, lines, idx, values, st, climbed, _digest(tmpl))
             if not len(idx):
                 continue
         plans.append((replace(plan, template=_digest(grouping.templates[g])), idx))
@@ -2871,8 +2873,28 @@ MAX_STUCK = 64  # records' step fields remembered as stuck
 MAX_STEP_LIKE = 64  # keys named as a step's statistic remembered
 
 
+def _opener_of_stepped_kind(plan: Plan, st: dict) -> bool:
+    """Whether a line seen once opens with a number under a word naming no metric (``Plan.step_like_rises``) whose
+    kind of record (that name over the same other names) another template already has as its step (``_step_like``,
+    ``steplike_last``) and never saw go back: pyabc's DEBUG ``New eps, t=1, eps=10.73...`` before its INFO ``t: 1,
+    eps: 1.07e+01.``, each kind's record at ``t``. Read in the read it is in (never carried to the next, whose points
+    would come after the later line's at that step), as one read of the file reads it."""
+    k = plan.step_like
+    if not plan.step_like_rises or k is None or k not in plan.metrics:
+        return False
+    name = plan.metrics[k]
+    kind = ",".join(sorted(m for f, m in plan.metrics.items() if f != k))
+    if not kind:
+        return False
+    track = name + "\x00" + kind
+    back = st.get("steplike_back") or ()
+    if name in back or track in back:
+        return False
+    return any(t == track or t.startswith(track + "\x00") and t not in back for t in st.get("steplike_last") or {})
+
+
 def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: BlockValues, st: dict,
-               climbed: dict[str, float]) -> tuple[Plan, np.ndarray]:
+               climbed: dict[str, float], template: str = "") -> tuple[Plan, np.ndarray]:
     """A key named as a statistic of a step (rlberry's ``| max_global_step = 3 | loss = ... |``) in a record naming
     no position of its own: the record's step while its values are whole numbers that never go back, over the reads
     so far (``climbed``: where each such key was when this read began); a step printed again with one more tag is the
@@ -2881,7 +2903,9 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     tagged by a worker (``[worker: 1]``: agents fitted side by side, each counting its own steps) are read from the
     lowest worker seen printing them, as a launcher's ranks are (``streams.py``): the others' lines are no points
     (a lower one seen after reads that placed a higher one's: pinned, the file read again). A number opening the
-    record under a word naming no metric (``Plan.step_like_rises``) must rise at every record."""
+    record under a word naming no metric (``Plan.step_like_rises``) must rise at every record of its template
+    (``template``, its digest): two templates of one kind (pyabc's ``t: 3, eps: ...`` and its DEBUG ``New eps, t=3,
+    eps=...`` before it) each rise on their own, whatever read each falls in."""
     k = plan.step_like
     name = plan.metrics.get(k) if k is not None else None
     back = list(st.get("steplike_back") or ())
@@ -2913,6 +2937,8 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     # (an opening number rises record by record of one template: ``Checkpoint [4]\tTrain-ppl=`` then ``Checkpoint
     # [4]\tValidation-ppl=`` is no step gone back, whatever read each falls in)
     track = name + "\x00" + kind  # (where a kind of record was in the reads before: a whole read knows no other)
+    if rises and template:
+        track += "\x00" + template  # (an opening number: its template's records alone, as one read sees them)
     before = climbed.get(track)
     if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
             (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) <= 0 if rises else np.diff(v) < 0).any()) or (
