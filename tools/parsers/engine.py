@@ -2912,7 +2912,11 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     # each kind of record on its own (its other names): an eval report's count going back (ParlAI's final `valid:`
     # of the best model, `total_train_updates` of its checkpoint) leaves the train records' count their step
     kind = ",".join(sorted(m for f, m in plan.metrics.items() if f != k))
-    if k is None or name is None or name in back or name + "\x00" + kind in back:
+    track = name + "\x00" + kind if name is not None else ""  # (where a kind of record was in the reads before: a
+    # whole read knows no other)
+    if plan.step_like_rises and template:
+        track += "\x00" + template  # (an opening number: its template's records alone, as one read sees them)
+    if k is None or name is None or name in back or track in back or name + "\x00" + kind in back:
         return plan, idx
     every = idx
     if plan.worker is not None:
@@ -2936,9 +2940,6 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     rises = plan.step_like_rises  # (an opening number: no value repeated, in this read or from the one before)
     # (an opening number rises record by record of one template: ``Checkpoint [4]\tTrain-ppl=`` then ``Checkpoint
     # [4]\tValidation-ppl=`` is no step gone back, whatever read each falls in)
-    track = name + "\x00" + kind  # (where a kind of record was in the reads before: a whole read knows no other)
-    if rises and template:
-        track += "\x00" + template  # (an opening number: its template's records alone, as one read sees them)
     before = climbed.get(track)
     if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
             (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) <= 0 if rises else np.diff(v) < 0).any()) or (
