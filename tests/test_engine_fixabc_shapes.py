@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from training_check.tools.objective import assign_objective
+from training_check.tools.parsers import full_stops
 from training_check.tools.parsers.full_stops import stop_after, without_full_stops, without_stops
 from training_check.tools.thresholds import is_threshold, threshold_objective
 
@@ -132,11 +133,33 @@ def test_what_is_no_full_stop_after_a_number_is_kept(line):
 
 
 def test_full_stops_over_a_block_are_found_per_line():
-    lines = [b"a 1.5.", b"b 2", b"", b"c 3.5e-01. d", b"e 3.", b"f 4.25."]
-    assert without_full_stops(lines) == [b"a 1.5", b"b 2", b"", b"c 3.5e-01 d", b"e 3.", b"f 4.25"]
-    assert without_full_stops([b"x 1", b"nothing here."]) is None
+    lines = [b"a 1.5.", b"b 2", b"", b"c 3.5e-01. d", b"e 3.", b"f 4.25.", b"g +.+.", b"v1.2.", b"1.5."]
+    got = without_full_stops(lines)
+    assert got is not None
+    new, text = got
+    assert list(new) == [b"a 1.5", b"b 2", b"", b"c 3.5e-01 d", b"e 3.", b"f 4.25", b"g +.+", b"v1.2.", b"1.5"]
+    assert text == b"\n".join(new)
+    assert without_full_stops([b"x 1", b"nothing here.", b"3. Then"]) is None
     assert without_full_stops([]) is None
     assert not stop_after(b"3.", 1) and stop_after(b"3.5.", 3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("chunk", [7, 1 << 15])
+def test_the_vectorised_block_pass_is_the_line_by_line_one(monkeypatch, seed, chunk):
+    """``without_full_stops`` (vectorised, runs judged by shape, in chunks) drops exactly the dots ``without_stops``
+    (line by line) drops, on random lines of numbers, words and dots, in small chunks too."""
+    monkeypatch.setattr(full_stops, "CHUNK", chunk)
+    rng = random.Random(seed)
+    parts = ["1.5", "2.5e-01", "3", "-1", "1.2.3", "v1.2", "+.+", "9e999", "e5", "size", "x", "", "0.000", "12"]
+    lines = []
+    for _ in range(400):
+        words = [rng.choice(parts) + rng.choice([".", "", ". ", ""]) for _ in range(rng.randint(0, 5))]
+        lines.append(rng.choice([" ", "\t", ", "]).join(words).encode())
+    lines += [b"a " + b"1" * n + b".5." for n in (60, 61, 62, 63)]  # (runs about ``MAX_RUN`` long)
+    got = without_full_stops(lines)
+    want = [without_stops(ln) for ln in lines]
+    assert (list(got[0]) if got is not None else lines) == want
 
 
 def test_a_loss_ending_a_sentence_reads(tmp_path):

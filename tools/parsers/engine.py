@@ -403,8 +403,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             grouping = group_lines(lines, None, premasked=True)
     stopped = without_full_stops(lines, grouping.joined)  # a sentence's full stop after a number (``2.5e-01.``)
     if stopped is not None:
-        lines = stopped
-        grouping = group_lines(lines, None, premasked=True)
+        lines, stopped_text = stopped
+        grouping = group_lines(lines, stopped_text, premasked=True)
     apart = split_run_together_numbers(lines, grouping)  # a row's wide values that ran together: a number each
     if apart is not None:
         lines = apart
