@@ -192,11 +192,16 @@ def test_the_acceptance_counts_and_timings_alone_are_no_objective(tmp_path):
     assert primary_names(pts) == []
 
 
-def test_a_time_named_t_is_no_step(tmp_path):
-    """``t`` over numbers with decimals (a time) is no position: the records stay in line order."""
+def test_a_time_named_t_or_a_layers_index_is_no_step(tmp_path):
+    """``t`` over numbers with decimals (a time) is no position, nor is a number opening a record that does not rise
+    at every record (a model's printed layers, each ``eps`` a setting): no threshold is read at them."""
     data = "".join(f"t: {0.5 + 0.13 * i:.2f}, eps: {1 / (i + 1):.4f}\n" for i in range(10)).encode()
     pts = whole_as_live(tmp_path, data, "time_t.log")
-    assert pts["eps"][0] == list(range(1, 11))
+    assert "eps" not in pts and primary_names(pts) == []
+    layers = "".join(f"  ({i % 3}): BatchNorm1d(32, eps=1e-05, momentum=0.1, affine=True)\n" for i in range(12))
+    data = (layers + "".join(f"step {i}, loss: {1 / (i + 1):.4f}\n" for i in range(10))).encode()
+    pts = whole_as_live(tmp_path, data, "layers.log")
+    assert sorted(pts) == ["loss"] and primary_names(pts) == ["loss"]
 
 
 def test_threshold_names():

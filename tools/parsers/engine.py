@@ -562,7 +562,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 plan = replace(plan, epoch_report=True)
             if plan is None or not has_position(plan) and plan.epoch is None and not plan.is_record and (
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
-                    _has_loss(plan) or _has_objective(plan))):
+                    _has_loss(plan) or _has_objective(plan))) and not _threshold_opener(plan):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
@@ -575,9 +575,11 @@ def _read_block(data: bytes, em: Emitter) -> None:
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
         if plan.step_like is not None and not (one_off and plan.step_like_rises and not kind_stepped):
             # (a number opening a line seen once, a setting's ``depth 0`` in a printed dict, is no step)
+            by_threshold = _threshold_opener(plan) and not has_position(plan) and plan.epoch is None and not (
+                plan.is_record) and plan.position is None and not _has_role(plan)
             plan, idx = _step_like(plan, lines, idx, values, st, climbed, _digest(tmpl))
-            if not len(idx):
-                continue
+            if not len(idx) or by_threshold and plan.step is None:
+                continue  # (read for its threshold only while the number opening it is its step)
         plans.append((replace(plan, template=_digest(grouping.templates[g])), idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if bare or st.get("bare_read"):
@@ -1516,14 +1518,22 @@ def _placed_late(placed: set[str], st: dict) -> None:
 def _has_objective(plan: Plan) -> bool:
     """A quantity the run minimises under another name than a loss (``Cost``, ``mse``: ``roles.infer_role``'s
     lower-is-better train metrics): with a step, a line read once holding one is a record on its face, as one with
-    a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it); a sampler's
-    acceptance threshold too (pyabc's ``eps``: ``thresholds.py``)."""
+    a loss is (mlxtend's first ``Iteration: 1/20 | Cost 41.37`` with a warning glued after it)."""
     from ..roles import infer_role, names_best_so_far
-    from ..thresholds import is_threshold
 
     return any(infer_role(n).role == "train_metric" and (infer_role(n).direction == "min" or names_best_so_far(n))
-               or is_threshold(n) for n in plan.metrics.values())  # (a best so far: a search's objective, whichever
-    # way it goes)
+               for n in plan.metrics.values())  # (a best so far: a search's objective, whichever way it goes)
+
+
+def _threshold_opener(plan: Plan) -> bool:
+    """Whether the record opens with a number under a word naming no metric (``Plan.step_like_rises``) before a
+    sampler's acceptance threshold (pyabc's ``t: 3, eps: 2.56e-01``: ``thresholds.py``): read while that number
+    rises at every record (its step, ``_step_like``), else nothing (a model's printed layers, ``(1):
+    BatchNorm1d(32, eps=1e-05, momentum=0.1, ...)``, a setting's ``eps`` under a layer's index)."""
+    from ..thresholds import is_threshold
+
+    k = plan.step_like
+    return k is not None and plan.step_like_rises and any(is_threshold(n) for f, n in plan.metrics.items() if f != k)
 
 
 def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]], lines: Sequence[bytes],
@@ -1553,9 +1563,8 @@ def _best_so_far(name: str) -> bool:
 
 def _has_role(plan: Plan) -> bool:
     from ..roles import infer_role
-    from ..thresholds import is_threshold
 
-    return plan.is_record or any(infer_role(n).role != "other" or is_threshold(n) for n in plan.metrics.values())
+    return plan.is_record or any(infer_role(n).role != "other" for n in plan.metrics.values())
 
 
 def _has_loss(plan: Plan) -> bool:
