@@ -11,7 +11,9 @@ numbers beside it are no objective: the acceptance count (``Accepted: 100 / 205 
 sample size (``ESS``), the timings.
 
 A record opening with a whole number under a one-word name (``t: 3``) before such a threshold is at that
-position while its values climb (``fields.plan_template``'s opener, as before a loss).
+position while its values climb (``fields.plan_template``'s opener, as before a loss), and read only then
+(``engine._threshold_opener``): a setting's ``eps`` in a model's printed layers (``(1): BatchNorm1d(32, eps=1e-05,
+momentum=0.1)``) under an index that goes back is nothing.
 """
 
 from __future__ import annotations
