@@ -199,9 +199,20 @@ def test_a_time_named_t_or_a_layers_index_is_no_step(tmp_path):
     pts = whole_as_live(tmp_path, data, "time_t.log")
     assert "eps" not in pts and primary_names(pts) == []
     layers = "".join(f"  ({i % 3}): BatchNorm1d(32, eps=1e-05, momentum=0.1, affine=True)\n" for i in range(12))
+    layers += "    (ln_pre): LayerNorm((64,), eps=1e-05, elementwise_affine=True, bias=True)\n" + "".join(
+        f"{' ' * (6 + 2 * (i // 2))}(ln_{i % 2 + 1}): LayerNorm((64,), eps=1e-05, elementwise_affine=True)\n"
+        for i in range(6)) + "  (ln_final): LayerNorm((64,), eps=1e-05, elementwise_affine=True, bias=True)\n"
     data = (layers + "".join(f"step {i}, loss: {1 / (i + 1):.4f}\n" for i in range(10))).encode()
     pts = whole_as_live(tmp_path, data, "layers.log")
     assert sorted(pts) == ["loss"] and primary_names(pts) == ["loss"]
+    # (open_clip's model printed at its start, examples/libraries_holdout57: the one-off ``(ln_pre)`` line is no
+    # initial value of the ``(ln_1)``/``(ln_2)`` layers' lines, which are no series)
+    clip = (ROOT.parent / "libraries_holdout57" / "openclip_logevery1_noval_4ep" / "train.log").read_bytes()
+    head = b"\n".join(clip.split(b"\n")[12:58]) + b"\n"
+    assert head.count(b"LayerNorm((64,), eps=1e-05") == 7
+    data = head + "".join(f"step {i}, loss: {1 / (i + 1):.4f}\n" for i in range(10)).encode()
+    pts = whole_as_live(tmp_path, data, "clip_layers.log")
+    assert "eps" not in pts and "LayerNorm" not in pts and primary_names(pts) == ["loss"]
 
 
 def test_threshold_names():

@@ -564,6 +564,14 @@ def _read_block(data: bytes, em: Emitter) -> None:
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
                     _has_loss(plan) or _has_objective(plan))) and not _threshold_opener(plan):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
+        steps_now = plan.step_like is not None and not (one_off and plan.step_like_rises and not kind_stepped)
+        if steps_now and _threshold_opener(plan) and not has_position(plan) and plan.epoch is None and not (
+                plan.is_record) and plan.position is None and not _has_role(plan):
+            # read for its threshold only while the number opening it is its step: decided before the record counts
+            # as a series (a model's printed layers, ``LayerNorm((64,), eps=1e-05, ...)``, are none)
+            plan, idx = _step_like(plan, lines, idx, values, st, climbed, _digest(tmpl))
+            if not len(idx) or plan.step is None:
+                continue
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
         if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
@@ -575,11 +583,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
         if plan.step_like is not None and not (one_off and plan.step_like_rises and not kind_stepped):
             # (a number opening a line seen once, a setting's ``depth 0`` in a printed dict, is no step)
-            by_threshold = _threshold_opener(plan) and not has_position(plan) and plan.epoch is None and not (
-                plan.is_record) and plan.position is None and not _has_role(plan)
             plan, idx = _step_like(plan, lines, idx, values, st, climbed, _digest(tmpl))
-            if not len(idx) or by_threshold and plan.step is None:
-                continue  # (read for its threshold only while the number opening it is its step)
+            if not len(idx):
+                continue
         plans.append((replace(plan, template=_digest(grouping.templates[g])), idx))
     st["known"] = sorted(known)[:MAX_KNOWN]
     if bare or st.get("bare_read"):
