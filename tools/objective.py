@@ -26,6 +26,7 @@ from .roles import (
     norm_name,
     short_name,
 )
+from .thresholds import threshold_objective
 
 # The objective a run minimises when no metric is named a loss (issue 19): cross-entropies, costs, boosting's
 # training metrics, a solver's error (POT's ``Err``). Not a perplexity: its exp() scale turns a curriculum's early
@@ -81,7 +82,8 @@ class SearchObjective:
     (the optimiser's value at its current point beside a running best), ``running_best`` (the best found so far named
     alone), ``population_mean`` (a population's mean beside its best and worst),
     ``best_beside_mean`` (the best individual's fitness beside the population's average), ``population_stat`` (a
-    population's lowest value or mean among its statistics), ``divergence`` (a divergence minimised, nothing else).
+    population's lowest value or mean among its statistics), ``divergence`` (a divergence minimised, nothing else),
+    ``threshold`` (a sampler's acceptance threshold, nothing else with a direction: ``thresholds.py``).
     ``evidence_bound`` (an ELBO named as such, its direction told by its start; ``evals``: its eval twins),
     ``incumbent`` (a solver's best solution so far: SCIP's ``primalbound``, its direction told by its values).
     ``best``/``worst``/``mean`` name the statistics beside it that tell its direction (``MetricFrame``)."""
@@ -292,7 +294,8 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
     the point is the search's state and the run's objective (judged by its best, a diverging optimiser would never
     stop), the best its progress. Where the step holds a population, its mean is that
     state (its best beside its average when no worst is logged: gplearn's table, whose best is the program kept).
-    Tried in that order; then a population's statistics (DEAP's ``avg  min  max``), then a divergence minimised."""
+    Tried in that order; then a population's statistics (DEAP's ``avg  min  max``), then a divergence minimised, then
+    a sampler's acceptance threshold."""
     bare_best = [n for n in names if is_bare_running_best(n) and n not in overrides]
     current = [n for n in names if is_current_state(n) and n not in overrides]
     incumbent = [n for n in names if is_incumbent(n) and n not in overrides and not bare_best and not current]
@@ -334,6 +337,8 @@ def search_objective(names: list[str], roles: dict[str, MetricRole],
         return bound
     if (div := divergence_objective(names, roles)) is not None:
         return SearchObjective(div, "divergence")
+    if (eps := threshold_objective(names, roles)) is not None:
+        return SearchObjective(eps, "threshold")  # an ABC sampler's acceptance threshold (``thresholds.py``)
     return None
 
 

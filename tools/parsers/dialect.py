@@ -74,6 +74,12 @@ class Dialect:
     #: then does another term beside them (an entropy bonus, an exploration bonus's predictor loss: RND's):
     #: ``objective.choose_primary_loss``
     policy_gradient_terms: frozenset[str] = frozenset({"surrogate", "policy gradient", "pg"})
+    #: the acceptance threshold of a likelihood-free (ABC-SMC) sampler, the tolerance its simulations' distances must
+    #: fall under (pyabc's ``ABC INFO: t: 3, eps: 2.56e-01.``, examples/libraries_holdout99; ``epsilon``): it falls as
+    #: the sampler's populations close in on the posterior. Named alone in a run that logs no loss nor any other
+    #: value with a direction, the run's objective, lower is better (``tools/thresholds.py``); beside a loss, a
+    #: reward or an accuracy (an RL run's exploration ``eps``), a setting's schedule with no say on the run
+    threshold_names: frozenset[str] = frozenset({"eps", "epsilon", "abc eps", "acceptance threshold"})
     #: a generic word after a split's name (``Train metric: 3.01``, ``Validation metric``): the split's value of what
     #: the run minimises (a boosting library's metric is its error); in a record naming no value for what it is, the
     #: run's ``objective`` (``fields._split_generic``)

@@ -51,6 +51,7 @@ from .breaks import record_end
 from .dialect import DIALECT
 from .evaluations import mark_evaluations, say_evaluations
 from .fields import Plan, _spans, before_bar, header_names, plan_template
+from .full_stops import without_full_stops
 from .headed_rows import headed
 from .history_rows import HistoryRows
 from .incumbents import IncumbentTable
@@ -402,6 +403,10 @@ def _read_block(data: bytes, em: Emitter) -> None:
         lines = list(lines)
         if ungroup_numbers(lines, grouping):
             grouping = group_lines(lines, None, premasked=True)
+    stopped = without_full_stops(lines, grouping.joined)  # a sentence's full stop after a number (``2.5e-01.``)
+    if stopped is not None:
+        lines, stopped_text = stopped
+        grouping = group_lines(lines, stopped_text, premasked=True)
     apart = split_run_together_numbers(lines, grouping)  # a row's wide values that ran together: a number each
     if apart is not None:
         lines = apart
@@ -475,6 +480,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
         if digest and digest in once and digest not in recur and int(idx[-1]) >= len(pending):
             again.add(digest)
         one_off = loose_count[tmpl] < 2 and key not in known and not (digest and digest in recur)
+        kind_stepped = False
         if one_off:
             # A line seen once is no series (a banner, a config dump, the final summary) unless it is a record
             # on its face: a printed dict, or a step with a loss (an excerpt, the first line of a young log).
@@ -517,7 +523,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 has_position(plan) or bool(st.get("tags")))
             tagged = tagged or plan is not None and bool(plan.parts)  # (a banner of an epoch's parts: the part
             # its lines are in, known in the read they are read in)
-            if plan is None or not (plan.is_record or tagged or has_position(plan) and (
+            kind_stepped = plan is not None and _opener_of_stepped_kind(plan, st)  # (read now, as in one read)
+            if plan is None or not (plan.is_record or tagged or kind_stepped or has_position(plan) and (
                     _has_loss(plan) or _has_objective(plan) or seen & set(plan.metrics.values()))):
                 stepped = plan is not None and has_position(plan) and bool(plan.metrics)
                 if len(new_pending) < MAX_PENDING:  # (the block's last one-offs: ``_series_order``)
@@ -529,7 +536,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 if plan is not None and plan.metrics:
                     lost.append(digest)  # (taken out below for the lines carried after all)
                 continue
-            if not has_position(plan):
+            if not has_position(plan) and not kind_stepped:
                 faced.append(len(plans))  # a record on its face placed by the records before it
                 if plan.metrics:  # (placed otherwise when its template recurs: a series' record)
                     lost.append(digest)
@@ -561,8 +568,16 @@ def _read_block(data: bytes, em: Emitter) -> None:
                 plan = replace(plan, epoch_report=True)
             if plan is None or not has_position(plan) and plan.epoch is None and not plan.is_record and (
                     plan.position is None) and (not _has_role(plan) or len(plan.metrics) == 1 and not (
-                    _has_loss(plan) or _has_objective(plan))):
+                    _has_loss(plan) or _has_objective(plan))) and not _threshold_opener(plan):
                 continue  # no position, and no metric's name or one setting: a warning or a config dump, repeated
+        steps_now = plan.step_like is not None and not (one_off and plan.step_like_rises and not kind_stepped)
+        if steps_now and _threshold_opener(plan) and not has_position(plan) and plan.epoch is None and not (
+                plan.is_record) and plan.position is None and not _has_role(plan):
+            # read for its threshold only while the number opening it is its step: decided before the record counts
+            # as a series (a model's printed layers, ``LayerNorm((64,), eps=1e-05, ...)``, are none)
+            plan, idx = _step_like(plan, lines, idx, values, st, climbed, _digest(tmpl))
+            if not len(idx) or plan.step is None:
+                continue
         if loose_count[tmpl] >= 2 and len(known) < MAX_KNOWN:
             known.add(key)
         if not one_off and plan.metrics and len(series_at) < MAX_SERIES:
@@ -572,9 +587,9 @@ def _read_block(data: bytes, em: Emitter) -> None:
         elif one_off and plan.metrics and plan.step is not None and not plan.is_eval and (
                 len(stepped_series) < MAX_SERIES):
             stepped_series.append((plan, idx))  # a series' first record on its face (a read ending after it)
-        if plan.step_like is not None and not (one_off and plan.step_like_rises):
+        if plan.step_like is not None and not (one_off and plan.step_like_rises and not kind_stepped):
             # (a number opening a line seen once, a setting's ``depth 0`` in a printed dict, is no step)
-            plan, idx = _step_like(plan, lines, idx, values, st, climbed)
+            plan, idx = _step_like(plan, lines, idx, values, st, climbed, _digest(tmpl))
             if not len(idx):
                 continue
         plans.append((replace(plan, template=_digest(grouping.templates[g])), idx))
@@ -1524,6 +1539,17 @@ def _has_objective(plan: Plan) -> bool:
 
     return any(infer_role(n).role == "train_metric" and (infer_role(n).direction == "min" or names_best_so_far(n))
                for n in plan.metrics.values())  # (a best so far: a search's objective, whichever way it goes)
+
+
+def _threshold_opener(plan: Plan) -> bool:
+    """Whether the record opens with a number under a word naming no metric (``Plan.step_like_rises``) before a
+    sampler's acceptance threshold (pyabc's ``t: 3, eps: 2.56e-01``: ``thresholds.py``): read while that number
+    rises at every record (its step, ``_step_like``), else nothing (a model's printed layers, ``(1):
+    BatchNorm1d(32, eps=1e-05, momentum=0.1, ...)``, a setting's ``eps`` under a layer's index)."""
+    from ..thresholds import is_threshold
+
+    k = plan.step_like
+    return k is not None and plan.step_like_rises and any(is_threshold(n) for f, n in plan.metrics.items() if f != k)
 
 
 def _initial_value(line: int, plan: Plan, series: list[tuple[Plan, np.ndarray]], lines: Sequence[bytes],
@@ -2872,8 +2898,28 @@ MAX_STUCK = 64  # records' step fields remembered as stuck
 MAX_STEP_LIKE = 64  # keys named as a step's statistic remembered
 
 
+def _opener_of_stepped_kind(plan: Plan, st: dict) -> bool:
+    """Whether a line seen once opens with a number under a word naming no metric (``Plan.step_like_rises``) whose
+    kind of record (that name over the same other names) another template already has as its step (``_step_like``,
+    ``steplike_last``) and never saw go back: pyabc's DEBUG ``New eps, t=1, eps=10.73...`` before its INFO ``t: 1,
+    eps: 1.07e+01.``, each kind's record at ``t``. Read in the read it is in (never carried to the next, whose points
+    would come after the later line's at that step), as one read of the file reads it."""
+    k = plan.step_like
+    if not plan.step_like_rises or k is None or k not in plan.metrics:
+        return False
+    name = plan.metrics[k]
+    kind = ",".join(sorted(m for f, m in plan.metrics.items() if f != k))
+    if not kind:
+        return False
+    track = name + "\x00" + kind
+    back = st.get("steplike_back") or ()
+    if name in back or track in back:
+        return False
+    return any(t == track or t.startswith(track + "\x00") and t not in back for t in st.get("steplike_last") or {})
+
+
 def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: BlockValues, st: dict,
-               climbed: dict[str, float]) -> tuple[Plan, np.ndarray]:
+               climbed: dict[str, float], template: str = "") -> tuple[Plan, np.ndarray]:
     """A key named as a statistic of a step (rlberry's ``| max_global_step = 3 | loss = ... |``) in a record naming
     no position of its own: the record's step while its values are whole numbers that never go back, over the reads
     so far (``climbed``: where each such key was when this read began); a step printed again with one more tag is the
@@ -2882,14 +2928,20 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     tagged by a worker (``[worker: 1]``: agents fitted side by side, each counting its own steps) are read from the
     lowest worker seen printing them, as a launcher's ranks are (``streams.py``): the others' lines are no points
     (a lower one seen after reads that placed a higher one's: pinned, the file read again). A number opening the
-    record under a word naming no metric (``Plan.step_like_rises``) must rise at every record."""
+    record under a word naming no metric (``Plan.step_like_rises``) must rise at every record of its template
+    (``template``, its digest): two templates of one kind (pyabc's ``t: 3, eps: ...`` and its DEBUG ``New eps, t=3,
+    eps=...`` before it) each rise on their own, whatever read each falls in."""
     k = plan.step_like
     name = plan.metrics.get(k) if k is not None else None
     back = list(st.get("steplike_back") or ())
     # each kind of record on its own (its other names): an eval report's count going back (ParlAI's final `valid:`
     # of the best model, `total_train_updates` of its checkpoint) leaves the train records' count their step
     kind = ",".join(sorted(m for f, m in plan.metrics.items() if f != k))
-    if k is None or name is None or name in back or name + "\x00" + kind in back:
+    track = name + "\x00" + kind if name is not None else ""  # (where a kind of record was in the reads before: a
+    # whole read knows no other)
+    if plan.step_like_rises and template:
+        track += "\x00" + template  # (an opening number: its template's records alone, as one read sees them)
+    if k is None or name is None or name in back or track in back or name + "\x00" + kind in back:
         return plan, idx
     every = idx
     if plan.worker is not None:
@@ -2913,7 +2965,6 @@ def _step_like(plan: Plan, lines: Sequence[bytes], idx: np.ndarray, values: Bloc
     rises = plan.step_like_rises  # (an opening number: no value repeated, in this read or from the one before)
     # (an opening number rises record by record of one template: ``Checkpoint [4]\tTrain-ppl=`` then ``Checkpoint
     # [4]\tValidation-ppl=`` is no step gone back, whatever read each falls in)
-    track = name + "\x00" + kind  # (where a kind of record was in the reads before: a whole read knows no other)
     before = climbed.get(track)
     if k in bad and bad[k].any() or not len(v) or not bool(np.isfinite(v).all()) or bool(
             (v != np.floor(v)).any() or (v < 0).any() or (np.diff(v) <= 0 if rises else np.diff(v) < 0).any()) or (

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..roles import infer_role, is_bare_running_best
+from ..thresholds import is_threshold
 from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
 from .incumbents import keep_best, progress_best
@@ -1402,8 +1403,10 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
         if counter_opener in (two[0][0], two[1][0]):
             counter_opener = None  # (one of two counters: decided as the pair, not as the record's position)
     # (a number that opens the record, its name no step's, before a value the reader knows: ``objective value``)
-    rises = step_like is None and opener is not None and _knows_any(
-        n for f, n in plan.metrics.items() if f != opener)
+    # (or before a sampler's acceptance threshold, the objective of a run logging no loss: pyabc's ``t: 3, eps: ...``,
+    # ``thresholds.py``)
+    after = [n for f, n in plan.metrics.items() if f != opener]
+    rises = step_like is None and opener is not None and (_knows_any(after) or any(map(is_threshold, after)))
     step_like = step_like if step_like is not None else opener if rises else None
     if (step_like is None and counter_opener is not None and plan.step is None and plan.counter is None
             and plan.epoch is None and plan.metrics):
