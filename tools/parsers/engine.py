@@ -2220,7 +2220,8 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         if done and plan.epoch is not None and plan.step is None and plan.counter is None and not plan.initial and (
                 set(plan.metrics.values()) & done):  # ``Epoch k``'s value after an initial one: k + 1 epochs done
             steps = np.where(steps == got[plan.epoch], steps + 1, steps)
-        if plan.initial and st.get("step") is None:  # before any training step: at step 0
+        if plan.initial and (st.get("step") is None or objective_estimates.before_its_series(plan, st)):
+            # before any training step, or any record of its own series: at step 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         if plan.before:  # the model before its unit trains, printed before any counter: before training, at 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)

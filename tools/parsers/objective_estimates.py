@@ -88,18 +88,23 @@ def epochs_done(key: str, first_epoch: float, st: dict) -> bool:
     return bool(done.get(key))
 
 
+def before_its_series(plan: Plan, st: dict) -> bool:
+    """``initial_estimate``: whether an initial value (``Plan.initial``) comes before any record of what it names
+    (another solver's records before it, a warm start's printed at once, are no steps of its series)."""
+    return plan.initial and not set(plan.metrics.values()) & set(st.get("names", ()))
+
+
 def done_names(reads: list, train: list[int], st: dict) -> set[str]:
     """``initial_estimate``: the names whose records positioned by an epoch count the epochs done in this read (their
-    epoch + 1). An initial value (``Plan.initial``) read before any step, in an earlier read (``st["initial0"]``) or
-    on a line before the series' first here, names it; the series' first record, the first line in file order among
-    its templates (a failed epoch's line has one of its own), decides once whether its epochs count from 0
-    (``epochs_done``)."""
-    if st.get("step") is None:
-        for r in train:
-            plan, idx = reads[r][0], reads[r][1]
-            if plan.initial and len(idx) and len(st.get("initial0") or ()) < 8:
-                st.setdefault("init_line", int(idx[0]))
-                st["initial0"] = sorted({*(st.get("initial0") or ()), *plan.metrics.values()})[:8]
+    epoch + 1). An initial value (``Plan.initial``) read before any record of its name (``before_its_series``), in an
+    earlier read (``st["initial0"]``) or on a line before the series' first here, names it; the series' first record,
+    the first line in file order among its templates (a failed epoch's line has one of its own), decides once whether
+    its epochs count from 0 (``epochs_done``)."""
+    for r in train:
+        plan, idx = reads[r][0], reads[r][1]
+        if plan.initial and len(idx) and before_its_series(plan, st) and len(st.get("initial0") or ()) < 8:
+            st.setdefault("init_line", int(idx[0]))
+            st["initial0"] = sorted({*(st.get("initial0") or ()), *plan.metrics.values()})[:8]
     names = set(st.get("initial0") or ())
     if not names and not st.get("done_epochs"):
         return set()
