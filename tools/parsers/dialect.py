@@ -46,6 +46,23 @@ class Dialect:
     #: statsmodels, GPy, scikit-learn, pmdarima: ``At iterate    3    f=  2.46423D+00    |proj g|=  1.10304D-02``):
     #: in a record at an iteration (its step named by one of ``iteration_words``) naming no loss, the ``objective``
     iteration_objective_names: frozenset[str] = frozenset({"f"})
+    #: an estimate of the objective a stochastic solver prints each epoch (pyttb's / Tensor Toolbox's GCP-OPT ``Epoch
+    #: 0: f-est = 54.6, step = 0.01``): the record's ``objective`` (``objective_estimates``)
+    objective_estimate_names: frozenset[str] = frozenset({
+        "f-est", "f_est", "fest", "f est", "f-estimate", "obj-est", "obj_est", "objective estimate",
+        "estimated objective"})
+    #: a word saying a value is the one before the first step (``Initial f-est: 5.406391e+02``): before the objective
+    #: (``objective_estimate_names``, ``solver_objective_names``), its value at step 0 (``objective_estimates``)
+    initial_words: frozenset[str] = frozenset({"initial", "init", "starting"})
+    #: a field named a step whose value has a fraction is the solver's step size, a rate (pyttb's ``step = 0.01``)
+    step_size_name: str = "step_size"
+    #: a word saying a value is the run's last (``Final f-est:  2.9765e+01``): before the objective, the run's end
+    #: (``objective_estimates.after_the_end``)
+    final_words: frozenset[str] = frozenset({"final"})
+    #: a one-letter name beside its own change: a decomposition's fit, 1 - relative error, rising (Tensor Toolbox's
+    #: and pyttb's ``cp_als``: `` Iter 0: f = 7.867189e-01 f-delta = 7.9e-01``), named ``fit_name``, maximised
+    fit_with_change: dict = field(default_factory=lambda: {"f": "f-delta"})
+    fit_name: str = "fit (maximised)"
     #: a model-selection criterion: a record naming one with no position of its own is a candidate of a search over
     #: models (pmdarima's ``auto_arima(trace=True)``: `` ARIMA(2,1,2)(0,0,0)[0] intercept   : AIC=1030.672, Time=0.08
     #: sec``, one line a candidate, ``AIC=inf`` possible): no series, never the run's loss

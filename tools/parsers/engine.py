@@ -41,6 +41,7 @@ from . import (
     epoch_reports,
     live_display,
     nested_counters,
+    objective_estimates,
     setting_counters,
     tab_tables,
 )
@@ -205,6 +206,8 @@ class TextLogFormat(LineFormat):
             em.notes.append("steps: a record's epoch count restarted within the run (its phases: a fit on another "
                             "split, an adjustment): read as the run's phases, its longest one its curve; the other "
                             "phases' records set aside, no later steps of it")  # (no counts: a read's own)
+        if (late := objective_estimates.late_note(st)) is not None:
+            em.notes.append(late)
         if st.get("by_order") and not st.get("said_order"):
             st["said_order"] = True
             em.notes.append("the log gives no step numbers: points are numbered by line order")
@@ -493,6 +496,8 @@ def _read_block(data: bytes, em: Emitter) -> None:
             if header is None and int(idx[0]) >= len(pending):
                 header = headed(lines, int(idx[0]), len(pending), st)  # a row under a heading (``headed_rows``)
             plan = plan_template([first], header=header)
+            if objective_estimates.ends_run(plan, DIALECT):  # ``Final f-est: 29.77``: the run's end
+                st["_end_at"] = min(int(idx[0]), st.get("_end_at", int(idx[0])))
             if plan is not None and plan.pair is not None:
                 plan = _paired_plan(plan, _digest(tmpl), st)
             if plan is not None and getattr(header, "splits", False):
@@ -611,6 +616,7 @@ def _read_block(data: bytes, em: Emitter) -> None:
     nonblank = ~np.isin(grouping.codes, blank)
     # (records under a banner naming their split: ``banners._eval_banner_marks``)
     st["_tb"] = banners.split_banners(lines, grouping)
+    plans = objective_estimates.after_the_end(plans, st)  # (another stream's block printed after the run's end)
     plans, open_at = _closed_displays(lines, plans, nonblank, st, len(pending), new_pending)
     if plans:
         at = _emit(lines, plans, st, em, nonblank, ctx, lengths, values, ctx_ep)
@@ -2184,6 +2190,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
         st["pa_held"] = hold
     one_each = banners.one_under_each(reads, train, steps_of, under, after, st) if under is not None and not st.get(
         "epoch_counter") else set()
+    done = objective_estimates.done_names(reads, train, st)  # epochs counted done after an initial value
     for r in train:
         plan, idx, got, _bad = reads[r]
         steps = steps_of[r]
@@ -2246,7 +2253,11 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             if not np.isnan(ep).any() and (np.diff(ep) != 0).all():
                 steps = np.where(np.isnan(steps), ep, steps)
                 _epoch_total(st, em)
-        if plan.initial and st.get("step") is None:  # before any training step: at step 0
+        if done and plan.epoch is not None and plan.step is None and plan.counter is None and not plan.initial and (
+                set(plan.metrics.values()) & done):  # ``Epoch k``'s value after an initial one: k + 1 epochs done
+            steps = np.where(steps == got[plan.epoch], steps + 1, steps)
+        if plan.initial and (st.get("step") is None or objective_estimates.before_its_series(plan, st)):
+            # before any training step, or any record of its own series: at step 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)
         if plan.before:  # the model before its unit trains, printed before any counter: before training, at 0
             steps = np.where(np.isnan(steps) & np.isnan(last_prog[idx]), 0.0, steps)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..roles import infer_role, is_bare_running_best
 from ..thresholds import is_threshold
+from . import objective_estimates
 from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
 from .incumbents import keep_best, progress_best
@@ -732,6 +733,16 @@ def _counter_separator(rep: bytes, b: int) -> bool:
     return c in (b",", b":", b"|", b";") and rep[b + 1:b + 2] in (b" ", b"\t")
 
 
+def _fraction_in_any(samples: list[bytes], n_spans: int, k: int) -> bool:
+    """Whether field ``k`` holds a number with a fraction in any sample of the template's shape (``step = 0.01``:
+    ``objective_estimates.has_fraction``)."""
+    for line in samples:
+        sp = _spans(line)
+        if len(sp) == n_spans and objective_estimates.has_fraction(line[sp[k][0]:sp[k][1]]):
+            return True
+    return False
+
+
 def _whole_in_all(samples: list[bytes], n_spans: int, k: int) -> bool:
     """Whether field ``k`` holds a whole number in every sample of the template's shape."""
     seen = False
@@ -1348,7 +1359,9 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
                 low = low.rsplit(None, 1)[0]  # ``Iteration No: 7``: the iteration
             elif (stem := numbered_stem(name, dialect.number_words)) is not None:
                 low = stem  # ``ItNr`` (elastix's table): the iteration (``tab_tables``)
-            if (low in dialect.step_names or low in dialect.evaluation_counts or (
+            if low in dialect.step_names and _fraction_in_any(samples, len(spans), k):
+                plan.metrics[k] = dialect.step_size_name  # ``step = 0.01``: a step size, no counter
+            elif (low in dialect.step_names or low in dialect.evaluation_counts or (
                     low.split()[-1] in dialect.step_names and not (
                     low.split()[0] in dialect.statistic_words and not set(low.split()) & dialect.position_words)
                     and _metric_at_step(low, dialect) is None)) \
@@ -1465,6 +1478,17 @@ def plan_template(samples: list[bytes], dialect: Dialect = DIALECT, header: list
     plan.is_eval = bool(words & dialect.eval_words)
     if plan.is_eval and _eval_section(rep, spans, plan, dialect):
         plan.is_eval = False  # a train section, then an evaluation's: the record is the train step's
+    fit = objective_estimates.fit_field(plan.metrics, dialect)
+    if fit is not None:
+        plan.metrics[fit] = dialect.fit_name  # ``f = 0.79 f-delta = 0.79``: a decomposition's fit, maximised
+    if (len(plan.metrics) == 1 and plan.step is None and plan.epoch is None and plan.counter is None
+            and objective_estimates.initial_of(next(iter(plan.metrics.values())).lower(), dialect)):
+        plan.metrics = {next(iter(plan.metrics)): "objective"}  # ``Initial f-est: 540.6``: the value at step 0
+        plan.is_record = plan.initial = True
+    estimates = [f for f, n in plan.metrics.items() if objective_estimates.is_estimate(n.lower(), dialect)]
+    if len(estimates) == 1 and not plan.is_eval and "objective" not in plan.metrics.values() and (
+            plan.step is not None or plan.epoch is not None or plan.counter is not None):
+        plan.metrics[estimates[0]] = "objective"  # ``Epoch 0: f-est = 54.6``: an estimate of the objective
     if not plan.is_eval and not any(_names_objective(n) for n in plan.metrics.values()):
         by_name = [k for k, n in plan.metrics.items() if n.lower() in dialect.objective_names
                    or at_iteration and plan.step is not None and n.lower() in dialect.iteration_objective_names
