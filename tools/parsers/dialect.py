@@ -350,6 +350,12 @@ class Dialect:
     #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
     event_markers: tuple[tuple[bytes, str], ...] = (
         (b"OVERFLOW! Rank 0 Skipping step", "overflow_skips"), (b"Overflow detected. Skipping step", "overflow_skips"))
+    #: a JSON record's step, the first of these it holds (``jsonl.py``): a counter of updates before one of epochs or
+    #: rounds (lenskit's structlog records ``{"epoch": 3, "loss": ..., "event": "finished epoch"}``, a boosting or
+    #: federated round); chosen on the first record holding one (``record_steps.py``)
+    record_step_keys: tuple[str, ...] = (
+        "step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
+        "epoch", "round")
     #: a line opening so is a tracker's shutdown talk: it may follow the exception a log ends with (run_end.py)
     end_noise_prefixes: tuple[str, ...] = ("wandb:",)
     #: exceptions that end a run from outside its training (a person's interrupt, a closed pipe or connection at
