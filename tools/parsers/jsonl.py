@@ -535,6 +535,9 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     have = ~np.isnan(vals)
     if np.isinf(vals).any() or (np.signbit(vals) & (vals == 0)).any():
         return False  # -0 is an int 0 in JSON; an overflow: the record-by-record pass
+    if not step_key and record_steps.is_open(st) and record_steps.first_stepped([keys[j] for j in nums], have) \
+            is not None:
+        return False  # a record after the first chooses the step key (record_steps.py): the record-by-record pass
     sv = vals[:, at[keys.index(step_key)]] if step_key in keys else None
     if sv is not None and np.abs(np.nan_to_num(sv)).max(initial=0) >= 2.0 ** 63:
         return False
