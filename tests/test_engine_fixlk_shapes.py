@@ -106,6 +106,31 @@ def test_a_loggers_records_read_line_by_line_match_the_whole_read(tmp_path):
     assert whole["loss"][0] == steps
 
 
+def _json_logger_log(epochs: int, key: str = "epoch", seed: int = 0) -> tuple[str, list[int]]:
+    """python-json-logger's records with ``%(lineno)d %(process)d`` in the format (numbers in every record), the
+    training's values passed as ``extra``."""
+    r = random.Random(seed)
+    pid = r.randrange(1000, 99999)
+
+    def rec(line: int, msg: str, **extra) -> str:
+        return json.dumps({"asctime": f"2026-12-07 23:20:{r.randrange(60):02d},{r.randrange(1000):03d}",
+                           "levelname": "INFO", "name": "train", "lineno": line, "process": pid, "message": msg,
+                           **extra}) + "\n"
+
+    out = [rec(31, "loading data"), rec(44, "data ready", rows=r.randrange(100, 999))]
+    out += [rec(88, "epoch end", **{key: e, "loss": round(2.0 / (e + 1) + r.random() / 50, 5)})
+            for e in range(1, epochs + 1)]
+    return "".join(out), list(range(1, epochs + 1))
+
+
+@pytest.mark.parametrize("epochs,key", [(6, "epoch"), (90, "epoch"), (25, "iteration")])
+def test_a_json_formatters_line_numbers_do_not_keep_the_step_at_the_index(tmp_path, epochs, key):
+    text, steps = _json_logger_log(epochs, key, seed=epochs)
+    pts = whole_and_pieces(tmp_path, text.encode(), "j.log", seed=epochs)
+    assert pts["loss"][0] == steps
+    assert key not in pts and "levelname" not in pts
+
+
 def test_a_nan_loss_in_a_loggers_records_is_read_at_its_epoch(tmp_path):
     text, steps, values = _structlog_log(epochs=12, seed=11, nan_from=6)
     pts = whole_as_live(tmp_path, text.encode(), "n.log")

@@ -356,6 +356,13 @@ class Dialect:
     record_step_keys: tuple[str, ...] = (
         "step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
         "epoch", "round")
+    #: a logger's numbers of every record (Python's ``LogRecord`` attributes a JSON formatter may add:
+    #: python-json-logger's ``%(lineno)d %(process)d``; structlog's ``CallsiteParameterAdder``): no series of the
+    #: training, so a record holding them read at an index does not keep a later record's step key from being chosen
+    #: (``record_steps.py``)
+    record_location_keys: frozenset[str] = frozenset({
+        "lineno", "line", "levelno", "process", "thread", "pid", "tid", "process_id", "thread_id", "created", "msecs",
+        "relativeCreated", "relative_created"})
     #: a line opening so is a tracker's shutdown talk: it may follow the exception a log ends with (run_end.py)
     end_noise_prefixes: tuple[str, ...] = ("wandb:",)
     #: exceptions that end a run from outside its training (a person's interrupt, a closed pipe or connection at

@@ -9,8 +9,9 @@ own records, each holding its count (lenskit's ``{"epoch": 3, "loss": 0.648, "ev
 chosen on the first record that holds one, not on the first record read: the records before it are read at their
 index (their position among the metric records, as a file with no step key at all is), and the choice stays open
 until then. It is made once: the first record holding a step key makes it its step key unless one of its metrics was
-already read at an index (a series keeps one numbering: then no step key, as before). A ``time``/``timestamp`` is
-never a step (no step key names one; a stamp's text reads as no number).
+already read at an index (a series keeps one numbering: then no step key, as before), a logger's numbers of every
+record (``Dialect.record_location_keys``: python-json-logger's ``lineno``, ``process``) aside. A ``time`` or a
+``timestamp`` is never a step (no step key names one; a stamp's text reads as no number).
 
 Causal and bounded: the decision needs only the records before it (``index_keys``: the names read at an index while
 the choice is open, the 200 first in sorted order, kept in the read's state), so a read in pieces decides at the same
@@ -26,6 +27,7 @@ import numpy as np
 from .dialect import DIALECT
 
 STEP_KEYS = DIALECT.record_step_keys
+_LOCATION = DIALECT.record_location_keys  # a logger's numbers of every record (a line number, a process id)
 _MAX_KEYS = 200
 
 
@@ -49,7 +51,7 @@ def choose(st: dict, rec: Collection[str]) -> str:
     key = first_key(rec)
     if key:
         st["step_closed"] = True
-        if set(st.get("index_keys", ())) & (set(rec) - {key}):
+        if set(st.get("index_keys", ())) & (set(rec) - {key} - _LOCATION):
             key = ""
     st["step_key"] = key
     return key
