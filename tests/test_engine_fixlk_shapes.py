@@ -131,6 +131,39 @@ def test_a_json_formatters_line_numbers_do_not_keep_the_step_at_the_index(tmp_pa
     assert key not in pts and "levelname" not in pts
 
 
+def _loguru_log(epochs: int, key: str = "epoch", seed: int = 0) -> tuple[str, list[int], list[float]]:
+    """loguru's ``serialize=True`` records: the message's text, then the record (its line, level, process, thread,
+    time and elapsed time, all numbers of every record), the values bound by the program under ``extra``."""
+    r = random.Random(seed)
+    t0 = 1796000000.0 + r.randrange(10000)
+
+    def rec(i: int, line: int, msg: str, **extra) -> str:
+        return json.dumps({"text": f"2026-12-07 23:20:{i % 60:02d}.000 | INFO     | __main__:main:{line} - {msg}\n",
+                           "record": {"elapsed": {"repr": f"0:00:{i % 60:02d}.000000", "seconds": i + 0.5},
+                                      "exception": None, "extra": extra,
+                                      "file": {"name": "train.py", "path": "/src/train.py"}, "function": "main",
+                                      "level": {"icon": "I", "name": "INFO", "no": 20}, "line": line, "message": msg,
+                                      "module": "train", "name": "__main__",
+                                      "process": {"id": 4242, "name": "MainProcess"},
+                                      "thread": {"id": 139, "name": "MainThread"},
+                                      "time": {"repr": "2026-12-07 23:20:00", "timestamp": t0 + i}}}) + "\n"
+
+    out = [rec(0, 12, "start"), rec(1, 20, "data loaded", rows=r.randrange(100, 900))]
+    losses = [round(2.0 / (e + 1) + r.random() / 100, 6) for e in range(1, epochs + 1)]
+    out += [rec(1 + e, 33, f"epoch {e} done", **{key: e, "loss": v}) for e, v in zip(range(1, epochs + 1), losses,
+                                                                                  strict=True)]
+    return "".join(out), list(range(1, epochs + 1)), losses
+
+
+@pytest.mark.parametrize("epochs,key", [(6, "epoch"), (40, "iteration")])
+def test_a_step_a_program_bound_in_logurus_records_is_their_step(tmp_path, epochs, key):
+    text, steps, losses = _loguru_log(epochs, key, seed=epochs)
+    pts = whole_and_pieces(tmp_path, text.encode(), "g.log", seed=epochs)
+    assert pts["record/extra/loss"] == (steps, losses)
+    assert f"record/extra/{key}" not in pts
+    assert primary_names(pts) == ["record/extra/loss"]
+
+
 def test_a_nan_loss_in_a_loggers_records_is_read_at_its_epoch(tmp_path):
     text, steps, values = _structlog_log(epochs=12, seed=11, nan_from=6)
     pts = whole_as_live(tmp_path, text.encode(), "n.log")
@@ -182,6 +215,9 @@ def test_the_choice_is_made_once():
     st2: dict = {"index_keys": ["loss"]}
     assert record_steps.choose(st2, {"epoch", "loss"}) == "" and not record_steps.is_open(st2)
     assert record_steps.choose(st2, {"step", "acc"}) == ""
+    st3: dict = {"index_keys": ["lineno", "record/line", "record/time/timestamp"]}  # a logger's own numbers
+    assert record_steps.choose(st3, {"record/extra/epoch", "record/extra/loss", "record/line"}) == "record/extra/epoch"
+    assert record_steps.first_key({"train/epoch", "loss"}) == ""  # a nested count of another name is no step key
 
 
 @pytest.mark.parametrize("text,value", [

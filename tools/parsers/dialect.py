@@ -356,6 +356,11 @@ class Dialect:
     record_step_keys: tuple[str, ...] = (
         "step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
         "epoch", "round")
+    #: where a logger's JSON record nests the values a program passed it (loguru's ``serialize=True``: ``{"text": ...,
+    #: "record": {"extra": {"epoch": 3, "loss": 0.5}, "line": 42, "level": {...}, "time": {...}, ...}}``, flattened
+    #: as ``record/extra/epoch``): a step key there is the record's step, the logger's own fields beside it no series
+    #: of the training (``record_steps.py``)
+    record_extra_prefixes: tuple[str, ...] = ("record/extra/",)
     #: a logger's numbers of every record (Python's ``LogRecord`` attributes a JSON formatter may add:
     #: python-json-logger's ``%(lineno)d %(process)d``; structlog's ``CallsiteParameterAdder``): no series of the
     #: training, so a record holding them read at an index does not keep a later record's step key from being chosen

@@ -10,7 +10,9 @@ chosen on the first record that holds one, not on the first record read: the rec
 index (their position among the metric records, as a file with no step key at all is), and the choice stays open
 until then. It is made once: the first record holding a step key makes it its step key unless one of its metrics was
 already read at an index (a series keeps one numbering: then no step key, as before), a logger's numbers of every
-record (``Dialect.record_location_keys``: python-json-logger's ``lineno``, ``process``) aside. A ``time`` or a
+record (``Dialect.record_location_keys``: python-json-logger's ``lineno``, ``process``) aside, and where the step key
+is nested under a logger's prefix of a program's values (loguru's ``serialize``: ``record/extra/epoch``), the logger's
+own fields outside it (``record/line``, ``record/time/timestamp``) aside. A ``time`` or a
 ``timestamp`` is never a step (no step key names one; a stamp's text reads as no number).
 
 Causal and bounded: the decision needs only the records before it (``index_keys``: the names read at an index while
@@ -28,6 +30,7 @@ from .dialect import DIALECT
 
 STEP_KEYS = DIALECT.record_step_keys
 _LOCATION = DIALECT.record_location_keys  # a logger's numbers of every record (a line number, a process id)
+_EXTRA = DIALECT.record_extra_prefixes  # where a logger nests a program's values (loguru's record/extra/)
 _MAX_KEYS = 200
 
 
@@ -37,8 +40,20 @@ def is_open(st: dict) -> bool:
 
 
 def first_key(keys: Collection[str]) -> str:
-    """The step key a record of ``keys`` holds: the first of ``STEP_KEYS`` among them, else ""."""
-    return next((k for k in STEP_KEYS if k in keys), "")
+    """The step key a record of ``keys`` holds: the first of ``STEP_KEYS`` among them, else the first under a logger's
+    prefix of a program's values (``Dialect.record_extra_prefixes``: loguru's ``record/extra/epoch``), else ""."""
+    key = next((k for k in STEP_KEYS if k in keys), "")
+    if key or not any("/" in k for k in keys):
+        return key
+    return next((p + k for p in _EXTRA for k in STEP_KEYS if p + k in keys), "")
+
+
+def _training_names(rec: Collection[str], key: str) -> set[str]:
+    """The names of a record holding the step key ``key`` that may be series of the training: those beside it under
+    its prefix (a logger's own fields outside a program's values are not), a logger's numbers of every record
+    aside."""
+    prefix = key[:key.rfind("/") + 1]
+    return {n for n in rec if n != key and n.startswith(prefix) and n not in _LOCATION}
 
 
 def choose(st: dict, rec: Collection[str]) -> str:
@@ -51,7 +66,7 @@ def choose(st: dict, rec: Collection[str]) -> str:
     key = first_key(rec)
     if key:
         st["step_closed"] = True
-        if set(st.get("index_keys", ())) & (set(rec) - {key} - _LOCATION):
+        if set(st.get("index_keys", ())) & _training_names(rec, key):
             key = ""
     st["step_key"] = key
     return key
