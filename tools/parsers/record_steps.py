@@ -64,10 +64,9 @@ def choose(st: dict, rec: Collection[str]) -> str:
     if key or st.get("step_closed"):
         return key
     key = first_key(rec)
-    if key:
-        st["step_closed"] = True
-        if set(st.get("index_keys", ())) & _training_names(rec, key):
-            key = ""
+    if key and set(st.get("index_keys", ())) & _training_names(rec, key):
+        key = ""
+        st["step_closed"] = True  # no step key, for good (a chosen one closes the choice by itself)
     st["step_key"] = key
     return key
 
