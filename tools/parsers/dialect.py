@@ -386,6 +386,24 @@ class Dialect:
     #: (DeepSpeed's fp16 loss-scale overflows, benign calibration: never a NaN loss)
     event_markers: tuple[tuple[bytes, str], ...] = (
         (b"OVERFLOW! Rank 0 Skipping step", "overflow_skips"), (b"Overflow detected. Skipping step", "overflow_skips"))
+    #: a JSON record's step, the first of these it holds (``jsonl.py``): a counter of updates before one of epochs or
+    #: rounds (lenskit's structlog records ``{"epoch": 3, "loss": ..., "event": "finished epoch"}``, a boosting or
+    #: federated round); chosen on the first record holding one (``record_steps.py``)
+    record_step_keys: tuple[str, ...] = (
+        "step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
+        "epoch", "round")
+    #: where a logger's JSON record nests the values a program passed it (loguru's ``serialize=True``: ``{"text": ...,
+    #: "record": {"extra": {"epoch": 3, "loss": 0.5}, "line": 42, "level": {...}, "time": {...}, ...}}``, flattened
+    #: as ``record/extra/epoch``): a step key there is the record's step, the logger's own fields beside it no series
+    #: of the training (``record_steps.py``)
+    record_extra_prefixes: tuple[str, ...] = ("record/extra/",)
+    #: a logger's numbers of every record (Python's ``LogRecord`` attributes a JSON formatter may add:
+    #: python-json-logger's ``%(lineno)d %(process)d``; structlog's ``CallsiteParameterAdder``): no series of the
+    #: training, so a record holding them read at an index does not keep a later record's step key from being chosen
+    #: (``record_steps.py``)
+    record_location_keys: frozenset[str] = frozenset({
+        "lineno", "line", "levelno", "process", "thread", "pid", "tid", "process_id", "thread_id", "created", "msecs",
+        "relativeCreated", "relative_created"})
     #: a line opening so is a tracker's shutdown talk: it may follow the exception a log ends with (run_end.py)
     end_noise_prefixes: tuple[str, ...] = ("wandb:",)
     #: a native library's exception a log ends with (``native_errors``: ITK's ``ITK ERROR: Class(0x..): message``

@@ -2,7 +2,8 @@
 custom loggers, sweep summaries).
 
 The step is the first of ``step``, ``global_step``, ``iteration``, ``iter``,
-``num_updates``, ``update``, ``_step``, ``epoch_num``, ``epoch`` the record has,
+``num_updates``, ``update``, ``_step``, ``epoch_num``, ``epoch``, ``round`` the record has (the key chosen on the
+first record holding one: a logger's events before it are read at their index, ``record_steps.py``),
 else the record's index. Nested dicts flatten to ``a/b``; a record nested under a split's key alone
 (``{"train": {"epochs_done": 1, "batches_seen": 10, "loss": 1.08}}``) is that split's, its step from its own
 counters (``split_records.py``); numeric strings
@@ -28,13 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernel, split_records
+from . import kernel, record_steps, split_records
 from .base import Emitter, LineFormat
 from .fastpath import DIGITS, crlf_to_lf, read_fields
 from .text import clean_text, to_value
 
-STEP_KEYS = ("step", "global_step", "current_steps", "iteration", "iter", "num_updates", "update", "_step", "epoch_num",
-             "epoch")
+STEP_KEYS = record_steps.STEP_KEYS  # Dialect.record_step_keys
 
 
 _CONFIG_KEYS = {"config", "args", "hparams", "hyperparameters", "params", "settings", "cfg", "arguments"}
@@ -153,13 +153,8 @@ class JsonLinesFormat(LineFormat):
                 em.total_steps = st["total"] = int(total)
             step = None
             step_key = st.get("step_key")
-            if step_key is None:
-                for k in STEP_KEYS:
-                    if k in rec:
-                        step_key = st["step_key"] = k
-                        break
-                else:
-                    step_key = st["step_key"] = ""
+            if not step_key:
+                step_key = record_steps.choose(st, rec)
             if step_key and step_key in rec:
                 v = rec.pop(step_key)  # a float (_flatten): to_step(str(v)) without the round trip
                 step = int(v) if math.isfinite(v) else None
@@ -167,6 +162,7 @@ class JsonLinesFormat(LineFormat):
                 continue  # a step and nothing else: not a metric record
             if step is None:
                 step = int(st.get("n", 0))
+                record_steps.read_at_index(st, rec)
             st["n"] = int(st.get("n", 0)) + 1
             last = st.get("last_step")
             sig = _signature(obj)
@@ -251,9 +247,9 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
         return False
     end_seg = first[at:].encode()
     st = em.state
-    step_key = st.get("step_key")
+    step_key = record_steps.peek(st, obj)
     if step_key is None:
-        step_key = next((k for k in STEP_KEYS if k in obj), "")
+        return False  # the step key's choice depends on the records before: the record-by-record pass
     metrics = [k for k in keys if k != step_key]
     if not metrics:
         return False  # records of a step alone are skipped: the record-by-record pass
@@ -297,6 +293,7 @@ def _parse_plain(data: bytes, em: Emitter, lines) -> bool:
         steps = np.trunc(sv).astype(np.int64)
     else:
         steps = np.arange(n0, n0 + m_lines, dtype=np.int64)
+        record_steps.read_at_index(st, metrics)
     for j, key in enumerate(keys):
         if key != step_key:
             em.extend(key, steps, vals[:, j])
@@ -480,9 +477,9 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     st = em.state
     nums = [j for j in range(k) if j not in str_cols]
     rec_keys = [keys[j] for j in nums if kinds[j] == "num" and keys[j] != "total_steps"]
-    step_key = st.get("step_key")
+    step_key = record_steps.peek(st, rec_keys)
     if step_key is None:
-        step_key = next((s for s in STEP_KEYS if s in rec_keys), "")
+        return False  # the step key's choice depends on the records before: the record-by-record pass
     if step_key in keys and kinds[keys.index(step_key)] == "str" or "total_steps" in keys and (
             kinds[keys.index("total_steps")] == "str"):
         return False
@@ -538,6 +535,9 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
     have = ~np.isnan(vals)
     if np.isinf(vals).any() or (np.signbit(vals) & (vals == 0)).any():
         return False  # -0 is an int 0 in JSON; an overflow: the record-by-record pass
+    if not step_key and record_steps.is_open(st) and record_steps.first_stepped([keys[j] for j in nums], have) \
+            is not None:
+        return False  # a record after the first chooses the step key (record_steps.py): the record-by-record pass
     sv = vals[:, at[keys.index(step_key)]] if step_key in keys else None
     if sv is not None and np.abs(np.nan_to_num(sv)).max(initial=0) >= 2.0 ** 63:
         return False
@@ -560,6 +560,9 @@ def _parse_records(data: bytes, em: Emitter, lines) -> bool:
         s = sv[keep]
         given = ~np.isnan(s)
         steps[given] = np.trunc(s[given]).astype(np.int64)
+        record_steps.read_at_index(st, [keys[j] for j in metric_cols if have[~given, at[j]].any()])
+    else:
+        record_steps.read_at_index(st, [keys[j] for j in metric_cols if have[:, at[j]].any()])
     order = sorted(metric_cols, key=lambda j: (int(np.argmax(have[:, at[j]])) if have[:, at[j]].any() else r, j))
     for j in order:
         h = have[:, at[j]]
@@ -693,12 +696,18 @@ def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray,
     r = len(vals)
     lines(data[starts[0]:starts[1]].decode("utf-8", "replace"), em)
     st = em.state
-    step_key = st["step_key"]  # the record pass chose it at the latest on that record
+    done = 1  # the records the record pass has read
+    if record_steps.is_open(st):  # the step key is chosen on the first record holding one: by the record pass
+        stepped = record_steps.first_stepped(keys, num[1:])
+        if stepped is not None:
+            done = stepped + 2
+            lines(data[starts[1]:starts[done]].decode("utf-8", "replace"), em)
+    step_key = st["step_key"]  # the record pass chose it at the latest on those records
     metric = [j for j, key in enumerate(keys) if key not in (step_key, "total_steps")]
     has = np.asarray(num[:, metric].any(axis=1))  # a metric record (else skipped: run_start stays)
-    first = int(np.argmax(has)) if has.any() else r - 1
-    if first > 0:
-        lines(data[starts[1]:starts[first + 1]].decode("utf-8", "replace"), em)
+    first = done - 1 + int(np.argmax(has[done - 1:])) if has[done - 1:].any() else r - 1
+    if first + 1 > done:
+        lines(data[starts[done]:starts[first + 1]].decode("utf-8", "replace"), em)
     if first + 1 >= r:
         return
     vals, num, has, which = vals[first + 1:], num[first + 1:], has[first + 1:], which[first + 1:]
@@ -718,6 +727,8 @@ def _columns(data: bytes, starts: np.ndarray, vals: np.ndarray, num: np.ndarray,
         c = keys.index(step_key)
         given = num[:, c] & np.isfinite(vals[:, c])  # below 2**63: the kernel refuses a step beyond
         steps[given] = np.trunc(vals[given, c]).astype(np.int64)
+    else:
+        record_steps.read_at_index(st, [keys[j] for j in metric if num[:, j].any()])
     seen = np.asarray(num.any(axis=0))
     at = num.argmax(axis=0)
     place = [{k: i for i, k in enumerate(s.keys)} for s in shapes]  # a key's place in its record

@@ -75,7 +75,9 @@ def clean_block(data: bytes, max_line: int = MAX_LINE) -> tuple[str, int]:
 def to_value(text: str) -> float | None:
     """A metric value from a field's text: ``2.3``, ``9.85E-05``, ``nan``, ``12.5ms`` (unit dropped).
 
-    A NaN glued to a unit (``step_avg:nanms``) is a timing placeholder, not a diverged metric: None.
+    A NaN glued to a unit (``step_avg:nanms``) is a timing placeholder, not a diverged metric: None. So is an
+    infinity glued to letters: a word that starts so (a log level, ``"level": "info"`` of structlog's JSON records,
+    ``inform``) or a placeholder (``infms``), never a value.
     """
     try:
         return float(text)  # the common case, fast
@@ -88,7 +90,7 @@ def to_value(text: str) -> float | None:
     if not m:
         return None
     v = parse_number(m.group(1))
-    if v is None or (math.isnan(v) and m.group(2)):
+    if v is None or (not math.isfinite(v) and m.group(2)):
         return None
     return v
 
