@@ -163,3 +163,32 @@ def test_the_corpus_files_verdicts(run):
     iterations: ESCALATE, a dead run)."""
     _CORPUS.assert_replayed_checks(run)
     assert len(_RUNS) == 10
+
+
+def _restarted_with_setting(runs: int, seed: int) -> bytes:
+    """A detectron2-like log of ``runs`` runs appended one after the other, each but the first (the copy starts at its
+    records) with its config dump holding a setting that names a stage word (``POOLER_RESOLUTION: 7``) before its
+    iteration records, which start again at 19."""
+    rng = random.Random(seed)
+    out = []
+    for r in range(runs):
+        dump = ["MODEL:", "  ROI_BOX_HEAD:", "    POOLER_RESOLUTION: 7", "    POOLER_SAMPLING_RATIO: 0", "  FPN:"]
+        out += [] if r == 0 else dump
+        loss = rng.uniform(5, 8)
+        for it in range(19, 200, 20):
+            loss *= rng.uniform(0.85, 0.99)
+            out.append(f"[12/22 22:29:54 d2.utils.events]:  eta: 0:02:30  iter: {it}  total_loss: {loss:.4g}  "
+                       f"lr: 0.0002  max_mem: 4120M")
+    return ("\n".join(out) + "\n").encode()
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_setting_naming_a_stage_word_between_restarted_runs_continues_no_run(tmp_path, seed):
+    """A stage word inside a setting's name (``POOLER_RESOLUTION: 7``, printed again by each restarted run's config
+    dump) is no later stage before the first records: the restarts are new runs, the last one shown (real-logs-2's
+    hard-wrapped detectron2 log read 15 points of four runs strung on as stages before this rule)."""
+    from .test_read_misses import whole_as_live
+
+    pts = whole_as_live(tmp_path, _restarted_with_setting(3, seed), f"d2_{seed}")
+    steps, _values = pts["total_loss"]
+    assert steps == list(range(19, 200, 20)), steps

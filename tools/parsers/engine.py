@@ -995,7 +995,8 @@ def _continue_rounds(reads: list, st: dict) -> None:
     continues the run where it stopped, as an epoch's batch counter does (``_continue_inner``): the round before held
     its last step + d - f (d the counter's interval, f the new round's first step; its last + 1 - f with one print a
     round), so a round's records sit at the global step. A step going back with no later unit between is a new run
-    (``bar_steps.run_starts``). The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
+    (``bar_steps.run_starts``), as is one under the first unit named after records that none preceded (a setting
+    naming the word in a restarted run's config dump, detectron2's ``POOLER_RESOLUTION: 7``: no stage of the run). The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
     marks = st.pop("_rd_at", None) or []
     rd = st.get("rd")
     if not marks and not rd:
@@ -1015,7 +1016,7 @@ def _continue_rounds(reads: list, st: dict) -> None:
         if start < end:
             seg = raw[start:end]
             s0 = float(seg[0])
-            if last is not None and s0 <= last and now is not None and (was is None or now > was):
+            if last is not None and s0 <= last and now is not None and was is not None and now > was:
                 off += last + (gap or 1.0) - s0  # a later round: the run goes on where the round before stopped
                 st["rd_said"] = True
             elif last is not None and s0 > last and was == now:
