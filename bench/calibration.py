@@ -72,7 +72,8 @@ DEFAULT_FOLDERS = [REPO / "examples" / n for n in (
     "libraries_holdout83", "libraries_holdout84", "libraries_holdout85", "libraries_holdout86",
     "libraries_holdout87", "libraries_holdout88", "libraries_holdout89", "libraries_holdout90",
     "libraries_holdout91", "libraries_holdout92", "libraries_holdout93", "libraries_holdout94",
-    "libraries_holdout95", "libraries_holdout96", "libraries_holdout97",
+    "libraries_holdout95", "libraries_holdout96", "libraries_holdout97", "libraries_holdout98",
+    "libraries_holdout99", "libraries_holdout100", "libraries_holdout101", "libraries_holdout102",
     "trackers2")] + [
     # (libraries_holdout59 not yet: uncorrected, openbox's trials read as no loss, each healthy search an ESCALATE;
     # holdout68 to 79 all in, after their corrections)

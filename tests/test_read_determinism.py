@@ -58,7 +58,8 @@ EXAMPLES = ("frameworks", "holdout", "libraries", "libraries_holdout", "corpus",
             "libraries_holdout83", "libraries_holdout84", "libraries_holdout85", "libraries_holdout86",
             "libraries_holdout87", "libraries_holdout88", "libraries_holdout89", "libraries_holdout90",
             "libraries_holdout91", "libraries_holdout92", "libraries_holdout93", "libraries_holdout94",
-            "libraries_holdout95", "libraries_holdout96", "libraries_holdout97")
+            "libraries_holdout95", "libraries_holdout96", "libraries_holdout97", "libraries_holdout98",
+            "libraries_holdout99", "libraries_holdout100", "libraries_holdout101", "libraries_holdout102")
 # a tracker's run folders (trackers2, swanlab's and trackio's in libraries_holdout31), keras-tuner's trial folders
 # (libraries_holdout30), syne-tune's run metadata (libraries_holdout34): only the text files a run appends to (the
 # files whose names end so)
@@ -220,6 +221,11 @@ KNOWN = {
     # model's parameters, then its metric writer's lines) read in pieces held no point at all: a young file's format
     # chosen on that table (numbers, no loss) was kept for good; it is chosen again as the file grows while no loss
     # was read (``LogFileSource._redetected``): alike since
+    # added with libraries_holdout98 to 102 (the sixteenth session): lenskit's DEBUG lines between its epochs
+    # (`adding 1 record batches`, the trainer's `size=8` in a settings line) read as side series numbered by line
+    # order, a read ending among them shifting them (and a phase note); its loss and verdict read the same
+    "libraries_holdout102/lenskit_explicit_noreg_verbose_b1024_8ep/train.log": "DEBUG side series numbered by line "
+                                                                                 "order",
     # (libraries_holdout93's torchmate bars, one template per bar state, met once an epoch, read the same since a line
     # carried from the read before is under the epoch it was printed under, ``banners.banner_epochs``, and no step
     # going back when read late, ``bar_steps.run_starts``: a later read's epochs were numbered again from 1)

@@ -996,7 +996,8 @@ def _continue_rounds(reads: list, st: dict) -> None:
     its last step + d - f (d the counter's interval, f the new round's first step; its last + 1 - f with one print a
     round), so a round's records sit at the global step. A step going back with no later unit between is a new run
     (``bar_steps.run_starts``), as is one under the first unit named after records that none preceded (a setting
-    naming the word in a restarted run's config dump, detectron2's ``POOLER_RESOLUTION: 7``: no stage of the run). The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
+    naming the word in a restarted run's config dump, detectron2's ``POOLER_RESOLUTION: 7``: no stage of the run).
+    The explicit steps of ``reads`` changed in place; the state kept in ``st["rd"]``."""
     marks = st.pop("_rd_at", None) or []
     rd = st.get("rd")
     if not marks and not rd:
