@@ -138,8 +138,9 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         # a primal-dual solver's table (SCS's ``pri res | dua res | gap | obj``): its primal residual is the objective,
         # the objective's value a diagnostic without a direction (``primal_residual``)
         if (residual := primal_residual(names, overrides or {})) is not None:
-            for n in names:
-                if norm_name(n) in DIALECT.solver_objective_names and n not in (overrides or {}):
+            for n in names:  # (a gap beside it goes to zero from either side: no direction either)
+                if norm_name(n) in DIALECT.solver_objective_names | DIALECT.duality_gap_names and n not in (
+                        overrides or {}):
                     roles[n] = MetricRole("other", None)
             return _primary(roles, residual, None)
         search = search_objective(names, roles, overrides or {})

@@ -59,11 +59,15 @@ class Dialect:
     #: ``pri res``, OSQP's ``prim res``/``pri res``, ECOS's and Clarabel's ``pres``), beside a dual residual (``dua
     #: res``, ``dual res``, ``dres``) or a duality gap, is the run's objective; the objective's value (``obj``,
     #: ``objective``, ``pcost``, ``dcost``) a diagnostic without a direction (``objective.primal_residual``). Not
-    #: ipopt's ``inf_pr``/``inf_du``: an interior-point run with no gap keeps its ``objective``
-    primal_residual_names: frozenset[str] = frozenset({"pri res", "prim res", "pres"})
-    dual_residual_names: frozenset[str] = frozenset({"dua res", "dual res", "dres"})
-    duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap"})
-    solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost"})
+    #: ipopt's ``inf_pr``/``inf_du``: an interior-point run with no gap keeps its ``objective``. A first-order
+    #: solver's table spells them longer (OR-Tools PDLP's ``prim_resid  dual_resid  obj_gap | prim_obj  dual_obj``,
+    #: beside their relative twins ``rel_prim_res``, ``rel_gap``, which are no residual's absolute value: fixpdlp)
+    primal_residual_names: frozenset[str] = frozenset({"pri res", "prim res", "pres", "prim resid", "primal resid",
+                                                       "primal residual"})
+    dual_residual_names: frozenset[str] = frozenset({"dua res", "dual res", "dres", "dual resid", "dual residual"})
+    duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap", "obj gap", "objective gap"})
+    solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost", "prim obj", "dual obj",
+                                                        "primal obj", "primal objective", "dual objective"})
     #: words naming a policy-gradient term among an RL run's losses (PPO's clipped ``surrogate`` loss, A2C's and
     #: stable-baselines3's ``policy_gradient_loss``, ``pg_loss``): a surrogate hovers near 0 by construction (its
     #: advantages are normalised), so beside a value (critic) loss or a total loss it never stands for the run; nor
