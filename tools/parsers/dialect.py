@@ -184,8 +184,11 @@ class Dialect:
     #: the run's average)
     summary_names: frozenset[str] = frozenset({
         "train_runtime", "train_samples_per_second", "train_steps_per_second", "total_flos"})
-    #: a line holding one of these announces a summary: the record after it is a report, not a point
-    summary_markers: tuple[bytes, ...] = (b"best iteration is", b"best iteration:", b"best epoch is")
+    #: a line holding one of these announces a summary: the record after it (or after the table's header printed
+    #: again under it) is a report, not a point: OR-Tools PDLP's ``Final solution stats:`` over its header and the
+    #: returned point's row, at the last step again, another iterate's values than the table's row there (fixpdlp)
+    summary_markers: tuple[bytes, ...] = (b"best iteration is", b"best iteration:", b"best epoch is",
+                                          b"final solution stats")
     #: log levels in front of a metric name (``INFO train loss 2.3``) are not part of it
     level_words: frozenset[str] = frozenset({
         "info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main", "root", "log"})

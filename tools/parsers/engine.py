@@ -307,7 +307,9 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     _hold_cut_record(data, st)
     _revise(st, em)
     body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
-    st["marker_end"] = _marks_summary(body[body.rfind(b"\n") + 1:])  # the next read's first record may be a report
+    last = body.rfind(b"\n")  # the next read's first record may be a report (its last line, or the one before: a
+    st["marker_end"] = _marks_summary(body[last + 1:]) or last >= 0 and _marks_summary(  # header under the marker)
+        body[body.rfind(b"\n", 0, last) + 1:last])
 
 
 def _rejoin_pieces(data: bytes, st: dict, shown: bool) -> bytes:
@@ -1674,18 +1676,20 @@ def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarra
 def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray, before: float | None, first: int,
                    marker_before: bool) -> np.ndarray:
     """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
-    (``Dialect.summary_markers``). Only a line whose step went back (from the one before it, or for the first from
-    ``before``, the last step of the reads before) can be one: those are looked at, a few lines up."""
+    (``Dialect.summary_markers``), or after it and one line more (the table's header printed again under it: PDLP's
+    ``Final solution stats:``). Only a line whose step went back or repeats (from the one before it, or for the
+    first from ``before``, the last step of the reads before) can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
-    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
-    if before is not None and len(steps) and steps[0] < before:
+    back = np.flatnonzero(steps[1:] <= steps[:-1]) + 1
+    if before is not None and len(steps) and steps[0] <= before:
         back = np.concatenate(([0], back))
     for k in back[:MAX_SUMMARY_LOOKS].tolist():
         j = int(idx[k]) - 1
         while j >= first and j > idx[k] - 8 and not lines[j].strip():
             j -= 1
-        if j >= first and _marks_summary(lines[j]) or j < first and marker_before:  # (the lines before ``first``
-            out[k] = True  # were carried from earlier reads: the one just before is the last read's last line)
+        if j >= first and (_marks_summary(lines[j]) or j - 1 >= first and _marks_summary(lines[j - 1])) or (
+                j < first and marker_before):  # (the lines before ``first`` were carried from earlier reads: the
+            out[k] = True  # one just before is the last read's last line, or the one before it)
     return out
 
 
@@ -1895,10 +1899,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             got = {c: v[keep] for c, v in got.items()}
             bad = {c: v[keep] for c, v in bad.items()}
         before = st.get("step")
-        if plan.step is not None and len(idx) and ((np.diff(got[plan.step]) < 0).any() or (
-                before is not None and got[plan.step][0] < before)):
+        if plan.step is not None and len(idx) and ((np.diff(got[plan.step]) <= 0).any() or (
+                before is not None and got[plan.step][0] <= before)):
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point (the
-            # step it went back from may be an earlier read's)
+            # step it went back from, or repeats, may be an earlier read's)
             again = _after_summary(lines, idx, got[plan.step], before, len(ctx), bool(st.get("marker_end")))
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \

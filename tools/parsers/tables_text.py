@@ -465,6 +465,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     if "f" in out and any(_GRAD_NORM.fullmatch(str(dialect.aliases.get(n, n))) for n in out if n):
         out[out.index("f")] = "f value"  # an optimiser's ``f`` beside its gradient's norm: the function's value
     out.partial_first = any(n in dialect.partial_first_steps for n in names)
+    for k, n in enumerate(out):
+        if n and n[-1:] == "#" and n[:-1].lower() in dialect.step_names:  # a step word glued to a number sign
+            out[k] = n[:-1]  # (OR-Tools PDLP's ``iter#``: the iteration's number, the step; fixpdlp)
     low = [n.lower() for n in out]
     # a column named by a time unit (``s``, pymoo's PSO ``S``) is no step, though a record's ``s:12`` is (llm.c)
     out.named_step = any(n in dialect.step_names and n not in dialect.time_units or n in dialect.epoch_names
