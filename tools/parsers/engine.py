@@ -40,6 +40,7 @@ from . import (
     epoch_phases,
     epoch_reports,
     live_display,
+    marked_rows,
     nested_counters,
     setting_counters,
 )
@@ -1693,6 +1694,22 @@ def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray, b
     return out
 
 
+def _without_companions(lines: Sequence[bytes], reads: list, st: dict) -> list:
+    """``reads`` without the rows of a marked table that are companions of the step's first row
+    (``marked_rows.companions``: PDLP's current iterate ``C`` after its average ``A``)."""
+    stepped = [r for r, rd in enumerate(reads) if rd[0].step is not None]
+    if not stepped:
+        return reads
+    masks = marked_rows.companions(lines, [(reads[r][1], reads[r][2][reads[r][0].step]) for r in stepped], st)
+    out = list(reads)
+    for r, drop in zip(stepped, masks, strict=True):
+        if drop.any():
+            plan, idx, got, bad = reads[r]
+            keep = ~drop
+            out[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()}, {c: v[keep] for c, v in bad.items()})
+    return [rd for rd in out if len(rd[1])]
+
+
 def _marks_summary(line: bytes) -> bool:
     return any(m in line[:PENDING_LINE].lower() for m in DIALECT.summary_markers)
 
@@ -1943,6 +1960,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 boxed[idx] = not plan.bar and bool(plan.metrics) and boxed_bars.boxed_bar(lines[int(idx[0])])
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
+    reads = _without_companions(lines, reads, st)
     loops = bar_loops.loop_starts(bar_loops.descriptions(reads, lines, n), prog_n, valued, st) \
         if counters_given else []
     lag_before = None  # (the lag of the loop before the read's last new loop, for the lines before it)
