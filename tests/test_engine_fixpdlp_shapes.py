@@ -9,10 +9,13 @@ numbers, notices; read whole and appended in pieces) and on the corpus files (th
   or a gap, the gap and the objectives no direction; with no residual, by the gap between a primal and a dual
   objective (``objective.duality_gap``), a signed gap judged by its size and never taken for a surrogate
   (``signals.signed_gap``);
-- a row printed again under ``Final solution stats:`` and its header a report, no point (``engine._after_summary``);
+- a row printed again under ``Final solution stats:`` and its header a report, no point (``engine._after_summary``),
+  whatever template it has and wherever a read cuts it (``engine._marker_at_end``);
 - ``iter#`` naming the step (a step word glued to ``#``: ``tables_text.align``);
-- rows led by a kind's letter their table's rows across notices, the step's first row its record
-  (``marked_rows``).
+- rows led by a kind's letter their table's rows across notices, each a record's start (never a terminal's wrap), the
+  step's first row its record (``marked_rows``).
+Reads in pieces are compared with the whole read name by name (``whole_as_live`` below): the order names first appear
+in may differ, as before fixpdlp (the problem's statistics line printed twice is a one-off until its second).
 """
 
 from __future__ import annotations
