@@ -213,6 +213,7 @@ def test_which_column_a_solvers_table_is_judged_by():
     assert primary(["it", "obj", "gap"]) == ["obj"]
     assert primary(["step", "loss", "gap", "prim_obj", "dual_obj"]) == ["loss"]
     assert primary(["iter", "rel_prim_res", "rel_dual_res", "prim_obj"]) == ["prim_obj"]
+    assert "gap" not in primary(["iter", "dual_obj", "objective", "gap"])  # (two duals' or no primal's: no pair)
 
 
 def test_a_signed_gap_is_judged_by_its_size_never_as_a_surrogate():

@@ -271,13 +271,14 @@ def primal_residual(names: list[str], overrides: dict[str, str]) -> str | None:
 
 def duality_gap(names: list[str], overrides: dict[str, str]) -> str | None:
     """The gap of a primal-dual solver's table that prints no residual (``primal_residual`` first): a gap
-    (``Dialect.duality_gap_names``) beside a primal and a dual objective (two names of
-    ``Dialect.solver_objective_names``), the first printed; else None. The objectives of a constrained problem may rise
-    or fall on the way; the gap between them going to zero is the solve's progress (judged by its size where it is
-    signed: ``signals.signed_gap``). A gap beside one objective alone (celer's ``primal``, ``gap``) leaves the
-    objective the run's (fixpdlp)."""
+    (``Dialect.duality_gap_names``) beside a primal and a dual objective (``Dialect.primal_objective_names``,
+    ``dual_objective_names``), the first printed; else None. The objectives of a constrained problem may rise or fall
+    on the way; the gap between them going to zero is the solve's progress (judged by its size where it is signed:
+    ``signals.signed_gap``). A gap beside one objective alone (celer's ``primal``, ``gap``) leaves the objective the
+    run's (fixpdlp)."""
     normed = [norm_name(n) for n in names]
-    if sum(m in DIALECT.solver_objective_names for m in normed) < 2:
+    if not any(m in DIALECT.primal_objective_names for m in normed) or not any(
+            m in DIALECT.dual_objective_names for m in normed):
         return None
     for n, m in zip(names, normed, strict=True):
         if m in DIALECT.duality_gap_names and n not in overrides:

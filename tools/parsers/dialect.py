@@ -68,6 +68,10 @@ class Dialect:
     duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap", "obj gap", "objective gap"})
     solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost", "prim obj", "dual obj",
                                                         "primal obj", "primal objective", "dual objective"})
+    #: ... of them, a primal's objective and a dual's: a gap printed beside one of each, with no residual, is the
+    #: solve's progress (``objective.duality_gap``; fixpdlp). Not a branch-and-bound's bounds (SCIP's ``primalbound``)
+    primal_objective_names: frozenset[str] = frozenset({"prim obj", "primal obj", "primal objective", "pcost"})
+    dual_objective_names: frozenset[str] = frozenset({"dual obj", "dual objective", "dcost"})
     #: words naming a policy-gradient term among an RL run's losses (PPO's clipped ``surrogate`` loss, A2C's and
     #: stable-baselines3's ``policy_gradient_loss``, ``pg_loss``): a surrogate hovers near 0 by construction (its
     #: advantages are normalised), so beside a value (critic) loss or a total loss it never stands for the run; nor
