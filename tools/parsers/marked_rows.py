@@ -16,6 +16,10 @@ Two notions, both in general terms:
   average exists yet, only ``C``). Walked in line order over every marked template of a read, the last step kept in
   the log's state (``mk_prev``): the same points whole and in pieces.
 
+A marked row on its face (``is_marked``) also starts a record: rows as wide as each other, one kind after another,
+are no lines a terminal cut at its width (``lines.join_wrapped``: a read of a few such rows took ``A`` and ``C``
+for a cut line and its rest).
+
 Linear in the rows; a template looked at over ``MAX_TEMPLATE`` bytes at most.
 """
 
