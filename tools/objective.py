@@ -141,10 +141,16 @@ def assign_objective(names: list[str], overrides: dict[str, str] | None = None,
         # a primal-dual solver's table (SCS's ``pri res | dua res | gap | obj``): its primal residual is the objective,
         # the objective's value a diagnostic without a direction (``primal_residual``)
         if (residual := primal_residual(names, overrides or {})) is not None:
+            for n in names:  # (a gap beside it goes to zero from either side: no direction either)
+                if norm_name(n) in DIALECT.solver_objective_names | DIALECT.duality_gap_names and n not in (
+                        overrides or {}):
+                    roles[n] = MetricRole("other", None)
+            return _primary(roles, residual, None)
+        if (gap := duality_gap(names, overrides or {})) is not None:  # ... else the gap between its objectives
             for n in names:
                 if norm_name(n) in DIALECT.solver_objective_names and n not in (overrides or {}):
                     roles[n] = MetricRole("other", None)
-            return _primary(roles, residual, None)
+            return _primary(roles, gap, None)
         search = search_objective(names, roles, overrides or {})
         if search is not None and search.kind in ("running_best", "current_state", "incumbent"):
             return _primary(roles, search.name, search)
@@ -275,6 +281,23 @@ def primal_residual(names: list[str], overrides: dict[str, str]) -> str | None:
         return None
     for n, m in zip(names, normed, strict=True):
         if m in DIALECT.primal_residual_names and n not in overrides:
+            return n
+    return None
+
+
+def duality_gap(names: list[str], overrides: dict[str, str]) -> str | None:
+    """The gap of a primal-dual solver's table that prints no residual (``primal_residual`` first): a gap
+    (``Dialect.duality_gap_names``) beside a primal and a dual objective (``Dialect.primal_objective_names``,
+    ``dual_objective_names``), the first printed; else None. The objectives of a constrained problem may rise or fall
+    on the way; the gap between them going to zero is the solve's progress (judged by its size where it is signed:
+    ``signals.signed_gap``). A gap beside one objective alone (celer's ``primal``, ``gap``) leaves the objective the
+    run's (fixpdlp)."""
+    normed = [norm_name(n) for n in names]
+    if not any(m in DIALECT.primal_objective_names for m in normed) or not any(
+            m in DIALECT.dual_objective_names for m in normed):
+        return None
+    for n, m in zip(names, normed, strict=True):
+        if m in DIALECT.duality_gap_names and n not in overrides:
             return n
     return None
 

@@ -76,11 +76,19 @@ class Dialect:
     #: ``pri res``, OSQP's ``prim res``/``pri res``, ECOS's and Clarabel's ``pres``), beside a dual residual (``dua
     #: res``, ``dual res``, ``dres``) or a duality gap, is the run's objective; the objective's value (``obj``,
     #: ``objective``, ``pcost``, ``dcost``) a diagnostic without a direction (``objective.primal_residual``). Not
-    #: ipopt's ``inf_pr``/``inf_du``: an interior-point run with no gap keeps its ``objective``
-    primal_residual_names: frozenset[str] = frozenset({"pri res", "prim res", "pres"})
-    dual_residual_names: frozenset[str] = frozenset({"dua res", "dual res", "dres"})
-    duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap"})
-    solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost"})
+    #: ipopt's ``inf_pr``/``inf_du``: an interior-point run with no gap keeps its ``objective``. A first-order
+    #: solver's table spells them longer (OR-Tools PDLP's ``prim_resid  dual_resid  obj_gap | prim_obj  dual_obj``,
+    #: beside their relative twins ``rel_prim_res``, ``rel_gap``, which are no residual's absolute value: fixpdlp)
+    primal_residual_names: frozenset[str] = frozenset({"pri res", "prim res", "pres", "prim resid", "primal resid",
+                                                       "primal residual"})
+    dual_residual_names: frozenset[str] = frozenset({"dua res", "dual res", "dres", "dual resid", "dual residual"})
+    duality_gap_names: frozenset[str] = frozenset({"gap", "duality gap", "obj gap", "objective gap"})
+    solver_objective_names: frozenset[str] = frozenset({"obj", "objective", "pcost", "dcost", "prim obj", "dual obj",
+                                                        "primal obj", "primal objective", "dual objective"})
+    #: ... of them, a primal's objective and a dual's: a gap printed beside one of each, with no residual, is the
+    #: solve's progress (``objective.duality_gap``; fixpdlp). Not a branch-and-bound's bounds (SCIP's ``primalbound``)
+    primal_objective_names: frozenset[str] = frozenset({"prim obj", "primal obj", "primal objective", "pcost"})
+    dual_objective_names: frozenset[str] = frozenset({"dual obj", "dual objective", "dcost"})
     #: an optimiser's table naming its figure of merit by a generic word (elastix's ``2:Metric``, the similarity
     #: measure a registration minimises): the run's objective when nothing else has a direction
     #: (``objective.optimiser_metric``)
@@ -216,8 +224,11 @@ class Dialect:
     #: the run's average)
     summary_names: frozenset[str] = frozenset({
         "train_runtime", "train_samples_per_second", "train_steps_per_second", "total_flos"})
-    #: a line holding one of these announces a summary: the record after it is a report, not a point
-    summary_markers: tuple[bytes, ...] = (b"best iteration is", b"best iteration:", b"best epoch is")
+    #: a line holding one of these announces a summary: the record after it (or after the table's header printed
+    #: again under it) is a report, not a point: OR-Tools PDLP's ``Final solution stats:`` over its header and the
+    #: returned point's row, at the last step again, another iterate's values than the table's row there (fixpdlp)
+    summary_markers: tuple[bytes, ...] = (b"best iteration is", b"best iteration:", b"best epoch is",
+                                          b"final solution stats")
     #: log levels in front of a metric name (``INFO train loss 2.3``) are not part of it
     level_words: frozenset[str] = frozenset({
         "info", "debug", "warning", "warn", "error", "critical", "trace", "notice", "main", "root", "log"})

@@ -40,6 +40,7 @@ from . import (
     epoch_phases,
     epoch_reports,
     live_display,
+    marked_rows,
     nested_counters,
     objective_estimates,
     setting_counters,
@@ -101,6 +102,7 @@ MAX_RECUR = 8  # pins of recurring templates a file (each reads the file again f
 SAMPLES = 4
 FEW_LINES = 4096  # a template of at most this many lines in a block is read without the C reader's fixed cost
 FEW_CELLS = 1 << 16  # ... and of at most this many numbers (a column at a time in Python: a hostile width goes to C)
+SUMMARY_REACH = 4  # lines after a summary's marker its report may start at in the next read (a header, pieces)
 MAX_SUMMARY_LOOKS = 256  # steps gone back looked at per template and block for a summary's repeated step
 MAX_UNJUDGED = 8  # lines with no step held to the next read by ``_unjudged``
 MAX_HEAD_CHARS = 1024  # characters of the names a carried row of a table of splits keeps (``_carried_head``)
@@ -313,7 +315,7 @@ def read_block(data: bytes, em: Emitter, streams: bool = True, shown: bool = Fal
     _hold_cut_record(data, st)
     _revise(st, em)
     body = data[-PENDING_LINE:].rstrip()  # (the block's end only: no copy of the block)
-    st["marker_end"] = _marks_summary(body[body.rfind(b"\n") + 1:])  # the next read's first record may be a report
+    st["marker_end"] = _marker_at_end(body, data, st)  # the next read's first record may be a report
 
 
 def _rejoin_pieces(data: bytes, st: dict, shown: bool) -> bytes:
@@ -1718,19 +1720,73 @@ def _read_few(text: bytes, n: int, cols: list[int]) -> tuple[dict[int, np.ndarra
 def _after_summary(lines: Sequence[bytes], idx: np.ndarray, steps: np.ndarray, before: float | None, first: int,
                    marker_before: bool) -> np.ndarray:
     """Which of the lines ``idx`` (their steps ``steps``) print a step again right after a line announcing a summary
-    (``Dialect.summary_markers``). Only a line whose step went back (from the one before it, or for the first from
-    ``before``, the last step of the reads before) can be one: those are looked at, a few lines up."""
+    (``Dialect.summary_markers``), or after it and one line more (the table's header printed again under it: PDLP's
+    ``Final solution stats:``). Only a line whose step went back or repeats (from the one before it, or for the
+    first from ``before``, the last step of the reads before) can be one: those are looked at, a few lines up."""
     out = np.zeros(len(idx), dtype=bool)
-    back = np.flatnonzero(steps[1:] < steps[:-1]) + 1
-    if before is not None and len(steps) and steps[0] < before:
+    back = np.flatnonzero(steps[1:] <= steps[:-1]) + 1
+    if before is not None and len(steps) and steps[0] <= before:
         back = np.concatenate(([0], back))
     for k in back[:MAX_SUMMARY_LOOKS].tolist():
         j = int(idx[k]) - 1
         while j >= first and j > idx[k] - 8 and not lines[j].strip():
             j -= 1
-        if j >= first and _marks_summary(lines[j]) or j < first and marker_before:  # (the lines before ``first``
-            out[k] = True  # were carried from earlier reads: the one just before is the last read's last line)
+        if j >= first and (_marks_summary(lines[j]) or (_marks_summary(lines[j - 1]) if j - 1 >= first
+                                                          else marker_before)) or j < first and marker_before:
+            out[k] = True  # (the lines before ``first`` were carried from earlier reads: the one just before is the
+            # last read's end, ``_marker_at_end``)
     return out
+
+
+def _without_companions(lines: Sequence[bytes], reads: list, st: dict, first: int) -> list:
+    """``reads`` without the rows of a marked table that are companions of the step's first row
+    (``marked_rows.companions``: PDLP's current iterate ``C`` after its average ``A``), nor a step printed again
+    under a summary's marker by another template than the rows before it (``_after_summary`` over every stepped
+    template in line order: PDLP's ``Final solution stats:`` row, its numbers' widths unlike the table's last row's)."""
+    stepped = [r for r, rd in enumerate(reads) if rd[0].step is not None]
+    if not stepped:
+        return reads
+    pairs = [(reads[r][1], reads[r][2][reads[r][0].step]) for r in stepped]
+    masks = marked_rows.companions(lines, pairs, st)
+    if len(stepped) > 1:
+        at = np.concatenate([idx for idx, _s in pairs])
+        order = np.argsort(at, kind="stable")
+        steps = np.concatenate([np.asarray(s, dtype=float) for _i, s in pairs])[order]
+        again = np.zeros(len(at), dtype=bool)
+        again[order] = _after_summary(lines, at[order], steps, st.get("step"), first, bool(st.get("marker_end")))
+        ends = np.cumsum([len(idx) for idx, _s in pairs])
+        masks = [m | a for m, a in zip(masks, np.split(again, ends[:-1]), strict=True)]
+    out = list(reads)
+    for r, drop in zip(stepped, masks, strict=True):
+        if drop.any():
+            plan, idx, got, bad = reads[r]
+            keep = ~drop
+            out[r] = (plan, idx[keep], {c: v[keep] for c, v in got.items()}, {c: v[keep] for c, v in bad.items()})
+    return [rd for rd in out if len(rd[1])]
+
+
+def _marker_at_end(body: bytes, data: bytes, st: dict) -> bool:
+    """Whether a line announcing a summary came at most ``SUMMARY_REACH`` lines before the block's end (``body``:
+    its end; ``data``: the block), counted over the reads in ``st["since_mark"]``: the next read's first record, or
+    the one under a table's header printed again (PDLP's ``Final solution stats:``, its header, its row, which a
+    read may cut anywhere and hand on in pieces), may be the report."""
+    end = len(body)
+    for k in range(SUMMARY_REACH):
+        start = body.rfind(b"\n", 0, end) + 1
+        if _marks_summary(body[start:end]):
+            st["since_mark"] = k
+            return True
+        if start == 0:
+            break
+        end = start - 1
+    since = st.pop("since_mark", None)
+    if since is None:
+        return False
+    since += data.count(b"\n") + (not data.endswith(b"\n"))
+    if since > SUMMARY_REACH:
+        return False
+    st["since_mark"] = since
+    return True
 
 
 def _marks_summary(line: bytes) -> bool:
@@ -1939,10 +1995,10 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
             got = {c: v[keep] for c, v in got.items()}
             bad = {c: v[keep] for c, v in bad.items()}
         before = st.get("step")
-        if plan.step is not None and len(idx) and ((np.diff(got[plan.step]) < 0).any() or (
-                before is not None and got[plan.step][0] < before)):
+        if plan.step is not None and len(idx) and ((np.diff(got[plan.step]) <= 0).any() or (
+                before is not None and got[plan.step][0] <= before)):
             # a step printed again under "best iteration is:" (lightgbm's early stopping): a report, no point (the
-            # step it went back from may be an earlier read's)
+            # step it went back from, or repeats, may be an earlier read's)
             again = _after_summary(lines, idx, got[plan.step], before, len(ctx), bool(st.get("marker_end")))
             if again.any():
                 idx, got, bad = idx[~again], {c: v[~again] for c, v in got.items()}, \
@@ -1983,6 +2039,7 @@ def _emit(lines: Sequence[bytes], plans: list[tuple[Plan, np.ndarray]], st: dict
                 boxed[idx] = not plan.bar and bool(plan.metrics) and boxed_bars.boxed_bar(lines[int(idx[0])])
                 if plan.bar and plan.metrics and not plan.zero_based and "first_state" not in st:
                     first_value = min(first_value, bar_steps.postfix_first(plan, idx, got))
+    reads = _without_companions(lines, reads, st, len(ctx))
     loops = bar_loops.loop_starts(bar_loops.descriptions(reads, lines, n), prog_n, valued, st) \
         if counters_given else []
     lag_before = None  # (the lag of the loop before the read's last new loop, for the lines before it)

@@ -19,6 +19,8 @@ from typing import overload
 
 import numpy as np
 
+from .marked_rows import is_marked
+
 LINE_CAP = 16 << 10  # bytes: a longer line is cut here (a dumped tensor is no metric line)
 
 # Control bytes that end a line: \r and \b (redraws), NUL and the other C0 controls but \t, \n and ESC.
@@ -568,6 +570,7 @@ def join_wrapped(lines: Sequence[bytes], st: dict, lengths: np.ndarray | None = 
         cut = [i for i in at.tolist()
                if i + 1 < len(lines) and lines[i + 1] and _shape(lines[i + 1]) != _shape(lines[i])
                and lines[i + 1][:2] not in heads  # a line that starts as records do is a record ("| end of epoch")
+               and not is_marked(lines[i + 1])  # (a table's row led by its kind's letter: PDLP's ``C`` after ``A``)
                and _shape(lines[i + 1]) not in record_starts  # (or as short records after short ones do: a time stamp)
                and not lines[i].rstrip().endswith((b"}", b"]", b")"))  # a closed record is no cut one
                and not _rule_opened(lines[i])]  # (nor a banner, ``=====...=====2026-12-06 15:25:30``)

@@ -41,6 +41,7 @@ import numpy as np
 
 from .dialect import DIALECT, Dialect
 from .fields import before_bar, says_what_it_names, unglued
+from .marked_rows import mark_shape
 from .step_column import monotone_cells
 from .templates import NAN_MARK, Grouping
 from .text_tail_rows import numbers_then_text
@@ -465,6 +466,9 @@ def align(columns: tuple[tuple[str, int, int], ...], samples: Sequence[bytes], d
     if "f" in out and any(_GRAD_NORM.fullmatch(str(dialect.aliases.get(n, n))) for n in out if n):
         out[out.index("f")] = "f value"  # an optimiser's ``f`` beside its gradient's norm: the function's value
     out.partial_first = any(n in dialect.partial_first_steps for n in names)
+    for k, n in enumerate(out):
+        if n and n[-1:] == "#" and n[:-1].lower() in dialect.step_names:  # a step word glued to a number sign
+            out[k] = n[:-1]  # (OR-Tools PDLP's ``iter#``: the iteration's number, the step; fixpdlp)
     low = [n.lower() for n in out]
     # a column named by a time unit (``s``, pymoo's PSO ``S``) is no step, though a record's ``s:12`` is (llm.c)
     out.named_step = any(n in dialect.step_names and n not in dialect.time_units or n in dialect.epoch_names
@@ -841,10 +845,13 @@ class Tables:
 
     def _shape(self, code: int) -> bytes | None:
         """A row drawing a progress bar (``  3/11  0G  0.09311 ...  64: 100%|| 4/4 [..]``): its cells before the bar,
-        blanks aside, a NaN as a number (the row's shape, whatever its bar's state and its values' widths); None for
-        a row drawing no bar."""
+        blanks aside, a NaN as a number (the row's shape, whatever its bar's state and its values' widths); or a row
+        led by a one-letter mark (``marked_rows.mark_shape``: PDLP's ``A``/``C`` rows, notices between them); None
+        for any other row."""
         t = self.grouping.templates[code]
-        if b"%||" not in t or len(t) > MAX_HEADER * 4:
+        if b"%||" not in t:  # (or a row led by a kind's letter: its table's rows, notices between them)
+            return mark_shape(t)
+        if len(t) > MAX_HEADER * 4:
             return None
         cut = before_bar(t).replace(NAN_MARK, b"\x01").translate(None, b" \t")
         return cut if b"\x01" in cut else None

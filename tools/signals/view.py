@@ -11,7 +11,7 @@ from ..findings import Accepted
 from ..frame import MetricFrame
 from ..records import AssessmentRecord
 from ..roles import is_adversarial, is_energy, is_regulariser, is_rl_episode_length, is_rl_return
-from . import running_mean, search_evals
+from . import running_mean, search_evals, signed_gap
 from .curve import Curve, make_curve
 
 SURROGATE_MIN_POINTS = 5  # a loss needs this many finite points before it can be called a surrogate
@@ -95,7 +95,8 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
         # A loss that goes negative is a surrogate (RL policy loss, WGAN critic), not a quantity minimised towards
         # a floor: no monotone-decrease assumption holds for it. (An objective maximised, a log-likelihood, is
         # below zero by what it is; so is a variational energy minimised, a bound state's.)
-        adversarial = _surrogate(frame, objective)
+        adversarial = not signed_gap.is_gap(objective) and _surrogate(frame, objective)  # (a gap's sign: which
+        # bound is ahead, no surrogate's: ``signed_gap``)
     constant = objective is not None and frame.is_constant(objective) and frame.count(objective) > CONSTANT_MIN_POINTS
     if primary_eval is None or primary_eval not in frame.series:
         primary_eval = choose_primary_eval(frame)
@@ -115,6 +116,10 @@ def build_view(frame: MetricFrame, total_steps: int | None = None,
         if undone is not None:  # the epoch's running mean, restarting each epoch: judged as what it averages
             frame = frame.replaced(objective, undone[0])
             notes.append(undone[1])
+    if objective is not None and frame.summarised(objective) is None and (
+            gap := signed_gap.sized(frame.series[objective], objective)) is not None:
+        frame = frame.replaced(objective, gap[0])  # a signed gap judged by its size
+        notes.append(gap[1])
     evaluations = None
     if objective is not None and frame.summarised(objective) is None and search_evals.is_search(config, objective):
         evaluations = frame.series[objective]  # a search's evaluations: judged by its best so far
