@@ -27,4 +27,9 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=17, stop=5, healthy=
 # read at its env steps, two of its three healthy runs ESCALATE on their eval return falling below the first eval's.
 FIRST_READING = {"read": 13, "stopped": 4, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 12}
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# After this session's corrections (main at the session's end, 2026-12-07): lenskit's JSON records at their epochs
+# (fixlk); jumanji's healthy runs still ESCALATE on their eval return falling below the first eval's.
+CORRECTED = {"read": 17, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 12}
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))

@@ -26,4 +26,9 @@ globals().update(blind_set_tests(CORPUS, libraries=2, files=17, stop=5, healthy=
 # read as no loss, its 6 files unread.
 FIRST_READING = {"read": 11, "stopped": 4, "flagged": 5,
                  "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 1}
-test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING))
+# After this session's corrections (main at the session's end, 2026-12-07): pyabc's generations read (fixabc: a
+# sentence's full stop after a number, an acceptance threshold the objective when nothing else has a direction).
+CORRECTED = {"read": 17, "stopped": 4, "flagged": 5,
+             "false_stops": 0, "early_stops": 0, "healthy_check_escalates": 1}
+test_the_first_reading_holds = first_reading_test(CORPUS, ("the first reading", FIRST_READING),
+                                                  ("corrected", CORRECTED))
