@@ -226,6 +226,10 @@ KNOWN = {
     # order, a read ending among them shifting them (and a phase note); its loss and verdict read the same
     "libraries_holdout102/lenskit_explicit_noreg_verbose_b1024_8ep/train.log": "DEBUG side series numbered by line "
                                                                                  "order",
+    # and PDLP's table (fixpdlp's `Final solution stats:` report rule): a read starting inside the header repeated
+    # before the last rows (`960`, `992`, `1000`) loses those three rows in pieces; found by this test at the merge
+    "libraries_holdout101/ortools_pdlp_lp_adaptive_32/train.log": "rows after a header cut by a read lost in "
+                                                                  "pieces",
     # (libraries_holdout93's torchmate bars, one template per bar state, met once an epoch, read the same since a line
     # carried from the read before is under the epoch it was printed under, ``banners.banner_epochs``, and no step
     # going back when read late, ``bar_steps.run_starts``: a later read's epochs were numbered again from 1)
@@ -319,7 +323,7 @@ def _differs(a: tuple, b: tuple) -> str:
     return "; ".join(f"{w}: {x!r:.300} vs {y!r:.300}" for w, x, y in zip(what, a, b, strict=True) if x != y)
 
 
-@pytest.mark.timeout(1800)  # every corpus file (3,147) read three ways and judged: about 300 s unloaded, 900 s on 2 loaded cores
+@pytest.mark.timeout(1800)  # every corpus file (3,147) read three ways and judged: 300 s idle, 900 s loaded
 def test_every_corpus_file_reads_the_same_at_any_age_and_read_size(tmp_path):
     files = _run_files()
     assert len(files) > 400  # every corpus is there
