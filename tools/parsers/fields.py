@@ -23,7 +23,7 @@ from .arrow_splits import arrow_metric
 from .dialect import DIALECT, Dialect
 from .incumbents import keep_best, progress_best
 from .tab_tables import numbered_stem, tab_header
-from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE
+from .templates import NAN_MARK, NUMBER_CHARS, VALUE_DELETE, reads_as_float
 from .text_tail_rows import text_start
 
 _SEP = bytes(c for c in range(256) if c not in NUMBER_CHARS and c not in VALUE_DELETE and c != 10)
@@ -165,13 +165,7 @@ def _number(seg: bytes) -> bool:
         seg = seg[:i]
         if seg.translate(None, NUMBER_CHARS):
             return False
-    if seg == NAN_MARK:
-        return True
-    try:
-        float(seg)
-    except ValueError:
-        return False
-    return True
+    return reads_as_float(seg)
 
 
 def _is_setting(name: str) -> bool:

@@ -22,23 +22,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from .lines import TextLines
-from .templates import NAN_MARK, NUMBER_CHARS
+from .templates import NUMBER_CHARS, reads_as_float
 
 MAX_RUN = 64  # the longest run of number characters looked at before a full stop
 _NUMBER = frozenset(NUMBER_CHARS)
 # bytes glued before a run that make it part of a word or a name (``v1.2.``, ``model_0.5.``): no number of its own
 _GLUED = frozenset(b"abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ_/@'")
-
-
-def _reads(seg: bytes) -> bool:
-    """Whether ``seg`` is a number as ``float()`` reads it, or the NaN mark."""
-    if seg == NAN_MARK:
-        return True
-    try:
-        float(seg)
-    except ValueError:
-        return False
-    return True
 
 
 def stop_after(line: bytes, dot: int) -> bool:
@@ -53,7 +42,7 @@ def stop_after(line: bytes, dot: int) -> bool:
         return False
     run = line[a:dot]
     # (a run opening with the exponent's letter is a word's end: ``size.`` is no number)
-    return run[:1] not in b"eE" and not _reads(run + b".") and _reads(run)
+    return run[:1] not in b"eE" and not reads_as_float(run + b".") and reads_as_float(run)
 
 
 def without_stops(line: bytes) -> bytes:
@@ -116,7 +105,7 @@ def _shape_stops(run: bytes) -> bool:
     shape = run.translate(_DIGITS_ALIKE)
     hit = _SHAPES.get(shape)
     if hit is None:
-        hit = run[:1] not in b"eE" and not _reads(shape + b".") and _reads(shape)
+        hit = run[:1] not in b"eE" and not reads_as_float(shape + b".") and reads_as_float(shape)
         if len(_SHAPES) < MAX_SHAPES:
             _SHAPES[shape] = hit
     return hit

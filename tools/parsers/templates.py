@@ -409,3 +409,14 @@ def _blank_marks(line: bytes, which: list[int], marks: bytes) -> bytes:
         if (w & 0xFFFFFFFF) < len(got):
             buf[got[w & 0xFFFFFFFF]] = 0x20
     return bytes(buf)
+
+
+def reads_as_float(seg: bytes) -> bool:
+    """Whether ``seg`` is a number as ``float()`` reads it, or the NaN mark (``NAN_MARK``)."""
+    if seg == NAN_MARK:
+        return True
+    try:
+        float(seg)
+    except ValueError:
+        return False
+    return True
