@@ -18,8 +18,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from training_check.tools.assess import assess_run
-from training_check.tools.config import load_config
 from training_check.tools.parsers.dialect import DIALECT
 from training_check.tools.parsers.fields import plan_template
 from training_check.tools.parsers.objective_estimates import (
@@ -31,9 +29,8 @@ from training_check.tools.parsers.objective_estimates import (
     is_estimate,
 )
 from training_check.tools.roles import infer_role
-from training_check.tools.store import Store
 
-from .test_read_misses import _live, assert_at_truth, corpus_runs, points_at, primary_names
+from .test_read_misses import _live, assert_at_truth, corpus_runs, judged_in_pieces, points_at, primary_names
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout100"
@@ -253,20 +250,7 @@ def cp_als_log(iters: int, seed: int = 0) -> tuple[str, list[float]]:
 
 
 def _verdict(tmp_path, data: bytes, name: str) -> tuple[str, str]:
-    home = tmp_path / f"home_{name}"
-    home.mkdir()
-    config = load_config(cwd=str(home), env={"TRAINING_CHECK_HOME": str(home)})
-    store = Store(config.store_path)
-    p = tmp_path / f"{name}.log"
-    p.write_bytes(b"")
-    prev, a = 0, None
-    for c in [*[int(x * len(data)) for x in (0.5, 0.75)], len(data)]:
-        with open(p, "ab") as f:
-            f.write(data[prev:c])
-        prev = c
-        a = assess_run(str(p), store=store, config=config)
-    assert a is not None
-    return a.verdict, a.summary
+    return judged_in_pieces(tmp_path, data, name, (0.5, 0.75))
 
 
 @pytest.mark.parametrize("iters", [12, 40])

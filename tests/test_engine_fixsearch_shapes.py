@@ -19,16 +19,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from training_check.tools.assess import assess_run
-from training_check.tools.config import load_config
 from training_check.tools.parsers.evaluations import EVALUATIONS
 from training_check.tools.signals.search_evals import best_so_far, blown_up
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
-from training_check.tools.store import Store
 
 from .test_engine_fixnomad_shapes import nomad_log
-from .test_read_misses import assert_at_truth, corpus_runs, points_at, whole_as_live
+from .test_read_misses import assert_at_truth, corpus_runs, judged_in_pieces, points_at, whole_as_live
 
 REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "examples" / "libraries_holdout89"
@@ -72,21 +69,7 @@ def _marks(tmp_path, data: bytes, cuts: list[int], name: str) -> list[list[str] 
 
 
 def _verdict(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = ()) -> tuple[str, str]:
-    home = tmp_path / f"home_{name}"
-    home.mkdir()
-    config = load_config(cwd=str(home), env={"TRAINING_CHECK_HOME": str(home)})
-    store = Store(config.store_path)
-    p = tmp_path / f"{name}.log"
-    p.write_bytes(b"")
-    prev = 0
-    a = None
-    for c in [*[int(x * len(data)) for x in cuts], len(data)]:
-        with open(p, "ab") as f:
-            f.write(data[prev:c])
-        prev = c
-        a = assess_run(str(p), store=store, config=config)
-    assert a is not None
-    return a.verdict, a.summary
+    return judged_in_pieces(tmp_path, data, name, cuts)
 
 
 @pytest.mark.parametrize("n,seed,width,counter", [(20, 0, 1, "BBE"), (50, 1, 2, "BBE"), (120, 2, 4, "nfev"),

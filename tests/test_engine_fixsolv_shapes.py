@@ -19,18 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from training_check.tools.assess import assess_run
-from training_check.tools.config import load_config
 from training_check.tools.frame import MetricFrame
 from training_check.tools.objective import assign_objective
 from training_check.tools.parsers.incumbents import incumbent_header, incumbent_row, progress_best
 from training_check.tools.points import BatchBuilder
-from training_check.tools.store import Store
 
 from tests.test_read_misses import (
     _live,
     assert_at_truth,
     corpus_runs,
+    judged_in_pieces,
     points_at,
     primary_names,
     whole_and_pieces,
@@ -263,20 +261,7 @@ def test_the_corpus_solvers_are_read_at_the_truths_steps(tmp_path, run):
 
 
 def _verdict(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = ()) -> str:
-    home = tmp_path / f"home_{name}"
-    home.mkdir()
-    config = load_config(cwd=str(home), env={"TRAINING_CHECK_HOME": str(home)})
-    store = Store(config.store_path)
-    p = tmp_path / f"{name}.log"
-    p.write_bytes(b"")
-    prev, a = 0, None
-    for c in [*[int(x * len(data)) for x in cuts], len(data)]:
-        with open(p, "ab") as f:
-            f.write(data[prev:c])
-        prev = c
-        a = assess_run(str(p), store=store, config=config)
-    assert a is not None
-    return a.verdict
+    return judged_in_pieces(tmp_path, data, name, cuts)[0]
 
 
 @pytest.mark.parametrize("run", corpus_runs(SET, "ortools_cpsat_") + corpus_runs(SET, "scip_"))

@@ -8,9 +8,12 @@ import json
 import os
 import random
 
+from training_check.tools.assess import assess_run
+from training_check.tools.config import load_config
 from training_check.tools.objective import assign_roles
 from training_check.tools.sources.files import LocalFileSystem
 from training_check.tools.sources.logfile import LogFileSource
+from training_check.tools.store import Store
 
 
 def _read(tmp_path, data: bytes, name: str = "train.log"):
@@ -317,3 +320,22 @@ def test_a_value_at_step_0_before_a_long_banner_is_read_in_pieces_as_whole(tmp_p
     whole = _read(tmp_path, data)
     assert whole["lr"][0][:2] == [0, 200], whole.get("lr")
     assert _live(tmp_path, data, [len(first)]) == whole
+
+
+def judged_in_pieces(tmp_path, data: bytes, name: str, cuts: tuple[float, ...] = ()) -> tuple[str, str]:
+    """(verdict, summary) of ``assess_run`` on ``data`` appended in pieces (cut at ``cuts``, shares of its bytes), a
+    check after each piece, in a fresh store: the cron checks of a run as it grows."""
+    home = tmp_path / f"home_{name}"
+    home.mkdir()
+    config = load_config(cwd=str(home), env={"TRAINING_CHECK_HOME": str(home)})
+    store = Store(config.store_path)
+    p = tmp_path / f"{name}.log"
+    p.write_bytes(b"")
+    prev, a = 0, None
+    for c in [*[int(x * len(data)) for x in cuts], len(data)]:
+        with open(p, "ab") as f:
+            f.write(data[prev:c])
+        prev = c
+        a = assess_run(str(p), store=store, config=config)
+    assert a is not None
+    return a.verdict, a.summary
